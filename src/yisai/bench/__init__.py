@@ -1,0 +1,1 @@
+"""Benchmarks: seeded workloads shared by `yisai bench` and docs/BENCHMARKS.md."""

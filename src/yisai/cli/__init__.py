@@ -1,0 +1,1 @@
+"""The `yisai` command: thin typer front end over yisai.services."""

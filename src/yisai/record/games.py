@@ -1,0 +1,70 @@
+"""One game (or bye) as the rest of the core sees it.
+
+Pairing reads it to avoid rematches and balance colours; standings reads it to score. A bye is a
+game with ``white is None``. ``played`` is False for forfeits (弃权) and byes, which matters for
+对手分 under the regulation's settings; a loss on time (超时判负) is a played game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Result(StrEnum):
+    BLACK_WINS = "B+"
+    WHITE_WINS = "W+"
+    DRAW = "="
+    BOTH_LOSE = "0-0"  # 双方弃权 / both lost
+    BOTH_WIN = "1-1"  # OpenGotha's "both win" (rare, by referee decision)
+    UNKNOWN = "?"  # not yet entered
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    round: int
+    black: str
+    white: str | None  # None: bye (轮空) for ``black``
+    result: Result = Result.UNKNOWN
+    played: bool = True  # False: forfeit (弃权) or bye, not a game over the board
+    board: int = 0
+    handicap: int = 0
+    reason: str = ""  # free text: 超时判负, 迟到判负, 中盘胜 ...
+
+    @property
+    def is_bye(self) -> bool:
+        return self.white is None
+
+    def opponent(self, player: str) -> str | None:
+        if player == self.black:
+            return self.white
+        if player == self.white:
+            return self.black
+        raise KeyError(player)
+
+    def colour_of(self, player: str) -> str:
+        """'B' or 'W' (a bye counts as no colour: '')."""
+        if self.is_bye:
+            return ""
+        return "B" if player == self.black else "W"
+
+    def outcome_for(self, player: str) -> str:
+        """'W' win, 'L' loss, 'D' draw, '?' unknown, from ``player``'s side."""
+        r = self.result
+        if self.is_bye:
+            return "W" if r != Result.BOTH_LOSE else "L"
+        if r == Result.UNKNOWN:
+            return "?"
+        if r == Result.DRAW:
+            return "D"
+        if r == Result.BOTH_LOSE:
+            return "L"
+        if r == Result.BOTH_WIN:
+            return "W"
+        black_won = r == Result.BLACK_WINS
+        return "W" if black_won == (player == self.black) else "L"
+
+
+def game_points(outcome: str, win: int = 2, draw: int = 1, loss: int = 0) -> int:
+    """Points for one outcome letter under the event's scoring (default 2/1/0)."""
+    return {"W": win, "D": draw, "L": loss}.get(outcome, 0)

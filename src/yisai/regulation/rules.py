@@ -1,0 +1,154 @@
+"""Scoring, tie-break and pairing settings: the parts of a 规程 the algorithms read directly.
+
+Kept apart from the event description (schema.py) because pairing and standings import only
+these, and their defaults are the ones DESIGN.md "Rules and their defaults" fixes.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class Strict(BaseModel):
+    """Unknown keys are errors: a misspelt setting must never be silently ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Criterion(StrEnum):
+    """Ranking criteria; the value is the code name used in regulation files."""
+
+    SCORE = "score"  # 积分
+    TOTAL_SCORE = "total_score"  # 总得分 (formula in RankingRules.total_score)
+    SOS = "sos"  # 对手分
+    CUMULATIVE = "cumulative"  # 累进分
+    SODOS = "sodos"  # 胜对手分
+    DIRECT = "direct"  # 直胜
+    SOS_CUT = "sos_cut"  # 逐轮减去对手分
+    WINS = "wins"  # 胜局数
+    WHITE_WINS = "white_wins"  # 后手胜局数
+    OPP_CUMULATIVE = "opp_cumulative"  # 对手累进分
+    SOSOS = "sosos"  # 对手的对手分之和
+    SOS_MINUS1 = "sos_minus1"  # 对手分去掉最低一个
+    SOS_MINUS2 = "sos_minus2"  # 对手分去掉最低两个
+    RANK = "rank"  # 段位
+    RATING = "rating"  # 等级分
+    LOT = "lot"  # 抽签
+
+
+CRITERION_LABELS: dict[Criterion, str] = {
+    Criterion.SCORE: "积分",
+    Criterion.TOTAL_SCORE: "总得分",
+    Criterion.SOS: "对手分",
+    Criterion.CUMULATIVE: "累进分",
+    Criterion.SODOS: "胜对手分",
+    Criterion.DIRECT: "直胜",
+    Criterion.SOS_CUT: "逐轮减去对手分",
+    Criterion.WINS: "胜局数",
+    Criterion.WHITE_WINS: "后手胜局数",
+    Criterion.OPP_CUMULATIVE: "对手累进分",
+    Criterion.SOSOS: "对手的对手分",
+    Criterion.SOS_MINUS1: "对手分(去掉最低1个)",
+    Criterion.SOS_MINUS2: "对手分(去掉最低2个)",
+    Criterion.RANK: "段位",
+    Criterion.RATING: "等级分",
+    Criterion.LOT: "抽签",
+}
+
+
+class Scoring(Strict):
+    """Points per game outcome (积分). Defaults: win 2, draw 1, loss 0, bye 2."""
+
+    win: int = Field(2, ge=0, le=100)
+    draw: int = Field(1, ge=0, le=100)
+    loss: int = Field(0, ge=-100, le=100)
+    bye: int = Field(2, ge=0, le=100, description="轮空得分")
+    forfeit_win: int = Field(2, ge=0, le=100, description="对方弃权时的得分")
+    forfeit_loss: int = Field(0, ge=-100, le=100, description="弃权方得分")
+    both_forfeit: int = Field(0, ge=-100, le=100, description="双方弃权各得分")
+    absent: int = Field(0, ge=0, le=100, description="未参加的轮次得分")
+    forfeit_counts_in_sos: bool = Field(
+        False, description="未下的弃权局对手是否计入对手分(默认否, 与轮空相同)"
+    )
+
+
+class CriterionSpec(Strict):
+    """One entry of the ordered tie-break list, with its parameters."""
+
+    criterion: Criterion
+    from_last_round: bool = Field(
+        False, description="仅用于逐轮减去对手分: 从最后一轮开始减(默认从第1轮开始)"
+    )
+
+
+class RankingRules(Strict):
+    """How a ranking list is ordered (个人名次计算)."""
+
+    criteria: list[CriterionSpec] = Field(
+        default_factory=lambda: [
+            CriterionSpec(criterion=Criterion.SCORE),
+            CriterionSpec(criterion=Criterion.SOS),
+            CriterionSpec(criterion=Criterion.CUMULATIVE),
+        ],
+        min_length=1,
+    )
+    undefeated_champion: bool = Field(False, description="全胜者冠军")
+    total_score: dict[Criterion, int] = Field(
+        default_factory=lambda: {Criterion.SCORE: 1, Criterion.SOS: 1},
+        description="总得分 = Σ 权重 × 指标 (默认 积分 + 对手分)",
+    )
+
+    @field_validator("criteria", mode="before")
+    @classmethod
+    def _names_to_specs(cls, value: object) -> object:
+        # Allow the short form criteria = ["score", "sos"] as well as tables.
+        if isinstance(value, list):
+            return [{"criterion": v} if isinstance(v, str) else v for v in value]
+        return value
+
+    @field_validator("total_score")
+    @classmethod
+    def _no_recursive_total(cls, value: dict[Criterion, int]) -> dict[Criterion, int]:
+        bad = {Criterion.TOTAL_SCORE, Criterion.DIRECT, Criterion.LOT}
+        if bad & set(value):
+            raise ValueError("总得分公式不能引用 total_score、direct 或 lot")
+        if not value:
+            raise ValueError("总得分公式至少需要一项")
+        return value
+
+
+Round1Method = Literal["slide", "fold", "split_lot", "random"]
+InGroupMethod = Literal["split", "adjacent"]
+AvoidKey = Literal["team", "province", "city", "club"]
+
+
+class PairingRules(Strict):
+    """积分编排 settings (DESIGN.md defaults)."""
+
+    round1_seeding: list[Literal["rank", "rating", "lot"]] = Field(
+        default_factory=lambda: ["rank", "rating", "lot"],
+        description="第一轮排序依据: 段位, 等级分, 抽签",
+    )
+    round1_method: Round1Method = Field(
+        "slide",
+        description="第一轮: slide 上半区对下半区(1对n/2+1); fold 折叠(1对n); "
+        "split_lot 上下半区抽签配对; random 完全随机",
+    )
+    in_group: InGroupMethod = Field("split", description="同分组内: split 上半对下半; adjacent 相邻")
+    avoid_same: AvoidKey | None = Field(None, description="回避同队/同省/同市/同俱乐部")
+    avoid_rounds: int = Field(0, ge=0, le=50, description="前k轮回避(0=不回避)")
+    colour_balance: bool = Field(True, description="平衡黑白次数, 避免连续三次同色")
+
+
+__all__ = [
+    "CRITERION_LABELS",
+    "Criterion",
+    "CriterionSpec",
+    "PairingRules",
+    "RankingRules",
+    "Scoring",
+    "Strict",
+]
