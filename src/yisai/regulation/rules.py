@@ -143,12 +143,56 @@ class PairingRules(Strict):
     colour_balance: bool = Field(True, description="平衡黑白次数, 避免连续三次同色")
 
 
+class TimeControl(Strict):
+    """比赛用时: main time, then byo-yomi periods; overrunning the last period loses on time."""
+
+    main_minutes: int = Field(ge=0, le=600, description="基本用时(分钟)")
+    byoyomi_periods: int = Field(0, ge=0, le=10, description="读秒次数")
+    byoyomi_seconds: int = Field(0, ge=0, le=300, description="每次读秒秒数")
+    loss_on_time: bool = Field(True, description="超时判负")
+
+
+class DisconnectionRules(Strict):
+    """断线与逃跑 (online play). Defaults are seed 000's: >60 s is one disconnection; more than
+    2 disconnections, or more than 120 s absent in total, is an escape."""
+
+    disconnection_after_seconds: int = Field(60, ge=1, le=3600, description="每次中断超过N秒即算断线")
+    max_disconnections: int = Field(2, ge=0, le=100, description="断线次数大于N次即视为逃跑")
+    max_total_absence_seconds: int = Field(
+        120, ge=1, le=36000, description="断线总时长超过N秒即视为逃跑"
+    )
+    absence_definition: str = Field(
+        "与对局没有实时连接即算中断", description="何为“不在平台中”(规程未明确, 此为默认解释)"
+    )
+    short_absences_count_in_total: bool = Field(
+        True, description="总时长是否计入不足60秒的短暂中断(规程未明确, 默认计入)"
+    )
+
+
+class PlayRules(Strict):
+    """Rules of play (中国围棋竞赛规则): area scoring, komi in points (7.5 = 3¾ 子)."""
+
+    board_size: int = Field(19, ge=2, le=25)
+    komi: float = Field(7.5, ge=-50, le=50)
+    superko: Literal["positional", "simple_ko"] = Field(
+        "positional", description="positional 全局同形禁止(网络对局); simple_ko 仅禁止打劫立即提回"
+    )
+    cycle_result: Literal["void", "draw"] = Field(
+        "void", description="simple_ko 下出现循环劫时: void 无胜负(重赛) 或 draw 和棋"
+    )
+    suicide_allowed: bool = False
+    rules_text: str = "中国围棋协会审定的最新围棋竞赛规则"
+
+
 __all__ = [
     "CRITERION_LABELS",
     "Criterion",
     "CriterionSpec",
+    "DisconnectionRules",
     "PairingRules",
+    "PlayRules",
     "RankingRules",
     "Scoring",
     "Strict",
+    "TimeControl",
 ]

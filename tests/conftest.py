@@ -1,0 +1,27 @@
+"""Shared fixtures. Real-world data lives in ../shared/testdata (never copied into the repo)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTDATA = ROOT.parent / "shared" / "testdata"
+REGULATIONS = ROOT / "regulations"
+
+
+def testdata_dir() -> Path:
+    """The shared test data; skip only when it is absent and we are not in CI."""
+    if TESTDATA.is_dir():
+        return TESTDATA
+    if os.environ.get("CI"):
+        pytest.fail(f"CI is set but {TESTDATA} is missing")
+    pytest.skip(f"{TESTDATA} is absent (clone without ../shared); real-data tests skipped")
+    raise AssertionError  # unreachable
+
+
+@pytest.fixture
+def testdata() -> Path:
+    return testdata_dir()
