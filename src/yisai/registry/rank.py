@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Annotated
+
+from pydantic import BeforeValidator, PlainSerializer
 
 MIN_KYU = 25
 MAX_DAN = 9  # 8 dan is the top amateur grade awarded; 9 is accepted for foreign files
@@ -64,3 +67,17 @@ class Rank:
     def short(self) -> str:
         """The EGD/OpenGotha form: '5d', '3k'."""
         return f"{self.number}d" if self.is_dan else f"{self.number}k"
+
+
+def _to_rank(value: object) -> Rank:
+    if isinstance(value, Rank):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Rank(value)
+    if isinstance(value, str):
+        return Rank.parse(value)
+    raise ValueError(f"段级位应为如 5段 或 3级 的文字: {value!r}")
+
+
+# A pydantic field type: read '5段'/'3级'/'5d', write '5段'.
+RankField = Annotated[Rank, BeforeValidator(_to_rank), PlainSerializer(str, return_type=str)]

@@ -1,0 +1,77 @@
+"""A player as the regulations see him: gender, birth date, rank, professional status, region.
+
+Pure data; eligibility rules live in ``eligibility.py`` and read these fields only.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from yisai.registry.rank import RankField
+
+
+class Gender(StrEnum):
+    MALE = "M"
+    FEMALE = "F"
+
+    @property
+    def label(self) -> str:
+        return "男" if self is Gender.MALE else "女"
+
+    @classmethod
+    def parse(cls, text: str | Gender) -> Gender:
+        if isinstance(text, Gender):
+            return text
+        t = str(text).strip().upper()
+        if t in ("M", "男", "MALE", "男性"):
+            return cls.MALE
+        if t in ("F", "女", "FEMALE", "女性", "W"):
+            return cls.FEMALE
+        raise ValueError(f"无法识别的性别: {text!r}（应为 男/女 或 M/F）")
+
+
+class ProStatus(StrEnum):
+    """职业身份. ``new_pro`` = 当年新定段的职业棋手 (plays as an amateur in seed 000)."""
+
+    AMATEUR = "amateur"
+    NEW_PRO = "new_pro"
+    PRO = "pro"
+
+    @property
+    def label(self) -> str:
+        return {"amateur": "业余", "new_pro": "当年新定段职业", "pro": "职业"}[self.value]
+
+
+class Player(BaseModel):
+    """One person; ``id`` is the store's key (ID-card number when known)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str = Field(min_length=1)
+    gender: Gender
+    birth_date: date | None = None
+    id_number: str | None = None  # 身份证号: text, never a number
+    rank: RankField | None = None  # 业余段级位
+    pro_status: ProStatus = ProStatus.AMATEUR
+    certificate_no: str | None = None  # 业余段级位证书编号
+    region: str | None = None  # 地区: 中国大陆 / 香港 / 澳门 / 台湾 / 国外
+    province: str | None = None
+    city: str | None = None
+    club: str | None = None  # 俱乐部/学校
+    phone: str | None = None
+    rating: int | None = None
+
+    @field_validator("gender", mode="before")
+    @classmethod
+    def _parse_gender(cls, v: object) -> object:
+        return Gender.parse(v) if isinstance(v, str) else v
+
+    def age_on(self, day: date) -> int | None:
+        if self.birth_date is None:
+            return None
+        b = self.birth_date
+        return day.year - b.year - ((day.month, day.day) < (b.month, b.day))

@@ -1,0 +1,82 @@
+"""Everything around the games: fees, registration, appeals, obligations, officials, conduct."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from pydantic import Field
+
+from yisai.regulation.rules import Strict
+
+
+class Fee(Strict):
+    name: str
+    amount: int = Field(ge=0, description="元")
+    applies_to: list[str] = Field(default_factory=list, description="阶段或组别 id; 空为全部")
+    refundable_if_absent: bool = Field(True, description="报名后无故不参加比赛是否退还")
+    note: str | None = None
+
+
+class Fees(Strict):
+    items: list[Fee] = Field(default_factory=list)
+    self_paid: list[str] = Field(default_factory=list, description="自理费用: 交通、食宿 …")
+    notes: list[str] = Field(default_factory=list)
+
+
+class RegistrationWindow(Strict):
+    who: str
+    opens: datetime | date | None = None
+    closes: datetime | date | None = None
+    channel: str | None = Field(None, description="报名途径")
+    note: str | None = None
+
+
+class Registration(Strict):
+    windows: list[RegistrationWindow] = Field(default_factory=list)
+    required_documents: list[str] = Field(default_factory=list)
+    attachment_name_pattern: str | None = None
+    contacts: list[str] = Field(default_factory=list)
+    check_in: str | None = None
+    approval_required: bool = False
+    notes: list[str] = Field(default_factory=list)
+
+
+class Appeals(Strict):
+    """申诉: written, within N minutes after the round ends, with a fee refunded if upheld."""
+
+    window_minutes: int = Field(ge=1, description="该轮比赛结束后N分钟内")
+    written: bool = True
+    fee: int = Field(ge=0, description="申诉费(元)")
+    refunded_if_upheld: bool = True
+    handled_by: str = "组委会"
+    non_referee_disputes: str = "提交组委会或中国围棋协会处理"
+
+
+class Obligation(Strict):
+    duty: str
+    penalties: list[str] = Field(default_factory=list)
+
+
+class Officials(Strict):
+    chief_referee: str = "由中国围棋协会选派"
+    others: str = "由承办单位从一级以上裁判员中推荐, 报中国围棋协会确认"
+    roles: list[str] = Field(default_factory=list)
+
+
+class Organisers(Strict):
+    hosts: list[str] = Field(min_length=1, description="主办单位")
+    supporters: list[str] = Field(default_factory=list, description="支持单位")
+    title_sponsors: list[str] = Field(default_factory=list, description="冠名单位")
+    organisers: list[str] = Field(default_factory=list, description="承办单位")
+
+
+class OpenPoint(Strict):
+    """A question the regulation leaves open, and the default this file chooses."""
+
+    topic: str
+    choice: str
+
+
+class Issued(Strict):
+    by: str
+    on: date

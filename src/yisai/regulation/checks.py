@@ -1,0 +1,220 @@
+"""Consistency checks across a loaded regulation that single fields cannot express.
+
+Each finding names the field path, what is wrong and what is allowed, so the loader can attach
+a line number; all findings are returned at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from yisai.regulation.schema import Regulation
+from yisai.regulation.stages import LadderFormat
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: Path
+    problem: str
+    allowed: str = ""
+
+
+def check(reg: Regulation) -> list[Finding]:
+    out: list[Finding] = []
+    out += _unique_ids(reg)
+    out += _age_windows(reg)
+    out += _stages(reg)
+    out += _references(reg)
+    return out
+
+
+def _unique_ids(reg: Regulation) -> list[Finding]:
+    out: list[Finding] = []
+    seen: set[str] = set()
+    for i, d in enumerate(reg.divisions):
+        if d.id in seen:
+            out.append(Finding(("divisions", i, "id"), f"组别 id 重复: {d.id}", "每个组别 id 唯一"))
+        seen.add(d.id)
+        ranking_ids: set[str] = set()
+        for j, r in enumerate(d.rankings):
+            if r.id in ranking_ids:
+                out.append(Finding(("divisions", i, "rankings", j, "id"), f"名次表 id 重复: {r.id}"))
+            ranking_ids.add(r.id)
+    stage_ids: set[str] = set()
+    for i, s in enumerate(reg.stages):
+        if s.id in stage_ids:
+            out.append(Finding(("stages", i, "id"), f"阶段 id 重复: {s.id}", "每个阶段 id 唯一"))
+        stage_ids.add(s.id)
+    return out
+
+
+def _age_windows(reg: Regulation) -> list[Finding]:
+    out: list[Finding] = []
+    windows: list[tuple[int, date, date]] = []
+    for i, d in enumerate(reg.divisions):
+        e = d.eligibility
+        if e.born_from and e.born_to and e.born_from > e.born_to:
+            out.append(
+                Finding(
+                    ("divisions", i, "eligibility", "born_to"),
+                    f"出生日期范围颠倒: {e.born_from} 晚于 {e.born_to}",
+                    "born_from 须早于或等于 born_to",
+                )
+            )
+        elif e.born_from or e.born_to:
+            windows.append((i, e.born_from or date.min, e.born_to or date.max))
+    # Divisions that split one field by age (same parent, or exact age groups) must not overlap.
+    for a in range(len(windows)):
+        for b in range(a + 1, len(windows)):
+            ia, fa, ta = windows[a]
+            ib, fb, tb = windows[b]
+            da, db = reg.divisions[ia], reg.divisions[ib]
+            related = (da.parent is not None and da.parent == db.parent) or (
+                da.eligibility.exact_age_group and db.eligibility.exact_age_group
+            )
+            if related and fa <= tb and fb <= ta:
+                out.append(
+                    Finding(
+                        ("divisions", ib, "eligibility", "born_from"),
+                        f"年龄段与{da.name}重叠: {max(fa, fb)} 至 {min(ta, tb)}",
+                        "同一组别划分下的出生日期范围不得重叠",
+                    )
+                )
+    return out
+
+
+def _stages(reg: Regulation) -> list[Finding]:
+    out: list[Finding] = []
+    for i, s in enumerate(reg.stages):
+        if s.start and s.end and s.start > s.end:
+            out.append(Finding(("stages", i, "end"), f"结束日期 {s.end} 早于开始日期 {s.start}"))
+        previous_end: date | None = None
+        for j, p in enumerate(s.periods):
+            if p.start > p.end:
+                out.append(
+                    Finding(("stages", i, "periods", j, "end"), f"第{p.number}期结束日期早于开始日期")
+                )
+            if previous_end and p.start <= previous_end:
+                out.append(
+                    Finding(
+                        ("stages", i, "periods", j, "start"),
+                        f"第{p.number}期开始日期 {p.start} 与上一期重叠",
+                        f"应晚于 {previous_end}",
+                    )
+                )
+            if j and p.number != s.periods[j - 1].number + 1:
+                out.append(Finding(("stages", i, "periods", j, "number"), "期数应连续递增"))
+            previous_end = p.end
+        if s.start and s.periods and s.periods[0].start < s.start:
+            out.append(Finding(("stages", i, "periods", 0, "start"), "第1期早于阶段开始日期"))
+        if s.end and s.periods and s.periods[-1].end > s.end:
+            out.append(Finding(("stages", i, "periods", len(s.periods) - 1, "end"), "最后一期晚于阶段结束日期"))
+        fmt = s.format
+        if isinstance(fmt, LadderFormat) and not s.periods:
+            out.append(Finding(("stages", i, "periods"), "线上积分晋级赛须列出各期日期"))
+    return out
+
+
+def _references(reg: Regulation) -> list[Finding]:
+    out: list[Finding] = []
+    divisions = {d.id: d for d in reg.divisions}
+    allowed_divs = ", ".join(divisions)
+    stage_ids = {s.id for s in reg.stages}
+
+    def need_division(path: Path, did: str) -> bool:
+        if did not in divisions:
+            out.append(Finding(path, f"未知组别: {did}", f"允许: {allowed_divs}"))
+            return False
+        return True
+
+    def need_ranking(path: Path, did: str, rid: str | None) -> None:
+        if rid is None or did not in divisions:
+            return
+        ids = [r.id for r in divisions[did].rankings]
+        if rid not in ids:
+            out.append(Finding(path, f"组别 {did} 没有名次表: {rid}", f"允许: {', '.join(ids)}"))
+
+    for i, d in enumerate(reg.divisions):
+        for j, other in enumerate(d.may_enter_instead):
+            need_division(("divisions", i, "may_enter_instead", j), other)
+        if d.merge:
+            need_division(("divisions", i, "merge", "into"), d.merge.into)
+    for i, s in enumerate(reg.stages):
+        for j, did in enumerate(s.divisions):
+            need_division(("stages", i, "divisions", j), did)
+        for did in s.formats_by_division:
+            need_division(("stages", i, "formats_by_division", did), did)
+        for did in s.platforms:
+            need_division(("stages", i, "platforms", did), did)
+        fmt = s.format
+        if isinstance(fmt, LadderFormat):
+            for pool, members in fmt.pools.items():
+                for k, did in enumerate(members):
+                    need_division(("stages", i, "format", "pools", pool, k), did)
+            for did in fmt.qualifiers:
+                if did in fmt.pools:
+                    continue
+                if need_division(("stages", i, "format", "qualifiers", did), did) and did not in s.divisions:
+                    out.append(Finding(("stages", i, "format", "qualifiers", did), f"组别 {did} 不在本阶段"))
+            if fmt.qualifies_for and fmt.qualifies_for not in stage_ids:
+                out.append(
+                    Finding(("stages", i, "format", "qualifies_for"), f"未知阶段: {fmt.qualifies_for}",
+                            f"允许: {', '.join(sorted(stage_ids))}")
+                )
+    team_comps: set[str] = set()
+    if reg.teams:
+        for j, c in enumerate(reg.teams.competitions):
+            team_comps.add(c.id)
+            if need_division(("teams", "competitions", j, "division"), c.division):
+                need_ranking(("teams", "competitions", j, "ranking"), c.division, c.ranking)
+        for j, slot in enumerate(reg.teams.slots):
+            if slot.division:
+                need_division(("teams", "slots", j, "division"), slot.division)
+    list_ids: set[str] = set()
+    for j, pl in enumerate(reg.prizes.lists):
+        path: Path = ("prizes", "lists", j)
+        if pl.id in list_ids:
+            out.append(Finding((*path, "id"), f"奖项 id 重复: {pl.id}"))
+        list_ids.add(pl.id)
+        if need_division((*path, "division"), pl.division):
+            need_ranking((*path, "ranking"), pl.division, pl.ranking)
+        if (pl.ranking is None) == (pl.team_competition is None):
+            out.append(Finding(path, "须且只能指定 ranking 或 team_competition 之一"))
+        if pl.team_competition and pl.team_competition not in team_comps:
+            out.append(
+                Finding((*path, "team_competition"), f"未知团体项目: {pl.team_competition}",
+                        f"允许: {', '.join(sorted(team_comps)) or '(未定义 teams.competitions)'}")
+            )
+    for j, pl in enumerate(reg.prizes.lists):
+        for k, other in enumerate(pl.cumulative_with):
+            if other not in list_ids:
+                out.append(Finding(("prizes", "lists", j, "cumulative_with", k), f"未知奖项: {other}",
+                                   f"允许: {', '.join(sorted(list_ids))}"))
+    for j, sa in enumerate(reg.prizes.special):
+        path = ("prizes", "special", j)
+        if need_division((*path, "division"), sa.division):
+            need_ranking((*path, "ranking"), sa.division, sa.ranking)
+        ref = sa.age_reference
+        if ref and ref not in stage_ids:
+            try:
+                date.fromisoformat(ref)
+            except ValueError:
+                out.append(Finding((*path, "age_reference"), f"无效的年龄计算日: {ref}",
+                                   "阶段 id 或 YYYY-MM-DD"))
+    for j, pa in enumerate(reg.prizes.participation):
+        for k, did in enumerate(pa.divisions):
+            need_division(("prizes", "participation", j, "divisions", k), did)
+        for k, lid in enumerate(pa.excluding_lists):
+            if lid not in list_ids:
+                out.append(Finding(("prizes", "participation", j, "excluding_lists", k), f"未知奖项: {lid}"))
+    for j, ra in enumerate(reg.rank_awards):
+        if need_division(("rank_awards", j, "division"), ra.division):
+            need_ranking(("rank_awards", j, "ranking"), ra.division, ra.ranking)
+    for j, fee in enumerate(reg.fees.items):
+        for k, ref in enumerate(fee.applies_to):
+            if ref not in divisions and ref not in stage_ids:
+                out.append(Finding(("fees", "items", j, "applies_to", k), f"未知阶段或组别: {ref}"))
+    return out

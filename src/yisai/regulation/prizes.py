@@ -1,0 +1,104 @@
+"""录取名次与奖励: prize tables per ranking list, special awards, participation awards."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from yisai.registry.person import Gender
+from yisai.regulation.rules import Strict
+
+PrizeKind = Literal["cash", "ecard", "gift", "honour"]
+
+
+class PrizeRow(Strict):
+    """Places ``from``..``to`` (inclusive) each receive ``amount`` yuan (or the gift)."""
+
+    place_from: int = Field(ge=1, alias="from")
+    place_to: int = Field(ge=1, alias="to")
+    amount: int | None = Field(None, ge=0, description="每人金额/价值 (元)")
+    gift: str | None = Field(None, description="实物奖励")
+
+    model_config = Strict.model_config | {"populate_by_name": True}
+
+    @model_validator(mode="after")
+    def _order(self) -> PrizeRow:
+        if self.place_to < self.place_from:
+            raise ValueError(f"名次区间颠倒: 第{self.place_from}名至第{self.place_to}名")
+        return self
+
+
+class PrizeList(Strict):
+    """One 录取 list: the top ``places`` of a ranking receive ``items`` and the table's value."""
+
+    id: str = Field(pattern=r"^[a-z0-9_\-]+$")
+    name: str
+    division: str
+    ranking: str | None = Field(None, description="组别内名次表 id")
+    team_competition: str | None = Field(None, description="团体名次: teams.competitions 的 id")
+    places: int = Field(ge=1, description="录取前N名")
+    kind: PrizeKind = "cash"
+    items: list[str] = Field(default_factory=list, description="奖牌, 奖杯, 荣誉证书 ...")
+    rows: list[PrizeRow] = Field(default_factory=list)
+    others_keep_place: bool = Field(
+        False, description="如有女子选手进入, 名次不再顺延(她占该名次并获奖, 其他人不后移)"
+    )
+    cumulative_with: list[str] = Field(
+        default_factory=list, description="可与这些奖项累积 (如女子奖金与混合名次奖金)"
+    )
+    fewer_entrants: Literal["all", "n_minus_1"] = Field(
+        "all", description="参赛人数不足N人时: all 全部录取; n_minus_1 按总人数减1录取"
+    )
+
+    @model_validator(mode="after")
+    def _rows_cover_places(self) -> PrizeList:
+        if not self.rows:
+            return self
+        expected = 1
+        for row in sorted(self.rows, key=lambda r: r.place_from):
+            if row.place_from != expected:
+                raise ValueError(
+                    f"奖金表名次不连续: 应从第{expected}名开始, 实为第{row.place_from}名"
+                )
+            expected = row.place_to + 1
+        if expected - 1 != self.places:
+            raise ValueError(f"奖金表覆盖前{expected - 1}名, 但录取前{self.places}名")
+        return self
+
+
+class SpecialAward(Strict):
+    """单设奖项: best female of a division, or the top N of an age band (60岁以上前8名)."""
+
+    id: str = Field(pattern=r"^[a-z0-9_\-]+$")
+    name: str
+    division: str
+    ranking: str = Field(description="从哪个名次表中选取")
+    gender: Gender | None = None
+    min_age: int | None = Field(None, ge=0, le=120)
+    age_reference: str | None = Field(
+        None, description="计算年龄的日期: 阶段 id 表示该阶段首日, 或 YYYY-MM-DD"
+    )
+    places: int = Field(1, ge=1)
+    kind: PrizeKind = "cash"
+    amount: int | None = Field(None, ge=0)
+    gift: str | None = None
+    cumulative: bool = Field(True, description="可与名次奖累积")
+
+
+class ParticipationAward(Strict):
+    """参赛奖: everyone not otherwise placed in the lists named receives it."""
+
+    divisions: list[str]
+    excluding_lists: list[str] = Field(description="已在这些录取名单中的棋手不再获参赛奖")
+    kind: PrizeKind = "ecard"
+    amount: int = Field(ge=0)
+
+
+class Prizes(Strict):
+    currency: Literal["CNY"] = "CNY"
+    pre_tax: bool = Field(True, description="奖金均为税前")
+    value_note: str | None = Field(None, description="如 奖励相应价值电商卡")
+    lists: list[PrizeList] = Field(default_factory=list)
+    special: list[SpecialAward] = Field(default_factory=list)
+    participation: list[ParticipationAward] = Field(default_factory=list)

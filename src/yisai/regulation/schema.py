@@ -1,0 +1,74 @@
+"""The whole 竞赛规程 as one validated model; each part lives in its own module."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from yisai.regulation.admin import (
+    Appeals,
+    Fees,
+    Issued,
+    Obligation,
+    Officials,
+    OpenPoint,
+    Organisers,
+    Registration,
+)
+from yisai.regulation.divisions import Division
+from yisai.regulation.prizes import Prizes
+from yisai.regulation.rank_awards import RankAwardRule
+from yisai.regulation.rules import PairingRules, PlayRules, RankingRules, Scoring, Strict
+from yisai.regulation.stages import Stage
+from yisai.regulation.teams import TeamRules
+
+
+class Regulation(Strict):
+    schema_version: int = Field(1, ge=1, le=1)
+    id: str = Field(pattern=r"^[a-z0-9_\-]+$", description="短标识, 如 2025-shanhai-cup")
+    name: str = Field(min_length=1)
+    year: int = Field(ge=1900, le=2200)
+    issued: Issued
+    organisers: Organisers
+    events: list[str] = Field(default_factory=list, description="竞赛项目")
+    website: str | None = None
+    rules: PlayRules = Field(default_factory=PlayRules)
+    scoring: Scoring = Field(default_factory=Scoring)
+    ranking: RankingRules = Field(default_factory=RankingRules)
+    pairing: PairingRules = Field(default_factory=PairingRules)
+    divisions: list[Division] = Field(min_length=1)
+    stages: list[Stage] = Field(min_length=1)
+    teams: TeamRules | None = None
+    prizes: Prizes = Field(default_factory=Prizes)
+    rank_awards: list[RankAwardRule] = Field(default_factory=list)
+    fees: Fees = Field(default_factory=Fees)
+    registration: Registration = Field(default_factory=Registration)
+    appeals: Appeals | None = None
+    officials: Officials = Field(default_factory=Officials)
+    obligations: list[Obligation] = Field(default_factory=list)
+    conduct: list[str] = Field(default_factory=list, description="纪律准则与安全事项")
+    disputes: str | None = None
+    interpretation: str | None = Field(None, description="解释权")
+    open_points: list[OpenPoint] = Field(
+        default_factory=list, description="规程未明确之处及本文件选定的默认"
+    )
+
+    def division(self, division_id: str) -> Division:
+        for d in self.divisions:
+            if d.id == division_id:
+                return d
+        raise KeyError(division_id)
+
+    def stage(self, stage_id: str) -> Stage:
+        for s in self.stages:
+            if s.id == stage_id:
+                return s
+        raise KeyError(stage_id)
+
+    def scoring_for(self, division_id: str) -> Scoring:
+        return self.division(division_id).scoring or self.scoring
+
+    def ranking_for(self, division_id: str) -> RankingRules:
+        return self.division(division_id).ranking_rules or self.ranking
+
+    def pairing_for(self, division_id: str) -> PairingRules:
+        return self.division(division_id).pairing or self.pairing

@@ -1,0 +1,113 @@
+"""Stages (赛程) and their formats: online ladder, Swiss, two-group Swiss with a same-place final."""
+
+from __future__ import annotations
+
+from datetime import date, time
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from yisai.regulation.rules import DisconnectionRules, Strict, TimeControl
+
+
+class Period(Strict):
+    """One period (期) of the online qualifier; periods are parallel, not progressive."""
+
+    number: int = Field(ge=1)
+    start: date
+    end: date
+    first_day_start: time | None = Field(None, description="首日开始时间, 如 10:00")
+
+
+class LadderFormat(Strict):
+    """积分晋级制: random matching, +win/−loss, escape penalised; top N per period qualify."""
+
+    kind: Literal["online_ladder"]
+    matching: Literal["random"] = "random"
+    win: int = 2
+    loss: int = -2
+    escape: int = Field(-2, description="逃跑方得分")
+    escape_opponent: int = Field(2, description="逃跑方的对手得分")
+    pools: dict[str, list[str]] = Field(
+        default_factory=dict, description="合并录取的组别, 如 youth = [\"junior\", \"kids\"] (少儿组)"
+    )
+    qualifiers: dict[str, int] = Field(description="每期录取名额, 键为组别 id 或 pools 的键, 如 open = 38")
+    tie_break: list[Literal["wins"]] = Field(default_factory=lambda: ["wins"])
+    all_tied_qualify: bool = Field(True, description="仍相同则并列一同晋级")
+    confirm_within_working_days: int | None = Field(
+        None, ge=1, description="晋级选手须在N个工作日内完善参赛信息, 逾期视为弃权"
+    )
+    may_replay_next_period: bool = Field(True, description="可重新参加下一期")
+    play_hours: str = Field("全天任意时段", description="比赛时段")
+    qualifies_for: str | None = Field(None, description="晋级到的阶段 id")
+
+
+class SwissFormat(Strict):
+    """积分编排制 with a fixed number of rounds, or rounds decided by entries."""
+
+    kind: Literal["swiss"]
+    rounds: int | None = Field(None, ge=1, le=30, description="轮数; 不填表示视报名情况而定")
+    rounds_provisional: bool = Field(False, description="暂定轮数, 具体视报名人数确定")
+
+
+class PlacementFinal(Strict):
+    """同名次决赛: A1–B1 for places 1–2, A2–B2 for 3–4, … for the top ``top`` of each group."""
+
+    round: int = Field(ge=2)
+    top: int = Field(ge=1, description="各组前N名参加同名次决赛")
+    below_rule: Literal["interleave"] = Field(
+        "interleave",
+        description="同名次决赛以外的名次: 按组内名次交替排列 A、B (规程未明确, 默认)",
+    )
+
+
+class TwoGroupSwissFormat(Strict):
+    """分AB组积分编排, then a same-place final."""
+
+    kind: Literal["two_group_swiss"]
+    groups: list[str] = Field(default_factory=lambda: ["A", "B"], min_length=2, max_length=2)
+    split: Literal["snake", "lot"] = Field("snake", description="分组: snake 按段位/等级分蛇形; lot 抽签")
+    group_rounds: int = Field(ge=1, le=30)
+    placement_final: PlacementFinal
+
+
+class AnnouncedLaterFormat(Strict):
+    """组织形式另行通知: the regulation defers the format to a supplementary notice."""
+
+    kind: Literal["announced_later"]
+    note: str = "组织形式另行通知"
+
+
+Format = Annotated[
+    LadderFormat | SwissFormat | TwoGroupSwissFormat | AnnouncedLaterFormat,
+    Field(discriminator="kind"),
+]
+
+StageKind = Literal["online_qualifier", "regional", "semi_final", "final", "main"]
+
+
+class Stage(Strict):
+    id: str = Field(pattern=r"^[a-z0-9_\-]+$")
+    name: str
+    kind: StageKind
+    phase: int = Field(1, ge=1, description="第几阶段")
+    divisions: list[str] = Field(min_length=1)
+    start: date | None = None
+    end: date | None = None
+    check_in: date | None = Field(None, description="报到日")
+    departure: str | None = Field(None, description="离会时间, 如 2025-05-04 中午")
+    venue: str | None = None
+    platforms: dict[str, str] = Field(default_factory=dict, description="各组别线上平台")
+    periods: list[Period] = Field(default_factory=list)
+    entry_note: str | None = Field(None, description="本阶段参赛资格说明, 如 全国业余围棋爱好者均可报名参赛")
+    fee_note: str | None = None
+    format: Format
+    formats_by_division: dict[str, Format] = Field(
+        default_factory=dict, description="某些组别使用不同的赛制"
+    )
+    time_control: TimeControl | None = None
+    disconnection: DisconnectionRules | None = None
+    details_note: str | None = Field(None, description="如 具体比赛细则将在《竞赛补充规定》中另行公布")
+
+    def format_for(self, division: str) -> LadderFormat | SwissFormat | TwoGroupSwissFormat | AnnouncedLaterFormat:
+        return self.formats_by_division.get(division, self.format)

@@ -1,0 +1,65 @@
+"""团体: how teams are made up and how they are ranked."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field
+
+from yisai.registry.person import Gender
+from yisai.regulation.rules import Strict
+
+TeamMethod = Literal["sum_of_places", "sum_of_scores", "match_points"]
+
+
+class TeamSlot(Strict):
+    """A named seat in a team, e.g. 甲组男 (division jia, male)."""
+
+    label: str
+    division: str | None = None
+    gender: Gender | None = None
+
+
+class TeamCompetition(Strict):
+    """One team ranking (男子团体, 女子团体, 团体) and its method."""
+
+    id: str = Field(pattern=r"^[a-z0-9_\-]+$")
+    name: str
+    division: str
+    gender: Gender | None = Field(None, description="只计该性别队员")
+    size: int = Field(ge=1, description="计算成绩的人数")
+    method: TeamMethod = Field(
+        description="sum_of_places 个人名次之和(低者列前); sum_of_scores 个人积分之和; match_points 场分"
+    )
+    complete_only: bool = Field(True, description="只有报满人数的队计算团体成绩")
+    ranking: str | None = Field(None, description="sum_of_places 用哪个名次表 (组别内 ranking id)")
+    place_rankings: dict[str, str] = Field(
+        default_factory=dict,
+        description="按队员性别选用其组别内的名次表, 如 M = \"boys\", F = \"girls\"",
+    )
+    tie_breaks: list[Literal["best_place", "next_place", "sos", "cumulative", "lot"]] = Field(
+        default_factory=lambda: ["best_place", "next_place"],
+        description="相同时依次比较: best_place 最高个人名次, next_place 次高个人名次 ...",
+    )
+    method_note: str | None = Field(None, description="规程未写明方法时, 这里写明所选默认")
+
+
+class TeamRules(Strict):
+    kind: Literal["city", "province", "club", "school"] = "city"
+    name: str = Field("代表队", description="如 城市代表队, 省队")
+    max_teams: int | None = Field(None, ge=1)
+    max_players: int = Field(ge=1)
+    max_men: int | None = Field(None, ge=0)
+    max_women: int | None = Field(None, ge=0)
+    slots: list[TeamSlot] = Field(default_factory=list, description="固定席位, 如 甲乙丙组男女各1名")
+    leaders: int = Field(0, ge=0, description="领队人数上限")
+    coaches: int = Field(0, ge=0, description="教练人数上限")
+    per_region: int | None = Field(None, ge=1, description="每个地区限报队数")
+    registration_from: datetime | None = None
+    registration_to: datetime | None = None
+    extra_players_play_individually: bool = Field(
+        False, description="不足或超过团体人数的可以以个人名义参赛"
+    )
+    backfill_rule: str | None = Field(None, description="人数不足时的递补规则")
+    competitions: list[TeamCompetition] = Field(default_factory=list)
