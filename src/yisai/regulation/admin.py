@@ -25,8 +25,8 @@ class Fees(Strict):
 
 class RegistrationWindow(Strict):
     who: str
-    opens: datetime | date | None = None
-    closes: datetime | date | None = None
+    opens: date | datetime | None = None
+    closes: date | datetime | None = None
     channel: str | None = Field(None, description="报名途径")
     note: str | None = None
 

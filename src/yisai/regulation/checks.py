@@ -170,6 +170,10 @@ def _references(reg: Regulation) -> list[Finding]:
             team_comps.add(c.id)
             if need_division(("teams", "competitions", j, "division"), c.division):
                 need_ranking(("teams", "competitions", j, "ranking"), c.division, c.ranking)
+            for k, did in enumerate(c.divisions):
+                if need_division(("teams", "competitions", j, "divisions", k), did):
+                    for g, rid in c.place_rankings.items():
+                        need_ranking(("teams", "competitions", j, "place_rankings", g), did, rid)
         for j, slot in enumerate(reg.teams.slots):
             if slot.division:
                 need_division(("teams", "slots", j, "division"), slot.division)

@@ -6,6 +6,7 @@ jump straight to the line. Nothing here raises anything but ``RegulationError``.
 
 from __future__ import annotations
 
+import copy
 import re
 import tomllib
 from dataclasses import dataclass
@@ -69,16 +70,68 @@ def loads(data: bytes | str, filename: str = "<regulation>") -> Regulation:
         reg = Regulation.model_validate(doc)
     except ValidationError as exc:
         issues = [_field_issue(filename, lines, err) for err in exc.errors()]
+        # Cross-checks still run on what is valid, so one pass reports everything we can see.
+        partial = _without_bad_values(doc, exc)
+        if partial is not None:
+            issues += _check_issues(filename, lines, partial)
         raise RegulationError(_dedupe(issues)) from None
-    findings = check(reg)
-    if findings:
-        raise RegulationError(
-            [
-                Issue(filename, line_of(lines, f.path), _dotted(f.path), f.problem, f.allowed)
-                for f in findings
-            ]
-        )
+    issues = _check_issues(filename, lines, reg)
+    if issues:
+        raise RegulationError(issues)
     return reg
+
+
+def _check_issues(filename: str, lines: dict, reg: Regulation) -> list[Issue]:
+    return [
+        Issue(filename, line_of(lines, f.path), _dotted(f.path), f.problem, f.allowed)
+        for f in check(reg)
+    ]
+
+
+def _without_bad_values(doc: dict, exc: ValidationError) -> Regulation | None:
+    """Drop optional values that failed validation; None if the rest still does not validate."""
+    data = copy.deepcopy(doc)
+    for _ in range(3):
+        for err in sorted(exc.errors(), key=lambda e: [str(p) for p in e["loc"]], reverse=True):
+            if err["type"] == "missing":
+                return None
+            if not _delete(data, _clean_loc(err["loc"]), err["type"]):
+                return None
+        try:
+            return Regulation.model_validate(data)
+        except ValidationError as again:
+            exc = again
+    return None
+
+
+def _delete(data: object, loc: tuple[str | int, ...], err_type: str) -> bool:
+    """Remove the bad value; a bad scalar list item goes whole; a bad id gets a placeholder.
+
+    Returns False when removal would hide a table others may refer to (cross-checks then
+    would report phantom errors), so the caller gives up on cross-checking.
+    """
+    parents: list[tuple[object, str | int]] = []
+    node = data
+    for part in loc:
+        if (isinstance(node, dict) and part in node) or (isinstance(node, list) and isinstance(
+            part, int
+        ) and part < len(node)):
+            parents.append((node, part))
+            node = node[part]  # type: ignore[index]
+        else:
+            break
+    if not parents:
+        return True
+    container, key = parents[-1]
+    if err_type == "string_pattern_mismatch" and isinstance(container, dict):
+        container[key] = "invalid"
+    elif isinstance(container, list):
+        if isinstance(container[key], dict):  # type: ignore[index]
+            return False
+        container.pop(key)  # type: ignore[arg-type]
+    elif isinstance(container, dict):
+        del container[key]
+    return True
 
 
 _POS = re.compile(r"\(at line (\d+), column (\d+)\)")
@@ -152,10 +205,7 @@ def _field_issue(filename: str, lines: dict[tuple[str | int, ...], int], err: di
         problem = f"日期无效: {err['input']!r}"
     if not problem:
         problem = err["msg"]
-    if kind == "missing":
-        line = line_of(lines, loc[:-1])
-    else:
-        line = line_of(lines, loc)
+    line = line_of(lines, loc[:-1]) if kind == "missing" else line_of(lines, loc)
     return Issue(filename, line, _dotted(loc), problem, allowed)
 
 

@@ -26,7 +26,10 @@ class TeamCompetition(Strict):
 
     id: str = Field(pattern=r"^[a-z0-9_\-]+$")
     name: str
-    division: str
+    division: str = Field(description="所属组别 (奖项挂靠的组别)")
+    divisions: list[str] = Field(
+        default_factory=list, description="跨组别团体: 计入这些组别的队员 (空 = 仅 division)"
+    )
     gender: Gender | None = Field(None, description="只计该性别队员")
     size: int = Field(ge=1, description="计算成绩的人数")
     method: TeamMethod = Field(
@@ -38,9 +41,11 @@ class TeamCompetition(Strict):
         default_factory=dict,
         description="按队员性别选用其组别内的名次表, 如 M = \"boys\", F = \"girls\"",
     )
-    tie_breaks: list[Literal["best_place", "next_place", "sos", "cumulative", "lot"]] = Field(
+    tie_breaks: list[
+        Literal["best_place", "next_place", "sos", "cumulative", "board_points", "lot"]
+    ] = Field(
         default_factory=lambda: ["best_place", "next_place"],
-        description="相同时依次比较: best_place 最高个人名次, next_place 次高个人名次 ...",
+        description="相同时依次比较: best_place 最高个人名次, next_place 次高个人名次, board_points 局分(场分制) ...",
     )
     method_note: str | None = Field(None, description="规程未写明方法时, 这里写明所选默认")
 
