@@ -1,0 +1,392 @@
+"""Read OpenGotha tournament files (XML) into a ``StandingsInput``.
+
+Follows OpenGotha's own importer (``ExternalDocument``), so the same file gives the same
+tournament: players keyed by NAME+FIRSTNAME upper-cased without spaces (a second player with
+the same key is dropped), the ``participating`` mask per round, games keyed by round and table
+(a later game at the same table replaces the earlier one), byes, handicaps, results including
+"by default" (forfeit) ones, and the scoring parameters (McMahon bar/floor/zero, points for
+absent rounds and byes, rounding, half points for unplayed games, placement criteria).
+Errors name the file, the line and the element, and say what to fix.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+import xml.parsers.expat
+from dataclasses import dataclass
+from pathlib import Path
+
+from yisai.i18n import tr
+from yisai.record import Game, Result
+from yisai.registry.rank import Rank
+from yisai.regulation.rules import Scoring
+from yisai.standings.model import StandingsInput, StandingsPlayer
+from yisai.standings.opengotha import OGParameters, og_name
+
+MIN_RANK, MAX_RANK = -30, 8
+MAX_ROUNDS = 32
+MIN_RATING, MAX_RATING = -900, 2949
+
+_RESULTS: dict[str, tuple[Result, bool]] = {
+    "RESULT_UNKNOWN": (Result.UNKNOWN, True),
+    "RESULT_WHITEWINS": (Result.WHITE_WINS, True),
+    "RESULT_BLACKWINS": (Result.BLACK_WINS, True),
+    "RESULT_EQUAL": (Result.DRAW, True),
+    "RESULT_BOTHLOSE": (Result.BOTH_LOSE, True),
+    "RESULT_BOTHWIN": (Result.BOTH_WIN, True),
+    "RESULT_WHITEWINS_BYDEF": (Result.WHITE_WINS, False),
+    "RESULT_BLACKWINS_BYDEF": (Result.BLACK_WINS, False),
+    "RESULT_EQUAL_BYDEF": (Result.DRAW, False),
+    "RESULT_BOTHLOSE_BYDEF": (Result.BOTH_LOSE, False),
+    "RESULT_BOTHWIN_BYDEF": (Result.BOTH_WIN, False),
+}
+
+
+class OpenGothaError(ValueError):
+    """A file that cannot be read; the message names file, line and element."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Element:
+    tag: str
+    attrs: dict[str, str]
+    line: int
+
+
+def og_rank(text: str) -> int:
+    """OpenGotha's convertKDPToInt: '5D' → 4, '3K' → -3, '2P' → 6, bare digits are kyu.
+
+    Returns -99 for unreadable text (OpenGotha's marker), clamped to [-30, 8] otherwise.
+    """
+    s = text.strip() or " "
+    last = s[-1]
+    try:
+        if last.isdigit():
+            num, last = int(s), "k"
+        else:
+            num = int(s[:-1])
+    except ValueError:
+        return -99
+    if last in "kK":
+        rank = -num
+    elif last in "dD":
+        rank = num - 1
+    elif last in "pP":
+        rank = 6 if num <= 3 else 7 if num <= 6 else 8
+    else:
+        rank = -num
+    return max(MIN_RANK, min(MAX_RANK, rank))
+
+
+def key_string(name: str, first_name: str) -> str:
+    """OpenGotha's player key: NAME+FIRSTNAME without spaces, upper case."""
+    return (name + first_name).replace(" ", "").upper()
+
+
+def _ascii_key(text: str) -> str:
+    folded = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in folded if not unicodedata.combining(c)).replace(" ", "").upper()
+
+
+def _read_elements(path: Path, data: bytes) -> list[_Element]:
+    parser = xml.parsers.expat.ParserCreate()
+    out: list[_Element] = []
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        out.append(_Element(tag, attrs, parser.CurrentLineNumber))
+
+    parser.StartElementHandler = start
+    try:
+        parser.Parse(data, True)
+    except xml.parsers.expat.ExpatError as exc:
+        raise OpenGothaError(
+            tr(
+                f"{path}: 第{exc.lineno}行第{exc.offset + 1}列: XML 格式错误 ({xml.parsers.expat.ErrorString(exc.code)}); "
+                "请用 OpenGotha 重新保存该文件",
+                f"{path}: line {exc.lineno} column {exc.offset + 1}: malformed XML "
+                f"({xml.parsers.expat.ErrorString(exc.code)}); re-save the file from OpenGotha",
+            )
+        ) from exc
+    if not out or out[0].tag != "Tournament":
+        raise OpenGothaError(
+            tr(
+                f"{path}: 不是 OpenGotha 文件 (根元素应为 <Tournament>)",
+                f"{path}: not an OpenGotha file (the root element must be <Tournament>)",
+            )
+        )
+    return out
+
+
+class _Reader:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, el: _Element, zh: str, en: str) -> OpenGothaError:
+        return OpenGothaError(
+            tr(
+                f"{self.path}: 第{el.line}行 <{el.tag}>: {zh}",
+                f"{self.path}: line {el.line} <{el.tag}>: {en}",
+            )
+        )
+
+    def int_attr(self, el: _Element, name: str, default: int) -> int:
+        raw = el.attrs.get(name)
+        if raw is None or raw.strip() == "":
+            return default
+        try:
+            return int(raw.strip())
+        except ValueError:
+            raise self.fail(
+                el, f"属性 {name}={raw!r} 应为整数", f"attribute {name}={raw!r} must be an integer"
+            ) from None
+
+    def bool_attr(self, el: _Element, name: str, default: bool) -> bool:
+        raw = el.attrs.get(name)
+        if raw is None:
+            return default
+        return raw.strip().lower() == "true"
+
+    def rank_attr(self, el: _Element, name: str, default: str) -> int:
+        raw = el.attrs.get(name, default)
+        value = og_rank(raw)
+        if value == -99:
+            raise self.fail(
+                el,
+                f"属性 {name}={raw!r} 不是段级位 (应如 4D、20K)",
+                f"attribute {name}={raw!r} is not a rank (e.g. 4D, 20K)",
+            )
+        return value
+
+
+def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInput:
+    """Parse an OpenGotha XML file. Raises OpenGothaError naming file, line and element."""
+    path = Path(path)
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise OpenGothaError(
+                tr(
+                    f"{path}: 无法读取文件 ({exc.strerror})",
+                    f"{path}: cannot read ({exc.strerror})",
+                )
+            ) from exc
+    elements = _read_elements(path, data)
+    rd = _Reader(path)
+    warnings: list[str] = []
+
+    # Parameters first: the round count matters for the participation mask.
+    gps = next((e for e in elements if e.tag == "GeneralParameterSet"), None)
+    gps_el = gps or _Element("GeneralParameterSet", {}, 0)
+    rounds = rd.int_attr(gps_el, "numberOfRounds", 5)
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise rd.fail(
+            gps_el,
+            f"轮数 numberOfRounds={rounds} 应在1至{MAX_ROUNDS}之间",
+            f"numberOfRounds={rounds} must be between 1 and {MAX_ROUNDS}",
+        )
+    n_cat = max(1, rd.int_attr(gps_el, "numberOfCategories", 1))
+    limits = [MIN_RANK] * (n_cat - 1)
+    for el in elements:
+        if el.tag == "Category":
+            num = rd.int_attr(el, "number", 1) - 1
+            if 0 <= num < n_cat - 1:
+                limits[num] = rd.rank_attr(el, "lowerLimit", "30K")
+
+    criteria = ["NULL"] * 6
+    in_placement = False
+    for el in elements:
+        if el.tag == "PlacementParameterSet":
+            in_placement = True
+        elif el.tag in ("PairingParameterSet", "DPParameterSet", "TeamTournamentParameterSet"):
+            in_placement = False
+        elif el.tag == "PlacementCriterion" and in_placement:
+            num = rd.int_attr(el, "number", 1)
+            raw = el.attrs.get("name", "NULL")
+            name = og_name(raw) if raw != "NULL" else None
+            if raw not in ("NULL", "") and name is None:
+                warnings.append(
+                    tr(
+                        f"第{el.line}行: 未知的名次指标 {raw!r}, 按 NULL 处理 (与 OpenGotha 相同)",
+                        f"line {el.line}: unknown placement criterion {raw!r} treated as NULL (as OpenGotha does)",
+                    )
+                )
+            if 1 <= num <= len(criteria) and name is not None:
+                criteria[num - 1] = name
+
+    # Players
+    players: list[StandingsPlayer] = []
+    by_key: dict[str, str] = {}
+    by_ascii: dict[str, str] = {}
+    corrections: dict[str, int] = {}
+    for el in elements:
+        if el.tag != "Player":
+            continue
+        name = el.attrs.get("name", "").strip()
+        first = el.attrs.get("firstName", "").strip()
+        if not name:
+            raise rd.fail(el, "缺少选手姓 (name)", "missing player name (name)")
+        key = key_string(name, first)
+        if key in by_key:
+            warnings.append(
+                tr(
+                    f"第{el.line}行: 选手 {name} {first} 与前面的选手同名, 已忽略 (与 OpenGotha 相同)",
+                    f"line {el.line}: player {name} {first} duplicates an earlier one; skipped (as OpenGotha does)",
+                )
+            )
+            continue
+        rank = og_rank(el.attrs.get("rank", "30K"))
+        if rank == -99:
+            rank = og_rank(el.attrs.get("grade", ""))
+        if rank == -99:
+            raise rd.fail(
+                el,
+                f"选手 {name} {first} 的段级位 rank={el.attrs.get('rank')!r} 无法识别 (应如 4D、20K)",
+                f"player {name} {first}: rank={el.attrs.get('rank')!r} is not a rank (e.g. 4D, 20K)",
+            )
+        rating = max(MIN_RATING, min(MAX_RATING, rd.int_attr(el, "rating", -900)))
+        mask = el.attrs.get("participating", "1" * 20)
+        absent = frozenset(
+            r + 1 for r in range(max(rounds, MAX_ROUNDS)) if r < len(mask) and mask[r] == "0"
+        )
+        corr = rd.int_attr(el, "smmsCorrection", 0)
+        if corr:
+            corrections[key] = corr
+        tags = {"registering": el.attrs.get("registeringStatus", "FIN")}
+        players.append(
+            StandingsPlayer(
+                id=key,
+                name=f"{name} {first}".strip(),
+                club=el.attrs.get("club", ""),
+                rank=Rank(rank),
+                rating=rating,
+                tags=tags,
+                absent_rounds=absent,
+                country=el.attrs.get("country", ""),
+                first_name=first,
+                last_name=name,
+            )
+        )
+        by_key[key] = key
+        by_ascii.setdefault(_ascii_key(name + first), key)
+
+    def find_player(el: _Element, attr: str) -> str | None:
+        raw = el.attrs.get(attr, "")
+        key = by_key.get(raw) or by_key.get(raw.replace(" ", "").upper())
+        if key is None:
+            key = by_ascii.get(_ascii_key(raw))
+        if key is None:
+            warnings.append(
+                tr(
+                    f"第{el.line}行 <{el.tag}>: 选手 {raw!r} 不在选手名单中, 该记录已忽略 (与 OpenGotha 相同)",
+                    f"line {el.line} <{el.tag}>: player {raw!r} is not registered; record skipped (as OpenGotha does)",
+                )
+            )
+        return key
+
+    # Games: keyed by (round, table); a later one replaces an earlier one, as in OpenGotha.
+    games: dict[tuple[int, int], Game] = {}
+    for el in elements:
+        if el.tag != "Game":
+            continue
+        rnd = rd.int_attr(el, "roundNumber", 1)
+        table = rd.int_attr(el, "tableNumber", 1)
+        if not 1 <= rnd <= MAX_ROUNDS:
+            raise rd.fail(
+                el,
+                f"轮次 roundNumber={rnd} 应在1至{MAX_ROUNDS}之间",
+                f"roundNumber={rnd} must be 1..{MAX_ROUNDS}",
+            )
+        white = find_player(el, "whitePlayer")
+        black = find_player(el, "blackPlayer")
+        if white is None or black is None:
+            continue
+        raw_result = el.attrs.get("result", "RESULT_UNKNOWN")
+        if raw_result not in _RESULTS:
+            raise rd.fail(
+                el,
+                f"未知的结果 result={raw_result!r} (应如 RESULT_WHITEWINS)",
+                f"unknown result={raw_result!r} (e.g. RESULT_WHITEWINS)",
+            )
+        result, played = _RESULTS[raw_result]
+        handicap = rd.int_attr(el, "handicap", 0)
+        if (rnd, table) in games:
+            warnings.append(
+                tr(
+                    f"第{el.line}行: 第{rnd}轮第{table}台已有对局, 被本局替换 (与 OpenGotha 相同)",
+                    f"line {el.line}: round {rnd} table {table} already had a game; replaced (as OpenGotha does)",
+                )
+            )
+        games[(rnd, table)] = Game(
+            round=rnd,
+            black=black,
+            white=white,
+            result=result,
+            played=played,
+            board=table,
+            handicap=handicap,
+        )
+    byes: dict[int, Game] = {}
+    for el in elements:
+        if el.tag != "ByePlayer":
+            continue
+        rnd = rd.int_attr(el, "roundNumber", 1)
+        who = find_player(el, "player")
+        if who is None or not 1 <= rnd <= MAX_ROUNDS:
+            continue
+        byes[rnd] = Game(round=rnd, black=who, white=None, result=Result.BLACK_WINS, played=False)
+
+    all_games = [*games.values(), *byes.values()]
+    rounds = max([rounds, *(g.round for g in all_games)])
+    params = OGParameters(
+        number_of_rounds=rounds,
+        mm_floor=rd.rank_attr(gps_el, "genMMFloor", "20K"),
+        mm_bar=rd.rank_attr(gps_el, "genMMBar", "4D"),
+        mm_zero=MIN_RANK,  # OpenGotha's setGenMMZero ignores the file and always uses 30K
+        nbw2_absent=rd.int_attr(gps_el, "genNBW2ValueAbsent", 0),
+        nbw2_bye=rd.int_attr(gps_el, "genNBW2ValueBye", 0),
+        mms2_absent=rd.int_attr(gps_el, "genMMS2ValueAbsent", 0),
+        mms2_bye=rd.int_attr(gps_el, "genMMS2ValueBye", 0),
+        round_down=rd.bool_attr(gps_el, "genRoundDownNBWMMS", True),
+        count_not_played_as_half=rd.bool_attr(gps_el, "genCountNotPlayedGamesAsHalfPoint", False),
+        criteria=tuple(criteria),
+        number_of_categories=n_cat,
+        lower_category_limits=tuple(limits),
+        smms_correction=corrections,
+    )
+    if og_rank(gps_el.attrs.get("genMMZero", "30K")) not in (MIN_RANK, -99):
+        warnings.append(
+            tr(
+                "genMMZero 不是 30K: OpenGotha 忽略此项并始终按 30K 计算, 这里相同",
+                "genMMZero is not 30K: OpenGotha ignores it and always uses 30K; so do we",
+            )
+        )
+    # The same tournament under the Chinese scoring: OpenGotha's NBW×2 values are points 2/1/0.
+    scoring = Scoring(
+        bye=max(0, min(100, params.nbw2_bye)),
+        absent=max(0, min(100, params.nbw2_absent)),
+        forfeit_counts_in_sos=True,
+    )
+    meta = {
+        "name": gps_el.attrs.get("name", ""),
+        "short_name": gps_el.attrs.get("shortName", ""),
+        "location": gps_el.attrs.get("location", ""),
+        "begin_date": gps_el.attrs.get("beginDate", ""),
+        "end_date": gps_el.attrs.get("endDate", ""),
+        "komi": gps_el.attrs.get("komi", ""),
+        "size": gps_el.attrs.get("size", ""),
+        "basic_time": gps_el.attrs.get("basicTime", ""),
+        "time_system": gps_el.attrs.get("complementaryTimeSystem", ""),
+        "version": elements[0].attrs.get("fullVersionNumber", ""),
+    }
+    return StandingsInput(
+        players=tuple(players),
+        games=tuple(sorted(all_games, key=lambda g: (g.round, g.white is None, g.board))),
+        rounds=rounds,
+        scoring=scoring,
+        title=meta["name"] or path.stem,
+        opengotha=params,
+        source=str(path),
+        meta=meta,
+        warnings=tuple(warnings),
+    )

@@ -1,0 +1,331 @@
+"""Ordering players by the regulation's ordered criteria list, and saying why.
+
+Rules (DESIGN.md "Rules and their defaults"):
+- 全胜者冠军 (optional): undefeated players come first, whatever the other criteria say.
+- Each criterion splits the still-tied group into sub-groups; every sub-group then continues
+  with the NEXT criterion (the sub-group restart rule), never with the one that split it.
+- 直胜 only among the players still tied: two players compare their mutual games; three or more
+  only when every pair of them has met, else the criterion is skipped.
+- Players equal on everything share the place (并列) unless 抽签 (lot) is in the list.
+- A ranking list over a subset (a division, one gender, an age band) orders only that subset's
+  rows; the criteria themselves were computed from all games.
+Every adjacent pair of the final order records the criterion that separated it, so
+``Standings.explain`` can tell a player, in Chinese, why he is above and below his neighbours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+from yisai.i18n import tr
+from yisai.regulation.rules import CRITERION_LABELS, Criterion, CriterionSpec, RankingRules
+from yisai.standings.criteria import Value, column_key
+from yisai.standings.ledger import BYE, Ledger
+from yisai.standings.model import StandingsPlayer
+from yisai.standings.table import CriteriaTable
+
+
+@dataclass(frozen=True, slots=True)
+class RankKey:
+    """One criterion as the ranking engine sees it.
+
+    ``values`` is indexed by player index (None for 直胜, which is computed per tied group).
+    """
+
+    key: str
+    label: str
+    values: Sequence[Value] | None = None
+    lower_is_better: bool = False
+    direct: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Why ``upper`` is placed above ``lower`` (they are adjacent in the final order)."""
+
+    kind: str  # "criterion" | "direct" | "undefeated" | "tie"
+    key: str
+    label: str
+    upper_value: object = None
+    lower_value: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    place: int
+    player: StandingsPlayer
+    values: dict[str, Value]
+    shared: bool = False  # 并列
+
+    @property
+    def player_id(self) -> str:
+        return self.player.id
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    player: StandingsPlayer
+    place: int
+    above: tuple[StandingRow, Decision] | None  # the neighbour just above and why
+    below: tuple[StandingRow, Decision] | None  # the neighbour just below and why
+
+    def text(self) -> str:
+        lines = [
+            tr(f"{self.player.name} 第{self.place}名", f"{self.player.name}: place {self.place}")
+        ]
+        if self.above is None:
+            lines.append(tr("  名列第一, 上方没有选手", "  first: nobody above"))
+        else:
+            row, d = self.above
+            lines.append(
+                tr(
+                    f"  低于 第{row.place}名 {row.player.name}: ",
+                    f"  below #{row.place} {row.player.name}: ",
+                )
+                + describe(d, upper_is_me=False)
+            )
+        if self.below is None:
+            lines.append(tr("  名列最后, 下方没有选手", "  last: nobody below"))
+        else:
+            row, d = self.below
+            lines.append(
+                tr(
+                    f"  高于 第{row.place}名 {row.player.name}: ",
+                    f"  above #{row.place} {row.player.name}: ",
+                )
+                + describe(d, upper_is_me=True)
+            )
+        return "\n".join(lines)
+
+
+def format_value(v: object) -> str:
+    if isinstance(v, tuple):
+        return "(" + ", ".join(format_value(x) for x in v) + ")"
+    if hasattr(v, "denominator") and getattr(v, "denominator", 1) != 1:
+        return f"{float(v):g}"  # type: ignore[arg-type]
+    return str(v)
+
+
+def describe(d: Decision, upper_is_me: bool) -> str:
+    """One Chinese phrase for a decision, seen from the player being explained."""
+    if d.kind == "undefeated":
+        return tr("全胜者冠军 (全胜者名列第一, 不比其他指标)", "undefeated player is champion")
+    if d.kind == "tie":
+        return tr("并列 (所有名次指标均相同, 未设抽签)", "tied on every criterion (shared place)")
+    up, low = d.upper_value, d.lower_value
+    label = d.label
+    if isinstance(up, tuple) and isinstance(low, tuple):
+        for j, (a, b) in enumerate(zip(up, low, strict=False)):
+            if a != b:
+                label = tr(
+                    f"{d.label}(减去{j + 1}轮后)", f"{d.label} (after removing {j + 1} rounds)"
+                )
+                up, low = a, b
+                break
+    mine, theirs = (up, low) if upper_is_me else (low, up)
+    if d.kind == "direct":
+        return tr(
+            f"直胜: 并列选手之间的对局得分 {format_value(mine)} 对 {format_value(theirs)}",
+            f"direct encounter: points among the tied players {format_value(mine)} vs {format_value(theirs)}",
+        )
+    rel = ">" if upper_is_me else "<"
+    if d.key == "lot":
+        rel = "<" if upper_is_me else ">"
+        return tr(
+            f"抽签号 {format_value(mine)} {rel} {format_value(theirs)} (号小者列前)",
+            f"lot {format_value(mine)} {rel} {format_value(theirs)} (lower first)",
+        )
+    return f"{label} {format_value(mine)} {rel} {format_value(theirs)}"
+
+
+@dataclass(slots=True)
+class Standings:
+    """A ranking list: rows in order with places, and the decision behind each adjacent pair."""
+
+    rows: list[StandingRow]
+    keys: list[RankKey]
+    round: int
+    decisions: dict[tuple[str, str], Decision] = field(default_factory=dict)
+
+    def place_of(self, pid: str) -> int:
+        for row in self.rows:
+            if row.player.id == pid:
+                return row.place
+        raise KeyError(pid)
+
+    def find(self, who: str) -> int:
+        """Row index of a player given by id or by name (what a referee would type)."""
+        for k, row in enumerate(self.rows):
+            if row.player.id == who:
+                return k
+        matches = [
+            k
+            for k, row in enumerate(self.rows)
+            if who in (row.player.name, row.player.name.replace(" ", ""))
+        ]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise KeyError(tr(f"名单中没有选手 {who!r}", f"no player {who!r} in this list"))
+        raise KeyError(
+            tr(f"有多名选手叫 {who!r}, 请用编号", f"several players are called {who!r}; use the id")
+        )
+
+    def explain(self, who: str) -> Explanation:
+        k = self.find(who)
+        row = self.rows[k]
+        above = below = None
+        if k > 0:
+            up = self.rows[k - 1]
+            above = (up, self.decisions[(up.player.id, row.player.id)])
+        if k + 1 < len(self.rows):
+            down = self.rows[k + 1]
+            below = (down, self.decisions[(row.player.id, down.player.id)])
+        return Explanation(player=row.player, place=row.place, above=above, below=below)
+
+
+def direct_points(ledger: Ledger, group: Sequence[int]) -> list[int] | None:
+    """直胜 values for a tied group: each one's points from games among the group.
+
+    None when the criterion does not apply: two players who never met, or three or more
+    players of whom not every pair has met.
+    """
+    members = set(group)
+    met: set[tuple[int, int]] = set()
+    pts = []
+    for i in group:
+        total = 0
+        for o, k, out, p in zip(
+            ledger.opponent[i], ledger.kind[i], ledger.outcome[i], ledger.points[i], strict=True
+        ):
+            if o in members and k != BYE and out != "?":
+                total += p
+                met.add((i, o))
+        pts.append(total)
+    for a in group:
+        for b in group:
+            if a < b and (a, b) not in met:
+                return None
+    return pts
+
+
+def rank_by_keys(
+    players: Sequence[StandingsPlayer],
+    keys: Sequence[RankKey],
+    round_: int,
+    values_for_row: Callable[[int], dict[str, Value]],
+    subset: Iterable[int] | None = None,
+    direct: Callable[[Sequence[int]], list[int] | None] | None = None,
+    undefeated: Sequence[bool] | None = None,
+) -> Standings:
+    """The engine: order player indices of ``subset`` by ``keys`` with the rules above."""
+    group = list(range(len(players))) if subset is None else list(subset)
+    decisions: dict[tuple[str, str], Decision] = {}
+    pid = [p.id for p in players]
+
+    def split(members: list[int], idx: int) -> list[list[int]]:
+        if len(members) == 1:
+            return [members]
+        if idx >= len(keys):
+            members = sorted(members, key=lambda i: (players[i].name, pid[i]))
+            for a, b in pairwise(members):
+                decisions[(pid[a], pid[b])] = Decision("tie", "", tr("并列", "tie"))
+            return [members]
+        key = keys[idx]
+        if key.direct:
+            vals = direct(members) if direct is not None else None
+            if vals is None:
+                return split(members, idx + 1)
+            value_of = dict(zip(members, vals, strict=True))
+            kind = "direct"
+        else:
+            assert key.values is not None
+            col = key.values
+            value_of = {i: col[i] for i in members}
+            kind = "criterion"
+        ordered = sorted(members, key=lambda i: value_of[i], reverse=not key.lower_is_better)
+        runs: list[list[int]] = [[ordered[0]]]
+        for i in ordered[1:]:
+            if value_of[i] == value_of[runs[-1][0]]:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        if len(runs) == 1:
+            return split(members, idx + 1)
+        blocks: list[list[int]] = []
+        for run in runs:
+            sub = split(run, idx + 1)
+            if blocks:
+                upper, lower = blocks[-1][-1], sub[0][0]
+                decisions[(pid[upper], pid[lower])] = Decision(
+                    kind, key.key, key.label, value_of[upper], value_of[lower]
+                )
+            blocks.extend(sub)
+        return blocks
+
+    blocks: list[list[int]] = []
+    if undefeated is not None:
+        top = [i for i in group if undefeated[i]]
+        rest = [i for i in group if not undefeated[i]]
+        if top and rest:
+            top_blocks = split(top, 0)
+            rest_blocks = split(rest, 0)
+            upper, lower = top_blocks[-1][-1], rest_blocks[0][0]
+            decisions[(pid[upper], pid[lower])] = Decision(
+                "undefeated", "undefeated_champion", tr("全胜者冠军", "undefeated champion")
+            )
+            blocks = top_blocks + rest_blocks
+    if not blocks and group:
+        blocks = split(group, 0)
+
+    rows: list[StandingRow] = []
+    place = 1
+    for block in blocks:
+        for i in block:
+            rows.append(StandingRow(place, players[i], values_for_row(i), shared=len(block) > 1))
+        place += len(block)
+    return Standings(rows=rows, keys=list(keys), round=round_, decisions=decisions)
+
+
+def keys_for(table: CriteriaTable, specs: Sequence[CriterionSpec]) -> list[RankKey]:
+    out = []
+    for spec in specs:
+        crit = spec.criterion
+        label = CRITERION_LABELS[crit]
+        if crit == Criterion.SOS_CUT and spec.from_last_round:
+            label = tr("逐轮减去对手分(从最后一轮)", "SOS cut (from last round)")
+        if crit == Criterion.DIRECT:
+            out.append(RankKey("direct", label, direct=True))
+            continue
+        key = column_key(spec)
+        out.append(RankKey(key, label, table.columns[key], lower_is_better=crit == Criterion.LOT))
+    return out
+
+
+def rank(
+    table: CriteriaTable,
+    rules: RankingRules,
+    subset: Iterable[str] | None = None,
+) -> Standings:
+    """The regulation's ranking of ``subset`` (default: everybody) after the table's round."""
+    index = table.ledger.index
+    sub = None if subset is None else [index[pid] for pid in subset]
+    keys = keys_for(table, rules.criteria)
+    shown = [k for k in keys if not k.direct]
+    columns = {k.key: k.values for k in shown}
+    columns.setdefault("score", table.columns["score"])
+
+    def values_for_row(i: int) -> dict[str, Value]:
+        return {k: col[i] for k, col in columns.items() if col is not None}
+
+    return rank_by_keys(
+        table.players,
+        keys,
+        table.ledger.rounds,
+        values_for_row,
+        subset=sub,
+        direct=lambda members: direct_points(table.ledger, members),
+        undefeated=table.undefeated if rules.undefeated_champion else None,
+    )
