@@ -1,0 +1,477 @@
+"""录取名次与奖励: prize lists, special awards and participation awards, as the regulation says.
+
+Rules applied (each one a field of ``yisai.regulation.prizes``):
+
+* A list awards the top ``places`` of its ranking; with ``fewer_entrants = n_minus_1`` and fewer
+  entrants than places, only n−1 are awarded (seed 002 九(二)).
+* ``others_keep_place``: the list is read from the division's unfiltered ranking, so a woman
+  inside the "男子个人" top 32 takes that place and its prize and nobody moves down
+  (seed 000 十三(一)1 "名次不再顺延").
+* A player in two lists is paid both only if one list names the other in ``cumulative_with``
+  (女子奖金与混合名次奖金可累积); otherwise he keeps the larger prize and the other line shows
+  0 with the reason — places are not re-assigned.
+* Special awards pick from their ranking the best ``places`` players of a gender or age
+  (age on the stage's first day); a non-cumulative special award skips players who already
+  have a paid prize in the same division.
+* Participation awards go to every entrant of the divisions not in the excluded lists.
+
+Amounts are integers in yuan, pre-tax as the regulation states.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+
+from yisai.awards.results import EventResults
+from yisai.i18n import tr
+from yisai.registry.person import Player
+from yisai.regulation.divisions import RankingList
+from yisai.regulation.prizes import (
+    ParticipationAward,
+    PrizeKind,
+    PrizeList,
+    PrizeRow,
+    SpecialAward,
+)
+from yisai.regulation.schema import Regulation
+from yisai.standings.teams import RankedPlayer, RankingKey, RankingTable, TeamTable
+
+KIND_LABELS: dict[str, str] = {"cash": "奖金", "ecard": "电商卡", "gift": "实物", "honour": "荣誉"}
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeLine:
+    """One awarded place. ``amount`` is what is paid; ``nominal`` what the table says."""
+
+    place: int | None
+    name: str
+    player_id: str | None = None
+    team_id: str | None = None
+    amount: int = 0
+    nominal: int | None = None
+    gift: str | None = None
+    shared: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeListResult:
+    id: str
+    name: str
+    division: str
+    kind: PrizeKind
+    source: str  # "list" | "special" | "participation"
+    items: tuple[str, ...]
+    places: int  # places actually awarded (after n−1)
+    entrants: int
+    lines: tuple[PrizeLine, ...]
+    note: str = ""
+
+    @property
+    def total(self) -> int:
+        return sum(line.amount for line in self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeReport:
+    lists: tuple[PrizeListResult, ...]
+
+    @property
+    def total(self) -> int:
+        """Payout total in yuan (cash and e-card values; gifts and honours carry no amount)."""
+        return sum(pl.total for pl in self.lists)
+
+    @property
+    def totals_by_kind(self) -> dict[str, int]:
+        out: dict[str, int] = defaultdict(int)
+        for pl in self.lists:
+            if pl.total:
+                out[pl.kind] += pl.total
+        return dict(out)
+
+    @property
+    def gifts(self) -> int:
+        return sum(1 for pl in self.lists for ln in pl.lines if ln.gift)
+
+    def list(self, list_id: str) -> PrizeListResult:
+        for pl in self.lists:
+            if pl.id == list_id:
+                return pl
+        raise KeyError(list_id)
+
+    def per_player(self) -> dict[str, int]:
+        out: dict[str, int] = defaultdict(int)
+        for pl in self.lists:
+            for ln in pl.lines:
+                if ln.player_id is not None:
+                    out[ln.player_id] += ln.amount
+        return dict(out)
+
+    def lines_of(self, player_id: str) -> list[tuple[PrizeListResult, PrizeLine]]:
+        return [(pl, ln) for pl in self.lists for ln in pl.lines if ln.player_id == player_id]
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def awarded_places(places: int, entrants: int, rule: str) -> int:
+    """录取名额: ``places``, or with fewer entrants all of them / n−1 (seed 002 九(二))."""
+    if entrants >= places:
+        return places
+    return max(entrants - 1, 0) if rule == "n_minus_1" else entrants
+
+
+def amount_for(rows: Sequence[PrizeRow], place: int) -> PrizeRow | None:
+    for row in rows:
+        if row.place_from <= place <= row.place_to:
+            return row
+    return None
+
+
+def compute_prizes(results: EventResults) -> PrizeReport:
+    reg = results.regulation
+    tables = results.ranking_tables()
+    team_tables = results.team_tables()
+    lists = [_prize_list(pl, results, tables, team_tables) for pl in reg.prizes.lists]
+    lists = _apply_cumulation(lists, {pl.id: pl for pl in reg.prizes.lists})
+    specials = [_special(sa, results, tables, lists) for sa in reg.prizes.special]
+    all_lists = lists + specials
+    for pa in reg.prizes.participation:
+        all_lists.append(_participation(pa, results, tables, all_lists))
+    return PrizeReport(lists=tuple(all_lists))
+
+
+def source_ranking(reg: Regulation, pl: PrizeList) -> tuple[str, bool]:
+    """The ranking a list reads: with ``others_keep_place`` a gender-filtered list is read from
+    the division's unfiltered ranking (the other gender keeps its places)."""
+    rid = pl.ranking or ""
+    if not pl.others_keep_place:
+        return rid, False
+    division = reg.division(pl.division)
+    wanted = next((r for r in division.rankings if r.id == rid), None)
+    if wanted is None or wanted.gender is None:
+        return rid, False
+    base = next((r for r in division.rankings if r.gender is None and r.min_age is None), None)
+    if base is None:
+        raise ValueError(
+            f"奖项 {pl.id}: others_keep_place 需要组别 {pl.division} 有不分性别的名次表"
+        )
+    return base.id, True
+
+
+def _entrants_for(results: EventResults, division: str, rl: RankingList | None, table: RankingTable) -> int:
+    """报名人数 of a ranking list: the table's own count, else entrants matching its filter."""
+    if table.entrants is not None:
+        return table.entrants
+    if division not in results.entrants or rl is None:
+        return len(table.rows)
+    count = 0
+    for pid in results.entrants[division]:
+        p = results.players.get(pid)
+        if p is None:
+            continue
+        if rl.gender is not None and p.gender != rl.gender:
+            continue
+        if rl.min_age is not None and rl.age_reference is not None:
+            age = p.age_on(rl.age_reference)
+            if age is None or age < rl.min_age:
+                continue
+        count += 1
+    return count
+
+
+def _shared_places(rows: Sequence[RankedPlayer]) -> set[int]:
+    seen: dict[int, int] = defaultdict(int)
+    for r in rows:
+        seen[r.place] += 1
+    return {p for p, n in seen.items() if n > 1}
+
+
+def _name(players: Mapping[str, Player], pid: str) -> str:
+    p = players.get(pid)
+    return p.name if p is not None else pid
+
+
+def _prize_list(
+    pl: PrizeList,
+    results: EventResults,
+    tables: Mapping[RankingKey, RankingTable],
+    team_tables: Mapping[str, TeamTable],
+) -> PrizeListResult:
+    common = {
+        "id": pl.id,
+        "name": pl.name,
+        "division": pl.division,
+        "kind": pl.kind,
+        "source": "list",
+        "items": tuple(pl.items),
+    }
+    if pl.team_competition is not None:
+        tt = team_tables.get(pl.team_competition)
+        ranked = tt.ranked if tt is not None else ()
+        n = len(ranked)
+        cut = awarded_places(pl.places, n, pl.fewer_entrants)
+        shared = _shared_team_places([t.place for t in ranked if t.place is not None])
+        lines = []
+        for t in ranked:
+            if t.place is None or t.place > cut:
+                continue
+            row = amount_for(pl.rows, t.place)
+            lines.append(
+                PrizeLine(
+                    place=t.place,
+                    name=t.name,
+                    team_id=t.team_id,
+                    amount=(row.amount or 0) if row else 0,
+                    nominal=row.amount if row else None,
+                    gift=row.gift if row else None,
+                    shared=t.place in shared,
+                    note=tr("并列", "shared") if t.place in shared else "",
+                )
+            )
+        return PrizeListResult(**common, places=cut, entrants=n, lines=tuple(lines))
+
+    reg = results.regulation
+    rid, widened = source_ranking(reg, pl)
+    table = tables.get((pl.division, rid))
+    if table is None:
+        return PrizeListResult(
+            **common,
+            places=0,
+            entrants=0,
+            lines=(),
+            note=tr(f"无名次表 {pl.division}/{rid} 的成绩", f"no results for {pl.division}/{rid}"),
+        )
+    division = reg.division(pl.division)
+    rl = next((r for r in division.rankings if r.id == rid), None)
+    n = _entrants_for(results, pl.division, rl, table)
+    cut = awarded_places(pl.places, n, pl.fewer_entrants)
+    shared = _shared_places(table.rows)
+    lines = []
+    for r in table.rows:
+        if r.place > cut:
+            break
+        row = amount_for(pl.rows, r.place)
+        notes = []
+        if r.place in shared:
+            notes.append(tr("并列", "shared"))
+        if widened:
+            wanted = next((x for x in division.rankings if x.id == pl.ranking), None)
+            p = results.players.get(r.player_id)
+            if wanted is not None and p is not None and p.gender != wanted.gender:
+                notes.append(
+                    tr(
+                        f"{p.gender.label}子选手进入前{pl.places}名，占该名次并获奖，名次不再顺延",
+                        "other gender keeps this place; nobody moves down",
+                    )
+                )
+        lines.append(
+            PrizeLine(
+                place=r.place,
+                name=_name(results.players, r.player_id),
+                player_id=r.player_id,
+                amount=(row.amount or 0) if row else 0,
+                nominal=row.amount if row else None,
+                gift=row.gift if row else None,
+                shared=r.place in shared,
+                note="；".join(notes),
+            )
+        )
+    note = ""
+    if cut < pl.places:
+        note = (
+            tr(f"参赛{n}人，不足{pl.places}人，按总人数减1录取{cut}名", f"{n} entrants: n−1 = {cut} awarded")
+            if pl.fewer_entrants == "n_minus_1"
+            else tr(f"参赛{n}人，不足{pl.places}人，全部录取", f"{n} entrants: all awarded")
+        )
+    return PrizeListResult(**common, places=cut, entrants=n, lines=tuple(lines), note=note)
+
+
+def _shared_team_places(places: Sequence[int]) -> set[int]:
+    seen: dict[int, int] = defaultdict(int)
+    for p in places:
+        seen[p] += 1
+    return {p for p, n in seen.items() if n > 1}
+
+
+def _cumulative(a: str, b: str, defs: Mapping[str, PrizeList]) -> bool:
+    return b in defs[a].cumulative_with or a in defs[b].cumulative_with
+
+
+def _apply_cumulation(
+    lists: list[PrizeListResult], defs: Mapping[str, PrizeList]
+) -> list[PrizeListResult]:
+    """A player in two non-cumulative lists keeps the larger prize; the other line pays 0."""
+    held: dict[str, list[tuple[int, int]]] = defaultdict(list)  # pid -> (list idx, line idx)
+    for li, pl in enumerate(lists):
+        for ni, ln in enumerate(pl.lines):
+            if ln.player_id is not None and ln.amount > 0:
+                held[ln.player_id].append((li, ni))
+    zeroed: dict[tuple[int, int], str] = {}
+    for refs in held.values():
+        if len(refs) < 2:
+            continue
+        refs = sorted(refs, key=lambda ref: (-lists[ref[0]].lines[ref[1]].amount, ref[0]))
+        kept: list[int] = [refs[0][0]]
+        for li, ni in refs[1:]:
+            blocking = [k for k in kept if not _cumulative(lists[li].id, lists[k].id, defs)]
+            if blocking:
+                other = lists[blocking[0]].name
+                zeroed[(li, ni)] = tr(
+                    f"不与{other}累积，取较高奖项", f"not cumulative with {other}: larger prize kept"
+                )
+            else:
+                kept.append(li)
+    if not zeroed:
+        return lists
+    out = []
+    for li, pl in enumerate(lists):
+        lines = tuple(
+            replace(ln, amount=0, note="；".join(x for x in (ln.note, zeroed[(li, ni)]) if x))
+            if (li, ni) in zeroed
+            else ln
+            for ni, ln in enumerate(pl.lines)
+        )
+        out.append(replace(pl, lines=lines))
+    return out
+
+
+def age_reference_date(reg: Regulation, ref: str | None, fallback: date | None) -> date | None:
+    """A stage id means that stage's first day (总决赛首日); else an ISO date."""
+    if ref is None:
+        return fallback
+    for s in reg.stages:
+        if s.id == ref:
+            if s.start is None:
+                raise ValueError(f"阶段 {ref} 没有开始日期, 无法计算年龄")
+            return s.start
+    try:
+        return date.fromisoformat(ref)
+    except ValueError as exc:
+        raise ValueError(f"age_reference {ref!r} 既不是阶段 id 也不是日期 YYYY-MM-DD") from exc
+
+
+def _special(
+    sa: SpecialAward,
+    results: EventResults,
+    tables: Mapping[RankingKey, RankingTable],
+    lists: Sequence[PrizeListResult],
+) -> PrizeListResult:
+    reg = results.regulation
+    division = reg.division(sa.division)
+    rl = next((r for r in division.rankings if r.id == sa.ranking), None)
+    common = {
+        "id": sa.id,
+        "name": sa.name,
+        "division": sa.division,
+        "kind": sa.kind,
+        "source": "special",
+        "items": (),
+    }
+    table = tables.get((sa.division, sa.ranking))
+    if table is None:
+        return PrizeListResult(
+            **common, places=0, entrants=0, lines=(),
+            note=tr(f"无名次表 {sa.division}/{sa.ranking} 的成绩", "no results"),
+        )
+    ref = age_reference_date(reg, sa.age_reference, rl.age_reference if rl else None)
+    if sa.min_age is not None and ref is None:
+        raise ValueError(f"特别奖 {sa.id}: 限{sa.min_age}岁以上, 但未给出计算年龄的日期")
+    already = {
+        ln.player_id
+        for pl in lists
+        if pl.division == sa.division
+        for ln in pl.lines
+        if ln.amount > 0 or ln.gift
+    }
+    lines: list[PrizeLine] = []
+    last_place: int | None = None
+    for r in table.rows:
+        p = results.players.get(r.player_id)
+        if p is None:
+            continue
+        if sa.gender is not None and p.gender != sa.gender:
+            continue
+        age = p.age_on(ref) if ref is not None else None
+        if sa.min_age is not None and (age is None or age < sa.min_age):
+            continue
+        if not sa.cumulative and r.player_id in already:
+            continue
+        if len(lines) >= sa.places and r.place != last_place:
+            break
+        note = ""
+        if sa.min_age is not None and ref is not None:
+            note = tr(f"{ref.isoformat()} 时 {age} 岁", f"age {age} on {ref.isoformat()}")
+        lines.append(
+            PrizeLine(
+                place=r.place,
+                name=p.name,
+                player_id=r.player_id,
+                amount=sa.amount or 0,
+                nominal=sa.amount,
+                gift=sa.gift,
+                shared=r.place == last_place,
+                note=note,
+            )
+        )
+        last_place = r.place
+    return PrizeListResult(**common, places=sa.places, entrants=len(table.rows), lines=tuple(lines))
+
+
+def _participation(
+    pa: ParticipationAward,
+    results: EventResults,
+    tables: Mapping[RankingKey, RankingTable],
+    lists: Sequence[PrizeListResult],
+) -> PrizeListResult:
+    excluded = {
+        ln.player_id for pl in lists if pl.id in pa.excluding_lists for ln in pl.lines if ln.player_id
+    }
+    lines: list[PrizeLine] = []
+    seen: set[str] = set()
+    for div in pa.divisions:
+        order = _division_order(results, div, tables)
+        for pid in order:
+            if pid in excluded or pid in seen:
+                continue
+            seen.add(pid)
+            lines.append(
+                PrizeLine(
+                    place=None,
+                    name=_name(results.players, pid),
+                    player_id=pid,
+                    amount=pa.amount,
+                    nominal=pa.amount,
+                    note=results.regulation.division(div).name,
+                )
+            )
+    return PrizeListResult(
+        id="participation-" + "-".join(pa.divisions),
+        name=tr("参赛奖", "participation award"),
+        division=pa.divisions[0],
+        kind=pa.kind,
+        source="participation",
+        items=(),
+        places=len(lines),
+        entrants=len(lines),
+        lines=tuple(lines),
+    )
+
+
+def _division_order(
+    results: EventResults, division: str, tables: Mapping[RankingKey, RankingTable]
+) -> list[str]:
+    """Entrants of a division, in the order of its unfiltered ranking where they appear."""
+    entrants = results.division_entrants(division)
+    base: RankingTable | None = None
+    for rl in results.regulation.division(division).rankings:
+        if rl.gender is None and rl.min_age is None and (division, rl.id) in tables:
+            base = tables[(division, rl.id)]
+            break
+    if base is None:
+        return entrants
+    pos = {r.player_id: i for i, r in enumerate(base.rows)}
+    return sorted(entrants, key=lambda pid: pos.get(pid, len(pos)))

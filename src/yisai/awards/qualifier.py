@@ -1,0 +1,120 @@
+"""线上海选赛晋级名单: per period, the top N by ladder points; ties by wins; still tied → all.
+
+Seed 000 十(一)1: "公开组每期录取前38名，少儿组每期录取前30名（如积分相同，则胜局数多者列前；
+如胜局数也相同，则并列一同晋级）". So the list can be longer than N, never shorter (unless
+fewer played), and two players with equal points and wins always share a fate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+from yisai.i18n import tr
+from yisai.regulation.stages import LadderFormat
+
+
+@dataclass(frozen=True, slots=True)
+class LadderRecord:
+    """A player's result in one period: ladder points and number of wins."""
+
+    points: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class QualifierRow:
+    player_id: str
+    place: int  # shared when points and wins are equal
+    points: int
+    wins: int
+    qualified: bool
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class QualifierList:
+    quota: int
+    rows: tuple[QualifierRow, ...]
+
+    @property
+    def qualified(self) -> tuple[str, ...]:
+        return tuple(r.player_id for r in self.rows if r.qualified)
+
+    @property
+    def extra(self) -> int:
+        """How many beyond the quota qualified because of ties (并列一同晋级)."""
+        return max(0, len(self.qualified) - self.quota)
+
+
+def qualify(
+    records: Mapping[str, LadderRecord],
+    quota: int,
+    *,
+    by_wins: bool = True,
+    all_tied_qualify: bool = True,
+    exclude: Collection[str] = (),
+) -> QualifierList:
+    """Order by points, then wins (``by_wins``); the top ``quota`` qualify, plus every player
+    tied with the last of them when ``all_tied_qualify``. ``exclude`` (e.g. already qualified
+    in an earlier period) are listed without taking a place. Ties are listed by player id.
+    """
+    if quota < 0:
+        raise ValueError(f"录取名额不能为负: {quota}")
+
+    def key(pid: str) -> tuple[int, int]:
+        rec = records[pid]
+        return (rec.points, rec.wins if by_wins else 0)
+
+    ranked = sorted(
+        (pid for pid in records if pid not in exclude),
+        key=lambda p: (-key(p)[0], -key(p)[1], p),
+    )
+    rows: list[QualifierRow] = []
+    place = 0
+    prev: tuple[int, int] | None = None
+    cutoff_key: tuple[int, int] | None = None
+    for i, pid in enumerate(ranked, start=1):
+        k = key(pid)
+        if k != prev:
+            place, prev = i, k
+        if i == quota:
+            cutoff_key = k
+        within = i <= quota
+        tied_in = all_tied_qualify and cutoff_key is not None and not within and k == cutoff_key
+        note = tr(f"与第{quota}名积分、胜局数相同，并列晋级", f"tied with place {quota}") if tied_in else ""
+        rec = records[pid]
+        rows.append(QualifierRow(pid, place, rec.points, rec.wins, within or tied_in, note))
+    for pid in sorted(p for p in records if p in exclude):
+        rec = records[pid]
+        rows.append(
+            QualifierRow(pid, 0, rec.points, rec.wins, False, tr("已在前期晋级", "already qualified"))
+        )
+    return QualifierList(quota=quota, rows=tuple(rows))
+
+
+def quota_for(ladder: LadderFormat, division: str) -> tuple[str, int]:
+    """The quota key (division or pool such as 少儿组 youth = junior + kids) and its number."""
+    if division in ladder.qualifiers:
+        return division, ladder.qualifiers[division]
+    for pool, members in ladder.pools.items():
+        if division in members and pool in ladder.qualifiers:
+            return pool, ladder.qualifiers[pool]
+    raise KeyError(f"海选赛没有组别 {division} 的录取名额 (qualifiers)")
+
+
+def qualify_period(
+    ladder: LadderFormat,
+    pool: str,
+    records: Mapping[str, LadderRecord],
+    exclude: Collection[str] = (),
+) -> QualifierList:
+    """One period's list for one quota key (division id or pool), as the ladder format says."""
+    _, quota = quota_for(ladder, pool)
+    return qualify(
+        records,
+        quota,
+        by_wins="wins" in ladder.tie_break,
+        all_tied_qualify=ladder.all_tied_qualify,
+        exclude=exclude,
+    )

@@ -1,0 +1,135 @@
+"""What awards are computed from: the regulation, the players and the final individual rankings.
+
+``EventResults`` is the one input of prize lists and rank awards. The caller (the results
+service) fills it from the standings engine; only the rankings it has are needed, because a
+ranking list that only filters another one (女子, 60岁以上) is derived here from its division's
+unfiltered list when it is missing — the order among the women is their order in the mixed list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from yisai.registry.person import Player
+from yisai.registry.team import Team
+from yisai.regulation.divisions import RankingList
+from yisai.regulation.schema import Regulation
+from yisai.standings.teams import (
+    RankedPlayer,
+    RankingKey,
+    RankingTable,
+    TeamMatch,
+    TeamTable,
+    team_standings,
+)
+
+
+@dataclass(frozen=True)
+class EventResults:
+    """Final results of one event, as plain data.
+
+    ``entrants`` lists, per division, who entered (报名); absent, it is everyone in that
+    division's ranking tables. ``team_lot`` is a drawn order of team ids for "lot" tie-breaks.
+    """
+
+    regulation: Regulation
+    players: Mapping[str, Player]
+    rankings: Sequence[RankingTable]
+    teams: Sequence[Team] = ()
+    team_matches: Mapping[str, Sequence[TeamMatch]] = field(default_factory=dict)
+    entrants: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    team_lot: Sequence[str] | None = None
+
+    def ranking_tables(self) -> dict[RankingKey, RankingTable]:
+        """Every ranking list of the regulation that is given or derivable, by (division, id)."""
+        tables: dict[RankingKey, RankingTable] = {(t.division, t.ranking): t for t in self.rankings}
+        for division in self.regulation.divisions:
+            base = _base_table(division.rankings, division.id, tables)
+            for rl in division.rankings:
+                key = (division.id, rl.id)
+                if key in tables or base is None or _is_base(rl):
+                    continue
+                tables[key] = derive_ranking(base, rl, self.players, rl.age_reference)
+        return tables
+
+    def division_entrants(self, division: str) -> list[str]:
+        if division in self.entrants:
+            return list(self.entrants[division])
+        seen: dict[str, None] = {}
+        for t in self.rankings:
+            if t.division == division:
+                for r in t.rows:
+                    seen.setdefault(r.player_id, None)
+        return list(seen)
+
+    def team_tables(self) -> dict[str, TeamTable]:
+        rules = self.regulation.teams
+        if rules is None:
+            return {}
+        tables = self.ranking_tables()
+        return {
+            comp.id: team_standings(
+                comp,
+                self.teams,
+                self.players,
+                tables,
+                self.team_matches.get(comp.id, ()),
+                self.team_lot,
+            )
+            for comp in rules.competitions
+        }
+
+
+def _is_base(rl: RankingList) -> bool:
+    return rl.gender is None and rl.min_age is None
+
+
+def _base_table(
+    lists: Sequence[RankingList], division: str, tables: Mapping[RankingKey, RankingTable]
+) -> RankingTable | None:
+    for rl in lists:
+        if _is_base(rl) and (division, rl.id) in tables:
+            return tables[(division, rl.id)]
+    return None
+
+
+def derive_ranking(
+    base: RankingTable,
+    ranking: RankingList,
+    players: Mapping[str, Player],
+    age_reference: date | None,
+) -> RankingTable:
+    """The sub-list of ``base`` that ``ranking`` filters on, places renumbered (ties kept)."""
+
+    def keep(pid: str) -> bool:
+        p = players.get(pid)
+        if p is None:
+            return False
+        if ranking.gender is not None and p.gender != ranking.gender:
+            return False
+        if ranking.min_age is not None:
+            if age_reference is None:
+                raise ValueError(
+                    f"名次表 {ranking.id} 限 {ranking.min_age} 岁以上, 但未给出计算年龄的日期 age_reference"
+                )
+            age = p.age_on(age_reference)
+            if age is None or age < ranking.min_age:
+                return False
+        return True
+
+    return RankingTable(base.division, ranking.id, renumber([r for r in base.rows if keep(r.player_id)]))
+
+
+def renumber(rows: Sequence[RankedPlayer]) -> tuple[RankedPlayer, ...]:
+    """Places within a filtered list: 1 + the number strictly ahead (a shared place stays shared)."""
+    out: list[RankedPlayer] = []
+    prev_place: int | None = None
+    place = 0
+    for i, r in enumerate(rows, start=1):
+        if r.place != prev_place:
+            place = i
+            prev_place = r.place
+        out.append(RankedPlayer(r.player_id, place, r.score, r.values))
+    return tuple(out)

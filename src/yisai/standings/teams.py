@@ -1,0 +1,368 @@
+"""团体名次: team standings computed from the members' individual results.
+
+The individual rankings come in as plain data (``RankingTable``: ordered rows of player id,
+place, score and criterion values) so team standings, prize lists and rank awards read one
+shape whatever computed it. Three methods, as the regulation's ``TeamCompetition`` says:
+
+* ``sum_of_places`` — sum of members' places in their own ranking list, lower first
+  (seed 002: 甲乙丙组男、女名次之和, ties by the best single place, then the next);
+* ``sum_of_scores`` — sum of members' 积分, higher first, ties by the listed tie-breaks;
+* ``match_points`` — 场分 2/1/0 per team match decided by 局分 (board points).
+
+Pure: no I/O; a lot, when a regulation asks for one, is an explicit order passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from yisai.i18n import tr
+from yisai.registry.person import Player
+from yisai.registry.team import Team
+from yisai.regulation.teams import TeamCompetition
+
+# ---------------------------------------------------------------------------------------------
+# Input: individual rankings as plain data
+
+
+@dataclass(frozen=True, slots=True)
+class RankedPlayer:
+    """One row of a computed individual ranking; ``values`` holds criteria by code name
+    (``sos``, ``cumulative`` … as in ``yisai.regulation.rules.Criterion``)."""
+
+    player_id: str
+    place: int
+    score: float = 0
+    values: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RankingTable:
+    """A ranking list of a division (``division``/``ranking`` are the regulation's ids).
+
+    ``rows`` are in final order; equal ``place`` means a shared place (并列). ``entrants`` is the
+    number who entered (报名人数) when it differs from the number ranked.
+    """
+
+    division: str
+    ranking: str
+    rows: tuple[RankedPlayer, ...]
+    entrants: int | None = None
+
+    @property
+    def n_entrants(self) -> int:
+        return self.entrants if self.entrants is not None else len(self.rows)
+
+    def by_player(self) -> dict[str, RankedPlayer]:
+        return {r.player_id: r for r in self.rows}
+
+
+RankingKey = tuple[str, str]  # (division id, ranking id)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamMatch:
+    """One team match (团体赛的一场): board points (局分) of each side; ``team_b`` None = bye."""
+
+    round: int
+    team_a: str
+    team_b: str | None
+    board_points_a: float
+    board_points_b: float = 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Output
+
+
+@dataclass(frozen=True, slots=True)
+class TeamMemberResult:
+    player_id: str
+    division: str | None
+    ranking: str | None
+    place: int | None  # None = not in the ranking (withdrew / never played)
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class TeamStanding:
+    team_id: str
+    name: str
+    place: int | None  # None = not ranked (incomplete team when complete_only)
+    value: float  # sum of places / sum of scores / match points
+    members: tuple[TeamMemberResult, ...]
+    tie_values: tuple[tuple[str, object], ...] = ()  # (label, value) in tie-break order
+    board_points: float = 0
+    complete: bool = True
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TeamTable:
+    competition: TeamCompetition
+    rows: tuple[TeamStanding, ...]  # ranked teams in order, then unranked ones
+
+    @property
+    def ranked(self) -> tuple[TeamStanding, ...]:
+        return tuple(r for r in self.rows if r.place is not None)
+
+
+TIE_LABELS = {
+    "best_place": "最高个人名次",
+    "next_place": "次高个人名次",
+    "sos": "对手分之和",
+    "cumulative": "累进分之和",
+    "board_points": "局分",
+    "lot": "抽签",
+}
+
+METHOD_LABELS = {
+    "sum_of_places": "个人名次之和",
+    "sum_of_scores": "个人积分之和",
+    "match_points": "场分",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def match_points(board_a: float, board_b: float, win: int = 2, draw: int = 1, loss: int = 0) -> tuple[int, int]:
+    """场分 from 局分: more board points wins the match (2), equal is a draw (1 each)."""
+    if board_a > board_b:
+        return win, loss
+    if board_a < board_b:
+        return loss, win
+    return draw, draw
+
+
+def team_standings(
+    competition: TeamCompetition,
+    teams: Sequence[Team],
+    players: Mapping[str, Player],
+    rankings: Mapping[RankingKey, RankingTable],
+    matches: Sequence[TeamMatch] = (),
+    lot_order: Sequence[str] | None = None,
+) -> TeamTable:
+    """Rank ``teams`` in ``competition``.
+
+    Members are the team's players of the competition's gender (if set) found in the ranking
+    the competition reads; with more than ``size`` such members the first ``size`` in the
+    team's order count (the others play individually, seed 000 十一(二)2).
+    """
+    if competition.method == "match_points":
+        return _match_point_table(competition, teams, matches, lot_order)
+
+    standings: list[TeamStanding] = []
+    for team in teams:
+        members = _members(competition, team, players, rankings)
+        standings.append(_score_team(competition, team, members, rankings))
+    ranked = [s for s in standings if s.complete or not competition.complete_only]
+    unranked = [s for s in standings if not (s.complete or not competition.complete_only)]
+    ordered = _assign_places(competition, ranked, _key_fn(competition, lot_order))
+    return TeamTable(competition=competition, rows=tuple(ordered + unranked))
+
+
+def _ranking_for(
+    competition: TeamCompetition, division: str | None, gender: str
+) -> str | None:
+    pr = competition.place_rankings
+    for key in (f"{division}.{gender}", f"{division}", gender):
+        if key in pr:
+            return pr[key]
+    return competition.ranking
+
+
+def _members(
+    competition: TeamCompetition,
+    team: Team,
+    players: Mapping[str, Player],
+    rankings: Mapping[RankingKey, RankingTable],
+) -> list[TeamMemberResult]:
+    """The counted members with their place/score in their own ranking list."""
+    by_table = {key: table.by_player() for key, table in rankings.items()}
+    out: list[TeamMemberResult] = []
+    for m in team.members:
+        p = players.get(m.player_id)
+        if p is None or (competition.gender is not None and p.gender != competition.gender):
+            continue
+        if not competition.place_rankings:
+            divisions = [competition.division]
+        elif m.division:
+            divisions = [m.division]
+        else:  # the member's division is wherever his results are
+            divisions = sorted({d for (d, _r), rows in by_table.items() if m.player_id in rows})
+        divisions = divisions or [competition.division]
+        found: TeamMemberResult | None = None
+        for div in divisions:
+            rid = _ranking_for(competition, div, p.gender.value)
+            row = by_table.get((div, rid or ""), {}).get(m.player_id)
+            if row is not None:
+                found = TeamMemberResult(m.player_id, div, rid, row.place, row.score)
+                break
+        if found is None:
+            div = divisions[0]
+            rid = _ranking_for(competition, div, p.gender.value)
+            found = TeamMemberResult(m.player_id, div, rid, None, 0)
+        out.append(found)
+    return out[: competition.size]
+
+
+def _score_team(
+    competition: TeamCompetition,
+    team: Team,
+    members: list[TeamMemberResult],
+    rankings: Mapping[RankingKey, RankingTable],
+) -> TeamStanding:
+    size = competition.size
+    missing = size - sum(1 for m in members if m.place is not None)
+    complete = missing == 0
+    note = ""
+    if not complete:
+        note = tr(
+            f"未报满{size}人（计成绩{size - missing}人），不计团体成绩"
+            if competition.complete_only
+            else f"缺{missing}人，缺额按末位计",
+            f"incomplete: {size - missing} of {size}"
+            + ("; not ranked" if competition.complete_only else "; missing counted as last"),
+        )
+    places = sorted(m.place for m in members if m.place is not None)
+    if competition.method == "sum_of_places":
+        # A missing member counts one place below the last of his list (only matters when
+        # incomplete teams are ranked at all, i.e. complete_only is false).
+        longest = max((len(t.rows) for t in rankings.values()), default=0)
+        penalties = []
+        for m in members:
+            if m.place is None:
+                table = rankings.get((m.division or "", m.ranking or ""))
+                penalties.append((len(table.rows) if table else longest) + 1)
+        penalties += [longest + 1] * (size - len(members))
+        places = sorted(places + penalties)
+        value: float = sum(places)
+    else:
+        value = sum(m.score for m in members if m.place is not None)
+    tie_values = []
+    for tb in competition.tie_breaks:
+        if tb == "best_place":
+            tie_values.append((TIE_LABELS[tb], places[0] if places else None))
+        elif tb == "next_place":
+            tie_values.append((TIE_LABELS[tb], tuple(places[1:])))
+        elif tb in ("sos", "cumulative"):
+            tie_values.append((TIE_LABELS[tb], _sum_value(members, rankings, tb)))
+    return TeamStanding(
+        team_id=team.id,
+        name=team.name,
+        place=None,
+        value=value,
+        members=tuple(members),
+        tie_values=tuple(tie_values),
+        complete=complete,
+        note=note,
+    )
+
+
+def _sum_value(
+    members: list[TeamMemberResult], rankings: Mapping[RankingKey, RankingTable], key: str
+) -> float:
+    total = 0.0
+    for m in members:
+        table = rankings.get((m.division or "", m.ranking or ""))
+        if table is None:
+            continue
+        row = table.by_player().get(m.player_id)
+        if row is not None:
+            total += float(row.values.get(key, 0))
+    return total
+
+
+def _key_fn(
+    competition: TeamCompetition, lot_order: Sequence[str] | None
+) -> Callable[[TeamStanding], tuple]:
+    lower_first = competition.method == "sum_of_places"
+    lot_index = {tid: i for i, tid in enumerate(lot_order or ())}
+
+    def key(s: TeamStanding) -> tuple:
+        primary = s.value if lower_first else -s.value
+        parts: list[object] = [primary]
+        tie = dict(s.tie_values)
+        for tb in competition.tie_breaks:
+            if tb == "best_place":
+                v = tie.get(TIE_LABELS[tb])
+                parts.append(v if v is not None else 10**9)
+            elif tb == "next_place":
+                parts.append(tie.get(TIE_LABELS[tb], ()))
+            elif tb in ("sos", "cumulative", "board_points"):
+                v = s.board_points if tb == "board_points" else tie.get(TIE_LABELS[tb], 0)
+                parts.append(-float(v or 0))
+            elif tb == "lot" and lot_order is not None:
+                parts.append(lot_index.get(s.team_id, len(lot_index)))
+        return tuple(parts)
+
+    return key
+
+
+def _assign_places(
+    competition: TeamCompetition,
+    standings: list[TeamStanding],
+    key: Callable[[TeamStanding], tuple],
+) -> list[TeamStanding]:
+    """Sort and number; equal keys share a place (1, 2, 2, 4)."""
+    ordered = sorted(standings, key=lambda s: (key(s), s.team_id))
+    out: list[TeamStanding] = []
+    prev_key: tuple | None = None
+    place = 0
+    for i, s in enumerate(ordered, start=1):
+        k = key(s)
+        if k != prev_key:
+            place = i
+            prev_key = k
+        out.append(_replace_place(s, place))
+    return out
+
+
+def _replace_place(s: TeamStanding, place: int) -> TeamStanding:
+    return TeamStanding(
+        team_id=s.team_id,
+        name=s.name,
+        place=place,
+        value=s.value,
+        members=s.members,
+        tie_values=s.tie_values,
+        board_points=s.board_points,
+        complete=s.complete,
+        note=s.note,
+    )
+
+
+def _match_point_table(
+    competition: TeamCompetition,
+    teams: Sequence[Team],
+    matches: Sequence[TeamMatch],
+    lot_order: Sequence[str] | None,
+) -> TeamTable:
+    mp = {t.id: 0.0 for t in teams}
+    bp = {t.id: 0.0 for t in teams}
+    for m in matches:
+        if m.team_b is None:  # bye: a won match, board points as recorded
+            mp[m.team_a] = mp.get(m.team_a, 0) + 2
+            bp[m.team_a] = bp.get(m.team_a, 0) + m.board_points_a
+            continue
+        a, b = match_points(m.board_points_a, m.board_points_b)
+        mp[m.team_a] = mp.get(m.team_a, 0) + a
+        mp[m.team_b] = mp.get(m.team_b, 0) + b
+        bp[m.team_a] = bp.get(m.team_a, 0) + m.board_points_a
+        bp[m.team_b] = bp.get(m.team_b, 0) + m.board_points_b
+    standings = [
+        TeamStanding(
+            team_id=t.id,
+            name=t.name,
+            place=None,
+            value=mp[t.id],
+            members=(),
+            tie_values=((TIE_LABELS["board_points"], bp[t.id]),),
+            board_points=bp[t.id],
+        )
+        for t in teams
+    ]
+    ordered = _assign_places(competition, standings, _key_fn(competition, lot_order))
+    return TeamTable(competition=competition, rows=tuple(ordered))
