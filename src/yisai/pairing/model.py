@@ -1,0 +1,117 @@
+"""What goes into a pairing and what comes out of it.
+
+Plain frozen dataclasses, so a round's input can be logged, compared and replayed: the same
+input and seed always give the same ``RoundPairing``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from yisai.i18n import tr
+from yisai.record import Game, Result
+from yisai.registry.rank import Rank
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A player as pairing sees him: identity, strength and the affiliations it may avoid."""
+
+    id: str
+    rank: Rank = field(default_factory=lambda: Rank(0))
+    rating: int = 0
+    team: str | None = None
+    province: str | None = None
+    city: str | None = None
+    club: str | None = None
+
+    def affiliation(self, key: str | None) -> str | None:
+        """The value compared by same-team/province/city/club avoidance (None: no value)."""
+        if key is None:
+            return None
+        value = getattr(self, key)
+        return value or None
+
+
+@dataclass(frozen=True, slots=True)
+class Controls:
+    """The director's hand on a round (裁判长指定): the engine pairs everyone else around these.
+
+    ``fixed_pairs`` are (black, white) exactly as given; ``forbidden_pairs`` are avoided with
+    the highest priority below "never a rematch"; ``requested_byes`` get a bye with the bye
+    points; ``sit_outs`` are simply not paired (absent points, no game record).
+    """
+
+    fixed_pairs: tuple[tuple[str, str], ...] = ()
+    forbidden_pairs: tuple[tuple[str, str], ...] = ()
+    requested_byes: tuple[str, ...] = ()
+    sit_outs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPairing:
+    """One board of a round, with the reasons a director can read out."""
+
+    board: int
+    black: str
+    white: str
+    black_score: int
+    white_score: int
+    reasons: tuple[str, ...]
+    colour_reason: str
+    fixed: bool = False
+
+    def game(self, round_no: int) -> Game:
+        return Game(round=round_no, black=self.black, white=self.white, board=self.board)
+
+
+@dataclass(frozen=True, slots=True)
+class ByeAssignment:
+    """A bye (轮空): who, how many points, and why this player."""
+
+    player: str
+    points: int
+    reason: str
+    requested: bool = False
+
+    def game(self, round_no: int) -> Game:
+        return Game(round=round_no, black=self.player, white=None, played=False,
+                    result=Result.UNKNOWN)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPairing:
+    """The engine's answer for one round (service layer stores it as ``Game`` records)."""
+
+    round: int
+    boards: tuple[BoardPairing, ...]
+    byes: tuple[ByeAssignment, ...] = ()
+    sit_outs: tuple[str, ...] = ()
+    explanations: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    stats: dict[str, int] = field(default_factory=dict, compare=False)
+
+    def games(self) -> list[Game]:
+        """Unplayed ``Game`` records for this round: boards in order, then byes."""
+        return [b.game(self.round) for b in self.boards] + [y.game(self.round) for y in self.byes]
+
+    def explain(self) -> list[str]:
+        """Every decision as lines of text (Chinese by default), for ``yisai pair --explain``."""
+        lines = list(self.explanations)
+        for b in self.boards:
+            head = tr(f"第{b.board}台 {b.black}(黑, {b.black_score}分) — {b.white}(白, {b.white_score}分)",
+                      f"Board {b.board} {b.black} (B, {b.black_score}) — {b.white} (W, {b.white_score})")
+            lines.append(head + ": " + "; ".join((*b.reasons, b.colour_reason)))
+        lines.extend(tr(f"轮空 {y.player} (+{y.points}分): {y.reason}",
+                        f"Bye {y.player} (+{y.points}): {y.reason}") for y in self.byes)
+        lines.extend(tr(f"本轮不参赛: {p}", f"Not paired this round: {p}") for p in self.sit_outs)
+        lines.extend(tr(f"警告: {w}", f"Warning: {w}") for w in self.warnings)
+        return lines
+
+
+class PairingError(ValueError):
+    """A round that cannot be paired by the rules; ``blocking`` names the players at fault."""
+
+    def __init__(self, message: str, blocking: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.blocking = blocking
