@@ -1,0 +1,358 @@
+"""参赛资格: every reason a player may not enter a division, or a team may not be registered.
+
+Functions return a list of Chinese sentences a referee can read out — an empty list means
+eligible. Never a bare boolean: the director must see *why*, and may still decide otherwise
+(with an audited note) because regulations leave room for the organiser's judgement.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime, time
+
+from yisai.registry.idcard import MAINLAND, PROVINCES, parse_id_number
+from yisai.registry.person import Gender, Player, ProStatus
+from yisai.registry.team import Team
+from yisai.regulation.divisions import Division, Eligibility
+from yisai.regulation.schema import Regulation
+from yisai.regulation.teams import TeamRules
+
+# Names people use for a region, mapped to the regions they cover.
+REGION_ALIASES: dict[str, frozenset[str]] = {
+    "中国大陆": frozenset({MAINLAND}),
+    "大陆": frozenset({MAINLAND}),
+    "内地": frozenset({MAINLAND}),
+    "港澳台": frozenset({"香港", "澳门", "台湾"}),
+    "港澳": frozenset({"香港", "澳门"}),
+    "香港": frozenset({"香港"}),
+    "澳门": frozenset({"澳门"}),
+    "台湾": frozenset({"台湾"}),
+    "国外": frozenset({"国外"}),
+    "海外": frozenset({"国外"}),
+}
+_MAINLAND_PROVINCES = {v for k, v in PROVINCES.items() if k not in ("71", "81", "82", "83")}
+_SUFFIXES = ("维吾尔自治区", "壮族自治区", "回族自治区", "自治区", "特别行政区", "省", "市")
+
+
+def place_name(text: str | None) -> str | None:
+    """Compare places by their short name: 浙江省 = 浙江, 杭州市 = 杭州, 新疆维吾尔自治区 = 新疆."""
+    if not text:
+        return None
+    t = text.strip()
+    for s in _SUFFIXES:
+        if t.endswith(s) and len(t) > len(s):
+            return t[: -len(s)]
+    return t
+
+
+def region_of(player: Player) -> str | None:
+    """The player's region: stated, else read from the ID number, else from the province."""
+    if player.region:
+        return canonical_region(player.region)
+    if player.id_number:
+        try:
+            return parse_id_number(player.id_number).region
+        except ValueError:
+            pass
+    province = place_name(player.province)
+    if province in _MAINLAND_PROVINCES:
+        return MAINLAND
+    if province in ("香港", "澳门", "台湾"):
+        return province
+    return None
+
+
+def canonical_region(text: str) -> str:
+    covered = REGION_ALIASES.get(text.strip())
+    if covered and len(covered) == 1:
+        return next(iter(covered))
+    return text.strip()
+
+
+def _region_matches(region: str, name: str) -> bool:
+    return region in REGION_ALIASES.get(name.strip(), frozenset({name.strip()}))
+
+
+def window_text(born_from: date | None, born_to: date | None) -> str:
+    if born_from and born_to:
+        return f"{born_from:%Y-%m-%d}至{born_to:%Y-%m-%d}"
+    if born_from:
+        return f"{born_from:%Y-%m-%d}及以后"
+    if born_to:
+        return f"{born_to:%Y-%m-%d}及以前"
+    return "不限"
+
+
+def in_window(born: date, rule: Eligibility) -> bool:
+    return (rule.born_from is None or born >= rule.born_from) and (
+        rule.born_to is None or born <= rule.born_to
+    )
+
+
+def check_player(
+    player: Player, division: Division, regulation: Regulation | None = None
+) -> list[str]:
+    """Every reason ``player`` may not enter ``division``; ``regulation`` adds the right group hint."""
+    rule = division.eligibility
+    name = division.name
+    reasons: list[str] = []
+    if rule.born_from or rule.born_to:
+        reasons += _birth_reasons(player, division, regulation)
+    if rule.genders and player.gender not in rule.genders:
+        allowed = "、".join(g.label for g in rule.genders)
+        reasons.append(f"性别{player.gender.label}不符合{name}要求(限{allowed})")
+    if rule.min_rank is not None or rule.max_rank is not None:
+        reasons += _rank_reasons(player, rule, name)
+    if rule.certificate_required and not (player.certificate_no or "").strip():
+        reasons.append("缺少中国围棋协会监制的业余段级位证书(请填写证书编号)")
+    reasons += _pro_reasons(player, rule, name)
+    reasons += _region_reasons(player, rule, name)
+    return reasons
+
+
+def _birth_reasons(
+    player: Player, division: Division, regulation: Regulation | None
+) -> list[str]:
+    rule = division.eligibility
+    window = window_text(rule.born_from, rule.born_to)
+    born = player.birth_date
+    if born is None:
+        return [f"缺少出生日期, 无法核对{division.name}范围({window})"]
+    if in_window(born, rule):
+        return []
+    reason = f"出生日期{born:%Y-%m-%d}不在{division.name}范围({window})"
+    if rule.exact_age_group and regulation is not None:
+        own = [
+            d.name
+            for d in regulation.divisions
+            if d.eligibility.exact_age_group
+            and (d.eligibility.born_from or d.eligibility.born_to)
+            and in_window(born, d.eligibility)
+        ]
+        if own:
+            reason += f", 应按出生日期参加{'或'.join(own)}(不得以大打小或以小打大)"
+        else:
+            reason += ", 不属于任何组别的年龄范围"
+    return [reason]
+
+
+def _rank_reasons(player: Player, rule: Eligibility, name: str) -> list[str]:
+    if player.rank is None:
+        return [f"缺少段级位, 无法核对{name}的段级位要求"]
+    out = []
+    if rule.min_rank is not None and player.rank < rule.min_rank:
+        out.append(f"段级位{player.rank}低于{name}最低要求{rule.min_rank}")
+    if rule.max_rank is not None and player.rank > rule.max_rank:
+        out.append(f"段级位{player.rank}高于{name}最高限制{rule.max_rank}")
+    return out
+
+
+def _pro_reasons(player: Player, rule: Eligibility, name: str) -> list[str]:
+    status = player.pro_status
+    if status is ProStatus.AMATEUR or rule.professionals == "allowed":
+        return []
+    if rule.professionals == "new_pro_as_amateur":
+        if status is ProStatus.PRO:
+            return [f"职业棋手不得参加{name}(仅当年新定段的职业棋手可按业余身份参赛)"]
+        return []
+    return [f"{status.label}棋手不得参加{name}(仅限业余棋手)"]
+
+
+def _region_reasons(player: Player, rule: Eligibility, name: str) -> list[str]:
+    region = region_of(player)
+    out = []
+    for key, note in rule.region_notes.items():
+        if region and _region_matches(region, key):
+            out.append(f"{key}地区棋手{note.removeprefix(key + '地区棋手')}")
+    if rule.regions:
+        allowed = "、".join(rule.regions)
+        if region is None:
+            out.append(f"地区未知, {name}仅限{allowed}棋手参赛(请填写地区或身份证号)")
+        elif not any(_region_matches(region, r) for r in rule.regions):
+            out.append(f"地区{region}不符合{name}要求(仅限{allowed})")
+    return out
+
+
+# ---------------------------------------------------------------- teams
+
+
+def check_team(
+    team: Team,
+    players: Mapping[str, Player],
+    rules: TeamRules,
+    regulation: Regulation | None = None,
+    *,
+    other_teams: Sequence[Team] = (),
+    at: datetime | None = None,
+) -> list[str]:
+    """Every reason ``team`` breaks its composition rule.
+
+    ``other_teams`` are the teams already registered (limits, one team per player);
+    ``at`` is when the team registers (checked against the registration window when given).
+    """
+    reasons: list[str] = []
+    label = _label(rules)
+    if at is not None:
+        reasons += _window_reasons(at, rules)
+    if rules.max_teams is not None and len(other_teams) >= rules.max_teams:
+        reasons.append(f"已报{len(other_teams)}支{label}, 达到限报{rules.max_teams}支")
+    reasons += _place_reasons(team, rules, other_teams)
+    reasons += _staff_reasons(team, rules)
+    reasons += _member_reasons(team, players, rules, regulation, other_teams)
+    return reasons
+
+
+def _label(rules: TeamRules) -> str:
+    """The team kind's short name: 省队（各省、自治区…） reads as 省队 in a sentence."""
+    return rules.name.split("（")[0].split("(")[0].strip() or "代表队"
+
+
+def _fmt(moment: datetime) -> str:
+    return f"{moment:%Y-%m-%d %H:%M}"
+
+
+def _closing(moment: datetime) -> datetime:
+    """A closing time of exactly 00:00 means "until that day" (规程: 报名时间6月1日—10月8日)."""
+    if moment.time() == time(0, 0):
+        return datetime.combine(moment.date(), time(23, 59, 59))
+    return moment
+
+
+def _window_reasons(at: datetime, rules: TeamRules) -> list[str]:
+    opens, closes = rules.registration_from, rules.registration_to
+    if opens is None and closes is None:
+        return []
+    end = _closing(closes) if closes else None
+    if (opens and at < opens) or (end and at > end):
+        window = f"{_fmt(opens) if opens else '不限'}至{_fmt(end) if end else '不限'}"
+        return [f"报名时间{_fmt(at)}不在{_label(rules)}报名时间({window})内"]
+    return []
+
+
+def _team_place(team: Team, rules: TeamRules) -> str | None:
+    if rules.kind == "province":
+        return place_name(team.province)
+    if rules.kind == "city":
+        return place_name(team.city)
+    return None
+
+
+def _place_reasons(team: Team, rules: TeamRules, other_teams: Sequence[Team]) -> list[str]:
+    out = []
+    place = _team_place(team, rules)
+    need = {"province": "省份", "city": "城市"}.get(rules.kind)
+    if need and place is None:
+        out.append(f"{_label(rules)}\u201c{team.name}\u201d缺少{need}")
+    if rules.per_region is not None and place is not None:
+        same = [t for t in other_teams if _team_place(t, rules) == place]
+        if len(same) >= rules.per_region:
+            out.append(f"{place}已报{len(same)}支{_label(rules)}, 每地限报{rules.per_region}支")
+    return out
+
+
+def _staff_reasons(team: Team, rules: TeamRules) -> list[str]:
+    out = []
+    # A limit of 0 means the regulation says nothing about staff: no limit is checked.
+    for role, people, limit in (("领队", team.leaders, rules.leaders), ("教练", team.coaches, rules.coaches)):
+        if limit and len(people) > limit:
+            out.append(f"{role}{len(people)}人({'、'.join(people)}), 超过限报{limit}人")
+    return out
+
+
+def _member_reasons(
+    team: Team,
+    players: Mapping[str, Player],
+    rules: TeamRules,
+    regulation: Regulation | None,
+    other_teams: Sequence[Team],
+) -> list[str]:
+    out: list[str] = []
+    members = list(team.members)
+    ids = [m.player_id for m in members]
+    for pid, n in Counter(ids).items():
+        if n > 1:
+            out.append(f"{_who(pid, players)}在队中重复出现{n}次")
+    unknown = [pid for pid in dict.fromkeys(ids) if pid not in players]
+    out += [f"队员{pid}不存在" for pid in unknown]
+    known = [m for m in members if m.player_id in players]
+    taken = {m.player_id: t.name for t in other_teams for m in t.members}
+    for m in known:
+        if m.player_id in taken:
+            out.append(f"{_who(m.player_id, players)}已在{taken[m.player_id]}中")
+    count = len(dict.fromkeys(ids))
+    if count > rules.max_players:
+        out.append(f"队员{count}人, 超过每队限报{rules.max_players}人")
+    men = sum(1 for m in known if players[m.player_id].gender is Gender.MALE)
+    women = sum(1 for m in known if players[m.player_id].gender is Gender.FEMALE)
+    if rules.max_men is not None and men > rules.max_men:
+        out.append(f"男队员{men}人, 超过限报{rules.max_men}人")
+    if rules.max_women is not None and women > rules.max_women:
+        out.append(f"女队员{women}人, 超过限报{rules.max_women}人")
+    if rules.slots:
+        out += _slot_reasons(known, players, rules, regulation)
+    out += _member_place_reasons(team, known, players, rules)
+    return out
+
+
+def _who(pid: str, players: Mapping[str, Player]) -> str:
+    p = players.get(pid)
+    return p.name if p else f"队员{pid}"
+
+
+def _slot_reasons(
+    members: list, players: Mapping[str, Player], rules: TeamRules, regulation: Regulation | None
+) -> list[str]:
+    out = []
+    slots = {s.label: s for s in rules.slots}
+    seated: dict[str, list[str]] = {}
+    for m in members:
+        p = players[m.player_id]
+        if m.slot is None:
+            out.append(f"{p.name}未指定席位(可选: {'、'.join(slots)})")
+            continue
+        slot = slots.get(m.slot)
+        if slot is None:
+            out.append(f"{p.name}的席位\u201c{m.slot}\u201d不存在(可选: {'、'.join(slots)})")
+            continue
+        seated.setdefault(m.slot, []).append(p.name)
+        if slot.gender is not None and p.gender is not slot.gender:
+            out.append(f"{slot.label}席位须为{slot.gender.label}棋手, {p.name}为{p.gender.label}")
+        if slot.division is not None and m.division is not None and m.division != slot.division:
+            out.append(
+                f"{slot.label}席位须由{_division_name(slot.division, regulation)}棋手担任,"
+                f" {p.name}报名的是{_division_name(m.division, regulation)}"
+            )
+    for label, names in seated.items():
+        if len(names) > 1:
+            out.append(f"{label}席位只能有1人, 现有{len(names)}人({'、'.join(names)})")
+    return out
+
+
+def _division_name(division_id: str, regulation: Regulation | None) -> str:
+    if regulation is None:
+        return division_id
+    try:
+        return regulation.division(division_id).name
+    except KeyError:
+        return division_id
+
+
+def _member_place_reasons(
+    team: Team, members: list, players: Mapping[str, Player], rules: TeamRules
+) -> list[str]:
+    out = []
+    if rules.kind == "province":
+        want, attr, what = place_name(team.province), "province", "省份"
+    elif rules.kind == "city":
+        want, attr, what = place_name(team.city), "city", "城市"
+    else:
+        return out
+    if want is None:
+        return out
+    for m in members:
+        p = players[m.player_id]
+        have = place_name(getattr(p, attr))
+        if have is not None and have != want:
+            out.append(f"{p.name}的{what}{have}与{_label(rules)}\u201c{team.name}\u201d({want})不符")
+    return out

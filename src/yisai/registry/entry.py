@@ -1,0 +1,46 @@
+"""报名 (entry): one player in one division (and stage), and the director's decision on it."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class EntryStatus(StrEnum):
+    PENDING = "pending"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+    WITHDRAWN = "withdrawn"
+
+    @property
+    def label(self) -> str:
+        return {"pending": "待审核", "approved": "已通过", "rejected": "未通过", "withdrawn": "已退赛"}[
+            self.value
+        ]
+
+
+# Which decisions may follow which: a withdrawn entry is final (re-register instead).
+TRANSITIONS: dict[EntryStatus, frozenset[EntryStatus]] = {
+    EntryStatus.PENDING: frozenset({EntryStatus.APPROVED, EntryStatus.REJECTED, EntryStatus.WITHDRAWN}),
+    EntryStatus.APPROVED: frozenset({EntryStatus.REJECTED, EntryStatus.WITHDRAWN}),
+    EntryStatus.REJECTED: frozenset({EntryStatus.APPROVED, EntryStatus.WITHDRAWN}),
+    EntryStatus.WITHDRAWN: frozenset(),
+}
+
+
+class Entry(BaseModel):
+    """``reasons`` are the eligibility findings (Chinese) recorded at the last check/decision."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str = ""
+    player_id: str
+    division: str
+    stage: str = ""  # "" = the division's whole event
+    status: EntryStatus = EntryStatus.PENDING
+    fee_due: int = Field(0, ge=0, description="应缴费用(元)")
+    fee_paid: bool = False
+    reasons: tuple[str, ...] = ()
+    note: str = ""  # director's note (reject reason, forced approval note ...)
+    forced: bool = False  # approved despite reasons, by the director's audited decision

@@ -1,0 +1,125 @@
+"""Events: created from a regulation file whose text is kept verbatim, with the lot seed fixed once.
+
+Keeping the TOML text (not just the parsed model) means the event can always be re-read with the
+exact rules it was created under, even after the schema grows.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from yisai.registry.entry import EntryStatus
+from yisai.regulation import Regulation, RegulationError, loads
+from yisai.services.context import InputError, Work
+from yisai.store import EventRecord, NotFound
+
+MAX_SEED = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class EventSummary:
+    event: EventRecord
+    regulation: Regulation
+    players: int
+    teams: int
+    entries: dict[str, dict[EntryStatus, int]]  # division id → status → count
+
+
+def new_seed() -> int:
+    """A lot seed drawn once per event; 9 digits so a referee can write it down."""
+    return secrets.randbelow(900_000_000) + 100_000_000
+
+
+def read_regulation_file(path: str | Path) -> tuple[str, Regulation]:
+    """The file's text and its model, or InputError listing every ``FILE:LINE:`` problem."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"无法读取规程文件 {p}: {exc.strerror or exc}") from None
+    try:
+        regulation = loads(raw, str(p))
+    except RegulationError as exc:
+        raise InputError(
+            f"规程文件 {p} 有{len(exc.issues)}处错误", [str(i) for i in exc.issues]
+        ) from None
+    return raw.decode("utf-8-sig"), regulation
+
+
+def create_event(
+    work: Work, regulation_path: str | Path, *, name: str | None = None, seed: int | None = None
+) -> EventRecord:
+    text, regulation = read_regulation_file(regulation_path)
+    return create_event_from_text(work, text, regulation, name=name, seed=seed)
+
+
+def create_event_from_text(
+    work: Work, text: str, regulation: Regulation, *, name: str | None = None, seed: int | None = None
+) -> EventRecord:
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise InputError(f"抽签种子须在0至{MAX_SEED}之间: {seed}")
+    title = (name or regulation.name).strip()
+    if not title:
+        raise InputError("比赛名称不能为空")
+    return work.repo.add_event(
+        title, regulation.id, regulation.name, text, new_seed() if seed is None else seed
+    )
+
+
+def list_events(work: Work) -> list[EventRecord]:
+    return work.repo.list_events()
+
+
+def resolve_event(work: Work, ref: str | int | None) -> EventRecord:
+    """An event by number or exact name; with no reference, the only event in the store."""
+    if ref is None or str(ref).strip() == "":
+        events = work.repo.list_events()
+        if len(events) == 1:
+            return events[0]
+        if not events:
+            raise InputError("数据库中还没有比赛, 请先运行 yisai event create --regulation 规程文件")
+        names = "、".join(f"{e.id}({e.name})" for e in events)
+        raise InputError(f"数据库中有{len(events)}个比赛, 请用 --event 指定其一: {names}")
+    text = str(ref).strip()
+    if text.isdigit():
+        try:
+            return work.repo.get_event(int(text))
+        except NotFound as exc:
+            raise InputError(str(exc)) from None
+    named = work.repo.events_named(text)
+    if len(named) == 1:
+        return named[0]
+    if not named:
+        raise InputError(f"没有名为\u201c{text}\u201d的比赛 (可用 yisai event list 查看)")
+    raise InputError(f"有{len(named)}个比赛名为\u201c{text}\u201d, 请改用编号: {', '.join(str(e.id) for e in named)}")
+
+
+@lru_cache(maxsize=32)
+def _parse(text: str, regulation_id: str) -> Regulation:
+    return loads(text, f"<{regulation_id}>")
+
+
+def regulation_of(event: EventRecord) -> Regulation:
+    """The event's regulation, parsed from the stored text (cached)."""
+    try:
+        return _parse(event.regulation_toml, event.regulation_id)
+    except RegulationError as exc:
+        raise InputError(
+            f"比赛{event.id}保存的规程已不能被当前版本读取", [str(i) for i in exc.issues]
+        ) from None
+
+
+def summarise_event(work: Work, event: EventRecord) -> EventSummary:
+    counts: dict[str, dict[EntryStatus, int]] = {}
+    for (division, status), n in work.repo.count_entries(event.id).items():
+        counts.setdefault(division, {})[EntryStatus(status)] = n
+    return EventSummary(
+        event=event,
+        regulation=regulation_of(event),
+        players=len(work.repo.list_players(event.id)),
+        teams=len(work.repo.list_teams(event.id)),
+        entries=counts,
+    )

@@ -1,0 +1,565 @@
+"""Registration use cases: players, entries, teams, roster import, and the director's decisions.
+
+Eligibility is decided by ``registry.eligibility`` against the event's stored regulation; the
+reasons are saved on the entry so the director (and the audit log) sees why. An entry needing no
+approval and meeting every rule is approved at once; anything else waits for the director.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from yisai.formats.roster import RosterRow, read_roster
+from yisai.registry.eligibility import check_player, check_team
+from yisai.registry.entry import TRANSITIONS, Entry, EntryStatus
+from yisai.registry.idcard import normalise
+from yisai.registry.person import Gender, Player
+from yisai.registry.team import Team, TeamMember
+from yisai.regulation import Regulation
+from yisai.regulation.teams import TeamRules
+from yisai.services.context import InputError, Refused, Work
+from yisai.services.events import regulation_of
+from yisai.store import Conflict, EventRecord, NotFound
+
+
+@dataclass(frozen=True)
+class Registered:
+    player: Player
+    entry: Entry | None
+    player_created: bool
+    entry_created: bool
+
+
+@dataclass(frozen=True)
+class EntryView:
+    entry: Entry
+    player: Player
+    division_name: str
+    team: str | None
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    player: Player
+    entries: tuple[Entry, ...]
+    team: str | None
+
+
+@dataclass(frozen=True)
+class TeamView:
+    team: Team
+    players: tuple[Player, ...]
+    reasons: tuple[str, ...]  # composition findings at registration (forced teams keep them)
+
+
+@dataclass
+class ImportReport:
+    rows: int = 0
+    players_created: int = 0
+    players_updated: int = 0
+    entries_created: int = 0
+    entries_pending: int = 0
+    teams_created: int = 0
+    members_added: int = 0
+    warnings: list[str] = field(default_factory=list)
+    ineligible: list[str] = field(default_factory=list)  # "姓名(组别): reason" lines
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def resolve_division(regulation: Regulation, ref: str) -> str:
+    """A division id from its id or name (少年组 / 少年 / junior)."""
+    text = ref.strip()
+    for d in regulation.divisions:
+        if text in (d.id, d.name, d.name.removesuffix("组")):
+            return d.id
+    choices = "、".join(f"{d.name}({d.id})" for d in regulation.divisions)
+    raise InputError(f"没有组别\u201c{ref}\u201d, 本规程的组别: {choices}")
+
+
+def resolve_stage(regulation: Regulation, ref: str | None) -> str:
+    if not ref:
+        return ""
+    for s in regulation.stages:
+        if ref.strip() in (s.id, s.name):
+            return s.id
+    choices = "、".join(f"{s.name}({s.id})" for s in regulation.stages)
+    raise InputError(f"没有阶段\u201c{ref}\u201d, 本规程的阶段: {choices}")
+
+
+def fee_for(regulation: Regulation, division: str, stage: str = "") -> int:
+    """Fees that apply to an entry: items for all, for the division, or for its stage(s).
+
+    With no stage named, an item for any stage that includes the division applies (once).
+    """
+    stages_of_division = {s.id for s in regulation.stages if division in s.divisions}
+    total = 0
+    for item in regulation.fees.items:
+        scope = set(item.applies_to)
+        if (
+            not scope
+            or division in scope
+            or (stage and stage in scope)
+            or (not stage and scope & stages_of_division)
+        ):
+            total += item.amount
+    return total
+
+
+def eligibility_reasons(regulation: Regulation, player: Player, division: str) -> list[str]:
+    return check_player(player, regulation.division(division), regulation)
+
+
+def _needs_approval(regulation: Regulation, division: str) -> bool:
+    return regulation.division(division).eligibility.approval_required
+
+
+def merge_player(existing: Player, incoming: Player) -> Player:
+    """Fields the new data states (not None) replace the stored ones; the rest are kept."""
+    changes = {
+        name: getattr(incoming, name)
+        for name in incoming.model_fields_set
+        if name != "id" and getattr(incoming, name) is not None
+    }
+    return existing.model_copy(update=changes)
+
+
+def _division_name(regulation: Regulation, division: str) -> str:
+    try:
+        return regulation.division(division).name
+    except KeyError:
+        return division
+
+
+# ------------------------------------------------------------------ players and entries
+
+
+def register_player(
+    work: Work,
+    event: EventRecord,
+    player: Player,
+    *,
+    division: str | None = None,
+    stage: str = "",
+    fee_paid: bool | None = None,
+    note: str = "",
+) -> Registered:
+    """Add or update a player (matched on ID number, else name + birth date) and enter him.
+
+    ``division``/``stage`` are ids or names. The entry is approved at once when the division
+    needs no approval and no eligibility rule fails; otherwise it waits, with its reasons.
+    """
+    regulation = regulation_of(event)
+    division_id = resolve_division(regulation, division) if division else None
+    stage_id = resolve_stage(regulation, stage)
+    if player.id_number:
+        player = player.model_copy(update={"id_number": normalise(player.id_number)})
+    existing = work.repo.find_player(
+        event.id, id_number=player.id_number, name=player.name, birth_date=player.birth_date
+    )
+    if existing is None and player.id_number:
+        # Registered earlier without an ID number: same name and birth date is the same person.
+        same = work.repo.find_player(event.id, name=player.name, birth_date=player.birth_date)
+        existing = same if same is not None and not same.id_number else None
+    created = existing is None
+    if existing is None:
+        saved = work.repo.add_player(event.id, player.model_copy(update={"id": ""}))
+    else:
+        merged = merge_player(existing, player)
+        saved = work.repo.update_player(merged, note) if merged != existing else existing
+    entry, entry_created = None, False
+    if division_id is not None:
+        entry = work.repo.find_entry(saved.id, division_id, stage_id)
+        if entry is None:
+            entry = _open_entry(work, event, regulation, saved, division_id, stage_id, fee_paid, note)
+            entry_created = True
+        elif fee_paid is not None and entry.fee_paid != fee_paid:
+            entry = work.repo.update_entry(entry.model_copy(update={"fee_paid": fee_paid}), "fee", note)
+    return Registered(saved, entry, created, entry_created)
+
+
+def _open_entry(
+    work: Work,
+    event: EventRecord,
+    regulation: Regulation,
+    player: Player,
+    division: str,
+    stage: str,
+    fee_paid: bool | None,
+    note: str,
+) -> Entry:
+    reasons = eligibility_reasons(regulation, player, division)
+    approve = not reasons and not _needs_approval(regulation, division)
+    entry = Entry(
+        player_id=player.id,
+        division=division,
+        stage=stage,
+        status=EntryStatus.APPROVED if approve else EntryStatus.PENDING,
+        fee_due=fee_for(regulation, division, stage),
+        fee_paid=bool(fee_paid),
+        reasons=tuple(reasons),
+    )
+    return work.repo.add_entry(event.id, entry, note)
+
+
+def list_players(work: Work, event: EventRecord, *, division: str | None = None) -> list[PlayerView]:
+    regulation = regulation_of(event)
+    division_id = resolve_division(regulation, division) if division else None
+    entries: dict[str, list[Entry]] = {}
+    for e in work.repo.list_entries(event.id, division=division_id):
+        entries.setdefault(e.player_id, []).append(e)
+    team_of = _team_names(work, event)
+    return [
+        PlayerView(p, tuple(entries.get(p.id, ())), team_of.get(p.id))
+        for p in work.repo.list_players(event.id)
+        if division_id is None or p.id in entries
+    ]
+
+
+def _team_names(work: Work, event: EventRecord) -> dict[str, str]:
+    return {m.player_id: t.name for t in work.repo.list_teams(event.id) for m in t.members}
+
+
+def list_entries(
+    work: Work,
+    event: EventRecord,
+    *,
+    division: str | None = None,
+    status: EntryStatus | Iterable[EntryStatus] | None = None,
+) -> list[EntryView]:
+    regulation = regulation_of(event)
+    division_id = resolve_division(regulation, division) if division else None
+    players = work.repo.players_by_id(event.id)
+    team_of = _team_names(work, event)
+    return [
+        EntryView(e, players[e.player_id], _division_name(regulation, e.division), team_of.get(e.player_id))
+        for e in work.repo.list_entries(event.id, division=division_id, status=status)
+    ]
+
+
+def approved_players(work: Work, event: EventRecord, division: str, stage: str = "") -> list[Player]:
+    """The players who may be paired in a division (and stage): approved entries only."""
+    players = work.repo.players_by_id(event.id)
+    return [
+        players[e.player_id]
+        for e in work.repo.list_entries(
+            event.id, division=division, stage=stage, status=EntryStatus.APPROVED
+        )
+    ]
+
+
+# ------------------------------------------------------------------ decisions
+
+
+def _entry_for_change(work: Work, entry_id: str | int, target: EntryStatus) -> tuple[Entry, EventRecord]:
+    try:
+        entry = work.repo.get_entry(entry_id)
+        event = work.repo.get_event(work.repo.entry_event(entry_id))
+    except NotFound as exc:
+        raise InputError(str(exc)) from None
+    if target not in TRANSITIONS[entry.status]:
+        raise InputError(
+            f"报名{entry.id}当前状态为{entry.status.label}, 不能改为{target.label}"
+        )
+    return entry, event
+
+
+def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note: str = "") -> Entry:
+    """Approve after re-checking eligibility; with reasons, only ``force`` and a note will do."""
+    entry, event = _entry_for_change(work, entry_id, EntryStatus.APPROVED)
+    regulation = regulation_of(event)
+    player = work.repo.get_player(entry.player_id)
+    reasons = eligibility_reasons(regulation, player, entry.division)
+    label = f"报名{entry.id}({player.name}, {_division_name(regulation, entry.division)})"
+    if reasons and not force:
+        work.repo.update_entry(entry.model_copy(update={"reasons": tuple(reasons)}), "check")
+        raise Refused(f"{label}不符合参赛资格, 未批准 (裁判长可用 --force --note 说明理由后强制批准)", reasons)
+    if reasons and not note.strip():
+        raise InputError(f"强制批准{label}须用 --note 写明理由")
+    updated = entry.model_copy(
+        update={
+            "status": EntryStatus.APPROVED,
+            "reasons": tuple(reasons),
+            "forced": bool(reasons),
+            "note": note.strip() or entry.note,
+        }
+    )
+    return work.repo.update_entry(updated, "force-approve" if reasons else "approve", note.strip())
+
+
+def reject_entry(work: Work, entry_id: str | int, reason: str) -> Entry:
+    if not reason.strip():
+        raise InputError("不予批准须写明理由 (--reason)")
+    entry, _event = _entry_for_change(work, entry_id, EntryStatus.REJECTED)
+    updated = entry.model_copy(
+        update={"status": EntryStatus.REJECTED, "note": reason.strip(), "forced": False}
+    )
+    return work.repo.update_entry(updated, "reject", reason.strip())
+
+
+def withdraw_entry(work: Work, entry_id: str | int, reason: str = "") -> Entry:
+    entry, _event = _entry_for_change(work, entry_id, EntryStatus.WITHDRAWN)
+    updated = entry.model_copy(update={"status": EntryStatus.WITHDRAWN, "note": reason.strip() or entry.note})
+    return work.repo.update_entry(updated, "withdraw", reason.strip())
+
+
+def set_fee_paid(work: Work, entry_id: str | int, paid: bool = True, note: str = "") -> Entry:
+    try:
+        entry = work.repo.get_entry(entry_id)
+    except NotFound as exc:
+        raise InputError(str(exc)) from None
+    return work.repo.update_entry(entry.model_copy(update={"fee_paid": paid}), "fee", note)
+
+
+def recheck_entries(work: Work, event: EventRecord) -> int:
+    """Refresh the reasons of undecided entries (after player data changed); returns how many changed."""
+    regulation = regulation_of(event)
+    changed = 0
+    for entry in work.repo.list_entries(event.id, status=EntryStatus.PENDING):
+        player = work.repo.get_player(entry.player_id)
+        reasons = tuple(eligibility_reasons(regulation, player, entry.division))
+        if reasons != entry.reasons:
+            work.repo.update_entry(entry.model_copy(update={"reasons": reasons}), "check")
+            changed += 1
+    return changed
+
+
+# ------------------------------------------------------------------ teams
+
+
+def team_rules(regulation: Regulation) -> TeamRules:
+    if regulation.teams is None:
+        raise InputError(f"规程\u201c{regulation.name}\u201d没有代表队(团体)规定, 不能登记队伍")
+    return regulation.teams
+
+
+def auto_slot(rules: TeamRules, division: str | None, gender: Gender, taken: Iterable[str]) -> str | None:
+    """The free slot whose division and gender fit (seed 002: 甲组男 for a boy entered in 甲组)."""
+    used = set(taken)
+    for slot in rules.slots:
+        if slot.label in used:
+            continue
+        if (slot.division in (None, division)) and (slot.gender in (None, gender)):
+            return slot.label
+    return None
+
+
+def _resolve_player(work: Work, event: EventRecord, ref: str) -> Player:
+    text = ref.strip()
+    if len(text) == 18:
+        found = work.repo.find_player(event.id, id_number=normalise(text))
+        if found:
+            return found
+    if text.isdigit():
+        try:
+            p = work.repo.get_player(text)
+            if work.repo.player_event(text) == event.id:
+                return p
+        except NotFound:
+            pass
+    raise InputError(f"找不到棋手\u201c{ref}\u201d (请用 yisai player list 中的编号或身份证号)")
+
+
+def check_team_composition(work: Work, event: EventRecord, team: Team) -> list[str]:
+    """Reasons ``team`` (as it would be saved) breaks the regulation's team rules, as of now."""
+    regulation = regulation_of(event)
+    rules = team_rules(regulation)
+    others = [t for t in work.repo.list_teams(event.id) if t.name != team.name]
+    players = work.repo.players_by_id(event.id)
+    return check_team(team, players, rules, regulation, other_teams=others, at=work.now)
+
+
+def _with_divisions(work: Work, event: EventRecord, members: Sequence[TeamMember]) -> tuple[TeamMember, ...]:
+    out = []
+    for m in members:
+        if m.division is None:
+            entries = work.repo.list_entries(
+                event.id, player_id=m.player_id,
+                status=(EntryStatus.PENDING, EntryStatus.APPROVED),
+            )  # fmt: skip
+            m = m.model_copy(update={"division": entries[0].division if entries else None})
+        out.append(m)
+    return tuple(out)
+
+
+def add_team(
+    work: Work,
+    event: EventRecord,
+    team: Team,
+    members: Sequence[tuple[str, str | None]] = (),
+    *,
+    force: bool = False,
+    note: str = "",
+) -> TeamView:
+    """Register a team; ``members`` are (player number or ID number, slot or None for automatic)."""
+    rules = team_rules(regulation_of(event))
+    if work.repo.find_team(event.id, team.name):
+        raise InputError(f"队名\u201c{team.name}\u201d已存在")
+    seated: list[TeamMember] = []
+    for ref, slot in members:
+        player = _resolve_player(work, event, ref)
+        seated.append(TeamMember(player_id=player.id, slot=slot))
+    seated = list(_with_divisions(work, event, seated))
+    seated = _fill_slots(rules, seated, work.repo.players_by_id(event.id))
+    candidate = team.model_copy(update={"members": tuple(seated)})
+    return _save_team(work, event, candidate, force=force, note=note)
+
+
+def _fill_slots(rules: TeamRules, members: list[TeamMember], players: dict[str, Player]) -> list[TeamMember]:
+    if not rules.slots:
+        return members
+    taken = [m.slot for m in members if m.slot]
+    out = []
+    for m in members:
+        if m.slot is None:
+            slot = auto_slot(rules, m.division, players[m.player_id].gender, taken)
+            if slot:
+                taken.append(slot)
+                m = m.model_copy(update={"slot": slot})
+        out.append(m)
+    return out
+
+
+def _save_team(work: Work, event: EventRecord, team: Team, *, force: bool, note: str) -> TeamView:
+    reasons = check_team_composition(work, event, team)
+    if reasons and not force:
+        raise Refused(f"队伍\u201c{team.name}\u201d不符合组队规定, 未登记", reasons)
+    if reasons and not note.strip():
+        raise InputError(f"强制登记队伍\u201c{team.name}\u201d须用 --note 写明理由")
+    try:
+        saved = work.repo.add_team(event.id, team, reasons, note.strip())
+    except (Conflict, NotFound) as exc:
+        raise InputError(str(exc)) from None
+    players = work.repo.players_by_id(event.id)
+    return TeamView(saved, tuple(players[m.player_id] for m in saved.members), tuple(reasons))
+
+
+def list_teams(work: Work, event: EventRecord) -> list[TeamView]:
+    players = work.repo.players_by_id(event.id)
+    return [
+        TeamView(t, tuple(players[m.player_id] for m in t.members), tuple(work.repo.team_reasons(t.id)))
+        for t in work.repo.list_teams(event.id)
+    ]
+
+
+# ------------------------------------------------------------------ roster import
+
+
+def import_roster(
+    work: Work,
+    event: EventRecord,
+    path: str | Path,
+    *,
+    require_team: bool = False,
+    force: bool = False,
+    note: str = "",
+) -> ImportReport:
+    """Import a roster file in one go: any bad row, or any team breaking its rules, saves nothing.
+
+    Importing the same file again finds everyone already there and adds nobody.
+    """
+    regulation = regulation_of(event)
+    roster = read_roster(path, regulation)
+    issues = [str(i) for i in roster.issues]
+    if require_team:
+        issues += [
+            f"{r.sheet} 第{r.row}行: 缺少队名, 导入队伍时每行都须填写\u201c队名\u201d"
+            for r in roster.rows
+            if not r.team
+        ]
+    if any(r.team for r in roster.rows) and regulation.teams is None:
+        issues.append(f"规程\u201c{regulation.name}\u201d没有代表队规定, 请删除\u201c队名\u201d列")
+    if issues:
+        raise InputError(f"{Path(path).name} 有{len(issues)}处错误, 未导入任何数据", issues)
+    report = ImportReport(rows=len(roster.rows), warnings=list(roster.warnings))
+    registered: list[tuple[RosterRow, Registered]] = []
+    for row in roster.rows:
+        reg = register_player(
+            work, event, row.player, division=row.division, stage=row.stage,
+            fee_paid=row.fee_paid, note=note,
+        )  # fmt: skip
+        registered.append((row, reg))
+        report.players_created += reg.player_created
+        report.players_updated += not reg.player_created
+        if reg.entry_created and reg.entry is not None:
+            report.entries_created += 1
+            if reg.entry.status is EntryStatus.PENDING:
+                report.entries_pending += 1
+            if reg.entry.reasons:
+                name = _division_name(regulation, reg.entry.division)
+                report.ineligible += [f"{reg.player.name}({name}): {r}" for r in reg.entry.reasons]
+    _import_teams(work, event, regulation, registered, report, force=force, note=note)
+    return report
+
+
+def _import_teams(
+    work: Work,
+    event: EventRecord,
+    regulation: Regulation,
+    registered: list[tuple[RosterRow, Registered]],
+    report: ImportReport,
+    *,
+    force: bool,
+    note: str,
+) -> None:
+    by_team: dict[str, list[tuple[RosterRow, Registered]]] = {}
+    for row, reg in registered:
+        if row.team:
+            by_team.setdefault(row.team, []).append((row, reg))
+    if not by_team:
+        return
+    rules = team_rules(regulation)
+    problems: list[str] = []
+    for name, rows in by_team.items():
+        existing = work.repo.find_team(event.id, name)
+        have = {m.player_id for m in existing.members} if existing else set()
+        new_members = [
+            TeamMember(player_id=reg.player.id, slot=row.slot, division=row.division)
+            for row, reg in rows
+            if reg.player.id not in have
+        ]
+        if existing is not None and not new_members:
+            continue
+        players = work.repo.players_by_id(event.id)
+        base = existing or _team_from_rows(name, [r for r, _ in rows])
+        filled = _fill_slots(rules, [*base.members, *new_members], players)
+        candidate = base.model_copy(update={"members": tuple(filled)})
+        reasons = check_team_composition(work, event, candidate)
+        if reasons and not force:
+            rows_text = "、".join(str(r.row) for r, _ in rows)
+            problems += [f"{name}(第{rows_text}行): {r}" for r in reasons]
+            continue
+        if reasons and not note.strip():
+            raise InputError(f"强制登记队伍\u201c{name}\u201d须用 --note 写明理由")
+        if existing is None:
+            work.repo.add_team(event.id, candidate, reasons, note.strip())
+            report.teams_created += 1
+            report.members_added += len(candidate.members)
+        else:
+            added = [m for m in filled if m.player_id not in have]
+            for m in added:
+                work.repo.add_team_member(existing.id, m, note.strip())
+            report.members_added += len(added)
+    if problems:
+        raise Refused("以下队伍不符合组队规定, 未导入任何数据 (裁判长可用 --force --note 强制导入)", problems)
+
+
+def _team_from_rows(name: str, rows: list[RosterRow]) -> Team:
+    def common(values: Iterable[str | None]) -> str | None:
+        counted = Counter(v for v in values if v)
+        return counted.most_common(1)[0][0] if counted else None
+
+    leaders = tuple(dict.fromkeys(n for r in rows for n in r.leaders))
+    coaches = tuple(dict.fromkeys(n for r in rows for n in r.coaches))
+    return Team(
+        name=name,
+        region=common(r.player.region for r in rows),
+        province=common(r.player.province for r in rows),
+        city=common(r.player.city for r in rows),
+        leaders=leaders,
+        coaches=coaches,
+    )

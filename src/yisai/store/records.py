@@ -1,0 +1,63 @@
+"""Plain values the repository hands out, so callers never hold session-bound ORM rows.
+
+Players, teams and entries reuse the registry's models; events, rounds and audit lines are
+described here because only the store knows them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from yisai.record import Game, Result
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    id: int
+    name: str
+    regulation_id: str
+    regulation_name: str
+    regulation_toml: str
+    seed: int
+    created_at: datetime
+    created_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    id: int
+    event_id: int
+    division: str
+    stage: str
+    group: str
+    number: int
+    status: str
+    info: dict[str, Any]
+    created_at: datetime
+    games: tuple[Game, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class ResultChange:
+    result: Result
+    played: bool
+    reason: str
+    previous: Result
+    actor: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRecord:
+    id: int
+    event_id: int | None
+    actor: str
+    at: datetime
+    action: str
+    entity: str
+    entity_id: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    note: str
