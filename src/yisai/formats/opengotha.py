@@ -178,6 +178,8 @@ def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInpu
     # Parameters first: the round count matters for the participation mask.
     gps = next((e for e in elements if e.tag == "GeneralParameterSet"), None)
     gps_el = gps or _Element("GeneralParameterSet", {}, 0)
+    hps_el = next((e for e in elements if e.tag == "HandicapParameterSet"), _Element("", {}, 0))
+    dpps_el = next((e for e in elements if e.tag == "DPParameterSet"), _Element("", {}, 0))
     rounds = rd.int_attr(gps_el, "numberOfRounds", 5)
     if not 1 <= rounds <= MAX_ROUNDS:
         raise rd.fail(
@@ -222,9 +224,9 @@ def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInpu
     for el in elements:
         if el.tag != "Player":
             continue
-        name = el.attrs.get("name", "").strip()
-        first = el.attrs.get("firstName", "").strip()
-        if not name:
+        name = el.attrs.get("name", "")
+        first = el.attrs.get("firstName", "")
+        if not name.strip():
             raise rd.fail(el, "缺少选手姓 (name)", "missing player name (name)")
         key = key_string(name, first)
         if key in by_key:
@@ -376,7 +378,14 @@ def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInpu
         "komi": gps_el.attrs.get("komi", ""),
         "size": gps_el.attrs.get("size", ""),
         "basic_time": gps_el.attrs.get("basicTime", ""),
-        "time_system": gps_el.attrs.get("complementaryTimeSystem", ""),
+        "time_system": gps_el.attrs.get("complementaryTimeSystem", "CANBYOYOMI"),
+        "std_byoyomi_time": gps_el.attrs.get("stdByoYomiTime", "30"),
+        "can_byoyomi_time": gps_el.attrs.get("canByoYomiTime", "300"),
+        "nb_moves_can_time": gps_el.attrs.get("nbMovesCanTime", "15"),
+        "fischer_time": gps_el.attrs.get("fischerTime", "5"),
+        "internet": gps_el.attrs.get("bInternet", "false"),
+        "hd_correction": hps_el.attrs.get("hdCorrection", "1"),
+        "game_format": dpps_el.attrs.get("gameFormat", "full"),
         "version": elements[0].attrs.get("fullVersionNumber", ""),
     }
     return StandingsInput(

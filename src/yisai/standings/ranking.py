@@ -39,6 +39,11 @@ class RankKey:
     values: Sequence[Value] | None = None
     lower_is_better: bool = False
     direct: bool = False
+    header: str = ""  # column title in exports (the name as the user typed it)
+
+    @property
+    def title(self) -> str:
+        return self.header or self.label
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +153,14 @@ class Standings:
     keys: list[RankKey]
     round: int
     decisions: dict[tuple[str, str], Decision] = field(default_factory=dict)
+    title: str = ""
+    mode: str = "chinese"  # or "opengotha"
+    display: list[RankKey] = field(default_factory=list)  # columns shown; default: the keys
+
+    @property
+    def shown_keys(self) -> list[RankKey]:
+        """Columns with a value per player (直胜 has none), in display order."""
+        return self.display or [k for k in self.keys if not k.direct]
 
     def place_of(self, pid: str) -> int:
         for row in self.rows:
