@@ -8,7 +8,6 @@ from __future__ import annotations
 from datetime import date
 
 from tests.awards.awardfields import player, results, shanhai, table, team
-
 from yisai.awards.prizes import compute_prizes
 
 # 1、冠军60000元，亚军30000元，季军20000元，第四名10000元，第五名至第六名5000元，
@@ -191,3 +190,34 @@ def test_payout_total_for_a_whole_final():
     senior_total = 5000 + 2000 + 1000 + 5 * 600 + 8 * 400
     assert rep.total == 160000 + junior_total + kids_total + senior_total
     assert rep.totals_by_kind == {"cash": rep.total}
+
+
+def _without_cumulation(reg, list_id):
+    lists = [pl.model_copy(update={"cumulative_with": []}) if pl.id == list_id else pl
+             for pl in reg.prizes.lists]
+    return reg.model_copy(update={"prizes": reg.prizes.model_copy(update={"lists": lists})})
+
+
+def test_without_cumulation_the_larger_prize_is_kept_and_nobody_moves():
+    # If a regulation did not allow 累积, the woman 5th keeps the larger prize (women's 1st,
+    # 10000); her mixed 5th pays nothing and the man 6th is still 6th with 5000.
+    reg = _without_cumulation(shanhai(), "open-women")
+    players, pids = open_field({5: "w1"})
+    rep = compute_prizes(results(reg, players, [table("open", "mixed", pids)]))
+    mixed = rep.list("open-mixed")
+    assert (mixed.lines[4].player_id, mixed.lines[4].amount) == ("w1", 0)
+    assert "不与" in mixed.lines[4].note
+    assert (mixed.lines[5].player_id, mixed.lines[5].amount) == ("m6", 5000)
+    assert rep.per_player()["w1"] == 10000
+
+
+def test_non_cumulative_special_award_passes_to_next_woman():
+    reg = shanhai()
+    special = [sa.model_copy(update={"cumulative": False}) if sa.id == "senior-best-woman" else sa
+               for sa in reg.prizes.special]
+    reg = reg.model_copy(update={"prizes": reg.prizes.model_copy(update={"special": special})})
+    pids, births = senior_field()
+    women = {"s7", "s18"}  # s7 is in the top 16 with 600; s18 is not
+    players = [player(p, "F" if p in women else "M", birth=births[p]) for p in pids]
+    rep = compute_prizes(results(reg, players, [table("senior", "mixed", pids)]))
+    assert [ln.player_id for ln in rep.list("senior-best-woman").lines] == ["s18"]

@@ -97,6 +97,7 @@ class Applicant:
     player_id: str
     name: str
     division: str
+    division_name: str
     place: int
     options: tuple[str, ...]
     notes: tuple[str, ...]
@@ -112,6 +113,7 @@ class RankAwardReport:
 
     def applicants(self) -> list[Applicant]:
         by_player: dict[tuple[str, str], list[Recipient]] = defaultdict(list)
+        names = {rule.division: rule.division_name for rule in self.rules}
         for rule in self.rules:
             for g in rule.grants:
                 for r in g.recipients:
@@ -124,6 +126,7 @@ class RankAwardReport:
                     player_id=pid,
                     name=recs[0].name,
                     division=division,
+                    division_name=names[division],
                     place=recs[0].place,
                     options=tuple(r.rank for r in recs),
                     notes=tuple(r.note for r in recs if r.note),
@@ -195,15 +198,19 @@ def compute_rank_awards(results: EventResults) -> RankAwardReport:
         entrant_ids = results.division_entrants(rule.division)
         entrants = [results.players[pid] for pid in entrant_ids if pid in results.players]
         table = tables.get((rule.division, rule.ranking))
-        rows = table.rows if table is not None else ()
+        if table is None:  # the division did not take place (or has no results yet)
+            outcomes.append(
+                RuleOutcome(rule.division, division.name, rule.ranking, len(entrants), (),
+                            tr("无成绩", "no results"))
+            )
+            continue
         outcomes.append(
             RuleOutcome(
                 division=rule.division,
                 division_name=division.name,
                 ranking=rule.ranking,
                 entrants=len(entrants),
-                grants=tuple(_apply_rule(rule, entrants, rows, results.players, granted)),
-                note="" if table is not None else tr("无成绩", "no results"),
+                grants=tuple(_apply_rule(rule, entrants, table.rows, results.players, granted)),
             )
         )
     return RankAwardReport(rules=tuple(outcomes))

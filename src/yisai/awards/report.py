@@ -1,0 +1,192 @@
+"""Prize lists, team standings and rank awards as titled tables of cells (Chinese headers).
+
+One shape for every front end: the CLI draws them with rich, the xlsx export writes them, and
+``to_lines`` gives plain text. Amounts stay integers so spreadsheets can sum them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from yisai.awards.prizes import KIND_LABELS, PrizeListResult, PrizeReport
+from yisai.awards.rank_awards import RankAwardReport
+from yisai.i18n import tr
+from yisai.registry.person import Player
+from yisai.standings.teams import METHOD_LABELS, TeamTable
+
+Cell = str | int | float | None
+
+
+@dataclass(frozen=True, slots=True)
+class TextTable:
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    notes: tuple[str, ...] = ()
+    money_columns: tuple[int, ...] = ()  # columns holding yuan amounts
+
+
+def unit_of(p: Player | None) -> str:
+    """单位: club, else city, else province."""
+    if p is None:
+        return ""
+    return p.club or p.city or p.province or ""
+
+
+def _place(place: int | None, shared: bool = False) -> Cell:
+    if place is None:
+        return ""
+    return f"{place}=" if shared else place
+
+
+def prize_table(pl: PrizeListResult, players: Mapping[str, Player]) -> TextTable:
+    team = any(ln.team_id for ln in pl.lines)
+    value_header = tr(f"{KIND_LABELS.get(pl.kind, '奖励')}(元)", "amount (yuan)")
+    headers = (
+        tr("名次", "place"),
+        tr("队名", "team") if team else tr("姓名", "name"),
+        tr("单位", "unit"),
+        value_header if pl.kind not in ("gift", "honour") else tr("奖励", "award"),
+        tr("说明", "note"),
+    )
+    rows = []
+    for ln in pl.lines:
+        p = players.get(ln.player_id) if ln.player_id else None
+        if pl.kind == "gift":
+            value: Cell = ln.gift or ""
+        elif pl.kind == "honour":
+            value = "、".join(pl.items)
+        else:
+            value = ln.amount
+        rows.append((_place(ln.place, ln.shared), ln.name, unit_of(p), value, ln.note))
+    title = pl.name
+    if pl.source == "list":
+        title += tr(f"（录取前{pl.places}名）", f" (top {pl.places})")
+    notes = [pl.note] if pl.note else []
+    if pl.items and pl.kind not in ("honour",):
+        notes.append(tr("颁发", "awarded: ") + "、".join(pl.items))
+    if pl.total:
+        notes.append(tr(f"小计 {pl.total} 元", f"subtotal {pl.total} yuan"))
+    money = (3,) if pl.kind in ("cash", "ecard") else ()
+    return TextTable(title, headers, tuple(rows), tuple(notes), money)
+
+
+def prize_summary(report: PrizeReport) -> TextTable:
+    rows: list[tuple[Cell, ...]] = []
+    for pl in report.lists:
+        rows.append((pl.name, KIND_LABELS.get(pl.kind, pl.kind), len(pl.lines), pl.total))
+    rows.append((tr("合计", "total"), "", sum(len(pl.lines) for pl in report.lists), report.total))
+    notes = [
+        tr(f"{KIND_LABELS.get(k, k)}合计 {v} 元", f"{k}: {v} yuan")
+        for k, v in report.totals_by_kind.items()
+    ]
+    if report.gifts:
+        notes.append(tr(f"实物奖励 {report.gifts} 份", f"{report.gifts} gifts"))
+    notes.append(tr("以上金额均为税前（元）", "amounts are pre-tax, in yuan"))
+    return TextTable(
+        tr("奖励汇总", "payout summary"),
+        (tr("奖项", "list"), tr("类别", "kind"), tr("人数", "count"), tr("金额(元)", "yuan")),
+        tuple(rows),
+        tuple(notes),
+        (3,),
+    )
+
+
+def prize_tables(report: PrizeReport, players: Mapping[str, Player]) -> list[TextTable]:
+    return [prize_table(pl, players) for pl in report.lists] + [prize_summary(report)]
+
+
+def team_table(tt: TeamTable, players: Mapping[str, Player]) -> TextTable:
+    comp = tt.competition
+    method = METHOD_LABELS.get(comp.method, comp.method)
+    tie_headers = tuple(label for label, _ in (tt.rows[0].tie_values if tt.rows else ()))
+    headers = (tr("名次", "place"), tr("队名", "team"), method, *tie_headers,
+               tr("队员", "members"), tr("说明", "note"))
+    rows = []
+    for r in tt.rows:
+        members = "、".join(
+            f"{players[m.player_id].name if m.player_id in players else m.player_id}"
+            f"({m.place if m.place is not None else '-'})"
+            for m in r.members
+        )
+        ties = tuple(_tie_cell(v) for _, v in r.tie_values)
+        rows.append((_place(r.place), r.name, _num(r.value), *ties, members, r.note))
+    notes = (comp.method_note,) if comp.method_note else ()
+    return TextTable(comp.name, headers, tuple(rows), notes)
+
+
+def _num(v: float) -> Cell:
+    return int(v) if float(v).is_integer() else v
+
+
+def _tie_cell(v: object) -> Cell:
+    if isinstance(v, tuple):
+        return ",".join(str(x) for x in v)
+    if isinstance(v, int | float):
+        return _num(v)
+    return "" if v is None else str(v)
+
+
+def rank_award_tables(report: RankAwardReport, players: Mapping[str, Player]) -> list[TextTable]:
+    out = [applicant_table(report, players)]
+    for rule in report.rules:
+        rows: list[tuple[Cell, ...]] = []
+        for g in rule.grants:
+            cond = "；".join(
+                ("✓ " if c.satisfied else "✗ ") + c.text for c in g.conditions
+            ) or tr("无条件", "unconditional")
+            if not g.applies:
+                rows.append((g.label, cond, "", "", "", g.reason))
+                continue
+            lines = [(r.place, 0, (g.label, cond, r.place, r.name, r.rank, r.note))
+                     for r in g.recipients]
+            lines += [(s.place, 1, (g.label, cond, s.place, s.name, tr("未获", "skipped"), s.reason))
+                      for s in g.skipped]
+            rows.extend(row for _, _, row in sorted(lines, key=lambda x: (x[0], x[1])))
+            if g.vacant:
+                limit = g.grant.extend_to or g.grant.place_to
+                rows.append((g.label, cond, "", "", "", tr(
+                    f"顺延到前{limit}名仍无符合条件的棋手，{g.vacant}个名额空缺",
+                    f"{g.vacant} left vacant (limit {limit})",
+                )))
+        out.append(
+            TextTable(
+                tr(f"{rule.division_name}段位申报（参赛{rule.entrants}人）",
+                   f"{rule.division_name} rank awards ({rule.entrants} entrants)"),
+                (tr("授予", "grant"), tr("条件", "condition"), tr("名次", "place"),
+                 tr("姓名", "name"), tr("结果", "result"), tr("说明", "note")),
+                tuple(rows),
+                (rule.note,) if rule.note else (),
+            )
+        )
+    return out
+
+
+def applicant_table(report: RankAwardReport, players: Mapping[str, Player]) -> TextTable:
+    rows = []
+    for a in report.applicants():
+        p = players.get(a.player_id)
+        current = str(p.rank) if p is not None and p.rank is not None else ""
+        rows.append((a.division_name, a.place, a.name, unit_of(p), current, a.text, "；".join(a.notes)))
+    return TextTable(
+        tr("可申报段位名单", "rank award applicants"),
+        (tr("组别", "division"), tr("名次", "place"), tr("姓名", "name"), tr("单位", "unit"),
+         tr("现段位", "rank"), tr("可申报", "may apply for"), tr("说明", "note")),
+        tuple(rows),
+        (tr("段位资格审核、证书颁发按照《中国围棋业余等级制及管理办法》执行",
+            "certificates per the CWA amateur grading rules"),),
+    )
+
+
+def to_lines(tables: Iterable[TextTable]) -> list[str]:
+    """Plain text: title, header, one line per row (cells joined by two spaces), notes."""
+    lines: list[str] = []
+    for t in tables:
+        lines.append(f"【{t.title}】")
+        lines.append("  ".join(t.headers))
+        for row in t.rows:
+            lines.append("  ".join("" if c is None else str(c) for c in row).rstrip())
+        lines.extend(f"  {n}" for n in t.notes)
+        lines.append("")
+    return lines
