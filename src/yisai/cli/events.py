@@ -1,9 +1,77 @@
-"""CLI commands: events (being written)."""
+"""`yisai event create|list|show`: an event is a regulation file plus a fixed lot seed."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.table import Table
+
+from yisai.cli.session import DbOption, command_work, console, say
+from yisai.i18n import tr
+from yisai.registry.eligibility import window_text
+from yisai.registry.entry import EntryStatus
+from yisai.services import events as event_service
+
+event_app = typer.Typer(help="比赛: 按规程文件建立、列出、查看 (events)", no_args_is_help=True)
+
+
+@event_app.command("create")
+def create_cmd(
+    regulation: Annotated[Path, typer.Option("--regulation", "-r", help="规程 TOML 文件")],
+    name: Annotated[str | None, typer.Option("--name", help="比赛名称 (默认用规程名称)")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="抽签种子 (默认随机生成一次并保存)")] = None,
+    db: DbOption = None,
+) -> None:
+    """按规程文件建立比赛; 规程原文与抽签种子一起保存."""
+    with command_work(db) as work:
+        event = event_service.create_event(work, regulation, name=name, seed=seed)
+    say(tr(f"已建立比赛 {event.id}: {event.name}", f"created event {event.id}: {event.name}"), "green")
+    say(tr(f"规程: {event.regulation_name} ({event.regulation_id})", f"regulation: {event.regulation_name}"))
+    say(tr(f"抽签种子: {event.seed}", f"lot seed: {event.seed}"))
+
+
+@event_app.command("list")
+def list_cmd(db: DbOption = None) -> None:
+    """列出库中所有比赛."""
+    with command_work(db) as work:
+        events = event_service.list_events(work)
+    if not events:
+        say(tr("还没有比赛; 用 yisai event create --regulation 规程文件 建立", "no events yet"))
+        return
+    table = Table(tr("编号", "id"), tr("名称", "name"), tr("规程", "regulation"), tr("建立时间", "created"))
+    for e in events:
+        table.add_row(str(e.id), e.name, e.regulation_id, f"{e.created_at:%Y-%m-%d %H:%M}")
+    console.print(table)
+
+
+@event_app.command("show")
+def show_cmd(
+    event: Annotated[str | None, typer.Argument(help="比赛编号或名称")] = None,
+    db: DbOption = None,
+) -> None:
+    """比赛概况: 规程、抽签种子、各组别报名人数."""
+    with command_work(db) as work:
+        record = event_service.resolve_event(work, event)
+        summary = event_service.summarise_event(work, record)
+    ev, reg = summary.event, summary.regulation
+    say(f"{ev.id}: {ev.name}", "bold")
+    say(tr(f"规程: {reg.name} ({reg.id}), {reg.issued.by} {reg.issued.on:%Y-%m-%d}发布", f"regulation: {reg.id}"))
+    say(tr(f"抽签种子: {ev.seed}", f"lot seed: {ev.seed}"))
+    say(tr(f"建立: {ev.created_at:%Y-%m-%d %H:%M} ({ev.created_by})", f"created: {ev.created_at}"))
+    say(tr(f"棋手 {summary.players} 人, 队伍 {summary.teams} 支", f"{summary.players} players, {summary.teams} teams"))
+    table = Table(
+        tr("组别", "division"), tr("出生日期", "born"),
+        *(s.label for s in EntryStatus), title=tr("报名情况", "entries"),
+    )  # fmt: skip
+    for d in reg.divisions:
+        counts = summary.entries.get(d.id, {})
+        born = window_text(d.eligibility.born_from, d.eligibility.born_to)
+        table.add_row(f"{d.name} ({d.id})", born, *(str(counts.get(s, 0)) for s in EntryStatus))
+    console.print(table)
 
 
 def register(app: typer.Typer) -> None:
-    """Attach this module's commands to the root app."""
+    """Attach `yisai event ...`."""
+    app.add_typer(event_app, name="event")

@@ -50,6 +50,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 IGNORED = ("序号", "备注", "编号", "说明")
 _ALIASES = {alias: key for key, names in COLUMNS.items() for alias in names}
 HEADER_SEARCH_ROWS = 10
+NOTE_SHEETS = ("填写说明", "说明")  # the template's instructions sheet, skipped silently
 
 PRO_LABELS = {
     "业余": ProStatus.AMATEUR,
@@ -328,7 +329,7 @@ def parse_sheets(sheets: list[Sheet], regulation: Regulation | None = None) -> R
     for sheet in sheets:
         header_row = _find_header(sheet)
         if header_row is None:
-            if any(_text(c) for row in sheet.cells for c in row):
+            if sheet.name not in NOTE_SHEETS and any(_text(c) for row in sheet.cells for c in row):
                 roster.warnings.append(f"工作表\u201c{sheet.name}\u201d没有\u201c姓名\u201d表头, 已跳过")
             continue
         used = True

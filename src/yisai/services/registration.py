@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from yisai.formats.roster import RosterRow, read_roster
+from yisai.formats.roster import RosterRow, Sheet, parse_sheets, read_roster
 from yisai.registry.eligibility import check_player, check_team
 from yisai.registry.entry import TRANSITIONS, Entry, EntryStatus
 from yisai.registry.idcard import normalise
@@ -563,3 +563,24 @@ def _team_from_rows(name: str, rows: list[RosterRow]) -> Team:
         leaders=leaders,
         coaches=coaches,
     )
+
+
+def row_from_fields(
+    regulation: Regulation, fields: dict[str, str | None], labels: dict[str, str] | None = None
+) -> RosterRow:
+    """One player typed in by hand (CLI, web form), validated exactly like a roster row.
+
+    ``fields`` are keyed by roster header (姓名, 性别 …); ``labels`` name the input each header
+    came from (e.g. 性别 → --gender) so messages point at what the user typed.
+    """
+    headers = [h for h, v in fields.items() if v not in (None, "")]
+    sheet = Sheet("输入", [headers, [fields[h] for h in headers]])
+    roster = parse_sheets([sheet], regulation)
+    labels = labels or {}
+    problems = [
+        f"{labels.get(i.header, i.header)}: {i.message}" if i.header else i.message
+        for i in roster.issues
+    ]
+    if problems or not roster.rows:
+        raise InputError("输入有误, 未保存", problems or ["缺少姓名"])
+    return roster.rows[0]

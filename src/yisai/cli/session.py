@@ -1,0 +1,59 @@
+"""What every store-backed command shares: ``--db``/``--event`` options, one transaction, errors.
+
+A command body runs inside ``command_work``; any ``ServiceError`` rolls the transaction back,
+prints the Chinese message and every detail line, and exits with the error's code (2 bad input,
+1 refused by the regulation), so nothing is ever half-saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from sqlalchemy.exc import SQLAlchemyError
+
+from yisai.i18n import tr
+from yisai.services.context import ServiceError, Work, unit_of_work
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        envvar="YISAI_DB",
+        help="数据库文件路径或地址 (默认 ./yisai.sqlite; 也可用 postgresql+psycopg://... )",
+    ),
+]
+EventOption = Annotated[
+    str | None,
+    typer.Option("--event", "-e", envvar="YISAI_EVENT", help="比赛编号或名称 (库中只有一个比赛时可省略)"),
+]
+
+
+def say(text: str, style: str | None = None) -> None:
+    console.print(text, style=style, markup=False, soft_wrap=True)
+
+
+def fail(message: str, details: list[str] | None = None, code: int = 2) -> NoReturn:
+    err_console.print(message, style="bold red", markup=False, soft_wrap=True)
+    for line in details or []:
+        err_console.print(f"  - {line}", markup=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def command_work(db: str | None) -> Iterator[Work]:
+    """One command = one transaction; errors become a message and an exit code."""
+    try:
+        with unit_of_work(db) as work:
+            yield work
+    except ServiceError as exc:
+        fail(exc.message, exc.details, exc.exit_code)
+    except SQLAlchemyError as exc:
+        fail(tr(f"数据库错误, 本次操作未保存: {exc.__class__.__name__}: {exc.orig if hasattr(exc, 'orig') else exc}",
+                f"database error, nothing saved: {exc}"), code=1)  # fmt: skip

@@ -1,0 +1,131 @@
+"""Team composition reasons: seed 002 (省队: 6 players in slots 甲乙丙×男女, 1 leader, 1 coach,
+38 teams, one per province, by 2025-04-18 17:00) and seed 000 (城市代表队: at most 5, 3 men + 2
+women, registration 6月1日—10月8日)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from tests.conftest import REGULATIONS
+from yisai.registry.eligibility import check_team
+from yisai.registry.person import Gender, Player
+from yisai.registry.team import Team, TeamMember
+from yisai.regulation import Regulation, load
+
+BORN = {"jia": date(2013, 5, 5), "yi": date(2016, 5, 5), "bing": date(2018, 5, 5)}
+OK_TIME = datetime(2025, 4, 10, 9, 0)
+
+
+@pytest.fixture(scope="module")
+def xqw() -> Regulation:
+    return load(REGULATIONS / "2025-xiaoqiwang.toml")
+
+
+@pytest.fixture(scope="module")
+def shanhai() -> Regulation:
+    return load(REGULATIONS / "2025-shanhai-cup.toml")
+
+
+def six(province: str = "浙江", prefix: str = "") -> tuple[dict[str, Player], list[TeamMember]]:
+    players, members = {}, []
+    for division, label in (("jia", "甲组"), ("yi", "乙组"), ("bing", "丙组")):
+        for gender in Gender:
+            pid = f"{prefix}{division}{gender.value}"
+            players[pid] = Player(
+                id=pid, name=f"{label}{gender.label}{prefix}", gender=gender,
+                birth_date=BORN[division], province=province,
+            )  # fmt: skip
+            members.append(TeamMember(player_id=pid, slot=f"{label}{gender.label}", division=division))
+    return players, members
+
+
+def team(members: list[TeamMember], **kw: object) -> Team:
+    fields: dict[str, object] = {"name": "浙江队", "province": "浙江省", "leaders": ("王领队",), "coaches": ("李教练",)}
+    fields.update(kw)
+    return Team(members=tuple(members), **fields)  # type: ignore[arg-type]
+
+
+def test_complete_team_passes(xqw: Regulation) -> None:
+    players, members = six()
+    assert check_team(team(members), players, xqw.teams, xqw, at=OK_TIME) == []  # type: ignore[arg-type]
+
+
+def test_slot_gender_division_and_duplicates(xqw: Regulation) -> None:
+    players, members = six()
+    members[0] = members[0].model_copy(update={"slot": "甲组女"})  # a boy in the girls' seat
+    members[2] = members[2].model_copy(update={"division": "bing"})  # 乙组男 seat, entered 丙组
+    got = check_team(team(members), players, xqw.teams, xqw)  # type: ignore[arg-type]
+    assert got == [
+        "甲组女席位须为女棋手, 甲组男为男",
+        "乙组男席位须由乙组棋手担任, 乙组男报名的是丙组",
+        "甲组女席位只能有1人, 现有2人(甲组男、甲组女)",
+    ]
+
+
+def test_unknown_slot_and_missing_slot(xqw: Regulation) -> None:
+    players, members = six()
+    members[0] = members[0].model_copy(update={"slot": "丁组男"})
+    members[1] = members[1].model_copy(update={"slot": None})
+    got = check_team(team(members), players, xqw.teams, xqw)  # type: ignore[arg-type]
+    choices = "甲组男、甲组女、乙组男、乙组女、丙组男、丙组女"
+    assert got == [f"甲组男的席位“丁组男”不存在(可选: {choices})", f"甲组女未指定席位(可选: {choices})"]
+
+
+def test_too_many_players_men_leaders_coaches(xqw: Regulation) -> None:
+    players, members = six()
+    extra = Player(id="x", name="多一人", gender=Gender.MALE, birth_date=BORN["jia"], province="浙江")
+    players["x"] = extra
+    members.append(TeamMember(player_id="x", slot="甲组男", division="jia"))
+    t = team(members, leaders=("甲", "乙"), coaches=("丙", "丁"))
+    got = check_team(t, players, xqw.teams, xqw)  # type: ignore[arg-type]
+    assert "领队2人(甲、乙), 超过限报1人" in got
+    assert "教练2人(丙、丁), 超过限报1人" in got
+    assert "队员7人, 超过每队限报6人" in got
+    assert "男队员4人, 超过限报3人" in got
+    assert "甲组男席位只能有1人, 现有2人(甲组男、多一人)" in got
+
+
+def test_team_limit_one_per_province_and_window(xqw: Regulation) -> None:
+    players, members = six()
+    others = [Team(name=f"队{i}", province=f"省{i}") for i in range(38)]
+    got = check_team(team(members), players, xqw.teams, xqw, other_teams=others, at=datetime(2025, 4, 18, 17, 1))  # type: ignore[arg-type]
+    assert got == [
+        "报名时间2025-04-18 17:01不在省队报名时间(不限至2025-04-18 17:00)内",
+        "已报38支省队, 达到限报38支",
+    ]
+    same_province = [Team(name="浙江一队", province="浙江")]
+    got = check_team(team(members), players, xqw.teams, xqw, other_teams=same_province, at=OK_TIME)  # type: ignore[arg-type]
+    assert got == ["浙江已报1支省队, 每地限报1支"]
+
+
+def test_member_from_another_province_and_in_another_team(xqw: Regulation) -> None:
+    players, members = six()
+    players["jiaM"] = players["jiaM"].model_copy(update={"province": "江苏省"})
+    other = Team(name="上海队", province="上海", members=(TeamMember(player_id="yiF"),))
+    got = check_team(team(members), players, xqw.teams, xqw, other_teams=[other])  # type: ignore[arg-type]
+    assert got == ["乙组女已在上海队中", "甲组男的省份江苏与省队“浙江队”(浙江)不符"]
+
+
+def test_city_team_three_men_two_women(shanhai: Regulation) -> None:
+    players = {
+        f"p{i}": Player(id=f"p{i}", name=f"棋手{i}", gender=g, city="杭州")
+        for i, g in enumerate([Gender.MALE] * 4 + [Gender.FEMALE] * 2)
+    }
+    members = [TeamMember(player_id=pid) for pid in players]
+    t = Team(name="杭州队", province="浙江", city="杭州市", members=tuple(members))
+    got = check_team(t, players, shanhai.teams, shanhai, at=datetime(2025, 10, 9, 8, 0))  # type: ignore[arg-type]
+    assert got == [
+        "报名时间2025-10-09 08:00不在城市代表队报名时间(2025-06-01 00:00至2025-10-08 23:59)内",
+        "队员6人, 超过每队限报5人",
+        "男队员4人, 超过限报3人",
+    ]
+    fine = Team(name="杭州队", city="杭州", members=tuple(members[1:4] + members[4:]))
+    assert check_team(fine, players, shanhai.teams, shanhai, at=datetime(2025, 10, 8, 23, 0)) == []  # type: ignore[arg-type]
+
+
+def test_city_team_needs_a_city(shanhai: Regulation) -> None:
+    assert check_team(Team(name="无名队"), {}, shanhai.teams, shanhai) == [  # type: ignore[arg-type]
+        "城市代表队“无名队”缺少城市"
+    ]
