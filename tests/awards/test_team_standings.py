@@ -120,3 +120,28 @@ def test_match_points_from_board_points():
     assert [(r.team_id, r.place, r.value, r.board_points) for r in tt.rows] == [
         ("Q", 1, 4, 7.5), ("P", 2, 3, 6), ("S", 3, 3, 5), ("R", 4, 2, 5.5),
     ]
+
+
+def test_table_from_computed_standings_feeds_team_standings():
+    # Round robin of four: a beats all, b beats c and d, c beats d. Scores 6, 4, 2, 0.
+    from yisai.awards.results import table_from_standings
+    from yisai.record import Game, Result
+    from yisai.standings import StandingsInput, StandingsPlayer, compute_standings
+
+    ids = ["a", "b", "c", "d"]
+    games = [
+        Game(1, "a", "b", Result.BLACK_WINS), Game(1, "c", "d", Result.BLACK_WINS),
+        Game(2, "a", "c", Result.BLACK_WINS), Game(2, "b", "d", Result.BLACK_WINS),
+        Game(3, "d", "a", Result.WHITE_WINS), Game(3, "b", "c", Result.BLACK_WINS),
+    ]
+    inp = StandingsInput(tuple(StandingsPlayer(i, i) for i in ids), tuple(games), 3)
+    t = table_from_standings("open", "mixed", compute_standings(inp))
+    assert [(r.player_id, r.place, r.score) for r in t.rows] == [
+        ("a", 1, 6), ("b", 2, 4), ("c", 3, 2), ("d", 4, 0),
+    ]
+    comp = shanhai().teams.competitions[0]
+    players = {i: player(i) for i in ids}
+    tt = team_standings(comp, [team("T", ["a", "c", "d"])], players, {("open", "mixed"): t})
+    # sum of scores 6 + 2 + 0; 对手分之和: a 6, c 10, d 12 (each opponent's final score)
+    assert tt.rows[0].value == 8
+    assert dict(tt.rows[0].tie_values)["对手分之和"] == 6 + 10 + 12

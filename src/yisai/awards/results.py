@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from fractions import Fraction
 
 from yisai.registry.person import Player
 from yisai.registry.team import Team
 from yisai.regulation.divisions import RankingList
 from yisai.regulation.schema import Regulation
+from yisai.standings.ranking import Standings
 from yisai.standings.teams import (
     RankedPlayer,
     RankingKey,
@@ -133,3 +135,20 @@ def renumber(rows: Sequence[RankedPlayer]) -> tuple[RankedPlayer, ...]:
             prev_place = r.place
         out.append(RankedPlayer(r.player_id, place, r.score, r.values))
     return tuple(out)
+
+
+def table_from_standings(
+    division: str, ranking: str, standings: Standings, entrants: int | None = None
+) -> RankingTable:
+    """The plain view of a computed ranking list (``yisai.standings.compute_standings``).
+
+    Numeric criteria are kept by their column key (``score``, ``sos``, ``cumulative`` …);
+    tuple-valued ones (逐轮减去对手分) are not needed by team standings or awards.
+    """
+    rows = []
+    for r in standings.rows:
+        values = {
+            k: float(v) for k, v in r.values.items() if isinstance(v, int | Fraction)
+        }
+        rows.append(RankedPlayer(r.player_id, r.place, values.get("score", 0.0), values))
+    return RankingTable(division, ranking, tuple(rows), entrants)
