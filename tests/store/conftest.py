@@ -1,0 +1,62 @@
+"""Run every store test on SQLite and on PostgreSQL (a fresh schema per test, dropped after).
+
+PostgreSQL comes from ``YISAI_TEST_POSTGRES_URL`` (scripts/test.sh sets it); without it the
+PostgreSQL half is skipped locally and fails in CI, where it must run.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from yisai.services.context import Context, open_context
+
+NOW = datetime(2025, 4, 10, 9, 30)
+
+
+def postgres_base_url() -> str:
+    url = os.environ.get("YISAI_TEST_POSTGRES_URL")
+    if url:
+        return url
+    if os.environ.get("CI"):
+        pytest.fail("CI is set but YISAI_TEST_POSTGRES_URL is not: the PostgreSQL half must run")
+    pytest.skip("YISAI_TEST_POSTGRES_URL not set; PostgreSQL store tests skipped")
+    raise AssertionError
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.sqlite'}"
+        return
+    base = postgres_base_url()
+    schema = f"yisai_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base)
+    try:
+        with admin.begin() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    except Exception as exc:  # server down: say so plainly
+        admin.dispose()
+        pytest.fail(f"PostgreSQL at {base} not usable: {exc}")
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture
+def ctx(db_url: str) -> Iterator[Context]:
+    context = open_context(db_url, actor="测试裁判", now=lambda: NOW)
+    try:
+        yield context
+    finally:
+        context.close()

@@ -1,0 +1,81 @@
+"""Opening the store: migrations, SQLite settings, column types, transactions."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from sqlalchemy import inspect, text
+
+from yisai.registry.person import Gender, Player
+from yisai.services.context import Context, open_context
+from yisai.store import open_database, resolve_url
+from yisai.store.database import head_revision
+
+TABLES = {
+    "events", "players", "teams", "team_members", "entries", "rounds", "games",
+    "result_changes", "audit", "alembic_version",
+}  # fmt: skip
+
+
+def test_migrations_create_every_table_and_reopen_is_a_no_op(db_url: str) -> None:
+    db = open_database(db_url)
+    try:
+        assert set(inspect(db.engine).get_table_names()) >= TABLES
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == head_revision()
+    finally:
+        db.dispose()
+    again = open_database(db_url)
+    again.dispose()
+
+
+def test_id_and_phone_columns_are_text(db_url: str) -> None:
+    db = open_database(db_url)
+    try:
+        cols = {c["name"]: c["type"] for c in inspect(db.engine).get_columns("players")}
+        for name in ("id_number", "phone", "certificate_no"):
+            assert cols[name].python_type is str, name
+    finally:
+        db.dispose()
+
+
+def test_sqlite_uses_wal_and_foreign_keys(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    db = open_database(str(tmp_path / "x.sqlite"))
+    try:
+        with db.engine.connect() as conn:
+            assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+            assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
+    finally:
+        db.dispose()
+
+
+def test_location_resolution(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("YISAI_DATABASE_URL", raising=False)
+    monkeypatch.delenv("YISAI_DB", raising=False)
+    assert resolve_url(None) == "sqlite:///yisai.sqlite"
+    monkeypatch.setenv("YISAI_DB", "/tmp/a.sqlite")
+    assert resolve_url(None) == "sqlite:////tmp/a.sqlite"
+    monkeypatch.setenv("YISAI_DATABASE_URL", "postgresql+psycopg://u@h/db")
+    assert resolve_url(None) == "postgresql+psycopg://u@h/db"
+    assert resolve_url("other.sqlite") == "sqlite:///other.sqlite"
+
+
+def test_a_failing_unit_of_work_saves_nothing(ctx: Context) -> None:
+    with ctx.work() as w:
+        event = w.repo.add_event("测试赛", "t", "测试规程", "id = 't'", 7)
+    with pytest.raises(RuntimeError), ctx.work() as w:
+        w.repo.add_player(event.id, Player(id="", name="甲", gender=Gender.MALE, birth_date=date(2010, 1, 1)))
+        raise RuntimeError("boom")
+    with ctx.work() as w:
+        assert w.repo.list_players(event.id) == []
+        assert [a.entity for a in w.repo.audit_log(event.id)] == ["event"]
+
+
+def test_bad_location_is_a_clear_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from yisai.services.context import InputError
+
+    with pytest.raises(InputError, match="数据库所在目录不存在"):
+        open_context(str(tmp_path / "missing" / "x.sqlite"))
+    with pytest.raises(InputError, match="是一个目录"):
+        open_context(str(tmp_path))
