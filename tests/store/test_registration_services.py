@@ -42,14 +42,14 @@ def test_event_keeps_the_regulation_text_and_seed(ctx: Context) -> None:
         assert events.regulation_of(again).id == "2025-shanhai-cup"
     drawn = _event(ctx, "2025-xiaoqiwang")
     assert 100_000_000 <= drawn.seed < 1_000_000_000
-    with ctx.work() as w, pytest.raises(InputError, match="请用 --event 指定其一"):
+    with pytest.raises(InputError, match="请用 --event 指定其一"), ctx.work() as w:
         events.resolve_event(w, None)
 
 
 def test_bad_regulation_file_reports_lines(ctx: Context, tmp_path) -> None:  # type: ignore[no-untyped-def]
     bad = tmp_path / "bad.toml"
     bad.write_text('id = "x"\nname = 3\n', encoding="utf-8")
-    with ctx.work() as w, pytest.raises(InputError) as err:
+    with pytest.raises(InputError) as err, ctx.work() as w:
         events.create_event(w, bad)
     assert any(d.startswith(f"{bad}:2:") for d in err.value.details)
 
@@ -80,10 +80,10 @@ def test_approval_refused_with_reasons_then_forced_with_note(ctx: Context) -> No
     entry = done.entry
     assert entry is not None
     assert entry.reasons == ("出生日期2010-08-31不在少年组范围(2011-09-01至2019-08-31)",)
-    with ctx.work() as w, pytest.raises(Refused) as err:
+    with pytest.raises(Refused) as err, ctx.work() as w:
         registration.approve_entry(w, entry.id)
     assert err.value.details == list(entry.reasons) and err.value.exit_code == 1
-    with ctx.work() as w, pytest.raises(InputError, match="须用 --note"):
+    with pytest.raises(InputError, match="须用 --note"), ctx.work() as w:
         registration.approve_entry(w, entry.id, force=True)
     with ctx.work() as w:
         forced = registration.approve_entry(w, entry.id, force=True, note="组委会特邀外卡")
@@ -98,12 +98,12 @@ def test_reject_and_withdraw_follow_the_allowed_transitions(ctx: Context) -> Non
     with ctx.work() as w:
         e = registration.register_player(w, ev, kid("赵四", date(2015, 5, 5)), division="少年组").entry
     assert e is not None
-    with ctx.work() as w, pytest.raises(InputError, match="须写明理由"):
+    with pytest.raises(InputError, match="须写明理由"), ctx.work() as w:
         registration.reject_entry(w, e.id, " ")
     with ctx.work() as w:
         assert registration.reject_entry(w, e.id, "资料不全").status is EntryStatus.REJECTED
         assert registration.withdraw_entry(w, e.id, "本人申请").status is EntryStatus.WITHDRAWN
-    with ctx.work() as w, pytest.raises(InputError, match="当前状态为已退赛, 不能改为已通过"):
+    with pytest.raises(InputError, match="当前状态为已退赛, 不能改为已通过"), ctx.work() as w:
         registration.approve_entry(w, e.id)
 
 
@@ -122,7 +122,7 @@ def test_add_team_with_automatic_slots_and_refusal(ctx: Context) -> None:
         )  # fmt: skip
     assert [m.slot for m in view.team.members] == ["甲组男", "甲组女", "乙组男", "乙组女", "丙组男", "丙组女"]
     assert view.reasons == ()
-    with ctx.work() as w, pytest.raises(Refused) as err:
+    with pytest.raises(Refused) as err, ctx.work() as w:
         registration.add_team(w, ev, Team(name="浙江二队", province="浙江省"))
     assert err.value.details == ["浙江已报1支省队, 每地限报1支"]
     with ctx.work() as w:
@@ -139,6 +139,6 @@ def test_team_registration_after_the_deadline_is_refused(db_url: str) -> None:
     with open_context(db_url, actor="t", now=lambda: datetime(2025, 4, 18, 17, 30)) as late:
         with late.work() as w:
             ev = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml")
-        with late.work() as w, pytest.raises(Refused) as err:
+        with pytest.raises(Refused) as err, late.work() as w:
             registration.add_team(w, ev, Team(name="迟到队", province="江苏"))
         assert err.value.details == ["报名时间2025-04-18 17:30不在省队报名时间(不限至2025-04-18 17:00)内"]

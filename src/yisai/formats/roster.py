@@ -236,14 +236,11 @@ def _parse_date(value: Any) -> date:
 
 def _parse_id(value: Any) -> IdCard:
     if isinstance(value, int | float) and not isinstance(value, bool):
-        text = _text(value)
-        try:
-            return parse_id_number(text)
-        except ValueError:
-            raise _CellError(
-                f"身份证号被Excel存成了数字({text}), 后几位已丢失(Excel只保留15位有效数字);"
-                " 请把该列设为文本格式后重新填写"
-            ) from None
+        # Never trusted, even when the checksum happens to pass: Excel keeps 15 digits of 18.
+        raise _CellError(
+            f"身份证号被Excel存成了数字({_text(value)}), 后几位已丢失(Excel只保留15位有效数字);"
+            " 请把该列设为文本格式后重新填写"
+        )
     try:
         return parse_id_number(_text(value))
     except ValueError as exc:

@@ -276,7 +276,6 @@ def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note:
     reasons = eligibility_reasons(regulation, player, entry.division)
     label = f"报名{entry.id}({player.name}, {_division_name(regulation, entry.division)})"
     if reasons and not force:
-        work.repo.update_entry(entry.model_copy(update={"reasons": tuple(reasons)}), "check")
         raise Refused(f"{label}不符合参赛资格, 未批准 (裁判长可用 --force --note 说明理由后强制批准)", reasons)
     if reasons and not note.strip():
         raise InputError(f"强制批准{label}须用 --note 写明理由")
