@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from yisai.cli import bench, demo, entries, events, pairing, regulation, results, sgf
+from yisai.cli import awards, bench, demo, entries, events, pairing, regulation, results, sgf
 from yisai.i18n import set_language
 
 app = typer.Typer(
@@ -23,7 +23,7 @@ def _root(
     set_language(lang)
 
 
-for module in (regulation, events, entries, pairing, results, sgf, bench, demo):
+for module in (regulation, events, entries, pairing, results, awards, sgf, bench, demo):
     module.register(app)
 
 

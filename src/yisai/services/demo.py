@@ -1,0 +1,215 @@
+"""`yisai demo`: a realistic event per seed regulation, run from registration to awards.
+
+Generated people (plausible Chinese names, birth dates inside and just outside the windows,
+ranks, provinces and cities), teams, a few deliberately ineligible entries, then every round
+paired by the engine with simulated results (the stronger player wins more often), standings,
+team standings, prizes and rank awards. Seeded, so two runs print the same event.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from yisai.registry.entry import EntryStatus
+from yisai.registry.person import Gender, Player, ProStatus
+from yisai.registry.rank import Rank
+from yisai.registry.team import Team
+from yisai.regulation import Regulation
+from yisai.regulation.stages import SwissFormat, TwoGroupSwissFormat
+from yisai.services.context import Work
+from yisai.services.event_data import playing_stage
+from yisai.services.registration import add_team, register_player, reject_entry
+from yisai.services.rounds import PairedRound, pair, record_result
+from yisai.store import EventRecord
+
+SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+MALE = "伟强磊军勇杰涛斌超明刚平辉鹏华飞鑫波宁浩宇轩博文俊晨昊然睿哲瀚泽子航思远嘉豪一鸣天佑"
+FEMALE = "芳娜敏静丽艳娟霞秀玲桂英婷雪琳慧颖欣怡梓涵诗雨可馨佳琪思彤若曦语嫣紫萱"
+PLACES = [
+    ("浙江", "杭州"), ("浙江", "宁波"), ("浙江", "温州"), ("江苏", "南京"), ("江苏", "苏州"),
+    ("上海", "上海"), ("北京", "北京"), ("广东", "广州"), ("广东", "深圳"), ("四川", "成都"),
+    ("湖北", "武汉"), ("山东", "青岛"), ("福建", "厦门"), ("天津", "天津"), ("重庆", "重庆"),
+    ("河南", "郑州"), ("湖南", "长沙"), ("安徽", "合肥"), ("陕西", "西安"), ("辽宁", "大连"),
+]
+PROVINCES = [
+    "北京", "天津", "河北", "山西", "内蒙古", "辽宁", "吉林", "黑龙江", "上海", "江苏", "浙江",
+    "安徽", "福建", "江西", "山东", "河南", "湖北", "湖南", "广东", "广西", "海南", "重庆", "四川",
+    "贵州", "云南", "西藏", "陕西", "甘肃", "青海", "宁夏", "新疆", "新疆生产建设兵团", "大连",
+    "青岛", "宁波", "厦门", "深圳", "香港",
+]
+
+
+@dataclass
+class DemoPlayer:
+    player: Player
+    division: str
+    team: str | None = None
+
+
+class NameMaker:
+    def __init__(self, rnd: random.Random) -> None:
+        self.rnd = rnd
+        self.used: set[str] = set()
+
+    def __call__(self, gender: Gender) -> str:
+        pool = MALE if gender is Gender.MALE else FEMALE
+        while True:
+            given = self.rnd.choice(pool) + (self.rnd.choice(pool) if self.rnd.random() < 0.6 else "")
+            name = self.rnd.choice(SURNAMES) + given
+            if name not in self.used:
+                self.used.add(name)
+                return name
+
+
+def _birth(rnd: random.Random, start: date, end: date) -> date:
+    return start + timedelta(days=rnd.randrange((end - start).days + 1))
+
+
+def _rank(rnd: random.Random, low: int, high: int) -> Rank:
+    """A rank between ``low`` and ``high`` (dan numbers; ≤0 means kyu), skewed to the low end."""
+    n = low + int((high - low + 1) * rnd.random() ** 1.6)
+    return Rank.dan(n) if n >= 1 else Rank.kyu(1 - n)
+
+
+def _player(rnd: random.Random, names: NameMaker, gender: Gender, born: date, rank: Rank,
+            province: str, city: str | None, **extra: object) -> Player:
+    return Player(
+        id="", name=names(gender), gender=gender, birth_date=born, rank=rank,
+        certificate_no=f"CWA{rnd.randrange(10**7, 10**8)}", region="中国大陆",
+        province=province, city=city, rating=1500 + rank.value * 100 + rnd.randrange(-60, 60),
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def shanhai_people(seed: int) -> tuple[list[DemoPlayer], dict[str, str], list[str]]:
+    """Seed 000: city teams (3 men + 2 women) in the open final, youth, kids and seniors."""
+    rnd, names = random.Random(seed), NameMaker(random.Random(seed + 1))
+    people: list[DemoPlayer] = []
+    teams: dict[str, str] = {}
+    for province, city in PLACES[:12]:
+        team = f"{city}队"
+        teams[team] = province
+        for g in (Gender.MALE,) * 3 + (Gender.FEMALE,) * 2:
+            p = _player(rnd, names, g, _birth(rnd, date(1985, 1, 1), date(2010, 1, 1)),
+                        _rank(rnd, 5, 8) if g is Gender.MALE else _rank(rnd, 3, 7), province, city)
+            people.append(DemoPlayer(p, "open", team))
+    for i in range(60):
+        g = Gender.FEMALE if i % 6 == 0 else Gender.MALE
+        province, city = rnd.choice(PLACES)
+        pro = ProStatus.NEW_PRO if i == 3 else ProStatus.AMATEUR
+        p = _player(rnd, names, g, _birth(rnd, date(1975, 1, 1), date(2012, 1, 1)),
+                    _rank(rnd, 4, 8), province, city, pro_status=pro)
+        people.append(DemoPlayer(p, "open"))
+    for i in range(40):
+        g = Gender.FEMALE if i % 4 == 0 else Gender.MALE
+        province, city = rnd.choice(PLACES)
+        people.append(DemoPlayer(_player(rnd, names, g, _birth(rnd, date(2011, 9, 1), date(2019, 8, 31)),
+                                         _rank(rnd, 1, 6), province, city), "junior"))
+    for i in range(16):
+        g = Gender.FEMALE if i % 3 == 0 else Gender.MALE
+        province, city = rnd.choice(PLACES)
+        people.append(DemoPlayer(_player(rnd, names, g, _birth(rnd, date(2019, 9, 1), date(2021, 6, 1)),
+                                         _rank(rnd, -4, 2), province, city), "kids"))
+    for i in range(32):
+        g = Gender.FEMALE if i % 5 == 0 else Gender.MALE
+        province, city = rnd.choice(PLACES)
+        born = _birth(rnd, date(1955, 1, 1), date(1980, 12, 31)) if i % 4 else _birth(
+            rnd, date(1955, 1, 1), date(1965, 11, 1))
+        people.append(DemoPlayer(_player(rnd, names, g, born, _rank(rnd, 3, 7), province, city), "senior"))
+    # Deliberately ineligible: born a day too early for 少年组, too young for 中老年组, no certificate.
+    bad = [
+        DemoPlayer(_player(rnd, names, Gender.MALE, date(2011, 8, 31), Rank.dan(3), "浙江", "杭州"), "junior"),
+        DemoPlayer(_player(rnd, names, Gender.FEMALE, date(1982, 3, 3), Rank.dan(4), "江苏", "南京"), "senior"),
+        DemoPlayer(_player(rnd, names, Gender.MALE, date(1990, 5, 5), Rank.dan(5), "上海", "上海")
+                   .model_copy(update={"certificate_no": None}), "open"),
+    ]
+    people.extend(bad)
+    return people, teams, [b.player.name for b in bad]
+
+
+def xiaoqiwang_people(seed: int) -> tuple[list[DemoPlayer], dict[str, str], list[str]]:
+    """Seed 002: provincial teams of six (甲乙丙 × 男女)."""
+    rnd, names = random.Random(seed), NameMaker(random.Random(seed + 1))
+    windows = {"jia": (date(2013, 1, 1), date(2014, 12, 31), 3, 7),
+               "yi": (date(2015, 1, 1), date(2017, 12, 31), 1, 5),
+               "bing": (date(2018, 1, 1), date(2019, 12, 31), -5, 2)}
+    people: list[DemoPlayer] = []
+    teams: dict[str, str] = {}
+    for province in PROVINCES[:36]:
+        team = f"{province}队"
+        teams[team] = province
+        for division, (start, end, low, high) in windows.items():
+            for g in (Gender.MALE, Gender.FEMALE):
+                if province == PROVINCES[35] and division == "bing" and g is Gender.FEMALE:
+                    continue  # one incomplete team: ranked individually, not as a team
+                p = _player(rnd, names, g, _birth(rnd, start, end), _rank(rnd, low, high), province, None)
+                people.append(DemoPlayer(p, division, team))
+    bad = [
+        DemoPlayer(_player(rnd, names, Gender.MALE, date(2012, 12, 31), Rank.dan(5), "浙江", None), "jia"),
+        DemoPlayer(_player(rnd, names, Gender.FEMALE, date(2016, 2, 2), Rank.dan(2), "香港", None)
+                   .model_copy(update={"region": "香港"}), "yi"),
+        DemoPlayer(_player(rnd, names, Gender.MALE, date(2014, 6, 6), Rank.dan(6), "江苏", None,
+                           pro_status=ProStatus.PRO), "jia"),
+    ]
+    people.extend(bad)
+    return people, teams, [b.player.name for b in bad]
+
+
+@dataclass
+class Registration:
+    approved: int
+    rejected: list[tuple[str, str, list[str]]]  # name, division, reasons
+
+
+def register_all(work: Work, event: EventRecord, reg: Regulation, people: list[DemoPlayer],
+                 teams: dict[str, str]) -> Registration:
+    approved, rejected = 0, []
+    seated: dict[str, list[str]] = {}
+    for dp in people:
+        r = register_player(work, event, dp.player, division=dp.division, fee_paid=True)
+        entry = r.entry
+        assert entry is not None
+        if entry.reasons:
+            reject_entry(work, entry.id, "；".join(entry.reasons))
+            rejected.append((dp.player.name, reg.division(dp.division).name, list(entry.reasons)))
+            continue
+        if entry.status is EntryStatus.PENDING:
+            from yisai.services.registration import approve_entry
+
+            approve_entry(work, entry.id, note="demo: 主办方审核通过")
+        approved += 1
+        if dp.team:
+            seated.setdefault(dp.team, []).append(r.player.id)
+    for name, members in seated.items():
+        add_team(work, event, Team(name=name, province=teams[name], region="中国大陆"),
+                 [(pid, None) for pid in members], force=True, note="demo")
+    return Registration(approved, rejected)
+
+
+def rounds_for(reg: Regulation, division: str, entrants: int) -> int:
+    """Rounds of a division's Swiss; 'decided by entries' → enough to find a winner, plus two."""
+    fmt = playing_stage(reg, division).format_for(division)
+    if isinstance(fmt, TwoGroupSwissFormat):
+        return fmt.placement_final.round
+    assert isinstance(fmt, SwissFormat)
+    if fmt.rounds is not None:
+        return fmt.rounds
+    return max(3, min(9, (entrants - 1).bit_length() + 2))
+
+
+def play_round(work: Work, event: EventRecord, division: str, n: int,
+               strength: dict[str, int], seed: int) -> PairedRound:
+    """Pair round ``n`` and enter simulated results (the stronger player wins more often)."""
+    rnd = random.Random(seed)
+    paired = pair(work, str(event.id), division, n)
+    for group, pairing in paired.parts:
+        for b in pairing.boards:
+            diff = strength[b.black] - strength[b.white]
+            p_black = 1 / (1 + 10 ** (-diff / 3))
+            text = "黑胜" if rnd.random() < p_black else "白胜"
+            if rnd.random() < 0.01:
+                text = "白超时负" if text == "黑胜" else "黑超时负"
+            record_result(work, str(event.id), division, n, b.board, text, group=group)
+    return paired

@@ -1,0 +1,114 @@
+"""An event's people and games as the pure core wants them (entrants, standings input).
+
+Shared by pairing, result entry, standings, prizes and the demo so each reads the store the
+same way.
+"""
+
+from __future__ import annotations
+
+from yisai.pairing import Entrant
+from yisai.record import Game
+from yisai.registry.person import Player
+from yisai.regulation import Regulation
+from yisai.regulation.stages import AnnouncedLaterFormat, LadderFormat, Stage
+from yisai.services.context import InputError, Work
+from yisai.services.events import regulation_of
+from yisai.services.registration import approved_players
+from yisai.standings import StandingsInput, StandingsPlayer
+from yisai.store import EventRecord
+
+
+def playing_stage(reg: Regulation, division: str, stage_ref: str | None = None) -> Stage:
+    """The stage whose rounds are paired here: the named one, or the last over-the-board stage
+    of the division with a Swiss format."""
+    if stage_ref:
+        try:
+            stage = reg.stage(stage_ref)
+        except KeyError:
+            ids = ", ".join(s.id for s in reg.stages)
+            raise InputError(f"未知阶段: {stage_ref} (允许: {ids})") from None
+        if division not in stage.divisions:
+            raise InputError(f"{stage.name}不包含组别 {division}")
+        return stage
+    candidates = [
+        s
+        for s in reg.stages
+        if division in s.divisions
+        and not isinstance(s.format_for(division), LadderFormat | AnnouncedLaterFormat)
+    ]
+    if not candidates:
+        raise InputError(f"组别 {division} 没有可编排的阶段 (积分编排制)")
+    return candidates[-1]
+
+
+def team_of(work: Work, event: EventRecord) -> dict[str, str]:
+    """player id → team name."""
+    return {m.player_id: t.name for t in work.repo.list_teams(event.id) for m in t.members}
+
+
+def entrants_of(players: list[Player], teams: dict[str, str]) -> list[Entrant]:
+    return [
+        Entrant(
+            id=p.id,
+            rank=p.rank if p.rank is not None else Entrant.__dataclass_fields__["rank"].default,
+            rating=p.rating or 0,
+            team=teams.get(p.id),
+            province=p.province,
+            city=p.city,
+            club=p.club,
+        )
+        for p in players
+    ]
+
+
+def division_players(work: Work, event: EventRecord, division: str) -> list[Player]:
+    players = approved_players(work, event, division)
+    if not players:
+        raise InputError(f"组别 {division} 没有已批准的报名")
+    return players
+
+
+def standings_input(
+    work: Work, event: EventRecord, division: str | None = None, stage: str | None = None
+) -> StandingsInput:
+    """Players (tagged with division, gender, team, age) and games of one or all divisions."""
+    reg = regulation_of(event)
+    divisions = [division] if division else [d.id for d in reg.divisions]
+    teams = team_of(work, event)
+    players: list[StandingsPlayer] = []
+    games: list[Game] = []
+    rounds = 0
+    for did in divisions:
+        dplayers = approved_players(work, event, did)
+        if not dplayers:
+            continue
+        st = playing_stage(reg, did, stage)
+        dgames = work.repo.games(event.id, did, stage=st.id)
+        games += dgames
+        rounds = max(rounds, max((g.round for g in dgames), default=0))
+        players += [
+            StandingsPlayer(
+                id=p.id,
+                name=p.name,
+                club=teams.get(p.id) or p.club or p.city or p.province or "",
+                rank=p.rank,
+                rating=p.rating,
+                tags={
+                    "division": did,
+                    "gender": p.gender.value,
+                    **({"team": teams[p.id]} if p.id in teams else {}),
+                },
+            )
+            for p in dplayers
+        ]
+    rules_division = division or (divisions[0] if divisions else None)
+    return StandingsInput(
+        players=tuple(players),
+        games=tuple(games),
+        rounds=rounds,
+        scoring=reg.scoring_for(rules_division) if rules_division else reg.scoring,
+        ranking=reg.ranking_for(rules_division) if rules_division else reg.ranking,
+        title=event.name,
+        source=f"event:{event.id}",
+        meta={"event": event.name, "seed": str(event.seed)},
+    )
