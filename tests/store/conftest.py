@@ -30,12 +30,36 @@ def postgres_base_url() -> str:
     raise AssertionError
 
 
+_checked: set[str] = set()
+
+
+def ensure_database(base: str) -> None:
+    """Create the test database on a fresh server (a new machine has only ``postgres``)."""
+    if base in _checked:
+        return
+    url = make_url(base)
+    maintenance = create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with maintenance.connect() as conn:
+            found = conn.execute(
+                text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": url.database}
+            ).scalar()
+            if not found:
+                conn.execute(text(f'CREATE DATABASE "{url.database}"'))
+    except Exception as exc:
+        pytest.fail(f"PostgreSQL at {url.render_as_string()} not usable: {exc}")
+    finally:
+        maintenance.dispose()
+    _checked.add(base)
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'store.sqlite'}"
         return
     base = postgres_base_url()
+    ensure_database(base)
     schema = f"yisai_test_{uuid.uuid4().hex[:12]}"
     admin = create_engine(base)
     try:
