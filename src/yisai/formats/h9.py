@@ -143,6 +143,16 @@ def read_h9(path: str | Path, data: bytes | None = None) -> StandingsInput:
             elif line.lstrip(";").strip().startswith("Pl "):
                 crit_names = _criteria_from_header(line)
             continue
+        fixed = _fixed_columns(line)
+        if fixed is not None:  # OpenGotha's layout: columns are positional (clubs may hold spaces)
+            if line[:4].strip():
+                place = int(line[:4])
+            names, rank, country, club, rest = fixed
+            games = _half_games(path, lineno, rest, crit_names)
+            rows.append(
+                _Row(lineno, place, names[0], " ".join(names[1:]), rank, country, club, games)
+            )
+            continue
         tokens = line.split()
         if line[:4].strip():
             try:
@@ -168,34 +178,54 @@ def read_h9(path: str | Path, data: bytes | None = None) -> StandingsInput:
         assert rank is not None
         country, club = tokens[k_rank + 1], tokens[k_rank + 2]
         rest = tokens[k_rank + 3 :]
-        n_crit = max(len(crit_names), 4) if crit_names else None
-        if n_crit is not None and len(rest) >= n_crit:
-            game_tokens = rest[n_crit:]
-        else:  # no header: half-games are the trailing tokens that look like games
-            k = len(rest)
-            while (
-                k > 0
-                and _HALF_GAME.match(rest[k - 1])
-                and ("/" in rest[k - 1] or "!" in rest[k - 1] or rest[k - 1][0] == "0")
-            ):
-                k -= 1
-            game_tokens = rest[k:]
-        games = []
-        for t in game_tokens:
-            m = _HALF_GAME.match(t)
-            if not m:
-                raise H9Error(
-                    tr(
-                        f"{path}: 第{lineno}行: 对局 {t!r} 格式不对 (应如 12+/w0、3-/b2、0+)",
-                        f"{path}: line {lineno}: half-game {t!r} malformed (e.g. 12+/w0, 3-/b2, 0+)",
-                    )
-                )
-            opp, res, typ, col, hd = m.groups()
-            games.append((int(opp), res, typ, col, int(hd or 0)))
+        games = _half_games(path, lineno, rest, crit_names)
         rows.append(_Row(lineno, place, names[0], " ".join(names[1:]), rank, country, club, games))
     if not rows:
         raise H9Error(tr(f"{path}: 没有选手行", f"{path}: no player lines"))
     return _build(path, rows, meta, crit_names)
+
+
+def _fixed_columns(line: str) -> tuple[list[str], int, str, str, list[str]] | None:
+    """Split an OpenGotha-layout line: place(4) name(30) rank(3) country(2) club(4) rest."""
+    if len(line) < 48 or line[35] != " " or line[39] != " " or line[42] != " ":
+        return None
+    rank = _og_rank(line[36:39].strip())
+    name = line[5:35].strip()
+    if rank is None or not name or (line[:4].strip() and not line[:4].strip().isdigit()):
+        return None
+    names = [t.replace("_", " ") for t in name.split()]
+    return names, rank, line[40:42].strip(), line[43:47].strip(), line[47:].split()
+
+
+def _half_games(
+    path: Path, lineno: int, rest: list[str], crit_names: list[str]
+) -> list[tuple[int, str, str, str, int]]:
+    """The per-round tokens after the criteria columns, parsed."""
+    n_crit = max(len(crit_names), 4) if crit_names else None
+    if n_crit is not None and len(rest) >= n_crit:
+        game_tokens = rest[n_crit:]
+    else:  # no header: half-games are the trailing tokens that look like games
+        k = len(rest)
+        while (
+            k > 0
+            and _HALF_GAME.match(rest[k - 1])
+            and ("/" in rest[k - 1] or "!" in rest[k - 1] or rest[k - 1][0] == "0")
+        ):
+            k -= 1
+        game_tokens = rest[k:]
+    games = []
+    for t in game_tokens:
+        m = _HALF_GAME.match(t)
+        if not m:
+            raise H9Error(
+                tr(
+                    f"{path}: 第{lineno}行: 对局 {t!r} 格式不对 (应如 12+/w0、3-/b2、0+)",
+                    f"{path}: line {lineno}: half-game {t!r} malformed (e.g. 12+/w0, 3-/b2, 0+)",
+                )
+            )
+        opp, res, typ, col, hd = m.groups()
+        games.append((int(opp), res, typ, col, int(hd or 0)))
+    return games
 
 
 def _build(
@@ -207,6 +237,9 @@ def _build(
     rounds = max(len(r.games) for r in rows)
     games: list[Game] = []
     absent: dict[int, set[int]] = {}
+    done: set[tuple[int, int, int]] = set()
+    busy: set[tuple[int, int]] = set()
+    warnings: list[str] = []
     for i, row in enumerate(rows):
         for rnd, (opp, res, typ, col, hd) in enumerate(row.games, start=1):
             if opp == 0:
@@ -223,16 +256,28 @@ def _build(
                         f"{path}: line {row.line}: round {rnd} opponent {opp} beyond {len(rows)} players",
                     )
                 )
-            if j < i:
-                continue  # the game was built from the opponent's line
+            pair = (rnd, min(i, j), max(i, j))
+            if pair in done:
+                continue  # already built from the opponent's line
+            done.add(pair)
             other = rows[j].games[rnd - 1] if rnd - 1 < len(rows[j].games) else None
             if other is None or other[0] != i + 1:
-                raise H9Error(
+                warnings.append(
                     tr(
-                        f"{path}: 第{row.line}行: 第{rnd}轮对手 {opp} 的行没有写回本选手 {i + 1}",
-                        f"{path}: line {row.line}: round {rnd}: opponent {opp} does not list player {i + 1}",
+                        f"第{row.line}行: 第{rnd}轮对手 {opp} 的行没有写回本选手 {i + 1}",
+                        f"line {row.line}: round {rnd}: opponent {opp} does not list player {i + 1}",
                     )
                 )
+                other = (i + 1, {"+": "-", "-": "+"}.get(res, res), typ, "", hd)
+            if (i, rnd) in busy or (j, rnd) in busy:
+                warnings.append(
+                    tr(
+                        f"第{row.line}行: 第{rnd}轮选手已有对局, 这盘 (对手 {opp}) 不计",
+                        f"line {row.line}: round {rnd}: player already paired; game with {opp} ignored",
+                    )
+                )
+                continue
+            busy.update({(i, rnd), (j, rnd)})
             i_white = col != "b"
             white, black = (ids[i], ids[j]) if i_white else (ids[j], ids[i])
             mine, theirs = res, other[1]
@@ -276,7 +321,6 @@ def _build(
         canon = og_name(name)
         if canon:
             crits.append(canon)
-    warnings: list[str] = []
     if use_mms:
         warnings.append(
             tr(
@@ -465,10 +509,7 @@ def _half_game(
     assert opp is not None
     out = g.outcome_for(p.id)
     res = {"W": "+", "L": "-", "D": "=", "?": "?"}[out]
-    if g.result == Result.UNKNOWN:
-        typ = "/"
-    else:
-        typ = "/" if g.played else "!"
+    typ = "/" if g.played or g.result == Result.UNKNOWN else "!"
     col = "w" if g.white == p.id else "b"
     text = f"{pos.get(opp, 0):>4}{res}{typ}{col}{g.handicap}"
     if not full_format:  # short format has no "!" marker, so forfeits stay (as in OpenGotha)

@@ -13,7 +13,7 @@ from yisai.standings.criteria import Value
 from yisai.standings.model import StandingsInput, StandingsPlayer, games_up_to
 from yisai.standings.names import CriterionRef, resolve, resolve_list
 from yisai.standings.opengotha import OGParameters, OGScores, compute_og_scores, og_order
-from yisai.standings.ranking import Decision, Explanation, RankKey, Standings, StandingRow, rank
+from yisai.standings.ranking import Decision, Explanation, RankKey, StandingRow, Standings, rank
 from yisai.standings.table import ALL_CRITERIA, CriteriaTable, compute_table
 
 __all__ = [

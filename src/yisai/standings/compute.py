@@ -28,8 +28,8 @@ from yisai.standings.opengotha import (
 from yisai.standings.ranking import (
     Decision,
     RankKey,
-    Standings,
     StandingRow,
+    Standings,
     direct_points,
     rank_by_keys,
 )

@@ -42,26 +42,15 @@ class Ledger:
         return len(self.ids)
 
 
-def _forfeit_points(outcome: str, result: Result, scoring: Scoring) -> int:
-    if result == Result.BOTH_LOSE:
-        return scoring.both_forfeit
-    if outcome == "W":
-        return scoring.forfeit_win
-    if outcome == "L":
-        return scoring.forfeit_loss
-    if outcome == "D":
-        return scoring.draw
-    return 0
-
-
-def _game_points(outcome: str, scoring: Scoring) -> int:
-    if outcome == "W":
-        return scoring.win
-    if outcome == "D":
-        return scoring.draw
-    if outcome == "L":
-        return scoring.loss
-    return 0
+#: (Black's, White's) outcome letter for each result; "both lose" and "both win" included.
+_OUTCOMES: dict[Result, tuple[str, str]] = {
+    Result.BLACK_WINS: ("W", "L"),
+    Result.WHITE_WINS: ("L", "W"),
+    Result.DRAW: ("D", "D"),
+    Result.BOTH_LOSE: ("L", "L"),
+    Result.BOTH_WIN: ("W", "W"),
+    Result.UNKNOWN: ("?", "?"),
+}
 
 
 def build_ledger(
@@ -82,43 +71,58 @@ def build_ledger(
     outcome = [[""] * rounds for _ in range(n)]
     colour = [[""] * rounds for _ in range(n)]
     counted = [[False] * rounds for _ in range(n)]
-    seen: set[tuple[int, int]] = set()
+    seen = bytearray(n * rounds)
+    game_pts = {"W": scoring.win, "D": scoring.draw, "L": scoring.loss, "?": 0}
+    forfeit_pts = {"W": scoring.forfeit_win, "D": scoring.draw, "L": scoring.forfeit_loss, "?": 0}
+    count_forfeits = scoring.forfeit_counts_in_sos
 
     def claim(pid: str, r0: int, g: Game) -> int:
         i = index.get(pid)
         if i is None:
             raise ValueError(f"第{g.round}轮对局中的选手 {pid!r} 不在选手名单中")
-        if (i, r0) in seen:
+        if seen[i * rounds + r0]:
             raise ValueError(f"选手 {pid!r} 在第{g.round}轮有两盘对局")
-        seen.add((i, r0))
+        seen[i * rounds + r0] = 1
         return i
 
     for g in games:
-        if g.round < 1 or g.round > rounds:
+        rnd = g.round
+        if rnd < 1 or rnd > rounds:
             continue
-        r0 = g.round - 1
+        r0 = rnd - 1
         if g.white is None:  # bye
             i = claim(g.black, r0, g)
             kind[i][r0] = BYE
-            out = g.outcome_for(g.black)
+            out = "L" if g.result == Result.BOTH_LOSE else "W"
             outcome[i][r0] = out
             points[i][r0] = scoring.bye if out == "W" else scoring.loss
             continue
-        b = claim(g.black, r0, g)
-        w = claim(g.white, r0, g)
-        for me, other, pid, col in ((b, w, g.black, "B"), (w, b, g.white, "W")):
-            out = g.outcome_for(pid)
-            opponent[me][r0] = other
-            outcome[me][r0] = out
-            colour[me][r0] = col
-            if g.played:
-                kind[me][r0] = PLAYED
-                points[me][r0] = _game_points(out, scoring)
-                counted[me][r0] = out != "?"
+        b = index.get(g.black, -1)
+        w = index.get(g.white, -1)
+        if b < 0 or w < 0 or seen[b * rounds + r0] or seen[w * rounds + r0] or b == w:
+            b = claim(g.black, r0, g)  # slow path: raises the precise error
+            w = claim(g.white, r0, g)
+        seen[b * rounds + r0] = seen[w * rounds + r0] = 1
+        b_out, w_out = _OUTCOMES[g.result]
+        opponent[b][r0] = w
+        opponent[w][r0] = b
+        outcome[b][r0] = b_out
+        outcome[w][r0] = w_out
+        colour[b][r0] = "B"
+        colour[w][r0] = "W"
+        if g.played:
+            kind[b][r0] = kind[w][r0] = PLAYED
+            points[b][r0] = game_pts[b_out]
+            points[w][r0] = game_pts[w_out]
+            counted[b][r0] = counted[w][r0] = b_out != "?"
+        else:
+            kind[b][r0] = kind[w][r0] = FORFEIT
+            if g.result == Result.BOTH_LOSE:
+                points[b][r0] = points[w][r0] = scoring.both_forfeit
             else:
-                kind[me][r0] = FORFEIT
-                points[me][r0] = _forfeit_points(out, g.result, scoring)
-                counted[me][r0] = scoring.forfeit_counts_in_sos and out != "?"
+                points[b][r0] = forfeit_pts[b_out]
+                points[w][r0] = forfeit_pts[w_out]
+            counted[b][r0] = counted[w][r0] = count_forfeits and b_out != "?"
     return Ledger(
         ids=list(ids),
         index=index,
