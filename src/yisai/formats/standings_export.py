@@ -13,7 +13,7 @@ import json
 from fractions import Fraction
 
 from yisai.i18n import tr
-from yisai.standings.ranking import Standings, StandingRow
+from yisai.standings.ranking import StandingRow, Standings
 
 
 def fixed_headers() -> list[str]:
