@@ -74,7 +74,7 @@ def to_json(st: Standings) -> str:
                 "name": row.player.name,
                 "club": row.player.club,
                 "rank": str(row.player.rank) if row.player.rank is not None else None,
-                "values": {k.title: plain(row.values.get(k.key)) for k in st.shown_keys},
+                "values": {k.key: plain(row.values.get(k.key)) for k in st.shown_keys},
             }
             for row in st.rows
         ],
