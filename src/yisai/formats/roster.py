@@ -86,6 +86,8 @@ class RosterIssue:
     message: str
 
     def __str__(self) -> str:
+        if self.row == 0:  # the file as a whole (unreadable, wrong type)
+            return f"{self.sheet}: {self.message}"
         col = f" {self.column}列" if self.column else ""
         head = f"({self.header})" if self.header else ""
         return f"{self.sheet} 第{self.row}行{col}{head}: {self.message}"
