@@ -6,6 +6,7 @@ import typer
 
 from yisai.cli import awards, bench, demo, entries, events, pairing, regulation, results, sgf
 from yisai.i18n import set_language
+from yisai.services import event_source  # noqa: F401  (standings SOURCE may be an event)
 
 app = typer.Typer(
     name="yisai",

@@ -1,9 +1,158 @@
-"""CLI commands: pairing (being written)."""
+"""`yisai pair`, `yisai round show`, `yisai result`: the referee's round loop."""
 
 from __future__ import annotations
 
 import typer
+from rich.console import Console
+from rich.table import Table
+
+from yisai.i18n import tr
+from yisai.pairing import Controls
+from yisai.record import Game, Result
+from yisai.services.context import ServiceError, unit_of_work
+from yisai.services.rounds import PLACEMENT_GROUP, pair, record_result, rounds_of
+
+console = Console()
+round_app = typer.Typer(help="轮次: 查看对阵与成绩 (rounds)", no_args_is_help=True)
+
+RESULT_LABELS = {
+    Result.BLACK_WINS: "黑胜",
+    Result.WHITE_WINS: "白胜",
+    Result.DRAW: "和",
+    Result.BOTH_LOSE: "双方负",
+    Result.BOTH_WIN: "双方胜",
+    Result.UNKNOWN: "",
+}
+
+
+def result_label(g: Game) -> str:
+    if g.is_bye:
+        return "轮空"
+    text = RESULT_LABELS[g.result]
+    if not g.played and g.result is not Result.UNKNOWN:
+        text += "(弃权)" if g.reason in ("", "弃权") else f"({g.reason})"
+    elif g.reason:
+        text += f" {g.reason}"
+    return text
+
+
+def _fail(exc: ServiceError) -> None:
+    console.print(f"[red]{exc.message}[/red]")
+    for d in exc.details:
+        console.print(f"  {d}")
+    raise typer.Exit(exc.exit_code)
+
+
+def _pairs(values: list[str]) -> tuple[tuple[str, str], ...]:
+    out = []
+    for v in values:
+        a, sep, b = v.partition("-")
+        if not sep or not a or not b:
+            raise typer.BadParameter(tr(f"应为 编号-编号: {v}", f"expected ID-ID: {v}"))
+        out.append((a.strip(), b.strip()))
+    return tuple(out)
+
+
+def pair_cmd(
+    event: str = typer.Argument(None, help="比赛编号或名称 (库中只有一个比赛时可省略)"),
+    division: str = typer.Option(..., "--division", "-d", help="组别 id"),
+    round_no: int = typer.Option(..., "--round", "-r", help="轮次"),
+    stage: str = typer.Option(None, "--stage", help="阶段 id (默认: 该组别的积分编排阶段)"),
+    explain: bool = typer.Option(False, "--explain", help="逐台说明配对与执黑理由"),
+    fix: list[str] = typer.Option([], "--fix", help="指定对局 黑-白 (棋手编号)"),
+    forbid: list[str] = typer.Option([], "--forbid", help="禁止对局 A-B"),
+    bye: list[str] = typer.Option([], "--bye", help="指定轮空的棋手编号"),
+    sit_out: list[str] = typer.Option([], "--sit-out", help="本轮不参赛的棋手编号"),
+    replace: bool = typer.Option(False, "--replace", help="重新编排尚未录入成绩的本轮 (同一种子结果相同)"),
+    db: str = typer.Option(None, "--db", envvar="YISAI_DB", help="数据库文件或 URL"),
+) -> None:
+    """编排一轮 (积分编排制)."""
+    controls = Controls(fixed_pairs=_pairs(fix), forbidden_pairs=_pairs(forbid),
+                        requested_byes=tuple(bye), sit_outs=tuple(sit_out))
+    try:
+        with unit_of_work(db) as work:
+            paired = pair(work, event, division, round_no, stage_ref=stage, controls=controls,
+                          replace=replace)
+            names = {p.id: p.name for p in work.repo.list_players(paired.event.id)}
+    except ServiceError as exc:
+        _fail(exc)
+        return
+    for group, pairing in paired.parts:
+        title = _title(division, round_no, group)
+        t = Table(title=title, title_style="bold")
+        for h in ("台次", "黑方", "积分", "白方", "积分"):
+            t.add_column(h)
+        for b in pairing.boards:
+            t.add_row(str(b.board), names.get(b.black, b.black), str(b.black_score),
+                      names.get(b.white, b.white), str(b.white_score))
+        for y in pairing.byes:
+            t.add_row("", names.get(y.player, y.player), "", "轮空", f"+{y.points}")
+        console.print(t)
+        if explain:
+            for line in pairing.explain():
+                console.print(line, markup=False, highlight=False)
+
+
+def _title(division: str, n: int, group: str) -> str:
+    label = {"": "", PLACEMENT_GROUP: " 同名次决赛"}.get(group, f" {group}组")
+    return f"{division}{label} 第{n}轮"
+
+
+@round_app.command("show")
+def round_show(
+    event: str = typer.Argument(None, help="比赛编号或名称"),
+    division: str = typer.Option(..., "--division", "-d"),
+    round_no: int = typer.Option(..., "--round", "-r"),
+    stage: str = typer.Option(None, "--stage"),
+    explain: bool = typer.Option(False, "--explain", help="显示编排时保存的说明"),
+    db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
+) -> None:
+    """显示一轮的对阵与成绩: 台次 黑方 白方 积分 结果."""
+    try:
+        with unit_of_work(db) as work:
+            ev, _reg, rounds = rounds_of(work, event, division, round_no, stage)
+            names = {p.id: p.name for p in work.repo.list_players(ev.id)}
+    except ServiceError as exc:
+        _fail(exc)
+        return
+    for r in rounds:
+        t = Table(title=_title(division, round_no, r.group), title_style="bold")
+        for h in ("台次", "黑方", "白方", "结果"):
+            t.add_column(h)
+        for g in r.games:
+            t.add_row(str(g.board) if not g.is_bye else "", names.get(g.black, g.black),
+                      names.get(g.white, "") if g.white else "", result_label(g))
+        console.print(t)
+        if explain:
+            for line in r.info.get("explain", []):
+                console.print(line, markup=False, highlight=False)
+
+
+def result_cmd(
+    result: str = typer.Argument(..., help="黑胜/白胜/和/黑弃权/白弃权/双方弃权/黑超时负/B+R/W+T …"),
+    event: str = typer.Option(None, "--event", "-e", help="比赛编号或名称"),
+    division: str = typer.Option(..., "--division", "-d"),
+    round_no: int = typer.Option(..., "--round", "-r"),
+    board: int = typer.Option(..., "--board", "-b", help="台次"),
+    group: str = typer.Option(None, "--group", help="分组 (A/B/final)"),
+    stage: str = typer.Option(None, "--stage"),
+    change: bool = typer.Option(False, "--change", help="更改已录入的成绩 (记入审计)"),
+    note: str = typer.Option("", "--note", help="更改理由"),
+    db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
+) -> None:
+    """录入一台的成绩. 已有成绩的台次须加 --change 才能更改."""
+    try:
+        with unit_of_work(db) as work:
+            game = record_result(work, event, division, round_no, board, result, group=group,
+                                 stage_ref=stage, change=change, note=note)
+    except ServiceError as exc:
+        _fail(exc)
+        return
+    console.print(tr(f"已录入: 第{round_no}轮第{board}台 {result_label(game)}",
+                     f"saved: round {round_no} board {board} {game.result.value}"))
 
 
 def register(app: typer.Typer) -> None:
-    """Attach this module's commands to the root app."""
+    app.command("pair")(pair_cmd)
+    app.command("result")(result_cmd)
+    app.add_typer(round_app, name="round")
