@@ -517,7 +517,7 @@ class Repository:
         if existing is not None:
             if not replace:
                 raise Conflict(f"{division}第{number}轮已编排")
-            if any(g.result != Result.UNKNOWN.value for g in existing.games):
+            if any(g.result != Result.UNKNOWN.value and g.white_id is not None for g in existing.games):
                 raise Conflict(f"{division}第{number}轮已有成绩, 不能重新编排")
             before = {"games": [_game_json(_game(g, number)) for g in existing.games]}
             self.session.delete(existing)
