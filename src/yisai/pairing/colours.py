@@ -16,7 +16,7 @@ from yisai.pairing.history import PlayerHistory
 _ALT = 1
 _THREE = 3
 _IMBALANCE = 9
-IMBALANCE_CAP = 3  # excess over |B-W| = 1 counted up to this many per player
+IMBALANCE_CAP = 12  # excess over |B-W| = 1 counted up to this many per player
 MAX_COLOUR_COST = 2 * (_IMBALANCE * IMBALANCE_CAP + _THREE + _ALT)
 
 
@@ -30,16 +30,22 @@ def _player_cost(h: PlayerHistory, colour: str) -> tuple[int, int, int]:
     return imbalance, three, repeat
 
 
+def colour_costs(h: PlayerHistory) -> tuple[int, int]:
+    """(cost if Black, cost if White) for one player; a pair's cost is the sum of its two."""
+    ib, tb, rb = _player_cost(h, "B")
+    iw, tw, rw = _player_cost(h, "W")
+    return _IMBALANCE * ib + _THREE * tb + _ALT * rb, _IMBALANCE * iw + _THREE * tw + _ALT * rw
+
+
 def orientation_cost(black: PlayerHistory, white: PlayerHistory) -> int:
     """Colour cost of ``black`` taking Black against ``white``."""
-    ib, tb, rb = _player_cost(black, "B")
-    iw, tw, rw = _player_cost(white, "W")
-    return _IMBALANCE * (ib + iw) + _THREE * (tb + tw) + _ALT * (rb + rw)
+    return colour_costs(black)[0] + colour_costs(white)[1]
 
 
-def pair_colour_cost(a: PlayerHistory, b: PlayerHistory) -> int:
-    """The cost the matching charges this pair: that of its better orientation."""
-    return min(orientation_cost(a, b), orientation_cost(b, a))
+def pair_colour_cost(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """The cost the matching charges a pair (from ``colour_costs`` of each): its better
+    orientation's."""
+    return min(a[0] + b[1], b[0] + a[1])
 
 
 def choose_colours(

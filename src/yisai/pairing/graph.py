@@ -22,12 +22,14 @@ from dataclasses import dataclass, field
 
 import rustworkx as rx
 
-from yisai.pairing.weights import IN_GROUP_CAP, LEVELS, make_radix
+from yisai.pairing.weights import LEVELS, make_radix
 
 BYE = "\x00bye"  # id of the virtual bye vertex (never a real player's id)
 DEFAULT_WIDTH = 12
 SMALL_GROUP = 2 * DEFAULT_WIDTH + 8  # groups up to this size are joined completely
 BLOCK_MIN = 1200  # pools above this size are solved block by block
+SEGMENT_MAX = 2400  # blocks above this size are cut into segments (10,000-player rounds)
+SEGMENT_TARGET = 1600
 COMPLETE_LIMIT = 800  # above this, complete groups are tried only to find a complete pairing
 _SCORE = LEVELS.index("score")
 _FORBIDDEN = LEVELS.index("forbidden")
@@ -80,14 +82,22 @@ class Solution:
     exact: bool = False  # certified on a graph with every same/neighbouring-group edge
 
 
-def in_group_cost(u: Node, v: Node, adjacent: bool) -> int:
-    """Deviation of ``u``–``v`` from the ideal in-group pairing (``u`` placed above ``v``)."""
+def in_group_cost(u: Node, v: Node, adjacent: bool) -> tuple[int, int]:
+    """(in_group, seat) costs of ``u``–``v`` (``u`` placed above ``v``).
+
+    split: in_group is 1 unless one player is in the top half and the other in the bottom
+    half; seat is the distance from the exact partner n/2 places down. adjacent: in_group is
+    the number of players between them. A float: how far both are from the groups' boundary
+    (the lowest of the upper group should meet the highest of the lower).
+    """
     if u.group == v.group:
         gap = v.pos - u.pos
-        cost = gap - 1 if adjacent else abs(gap - u.gsize // 2)
-    else:  # a float: the lowest of the upper group should meet the highest of the lower
-        cost = (u.gsize - 1 - u.pos) + v.pos
-    return min(cost, IN_GROUP_CAP)
+        if adjacent:
+            return gap - 1, 0
+        half = u.gsize // 2
+        crosses = u.pos < half <= v.pos
+        return (0 if crosses else 1), abs(gap - half)
+    return (u.gsize - 1 - u.pos) + v.pos, 0
 
 
 def _windowed(group_size: int, width: int | None) -> bool:
@@ -97,32 +107,39 @@ def _windowed(group_size: int, width: int | None) -> bool:
 
 def candidate_pairs(layout: Layout, width: int | None, reach: int | None,
                     adjacent: bool) -> Iterator[tuple[Node, Node]]:
-    """Candidate pairs (upper node first) of the sparse graph for this widening step."""
+    """Candidate pairs (upper node first) of the sparse graph for this widening step.
+
+    Works on positions inside the whole score group, so a layout may hold part of a group
+    (a segment of a very large field, see ``segments``).
+    """
     groups = layout.groups
     for gi, grp in enumerate(groups):
-        g = len(grp)
-        if not _windowed(g, width):
-            for i in range(g):
-                for j in range(i + 1, g):
+        gsize = grp[0].gsize
+        if not _windowed(gsize, width):
+            for i in range(len(grp)):
+                for j in range(i + 1, len(grp)):
                     yield grp[i], grp[j]
         else:
-            half = g // 2
-            for i in range(g):
+            assert width is not None
+            at = {n.pos: n for n in grp}
+            half = gsize // 2
+            for u in grp:
+                i = u.pos
                 if adjacent:
-                    lo, hi = i + 1, min(g, i + 2 * width + 1)
+                    lo, hi = i + 1, i + 2 * width + 1
                 else:
-                    lo, hi = max(i + 1, i + half - width), min(g, i + half + width + 1)
-                for j in range(lo, hi):
-                    yield grp[i], grp[j]
-                for j in range(i + 1, min(g, i + 3)):  # near neighbours, for odd leftovers
-                    if j < lo:
-                        yield grp[i], grp[j]
+                    lo, hi = max(i + 1, i + half - width), i + half + width + 1
+                near = [j for j in range(i + 1, i + 3) if j < lo]  # for odd leftovers
+                for j in (*near, *range(lo, hi)):
+                    v = at.get(j)
+                    if v is not None:
+                        yield u, v
         last = len(groups) if reach is None else min(len(groups), gi + reach + 1)
         for gj in range(gi + 1, last):
             other = groups[gj]
             w = width or 0
-            ups = grp[-w:] if _windowed(len(grp), width) else grp
-            downs = other[:w] if _windowed(len(other), width) else other
+            ups = [n for n in grp if n.gsize - 1 - n.pos < w] if _windowed(gsize, width) else grp
+            downs = [n for n in other if n.pos < w] if _windowed(other[0].gsize, width) else other
             for u in ups:
                 for v in downs:
                     yield u, v
@@ -146,37 +163,25 @@ def widening_steps(pool_size: int, largest_group: int) -> list[Step]:
 def _match(nodes: list[Node], pairs: list[tuple[Node, Node]], vectors: list[list[int]]
            ) -> tuple[list[tuple[Node, Node]], list[list[int]]]:
     index = {n.pid: i for i, n in enumerate(nodes)}
-    count = len(nodes) // 2
-    radix = make_radix(vectors, max(count, 1))
+    radix = make_radix(vectors, max(len(nodes) // 2, 1))
+    weights = radix.weights(vectors)
     graph = rx.PyGraph(multigraph=False)
     graph.add_nodes_from(range(len(nodes)))
-    graph.add_edges_from([
-        (index[u.pid], index[v.pid], radix.weight(vec))
-        for (u, v), vec in zip(pairs, vectors, strict=True)
-    ])
-    mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda w: w)
-    chosen: dict[tuple[int, int], int] = {}
-    for k, (u, v) in enumerate(pairs):
-        chosen[(index[u.pid], index[v.pid])] = k
-    out_pairs, out_vecs = [], []
-    for a, b in mate:
-        k = chosen.get((a, b), chosen.get((b, a)))
-        assert k is not None
-        out_pairs.append(pairs[k])
-        out_vecs.append(vectors[k])
-    return out_pairs, out_vecs
+    graph.add_edges_from([(index[u.pid], index[v.pid], k) for k, (u, v) in enumerate(pairs)])
+    mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=weights.__getitem__)
+    ks = sorted(graph.get_edge_data(a, b) for a, b in mate)
+    return [pairs[k] for k in ks], [vectors[k] for k in ks]
 
 
 def _at_window_edge(pairs: list[tuple[Node, Node]], width: int | None, adjacent: bool) -> bool:
-    """A chosen pair at the window's edge hints that a pair outside it might be better."""
+    """A float from deep inside a windowed group (or, adjacent mode, a pair at the window's
+    far end) hints that a pair outside the window might be better: widen and solve again."""
     if width is None:
         return False
     for u, v in pairs:
         if u.group == v.group:
-            if _windowed(u.gsize, width):
-                gap = v.pos - u.pos
-                if (gap >= 2 * width) if adjacent else (abs(gap - u.gsize // 2) >= width):
-                    return True
+            if adjacent and _windowed(u.gsize, width) and v.pos - u.pos >= 2 * width:
+                return True
         elif (_windowed(u.gsize, width) and u.gsize - 1 - u.pos >= width - 1) or (
             _windowed(v.gsize, width) and v.pos >= width - 1
         ):
@@ -184,10 +189,37 @@ def _at_window_edge(pairs: list[tuple[Node, Node]], width: int | None, adjacent:
     return False
 
 
+def ideal_pairing(layout: Layout, cost: CostFn, allowed: Callable[[Node, Node], bool],
+                  adjacent: bool) -> Solution | None:
+    """The textbook pairing when it costs nothing above the lot: every group even, 1 v n/2+1
+    (or neighbours), no rematch. It is then the only pairing with zero cost on every level
+    above the lot, hence the optimum, and no matching is needed (round 1 of a big field)."""
+    pairs: list[tuple[Node, Node]] = []
+    for grp in layout.groups:
+        g = len(grp)
+        if g % 2 or grp[0].pid == BYE or g != grp[0].gsize:
+            return None
+        half = g // 2
+        pairs += [(grp[2 * i], grp[2 * i + 1]) for i in range(half)] if adjacent else [
+            (grp[i], grp[i + half]) for i in range(half)
+        ]
+    vectors = []
+    for u, v in pairs:
+        if not allowed(u, v):
+            return None
+        vec = cost(u, v)
+        if any(vec[:-1]):
+            return None
+        vectors.append(vec)
+    return Solution(pairs, vectors, True, 0, len(pairs), exact=True)
+
+
 def solve_layout(layout: Layout, cost: CostFn, allowed: Callable[[Node, Node], bool],
                  adjacent: bool, steps: Sequence[Step] | None = None) -> Solution:
     """Best pairing of one layout: widen until complete and certified (or complete graph)."""
     nodes = layout.nodes
+    if steps is None and (quick := ideal_pairing(layout, cost, allowed, adjacent)) is not None:
+        return quick
     largest = max((len(g) for g in layout.groups), default=0)
     lb = layout.score_lower_bound()
     steps = list(steps) if steps is not None else widening_steps(len(nodes), largest)
@@ -239,22 +271,94 @@ def split_blocks(layout: Layout) -> list[Layout]:
     return blocks
 
 
+def segments(layout: Layout, size: int) -> list[Layout]:
+    """Cut a very large block into segments of about ``size`` nodes that are solved apart.
+
+    Nodes are put in "partner order": inside each group the top and bottom halves are
+    interleaved (1, n/2+1, 2, n/2+2, …; neighbours as they are for ``adjacent``), so a player's
+    ideal opponent, and the boundary players who float, sit next to him; cuts fall only where
+    an even number of nodes lies above. This bounds the cost of a 10,000-player round; the
+    price is that a pair across a cut is never considered (documented in docs/pairing.md).
+    """
+    order: list[Node] = []
+    for grp in layout.groups:
+        half = len(grp) // 2
+        top, bottom = grp[:half], grp[half:]
+        inter = [n for pair in zip(top, bottom, strict=False) for n in pair]
+        order += inter + bottom[len(top):]
+    parts: list[list[Node]] = []
+    current: list[Node] = []
+    for k, node in enumerate(order):
+        current.append(node)
+        if len(current) >= size and (k + 1) % 2 == 0 and len(order) - k - 1 >= size // 2:
+            parts.append(current)
+            current = []
+    if current:
+        parts.append(current)
+    out = []
+    for part in parts:
+        by_group: dict[int, list[Node]] = {}
+        for n in part:
+            by_group.setdefault(n.group, []).append(n)
+        out.append(Layout([sorted(by_group[gi], key=lambda n: n.pos) for gi in sorted(by_group)]))
+    return out
+
+
+def _combine(parts: list[Solution], certified: bool, exact: bool) -> Solution:
+    return Solution(
+        pairs=[pr for p in parts for pr in p.pairs],
+        vectors=[v for p in parts for v in p.vectors],
+        certified=certified,
+        widenings=max((p.widenings for p in parts), default=0),
+        edges=sum(p.edges for p in parts),
+        blocks=sum(p.blocks for p in parts),
+        unmatched=[u for p in parts for u in p.unmatched],
+        exact=exact,
+    )
+
+
+def _solve_block(block: Layout, cost: CostFn, allowed: Callable[[Node, Node], bool],
+                 adjacent: bool) -> Solution:
+    """One block; a block above SEGMENT_MAX nodes is solved segment by segment, and a segment
+    that cannot be completed is merged with the next one."""
+    size = sum(len(g) for g in block.groups)
+    if size <= SEGMENT_MAX:
+        return solve_layout(block, cost, allowed, adjacent)
+    pending = segments(block, SEGMENT_TARGET)
+    parts: list[Solution] = []
+    while pending:
+        seg = pending.pop(0)
+        sol = solve_layout(seg, cost, allowed, adjacent)
+        if sol.unmatched and pending:
+            nxt = pending.pop(0)
+            pending.insert(0, _merge(seg, nxt))
+            continue
+        if sol.unmatched and parts:  # last segment: merge back with what came before
+            return solve_layout(block, cost, allowed, adjacent)
+        parts.append(sol)
+    return _combine(parts, certified=False, exact=False)
+
+
+def _merge(a: Layout, b: Layout) -> Layout:
+    by_group: dict[int, list[Node]] = {}
+    for n in (*a.nodes, *b.nodes):
+        by_group.setdefault(n.group, []).append(n)
+    return Layout([sorted(by_group[gi], key=lambda n: n.pos) for gi in sorted(by_group)])
+
+
 def solve(layout: Layout, cost: CostFn, allowed: Callable[[Node, Node], bool],
           adjacent: bool) -> Solution:
-    """Solve a whole pool: block by block when large and certified, else as one matching."""
+    """Solve a whole pool: as one matching up to BLOCK_MIN players; above, block by block
+    (exact when every block is certified) and very large blocks segment by segment."""
     total = sum(len(g) for g in layout.groups)
-    if total > BLOCK_MIN:
-        blocks = split_blocks(layout)
-        if len(blocks) > 1:
-            parts = [solve_layout(b, cost, allowed, adjacent) for b in blocks]
-            if all(p.certified for p in parts):
-                return Solution(
-                    pairs=[pr for p in parts for pr in p.pairs],
-                    vectors=[v for p in parts for v in p.vectors],
-                    certified=True,
-                    widenings=max(p.widenings for p in parts),
-                    edges=sum(p.edges for p in parts),
-                    blocks=len(parts),
-                    exact=all(p.exact for p in parts),
-                )
+    if total <= BLOCK_MIN:
+        return solve_layout(layout, cost, allowed, adjacent)
+    quick = ideal_pairing(layout, cost, allowed, adjacent)
+    if quick is not None:
+        return quick
+    blocks = split_blocks(layout)
+    parts = [_solve_block(b, cost, allowed, adjacent) for b in blocks]
+    if all(not p.unmatched for p in parts):
+        certified = all(p.certified for p in parts)
+        return _combine(parts, certified, exact=certified and all(p.exact for p in parts))
     return solve_layout(layout, cost, allowed, adjacent)

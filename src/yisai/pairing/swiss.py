@@ -7,13 +7,14 @@ method; later rounds are one maximum-weight matching (graph.py, weights.py).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 
 from yisai.i18n import tr
-from yisai.pairing.colours import MAX_COLOUR_COST, choose_colours, pair_colour_cost
+from yisai.pairing.colours import MAX_COLOUR_COST, choose_colours, colour_costs, pair_colour_cost
 from yisai.pairing.graph import BYE, Layout, Node, Solution, in_group_cost, solve
 from yisai.pairing.history import PlayerHistory, build_histories
-from yisai.pairing.lot import lot, pair_lot, shuffled
+from yisai.pairing.lot import lot, mix_lots, pair_lot, shuffled
 from yisai.pairing.model import (
     BoardPairing,
     ByeAssignment,
@@ -26,7 +27,7 @@ from yisai.pairing.weights import LOT_RANGE
 from yisai.record import Game
 from yisai.regulation.rules import PairingRules, Scoring
 
-assert MAX_COLOUR_COST < 100  # colour costs stay a small level
+assert MAX_COLOUR_COST < 256  # colour costs stay a small level (8 bits)
 
 
 def seeding_order(players: Sequence[Entrant], rules: PairingRules, seed: int) -> list[str]:
@@ -96,7 +97,65 @@ def _validate(players: Sequence[Entrant], absent: Collection[str], controls: Con
         )
 
 
+@dataclass(slots=True)
+class Problem:
+    """One round's matching problem, before solving (tests brute-force it on small fields)."""
+
+    round_no: int
+    layout: Layout
+    cost: Callable[[Node, Node], list[int]]
+    allowed: Callable[[Node, Node], bool]
+    adjacent: bool
+    pool: list[str]
+    hist: dict[str, PlayerHistory]
+    by_id: dict[str, Entrant]
+    rank_of: dict[str, int]
+    byes: list[ByeAssignment]
+    explanations: list[str]
+    sit_outs: tuple[str, ...]
+
+
 def pair_round(
+    players: Sequence[Entrant],
+    games: Sequence[Game],
+    round_no: int,
+    *,
+    rules: PairingRules | None = None,
+    scoring: Scoring | None = None,
+    seed: int = 0,
+    absent: Collection[str] = (),
+    controls: Controls | None = None,
+    order: Sequence[str] | None = None,
+) -> Problem:
+    """Everything ``pair_round`` needs before the matching: histories, pool, layout, costs."""
+    rules = rules or PairingRules()
+    scoring = scoring or Scoring()
+    controls = controls or Controls()
+    prob = prepare_round(players, games, round_no, rules=rules, scoring=scoring, seed=seed,
+                         absent=absent, controls=controls, order=order)
+    solution = (solve(prob.layout, prob.cost, prob.allowed, prob.adjacent) if prob.pool
+                else Solution([], [], True, 0, 0, exact=True))
+    if solution.unmatched:
+        raise _no_pairing_error(round_no, solution, prob.hist, prob.pool)
+    boards, warnings = _boards(solution, controls, prob, rules, seed, scoring)
+    return RoundPairing(
+        round=round_no,
+        boards=tuple(boards),
+        byes=tuple(prob.byes),
+        sit_outs=prob.sit_outs,
+        explanations=(*prob.explanations, *_summary(prob.layout, solution)),
+        warnings=tuple(warnings),
+        stats={
+            "certified": int(solution.certified),
+            "exact": int(solution.exact),
+            "widenings": solution.widenings,
+            "edges": solution.edges,
+            "blocks": solution.blocks,
+        },
+    )
+
+
+def prepare_round(
     players: Sequence[Entrant],
     games: Sequence[Game],
     round_no: int,
@@ -133,8 +192,8 @@ def pair_round(
     seeded = seeding_order(players, rules, seed)
     first_round = round_no == 1
     placement = list(order) if order is not None and not first_round else _default_order(seeded, hist)
-    missing = [p for p in seeded if p not in set(placement)]
-    placement += missing
+    placed = set(placement)
+    placement += [p for p in seeded if p not in placed]
     rank_of = {pid: i for i, pid in enumerate(placement)}
 
     taken = set(absent) | set(controls.sit_outs) | set(controls.requested_byes)
@@ -163,50 +222,35 @@ def pair_round(
         ))
     layout = _layout(pool, hist, scoring, odd_bye=len(pool) % 2 == 1)
 
+    ccost = {p: colour_costs(hist[p]) for p in pool}
+    own_lot = {p: lot(seed, round_no, p) for p in pool}
+
     def allowed(u: Node, v: Node) -> bool:
         return v.pid == BYE or v.pid not in hist[u.pid].opponents
 
     def cost(u: Node, v: Node) -> list[int]:
         if v.pid == BYE:
             return [0, 1 if hist[u.pid].byes else 0, (u.score - v.score) ** 2, 0,
-                    _bye_in_group(u), 0, lot(seed, round_no, "bye", u.pid, modulo=LOT_RANGE)]
+                    _bye_in_group(u), 0, 0, lot(seed, round_no, "bye", u.pid, modulo=LOT_RANGE)]
         team = 0
         if avoid_key is not None:
             ta = by_id[u.pid].affiliation(avoid_key)
             team = 1 if ta is not None and ta == by_id[v.pid].affiliation(avoid_key) else 0
+        order_cost, seat = in_group_cost(u, v, adjacent)
         return [
             1 if frozenset((u.pid, v.pid)) in forbidden else 0,
             0,
             (u.score - v.score) ** 2,
             team,
-            in_group_cost(u, v, adjacent),
-            pair_colour_cost(hist[u.pid], hist[v.pid]) if rules.colour_balance else 0,
-            pair_lot(seed, round_no, u.pid, v.pid, LOT_RANGE),
+            order_cost,
+            pair_colour_cost(ccost[u.pid], ccost[v.pid]) if rules.colour_balance else 0,
+            seat,
+            mix_lots(own_lot[u.pid], own_lot[v.pid], LOT_RANGE),
         ]
 
-    solution = solve(layout, cost, allowed, adjacent) if pool else Solution([], [], True, 0, 0, exact=True)
-    if solution.unmatched:
-        raise _no_pairing_error(round_no, solution, hist, pool)
-
-    boards, warnings = _boards(solution, controls, hist, by_id, rank_of, rules, seed, round_no,
-                               avoid_key, scoring, byes, layout)
-    explanations += _summary(layout, solution)
     sit = tuple(sorted(set(absent) | set(controls.sit_outs), key=lambda p: rank_of.get(p, 0)))
-    return RoundPairing(
-        round=round_no,
-        boards=tuple(boards),
-        byes=tuple(byes),
-        sit_outs=sit,
-        explanations=tuple(explanations),
-        warnings=tuple(warnings),
-        stats={
-            "certified": int(solution.certified),
-            "exact": int(solution.exact),
-            "widenings": solution.widenings,
-            "edges": solution.edges,
-            "blocks": solution.blocks,
-        },
-    )
+    return Problem(round_no, layout, cost, allowed, adjacent, pool, hist, by_id, rank_of, byes,
+                   explanations, sit)
 
 
 _SEED_CN = {"rank": "段位", "rating": "等级分", "lot": "抽签"}
@@ -276,11 +320,11 @@ def _no_pairing_error(round_no: int, sol: Solution, hist: dict[str, PlayerHistor
     )
 
 
-def _boards(sol: Solution, controls: Controls, hist: dict[str, PlayerHistory],
-            by_id: dict[str, Entrant], rank_of: dict[str, int], rules: PairingRules, seed: int,
-            round_no: int, avoid_key: str | None, scoring: Scoring, byes: list[ByeAssignment],
-            layout: Layout) -> tuple[list[BoardPairing], list[str]]:
+def _boards(sol: Solution, controls: Controls, prob: Problem, rules: PairingRules, seed: int,
+            scoring: Scoring) -> tuple[list[BoardPairing], list[str]]:
     """Turn matched pairs into boards (colours, reasons), add fixed pairs, number the boards."""
+    hist, rank_of, byes, layout = prob.hist, prob.rank_of, prob.byes, prob.layout
+    round_no = prob.round_no
     warnings: list[str] = []
     raw: list[BoardPairing] = []
     sizes = {g[0].score: len(g) for g in layout.groups if g[0].pid != BYE}
