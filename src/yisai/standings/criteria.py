@@ -50,7 +50,7 @@ def cumulative(ledger: Ledger) -> list[int]:
     return [sum(row) for row in running_scores(ledger)]
 
 
-def _opponent_contributions(ledger: Ledger, per_player: Sequence[Value]) -> list[list[Value]]:
+def opponent_contributions(ledger: Ledger, per_player: Sequence[Value]) -> list[list[Value]]:
     """c[i][k]: what round k's opponent adds to player i's sum (0 when not counted)."""
     out = []
     for opps, cnt in zip(ledger.opponent, ledger.counted, strict=True):
@@ -79,7 +79,7 @@ def sos_minus(ledger: Ledger, drop: int, scores: Sequence[int] | None = None) ->
     """SOS−1 / SOS−2: 对手分 without the ``drop`` lowest per-round contributions."""
     scores = score(ledger) if scores is None else scores
     out = []
-    for contrib in _opponent_contributions(ledger, scores):
+    for contrib in opponent_contributions(ledger, scores):
         kept = sorted(contrib)[drop:]
         out.append(sum(kept))
     return out
@@ -138,7 +138,7 @@ def sos_cut(
     """逐轮减去对手分: (SOS − c1, SOS − c1 − c2, …), or from the last round backward."""
     scores = score(ledger) if scores is None else scores
     out = []
-    for contrib in _opponent_contributions(ledger, scores):
+    for contrib in opponent_contributions(ledger, scores):
         order = list(reversed(contrib)) if from_last_round else contrib
         remaining = sum(order)
         seq = []

@@ -8,7 +8,9 @@ rounds, and whether an opponent counts in 对手分.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import gc
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from yisai.record import Game, Result
@@ -53,6 +55,19 @@ _OUTCOMES: dict[Result, tuple[str, str]] = {
 }
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cycle collector during a burst of acyclic allocations (lists and tuples per
+    player and round): it would otherwise rescan them repeatedly, about a third of the time."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def build_ledger(
     ids: Sequence[str], games: Iterable[Game], rounds: int, scoring: Scoring
 ) -> Ledger:
@@ -65,16 +80,29 @@ def build_ledger(
     index = {pid: i for i, pid in enumerate(ids)}
     if len(index) != n:
         raise ValueError("选手编号重复 (duplicate player id)")
-    kind = [[ABSENT] * rounds for _ in range(n)]
-    opponent = [[NO_OPPONENT] * rounds for _ in range(n)]
-    points = [[scoring.absent] * rounds for _ in range(n)]
-    outcome = [[""] * rounds for _ in range(n)]
-    colour = [[""] * rounds for _ in range(n)]
-    counted = [[False] * rounds for _ in range(n)]
+    absent_card = (NO_OPPONENT, (ABSENT, scoring.absent, "", "", False))
+    cards = [[absent_card] * rounds for _ in range(n)]
     seen = bytearray(n * rounds)
     game_pts = {"W": scoring.win, "D": scoring.draw, "L": scoring.loss, "?": 0}
     forfeit_pts = {"W": scoring.forfeit_win, "D": scoring.draw, "L": scoring.forfeit_loss, "?": 0}
-    count_forfeits = scoring.forfeit_counts_in_sos
+    # (kind, points, outcome, colour, counted) for Black and White, per (result, played):
+    # computed once so the loop over games only stores two small tuples per game.
+    face: dict[tuple[Result, bool], tuple[tuple, tuple]] = {}
+    for res, (b_out, w_out) in _OUTCOMES.items():
+        for played in (True, False):
+            if played:
+                pts = (game_pts[b_out], game_pts[w_out])
+                cnt = b_out != "?"
+            elif res == Result.BOTH_LOSE:
+                pts = (scoring.both_forfeit, scoring.both_forfeit)
+                cnt = scoring.forfeit_counts_in_sos
+            else:
+                pts = (forfeit_pts[b_out], forfeit_pts[w_out])
+                cnt = scoring.forfeit_counts_in_sos and b_out != "?"
+            k = PLAYED if played else FORFEIT
+            face[(res, played)] = ((k, pts[0], b_out, "B", cnt), (k, pts[1], w_out, "W", cnt))
+    bye_win = (NO_OPPONENT, (BYE, scoring.bye, "W", "", False))
+    bye_loss = (NO_OPPONENT, (BYE, scoring.loss, "L", "", False))
 
     def claim(pid: str, r0: int, g: Game) -> int:
         i = index.get(pid)
@@ -92,10 +120,7 @@ def build_ledger(
         r0 = rnd - 1
         if g.white is None:  # bye
             i = claim(g.black, r0, g)
-            kind[i][r0] = BYE
-            out = "L" if g.result == Result.BOTH_LOSE else "W"
-            outcome[i][r0] = out
-            points[i][r0] = scoring.bye if out == "W" else scoring.loss
+            cards[i][r0] = bye_loss if g.result == Result.BOTH_LOSE else bye_win
             continue
         b = index.get(g.black, -1)
         w = index.get(g.white, -1)
@@ -103,26 +128,25 @@ def build_ledger(
             b = claim(g.black, r0, g)  # slow path: raises the precise error
             w = claim(g.white, r0, g)
         seen[b * rounds + r0] = seen[w * rounds + r0] = 1
-        b_out, w_out = _OUTCOMES[g.result]
-        opponent[b][r0] = w
-        opponent[w][r0] = b
-        outcome[b][r0] = b_out
-        outcome[w][r0] = w_out
-        colour[b][r0] = "B"
-        colour[w][r0] = "W"
-        if g.played:
-            kind[b][r0] = kind[w][r0] = PLAYED
-            points[b][r0] = game_pts[b_out]
-            points[w][r0] = game_pts[w_out]
-            counted[b][r0] = counted[w][r0] = b_out != "?"
-        else:
-            kind[b][r0] = kind[w][r0] = FORFEIT
-            if g.result == Result.BOTH_LOSE:
-                points[b][r0] = points[w][r0] = scoring.both_forfeit
-            else:
-                points[b][r0] = forfeit_pts[b_out]
-                points[w][r0] = forfeit_pts[w_out]
-            counted[b][r0] = counted[w][r0] = count_forfeits and b_out != "?"
+        fb, fw = face[(g.result, g.played)]
+        cards[b][r0] = (w, fb)
+        cards[w][r0] = (b, fw)
+
+    opponent = []
+    kind = []
+    points = []
+    outcome = []
+    colour = []
+    counted = []
+    for row in cards:
+        opps, faces = zip(*row, strict=True) if rounds else ((), ())
+        opponent.append(list(opps))
+        k, p, o, c, cnt = zip(*faces, strict=True) if rounds else ((), (), (), (), ())
+        kind.append(list(k))
+        points.append(list(p))
+        outcome.append(list(o))
+        colour.append(list(c))
+        counted.append(list(cnt))
     return Ledger(
         ids=list(ids),
         index=index,

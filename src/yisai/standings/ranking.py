@@ -22,7 +22,7 @@ from itertools import pairwise
 from yisai.i18n import tr
 from yisai.regulation.rules import CRITERION_LABELS, Criterion, CriterionSpec, RankingRules
 from yisai.standings.criteria import Value, column_key
-from yisai.standings.ledger import BYE, Ledger
+from yisai.standings.ledger import BYE, Ledger, gc_paused
 from yisai.standings.model import StandingsPlayer
 from yisai.standings.table import CriteriaTable
 
@@ -234,6 +234,19 @@ def rank_by_keys(
     undefeated: Sequence[bool] | None = None,
 ) -> Standings:
     """The engine: order player indices of ``subset`` by ``keys`` with the rules above."""
+    with gc_paused():
+        return _rank(players, keys, round_, values_for_row, subset, direct, undefeated)
+
+
+def _rank(
+    players: Sequence[StandingsPlayer],
+    keys: Sequence[RankKey],
+    round_: int,
+    values_for_row: Callable[[int], dict[str, Value]],
+    subset: Iterable[int] | None,
+    direct: Callable[[Sequence[int]], list[int] | None] | None,
+    undefeated: Sequence[bool] | None,
+) -> Standings:
     group = list(range(len(players))) if subset is None else list(subset)
     decisions: dict[tuple[str, str], Decision] = {}
     pid = [p.id for p in players]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from yisai.record import Game
 from yisai.regulation.rules import Criterion, CriterionSpec, RankingRules, Scoring
 from yisai.standings import criteria as C
-from yisai.standings.ledger import Ledger, build_ledger
+from yisai.standings.ledger import Ledger, build_ledger, gc_paused
 from yisai.standings.model import StandingsPlayer
 
 ALL_CRITERIA: tuple[CriterionSpec, ...] = (
@@ -57,6 +57,19 @@ def compute_table(
     ``specs`` defaults to the regulation's list plus 积分 (always shown); DIRECT is skipped (it is
     decided inside the ranking among tied players only).
     """
+    with gc_paused():
+        return _compute(players, games, rounds, scoring, rules, specs, lot_seed)
+
+
+def _compute(
+    players: Sequence[StandingsPlayer],
+    games: Iterable[Game],
+    rounds: int,
+    scoring: Scoring | None,
+    rules: RankingRules | None,
+    specs: Iterable[CriterionSpec] | None,
+    lot_seed: int,
+) -> CriteriaTable:
     scoring = scoring or Scoring()
     rules = rules or RankingRules()
     players = tuple(players)
@@ -69,6 +82,13 @@ def compute_table(
     cols["score"] = scores
     cache_sos: list[int] | None = None
     cache_cum: list[int] | None = None
+    cache_sorted: list[list[int]] | None = None
+
+    def sorted_contributions() -> list[list[int]]:
+        nonlocal cache_sorted
+        if cache_sorted is None:
+            cache_sorted = [sorted(c) for c in C.opponent_contributions(ledger, scores)]
+        return cache_sorted
 
     def get_sos() -> list[int]:
         nonlocal cache_sos
@@ -96,10 +116,9 @@ def compute_table(
             return C.sum_over_opponents(ledger, get_cum())
         if crit == Criterion.SODOS:
             return C.sodos(ledger, scores)
-        if crit == Criterion.SOS_MINUS1:
-            return C.sos_minus(ledger, 1, scores)
-        if crit == Criterion.SOS_MINUS2:
-            return C.sos_minus(ledger, 2, scores)
+        if crit in (Criterion.SOS_MINUS1, Criterion.SOS_MINUS2):
+            drop = 1 if crit == Criterion.SOS_MINUS1 else 2
+            return [sum(c[drop:]) for c in sorted_contributions()]
         if crit == Criterion.SOS_CUT:
             return C.sos_cut(ledger, spec.from_last_round, scores)
         if crit == Criterion.TOTAL_SCORE:
