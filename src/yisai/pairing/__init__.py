@@ -3,6 +3,7 @@ round-1 seeding, byes, director's controls, group split and the same-place final
 seeded simulation. Pure: no I/O, no clock; randomness only from the event's seed.
 """
 
+from yisai.pairing.groups import FinalPlace, final_places, pair_placement_final, split_groups
 from yisai.pairing.model import (
     BoardPairing,
     ByeAssignment,
@@ -11,6 +12,8 @@ from yisai.pairing.model import (
     PairingError,
     RoundPairing,
 )
+from yisai.pairing.quality import RoundQuality, round_quality
+from yisai.pairing.simulate import SwissRun, play_round, simulate_swiss, synthetic_field
 from yisai.pairing.swiss import pair_round, round1_order, seeding_order
 
 __all__ = [
@@ -18,9 +21,19 @@ __all__ = [
     "ByeAssignment",
     "Controls",
     "Entrant",
+    "FinalPlace",
     "PairingError",
     "RoundPairing",
+    "RoundQuality",
+    "SwissRun",
+    "final_places",
+    "pair_placement_final",
     "pair_round",
+    "play_round",
     "round1_order",
+    "round_quality",
     "seeding_order",
+    "simulate_swiss",
+    "split_groups",
+    "synthetic_field",
 ]

@@ -1,0 +1,45 @@
+"""Simulation helper and the benchmark command (small sizes; the figures live in BENCHMARKS.md)."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from yisai.cli.app import app
+from yisai.pairing import round_quality, simulate_swiss, synthetic_field
+from yisai.pairing.simulate import black_win_probability
+
+
+def test_stronger_player_wins_more_often():
+    weak, strong = synthetic_field(2, 0)
+    strong = type(strong)(strong.id, strong.rank, 2400)
+    weak = type(weak)(weak.id, weak.rank, 2000)
+    assert black_win_probability(strong, weak) > 0.85
+    assert abs(black_win_probability(strong, strong) - 0.5) < 1e-9
+
+
+def test_simulated_swiss_is_reproducible_and_rematch_free():
+    players = synthetic_field(31, 7, teams=4)
+    a = simulate_swiss(players, 7, seed=7)
+    b = simulate_swiss(players, 7, seed=7)
+    assert a.games == b.games
+    earlier = []
+    byes = []
+    for rp in a.pairings:
+        assert round_quality(rp, earlier).rematches == 0
+        assert len(rp.byes) == 1
+        byes.append(rp.byes[0].player)
+        earlier += [gm for gm in a.games if gm.round == rp.round]
+    assert len(set(byes)) == 7  # never the same player twice
+
+
+def test_bench_pairing_command_prints_per_round_figures():
+    result = CliRunner().invoke(app, ["bench", "pairing", "--players", "40", "--rounds", "4",
+                                      "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("积分编排基准: 40 人, 4 轮")
+    rows = [ln.split() for ln in lines[2:6]]
+    assert [r[0] for r in rows] == ["1", "2", "3", "4"]
+    assert all(r[2] == "0" for r in rows)  # rematches
+    bad = CliRunner().invoke(app, ["bench", "pairing", "--players", "4", "--rounds", "4"])
+    assert bad.exit_code == 2
