@@ -255,6 +255,9 @@ def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInpu
         if corr:
             corrections[key] = corr
         tags = {"registering": el.attrs.get("registeringStatus", "FIN")}
+        if n_cat > 1:  # OpenGotha's categories by rank: usable as --division 1, 2, …
+            cat = next((c for c, lim in enumerate(limits) if rank >= lim), len(limits))
+            tags["division"] = tags["category"] = str(cat + 1)
         players.append(
             StandingsPlayer(
                 id=key,

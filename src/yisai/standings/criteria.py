@@ -133,12 +133,16 @@ def sosos(ledger: Ledger) -> list[int]:
 
 
 def sos_cut(
-    ledger: Ledger, from_last_round: bool = False, scores: Sequence[int] | None = None
+    ledger: Ledger,
+    from_last_round: bool = False,
+    scores: Sequence[int] | None = None,
+    contributions: list[list[Value]] | None = None,
 ) -> list[tuple[int, ...]]:
     """逐轮减去对手分: (SOS − c1, SOS − c1 − c2, …), or from the last round backward."""
-    scores = score(ledger) if scores is None else scores
+    if contributions is None:
+        contributions = opponent_contributions(ledger, score(ledger) if scores is None else scores)
     out = []
-    for contrib in opponent_contributions(ledger, scores):
+    for contrib in contributions:
         order = list(reversed(contrib)) if from_last_round else contrib
         remaining = sum(order)
         seq = []

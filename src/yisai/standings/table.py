@@ -83,17 +83,24 @@ def _compute(
     cache_sos: list[int] | None = None
     cache_cum: list[int] | None = None
     cache_sorted: list[list[int]] | None = None
+    cache_contrib: list[list[C.Value]] | None = None
+
+    def contributions() -> list[list[C.Value]]:
+        nonlocal cache_contrib
+        if cache_contrib is None:
+            cache_contrib = C.opponent_contributions(ledger, scores)
+        return cache_contrib
 
     def sorted_contributions() -> list[list[int]]:
         nonlocal cache_sorted
         if cache_sorted is None:
-            cache_sorted = [sorted(c) for c in C.opponent_contributions(ledger, scores)]
+            cache_sorted = [sorted(c) for c in contributions()]  # type: ignore[type-var]
         return cache_sorted
 
     def get_sos() -> list[int]:
         nonlocal cache_sos
         if cache_sos is None:
-            cache_sos = C.sos(ledger, scores)
+            cache_sos = [sum(c) for c in contributions()]  # type: ignore[misc]
         return cache_sos
 
     def get_cum() -> list[int]:
@@ -120,7 +127,7 @@ def _compute(
             drop = 1 if crit == Criterion.SOS_MINUS1 else 2
             return [sum(c[drop:]) for c in sorted_contributions()]
         if crit == Criterion.SOS_CUT:
-            return C.sos_cut(ledger, spec.from_last_round, scores)
+            return C.sos_cut(ledger, spec.from_last_round, scores, contributions())
         if crit == Criterion.TOTAL_SCORE:
             parts = []
             for c, w in rules.total_score.items():
