@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tests.pairing.pairing_helpers import (
@@ -28,15 +28,15 @@ from yisai.pairing.swiss import prepare_round
 from yisai.pairing.weights import LEVELS, lexicographic_totals
 from yisai.regulation.rules import PairingRules
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
 def tournaments(draw, lo: int = 3, hi: int = 9):
-    n = draw(st.integers(lo, hi))
-    rounds = draw(st.integers(1, max(1, n - 2)))
     seed = draw(st.integers(0, 10_000))
-    rnd = random.Random(seed)
+    rnd = random.Random(seed)  # sizes drawn uniformly (hypothesis alone favours tiny fields)
+    n = rnd.randint(lo, hi)
+    rounds = rnd.randint(1, max(1, n - 2))
     players = field(n, teams=draw(st.sampled_from([0, 2, 3])))
     ids = [p.id for p in players]
     games = random_history(ids, rounds, rnd)
@@ -92,6 +92,7 @@ def test_engine_reaches_the_exhaustive_lexicographic_optimum(case):
     kw = dict(rules=rules, seed=seed, absent=absent, controls=controls)
     prob = prepare_round(players, games, rnd_no, **kw)
     best = _exhaustive(prob)
+    event(f"unpairable={best is None}, players={len(prob.pool)}, round={rnd_no}")
     if best is None:
         with pytest.raises(PairingError):
             pair_round(players, games, rnd_no, **kw)
@@ -166,10 +167,10 @@ def test_each_pair_gets_its_better_colour_orientation(case):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(10, 48), st.integers(1, 7), st.integers(0, 10_000),
-       st.sampled_from(["split", "adjacent"]))
-def test_sparse_graph_gives_the_complete_graph_optimum(n, rounds, seed, in_group):
+@given(st.integers(0, 10_000), st.sampled_from(["split", "adjacent"]))
+def test_sparse_graph_gives_the_complete_graph_optimum(seed, in_group):
     rnd = random.Random(seed)
+    n, rounds = rnd.randint(10, 48), rnd.randint(1, 7)
     players = field(n)
     games = random_history([p.id for p in players], min(rounds, n - 3), rnd)
     rnd_no = max((gm.round for gm in games), default=0) + 1
@@ -183,11 +184,12 @@ def test_sparse_graph_gives_the_complete_graph_optimum(n, rounds, seed, in_group
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(60, 140), st.integers(1, 6), st.integers(0, 10_000))
-def test_windows_blocks_and_segments_keep_every_rule_above_in_group_order(n, rounds, seed):
+@given(st.integers(0, 10_000))
+def test_windows_blocks_and_segments_keep_every_rule_above_in_group_order(seed):
     """With tiny windows, blocks and segments forced on a medium field, the pairing stays
     complete, rematch-free and optimal down to the team level (what the certificate covers)."""
     rnd = random.Random(seed)
+    n, rounds = rnd.randint(60, 140), rnd.randint(1, 6)
     players = field(n)
     games = random_history([p.id for p in players], rounds, rnd)
     rnd_no = max((gm.round for gm in games), default=0) + 1
@@ -209,5 +211,6 @@ def test_windows_blocks_and_segments_keep_every_rule_above_in_group_order(n, rou
     upto = LEVELS.index("team") + 1
     if sparse.certified:
         assert lexicographic_totals(sparse.vectors)[:upto] == lexicographic_totals(full.vectors)[:upto]
+    assert all(prob.allowed(u, v) for u, v in sparse.pairs)  # never a rematch
     ids = {n.pid for n in prob.layout.nodes}
     assert sorted(x.pid for p in sparse.pairs for x in p) == sorted(ids)
