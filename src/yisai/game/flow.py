@@ -94,6 +94,14 @@ class GameFlow:
         self.outcome: Outcome | None = None
         self._seen: Counter[int] = Counter({self.board.hash: 1})
 
+    @classmethod
+    def from_position(cls, board: Board, rules: PlayRules | None = None) -> GameFlow:
+        """Continue from an existing position (a study position, or a game resumed after replay)."""
+        flow = cls(rules or PlayRules(board_size=board.size))
+        flow.board = board
+        flow._seen = Counter({board.hash: 1})
+        return flow
+
     @property
     def to_move(self) -> int:
         return self.board.to_move
