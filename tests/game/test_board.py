@@ -14,7 +14,10 @@ from .helpers import board_from, play_line
 def test_sizes_2_to_25(size: int) -> None:
     board = Board(size)
     assert len(board.empties) == size * size
-    assert board.gtp(board.point(size - 1, 0)) == f"{'ABCDEFGHJKLMNOPQRSTUVWXYZ'[size - 1].lower()}{size}"
+    assert (
+        board.gtp(board.point(size - 1, 0))
+        == f"{'ABCDEFGHJKLMNOPQRSTUVWXYZ'[size - 1].lower()}{size}"
+    )
 
 
 @pytest.mark.parametrize("size", [0, 1, 26])
@@ -171,7 +174,9 @@ def test_legal_moves_lists_only_legal_points() -> None:
     )
     # Both empty points are single-point eyes of Black's two stones (each with 2 liberties).
     assert board.legal_moves(WHITE) == []
-    assert sorted(board.legal_moves(BLACK)) == sorted([board.parse_gtp("b2"), board.parse_gtp("a1")])
+    assert sorted(board.legal_moves(BLACK)) == sorted(
+        [board.parse_gtp("b2"), board.parse_gtp("a1")]
+    )
 
 
 def test_pass_clears_ko_and_counts_as_move() -> None:

@@ -27,7 +27,9 @@ def _oracle_play(oracle: boards.Board, board: Board, color: int, p: int) -> None
 def _oracle_colors(oracle: boards.Board, board: Board) -> list[int]:
     code = {None: EMPTY, "b": BLACK, "w": WHITE}
     return [
-        code[oracle.get(board.size - 1 - y, x)] for y in range(board.size) for x in range(board.size)
+        code[oracle.get(board.size - 1 - y, x)]
+        for y in range(board.size)
+        for x in range(board.size)
     ]
 
 

@@ -123,7 +123,7 @@ def test_cycle_under_simple_ko_ends_the_game_by_the_regulation(testdata: Path) -
     for result, sgf_result in (("void", "Void"), ("draw", "0")):
         rules = PlayRules(board_size=9, superko="simple_ko", cycle_result=result)
         flow = GameFlow.from_position(position.copy(), rules)
-        moves = "Bd4 We1 Ba3 Wd3 Bf1 Wa2".split()
+        moves = CYCLES[0][1].split(" ")
         for token in moves * 2:  # twice round: the start position's third appearance
             assert flow.phase == Phase.PLAYING
             flow.play(BLACK if token[0] == "B" else WHITE, flow.board.parse_gtp(token[1:]))

@@ -228,52 +228,76 @@ class SgfRecord:
 
 
 # ----- reading --------------------------------------------------------------------------
-def decode(data: bytes) -> tuple[str, str]:
-    """(text, charset name) -- UTF-8, the declared CA, GB18030, ISO-8859-1 without CA."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+def decodings(data: bytes) -> list[tuple[str, str]]:
+    """Every plausible (text, charset) reading, most likely first.
+
+    Order: UTF-8; the charset CA[] declares when it is not UTF-8 or GB; GB18030 (a superset of
+    GB2312 and GBK, tried whatever CA[] says); ISO-8859-1 (the SGF default) only without CA[].
+    SgfError with the offset of the first undecodable byte when nothing decodes.
+    """
+    bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    data = data[bom:]
     declared = _declared_charset(data)
     tried = ["utf-8"]
-    if declared and _codec(declared) not in ("utf-8", "gb18030", "gbk", "gb2312"):
+    if declared and _codec(declared) not in ("utf-8", "gb18030"):
         tried.append(declared)
     tried.append("gb18030")
     if not declared:
         tried.append("iso-8859-1")
+    found: list[tuple[str, str]] = []
     first_error: UnicodeDecodeError | None = None
     for name in tried:
         try:
-            return data.decode(_codec(name)), _display_charset(name)
+            found.append((data.decode(_codec(name)), _display_charset(name)))
         except UnicodeDecodeError as exc:
             first_error = first_error or exc
-        except LookupError:
+        except (LookupError, ValueError):  # CA[] names no codec, or a bizarre one
             continue
-    offset = first_error.start if first_error else 0
+    names = [name for _, name in found]
+    if "GB18030" in names and "ISO-8859-1" in names:
+        gb = found[names.index("GB18030")][0]
+        # A GB reading that swallows "]" or "\\" into a character, of a file that has no C1
+        # control bytes (0x80-0x9F never occur in ISO-8859-1 text), is really ISO-8859-1:
+        # "é]" is one GBK character but an accented name in a European record.
+        swallowed = gb.count("]") + gb.count("\\") < data.count(b"]") + data.count(b"\\")
+        if swallowed and not any(0x80 <= c <= 0x9F for c in data):
+            found.insert(names.index("GB18030"), found.pop(names.index("ISO-8859-1")))
+    if found:
+        return found
+    offset = (first_error.start if first_error else 0) + bom
     raise SgfError(
         tr(
-            f"无法识别的字符编码 (CA[{declared or ''}]); 请另存为 UTF-8 或 GB18030",
-            f"unreadable character set (CA[{declared or ''}]); save the file as UTF-8 or GB18030",
+            f"无法识别的字符编码 (CA[{declared}]); 请另存为 UTF-8 或 GB18030",
+            f"unreadable character set (CA[{declared}]); save the file as UTF-8 or GB18030",
         ),
         offset=offset,
     )
 
 
 def read_sgf(data: bytes) -> SgfRecord:
-    """Parse bytes into a record; SgfError (with a byte offset or move number) if malformed."""
-    text, charset = decode(data)
-    utf8 = text.encode("utf-8")
-    try:
-        coarse = sgf_grammar.parse_sgf_game(utf8)
-    except ValueError:
-        offset, message = _locate_syntax_error(utf8)
-        before = utf8[:offset].decode("utf-8", errors="ignore")
-        original = len(before.encode(_codec(charset), errors="replace"))
-        if data.startswith(b"\xef\xbb\xbf"):
-            original += 3
-        raise SgfError(message, offset=original) from None
-    root = _from_coarse(coarse)
-    record = SgfRecord(root, charset)
-    _validate(record)
-    return record
+    """Parse bytes into a record; SgfError (with a byte offset or move number) if malformed.
+
+    A reading that decodes but does not parse (an ISO-8859-1 ``é]`` looks like one GBK
+    character) gives way to the next charset; the error reported is the first reading's.
+    """
+    bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    first: SgfError | None = None
+    for text, charset in decodings(data):
+        utf8 = text.encode("utf-8")
+        try:
+            coarse = sgf_grammar.parse_sgf_game(utf8)
+        except ValueError:
+            if first is None:
+                offset, message = _locate_syntax_error(utf8)
+                before = utf8[:offset].decode("utf-8", errors="ignore")
+                original = len(before.encode(_codec(charset), errors="replace")) + bom
+                first = SgfError(message, offset=original)
+            continue
+        record = SgfRecord(_from_coarse(coarse), charset)
+        _validate(record)
+        return record
+    assert first is not None
+    raise first
 
 
 def replay(record: SgfRecord, rules: PlayRules | None = None) -> Board:
@@ -369,14 +393,17 @@ def _locate_syntax_error(bb: bytes) -> tuple[int, str]:
             j = i
             while j < len(bb) and bb[j : j + 1].isspace():
                 j += 1
+            if bb[j : j + 1] == b"[":
+                return j, tr("属性值缺少结尾的 ']'", "property value without its closing ']'")
             if j >= len(bb):
                 return j, tr(
                     "SGF 数据意外结束 (缺少 ']' 或 ')')",
                     "unexpected end of SGF data (missing ']' or ')')",
                 )
             return j, tr("无法解析的内容", "unexpected data")
-        start = t.start(t.lastindex or 0)
         kind = t.lastgroup
+        start = t.start(t.lastindex or 0) - (1 if kind == "V" else 0)  # a value starts at '['
+
         token = t.group(t.lastindex or 0)
         i = t.end()
         if kind != "V" and prop_open is not None:
@@ -610,7 +637,7 @@ __all__ = [
     "SgfNode",
     "SgfRecord",
     "check_result",
-    "decode",
+    "decodings",
     "overtime_text",
     "parse_overtime",
     "read_sgf",
