@@ -85,7 +85,7 @@ def run(games: int, seed: int, size: int = 19) -> RunResult:
 def register(bench_app: typer.Typer) -> None:
     @bench_app.command("board")
     def board_bench(
-        games: int = typer.Option(50, "--games", min=1, help="每次运行的对局数"),
+        games: int = typer.Option(200, "--games", min=1, help="每次运行的对局数"),
         seed: int = typer.Option(1, "--seed", help="随机种子"),
         runs: int = typer.Option(5, "--runs", min=1, help="运行次数 (取中位数)"),
         size: int = typer.Option(19, "--size", min=2, max=25, help="棋盘路数"),
