@@ -86,7 +86,8 @@ CYCLES = [
     ("seki_exotics/threeko1.sgf", "Bd4 We1 Ba3 Wd3 Bf1 Wa2"),
     # The same triple ko with the third ko at a4/a5.
     ("seki_exotics/threeko2.sgf", "Ba4 We1 Bd4 Wa5 Bf1 Wd3"),
-    # Four kos (b1/c1, c3/b3, e3/f3, e1/f1 areas): the cycle closes after six captures.
+    # Four-ko position; the cycle uses three of them: B f3 takes e3, W c3 takes b3, B b1 takes
+    # c1, W e3 takes f3, B b3 takes c3, W c1 takes b1 -- back to the start.
     ("seki_exotics/fourko.sgf", "Bf3 Wc3 Bb1 We3 Bb3 Wc1"),
     # Eternal life (长生, junkan-ko): B e7, W throws in f4, B e6 takes f6-f7, W f3 takes e3-e4,
     # B e4, W f6, B e3 takes f3-f4, W f7 takes e6-e7 -- no single-stone ko anywhere.
@@ -149,3 +150,21 @@ def test_tiny_boards_replay(testdata: Path) -> None:
     for path in sorted((testdata / GAMES / "tiny").glob("*.sgf")):
         board = replay(read_sgf(path.read_bytes()))
         assert board.size <= 4 and board.audit() == []
+
+
+def test_ko_retake_after_passes_is_a_repetition(testdata: Path) -> None:
+    # ko3.sgf again: after B b1 and two passes, W c1 recreates the position before b1.
+    strict = load_position(testdata / GAMES / "ko3.sgf", "positional")
+    play_line(strict, "Bb1")
+    strict.pass_move(WHITE)
+    strict.pass_move(BLACK)
+    with pytest.raises(IllegalMove) as exc:
+        play_line(strict, "Wc1")
+    assert exc.value.reason == Reason.SUPERKO
+    lax = load_position(testdata / GAMES / "ko3.sgf", "simple_ko")
+    start = list(lax.color)
+    play_line(lax, "Bb1")
+    lax.pass_move(WHITE)
+    lax.pass_move(BLACK)
+    play_line(lax, "Wc1")
+    assert lax.last_repeated and list(lax.color) == start
