@@ -127,7 +127,9 @@ METHOD_LABELS = {
 # ---------------------------------------------------------------------------------------------
 
 
-def match_points(board_a: float, board_b: float, win: int = 2, draw: int = 1, loss: int = 0) -> tuple[int, int]:
+def match_points(
+    board_a: float, board_b: float, win: int = 2, draw: int = 1, loss: int = 0
+) -> tuple[int, int]:
     """场分 from 局分: more board points wins the match (2), equal is a draw (1 each)."""
     if board_a > board_b:
         return win, loss
@@ -163,9 +165,7 @@ def team_standings(
     return TeamTable(competition=competition, rows=tuple(ordered + unranked))
 
 
-def _ranking_for(
-    competition: TeamCompetition, division: str | None, gender: str
-) -> str | None:
+def _ranking_for(competition: TeamCompetition, division: str | None, gender: str) -> str | None:
     pr = competition.place_rankings
     for key in (f"{division}.{gender}", f"{division}", gender):
         if key in pr:
