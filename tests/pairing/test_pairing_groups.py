@@ -23,17 +23,16 @@ def test_snake_split_gives_seeds_1_4_5_8_to_a():
 
 
 def test_lot_split_is_even_reproducible_and_varies_with_the_seed():
-    rules = PairingRules(group_split="lot")
-    a, b = split_groups(field(9), rules=rules, seed=4)
+    a, b = split_groups(field(9), method="lot", seed=4)
     assert (len(a), len(b)) == (5, 4) and not set(a) & set(b)
-    assert split_groups(field(9), rules=rules, seed=4) == (a, b)
-    assert len({tuple(split_groups(field(9), rules=rules, seed=s)[0]) for s in range(6)}) > 1
+    assert split_groups(field(9), method="lot", seed=4) == (a, b)
+    assert len({tuple(split_groups(field(9), method="lot", seed=s)[0]) for s in range(6)}) > 1
 
 
 def test_placement_final_pairs_equal_places_down_to_the_limit():
     ra = ["a1", "a2", "a3"]
     rb = ["b1", "b2", "b3"]
-    rp = pair_placement_final(ra, rb, [], 10, rules=PairingRules(placement_limit=2))
+    rp = pair_placement_final(ra, rb, [], 10, limit=2)
     assert [{x.black, x.white} for x in rp.boards] == [{"a1", "b1"}, {"a2", "b2"}]
     assert rp.boards[0].reasons[0].startswith("同名次决赛: A组第1名对B组第1名, 决定第1、2名")
     assert set(rp.sit_outs) == {"a3", "b3"}
@@ -48,13 +47,13 @@ def test_placement_final_colours_balance_first():
 def test_final_places_winner_takes_the_odd_place_and_the_rest_interleave():
     ra, rb = ["a1", "a2", "a3", "a4"], ["b1", "b2", "b3"]
     final = [g(10, "a1", "b1", "W+"), g(10, "b2", "a2", "W+")]
-    places = final_places(ra, rb, final, rules=PairingRules(placement_limit=2))
+    places = final_places(ra, rb, final, limit=2)
     assert [(p.place, p.player) for p in places] == [
         (1, "b1"), (2, "a1"), (3, "a2"), (4, "b2"), (5, "a3"), (6, "b3"), (7, "a4"),
     ]
     # with tie-breaks, B3 (better SOS) comes before A3 at the same group place
     sos = {"a3": (10.0,), "b3": (12.0,), "a4": (1.0,)}
-    places = final_places(ra, rb, final, rules=PairingRules(placement_limit=2),
+    places = final_places(ra, rb, final, limit=2,
                           tiebreak=lambda p: sos.get(p, (0.0,)))
     assert [p.player for p in places][4:] == ["b3", "a3", "a4"]
 
@@ -66,7 +65,7 @@ def test_final_places_need_every_final_result():
 
 def test_two_groups_then_final_end_to_end():
     players = field(20)
-    rules = PairingRules(placement_limit=4)
+    rules = PairingRules()
     a_ids, b_ids = split_groups(players, rules=rules)
     runs = {}
     for name, ids in (("A", a_ids), ("B", b_ids)):
@@ -81,10 +80,10 @@ def test_two_groups_then_final_end_to_end():
                     score[pid] += 2
         return sorted(ids, key=lambda p: -score[p])
     ra, rb = ranking(runs["A"], a_ids), ranking(runs["B"], b_ids)
-    rp = pair_placement_final(ra, rb, runs["A"].games + runs["B"].games, 6, rules=rules)
+    rp = pair_placement_final(ra, rb, runs["A"].games + runs["B"].games, 6, limit=4, rules=rules)
     assert len(rp.boards) == 4
     final = [b.game(6) for b in rp.boards]
     final = [Game(x.round, x.black, x.white, Result.BLACK_WINS) for x in final]
-    places = final_places(ra, rb, final, rules=rules)
+    places = final_places(ra, rb, final, limit=4)
     assert sorted(p.place for p in places) == list(range(1, 21))
     assert {p.player for p in places} == {p.id for p in players}

@@ -24,13 +24,13 @@ from yisai.regulation.rules import PairingRules, Scoring
 TieBreak = Callable[[str], tuple[float, ...]]  # larger is better, compared across groups
 
 
-def split_groups(players: Sequence[Entrant], *, rules: PairingRules | None = None, seed: int = 0
-                 ) -> tuple[list[str], list[str]]:
+def split_groups(players: Sequence[Entrant], *, method: str = "snake",
+                 rules: PairingRules | None = None, seed: int = 0) -> tuple[list[str], list[str]]:
     """Groups A and B. snake: seeds 1, 4, 5, 8, 9 … to A and 2, 3, 6, 7 … to B (ABBA), so both
     groups get equal strength; lot: a seeded draw, alternately into A and B."""
     rules = rules or PairingRules()
     seeded = seeding_order(players, rules, seed)
-    if rules.group_split == "lot":
+    if method == "lot":
         drawn = shuffled(seeded, seed, "groups")
         return drawn[0::2], drawn[1::2]
     a = [p for i, p in enumerate(seeded) if i % 4 in (0, 3)]
@@ -44,6 +44,7 @@ def pair_placement_final(
     games: Sequence[Game],
     round_no: int,
     *,
+    limit: int = 16,
     rules: PairingRules | None = None,
     scoring: Scoring | None = None,
     seed: int = 0,
@@ -51,7 +52,7 @@ def pair_placement_final(
     """Round ``round_no``: A_k v B_k for k up to the limit; colours by balance, then lot."""
     rules = rules or PairingRules()
     scoring = scoring or Scoring()
-    n = min(rules.placement_limit, len(ranking_a), len(ranking_b))
+    n = min(limit, len(ranking_a), len(ranking_b))
     finalists = [*ranking_a[:n], *ranking_b[:n]]
     hist = build_histories(finalists, games, round_no, scoring)
     boards = []
@@ -90,7 +91,7 @@ def final_places(
     ranking_b: Sequence[str],
     final_games: Sequence[Game],
     *,
-    rules: PairingRules | None = None,
+    limit: int = 16,
     tiebreak: TieBreak | None = None,
 ) -> list[FinalPlace]:
     """The overall places after the same-place final.
@@ -99,8 +100,7 @@ def final_places(
     ``tiebreak`` (the groups' tie-break values, larger better) decides, then group A first.
     Players below the limit are interleaved: by group place, then ``tiebreak``, then A first.
     """
-    rules = rules or PairingRules()
-    n = min(rules.placement_limit, len(ranking_a), len(ranking_b))
+    n = min(limit, len(ranking_a), len(ranking_b))
     by_pair = {frozenset((g.black, g.white)): g for g in final_games if g.white is not None}
     key = tiebreak or (lambda _p: ())
     out: list[FinalPlace] = []

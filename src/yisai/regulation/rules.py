@@ -141,10 +141,6 @@ class PairingRules(Strict):
     avoid_same: AvoidKey | None = Field(None, description="回避同队/同省/同市/同俱乐部")
     avoid_rounds: int = Field(0, ge=0, le=50, description="前k轮回避(0=不回避)")
     colour_balance: bool = Field(True, description="平衡黑白次数, 避免连续三次同色")
-    group_split: Literal["snake", "lot"] = Field(
-        "snake", description="分A/B组: snake 按段位/等级分蛇形分组; lot 抽签分组"
-    )
-    placement_limit: int = Field(16, ge=0, le=512, description="同名次决赛: 各组前N名参加")
 
 
 class TimeControl(Strict):

@@ -45,9 +45,7 @@ def division_table(work: Work, event: EventRecord, reg: Regulation, division: st
             names = list(groups)
             a = _order(work, event, division, stage, groups[names[0]], fmt.group_rounds)
             b = _order(work, event, division, stage, groups[names[1]], fmt.group_rounds)
-            places = final_places(a, b, finals[0].games,
-                                  rules=reg.pairing_for(division).model_copy(
-                                      update={"placement_limit": fmt.placement_final.top}))
+            places = final_places(a, b, finals[0].games, limit=fmt.placement_final.top)
             by_id = {r.player_id: r for r in table.rows}
             rows = tuple(
                 RankedPlayer(p.player, p.place, by_id[p.player].score, by_id[p.player].values)

@@ -147,15 +147,13 @@ def _pair_two_groups(
     round_no: int, entrants: list, games: list[Game], controls: Controls, absent: tuple[str, ...],
     reg: Regulation,
 ) -> list[tuple[str, RoundPairing]]:
-    rules = reg.pairing_for(division).model_copy(
-        update={"group_split": fmt.split, "placement_limit": fmt.placement_final.top}
-    )
+    rules = reg.pairing_for(division)
     scoring = reg.scoring_for(division)
     final_round = fmt.placement_final.round
     if round_no > final_round:
         raise Refused(f"{stage.name}共{final_round}轮, 没有第{round_no}轮")
     if round_no == 1:
-        a, b = split_groups(entrants, rules=rules, seed=event.seed)
+        a, b = split_groups(entrants, method=fmt.split, rules=rules, seed=event.seed)
         groups = {fmt.groups[0]: a, fmt.groups[1]: b}
     else:
         groups = _groups_of(work, event, division, stage)
@@ -181,7 +179,8 @@ def _pair_two_groups(
     ranking_a = _order(work, event, division, stage, groups[names[0]])
     ranking_b = _order(work, event, division, stage, groups[names[1]])
     return [(PLACEMENT_GROUP, pair_placement_final(
-        ranking_a, ranking_b, games, round_no, rules=rules, scoring=scoring, seed=event.seed))]
+        ranking_a, ranking_b, games, round_no, limit=fmt.placement_final.top, rules=rules,
+        scoring=scoring, seed=event.seed))]
 
 
 def _controls_within(controls: Controls, ids: set[str]) -> Controls:
