@@ -19,11 +19,12 @@ from yisai.services.context import ServiceError, open_context
 from yisai.services.demo import (
     play_round,
     register_all,
+    registration_moment,
     rounds_for,
     shanhai_people,
     xiaoqiwang_people,
 )
-from yisai.services.events import create_event
+from yisai.services.events import create_event, read_regulation_file
 from yisai.services.results import load_event_results
 
 console = Console()
@@ -41,6 +42,7 @@ def demo(
         "--regulation", help="规程文件 (默认两个样例规程)",
     ),
     boards: int = typer.Option(6, "--boards", help="每轮打印前N台 (0 = 全部)"),
+    scale: float = typer.Option(1.0, "--scale", min=0.05, max=4.0, help="参赛人数比例 (1 = 默认规模)"),
 ) -> None:
     """演示: 按规程生成报名、审核资格、逐轮编排并模拟成绩, 输出名次、团体、奖金与段位."""
     workdir = None
@@ -48,9 +50,11 @@ def demo(
         workdir = tempfile.TemporaryDirectory(prefix="yisai-demo-")
         db = Path(workdir.name) / "demo.sqlite"
     try:
-        with open_context(str(db), actor="demo") as ctx:
-            for path in regulation:
-                _run_one(ctx, path, boards)
+        for path in regulation:
+            reg = read_regulation_file(path)[1]
+            moment = registration_moment(reg)
+            with open_context(str(db), actor="demo", now=lambda m=moment: m) as ctx:
+                _run_one(ctx, path, boards, scale)
     except ServiceError as exc:
         console.print(f"[red]{exc.message}[/red]")
         for d in exc.details:
@@ -61,14 +65,14 @@ def demo(
             workdir.cleanup()
 
 
-def _run_one(ctx, path: Path, boards: int) -> None:
+def _run_one(ctx, path: Path, boards: int, scale: float) -> None:
     with ctx.work() as work:
         event = create_event(work, path, seed=SEEDS.get(path.stem, (None, 1))[1])
     from yisai.services.events import regulation_of
 
     reg = regulation_of(event)
     make_people = SEEDS.get(path.stem, (shanhai_people, 0))[0]
-    people, teams, _bad = make_people(event.seed)
+    people, teams, _bad = make_people(event.seed, scale)
     console.rule(f"[bold]{reg.name}[/bold]")
     console.print(tr(f"比赛编号 {event.id}, 抽签种子 {event.seed}", f"event {event.id}, seed {event.seed}"))
     with ctx.work() as work:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
@@ -83,36 +83,40 @@ def _player(rnd: random.Random, names: NameMaker, gender: Gender, born: date, ra
     )
 
 
-def shanhai_people(seed: int) -> tuple[list[DemoPlayer], dict[str, str], list[str]]:
+def _n(count: int, scale: float, least: int = 4) -> int:
+    return max(least, round(count * scale))
+
+
+def shanhai_people(seed: int, scale: float = 1.0) -> tuple[list[DemoPlayer], dict[str, tuple[str, str | None]], list[str]]:
     """Seed 000: city teams (3 men + 2 women) in the open final, youth, kids and seniors."""
     rnd, names = random.Random(seed), NameMaker(random.Random(seed + 1))
     people: list[DemoPlayer] = []
-    teams: dict[str, str] = {}
-    for province, city in PLACES[:12]:
+    teams: dict[str, tuple[str, str | None]] = {}
+    for province, city in PLACES[: _n(12, scale, 2)]:
         team = f"{city}队"
-        teams[team] = province
+        teams[team] = (province, city)
         for g in (Gender.MALE,) * 3 + (Gender.FEMALE,) * 2:
             p = _player(rnd, names, g, _birth(rnd, date(1985, 1, 1), date(2010, 1, 1)),
                         _rank(rnd, 5, 8) if g is Gender.MALE else _rank(rnd, 3, 7), province, city)
             people.append(DemoPlayer(p, "open", team))
-    for i in range(60):
+    for i in range(_n(60, scale, 30)):
         g = Gender.FEMALE if i % 6 == 0 else Gender.MALE
         province, city = rnd.choice(PLACES)
         pro = ProStatus.NEW_PRO if i == 3 else ProStatus.AMATEUR
         p = _player(rnd, names, g, _birth(rnd, date(1975, 1, 1), date(2012, 1, 1)),
                     _rank(rnd, 4, 8), province, city, pro_status=pro)
         people.append(DemoPlayer(p, "open"))
-    for i in range(40):
+    for i in range(_n(40, scale)):
         g = Gender.FEMALE if i % 4 == 0 else Gender.MALE
         province, city = rnd.choice(PLACES)
         people.append(DemoPlayer(_player(rnd, names, g, _birth(rnd, date(2011, 9, 1), date(2019, 8, 31)),
                                          _rank(rnd, 1, 6), province, city), "junior"))
-    for i in range(16):
+    for i in range(_n(16, scale)):
         g = Gender.FEMALE if i % 3 == 0 else Gender.MALE
         province, city = rnd.choice(PLACES)
         people.append(DemoPlayer(_player(rnd, names, g, _birth(rnd, date(2019, 9, 1), date(2021, 6, 1)),
                                          _rank(rnd, -4, 2), province, city), "kids"))
-    for i in range(32):
+    for i in range(_n(32, scale)):
         g = Gender.FEMALE if i % 5 == 0 else Gender.MALE
         province, city = rnd.choice(PLACES)
         born = _birth(rnd, date(1955, 1, 1), date(1980, 12, 31)) if i % 4 else _birth(
@@ -129,20 +133,21 @@ def shanhai_people(seed: int) -> tuple[list[DemoPlayer], dict[str, str], list[st
     return people, teams, [b.player.name for b in bad]
 
 
-def xiaoqiwang_people(seed: int) -> tuple[list[DemoPlayer], dict[str, str], list[str]]:
+def xiaoqiwang_people(seed: int, scale: float = 1.0) -> tuple[list[DemoPlayer], dict[str, tuple[str, str | None]], list[str]]:
     """Seed 002: provincial teams of six (甲乙丙 × 男女)."""
     rnd, names = random.Random(seed), NameMaker(random.Random(seed + 1))
     windows = {"jia": (date(2013, 1, 1), date(2014, 12, 31), 3, 7),
                "yi": (date(2015, 1, 1), date(2017, 12, 31), 1, 5),
                "bing": (date(2018, 1, 1), date(2019, 12, 31), -5, 2)}
     people: list[DemoPlayer] = []
-    teams: dict[str, str] = {}
-    for province in PROVINCES[:36]:
+    teams: dict[str, tuple[str, str | None]] = {}
+    chosen = PROVINCES[: _n(36, scale, 4)]
+    for province in chosen:
         team = f"{province}队"
-        teams[team] = province
+        teams[team] = (province, None)
         for division, (start, end, low, high) in windows.items():
             for g in (Gender.MALE, Gender.FEMALE):
-                if province == PROVINCES[35] and division == "bing" and g is Gender.FEMALE:
+                if province == chosen[-1] and division == "bing" and g is Gender.FEMALE:
                     continue  # one incomplete team: ranked individually, not as a team
                 p = _player(rnd, names, g, _birth(rnd, start, end), _rank(rnd, low, high), province, None)
                 people.append(DemoPlayer(p, division, team))
@@ -157,6 +162,18 @@ def xiaoqiwang_people(seed: int) -> tuple[list[DemoPlayer], dict[str, str], list
     return people, teams, [b.player.name for b in bad]
 
 
+def registration_moment(reg: Regulation) -> datetime:
+    """A moment inside the team registration window, so the demo registers on time."""
+    teams = reg.teams
+    fallback = datetime(reg.year, 1, 1, 9, 0)
+    if teams is None or teams.registration_to is None:
+        return teams.registration_from if teams and teams.registration_from else fallback
+    moment = teams.registration_to - timedelta(days=7)
+    if teams.registration_from and moment < teams.registration_from:
+        moment = teams.registration_from
+    return moment.replace(hour=9, minute=0, second=0)
+
+
 @dataclass
 class Registration:
     approved: int
@@ -164,7 +181,7 @@ class Registration:
 
 
 def register_all(work: Work, event: EventRecord, reg: Regulation, people: list[DemoPlayer],
-                 teams: dict[str, str]) -> Registration:
+                 teams: dict[str, tuple[str, str | None]]) -> Registration:
     approved, rejected = 0, []
     seated: dict[str, list[str]] = {}
     for dp in people:
@@ -183,8 +200,8 @@ def register_all(work: Work, event: EventRecord, reg: Regulation, people: list[D
         if dp.team:
             seated.setdefault(dp.team, []).append(r.player.id)
     for name, members in seated.items():
-        add_team(work, event, Team(name=name, province=teams[name], region="中国大陆"),
-                 [(pid, None) for pid in members], force=True, note="demo")
+        add_team(work, event, Team(name=name, province=teams[name][0], city=teams[name][1], region="中国大陆"),
+                 [(pid, None) for pid in members], note="demo")
     return Registration(approved, rejected)
 
 
@@ -196,7 +213,9 @@ def rounds_for(reg: Regulation, division: str, entrants: int) -> int:
     assert isinstance(fmt, SwissFormat)
     if fmt.rounds is not None:
         return fmt.rounds
-    return max(3, min(9, (entrants - 1).bit_length() + 2))
+    # With at most n/2 rounds a rematch-free pairing always exists (Dirac: the graph of
+    # possible opponents keeps minimum degree ≥ n/2, so it has a perfect matching).
+    return max(1, min(entrants // 2, 9, (entrants - 1).bit_length() + 2))
 
 
 def play_round(work: Work, event: EventRecord, division: str, n: int,
