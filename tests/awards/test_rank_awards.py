@@ -58,7 +58,7 @@ def test_open_59_six_dans_is_the_30_tier():
     rep = open_awards(*field("open", tops(40), six_dans=59))
     g = grants(rep, "open")
     assert g == {"业余8段": ["p1"], "职业初段": ["p1"], "业余7段": ["p2"], "业余6段": P[2:10]}
-    tier = next(x for x in rep.rules[0].grants if x.label.startswith("个人第2-3名"))
+    tier = next(x for x in rep.rules[0].grants if x.label.startswith("个人第2名至第3名"))
     assert not tier.applies and "59人" in tier.conditions[0].text
 
 

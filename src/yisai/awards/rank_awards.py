@@ -32,6 +32,7 @@ from yisai.i18n import tr
 from yisai.registry.person import Player, ProStatus
 from yisai.registry.rank import Rank
 from yisai.regulation.rank_awards import CountCondition, Grant, RankAwardRule
+from yisai.regulation.summary import grant_text
 from yisai.standings.teams import RankedPlayer
 
 
@@ -154,19 +155,7 @@ def _amateur_rank(grant: Grant) -> Rank:
 
 
 def grant_label(grant: Grant) -> str:
-    places = (
-        f"第{grant.place_from}名"
-        if grant.place_from == grant.place_to
-        else f"第{grant.place_from}-{grant.place_to}名"
-    )
-    text = f"个人{places}可申报{rank_label(grant)}"
-    if grant.extend_to is not None:
-        text += f"（顺延到前{grant.extend_to}名）"
-    if grant.alternative_to:
-        text += f"，与业余{grant.alternative_to}二选一"
-    if grant.note:
-        text += f"（{grant.note}）"
-    return text
+    return grant_text(grant)
 
 
 def condition_check(cond: CountCondition, entrants: Sequence[Player]) -> ConditionCheck:

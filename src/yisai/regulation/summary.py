@@ -445,7 +445,8 @@ def _condition(c: CountCondition) -> str:
     return f"{who}不足{c.below}人"
 
 
-def _grant(g: Grant) -> str:
+def grant_text(g: Grant) -> str:
+    """One grant as the regulation words it; also used by the rank-award report."""
     rank = g.rank if g.professional else f"业余{g.rank}"
     text = f"个人{places(g.place_from, g.place_to)}可申报{rank}"
     if g.alternative_to:
@@ -464,7 +465,7 @@ def _rank_award(ra: RankAwardRule, reg: Regulation) -> list[str]:
     for g in ra.grants:
         cond = "且".join(_condition(c) for c in g.when)
         tier = f" [分档 {g.tier_group}: 取第一个成立的档]" if g.tier_group else ""
-        lines.append(f"  - {cond + ', ' if cond else ''}{_grant(g)}{tier}")
+        lines.append(f"  - {cond + ', ' if cond else ''}{grant_text(g)}{tier}")
     rules = []
     if ra.amateurs_only:
         rules.append("名次和顺延仅限业余棋手的排名")
