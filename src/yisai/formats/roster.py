@@ -7,22 +7,20 @@ ID-card and phone numbers are turned back into text even when Excel stored them 
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from yisai.formats.sheets import Sheet, find_header_row, read_sheets
+from yisai.formats.sheets import cell_text as _text
+from yisai.formats.sheets import column_letter as _column_letter
 from yisai.registry.eligibility import canonical_region
 from yisai.registry.idcard import IdCard, parse_id_number
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.registry.rank import Rank
 from yisai.regulation import Regulation
-
-EXCEL_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
-CSV_SUFFIXES = (".csv", ".txt", ".tsv")
 
 # canonical field → header shown in templates, then every header people actually write.
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -49,7 +47,6 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 }
 IGNORED = ("序号", "备注", "编号", "说明")
 _ALIASES = {alias: key for key, names in COLUMNS.items() for alias in names}
-HEADER_SEARCH_ROWS = 10
 NOTE_SHEETS = ("填写说明", "说明")  # the template's instructions sheet, skipped silently
 
 PRO_LABELS = {
@@ -118,62 +115,8 @@ class Roster:
         return not self.issues
 
 
-@dataclass(frozen=True)
-class Sheet:
-    name: str
-    cells: list[list[Any]]  # row 0 is the sheet's first row
-
-
 class _CellError(ValueError):
     """A cell's value cannot be used; the message says what to fix."""
-
-
-# ------------------------------------------------------------------ reading files
-
-
-def read_sheets(path: str | Path) -> list[Sheet]:
-    """Every sheet of a workbook, or the one table of a CSV file, with absolute row positions."""
-    p = Path(path)
-    suffix = p.suffix.lower()
-    if suffix in CSV_SUFFIXES:
-        return [Sheet(p.name, _read_csv(p))]
-    if suffix in EXCEL_SUFFIXES:
-        return _read_excel(p)
-    raise ValueError(f"不支持的文件类型{suffix or '(无扩展名)'}: 请使用 .xlsx、.xls 或 .csv")
-
-
-def _read_excel(path: Path) -> list[Sheet]:
-    import python_calamine
-
-    try:
-        book = python_calamine.CalamineWorkbook.from_path(str(path))
-    except Exception as exc:  # calamine raises several types for damaged files
-        raise ValueError(f"无法读取Excel文件 {path.name}: {exc}; 请确认文件未损坏且不是加密文件") from None
-    sheets = []
-    for meta in book.sheets_metadata:
-        if str(meta.typ) != str(python_calamine.SheetTypeEnum.WorkSheet):
-            continue
-        sheet = book.get_sheet_by_name(meta.name)
-        sheets.append(Sheet(meta.name, sheet.to_python(skip_empty_area=False)))
-    return sheets
-
-
-def _read_csv(path: Path) -> list[list[Any]]:
-    raw = path.read_bytes()
-    for encoding in ("utf-8-sig", "gb18030"):
-        try:
-            text = raw.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    else:
-        raise ValueError(f"{path.name} 既不是UTF-8也不是GB18030编码, 请另存为UTF-8的CSV")
-    sample = text[:4096]
-    try:
-        dialect = csv.Sniffer().sniff(sample, delimiters=",\t;")
-    except csv.Error:
-        dialect = csv.excel
-    return [list(r) for r in csv.reader(io.StringIO(text), dialect)]
 
 
 # ------------------------------------------------------------------ headers
@@ -186,38 +129,11 @@ def header_key(text: object) -> str | None:
     return _ALIASES.get(t)
 
 
-def _column_letter(index: int) -> str:
-    out = ""
-    n = index + 1
-    while n:
-        n, rem = divmod(n - 1, 26)
-        out = chr(65 + rem) + out
-    return out
-
-
 def _find_header(sheet: Sheet) -> int | None:
-    for i, row in enumerate(sheet.cells[:HEADER_SEARCH_ROWS]):
-        if any(header_key(c) == "name" for c in row):
-            return i
-    return None
+    return find_header_row(sheet, lambda row: any(header_key(c) == "name" for c in row))
 
 
 # ------------------------------------------------------------------ cell parsing
-
-
-def _text(value: Any) -> str:
-    """Cell → text; numbers Excel stored (ID, phone, certificate) come back without '.0'."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "是" if value else "否"
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else str(value)
-    if isinstance(value, datetime):
-        return f"{value:%Y-%m-%d}"
-    if isinstance(value, date):
-        return f"{value:%Y-%m-%d}"
-    return str(value).strip()
 
 
 def _parse_date(value: Any) -> date:
