@@ -66,7 +66,7 @@ def test_inverted_and_overlapping_age_windows() -> None:
 def test_prize_table_places_must_match() -> None:
     text = SHANHAI_TEXT.replace("{ from = 9, to = 32, amount = 1000 }", "{ from = 9, to = 30, amount = 1000 }")
     (issue,) = _issues(text)
-    assert "prizes.lists.0: 奖金表覆盖前30名, 但录取前32名" in issue
+    assert "prizes.lists.0.places: 奖金表覆盖前30名, 但录取前32名" in issue
 
 
 def test_missing_field_and_many_errors_at_once() -> None:

@@ -28,6 +28,40 @@ def check(reg: Regulation) -> list[Finding]:
     out += _age_windows(reg)
     out += _stages(reg)
     out += _references(reg)
+    out += _place_tables(reg)
+    return out
+
+
+def _place_tables(reg: Regulation) -> list[Finding]:
+    """Prize tables cover exactly the places awarded; place ranges and 顺延 limits are sane."""
+    out: list[Finding] = []
+    for i, pl in enumerate(reg.prizes.lists):
+        path: Path = ("prizes", "lists", i)
+        expected = 1
+        for j, row in sorted(enumerate(pl.rows), key=lambda t: t[1].place_from):
+            if row.place_to < row.place_from:
+                out.append(Finding((*path, "rows", j), f"名次区间颠倒: 第{row.place_from}名至第{row.place_to}名",
+                                   "from 须不大于 to"))
+            if row.place_from != expected:
+                out.append(Finding((*path, "rows", j), f"奖金表名次不连续: 应从第{expected}名开始, 实为第{row.place_from}名"))
+            expected = row.place_to + 1
+        if pl.rows and expected - 1 != pl.places:
+            out.append(Finding((*path, "places"), f"奖金表覆盖前{expected - 1}名, 但录取前{pl.places}名",
+                               "rows 须恰好覆盖第1名至第places名"))
+    for i, ra in enumerate(reg.rank_awards):
+        for j, g in enumerate(ra.grants):
+            path = ("rank_awards", i, "grants", j)
+            if g.place_to < g.place_from:
+                out.append(Finding((*path, "to"), f"名次区间颠倒: 第{g.place_from}名至第{g.place_to}名"))
+            if g.extend_to is not None and g.extend_to < g.place_to:
+                out.append(Finding((*path, "extend_to"), f"顺延到前{g.extend_to}名, 但授予名次到第{g.place_to}名",
+                                   f"extend_to 须 ≥ {g.place_to}"))
+            for k, c in enumerate(g.when):
+                cpath = (*path, "when", k)
+                if c.at_least is None and c.below is None:
+                    out.append(Finding(cpath, "条件至少需要 at_least 或 below"))
+                elif c.at_least is not None and c.below is not None and c.below <= c.at_least:
+                    out.append(Finding(cpath, f"区间为空: 达到{c.at_least}人且不足{c.below}人"))
     return out
 
 

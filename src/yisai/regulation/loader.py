@@ -74,7 +74,7 @@ def loads(data: bytes | str, filename: str = "<regulation>") -> Regulation:
         partial = _without_bad_values(doc, exc)
         if partial is not None:
             issues += _check_issues(filename, lines, partial)
-        raise RegulationError(_dedupe(issues)) from None
+        raise RegulationError(sorted(_dedupe(issues), key=lambda i: i.line)) from None
     issues = _check_issues(filename, lines, reg)
     if issues:
         raise RegulationError(issues)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from yisai.registry.person import Gender
 from yisai.regulation.rules import Strict
@@ -21,12 +21,6 @@ class PrizeRow(Strict):
     gift: str | None = Field(None, description="实物奖励")
 
     model_config = Strict.model_config | {"populate_by_name": True}
-
-    @model_validator(mode="after")
-    def _order(self) -> PrizeRow:
-        if self.place_to < self.place_from:
-            raise ValueError(f"名次区间颠倒: 第{self.place_from}名至第{self.place_to}名")
-        return self
 
 
 class PrizeList(Strict):
@@ -50,21 +44,6 @@ class PrizeList(Strict):
     fewer_entrants: Literal["all", "n_minus_1"] = Field(
         "all", description="参赛人数不足N人时: all 全部录取; n_minus_1 按总人数减1录取"
     )
-
-    @model_validator(mode="after")
-    def _rows_cover_places(self) -> PrizeList:
-        if not self.rows:
-            return self
-        expected = 1
-        for row in sorted(self.rows, key=lambda r: r.place_from):
-            if row.place_from != expected:
-                raise ValueError(
-                    f"奖金表名次不连续: 应从第{expected}名开始, 实为第{row.place_from}名"
-                )
-            expected = row.place_to + 1
-        if expected - 1 != self.places:
-            raise ValueError(f"奖金表覆盖前{expected - 1}名, 但录取前{self.places}名")
-        return self
 
 
 class SpecialAward(Strict):

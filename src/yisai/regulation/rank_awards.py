@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from yisai.registry.rank import RankField
 from yisai.regulation.rules import Strict
@@ -14,14 +14,6 @@ class CountCondition(Strict):
     min_rank: RankField | None = Field(None, description="只数该段位(含)以上的参赛棋手; 不填数全部")
     at_least: int | None = Field(None, ge=0)
     below: int | None = Field(None, ge=1)
-
-    @model_validator(mode="after")
-    def _some_bound(self) -> CountCondition:
-        if self.at_least is None and self.below is None:
-            raise ValueError("条件至少需要 at_least 或 below")
-        if self.at_least is not None and self.below is not None and self.below <= self.at_least:
-            raise ValueError(f"区间为空: 达到{self.at_least}人且不足{self.below}人")
-        return self
 
 
 class Grant(Strict):
@@ -43,14 +35,6 @@ class Grant(Strict):
     )
 
     model_config = Strict.model_config | {"populate_by_name": True}
-
-    @model_validator(mode="after")
-    def _order(self) -> Grant:
-        if self.place_to < self.place_from:
-            raise ValueError(f"名次区间颠倒: 第{self.place_from}名至第{self.place_to}名")
-        if self.extend_to is not None and self.extend_to < self.place_to:
-            raise ValueError(f"顺延到前{self.extend_to}名, 但授予名次到第{self.place_to}名")
-        return self
 
 
 class RankAwardRule(Strict):
