@@ -6,6 +6,7 @@ unknown player for --explain), with a Chinese message naming file/line/field.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -84,15 +85,22 @@ def standings_cmd(
     output: Path | None = typer.Option(None, "--output", "-o", help="写入文件 (xlsx 必须)"),
     explain: str | None = typer.Option(None, "--explain", help="说明某选手为何排在此名次"),
     filters: list[str] = typer.Option([], "--filter", help="按标签筛选 KEY=VALUE, 可重复"),
-    lot_seed: int = typer.Option(0, "--lot-seed", help="抽签的随机种子 (指标含 lot 时)"),
+    lot_seed: int | None = typer.Option(
+        None, "--lot-seed", help="抽签的随机种子 (指标含 lot 时; 赛事默认用其保存的种子, 文件默认 0)"
+    ),
+    db: str | None = typer.Option(None, "--db", help="SOURCE 为赛事时的数据库文件或地址 (也可用 YISAI_DB)"),
 ) -> None:
     """成绩表: 按规程的名次指标排名, 或按 OpenGotha 的指标复算 (从对局计算, 不读文件中的分数)."""
     if fmt not in FORMATS:
         raise _fail(tr(f"未知格式 {fmt!r} (允许: {', '.join(FORMATS)})", f"unknown format {fmt!r}"))
+    if db:
+        os.environ["YISAI_DB"] = db  # read by the store-backed source resolver
     try:
         inp = load_source(source)
     except SourceError as exc:
         raise _fail(str(exc)) from None
+    if lot_seed is None:
+        lot_seed = int(inp.meta.get("seed", 0))
     for w in inp.warnings:
         typer.echo(tr("提示: ", "note: ") + w, err=True)
     try:
