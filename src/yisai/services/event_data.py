@@ -61,6 +61,18 @@ def entrants_of(players: list[Player], teams: dict[str, str]) -> list[Entrant]:
     ]
 
 
+PLACEMENT_GROUP = "final"  # the group name under which a same-place final round is stored
+
+
+def group_members(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, list[str]]:
+    """Groups A/B of a two-group stage, as drawn in round 1 (empty for a plain Swiss)."""
+    groups: dict[str, list[str]] = {}
+    for r in work.repo.list_rounds(event.id, division, stage=stage.id):
+        if r.number == 1 and r.group and r.group != PLACEMENT_GROUP:
+            groups[r.group] = list(r.info.get("members", []))
+    return groups
+
+
 def division_players(work: Work, event: EventRecord, division: str) -> list[Player]:
     players = approved_players(work, event, division)
     if not players:
@@ -84,6 +96,7 @@ def standings_input(
             continue
         st = playing_stage(reg, did, stage)
         dgames = work.repo.games(event.id, did, stage=st.id)
+        group_of = {pid: g for g, members in group_members(work, event, did, st).items() for pid in members}
         games += dgames
         rounds = max(rounds, max((g.round for g in dgames), default=0))
         players += [
@@ -97,6 +110,7 @@ def standings_input(
                     "division": did,
                     "gender": p.gender.value,
                     **({"team": teams[p.id]} if p.id in teams else {}),
+                    **({"group": group_of[p.id]} if p.id in group_of else {}),
                 },
             )
             for p in dplayers
