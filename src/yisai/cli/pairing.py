@@ -1,19 +1,48 @@
-"""`yisai pair`, `yisai round show`, `yisai result`: the referee's round loop."""
+"""`yisai pair`, `yisai round show|sheet`, `yisai result [enter|import]`: the referee's round loop."""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from typer.core import TyperGroup
 
+from yisai.formats.result_sheet import read_result_sheet, write_result_sheet
 from yisai.i18n import tr
 from yisai.pairing import Controls
 from yisai.record import Game, Result
 from yisai.services.context import ServiceError, unit_of_work
-from yisai.services.rounds import PLACEMENT_GROUP, pair, record_result, rounds_of
+from yisai.services.rounds import (
+    PLACEMENT_GROUP,
+    import_results,
+    pair,
+    record_result,
+    round_view,
+    sheet_lines,
+    sheet_title,
+)
 
 console = Console()
-round_app = typer.Typer(help="轮次: 查看对阵与成绩 (rounds)", no_args_is_help=True)
+round_app = typer.Typer(help="轮次: 查看对阵、打印成绩登记表 (rounds)", no_args_is_help=True)
+
+
+class _EnterByDefault(TyperGroup):
+    """``yisai result 黑胜 -b 3 …`` stays short: anything that is not a sub-command name is
+    the arguments of ``yisai result enter``."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = ["enter", *args]
+        return super().parse_args(ctx, args)
+
+
+result_app = typer.Typer(
+    cls=_EnterByDefault, no_args_is_help=True,
+    help="录入成绩: yisai result 黑胜 -d 组别 -r 轮 -b 台 (即 result enter), 或 yisai result import 成绩表",
+)
 
 RESULT_LABELS = {
     Result.BLACK_WINS: "黑胜",
@@ -37,9 +66,9 @@ def result_label(g: Game) -> str:
 
 
 def _fail(exc: ServiceError) -> None:
-    console.print(f"[red]{exc.message}[/red]")
-    for d in exc.details:
-        console.print(f"  {d}")
+    console.print(exc.message, style="red", markup=False, highlight=False, soft_wrap=True)
+    for d in exc.details:  # one problem per line, never wrapped: FILE:SHEET:ROW:COLUMN stays greppable
+        console.print(f"  {d}", markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(exc.exit_code)
 
 
@@ -89,8 +118,8 @@ def pair_cmd(
             t.add_row("", names.get(y.player, y.player), "", "轮空", f"+{y.points}")
         console.print(t)
         if explain:
-            for line in pairing.explain():
-                console.print(line, markup=False, highlight=False)
+            for line in pairing.explain(names=names):
+                console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def _title(division: str, n: int, group: str) -> str:
@@ -107,25 +136,57 @@ def round_show(
     explain: bool = typer.Option(False, "--explain", help="显示编排时保存的说明"),
     db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
 ) -> None:
-    """显示一轮的对阵与成绩: 台次 黑方 白方 积分 结果."""
+    """显示一轮的对阵与成绩: 台次 黑方 白方 积分(赛前, 黑:白) 结果."""
     try:
         with unit_of_work(db) as work:
-            ev, _reg, rounds = rounds_of(work, event, division, round_no, stage)
-            names = {p.id: p.name for p in work.repo.list_players(ev.id)}
+            view = round_view(work, event, division, round_no, stage)
     except ServiceError as exc:
         _fail(exc)
         return
-    for r in rounds:
+    for r in view.rounds:
         t = Table(title=_title(division, round_no, r.group), title_style="bold")
-        for h in ("台次", "黑方", "白方", "结果"):
+        for h in ("台次", "黑方", "白方", "积分", "结果"):
             t.add_column(h)
-        for g in r.games:
-            t.add_row(str(g.board) if not g.is_bye else "", names.get(g.black, g.black),
-                      names.get(g.white, "") if g.white else "", result_label(g))
+        for g in sorted(r.games, key=lambda g: (g.is_bye, g.board)):
+            black = view.names.get(g.black, g.black)
+            if g.is_bye:
+                t.add_row("", black, "", str(view.scores.get(g.black, 0)), result_label(g))
+                continue
+            score = f"{view.scores.get(g.black, 0)}:{view.scores.get(g.white or '', 0)}"
+            t.add_row(str(g.board), black, view.names.get(g.white or "", g.white or ""), score,
+                      result_label(g))
         console.print(t)
         if explain:
-            for line in r.info.get("explain", []):
-                console.print(line, markup=False, highlight=False)
+            for line in view.info.get(r.group, []):
+                console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+@round_app.command("sheet")
+def round_sheet(
+    event: str = typer.Argument(None, help="比赛编号或名称"),
+    division: str = typer.Option(..., "--division", "-d"),
+    round_no: int = typer.Option(..., "--round", "-r"),
+    stage: str = typer.Option(None, "--stage"),
+    output: Path = typer.Option(None, "--output", "-o",
+                                help="输出文件 .xlsx 或 .csv (默认: 成绩登记表_组别_第N轮.xlsx)"),
+    db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
+) -> None:
+    """打印一轮的成绩登记表 (台次 分组 黑方 白方 结果), 填好后用 yisai result import 导入."""
+    try:
+        with unit_of_work(db) as work:
+            view = round_view(work, event, division, round_no, stage)
+    except ServiceError as exc:
+        _fail(exc)
+        return
+    target = output or Path(f"成绩登记表_{division}_第{round_no}轮.xlsx")
+    try:
+        write_result_sheet(target, sheet_title(view), sheet_lines(view))
+    except (OSError, ValueError) as exc:
+        console.print(str(exc), style="red", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    boards = sum(1 for r in view.rounds for g in r.games if not g.is_bye)
+    console.print(tr(f"已写出成绩登记表: {target} ({boards}台)", f"result sheet written: {target} ({boards} boards)"),
+                  highlight=False)
 
 
 def result_cmd(
@@ -152,7 +213,39 @@ def result_cmd(
                      f"saved: round {round_no} board {board} {game.result.value}"))
 
 
+@result_app.command("import")
+def result_import(
+    file: Path = typer.Argument(..., help="成绩表 .xlsx/.xls/.csv: 台次 结果 (必填), 分组 黑方 白方 (可选)"),
+    event: str = typer.Option(None, "--event", "-e", help="比赛编号或名称"),
+    division: str = typer.Option(..., "--division", "-d"),
+    round_no: int = typer.Option(..., "--round", "-r"),
+    group: str = typer.Option(None, "--group", help="只导入该分组 (A/B/final); 表中分组列优先核对"),
+    stage: str = typer.Option(None, "--stage"),
+    change: bool = typer.Option(False, "--change", help="允许更改已录入的成绩 (记入审计)"),
+    note: str = typer.Option("", "--note", help="更改理由"),
+    db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
+) -> None:
+    """导入成绩表: 全部无误才保存, 否则逐行列出问题 (文件:工作表:行:列), 一个也不保存."""
+    sheet = read_result_sheet(file)
+    for w in sheet.warnings:
+        console.print(w, style="yellow", markup=False, highlight=False, soft_wrap=True)
+    try:
+        with unit_of_work(db) as work:
+            report = import_results(work, event, division, round_no, sheet, group=group,
+                                    stage_ref=stage, change=change, note=note)
+    except ServiceError as exc:
+        _fail(exc)
+        return
+    console.print(tr(
+        f"已导入 {file.name}: 保存{len(report.saved)}台成绩, 未变{report.unchanged}台, "
+        f"未填{report.blank}台, 轮空{report.byes}行",
+        f"imported {file.name}: {len(report.saved)} saved, {report.unchanged} unchanged, "
+        f"{report.blank} blank, {report.byes} byes",
+    ), highlight=False)
+
+
 def register(app: typer.Typer) -> None:
     app.command("pair")(pair_cmd)
-    app.command("result")(result_cmd)
+    result_app.command("enter")(result_cmd)
+    app.add_typer(result_app, name="result")
     app.add_typer(round_app, name="round")

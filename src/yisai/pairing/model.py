@@ -6,6 +6,8 @@ input and seed always give the same ``RoundPairing``.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from yisai.i18n import tr
@@ -95,18 +97,46 @@ class RoundPairing:
         """Unplayed ``Game`` records for this round: boards in order, then byes."""
         return [b.game(self.round) for b in self.boards] + [y.game(self.round) for y in self.byes]
 
-    def explain(self) -> list[str]:
-        """Every decision as lines of text (Chinese by default), for ``yisai pair --explain``."""
+    def explain(self, names: Mapping[str, str] | None = None) -> list[str]:
+        """Every decision as lines of text (Chinese by default), for ``yisai pair --explain``.
+
+        ``names`` maps player ids to what a reader should see (names, usually); ids without an
+        entry stay as they are. The round-level lines carry no player ids and are left alone.
+        """
+        show = _namer(names)
         lines = list(self.explanations)
         for b in self.boards:
-            head = tr(f"第{b.board}台 {b.black}(黑, {b.black_score}分) — {b.white}(白, {b.white_score}分)",
-                      f"Board {b.board} {b.black} (B, {b.black_score}) — {b.white} (W, {b.white_score})")
-            lines.append(head + ": " + "; ".join((*b.reasons, b.colour_reason)))
-        lines.extend(tr(f"轮空 {y.player} (+{y.points}分): {y.reason}",
-                        f"Bye {y.player} (+{y.points}): {y.reason}") for y in self.byes)
-        lines.extend(tr(f"本轮不参赛: {p}", f"Not paired this round: {p}") for p in self.sit_outs)
-        lines.extend(tr(f"警告: {w}", f"Warning: {w}") for w in self.warnings)
+            black, white = show(b.black), show(b.white)
+            head = tr(f"第{b.board}台 {black}(黑, {b.black_score}分) — {white}(白, {b.white_score}分)",
+                      f"Board {b.board} {black} (B, {b.black_score}) — {white} (W, {b.white_score})")
+            lines.append(head + ": " + "; ".join(show(t) for t in (*b.reasons, b.colour_reason)))
+        lines.extend(tr(f"轮空 {show(y.player)} (+{y.points}分): {show(y.reason)}",
+                        f"Bye {show(y.player)} (+{y.points}): {show(y.reason)}") for y in self.byes)
+        lines.extend(tr(f"本轮不参赛: {show(p)}", f"Not paired this round: {show(p)}")
+                     for p in self.sit_outs)
+        lines.extend(tr(f"警告: {show(w)}", f"Warning: {show(w)}") for w in self.warnings)
         return lines
+
+
+def _namer(names: Mapping[str, str] | None) -> Callable[[str], str]:
+    """Replace player ids standing as whole words in a reason ("5 从4分组降至2分组").
+
+    An id is replaced only where no letter, digit or CJK character touches it, so the numbers
+    inside "4分组", "第2名" or "执黑1次" are never taken for players.
+    """
+    if not names:
+        return lambda text: text
+    ids = sorted((k for k in names if k), key=len, reverse=True)
+    if not ids:
+        return lambda text: text
+    pattern = re.compile(r"(?<![\w#+.])(" + "|".join(map(re.escape, ids)) + r")(?![\w%.])")
+
+    def show(text: str) -> str:
+        if text in names:
+            return names[text]
+        return pattern.sub(lambda m: names[m.group(1)], text)
+
+    return show
 
 
 class PairingError(ValueError):

@@ -8,13 +8,27 @@ round so it can be printed again later.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
+from yisai.formats.result_sheet import (
+    ResultSheet,
+    SheetIssue,
+    SheetLine,
+    SheetRow,
+    group_id,
+    group_label,
+    result_word,
+    same_name,
+)
 from yisai.pairing import Controls, PairingError, RoundPairing, pair_round
 from yisai.pairing.groups import pair_placement_final, split_groups
+from yisai.pairing.history import build_histories
 from yisai.record import Game, Result
-from yisai.record.parse import ResultSyntaxError, parse_result
+from yisai.record.parse import ACCEPTED, ParsedResult, ResultSyntaxError, parse_result
 from yisai.regulation import Regulation
+from yisai.regulation.rules import Scoring
 from yisai.regulation.stages import Stage, SwissFormat, TwoGroupSwissFormat
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.event_data import (
@@ -119,7 +133,9 @@ def pair(
     except PairingError as exc:
         raise Refused(str(exc), list(exc.blocking)) from None
     for group, pairing in parts:
-        info = {"explain": pairing.explain(), "warnings": list(pairing.warnings), "seed": event.seed}
+        ids = {g.black for g in pairing.games()} | {g.white for g in pairing.games() if g.white}
+        info = {"explain": pairing.explain(names={p: _mark(p) for p in ids | set(pairing.sit_outs)}),
+                "warnings": list(pairing.warnings), "seed": event.seed}
         if round_no == 1 and group and group != PLACEMENT_GROUP:
             info["members"] = sorted({g.black for g in pairing.games()} | {
                 g.white for g in pairing.games() if g.white} | set(pairing.sit_outs))
@@ -134,12 +150,33 @@ def pair(
 
 
 def _with_bye_results(games: list[Game]) -> list[Game]:
-    """A bye is settled at pairing time: its points are known (规程: 轮空得分)."""
-    return [
-        Game(g.round, g.black, None, Result.BLACK_WINS, False, g.board, reason="轮空")
-        if g.is_bye else g
-        for g in games
-    ]
+    """A bye is settled at pairing time: its points are known (规程: 轮空得分). Byes take the
+    numbers after the last board, so two byes (one requested, one for the odd player) can be
+    stored side by side; they are printed without a board number."""
+    last = max((g.board for g in games if not g.is_bye), default=0)
+    out, extra = [], 0
+    for g in games:
+        if g.is_bye:
+            extra += 1
+            g = Game(g.round, g.black, None, Result.BLACK_WINS, False, last + extra, reason="轮空")
+        out.append(g)
+    return out
+
+
+_MARK = re.compile(r"⟦([^⟦⟧]*)⟧")
+
+
+def _mark(player_id: str) -> str:
+    """How a player id is stored inside explanation text, so names can be put in when shown."""
+    return f"⟦{player_id}⟧"
+
+
+def explanation_with_names(lines: list[str], names: Mapping[str, str]) -> list[str]:
+    """Stored explanation lines (``RoundRecord.info["explain"]``) with players' names.
+
+    Rounds paired before ids were marked keep their text as it was stored.
+    """
+    return [_MARK.sub(lambda m: names.get(m.group(1), m.group(1)), line) for line in lines]
 
 
 def _pair_two_groups(
@@ -203,6 +240,11 @@ def rounds_of(work: Work, event_ref: str | None, division: str, round_no: int,
     return event, reg, found
 
 
+
+def _group_where(group: str) -> str:
+    return {"": "", PLACEMENT_GROUP: "同名次决赛"}.get(group, f"{group}组")
+
+
 def record_result(
     work: Work,
     event_ref: str | None,
@@ -232,15 +274,251 @@ def record_result(
         groups = "、".join(r.group for r, _ in matches)
         raise InputError(f"第{round_no}轮有多个第{board}台 (分组: {groups}), 请用 --group 指定")
     rnd, game = matches[0]
+    return _enter(work, rnd, game, parsed, change=change, note=note)
+
+
+def _entry_problem(game: Game, parsed: ParsedResult) -> str | None:
+    """Why this result word cannot go on this board at all (a bye word on a game or back)."""
     if game.is_bye != parsed.bye:
-        raise InputError("轮空只能用于轮空的台次" if parsed.bye else f"第{board}台是轮空, 不需要录入成绩")
+        return "轮空只能用于轮空的台次" if parsed.bye else f"第{game.board}台是轮空, 不需要录入成绩"
+    return None
+
+
+def _already_entered(game: Game) -> str:
+    return (f"第{game.round}轮第{game.board}台已有成绩 {result_word(game.result, game.played, game.reason)}; "
+            "如需更改请加 --change (将记录修改前后的成绩)")
+
+
+def _enter(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult, *, change: bool,
+           note: str) -> Game:
+    """The one way a result is saved (``yisai result`` and sheet import): checks, then the
+    repository's audited write with result history."""
+    problem = _entry_problem(game, parsed)
+    if problem:
+        raise InputError(problem)
     if game.result != Result.UNKNOWN and not change:
-        raise Refused(
-            f"第{round_no}轮第{board}台已有成绩 {game.result.value}{(' ' + game.reason) if game.reason else ''};"
-            " 如需更改请加 --change (将记录修改前后的成绩)"
-        )
+        raise Refused(_already_entered(game))
     try:
-        return work.repo.record_result(rnd.id, board, parsed.result, played=parsed.played,
+        return work.repo.record_result(rnd.id, game.board, parsed.result, played=parsed.played,
                                        reason=parsed.reason, note=note)
     except NotFound as exc:
         raise InputError(str(exc)) from None
+
+
+# ------------------------------------------------------------------ showing a round
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """A stored round ready to print: every group's games, names, and scores before it."""
+
+    event: EventRecord
+    division: str
+    stage: Stage
+    round: int
+    rounds: list[RoundRecord]  # one per group ("" for a plain Swiss)
+    names: dict[str, str]
+    scores: dict[str, int]  # player id → score before this round (the regulation's Scoring)
+    info: dict[str, list[str]] = field(default_factory=dict)  # group → explanation with names
+
+
+def round_view(work: Work, event_ref: str | None, division: str, round_no: int,
+               stage_ref: str | None = None) -> RoundView:
+    event, reg, rounds = rounds_of(work, event_ref, division, round_no, stage_ref)
+    stage = playing_stage(reg, division, stage_ref)
+    names = {p.id: p.name for p in work.repo.list_players(event.id)}
+    players = {pid for r in rounds for g in r.games for pid in (g.black, g.white) if pid}
+    games = work.repo.games(event.id, division, stage=stage.id)
+    scores = scores_before(players, games, round_no, reg.scoring_for(division))
+    info = {r.group: explanation_with_names(list(r.info.get("explain", [])), names) for r in rounds}
+    return RoundView(event, division, stage, round_no, rounds, names, scores, info)
+
+
+def scores_before(players: set[str], games: list[Game], round_no: int, scoring: Scoring) -> dict[str, int]:
+    """Each player's score after the rounds before ``round_no``, as pairing counts it.
+
+    A game whose result is still missing counts nothing (instead of stopping, as pairing does:
+    a table can be shown while a result is being corrected).
+    """
+    settled = [replace(g, played=False) if g.result == Result.UNKNOWN and not g.is_bye else g
+               for g in games if g.round < round_no]
+    return {p: h.score for p, h in build_histories(players, settled, round_no, scoring).items()}
+
+
+def sheet_lines(view: RoundView) -> list[SheetLine]:
+    """The round as the lines of its result sheet: boards in order, byes last, each group."""
+    lines = []
+    for r in view.rounds:
+        for g in sorted(r.games, key=lambda g: (g.is_bye, g.board)):
+            lines.append(SheetLine(
+                None if g.is_bye else g.board, r.group, view.names.get(g.black, g.black),
+                view.names.get(g.white, g.white) if g.white else "",
+                result_word(g.result, g.played, g.reason, g.is_bye),
+            ))
+    return lines
+
+
+def sheet_title(view: RoundView) -> str:
+    return f"{view.event.name} {view.stage.name} {view.division} 第{view.round}轮 成绩登记表"
+
+
+# ------------------------------------------------------------------ importing a result sheet
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    saved: list[Game]
+    unchanged: int  # with --change: rows giving the result already stored
+    blank: int  # rows without a result yet
+    byes: int  # bye rows, checked and left as they are
+
+
+def import_results(
+    work: Work,
+    event_ref: str | None,
+    division: str,
+    round_no: int,
+    sheet: ResultSheet,
+    *,
+    group: str | None = None,
+    stage_ref: str | None = None,
+    change: bool = False,
+    note: str = "",
+) -> ImportReport:
+    """Enter a whole result sheet, all or nothing.
+
+    Every row is checked against the stored pairing first (board exists, names match, no board
+    twice, no result entered twice without ``change``); any problem means nothing is saved and
+    every problem is listed with its file, sheet, row and column. Then each result goes through
+    the same path as ``record_result`` (history and audit).
+    """
+    _event, _reg, rounds = rounds_of(work, event_ref, division, round_no, stage_ref)
+    groups = [r.group for r in rounds]
+    if group is not None:
+        group = group_id(group) if group else ""
+        if group not in groups:
+            raise InputError(f"第{round_no}轮没有分组 {group} (本轮分组: {_choices(groups)})")
+        rounds = [r for r in rounds if r.group == group]
+    names = {p.id: p.name for p in work.repo.list_players(_event.id)}
+    by_board = {(r.group, g.board): (r, g) for r in rounds for g in r.games}
+    issues = list(sheet.issues)
+    refusals: list[SheetIssue] = []
+    seen: dict[tuple[str, int], SheetRow] = {}
+    todo: list[tuple[RoundRecord, Game, ParsedResult]] = []
+    unchanged = blank = bye_rows = 0
+    for row in sheet.rows:
+        where = _row_group(row, group, [r.group for r in rounds], issues)
+        if where is None:
+            continue
+        if row.is_bye:
+            bye_rows += 1
+            _check_bye(row, [g for (gr, _b), (_r, g) in by_board.items() if gr == where and g.is_bye],
+                       names, issues)
+            continue
+        if row.board is None:
+            if not row.board_text:  # an unreadable number is already reported by the reader
+                issues.append(row.issue("board", f"台次不能为空 (允许: {_board_range(by_board, where)};"
+                                                 " 轮空行的结果填“轮空”)"))
+            continue
+        found = by_board.get((where, row.board))
+        if found is None:
+            issues.append(row.issue("board", f"{_group_where(where)}第{round_no}轮没有第{row.board}台 "
+                                             f"(允许: {_board_range(by_board, where)})"))
+            continue
+        first = seen.get((where, row.board))
+        if first is not None:
+            place = f"第{first.row}行" if first.sheet == row.sheet else f"{first.sheet}第{first.row}行"
+            issues.append(row.issue("board", f"第{row.board}台重复, 已在{place}出现 (每台只能填一行)"))
+            continue
+        seen[(where, row.board)] = row
+        rnd, game = found
+        if game.is_bye and (row.result is None or row.result.bye):
+            bye_rows += 1
+            _check_bye(row, [game], names, issues)
+            continue
+        _check_names(row, game, names, issues)
+        if row.result is None:  # blank: not played yet; unreadable: already reported
+            blank += row.result_text == ""
+            continue
+        problem = _entry_problem(game, row.result)
+        if problem:
+            issues.append(row.issue("result", f"{problem} (允许: {ACCEPTED})"))
+            continue
+        if game.result != Result.UNKNOWN:
+            if not change:
+                refusals.append(row.issue("result", _already_entered(game)))
+                continue
+            if _same_result(row, game):
+                unchanged += 1
+                continue
+        elif row.result.result == Result.UNKNOWN:
+            blank += 1  # "?" on a board without a result: nothing to clear
+            continue
+        todo.append((rnd, game, row.result))
+    sheets = list(dict.fromkeys(r.sheet for r in sheet.rows))
+    problems = sorted(issues + refusals, key=lambda i: (
+        i.row > 0, sheets.index(i.sheet) if i.sheet in sheets else -1, i.row))
+    if problems:
+        error = Refused if not issues else InputError
+        raise error(f"{sheet.file}: 共{len(problems)}处问题, 未保存任何成绩 (改正后重新导入)",
+                    [str(p) for p in problems])
+    saved = [_enter(work, rnd, game, parsed, change=change, note=note) for rnd, game, parsed in todo]
+    return ImportReport(saved, unchanged, blank, bye_rows)
+
+
+def _choices(groups: list[str]) -> str:
+    return "、".join(group_label(g) or "(不分组)" for g in groups)
+
+
+def _row_group(row: SheetRow, chosen: str | None, groups: list[str], issues: list[SheetIssue]) -> str | None:
+    """The group a row belongs to: its 分组 cell, else ``--group``, else the round's only group."""
+    if row.group:
+        g = group_id(row.group)
+        if g not in groups:
+            issues.append(row.issue("group", f"本轮没有分组\u201c{row.group}\u201d (允许: {_choices(groups)})"))
+            return None
+        if chosen is not None and g != chosen:
+            issues.append(row.issue("group", f"分组{row.group}与 --group {group_label(chosen)} 不一致"))
+            return None
+        return g
+    if chosen is not None:
+        return chosen
+    if len(groups) == 1:
+        return groups[0]
+    issues.append(row.issue("group", f"本轮有多个分组, 请填写分组 (允许: {_choices(groups)}) 或加 --group"))
+    return None
+
+
+def _board_range(by_board: dict[tuple[str, int], tuple[RoundRecord, Game]], group: str) -> str:
+    boards = sorted(b for (g, b), (_r, game) in by_board.items() if g == group and not game.is_bye)
+    if not boards:
+        return "本轮没有对局"
+    return f"第{boards[0]}–{boards[-1]}台" if boards == list(range(boards[0], boards[-1] + 1)) else \
+        "、".join(map(str, boards))
+
+
+def _same_result(row: SheetRow, game: Game) -> bool:
+    parsed = row.result
+    assert parsed is not None
+    if (parsed.result, parsed.played, parsed.reason) == (game.result, game.played, game.reason):
+        return True
+    return row.result_text == result_word(game.result, game.played, game.reason)
+
+
+def _check_bye(row: SheetRow, byes: list[Game], names: Mapping[str, str], issues: list[SheetIssue]) -> None:
+    """A bye line is only checked: its points were settled when the round was paired."""
+    who = [names.get(g.black, g.black) for g in byes]
+    if row.black and not any(same_name(row.black, n) for n in who):
+        issues.append(row.issue("black", f"{row.black}本轮没有轮空 (本轮轮空: {'、'.join(who) or '无'})"))
+
+
+def _check_names(row: SheetRow, game: Game, names: Mapping[str, str], issues: list[SheetIssue]) -> None:
+    black = names.get(game.black, game.black)
+    white = names.get(game.white or "", game.white or "")
+    pairing = f"第{game.board}台为 黑方 {black} — 白方 {white}"
+    swapped = bool(row.black and row.white) and same_name(row.black, white) and same_name(row.white, black)
+    for key, written, stored in (("black", row.black, black), ("white", row.white, white)):
+        if written and not same_name(written, stored):
+            side = "黑方" if key == "black" else "白方"
+            hint = "; 黑白方写反了" if swapped else ""
+            issues.append(row.issue(key, f"{side}\u201c{written}\u201d与编排不符 ({pairing}{hint})"))

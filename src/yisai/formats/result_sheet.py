@@ -1,0 +1,301 @@
+"""成绩登记表 (result sheet): the printable sheet of a round and the same sheet read back.
+
+``write_result_sheet`` prints 台次 分组 黑方 白方 结果 (results blank or filled) to .xlsx or
+.csv; ``read_result_sheet`` reads such a sheet (or one typed by hand: CSV in UTF-8/GB18030,
+.xlsx, .xls) and checks every cell it can judge alone: board numbers, result words. Whether a
+board exists, whether the names match the pairing, whether a result is already entered is the
+service's business (``yisai.services.rounds.import_results``), which reports with the same
+``SheetIssue`` so every problem reads ``FILE:SHEET:ROW:COLUMN: problem (what is allowed)``.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from yisai.formats.sheets import Sheet, cell_text, column_letter, find_header_row, read_sheets
+from yisai.record import Result
+from yisai.record.parse import ACCEPTED, ParsedResult, ResultSyntaxError, parse_result
+
+# canonical field → the header written on our sheets first, then headers people also use.
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "board": ("台次", "台号", "桌号", "台"),
+    "group": ("分组", "组"),
+    "black": ("黑方", "执黑", "黑方姓名"),
+    "white": ("白方", "执白", "白方姓名"),
+    "result": ("结果", "成绩", "比赛结果", "对局结果"),
+}
+HEADERS = tuple(names[0] for names in COLUMNS.values())
+IGNORED = ("序号", "备注", "积分", "黑方积分", "白方积分", "签名", "黑方签名", "白方签名", "说明")
+_ALIASES = {alias: key for key, names in COLUMNS.items() for alias in names}
+BYE_WORDS = ("轮空", "(轮空)", "（轮空）", "bye")
+PLACEMENT_LABEL = "同名次决赛"
+
+
+@dataclass(frozen=True)
+class SheetIssue:
+    """One problem with its place: file, sheet, 1-based row, column (letter and header)."""
+
+    file: str
+    sheet: str
+    row: int  # 0: the file as a whole
+    column: str  # "C(黑方)", or "" for a whole row
+    message: str
+
+    def __str__(self) -> str:
+        if self.row == 0:
+            return f"{self.file}: {self.message}"
+        return f"{self.file}:{self.sheet}:{self.row}:{self.column}: {self.message}"
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One filled row as written; ``board``/``result`` are None when blank or unreadable."""
+
+    file: str
+    sheet: str
+    row: int
+    board: int | None
+    board_text: str  # as written, for "blank" versus "not a number"
+    group: str  # as written ("A", "A组", "同名次决赛"); "" when blank or no column
+    black: str
+    white: str
+    result_text: str
+    result: ParsedResult | None
+    columns: dict[str, str] = field(default_factory=dict)  # field → "C(黑方)"
+
+    def issue(self, key: str, message: str) -> SheetIssue:
+        """A problem in this row's ``key`` column (the 台次 column when that one is absent)."""
+        column = self.columns.get(key) or self.columns.get("board", "")
+        return SheetIssue(self.file, self.sheet, self.row, column, message)
+
+    @property
+    def is_bye(self) -> bool:
+        """A bye line: no board, and 轮空 written as the result or in place of White."""
+        said_bye = (self.result is not None and self.result.bye) or self.white.lower() in BYE_WORDS
+        return self.board is None and said_bye
+
+
+@dataclass
+class ResultSheet:
+    file: str
+    rows: list[SheetRow] = field(default_factory=list)
+    issues: list[SheetIssue] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """One line of a printed sheet; ``board`` is None for a bye."""
+
+    board: int | None
+    group: str  # group id: "", "A", "B", "final"
+    black: str
+    white: str
+    result: str  # a word ``parse_result`` reads back, or ""
+
+
+# ------------------------------------------------------------------ words
+
+
+def header_key(text: object) -> str | None:
+    """The field a header names: *结果, 台次(号) and 黑 方 all work."""
+    t = re.sub(r"\s+", "", str(text or "")).strip("*＊")
+    t = re.split(r"[(（]", t, maxsplit=1)[0]
+    return _ALIASES.get(t)
+
+
+def group_label(group: str) -> str:
+    """How a group is printed: A, B, 同名次决赛 (placement final), nothing for a plain Swiss."""
+    return PLACEMENT_LABEL if group == "final" else group
+
+
+def group_id(text: str) -> str:
+    """Back from what people write (A组, a, 同名次决赛, 决赛) to the stored group id."""
+    t = re.sub(r"\s+", "", text)
+    if t in (PLACEMENT_LABEL, "决赛", "final", "同名次"):
+        return "final"
+    t = t.removesuffix("组")
+    return t.upper() if t.isascii() else t
+
+
+def result_word(result: Result, played: bool, reason: str, bye: bool = False) -> str:
+    """The word a referee writes for a stored result, chosen so ``parse_result`` reads back the
+    same result, played flag and reason ("" for a result not yet entered)."""
+    if bye:
+        return "轮空"
+    if result is Result.UNKNOWN:
+        return ""
+    if result is Result.DRAW:
+        return "和"
+    if result is Result.BOTH_LOSE:
+        return "双方弃权"
+    if result is Result.BOTH_WIN:
+        return "双方胜"  # referee's decision only; no word enters it (see docs/pairing.md)
+    winner, loser = ("黑", "白") if result is Result.BLACK_WINS else ("白", "黑")
+    if not played:
+        return f"{loser}迟到负" if reason == "迟到判负" else f"{loser}弃权"
+    if reason == "超时判负":
+        return f"{loser}超时负"
+    if reason == "中盘胜":
+        return f"{winner}中盘胜"
+    if reason.startswith("胜"):
+        return f"{winner}{reason}"
+    return f"{winner}胜"
+
+
+def same_name(a: str, b: str) -> bool:
+    """Names compared as people type them: spaces (also full-width) do not count."""
+    return re.sub(r"\s+", "", a) == re.sub(r"\s+", "", b)
+
+
+# ------------------------------------------------------------------ reading
+
+
+def read_result_sheet(path: str | Path) -> ResultSheet:
+    """Every filled row of every sheet that has the 台次 and 结果 headers, with problems."""
+    p = Path(path)
+    out = ResultSheet(p.name)
+    try:
+        sheets = read_sheets(p)
+    except (OSError, ValueError) as exc:
+        msg = str(exc) if isinstance(exc, ValueError) else f"无法读取 {p}: {exc.strerror or exc}"
+        out.issues.append(SheetIssue(p.name, "", 0, "", msg))
+        return out
+    used = False
+    for sheet in sheets:
+        header = find_header_row(sheet, lambda row: "board" in {header_key(c) for c in row})
+        if header is None:
+            if any(cell_text(c) for row in sheet.cells for c in row):
+                out.warnings.append(f"工作表\u201c{sheet.name}\u201d没有\u201c台次\u201d表头, 已跳过")
+            continue
+        used = True
+        _read_sheet(out, sheet, header)
+    if not used:
+        first = sheets[0].name if sheets else ""
+        out.issues.append(SheetIssue(p.name, first, 1, "", "找不到表头行: 前10行中须有一行包含\u201c台次\u201d和\u201c结果\u201d"))
+    return out
+
+
+def _read_sheet(out: ResultSheet, sheet: Sheet, header: int) -> None:
+    columns: dict[str, int] = {}
+    for i, cell in enumerate(sheet.cells[header]):
+        title = cell_text(cell)
+        key = header_key(title)
+        where = f"{column_letter(i)}({title})"
+        if not title:
+            continue
+        if key is None:
+            if re.split(r"[(（]", title, maxsplit=1)[0].strip("*＊ ") not in IGNORED:
+                out.warnings.append(f"{sheet.name} {column_letter(i)}列\u201c{title}\u201d不是已知列名, 已忽略")
+            continue
+        if key in columns:
+            first = column_letter(columns[key])
+            out.issues.append(SheetIssue(out.file, sheet.name, header + 1, where,
+                                         f"与{first}列重复 (每列只能出现一次, 请删除其中一列)"))
+            continue
+        columns[key] = i
+    if "result" not in columns:
+        out.issues.append(SheetIssue(out.file, sheet.name, header + 1, "",
+                                     f"缺少\u201c结果\u201d列 (表头须有: {'、'.join(HEADERS)}; 分组、黑方、白方可省略)"))
+        return
+    labels = {k: f"{column_letter(i)}({cell_text(sheet.cells[header][i])})" for k, i in columns.items()}
+    for r in range(header + 1, len(sheet.cells)):
+        cells = sheet.cells[r]
+        if not any(cell_text(c) for c in cells):
+            continue
+        out.rows.append(_read_row(out, sheet.name, r + 1, cells, columns, labels))
+
+
+def _read_row(out: ResultSheet, sheet: str, number: int, cells: list[Any], columns: dict[str, int],
+              labels: dict[str, str]) -> SheetRow:
+    def cell(key: str) -> Any:
+        i = columns.get(key)
+        return cells[i] if i is not None and i < len(cells) else None
+
+    def problem(key: str, message: str) -> None:
+        out.issues.append(SheetIssue(out.file, sheet, number, labels.get(key, ""), message))
+
+    board: int | None = None
+    raw_board = cell("board")
+    board_text = cell_text(raw_board)
+    if board_text:
+        try:
+            board = int(board_text)
+            if board < 1:
+                raise ValueError
+        except ValueError:
+            problem("board", f"台次\u201c{board_text}\u201d不是正整数 (应填本轮的台次, 如 1、2、3; 轮空行可留空)")
+    result_text = cell_text(cell("result"))
+    result: ParsedResult | None = None
+    if result_text:
+        try:
+            result = parse_result(result_text)
+        except ResultSyntaxError:
+            problem("result", f"无法识别的成绩\u201c{result_text}\u201d (允许: {ACCEPTED})")
+    return SheetRow(
+        file=out.file,
+        sheet=sheet,
+        row=number,
+        board=board,
+        board_text=board_text,
+        group=cell_text(cell("group")),
+        black=cell_text(cell("black")),
+        white=cell_text(cell("white")),
+        result_text=result_text,
+        result=result,
+        columns=labels,
+    )
+
+
+# ------------------------------------------------------------------ writing
+
+
+def write_result_sheet(path: str | Path, title: str, lines: list[SheetLine]) -> Path:
+    """Write the sheet as .xlsx (printable: title, borders, header repeated on every page) or
+    .csv (UTF-8 with BOM so Excel opens it in Chinese); both read back by ``read_result_sheet``."""
+    p = Path(path)
+    rows = [
+        [str(ln.board) if ln.board is not None else "", group_label(ln.group), ln.black,
+         ln.white if ln.board is not None else "(轮空)", ln.result]
+        for ln in lines
+    ]
+    suffix = p.suffix.lower()
+    if suffix == ".csv":
+        with p.open("w", encoding="utf-8-sig", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(HEADERS)
+            w.writerows(rows)
+        return p
+    if suffix != ".xlsx":
+        raise ValueError(f"成绩登记表只能写成 .xlsx 或 .csv (不是{suffix or '无扩展名'})")
+    _write_xlsx(p, title, rows)
+    return p
+
+
+def _write_xlsx(path: Path, title: str, rows: list[list[str]]) -> None:
+    import xlsxwriter
+
+    book = xlsxwriter.Workbook(str(path))
+    ws = book.add_worksheet("成绩登记表")
+    head = book.add_format({"bold": True, "border": 1, "align": "center", "bg_color": "#EEEEEE"})
+    body = book.add_format({"border": 1, "align": "center", "valign": "vcenter"})
+    name = book.add_format({"border": 1, "valign": "vcenter"})
+    big = book.add_format({"bold": True, "font_size": 14, "align": "center"})
+    ws.merge_range(0, 0, 0, len(HEADERS) - 1, title, big)
+    ws.write_row(1, 0, HEADERS, head)
+    for r, row in enumerate(rows, start=2):
+        for c, value in enumerate(row):
+            # Text cells throughout: a board number typed over by hand stays what it looks like.
+            ws.write_string(r, c, value, name if c in (2, 3) else body)
+        ws.set_row(r, 24)
+    for c, width in enumerate((7, 12, 18, 18, 16)):
+        ws.set_column(c, c, width)
+    ws.repeat_rows(1)
+    ws.set_paper(9)  # A4
+    ws.fit_to_pages(1, 0)
+    ws.set_footer("&C第 &P 页 / 共 &N 页")
+    book.close()
