@@ -274,3 +274,20 @@ def test_groups_are_told_apart_by_the_sheet_or_the_option(two_groups: str, tmp_p
     assert {g.result for _grp, g in _round(two_groups, 1, "open") if _grp == "B"} == {Result.DRAW}
     code, out = _cli("round", "show", "-d", "open", "-r", "1")
     assert code == 0 and "A组 第1轮" in out and "B组 第1轮" in out
+
+
+def test_both_win_is_printed_and_kept_but_never_typed(db: str, tmp_path: Path) -> None:
+    assert _cli("pair", "-d", "jia", "-r", "1")[0] == 0
+    with unit_of_work(db) as work:  # as an OpenGotha import would store a referee's 1-1
+        rnd = work.repo.list_rounds(resolve_event(work, None).id, "jia")[0]
+        work.repo.record_result(rnd.id, 1, Result.BOTH_WIN)
+    assert _cli("round", "sheet", "-d", "jia", "-r", "1", "-o", str(tmp_path / "s.csv"))[0] == 0
+    with (tmp_path / "s.csv").open(encoding="utf-8-sig") as f:
+        rows = list(csv.reader(f))
+    assert [r[4] for r in rows[1:3]] == ["双方胜", ""]
+    code, out = _cli("result", "import", str(tmp_path / "s.csv"), "-d", "jia", "-r", "1", "--change")
+    assert code == 0 and "未变1台" in out, out
+    rows[2][4] = "双方胜"
+    code, out = _cli("result", "import", str(_write_csv(tmp_path / "t.csv", rows)), "-d", "jia", "-r", "1")
+    assert code == 2 and "t.csv:t.csv:3:E(结果): 双方胜只能保留导入的成绩, 不能录入 (允许: 黑胜/白胜" in out, out
+    assert _history_lengths(db, 1) == [1, 0]

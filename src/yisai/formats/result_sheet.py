@@ -33,6 +33,7 @@ IGNORED = ("序号", "备注", "积分", "黑方积分", "白方积分", "签名
 _ALIASES = {alias: key for key, names in COLUMNS.items() for alias in names}
 BYE_WORDS = ("轮空", "(轮空)", "（轮空）", "bye")
 PLACEMENT_LABEL = "同名次决赛"
+BOTH_WIN_WORD = "双方胜"  # OpenGotha's 1-1: printed so a sheet shows it, never entered from one
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,7 @@ def result_word(result: Result, played: bool, reason: str, bye: bool = False) ->
     if result is Result.BOTH_LOSE:
         return "双方弃权"
     if result is Result.BOTH_WIN:
-        return "双方胜"  # referee's decision only; no word enters it (see docs/pairing.md)
+        return BOTH_WIN_WORD
     winner, loser = ("黑", "白") if result is Result.BLACK_WINS else ("白", "黑")
     if not played:
         return f"{loser}迟到负" if reason == "迟到判负" else f"{loser}弃权"
@@ -231,7 +232,7 @@ def _read_row(out: ResultSheet, sheet: str, number: int, cells: list[Any], colum
             problem("board", f"台次\u201c{board_text}\u201d不是正整数 (应填本轮的台次, 如 1、2、3; 轮空行可留空)")
     result_text = cell_text(cell("result"))
     result: ParsedResult | None = None
-    if result_text:
+    if result_text and result_text != BOTH_WIN_WORD:  # kept as stored; the service checks it
         try:
             result = parse_result(result_text)
         except ResultSyntaxError:

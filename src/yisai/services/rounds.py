@@ -3,7 +3,11 @@
 Swiss stages pair the whole division; a two-group stage (seed 000's final) splits the field into
 groups A/B in round 1, pairs each group separately up to its last Swiss round, then pairs the
 same-place final from the groups' standings. Every decision of the engine is stored with the
-round so it can be printed again later.
+round (player ids marked, so names are put in when it is printed again later).
+
+Results come in one board at a time (``record_result``) or as a whole result sheet
+(``import_results``, all or nothing); both save through ``_enter``, so every result has its
+history and audit entry and none is entered twice without ``change``.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from yisai.formats.result_sheet import (
+    BOTH_WIN_WORD,
     ResultSheet,
     SheetIssue,
     SheetLine,
@@ -439,6 +444,13 @@ def import_results(
         _check_names(row, game, names, issues)
         if row.result is None:  # blank: not played yet; unreadable: already reported
             blank += row.result_text == ""
+            if row.result_text == BOTH_WIN_WORD:
+                if game.result != Result.BOTH_WIN:
+                    issues.append(row.issue("result", f"{BOTH_WIN_WORD}只能保留导入的成绩, 不能录入 (允许: {ACCEPTED})"))
+                elif not change:
+                    refusals.append(row.issue("result", _already_entered(game)))
+                else:
+                    unchanged += 1
             continue
         problem = _entry_problem(game, row.result)
         if problem:
