@@ -9,10 +9,10 @@ from yisai.regulation import Regulation
 from yisai.regulation.divisions import Division
 from yisai.regulation.stages import TwoGroupSwissFormat
 from yisai.services.context import Work
-from yisai.services.event_data import playing_stage, standings_input
+from yisai.services.event_data import PLACEMENT_GROUP, group_members, playing_stage, standings_input
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.registration import approved_players
-from yisai.services.rounds import PLACEMENT_GROUP, _groups_of, _order
+from yisai.services.rounds import current_order
 from yisai.standings import compute_standings
 from yisai.standings.teams import RankedPlayer, RankingTable
 from yisai.store import EventRecord
@@ -41,10 +41,10 @@ def division_table(work: Work, event: EventRecord, reg: Regulation, division: st
             if r.group == PLACEMENT_GROUP
         ]
         if finals and all(g.result.value != "?" for g in finals[0].games):
-            groups = _groups_of(work, event, division, stage)
+            groups = group_members(work, event, division, stage)
             names = list(groups)
-            a = _order(work, event, division, stage, groups[names[0]], fmt.group_rounds)
-            b = _order(work, event, division, stage, groups[names[1]], fmt.group_rounds)
+            a = current_order(work, event, division, stage, groups[names[0]], fmt.group_rounds)
+            b = current_order(work, event, division, stage, groups[names[1]], fmt.group_rounds)
             places = final_places(a, b, finals[0].games, limit=fmt.placement_final.top)
             by_id = {r.player_id: r for r in table.rows}
             rows = tuple(

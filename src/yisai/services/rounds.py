@@ -37,8 +37,10 @@ from yisai.regulation.rules import Scoring
 from yisai.regulation.stages import Stage, SwissFormat, TwoGroupSwissFormat
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.event_data import (
+    PLACEMENT_GROUP,
     division_players,
     entrants_of,
+    group_members,
     playing_stage,
     standings_input,
     team_of,
@@ -46,8 +48,6 @@ from yisai.services.event_data import (
 from yisai.services.events import regulation_of, resolve_event
 from yisai.standings import compute_standings
 from yisai.store import Conflict, EventRecord, NotFound, RoundRecord
-
-PLACEMENT_GROUP = "final"
 
 
 @dataclass(frozen=True)
@@ -57,17 +57,6 @@ class PairedRound:
     stage: Stage
     round: int
     parts: tuple[tuple[str, RoundPairing], ...]  # (group, pairing); group "" for plain Swiss
-
-
-def _groups_of(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, list[str]]:
-    first = [
-        r for r in work.repo.list_rounds(event.id, division, stage=stage.id) if r.number == 1
-    ]
-    groups: dict[str, list[str]] = {}
-    for r in first:
-        if r.group:
-            groups[r.group] = list(r.info.get("members", []))
-    return groups
 
 
 def _check_previous_complete(work: Work, event: EventRecord, division: str, stage: Stage, n: int) -> None:
@@ -86,7 +75,7 @@ def _check_previous_complete(work: Work, event: EventRecord, division: str, stag
         raise Refused(f"第{n - 1}轮还有{len(missing)}台没有成绩, 不能编排第{n}轮", missing[:20])
 
 
-def _order(work: Work, event: EventRecord, division: str, stage: Stage, members: list[str],
+def current_order(work: Work, event: EventRecord, division: str, stage: Stage, members: list[str],
            up_to: int | None = None) -> list[str]:
     """Current placement order of ``members`` (after round ``up_to``, default the latest)."""
     inp = standings_input(work, event, division, stage.id)
@@ -127,7 +116,7 @@ def pair(
         if isinstance(fmt, SwissFormat):
             if fmt.rounds is not None and round_no > fmt.rounds and not fmt.rounds_provisional:
                 raise Refused(f"{stage.name}共{fmt.rounds}轮, 没有第{round_no}轮")
-            order = _order(work, event, division, stage, [e.id for e in entrants])
+            order = current_order(work, event, division, stage, [e.id for e in entrants])
             parts.append(("", pair_round(entrants, games, round_no, rules=rules, scoring=scoring,
                                          seed=event.seed, absent=absent, controls=controls, order=order)))
         elif isinstance(fmt, TwoGroupSwissFormat):
@@ -198,7 +187,7 @@ def _pair_two_groups(
         a, b = split_groups(entrants, method=fmt.split, rules=rules, seed=event.seed)
         groups = {fmt.groups[0]: a, fmt.groups[1]: b}
     else:
-        groups = _groups_of(work, event, division, stage)
+        groups = group_members(work, event, division, stage)
         if not groups:
             raise Refused("找不到第1轮的分组")
     if round_no <= fmt.group_rounds:
@@ -208,7 +197,7 @@ def _pair_two_groups(
             ids = set(members)
             group_entrants = [by_id[m] for m in members if m in by_id]
             group_games = [g for g in games if g.black in ids]
-            order = _order(work, event, division, stage, [e.id for e in group_entrants])
+            order = current_order(work, event, division, stage, [e.id for e in group_entrants])
             parts.append((name, pair_round(
                 group_entrants, group_games, round_no, rules=rules, scoring=scoring, seed=event.seed,
                 absent=tuple(p for p in absent if p in ids),
@@ -218,8 +207,8 @@ def _pair_two_groups(
     if round_no != final_round:
         raise Refused(f"分组赛共{fmt.group_rounds}轮, 第{final_round}轮为同名次决赛; 没有第{round_no}轮")
     names = list(groups)
-    ranking_a = _order(work, event, division, stage, groups[names[0]])
-    ranking_b = _order(work, event, division, stage, groups[names[1]])
+    ranking_a = current_order(work, event, division, stage, groups[names[0]])
+    ranking_b = current_order(work, event, division, stage, groups[names[1]])
     return [(PLACEMENT_GROUP, pair_placement_final(
         ranking_a, ranking_b, games, round_no, limit=fmt.placement_final.top, rules=rules,
         scoring=scoring, seed=event.seed))]
