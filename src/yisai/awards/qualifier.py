@@ -7,8 +7,9 @@ fewer played), and two players with equal points and wins always share a fate.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from datetime import date, timedelta
 
 from yisai.i18n import tr
 from yisai.regulation.stages import LadderFormat
@@ -118,3 +119,19 @@ def qualify_period(
         all_tied_qualify=ladder.all_tied_qualify,
         exclude=exclude,
     )
+
+
+def confirm_deadline(after: date, working_days: int, is_workday: Callable[[date], bool]) -> date:
+    """The last day to confirm: the ``working_days``-th working day after ``after``.
+
+    Seed 000 十(一)3: "线上晋级选手须在十个工作日内…完善…参赛信息，逾期默认视为弃权". The calendar is
+    injected (statutory holidays and 调休 make it data, not arithmetic).
+    """
+    if working_days < 1:
+        raise ValueError(f"工作日数须为正数: {working_days}")
+    day, counted = after, 0
+    while counted < working_days:
+        day += timedelta(days=1)
+        if is_workday(day):
+            counted += 1
+    return day

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import typer
 
-from yisai.cli import awards, bench, demo, entries, events, pairing, regulation, results, sgf
+from yisai.cli import (
+    awards,
+    bench,
+    demo,
+    entries,
+    events,
+    pairing,
+    qualifier,
+    regulation,
+    results,
+    sgf,
+)
 from yisai.i18n import set_language
 from yisai.services import event_source  # noqa: F401  (standings SOURCE may be an event)
 
@@ -24,7 +35,7 @@ def _root(
     set_language(lang)
 
 
-for module in (regulation, events, entries, pairing, results, awards, sgf, bench, demo):
+for module in (regulation, events, entries, pairing, results, awards, qualifier, sgf, bench, demo):
     module.register(app)
 
 
