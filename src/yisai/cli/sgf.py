@@ -110,7 +110,7 @@ def score_cmd(
     file: Path = typer.Argument(..., help="SGF 棋谱文件"),
     dead: str = typer.Option("", "--dead", help="死子坐标, 每个坐标标记整块棋 (如 'c5,d4')"),
     auto_dead: bool = typer.Option(False, "--auto-dead", help="使用自动死子提议 (保守)"),
-    komi: float | None = typer.Option(None, "--komi", help="贴目 (默认取 KM[], 没有则 7.5)"),
+    komi: float | None = typer.Option(None, "--komi", help="贴目 (默认取 KM[], 没有则按中国规则 7.5)"),
     superko: str = typer.Option("auto", "--superko", help="auto, positional, simple_ko"),
 ) -> None:
     """按中国规则数子: 打印双方子数、贴目与两种结果写法 (B+1.5 / 黑胜3/4子)."""
@@ -124,7 +124,7 @@ def score_cmd(
         raise typer.Exit(2 if not isinstance(exc, IllegalRecord) else 1) from None
     if auto_dead:
         marked |= propose_dead(board)
-    km = komi if komi is not None else (record.komi if record.komi is not None else 7.5)
+    km = komi if komi is not None else (record.komi if record.komi is not None else PlayRules().komi)
     count = area_count(board, km, marked)
     if marked:
         coords = " ".join(sorted(board.gtp(p) for p in marked))
