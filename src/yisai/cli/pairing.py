@@ -15,6 +15,7 @@ from yisai.i18n import tr
 from yisai.pairing import Controls
 from yisai.record import Game, Result
 from yisai.services.context import ServiceError, unit_of_work
+from yisai.services.events import regulation_of
 from yisai.services.rounds import (
     PLACEMENT_GROUP,
     import_results,
@@ -24,6 +25,7 @@ from yisai.services.rounds import (
     sheet_lines,
     sheet_title,
 )
+from yisai.store import EventRecord
 
 console = Console()
 round_app = typer.Typer(help="轮次: 查看对阵、打印成绩登记表 (rounds)", no_args_is_help=True)
@@ -107,7 +109,7 @@ def pair_cmd(
         _fail(exc)
         return
     for group, pairing in paired.parts:
-        title = _title(division, round_no, group)
+        title = _title(paired.event, division, round_no, group)
         t = Table(title=title, title_style="bold")
         for h in ("台次", "黑方", "积分", "白方", "积分"):
             t.add_column(h)
@@ -122,9 +124,9 @@ def pair_cmd(
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
-def _title(division: str, n: int, group: str) -> str:
+def _title(event: EventRecord, division: str, n: int, group: str) -> str:
     label = {"": "", PLACEMENT_GROUP: " 同名次决赛"}.get(group, f" {group}组")
-    return f"{division}{label} 第{n}轮"
+    return f"{regulation_of(event).division(division).name}{label} 第{n}轮"
 
 
 @round_app.command("show")
@@ -144,7 +146,7 @@ def round_show(
         _fail(exc)
         return
     for r in view.rounds:
-        t = Table(title=_title(division, round_no, r.group), title_style="bold")
+        t = Table(title=_title(view.event, division, round_no, r.group), title_style="bold")
         for h in ("台次", "黑方", "白方", "积分", "结果"):
             t.add_column(h)
         for g in sorted(r.games, key=lambda g: (g.is_bye, g.board)):

@@ -353,7 +353,8 @@ def sheet_lines(view: RoundView) -> list[SheetLine]:
 
 
 def sheet_title(view: RoundView) -> str:
-    return f"{view.event.name} {view.stage.name} {view.division} 第{view.round}轮 成绩登记表"
+    name = regulation_of(view.event).division(view.division).name
+    return f"{view.event.name} {view.stage.name} {name} 第{view.round}轮 成绩登记表"
 
 
 # ------------------------------------------------------------------ importing a result sheet
