@@ -9,6 +9,7 @@ from __future__ import annotations
 from yisai.pairing import Entrant
 from yisai.record import Game
 from yisai.registry.person import Player
+from yisai.registry.rank import MIN_KYU, Rank
 from yisai.regulation import Regulation
 from yisai.regulation.stages import AnnouncedLaterFormat, LadderFormat, Stage
 from yisai.services.context import InputError, Work
@@ -41,6 +42,9 @@ def playing_stage(reg: Regulation, division: str, stage_ref: str | None = None) 
     return candidates[-1]
 
 
+UNRANKED = Rank.kyu(MIN_KYU)  # a player without a recorded rank is seeded last
+
+
 def team_of(work: Work, event: EventRecord) -> dict[str, str]:
     """player id → team name."""
     return {m.player_id: t.name for t in work.repo.list_teams(event.id) for m in t.members}
@@ -50,7 +54,7 @@ def entrants_of(players: list[Player], teams: dict[str, str]) -> list[Entrant]:
     return [
         Entrant(
             id=p.id,
-            rank=p.rank if p.rank is not None else Entrant.__dataclass_fields__["rank"].default,
+            rank=p.rank if p.rank is not None else UNRANKED,
             rating=p.rating or 0,
             team=teams.get(p.id),
             province=p.province,
