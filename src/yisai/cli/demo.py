@@ -13,6 +13,7 @@ from rich.table import Table
 from yisai.awards.prizes import compute_prizes
 from yisai.awards.rank_awards import compute_rank_awards
 from yisai.awards.report import prize_summary, prize_tables, rank_award_tables, team_table, to_lines
+from yisai.cli.pairing import print_round
 from yisai.i18n import tr
 from yisai.regulation.summary import fmt_date
 from yisai.services.context import ServiceError, open_context
@@ -24,8 +25,10 @@ from yisai.services.demo import (
     shanhai_people,
     xiaoqiwang_people,
 )
-from yisai.services.events import create_event, read_regulation_file
+from yisai.services.events import create_event, read_regulation_file, regulation_of
+from yisai.services.registration import approved_players
 from yisai.services.results import load_event_results
+from yisai.services.rounds import round_view
 
 console = Console()
 REGULATIONS = Path(__file__).resolve().parents[3] / "regulations"
@@ -68,11 +71,9 @@ def demo(
 def _run_one(ctx, path: Path, boards: int, scale: float) -> None:
     with ctx.work() as work:
         event = create_event(work, path, seed=SEEDS.get(path.stem, (None, 1))[1])
-    from yisai.services.events import regulation_of
-
     reg = regulation_of(event)
     make_people = SEEDS.get(path.stem, (shanhai_people, 0))[0]
-    people, teams, _bad = make_people(event.seed, scale)
+    people, teams = make_people(event.seed, scale)
     console.rule(f"[bold]{reg.name}[/bold]")
     console.print(tr(f"比赛编号 {event.id}, 抽签种子 {event.seed}", f"event {event.id}, seed {event.seed}"))
     with ctx.work() as work:
@@ -81,14 +82,8 @@ def _run_one(ctx, path: Path, boards: int, scale: float) -> None:
                      f"{len(people)} entries, {registration.approved} approved, {len(teams)} teams"))
     for name, division, reasons in registration.rejected:
         console.print(f"  [yellow]不予批准[/yellow] {name} ({division}): {'；'.join(reasons)}")
-    strength = {}
-    with ctx.work() as work:
-        for p in work.repo.list_players(event.id):
-            strength[p.id] = p.rank.value if p.rank else -30
     for d in reg.divisions:
         with ctx.work() as work:
-            from yisai.services.registration import approved_players
-
             n = len(approved_players(work, event, d.id))
         if n < 2:
             continue
@@ -98,9 +93,11 @@ def _run_one(ctx, path: Path, boards: int, scale: float) -> None:
             task = bar.add_task(f"{d.name} {n}人 {total}轮", total=total)
             for n_round in range(1, total + 1):
                 with ctx.work() as work:
-                    play_round(work, event, d.id, n_round, strength, event.seed + n_round)
+                    play_round(work, event, d.id, n_round, event.seed + n_round)
                 bar.advance(task)
-                _print_round(ctx, event, d.id, d.name, n_round, boards)
+                with ctx.work() as work:
+                    view = round_view(work, str(event.id), d.id, n_round)
+                print_round(view, limit=boards)
     with ctx.work() as work:
         results = load_event_results(work, str(event.id))
     players = results.players
@@ -123,25 +120,6 @@ def _run_one(ctx, path: Path, boards: int, scale: float) -> None:
     awards = compute_rank_awards(results)
     _print_lines(to_lines(rank_award_tables(awards, players)))
     console.print(tr(f"完成: {reg.name} ({fmt_date(reg.issued.on)} 规程)", f"done: {reg.name}"))
-
-
-def _print_round(ctx, event, division: str, name: str, n: int, boards: int) -> None:
-    with ctx.work() as work:
-        rounds = [r for r in work.repo.list_rounds(event.id, division) if r.number == n]
-        names = {p.id: p.name for p in work.repo.list_players(event.id)}
-    for r in rounds:
-        label = {"": "", "final": " 同名次决赛"}.get(r.group, f" {r.group}组")
-        t = Table(title=f"{name}{label} 第{n}轮", title_style="bold", show_lines=False)
-        for h in ("台次", "黑方", "白方", "结果"):
-            t.add_column(h)
-        shown = r.games if boards == 0 else r.games[:boards]
-        for g in shown:
-            white = names.get(g.white, "") if g.white else "轮空"
-            t.add_row(str(g.board), names.get(g.black, g.black), white,
-                      g.result.value + (f" {g.reason}" if g.reason else ""))
-        if boards and len(r.games) > boards:
-            t.caption = f"… 共{len(r.games)}台"
-        console.print(t)
 
 
 def _print_lines(lines: list[str]) -> None:

@@ -18,6 +18,7 @@ from yisai.services.context import ServiceError, unit_of_work
 from yisai.services.events import regulation_of
 from yisai.services.rounds import (
     PLACEMENT_GROUP,
+    RoundView,
     import_results,
     pair,
     record_result,
@@ -145,11 +146,17 @@ def round_show(
     except ServiceError as exc:
         _fail(exc)
         return
+    print_round(view, explain=explain)
+
+
+def print_round(view: RoundView, *, explain: bool = False, limit: int = 0) -> None:
+    """台次 黑方 白方 积分 结果 for every group of a stored round (``limit`` boards, 0 = all)."""
     for r in view.rounds:
-        t = Table(title=_title(view.event, division, round_no, r.group), title_style="bold")
+        t = Table(title=_title(view.event, view.division, view.round, r.group), title_style="bold")
         for h in ("台次", "黑方", "白方", "积分", "结果"):
             t.add_column(h)
-        for g in sorted(r.games, key=lambda g: (g.is_bye, g.board)):
+        games = sorted(r.games, key=lambda g: (g.is_bye, g.board))
+        for g in games[:limit] if limit else games:
             black = view.names.get(g.black, g.black)
             if g.is_bye:
                 t.add_row("", black, "", str(view.scores.get(g.black, 0)), result_label(g))
@@ -157,6 +164,8 @@ def round_show(
             score = f"{view.scores.get(g.black, 0)}:{view.scores.get(g.white or '', 0)}"
             t.add_row(str(g.board), black, view.names.get(g.white or "", g.white or ""), score,
                       result_label(g))
+        if limit and len(games) > limit:
+            t.caption = tr(f"… 共{len(games)}台", f"… {len(games)} boards")
         console.print(t)
         if explain:
             for line in view.info.get(r.group, []):

@@ -19,8 +19,8 @@ from yisai.registry.team import Team
 from yisai.regulation import Regulation
 from yisai.regulation.stages import SwissFormat, TwoGroupSwissFormat
 from yisai.services.context import Work
-from yisai.services.event_data import playing_stage
-from yisai.services.registration import add_team, register_player, reject_entry
+from yisai.services.event_data import division_players, playing_stage
+from yisai.services.registration import add_team, approve_entry, register_player, reject_entry
 from yisai.services.rounds import PairedRound, pair, record_result
 from yisai.store import EventRecord
 
@@ -87,7 +87,7 @@ def _n(count: int, scale: float, least: int = 4) -> int:
     return max(least, round(count * scale))
 
 
-def shanhai_people(seed: int, scale: float = 1.0) -> tuple[list[DemoPlayer], dict[str, tuple[str, str | None]], list[str]]:
+def shanhai_people(seed: int, scale: float = 1.0) -> tuple[list[DemoPlayer], dict[str, tuple[str, str | None]]]:
     """Seed 000: city teams (3 men + 2 women) in the open final, youth, kids and seniors."""
     rnd, names = random.Random(seed), NameMaker(random.Random(seed + 1))
     people: list[DemoPlayer] = []
@@ -130,10 +130,10 @@ def shanhai_people(seed: int, scale: float = 1.0) -> tuple[list[DemoPlayer], dic
                    .model_copy(update={"certificate_no": None}), "open"),
     ]
     people.extend(bad)
-    return people, teams, [b.player.name for b in bad]
+    return people, teams
 
 
-def xiaoqiwang_people(seed: int, scale: float = 1.0) -> tuple[list[DemoPlayer], dict[str, tuple[str, str | None]], list[str]]:
+def xiaoqiwang_people(seed: int, scale: float = 1.0) -> tuple[list[DemoPlayer], dict[str, tuple[str, str | None]]]:
     """Seed 002: provincial teams of six (甲乙丙 × 男女)."""
     rnd, names = random.Random(seed), NameMaker(random.Random(seed + 1))
     windows = {"jia": (date(2013, 1, 1), date(2014, 12, 31), 3, 7),
@@ -159,7 +159,7 @@ def xiaoqiwang_people(seed: int, scale: float = 1.0) -> tuple[list[DemoPlayer], 
                            pro_status=ProStatus.PRO), "jia"),
     ]
     people.extend(bad)
-    return people, teams, [b.player.name for b in bad]
+    return people, teams
 
 
 def registration_moment(reg: Regulation) -> datetime:
@@ -193,8 +193,6 @@ def register_all(work: Work, event: EventRecord, reg: Regulation, people: list[D
             rejected.append((dp.player.name, reg.division(dp.division).name, list(entry.reasons)))
             continue
         if entry.status is EntryStatus.PENDING:
-            from yisai.services.registration import approve_entry
-
             approve_entry(work, entry.id, note="demo: 主办方审核通过")
         approved += 1
         if dp.team:
@@ -218,10 +216,10 @@ def rounds_for(reg: Regulation, division: str, entrants: int) -> int:
     return max(1, min(entrants // 2, 9, (entrants - 1).bit_length() + 2))
 
 
-def play_round(work: Work, event: EventRecord, division: str, n: int,
-               strength: dict[str, int], seed: int) -> PairedRound:
+def play_round(work: Work, event: EventRecord, division: str, n: int, seed: int) -> PairedRound:
     """Pair round ``n`` and enter simulated results (the stronger player wins more often)."""
     rnd = random.Random(seed)
+    strength = {p.id: p.rank.value if p.rank else -30 for p in division_players(work, event, division)}
     paired = pair(work, str(event.id), division, n)
     for group, pairing in paired.parts:
         for b in pairing.boards:
