@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
@@ -31,6 +31,8 @@ from yisai.store.models import (
     TeamRow,
 )
 from yisai.store.records import AuditRecord, EventRecord, ResultChange, RoundRecord
+
+T = TypeVar("T")
 
 
 class NotFound(LookupError):
@@ -338,15 +340,19 @@ class Repository:
         self.audit(event_id, "create", "entry", row.id, None, saved.model_dump(mode="json"), note)
         return saved
 
-    def _entry_row(self, entry_id: str | int) -> EntryRow:
+    def _by_number(self, model: type[T], ident: str | int, what: str) -> T:
+        """The row numbered ``ident``, or NotFound naming ``what`` (报名, 队伍 …) in Chinese."""
         try:
-            key = int(entry_id)
+            key = int(ident)
         except (TypeError, ValueError):
-            raise NotFound(f"报名编号应为数字: {entry_id!r}") from None
-        row = self.session.get(EntryRow, key)
+            raise NotFound(f"{what}编号应为数字: {ident!r}") from None
+        row = self.session.get(model, key)
         if row is None:
-            raise NotFound(f"没有编号为{entry_id}的报名")
+            raise NotFound(f"没有编号为{ident}的{what}")
         return row
+
+    def _entry_row(self, entry_id: str | int) -> EntryRow:
+        return self._by_number(EntryRow, entry_id, "报名")
 
     def get_entry(self, entry_id: str | int) -> Entry:
         return _entry(self._entry_row(entry_id))
@@ -464,14 +470,7 @@ class Repository:
         return after
 
     def _team_row(self, team_id: str | int) -> TeamRow:
-        try:
-            key = int(team_id)
-        except (TypeError, ValueError):
-            raise NotFound(f"队伍编号应为数字: {team_id!r}") from None
-        row = self.session.get(TeamRow, key)
-        if row is None:
-            raise NotFound(f"没有编号为{team_id}的队伍")
-        return row
+        return self._by_number(TeamRow, team_id, "队伍")
 
     def get_team(self, team_id: str | int) -> Team:
         row = self._team_row(team_id)
