@@ -4,7 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-dpkg -s fonts-noto-cjk >/dev/null 2>&1 || need_apt+=(fonts-noto-cjk)
+for pkg in fonts-noto-cjk fonts-noto-cjk-extra chromium poppler-utils; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
+done
 if [ ${#need_apt[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "[setup] apt-get install ${need_apt[*]}"
   apt-get update -qq >/dev/null 2>&1 || true
