@@ -9,6 +9,7 @@ from sqlalchemy import inspect, text
 
 from yisai.registry.person import Gender, Player
 from yisai.services.context import Context, open_context
+from yisai.services.settings import database_from
 from yisai.store import open_database, resolve_url
 from yisai.store.database import head_revision
 
@@ -50,15 +51,20 @@ def test_sqlite_uses_wal_and_foreign_keys(tmp_path) -> None:  # type: ignore[no-
         db.dispose()
 
 
-def test_location_resolution(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("YISAI_DATABASE_URL", raising=False)
-    monkeypatch.delenv("YISAI_DB", raising=False)
-    assert resolve_url(None) == "sqlite:///yisai.sqlite"
-    monkeypatch.setenv("YISAI_DB", "/tmp/a.sqlite")
-    assert resolve_url(None) == "sqlite:////tmp/a.sqlite"
+def test_location_resolution() -> None:
+    """The documented precedence: option > YISAI_DATABASE_URL > YISAI_DB > ./yisai.sqlite."""
+    assert resolve_url(database_from(None, {})) == "sqlite:///yisai.sqlite"
+    env = {"YISAI_DB": "/tmp/a.sqlite"}
+    assert resolve_url(database_from(None, env)) == "sqlite:////tmp/a.sqlite"
+    env["YISAI_DATABASE_URL"] = "postgresql+psycopg://u@h/db"
+    assert resolve_url(database_from(None, env)) == "postgresql+psycopg://u@h/db"
+    assert resolve_url(database_from("other.sqlite", env)) == "sqlite:///other.sqlite"
+
+
+def test_store_layers_never_read_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("YISAI_DB", "/tmp/should-not-be-used.sqlite")
     monkeypatch.setenv("YISAI_DATABASE_URL", "postgresql+psycopg://u@h/db")
-    assert resolve_url(None) == "postgresql+psycopg://u@h/db"
-    assert resolve_url("other.sqlite") == "sqlite:///other.sqlite"
+    assert resolve_url(None) == "sqlite:///yisai.sqlite"
 
 
 def test_a_failing_unit_of_work_saves_nothing(ctx: Context) -> None:

@@ -17,7 +17,6 @@ from yisai.cli import (
     sgf,
 )
 from yisai.i18n import set_language
-from yisai.services import event_source  # noqa: F401  (standings SOURCE may be an event)
 
 app = typer.Typer(
     name="yisai",

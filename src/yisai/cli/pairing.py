@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperGroup
 
+from yisai.cli.session import settings
 from yisai.formats.result_sheet import read_result_sheet, write_result_sheet
 from yisai.i18n import tr
 from yisai.pairing import Controls
@@ -102,7 +103,7 @@ def pair_cmd(
     controls = Controls(fixed_pairs=_pairs(fix), forbidden_pairs=_pairs(forbid),
                         requested_byes=tuple(bye), sit_outs=tuple(sit_out))
     try:
-        with unit_of_work(db) as work:
+        with unit_of_work(settings(db)) as work:
             paired = pair(work, event, division, round_no, stage_ref=stage, controls=controls,
                           replace=replace)
             names = {p.id: p.name for p in work.repo.list_players(paired.event.id)}
@@ -141,7 +142,7 @@ def round_show(
 ) -> None:
     """显示一轮的对阵与成绩: 台次 黑方 白方 积分(赛前, 黑:白) 结果."""
     try:
-        with unit_of_work(db) as work:
+        with unit_of_work(settings(db)) as work:
             view = round_view(work, event, division, round_no, stage)
     except ServiceError as exc:
         _fail(exc)
@@ -184,7 +185,7 @@ def round_sheet(
 ) -> None:
     """打印一轮的成绩登记表 (台次 分组 黑方 白方 结果), 填好后用 yisai result import 导入."""
     try:
-        with unit_of_work(db) as work:
+        with unit_of_work(settings(db)) as work:
             view = round_view(work, event, division, round_no, stage)
     except ServiceError as exc:
         _fail(exc)
@@ -214,7 +215,7 @@ def result_cmd(
 ) -> None:
     """录入一台的成绩. 已有成绩的台次须加 --change 才能更改."""
     try:
-        with unit_of_work(db) as work:
+        with unit_of_work(settings(db)) as work:
             game = record_result(work, event, division, round_no, board, result, group=group,
                                  stage_ref=stage, change=change, note=note)
     except ServiceError as exc:
@@ -241,7 +242,7 @@ def result_import(
     for w in sheet.warnings:
         console.print(w, style="yellow", markup=False, highlight=False, soft_wrap=True)
     try:
-        with unit_of_work(db) as work:
+        with unit_of_work(settings(db)) as work:
             report = import_results(work, event, division, round_no, sheet, group=group,
                                     stage_ref=stage, change=change, note=note)
     except ServiceError as exc:

@@ -6,7 +6,6 @@ unknown player for --explain), with a Chinese message naming file/line/field.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from yisai.cli.session import settings
 from yisai.formats.h9 import write_h9
 from yisai.formats.standings_export import fixed_headers, place_text, text, to_csv, to_json, to_xlsx
 from yisai.i18n import tr
@@ -93,10 +93,8 @@ def standings_cmd(
     """成绩表: 按规程的名次指标排名, 或按 OpenGotha 的指标复算 (从对局计算, 不读文件中的分数)."""
     if fmt not in FORMATS:
         raise _fail(tr(f"未知格式 {fmt!r} (允许: {', '.join(FORMATS)})", f"unknown format {fmt!r}"))
-    if db:
-        os.environ["YISAI_DB"] = db  # read by the store-backed source resolver
     try:
-        inp = load_source(source)
+        inp = load_source(source, settings(db))
     except SourceError as exc:
         raise _fail(str(exc)) from None
     if lot_seed is None:
