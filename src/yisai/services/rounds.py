@@ -27,6 +27,7 @@ from yisai.formats.result_sheet import (
     result_word,
     same_name,
 )
+from yisai.i18n import Text
 from yisai.pairing import Controls, PairingError, RoundPairing, pair_round
 from yisai.pairing.groups import pair_placement_final, split_groups
 from yisai.pairing.history import build_histories
@@ -36,6 +37,7 @@ from yisai.regulation import Regulation
 from yisai.regulation.rules import Scoring
 from yisai.regulation.stages import Stage, SwissFormat, TwoGroupSwissFormat
 from yisai.services.context import InputError, Refused, Work
+from yisai.services.errors import Conflict
 from yisai.services.event_data import (
     PLACEMENT_GROUP,
     division_players,
@@ -46,8 +48,10 @@ from yisai.services.event_data import (
     team_of,
 )
 from yisai.services.events import regulation_of, resolve_event
+from yisai.services.identity import Action
 from yisai.standings import compute_standings
-from yisai.store import Conflict, EventRecord, NotFound, RoundRecord
+from yisai.store import Conflict as StoreConflict
+from yisai.store import EventRecord, NotFound, RoundRecord, StaleVersion
 
 
 @dataclass(frozen=True)
@@ -138,7 +142,11 @@ def pair(
                 event.id, division, round_no, _with_bye_results(pairing.games()),
                 stage=stage.id, group=group, info=info, replace=replace,
             )
-        except Conflict as exc:
+        except StaleVersion as exc:
+            raise Conflict(Text(str(exc), f"round {round_no} of {division} was just paired by "
+                                          "someone else; nothing saved"),
+                           code="pairing_conflict", params={"round": round_no}) from None
+        except StoreConflict as exc:
             raise Refused(f"{exc} (重新编排未赛的轮次请加 --replace)") from None
     return PairedRound(event, division, stage, round_no, tuple(parts))
 
@@ -251,9 +259,14 @@ def record_result(
     stage_ref: str | None = None,
     change: bool = False,
     note: str = "",
+    expected_version: int | None = None,
 ) -> Game:
     """Enter one board's result. A board that already has a result is changed only with
-    ``change`` (audited with the earlier value), so nothing is entered twice by accident."""
+    ``change`` (audited with the earlier value), so nothing is entered twice by accident.
+
+    ``expected_version`` is the game's version the referee saw (web forms carry it); a stale one,
+    or another referee's write landing between our read and our write, is a ``Conflict``.
+    """
     try:
         parsed = parse_result(text)
     except ResultSyntaxError as exc:
@@ -268,7 +281,8 @@ def record_result(
         groups = "、".join(r.group for r, _ in matches)
         raise InputError(f"第{round_no}轮有多个第{board}台 (分组: {groups}), 请用 --group 指定")
     rnd, game = matches[0]
-    return _enter(work, rnd, game, parsed, change=change, note=note)
+    return _enter(work, rnd, game, parsed, change=change, note=note,
+                  expected_version=expected_version)
 
 
 def _entry_problem(game: Game, parsed: ParsedResult) -> str | None:
@@ -284,19 +298,41 @@ def _already_entered(game: Game) -> str:
 
 
 def _enter(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult, *, change: bool,
-           note: str) -> Game:
+           note: str, expected_version: int | None = None) -> Game:
     """The one way a result is saved (``yisai result`` and sheet import): checks, then the
-    repository's audited write with result history."""
+    repository's audited, version-checked write with result history."""
+    work.require(Action.CHANGE_RESULT if game.result != Result.UNKNOWN else Action.RECORD_RESULT)
     problem = _entry_problem(game, parsed)
     if problem:
         raise InputError(problem)
     if game.result != Result.UNKNOWN and not change:
-        raise Refused(_already_entered(game))
+        raise Refused(_already_entered(game), code="result_exists",
+                      params={"board": game.board, "current": game.result.value})
+    version = rnd.version_of(game.board) if expected_version is None else expected_version
     try:
-        return work.repo.record_result(rnd.id, game.board, parsed.result, played=parsed.played,
-                                       reason=parsed.reason, note=note)
+        saved = work.repo.record_result(rnd.id, game.board, parsed.result, played=parsed.played,
+                                        reason=parsed.reason, note=note, expected_version=version)
+    except StaleVersion as exc:
+        raise _conflict(rnd, game, exc) from None
     except NotFound as exc:
         raise InputError(str(exc)) from None
+    work.emit("result_recorded", rnd.event_id, division=rnd.division, round=rnd.number,
+              group=rnd.group, board=game.board, result=saved.result.value,
+              version=version + 1, changed=game.result != Result.UNKNOWN)
+    return saved
+
+
+def _conflict(rnd: RoundRecord, game: Game, exc: StaleVersion) -> Conflict:
+    now = exc.current
+    shown = result_word(now.result, now.played, now.reason) if now is not None else "?"
+    return Conflict(
+        Text(f"第{rnd.number}轮第{game.board}台的成绩已被他人录入或修改 (现为 {shown}); "
+             "本次未保存, 请刷新后核对",
+             f"round {rnd.number} board {game.board} was entered or changed by someone else "
+             f"(now {shown}); nothing saved, reload and check"),
+        code="result_conflict",
+        params={"round": rnd.number, "board": game.board, "current": shown},
+    )
 
 
 # ------------------------------------------------------------------ showing a round
