@@ -23,6 +23,14 @@ def print_text_table(t: TextTable) -> None:
         say("  " + note, "dim")
 
 
+def read_input(path: Path) -> bytes:
+    """An input file's bytes; a missing or unreadable file is a message naming it."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        fail(tr(f"无法读取 {path}: {exc.strerror or exc}", f"cannot read {path}: {exc.strerror or exc}"))
+
+
 def write_file(path: Path, data: bytes) -> None:
     """Write an export; a missing folder or a write error is a message, not a traceback."""
     if not path.parent.exists():

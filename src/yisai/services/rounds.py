@@ -27,7 +27,7 @@ from yisai.formats.result_sheet import (
     result_word,
     same_name,
 )
-from yisai.i18n import Text
+from yisai.i18n import Text, both, language
 from yisai.pairing import Controls, PairingError, RoundPairing, pair_round
 from yisai.pairing.groups import pair_placement_final, split_groups
 from yisai.pairing.history import build_histories
@@ -61,6 +61,7 @@ class PairedRound:
     stage: Stage
     round: int
     parts: tuple[tuple[str, RoundPairing], ...]  # (group, pairing); group "" for plain Swiss
+    names: dict[str, str] = field(default_factory=dict)  # player id → name, for showing it
 
 
 def _check_previous_complete(work: Work, event: EventRecord, division: str, stage: Stage, n: int) -> None:
@@ -100,6 +101,7 @@ def pair(
     absent: tuple[str, ...] = (),
     replace: bool = False,
 ) -> PairedRound:
+    work.require(Action.PAIR)
     event = resolve_event(work, event_ref)
     reg = regulation_of(event)
     if division not in {d.id for d in reg.divisions}:
@@ -132,7 +134,9 @@ def pair(
         raise Refused(str(exc), list(exc.blocking)) from None
     for group, pairing in parts:
         ids = {g.black for g in pairing.games()} | {g.white for g in pairing.games() if g.white}
-        info = {"explain": pairing.explain(names={p: _mark(p) for p in ids | set(pairing.sit_outs)}),
+        marks = {p: _mark(p) for p in ids | set(pairing.sit_outs)}
+        zh, en = both(lambda pairing=pairing, marks=marks: pairing.explain(names=marks))
+        info = {"explain": {"zh": zh, "en": en},
                 "warnings": list(pairing.warnings), "seed": event.seed}
         if round_no == 1 and group and group != PLACEMENT_GROUP:
             info["members"] = sorted({g.black for g in pairing.games()} | {
@@ -148,7 +152,10 @@ def pair(
                            code="pairing_conflict", params={"round": round_no}) from None
         except StoreConflict as exc:
             raise Refused(f"{exc} (重新编排未赛的轮次请加 --replace)") from None
-    return PairedRound(event, division, stage, round_no, tuple(parts))
+    work.emit("round_paired", event.id, division=division, round=round_no,
+              groups=[g for g, _ in parts], replaced=replace)
+    names = {p.id: p.name for p in work.repo.list_players(event.id)}
+    return PairedRound(event, division, stage, round_no, tuple(parts), names)
 
 
 def _with_bye_results(games: list[Game]) -> list[Game]:
@@ -173,12 +180,17 @@ def _mark(player_id: str) -> str:
     return f"⟦{player_id}⟧"
 
 
-def explanation_with_names(lines: list[str], names: Mapping[str, str]) -> list[str]:
-    """Stored explanation lines (``RoundRecord.info["explain"]``) with players' names.
+def explanation_with_names(stored: object, names: Mapping[str, str]) -> list[str]:
+    """Stored explanation (``RoundRecord.info["explain"]``) in the reader's language, with names.
 
+    Stored as ``{"zh": [...], "en": [...]}``; rounds paired earlier stored one Chinese list.
     Rounds paired before ids were marked keep their text as it was stored.
     """
-    return [_MARK.sub(lambda m: names.get(m.group(1), m.group(1)), line) for line in lines]
+    if isinstance(stored, dict):
+        lines = list(stored.get(language()) or stored.get("zh") or [])
+    else:
+        lines = list(stored or [])  # type: ignore[call-overload]
+    return [_MARK.sub(lambda m: names.get(m.group(1), m.group(1)), str(line)) for line in lines]
 
 
 def _pair_two_groups(
@@ -360,7 +372,7 @@ def round_view(work: Work, event_ref: str | None, division: str, round_no: int,
     players = {pid for r in rounds for g in r.games for pid in (g.black, g.white) if pid}
     games = work.repo.games(event.id, division, stage=stage.id)
     scores = scores_before(players, games, round_no, reg.scoring_for(division))
-    info = {r.group: explanation_with_names(list(r.info.get("explain", [])), names) for r in rounds}
+    info = {r.group: explanation_with_names(r.info.get("explain", []), names) for r in rounds}
     return RoundView(event, division, stage, round_no, rounds, names, scores, info)
 
 
