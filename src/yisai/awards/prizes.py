@@ -15,7 +15,8 @@ Rules applied (each one a field of ``yisai.regulation.prizes``):
   have a paid prize in the same division.
 * Participation awards go to every entrant of the divisions not in the excluded lists.
 
-Amounts are integers in yuan, pre-tax as the regulation states.
+Amounts are integers in yuan; they are called pre-tax only when the regulation says so
+(``prizes.pre_tax``).
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ class PrizeListResult:
 @dataclass(frozen=True, slots=True)
 class PrizeReport:
     lists: tuple[PrizeListResult, ...]
+    pre_tax: bool = False  # the regulation states the amounts are pre-tax (prizes.pre_tax)
+    value_note: str = ""  # the regulation's own note on the amounts (prizes.value_note)
 
     @property
     def total(self) -> int:
@@ -141,7 +144,11 @@ def compute_prizes(results: EventResults) -> PrizeReport:
     all_lists = lists + specials
     for pa in reg.prizes.participation:
         all_lists.append(_participation(pa, results, tables, all_lists))
-    return PrizeReport(lists=tuple(all_lists))
+    return PrizeReport(
+        lists=tuple(all_lists),
+        pre_tax=reg.prizes.pre_tax,
+        value_note=reg.prizes.value_note or "",
+    )
 
 
 def source_ranking(reg: Regulation, pl: PrizeList) -> tuple[str, bool]:
