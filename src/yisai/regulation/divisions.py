@@ -60,7 +60,7 @@ class MergeRule(Strict):
 
     into: str
     when_entries_below: int | None = Field(
-        None, ge=1, description="参赛人数少于此数时合并 (规程: 根据参赛人数确定)"
+        None, ge=1, le=1_000_000, description="参赛人数少于此数时合并 (规程: 根据参赛人数确定)"
     )
     decided_by: str = Field("根据参赛人数确定单独成组或与公开组合并竞赛", description="合并依据")
     separate_ranking: bool = Field(True, description="合并后分别计算名次")

@@ -10,6 +10,7 @@ from pydantic import Field
 from yisai.registry.person import Gender
 from yisai.regulation.rules import Strict
 
+MAX_TEAM = 100  # players (or staff) in one team
 TeamMethod = Literal["sum_of_places", "sum_of_scores", "match_points"]
 
 
@@ -31,7 +32,7 @@ class TeamCompetition(Strict):
         default_factory=list, description="跨组别团体: 计入这些组别的队员 (空 = 仅 division)"
     )
     gender: Gender | None = Field(None, description="只计该性别队员")
-    size: int = Field(ge=1, description="计算成绩的人数")
+    size: int = Field(ge=1, le=MAX_TEAM, description="计算成绩的人数")
     method: TeamMethod = Field(
         description="sum_of_places 个人名次之和(低者列前); sum_of_scores 个人积分之和; match_points 场分"
     )
@@ -53,14 +54,14 @@ class TeamCompetition(Strict):
 class TeamRules(Strict):
     kind: Literal["city", "province", "club", "school"] = "city"
     name: str = Field("代表队", description="如 城市代表队, 省队")
-    max_teams: int | None = Field(None, ge=1)
-    max_players: int = Field(ge=1)
-    max_men: int | None = Field(None, ge=0)
-    max_women: int | None = Field(None, ge=0)
+    max_teams: int | None = Field(None, ge=1, le=100_000)
+    max_players: int = Field(ge=1, le=MAX_TEAM)
+    max_men: int | None = Field(None, ge=0, le=MAX_TEAM)
+    max_women: int | None = Field(None, ge=0, le=MAX_TEAM)
     slots: list[TeamSlot] = Field(default_factory=list, description="固定席位, 如 甲乙丙组男女各1名")
-    leaders: int = Field(0, ge=0, description="领队人数上限")
-    coaches: int = Field(0, ge=0, description="教练人数上限")
-    per_region: int | None = Field(None, ge=1, description="每个地区限报队数")
+    leaders: int = Field(0, ge=0, le=MAX_TEAM, description="领队人数上限")
+    coaches: int = Field(0, ge=0, le=MAX_TEAM, description="教练人数上限")
+    per_region: int | None = Field(None, ge=1, le=100_000, description="每个地区限报队数")
     registration_from: datetime | None = None
     registration_to: datetime | None = None
     extra_players_play_individually: bool = Field(
