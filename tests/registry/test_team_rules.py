@@ -129,3 +129,42 @@ def test_city_team_needs_a_city(shanhai: Regulation) -> None:
     assert check_team(Team(name="无名队"), {}, shanhai.teams, shanhai) == [  # type: ignore[arg-type]
         "城市代表队“无名队”缺少城市"
     ]
+
+
+def test_separately_listed_cities_and_the_bingtuan_are_their_own_associations(xqw: Regulation) -> None:
+    # Seed 002 六(一): 各省、自治区、直辖市、新疆生产建设兵团、计划单列市围棋协会选拔或组建1支队伍.
+    # 辽宁 has a team; 大连 (a 计划单列市 in 辽宁) fields its own; a second 大连 team is refused.
+    players, members = six("辽宁")
+    liaoning = team(members, name="辽宁队", province="辽宁省")
+    dalian_players, dalian_members = six("辽宁", prefix="dl")
+    players |= dalian_players
+    dalian = team(dalian_members, name="大连队", province="辽宁", city="大连市")
+    assert check_team(dalian, players, xqw.teams, xqw, other_teams=[liaoning], at=OK_TIME) == []  # type: ignore[arg-type]
+    # The other order too: 辽宁 after 大连.
+    assert check_team(liaoning, players, xqw.teams, xqw, other_teams=[dalian], at=OK_TIME) == []  # type: ignore[arg-type]
+    second_players, second_members = six("辽宁", prefix="d2")
+    players |= second_players
+    dalian2 = team(second_members, name="大连二队", province="辽宁", city="大连")
+    got = check_team(dalian2, players, xqw.teams, xqw, other_teams=[liaoning, dalian], at=OK_TIME)  # type: ignore[arg-type]
+    assert got == ["大连已报1支省队, 每地限报1支"]
+    # Each of the five cities beside its province, and 兵团 beside 新疆 (named by its team name).
+    for city, province in (("青岛", "山东"), ("宁波", "浙江"), ("厦门", "福建"), ("深圳", "广东")):
+        p_players, p_members = six(province, prefix=f"{city}p")
+        c_players, c_members = six(province, prefix=f"{city}c")
+        both = p_players | c_players
+        prov = team(p_members, name=f"{province}队", province=province)
+        c = team(c_members, name=f"{city}队", province=province, city=city)
+        assert check_team(c, both, xqw.teams, xqw, other_teams=[prov], at=OK_TIME) == []  # type: ignore[arg-type]
+    x_players, x_members = six("新疆", prefix="x")
+    b_players, b_members = six("新疆", prefix="b")
+    xinjiang = team(x_members, name="新疆队", province="新疆维吾尔自治区")
+    bingtuan = team(b_members, name="新疆生产建设兵团队", province="新疆")
+    both = x_players | b_players
+    assert check_team(bingtuan, both, xqw.teams, xqw, other_teams=[xinjiang], at=OK_TIME) == []  # type: ignore[arg-type]
+    as_province = team(b_members, name="兵团", province="新疆生产建设兵团")
+    assert check_team(as_province, both, xqw.teams, xqw, other_teams=[xinjiang], at=OK_TIME) == []  # type: ignore[arg-type]
+    # An ordinary city of 辽宁 is not its own association: 沈阳 counts as 辽宁.
+    s_players, s_members = six("辽宁", prefix="sy")
+    shenyang = team(s_members, name="沈阳队", province="辽宁", city="沈阳")
+    got = check_team(shenyang, players | s_players, xqw.teams, xqw, other_teams=[liaoning], at=OK_TIME)  # type: ignore[arg-type]
+    assert got == ["辽宁已报1支省队, 每地限报1支"]

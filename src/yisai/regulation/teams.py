@@ -61,7 +61,12 @@ class TeamRules(Strict):
     slots: list[TeamSlot] = Field(default_factory=list, description="固定席位, 如 甲乙丙组男女各1名")
     leaders: int = Field(0, ge=0, le=MAX_TEAM, description="领队人数上限")
     coaches: int = Field(0, ge=0, le=MAX_TEAM, description="教练人数上限")
-    per_region: int | None = Field(None, ge=1, le=100_000, description="每个地区限报队数")
+    per_region: int | None = Field(None, ge=1, le=100_000, description="每个参赛单位(地区)限报队数")
+    own_associations: list[str] = Field(
+        default_factory=list,
+        description="自成一个参赛单位的城市或单位 (不计入所在省), 如 计划单列市 大连、青岛、宁波、厦门、"
+        "深圳 和 新疆生产建设兵团",
+    )
     registration_from: datetime | None = None
     registration_to: datetime | None = None
     extra_players_play_individually: bool = Field(
