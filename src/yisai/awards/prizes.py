@@ -21,10 +21,12 @@ Amounts are integers in yuan; they are called pre-tax only when the regulation s
 
 from __future__ import annotations
 
+import builtins
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
+from typing import Any
 
 from yisai.awards.results import EventResults
 from yisai.i18n import tr
@@ -113,7 +115,7 @@ class PrizeReport:
                     out[ln.player_id] += ln.amount
         return dict(out)
 
-    def lines_of(self, player_id: str) -> list[tuple[PrizeListResult, PrizeLine]]:
+    def lines_of(self, player_id: str) -> builtins.list[tuple[PrizeListResult, PrizeLine]]:
         return [(pl, ln) for pl in self.lists for ln in pl.lines if ln.player_id == player_id]
 
 
@@ -208,7 +210,7 @@ def _prize_list(
     tables: Mapping[RankingKey, RankingTable],
     team_tables: Mapping[str, TeamTable],
 ) -> PrizeListResult:
-    common = {
+    common: dict[str, Any] = {
         "id": pl.id,
         "name": pl.name,
         "division": pl.division,
@@ -370,7 +372,7 @@ def _special(
     reg = results.regulation
     division = reg.division(sa.division)
     rl = next((r for r in division.rankings if r.id == sa.ranking), None)
-    common = {
+    common: dict[str, Any] = {
         "id": sa.id,
         "name": sa.name,
         "division": sa.division,

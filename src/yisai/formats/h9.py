@@ -259,8 +259,9 @@ def _read_row(
             raise _fail(path, lineno, "找不到段级位 (如 3k、2d、10) 或姓名栏",
                         "no rank (e.g. 3k, 2d, 10) or no name column")
         names = [t.replace("_", " ") for t in tokens[:k_rank]]
-        rank = _og_rank(tokens[k_rank])
-        assert rank is not None
+        token_rank = _og_rank(tokens[k_rank])
+        assert token_rank is not None
+        rank = token_rank
         after = tokens[k_rank + 1 :]
         k_value = next((k for k, t in enumerate(after) if _VALUE.match(t) or _GAME.match(t)), len(after))
         words, rest = after[:k_value], after[k_value:]
@@ -543,7 +544,8 @@ def egf_header(meta: dict[str, str]) -> dict[str, str]:
 
 def _og_score_text(value: object) -> str:
     """OpenGotha's formatScore: integer part then ½ ¼ ¾ (truncating like Java)."""
-    frac = Fraction(value) if not isinstance(value, tuple) else Fraction(value[0] if value else 0)
+    first = (value[0] if value else 0) if isinstance(value, tuple) else value
+    frac = Fraction(first) if isinstance(first, int | float | Fraction | str) else Fraction(0)
     whole = int(frac)  # truncates toward zero, as Java's integer division
     rest = frac - whole
     suffix = {Fraction(1, 2): "½", Fraction(1, 4): "¼", Fraction(3, 4): "¾"}.get(rest, "")

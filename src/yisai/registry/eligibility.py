@@ -368,7 +368,7 @@ def _division_name(division_id: str, regulation: Regulation | None) -> str:
 def _member_place_reasons(
     team: Team, members: list, players: Mapping[str, Player], rules: TeamRules
 ) -> list[str]:
-    out = []
+    out: list[str] = []
     if rules.kind == "province":
         want, attr, what = place_name(team.province), "province", "省份"
         own = own_association(team, rules)

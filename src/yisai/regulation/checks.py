@@ -63,21 +63,21 @@ def _numbers(reg: Regulation) -> list[Finding]:
                                        f"应为第{fmt.group_rounds + 1}轮"))
     t = reg.teams
     if t is not None:
-        path: Path = ("teams",)
+        tp: Path = ("teams",)
         for key, value in (("max_men", t.max_men), ("max_women", t.max_women)):
             if value is not None and value > t.max_players:
-                out.append(Finding((*path, key), f"{value} 超过每队人数上限 {t.max_players}",
+                out.append(Finding((*tp, key), f"{value} 超过每队人数上限 {t.max_players}",
                                    f"须 ≤ max_players ({t.max_players})"))
         if len(t.slots) > t.max_players:
-            out.append(Finding((*path, "slots"), f"{len(t.slots)} 个席位超过每队人数上限 {t.max_players}"))
+            out.append(Finding((*tp, "slots"), f"{len(t.slots)} 个席位超过每队人数上限 {t.max_players}"))
         if t.per_region is not None and t.max_teams is not None and t.per_region > t.max_teams:
-            out.append(Finding((*path, "per_region"), f"每地区{t.per_region}队超过总队数上限 {t.max_teams}",
+            out.append(Finding((*tp, "per_region"), f"每地区{t.per_region}队超过总队数上限 {t.max_teams}",
                                f"须 ≤ max_teams ({t.max_teams})"))
         if t.registration_from and t.registration_to and t.registration_from > t.registration_to:
-            out.append(Finding((*path, "registration_to"), "报名截止早于报名开始"))
+            out.append(Finding((*tp, "registration_to"), "报名截止早于报名开始"))
         for j, c in enumerate(t.competitions):
             if c.size > t.max_players:
-                out.append(Finding((*path, "competitions", j, "size"),
+                out.append(Finding((*tp, "competitions", j, "size"),
                                    f"计算成绩{c.size}人超过每队人数上限 {t.max_players}",
                                    f"须 ≤ max_players ({t.max_players})"))
     return out

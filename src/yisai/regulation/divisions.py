@@ -15,6 +15,10 @@ ProfessionalPolicy = Literal["forbidden", "new_pro_as_amateur", "allowed"]
 EntryRoute = Literal["open", "qualified", "team", "invited", "wildcard", "direct"]
 
 
+def _open_route() -> list[EntryRoute]:
+    return ["open"]
+
+
 class Eligibility(Strict):
     """参赛资格. Every limit is optional; absent means no limit."""
 
@@ -34,7 +38,7 @@ class Eligibility(Strict):
     )
     approval_required: bool = Field(False, description="报名后须主办方审核通过")
     routes: list[EntryRoute] = Field(
-        default_factory=lambda: ["open"],
+        default_factory=_open_route,
         description="参赛途径: open 公开报名; qualified 选拔产生; team 代表队; invited 特邀; wildcard 外卡; direct 直接报名",
     )
     represent_rule: str | None = Field(

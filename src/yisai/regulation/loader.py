@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from yisai.regulation.checks import check
 from yisai.regulation.locate import key_lines, line_of
@@ -241,7 +242,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
-def _field_issue(filename: str, lines: dict[tuple[str | int, ...], int], err: dict) -> Issue:
+def _field_issue(filename: str, lines: dict[tuple[str | int, ...], int], err: ErrorDetails) -> Issue:
     loc = _clean_loc(err["loc"])
     kind = err["type"]
     ctx = err.get("ctx") or {}

@@ -125,11 +125,18 @@ InGroupMethod = Literal["split", "adjacent"]
 AvoidKey = Literal["team", "province", "city", "club"]
 
 
+SeedKey = Literal["rank", "rating", "lot"]
+
+
+def _default_seeding() -> list[SeedKey]:
+    return ["rank", "rating", "lot"]
+
+
 class PairingRules(Strict):
     """积分编排 settings (DESIGN.md defaults)."""
 
-    round1_seeding: list[Literal["rank", "rating", "lot"]] = Field(
-        default_factory=lambda: ["rank", "rating", "lot"],
+    round1_seeding: list[SeedKey] = Field(
+        default_factory=_default_seeding,
         description="第一轮排序依据: 段位, 等级分, 抽签",
     )
     round1_method: Round1Method = Field(

@@ -19,6 +19,10 @@ class Period(Strict):
     first_day_start: time | None = Field(None, description="首日开始时间, 如 10:00")
 
 
+def _wins_only() -> list[Literal["wins"]]:
+    return ["wins"]
+
+
 class LadderFormat(Strict):
     """积分晋级制: random matching, +win/−loss, escape penalised; top N per period qualify."""
 
@@ -32,7 +36,7 @@ class LadderFormat(Strict):
         default_factory=dict, description="合并录取的组别, 如 youth = [\"junior\", \"kids\"] (少儿组)"
     )
     qualifiers: dict[str, Annotated[int, Field(ge=1, le=1_000_000)]] = Field(description="每期录取名额, 键为组别 id 或 pools 的键, 如 open = 38")
-    tie_break: list[Literal["wins"]] = Field(default_factory=lambda: ["wins"])
+    tie_break: list[Literal["wins"]] = Field(default_factory=_wins_only)
     all_tied_qualify: bool = Field(True, description="仍相同则并列一同晋级")
     confirm_within_working_days: int | None = Field(
         None, ge=1, le=365, description="晋级选手须在N个工作日内完善参赛信息, 逾期视为弃权"

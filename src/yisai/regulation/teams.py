@@ -14,6 +14,13 @@ MAX_TEAM = 100  # players (or staff) in one team
 TeamMethod = Literal["sum_of_places", "sum_of_scores", "match_points"]
 
 
+TeamTieBreak = Literal["best_place", "next_place", "sos", "cumulative", "board_points", "lot"]
+
+
+def _best_then_next() -> list[TeamTieBreak]:
+    return ["best_place", "next_place"]
+
+
 class TeamSlot(Strict):
     """A named seat in a team, e.g. 甲组男 (division jia, male)."""
 
@@ -42,10 +49,8 @@ class TeamCompetition(Strict):
         default_factory=dict,
         description="按队员性别选用其组别内的名次表, 如 M = \"boys\", F = \"girls\"",
     )
-    tie_breaks: list[
-        Literal["best_place", "next_place", "sos", "cumulative", "board_points", "lot"]
-    ] = Field(
-        default_factory=lambda: ["best_place", "next_place"],
+    tie_breaks: list[TeamTieBreak] = Field(
+        default_factory=_best_then_next,
         description="相同时依次比较: best_place 最高个人名次, next_place 次高个人名次, board_points 局分(场分制) ...",
     )
     method_note: str | None = Field(None, description="规程未写明方法时, 这里写明所选默认")

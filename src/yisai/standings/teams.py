@@ -267,7 +267,7 @@ def _score_team(
         value: float = sum(places)
     else:
         value = sum(m.score for m in members if m.place is not None)
-    tie_values = []
+    tie_values: list[tuple[str, object]] = []
     for tb in competition.tie_breaks:
         if tb == "best_place":
             tie_values.append((TIE_LABELS[tb], places[0] if places else None))
@@ -319,7 +319,7 @@ def _key_fn(
                 parts.append(tie.get(TIE_LABELS[tb], ()))
             elif tb in ("sos", "cumulative", "board_points"):
                 v = s.board_points if tb == "board_points" else tie.get(TIE_LABELS[tb], 0)
-                parts.append(-float(v or 0))
+                parts.append(-float(v) if isinstance(v, int | float) else 0.0)
             elif tb == "lot" and lot_order is not None:
                 parts.append(lot_index.get(s.team_id, len(lot_index)))
         return tuple(parts)
