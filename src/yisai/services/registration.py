@@ -8,8 +8,8 @@ approval and meeting every rule is approved at once; anything else waits for the
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from yisai.formats.roster import Roster, RosterRow, Sheet, parse_sheets
@@ -20,6 +20,7 @@ from yisai.registry.entry import TRANSITIONS, Entry, EntryStatus
 from yisai.registry.idcard import normalise
 from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team, TeamMember
+from yisai.registry.team_split import split_extra_players
 from yisai.regulation import Regulation
 from yisai.regulation.teams import TeamRules
 from yisai.services.context import InputError, Refused, Work
@@ -56,6 +57,7 @@ class TeamView:
     team: Team
     players: tuple[Player, ...]
     reasons: tuple[str, ...]  # composition findings at registration (forced teams keep them)
+    notes: tuple[str, ...] = ()  # players listed but entered as individuals, and why
 
 
 @dataclass
@@ -444,9 +446,13 @@ def add_team(
         player = _resolve_player(work, event, ref)
         seated.append(TeamMember(player_id=player.id, slot=slot))
     seated = list(_with_divisions(work, event, seated))
-    seated = _fill_slots(rules, seated, work.repo.players_by_id(event.id))
+    players = work.repo.players_by_id(event.id)
+    notes: list[str] = []
+    seated = _as_individuals(work, event, notes, rules, team.name, seated, players, ())
+    seated = _fill_slots(rules, seated, players)
     candidate = team.model_copy(update={"members": tuple(seated)})
-    return _save_team(work, event, candidate, force=force, note=note)
+    view = _save_team(work, event, candidate, force=force, note=note)
+    return replace(view, notes=tuple(notes))
 
 
 def _fill_slots(rules: TeamRules, members: list[TeamMember], players: dict[str, Player]) -> list[TeamMember]:
@@ -572,9 +578,11 @@ def _import_teams(
             for row, reg in rows
             if reg.player.id not in have
         ]
+        players = work.repo.players_by_id(event.id)
+        new_members = _as_individuals(work, event, report.warnings, rules, name, new_members,
+                                      players, existing.members if existing else ())
         if existing is not None and not new_members:
             continue
-        players = work.repo.players_by_id(event.id)
         base = existing or _team_from_rows(name, [r for r, _ in rows])
         filled = _fill_slots(rules, [*base.members, *new_members], players)
         candidate = base.model_copy(update={"members": tuple(filled)})
@@ -596,6 +604,20 @@ def _import_teams(
             report.members_added += len(added)
     if problems:
         raise Refused("以下队伍不符合组队规定, 未导入任何数据 (裁判长可用 --force --note 强制导入)", problems)
+
+
+def _as_individuals(
+    work: Work, event: EventRecord, notes: list[str], rules: TeamRules, team_name: str,
+    members: list[TeamMember], players: Mapping[str, Player], already: Sequence[TeamMember],
+) -> list[TeamMember]:
+    """不足或超过可以以个人名义参赛: the members the team keeps; the others keep their individual
+    entries, each with a note in ``notes`` and in the audit."""
+    split = split_extra_players(members, players, rules, team_name=team_name, already=already)
+    for ind in split.individuals:
+        notes.append(ind.note)
+        work.repo.audit(event.id, "individual", "player", ind.member.player_id, None,
+                        {"team": team_name, "plays": "individual"}, ind.note)
+    return list(split.team)
 
 
 def _team_from_rows(name: str, rows: list[RosterRow]) -> Team:
