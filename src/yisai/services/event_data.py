@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from yisai.pairing import Entrant
 from yisai.record import Game
+from yisai.record.groups import PLACEMENT_GROUP
 from yisai.registry.person import Player
 from yisai.registry.rank import MIN_KYU, Rank
 from yisai.regulation import Regulation
@@ -65,7 +66,6 @@ def entrants_of(players: list[Player], teams: dict[str, str]) -> list[Entrant]:
     ]
 
 
-PLACEMENT_GROUP = "final"  # the group name under which a same-place final round is stored
 
 
 def group_members(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, list[str]]:
