@@ -14,12 +14,12 @@ import pytest
 
 from tests.conftest import REGULATIONS
 from yisai.registry.person import Gender, Player
-from yisai.registry.rank import Rank
 from yisai.services.context import Context, open_context
 from yisai.services.errors import Conflict, Refused
 from yisai.services.events import create_event, resolve_event
 from yisai.services.registration import approve_entry, register_player
 from yisai.services.rounds import pair, record_result, round_view
+from yisai.vocabulary.rank import Rank
 
 from .conftest import NOW
 
