@@ -62,7 +62,7 @@ def demo(
         for path in regulation:
             reg = read_regulation_file(path)[1]
             moment = registration_moment(reg)
-            with open_context(str(db), actor="demo", now=lambda m=moment: m) as ctx:
+            with open_context(str(db), actor="demo", now=moment) as ctx:
                 _run_one(ctx, path, boards, scale)
     except ServiceError as exc:
         console.print(f"[red]{exc.message}[/red]")

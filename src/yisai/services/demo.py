@@ -79,7 +79,7 @@ def _player(rnd: random.Random, names: NameMaker, gender: Gender, born: date, ra
         id="", name=names(gender), gender=gender, birth_date=born, rank=rank,
         certificate_no=f"CWA{rnd.randrange(10**7, 10**8)}", region="中国大陆",
         province=province, city=city, rating=1500 + rank.value * 100 + rnd.randrange(-60, 60),
-        **extra,  # type: ignore[arg-type]
+        **extra,
     )
 
 
