@@ -21,6 +21,6 @@ stamp=.venv/.yisai-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "[setup] installing Python packages"
   .venv/bin/pip install -q -U pip >/dev/null
-  .venv/bin/pip install -q -e '.[test]'
+  .venv/bin/pip install -q -e '.[test,postgres,redis]'
   touch "$stamp"
 fi
