@@ -16,9 +16,11 @@ from typing import Any
 from yisai.formats.sheets import Sheet, find_header_row, read_sheets
 from yisai.formats.sheets import cell_text as _text
 from yisai.formats.sheets import column_letter as _column_letter
+from yisai.i18n import tr
+from yisai.record.text import clean_text, shown
 from yisai.registry.eligibility import canonical_region
 from yisai.registry.idcard import IdCard, parse_id_number
-from yisai.registry.person import Gender, Player, ProStatus
+from yisai.registry.person import MAX_NAME_LENGTH, Gender, Player, ProStatus
 from yisai.registry.rank import Rank
 from yisai.regulation import Regulation
 
@@ -46,6 +48,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "rating": ("等级分",),
 }
 IGNORED = ("序号", "备注", "编号", "说明")
+MAX_CELL_LENGTH = 200  # a checked cell (date, ID, rank, phone, choice …) longer than this is a slip
 _ALIASES = {alias: key for key, names in COLUMNS.items() for alias in names}
 NOTE_SHEETS = ("填写说明", "说明")  # the template's instructions sheet, skipped silently
 
@@ -194,7 +197,7 @@ def _parse_bool(value: Any) -> bool:
 
 
 def _split_names(value: Any) -> tuple[str, ...]:
-    return tuple(n for n in (s.strip() for s in re.split(r"[、,，;；/]", _text(value))) if n)
+    return tuple(n for n in (clean_text(s) for s in re.split(r"[、,，;；/]", _text(value))) if n)
 
 
 def _choice(value: Any, options: dict[str, str], what: str) -> str:
@@ -311,11 +314,17 @@ def _parse_row(
         i = columns.get(key)
         letter = _column_letter(i) if i is not None else ""
         header = COLUMNS[key][0]
-        issues.append(RosterIssue(sheet, number, letter, header, message))
+        # Messages quote the cell: its control characters are written out, never sent raw.
+        issues.append(RosterIssue(sheet, number, letter, header, shown(message, None)))
 
     def parse(key: str, fn: Any) -> Any:
         raw = cell(key)
-        if _text(raw) == "":
+        text = _text(raw)
+        if text == "":
+            return None
+        if len(text) > MAX_CELL_LENGTH:
+            problem(key, tr(f"内容超过{MAX_CELL_LENGTH}个字符, 请检查该格",
+                            f"longer than {MAX_CELL_LENGTH} characters; check the cell"))
             return None
         try:
             return fn(raw)
@@ -323,9 +332,12 @@ def _parse_row(
             problem(key, str(exc))
             return None
 
-    name = _text(cell("name"))
+    name = clean_text(_text(cell("name")))
     if not name:
-        problem("name", "姓名不能为空")
+        problem("name", tr("姓名不能为空", "the name is empty"))
+    elif len(name) > MAX_NAME_LENGTH:
+        problem("name", tr(f"姓名超过{MAX_NAME_LENGTH}个字符, 请检查该格", f"the name is longer than"
+                           f" {MAX_NAME_LENGTH} characters; check the cell"))
     card: IdCard | None = parse("id_number", _parse_id)
     gender: Gender | None = parse("gender", _parse_gender)
     born: date | None = parse("birth_date", _parse_date)
@@ -376,8 +388,8 @@ def _parse_row(
         player=player,
         division=division,
         stage=stage or "",
-        team=_text(cell("team")) or None,
-        slot=_text(cell("slot")) or None,
+        team=clean_text(_text(cell("team"))) or None,
+        slot=clean_text(_text(cell("slot"))) or None,
         leaders=_split_names(cell("leader")),
         coaches=_split_names(cell("coach")),
         fee_paid=fee_paid,
