@@ -147,11 +147,13 @@ def _read_csv(path: Path) -> list[list[Any]]:
             "neither UTF-8 nor GB18030: save the file as a UTF-8 CSV",
         ))
     sample = text[:4096]
+    # Only the separator is guessed: quoting is always Excel's ("…", a quote inside doubled), as
+    # every spreadsheet writes it; the sniffer's guesses about quoting misread real files.
     try:
-        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",\t;")
+        delimiter = csv.Sniffer().sniff(sample, delimiters=",\t;").delimiter
     except csv.Error:
-        dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect, strict=True)
+        delimiter = ","
+    reader = csv.reader(io.StringIO(text), csv.excel, delimiter=delimiter, strict=True)
     counter = _Counter()
     rows: list[list[Any]] = []
     while True:

@@ -164,3 +164,19 @@ def _unknown(text: str) -> ResultSyntaxError:
             f"not a result: \u201c{shown(text.strip())}\u201d (allowed: {ACCEPTED_EN})",
         )
     )
+
+
+def bye_mismatch(board_is_bye: bool, parsed: ParsedResult, board: int = 0) -> str | None:
+    """Why ``parsed`` cannot go on this board (轮空 on a paired board, a game result on a bye),
+    with the accepted words; None when it fits. For every front end that enters results."""
+    if board_is_bye == parsed.bye:
+        return None
+    if parsed.bye:
+        return tr(
+            f"轮空只能用于轮空的台次; 这一台是对局, 请填对局结果 (允许: {ACCEPTED})",
+            f"轮空 (bye) is only for a bye board; this board is a game, enter its result (allowed: {ACCEPTED_EN})",
+        )
+    return tr(
+        f"第{board}台是轮空, 不需要录入成绩",
+        f"board {board} is a bye; it takes no result",
+    )
