@@ -175,13 +175,16 @@ def read_result_sheet(path: str | Path) -> ResultSheet:
         header = find_header_row(sheet, lambda row: "board" in {header_key(c) for c in row})
         if header is None:
             if any(cell_text(c) for row in sheet.cells for c in row):
-                out.warnings.append(f"工作表\u201c{sheet.name}\u201d没有\u201c台次\u201d表头, 已跳过")
+                out.warnings.append(tr(f"工作表\u201c{shown(sheet.name)}\u201d没有\u201c台次\u201d表头, 已跳过",
+                                       f"sheet \u201c{shown(sheet.name)}\u201d has no 台次 (board) header; skipped"))
             continue
         used = True
         _read_sheet(out, sheet, header)
     if not used:
         first = sheets[0].name if sheets else ""
-        out.issues.append(SheetIssue(p.name, first, 1, "", "找不到表头行: 前10行中须有一行包含\u201c台次\u201d和\u201c结果\u201d"))
+        out.issues.append(SheetIssue(p.name, first, 1, "", tr(
+            "找不到表头行: 前10行中须有一行包含\u201c台次\u201d和\u201c结果\u201d",
+            "no header row: one of the first 10 rows must hold 台次 (board) and 结果 (result)")))
     return out
 
 
@@ -190,24 +193,28 @@ def _read_sheet(out: ResultSheet, sheet: Sheet, header: int) -> None:
     for i, cell in enumerate(sheet.cells[header]):
         title = cell_text(cell)
         key = header_key(title)
-        where = f"{column_letter(i)}({title})"
+        where = f"{column_letter(i)}({shown(title)})"
         if not title:
             continue
         if key is None:
             if re.split(r"[(（]", title, maxsplit=1)[0].strip("*＊ ") not in IGNORED:
-                out.warnings.append(f"{sheet.name} {column_letter(i)}列\u201c{title}\u201d不是已知列名, 已忽略")
+                out.warnings.append(tr(
+                    f"{shown(sheet.name)} {column_letter(i)}列\u201c{shown(title)}\u201d不是已知列名, 已忽略",
+                    f"{shown(sheet.name)} column {column_letter(i)} \u201c{shown(title)}\u201d is not a known header; ignored"))
             continue
         if key in columns:
             first = column_letter(columns[key])
             out.issues.append(SheetIssue(out.file, sheet.name, header + 1, where,
-                                         f"与{first}列重复 (每列只能出现一次, 请删除其中一列)"))
+                                         tr(f"与{first}列重复 (每列只能出现一次, 请删除其中一列)",
+                                            f"same as column {first} (each column once; delete one of them)")))
             continue
         columns[key] = i
     if "result" not in columns:
         out.issues.append(SheetIssue(out.file, sheet.name, header + 1, "",
-                                     f"缺少\u201c结果\u201d列 (表头须有: {'、'.join(HEADERS)}; 分组、黑方、白方可省略)"))
+                                     tr(f"缺少\u201c结果\u201d列 (表头须有: {'、'.join(HEADERS)}; 分组、黑方、白方可省略)",
+                                        f"no 结果 (result) column (headers: {', '.join(HEADERS)}; 分组, 黑方, 白方 are optional)")))
         return
-    labels = {k: f"{column_letter(i)}({cell_text(sheet.cells[header][i])})" for k, i in columns.items()}
+    labels = {k: f"{column_letter(i)}({shown(cell_text(sheet.cells[header][i]))})" for k, i in columns.items()}
     for r in range(header + 1, len(sheet.cells)):
         cells = sheet.cells[r]
         if not any(cell_text(c) for c in cells):
@@ -280,7 +287,8 @@ def write_result_sheet(path: str | Path, title: str, lines: list[SheetLine]) -> 
             w.writerows(rows)
         return p
     if suffix != ".xlsx":
-        raise ValueError(f"成绩登记表只能写成 .xlsx 或 .csv (不是{suffix or '无扩展名'})")
+        raise ValueError(tr(f"成绩登记表只能写成 .xlsx 或 .csv (不是{suffix or '无扩展名'})",
+                            f"a result sheet is written as .xlsx or .csv (not {suffix or 'no extension'})"))
     _write_xlsx(p, title, rows)
     return p
 
