@@ -205,3 +205,22 @@ def test_names_are_stored_and_shown_without_control_characters(paired_db: str) -
     out = run("player", "list", db=paired_db)
     assert_clean_exit(out, (0,))
     assert not any(ch in out.output for ch in "\x1b\x07\u202e\u200b")
+
+
+@pytest.mark.parametrize("komi", ["nan", "inf", "-inf", "1e308"])
+def test_score_komi_option_must_be_a_komi(komi: str, tmp_path: Path) -> None:
+    path = tmp_path / "g.sgf"
+    path.write_bytes(b"(;FF[4]SZ[9];B[ee])")
+    out = run("sgf", "score", str(path), "--komi", komi)
+    assert_clean_exit(out, (2,))
+    assert "无效: 贴目须在 -1000 到 1000 之间" in out.output
+
+
+def test_huge_sgf_file_is_refused_without_reading_it_all(tmp_path: Path) -> None:
+    path = tmp_path / "big.sgf"
+    with path.open("wb") as f:
+        f.write(b"(;C[")
+        f.truncate(30 * 1024 * 1024)  # sparse: 30 MB of NUL bytes after the comment opens
+    out = run("sgf", "check", str(path))
+    assert_clean_exit(out, (2,))
+    assert "big.sgf: 格式错误: 文件有 31457280 字节, 超过上限 20971520 字节 (20 MB)" in out.output

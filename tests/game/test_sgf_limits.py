@@ -128,3 +128,14 @@ def test_english_message() -> None:
     with pytest.raises(SgfError) as info:
         read_sgf(b"(;SZ[c2b2])")
     assert str(info.value).startswith("byte 2: SZ[c2b2] is malformed: one value, a number (SZ[19])")
+
+
+@pytest.mark.parametrize("km", ["1e308", "-1001", "1000.5"])
+def test_absurd_komi_is_refused_at_its_byte_offset(km: str) -> None:
+    with pytest.raises(SgfError) as info:
+        read_sgf(f"(;SZ[9]KM[{km}];B[aa])".encode())
+    assert str(info.value) == f"字节 7: KM[{km}] 超出范围: 贴目须在 -1000 到 1000 目之间"
+
+
+def test_komi_at_the_bound_is_read() -> None:
+    assert read_sgf(b"(;SZ[9]KM[-1000])").komi == -1000

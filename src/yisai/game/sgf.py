@@ -12,7 +12,7 @@ in any node and is applied in order, as GNU Go's test positions need.
 Limits (a game record, even a long review with variations, is far below all of them; a file
 above one is refused before parsing, in well under a second): ``MAX_SGF_BYTES`` 20 MB,
 ``MAX_NODES`` 100,000 nodes, ``MAX_VALUES`` 500,000 property values, ``MAX_DEPTH`` 10,000
-nested variations. The tree is built and walked iteratively, so depth never meets Python's
+nested variations; KM lies within ±``MAX_KOMI`` (1000) points. The tree is built and walked iteratively, so depth never meets Python's
 recursion limit.
 
 SZ is read as FF[4] defines it: one value, a number or number:number (ASCII digits, no spaces,
@@ -43,6 +43,7 @@ MAX_SGF_BYTES = 20 * 1024 * 1024
 MAX_NODES = 100_000
 MAX_VALUES = 500_000
 MAX_DEPTH = 10_000
+MAX_KOMI = 1000.0  # points; a 25x25 board has 625 points, so anything beyond is not a komi
 SIZE_RE = re.compile(r"\+?([0-9]{1,6})(?::\+?([0-9]{1,6}))?", re.ASCII)  # FF[4]: Number or Number:Number
 OVERTIME_RE = re.compile(r"^\s*(\d+)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*(?:byo-?yomi)?\s*$", re.IGNORECASE)
 
@@ -115,7 +116,17 @@ class SgfRecord:
     @property
     def komi(self) -> float | None:
         km = self.root.get("KM")
-        return None if km is None else _number(km, "KM")
+        if km is None:
+            return None
+        value = _number(km, "KM")
+        if not abs(value) <= MAX_KOMI:
+            raise SgfError(
+                tr(
+                    f"KM[{shown(km)}] 超出范围: 贴目须在 -{MAX_KOMI:g} 到 {MAX_KOMI:g} 目之间",
+                    f"KM[{shown(km)}] out of range: komi lies between -{MAX_KOMI:g} and {MAX_KOMI:g}",
+                )
+            )
+        return value
 
     @property
     def rules(self) -> str:
@@ -322,11 +333,12 @@ def read_sgf(data: bytes) -> SgfRecord:
                 first = SgfError(message, offset=original(offset))
             continue
         record = SgfRecord(_from_coarse(coarse), charset)
-        try:
-            _size_of(record.root)
-        except SgfError as exc:
-            at = _root_property_offset(utf8, "SZ")
-            raise SgfError(str(exc), offset=None if at is None else original(at)) from None
+        for ident in ("SZ", "KM"):
+            try:
+                _ = record.size if ident == "SZ" else record.komi
+            except SgfError as exc:
+                at = _root_property_offset(utf8, ident)
+                raise SgfError(str(exc), offset=None if at is None else original(at)) from None
         _validate(record)
         return record
     assert first is not None
