@@ -54,22 +54,38 @@ def _checked_url(raw: str) -> str:
     scheme = shown(raw.split("://", 1)[0])
     backend, _, driver = raw.split("://", 1)[0].partition("+")  # case matters to SQLAlchemy
     if driver not in drivers.get(backend, {}):
-        raise StoreError(tr(f"不支持的数据库地址 {scheme}://…; ", f"unsupported database address {scheme}://…; ") + forms)
+        raise StoreError(
+            tr(f"不支持的数据库地址 {scheme}://…; ", f"unsupported database address {scheme}://…; ")
+            + forms
+        )
     try:
         url = make_url(raw)
         _ = url.port  # a non-numeric port fails here at the latest
     except (ArgumentError, ValueError):
-        raise StoreError(tr(f"数据库地址无法识别: {scheme}://…; ", f"unreadable database address {scheme}://…; ") + forms) from None
+        raise StoreError(
+            tr(f"数据库地址无法识别: {scheme}://…; ", f"unreadable database address {scheme}://…; ")
+            + forms
+        ) from None
     if backend == "sqlite" and (url.host or url.username or url.password or url.port):
-        raise StoreError(tr("SQLite 地址不能有主机或用户 (应为 sqlite:///相对路径 或 sqlite:////绝对路径)",
-                            "an SQLite address has no host or user (sqlite:///relative/path or sqlite:////absolute/path)"))
+        raise StoreError(
+            tr(
+                "SQLite 地址不能有主机或用户 (应为 sqlite:///相对路径 或 sqlite:////绝对路径)",
+                "an SQLite address has no host or user "
+                "(sqlite:///relative/path or sqlite:////absolute/path)",
+            )
+        )
     module = drivers[backend][driver]
     if not module:
         default = url.get_dialect().driver  # SQLAlchemy's dialect module only, not the driver
         module = drivers[backend].get(default) or default
     if importlib.util.find_spec(module) is None:
-        raise StoreError(tr(f"数据库驱动 {module} 未安装 (地址 {scheme}://…); ",
-                            f"the database driver {module} is not installed (address {scheme}://…); ") + forms)
+        raise StoreError(
+            tr(
+                f"数据库驱动 {module} 未安装 (地址 {scheme}://…); ",
+                f"the database driver {module} is not installed (address {scheme}://…); ",
+            )
+            + forms
+        )
     return raw
 
 
@@ -86,8 +102,13 @@ def resolve_url(db: str | None = None) -> str:
         raise StoreError(tr("数据库路径中有空字符 (NUL)", "the database path contains a NUL character"))
     path = Path(raw).expanduser()
     if path.is_dir():
-        raise StoreError(tr(f"数据库路径是一个目录, 请给出文件名: {shown(str(path), None)}",
-                            f"the database path is a folder; give a file name: {shown(str(path), None)}"))
+        where = shown(str(path), None)
+        raise StoreError(
+            tr(
+                f"数据库路径是一个目录, 请给出文件名: {where}",
+                f"the database path is a folder; give a file name: {where}",
+            )
+        )
     return f"sqlite:///{path}"
 
 
