@@ -139,3 +139,11 @@ def test_roster_cells_made_of_controls_or_too_long_are_located(tmp_path: Path) -
         "p.csv 第3行 A列(姓名): 姓名超过100个字符, 请检查该格",
         "p.csv 第4行 B列(性别): 无法识别的性别\u201c\\x1b[31m男\u201d, 请填 男 或 女",
     ]
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n", "\n"])
+def test_any_line_end_reads_the_same(tmp_path: Path, end: str) -> None:
+    path = tmp_path / "e.csv"
+    path.write_bytes(end.join(["台次,结果", "1,黑胜", '2,"和"', ""]).encode("utf-8"))
+    [sheet] = read_sheets(path)
+    assert sheet.cells == [["台次", "结果"], ["1", "黑胜"], ["2", "和"]]

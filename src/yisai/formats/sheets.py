@@ -153,7 +153,8 @@ def _read_csv(path: Path) -> list[list[Any]]:
         delimiter = csv.Sniffer().sniff(sample, delimiters=",\t;").delimiter
     except csv.Error:
         delimiter = ","
-    reader = csv.reader(io.StringIO(text), csv.excel, delimiter=delimiter, strict=True)
+    # Universal newlines: files saved with old Mac line ends (CR only) read like any other.
+    reader = csv.reader(io.StringIO(text, newline=None), csv.excel, delimiter=delimiter, strict=True)
     counter = _Counter()
     rows: list[list[Any]] = []
     while True:
