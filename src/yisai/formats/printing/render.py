@@ -1,0 +1,102 @@
+"""Typesetting with typst (the PyPI package, no external binary).
+
+The template files live in this package (``templates/*.typ``, read with importlib.resources)
+and the document's data goes next to them as ``data.json``: names are never spliced into typst
+markup, so a name with ``#`` or ``]`` in it prints as written.
+
+Fonts: Debian's Noto CJK (fonts-noto-cjk) first; HanaMin A/B (fonts-hanazono) catch
+characters of the CJK extension planes Noto lacks (e.g. U+2A6A5 𪚥). ``FONT_DIRS`` are read
+directly and system fonts skipped, so a PDF does not depend on what else is installed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+from yisai.formats.printing.model import Document
+from yisai.i18n import tr
+
+FONT_DIRS = (
+    Path("/usr/share/fonts/opentype/noto"),  # fonts-noto-cjk, fonts-noto-cjk-extra
+    Path("/usr/share/fonts/truetype/hanazono"),  # fonts-hanazono: extension planes B–F
+)
+TEMPLATE_FILES = ("common.typ", "report.typ", "cards.typ", "slips.typ", "certificates.typ")
+BACKGROUND_TYPES = (".png", ".jpg", ".jpeg", ".svg")
+
+
+class PrintError(ValueError):
+    """A document cannot be typeset; the message says what to fix."""
+
+
+def template_text(name: str) -> str:
+    """A template file shipped in the package."""
+    return resources.files("yisai.formats.printing").joinpath("templates", name).read_text("utf-8")
+
+
+def available_font_dirs(dirs: Sequence[Path] = FONT_DIRS) -> list[Path]:
+    return [d for d in dirs if d.is_dir()]
+
+
+def render_pdf(doc: Document, *, background: Path | None = None,
+               font_dirs: Sequence[Path] | None = None) -> bytes:
+    """The document as PDF bytes."""
+    out = _compile(doc, background, font_dirs, fmt="pdf", ppi=None)
+    assert isinstance(out, bytes)
+    return out
+
+
+def render_png(doc: Document, *, width_px: int = 600, background: Path | None = None,
+               font_dirs: Sequence[Path] | None = None) -> list[bytes]:
+    """Every page as a PNG ``width_px`` pixels wide (thumbnails for the docs)."""
+    width_in = (297 if doc.landscape or doc.template == "certificates" else 210) / 25.4
+    out = _compile(doc, background, font_dirs, fmt="png", ppi=width_px / width_in)
+    return out if isinstance(out, list) else [out]
+
+
+def _compile(doc: Document, background: Path | None, font_dirs: Sequence[Path] | None,
+             fmt: str, ppi: float | None) -> bytes | list[bytes]:
+    import typst
+
+    dirs = available_font_dirs(FONT_DIRS if font_dirs is None else font_dirs)
+    data = doc.data()
+    with tempfile.TemporaryDirectory(prefix="yisai-print-") as tmp:
+        root = Path(tmp)
+        for name in TEMPLATE_FILES:
+            (root / name).write_text(template_text(name), encoding="utf-8")
+        if background is not None:
+            data["meta"] = {**data["meta"], "background": _copy_background(background, root)}
+        (root / "data.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        try:
+            return typst.compile(  # type: ignore[no-any-return]
+                str(root / f"{doc.template}.typ"),
+                root=str(root),
+                font_paths=[str(d) for d in dirs],
+                ignore_system_fonts=bool(dirs),
+                format=fmt,
+                ppi=ppi,
+            )
+        except Exception as exc:  # typst raises its own error types with the template's message
+            raise PrintError(tr(f"排版失败 ({doc.kind}): {exc}",
+                                f"typesetting failed ({doc.kind}): {exc}")) from exc
+
+
+def _copy_background(path: Path, root: Path) -> str:
+    if path.suffix.lower() not in BACKGROUND_TYPES:
+        raise PrintError(tr(
+            f"背景图片须为 {'/'.join(BACKGROUND_TYPES)} 文件: {path}",
+            f"the background must be a {'/'.join(BACKGROUND_TYPES)} file: {path}",
+        ))
+    if not path.is_file():
+        raise PrintError(tr(f"找不到背景图片: {path}", f"background image not found: {path}"))
+    name = "background" + path.suffix.lower()
+    try:
+        shutil.copyfile(path, root / name)
+    except OSError as exc:
+        raise PrintError(tr(f"无法读取背景图片 {path}: {exc.strerror}",
+                            f"cannot read background image {path}: {exc.strerror}")) from exc
+    return name
