@@ -11,6 +11,7 @@ from yisai.cli import (
     entries,
     events,
     pairing,
+    printing,
     qualifier,
     regulation,
     results,
@@ -35,7 +36,7 @@ def _root(
     set_language(lang)
 
 
-for module in (regulation, events, entries, pairing, results, awards, qualifier, sgf, bench, demo):
+for module in (regulation, events, entries, pairing, results, awards, qualifier, sgf, bench, demo, printing):
     module.register(app)
 
 

@@ -17,6 +17,7 @@ import tempfile
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
 from yisai.formats.printing.model import Document
 from yisai.i18n import tr
@@ -59,7 +60,7 @@ def render_png(doc: Document, *, width_px: int = 600, background: Path | None = 
 
 
 def _compile(doc: Document, background: Path | None, font_dirs: Sequence[Path] | None,
-             fmt: str, ppi: float | None) -> bytes | list[bytes]:
+             fmt: Literal["pdf", "png"], ppi: float | None) -> bytes | list[bytes]:
     import typst
 
     dirs = available_font_dirs(FONT_DIRS if font_dirs is None else font_dirs)
@@ -72,7 +73,7 @@ def _compile(doc: Document, background: Path | None, font_dirs: Sequence[Path] |
             data["meta"] = {**data["meta"], "background": _copy_background(background, root)}
         (root / "data.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         try:
-            return typst.compile(  # type: ignore[no-any-return]
+            return typst.compile(  # type: ignore[no-any-return, unused-ignore]
                 str(root / f"{doc.template}.typ"),
                 root=str(root),
                 font_paths=[str(d) for d in dirs],

@@ -1,0 +1,553 @@
+"""Printed sheets of an event (对阵表, 台签, 记分单, 成绩表, 团体成绩, 获奖名单, 段位申报名单,
+获奖证书, 参赛名单, 秩序册) as PDF, for every front end: ``print_pdf(work, event, kind, options)``.
+
+This module only gathers rows that other services and the core already computed — round views,
+standings, the results service's final tables, prize and rank-award reports — and words them
+for the paper; it never computes a score, a place or an amount of its own. Every call into
+another service is in this one file, so a rename elsewhere is a one-file fix here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TypeVar
+
+from yisai.awards.prizes import PrizeReport, compute_prizes
+from yisai.awards.rank_awards import compute_rank_awards
+from yisai.awards.report import TextTable, prize_tables, rank_award_tables, team_table, unit_of
+from yisai.awards.results import EventResults
+from yisai.formats.printing import (
+    Certificate,
+    Column,
+    Document,
+    PrintError,
+    ScoreSlip,
+    Section,
+    Table,
+    TableCard,
+    render_pdf,
+    render_png,
+)
+from yisai.formats.result_sheet import result_word
+from yisai.formats.standings_export import place_text, text
+from yisai.i18n import tr
+from yisai.registry.person import Player
+from yisai.regulation import Regulation
+from yisai.regulation.stages import TwoGroupSwissFormat
+from yisai.regulation.summary import fmt_date, summarize, time_control
+from yisai.services.context import InputError, Work
+from yisai.services.event_data import PLACEMENT_GROUP, group_members, playing_stage, standings_input
+from yisai.services.events import regulation_of, resolve_event
+from yisai.services.registration import approved_players
+from yisai.services.results import division_table, load_event_results
+from yisai.services.rounds import RoundView, round_view
+from yisai.standings import Standings, compute_standings
+from yisai.store import EventRecord
+
+T = TypeVar("T")
+
+KINDS: dict[str, str] = {
+    "pairings": "对阵表",
+    "cards": "台签",
+    "slips": "记分单",
+    "standings": "成绩表",
+    "teams": "团体成绩",
+    "prizes": "获奖名单",
+    "rank-awards": "段位申报名单",
+    "certificates": "获奖证书",
+    "entries": "参赛名单",
+    "booklet": "秩序册",
+}
+ALIASES = {zh: key for key, zh in KINDS.items()} | {
+    "团体成绩表": "teams", "奖金名单": "prizes", "段位": "rank-awards", "证书": "certificates",
+    "报名名单": "entries", "对阵": "pairings", "成绩": "standings",
+}
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """What to print: one division (None: all), the round (None: the latest paired), the stage
+    (None: the division's playing stage), a certificate background image, and the time printed
+    in the footer (None: the unit of work's clock)."""
+
+    division: str | None = None
+    round: int | None = None
+    stage: str | None = None
+    background: Path | None = None
+    printed_at: datetime | None = None
+
+
+def kind_of(name: str) -> str:
+    """The document kind for an English key or its Chinese name; InputError lists the choices."""
+    key = name.strip()
+    if key in KINDS:
+        return key
+    if key in ALIASES:
+        return ALIASES[key]
+    choices = ", ".join(f"{k} ({v})" for k, v in KINDS.items())
+    raise InputError(tr(f"未知的打印种类: {name} (允许: {choices})",
+                        f"unknown document kind: {name} (allowed: {choices})"))
+
+
+def build_document(work: Work, event_ref: str | None, kind: str,
+                   options: PrintOptions | None = None) -> Document:
+    """The document's content, worded and formatted (what the PDF shows)."""
+    opts = options or PrintOptions()
+    key = kind_of(kind)
+    event = resolve_event(work, event_ref)
+    ctx = _Ctx(work, event, regulation_of(event), opts)
+    return _BUILDERS[key](ctx)
+
+
+def print_pdf(work: Work, event_ref: str | None, kind: str,
+              options: PrintOptions | None = None) -> bytes:
+    """The document as PDF bytes (the web download and ``yisai print``)."""
+    opts = options or PrintOptions()
+    doc = build_document(work, event_ref, kind, opts)
+    try:
+        return render_pdf(doc, background=opts.background)
+    except PrintError as exc:
+        raise InputError(str(exc)) from None
+
+
+def print_png(work: Work, event_ref: str | None, kind: str, options: PrintOptions | None = None,
+              width_px: int = 600) -> list[bytes]:
+    """Every page as a PNG thumbnail ``width_px`` wide (the examples in docs/)."""
+    opts = options or PrintOptions()
+    doc = build_document(work, event_ref, kind, opts)
+    try:
+        return render_png(doc, width_px=width_px, background=opts.background)
+    except PrintError as exc:
+        raise InputError(str(exc)) from None
+
+
+# ------------------------------------------------------------------ shared context
+
+
+@dataclass
+class _Ctx:
+    work: Work
+    event: EventRecord
+    reg: Regulation
+    opts: PrintOptions
+    _results: EventResults | None = None
+    _players: dict[str, Player] | None = None
+    _teams: dict[str, str] | None = None
+
+    @property
+    def printed_at(self) -> str:
+        return (self.opts.printed_at or self.work.now).strftime("%Y-%m-%d %H:%M")
+
+    def document(self, template: str, kind: str, **parts: object) -> Document:
+        title = str(parts.pop("title", KINDS[kind]))
+        return Document(template=template, kind=KINDS[kind], event=self.event.name,  # type: ignore[arg-type]
+                        title=title, printed_at=self.printed_at, **parts)  # type: ignore[arg-type]
+
+    def divisions(self) -> list[str]:
+        ids = [d.id for d in self.reg.divisions]
+        if self.opts.division is None:
+            return ids
+        if self.opts.division not in ids:
+            names = ", ".join(f"{d.id} ({d.name})" for d in self.reg.divisions)
+            raise InputError(tr(f"未知组别: {self.opts.division} (允许: {names})",
+                                f"unknown division: {self.opts.division} (allowed: {names})"))
+        return [self.opts.division]
+
+    def division_name(self, division: str) -> str:
+        return self.reg.division(division).name if division else ""
+
+    def players(self) -> dict[str, Player]:
+        if self._players is None:
+            self._players = self.work.repo.players_by_id(self.event.id)
+        return self._players
+
+    def team_of(self) -> dict[str, str]:
+        """player id → team name."""
+        if self._teams is None:
+            self._teams = {m.player_id: t.name for t in self.work.repo.list_teams(self.event.id)
+                           for m in t.members}
+        return self._teams
+
+    def unit(self, pid: str | None) -> str:
+        """代表队 if the player is in a team, else club/city/province (as the standings show)."""
+        if not pid:
+            return ""
+        return self.team_of().get(pid) or unit_of(self.players().get(pid))
+
+    def results(self) -> EventResults:
+        if self._results is None:
+            self._results = load_event_results(self.work, str(self.event.id))
+        return self._results
+
+
+def _computed(fn: Callable[[], T]) -> T:
+    """Regulation data the award engine cannot apply becomes a message, not a crash."""
+    try:
+        return fn()
+    except (ValueError, KeyError) as exc:
+        raise InputError(tr(f"规程数据无法应用: {exc}", f"regulation data cannot be applied: {exc}")) from None
+
+
+def _group_text(group: str) -> str:
+    return {"": "", PLACEMENT_GROUP: " 同名次决赛"}.get(group, f" {group}组")
+
+
+# ------------------------------------------------------------------ rounds: 对阵表 台签 记分单
+
+
+def _round_views(ctx: _Ctx) -> list[RoundView]:
+    """The chosen round (default: the latest paired) of each division that has one."""
+    views = []
+    for did in ctx.divisions():
+        if not approved_players(ctx.work, ctx.event, did):
+            continue
+        stage = playing_stage(ctx.reg, did, ctx.opts.stage)
+        numbers = {r.number for r in ctx.work.repo.list_rounds(ctx.event.id, did, stage=stage.id)}
+        if not numbers:
+            continue
+        n = ctx.opts.round if ctx.opts.round is not None else max(numbers)
+        if n not in numbers:
+            if ctx.opts.division is not None:
+                raise InputError(tr(f"{ctx.division_name(did)}第{n}轮尚未编排 (已编排: "
+                                    f"{'、'.join(map(str, sorted(numbers)))})",
+                                    f"{did}: round {n} is not paired yet"))
+            continue
+        views.append(round_view(ctx.work, str(ctx.event.id), did, n, stage.id))
+    if not views:
+        which = ctx.division_name(ctx.opts.division) if ctx.opts.division else "各组别"
+        raise InputError(tr(f"{which}还没有已编排的轮次" + (f"第{ctx.opts.round}轮" if ctx.opts.round else ""),
+                            "no paired round to print"))
+    return views
+
+
+def _caption(ctx: _Ctx, view: RoundView, group: str) -> str:
+    return f"{ctx.division_name(view.division)}{_group_text(group)} 第{view.round}轮"
+
+
+def _pairings(ctx: _Ctx) -> Document:
+    sections = []
+    for view in _round_views(ctx):
+        tables = []
+        for r in view.rounds:
+            rows = []
+            for g in sorted(r.games, key=lambda g: (g.is_bye, g.board)):
+                black = view.names.get(g.black, g.black)
+                result = result_word(g.result, g.played, g.reason, g.is_bye)
+                if g.is_bye:
+                    rows.append(("", black, ctx.unit(g.black), str(view.scores.get(g.black, 0)),
+                                 "", "", "", result))
+                    continue
+                white = g.white or ""
+                rows.append((str(g.board), black, ctx.unit(g.black), str(view.scores.get(g.black, 0)),
+                             view.names.get(white, white), ctx.unit(white),
+                             str(view.scores.get(white, 0)), result))
+            tables.append(Table(
+                f"{_caption(ctx, view, r.group)} 对阵表",
+                (Column("台次", "right"), Column("黑方", share=1.2), Column("单位", share=1),
+                 Column("积分", "right"), Column("白方", share=1.2), Column("单位", share=1),
+                 Column("积分", "right"), Column("结果", "center")),
+                tuple(rows),
+                ("积分为本轮前的积分。",),
+            ))
+        sections.append(Section(tables=tuple(tables), new_page=True))
+    return ctx.document("report", "pairings", sections=tuple(sections), title="对阵表")
+
+
+def _boards(ctx: _Ctx) -> Iterable[tuple[RoundView, str, int, str, str]]:
+    for view in _round_views(ctx):
+        for r in view.rounds:
+            for g in sorted(r.games, key=lambda g: g.board):
+                if not g.is_bye and g.white:
+                    yield view, r.group, g.board, g.black, g.white
+
+
+def _cards(ctx: _Ctx) -> Document:
+    cards = tuple(
+        TableCard(str(board), _caption(ctx, view, group), view.names.get(b, b), ctx.unit(b),
+                  view.names.get(w, w), ctx.unit(w))
+        for view, group, board, b, w in _boards(ctx)
+    )
+    return ctx.document("cards", "cards", cards=cards)
+
+
+def _slips(ctx: _Ctx) -> Document:
+    komi = ctx.reg.rules.komi
+    choices = ("黑胜", "白胜", "和棋") if float(komi).is_integer() else ("黑胜", "白胜")
+    slips = tuple(
+        ScoreSlip(_caption(ctx, view, group), str(board), view.names.get(b, b), ctx.unit(b),
+                  view.names.get(w, w), ctx.unit(w), choices)
+        for view, group, board, b, w in _boards(ctx)
+    )
+    return ctx.document("slips", "slips", slips=slips)
+
+
+# ------------------------------------------------------------------ 成绩表
+
+
+def _standings_table(title: str, st: Standings, order: Sequence[tuple[str, str]] | None = None,
+                     group_of: dict[str, str] | None = None) -> Table:
+    """Rows of ``st`` (or, with ``order``, those players in that order with those places)."""
+    by_id = {row.player.id: row for row in st.rows}
+    keyed = [(place_text(row), row) for row in st.rows] if order is None else \
+        [(place, by_id[pid]) for pid, place in order if pid in by_id]
+    columns = [Column("名次", "right"), Column("姓名", share=1.3), Column("单位", share=1),
+               Column("段位", "center")]
+    if group_of:
+        columns.append(Column("组", "center"))
+    columns += [Column(k.title, "right") for k in st.shown_keys]
+    rows = []
+    for place, row in keyed:
+        p = row.player
+        cells = [place, p.name, p.club, str(p.rank) if p.rank is not None else ""]
+        if group_of:
+            cells.append(group_of.get(p.id, ""))
+        cells += [text(row.values.get(k.key)) for k in st.shown_keys]
+        rows.append(tuple(cells))
+    return Table(title, tuple(columns), tuple(rows))
+
+
+def _final_complete(ctx: _Ctx, did: str, stage_id: str) -> bool:
+    finals = [r for r in ctx.work.repo.list_rounds(ctx.event.id, did, stage=stage_id)
+              if r.group == PLACEMENT_GROUP]
+    return bool(finals) and all(g.result.value != "?" for g in finals[0].games)
+
+
+def _shared_places(places: Sequence[int]) -> list[str]:
+    return [f"{p}=" if places.count(p) > 1 else str(p) for p in places]
+
+
+def _standings(ctx: _Ctx) -> Document:
+    sections = []
+    landscape = False
+    for did in ctx.divisions():
+        if not approved_players(ctx.work, ctx.event, did):
+            continue
+        stage = playing_stage(ctx.reg, did, ctx.opts.stage)
+        fmt = stage.format_for(did)
+        inp = standings_input(ctx.work, ctx.event, did, stage.id)
+        if inp.rounds == 0:
+            continue
+        name = ctx.division_name(did)
+        st = compute_standings(inp, round_=ctx.opts.round, subset=inp.select(division=did),
+                               lot_seed=ctx.event.seed)
+        tables = []
+        groups = group_members(ctx.work, ctx.event, did, stage) if isinstance(fmt, TwoGroupSwissFormat) else {}
+        if groups:
+            group_of = {pid: g for g, members in groups.items() for pid in members}
+            if ctx.opts.round is None and _final_complete(ctx, did, stage.id):
+                final = division_table(ctx.work, ctx.event, ctx.reg, did)
+                assert final is not None
+                places = _shared_places([r.place for r in final.rows])
+                order = [(r.player_id, places[i]) for i, r in enumerate(final.rows)]
+                tables.append(_standings_table(
+                    f"{name} 最终名次 (同名次决赛后, 第{st.round}轮)", st, order, group_of))
+            assert isinstance(fmt, TwoGroupSwissFormat)
+            last = fmt.group_rounds if ctx.opts.round is None else min(ctx.opts.round, fmt.group_rounds)
+            for g, members in groups.items():
+                gst = compute_standings(inp, round_=last, subset=members, lot_seed=ctx.event.seed)
+                tables.append(_standings_table(f"{name} {g}组 第{gst.round}轮后成绩", gst))
+        else:
+            tables.append(_standings_table(f"{name} 第{st.round}轮后成绩", st))
+        landscape = landscape or any(len(t.columns) > 9 for t in tables)
+        sections.append(Section(tables=tuple(tables), new_page=True))
+    if not sections:
+        raise InputError(tr("还没有任何成绩可以打印", "no results to print yet"))
+    return ctx.document("report", "standings", sections=tuple(sections), landscape=landscape,
+                        signatures=("裁判长", "日期"))
+
+
+# ------------------------------------------------------------------ 团体成绩 获奖名单 段位申报名单
+
+
+def _numeric(cell: object) -> bool:
+    s = str(cell).rstrip("=")
+    try:
+        float(s)
+    except ValueError:
+        return False
+    return True
+
+
+def _from_text_table(t: TextTable, wide: Sequence[int] = ()) -> Table:
+    """A report table of the award code, cells as it worded them."""
+    columns = []
+    for i, h in enumerate(t.headers):
+        cells = [row[i] for row in t.rows if row[i] not in (None, "")]
+        numeric = bool(cells) and all(_numeric(c) for c in cells)
+        share = 3.0 if i in wide else (None if numeric else 1.0)
+        columns.append(Column(h, "right" if numeric else "left", share))
+    rows = tuple(tuple("" if c is None else str(c) for c in row) for row in t.rows)
+    return Table(t.title, tuple(columns), rows, t.notes)
+
+
+def _teams(ctx: _Ctx) -> Document:
+    results = ctx.results()
+    tables = _computed(results.team_tables)
+    if not tables:
+        raise InputError(tr("本赛事规程没有团体比赛", "this event's regulation has no team competition"))
+    out = []
+    for tt in tables.values():
+        t = team_table(tt, results.players)
+        out.append(_from_text_table(t, wide=(len(t.headers) - 2,)))
+    return ctx.document("report", "teams", sections=(Section(tables=tuple(out)),),
+                        landscape=True, signatures=("裁判长", "日期"))
+
+
+def _prize_report(ctx: _Ctx) -> PrizeReport:
+    results = ctx.results()
+    return _computed(lambda: compute_prizes(results))
+
+
+def _prizes(ctx: _Ctx) -> Document:
+    report = _prize_report(ctx)
+    players = ctx.results().players
+    chosen = ctx.divisions()
+    tables = [
+        _from_text_table(t) for pl, t in zip(report.lists, prize_tables(report, players), strict=False)
+        if ctx.opts.division is None or pl.division in chosen
+    ]
+    if ctx.opts.division is None:  # the payout summary covers the whole event
+        tables.append(_from_text_table(prize_tables(report, players)[-1]))
+    return ctx.document("report", "prizes", sections=(Section(tables=tuple(tables)),),
+                        subtitle="以下金额均为税前, 单位: 元", signatures=("裁判长", "日期"))
+
+
+def _rank_awards(ctx: _Ctx) -> Document:
+    results = ctx.results()
+    report = _computed(lambda: compute_rank_awards(results))
+    tables = [_from_text_table(t) for t in rank_award_tables(report, results.players)]
+    return ctx.document("report", "rank-awards", sections=(Section(tables=tuple(tables)),),
+                        landscape=True, signatures=("裁判长", "日期"))
+
+
+def _certificates(ctx: _Ctx) -> Document:
+    report = _prize_report(ctx)
+    chosen = ctx.divisions()
+    issuer = "、".join(ctx.reg.organisers.hosts)
+    now = ctx.opts.printed_at or ctx.work.now
+    date = f"{now.year}年{now.month}月{now.day}日"
+    certs = []
+    for pl in report.lists:
+        if pl.source == "participation" or (ctx.opts.division is not None and pl.division not in chosen):
+            continue
+        division = ctx.division_name(pl.division) if pl.division in {d.id for d in ctx.reg.divisions} else ""
+        if pl.name.startswith(division):
+            division = ""  # 公开组男子个人 already names its division
+        for ln in pl.lines:
+            place = f"第{ln.place}名" if ln.place is not None else ""
+            certs.append(Certificate(ctx.event.name, division, pl.name, place, ln.name,
+                                     ctx.unit(ln.player_id) if ln.player_id else "", issuer, date))
+    if not certs:
+        raise InputError(tr("没有获奖者, 无证书可打印", "no prize winners: no certificates to print"))
+    return ctx.document("certificates", "certificates", certificates=tuple(certs), landscape=True)
+
+
+# ------------------------------------------------------------------ 参赛名单 秩序册
+
+
+def _entry_table(ctx: _Ctx, did: str) -> Table | None:
+    """Who plays in a division, for the venue: no ID numbers, phones or birth dates."""
+    players = approved_players(ctx.work, ctx.event, did)
+    if not players:
+        return None
+    rows = tuple(
+        (str(i), p.name, p.gender.value, ctx.unit(p.id), str(p.rank) if p.rank is not None else "")
+        for i, p in enumerate(players, start=1)
+    )
+    return Table(f"{ctx.division_name(did)}参赛名单 (共{len(players)}人)",
+                 (Column("序号", "right"), Column("姓名", share=1), Column("性别", "center"),
+                  Column("代表队/单位", share=1.5), Column("段位", "center")), rows)
+
+
+def _entries(ctx: _Ctx) -> Document:
+    sections = [Section(tables=(t,), new_page=True)
+                for did in ctx.divisions() if (t := _entry_table(ctx, did)) is not None]
+    if not sections:
+        raise InputError(tr("还没有已批准的报名", "no approved entries yet"))
+    return ctx.document("report", "entries", sections=tuple(sections))
+
+
+def _summary_sections(reg: Regulation) -> list[Section]:
+    """The regulation summary, one section per 【…】 heading."""
+    sections: list[Section] = []
+    heading, lines = "竞赛规程摘要", list[str]()
+    for line in summarize(reg)[2:]:
+        if line.startswith("【") and line.endswith("】"):
+            if lines:
+                sections.append(Section(heading, tuple(lines)))
+            heading, lines = line.strip("【】"), []
+        elif line:
+            lines.append(line)
+    if lines:
+        sections.append(Section(heading, tuple(lines)))
+    return sections
+
+
+def _schedule(ctx: _Ctx) -> Table:
+    rows = []
+    for s in ctx.reg.stages:
+        when = f"{fmt_date(s.start)} 至 {fmt_date(s.end)}" if s.start or s.end else "另行通知"
+        rows.append((f"第{s.phase}阶段", s.name, when, s.venue or "",
+                     "、".join(ctx.division_name(d) for d in s.divisions),
+                     time_control(s.time_control) if s.time_control else ""))
+    return Table("", (Column("阶段"), Column("名称", share=1), Column("日期"),
+                          Column("地点", share=1), Column("组别", share=1), Column("用时", share=1)),
+                 tuple(rows))
+
+
+def _team_lists(ctx: _Ctx) -> Table | None:
+    teams = ctx.work.repo.list_teams(ctx.event.id)
+    if not teams:
+        return None
+    players = ctx.players()
+    rows = tuple(
+        (str(i), t.name, t.province or t.region or "", "、".join(t.leaders), "、".join(t.coaches),
+         "、".join(players[m.player_id].name for m in t.members if m.player_id in players))
+        for i, t in enumerate(teams, start=1)
+    )
+    return Table(f"参赛队 (共{len(teams)}队)",
+                 (Column("序号", "right"), Column("队名", share=1), Column("地区"),
+                  Column("领队"), Column("教练"), Column("队员", share=3)), rows)
+
+
+def _booklet(ctx: _Ctx) -> Document:
+    reg = ctx.reg
+    dated = [s for s in reg.stages if s.start]
+    cover = [ctx.event.name]
+    if dated:
+        cover.append(f"{fmt_date(min(s.start for s in dated if s.start))} 至 "
+                     f"{fmt_date(max((s.end or s.start) for s in dated if s.start))}")
+    venues = list(dict.fromkeys(s.venue for s in reg.stages if s.venue))
+    cover += venues
+    cover.append("主办单位: " + "、".join(reg.organisers.hosts))
+    if reg.organisers.organisers:
+        cover.append("承办单位: " + "、".join(reg.organisers.organisers))
+    sections = [Section("赛程", tables=(_schedule(ctx),)), *_summary_sections(reg)]
+    teams = _team_lists(ctx)
+    if teams is not None:
+        sections.append(Section("参赛队", tables=(teams,), new_page=True))
+    first = True
+    for did in ctx.divisions():
+        t = _entry_table(ctx, did)
+        if t is not None:
+            sections.append(Section("参赛名单" if first else "", tables=(t,), new_page=first))
+            first = False
+    return ctx.document("report", "booklet", sections=tuple(sections), cover=tuple(cover),
+                        title="秩序册")
+
+
+_BUILDERS: dict[str, Callable[[_Ctx], Document]] = {
+    "pairings": _pairings,
+    "cards": _cards,
+    "slips": _slips,
+    "standings": _standings,
+    "teams": _teams,
+    "prizes": _prizes,
+    "rank-awards": _rank_awards,
+    "certificates": _certificates,
+    "entries": _entries,
+    "booklet": _booklet,
+}
