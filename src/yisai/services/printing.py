@@ -31,8 +31,8 @@ from yisai.formats.printing import (
     render_pdf,
     render_png,
 )
+from yisai.formats.printing.tables import standings_table
 from yisai.formats.result_sheet import result_word
-from yisai.formats.standings_export import place_text, text
 from yisai.i18n import tr
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
@@ -44,7 +44,7 @@ from yisai.services.events import regulation_of, resolve_event
 from yisai.services.registration import approved_players
 from yisai.services.results import division_table, load_event_results
 from yisai.services.rounds import RoundView, round_view
-from yisai.standings import Standings, compute_standings
+from yisai.standings import compute_standings
 from yisai.store import EventRecord
 
 T = TypeVar("T")
@@ -287,28 +287,6 @@ def _slips(ctx: _Ctx) -> Document:
 # ------------------------------------------------------------------ 成绩表
 
 
-def _standings_table(title: str, st: Standings, order: Sequence[tuple[str, str]] | None = None,
-                     group_of: dict[str, str] | None = None) -> Table:
-    """Rows of ``st`` (or, with ``order``, those players in that order with those places)."""
-    by_id = {row.player.id: row for row in st.rows}
-    keyed = [(place_text(row), row) for row in st.rows] if order is None else \
-        [(place, by_id[pid]) for pid, place in order if pid in by_id]
-    columns = [Column("名次", "right"), Column("姓名", share=1.3), Column("单位", share=1),
-               Column("段位", "center")]
-    if group_of:
-        columns.append(Column("组", "center"))
-    columns += [Column(k.title, "right") for k in st.shown_keys]
-    rows = []
-    for place, row in keyed:
-        p = row.player
-        cells = [place, p.name, p.club, str(p.rank) if p.rank is not None else ""]
-        if group_of:
-            cells.append(group_of.get(p.id, ""))
-        cells += [text(row.values.get(k.key)) for k in st.shown_keys]
-        rows.append(tuple(cells))
-    return Table(title, tuple(columns), tuple(rows))
-
-
 def _final_complete(ctx: _Ctx, did: str, stage_id: str) -> bool:
     finals = [r for r in ctx.work.repo.list_rounds(ctx.event.id, did, stage=stage_id)
               if r.group == PLACEMENT_GROUP]
@@ -342,15 +320,15 @@ def _standings(ctx: _Ctx) -> Document:
                 assert final is not None
                 places = _shared_places([r.place for r in final.rows])
                 order = [(r.player_id, places[i]) for i, r in enumerate(final.rows)]
-                tables.append(_standings_table(
+                tables.append(standings_table(
                     f"{name} 最终名次 (同名次决赛后, 第{st.round}轮)", st, order, group_of))
             assert isinstance(fmt, TwoGroupSwissFormat)
             last = fmt.group_rounds if ctx.opts.round is None else min(ctx.opts.round, fmt.group_rounds)
             for g, members in groups.items():
                 gst = compute_standings(inp, round_=last, subset=members, lot_seed=ctx.event.seed)
-                tables.append(_standings_table(f"{name} {g}组 第{gst.round}轮后成绩", gst))
+                tables.append(standings_table(f"{name} {g}组 第{gst.round}轮后成绩", gst))
         else:
-            tables.append(_standings_table(f"{name} 第{st.round}轮后成绩", st))
+            tables.append(standings_table(f"{name} 第{st.round}轮后成绩", st))
         landscape = landscape or any(len(t.columns) > 9 for t in tables)
         sections.append(Section(tables=tuple(tables), new_page=True))
     if not sections:

@@ -6,7 +6,8 @@ markup, so a name with ``#`` or ``]`` in it prints as written.
 
 Fonts: Debian's Noto CJK (fonts-noto-cjk) first; HanaMin A/B (fonts-hanazono) catch
 characters of the CJK extension planes Noto lacks (e.g. U+2A6A5 𪚥). ``FONT_DIRS`` are read
-directly and system fonts skipped, so a PDF does not depend on what else is installed.
+directly (indexed once per process) and system fonts skipped, so a PDF does not depend on
+what else is installed.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import json
 import shutil
 import tempfile
 from collections.abc import Sequence
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from yisai.formats.printing.model import Document
 from yisai.i18n import tr
@@ -41,6 +43,16 @@ def template_text(name: str) -> str:
 
 def available_font_dirs(dirs: Sequence[Path] = FONT_DIRS) -> list[Path]:
     return [d for d in dirs if d.is_dir()]
+
+
+@lru_cache(maxsize=4)
+def _fonts(dirs: tuple[str, ...]) -> Any:
+    """The fonts of ``dirs`` (typst's own embedded fonts too; system fonts only when none of the
+    directories exists), indexed once per process: a server prints many documents."""
+    import typst
+
+    return typst.Fonts(include_system_fonts=not dirs, include_embedded_fonts=True,
+                       font_paths=list(dirs))
 
 
 def render_pdf(doc: Document, *, background: Path | None = None,
@@ -76,8 +88,7 @@ def _compile(doc: Document, background: Path | None, font_dirs: Sequence[Path] |
             return typst.compile(  # type: ignore[no-any-return, unused-ignore]
                 str(root / f"{doc.template}.typ"),
                 root=str(root),
-                font_paths=[str(d) for d in dirs],
-                ignore_system_fonts=bool(dirs),
+                font_paths=_fonts(tuple(str(d) for d in dirs)),
                 format=fmt,
                 ppi=ppi,
             )
