@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,8 +54,17 @@ def page_images(pdf: bytes, name: str, pages: int = 2) -> list[Path]:
 
 
 @pytest.fixture(scope="session")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> DemoDb:
-    db = tmp_path_factory.mktemp("print") / "demo.sqlite"
+def demo_db() -> Iterator[DemoDb]:
+    # Its own temporary folder: pytest prunes old numbered base folders, and another pytest
+    # session on the same machine must not delete this database half-way through ours.
+    folder = Path(tempfile.mkdtemp(prefix="yisai-print-test-"))
+    try:
+        yield _build(folder / "demo.sqlite")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _build(db: Path) -> DemoDb:
     result = CliRunner().invoke(app, ["demo", "--scale", "0.2", "--boards", "1", "--db", str(db)])
     assert result.exit_code == 0, result.output
     with unit_of_work(str(db)) as work:

@@ -266,6 +266,10 @@ def test_entry_list_and_booklet_name_every_player_without_private_data(demo_db: 
                 assert not private or private not in txt
         for t in teams:
             assert t.name in flat
+        if kind == "entries":  # 序号 姓名 性别 代表队 段位
+            for p in players:
+                tokens = _row(txt, p.name)
+                assert tokens[2] == p.gender.label and tokens[-1] == str(p.rank), tokens
     assert reg.name.replace(" ", "") in flat and "赛程" in txt and "组别与参赛资格" in flat
 
 

@@ -16,9 +16,6 @@ import time
 import typer
 
 from yisai.bench.standings import FULL_LIST, synthetic_event
-from yisai.formats.printing import Document, Section, render_pdf
-from yisai.formats.printing.render import _fonts
-from yisai.formats.printing.tables import standings_table
 from yisai.i18n import tr
 from yisai.regulation.rules import Criterion, CriterionSpec, RankingRules
 from yisai.standings import ALL_CRITERIA, compute_table, rank
@@ -35,6 +32,10 @@ SEED_000 = RankingRules(
 
 
 def run(players: int, rounds: int, seed: int, repeat: int) -> None:
+    from yisai.formats.printing import Document, Section, render_pdf  # lazily: `yisai --help`
+    from yisai.formats.printing.render import _fonts
+    from yisai.formats.printing.tables import standings_table
+
     field, games = synthetic_event(players, rounds, seed)
     typer.echo(tr(f"选手 {players} 人, {rounds} 轮, 对局 {len(games)} 盘 (种子 {seed})",
                   f"{players} players, {rounds} rounds, {len(games)} games (seed {seed})"))

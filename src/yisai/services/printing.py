@@ -36,7 +36,7 @@ from yisai.formats.result_sheet import result_word
 from yisai.i18n import tr
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
-from yisai.regulation.stages import TwoGroupSwissFormat
+from yisai.regulation.stages import Stage, TwoGroupSwissFormat
 from yisai.regulation.summary import fmt_date, summarize, time_control
 from yisai.services.context import InputError, Work
 from yisai.services.event_data import PLACEMENT_GROUP, group_members, playing_stage, standings_input
@@ -198,13 +198,26 @@ def _group_text(group: str) -> str:
 # ------------------------------------------------------------------ rounds: 对阵表 台签 记分单
 
 
+def _stage(ctx: _Ctx, did: str) -> Stage | None:
+    """The division's paired stage; when printing every division, one without any (an online
+    ladder only) is left out instead of stopping the whole document."""
+    try:
+        return playing_stage(ctx.reg, did, ctx.opts.stage)
+    except InputError:
+        if ctx.opts.division is not None:
+            raise
+        return None
+
+
 def _round_views(ctx: _Ctx) -> list[RoundView]:
     """The chosen round (default: the latest paired) of each division that has one."""
     views = []
     for did in ctx.divisions():
         if not approved_players(ctx.work, ctx.event, did):
             continue
-        stage = playing_stage(ctx.reg, did, ctx.opts.stage)
+        stage = _stage(ctx, did)
+        if stage is None:
+            continue
         numbers = {r.number for r in ctx.work.repo.list_rounds(ctx.event.id, did, stage=stage.id)}
         if not numbers:
             continue
@@ -301,9 +314,9 @@ def _standings(ctx: _Ctx) -> Document:
     sections = []
     landscape = False
     for did in ctx.divisions():
-        if not approved_players(ctx.work, ctx.event, did):
+        stage = _stage(ctx, did) if approved_players(ctx.work, ctx.event, did) else None
+        if stage is None:
             continue
-        stage = playing_stage(ctx.reg, did, ctx.opts.stage)
         fmt = stage.format_for(did)
         inp = standings_input(ctx.work, ctx.event, did, stage.id)
         if inp.rounds == 0:
@@ -432,7 +445,7 @@ def _entry_table(ctx: _Ctx, did: str) -> Table | None:
     if not players:
         return None
     rows = tuple(
-        (str(i), p.name, p.gender.value, ctx.unit(p.id), str(p.rank) if p.rank is not None else "")
+        (str(i), p.name, p.gender.label, ctx.unit(p.id), str(p.rank) if p.rank is not None else "")
         for i, p in enumerate(players, start=1)
     )
     return Table(f"{ctx.division_name(did)}参赛名单 (共{len(players)}人)",
