@@ -11,7 +11,15 @@ from typer.testing import CliRunner
 
 from tests.printing.conftest import DemoDb, page_images, pdftotext
 from yisai.cli.app import app
-from yisai.formats.printing import Column, Document, PrintError, Section, Table, render_pdf, render_png
+from yisai.formats.printing import (
+    Column,
+    Document,
+    PrintError,
+    Section,
+    Table,
+    render_pdf,
+    render_png,
+)
 from yisai.formats.printing.render import TEMPLATE_FILES, template_text
 
 
