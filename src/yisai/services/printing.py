@@ -328,7 +328,8 @@ def _standings(ctx: _Ctx) -> Document:
         groups = group_members(ctx.work, ctx.event, did, stage) if isinstance(fmt, TwoGroupSwissFormat) else {}
         if groups:
             group_of = {pid: g for g, members in groups.items() for pid in members}
-            if ctx.opts.round is None and _final_complete(ctx, did, stage.id):
+            whole = ctx.opts.round is None or ctx.opts.round >= inp.rounds
+            if whole and _final_complete(ctx, did, stage.id):
                 final = division_table(ctx.work, ctx.event, ctx.reg, did)
                 assert final is not None
                 places = _shared_places([r.place for r in final.rows])
@@ -516,7 +517,10 @@ def _booklet(ctx: _Ctx) -> Document:
     cover.append("主办单位: " + "、".join(reg.organisers.hosts))
     if reg.organisers.organisers:
         cover.append("承办单位: " + "、".join(reg.organisers.organisers))
-    sections = [Section("赛程", tables=(_schedule(ctx),)), *_summary_sections(reg)]
+    sections = [Section("赛程总表", tables=(_schedule(ctx),)),
+                Section("竞赛规程摘要", paragraphs=(reg.name, f"发布: {reg.issued.by} {fmt_date(reg.issued.on)}"),
+                        new_page=True),
+                *_summary_sections(reg)]
     teams = _team_lists(ctx)
     if teams is not None:
         sections.append(Section("参赛队", tables=(teams,), new_page=True))
