@@ -16,6 +16,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from yisai.services.context import Context, open_context
+from yisai.store import upgrade_database
 
 NOW = datetime(2025, 4, 10, 9, 30)
 
@@ -69,8 +70,10 @@ def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: 
         admin.dispose()
         pytest.fail(f"PostgreSQL at {base} not usable: {exc}")
     url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+    rendered = url.render_as_string(hide_password=False)
+    upgrade_database(rendered)  # PostgreSQL is never migrated implicitly
     try:
-        yield url.render_as_string(hide_password=False)
+        yield rendered
     finally:
         with admin.begin() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))

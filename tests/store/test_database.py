@@ -9,6 +9,7 @@ from sqlalchemy import inspect, text
 
 from yisai.registry.person import Gender, Player
 from yisai.services.context import Context, open_context
+from yisai.services.settings import database_from
 from yisai.store import open_database, resolve_url
 from yisai.store.database import head_revision
 
@@ -50,15 +51,20 @@ def test_sqlite_uses_wal_and_foreign_keys(tmp_path) -> None:  # type: ignore[no-
         db.dispose()
 
 
-def test_location_resolution(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("YISAI_DATABASE_URL", raising=False)
-    monkeypatch.delenv("YISAI_DB", raising=False)
-    assert resolve_url(None) == "sqlite:///yisai.sqlite"
-    monkeypatch.setenv("YISAI_DB", "/tmp/a.sqlite")
-    assert resolve_url(None) == "sqlite:////tmp/a.sqlite"
+def test_location_resolution() -> None:
+    """The documented precedence: option > YISAI_DATABASE_URL > YISAI_DB > ./yisai.sqlite."""
+    assert resolve_url(database_from(None, {})) == "sqlite:///yisai.sqlite"
+    env = {"YISAI_DB": "/tmp/a.sqlite"}
+    assert resolve_url(database_from(None, env)) == "sqlite:////tmp/a.sqlite"
+    env["YISAI_DATABASE_URL"] = "postgresql+psycopg://u@h/db"
+    assert resolve_url(database_from(None, env)) == "postgresql+psycopg://u@h/db"
+    assert resolve_url(database_from("other.sqlite", env)) == "sqlite:///other.sqlite"
+
+
+def test_store_layers_never_read_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("YISAI_DB", "/tmp/should-not-be-used.sqlite")
     monkeypatch.setenv("YISAI_DATABASE_URL", "postgresql+psycopg://u@h/db")
-    assert resolve_url(None) == "postgresql+psycopg://u@h/db"
-    assert resolve_url("other.sqlite") == "sqlite:///other.sqlite"
+    assert resolve_url(None) == "sqlite:///yisai.sqlite"
 
 
 def test_a_failing_unit_of_work_saves_nothing(ctx: Context) -> None:
@@ -79,3 +85,32 @@ def test_bad_location_is_a_clear_error(tmp_path) -> None:  # type: ignore[no-unt
         open_context(str(tmp_path / "missing" / "x.sqlite"))
     with pytest.raises(InputError, match="是一个目录"):
         open_context(str(tmp_path))
+
+
+def test_an_out_of_date_schema_is_refused_until_db_upgrade(db_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from alembic import command
+    from sqlalchemy import create_engine
+
+    from yisai.services.context import InputError
+    from yisai.services.maintenance import upgrade
+    from yisai.services.settings import Settings
+    from yisai.store.database import _alembic_config
+
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE IF EXISTS users"))
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    with engine.begin() as conn:  # a store made by the previous version: schema 0001
+        for table in ("result_changes", "audit", "games", "rounds", "entries", "team_members",
+                      "teams", "players", "events"):
+            conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
+    cfg = _alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+    engine.dispose()
+    with pytest.raises(InputError) as info:
+        open_context(db_url)
+    assert info.value.code == "schema_outdated" and "yisai db upgrade" in info.value.render("zh")
+    assert upgrade(Settings(database=db_url)) == ("0001", head_revision())
+    open_context(db_url).close()

@@ -7,6 +7,7 @@ prints the Chinese message and every detail line, and exits with the error's cod
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, NoReturn
@@ -15,8 +16,9 @@ import typer
 from rich.console import Console
 from sqlalchemy.exc import SQLAlchemyError
 
-from yisai.i18n import tr
+from yisai.i18n import language, tr
 from yisai.services.context import ServiceError, Work, unit_of_work
+from yisai.services.settings import Settings, settings_from_environment
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -46,14 +48,33 @@ def fail(message: str, details: list[str] | None = None, code: int = 2) -> NoRet
     raise typer.Exit(code)
 
 
+_overrides: dict[str, str | None] = {}
+
+
+def set_identity(actor: str | None, role: str | None) -> None:
+    """The root options ``--actor``/``--role`` (who the audit names for this run)."""
+    _overrides.update(actor=actor, role=role)
+
+
+def settings(db: str | None = None) -> Settings:
+    """This run's settings: options first, then the environment (read here, at the entry point)."""
+    try:
+        return settings_from_environment(
+            os.environ, database=db, language=language(),
+            actor=_overrides.get("actor"), role=_overrides.get("role"),
+        )
+    except ServiceError as exc:
+        fail(exc.render(), exc.render_details(), exc.exit_code)
+
+
 @contextmanager
 def command_work(db: str | None) -> Iterator[Work]:
     """One command = one transaction; errors become a message and an exit code."""
     try:
-        with unit_of_work(db) as work:
+        with unit_of_work(settings(db)) as work:
             yield work
     except ServiceError as exc:
-        fail(exc.message, exc.details, exc.exit_code)
+        fail(exc.render(), exc.render_details(), exc.exit_code)
     except SQLAlchemyError as exc:
         fail(tr(f"数据库错误, 本次操作未保存: {exc.__class__.__name__}: {exc.orig if hasattr(exc, 'orig') else exc}",
                 f"database error, nothing saved: {exc}"), code=1)  # fmt: skip

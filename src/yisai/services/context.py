@@ -2,69 +2,50 @@
 
 Every service function takes a ``Work`` as its first argument and never commits; the caller's
 ``with`` block commits when it ends normally and rolls everything back on any exception, so a
-failed command leaves nothing half-saved.
+failed command leaves nothing half-saved. A write checks the actor's role (``work.require``)
+and records what it changed (``work.emit``): after the commit the front end publishes
+``work.events`` (the web pushes them to pages, the live server to players).
 """
 
 from __future__ import annotations
 
-import getpass
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from zoneinfo import ZoneInfo
+from pathlib import Path
+from typing import Any
 
 from sqlalchemy.orm import Session
 
-from yisai.store import Database, Repository, StoreError, open_database
+from yisai.i18n import Text
+from yisai.services.errors import Conflict, Forbidden, InputError, Refused, ServiceError
+from yisai.services.identity import Action, Actor, Role
+from yisai.services.settings import BEIJING, Settings, beijing_now, fixed_clock
+from yisai.store import Database, Repository, SchemaOutdated, StoreError, open_database
 
-BEIJING = ZoneInfo("Asia/Shanghai")
-
-
-class ServiceError(Exception):
-    """A command cannot be done; ``str()`` is the Chinese message for the user."""
-
-    exit_code = 2
-
-    def __init__(self, message: str, details: list[str] | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.details = list(details or [])
-
-
-class InputError(ServiceError):
-    """Bad input (file, option, reference): exit code 2."""
-
-
-class Refused(ServiceError):
-    """Input understood but the regulation says no (ineligible, composition broken): exit 1.
-
-    ``details`` lists every reason; the director may override with ``force`` and a note.
-    """
-
-    exit_code = 1
+__all__ = [
+    "BEIJING",
+    "Conflict",
+    "Context",
+    "DomainEvent",
+    "Forbidden",
+    "InputError",
+    "Refused",
+    "ServiceError",
+    "Work",
+    "open_context",
+    "unit_of_work",
+]
 
 
-def clock() -> datetime:
-    """Beijing wall time (naive), or ``YISAI_NOW`` (ISO) to replay a registration as of a date."""
-    fixed = os.environ.get("YISAI_NOW")
-    if fixed:
-        try:
-            return datetime.fromisoformat(fixed).replace(tzinfo=None)
-        except ValueError:
-            raise InputError(f"YISAI_NOW 不是有效的时间: {fixed} (应为如 2025-04-10T09:00)") from None
-    return datetime.now(BEIJING).replace(tzinfo=None, microsecond=0)
+@dataclass(frozen=True)
+class DomainEvent:
+    """What a write changed, for the web and live servers to publish after the commit."""
 
-
-def default_actor() -> str:
-    explicit = os.environ.get("YISAI_ACTOR")
-    if explicit:
-        return explicit
-    try:
-        return getpass.getuser()
-    except Exception:  # no user name in some containers
-        return "unknown"
+    kind: str  # round_paired, result_recorded, entry_approved, event_created, ...
+    event_id: int | None
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -73,26 +54,42 @@ class Work:
 
     session: Session
     repo: Repository
-    actor: str
+    actor: Actor
     now: datetime
+    settings: Settings
+    events: list[DomainEvent] = field(default_factory=list)
+
+    def require(self, action: Action) -> None:
+        self.actor.require(action)
+
+    def emit(self, kind: str, event_id: int | None, **data: Any) -> DomainEvent:
+        ev = DomainEvent(kind, event_id, data)
+        self.events.append(ev)
+        return ev
+
+    @property
+    def calendar_file(self) -> Path | None:
+        return self.settings.calendar_file
 
 
 class Context:
-    """An opened store plus the actor and clock every unit of work stamps its changes with."""
+    """An opened store plus the settings every unit of work runs with."""
 
-    def __init__(
-        self, database: Database, actor: str | None = None, now: Callable[[], datetime] | None = None
-    ) -> None:
+    def __init__(self, database: Database, settings: Settings) -> None:
         self.database = database
-        self.actor = actor or default_actor()
-        self._now = now or clock
+        self.settings = settings
+
+    @property
+    def actor(self) -> Actor:
+        return self.settings.actor
 
     @contextmanager
-    def work(self, actor: str | None = None) -> Iterator[Work]:
-        moment = self._now()
+    def work(self, actor: Actor | None = None) -> Iterator[Work]:
+        who = actor or self.settings.actor
+        moment = self.settings.clock()
         with self.database.session() as session:
-            who = actor or self.actor
-            yield Work(session, Repository(session, who, moment), who, moment)
+            yield Work(session, Repository(session, who.audit_name, moment), who, moment,
+                       self.settings)
 
     def close(self) -> None:
         self.database.dispose()
@@ -104,20 +101,58 @@ class Context:
         self.close()
 
 
+def _settings(
+    where: Settings | str | None,
+    actor: Actor | str | None,
+    now: Callable[[], datetime] | datetime | None,
+) -> Settings:
+    settings = where if isinstance(where, Settings) else Settings(database=where or Settings().database)
+    if actor is not None:
+        settings = replace(settings, actor=actor if isinstance(actor, Actor) else Actor.cli(actor))
+    if now is not None:
+        settings = replace(settings, clock=fixed_clock(now) if isinstance(now, datetime) else now)
+    return settings
+
+
 def open_context(
-    db: str | None = None, *, actor: str | None = None, now: Callable[[], datetime] | None = None
+    where: Settings | str | None = None,
+    *,
+    actor: Actor | str | None = None,
+    now: Callable[[], datetime] | datetime | None = None,
 ) -> Context:
-    """``db`` is a path or URL; None means ``YISAI_DATABASE_URL``, ``YISAI_DB``, ./yisai.sqlite."""
+    """Open the store named by ``where`` (settings, or a path/URL with the default settings).
+
+    A plain string actor is a CLI user acting as chief referee.
+    """
+    settings = _settings(where, actor, now)
     try:
-        return Context(open_database(db), actor, now)
+        return Context(open_database(settings.database, auto_upgrade=settings.auto_upgrade), settings)
+    except SchemaOutdated as exc:
+        raise InputError(
+            Text(str(exc), f"the database schema is {exc.current or 'empty'}, the program needs "
+                           f"{exc.head}; run first: yisai db upgrade --db <the same database>"),
+            code="schema_outdated", params={"current": exc.current, "head": exc.head},
+        ) from exc
     except StoreError as exc:
-        raise InputError(str(exc)) from exc
+        raise InputError(str(exc), code="store_unavailable") from exc
 
 
 @contextmanager
 def unit_of_work(
-    db: str | None = None, *, actor: str | None = None, now: Callable[[], datetime] | None = None
+    where: Settings | str | None = None,
+    *,
+    actor: Actor | str | None = None,
+    now: Callable[[], datetime] | datetime | None = None,
 ) -> Iterator[Work]:
     """Open the store, run one transaction, close: what a single CLI command needs."""
-    with open_context(db, actor=actor, now=now) as ctx, ctx.work() as work:
+    with open_context(where, actor=actor, now=now) as ctx, ctx.work() as work:
         yield work
+
+
+def clock() -> datetime:
+    """Beijing wall time; kept for callers that only need "now" (settings carry the real clock)."""
+    return beijing_now()
+
+
+def chief_referee(name: str = "system") -> Actor:
+    return Actor.cli(name, Role.CHIEF_REFEREE)

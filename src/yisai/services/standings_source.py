@@ -1,32 +1,21 @@
-"""Where standings come from: an OpenGotha XML file, an EGD h9 file, or (plugged in later) an
-event in the store. Front ends call ``load_source`` and never care which.
-
-The store-backed source registers itself with ``register_source_resolver``: a resolver gets the
-SOURCE text and returns a ``StandingsInput`` if it recognises it, else None.
+"""Where standings come from: an OpenGotha XML file, an EGD h9 file, or an event in the store.
+Front ends call ``load_source`` and never care which; the store is the one named by the settings
+they pass (never read from the environment here).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from yisai.formats.h9 import H9Error, read_h9
 from yisai.formats.opengotha import OpenGothaError, read_opengotha
 from yisai.i18n import tr
+from yisai.services.settings import Settings
 from yisai.standings.model import StandingsInput
-
-SourceResolver = Callable[[str], StandingsInput | None]
-_RESOLVERS: list[SourceResolver] = []
 
 
 class SourceError(ValueError):
     """The SOURCE cannot be read; the message says what to fix (file, line, element)."""
-
-
-def register_source_resolver(resolver: SourceResolver) -> None:
-    """Add a resolver tried before the file readers (e.g. ``event:NAME`` from the store)."""
-    if resolver not in _RESOLVERS:
-        _RESOLVERS.insert(0, resolver)
 
 
 def _looks_like_xml(data: bytes) -> bool:
@@ -34,13 +23,26 @@ def _looks_like_xml(data: bytes) -> bool:
     return head.startswith(b"<")
 
 
-def load_source(source: str) -> StandingsInput:
-    """An event name/URL for a registered resolver, or a path to an OpenGotha / h9 file."""
-    for resolver in _RESOLVERS:
-        found = resolver(source)
+def _event_input(source: str, settings: Settings) -> StandingsInput | None:
+    """The event ``source`` (number or name) in the settings' store; None if there is none."""
+    from yisai.services.context import ServiceError, unit_of_work
+    from yisai.services.event_data import standings_input
+    from yisai.services.events import resolve_event
+
+    try:
+        with unit_of_work(settings) as work:
+            return standings_input(work, resolve_event(work, source))
+    except ServiceError:
+        return None
+
+
+def load_source(source: str, settings: Settings | None = None) -> StandingsInput:
+    """A path to an OpenGotha / h9 file, or (with ``settings``) an event by number or name."""
+    path = Path(source)
+    if not path.is_file() and settings is not None:
+        found = _event_input(source, settings)
         if found is not None:
             return found
-    path = Path(source)
     if not path.is_file():
         raise SourceError(
             tr(

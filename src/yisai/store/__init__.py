@@ -3,9 +3,16 @@
 Front ends do not import this package; they call ``yisai.services``.
 """
 
-from yisai.store.database import Database, StoreError, open_database, resolve_url
-from yisai.store.records import AuditRecord, EventRecord, ResultChange, RoundRecord
-from yisai.store.repository import Conflict, NotFound, Repository
+from yisai.store.database import (
+    Database,
+    SchemaOutdated,
+    StoreError,
+    open_database,
+    resolve_url,
+    upgrade_database,
+)
+from yisai.store.records import AuditRecord, EventRecord, ResultChange, RoundRecord, UserRecord
+from yisai.store.repository import Conflict, NotFound, Repository, StaleVersion
 
 __all__ = [
     "AuditRecord",
@@ -16,7 +23,11 @@ __all__ = [
     "Repository",
     "ResultChange",
     "RoundRecord",
+    "SchemaOutdated",
+    "StaleVersion",
     "StoreError",
+    "UserRecord",
     "open_database",
     "resolve_url",
+    "upgrade_database",
 ]

@@ -1,12 +1,13 @@
-"""Open the event store: pick the database from the user's words, connect, migrate to head.
+"""Open the event store: turn the user's words into a URL, connect, check the schema.
 
-SQLite (a file, WAL, foreign keys on) by default; PostgreSQL or anything SQLAlchemy speaks when
-the location is a URL. Migrations run on every open so a store is never behind the code.
+SQLite (a file, WAL, foreign keys on) by default; PostgreSQL when the location is a URL.
+Migrations are explicit (``yisai db upgrade`` → ``upgrade_database``): opening a store whose
+schema is behind the code is refused with that command, so several server workers never race to
+migrate. The one exception is a brand-new SQLite file, created at head on first open.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +16,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session, sessionmaker
@@ -28,9 +29,21 @@ class StoreError(Exception):
     """The store cannot be opened or used; the message says what to fix (Chinese)."""
 
 
+class SchemaOutdated(StoreError):
+    """The database's schema is behind the code: run ``yisai db upgrade``."""
+
+    def __init__(self, url: str, current: str | None, head: str) -> None:
+        shown = make_url(url).render_as_string(hide_password=True)
+        self.url, self.current, self.head = url, current, head
+        super().__init__(
+            f"数据库结构版本为 {current or '空'}, 程序需要 {head}; "
+            f"请先运行: yisai db upgrade --db {shown}"
+        )
+
+
 def resolve_url(db: str | None = None) -> str:
-    """``db`` (path or URL) wins, then ``YISAI_DATABASE_URL``, then ``YISAI_DB``, then ./yisai.sqlite."""
-    raw = db or os.environ.get("YISAI_DATABASE_URL") or os.environ.get("YISAI_DB") or DEFAULT_PATH
+    """A path or URL as the user wrote it → a SQLAlchemy URL (None: ./yisai.sqlite)."""
+    raw = db or DEFAULT_PATH
     if "://" in raw:
         try:
             make_url(raw)
@@ -77,12 +90,19 @@ def head_revision() -> str:
     return head
 
 
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def _is_empty(engine: Engine) -> bool:
+    return not inspect(engine).get_table_names()
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest revision (no-op when already there)."""
-    head = head_revision()
-    with engine.connect() as conn:
-        if MigrationContext.configure(conn).get_current_revision() == head:
-            return
+    if current_revision(engine) == head_revision():
+        return
     cfg = _alembic_config()
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
@@ -106,12 +126,23 @@ class Database:
         self.engine.dispose()
 
 
-def open_database(db: str | None = None, *, upgrade: bool = True) -> Database:
+def _check_schema(url: str, engine: Engine, auto_upgrade: bool) -> None:
+    head = head_revision()
+    current = current_revision(engine)
+    if current == head:
+        return
+    if current is None and auto_upgrade and engine.dialect.name == "sqlite" and _is_empty(engine):
+        migrate(engine)  # a brand-new file: nobody else can be using it yet
+        return
+    raise SchemaOutdated(url, current, head)
+
+
+def open_database(db: str | None = None, *, auto_upgrade: bool = True) -> Database:
+    """Open a store whose schema is at head (a brand-new SQLite file is created at head)."""
     url = resolve_url(db)
     engine = make_engine(url)
     try:
-        if upgrade:
-            migrate(engine)
+        _check_schema(url, engine, auto_upgrade)
     except StoreError:
         engine.dispose()
         raise
@@ -119,3 +150,19 @@ def open_database(db: str | None = None, *, upgrade: bool = True) -> Database:
         engine.dispose()
         raise StoreError(f"无法打开数据库 {make_url(url).render_as_string(hide_password=True)}: {exc}") from exc
     return Database(url, engine)
+
+
+def upgrade_database(db: str | None = None) -> tuple[str | None, str]:
+    """``yisai db upgrade``: migrate to head; returns (revision before, revision after)."""
+    url = resolve_url(db)
+    engine = make_engine(url)
+    try:
+        before = current_revision(engine)
+        migrate(engine)
+        return before, head_revision()
+    except StoreError:
+        raise
+    except Exception as exc:
+        raise StoreError(f"无法升级数据库 {make_url(url).render_as_string(hide_password=True)}: {exc}") from exc
+    finally:
+        engine.dispose()

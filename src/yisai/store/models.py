@@ -157,7 +157,11 @@ class GameRow(Base):
     played: Mapped[bool] = mapped_column(Boolean, default=True)
     handicap: Mapped[int] = mapped_column(Integer, default=0)
     reason: Mapped[str] = mapped_column(Text, default="")
+    # Optimistic concurrency: every write bumps it and is refused if someone bumped it first.
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     round: Mapped[RoundRow] = relationship(back_populates="games")
+
+    __mapper_args__: ClassVar[dict[str, Any]] = {"version_id_col": version}
 
 
 class ResultChangeRow(Base):
@@ -192,3 +196,21 @@ class AuditRow(Base):
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     note: Mapped[str] = mapped_column(Text, default="")
+
+
+class UserRow(Base):
+    """A person who signs in: a role, optionally bound to one event and one team (领队)."""
+
+    __tablename__ = "users"
+    __table_args__ = (UniqueConstraint("login", name="uq_users_login"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    login: Mapped[str] = mapped_column(String(100))
+    display_name: Mapped[str] = mapped_column(String(100))
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    role: Mapped[str] = mapped_column(String(32))
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    team_id: Mapped[int | None] = mapped_column(ForeignKey("teams.id", ondelete="SET NULL"))
+    phone: Mapped[str | None] = mapped_column(String(32))
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)

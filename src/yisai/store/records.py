@@ -37,6 +37,10 @@ class RoundRecord:
     info: dict[str, Any]
     created_at: datetime
     games: tuple[Game, ...] = field(default=())
+    versions: dict[int, int] = field(default_factory=dict)  # board → version (concurrency)
+
+    def version_of(self, board: int) -> int:
+        return self.versions.get(board, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,3 +65,18 @@ class AuditRecord:
     before: dict[str, Any] | None
     after: dict[str, Any] | None
     note: str
+
+
+@dataclass(frozen=True, slots=True)
+class UserRecord:
+    """An account (never its password hash)."""
+
+    id: int
+    login: str
+    display_name: str
+    role: str
+    event_id: int | None
+    team_id: int | None
+    phone: str | None
+    active: bool
+    created_at: datetime

@@ -12,7 +12,9 @@ from datetime import date, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm.exc import StaleDataError
 
 from yisai.record import Game, Result
 from yisai.registry.entry import Entry, EntryStatus
@@ -29,8 +31,9 @@ from yisai.store.models import (
     RoundRow,
     TeamMemberRow,
     TeamRow,
+    UserRow,
 )
-from yisai.store.records import AuditRecord, EventRecord, ResultChange, RoundRecord
+from yisai.store.records import AuditRecord, EventRecord, ResultChange, RoundRecord, UserRecord
 
 T = TypeVar("T")
 
@@ -41,6 +44,14 @@ class NotFound(LookupError):
 
 class Conflict(ValueError):
     """A change would break a uniqueness or state rule; the message says which."""
+
+
+class StaleVersion(Conflict):
+    """Someone else changed the row after the caller read it (optimistic concurrency)."""
+
+    def __init__(self, message: str, current: Game | None = None) -> None:
+        super().__init__(message)
+        self.current = current
 
 
 # ------------------------------------------------------------------ conversions
@@ -149,7 +160,16 @@ def _round(row: RoundRow) -> RoundRecord:
         info=dict(row.info or {}),
         created_at=row.created_at,
         games=tuple(_game(g, row.number) for g in row.games),
+        versions={g.board: g.version for g in row.games},
     )
+
+
+def _user(row: UserRow) -> UserRecord:
+    return UserRecord(
+        id=row.id, login=row.login, display_name=row.display_name, role=row.role,
+        event_id=row.event_id, team_id=row.team_id, phone=row.phone, active=row.active,
+        created_at=row.created_at,
+    )  # fmt: skip
 
 
 def _game_json(g: Game) -> dict[str, Any]:
@@ -550,7 +570,14 @@ class Repository:
                 )
             )
         self.session.add(row)
-        self.session.flush()
+        try:
+            self.session.flush()
+        except IntegrityError:
+            raise StaleVersion(f"{division}第{number}轮刚被他人编排, 本次编排未保存") from None
+        except OperationalError as exc:
+            if "locked" in str(exc.orig).lower():
+                raise StaleVersion(f"{division}第{number}轮正被他人编排, 本次编排未保存") from None
+            raise
         saved = _round(row)
         after = {
             "division": division, "stage": stage, "group": group, "number": number,
@@ -635,10 +662,22 @@ class Repository:
         played: bool = True,
         reason: str = "",
         note: str = "",
+        expected_version: int | None = None,
     ) -> Game:
-        """Enter or correct one board's result; history and audit keep every earlier value."""
+        """Enter or correct one board's result; history and audit keep every earlier value.
+
+        ``expected_version`` is the version the caller saw; if the row moved on since, or
+        another transaction changes it between this read and the write, ``StaleVersion`` is
+        raised and nothing is written (never a silent overwrite).
+        """
         rnd, row = self._game_row(round_id, board)
-        before = _game(row, rnd.number)
+        number = rnd.number
+        before = _game(row, number)
+        if expected_version is not None and row.version != expected_version:
+            raise StaleVersion(
+                f"第{rnd.number}轮第{board}台的成绩已被他人修改 (版本 {row.version}, 你看到的是 {expected_version})",
+                before,
+            )
         row.result = Result(result).value
         row.played = played
         row.reason = reason
@@ -653,12 +692,22 @@ class Repository:
                 at=self.now,
             )
         )
-        self.session.flush()
+        try:
+            self.session.flush()
+        except StaleDataError:
+            raise StaleVersion(f"第{number}轮第{board}台的成绩刚被他人修改", None) from None
+        except OperationalError as exc:
+            if "locked" in str(exc.orig).lower() or "busy" in str(exc.orig).lower():
+                raise StaleVersion(f"第{number}轮第{board}台正被他人修改", None) from None
+            raise
         after = _game(row, rnd.number)
         self.audit(
             rnd.event_id, "result", "game", row.id, _game_json(before), _game_json(after), note
         )
         return after
+
+    def game_version(self, round_id: int, board: int) -> int:
+        return self._game_row(round_id, board)[1].version
 
     def result_history(self, round_id: int, board: int) -> list[ResultChange]:
         _rnd, row = self._game_row(round_id, board)
@@ -686,3 +735,60 @@ class Repository:
         before = {"number": row.number, "games": [_game_json(_game(g, row.number)) for g in row.games]}
         self.audit(row.event_id, "delete", "round", row.id, before, None, note)
         self.session.delete(row)
+
+
+    # -------------------------------------------------------------- users
+
+    def add_user(
+        self,
+        login: str,
+        display_name: str,
+        role: str,
+        password_hash: str | None = None,
+        *,
+        event_id: int | None = None,
+        team_id: int | None = None,
+        phone: str | None = None,
+    ) -> UserRecord:
+        if self.session.scalars(select(UserRow).where(UserRow.login == login)).first():
+            raise Conflict(f"账号 {login} 已存在")
+        row = UserRow(
+            login=login, display_name=display_name, role=role, password_hash=password_hash,
+            event_id=event_id, team_id=team_id, phone=phone, active=True, created_at=self.now,
+        )  # fmt: skip
+        self.session.add(row)
+        self.session.flush()
+        after = {"login": login, "role": role, "event_id": event_id, "team_id": team_id}
+        self.audit(event_id, "create", "user", row.id, None, after)
+        return _user(row)
+
+    def _user_row(self, user_id: int) -> UserRow:
+        row = self.session.get(UserRow, user_id)
+        if row is None:
+            raise NotFound(f"没有编号为{user_id}的账号")
+        return row
+
+    def get_user(self, user_id: int) -> UserRecord:
+        return _user(self._user_row(user_id))
+
+    def find_user(self, login: str) -> tuple[UserRecord, str | None] | None:
+        """The account and its password hash (only the accounts service sees hashes)."""
+        row = self.session.scalars(select(UserRow).where(UserRow.login == login)).first()
+        return (_user(row), row.password_hash) if row else None
+
+    def list_users(self, event_id: int | None = None) -> list[UserRecord]:
+        q = select(UserRow)
+        if event_id is not None:
+            q = q.where(UserRow.event_id == event_id)
+        return [_user(r) for r in self.session.scalars(q.order_by(UserRow.id))]
+
+    def set_password_hash(self, user_id: int, password_hash: str) -> None:
+        row = self._user_row(user_id)
+        row.password_hash = password_hash
+        self.audit(row.event_id, "update", "user", row.id, None, {"password": "changed"})
+
+    def set_user_active(self, user_id: int, active: bool, note: str = "") -> None:
+        row = self._user_row(user_id)
+        before = {"active": row.active}
+        row.active = active
+        self.audit(row.event_id, "update", "user", row.id, before, {"active": active}, note)

@@ -10,12 +10,13 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperGroup
 
+from yisai.cli.session import settings
 from yisai.formats.result_sheet import read_result_sheet, write_result_sheet
 from yisai.i18n import tr
 from yisai.pairing import Controls
 from yisai.record import Game, Result
 from yisai.services.context import ServiceError, unit_of_work
-from yisai.services.events import regulation_of
+from yisai.services.events import EventRecord, regulation_of
 from yisai.services.rounds import (
     PLACEMENT_GROUP,
     RoundView,
@@ -26,7 +27,6 @@ from yisai.services.rounds import (
     sheet_lines,
     sheet_title,
 )
-from yisai.store import EventRecord
 
 console = Console()
 round_app = typer.Typer(help="轮次: 查看对阵、打印成绩登记表 (rounds)", no_args_is_help=True)
@@ -102,10 +102,10 @@ def pair_cmd(
     controls = Controls(fixed_pairs=_pairs(fix), forbidden_pairs=_pairs(forbid),
                         requested_byes=tuple(bye), sit_outs=tuple(sit_out))
     try:
-        with unit_of_work(db) as work:
+        with unit_of_work(settings(db)) as work:
             paired = pair(work, event, division, round_no, stage_ref=stage, controls=controls,
                           replace=replace)
-            names = {p.id: p.name for p in work.repo.list_players(paired.event.id)}
+        names = paired.names
     except ServiceError as exc:
         _fail(exc)
         return
@@ -141,7 +141,7 @@ def round_show(
 ) -> None:
     """显示一轮的对阵与成绩: 台次 黑方 白方 积分(赛前, 黑:白) 结果."""
     try:
-        with unit_of_work(db) as work:
+        with unit_of_work(settings(db)) as work:
             view = round_view(work, event, division, round_no, stage)
     except ServiceError as exc:
         _fail(exc)
@@ -184,7 +184,7 @@ def round_sheet(
 ) -> None:
     """打印一轮的成绩登记表 (台次 分组 黑方 白方 结果), 填好后用 yisai result import 导入."""
     try:
-        with unit_of_work(db) as work:
+        with unit_of_work(settings(db)) as work:
             view = round_view(work, event, division, round_no, stage)
     except ServiceError as exc:
         _fail(exc)
@@ -214,7 +214,7 @@ def result_cmd(
 ) -> None:
     """录入一台的成绩. 已有成绩的台次须加 --change 才能更改."""
     try:
-        with unit_of_work(db) as work:
+        with unit_of_work(settings(db)) as work:
             game = record_result(work, event, division, round_no, board, result, group=group,
                                  stage_ref=stage, change=change, note=note)
     except ServiceError as exc:
@@ -241,7 +241,7 @@ def result_import(
     for w in sheet.warnings:
         console.print(w, style="yellow", markup=False, highlight=False, soft_wrap=True)
     try:
-        with unit_of_work(db) as work:
+        with unit_of_work(settings(db)) as work:
             report = import_results(work, event, division, round_no, sheet, group=group,
                                     stage_ref=stage, change=change, note=note)
     except ServiceError as exc:

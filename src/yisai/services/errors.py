@@ -1,0 +1,109 @@
+"""Service errors as data: a stable code, parameters, and the message in both languages.
+
+Front ends decide how to show them: the CLI prints ``render(lang)`` and exits with ``exit_code``
+(2 bad input, 1 refused by the regulation or by someone else's change); the web answers with
+``status`` and the message in the request's language; the API returns ``as_dict()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
+
+from yisai.i18n import Text, tr
+
+
+def _text(message: str | Text, en: str | None) -> Text:
+    if isinstance(message, Text):
+        return message
+    return Text(message, en if en is not None else message)
+
+
+class ServiceError(Exception):
+    """A use case cannot be done. ``str()`` is the message in the caller's language."""
+
+    exit_code: ClassVar[int] = 2
+    status: ClassVar[int] = 400
+    default_code: ClassVar[str] = "error"
+
+    def __init__(
+        self,
+        message: str | Text,
+        details: Iterable[str | Text] | None = None,
+        *,
+        en: str | None = None,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.text = _text(message, en)
+        self.detail_texts = [d if isinstance(d, Text) else Text(d, d) for d in details or ()]
+        self.code = code or self.default_code
+        self.params = dict(params or {})
+        super().__init__(self.text.zh)
+
+    def render(self, lang: str | None = None) -> str:
+        return self.text.render(lang)
+
+    def render_details(self, lang: str | None = None) -> list[str]:
+        return [d.render(lang) for d in self.detail_texts]
+
+    @property
+    def message(self) -> str:
+        return self.render()
+
+    @property
+    def details(self) -> list[str]:
+        return self.render_details()
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def as_dict(self, lang: str | None = None) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "params": self.params,
+            "message": self.render(lang),
+            "details": self.render_details(lang),
+        }
+
+
+class InputError(ServiceError):
+    """Bad input (file, option, reference): exit code 2."""
+
+    default_code = "bad_input"
+
+
+class NotFoundError(InputError):
+    """The referenced event, player, round or board does not exist."""
+
+    default_code = "not_found"
+    status = 404
+
+
+class Refused(ServiceError):
+    """Input understood but the regulation says no (ineligible, composition broken): exit 1.
+
+    ``details`` lists every reason; the director may override with ``force`` and a note.
+    """
+
+    exit_code = 1
+    status = 409
+    default_code = "refused"
+
+
+class Conflict(Refused):
+    """Someone else changed the thing meanwhile (a result, a round being paired): reload, retry."""
+
+    default_code = "conflict"
+
+
+class Forbidden(ServiceError):
+    """The actor's role does not allow this action."""
+
+    exit_code = 1
+    status = 403
+    default_code = "forbidden"
+
+
+def fmt_list(items: Iterable[str]) -> str:
+    return tr("、", ", ").join(items)

@@ -1,0 +1,128 @@
+"""Who is acting: an authenticated user with a role, checked by every write service.
+
+Roles follow the regulations' people: 裁判长 (chief referee) runs the event, 裁判员 (referee)
+enters results, 领队 (team leader) registers their own team, 运营 (operator) runs the platform.
+The CLI acts for the person at the keyboard: the OS user (or ``--actor``) with the role given
+(chief referee by default: whoever holds the database file runs the event).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from yisai.i18n import Text
+from yisai.services.errors import Forbidden
+
+
+class Role(StrEnum):
+    CHIEF_REFEREE = "chief_referee"
+    REFEREE = "referee"
+    TEAM_LEADER = "team_leader"
+    OPERATOR = "operator"
+    PLAYER = "player"
+
+    @property
+    def label(self) -> Text:
+        return ROLE_LABELS[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Role:
+        t = text.strip()
+        for role, label in ROLE_LABELS.items():
+            if t in (role.value, label.zh, label.en):
+                return role
+        raise ValueError(text)
+
+
+ROLE_LABELS: dict[Role, Text] = {
+    Role.CHIEF_REFEREE: Text("裁判长", "chief referee"),
+    Role.REFEREE: Text("裁判员", "referee"),
+    Role.TEAM_LEADER: Text("领队", "team leader"),
+    Role.OPERATOR: Text("运营", "operator"),
+    Role.PLAYER: Text("棋手", "player"),
+}
+
+
+class Action(StrEnum):
+    """Every write a service performs, with the roles allowed to do it (``ALLOWED``)."""
+
+    CREATE_EVENT = "create_event"
+    REGISTER = "register"  # add players, import rosters, add teams
+    APPROVE = "approve"  # approve / reject / force entries, fee status
+    PAIR = "pair"
+    RECORD_RESULT = "record_result"
+    CHANGE_RESULT = "change_result"
+    PUBLISH = "publish"
+    APPEAL = "appeal"
+    MANAGE_USERS = "manage_users"
+    MIGRATE = "migrate"
+
+
+ACTION_LABELS: dict[Action, Text] = {
+    Action.CREATE_EVENT: Text("创建比赛", "create an event"),
+    Action.REGISTER: Text("登记报名", "register entries"),
+    Action.APPROVE: Text("审核报名", "approve entries"),
+    Action.PAIR: Text("编排", "pair a round"),
+    Action.RECORD_RESULT: Text("录入成绩", "enter results"),
+    Action.CHANGE_RESULT: Text("更正成绩", "correct results"),
+    Action.PUBLISH: Text("发布", "publish"),
+    Action.APPEAL: Text("处理申诉", "decide appeals"),
+    Action.MANAGE_USERS: Text("管理账号", "manage accounts"),
+    Action.MIGRATE: Text("升级数据库", "upgrade the database"),
+}
+
+_ALL_OFFICIALS = frozenset({Role.CHIEF_REFEREE, Role.OPERATOR})
+ALLOWED: dict[Action, frozenset[Role]] = {
+    Action.CREATE_EVENT: _ALL_OFFICIALS,
+    Action.REGISTER: _ALL_OFFICIALS | {Role.REFEREE, Role.TEAM_LEADER},
+    Action.APPROVE: frozenset({Role.CHIEF_REFEREE}),
+    Action.PAIR: frozenset({Role.CHIEF_REFEREE}),
+    Action.RECORD_RESULT: frozenset({Role.CHIEF_REFEREE, Role.REFEREE}),
+    Action.CHANGE_RESULT: frozenset({Role.CHIEF_REFEREE, Role.REFEREE}),
+    Action.PUBLISH: frozenset({Role.CHIEF_REFEREE}),
+    Action.APPEAL: frozenset({Role.CHIEF_REFEREE}),
+    Action.MANAGE_USERS: _ALL_OFFICIALS,
+    Action.MIGRATE: _ALL_OFFICIALS,
+}
+
+
+@dataclass(frozen=True)
+class Actor:
+    """``id`` is the user id (web) or ``cli:<name>``; ``name`` is what the audit shows.
+
+    ``team`` limits a team leader to one team (its store id); ``event`` limits an account to
+    one event where it was made for one.
+    """
+
+    id: str
+    name: str
+    role: Role
+    team: str | None = None
+    event: int | None = None
+
+    @property
+    def audit_name(self) -> str:
+        """How the audit log names this actor: the CLI user as such, a web user with its id."""
+        return self.name if self.id.startswith("cli:") or self.id == "system" else f"{self.name}#{self.id}"
+
+    def may(self, action: Action) -> bool:
+        return self.role in ALLOWED[action]
+
+    def require(self, action: Action) -> None:
+        """Refuse (``Forbidden``) unless this actor's role may do ``action``."""
+        if not self.may(action):
+            label, role = ACTION_LABELS[action], self.role.label
+            raise Forbidden(
+                Text(f"{role.zh}无权{label.zh}", f"a {role.en} may not {label.en}"),
+                params={"action": action.value, "role": self.role.value},
+            )
+
+    @classmethod
+    def cli(cls, name: str, role: Role = Role.CHIEF_REFEREE) -> Actor:
+        return cls(id=f"cli:{name}", name=name, role=role)
+
+    @classmethod
+    def system(cls) -> Actor:
+        """Set-up jobs (the demo loader, migrations run by the operator)."""
+        return cls(id="system", name="system", role=Role.OPERATOR)
