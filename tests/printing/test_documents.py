@@ -290,9 +290,11 @@ def test_rare_characters_are_embedded_not_tofu(demo_db: DemoDb, event: str, tmp_
 def test_kinds_by_chinese_name_and_bad_requests(demo_db: DemoDb) -> None:
     assert kind_of("对阵表") == "pairings" and kind_of("秩序册") == "booklet"
     with unit_of_work(str(demo_db.path)) as work:
+        by_name = build_document(work, "2", "entries", PrintOptions(division="甲组"))
+        assert [t.title.split("参赛名单")[0] for s in by_name.sections for t in s.tables] == ["甲组"]
         with pytest.raises(InputError, match="未知的打印种类: 海报"):
             build_document(work, "1", "海报")
-        with pytest.raises(InputError, match=r"未知组别: nope .*open"):
+        with pytest.raises(InputError, match=r"没有组别“nope”.*公开组\(open\)"):
             build_document(work, "1", "standings", PrintOptions(division="nope"))
         with pytest.raises(InputError, match="第99轮尚未编排"):
             build_document(work, "1", "pairings", PrintOptions(division="open", round=99))

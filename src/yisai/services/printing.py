@@ -13,12 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TypeVar
 
-from yisai.awards.prizes import PrizeReport, compute_prizes
-from yisai.awards.rank_awards import compute_rank_awards
-from yisai.awards.report import TextTable, prize_tables, rank_award_tables, team_table, unit_of
-from yisai.awards.results import EventResults
+from yisai.awards.report import TextTable, unit_of
 from yisai.formats.printing import (
     Certificate,
     Column,
@@ -33,7 +29,7 @@ from yisai.formats.printing import (
 )
 from yisai.formats.printing.tables import standings_table
 from yisai.formats.result_sheet import result_word
-from yisai.i18n import tr
+from yisai.i18n import Text
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
 from yisai.regulation.stages import Stage, TwoGroupSwissFormat
@@ -41,13 +37,12 @@ from yisai.regulation.summary import fmt_date, summarize, time_control
 from yisai.services.context import InputError, Work
 from yisai.services.event_data import PLACEMENT_GROUP, group_members, playing_stage, standings_input
 from yisai.services.events import regulation_of, resolve_event
-from yisai.services.registration import approved_players
-from yisai.services.results import division_table, load_event_results
+from yisai.services.registration import approved_players, resolve_division
+from yisai.services.reports import AwardView, PrizeView, awards, prizes
+from yisai.services.results import division_standings
 from yisai.services.rounds import RoundView, round_view
 from yisai.standings import compute_standings
 from yisai.store import EventRecord
-
-T = TypeVar("T")
 
 KINDS: dict[str, str] = {
     "pairings": "对阵表",
@@ -88,8 +83,9 @@ def kind_of(name: str) -> str:
     if key in ALIASES:
         return ALIASES[key]
     choices = ", ".join(f"{k} ({v})" for k, v in KINDS.items())
-    raise InputError(tr(f"未知的打印种类: {name} (允许: {choices})",
-                        f"unknown document kind: {name} (allowed: {choices})"))
+    raise InputError(Text(f"未知的打印种类: {name} (允许: {choices})",
+                          f"unknown document kind: {name} (allowed: {choices})"),
+                     code="unknown_print_kind", params={"kind": name})
 
 
 def build_document(work: Work, event_ref: str | None, kind: str,
@@ -110,7 +106,7 @@ def print_pdf(work: Work, event_ref: str | None, kind: str,
     try:
         return render_pdf(doc, background=opts.background)
     except PrintError as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(exc.text, code="print_failed") from None
 
 
 def print_png(work: Work, event_ref: str | None, kind: str, options: PrintOptions | None = None,
@@ -121,7 +117,7 @@ def print_png(work: Work, event_ref: str | None, kind: str, options: PrintOption
     try:
         return render_png(doc, width_px=width_px, background=opts.background)
     except PrintError as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(exc.text, code="print_failed") from None
 
 
 # ------------------------------------------------------------------ shared context
@@ -133,7 +129,7 @@ class _Ctx:
     event: EventRecord
     reg: Regulation
     opts: PrintOptions
-    _results: EventResults | None = None
+    _prizes: PrizeView | None = None
     _players: dict[str, Player] | None = None
     _teams: dict[str, str] | None = None
 
@@ -147,14 +143,10 @@ class _Ctx:
                         title=title, printed_at=self.printed_at, **parts)  # type: ignore[arg-type]
 
     def divisions(self) -> list[str]:
-        ids = [d.id for d in self.reg.divisions]
+        """The chosen division (by id or name: 少年组 / 少年 / junior), else all of them."""
         if self.opts.division is None:
-            return ids
-        if self.opts.division not in ids:
-            names = ", ".join(f"{d.id} ({d.name})" for d in self.reg.divisions)
-            raise InputError(tr(f"未知组别: {self.opts.division} (允许: {names})",
-                                f"unknown division: {self.opts.division} (allowed: {names})"))
-        return [self.opts.division]
+            return [d.id for d in self.reg.divisions]
+        return [resolve_division(self.reg, self.opts.division)]
 
     def division_name(self, division: str) -> str:
         return self.reg.division(division).name if division else ""
@@ -177,18 +169,14 @@ class _Ctx:
             return ""
         return self.team_of().get(pid) or unit_of(self.players().get(pid))
 
-    def results(self) -> EventResults:
-        if self._results is None:
-            self._results = load_event_results(self.work, str(self.event.id))
-        return self._results
+    def prizes(self) -> PrizeView:
+        """Team standings, prize lists and the payout summary, as `yisai prizes` shows them."""
+        if self._prizes is None:
+            self._prizes = prizes(self.work, self.event.id)
+        return self._prizes
 
-
-def _computed(fn: Callable[[], T]) -> T:
-    """Regulation data the award engine cannot apply becomes a message, not a crash."""
-    try:
-        return fn()
-    except (ValueError, KeyError) as exc:
-        raise InputError(tr(f"规程数据无法应用: {exc}", f"regulation data cannot be applied: {exc}")) from None
+    def awards(self) -> AwardView:
+        return awards(self.work, self.event.id)
 
 
 def _group_text(group: str) -> str:
@@ -224,15 +212,18 @@ def _round_views(ctx: _Ctx) -> list[RoundView]:
         n = ctx.opts.round if ctx.opts.round is not None else max(numbers)
         if n not in numbers:
             if ctx.opts.division is not None:
-                raise InputError(tr(f"{ctx.division_name(did)}第{n}轮尚未编排 (已编排: "
-                                    f"{'、'.join(map(str, sorted(numbers)))})",
-                                    f"{did}: round {n} is not paired yet"))
+                done = "、".join(map(str, sorted(numbers)))
+                raise InputError(Text(f"{ctx.division_name(did)}第{n}轮尚未编排 (已编排: {done})",
+                                      f"{did}: round {n} is not paired yet (paired: {done})"),
+                                 code="round_not_paired", params={"division": did, "round": n})
             continue
         views.append(round_view(ctx.work, str(ctx.event.id), did, n, stage.id))
     if not views:
-        which = ctx.division_name(ctx.opts.division) if ctx.opts.division else "各组别"
-        raise InputError(tr(f"{which}还没有已编排的轮次" + (f"第{ctx.opts.round}轮" if ctx.opts.round else ""),
-                            "no paired round to print"))
+        which = ctx.division_name(ctx.divisions()[0]) if ctx.opts.division else "各组别"
+        what = f"第{ctx.opts.round}轮" if ctx.opts.round else "已编排的轮次"
+        raise InputError(Text(f"{which}还没有{what}, 没有可打印的对阵",
+                              "no paired round to print" + (f" (round {ctx.opts.round})" if ctx.opts.round else "")),
+                         code="nothing_to_print")
     return views
 
 
@@ -306,38 +297,28 @@ def _final_complete(ctx: _Ctx, did: str, stage_id: str) -> bool:
     return bool(finals) and all(g.result.value != "?" for g in finals[0].games)
 
 
-def _shared_places(places: Sequence[int]) -> list[str]:
-    return [f"{p}=" if places.count(p) > 1 else str(p) for p in places]
-
-
 def _standings(ctx: _Ctx) -> Document:
+    """Each division's standings as `yisai standings EVENT -d DIVISION` computes them (the
+    same-place final applied); a two-group stage adds each group after its group rounds — the
+    order that paired the final."""
     sections = []
     landscape = False
     for did in ctx.divisions():
         stage = _stage(ctx, did) if approved_players(ctx.work, ctx.event, did) else None
-        if stage is None:
+        if stage is None or not ctx.work.repo.games(ctx.event.id, did, stage=stage.id):
             continue
         fmt = stage.format_for(did)
-        inp = standings_input(ctx.work, ctx.event, did, stage.id)
-        if inp.rounds == 0:
-            continue
         name = ctx.division_name(did)
-        st = compute_standings(inp, round_=ctx.opts.round, subset=inp.select(division=did),
-                               lot_seed=ctx.event.seed)
+        st = division_standings(ctx.work, ctx.event, did, round_=ctx.opts.round)
         tables = []
         groups = group_members(ctx.work, ctx.event, did, stage) if isinstance(fmt, TwoGroupSwissFormat) else {}
-        if groups:
+        if groups and isinstance(fmt, TwoGroupSwissFormat):
             group_of = {pid: g for g, members in groups.items() for pid in members}
-            whole = ctx.opts.round is None or ctx.opts.round >= inp.rounds
-            if whole and _final_complete(ctx, did, stage.id):
-                final = division_table(ctx.work, ctx.event, ctx.reg, did)
-                assert final is not None
-                places = _shared_places([r.place for r in final.rows])
-                order = [(r.player_id, places[i]) for i, r in enumerate(final.rows)]
-                tables.append(standings_table(
-                    f"{name} 最终名次 (同名次决赛后, 第{st.round}轮)", st, order, group_of))
-            assert isinstance(fmt, TwoGroupSwissFormat)
-            last = fmt.group_rounds if ctx.opts.round is None else min(ctx.opts.round, fmt.group_rounds)
+            final = st.round >= fmt.placement_final.round and _final_complete(ctx, did, stage.id)
+            title = f"{name} 最终名次 (同名次决赛后)" if final else f"{name} 第{st.round}轮后成绩"
+            tables.append(standings_table(title, st, group_of=group_of))
+            inp = standings_input(ctx.work, ctx.event, did, stage.id)
+            last = min(st.round, fmt.group_rounds)
             for g, members in groups.items():
                 gst = compute_standings(inp, round_=last, subset=members, lot_seed=ctx.event.seed)
                 tables.append(standings_table(f"{name} {g}组 第{gst.round}轮后成绩", gst))
@@ -346,7 +327,7 @@ def _standings(ctx: _Ctx) -> Document:
         landscape = landscape or any(len(t.columns) > 9 for t in tables)
         sections.append(Section(tables=tuple(tables), new_page=True))
     if not sections:
-        raise InputError(tr("还没有任何成绩可以打印", "no results to print yet"))
+        raise InputError(Text("还没有任何成绩可以打印", "no results to print yet"), code="nothing_to_print")
     return ctx.document("report", "standings", sections=tuple(sections), landscape=landscape,
                         signatures=("裁判长", "日期"))
 
@@ -376,47 +357,37 @@ def _from_text_table(t: TextTable, wide: Sequence[int] = ()) -> Table:
 
 
 def _teams(ctx: _Ctx) -> Document:
-    results = ctx.results()
-    tables = _computed(results.team_tables)
+    tables = ctx.prizes().team_tables
     if not tables:
-        raise InputError(tr("本赛事规程没有团体比赛", "this event's regulation has no team competition"))
-    out = []
-    for tt in tables.values():
-        t = team_table(tt, results.players)
-        out.append(_from_text_table(t, wide=(len(t.headers) - 2,)))
+        raise InputError(Text("本赛事规程没有团体比赛", "this event's regulation has no team competition"),
+                         code="no_team_competition")
+    out = [_from_text_table(t, wide=(len(t.headers) - 2,)) for t in tables]
     return ctx.document("report", "teams", sections=(Section(tables=tuple(out)),),
                         landscape=True, signatures=("裁判长", "日期"))
 
 
-def _prize_report(ctx: _Ctx) -> PrizeReport:
-    results = ctx.results()
-    return _computed(lambda: compute_prizes(results))
-
-
 def _prizes(ctx: _Ctx) -> Document:
-    report = _prize_report(ctx)
-    players = ctx.results().players
+    view = ctx.prizes()
     chosen = ctx.divisions()
+    # prize_tables: one table per list in the report's order, then the payout summary
     tables = [
-        _from_text_table(t) for pl, t in zip(report.lists, prize_tables(report, players), strict=False)
+        _from_text_table(t) for pl, t in zip(view.report.lists, view.prize_tables, strict=False)
         if ctx.opts.division is None or pl.division in chosen
     ]
     if ctx.opts.division is None:  # the payout summary covers the whole event
-        tables.append(_from_text_table(prize_tables(report, players)[-1]))
+        tables.append(_from_text_table(view.prize_tables[-1]))
     return ctx.document("report", "prizes", sections=(Section(tables=tuple(tables)),),
                         subtitle="以下金额均为税前, 单位: 元", signatures=("裁判长", "日期"))
 
 
 def _rank_awards(ctx: _Ctx) -> Document:
-    results = ctx.results()
-    report = _computed(lambda: compute_rank_awards(results))
-    tables = [_from_text_table(t) for t in rank_award_tables(report, results.players)]
+    tables = [_from_text_table(t) for t in ctx.awards().tables]
     return ctx.document("report", "rank-awards", sections=(Section(tables=tuple(tables)),),
                         landscape=True, signatures=("裁判长", "日期"))
 
 
 def _certificates(ctx: _Ctx) -> Document:
-    report = _prize_report(ctx)
+    report = ctx.prizes().report
     chosen = ctx.divisions()
     issuer = "、".join(ctx.reg.organisers.hosts)
     now = ctx.opts.printed_at or ctx.work.now
@@ -433,7 +404,8 @@ def _certificates(ctx: _Ctx) -> Document:
             certs.append(Certificate(ctx.event.name, division, pl.name, place, ln.name,
                                      ctx.unit(ln.player_id) if ln.player_id else "", issuer, date))
     if not certs:
-        raise InputError(tr("没有获奖者, 无证书可打印", "no prize winners: no certificates to print"))
+        raise InputError(Text("没有获奖者, 无证书可打印", "no prize winners: no certificates to print"),
+                         code="nothing_to_print")
     return ctx.document("certificates", "certificates", certificates=tuple(certs), landscape=True)
 
 
@@ -458,7 +430,7 @@ def _entries(ctx: _Ctx) -> Document:
     sections = [Section(tables=(t,), new_page=True)
                 for did in ctx.divisions() if (t := _entry_table(ctx, did)) is not None]
     if not sections:
-        raise InputError(tr("还没有已批准的报名", "no approved entries yet"))
+        raise InputError(Text("还没有已批准的报名", "no approved entries yet"), code="nothing_to_print")
     return ctx.document("report", "entries", sections=tuple(sections))
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from yisai.formats.printing.model import Document
-from yisai.i18n import tr
+from yisai.i18n import Text
 
 FONT_DIRS = (
     Path("/usr/share/fonts/opentype/noto"),  # fonts-noto-cjk, fonts-noto-cjk-extra
@@ -33,7 +33,14 @@ BACKGROUND_TYPES = (".png", ".jpg", ".jpeg", ".svg")
 
 
 class PrintError(ValueError):
-    """A document cannot be typeset; the message says what to fix."""
+    """A document cannot be typeset; the message (both languages) says what to fix."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.zh)
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text.render()
 
 
 def template_text(name: str) -> str:
@@ -93,22 +100,22 @@ def _compile(doc: Document, background: Path | None, font_dirs: Sequence[Path] |
                 ppi=ppi,
             )
         except Exception as exc:  # typst raises its own error types with the template's message
-            raise PrintError(tr(f"排版失败 ({doc.kind}): {exc}",
+            raise PrintError(Text(f"排版失败 ({doc.kind}): {exc}",
                                 f"typesetting failed ({doc.kind}): {exc}")) from exc
 
 
 def _copy_background(path: Path, root: Path) -> str:
     if path.suffix.lower() not in BACKGROUND_TYPES:
-        raise PrintError(tr(
+        raise PrintError(Text(
             f"背景图片须为 {'/'.join(BACKGROUND_TYPES)} 文件: {path}",
             f"the background must be a {'/'.join(BACKGROUND_TYPES)} file: {path}",
         ))
     if not path.is_file():
-        raise PrintError(tr(f"找不到背景图片: {path}", f"background image not found: {path}"))
+        raise PrintError(Text(f"找不到背景图片: {path}", f"background image not found: {path}"))
     name = "background" + path.suffix.lower()
     try:
         shutil.copyfile(path, root / name)
     except OSError as exc:
-        raise PrintError(tr(f"无法读取背景图片 {path}: {exc.strerror}",
+        raise PrintError(Text(f"无法读取背景图片 {path}: {exc.strerror}",
                             f"cannot read background image {path}: {exc.strerror}")) from exc
     return name
