@@ -30,8 +30,13 @@ def print_cmd(
     png_width: Annotated[int, typer.Option("--png-width", min=100, max=4000, help="缩略图宽度 (像素)")] = 600,
     db: DbOption = None,
 ) -> None:
-    """打印: 生成 A4 PDF (页脚有比赛名称、打印时间和页码)."""
-    from yisai.services.printing import KINDS, PrintOptions, kind_of, print_pdf, print_png
+    """打印: 生成 A4 PDF (页脚有比赛名称、打印时间和页码).
+
+    KIND: pairings 对阵表 | cards 台签 | slips 记分单 | standings 成绩表 | teams 团体成绩 |
+    prizes 获奖名单 | rank-awards 段位申报名单 | certificates 获奖证书 | entries 参赛名单 |
+    booklet 秩序册 (英文或中文名均可).
+    """
+    from yisai.services.printing import PrintOptions, file_name, kind_of, print_pdf, print_png
 
     opts = PrintOptions(division=division, round=round_no, stage=stage, background=background)
     with command_work(db) as work:
@@ -39,9 +44,7 @@ def print_cmd(
         pdf = print_pdf(work, event, key, opts) if output is not None or png is None else None
         pages = print_png(work, event, key, opts, width_px=png_width) if png is not None else None
     if pdf is not None:
-        parts = [KINDS[key]] + ([division] if division else []) + ([f"第{round_no}轮"] if round_no else [])
-        target = output or Path("_".join(parts) + ".pdf")
-        _write(target, pdf, ".pdf")
+        _write(output or Path(file_name(key, opts)), pdf, ".pdf")
     if pages is not None and png is not None:
         _write(png, pages[0], ".png")
 

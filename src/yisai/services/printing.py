@@ -88,6 +88,17 @@ def kind_of(name: str) -> str:
                      code="unknown_print_kind", params={"kind": name})
 
 
+def file_name(kind: str, options: PrintOptions | None = None) -> str:
+    """The PDF's default file name: 对阵表_open_第3轮.pdf (the CLI's default, the web download's)."""
+    opts = options or PrintOptions()
+    parts = [KINDS[kind_of(kind)]]
+    if opts.division:
+        parts.append(opts.division)
+    if opts.round:
+        parts.append(f"第{opts.round}轮")
+    return "_".join(parts) + ".pdf"
+
+
 def build_document(work: Work, event_ref: str | None, kind: str,
                    options: PrintOptions | None = None) -> Document:
     """The document's content, worded and formatted (what the PDF shows)."""
