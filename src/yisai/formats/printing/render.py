@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
+from yisai.formats.printing.layout import table_layout
 from yisai.formats.printing.model import Document
 from yisai.i18n import Text
 
@@ -84,6 +85,10 @@ def _compile(doc: Document, background: Path | None, font_dirs: Sequence[Path] |
 
     dirs = available_font_dirs(FONT_DIRS if font_dirs is None else font_dirs)
     data = doc.data()
+    for section, sdata in zip(doc.sections, data["sections"], strict=True):
+        for table, tdata in zip(section.tables, sdata["tables"], strict=True):
+            lay = table_layout(table, doc.landscape)
+            tdata["layout"] = {"size": lay.size, "widths": list(lay.widths)}
     with tempfile.TemporaryDirectory(prefix="yisai-print-") as tmp:
         root = Path(tmp)
         for name in TEMPLATE_FILES:
