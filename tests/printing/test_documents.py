@@ -311,3 +311,20 @@ def test_certificate_background_image(demo_db: DemoDb, tmp_path: Path) -> None:
         fancy = print_pdf(work, "2", "certificates", PrintOptions(division="jia", background=bg))
     assert pdftotext(plain) == pdftotext(fancy)
     assert b"fdf3d8" in fancy.lower() or len(fancy) != len(plain)
+
+
+def test_english_labels_for_an_english_caller(demo_db: DemoDb) -> None:
+    """Chinese first; a caller in English (``--lang en``, an English web request) gets the
+    fixed words in English while names and the regulation's own texts stay as entered."""
+    from yisai.i18n import use_language
+
+    with use_language("en"):
+        _, standings = _pdf(demo_db, "2", "standings", division="jia")
+        _, slips = _pdf(demo_db, "2", "slips", division="jia")
+    flat = _flat(standings)
+    assert "Place" in standings and "Name" in standings and "afterround7" in flat
+    assert "Page1of" in flat and "Printed" in standings and "第1页" not in flat
+    assert "Scoreslip" in _flat(slips) and "Black'ssignature" in _flat(slips)
+    with use_language("zh"):
+        _, again = _pdf(demo_db, "2", "standings", division="jia")
+    assert "名次" in again and "Place" not in again

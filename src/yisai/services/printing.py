@@ -27,9 +27,10 @@ from yisai.formats.printing import (
     render_pdf,
     render_png,
 )
+from yisai.formats.printing.labels import labels
 from yisai.formats.printing.tables import standings_table
 from yisai.formats.result_sheet import result_word
-from yisai.i18n import Text
+from yisai.i18n import Text, tr
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
 from yisai.regulation.stages import Stage, TwoGroupSwissFormat
@@ -55,6 +56,11 @@ KINDS: dict[str, str] = {
     "certificates": "获奖证书",
     "entries": "参赛名单",
     "booklet": "秩序册",
+}
+KINDS_EN: dict[str, str] = {
+    "pairings": "Pairings", "cards": "Table cards", "slips": "Score slips", "standings": "Standings",
+    "teams": "Team standings", "prizes": "Prize list", "rank-awards": "Rank (dan) award list",
+    "certificates": "Certificates", "entries": "Entry list", "booklet": "Event booklet",
 }
 ALIASES = {zh: key for key, zh in KINDS.items()} | {
     "团体成绩表": "teams", "奖金名单": "prizes", "段位": "rank-awards", "证书": "certificates",
@@ -149,9 +155,11 @@ class _Ctx:
         return (self.opts.printed_at or self.work.now).strftime("%Y-%m-%d %H:%M")
 
     def document(self, template: str, kind: str, **parts: object) -> Document:
-        title = str(parts.pop("title", KINDS[kind]))
-        return Document(template=template, kind=KINDS[kind], event=self.event.name,  # type: ignore[arg-type]
-                        title=title, printed_at=self.printed_at, **parts)  # type: ignore[arg-type]
+        name = tr(KINDS[kind], KINDS_EN[kind])
+        title = str(parts.pop("title", name))
+        return Document(template=template, kind=name, event=self.event.name,  # type: ignore[arg-type]
+                        title=title, printed_at=self.printed_at, labels=labels(template),
+                        **parts)  # type: ignore[arg-type]
 
     def divisions(self) -> list[str]:
         """The chosen division (by id or name: 少年组 / 少年 / junior), else all of them."""
@@ -190,8 +198,17 @@ class _Ctx:
         return awards(self.work, self.event.id)
 
 
+def _after(n: int) -> str:
+    return tr(f"第{n}轮后成绩", f"after round {n}")
+
+
+def _signatures() -> tuple[str, ...]:
+    return (tr("裁判长", "Chief referee"), tr("日期", "Date"))
+
+
 def _group_text(group: str) -> str:
-    return {"": "", PLACEMENT_GROUP: " 同名次决赛"}.get(group, f" {group}组")
+    return {"": "", PLACEMENT_GROUP: tr(" 同名次决赛", " same-place final")}.get(
+        group, tr(f" {group}组", f" group {group}"))
 
 
 # ------------------------------------------------------------------ rounds: 对阵表 台签 记分单
@@ -239,7 +256,7 @@ def _round_views(ctx: _Ctx) -> list[RoundView]:
 
 
 def _caption(ctx: _Ctx, view: RoundView, group: str) -> str:
-    return f"{ctx.division_name(view.division)}{_group_text(group)} 第{view.round}轮"
+    return f"{ctx.division_name(view.division)}{_group_text(group)} " + tr(f"第{view.round}轮", f"round {view.round}")
 
 
 def _pairings(ctx: _Ctx) -> Document:
@@ -260,15 +277,16 @@ def _pairings(ctx: _Ctx) -> Document:
                              view.names.get(white, white), ctx.unit(white),
                              str(view.scores.get(white, 0)), result))
             tables.append(Table(
-                f"{_caption(ctx, view, r.group)} 对阵表",
-                (Column("台次", "right"), Column("黑方", share=1.2), Column("单位", share=1),
-                 Column("积分", "right"), Column("白方", share=1.2), Column("单位", share=1),
-                 Column("积分", "right"), Column("结果", "center")),
+                f"{_caption(ctx, view, r.group)} " + tr("对阵表", "pairings"),
+                (Column(tr("台次", "Board"), "right"), Column(tr("黑方", "Black"), share=1.2),
+                 Column(tr("单位", "Unit"), share=1), Column(tr("积分", "Score"), "right"),
+                 Column(tr("白方", "White"), share=1.2), Column(tr("单位", "Unit"), share=1),
+                 Column(tr("积分", "Score"), "right"), Column(tr("结果", "Result"), "center")),
                 tuple(rows),
-                ("积分为本轮前的积分。",),
+                (tr("积分为本轮前的积分。", "Scores are before this round."),),
             ))
         sections.append(Section(tables=tuple(tables), new_page=True))
-    return ctx.document("report", "pairings", sections=tuple(sections), title="对阵表")
+    return ctx.document("report", "pairings", sections=tuple(sections))
 
 
 def _boards(ctx: _Ctx) -> Iterable[tuple[RoundView, str, int, str, str]]:
@@ -290,7 +308,9 @@ def _cards(ctx: _Ctx) -> Document:
 
 def _slips(ctx: _Ctx) -> Document:
     komi = ctx.reg.rules.komi
-    choices = ("黑胜", "白胜", "和棋") if float(komi).is_integer() else ("黑胜", "白胜")
+    choices: tuple[str, ...] = (tr("黑胜", "Black wins"), tr("白胜", "White wins"))
+    if float(komi).is_integer():
+        choices += (tr("和棋", "Draw"),)
     slips = tuple(
         ScoreSlip(_caption(ctx, view, group), str(board), view.names.get(b, b), ctx.unit(b),
                   view.names.get(w, w), ctx.unit(w), choices)
@@ -326,21 +346,22 @@ def _standings(ctx: _Ctx) -> Document:
         if groups and isinstance(fmt, TwoGroupSwissFormat):
             group_of = {pid: g for g, members in groups.items() for pid in members}
             final = st.round >= fmt.placement_final.round and _final_complete(ctx, did, stage.id)
-            title = f"{name} 最终名次 (同名次决赛后)" if final else f"{name} 第{st.round}轮后成绩"
+            title = f"{name} " + (tr("最终名次 (同名次决赛后)", "final places (after the same-place final)")
+                                  if final else _after(st.round))
             tables.append(standings_table(title, st, group_of=group_of))
             inp = standings_input(ctx.work, ctx.event, did, stage.id)
             last = min(st.round, fmt.group_rounds)
             for g, members in groups.items():
                 gst = compute_standings(inp, round_=last, subset=members, lot_seed=ctx.event.seed)
-                tables.append(standings_table(f"{name} {g}组 第{gst.round}轮后成绩", gst))
+                tables.append(standings_table(f"{name} {tr(f'{g}组', f'group {g}')} {_after(gst.round)}", gst))
         else:
-            tables.append(standings_table(f"{name} 第{st.round}轮后成绩", st))
+            tables.append(standings_table(f"{name} {_after(st.round)}", st))
         landscape = landscape or any(len(t.columns) > 9 for t in tables)
         sections.append(Section(tables=tuple(tables), new_page=True))
     if not sections:
         raise InputError(Text("还没有任何成绩可以打印", "no results to print yet"), code="nothing_to_print")
     return ctx.document("report", "standings", sections=tuple(sections), landscape=landscape,
-                        signatures=("裁判长", "日期"))
+                        signatures=_signatures())
 
 
 # ------------------------------------------------------------------ 团体成绩 获奖名单 段位申报名单
@@ -374,7 +395,7 @@ def _teams(ctx: _Ctx) -> Document:
                          code="no_team_competition")
     out = [_from_text_table(t, wide=(len(t.headers) - 2,)) for t in tables]
     return ctx.document("report", "teams", sections=(Section(tables=tuple(out)),),
-                        landscape=True, signatures=("裁判长", "日期"))
+                        landscape=True, signatures=_signatures())
 
 
 def _prizes(ctx: _Ctx) -> Document:
@@ -388,13 +409,13 @@ def _prizes(ctx: _Ctx) -> Document:
     if ctx.opts.division is None:  # the payout summary covers the whole event
         tables.append(_from_text_table(view.prize_tables[-1]))
     return ctx.document("report", "prizes", sections=(Section(tables=tuple(tables)),),
-                        subtitle="以下金额均为税前, 单位: 元", signatures=("裁判长", "日期"))
+                        subtitle=tr("以下金额均为税前, 单位: 元", "Amounts are pre-tax, in yuan"), signatures=_signatures())
 
 
 def _rank_awards(ctx: _Ctx) -> Document:
     tables = [_from_text_table(t) for t in ctx.awards().tables]
     return ctx.document("report", "rank-awards", sections=(Section(tables=tuple(tables)),),
-                        landscape=True, signatures=("裁判长", "日期"))
+                        landscape=True, signatures=_signatures())
 
 
 def _certificates(ctx: _Ctx) -> Document:
@@ -402,16 +423,16 @@ def _certificates(ctx: _Ctx) -> Document:
     chosen = ctx.divisions()
     issuer = "、".join(ctx.reg.organisers.hosts)
     now = ctx.opts.printed_at or ctx.work.now
-    date = f"{now.year}年{now.month}月{now.day}日"
+    date = tr(f"{now.year}年{now.month}月{now.day}日", now.strftime("%d %B %Y"))
     certs = []
     for pl in report.lists:
         if pl.source == "participation" or (ctx.opts.division is not None and pl.division not in chosen):
             continue
         division = ctx.division_name(pl.division) if pl.division in {d.id for d in ctx.reg.divisions} else ""
-        if pl.name.startswith(division):
-            division = ""  # 公开组男子个人 already names its division
+        if pl.name.startswith(division) or any(ln.team_id for ln in pl.lines):
+            division = ""  # 公开组男子个人 names its division; a team prize spans divisions
         for ln in pl.lines:
-            place = f"第{ln.place}名" if ln.place is not None else ""
+            place = tr(f"第{ln.place}名", f"place {ln.place}") if ln.place is not None else ""
             certs.append(Certificate(ctx.event.name, division, pl.name, place, ln.name,
                                      ctx.unit(ln.player_id) if ln.player_id else "", issuer, date))
     if not certs:
@@ -429,12 +450,14 @@ def _entry_table(ctx: _Ctx, did: str) -> Table | None:
     if not players:
         return None
     rows = tuple(
-        (str(i), p.name, p.gender.label, ctx.unit(p.id), str(p.rank) if p.rank is not None else "")
+        (str(i), p.name, tr(p.gender.label, p.gender.value), ctx.unit(p.id), str(p.rank) if p.rank is not None else "")
         for i, p in enumerate(players, start=1)
     )
-    return Table(f"{ctx.division_name(did)}参赛名单 (共{len(players)}人)",
-                 (Column("序号", "right"), Column("姓名", share=1), Column("性别", "center"),
-                  Column("代表队/单位", share=1.5), Column("段位", "center")), rows)
+    return Table(tr(f"{ctx.division_name(did)}参赛名单 (共{len(players)}人)",
+                    f"{ctx.division_name(did)} entries ({len(players)})"),
+                 (Column(tr("序号", "No."), "right"), Column(tr("姓名", "Name"), share=1),
+                  Column(tr("性别", "Gender"), "center"), Column(tr("代表队/单位", "Team/unit"), share=1.5),
+                  Column(tr("段位", "Rank"), "center")), rows)
 
 
 def _entries(ctx: _Ctx) -> Document:
@@ -464,12 +487,14 @@ def _summary_sections(reg: Regulation) -> list[Section]:
 def _schedule(ctx: _Ctx) -> Table:
     rows = []
     for s in ctx.reg.stages:
-        when = f"{fmt_date(s.start)} 至 {fmt_date(s.end)}" if s.start or s.end else "另行通知"
-        rows.append((f"第{s.phase}阶段", s.name, when, s.venue or "",
+        when = (f"{fmt_date(s.start)} {tr('至', 'to')} {fmt_date(s.end)}" if s.start or s.end
+                else tr("另行通知", "to be announced"))
+        rows.append((tr(f"第{s.phase}阶段", f"phase {s.phase}"), s.name, when, s.venue or "",
                      "、".join(ctx.division_name(d) for d in s.divisions),
                      time_control(s.time_control) if s.time_control else ""))
-    return Table("", (Column("阶段"), Column("名称", share=1), Column("日期"),
-                          Column("地点", share=1), Column("组别", share=1), Column("用时", share=1)),
+    return Table("", (Column(tr("阶段", "Phase")), Column(tr("名称", "Stage"), share=1),
+                      Column(tr("日期", "Dates")), Column(tr("地点", "Venue"), share=1),
+                      Column(tr("组别", "Divisions"), share=1), Column(tr("用时", "Time control"), share=1)),
                  tuple(rows))
 
 
@@ -483,9 +508,10 @@ def _team_lists(ctx: _Ctx) -> Table | None:
          "、".join(players[m.player_id].name for m in t.members if m.player_id in players))
         for i, t in enumerate(teams, start=1)
     )
-    return Table(f"参赛队 (共{len(teams)}队)",
-                 (Column("序号", "right"), Column("队名", share=1), Column("地区"),
-                  Column("领队"), Column("教练"), Column("队员", share=3)), rows)
+    return Table(tr(f"参赛队 (共{len(teams)}队)", f"Teams ({len(teams)})"),
+                 (Column(tr("序号", "No."), "right"), Column(tr("队名", "Team"), share=1),
+                  Column(tr("地区", "Region")), Column(tr("领队", "Leader")), Column(tr("教练", "Coach")),
+                  Column(tr("队员", "Members"), share=3)), rows)
 
 
 def _booklet(ctx: _Ctx) -> Document:
@@ -493,28 +519,28 @@ def _booklet(ctx: _Ctx) -> Document:
     dated = [s for s in reg.stages if s.start]
     cover = [ctx.event.name]
     if dated:
-        cover.append(f"{fmt_date(min(s.start for s in dated if s.start))} 至 "
+        cover.append(f"{fmt_date(min(s.start for s in dated if s.start))} {tr('至', 'to')} "
                      f"{fmt_date(max((s.end or s.start) for s in dated if s.start))}")
     venues = list(dict.fromkeys(s.venue for s in reg.stages if s.venue))
     cover += venues
-    cover.append("主办单位: " + "、".join(reg.organisers.hosts))
+    cover.append(tr("主办单位: ", "Hosts: ") + "、".join(reg.organisers.hosts))
     if reg.organisers.organisers:
-        cover.append("承办单位: " + "、".join(reg.organisers.organisers))
-    sections = [Section("赛程总表", tables=(_schedule(ctx),)),
-                Section("竞赛规程摘要", paragraphs=(reg.name, f"发布: {reg.issued.by} {fmt_date(reg.issued.on)}"),
+        cover.append(tr("承办单位: ", "Organisers: ") + "、".join(reg.organisers.organisers))
+    sections = [Section(tr("赛程总表", "Schedule"), tables=(_schedule(ctx),)),
+                Section(tr("竞赛规程摘要", "Regulation summary"),
+                        paragraphs=(reg.name, f"{tr('发布', 'Issued')}: {reg.issued.by} {fmt_date(reg.issued.on)}"),
                         new_page=True),
                 *_summary_sections(reg)]
     teams = _team_lists(ctx)
     if teams is not None:
-        sections.append(Section("参赛队", tables=(teams,), new_page=True))
+        sections.append(Section(tr("参赛队", "Teams"), tables=(teams,), new_page=True))
     first = True
     for did in ctx.divisions():
         t = _entry_table(ctx, did)
         if t is not None:
-            sections.append(Section("参赛名单" if first else "", tables=(t,), new_page=first))
+            sections.append(Section(tr("参赛名单", "Entry lists") if first else "", tables=(t,), new_page=first))
             first = False
-    return ctx.document("report", "booklet", sections=tuple(sections), cover=tuple(cover),
-                        title="秩序册")
+    return ctx.document("report", "booklet", sections=tuple(sections), cover=tuple(cover))
 
 
 _BUILDERS: dict[str, Callable[[_Ctx], Document]] = {

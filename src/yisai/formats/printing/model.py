@@ -110,8 +110,13 @@ class Document:
     slips: tuple[ScoreSlip, ...] = ()
     certificates: tuple[Certificate, ...] = ()
     cover: tuple[str, ...] = ()  # lines of a title page (秩序册)
+    labels: dict[str, str] = field(default_factory=dict)  # the templates' fixed words (labels.py)
     meta: dict[str, str] = field(default_factory=dict)
 
     def data(self) -> dict[str, Any]:
-        """The JSON the template reads."""
-        return asdict(self)
+        """The JSON the template reads (the Chinese labels when none were given)."""
+        from yisai.formats.printing.labels import labels
+
+        out = asdict(self)
+        out["labels"] = {**labels(self.template), **self.labels}
+        return out

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from yisai.formats.printing.model import Column, Table
 from yisai.formats.standings_export import place_text, text
+from yisai.i18n import tr
 from yisai.standings import Standings
 
 
@@ -20,10 +21,10 @@ def standings_table(title: str, st: Standings, order: Sequence[tuple[str, str]] 
     by_id = {row.player.id: row for row in st.rows}
     keyed = [(place_text(row), row) for row in st.rows] if order is None else \
         [(place, by_id[pid]) for pid, place in order if pid in by_id]
-    columns = [Column("名次", "right"), Column("姓名", share=1.3), Column("单位", share=1),
-               Column("段位", "center")]
+    columns = [Column(tr("名次", "Place"), "right"), Column(tr("姓名", "Name"), share=1.3),
+               Column(tr("单位", "Unit"), share=1), Column(tr("段位", "Rank"), "center")]
     if group_of:
-        columns.append(Column("组", "center"))
+        columns.append(Column(tr("组", "Group"), "center"))
     columns += [Column(k.title, "right") for k in st.shown_keys]
     rows = []
     for place, row in keyed:
