@@ -302,15 +302,40 @@ def test_kinds_by_chinese_name_and_bad_requests(demo_db: DemoDb) -> None:
             print_pdf(work, "1", "certificates", PrintOptions(background=Path("/no/such.png")))
 
 
+def _png(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
+    """A plain one-colour PNG (written here so the test needs no image library)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    raw = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
 def test_certificate_background_image(demo_db: DemoDb, tmp_path: Path) -> None:
-    bg = tmp_path / "bg.svg"
-    bg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="297" height="210">'
-                  '<rect width="297" height="210" fill="#fdf3d8"/></svg>', encoding="utf-8")
+    import subprocess
+
+    bg = tmp_path / "bg.png"
+    bg.write_bytes(_png(30, 21, (253, 243, 216)))
     with unit_of_work(str(demo_db.path)) as work:
         plain = print_pdf(work, "2", "certificates", PrintOptions(division="jia"))
         fancy = print_pdf(work, "2", "certificates", PrintOptions(division="jia", background=bg))
-    assert pdftotext(plain) == pdftotext(fancy)
-    assert b"fdf3d8" in fancy.lower() or len(fancy) != len(plain)
+    assert pdftotext(plain) == pdftotext(fancy)  # same certificates, only the paper differs
+
+    def images(pdf: bytes, name: str) -> list[str]:
+        f = tmp_path / name
+        f.write_bytes(pdf)
+        out = subprocess.run(["pdfimages", "-list", str(f)], capture_output=True, text=True, check=True)
+        return [ln for ln in out.stdout.splitlines()[2:] if ln.strip()]
+
+    pages = pdftotext(fancy).count("\f")
+    assert images(plain, "plain.pdf") == []
+    found = images(fancy, "fancy.pdf")
+    assert len(found) == pages and all(" 30    21 " in ln for ln in found)  # 30×21 px on every page
 
 
 def test_english_labels_for_an_english_caller(demo_db: DemoDb) -> None:
