@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -11,22 +11,15 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from yisai.cli.session import settings
-from yisai.formats.result_sheet import read_result_sheet, write_result_sheet
 from yisai.i18n import tr
-from yisai.pairing import Controls
 from yisai.record import Game, Result
-from yisai.services.context import ServiceError, unit_of_work
-from yisai.services.events import EventRecord, regulation_of
-from yisai.services.rounds import (
-    PLACEMENT_GROUP,
-    RoundView,
-    import_results,
-    pair,
-    record_result,
-    round_view,
-    sheet_lines,
-    sheet_title,
-)
+from yisai.record.groups import group_title
+
+if TYPE_CHECKING:  # services (and the store) load when a command runs, not for --help
+    from yisai.services.errors import ServiceError
+    from yisai.services.events import EventRecord
+    from yisai.services.rounds import RoundView
+
 
 console = Console()
 round_app = typer.Typer(help="轮次: 查看对阵、打印成绩登记表 (rounds)", no_args_is_help=True)
@@ -99,6 +92,10 @@ def pair_cmd(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB", help="数据库文件或 URL"),
 ) -> None:
     """编排一轮 (积分编排制)."""
+    from yisai.pairing import Controls
+    from yisai.services.context import ServiceError, unit_of_work
+    from yisai.services.rounds import pair
+
     controls = Controls(fixed_pairs=_pairs(fix), forbidden_pairs=_pairs(forbid),
                         requested_byes=tuple(bye), sit_outs=tuple(sit_out))
     try:
@@ -110,7 +107,7 @@ def pair_cmd(
         _fail(exc)
         return
     for group, pairing in paired.parts:
-        title = _title(paired.event, division, round_no, group)
+        title = _title(paired.event, paired.division, round_no, group)
         t = Table(title=title, title_style="bold")
         for h in ("台次", "黑方", "积分", "白方", "积分"):
             t.add_column(h)
@@ -126,7 +123,9 @@ def pair_cmd(
 
 
 def _title(event: EventRecord, division: str, n: int, group: str) -> str:
-    label = {"": "", PLACEMENT_GROUP: " 同名次决赛"}.get(group, f" {group}组")
+    from yisai.services.events import regulation_of
+
+    label = f" {group_title(group)}" if group else ""
     return f"{regulation_of(event).division(division).name}{label} 第{n}轮"
 
 
@@ -140,6 +139,9 @@ def round_show(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
 ) -> None:
     """显示一轮的对阵与成绩: 台次 黑方 白方 积分(赛前, 黑:白) 结果."""
+    from yisai.services.context import ServiceError, unit_of_work
+    from yisai.services.rounds import round_view
+
     try:
         with unit_of_work(settings(db)) as work:
             view = round_view(work, event, division, round_no, stage)
@@ -183,13 +185,20 @@ def round_sheet(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
 ) -> None:
     """打印一轮的成绩登记表 (台次 分组 黑方 白方 结果), 填好后用 yisai result import 导入."""
+    from yisai.formats.result_sheet import write_result_sheet
+    from yisai.services.context import ServiceError, unit_of_work
+    from yisai.services.rounds import round_view, sheet_lines, sheet_title
+
     try:
         with unit_of_work(settings(db)) as work:
             view = round_view(work, event, division, round_no, stage)
     except ServiceError as exc:
         _fail(exc)
         return
-    target = output or Path(f"成绩登记表_{division}_第{round_no}轮.xlsx")
+    from yisai.services.events import regulation_of
+
+    name = regulation_of(view.event).division(view.division).name
+    target = output or Path(f"成绩登记表_{name}_第{round_no}轮.xlsx")
     try:
         write_result_sheet(target, sheet_title(view), sheet_lines(view))
     except (OSError, ValueError) as exc:
@@ -213,15 +222,25 @@ def result_cmd(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
 ) -> None:
     """录入一台的成绩. 已有成绩的台次须加 --change 才能更改."""
+    from yisai.services.context import ServiceError, unit_of_work
+    from yisai.services.rounds import record_result
+
     try:
         with unit_of_work(settings(db)) as work:
-            game = record_result(work, event, division, round_no, board, result, group=group,
+            entry = record_result(work, event, division, round_no, board, result, group=group,
                                  stage_ref=stage, change=change, note=note)
     except ServiceError as exc:
         _fail(exc)
         return
+    game = entry.game
+    if not entry.changed:
+        console.print(tr(f"未改动: 第{round_no}轮第{board}台已是 {result_label(game)}",
+                         f"no change: round {round_no} board {board} is already {game.result.value}"))
+        return
     console.print(tr(f"已录入: 第{round_no}轮第{board}台 {result_label(game)}",
                      f"saved: round {round_no} board {board} {game.result.value}"))
+    for w in entry.warnings:
+        console.print(w.render(), style="yellow", markup=False, highlight=False, soft_wrap=True)
 
 
 @result_app.command("import")
@@ -237,6 +256,10 @@ def result_import(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
 ) -> None:
     """导入成绩表: 全部无误才保存, 否则逐行列出问题 (文件:工作表:行:列), 一个也不保存."""
+    from yisai.formats.result_sheet import read_result_sheet
+    from yisai.services.context import ServiceError, unit_of_work
+    from yisai.services.rounds import import_results
+
     sheet = read_result_sheet(file)
     for w in sheet.warnings:
         console.print(w, style="yellow", markup=False, highlight=False, soft_wrap=True)
@@ -253,6 +276,8 @@ def result_import(
         f"imported {file.name}: {len(report.saved)} saved, {report.unchanged} unchanged, "
         f"{report.blank} blank, {report.byes} byes",
     ), highlight=False)
+    for warning in report.warnings:
+        console.print(warning.render(), style="yellow", markup=False, highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
