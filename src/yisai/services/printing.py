@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from yisai.awards.report import TextTable, unit_of
+from yisai.formats.awards_report import TextTable, unit_of
 from yisai.formats.printing import (
     Certificate,
     Column,
@@ -29,12 +29,12 @@ from yisai.formats.printing import (
 )
 from yisai.formats.printing.labels import labels
 from yisai.formats.printing.tables import standings_table
+from yisai.formats.regulation_summary import fmt_date, summarize, time_control
 from yisai.formats.result_sheet import result_word
 from yisai.i18n import Text, tr
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
 from yisai.regulation.stages import Stage, TwoGroupSwissFormat
-from yisai.regulation.summary import fmt_date, summarize, time_control
 from yisai.services.context import InputError, Work
 from yisai.services.event_data import PLACEMENT_GROUP, group_members, playing_stage, standings_input
 from yisai.services.events import regulation_of, resolve_event
