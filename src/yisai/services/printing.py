@@ -105,7 +105,7 @@ def file_name(kind: str, options: PrintOptions | None = None) -> str:
     return "_".join(parts) + ".pdf"
 
 
-def build_document(work: Work, event_ref: str | None, kind: str,
+def build_document(work: Work, event_ref: str | int | None, kind: str,
                    options: PrintOptions | None = None) -> Document:
     """The document's content, worded and formatted (what the PDF shows)."""
     opts = options or PrintOptions()
@@ -115,7 +115,7 @@ def build_document(work: Work, event_ref: str | None, kind: str,
     return _BUILDERS[key](ctx)
 
 
-def print_pdf(work: Work, event_ref: str | None, kind: str,
+def print_pdf(work: Work, event_ref: str | int | None, kind: str,
               options: PrintOptions | None = None) -> bytes:
     """The document as PDF bytes (the web download and ``yisai print``)."""
     opts = options or PrintOptions()
@@ -126,7 +126,7 @@ def print_pdf(work: Work, event_ref: str | None, kind: str,
         raise InputError(exc.text, code="print_failed") from None
 
 
-def print_png(work: Work, event_ref: str | None, kind: str, options: PrintOptions | None = None,
+def print_png(work: Work, event_ref: str | int | None, kind: str, options: PrintOptions | None = None,
               width_px: int = 600) -> list[bytes]:
     """Every page as a PNG thumbnail ``width_px`` wide (the examples in docs/)."""
     opts = options or PrintOptions()
