@@ -6,7 +6,8 @@ same way.
 
 from __future__ import annotations
 
-from yisai.pairing import Entrant
+from typing import TYPE_CHECKING
+
 from yisai.record import Game
 from yisai.record.groups import PLACEMENT_GROUP
 from yisai.registry.person import Player
@@ -18,6 +19,9 @@ from yisai.services.registration import approved_players
 from yisai.standings import StandingsInput, StandingsPlayer
 from yisai.store import EventRecord
 from yisai.vocabulary.rank import MIN_KYU, Rank
+
+if TYPE_CHECKING:
+    from yisai.pairing import Entrant
 
 
 def playing_stage(reg: Regulation, division: str, stage_ref: str | None = None) -> Stage:
@@ -52,6 +56,8 @@ def team_of(work: Work, event: EventRecord) -> dict[str, str]:
 
 
 def entrants_of(players: list[Player], teams: dict[str, str]) -> list[Entrant]:
+    from yisai.pairing import Entrant
+
     return [
         Entrant(
             id=p.id,
