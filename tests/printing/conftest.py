@@ -46,6 +46,8 @@ def pdffonts(pdf: bytes, tmp: Path) -> str:
 def page_images(pdf: bytes, name: str, pages: int = 2) -> list[Path]:
     """The first pages as PNGs under out/print/ for review."""
     OUT.mkdir(parents=True, exist_ok=True)
+    for old in OUT.glob(f"{name}-*.png"):  # pdftoppm pads page numbers by the page count
+        old.unlink()
     src = OUT / f"{name}.pdf"
     src.write_bytes(pdf)
     subprocess.run(["pdftoppm", "-r", "50", "-png", "-f", "1", "-l", str(pages), str(src),
