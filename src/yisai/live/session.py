@@ -390,7 +390,7 @@ class LiveGame:
         }
         if self.flow.phase == Phase.SCORING:
             count = self.flow.count()
-            out["dead"] = sorted(board.gtp(p) for p in self.flow.dead)
+            out["dead"] = sorted(board.gtp(p).upper() for p in self.flow.dead)
             out["accepted"] = sorted("B" if c == BLACK else "W" for c in self.flow.accepted)
             out["count"] = {"black": float(count.black_count), "result": count.point_form}
         if self.ending is not None:
@@ -402,7 +402,7 @@ class LiveGame:
         d: dict[str, Any] = {"seq": a.seq, "color": "B" if a.color == BLACK else "W",
                              "kind": a.kind.value}  # fmt: skip
         if a.point is not None:
-            d["point"] = self.flow.board.gtp(a.point)
+            d["point"] = self.flow.board.gtp(a.point).upper()
         return d
 
     def sgf(self, *, black: str = "", white: str = "", date: str = "", event: str = "") -> bytes:

@@ -204,14 +204,16 @@ def resume_games(
 
 
 def load_game(work: Work, cfg: LiveConfig, game_id: int, now: float) -> tuple[LiveGameInfo, LiveGame]:
-    """A game as stored (for a process that takes it over, or a finished game's view)."""
+    """A game as stored, continued at ``now`` with the time since its last write charged
+    (a process reloading after a failed write, or a finished game's view)."""
     try:
         r = rows.get_game(work.session, game_id)
     except NotFound:
         raise NotFoundError(Text(f"没有对局 {game_id}", f"no game {game_id}"), code="no_game") from None
     actions = [_action(m) for m in rows.moves(work.session, r.id)]
+    at = now if r.status == "playing" else r.alive_at
     game = LiveGame.restore(LiveRules.from_dict(r.rules), r.started_at, actions, r.state,
-                            down_from=r.alive_at, up_at=now if r.status == "playing" else r.alive_at)  # fmt: skip
+                            down_from=at, up_at=at)  # fmt: skip
     return _info(r), game
 
 

@@ -1,0 +1,269 @@
+"""The live server over real WebSockets: a uvicorn child process on a loopback port, real
+clients (the ``websockets`` package). Duplicate and stale moves, two tabs of one player,
+reconnection with resync, and kill -9 of the server in the middle of a game."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from tests.conftest import REGULATIONS, ROOT
+from yisai.live.server import issue_ticket
+from yisai.services import live
+from yisai.services.context import open_context
+from yisai.services.events import create_event
+
+SECRET = "test-secret"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = dict(os.environ, YISAI_LIVE_TEST_DB=self.db, YISAI_LIVE_TEST_SECRET=SECRET,
+                   PYTHONPATH=f"{ROOT / 'src'}{os.pathsep}{ROOT}")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "--factory", "tests.live.liveapp:make_app",
+             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(self.proc.stderr.read().decode() if self.proc.stderr else "died")
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.05)
+        raise RuntimeError("the live server did not start")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def url(self, player: str | None, division: str = "open") -> str:
+        base = f"ws://127.0.0.1:{self.port}/live/ws"
+        return f"{base}?ticket={issue_ticket(SECRET, player, player.upper(), division)}" if player else base
+
+
+def new_db(folder: Path) -> str:
+    url = f"sqlite:///{folder / 'live.sqlite'}"
+    with open_context(url, actor="测试裁判") as ctx, ctx.work() as work:
+        create_event(work, REGULATIONS / "2025-shanhai-cup.toml")
+    return url
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return new_db(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the tests that do not kill it (each uses its own players)."""
+    srv = Server(new_db(tmp_path_factory.mktemp("live")))
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+class Tab:
+    """One browser tab: a socket that answers pings and keeps what it received."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.seen: list[dict[str, Any]] = []
+
+    async def send(self, **msg: Any) -> None:
+        await self.ws.send(json.dumps(msg))
+
+    async def expect(self, t: str, timeout: float = 8.0, **match: Any) -> dict[str, Any]:
+        async def loop() -> dict[str, Any]:
+            while True:
+                msg = json.loads(await self.ws.recv())
+                self.seen.append(msg)
+                if msg["t"] == "ping":
+                    await self.send(t="pong")
+                    continue
+                if msg["t"] == t and all(msg.get(k) == v for k, v in match.items()):
+                    return msg
+        return await asyncio.wait_for(loop(), timeout)
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+async def tab(server: Server, player: str | None, division: str = "open") -> Tab:
+    t = Tab(await connect(server.url(player, division)))
+    await t.expect("welcome")
+    return t
+
+
+async def matched_pair(server: Server, a: str, b: str) -> tuple[int, dict[str, Tab]]:
+    ta, tb = await tab(server, a), await tab(server, b)
+    await ta.send(t="queue")
+    await tb.send(t="queue")
+    ma = await ta.expect("matched")
+    mb = await tb.expect("matched")
+    assert ma["game"] == mb["game"] and {ma["color"], mb["color"]} == {"B", "W"}
+    await ta.expect("state", game=ma["game"])
+    await tb.expect("state", game=ma["game"])
+    colors = {ma["color"]: ta, mb["color"]: tb}
+    return ma["game"], colors
+
+
+def test_duplicate_and_stale_moves(server: Server) -> None:
+    async def run() -> None:
+        gid, tabs = await matched_pair(server, "p1", "p2")
+        b, w = tabs["B"], tabs["W"]
+        await b.send(t="act", game=gid, kind="move", point="D4", version=0)
+        ack = await b.expect("ack")
+        assert (ack["seq"], ack["version"], ack["duplicate"]) == (1, 1, False)
+        upd = await w.expect("update")
+        assert upd["action"] == {"seq": 1, "color": "B", "kind": "move", "point": "D4"}
+        await b.send(t="act", game=gid, kind="move", point="D4", version=0)  # resent
+        again = await b.expect("ack")
+        assert (again["seq"], again["version"], again["duplicate"]) == (1, 1, True)
+        await b.send(t="act", game=gid, kind="move", point="Q16", version=0)  # stale
+        stale = await b.expect("refused")
+        assert (stale["code"], stale["version"]) == ("stale", 1)
+        await w.send(t="act", game=gid, kind="move", point="Q16", version=1)
+        assert (await w.expect("ack"))["version"] == 2
+        # White saw exactly one update for move 1 (the resend was applied once)
+        updates = [m for m in w.seen if m["t"] == "update" and m["action"]["seq"] == 1]
+        assert len(updates) == 1
+        await w.send(t="act", game=gid, kind="resign", version=2)
+        ended = await b.expect("ended")
+        assert (ended["result"], ended["reason"]) == ("B+R", "resign")
+        await w.expect("ended")
+        for t in (b, w):
+            await t.close()
+    asyncio.run(run())
+    with open_context(server.db, actor="x") as ctx, ctx.work() as work:
+        cfg = live.live_config(work, None)
+        table = {r.player: (r.points, r.wins, r.games) for r in live.ladder_table(work, cfg, 1, "open")}
+    black = "p1" if table["p1"][0] > 0 else "p2"
+    white = "p2" if black == "p1" else "p1"
+    assert table[black] == (2, 1, 1) and table[white] == (-2, 0, 1)
+
+
+def test_two_tabs_of_one_player(server: Server) -> None:
+    async def run() -> None:
+        gid, tabs = await matched_pair(server, "t1", "t2")
+        b1, w = tabs["B"], tabs["W"]
+        player = await _player_of(b1)
+        b2 = await tab(server, player)  # a second tab of Black
+        await b2.send(t="join", game=gid)
+        await b2.expect("state", game=gid)
+        await b2.send(t="act", game=gid, kind="move", point="C3", version=0)
+        assert (await b2.expect("ack"))["version"] == 1
+        upd1 = await b1.expect("update")  # the first tab sees its own player's move
+        assert upd1["action"]["point"] == "C3"
+        await b1.close()  # closing one tab: Black is still on the platform
+        await asyncio.sleep(0.3)
+        await w.send(t="sync", game=gid)
+        state = await w.expect("state", game=gid)
+        assert state["clocks"]["B"]["connected"] is True
+        await b2.close()
+        pres = await w.expect("presence", game=gid)  # now Black is away; White is told
+        assert pres["clocks"]["B"]["connected"] is False
+        assert 0 < pres["clocks"]["B"]["escape_in"] <= 120
+        await w.close()
+    asyncio.run(run())
+
+
+async def _player_of(t: Tab) -> str:
+    return str(next(m for m in t.seen if m["t"] == "welcome")["player"])
+
+
+def test_reconnection_with_resync(server: Server) -> None:
+    async def run() -> None:
+        gid, tabs = await matched_pair(server, "r1", "r2")
+        b, w = tabs["B"], tabs["W"]
+        white = await _player_of(w)
+        await w.close()
+        await b.send(t="act", game=gid, kind="move", point="D4", version=0)  # while White is away
+        await b.expect("ack")
+        w2 = await tab(server, white)
+        welcome = next(m for m in w2.seen if m["t"] == "welcome")
+        assert welcome["games"] == [gid]  # the server tells the returning player their game
+        await w2.send(t="join", game=gid)
+        state = await w2.expect("state", game=gid)
+        assert state["version"] == 1 and state["moves"][0]["point"] == "D4"
+        assert state["clocks"]["W"]["connected"] is True
+        await w2.send(t="act", game=gid, kind="move", point="Q16", version=1)
+        assert (await w2.expect("ack"))["version"] == 2
+        await b.close()
+        await w2.close()
+    asyncio.run(run())
+
+
+def test_kill_9_mid_game_and_restart_with_the_game_intact(db: str) -> None:
+    srv = Server(db)
+    srv.start()
+    try:
+        async def first() -> tuple[int, str, str, float]:
+            gid, tabs = await matched_pair(srv, "k1", "k2")
+            b, w = tabs["B"], tabs["W"]
+            await b.send(t="act", game=gid, kind="move", point="D4", version=0)
+            await b.expect("ack")
+            await w.send(t="act", game=gid, kind="move", point="Q16", version=1)
+            await w.expect("ack")
+            await b.send(t="sync", game=gid)
+            state = await b.expect("state", game=gid)
+            return gid, await _player_of(b), await _player_of(w), state["clocks"]["B"]["main"]
+        gid, black, white, main_before = asyncio.run(first())
+        srv.kill9()  # no clean shutdown: only what was committed survives
+        time.sleep(3.0)  # the outage, which nobody may be charged for
+        srv.start()
+
+        async def second() -> None:
+            b, w = await tab(srv, black), await tab(srv, white)
+            for t in (b, w):
+                assert next(m for m in t.seen if m["t"] == "welcome")["games"] == [gid]
+                await t.send(t="join", game=gid)
+            state = await b.expect("state", game=gid)
+            await w.expect("state", game=gid)
+            assert state["version"] == 2 and [m["point"] for m in state["moves"]] == ["D4", "Q16"]
+            # Black's clock ran only while a server was up: well under the 3 s outage is used
+            assert main_before - state["clocks"]["B"]["main"] < 1.5
+            await b.send(t="act", game=gid, kind="move", point="C3", version=2)
+            assert (await b.expect("ack"))["version"] == 3
+            assert (await w.expect("update"))["action"]["point"] == "C3"
+            await b.close()
+            await w.close()
+        asyncio.run(second())
+    finally:
+        srv.stop()
