@@ -136,3 +136,11 @@ def test_waves_are_stored_with_their_seed_for_replay(ctx: Context) -> None:
         stored = live.day_waves(work, cfg, day)[0]
     assert stored["pairs"] == [[m.black, m.white] for m in wave.pairs]
     assert [w[0] for w in stored["waiting"]] == ["a", "b", "c"]
+
+
+def test_last_opponents_survive_a_restart(ctx: Context) -> None:
+    cfg = cfg_of(ctx)
+    start(ctx, cfg, black="a", white="b")
+    start(ctx, cfg, black="c", white="a")
+    with ctx.work() as work:
+        assert live.last_opponents(work, cfg) == {"a": "c", "b": "a", "c": "a"}

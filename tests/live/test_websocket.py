@@ -21,9 +21,10 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from tests.conftest import REGULATIONS, ROOT
 from yisai.live.server import issue_ticket
+from yisai.regulation.loader import loads
 from yisai.services import live
 from yisai.services.context import open_context
-from yisai.services.events import create_event
+from yisai.services.events import create_event, create_event_from_text
 
 SECRET = "test-secret"
 
@@ -115,7 +116,7 @@ class Tab:
                 msg = json.loads(await self.ws.recv())
                 self.seen.append(msg)
                 if msg["t"] == "ping":
-                    await self.send(t="pong")
+                    await self.send(t="pong", at=msg["at"])
                     continue
                 if msg["t"] == t and all(msg.get(k) == v for k, v in match.items()):
                     return msg
@@ -265,5 +266,75 @@ def test_kill_9_mid_game_and_restart_with_the_game_intact(db: str) -> None:
             await b.close()
             await w.close()
         asyncio.run(second())
+    finally:
+        srv.stop()
+
+
+def fast_db(folder: Path) -> str:
+    """Seed 000 with a 3 × 1 s clock and a 1 s absence limit, so the server's own clock can end
+    games within a test: flags and escapes are settled by the housekeeping loop, not by moves."""
+    text = (REGULATIONS / "2025-shanhai-cup.toml").read_text(encoding="utf-8")
+    start = text.index("[stages.time_control]")
+    end = text.index("[[stages]]", start)
+    fast = text[:start] + (
+        "[stages.time_control]\nmain_minutes = 0\nbyoyomi_periods = 3\nbyoyomi_seconds = 1\n"
+        "loss_on_time = true\n[stages.disconnection]\ndisconnection_after_seconds = 1\n"
+        "max_disconnections = 2\nmax_total_absence_seconds = 1\n\n"
+    ) + text[end:]
+    url = f"sqlite:///{folder / 'fast.sqlite'}"
+    with open_context(url, actor="测试裁判") as ctx, ctx.work() as work:
+        create_event_from_text(work, fast, loads(fast, "fast.toml"))
+    return url
+
+
+def test_the_server_clock_flags_and_the_ladder_is_written_before_anyone_is_told(tmp_path: Path) -> None:
+    srv = Server(fast_db(tmp_path))
+    srv.start()
+    try:
+        async def run() -> tuple[str, str]:
+            gid, tabs = await matched_pair(srv, "f1", "f2")
+            b, w = tabs["B"], tabs["W"]
+            ended = await w.expect("ended", game=gid)  # Black never moves: 3 × 1 s used up
+            assert (ended["result"], ended["reason"]) == ("W+T", "time")
+            with open_context(srv.db, actor="x") as ctx, ctx.work() as work:
+                cfg = live.live_config(work, None)
+                lines = {r.player: r.points for r in live.ladder_table(work, cfg, 1, "open")}
+                assert live.game_sgf(work, gid)  # the record is stored too
+            names = await _player_of(b), await _player_of(w)
+            await b.expect("ended", game=gid)
+            for t in (b, w):
+                await t.close()
+            assert lines == {names[0]: -2, names[1]: 2}
+            return names
+
+        asyncio.run(run())
+    finally:
+        srv.stop()
+
+
+def test_an_absent_player_escapes_and_both_were_told_the_time_left(tmp_path: Path) -> None:
+    srv = Server(fast_db(tmp_path))
+    srv.start()
+    try:
+        async def run() -> None:
+            gid, tabs = await matched_pair(srv, "e1", "e2")
+            b, w = tabs["B"], tabs["W"]
+            await b.send(t="act", game=gid, kind="move", point="D4", version=0)
+            await b.expect("ack")
+            await w.close()  # White leaves the platform for good
+            pres = await b.expect("presence", game=gid)
+            assert pres["clocks"]["W"]["connected"] is False
+            assert 0 <= pres["clocks"]["W"]["escape_in"] <= 1.0
+            ended = await b.expect("ended", game=gid)
+            assert (ended["result"], ended["reason"]) == ("B+F", "escape")
+            await b.close()
+            with open_context(srv.db, actor="x") as ctx, ctx.work() as work:
+                cfg = live.live_config(work, None)
+                rows = {r.player: (r.points, r.escapes) for r in live.ladder_table(work, cfg, 1, "open")}
+            black = await _player_of(b)
+            white = "e2" if black == "e1" else "e1"
+            assert rows == {black: (2, 0), white: (-2, 1)}
+
+        asyncio.run(run())
     finally:
         srv.stop()

@@ -14,16 +14,19 @@ client → server                                  server → client
   {"t":"join","game":id}                           {"t":"queued","pool","period"}
   {"t":"act","game":id,"kind":"move|pass|resign|   {"t":"matched","game","color","opponent"}
         toggle|accept|reject","point":"D4",        {"t":"state","game",...}   (full resync)
-        "version":n,"lag":s}                       {"t":"ack","game","seq","version","duplicate"}
+        "version":n}                               {"t":"ack","game","seq","version","duplicate"}
   {"t":"sync","game":id}                           {"t":"update","game","action","version","state"}
-  {"t":"pong"} (any frame counts as presence)      {"t":"refused","game","code","message","version"}
+  {"t":"pong","at":<the ping's at>}                {"t":"refused","game","code","message","version"}
+  (any frame counts as presence)
                                                    {"t":"ended","game","result","reason"}
                                                    {"t":"ping"}, {"t":"error","code","message"}
 
 Guarantees: an action is stored (committed) before its ``ack`` and the ``update`` to anyone;
 a resent action (same version and content) gets the same ack again and is applied once; a stale
 one is refused with the current version so the client resyncs; the result, SGF and ladder are
-committed before ``ended`` is sent. One process owns all games (scale-out through Redis: not yet).
+committed before ``ended`` is sent. Lag compensation: the server measures each connection's
+round trip from its pings (a pong echoes the ping's ``at``) and credits half of it to a move,
+at most the game's ``lag_cap`` (0.5 s by default); a client cannot claim a delay. One process owns all games (scale-out through Redis: not yet).
 """
 
 from __future__ import annotations
@@ -93,6 +96,7 @@ class Client:
     division: str
     lang: str
     games: set[int] = field(default_factory=set)
+    delay: float = 0.0  # one-way network delay: half the last ping's round trip
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def send(self, msg: dict[str, Any]) -> None:
@@ -229,6 +233,9 @@ class LiveHub:
                         slot.game.frame(color, client.conn, now)
                         await self._after_change(slot)
         if kind == "pong":
+            sent = msg.get("at")
+            if isinstance(sent, int | float) and 0 <= now - sent < 60:
+                client.delay = (now - sent) / 2
             return
         elif kind == "queue":
             await self._queue(client)
@@ -277,13 +284,12 @@ class LiveHub:
         if self.matchmaker is None or self.match_day != day:
             cfg = self.cfg
 
-            def stored() -> tuple[int | None, dict[str, int]]:
+            def stored() -> tuple[int | None, dict[str, int], dict[str, str]]:
                 with self.ctx.work(actor=self.actor) as work:
-                    return svc.day_matching(work, cfg, day)
+                    return (*svc.day_matching(work, cfg, day), svc.last_opponents(work, cfg))
 
-            seed, last = await asyncio.to_thread(stored)
+            seed, last, opponents = await asyncio.to_thread(stored)
             queues = self.matchmaker.queues if self.matchmaker else {}
-            opponents = self.matchmaker.last_opponent if self.matchmaker else {}
             self.matchmaker = Matchmaker(seed if seed is not None else secrets.randbits(48),
                                          dict(last), queues, opponents)  # fmt: skip
             self.match_day = day
@@ -390,7 +396,6 @@ class LiveHub:
         try:
             kind = Kind(str(msg.get("kind")))
             version = int(msg.get("version", -1))
-            lag = float(msg.get("lag", 0.0) or 0.0)
             point = None
             if kind in (Kind.MOVE, Kind.TOGGLE):
                 point = slot.game.flow.board.parse_gtp(str(msg.get("point", "")))
@@ -404,7 +409,8 @@ class LiveHub:
                 client.games.add(slot.info.id)
             now = self.opt.clock()
             try:
-                ack = slot.game.act(color, kind, version, now, point=point, conn=client.conn, lag=lag)
+                ack = slot.game.act(color, kind, version, now, point=point, conn=client.conn,
+                                    lag=client.delay)  # measured by the server, capped by the game
             except LiveRefused as exc:
                 await client.send(self._refusal(slot, exc.code, exc.text, exc.version, client.lang))
                 await self._after_change(slot)

@@ -264,6 +264,11 @@ def day_matching(work: Work, cfg: LiveConfig, day: date) -> tuple[int | None, di
     return seed, last
 
 
+def last_opponents(work: Work, cfg: LiveConfig) -> dict[str, str]:
+    """Each player's latest opponent (restored into the matchmaker after a restart)."""
+    return rows.last_opponents(work.session, cfg.event_id)
+
+
 def day_waves(work: Work, cfg: LiveConfig, day: date) -> list[dict[str, Any]]:
     return [record for _, _, _, record in rows.day_waves(work.session, cfg.event_id, day)]
 
@@ -278,6 +283,7 @@ __all__ = [
     "game_info",
     "game_sgf",
     "ladder_table",
+    "last_opponents",
     "live_config",
     "load_game",
     "player_games",

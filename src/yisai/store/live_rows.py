@@ -126,6 +126,16 @@ def games_of(s: Session, event_id: int, player: str) -> list[LiveGameRecord]:
     return [_game(r) for r in s.scalars(q.order_by(LiveGameRow.id))]
 
 
+def last_opponents(s: Session, event_id: int) -> dict[str, str]:
+    """Each player's opponent in their latest game (matching avoids an immediate rematch)."""
+    q = (select(LiveGameRow.black, LiveGameRow.white)
+         .where(LiveGameRow.event_id == event_id).order_by(LiveGameRow.id))  # fmt: skip
+    out: dict[str, str] = {}
+    for black, white in s.execute(q):
+        out[black], out[white] = white, black
+    return out
+
+
 def moves(s: Session, game_id: int) -> list[LiveMoveRecord]:
     q = select(LiveMoveRow).where(LiveMoveRow.game_id == game_id).order_by(LiveMoveRow.seq)
     return [LiveMoveRecord(r.seq, r.color, r.kind, r.point, r.at, r.lag) for r in s.scalars(q)]
