@@ -308,7 +308,15 @@ class LiveHub:
         cfg = self.cfg
         beijing = self.ctx.settings.clock()
         period = open_period(cfg.stage, beijing)
-        if period is None or self.matchmaker is None:
+        if self.matchmaker is None:
+            return
+        if period is None:  # the period closed while people waited: nobody can be matched now
+            for pool, queue in self.matchmaker.queues.items():
+                for player in list(queue):
+                    for c in list(self.clients.get(player, ())):
+                        await c.send(self._error("closed", closed_reason(cfg.stage, beijing), c.lang)
+                                     | {"pool": pool})
+                queue.clear()
             return
         mm = await self._matchmaker(beijing)
         for pool in cfg.pools:
