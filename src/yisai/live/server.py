@@ -41,22 +41,25 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar, cast
 
 from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from yisai.game.board import BLACK, WHITE
+from yisai.game.flow import Phase
 from yisai.i18n import Text, normalise
 from yisai.live.matching import Matchmaker
 from yisai.live.periods import closed_reason, open_period, pool_of
 from yisai.live.session import Action, Kind, LiveGame, LiveRefused, color_name
 from yisai.services import live as svc
-from yisai.services.context import Context
+from yisai.services.context import Context, Work
 from yisai.services.errors import ServiceError
 from yisai.services.identity import Actor
 
 log = logging.getLogger("yisai.live")
+T = TypeVar("T")
 TICKET_SALT = "yisai-live-ticket"
 
 
@@ -113,7 +116,72 @@ class Slot:
     game: LiveGame
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
-    last_presence: dict[str, Any] = field(default_factory=dict)
+    last_presence: tuple[bool, int, bool, int] | None = None
+
+
+class Writer:
+    """Group commit: writes queued while one transaction runs go together into the next.
+
+    Each caller awaits its own result; the acknowledgement of an action is sent only when the
+    transaction holding it has committed. If a batch fails, its writes are retried one by one
+    so one bad write cannot sink the others.
+    """
+
+    def __init__(self, context: Context, actor: Actor) -> None:
+        self.ctx = context
+        self.actor = actor
+        self.pending: list[tuple[Callable[[Work], Any], asyncio.Future[Any]]] = []
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
+    async def submit(self, fn: Callable[[Work], T]) -> T:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.pending.append((fn, future))
+        self.wake.set()
+        return cast(T, await future)
+
+    async def _run(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            batch, self.pending = self.pending, []
+            if not batch:
+                continue
+            results = await asyncio.to_thread(self._commit, [fn for fn, _ in batch])
+            for (_, future), (ok, value) in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
+
+    def _commit(self, fns: list[Callable[[Work], Any]]) -> list[tuple[bool, Any]]:
+        try:
+            with self.ctx.work(actor=self.actor) as work:
+                values = [fn(work) for fn in fns]
+            return [(True, v) for v in values]
+        except Exception as exc:
+            if len(fns) == 1:
+                return [(False, exc)]
+        out: list[tuple[bool, Any]] = []
+        for fn in fns:
+            try:
+                with self.ctx.work(actor=self.actor) as work:
+                    out.append((True, fn(work)))
+            except Exception as exc:
+                out.append((False, exc))
+        return out
 
 
 class LiveHub:
@@ -132,6 +200,7 @@ class LiveHub:
         self.started = False
         self._start_lock = asyncio.Lock()
         self.actor = Actor.system()
+        self.writer = Writer(context, self.actor)
 
     # ----- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -143,6 +212,7 @@ class LiveHub:
             for info, game in resumed:
                 self.slots[info.id] = Slot(info, game)
             log.info("live: %d games resumed", len(resumed))
+            self.writer.start()
             self.tasks = [asyncio.create_task(self._waves()), asyncio.create_task(self._housekeeping())]
             self.started = True
 
@@ -158,6 +228,7 @@ class LiveHub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.tasks = []
+        await self.writer.stop()
         self.started = False
 
     @asynccontextmanager
@@ -327,21 +398,21 @@ class LiveHub:
             if not wave.pairs:
                 continue
 
-            def write(wave: Any = wave, pool: str = pool, now: float = now) -> list[tuple[svc.LiveGameInfo, LiveGame]]:
-                with self.ctx.work(actor=self.actor) as work:
-                    svc.store_wave(work, cfg, beijing.date(), wave)
-                    return [
-                        svc.start_game(
-                            work, cfg, period=period.number, pool=pool,
-                            black=(m.black, self.names.get(m.black, m.black)),
-                            white=(m.white, self.names.get(m.white, m.white)), start=now,
-                            owner=self.opt.owner,
-                            matching={"seed": wave.seed, "wave": wave.number, "pool": pool},
-                        )
-                        for m in wave.pairs
-                    ]  # fmt: skip
+            def write(work: Work, wave: Any = wave, pool: str = pool,
+                      now: float = now) -> list[tuple[svc.LiveGameInfo, LiveGame]]:
+                svc.store_wave(work, cfg, beijing.date(), wave)
+                return [
+                    svc.start_game(
+                        work, cfg, period=period.number, pool=pool,
+                        black=(m.black, self.names.get(m.black, m.black)),
+                        white=(m.white, self.names.get(m.white, m.white)), start=now,
+                        owner=self.opt.owner,
+                        matching={"seed": wave.seed, "wave": wave.number, "pool": pool},
+                    )
+                    for m in wave.pairs
+                ]  # fmt: skip
 
-            for info, game in await asyncio.to_thread(write):
+            for info, game in await self.writer.submit(write):
                 slot = Slot(info, game)
                 self.slots[info.id] = slot
                 for player, color in ((info.black, BLACK), (info.white, WHITE)):
@@ -386,6 +457,18 @@ class LiveHub:
             return None
         return Slot(found[0], found[1])
 
+    def _update(self, slot: Slot, action: Action) -> dict[str, Any]:
+        """One accepted action for every connection of the game (no move list: resync has it)."""
+        game = slot.game
+        now = self.opt.clock()
+        msg: dict[str, Any] = {"t": "update", "game": slot.info.id, "version": game.version,
+                               "action": game.describe(action), "phase": game.phase.value,
+                               "clocks": game.clocks(now)}  # fmt: skip
+        if game.phase == Phase.SCORING:
+            full = game.state(now)
+            msg.update(dead=full["dead"], accepted=full["accepted"], count=full["count"])
+        return msg
+
     def _state(self, slot: Slot) -> dict[str, Any]:
         info = slot.info
         state = slot.game.state(self.opt.clock())
@@ -425,7 +508,7 @@ class LiveHub:
                 return
             if not ack.duplicate:
                 try:
-                    await asyncio.to_thread(self._persist, slot, ack.action)
+                    await self.writer.submit(lambda work: self._persist(work, slot, ack.action))
                 except Exception:  # not stored: forget it and reload the stored game
                     log.exception("live: could not store game %s action %s", slot.info.id, ack.action)
                     await self._reload(slot)
@@ -436,20 +519,18 @@ class LiveHub:
             await client.send({"t": "ack", "game": slot.info.id, "seq": ack.action.seq,
                                "version": ack.version, "duplicate": ack.duplicate})  # fmt: skip
             if not ack.duplicate:
-                update = {"t": "update", "game": slot.info.id, "version": ack.version,
-                          "action": slot.game.describe(ack.action), "state": self._state(slot)}  # fmt: skip
+                update = self._update(slot, ack.action)
                 for c in list(slot.clients):
                     await c.send(update)
                 if slot.game.over:
                     await self._announce_end(slot)
 
-    def _persist(self, slot: Slot, action: Action) -> None:
+    def _persist(self, work: Work, slot: Slot, action: Action) -> None:
         assert self.cfg is not None
-        with self.ctx.work(actor=self.actor) as work:
-            if slot.game.over:
-                slot.info = svc.finish_game(work, self.cfg, slot.info.id, slot.game, action)
-            else:
-                svc.record_action(work, slot.info.id, slot.game, action)
+        if slot.game.over:
+            slot.info = svc.finish_game(work, self.cfg, slot.info.id, slot.game, action)
+        else:
+            svc.record_action(work, slot.info.id, slot.game, action)
 
     async def _reload(self, slot: Slot) -> None:
         assert self.cfg is not None
@@ -477,12 +558,9 @@ class LiveHub:
         assert self.cfg is not None
         cfg = self.cfg
 
-        def write() -> svc.LiveGameInfo:
-            with self.ctx.work(actor=self.actor) as work:
-                return svc.finish_game(work, cfg, slot.info.id, slot.game)
-
         try:
-            slot.info = await asyncio.to_thread(write)
+            slot.info = await self.writer.submit(
+                lambda work: svc.finish_game(work, cfg, slot.info.id, slot.game))
         except ServiceError:
             log.exception("live: could not finish game %s", slot.info.id)
             return
@@ -499,20 +577,15 @@ class LiveHub:
     async def _presence_news(self, slot: Slot) -> None:
         """When someone's presence changed: store it, and tell both players (and watchers)."""
         now = self.opt.clock()
-        clocks = slot.game.state(now)["clocks"]
-        view = {c: (v["connected"], v["disconnections"]) for c, v in clocks.items()}
+        view = slot.game.presence_view(now)
         if view == slot.last_presence:
             return
         slot.last_presence = view
         if slot.info.status == "playing":
-            await asyncio.to_thread(self._save_state, slot, now)
-        msg = {"t": "presence", "game": slot.info.id, "clocks": clocks}
+            await self.writer.submit(lambda work: svc.save_state(work, slot.info.id, slot.game, now))
+        msg = {"t": "presence", "game": slot.info.id, "clocks": slot.game.clocks(now)}
         for c in list(slot.clients):
             await c.send(msg)
-
-    def _save_state(self, slot: Slot, now: float) -> None:
-        with self.ctx.work(actor=self.actor) as work:
-            svc.save_state(work, slot.info.id, slot.game, now)
 
     async def _housekeeping(self) -> None:
         last_ping = last_alive = 0.0
@@ -535,15 +608,11 @@ class LiveHub:
                         await self._after_change(slot)
                 if now - last_alive >= self.opt.alive_seconds:
                     last_alive = now
-                    await asyncio.to_thread(self._touch, now)
+                    ids = [gid for gid, s in self.slots.items() if s.info.status == "playing"]
+                    await self.writer.submit(partial(_touch, ids=ids, at=now))
                 self._forget_finished()
             except Exception:
                 log.exception("live: housekeeping failed")
-
-    def _touch(self, now: float) -> None:
-        ids = [gid for gid, s in self.slots.items() if s.info.status == "playing"]
-        with self.ctx.work(actor=self.actor) as work:
-            svc.touch(work, ids, now)
 
     def _forget_finished(self) -> None:
         for gid, slot in list(self.slots.items()):
@@ -559,6 +628,10 @@ class LiveHub:
     def _refusal(slot: Slot, code: str, text: Text, version: int, lang: str) -> dict[str, Any]:
         return {"t": "refused", "game": slot.info.id, "code": code, "message": text.render(lang),
                 "version": version}  # fmt: skip
+
+
+def _touch(work: Work, *, ids: list[int], at: float) -> None:
+    svc.touch(work, ids, at)
 
 
 def create_live_router(

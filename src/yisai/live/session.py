@@ -364,9 +364,8 @@ class LiveGame:
             self.clock.resume(now)
 
     # ----- views --------------------------------------------------------------------------
-    def state(self, now: float) -> dict[str, Any]:
-        """Everything a client needs to (re)draw the game: the resync message."""
-        board = self.flow.board
+    def clocks(self, now: float) -> dict[str, dict[str, Any]]:
+        """Each side's clock and presence as a display shows them at ``now``."""
         clocks = {}
         for c, name in ((BLACK, "B"), (WHITE, "W")):
             t = self.clock.time_left(c, now)
@@ -379,6 +378,18 @@ class LiveGame:
                 "absence": round(s.total_absence, 3),
                 "escape_in": None if instant is None else round(max(instant - now, 0.0), 3),
             }  # fmt: skip
+        return clocks
+
+    def presence_view(self, now: float) -> tuple[bool, int, bool, int]:
+        """What changes a presence message: each side's connection and disconnections."""
+        b = self.presence.status(BLACK, now).disconnections
+        w = self.presence.status(WHITE, now).disconnections
+        return (self.connected(BLACK), b, self.connected(WHITE), w)
+
+    def state(self, now: float) -> dict[str, Any]:
+        """Everything a client needs to (re)draw the game: the resync message."""
+        board = self.flow.board
+        clocks = self.clocks(now)
         out: dict[str, Any] = {
             "version": self.version,
             "phase": self.flow.phase.value,
