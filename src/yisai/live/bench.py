@@ -67,7 +67,9 @@ def _proc_peak_mb(pid: int) -> float:
     return 0.0
 
 
-async def _player(url: str, seed: int, moves: int, stats: Stats, deadline: float) -> None:
+async def _player(
+    url: str, seed: int, moves: int, stats: Stats, deadline: float, think: float = 0.0
+) -> None:
     import asyncio
     import json
     import random
@@ -91,6 +93,9 @@ async def _player(url: str, seed: int, moves: int, stats: Stats, deadline: float
             nonlocal sent_at
             if me is None or board.to_move != me or sent_at is not None:
                 return
+            if think > 0:  # a human-like pause: uniform in [0, 2 × think]
+                sent_at = -1.0  # reserved while thinking
+                await asyncio.sleep(rng.uniform(0, 2 * think))
             sent_at = time.perf_counter()
             if version >= moves:
                 await send(t="act", game=game, kind="resign", version=version)
@@ -125,7 +130,7 @@ async def _player(url: str, seed: int, moves: int, stats: Stats, deadline: float
                 version = msg["version"]
                 await maybe_move()
             elif t == "ack":
-                if sent_at is not None:
+                if sent_at is not None and sent_at >= 0:
                     stats.rtts.append(time.perf_counter() - sent_at)
                 sent_at = None
             elif t == "update" and msg["version"] == version + 1:
@@ -147,7 +152,8 @@ async def _player(url: str, seed: int, moves: int, stats: Stats, deadline: float
 
 
 def run_bench(
-    games: int, moves: int, seconds: float, seed: int, regulation: Path | None = None
+    games: int, moves: int, seconds: float, seed: int, regulation: Path | None = None,
+    think: float = 0.0,
 ) -> dict[str, float]:
     import asyncio
     import resource
@@ -197,7 +203,7 @@ def run_bench(
                 deadline = time.monotonic() + seconds
                 tasks = [
                     asyncio.create_task(_player(base + issue_ticket(secret, f"b{i}", f"B{i}", "open"),
-                                                seed * 100_003 + i, moves, stats, deadline))
+                                                seed * 100_003 + i, moves, stats, deadline, think))
                     for i in range(2 * games)
                 ]  # fmt: skip
                 done = await asyncio.gather(*tasks, return_exceptions=True)
@@ -233,13 +239,16 @@ def register(bench_app: typer.Typer) -> None:
         seconds: float = typer.Option(120.0, "--seconds", min=1, max=1800, help="最长运行秒数"),
         seed: int = typer.Option(1, "--seed", help="随机种子"),
         regulation: Path = typer.Option(None, "--regulation", help="规程文件 (默认 山海杯 2025)"),
+        think: float = typer.Option(0.0, "--think", min=0, max=60,
+                                    help="平均思考秒数 (0 = 立即应着, 测最大吞吐)"),
     ) -> None:
         """线上对局基准: 模拟棋手经本机 WebSocket 下真实着手, 打印每秒着数与往返时间."""
         typer.echo(tr(
-            f"线上对局基准: {games} 局同时进行, 每局 {moves} 着, 最长 {seconds:.0f} 秒, 种子 {seed}",
-            f"live benchmark: {games} concurrent games, {moves} moves each, at most {seconds:.0f} s, seed {seed}",
+            f"线上对局基准: {games} 局同时进行, 每局 {moves} 着, 平均思考 {think} 秒, 最长 {seconds:.0f} 秒, 种子 {seed}",
+            f"live benchmark: {games} concurrent games, {moves} moves each, mean think {think} s, "
+            f"at most {seconds:.0f} s, seed {seed}",
         ))  # fmt: skip
-        r = run_bench(games, moves, seconds, seed, regulation)
+        r = run_bench(games, moves, seconds, seed, regulation, think)
         typer.echo(tr(
             f"完成 {r['games']:.0f} 局, {r['moves']:.0f} 着, {r['seconds']:.1f} 秒: {r['moves_per_s']:,.0f} 着/秒",
             f"finished {r['games']:.0f} games, {r['moves']:.0f} moves in {r['seconds']:.1f} s: "
@@ -250,6 +259,8 @@ def register(bench_app: typer.Typer) -> None:
             f"round trip (send to ack, stored first): p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, "
             f"max {r['max_ms']:.1f} ms",
         ))  # fmt: skip
+        per_move = r["server_cpu_s"] / r["moves"] * 1000 if r["moves"] else 0.0
+        typer.echo(tr(f"服务器 CPU 每着 {per_move:.2f} ms", f"server CPU per move {per_move:.2f} ms"))
         typer.echo(tr(
             f"服务器进程: CPU {r['server_cpu_s']:.1f} 秒, 内存峰值 {r['server_peak_mb']:.0f} MB; "
             f"客户端进程: CPU {r['client_cpu_s']:.1f} 秒, 内存峰值 {r['client_peak_mb']:.0f} MB",

@@ -412,15 +412,18 @@ class LiveHub:
                     for m in wave.pairs
                 ]  # fmt: skip
 
+            joins = []
             for info, game in await self.writer.submit(write):
-                slot = Slot(info, game)
-                self.slots[info.id] = slot
+                self.slots[info.id] = Slot(info, game)
                 for player, color in ((info.black, BLACK), (info.white, WHITE)):
                     opponent = info.white_name if color == BLACK else info.black_name
                     for c in list(self.clients.get(player, ())):
-                        await c.send({"t": "matched", "game": info.id, "color": color_name(color),
-                                      "opponent": opponent})  # fmt: skip
-                        await self._join(c, info.id)
+                        joins.append(self._matched(c, info.id, color_name(color), opponent))
+            await asyncio.gather(*joins)  # every player of the wave at once, not one by one
+
+    async def _matched(self, client: Client, gid: int, color: str, opponent: str) -> None:
+        await client.send({"t": "matched", "game": gid, "color": color, "opponent": opponent})
+        await self._join(client, gid)
 
     # ----- games ------------------------------------------------------------------------------
     async def _join(self, client: Client, gid: Any) -> None:
