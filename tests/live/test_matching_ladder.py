@@ -85,6 +85,8 @@ def test_matchmaker_pools_are_separate_and_it_remembers_last_opponents() -> None
     assert not mm.enqueue("youth", "o1", 0.0)  # already waiting
     rec = mm.run_wave("open", 3.0)
     assert len(rec.pairs) == 1 and mm.waiting("open") == 0
+    assert mm.last_opponent == {}  # not until the games are stored
+    mm.confirm(rec)
     youth = mm.run_wave("youth", 3.0)
     assert youth.pairs == () and mm.waiting("youth") == 1  # nobody to play in the youth pool
     assert mm.last_opponent == {"o1": "o2", "o2": "o1"}
@@ -92,6 +94,8 @@ def test_matchmaker_pools_are_separate_and_it_remembers_last_opponents() -> None
         mm.enqueue("open", p, 4.0)
     second = mm.run_wave("open", 6.0)
     assert {second.pairs[0].black, second.pairs[0].white} != {"o1", "o2"}
+    mm.requeue(second, present={"o1", "o2", "o3"})  # storing failed: everyone waits again
+    assert mm.waiting("open") == 3
     replay = pair_wave(second.waiting, wave_random(second.seed, "open", second.number))
     assert tuple(replay) == second.pairs
 

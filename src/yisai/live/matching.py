@@ -138,10 +138,25 @@ class Matchmaker:
         for m in pairs:
             queue.pop(m.black, None)
             queue.pop(m.white, None)
-            self.last_opponent[m.black] = m.white
-            self.last_opponent[m.white] = m.black
         # players left waiting keep their place with their (unchanged) last opponent
         return WaveRecord(pool, number, self.seed, now, snapshot, pairs)
+
+    def confirm(self, wave: WaveRecord) -> None:
+        """The wave's games exist (stored): remember everyone's latest opponent."""
+        for m in wave.pairs:
+            self.last_opponent[m.black] = m.white
+            self.last_opponent[m.white] = m.black
+        for w in self.queues.get(wave.pool, {}).values():  # the waiting see the new history
+            if w.player in self.last_opponent:
+                self.queues[wave.pool][w.player] = Waiting(w.player, w.since,
+                                                           self.last_opponent[w.player])
+
+    def requeue(self, wave: WaveRecord, present: set[str]) -> None:
+        """The wave could not be stored: its paired players (still ``present``) wait again."""
+        queue = self.queues.setdefault(wave.pool, {})
+        for w in wave.waiting:
+            if w.player in present and w.player not in queue:
+                queue[w.player] = w
 
 
 __all__ = ["Match", "Matchmaker", "Waiting", "WaveRecord", "pair_wave", "wave_random"]

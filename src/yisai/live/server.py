@@ -133,6 +133,8 @@ class Writer:
         self.pending: list[tuple[Callable[[Work], Any], asyncio.Future[Any]]] = []
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.batches = self.writes = 0
+        self.busy = 0.0  # seconds spent committing (for the bench's report)
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run())
@@ -157,7 +159,11 @@ class Writer:
             batch, self.pending = self.pending, []
             if not batch:
                 continue
+            began = time.perf_counter()
             results = await asyncio.to_thread(self._commit, [fn for fn, _ in batch])
+            self.busy += time.perf_counter() - began
+            self.batches += 1
+            self.writes += len(batch)
             for (_, future), (ok, value) in zip(batch, results, strict=True):
                 if future.done():
                     continue
@@ -199,6 +205,7 @@ class LiveHub:
         self.tasks: list[asyncio.Task[None]] = []
         self.started = False
         self._start_lock = asyncio.Lock()
+        self._match_lock = asyncio.Lock()
         self.actor = Actor.system()
         self.writer = Writer(context, self.actor)
 
@@ -229,6 +236,8 @@ class LiveHub:
                 await task
         self.tasks = []
         await self.writer.stop()
+        w = self.writer
+        log.warning("live: %d writes in %d commits, %.2f s committing", w.writes, w.batches, w.busy)
         self.started = False
 
     @asynccontextmanager
@@ -352,6 +361,11 @@ class LiveHub:
     async def _matchmaker(self, beijing: datetime) -> Matchmaker:
         assert self.cfg is not None
         day = beijing.date()
+        async with self._match_lock:  # one matchmaker per day, even with many players at once
+            return await self._matchmaker_for(day)
+
+    async def _matchmaker_for(self, day: Any) -> Matchmaker:
+        assert self.cfg is not None
         if self.matchmaker is None or self.match_day != day:
             cfg = self.cfg
 
@@ -412,8 +426,15 @@ class LiveHub:
                     for m in wave.pairs
                 ]  # fmt: skip
 
+            try:
+                started = await self.writer.submit(write)
+            except Exception:  # nothing was stored: the players wait for the next wave
+                log.exception("live: wave %s/%s not stored", pool, wave.number)
+                mm.requeue(wave, set(self.clients))
+                continue
+            mm.confirm(wave)
             joins = []
-            for info, game in await self.writer.submit(write):
+            for info, game in started:
                 self.slots[info.id] = Slot(info, game)
                 for player, color in ((info.black, BLACK), (info.white, WHITE)):
                     opponent = info.white_name if color == BLACK else info.black_name
