@@ -3,6 +3,7 @@ acknowledged, results and ladder lines in one transaction, games resumed after a
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 
 import pytest
@@ -10,11 +11,13 @@ import pytest
 from tests.conftest import REGULATIONS
 from yisai.game.board import BLACK, WHITE
 from yisai.live.matching import Matchmaker
+from yisai.live.otp import OutboxSender
 from yisai.live.session import Kind, LiveGame
 from yisai.services import live
 from yisai.services.context import Context, open_context
-from yisai.services.errors import Conflict
+from yisai.services.errors import Conflict, InputError, Refused
 from yisai.services.events import create_event
+from yisai.services.identity import Role
 
 NOW = datetime(2025, 5, 6, 10, 30)  # period 1, first day, after 10:00
 T0 = 1_746_498_600.0  # the same instant as epoch seconds (only differences matter)
@@ -144,3 +147,72 @@ def test_last_opponents_survive_a_restart(ctx: Context) -> None:
     start(ctx, cfg, black="c", white="a")
     with ctx.work() as work:
         assert live.last_opponents(work, cfg) == {"a": "c", "b": "a", "c": "a"}
+
+
+# ----- sign-in by mobile number and one-time code --------------------------------------------
+def _code_from(outbox: OutboxSender, phone: str) -> str:
+    msg = outbox.latest(phone)
+    assert msg is not None
+    return re.findall(r"\d{6}", msg.text)[0]
+
+
+def test_sign_up_and_in_by_mobile_and_one_time_code(db_url: str) -> None:
+    moments = [datetime(2025, 5, 6, 10, 0)]
+    ctx = open_context(db_url, actor="x", now=lambda: moments[0])
+    outbox = OutboxSender()
+    try:
+        with ctx.work() as work:
+            out = live.request_code(work, "+86 138-0013-8000")
+        outbox.send(out.phone, out.text.render("zh"))  # after the commit, as a front end does
+        code = _code_from(outbox, "13800138000")
+        assert "5 分钟内有效" in outbox.messages[-1].text
+        with pytest.raises(Refused) as soon, ctx.work() as work:
+            live.request_code(work, "13800138000")  # again within a minute
+        assert soon.value.code == "code_too_soon"
+        with ctx.work() as work:
+            wrong = "000000" if code != "000000" else "111111"
+            assert live.sign_in_with_code(work, "13800138000", wrong) is None
+        with ctx.work() as work:
+            actor = live.sign_in_with_code(work, "13800138000", code, name="张三")
+        assert actor is not None and actor.role == Role.PLAYER and actor.name == "张三"
+        with ctx.work() as work:  # a used code does not work twice
+            assert live.sign_in_with_code(work, "13800138000", code) is None
+        moments[0] = datetime(2025, 5, 6, 10, 2)
+        with ctx.work() as work:
+            out = live.request_code(work, "13800138000")
+        outbox.send(out.phone, out.text.render("en"))
+        code2 = _code_from(outbox, "13800138000")
+        with ctx.work() as work:
+            again = live.sign_in_with_code(work, "13800138000", code2)
+        assert again is not None and again.id == actor.id  # the same account
+    finally:
+        ctx.close()
+
+
+def test_a_code_expires_and_dies_after_five_wrong_guesses(db_url: str) -> None:
+    moments = [datetime(2025, 5, 6, 10, 0)]
+    ctx = open_context(db_url, actor="x", now=lambda: moments[0])
+    outbox = OutboxSender()
+    try:
+        with ctx.work() as work:
+            out = live.request_code(work, "13900000000")
+        outbox.send(out.phone, out.text.zh)
+        code = _code_from(outbox, "13900000000")
+        moments[0] = datetime(2025, 5, 6, 10, 5, 1)  # 5 minutes and a second later
+        with ctx.work() as work:
+            assert live.sign_in_with_code(work, "13900000000", code) is None
+        with ctx.work() as work:
+            out = live.request_code(work, "13900000000")
+        outbox.send(out.phone, out.text.zh)
+        code = _code_from(outbox, "13900000000")
+        wrong = "000000" if code != "000000" else "111111"
+        for _ in range(5):
+            with ctx.work() as work:
+                assert live.sign_in_with_code(work, "13900000000", wrong) is None
+        with ctx.work() as work:  # the right code is refused now: the code is dead
+            assert live.sign_in_with_code(work, "13900000000", code) is None
+        with pytest.raises(InputError) as bad, ctx.work() as work:
+            live.request_code(work, "12345")
+        assert bad.value.code == "bad_phone"
+    finally:
+        ctx.close()

@@ -15,12 +15,14 @@ Times are floats of epoch seconds from the server's clock (passed in); dates are
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from yisai.game.board import BLACK, WHITE
 from yisai.i18n import Text
+from yisai.live import otp
 from yisai.live.ladder import LadderLine, deltas, table
 from yisai.live.matching import WaveRecord
 from yisai.live.periods import NoLadder, ladder_stage, pools
@@ -28,9 +30,11 @@ from yisai.live.session import Action, Kind, LiveGame, LiveRules
 from yisai.regulation.rules import DisconnectionRules
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import LadderFormat, Stage
+from yisai.services.accounts import actor_of
 from yisai.services.context import Work
-from yisai.services.errors import Conflict, InputError, NotFoundError
+from yisai.services.errors import Conflict, InputError, NotFoundError, Refused
 from yisai.services.events import regulation_of, resolve_event
+from yisai.services.identity import Actor, Role
 from yisai.store import NotFound
 from yisai.store import live_rows as rows
 from yisai.store.repository import Conflict as StoreConflict
@@ -269,6 +273,73 @@ def last_opponents(work: Work, cfg: LiveConfig) -> dict[str, str]:
     return rows.last_opponents(work.session, cfg.event_id)
 
 
+# ----- sign-in by mobile number and one-time code ------------------------------------------------
+CODE_MINUTES = 5  # a code is valid this long
+CODE_INTERVAL_SECONDS = 60  # at most one code per number per minute
+CODES_PER_DAY = 10  # and this many per number per day
+CODE_ATTEMPTS = 5  # wrong guesses before a code is dead
+
+
+@dataclass(frozen=True)
+class OutgoingCode:
+    """A code to deliver after the commit: ``sender.send(phone, text.render(lang))``."""
+
+    phone: str
+    text: Text
+
+
+def _phone(text: str) -> str:
+    phone = otp.normalise_phone(text)
+    if phone is None:
+        raise InputError(Text(f"手机号码无效: {text} (应为11位中国大陆手机号)",
+                              f"not a mobile number: {text} (11 digits, mainland China)"),
+                         code="bad_phone")
+    return phone
+
+
+def request_code(work: Work, phone_text: str) -> OutgoingCode:
+    """Store a new one-time code for a number (rate limited) and return the message to send."""
+    phone = _phone(phone_text)
+    recent = rows.codes_since(work.session, phone, work.now - timedelta(seconds=CODE_INTERVAL_SECONDS))
+    if recent:
+        raise Refused(Text("验证码发送过于频繁, 请一分钟后再试", "a code was sent less than a minute ago; wait"),
+                      code="code_too_soon")
+    if rows.codes_since(work.session, phone, work.now - timedelta(days=1)) >= CODES_PER_DAY:
+        raise Refused(Text("今天该号码的验证码已达上限", "too many codes for this number today"),
+                      code="code_limit")
+    code, salt = otp.new_code(), secrets.token_hex(16)
+    rows.add_code(work.session, phone, salt, otp.digest(salt, phone, code), work.now,
+                  work.now + timedelta(minutes=CODE_MINUTES))  # fmt: skip
+    return OutgoingCode(phone, otp.code_message(code, CODE_MINUTES))
+
+
+def bad_code() -> Refused:
+    """The one refusal for wrong, expired, used and unknown codes."""
+    return Refused(Text("验证码错误或已过期", "wrong or expired code"), code="bad_code")
+
+
+def sign_in_with_code(work: Work, phone_text: str, code: str, *, name: str = "") -> Actor | None:
+    """The player's actor for a correct, fresh code (the account is created on first sign-in);
+    None for a wrong, expired, used or unknown code -- the caller commits (so a wrong guess
+    counts) and then raises ``bad_code()``. A code dies after ``CODE_ATTEMPTS`` wrong guesses.
+    """
+    phone = _phone(phone_text)
+    found = rows.latest_code(work.session, phone)
+    if found is None or found.used or found.attempts >= CODE_ATTEMPTS or work.now > found.expires_at:
+        return None
+    ok = otp.matches(found.salt, phone, code, found.digest)
+    rows.code_attempt(work.session, found.id, used=ok)
+    if not ok:
+        return None
+    existing = work.repo.find_user(phone)
+    if existing is not None:
+        return actor_of(existing[0]) if existing[0].active else None
+    shown = name.strip() or f"{phone[:3]}****{phone[-4:]}"
+    user = work.repo.add_user(phone, shown, Role.PLAYER.value, None, phone=phone)
+    work.emit("user_created", None, user_id=user.id, role=Role.PLAYER.value)
+    return actor_of(user)
+
+
 def day_waves(work: Work, cfg: LiveConfig, day: date) -> list[dict[str, Any]]:
     return [record for _, _, _, record in rows.day_waves(work.session, cfg.event_id, day)]
 
@@ -277,6 +348,8 @@ __all__ = [
     "LadderRow",
     "LiveConfig",
     "LiveGameInfo",
+    "OutgoingCode",
+    "bad_code",
     "day_matching",
     "day_waves",
     "finish_game",
@@ -288,8 +361,10 @@ __all__ = [
     "load_game",
     "player_games",
     "record_action",
+    "request_code",
     "resume_games",
     "save_state",
+    "sign_in_with_code",
     "start_game",
     "store_wave",
     "touch",

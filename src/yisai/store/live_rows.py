@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from yisai.store.models import LiveGameRow, LiveLadderRow, LiveMoveRow, LiveWaveRow
+from yisai.store.models import LiveCodeRow, LiveGameRow, LiveLadderRow, LiveMoveRow, LiveWaveRow
 from yisai.store.repository import Conflict, NotFound, StaleVersion
 
 
@@ -274,3 +274,45 @@ def day_waves(s: Session, event_id: int, day: date) -> list[tuple[str, int, int,
     q = select(LiveWaveRow).where(LiveWaveRow.event_id == event_id, LiveWaveRow.day == day)
     return [(r.pool, r.number, r.seed, dict(r.record))
             for r in s.scalars(q.order_by(LiveWaveRow.pool, LiveWaveRow.number))]  # fmt: skip
+
+
+# ----- one-time sign-in codes -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class CodeRecord:
+    id: int
+    phone: str
+    salt: str
+    digest: str
+    created_at: datetime
+    expires_at: datetime
+    attempts: int
+    used: bool
+
+
+def add_code(s: Session, phone: str, salt: str, digest: str, created_at: datetime,
+             expires_at: datetime) -> None:
+    s.add(LiveCodeRow(phone=phone, salt=salt, digest=digest, created_at=created_at,
+                      expires_at=expires_at, attempts=0, used=False))  # fmt: skip
+    s.flush()
+
+
+def codes_since(s: Session, phone: str, since: datetime) -> int:
+    q = select(func.count()).select_from(LiveCodeRow).where(
+        LiveCodeRow.phone == phone, LiveCodeRow.created_at >= since)
+    return int(s.scalar(q) or 0)
+
+
+def latest_code(s: Session, phone: str) -> CodeRecord | None:
+    q = (select(LiveCodeRow).where(LiveCodeRow.phone == phone)
+         .order_by(LiveCodeRow.id.desc()).limit(1).with_for_update())  # fmt: skip
+    r = s.scalars(q).first()
+    if r is None:
+        return None
+    return CodeRecord(r.id, r.phone, r.salt, r.digest, r.created_at, r.expires_at, r.attempts,
+                      r.used)  # fmt: skip
+
+
+def code_attempt(s: Session, code_id: int, *, used: bool) -> None:
+    s.execute(update(LiveCodeRow).where(LiveCodeRow.id == code_id)
+              .values(attempts=LiveCodeRow.attempts + 1, used=used)
+              .execution_options(synchronize_session=False))  # fmt: skip

@@ -307,3 +307,18 @@ class LiveWaveRow(Base):
     number: Mapped[int] = mapped_column(Integer)
     seed: Mapped[int] = mapped_column(BigInteger)
     record: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+
+class LiveCodeRow(Base):
+    """A one-time sign-in code sent to a mobile number (only a salted digest is kept)."""
+
+    __tablename__ = "live_codes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    phone: Mapped[str] = mapped_column(String(32), index=True)
+    salt: Mapped[str] = mapped_column(String(64))
+    digest: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    expires_at: Mapped[datetime] = mapped_column(DateTime)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    used: Mapped[bool] = mapped_column(Boolean, default=False)

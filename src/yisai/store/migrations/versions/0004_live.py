@@ -1,4 +1,4 @@
-"""Online qualifier: live games, their actions, ladder lines, matching waves.
+"""Online qualifier: live games, their actions, ladder lines, matching waves, sign-in codes.
 
 Revision ID: 0004
 Revises: 0002 (re-chained after 0003 when the branches merge)
@@ -100,9 +100,23 @@ def upgrade() -> None:
         sa.UniqueConstraint("event_id", "day", "pool", "number", name="uq_live_waves_wave"),
     )
     op.create_index(op.f("ix_live_waves_event_id"), "live_waves", ["event_id"], unique=False)
+    op.create_table(
+        "live_codes",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("phone", sa.String(length=32), nullable=False),
+        sa.Column("salt", sa.String(length=64), nullable=False),
+        sa.Column("digest", sa.String(length=128), nullable=False),
+        sa.Column("created_at", sa.DateTime(), nullable=False),
+        sa.Column("expires_at", sa.DateTime(), nullable=False),
+        sa.Column("attempts", sa.Integer(), nullable=False),
+        sa.Column("used", sa.Boolean(), nullable=False),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_live_codes")),
+    )
+    op.create_index(op.f("ix_live_codes_phone"), "live_codes", ["phone"], unique=False)
 
 
 def downgrade() -> None:
+    op.drop_table("live_codes")
     op.drop_table("live_waves")
     op.drop_table("live_ladder")
     op.drop_table("live_moves")
