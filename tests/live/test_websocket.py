@@ -338,3 +338,30 @@ def test_an_absent_player_escapes_and_both_were_told_the_time_left(tmp_path: Pat
         asyncio.run(run())
     finally:
         srv.stop()
+
+
+def test_a_spectator_watches_but_cannot_play(server: Server) -> None:
+    async def run() -> None:
+        gid, tabs = await matched_pair(server, "s1", "s2")
+        viewer = await tab(server, None)  # no ticket: a spectator
+        await viewer.send(t="join", game=gid)
+        assert (await viewer.expect("state", game=gid))["version"] == 0
+        await viewer.send(t="act", game=gid, kind="move", point="D4", version=0)
+        assert (await viewer.expect("error"))["code"] == "not_your_game"
+        await viewer.send(t="queue")
+        assert (await viewer.expect("error"))["code"] == "not_signed_in"
+        await tabs["B"].send(t="act", game=gid, kind="move", point="D4", version=0)
+        seen = await viewer.expect("update", game=gid)
+        assert seen["action"]["point"] == "D4" and seen["version"] == 1
+        for t in (viewer, tabs["B"], tabs["W"]):
+            await t.close()
+    asyncio.run(run())
+
+
+def test_a_forged_ticket_is_refused(server: Server) -> None:
+    async def run() -> None:
+        ws = await connect(f"ws://127.0.0.1:{server.port}/live/ws?ticket=forged.ticket")
+        msg = json.loads(await ws.recv())
+        assert (msg["t"], msg["code"]) == ("error", "bad_ticket")
+        await ws.close()
+    asyncio.run(run())

@@ -276,7 +276,7 @@ class LiveHub:
                     await client.send({"t": "error", "code": exc.code, "message": exc.render(lang)})
         except (WebSocketDisconnect, RuntimeError):
             pass
-        except ValueError:  # not JSON: a broken client; close it
+        except (ValueError, KeyError):  # not a JSON text frame: a broken client; close it
             with contextlib.suppress(Exception):
                 await ws.close(code=1003)
         finally:
