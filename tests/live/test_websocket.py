@@ -365,3 +365,27 @@ def test_a_forged_ticket_is_refused(server: Server) -> None:
         assert (msg["t"], msg["code"]) == ("error", "bad_ticket")
         await ws.close()
     asyncio.run(run())
+
+
+def test_a_silent_connection_is_dropped_and_a_move_brings_the_player_back(server: Server) -> None:
+    """The test server drops a connection silent for 3 s; the absence starts at its last frame."""
+
+    async def run() -> None:
+        gid, tabs = await matched_pair(server, "q1", "q2")
+        b, w = tabs["B"], tabs["W"]
+        # Black stops answering pings (reads nothing) while White keeps answering.
+        pres = await w.expect("presence", game=gid, timeout=10.0)
+        while pres["clocks"]["B"]["connected"]:
+            pres = await w.expect("presence", game=gid, timeout=10.0)
+        assert pres["clocks"]["B"]["absence"] >= 3.0  # dated from the last frame, not from now
+        await b.send(t="act", game=gid, kind="move", point="D4", version=0)  # Black is back
+        # Black's socket holds the pings it ignored; the ack follows them
+        ack = await b.expect("ack", timeout=10.0)
+        assert ack["version"] == 1 and not ack["duplicate"]
+        upd = await w.expect("update", game=gid)
+        assert upd["clocks"]["B"]["connected"] is True
+        assert upd["clocks"]["B"]["disconnections"] == 0  # a few seconds: not a disconnection
+        for t in (b, w):
+            await t.close()
+
+    asyncio.run(run())
