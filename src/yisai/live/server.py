@@ -206,6 +206,7 @@ class LiveHub:
         self.started = False
         self._start_lock = asyncio.Lock()
         self._match_lock = asyncio.Lock()
+        self.being_seated: set[str] = set()  # players of a wave whose games are being stored
         self.actor = Actor.system()
         self.writer = Writer(context, self.actor)
 
@@ -309,8 +310,8 @@ class LiveHub:
                 slot = self.slots.get(gid)
                 color = slot.info.color_of(client.player) if slot and client.player else None
                 if slot is not None and color is not None and not slot.game.over:
-                    async with slot.lock:
-                        slot.game.frame(color, client.conn, now)
+                    async with slot.lock:  # the time is read under the lock: events stay ordered
+                        slot.game.frame(color, client.conn, self.opt.clock())
                         await self._after_change(slot)
         if kind == "pong":
             sent = msg.get("at")
@@ -355,7 +356,8 @@ class LiveHub:
             return
         pool = pool_of(self.cfg.ladder, client.division)
         mm = await self._matchmaker(beijing)
-        mm.enqueue(pool, client.player, self.opt.clock())
+        if client.player not in self.being_seated:  # else their game is about to be announced
+            mm.enqueue(pool, client.player, self.opt.clock())
         await client.send({"t": "queued", "pool": pool, "period": period.number})
 
     async def _matchmaker(self, beijing: datetime) -> Matchmaker:
@@ -426,12 +428,16 @@ class LiveHub:
                     for m in wave.pairs
                 ]  # fmt: skip
 
+            seated = {p for m in wave.pairs for p in (m.black, m.white)}
+            self.being_seated |= seated
             try:
                 started = await self.writer.submit(write)
             except Exception:  # nothing was stored: the players wait for the next wave
                 log.exception("live: wave %s/%s not stored", pool, wave.number)
                 mm.requeue(wave, set(self.clients))
                 continue
+            finally:
+                self.being_seated -= seated
             mm.confirm(wave)
             joins = []
             for info, game in started:
