@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import JSON, Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -141,6 +141,20 @@ def moves(s: Session, game_id: int) -> list[LiveMoveRecord]:
     return [LiveMoveRecord(r.seq, r.color, r.kind, r.point, r.at, r.lag) for r in s.scalars(q)]
 
 
+_GAMES = cast(Table, LiveGameRow.__table__)
+_MOVES = cast(Table, LiveMoveRow.__table__)
+# Prepared once with bound parameters: the hot path (one call per move) reuses the compiled
+# statements instead of building and cache-keying new ones with literal values.
+_ADVANCE = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("g_id"), _GAMES.c.version == bindparam("g_prev"),
+           _GAMES.c.status == "playing")
+    .values(version=bindparam("g_seq"), state=bindparam("g_state", type_=JSON),
+            alive_at=bindparam("g_alive"))
+)  # fmt: skip
+_ADD_MOVE = insert(_MOVES)
+
+
 def add_move(
     s: Session,
     game_id: int,
@@ -150,19 +164,14 @@ def add_move(
     alive_at: float,
 ) -> None:
     """Store one action and move the game to its version; refused if the version moved on."""
-    done = s.execute(
-        update(LiveGameRow)
-        .where(LiveGameRow.id == game_id, LiveGameRow.version == move.seq - 1,
-               LiveGameRow.status == "playing")
-        .values(version=move.seq, state=state, alive_at=alive_at)
-        .execution_options(synchronize_session=False)
-    )
+    done = s.execute(_ADVANCE, {"g_id": game_id, "g_prev": move.seq - 1, "g_seq": move.seq,
+                                "g_state": state, "g_alive": alive_at})  # fmt: skip
     if done.rowcount != 1:  # type: ignore[attr-defined]
         raise StaleVersion(f"对局 {game_id} 已不在第 {move.seq - 1} 步")
-    s.add(LiveMoveRow(game_id=game_id, seq=move.seq, color=move.color, kind=move.kind,
-                      point=move.point, at=move.at, lag=move.lag))  # fmt: skip
     try:
-        s.flush()
+        s.execute(_ADD_MOVE, {"game_id": game_id, "seq": move.seq, "color": move.color,
+                              "kind": move.kind, "point": move.point, "at": move.at,
+                              "lag": move.lag})  # fmt: skip
     except IntegrityError as exc:
         raise Conflict(f"对局 {game_id} 第 {move.seq} 步已存在") from exc
 
