@@ -389,3 +389,32 @@ def test_a_silent_connection_is_dropped_and_a_move_brings_the_player_back(server
             await t.close()
 
     asyncio.run(run())
+
+
+def test_two_passes_then_both_accept_the_count(server: Server) -> None:
+    async def run() -> None:
+        gid, tabs = await matched_pair(server, "c1", "c2")
+        b, w = tabs["B"], tabs["W"]
+        await b.send(t="act", game=gid, kind="pass", version=0)
+        await b.expect("ack")
+        await w.send(t="act", game=gid, kind="pass", version=1)
+        scoring = await w.expect("update", game=gid, version=2)
+        # An empty board: all 361 points shared, 180½ each; Black needs 184¼ (komi 3¾ stones),
+        # so White wins by 3¾ stones = 7.5 points.
+        assert scoring["phase"] == "scoring" and scoring["count"]["result"] == "W+7.5"
+        await b.send(t="act", game=gid, kind="reject", version=2)  # play on instead
+        assert (await b.expect("update", game=gid, version=3))["phase"] == "playing"
+        await w.expect("update", game=gid, version=3)
+        await b.send(t="act", game=gid, kind="pass", version=3)
+        await b.expect("ack")
+        await w.send(t="act", game=gid, kind="pass", version=4)
+        await w.expect("update", game=gid, version=5)
+        await b.send(t="act", game=gid, kind="accept", version=5)
+        await b.expect("ack")
+        await w.send(t="act", game=gid, kind="accept", version=6)
+        ended = await b.expect("ended", game=gid)
+        assert (ended["result"], ended["reason"]) == ("W+7.5", "score")
+        for t in (b, w):
+            await t.close()
+
+    asyncio.run(run())
