@@ -79,7 +79,7 @@ def read_ticket(secret: str, ticket: str) -> tuple[str, str, str] | None:
 @dataclass
 class LiveOptions:
     event: str | int | None = None  # which event's qualifier (None: the only event)
-    secret: str = ""  # ticket signing key (the web app's secret)
+    secret: str = ""  # ticket signing key (the web app's secret); required
     clock: Callable[[], float] = time.time  # game time, epoch seconds
     wave_seconds: float = 3.0
     tick_seconds: float = 0.5
@@ -194,6 +194,8 @@ class LiveHub:
     """All games and queues of this process."""
 
     def __init__(self, context: Context, options: LiveOptions) -> None:
+        if not options.secret:  # an empty key would let anyone forge a player's ticket
+            raise ValueError("LiveOptions.secret must be set (the web app's secret key)")
         self.ctx = context
         self.opt = options
         self.cfg: svc.LiveConfig | None = None
@@ -238,7 +240,7 @@ class LiveHub:
         self.tasks = []
         await self.writer.stop()
         w = self.writer
-        log.warning("live: %d writes in %d commits, %.2f s committing", w.writes, w.batches, w.busy)
+        log.info("live: %d writes in %d commits, %.2f s committing", w.writes, w.batches, w.busy)
         self.started = False
 
     @asynccontextmanager
