@@ -87,3 +87,20 @@ def both(make: Callable[[], T]) -> tuple[T, T]:
 def bilingual(make: Callable[[], str]) -> Text:
     zh, en = both(make)
     return Text(zh, en)
+
+
+E = TypeVar("E", bound=BaseException)
+
+
+def failure_text(make: Callable[[], object], error: type[E], raised: E) -> Text:
+    """The message of ``error`` that ``make`` raises, in both languages (for core code that
+    raises with ``tr``): ``make`` is run again in each language; ``raised`` (the error already
+    caught) stands in for a language in which ``make`` does not raise the same way."""
+    messages: dict[str, str] = {}
+    for lang in LANGUAGES:
+        with use_language(lang):
+            try:
+                make()
+            except error as exc:
+                messages[lang] = str(exc)
+    return Text(messages.get("zh", str(raised)), messages.get("en", str(raised)))

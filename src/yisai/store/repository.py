@@ -72,7 +72,7 @@ class StaleVersion(Conflict):
         self.current = current
 
 
-def reasons_data(reasons: Iterable[str | Text]) -> list[object]:
+def reasons_data(reasons: Iterable[str | Text]) -> list[Any]:
     """Reasons as stored in a JSON column: ``{"zh", "en"}`` objects (plain strings as given)."""
     return [r.as_dict() if isinstance(r, Text) else r for r in reasons]
 
