@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy import select
 
 from tests.conftest import REGULATIONS, ROOT
+from tests.store.conftest import db_url  # noqa: F401  (the fixture: both backends)
 from yisai.i18n import Text, use_language
 from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender, Player
@@ -40,8 +41,9 @@ PER_PLACE_EN = "浙江 has already entered 1 team(s) (省队); the limit is 1 pe
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> Iterator[Context]:
-    with open_context(Settings(database=str(tmp_path / "m.sqlite"), actor=CHIEF, clock=lambda: NOW)) as c:
+def ctx(db_url: str) -> Iterator[Context]:  # noqa: F811  (the imported fixture)
+    """SQLite and PostgreSQL (the store's JSON columns hold the ``{"zh", "en"}`` objects)."""
+    with open_context(Settings(database=db_url, actor=CHIEF, clock=lambda: NOW)) as c:
         yield c
 
 
@@ -219,3 +221,37 @@ def test_the_check_finds_what_it_forbids(tmp_path: Path) -> None:
 def test_text_from_stored_data() -> None:
     assert Text.from_data({"zh": "甲", "en": "a"}) == Text("甲", "a")
     assert Text.from_data("旧") == Text("旧", "旧")
+
+
+def test_round_and_result_errors_have_codes_and_both_languages(ctx: Context) -> None:
+    from yisai.formats.result_sheet import ResultSheet, SheetRow
+    from yisai.record.parse import parse_result
+    from yisai.services import rounds
+
+    ev = _event(ctx, "2025-xiaoqiwang")
+    with ctx.work() as w:
+        for i in range(1, 7):
+            registration.register_player(w, ev, _kid(f"棋手{i}", date(2013, 1, i), seq=i), division="甲组")
+    early = _error(ctx, lambda w: rounds.pair(w, None, "甲组", 2))
+    assert (early.code, early.params["round"]) == ("previous_round_not_paired", 2)
+    assert early.render("zh") == "第1轮尚未编排, 不能编排第2轮"
+    assert early.render("en") == "round 1 is not paired yet: round 2 cannot be paired"
+    with ctx.work() as w:
+        rounds.pair(w, None, "甲组", 1)
+    board = _error(ctx, lambda w: rounds.record_result(w, None, "甲组", 1, 9, "黑胜"))
+    assert (board.code, board.params["board"]) == ("no_such_board", 9)
+    assert (board.render("zh"), board.render("en")) == ("第1轮没有第9台", "round 1 has no board 9")
+    with ctx.work() as w:
+        rounds.record_result(w, None, "甲组", 1, 1, "黑胜")
+    again = _error(ctx, lambda w: rounds.record_result(w, None, "甲组", 1, 1, "白胜"))
+    assert isinstance(again, Refused) and again.code == "result_exists"
+    assert "已有成绩" in again.render("zh") and "already has a result" in again.render("en")
+    word = _error(ctx, lambda w: rounds.record_result(w, None, "甲组", 1, 2, "好棋"))
+    assert word.code == "bad_result" and word.params == {"text": "好棋"}
+    assert "无法识别的成绩" in word.render("zh")
+    # A sheet row naming a board the round does not have: the place is the same in both languages.
+    row = SheetRow("r1.xlsx", "成绩", 3, 9, "9", "", "", "", "黑胜", parse_result("黑胜"), {"board": "A(台次)"})
+    sheet = _error(ctx, lambda w: rounds.import_results(w, None, "甲组", 1, ResultSheet("r1.xlsx", [row])))
+    assert sheet.code == "bad_result_sheet" and sheet.params["problems"] == 1
+    assert sheet.render_details("zh") == ["r1.xlsx:成绩:3:A(台次): 第1轮没有第9台 (允许: 第1–3台)"]
+    assert sheet.render_details("en") == ["r1.xlsx:成绩:3:A(台次): round 1 has no board 9 (allowed: boards 1–3)"]
