@@ -99,7 +99,9 @@ def test_rows_written_before_reasons_were_bilingual_still_load(ctx: Context) -> 
     with ctx.work() as w:
         entry = registration.register_player(w, ev, _kid("王三", date(2010, 8, 31)), division="少年组").entry
         assert entry is not None
-        w.repo.session.get(EntryRow, int(entry.id)).reasons = ["旧版本保存的原因"]  # type: ignore[union-attr]
+        row = w.repo.session.get(EntryRow, int(entry.id))
+        assert row is not None
+        row.reasons = ["旧版本保存的原因"]
     for lang in ("zh", "en"):
         with use_language(lang), ctx.work() as w:
             assert w.repo.get_entry(entry.id).reasons == ("旧版本保存的原因",)
