@@ -14,12 +14,12 @@ from openpyxl import load_workbook
 from tests.conftest import REGULATIONS
 from yisai.i18n import use_language
 from yisai.registry.person import Gender, Player
-from yisai.registry.rank import Rank
 from yisai.services import accounts, events, registration, reports, rounds
 from yisai.services.context import open_context
 from yisai.services.errors import Forbidden, InputError
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings, settings_from_environment
+from yisai.vocabulary.rank import Rank
 
 NOW = datetime(2025, 4, 10, 9)
 CHIEF = Actor.cli("裁判长", Role.CHIEF_REFEREE)

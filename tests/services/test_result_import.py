@@ -17,9 +17,9 @@ from yisai.cli.app import app
 from yisai.record import Game, Result
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Gender, Player
-from yisai.registry.rank import Rank
 from yisai.services.context import unit_of_work
 from yisai.services.events import resolve_event
+from yisai.vocabulary.rank import Rank
 
 runner = CliRunner()
 

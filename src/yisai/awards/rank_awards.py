@@ -28,12 +28,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from yisai.awards.results import EventResults
+from yisai.formats.regulation_summary import grant_text
 from yisai.i18n import tr
 from yisai.registry.person import Player, ProStatus
-from yisai.registry.rank import Rank
 from yisai.regulation.rank_awards import CountCondition, Grant, RankAwardRule
-from yisai.regulation.summary import grant_text
 from yisai.standings.teams import RankedPlayer
+from yisai.vocabulary.rank import Rank
 
 
 @dataclass(frozen=True, slots=True)

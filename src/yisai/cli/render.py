@@ -7,8 +7,8 @@ from pathlib import Path
 
 from rich.table import Table
 
-from yisai.awards.report import TextTable
 from yisai.cli.session import console, fail, say
+from yisai.formats.awards_report import TextTable
 from yisai.i18n import tr
 
 

@@ -276,8 +276,8 @@ def result_import(
         f"imported {file.name}: {len(report.saved)} saved, {report.unchanged} unchanged, "
         f"{report.blank} blank, {report.byes} byes",
     ), highlight=False)
-    for w in report.warnings:
-        console.print(w.render(), style="yellow", markup=False, highlight=False, soft_wrap=True)
+    for warning in report.warnings:
+        console.print(warning.render(), style="yellow", markup=False, highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -11,7 +11,6 @@ from yisai.pairing import Entrant
 from yisai.record import Game
 from yisai.record.groups import PLACEMENT_GROUP
 from yisai.registry.person import Player
-from yisai.registry.rank import MIN_KYU, Rank
 from yisai.regulation import Regulation
 from yisai.regulation.stages import AnnouncedLaterFormat, LadderFormat, Stage
 from yisai.services.context import InputError, Work
@@ -19,6 +18,7 @@ from yisai.services.events import regulation_of
 from yisai.services.registration import approved_players
 from yisai.standings import StandingsInput, StandingsPlayer
 from yisai.store import EventRecord
+from yisai.vocabulary.rank import MIN_KYU, Rank
 
 
 def playing_stage(reg: Regulation, division: str, stage_ref: str | None = None) -> Stage:

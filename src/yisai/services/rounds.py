@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from yisai.formats.result_sheet import (
     BOTH_WIN_WORD,
@@ -149,7 +150,7 @@ def pair(
     for group, pairing in parts:
         ids = {g.black for g in pairing.games()} | {g.white for g in pairing.games() if g.white}
         marks = {p: _mark(p) for p in ids | set(pairing.sit_outs)}
-        zh, en = both(lambda pairing=pairing, marks=marks: pairing.explain(names=marks))
+        zh, en = both(partial(pairing.explain, names=marks))
         info = {"explain": {"zh": zh, "en": en},
                 "warnings": list(pairing.warnings), "seed": event.seed}
         if round_no == 1 and group and group != PLACEMENT_GROUP:

@@ -156,12 +156,12 @@ def build_ledger(
     for row in cards:
         opps, faces = zip(*row, strict=True) if rounds else ((), ())
         opponent.append(list(opps))
-        k, p, o, c, cnt = zip(*faces, strict=True) if rounds else ((), (), (), (), ())
-        kind.append(list(k))
-        points.append(list(p))
-        outcome.append(list(o))
-        colour.append(list(c))
-        counted.append(list(cnt))
+        kinds, pts, outs, cols, cnts = zip(*faces, strict=True) if rounds else ((), (), (), (), ())  # type: ignore[assignment]
+        kind.append(list(kinds))
+        points.append(list(pts))
+        outcome.append(list(outs))
+        colour.append(list(cols))
+        counted.append(list(cnts))
     return Ledger(
         ids=list(ids),
         index=index,

@@ -20,7 +20,6 @@ from yisai.i18n import Text
 from yisai.record import Game, Result
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
-from yisai.registry.rank import Rank
 from yisai.registry.team import Team, TeamMember
 from yisai.store.models import (
     AuditRow,
@@ -35,6 +34,7 @@ from yisai.store.models import (
     UserRow,
 )
 from yisai.store.records import AuditRecord, EventRecord, ResultChange, RoundRecord, UserRecord
+from yisai.vocabulary.rank import Rank
 
 T = TypeVar("T")
 
