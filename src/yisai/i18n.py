@@ -93,14 +93,17 @@ E = TypeVar("E", bound=BaseException)
 
 
 def failure_text(make: Callable[[], object], error: type[E], raised: E) -> Text:
-    """The message of ``error`` that ``make`` raises, in both languages (for core code that
-    raises with ``tr``): ``make`` is run again in each language; ``raised`` (the error already
-    caught) stands in for a language in which ``make`` does not raise the same way."""
-    messages: dict[str, str] = {}
-    for lang in LANGUAGES:
-        with use_language(lang):
-            try:
-                make()
-            except error as exc:
-                messages[lang] = str(exc)
+    """The message of ``error`` raised by core code that words it with ``tr``, in both languages.
+
+    ``raised`` (already caught) gives the caller's language; ``make`` is run once more in the
+    other one to word it there. If it does not raise the same way, ``raised`` stands in.
+    """
+    here = language()
+    other = "en" if here == "zh" else "zh"
+    messages = {here: str(raised)}
+    with use_language(other):
+        try:
+            make()
+        except error as exc:
+            messages[other] = str(exc)
     return Text(messages.get("zh", str(raised)), messages.get("en", str(raised)))

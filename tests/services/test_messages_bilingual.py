@@ -257,3 +257,34 @@ def test_round_and_result_errors_have_codes_and_both_languages(ctx: Context) -> 
     assert sheet.code == "bad_result_sheet" and sheet.params["problems"] == 1
     assert sheet.render_details("zh") == ["r1.xlsx:成绩:3:A(台次): 第1轮没有第9台 (允许: 第1–3台)"]
     assert sheet.render_details("en") == ["r1.xlsx:成绩:3:A(台次): round 1 has no board 9 (allowed: boards 1–3)"]
+
+
+def test_roster_import_reports_reasons_in_the_callers_language(ctx: Context, tmp_path: Path) -> None:
+    from tests.formats.roster_files import write_csv, xqw_rows
+
+    ev = _event(ctx, "2025-xiaoqiwang")
+    rows = xqw_rows()
+    rows[0][6] = ""  # no certificate (seed 002 requires the 中国围棋协会 grade certificate)
+    path = write_csv(tmp_path / "r.csv", rows, "utf-8")
+    with use_language("en"), ctx.work() as w:
+        report = registration.import_roster(w, ev, path.read_bytes(), path.name)
+    assert report.ineligible == [
+        "陈浩然(甲组): no amateur grade certificate issued under the Chinese Weiqi Association "
+        "(fill in the certificate number)"]
+    with ctx.work() as w:
+        pending = [v for v in registration.list_entries(w, ev) if v.entry.reasons]
+    assert [v.entry.reasons for v in pending] == [("缺少中国围棋协会监制的业余段级位证书(请填写证书编号)",)]
+
+
+def test_failure_text_words_a_core_error_in_both_languages() -> None:
+    from yisai.i18n import failure_text, tr
+
+    def core() -> None:
+        raise ValueError(tr("名单中没有这些选手: 甲", "unknown players: 甲"))
+
+    for lang in ("zh", "en"):
+        with use_language(lang):
+            try:
+                core()
+            except ValueError as exc:
+                assert failure_text(core, ValueError, exc) == Text("名单中没有这些选手: 甲", "unknown players: 甲")
