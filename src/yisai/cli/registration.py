@@ -323,7 +323,8 @@ def entry_list(
     )  # fmt: skip
     for v in views:
         e = v.entry
-        fee = f"{e.fee_due}元{'已缴' if e.fee_paid else '未缴'}" if e.fee_due else "-"
+        fee = tr(f"{e.fee_due}元{'已缴' if e.fee_paid else '未缴'}",
+                 f"{e.fee_due} yuan {'paid' if e.fee_paid else 'due'}") if e.fee_due else "-"
         notes = "\n".join([*e.reasons, *([e.note] if e.note else [])])
         table.add_row(f"#{e.id}", f"{v.player.name} #{v.player.id}", v.division_name, _status(e.status), fee, notes)
     console.print(table)
