@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from datetime import date
+from itertools import pairwise
 
 import pytest
 
@@ -101,8 +102,8 @@ def test_two_corrections_at_once_keep_an_honest_audit(db_url: str) -> None:
         result, version, history = _board(ctx)
         with ctx.work() as w:
             audit = list(w.repo.audit_log(resolve_event(w, None).id, "game"))
-    assert [a.before["result"] for a in audit][0] == "?"
-    for earlier, later in zip(audit, audit[1:], strict=False):
+    assert audit[0].before["result"] == "?"
+    for earlier, later in pairwise(audit):
         assert later.before["result"] == earlier.after["result"]  # never a stale "before"
     assert len(history) == 1 + saved and version == 2 + saved
     assert history[-1][1] == result and history[0] == ("?", "=")

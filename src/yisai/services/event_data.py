@@ -6,8 +6,9 @@ same way.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from yisai.i18n import Text
-from yisai.pairing import Entrant
 from yisai.record import Game
 from yisai.record.groups import PLACEMENT_GROUP
 from yisai.registry.person import Player
@@ -19,6 +20,9 @@ from yisai.services.registration import approved_players
 from yisai.standings import StandingsInput, StandingsPlayer
 from yisai.store import EventRecord
 from yisai.vocabulary.rank import MIN_KYU, Rank
+
+if TYPE_CHECKING:
+    from yisai.pairing import Entrant
 
 
 def playing_stage(reg: Regulation, division: str, stage_ref: str | None = None) -> Stage:
@@ -59,6 +63,8 @@ def team_of(work: Work, event: EventRecord) -> dict[str, str]:
 
 
 def entrants_of(players: list[Player], teams: dict[str, str]) -> list[Entrant]:
+    from yisai.pairing import Entrant
+
     return [
         Entrant(
             id=p.id,

@@ -12,10 +12,13 @@ history and audit entry and none is entered twice without ``change``.
 
 from __future__ import annotations
 
+# The pairing engine and the standings engine load when a round is paired or ranked, not for a
+# single result entry (a referee pays start-up time per result).
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
+from typing import TYPE_CHECKING
 
 from yisai.formats.result_sheet import (
     BOTH_WIN_WORD,
@@ -29,9 +32,6 @@ from yisai.formats.result_sheet import (
     same_name,
 )
 from yisai.i18n import Text, both, failure_text, language
-from yisai.pairing import Controls, PairingError, RoundPairing, pair_round
-from yisai.pairing.groups import pair_placement_final, split_groups
-from yisai.pairing.history import build_histories
 from yisai.record import Game, Result
 from yisai.record.groups import group_id as read_group
 from yisai.record.groups import group_title
@@ -53,9 +53,11 @@ from yisai.services.event_data import (
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action
 from yisai.services.registration import resolve_division
-from yisai.standings import compute_standings
 from yisai.store import Conflict as StoreConflict
 from yisai.store import EventRecord, NotFound, RoundRecord, StaleVersion
+
+if TYPE_CHECKING:
+    from yisai.pairing import Controls, RoundPairing
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,8 @@ def _check_previous_complete(work: Work, event: EventRecord, division: str, stag
 def current_order(work: Work, event: EventRecord, division: str, stage: Stage, members: list[str],
            up_to: int | None = None) -> list[str]:
     """Current placement order of ``members`` (after round ``up_to``, default the latest)."""
+    from yisai.standings import compute_standings
+
     inp = standings_input(work, event, division, stage.id)
     if up_to is not None:
         up_to = min(up_to, inp.rounds)
@@ -111,6 +115,8 @@ def pair(
     absent: tuple[str, ...] = (),
     replace: bool = False,
 ) -> PairedRound:
+    from yisai.pairing import Controls, PairingError, pair_round
+
     work.require(Action.PAIR)
     event = resolve_event(work, event_ref)
     reg = regulation_of(event)
@@ -220,6 +226,9 @@ def _pair_two_groups(
     round_no: int, entrants: list, games: list[Game], controls: Controls, absent: tuple[str, ...],
     reg: Regulation,
 ) -> list[tuple[str, RoundPairing]]:
+    from yisai.pairing import pair_round
+    from yisai.pairing.groups import pair_placement_final, split_groups
+
     rules = reg.pairing_for(division)
     scoring = reg.scoring_for(division)
     final_round = fmt.placement_final.round
@@ -261,6 +270,8 @@ def _pair_two_groups(
 
 
 def _controls_within(controls: Controls, ids: set[str]) -> Controls:
+    from yisai.pairing import Controls
+
     return Controls(
         fixed_pairs=tuple(p for p in controls.fixed_pairs if p[0] in ids),
         forbidden_pairs=tuple(p for p in controls.forbidden_pairs if p[0] in ids),
@@ -466,6 +477,8 @@ def scores_before(players: set[str], games: list[Game], round_no: int, scoring: 
     """
     settled = [replace(g, played=False) if g.result == Result.UNKNOWN and not g.is_bye else g
                for g in games if g.round < round_no]
+    from yisai.pairing.history import build_histories
+
     return {p: h.score for p, h in build_histories(players, settled, round_no, scoring).items()}
 
 
