@@ -85,3 +85,18 @@ def test_women_of_the_final_keep_the_final_order(final: tuple[Context, int]) -> 
     order = [r.player.id for r in everyone]
     assert women and [order.index(r.player.id) for r in women] == sorted(order.index(r.player.id) for r in women)
     assert [r.place for r in women] == list(range(1, len(women) + 1))
+
+
+def test_the_final_round_shows_where_each_player_comes_from(final: tuple[Context, int]) -> None:
+    from yisai.cli.rounds import collapse_sit_outs
+    from yisai.services.rounds import round_view
+
+    ctx, event_id = final
+    with ctx.work() as w:
+        view = round_view(w, event_id, "公开组", 10)
+    for g in view.rounds[0].games:
+        if g.white:
+            a, b = view.seeds[g.black], view.seeds[g.white]
+            assert {a[0], b[0]} == {"A", "B"} and a[1:] == b[1:]  # A_k against B_k
+    lines = ["第1台: …", *[f"本轮不参赛: 棋手{i}" for i in range(68)]]
+    assert collapse_sit_outs(lines) == ["第1台: …", "另有68人本轮不参赛"]

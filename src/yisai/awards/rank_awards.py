@@ -115,6 +115,7 @@ class RankAwardReport:
     def applicants(self) -> list[Applicant]:
         by_player: dict[tuple[str, str], list[Recipient]] = defaultdict(list)
         names = {rule.division: rule.division_name for rule in self.rules}
+        order = {rule.division: k for k, rule in enumerate(self.rules)}  # the regulation's order
         for rule in self.rules:
             for g in rule.grants:
                 for r in g.recipients:
@@ -133,7 +134,7 @@ class RankAwardReport:
                     notes=tuple(r.note for r in recs if r.note),
                 )
             )
-        return sorted(out, key=lambda a: (a.division, a.place))
+        return sorted(out, key=lambda a: (order[a.division], a.place))
 
 
 # ---------------------------------------------------------------------------------------------

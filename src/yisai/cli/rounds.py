@@ -118,7 +118,7 @@ def pair_cmd(
             t.add_row("", names.get(y.player, y.player), "", "轮空", f"+{y.points}")
         console.print(t)
         if explain:
-            for line in pairing.explain(names=names):
+            for line in collapse_sit_outs(pairing.explain(names=names)):
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
@@ -152,26 +152,46 @@ def round_show(
 
 
 def print_round(view: RoundView, *, explain: bool = False, limit: int = 0) -> None:
-    """台次 黑方 白方 积分 结果 for every group of a stored round (``limit`` boards, 0 = all)."""
+    """台次 黑方 白方 积分 结果 for every group of a stored round (``limit`` boards, 0 = all).
+
+    In the same-place final each name carries where it comes from (A1, B1 …)."""
+    def who(pid: str | None) -> str:
+        if not pid:
+            return ""
+        seed = view.seeds.get(pid)
+        return f"{view.names.get(pid, pid)} ({seed})" if seed else view.names.get(pid, pid)
+
     for r in view.rounds:
         t = Table(title=_title(view.event, view.division, view.round, r.group), title_style="bold")
-        for h in ("台次", "黑方", "白方", "积分", "结果"):
+        for h in (tr("台次", "board"), tr("黑方", "Black"), tr("白方", "White"),
+                  tr("积分", "score"), tr("结果", "result")):
             t.add_column(h)
         games = sorted(r.games, key=lambda g: (g.is_bye, g.board))
         for g in games[:limit] if limit else games:
-            black = view.names.get(g.black, g.black)
             if g.is_bye:
-                t.add_row("", black, "", str(view.scores.get(g.black, 0)), result_label(g))
+                t.add_row("", who(g.black), "", str(view.scores.get(g.black, 0)), result_label(g))
                 continue
             score = f"{view.scores.get(g.black, 0)}:{view.scores.get(g.white or '', 0)}"
-            t.add_row(str(g.board), black, view.names.get(g.white or "", g.white or ""), score,
-                      result_label(g))
+            t.add_row(str(g.board), who(g.black), who(g.white), score, result_label(g))
         if limit and len(games) > limit:
             t.caption = tr(f"… 共{len(games)}台", f"… {len(games)} boards")
         console.print(t)
         if explain:
-            for line in view.info.get(r.group, []):
+            for line in collapse_sit_outs(view.info.get(r.group, [])):
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+SIT_OUT_MARKS = ("本轮不参赛", "Not paired this round")
+
+
+def collapse_sit_outs(lines: list[str]) -> list[str]:
+    """The explanation without one line per player who does not play (68 of them in seed 000's
+    round 10): those are summed up in one line at the end."""
+    kept = [line for line in lines if not any(m in line for m in SIT_OUT_MARKS)]
+    skipped = len(lines) - len(kept)
+    if skipped:
+        kept.append(tr(f"另有{skipped}人本轮不参赛", f"{skipped} more players do not play this round"))
+    return kept
 
 
 @round_app.command("sheet")

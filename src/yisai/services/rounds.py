@@ -454,6 +454,7 @@ class RoundView:
     names: dict[str, str]
     scores: dict[str, int]  # player id → score before this round (the regulation's Scoring)
     info: dict[str, list[str]] = field(default_factory=dict)  # group → explanation with names
+    seeds: dict[str, str] = field(default_factory=dict)  # same-place final: player → "A1", "B1" …
 
 
 def round_view(work: Work, event_ref: str | None, division: str, round_no: int,
@@ -466,7 +467,21 @@ def round_view(work: Work, event_ref: str | None, division: str, round_no: int,
     games = work.repo.games(event.id, division, stage=stage.id)
     scores = scores_before(players, games, round_no, reg.scoring_for(division))
     info = {r.group: explanation_with_names(r.info.get("explain", []), names) for r in rounds}
-    return RoundView(event, division, stage, round_no, rounds, names, scores, info)
+    seeds = _final_seeds(work, event, division, stage) if any(
+        r.group == PLACEMENT_GROUP for r in rounds) else {}
+    return RoundView(event, division, stage, round_no, rounds, names, scores, info, seeds)
+
+
+def _final_seeds(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, str]:
+    """Who comes from where in the same-place final: group and place after the group rounds."""
+    fmt = stage.format_for(division)
+    if not isinstance(fmt, TwoGroupSwissFormat):
+        return {}
+    out: dict[str, str] = {}
+    for name, members in group_members(work, event, division, stage).items():
+        order = current_order(work, event, division, stage, members, fmt.group_rounds)
+        out.update({pid: f"{name}{k}" for k, pid in enumerate(order, start=1)})
+    return out
 
 
 def scores_before(players: set[str], games: list[Game], round_no: int, scoring: Scoring) -> dict[str, int]:
