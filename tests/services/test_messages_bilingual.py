@@ -238,6 +238,11 @@ def test_round_and_result_errors_have_codes_and_both_languages(ctx: Context) -> 
     assert (early.code, early.params["round"]) == ("previous_round_not_paired", 2)
     assert early.render("zh") == "第1轮尚未编排, 不能编排第2轮"
     assert early.render("en") == "round 1 is not paired yet: round 2 cannot be paired"
+    with use_language("en"):  # an error of the pairing core, raised while a web page asked in English
+        unknown = _error(ctx, lambda w: rounds.pair(w, None, "甲组", 1, absent=("999",)))
+    assert (unknown.code, unknown.params) == ("pairing_failed", {"round": 1, "division": "jia"})
+    assert unknown.render("zh") == "裁判长指令中有未知棋手: 999"
+    assert unknown.render("en") == "unknown players in controls: 999"
     with ctx.work() as w:
         rounds.pair(w, None, "甲组", 1)
     board = _error(ctx, lambda w: rounds.record_result(w, None, "甲组", 1, 9, "黑胜"))

@@ -133,26 +133,28 @@ def pair(
     scoring = reg.scoring_for(division)
     games = work.repo.games(event.id, division, stage=stage.id)
     controls = controls or Controls()
-    parts: list[tuple[str, RoundPairing]] = []
-    try:
+
+    def pair_parts() -> list[tuple[str, RoundPairing]]:
         if isinstance(fmt, SwissFormat):
             if fmt.rounds is not None and round_no > fmt.rounds and not fmt.rounds_provisional:
                 raise _no_such_round(stage, fmt.rounds, round_no)
             order = current_order(work, event, division, stage, [e.id for e in entrants])
-            parts.append(("", pair_round(entrants, games, round_no, rules=rules, scoring=scoring,
-                                         seed=event.seed, absent=absent, controls=controls, order=order)))
-        elif isinstance(fmt, TwoGroupSwissFormat):
-            parts = _pair_two_groups(work, event, division, stage, fmt, round_no, entrants, games,
-                                     controls, absent, reg)
-        else:
-            raise Refused(Text(f"{stage.name}的赛制不是积分编排制, 不能编排",
-                               f"{stage.name} is not played in the Swiss system: it cannot be paired"),
-                          code="not_swiss", params={"stage": stage.id})
+            return [("", pair_round(entrants, games, round_no, rules=rules, scoring=scoring,
+                                    seed=event.seed, absent=absent, controls=controls, order=order))]
+        if isinstance(fmt, TwoGroupSwissFormat):
+            return _pair_two_groups(work, event, division, stage, fmt, round_no, entrants, games,
+                                    controls, absent, reg)
+        raise Refused(Text(f"{stage.name}的赛制不是积分编排制, 不能编排",
+                           f"{stage.name} is not played in the Swiss system: it cannot be paired"),
+                      code="not_swiss", params={"stage": stage.id})
+
+    try:
+        parts = pair_parts()
     except PairingError as exc:
-        # The pairing core writes its message with tr() in the caller's language; pairing again
-        # only to word it in the other language could take long, so this one is as raised.
-        raise Refused(Text(str(exc), str(exc)), list(exc.blocking), code="pairing_failed",
-                      params={"round": round_no, "division": division}) from None
+        # The pairing core words its message with tr(): worded again in the other language by
+        # pairing once more (only when pairing fails; nothing is written before this point).
+        raise Refused(failure_text(pair_parts, PairingError, exc), list(exc.blocking),
+                      code="pairing_failed", params={"round": round_no, "division": division}) from None
     for group, pairing in parts:
         ids = {g.black for g in pairing.games()} | {g.white for g in pairing.games() if g.white}
         marks = {p: _mark(p) for p in ids | set(pairing.sit_outs)}
