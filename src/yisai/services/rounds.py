@@ -31,11 +31,17 @@ from yisai.formats.result_sheet import (
     result_word,
     same_name,
 )
-from yisai.i18n import Text, both, failure_text, language
+from yisai.i18n import Text, bilingual, both, failure_text, language
 from yisai.record import Game, Result
 from yisai.record.groups import group_id as read_group
 from yisai.record.groups import group_title
-from yisai.record.parse import ACCEPTED, ParsedResult, ResultSyntaxError, parse_result
+from yisai.record.parse import (
+    ACCEPTED,
+    ParsedResult,
+    ResultSyntaxError,
+    bye_mismatch,
+    parse_result,
+)
 from yisai.regulation import Regulation
 from yisai.regulation.rules import Scoring
 from yisai.regulation.stages import Stage, SwissFormat, TwoGroupSwissFormat
@@ -368,13 +374,11 @@ def _later_rounds(work: Work, rnd: RoundRecord) -> list[int]:
 
 
 def _entry_problem(game: Game, parsed: ParsedResult) -> Text | None:
-    """Why this result word cannot go on this board at all (a bye word on a game or back)."""
-    if game.is_bye != parsed.bye:
-        if parsed.bye:
-            return Text("轮空只能用于轮空的台次", "a bye can only be entered on a bye")
-        return Text(f"第{game.board}台是轮空, 不需要录入成绩",
-                    f"board {game.board} is a bye: it needs no result")
-    return None
+    """Why this result word cannot go on this board at all (a bye word on a game or back), with
+    the accepted words (``record.parse.bye_mismatch``, in both languages)."""
+    if bye_mismatch(game.is_bye, parsed, game.board) is None:
+        return None
+    return bilingual(lambda: bye_mismatch(game.is_bye, parsed, game.board) or "")
 
 
 def _already_entered(game: Game) -> Text:
@@ -622,8 +626,7 @@ def import_results(
             continue
         problem = _entry_problem(game, row.result)
         if problem:
-            issues.append(_problem(row, "result", f"{problem.zh} (允许: {ACCEPTED})",
-                                   f"{problem.en} (allowed: {ACCEPTED})"))
+            issues.append(_problem(row, "result", problem.zh, problem.en))
             continue
         if game.result != Result.UNKNOWN:
             if _same_result(row, game):
