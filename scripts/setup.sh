@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-for pkg in fonts-noto-cjk fonts-noto-cjk-extra chromium poppler-utils; do
+for pkg in fonts-noto-cjk fonts-noto-cjk-extra fonts-hanazono chromium poppler-utils; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -32,7 +32,7 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-unt
 
 
 def test_papers_and_check_in_from_the_terminal(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    zj = [u for u in UNITS if u[0] == "浙江队"][0]
+    zj = next(u for u in UNITS if u[0] == "浙江队")
     roster = write_csv(tmp_path / "zj.csv", team_rows(*zj), "utf-8")
     run("event", "create", "--regulation", str(SEED_002), "--seed", "1")
     run("team", "import", str(roster))

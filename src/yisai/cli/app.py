@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "db": ("database", "数据库: 结构升级", "database: schema upgrade"),
     "demo": ("demo", "演示: 按两个规程模拟全程", "demo: simulate both seed events"),
     "bench": ("bench", "性能测试", "benchmarks"),
+    "print": ("printing", "打印: 对阵表、台签、记分单、成绩表、证书等 PDF", "print sheets as PDF"),
 }
 
 

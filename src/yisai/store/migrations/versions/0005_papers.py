@@ -1,7 +1,7 @@
 """Registration papers (uploaded files kept outside the rows) and check-in (报到).
 
 Revision ID: 0005
-Revises: 0002 (re-chained after 0003/0004 at merge)
+Revises: 0004 (main's head when this branch last merged; re-chain after any newer one)
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005"
-down_revision = "0002"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
