@@ -160,7 +160,10 @@ def test_downloads_are_audited_and_the_purge_removes_files_with_an_audit_line(tm
             form = papers.upload(w, event, "浙江队", papers.ENTRY_FORM, PDF, "f.pdf").paper.id
             papers.upload(w, event, "浙江队", papers.IDENTITY_PROOF, PNG, "a.png", player_ref="浙江1号")
             papers.upload(w, event, "江苏队", papers.IDENTITY_PROOF, JPEG, "b.jpg", player_ref="江苏2号")
-        assert len(_stored_files(tmp_path)) == 3
+        with pytest.raises(Refused), ctx.work() as w:  # stored, then the transaction fails
+            papers.upload(w, event, "江苏队", papers.ENTRY_FORM, PDF + b"rolled back", "c.pdf")
+            raise Refused("后续步骤失败")
+        assert len(_stored_files(tmp_path)) == 4
         with ctx.work(actor=referee()) as w:
             papers.download(w, form)
         with ctx.work() as w:
@@ -173,8 +176,9 @@ def test_downloads_are_audited_and_the_purge_removes_files_with_an_audit_line(tm
         assert _stored_files(tmp_path) == []
         with ctx.work() as w:
             [line] = w.repo.audit_log(event.id, "papers")
-            assert line.action == "purge" and line.after == {"files": 3, "kinds": [
-                papers.IDENTITY_PROOF, papers.ENTRY_FORM]} and line.note == "赛后应浙江队请求清除"
+            assert line.action == "purge" and line.note == "赛后应浙江队请求清除"
+            assert line.after == {"files": 3, "kinds": [papers.IDENTITY_PROOF, papers.ENTRY_FORM],
+                                  "unreferenced": 1}
             statuses = {p.paper.status for t in papers.list_papers(w, event) for p in t.papers}
             assert statuses == {"purged"}
         with pytest.raises(Refused) as info, ctx.work() as w:

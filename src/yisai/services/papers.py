@@ -439,7 +439,8 @@ def download(work: Work, paper_id: int | str) -> Download:
 def purge(work: Work, event: EventRecord, *, note: str = "",
           kinds: tuple[str, ...] = (IDENTITY_PROOF, ENTRY_FORM)) -> int:
     """After the event: delete the files (identity proofs and forms by default) and keep only the
-    rows' bookkeeping; one audit line records how many files were removed and by whom."""
+    rows' bookkeeping; one audit line records how many files were removed and by whom. Purging
+    every kind also clears the event's folder of files left by uploads that were rolled back."""
     work.require(Action.APPROVE)
     _check_event(work, event.id)
     store, table = files_of(work), rows(work)
@@ -450,8 +451,11 @@ def purge(work: Work, event: EventRecord, *, note: str = "",
         store.delete(paper.storage_key)
         table.update(paper.id, storage_key=None, status="purged", purged_at=work.now)
         removed += 1
+    leftovers = 0
+    if set(kinds) >= set(KINDS):  # everything: also files whose upload was rolled back
+        leftovers = store.delete_under(f"event-{event.id}")
     work.repo.audit(event.id, "purge", "papers", event.id, None,
-                    {"files": removed, "kinds": list(kinds)}, note)
+                    {"files": removed, "kinds": list(kinds), "unreferenced": leftovers}, note)
     work.emit("papers_purged", event.id, files=removed)
     return removed
 

@@ -58,6 +58,19 @@ class FileStore:
     def exists(self, key: str) -> bool:
         return self._path(key).is_file()
 
+    def delete_under(self, prefix: str) -> int:
+        """Delete every file under ``prefix`` (and the emptied folders); how many files went."""
+        top = self._path(prefix)
+        if not top.is_dir():
+            return 0
+        files = [p for p in top.rglob("*") if p.is_file()]
+        for p in files:
+            p.unlink()
+        for d in sorted((p for p in top.rglob("*") if p.is_dir()), key=lambda d: -len(d.parts)):
+            d.rmdir()
+        top.rmdir()
+        return len(files)
+
     def delete(self, key: str) -> bool:
         path = self._path(key)
         if not path.is_file():
