@@ -10,13 +10,15 @@ import pytest
 
 from tests.papers.helpers import UNITS, make_event, papers_context, referee, team_rows
 from yisai.services import checkin, papers, registration, rounds
+from yisai.services.context import Work
 from yisai.services.errors import Forbidden
 from yisai.services.identity import Actor, Role
+from yisai.store import EventRecord
 
 THREE = [u for u in UNITS if u[0] in ("浙江队", "江苏队", "上海队")]
 
 
-def _jia(work, event) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def _jia(work: Work, event: EventRecord) -> dict[str, str]:
     """甲组 players: name → id (each team's 1号 and 2号, born 2013/2014)."""
     return {p.player.name: p.player.id for p in registration.list_players(work, event, division="甲组")}
 

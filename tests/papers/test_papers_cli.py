@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from yisai.cli.app import app
 
 
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., str]:
     monkeypatch.setenv("YISAI_DB", str(tmp_path / "y.sqlite"))
     monkeypatch.setenv("YISAI_NOW", "2025-04-10T09:00")
     monkeypatch.setenv("YISAI_ACTOR", "裁判长")
@@ -31,7 +32,7 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-unt
     return invoke
 
 
-def test_papers_and_check_in_from_the_terminal(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_papers_and_check_in_from_the_terminal(run: Callable[..., str], tmp_path: Path) -> None:
     zj = next(u for u in UNITS if u[0] == "浙江队")
     roster = write_csv(tmp_path / "zj.csv", team_rows(*zj), "utf-8")
     run("event", "create", "--regulation", str(SEED_002), "--seed", "1")
