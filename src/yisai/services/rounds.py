@@ -107,7 +107,7 @@ def current_order(work: Work, event: EventRecord, division: str, stage: Stage, m
 
 def pair(
     work: Work,
-    event_ref: str | None,
+    event_ref: str | int | None,
     division: str,
     round_no: int,
     *,
@@ -297,7 +297,7 @@ def _controls_within(controls: Controls, ids: set[str]) -> Controls:
     )
 
 
-def rounds_of(work: Work, event_ref: str | None, division: str, round_no: int,
+def rounds_of(work: Work, event_ref: str | int | None, division: str, round_no: int,
               stage_ref: str | None = None) -> tuple[EventRecord, Regulation, list[RoundRecord]]:
     event = resolve_event(work, event_ref)
     reg = regulation_of(event)
@@ -314,7 +314,7 @@ def rounds_of(work: Work, event_ref: str | None, division: str, round_no: int,
 
 def record_result(
     work: Work,
-    event_ref: str | None,
+    event_ref: str | int | None,
     division: str,
     round_no: int,
     board: int,
@@ -474,7 +474,7 @@ class RoundView:
     seeds: dict[str, str] = field(default_factory=dict)  # same-place final: player → "A1", "B1" …
 
 
-def round_view(work: Work, event_ref: str | None, division: str, round_no: int,
+def round_view(work: Work, event_ref: str | int | None, division: str, round_no: int,
                stage_ref: str | None = None) -> RoundView:
     event, reg, rounds = rounds_of(work, event_ref, division, round_no, stage_ref)
     division = rounds[0].division
@@ -546,7 +546,7 @@ class ImportReport:
 
 def import_results(
     work: Work,
-    event_ref: str | None,
+    event_ref: str | int | None,
     division: str,
     round_no: int,
     sheet: ResultSheet,
