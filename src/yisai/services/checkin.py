@@ -20,7 +20,7 @@ from yisai.services.context import Work
 from yisai.services.errors import InputError
 from yisai.services.events import regulation_of
 from yisai.services.identity import Action, Role
-from yisai.services.papers import _check_event, _check_team_access, resolve_team
+from yisai.services.papers import check_event_access, check_team_access, resolve_team
 from yisai.store import EventRecord
 from yisai.store.paper_rows import CheckInRecord, PaperRows
 
@@ -75,7 +75,7 @@ def tick(work: Work, event: EventRecord, player_ref: str, *, arrived: bool = Tru
     """Tick one person as arrived (or undo it with ``arrived=False``); ``insured`` records the
     insurance confirmation the regulation asks for (left as it was when not given)."""
     work.require(Action.RECORD_RESULT)  # the referees on duty at the venue (裁判长, 裁判员)
-    _check_event(work, event.id)
+    check_event_access(work, event.id)
     player = _player(work, event, player_ref)
     table = PaperRows(work.session)
     before = table.check_ins(event.id).get(int(player.id))
@@ -92,19 +92,19 @@ def tick(work: Work, event: EventRecord, player_ref: str, *, arrived: bool = Tru
 
 def list_arrivals(work: Work, event: EventRecord, team_ref: str | None = None) -> list[TeamArrivals]:
     """Teams and their players with each one's tick; a team leader sees their own team only."""
-    _check_event(work, event.id)
+    check_event_access(work, event.id)
     regulation = regulation_of(event)
     if team_ref is None and work.actor.role not in (Role.CHIEF_REFEREE, Role.REFEREE):
         team_ref = work.actor.team
         if team_ref is None:
-            _check_team_access(work, event.id, "")
+            check_team_access(work, event.id, "")
     teams = [resolve_team(work, event, team_ref)] if team_ref else work.repo.list_teams(event.id)
     players = work.repo.players_by_id(event.id)
     ticks = PaperRows(work.session).check_ins(event.id)
     names = {d.id: d.name for d in regulation.divisions}
     out = []
     for t in teams:
-        _check_team_access(work, event.id, t.id)
+        check_team_access(work, event.id, t.id)
         people = []
         for m in t.members:
             p = players[m.player_id]

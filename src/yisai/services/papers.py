@@ -142,15 +142,15 @@ def _is_official(work: Work) -> bool:
     return work.actor.role in OFFICIALS
 
 
-def _check_event(work: Work, event_id: int) -> None:
+def check_event_access(work: Work, event_id: int) -> None:
     if work.actor.event is not None and work.actor.event != event_id:
         raise Forbidden(Text("该账号不属于这个比赛", "this account belongs to another event"),
                         code="papers_forbidden")
 
 
-def _check_team_access(work: Work, event_id: int, team_id: str) -> None:
+def check_team_access(work: Work, event_id: int, team_id: str) -> None:
     """Officials see every team; a team leader only their own; nobody else anything."""
-    _check_event(work, event_id)
+    check_event_access(work, event_id)
     if _is_official(work):
         return
     if work.actor.role is Role.TEAM_LEADER and work.actor.team is not None \
@@ -203,7 +203,7 @@ def entry_form(work: Work, event: EventRecord, team_ref: str | int | None) -> tu
     """The uniform entry form for one team, as (file name, xlsx bytes)."""
     regulation = regulation_of(event)
     team = resolve_team(work, event, team_ref)
-    _check_team_access(work, event.id, team.id)
+    check_team_access(work, event.id, team.id)
     players = work.repo.players_by_id(event.id)
     names = {d.id: d.name for d in regulation.divisions}
     entries = {e.player_id: e for e in work.repo.list_entries(event.id)}
@@ -287,7 +287,7 @@ def upload(
     regulation = regulation_of(event)
     rules = attachment_rules(regulation)
     team = resolve_team(work, event, team_ref)
-    _check_team_access(work, event.id, team.id)
+    check_team_access(work, event.id, team.id)
     if kind not in KINDS:
         raise InputError(Text(f"未知附件类别: {kind} (可选: {', '.join(KINDS)})",
                               f"unknown paper kind: {kind} (one of: {', '.join(KINDS)})"),
@@ -354,19 +354,19 @@ def _missing(regulation: Regulation, team: Team, players: dict[str, Player],
 def list_papers(work: Work, event: EventRecord, team_ref: str | int | None = None) -> list[TeamPapers]:
     """Per team: its papers (newest state) and what is missing. Officials get every team when
     no team is named; a team leader gets their own team only."""
-    _check_event(work, event.id)
+    check_event_access(work, event.id)
     regulation = regulation_of(event)
     if team_ref is None and not _is_official(work):
         team_ref = work.actor.team
         if team_ref is None:
-            _check_team_access(work, event.id, "")
+            check_team_access(work, event.id, "")
     teams = [resolve_team(work, event, team_ref)] if team_ref is not None else \
         work.repo.list_teams(event.id)
     players = work.repo.players_by_id(event.id)
     all_papers = rows(work).list(event.id)
     out = []
     for t in teams:
-        _check_team_access(work, event.id, t.id)
+        check_team_access(work, event.id, t.id)
         mine = [p for p in all_papers if str(p.team_id) == t.id]
         shown = tuple(PaperView(p, t.name, players[str(p.player_id)].name if p.player_id is not None
                                 and str(p.player_id) in players else None)
@@ -386,9 +386,9 @@ def _paper_for(work: Work, paper_id: int | str) -> PaperRecord:
     paper = rows(work).get(number)
     if paper is None:
         if not _is_official(work):
-            _check_team_access(work, work.actor.event or 0, "")
+            check_team_access(work, work.actor.event or 0, "")
         raise NotFoundError(Text(f"没有附件 {number}", f"no paper {number}"), code="paper_not_found")
-    _check_team_access(work, paper.event_id, str(paper.team_id))
+    check_team_access(work, paper.event_id, str(paper.team_id))
     return paper
 
 
@@ -442,7 +442,7 @@ def purge(work: Work, event: EventRecord, *, note: str = "",
     rows' bookkeeping; one audit line records how many files were removed and by whom. Purging
     every kind also clears the event's folder of files left by uploads that were rolled back."""
     work.require(Action.APPROVE)
-    _check_event(work, event.id)
+    check_event_access(work, event.id)
     store, table = files_of(work), rows(work)
     removed = 0
     for paper in table.list(event.id):
