@@ -74,6 +74,7 @@ class PairedRound:
     round: int
     parts: tuple[tuple[str, RoundPairing], ...]  # (group, pairing); group "" for plain Swiss
     names: dict[str, str] = field(default_factory=dict)  # player id → name, for showing it
+    held_back: dict[str, Text] = field(default_factory=dict)  # sat out for check-in, and why
 
 
 def _check_previous_complete(work: Work, event: EventRecord, division: str, stage: Stage, n: int) -> None:
@@ -139,6 +140,14 @@ def pair(
     scoring = reg.scoring_for(division)
     games = work.repo.games(event.id, division, stage=stage.id)
     controls = controls or Controls()
+    # Check-in (报到, issue 15): players not checked in sit out (round 1's are kept as late
+    # entrants who join from the regulation's round); the reasons go into the stored round.
+    from yisai.services.checkin import held_back
+
+    excluded = held_back(work, event, division, stage.id, round_no, [e.id for e in entrants])
+    if excluded:
+        controls = Controls(controls.fixed_pairs, controls.forbidden_pairs, controls.requested_byes,
+                            tuple(dict.fromkeys([*controls.sit_outs, *excluded])))
 
     def pair_parts() -> list[tuple[str, RoundPairing]]:
         if isinstance(fmt, SwissFormat):
@@ -167,6 +176,12 @@ def pair(
         zh, en = both(partial(pairing.explain, names=marks))
         info = {"explain": {"zh": zh, "en": en},
                 "warnings": list(pairing.warnings), "seed": event.seed}
+        held = {p: {"zh": t.zh, "en": t.en} for p, t in excluded.items() if p in marks}
+        if held:  # issue 15: who sat out for check-in, and why (round 1: the late entrants)
+            info["not_checked_in"] = held
+            zh = [*zh, *(f"{_mark(p)}: {t['zh']}" for p, t in held.items())]
+            en = [*en, *(f"{_mark(p)}: {t['en']}" for p, t in held.items())]
+            info["explain"] = {"zh": zh, "en": en}
         if round_no == 1 and group and group != PLACEMENT_GROUP:
             info["members"] = sorted({g.black for g in pairing.games()} | {
                 g.white for g in pairing.games() if g.white} | set(pairing.sit_outs))
@@ -185,7 +200,7 @@ def pair(
     work.emit("round_paired", event.id, division=division, round=round_no,
               groups=[g for g, _ in parts], replaced=replace)
     names = {p.id: p.name for p in work.repo.list_players(event.id)}
-    return PairedRound(event, division, stage, round_no, tuple(parts), names)
+    return PairedRound(event, division, stage, round_no, tuple(parts), names, excluded)
 
 
 def _no_such_round(stage: Stage, rounds: int, round_no: int) -> Refused:
