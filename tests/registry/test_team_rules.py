@@ -92,7 +92,7 @@ def test_team_limit_one_per_province_and_window(xqw: Regulation) -> None:
     others = [Team(name=f"队{i}", province=f"省{i}") for i in range(38)]
     got = check_team(team(members), players, xqw.teams, xqw, other_teams=others, at=datetime(2025, 4, 18, 17, 1))  # type: ignore[arg-type]
     assert got == [
-        "报名时间2025-04-18 17:01不在省队报名时间(不限至2025-04-18 17:00)内",
+        "报名时间2025-04-18 17:01不在省队报名时间(截至2025-04-18 17:00)内",
         "已报38支省队, 达到限报38支",
     ]
     same_province = [Team(name="浙江一队", province="浙江")]

@@ -141,4 +141,4 @@ def test_team_registration_after_the_deadline_is_refused(db_url: str) -> None:
             ev = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml")
         with pytest.raises(Refused) as err, late.work() as w:
             registration.add_team(w, ev, Team(name="迟到队", province="江苏"))
-        assert err.value.details == ["报名时间2025-04-18 17:30不在省队报名时间(不限至2025-04-18 17:00)内"]
+        assert err.value.details == ["报名时间2025-04-18 17:30不在省队报名时间(截至2025-04-18 17:00)内"]

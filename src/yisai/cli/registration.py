@@ -15,6 +15,7 @@ from rich.table import Table
 
 from yisai.cli.render import read_input
 from yisai.cli.session import DbOption, EventOption, command_work, console, fail, say
+from yisai.formats.awards_report import place_of
 from yisai.formats.template import write_roster_template
 from yisai.i18n import tr
 from yisai.registry.entry import Entry, EntryStatus
@@ -160,7 +161,7 @@ def player_list(
             entries += "\n" + "\n".join(f"! {r}" for r in reasons)
         table.add_row(
             p.id, p.name, p.gender.label, f"{p.birth_date:%Y-%m-%d}" if p.birth_date else "",
-            str(p.rank) if p.rank else "", "".join(x for x in (p.province, p.city) if x),
+            str(p.rank) if p.rank else "", place_of(p),
             v.team or "", entries,
         )  # fmt: skip
     console.print(table)
@@ -248,14 +249,28 @@ def team_list(event: EventOption = None, db: DbOption = None) -> None:
 
 @entry_app.command("approve")
 def entry_approve(
-    entry_ids: Annotated[list[str], typer.Argument(help="报名编号 (可多个)")],
+    entry_ids: Annotated[list[str] | None, typer.Argument(help="报名编号 (可多个)")] = None,
+    all_eligible: Annotated[bool, typer.Option("--all", help="批准全部符合资格的待审报名")] = False,
     force: ForceOption = False,
     note: NoteOption = "",
+    event: EventOption = None,
     db: DbOption = None,
 ) -> None:
     """批准报名; 不符合参赛资格时列出全部原因并拒绝, 除非裁判长 --force --note."""
+    if all_eligible == bool(entry_ids):
+        fail(tr("请给出报名编号, 或用 --all 批准全部符合资格的报名 (二者选一)",
+                "give entry numbers, or --all for every eligible pending entry (one of the two)"))
     with command_work(db) as work:
-        done = [reg.approve_entry(work, i, force=force, note=note) for i in entry_ids]
+        if all_eligible:
+            done, left = reg.approve_all_eligible(work, resolve_event(work, event), note=note)
+        else:
+            done, left = [reg.approve_entry(work, i, force=force, note=note) for i in entry_ids or []], []
+    if all_eligible:
+        say(tr(f"已批准 {len(done)} 个符合资格的报名; {len(left)} 个仍待审 (有不符合资格的原因)",
+               f"approved {len(done)} eligible entries; {len(left)} still pending (with reasons)"), "green")
+        for v in left:
+            say(f"  #{v.entry.id} {v.player.name} ({v.division_name}): " + "；".join(v.entry.reasons), "yellow")
+        return
     for e in done:
         say(tr(f"已批准报名 #{e.id}", f"approved entry #{e.id}") + (tr(" (强制)", " (forced)") if e.forced else ""), "green")
         for r in e.reasons:

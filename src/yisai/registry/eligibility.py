@@ -271,9 +271,12 @@ def _window_reasons(at: datetime, rules: TeamRules) -> list[str]:
         return []
     end = _closing(closes) if closes else None
     if (opens and at < opens) or (end and at > end):
-        any_ = tr("不限", "open")
-        window = tr(f"{_fmt(opens) if opens else any_}至{_fmt(end) if end else any_}",
-                    f"{_fmt(opens) if opens else any_} to {_fmt(end) if end else any_}")
+        if opens and end:
+            window = tr(f"{_fmt(opens)}至{_fmt(end)}", f"{_fmt(opens)} to {_fmt(end)}")
+        elif end:
+            window = tr(f"截至{_fmt(end)}", f"until {_fmt(end)}")
+        else:
+            window = tr(f"{_fmt(opens)}起", f"from {_fmt(opens)}")
         return [tr(f"报名时间{_fmt(at)}不在{_label(rules)}报名时间({window})内",
                    f"registration time {_fmt(at)} is outside the registration window for "
                    f"{_label(rules)} ({window})")]

@@ -292,14 +292,19 @@ def list_entries(
     division: str | None = None,
     status: EntryStatus | Iterable[EntryStatus] | None = None,
 ) -> list[EntryView]:
+    """Entries with the players; a pending entry shows the reasons that hold now (player data
+    may have been corrected since it was registered), not the ones stored back then."""
     regulation = regulation_of(event)
     division_id = resolve_division(regulation, division) if division else None
     players = work.repo.players_by_id(event.id)
     team_of = _team_names(work, event)
-    return [
-        EntryView(e, players[e.player_id], _division_name(regulation, e.division), team_of.get(e.player_id))
-        for e in work.repo.list_entries(event.id, division=division_id, status=status)
-    ]
+    out = []
+    for e in work.repo.list_entries(event.id, division=division_id, status=status):
+        player = players[e.player_id]
+        if e.status is EntryStatus.PENDING:
+            e = e.model_copy(update={"reasons": tuple(eligibility_reasons(regulation, player, e.division))})
+        out.append(EntryView(e, player, _division_name(regulation, e.division), team_of.get(e.player_id)))
+    return out
 
 
 def approved_players(work: Work, event: EventRecord, division: str, stage: str = "") -> list[Player]:
@@ -366,6 +371,19 @@ def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note:
                                    reasons=reasons)
     work.emit("entry_approved", event.id, entry=saved.id, forced=bool(reasons))
     return saved
+
+
+def approve_all_eligible(work: Work, event: EventRecord, *, note: str = "") -> tuple[list[Entry], list[EntryView]]:
+    """Approve every pending entry that meets every rule now (报名审核: 批量通过); the others
+    stay pending and are returned with their current reasons."""
+    work.require(Action.APPROVE)
+    approved, left = [], []
+    for view in list_entries(work, event, status=EntryStatus.PENDING):
+        if view.entry.reasons:
+            left.append(view)
+        else:
+            approved.append(approve_entry(work, view.entry.id, note=note))
+    return approved, left
 
 
 def reject_entry(work: Work, entry_id: str | int, reason: str) -> Entry:
@@ -646,6 +664,7 @@ def _import_teams(
         return
     rules = team_rules(regulation)
     problems: list[Text] = []
+    shared: dict[Text, list[str]] = {}  # a reason every team shares (a closed window): said once
     for name, rows in by_team.items():
         existing = work.repo.find_team(event.id, name)
         have = {m.player_id for m in existing.members} if existing else set()
@@ -666,8 +685,12 @@ def _import_teams(
         if reasons and not force:
             rows_text = "、".join(str(r.row) for r, _ in rows)
             rows_en = ", ".join(str(r.row) for r, _ in rows)
-            problems += [Text(f"{name}(第{rows_text}行): {r.zh}", f"{name} (rows {rows_en}): {r.en}")
-                         for r in reasons]
+            for r in reasons:
+                if r.zh.startswith("报名时间"):
+                    shared.setdefault(r, []).append(name)
+                else:
+                    problems.append(Text(f"{name}(第{rows_text}行): {r.zh}",
+                                         f"{name} (rows {rows_en}): {r.en}"))
             continue
         if reasons and not note.strip():
             raise _team_note_required(name)
@@ -680,6 +703,9 @@ def _import_teams(
             for m in added:
                 work.repo.add_team_member(existing.id, m, note.strip())
             report.members_added += len(added)
+    problems[:0] = [Text(f"{r.zh} (涉及{len(teams)}支队: {'、'.join(teams)})",
+                         f"{r.en} ({len(teams)} teams: {', '.join(teams)})")
+                    for r, teams in shared.items()]
     if problems:
         raise Refused(
             Text("以下队伍不符合组队规定, 未导入任何数据 (裁判长可用 --force --note 强制导入)",
@@ -732,8 +758,16 @@ def row_from_fields(
     sheet = Sheet("输入", [headers, [fields[h] for h in headers]])
     roster = parse_sheets([sheet], regulation)
     labels = labels or {}
+
+    def in_inputs(message: str) -> str:
+        """A sheet-wide message ("须有“性别”或“身份证号”列") in the words of the inputs."""
+        for header, name in labels.items():
+            message = message.replace(f"\u201c{header}\u201d列", name).replace(f"\u201c{header}\u201d", name)
+            message = message.replace(f"{header} (", f"{name} (")
+        return message.replace("须有--", "须给出 --")
+
     problems = [
-        f"{labels.get(i.header, i.header)}: {i.message}" if i.header else i.message
+        f"{labels.get(i.header, i.header)}: {i.message}" if i.header else in_inputs(i.message)
         for i in roster.issues
     ]
     if problems or not roster.rows:

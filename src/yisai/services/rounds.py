@@ -168,7 +168,10 @@ def pair(
     except PairingError as exc:
         # The pairing core words its message with tr(): worded again in the other language by
         # pairing once more (only when pairing fails; nothing is written before this point).
-        raise Refused(failure_text(pair_parts, PairingError, exc), list(exc.blocking),
+        names = {p.id: p.name for p in work.repo.list_players(event.id)}
+        blocking = [Text(f"{names.get(pid, pid)} (编号{pid})", f"{names.get(pid, pid)} (#{pid})")
+                    for pid in exc.blocking]  # people are named, not numbered
+        raise Refused(failure_text(pair_parts, PairingError, exc), blocking,
                       code="pairing_failed", params={"round": round_no, "division": division}) from None
     for group, pairing in parts:
         ids = {g.black for g in pairing.games()} | {g.white for g in pairing.games() if g.white}
