@@ -554,3 +554,16 @@ def solve(layout: Layout, table: PairTable) -> Solution:
     if all(not p.unmatched and p.score_ok for p in parts):
         return _combine(parts, min(p.levels for p in parts), True)
     return solve_layout(layout, table)
+
+
+def complete_matching(layout: Layout, table: PairTable) -> tuple[Solution, int]:
+    """The reference: one maximum-weight matching over every allowed pair of the layout (no
+    window, block, segment or certificate), and how many levels its weights hold (all, unless
+    2^100 forced some out). Memory grows with n²: for checks and benchmarks only."""
+    graph = _Graph(layout.nodes, table)
+    for i, j in _within(0, graph.n):
+        graph.add(i, j)
+    mate, levels = graph.match()
+    cm = graph.pair_vectors(mate)
+    ok = _score_ok(layout, cm, bool((mate >= 0).all()))
+    return graph.solution(mate, 0, levels, ok), levels
