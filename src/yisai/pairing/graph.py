@@ -40,6 +40,9 @@ SEGMENT_MAX = 2400  # blocks above this size are first solved in segments (10,00
 SEGMENT_TARGET = 1600
 COMPLETE_LIMIT = 800  # above this, complete groups are tried only to find a complete pairing
 FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the proof stalls
+CHECK_PAIRS = 8_000_000  # universe small enough to be checked pair by pair
+REPAIRS = 6  # rounds of check-and-repair of a segmented block
+BAND = 64  # above CHECK_PAIRS: only pairs this close to the sparse graph's are checked
 CHUNK = 1 << 20  # pairs checked per numpy batch
 N_LEVELS = len(LEVELS)
 _SCORE = LEVELS.index("score")
@@ -341,15 +344,35 @@ def _across(s: int, e: int, s2: int, e2: int) -> Iterator[tuple[IntArray, IntArr
                np.tile(np.arange(s2, e2, dtype=np.int64), r1 - r))
 
 
+def band(layout: Layout, adjacent: bool) -> Iterator[tuple[IntArray, IntArray]]:
+    """The pairs near each player's ideal partner (BAND seats either way; neighbours; floats
+    near the boundary): what is checked when the whole universe is too large to check."""
+    ranges = _ranges(layout)
+    for k, (s, e) in enumerate(ranges):
+        g = e - s
+        half = g // 2
+        offsets = set(range(1, min(g, 2 * BAND + 2))) if adjacent else {
+            d for d in (*range(1, 3), *range(half - BAND, half + BAND + 1)) if 0 < d < g}
+        for d in sorted(offsets):
+            i = np.arange(s, e - d, dtype=np.int64)
+            yield i, i + d
+        if k + 1 < len(ranges):
+            s2, e2 = ranges[k + 1]
+            yield from _across(max(s, e - BAND), e, s2, min(e2, s2 + BAND))
+
+
 def _prove(layout: Layout, graph: _Graph, mate: IntArray, weight_levels: int,
-           widenings: int) -> Solution:
+           widenings: int, floor: int = 0) -> Solution:
     """Check the complete matching ``mate`` against the universe; add the pairs that could
-    improve a level and solve again until none is left (see certify.py)."""
+    improve a level and solve again until none is left (see certify.py). A universe above
+    CHECK_PAIRS is only checked near the sparse graph (``band``): improvements found there are
+    still taken, but only the score certificate (or ``floor`` levels) is claimed."""
     checks = added = 0
     shift = odd_set_score([len(g) for g in layout.groups], [g[0].score for g in layout.groups])
     while True:
         cm = graph.pair_vectors(mate)
         ok = _score_ok(layout, cm, True)
+        full = universe_size(layout, ok) <= CHECK_PAIRS
         ei, ej, cv = graph.arrays()
         if ok:  # levels above the score's are proven by the bound; below, reduced score cost
             own = np.arange(graph.n, dtype=np.int64)
@@ -357,14 +380,15 @@ def _prove(layout: Layout, graph: _Graph, mate: IntArray, weight_levels: int,
             cv = shifted(cv, ei, ej, shift)
         pis = potentials(graph.n, mate, ei, ej, cv, cm)[:weight_levels]
         checks += 1
-        vi, vj = violations(graph.table, graph.gid, mate, cm, pis, universe(layout, ok),
-                            shift if ok else None)
+        chunks = universe(layout, ok) if full else band(layout, graph.table.adjacent)
+        vi, vj = violations(graph.table, graph.gid, mate, cm, pis, chunks, shift if ok else None)
         if len(vi):
             added += graph.add(vi, vj)
             mate, weight_levels = graph.match()
             continue
-        levels = max(len(pis), _SCORE + 1) if ok else len(pis)
-        if levels < N_LEVELS and weight_levels == N_LEVELS:
+        proven = max(len(pis), _SCORE + 1) if ok else len(pis)
+        levels = proven if full else max(floor, _SCORE + 1 if ok else 0)
+        if full and levels < N_LEVELS and weight_levels == N_LEVELS:
             size = universe_size(layout, ok)
             if size + graph.edges <= FALLBACK_PAIRS:  # match the whole universe instead
                 for i, j in universe(layout, ok):
@@ -416,7 +440,7 @@ def solve_layout(layout: Layout, table: PairTable, steps: Sequence[Step] | None 
             mate[local[u.pid]], mate[local[v.pid]] = local[v.pid], local[u.pid]
         graph.add(np.array([local[u.pid] for u, _ in quick.pairs], dtype=np.int64),
                   np.array([local[v.pid] for _, v in quick.pairs], dtype=np.int64))
-        return _prove(layout, graph, mate, N_LEVELS, 0)
+        return _prove(layout, graph, mate, N_LEVELS, 0, floor=N_LEVELS - 1)
     largest = max((len(g) for g in layout.groups), default=0)
     steps = list(steps) if steps is not None else widening_steps(len(nodes), largest)
     mate = np.full(len(nodes), -1, dtype=np.int64)
@@ -505,14 +529,17 @@ def _combine(parts: list[Solution], levels: int, score_ok: bool) -> Solution:
 
 def _solve_block(block: Layout, table: PairTable) -> Solution:
     """One block; a block above SEGMENT_MAX nodes is first solved segment by segment (a
-    segment that cannot be completed is merged with the next one), then the joined pairing
-    is proven on the whole block like any other."""
+    segment that cannot be completed is merged with the next one); then the pairs near each
+    player's ideal partner across the whole block are checked against the joined pairing, and
+    the segments holding a pair that could improve it are solved again together."""
     size = sum(len(g) for g in block.groups)
     if size <= SEGMENT_MAX:
         return solve_layout(block, table)
     pending = segments(block, SEGMENT_TARGET)
     graph = _Graph(block.nodes, table)
     mate = np.full(graph.n, -1, dtype=np.int64)
+    part = np.full(graph.n, -1, dtype=np.int64)
+    parts: list[Layout] = []
     widenings = 0
     while pending:
         seg = pending.pop(0)
@@ -523,14 +550,70 @@ def _solve_block(block: Layout, table: PairTable) -> Solution:
         if sol.unmatched:  # last segment: solve the block whole
             return solve_layout(block, table)
         widenings = max(widenings, sol.widenings)
-        graph.add_nodes(candidate_pairs(seg, DEFAULT_WIDTH, 1, table.adjacent))
         local = graph.local
+        part[[local[nd.pid] for nd in seg.nodes]] = len(parts)
+        parts.append(seg)
+        graph.add_nodes(candidate_pairs(seg, DEFAULT_WIDTH, 1, table.adjacent))
         for u, v in sol.pairs:
             mate[local[u.pid]], mate[local[v.pid]] = local[v.pid], local[u.pid]
         graph.add(np.array([local[u.pid] for u, _ in sol.pairs], dtype=np.int64),
                   np.array([local[v.pid] for _, v in sol.pairs], dtype=np.int64))
-    graph.add_nodes(candidate_pairs(block, DEFAULT_WIDTH, 1, table.adjacent))
-    return _prove(block, graph, mate, N_LEVELS, widenings)
+    checks = added = 0
+    shift = odd_set_score([len(g) for g in block.groups], [g[0].score for g in block.groups])
+    for _ in range(REPAIRS):
+        cm = graph.pair_vectors(mate)
+        ok = _score_ok(block, cm, True)
+        ei, ej, cv = graph.arrays()
+        if ok:
+            own = np.arange(graph.n, dtype=np.int64)
+            cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
+            cv = shifted(cv, ei, ej, shift)
+        pis = potentials(graph.n, mate, ei, ej, cv, cm)
+        checks += 1
+        vi, vj = violations(table, graph.gid, mate, cm, pis, band(block, table.adjacent),
+                            shift if ok else None)
+        if not len(vi):
+            break
+        added += graph.add(vi, vj)
+        _repair(graph, mate, part, vi, vj)
+    cm = graph.pair_vectors(mate)
+    ok = _score_ok(block, cm, True)
+    if universe_size(block, ok) <= CHECK_PAIRS:  # small enough to prove on every level
+        sol = _prove(block, graph, mate, N_LEVELS, widenings)
+        sol.checks += checks
+        sol.added += added
+        return sol
+    return graph.solution(mate, widenings, _SCORE + 1 if ok else 0, ok, checks, added)
+
+
+def _repair(graph: _Graph, mate: IntArray, part: IntArray, vi: IntArray, vj: IntArray) -> None:
+    """Solve again, as one matching each, the segments joined by the pairs ``vi``–``vj``
+    (union of the segments at both ends); everything else keeps its pairs."""
+    parent = list(range(int(part.max()) + 1))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in zip(part[vi].tolist(), part[vj].tolist(), strict=True):
+        parent[find(a)] = find(b)
+    touched = {find(int(p)) for p in part[vi].tolist()}
+    roots = np.array([find(int(p)) for p in part.tolist()], dtype=np.int64)
+    ei, ej, _ = graph.arrays()
+    for root in touched:
+        members = np.nonzero(roots == root)[0]
+        sub = _Graph([graph.nodes[k] for k in members.tolist()], graph.table)
+        where = np.full(graph.n, -1, dtype=np.int64)
+        where[members] = np.arange(len(members), dtype=np.int64)
+        inside = (where[ei] >= 0) & (where[ej] >= 0)
+        sub.add(where[ei[inside]], where[ej[inside]])
+        part[members] = root  # solved together from now on: their pairs may cross
+        sub_mate, _ = sub.match()
+        if (sub_mate < 0).any():
+            continue  # cannot happen (the old pairs are in the graph); keep the old pairs
+        mate[members] = members[sub_mate]
 
 
 def _merge(a: Layout, b: Layout) -> Layout:
@@ -545,7 +628,7 @@ def solve(layout: Layout, table: PairTable) -> Solution:
     (blocks are independent when every block reaches its score bound) and very large blocks
     segment by segment first; every part is proven (or grown until proven) on all levels."""
     total = sum(len(g) for g in layout.groups)
-    if total <= BLOCK_MIN:
+    if total <= BLOCK_MIN or ideal_pairing(layout, table) is not None:
         return solve_layout(layout, table)
     blocks = split_blocks(layout)
     if len(blocks) == 1:
