@@ -45,8 +45,36 @@ class Certificate:
     violations: tuple[IntArray, IntArray]  # local index pairs that could improve a proven level
 
 
+@dataclass(slots=True)
+class Orientation:
+    """Which exchange arcs may cross each odd boundary, and in which direction.
+
+    At the score bound a pairing floats exactly one pair F_k across each odd boundary k, and so
+    does every pairing it is compared with; an exchange cycle that changes F_k crosses k twice:
+    once by breaking F_k and once by making the new float, in opposite directions. Traversed
+    one way or the other, its break of F_k goes down (upper player first) or up. ``down[k]``
+    keeps only one of the two (breaks of F_k in that direction, new floats in the other), which
+    removes the "half floats" of the relaxation (breaking F_k both ways, once from each end)
+    while every real cycle whose breaks follow the pattern is kept. Checking every pattern of
+    the layout's odd boundaries (up to reversing the cycle) covers every real cycle."""
+
+    float_side: IntArray  # per node: +1 upper player of a float, -1 lower player, 0 none
+    float_bound: IntArray  # per node: the float's boundary (= the upper player's group)
+    group: IntArray  # per node: its group in the layout
+    down: BoolArray  # per boundary (indexed by the upper group)
+
+    def arcs_ok(self, tails: IntArray, xs: IntArray, ys: IntArray) -> BoolArray:
+        """Arcs tail → y breaking tail–x and making x–y that this pattern keeps."""
+        side = self.float_side[tails]
+        ok = (side == 0) | ((side == 1) == self.down[self.float_bound[tails]])
+        gx, gy = self.group[xs], self.group[ys]
+        cross = gx != gy
+        ok &= ~cross | ((gx < gy) != self.down[np.minimum(gx, gy)])
+        return np.asarray(ok)
+
+
 def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
-               cm: IntArray) -> list[IntArray]:
+               cm: IntArray, orient: Orientation | None = None) -> list[IntArray]:
     """Lexicographic potentials of the exchange graph of matching ``mate`` over pairs
     ``ei``–``ej`` (local indices, cost vectors ``cv``; ``cm[x]``: cost vector of x's pair).
 
@@ -56,6 +84,9 @@ def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
     tails = np.concatenate([mate[ei], mate[ej]])
     heads = np.concatenate([ej, ei])
     costs = np.concatenate([cv - cm[ei], cv - cm[ej]])
+    if orient is not None:
+        kept = orient.arcs_ok(tails, np.concatenate([ei, ej]), heads)
+        tails, heads, costs = tails[kept], heads[kept], costs[kept]
     tight = np.ones(len(tails), dtype=bool)
     out: list[IntArray] = []
     source = n
@@ -85,17 +116,19 @@ def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
 
 
 def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
-               pis: list[IntArray], chunks: Iterable[tuple[IntArray, IntArray]],
+               checks: list[tuple[list[IntArray], Orientation | None]],
+               chunks: Iterable[tuple[IntArray, IntArray]],
                shift: IntArray | None = None) -> tuple[IntArray, IntArray]:
     """Pairs (local indices, ``i < j``) of ``chunks`` that are allowed and have an arc with
     lexicographically negative reduced cost on the proven levels ``pis`` (score level
-    reduced by ``shift``, see ``odd_set_score``)."""
-    k = len(pis)
+    reduced by ``shift``, see ``odd_set_score``); one set of potentials per orientation
+    pattern in ``checks``, each pair checked on the arcs its pattern keeps."""
     found_i: list[IntArray] = []
     found_j: list[IntArray] = []
-    if k == 0:
+    checks = [(pis, o) for pis, o in checks if pis]
+    if not checks:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    pi = np.stack(pis, axis=1)  # n × k
+    stacked = [(np.stack(pis, axis=1), len(pis), o) for pis, o in checks]
     for i, j in chunks:
         if not len(i):
             continue
@@ -106,9 +139,14 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
         cv = table.vectors(gid[i], gid[j])
         if shift is not None:
             cv[:, SCORE] -= shift[j] - shift[i]
-        cv = cv[:, :k]
-        bad = _negative(cv - cm[i, :k] + pi[mate[i]] - pi[j])
-        bad |= _negative(cv - cm[j, :k] + pi[mate[j]] - pi[i])
+        bad = np.zeros(len(i), dtype=bool)
+        for pi, k, orient in stacked:
+            b1 = _negative(cv[:, :k] - cm[i, :k] + pi[mate[i]] - pi[j])
+            b2 = _negative(cv[:, :k] - cm[j, :k] + pi[mate[j]] - pi[i])
+            if orient is not None:
+                b1 &= orient.arcs_ok(mate[i], i, j)
+                b2 &= orient.arcs_ok(mate[j], j, i)
+            bad |= b1 | b2
         if bad.any():
             found_i.append(i[bad])
             found_j.append(j[bad])

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import rustworkx as rx
 
-from yisai.pairing.certify import odd_set_score, potentials, shifted, violations
+from yisai.pairing.certify import Orientation, odd_set_score, potentials, shifted, violations
 from yisai.pairing.table import IntArray, PairTable
 from yisai.pairing.weights import LEVELS, make_radix
 
@@ -41,6 +41,7 @@ SEGMENT_TARGET = 1600
 COMPLETE_LIMIT = 800  # above this, complete groups are tried only to find a complete pairing
 FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the proof stalls
 CHECK_PAIRS = 8_000_000  # universe small enough to be checked pair by pair
+MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
 REPAIRS = 6  # rounds of check-and-repair of a segmented block
 BAND = 64  # above CHECK_PAIRS: only pairs this close to the sparse graph's are checked
 CHUNK = 1 << 20  # pairs checked per numpy batch
@@ -361,6 +362,33 @@ def band(layout: Layout, adjacent: bool) -> Iterator[tuple[IntArray, IntArray]]:
             yield from _across(max(s, e - BAND), e, s2, min(e2, s2 + BAND))
 
 
+def _orientations(layout: Layout, mate: IntArray) -> list[Orientation] | None:
+    """Every pattern of float directions over the layout's odd boundaries, up to reversal
+    (certify.Orientation); None when there are too many to check."""
+    ranges = _ranges(layout)
+    n = ranges[-1][1] if ranges else 0
+    group = np.zeros(n, dtype=np.int64)
+    for k, (s, e) in enumerate(ranges):
+        group[s:e] = k
+    side = np.zeros(n, dtype=np.int64)
+    bound = np.zeros(n, dtype=np.int64)
+    for a in range(n):
+        b = int(mate[a])
+        if b > a and group[a] != group[b]:
+            side[a], side[b] = 1, -1
+            bound[a] = bound[b] = group[a]
+    odd = sorted({int(group[a]) for a in range(n) if side[a] == 1})
+    if len(odd) > MAX_PATTERN_BOUNDARIES:
+        return None
+    out = []
+    for bits in range(max(1, 2 ** (len(odd) - 1))):
+        down = np.ones(max(len(ranges), 1), dtype=bool)
+        for t, k in enumerate(odd[1:]):
+            down[k] = not (bits >> t) & 1
+        out.append(Orientation(side, bound, group, down))
+    return out
+
+
 def _prove(layout: Layout, graph: _Graph, mate: IntArray, weight_levels: int,
            widenings: int, floor: int = 0) -> Solution:
     """Check the complete matching ``mate`` against the universe; add the pairs that could
@@ -374,19 +402,24 @@ def _prove(layout: Layout, graph: _Graph, mate: IntArray, weight_levels: int,
         ok = _score_ok(layout, cm, True)
         full = universe_size(layout, ok) <= CHECK_PAIRS
         ei, ej, cv = graph.arrays()
+        patterns: list[Orientation | None] = [None]
         if ok:  # levels above the score's are proven by the bound; below, reduced score cost
             own = np.arange(graph.n, dtype=np.int64)
             cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
             cv = shifted(cv, ei, ej, shift)
-        pis = potentials(graph.n, mate, ei, ej, cv, cm)[:weight_levels]
+            patterns = list(_orientations(layout, mate) or [None])
+        tests = [(potentials(graph.n, mate, ei, ej, cv, cm, o)[:weight_levels], o)
+                 for o in patterns]
         checks += 1
         chunks = universe(layout, ok) if full else band(layout, graph.table.adjacent)
-        vi, vj = violations(graph.table, graph.gid, mate, cm, pis, chunks, shift if ok else None)
+        vi, vj = violations(graph.table, graph.gid, mate, cm, tests, chunks,
+                            shift if ok else None)
         if len(vi):
             added += graph.add(vi, vj)
             mate, weight_levels = graph.match()
             continue
-        proven = max(len(pis), _SCORE + 1) if ok else len(pis)
+        found = min(len(pis) for pis, _ in tests)
+        proven = max(found, _SCORE + 1) if ok else found
         levels = proven if full else max(floor, _SCORE + 1 if ok else 0)
         if full and levels < N_LEVELS and weight_levels == N_LEVELS:
             size = universe_size(layout, ok)
@@ -568,9 +601,11 @@ def _solve_block(block: Layout, table: PairTable) -> Solution:
             own = np.arange(graph.n, dtype=np.int64)
             cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
             cv = shifted(cv, ei, ej, shift)
-        pis = potentials(graph.n, mate, ei, ej, cv, cm)
+        patterns: list[Orientation | None] = list(
+            (_orientations(block, mate) if ok else None) or [None])
+        tests = [(potentials(graph.n, mate, ei, ej, cv, cm, o), o) for o in patterns]
         checks += 1
-        vi, vj = violations(table, graph.gid, mate, cm, pis, band(block, table.adjacent),
+        vi, vj = violations(table, graph.gid, mate, cm, tests, band(block, table.adjacent),
                             shift if ok else None)
         if not len(vi):
             break
