@@ -212,3 +212,22 @@ def test_windows_blocks_and_segments_still_reach_the_optimum_on_every_level(seed
     assert sorted(x.pid for p in sparse.pairs for x in p) == sorted(ids)
     assert sparse.levels == len(LEVELS)
     assert lexicographic_totals(sparse.vectors) == lexicographic_totals(full.vectors)
+
+
+@SETTINGS
+@given(tournaments(lo=3, hi=24))
+def test_vectorised_costs_equal_the_engines_pair_costs(case):
+    """PairTable (numpy, used for the matching and the proof) and ``cost(u, v)`` agree on every
+    pair and every level, and on which pairs are rematches."""
+    import numpy as np
+
+    players, games, rnd_no, absent, controls, rules, seed = case
+    prob = prepare_round(players, games, rnd_no, rules=rules, seed=seed, absent=absent,
+                         controls=controls)
+    nodes = prob.layout.nodes
+    for a in range(len(nodes)):
+        for b in range(a + 1, len(nodes)):
+            u, v = nodes[a], nodes[b]
+            i, j = np.array([u.idx]), np.array([v.idx])
+            assert bool(prob.table.allowed(i, j)[0]) == prob.allowed(u, v)
+            assert prob.table.vectors(i, j)[0].tolist() == prob.cost(u, v)

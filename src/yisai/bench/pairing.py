@@ -18,7 +18,7 @@ import typer
 
 from yisai.i18n import tr
 from yisai.pairing import RoundPairing, pair_round, play_round, round_quality, synthetic_field
-from yisai.pairing.graph import BYE, complete_matching
+from yisai.pairing.graph import BYE, complete_matching, solve
 from yisai.pairing.swiss import Problem, prepare_round
 from yisai.pairing.weights import LEVELS, lexicographic_totals
 from yisai.record import Game
@@ -66,7 +66,7 @@ def engine_totals(pairing: RoundPairing, prob: Problem) -> tuple[int, ...]:
 
 
 def run(players: int, rounds: int, seed: int, echo: Callable[[str], object] = typer.echo,
-        check: bool = False) -> list[float]:
+        check: bool = False, unsegmented: bool = False) -> list[float]:
     """Pair and simulate ``rounds`` rounds of ``players``; print one line per round."""
     entrants = synthetic_field(players, seed)
     by_id = {p.id: p for p in entrants}
@@ -83,6 +83,8 @@ def run(players: int, rounds: int, seed: int, echo: Callable[[str], object] = ty
               "round  seconds  rematches  |B-W|>1  three-in-row  floaters  longest float  proven")
     if check:
         head += tr("  全图秒数  与全图对照", "  complete s  v complete graph")
+    if unsegmented:
+        head += tr("  不分段秒数  与不分段对照", "  unsegmented s  v unsegmented")
     echo(head)
     for r in range(1, rounds + 1):
         start = time.process_time()
@@ -104,6 +106,13 @@ def run(players: int, rounds: int, seed: int, echo: Callable[[str], object] = ty
                 tally.add(mine, theirs)
             verdict = _verdict(mine, theirs, ref_levels)
             line += f"  {ref_time:>8.2f}  {verdict}"
+        if unsegmented and r > 1:
+            prob = prepare_round(entrants, games, r, seed=seed)
+            t0 = time.process_time()
+            whole = solve(prob.layout, prob.table, segmented=False)
+            whole_time = time.process_time() - t0
+            mine = engine_totals(pairing, prob)
+            line += f"  {whole_time:>8.2f}  {_verdict(mine, lexicographic_totals(whole.vectors), 8)}"
         echo(line)
         games += play_round(pairing, by_id, seed)
     echo(tr(f"中位数 {statistics.median(times):.2f} 秒/轮(CPU), 最长 {max(times):.2f} 秒",
@@ -138,10 +147,12 @@ def register(bench_app: typer.Typer) -> None:
         seed: int = typer.Option(1, "--seed", help="随机种子"),
         check: bool = typer.Option(False, "--check",
                                    help="逐轮与全图最大权匹配对照(各优先级: 相同/更优/更差)"),
+        unsegmented: bool = typer.Option(False, "--unsegmented",
+                                         help="逐轮与不分段(整块一次匹配)的结果对照"),
     ) -> None:
         """积分编排基准: 模拟整个积分编排赛, 逐轮打印编排用时与质量指标."""
         if rounds >= players:
             typer.echo(tr(f"轮数({rounds})必须小于人数({players})",
                           f"rounds ({rounds}) must be fewer than players ({players})"), err=True)
             raise typer.Exit(2)
-        run(players, rounds, seed, check=check)
+        run(players, rounds, seed, check=check, unsegmented=unsegmented)

@@ -407,7 +407,8 @@ def _prove(layout: Layout, graph: _Graph, mate: IntArray, weight_levels: int,
             own = np.arange(graph.n, dtype=np.int64)
             cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
             cv = shifted(cv, ei, ej, shift)
-            patterns = list(_orientations(layout, mate) or [None])
+            pats = _orientations(layout, mate)
+            patterns = [*pats] if pats else [None]
         tests = [(potentials(graph.n, mate, ei, ej, cv, cm, o)[:weight_levels], o)
                  for o in patterns]
         checks += 1
@@ -560,13 +561,13 @@ def _combine(parts: list[Solution], levels: int, score_ok: bool) -> Solution:
     )
 
 
-def _solve_block(block: Layout, table: PairTable) -> Solution:
+def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Solution:
     """One block; a block above SEGMENT_MAX nodes is first solved segment by segment (a
     segment that cannot be completed is merged with the next one); then the pairs near each
     player's ideal partner across the whole block are checked against the joined pairing, and
     the segments holding a pair that could improve it are solved again together."""
     size = sum(len(g) for g in block.groups)
-    if size <= SEGMENT_MAX:
+    if size <= SEGMENT_MAX or not segmented:
         return solve_layout(block, table)
     pending = segments(block, SEGMENT_TARGET)
     graph = _Graph(block.nodes, table)
@@ -601,8 +602,8 @@ def _solve_block(block: Layout, table: PairTable) -> Solution:
             own = np.arange(graph.n, dtype=np.int64)
             cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
             cv = shifted(cv, ei, ej, shift)
-        patterns: list[Orientation | None] = list(
-            (_orientations(block, mate) if ok else None) or [None])
+        pats = _orientations(block, mate) if ok else None
+        patterns: list[Orientation | None] = [*pats] if pats else [None]
         tests = [(potentials(graph.n, mate, ei, ej, cv, cm, o), o) for o in patterns]
         checks += 1
         vi, vj = violations(table, graph.gid, mate, cm, tests, band(block, table.adjacent),
@@ -658,17 +659,18 @@ def _merge(a: Layout, b: Layout) -> Layout:
     return Layout([sorted(by_group[gi], key=lambda n: n.pos) for gi in sorted(by_group)])
 
 
-def solve(layout: Layout, table: PairTable) -> Solution:
+def solve(layout: Layout, table: PairTable, segmented: bool = True) -> Solution:
     """Solve a whole pool: as one matching up to BLOCK_MIN players; above, block by block
     (blocks are independent when every block reaches its score bound) and very large blocks
-    segment by segment first; every part is proven (or grown until proven) on all levels."""
+    segment by segment first (``segmented=False``: whole, for comparison); every part is
+    proven (or grown until proven) on all levels."""
     total = sum(len(g) for g in layout.groups)
     if total <= BLOCK_MIN or ideal_pairing(layout, table) is not None:
         return solve_layout(layout, table)
     blocks = split_blocks(layout)
     if len(blocks) == 1:
-        return _solve_block(layout, table)
-    parts = [_solve_block(b, table) for b in blocks]
+        return _solve_block(layout, table, segmented)
+    parts = [_solve_block(b, table, segmented) for b in blocks]
     if all(not p.unmatched and p.score_ok for p in parts):
         return _combine(parts, min(p.levels for p in parts), True)
     return solve_layout(layout, table)

@@ -28,8 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
+
+Vectors = Sequence[Sequence[int]] | npt.NDArray[Any]
+Ends = Sequence[tuple[int, int]] | npt.NDArray[Any]
 
 LEVELS: tuple[str, ...] = (
     "forbidden", "bye_twice", "score", "team", "in_group", "colour", "seat", "lot",
@@ -50,7 +55,7 @@ class Radix:
     def cost(self, vector: Sequence[int]) -> int:
         return sum(int(c) * r for c, r in zip(vector, self.radix, strict=True))
 
-    def weights(self, vectors: Sequence[Sequence[int]]) -> list[int]:
+    def weights(self, vectors: Vectors) -> list[int]:
         """``weight`` of many vectors at once (a numpy array or lists)."""
         arr = np.asarray(vectors, dtype=np.int64).reshape(-1, len(LEVELS))
         if not len(arr):
@@ -64,8 +69,7 @@ class Radix:
         return self.big - self.cost(vector)
 
 
-def level_bounds(vectors: Sequence[Sequence[int]], pairs: int,
-                 ends: Sequence[tuple[int, int]] | None = None) -> list[int]:
+def level_bounds(vectors: Vectors, pairs: int, ends: Ends | None = None) -> list[int]:
     """The most each level can add up to over one matching of ``pairs`` pairs.
 
     ``ends``: the two players of each vector; with them, a level's bound is also at most half
@@ -89,8 +93,7 @@ def level_bounds(vectors: Sequence[Sequence[int]], pairs: int,
     return bounds
 
 
-def make_radix(vectors: Sequence[Sequence[int]], pairs: int,
-               ends: Sequence[tuple[int, int]] | None = None) -> Radix:
+def make_radix(vectors: Vectors, pairs: int, ends: Ends | None = None) -> Radix:
     """Radices for cost ``vectors`` of the candidate pairs when a matching has ``pairs`` pairs:
     radix_L = Π over lower levels of (bound + 1), bounds from ``level_bounds``."""
     n_levels = len(LEVELS)
@@ -108,6 +111,6 @@ def make_radix(vectors: Sequence[Sequence[int]], pairs: int,
     raise OverflowError(f"pairing weights need more than 100 bits at the top level ({raw})")
 
 
-def lexicographic_totals(vectors: Sequence[Sequence[int]]) -> tuple[int, ...]:
+def lexicographic_totals(vectors: Vectors) -> tuple[int, ...]:
     """Per-level sums of a matching's cost vectors: what the weights must order strictly."""
     return tuple(sum(int(v[i]) for v in vectors) for i in range(len(LEVELS)))
