@@ -390,11 +390,11 @@ def _orientations(layout: Layout, mate: IntArray) -> list[Orientation] | None:
 
 
 def _prove(layout: Layout, graph: _Graph, mate: IntArray, weight_levels: int,
-           widenings: int, floor: int = 0) -> Solution:
+           widenings: int) -> Solution:
     """Check the complete matching ``mate`` against the universe; add the pairs that could
     improve a level and solve again until none is left (see certify.py). A universe above
     CHECK_PAIRS is only checked near the sparse graph (``band``): improvements found there are
-    still taken, but only the score certificate (or ``floor`` levels) is claimed."""
+    still taken, but only the score certificate is claimed."""
     checks = added = 0
     shift = odd_set_score([len(g) for g in layout.groups], [g[0].score for g in layout.groups])
     while True:
@@ -421,7 +421,7 @@ def _prove(layout: Layout, graph: _Graph, mate: IntArray, weight_levels: int,
             continue
         found = min(len(pis) for pis, _ in tests)
         proven = max(found, _SCORE + 1) if ok else found
-        levels = proven if full else max(floor, _SCORE + 1 if ok else 0)
+        levels = proven if full else (_SCORE + 1 if ok else 0)
         if full and levels < N_LEVELS and weight_levels == N_LEVELS:
             size = universe_size(layout, ok)
             if size + graph.edges <= FALLBACK_PAIRS:  # match the whole universe instead
@@ -439,7 +439,9 @@ def _prove(layout: Layout, graph: _Graph, mate: IntArray, weight_levels: int,
 def ideal_pairing(layout: Layout, table: PairTable) -> Solution | None:
     """The textbook pairing when it costs nothing above the lot: every group even, 1 v n/2+1
     (or neighbours), no rematch. It is then the only pairing with zero cost on every level
-    above the lot; the lot is left to the certificate (the caller proves it)."""
+    above the lot (seat 0 means the exact partner; adjacent: in-group 0 means 1–2, 3–4, …), so
+    no other pairing ties with it down to the seat and the lot has nothing to decide: it is
+    the optimum on every level, with no matching and no check."""
     pairs: list[tuple[Node, Node]] = []
     for grp in layout.groups:
         g = len(grp)
@@ -458,8 +460,8 @@ def ideal_pairing(layout: Layout, table: PairTable) -> Solution | None:
     vecs = table.vectors(i, j)
     if vecs[:, :-1].any():
         return None
-    return Solution(pairs, vecs.tolist(), False, 0, len(pairs), exact=False,
-                    levels=N_LEVELS - 1, score_ok=True)
+    return Solution(pairs, vecs.tolist(), True, 0, len(pairs), exact=True,
+                    levels=N_LEVELS, score_ok=True)
 
 
 def solve_layout(layout: Layout, table: PairTable, steps: Sequence[Step] | None = None,
@@ -468,13 +470,7 @@ def solve_layout(layout: Layout, table: PairTable, steps: Sequence[Step] | None 
     nodes = layout.nodes
     graph = _Graph(nodes, table)
     if steps is None and (quick := ideal_pairing(layout, table)) is not None:
-        local = graph.local
-        mate = np.full(len(nodes), -1, dtype=np.int64)
-        for u, v in quick.pairs:
-            mate[local[u.pid]], mate[local[v.pid]] = local[v.pid], local[u.pid]
-        graph.add(np.array([local[u.pid] for u, _ in quick.pairs], dtype=np.int64),
-                  np.array([local[v.pid] for _, v in quick.pairs], dtype=np.int64))
-        return _prove(layout, graph, mate, N_LEVELS, 0, floor=N_LEVELS - 1)
+        return quick
     largest = max((len(g) for g in layout.groups), default=0)
     steps = list(steps) if steps is not None else widening_steps(len(nodes), largest)
     mate = np.full(len(nodes), -1, dtype=np.int64)
