@@ -415,11 +415,14 @@ def _prove(layout: Layout, graph: _Graph, mate: IntArray, weight_levels: int,
         chunks = universe(layout, ok) if full else band(layout, graph.table.adjacent)
         vi, vj = violations(graph.table, graph.gid, mate, cm, tests, chunks,
                             shift if ok else None)
-        if len(vi):
-            added += graph.add(vi, vj)
+        new = graph.add(vi, vj) if len(vi) else 0
+        if new:
+            added += new
             mate, weight_levels = graph.match()
             continue
-        found = min(len(pis) for pis, _ in tests)
+        # (a failing pair already in the graph would contradict its potentials: claim no
+        # level below the score's then, rather than loop)
+        found = min(len(pis) for pis, _ in tests) if not len(vi) else 0
         proven = max(found, _SCORE + 1) if ok else found
         levels = proven if full else (_SCORE + 1 if ok else 0)
         if full and levels < N_LEVELS and weight_levels == N_LEVELS:
@@ -604,9 +607,10 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
         checks += 1
         vi, vj = violations(table, graph.gid, mate, cm, tests, band(block, table.adjacent),
                             shift if ok else None)
-        if not len(vi):
+        new = graph.add(vi, vj) if len(vi) else 0
+        if not new:
             break
-        added += graph.add(vi, vj)
+        added += new
         _repair(graph, mate, part, vi, vj)
     cm = graph.pair_vectors(mate)
     ok = _score_ok(block, cm, True)
