@@ -362,9 +362,11 @@ def band(layout: Layout, adjacent: bool) -> Iterator[tuple[IntArray, IntArray]]:
             yield from _across(max(s, e - BAND), e, s2, min(e2, s2 + BAND))
 
 
-def _orientations(layout: Layout, mate: IntArray) -> list[Orientation] | None:
+def _orientations(layout: Layout, mate: IntArray, every: bool = True
+                  ) -> list[Orientation] | None:
     """Every pattern of float directions over the layout's odd boundaries, up to reversal
-    (certify.Orientation); None when there are too many to check."""
+    (certify.Orientation); None when there are too many to check. ``every=False``: only the
+    first (all floats broken downwards)."""
     ranges = _ranges(layout)
     n = ranges[-1][1] if ranges else 0
     group = np.zeros(n, dtype=np.int64)
@@ -378,10 +380,10 @@ def _orientations(layout: Layout, mate: IntArray) -> list[Orientation] | None:
             side[a], side[b] = 1, -1
             bound[a] = bound[b] = group[a]
     odd = sorted({int(group[a]) for a in range(n) if side[a] == 1})
-    if len(odd) > MAX_PATTERN_BOUNDARIES:
+    if every and len(odd) > MAX_PATTERN_BOUNDARIES:
         return None
     out = []
-    for bits in range(max(1, 2 ** (len(odd) - 1))):
+    for bits in range(max(1, 2 ** (len(odd) - 1)) if every else 1):
         down = np.ones(max(len(ranges), 1), dtype=bool)
         for t, k in enumerate(odd[1:]):
             down[k] = not (bits >> t) & 1
@@ -601,7 +603,9 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
             own = np.arange(graph.n, dtype=np.int64)
             cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
             cv = shifted(cv, ei, ej, shift)
-        pats = _orientations(block, mate) if ok else None
+        # one float-direction pattern: this check claims nothing, it only looks for
+        # improvements, and one pattern already drops the relaxation's half floats one way
+        pats = _orientations(block, mate, every=False) if ok else None
         patterns: list[Orientation | None] = [*pats] if pats else [None]
         tests = [(potentials(graph.n, mate, ei, ej, cv, cm, o), o) for o in patterns]
         checks += 1
