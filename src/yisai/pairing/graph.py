@@ -42,7 +42,8 @@ COMPLETE_LIMIT = 800  # above this, complete groups are tried only to find a com
 FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the proof stalls
 CHECK_PAIRS = 8_000_000  # universe small enough to be checked pair by pair
 MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
-REPAIRS = 6  # rounds of check-and-repair of a segmented block
+REPAIRS = 2  # rounds of check-and-repair of a segmented block (each re-solves segments)
+SEARCH_LEVELS = len(LEVELS) - 1  # the repair looks for improvements down to the seat, not the lot
 BAND = 64  # above CHECK_PAIRS: only pairs this close to the sparse graph's are checked
 CHUNK = 1 << 20  # pairs checked per numpy batch
 N_LEVELS = len(LEVELS)
@@ -566,7 +567,8 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
     """One block; a block above SEGMENT_MAX nodes is first solved segment by segment (a
     segment that cannot be completed is merged with the next one); then the pairs near each
     player's ideal partner across the whole block are checked against the joined pairing, and
-    the segments holding a pair that could improve it are solved again together."""
+    the segments holding a pair that could improve it (on any level down to the seat) are
+    solved again together, at most REPAIRS times."""
     size = sum(len(g) for g in block.groups)
     if size <= SEGMENT_MAX or not segmented:
         return solve_layout(block, table)
@@ -607,7 +609,8 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
         # improvements, and one pattern already drops the relaxation's half floats one way
         pats = _orientations(block, mate, every=False) if ok else None
         patterns: list[Orientation | None] = [*pats] if pats else [None]
-        tests = [(potentials(graph.n, mate, ei, ej, cv, cm, o), o) for o in patterns]
+        tests = [(potentials(graph.n, mate, ei, ej, cv, cm, o)[:SEARCH_LEVELS], o)
+                 for o in patterns]
         checks += 1
         vi, vj = violations(table, graph.gid, mate, cm, tests, band(block, table.adjacent),
                             shift if ok else None)
