@@ -203,6 +203,7 @@ def test_windows_blocks_and_segments_still_reach_the_optimum_on_every_level(seed
         mp.setattr(G, "SEGMENT_MAX", 30)
         mp.setattr(G, "SEGMENT_TARGET", 16)
         mp.setattr(G, "COMPLETE_LIMIT", 10)
+        mp.setattr(G, "PROOF_MAX", 1000)
         sparse = G.solve(prob.layout, prob.table)
     finally:
         mp.undo()

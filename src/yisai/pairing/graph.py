@@ -38,6 +38,7 @@ SMALL_GROUP = 2 * DEFAULT_WIDTH + 8  # groups up to this size are joined complet
 BLOCK_MIN = 1200  # pools above this size are solved block by block
 SEGMENT_MAX = 2400  # blocks above this size are first solved in segments (10,000 players)
 SEGMENT_TARGET = 1600
+PROOF_MAX = 2400  # a segmented block is proven on every level only up to this size
 COMPLETE_LIMIT = 800  # above this, complete groups are tried only to find a complete pairing
 FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the proof stalls
 CHECK_PAIRS = 8_000_000  # universe small enough to be checked pair by pair
@@ -621,7 +622,7 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
         _repair(graph, mate, part, vi, vj)
     cm = graph.pair_vectors(mate)
     ok = _score_ok(block, cm, True)
-    if universe_size(block, ok) <= CHECK_PAIRS:  # small enough to prove on every level
+    if size <= PROOF_MAX and universe_size(block, ok) <= CHECK_PAIRS:  # prove every level
         sol = _prove(block, graph, mate, N_LEVELS, widenings)
         sol.checks += checks
         sol.added += added
