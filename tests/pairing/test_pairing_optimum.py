@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from yisai.bench.pairing import engine_totals
-from yisai.pairing import pair_round, play_round, synthetic_field
+from yisai.pairing import PairingError, pair_round, play_round, synthetic_field
 from yisai.pairing.graph import complete_matching
 from yisai.pairing.swiss import prepare_round
 from yisai.pairing.weights import LEVELS, lexicographic_totals
@@ -30,7 +30,12 @@ def _run(n: int, rounds: int, seed: int, rules: PairingRules, teams: int) -> int
     compared = 0
     for r in range(1, rounds + 1):
         absent = tuple(p.id for p in players if rnd.random() < 0.03)
-        rp = pair_round(players, games, r, rules=rules, seed=seed, absent=absent)
+        try:
+            rp = pair_round(players, games, r, rules=rules, seed=seed, absent=absent)
+        except PairingError:  # too many rounds for a tiny field: the complete graph agrees
+            prob = prepare_round(players, games, r, rules=rules, seed=seed, absent=absent)
+            assert complete_matching(prob.layout, prob.table)[0].unmatched
+            return compared
         if r > 1:
             prob = prepare_round(players, games, r, rules=rules, seed=seed, absent=absent)
             ref, held = complete_matching(prob.layout, prob.table)
@@ -57,7 +62,8 @@ def test_small_and_medium_fields_every_round_at_the_complete_graph_optimum(data)
     n = data.draw(st.integers(4, 120))
     rounds = data.draw(st.integers(2, min(9, n - 1)))
     seed = data.draw(st.integers(0, 10_000))
-    assert _run(n, rounds, seed, _rules(data.draw), data.draw(st.sampled_from([0, 3, 8]))) == rounds - 1
+    compared = _run(n, rounds, seed, _rules(data.draw), data.draw(st.sampled_from([0, 3, 8])))
+    assert compared == rounds - 1 or n < 20  # only a tiny field can run out of opponents
 
 
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
