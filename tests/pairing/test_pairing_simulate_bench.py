@@ -43,3 +43,15 @@ def test_bench_pairing_command_prints_per_round_figures():
     assert all(r[2] == "0" for r in rows)  # rematches
     bad = CliRunner().invoke(app, ["bench", "pairing", "--players", "4", "--rounds", "4"])
     assert bad.exit_code == 2
+
+
+def test_bench_pairing_check_compares_every_round_with_the_complete_graph():
+    result = CliRunner().invoke(app, ["bench", "pairing", "--players", "60", "--rounds", "5",
+                                      "--seed", "2", "--check"])
+    assert result.exit_code == 0, result.output
+    out = result.output.splitlines()
+    assert "与全图最优对照(4轮): 各级全同 4 轮, 全图字典序更优 0 轮" in out
+    table = {ln.split()[0]: ln.split()[1:] for ln in out if ln.split()
+             and ln.split()[0] in ("forbidden", "bye_twice", "score", "team", "in_group",
+                                   "colour", "seat", "lot")}
+    assert len(table) == 8 and all(v == ["4", "0", "0"] for v in table.values())

@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yisai.pairing.weights import (
-    CAP_PROFILES,
     LEVELS,
     WEIGHT_LIMIT,
+    level_bounds,
     lexicographic_totals,
     make_radix,
 )
@@ -54,9 +54,25 @@ def test_one_unit_beats_everything_below(level, pairs):
     assert sum(radix.weight(v) for v in better) > sum(radix.weight(v) for v in worse)
 
 
-def test_weights_fit_below_2_to_100_for_10000_players():
-    radix = make_radix([[1, 1, 16, 1, 1023, 224, 1023, 3], [0] * N], 5000)
-    assert radix.big < WEIGHT_LIMIT
-    # the open-ended levels were capped by the first profile that fits, never reordered
-    assert radix.caps[LEVELS.index("score")] > 16
-    assert any(radix.caps[LEVELS.index("in_group")] == (p[4] or 0) for p in CAP_PROFILES)
+def test_no_level_is_capped_a_seat_100_apart_costs_more_than_31_apart():
+    # 800 pairs (a 1,600-player segment) with seat distances up to 800: every level fits
+    radix = make_radix([[1, 1, 16, 1, 800, 224, 800, 3], [0] * N], 800)
+    assert radix.levels == N and radix.big < WEIGHT_LIMIT
+    seat = LEVELS.index("seat")
+    near, far = [0] * N, [0] * N
+    near[seat], far[seat] = 31, 100
+    assert radix.weight(near) > radix.weight(far)
+
+
+def test_per_player_bound_is_half_the_sum_of_each_players_largest_cost():
+    # pairs 0-1 (seat 10), 2-3 (seat 0), 0-2 (seat 4): players' largest seat 10, 10, 4, 0
+    vectors = [[0, 0, 0, 0, 0, 0, 10, 0], [0] * N, [0, 0, 0, 0, 0, 0, 4, 0]]
+    bounds = level_bounds(vectors, 2, [(0, 1), (2, 3), (0, 2)])
+    assert bounds[LEVELS.index("seat")] == 12  # min(2 × 10, (10 + 10 + 4 + 0) / 2)
+
+
+def test_levels_that_do_not_fit_are_left_out_never_approximated():
+    radix = make_radix([[1, 1, 324, 1, 9999, 224, 5000, 3], [0] * N], 5000)
+    assert radix.levels < N and radix.big < WEIGHT_LIMIT
+    assert all(r == 0 for r in radix.radix[radix.levels:])
+    assert all(r > 0 for r in radix.radix[:radix.levels])

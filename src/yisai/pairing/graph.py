@@ -1,36 +1,53 @@
-"""The candidate graph and the maximum-weight matching over it.
+"""The candidate graph, the maximum-weight matching over it, and the proof of optimality.
 
 Players are laid out in score groups (highest first) and, inside a group, in placement order.
 Edges join players of the same group and of neighbouring groups only (``reach`` groups apart);
 in a very large group a player is joined only to the ``width`` players around his ideal
-opponent. When that sparse graph has no complete pairing, or its optimum is not certified, it
-is widened step by step up to the complete graph of all non-rematch pairs.
+opponent. When that sparse graph has no complete pairing it is widened step by step up to the
+complete graph of all non-rematch pairs.
 
-Certificate: with score cost (Δscore)², every pairing costs at least LB = Σ over boundaries
-between score groups with an odd number of players above of (gap)². A pairing that reaches
-LB with no forbidden pair and no second bye floats exactly one player across each odd boundary
-and nobody further, so every optimal complete-graph pairing uses only same-group and
-neighbouring-group edges: if those are all in the sparse graph, its optimum is the complete
-graph's optimum. The same argument lets a large field be solved block by block, splitting at
+Score certificate: with score cost (Δscore)², every pairing costs at least LB = Σ over
+boundaries between score groups with an odd number of players above of (gap)². A pairing that
+reaches LB with no forbidden pair and no second bye floats exactly one player across each odd
+boundary and nobody further, so every optimal pairing over all allowed pairs uses only
+same-group pairs and pairs across an odd boundary between neighbouring groups (the
+*universe*). The same argument lets a large field be solved block by block, splitting at
 boundaries with an even number of players above (nobody crosses them in such a pairing).
+
+Full certificate (certify.py): the sparse optimum is then checked against every allowed pair
+of the universe, on every level, with the exchange graph's potentials; pairs that could still
+improve some level are added and the matching solved again, until none is left. The result
+says how many levels (in priority order) are proven optimal over all allowed pairs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import rustworkx as rx
 
+from yisai.pairing.certify import Orientation, odd_set_score, potentials, shifted, violations
+from yisai.pairing.table import IntArray, PairTable
 from yisai.pairing.weights import LEVELS, make_radix
 
 BYE = "\x00bye"  # id of the virtual bye vertex (never a real player's id)
 DEFAULT_WIDTH = 12
 SMALL_GROUP = 2 * DEFAULT_WIDTH + 8  # groups up to this size are joined completely
 BLOCK_MIN = 1200  # pools above this size are solved block by block
-SEGMENT_MAX = 2400  # blocks above this size are cut into segments (10,000-player rounds)
+SEGMENT_MAX = 2400  # blocks above this size are first solved in segments (10,000 players)
 SEGMENT_TARGET = 1600
+PROOF_MAX = 2400  # a segmented block is proven on every level only up to this size
 COMPLETE_LIMIT = 800  # above this, complete groups are tried only to find a complete pairing
+FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the proof stalls
+CHECK_PAIRS = 8_000_000  # universe small enough to be checked pair by pair
+MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
+REPAIRS = 1  # rounds of check-and-repair of a segmented block (each re-solves segments)
+SEARCH_LEVELS = len(LEVELS) - 1  # the repair looks for improvements down to the seat, not the lot
+BAND = 64  # above CHECK_PAIRS: only pairs this close to the sparse graph's are checked
+CHUNK = 1 << 20  # pairs checked per numpy batch
+N_LEVELS = len(LEVELS)
 _SCORE = LEVELS.index("score")
 _FORBIDDEN = LEVELS.index("forbidden")
 _BYE_TWICE = LEVELS.index("bye_twice")
@@ -45,6 +62,7 @@ class Node:
     group: int  # 0 = top score group; the bye vertex sits in a virtual group below the last
     pos: int  # position inside the group, 0 = best placed
     gsize: int
+    idx: int = -1  # index in the whole round's layout (``PairTable`` rows)
 
 
 @dataclass(slots=True)
@@ -67,19 +85,20 @@ class Layout:
         return lb
 
 
-CostFn = Callable[[Node, Node], list[int]]
-
-
 @dataclass(slots=True)
 class Solution:
     pairs: list[tuple[Node, Node]]
     vectors: list[list[int]]
-    certified: bool  # score level reaches its lower bound, no forbidden pair, no second bye
+    certified: bool  # every level proven optimal over all allowed pairs
     widenings: int
     edges: int
     blocks: int = 1
     unmatched: list[str] = field(default_factory=list)
-    exact: bool = False  # certified on a graph with every same/neighbouring-group edge
+    exact: bool = False  # same as certified (kept for the round's stats)
+    levels: int = 0  # leading levels (LEVELS order) proven optimal over all allowed pairs
+    score_ok: bool = False  # score level at its lower bound, no forbidden pair, no second bye
+    checks: int = 0  # rounds of the certificate (1 = proven at the first check)
+    added: int = 0  # pairs the certificate added to the sparse graph
 
 
 def in_group_cost(u: Node, v: Node, adjacent: bool) -> tuple[int, int]:
@@ -160,99 +179,322 @@ def widening_steps(pool_size: int, largest_group: int) -> list[Step]:
     return steps
 
 
-def _match(nodes: list[Node], pairs: list[tuple[Node, Node]], vectors: list[list[int]]
-           ) -> tuple[list[tuple[Node, Node]], list[list[int]]]:
-    index = {n.pid: i for i, n in enumerate(nodes)}
-    radix = make_radix(vectors, max(len(nodes) // 2, 1))
-    weights = radix.weights(vectors)
-    graph = rx.PyGraph(multigraph=False)
-    graph.add_nodes_from(range(len(nodes)))
-    graph.add_edges_from([(index[u.pid], index[v.pid], k) for k, (u, v) in enumerate(pairs)])
-    mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=weights.__getitem__)
-    ks = sorted(graph.get_edge_data(a, b) for a, b in mate)
-    return [pairs[k] for k in ks], [vectors[k] for k in ks]
+class _Graph:
+    """Candidate pairs of one layout, as local node indices (``i < j``) with cost vectors."""
+
+    def __init__(self, nodes: list[Node], table: PairTable) -> None:
+        self.nodes = nodes
+        self.table = table
+        self.n = len(nodes)
+        self.gid: IntArray = np.array([nd.idx for nd in nodes], dtype=np.int64)
+        self.local = {nd.pid: k for k, nd in enumerate(nodes)}
+        self.seen: set[int] = set()
+        self._i: list[IntArray] = []
+        self._j: list[IntArray] = []
+        self._v: list[IntArray] = []
+        self._cache: tuple[IntArray, IntArray, IntArray] | None = None
+
+    def add_nodes(self, pairs: Iterator[tuple[Node, Node]]) -> None:
+        li, lj = [], []
+        local = self.local
+        for u, v in pairs:
+            li.append(local[u.pid])
+            lj.append(local[v.pid])
+        self.add(np.array(li, dtype=np.int64), np.array(lj, dtype=np.int64))
+
+    def add(self, i: IntArray, j: IntArray) -> int:
+        """Add the allowed pairs among ``i``–``j`` not yet in the graph; returns how many."""
+        if not len(i):
+            return 0
+        lo, hi = np.minimum(i, j), np.maximum(i, j)
+        keys = lo * self.n + hi
+        keys, first = np.unique(keys, return_index=True)
+        lo, hi = lo[first], hi[first]
+        fresh = np.array([k not in self.seen for k in keys.tolist()], dtype=bool)
+        lo, hi, keys = lo[fresh], hi[fresh], keys[fresh]
+        ok = self.table.allowed(self.gid[lo], self.gid[hi])
+        lo, hi, keys = lo[ok], hi[ok], keys[ok]
+        if not len(lo):
+            return 0
+        self.seen.update(keys.tolist())
+        self._i.append(lo)
+        self._j.append(hi)
+        self._v.append(self.table.vectors(self.gid[lo], self.gid[hi]))
+        self._cache = None
+        return len(lo)
+
+    def arrays(self) -> tuple[IntArray, IntArray, IntArray]:
+        if self._cache is None:
+            if self._i:
+                self._cache = (np.concatenate(self._i), np.concatenate(self._j),
+                               np.concatenate(self._v))
+            else:
+                z = np.zeros(0, dtype=np.int64)
+                self._cache = (z, z, np.zeros((0, N_LEVELS), dtype=np.int64))
+        return self._cache
+
+    @property
+    def edges(self) -> int:
+        return len(self.seen)
+
+    def match(self) -> tuple[IntArray, int]:
+        """Maximum-cardinality, lexicographically best matching: (mate or -1, levels in the
+        weight)."""
+        ei, ej, cv = self.arrays()
+        radix = make_radix(cv, max(self.n // 2, 1), np.stack([ei, ej], axis=1))
+        weights = radix.weights(cv)
+        graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=False)
+        graph.add_nodes_from([None] * self.n)
+        graph.add_edges_from(list(zip(ei.tolist(), ej.tolist(), range(len(ei)), strict=True)))
+        chosen = rx.max_weight_matching(graph, max_cardinality=True,
+                                        weight_fn=weights.__getitem__)
+        mate = np.full(self.n, -1, dtype=np.int64)
+        for a, b in chosen:
+            mate[a], mate[b] = b, a
+        return mate, radix.levels
+
+    def pair_vectors(self, mate: IntArray) -> IntArray:
+        """Cost vector of each node's own pair (rows of unmatched nodes are 0)."""
+        out = np.zeros((self.n, N_LEVELS), dtype=np.int64)
+        has = np.nonzero(mate >= 0)[0]
+        if len(has):
+            lo, hi = np.minimum(has, mate[has]), np.maximum(has, mate[has])
+            out[has] = self.table.vectors(self.gid[lo], self.gid[hi])
+        return out
+
+    def solution(self, mate: IntArray, widenings: int, levels: int, score_ok: bool,
+                 checks: int = 0, added: int = 0) -> Solution:
+        pairs: list[tuple[Node, Node]] = []
+        idx: list[tuple[int, int]] = []
+        for a in range(self.n):
+            b = int(mate[a])
+            if b > a:
+                pairs.append((self.nodes[a], self.nodes[b]))
+                idx.append((a, b))
+        vecs = self.table.vectors(self.gid[[a for a, _ in idx]], self.gid[[b for _, b in idx]])
+        unmatched = [self.nodes[k].pid for k in range(self.n) if mate[k] < 0]
+        full = levels == N_LEVELS and not unmatched
+        return Solution(pairs, vecs.tolist(), full, widenings, self.edges, unmatched=unmatched,
+                        exact=full, levels=levels if not unmatched else 0, score_ok=score_ok,
+                        checks=checks, added=added)
 
 
-def _at_window_edge(pairs: list[tuple[Node, Node]], width: int | None, adjacent: bool) -> bool:
-    """A float from deep inside a windowed group (or, adjacent mode, a pair at the window's
-    far end) hints that a pair outside the window might be better: widen and solve again."""
-    if width is None:
+def _score_ok(layout: Layout, vectors: IntArray, complete: bool) -> bool:
+    if not complete:
         return False
-    for u, v in pairs:
-        if u.group == v.group:
-            if adjacent and _windowed(u.gsize, width) and v.pos - u.pos >= 2 * width:
-                return True
-        elif (_windowed(u.gsize, width) and u.gsize - 1 - u.pos >= width - 1) or (
-            _windowed(v.gsize, width) and v.pos >= width - 1
-        ):
-            return True
-    return False
+    clean = not vectors[:, _FORBIDDEN].any() and not vectors[:, _BYE_TWICE].any()
+    return clean and int(vectors[:, _SCORE].sum()) // 2 == layout.score_lower_bound()
 
 
-def ideal_pairing(layout: Layout, cost: CostFn, allowed: Callable[[Node, Node], bool],
-                  adjacent: bool) -> Solution | None:
+def _ranges(layout: Layout) -> list[tuple[int, int]]:
+    out, start = [], 0
+    for grp in layout.groups:
+        out.append((start, start + len(grp)))
+        start += len(grp)
+    return out
+
+
+def universe(layout: Layout, score_ok: bool) -> Iterator[tuple[IntArray, IntArray]]:
+    """Every pair (local indices, in numpy batches) an optimal pairing might use: with the
+    score certificate, same-group pairs and pairs across odd boundaries between neighbouring
+    groups; otherwise every pair of the layout."""
+    ranges = _ranges(layout)
+    if not score_ok:
+        total = ranges[-1][1] if ranges else 0
+        yield from _within(0, total)
+        return
+    above = 0
+    for k, (s, e) in enumerate(ranges):
+        yield from _within(s, e)
+        above += e - s
+        if above % 2 and k + 1 < len(ranges):
+            yield from _across(s, e, *ranges[k + 1])
+
+
+def universe_size(layout: Layout, score_ok: bool) -> int:
+    ranges = _ranges(layout)
+    if not score_ok:
+        n = ranges[-1][1] if ranges else 0
+        return n * (n - 1) // 2
+    size, above = 0, 0
+    for k, (s, e) in enumerate(ranges):
+        size += (e - s) * (e - s - 1) // 2
+        above += e - s
+        if above % 2 and k + 1 < len(ranges):
+            size += (e - s) * (ranges[k + 1][1] - ranges[k + 1][0])
+    return size
+
+
+def _within(s: int, e: int) -> Iterator[tuple[IntArray, IntArray]]:
+    r = s
+    while r < e - 1:
+        rows = max(1, CHUNK // max(e - r - 1, 1))
+        r1 = min(e - 1, r + rows)
+        starts = np.arange(r, r1, dtype=np.int64)
+        counts = e - 1 - starts
+        i = np.repeat(starts, counts)
+        offsets = np.arange(len(i), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+        yield i, i + 1 + offsets
+        r = r1
+
+
+def _across(s: int, e: int, s2: int, e2: int) -> Iterator[tuple[IntArray, IntArray]]:
+    width = e2 - s2
+    rows = max(1, CHUNK // max(width, 1))
+    for r in range(s, e, rows):
+        r1 = min(e, r + rows)
+        yield (np.repeat(np.arange(r, r1, dtype=np.int64), width),
+               np.tile(np.arange(s2, e2, dtype=np.int64), r1 - r))
+
+
+def band(layout: Layout, adjacent: bool) -> Iterator[tuple[IntArray, IntArray]]:
+    """The pairs near each player's ideal partner (BAND seats either way; neighbours; floats
+    near the boundary): what is checked when the whole universe is too large to check."""
+    ranges = _ranges(layout)
+    for k, (s, e) in enumerate(ranges):
+        g = e - s
+        half = g // 2
+        offsets = set(range(1, min(g, 2 * BAND + 2))) if adjacent else {
+            d for d in (*range(1, 3), *range(half - BAND, half + BAND + 1)) if 0 < d < g}
+        for d in sorted(offsets):
+            i = np.arange(s, e - d, dtype=np.int64)
+            yield i, i + d
+        if k + 1 < len(ranges):
+            s2, e2 = ranges[k + 1]
+            yield from _across(max(s, e - BAND), e, s2, min(e2, s2 + BAND))
+
+
+def _orientations(layout: Layout, mate: IntArray, every: bool = True
+                  ) -> list[Orientation] | None:
+    """Every pattern of float directions over the layout's odd boundaries, up to reversal
+    (certify.Orientation); None when there are too many to check. ``every=False``: only the
+    first (all floats broken downwards)."""
+    ranges = _ranges(layout)
+    n = ranges[-1][1] if ranges else 0
+    group = np.zeros(n, dtype=np.int64)
+    for k, (s, e) in enumerate(ranges):
+        group[s:e] = k
+    side = np.zeros(n, dtype=np.int64)
+    bound = np.zeros(n, dtype=np.int64)
+    for a in range(n):
+        b = int(mate[a])
+        if b > a and group[a] != group[b]:
+            side[a], side[b] = 1, -1
+            bound[a] = bound[b] = group[a]
+    odd = sorted({int(group[a]) for a in range(n) if side[a] == 1})
+    if every and len(odd) > MAX_PATTERN_BOUNDARIES:
+        return None
+    out = []
+    for bits in range(max(1, 2 ** (len(odd) - 1)) if every else 1):
+        down = np.ones(max(len(ranges), 1), dtype=bool)
+        for t, k in enumerate(odd[1:]):
+            down[k] = not (bits >> t) & 1
+        out.append(Orientation(side, bound, group, down))
+    return out
+
+
+def _prove(layout: Layout, graph: _Graph, mate: IntArray, weight_levels: int,
+           widenings: int) -> Solution:
+    """Check the complete matching ``mate`` against the universe; add the pairs that could
+    improve a level and solve again until none is left (see certify.py). A universe above
+    CHECK_PAIRS is only checked near the sparse graph (``band``): improvements found there are
+    still taken, but only the score certificate is claimed."""
+    checks = added = 0
+    shift = odd_set_score([len(g) for g in layout.groups], [g[0].score for g in layout.groups])
+    while True:
+        cm = graph.pair_vectors(mate)
+        ok = _score_ok(layout, cm, True)
+        full = universe_size(layout, ok) <= CHECK_PAIRS
+        ei, ej, cv = graph.arrays()
+        patterns: list[Orientation | None] = [None]
+        if ok:  # levels above the score's are proven by the bound; below, reduced score cost
+            own = np.arange(graph.n, dtype=np.int64)
+            cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
+            cv = shifted(cv, ei, ej, shift)
+            pats = _orientations(layout, mate)
+            patterns = [*pats] if pats else [None]
+        tests = [(potentials(graph.n, mate, ei, ej, cv, cm, o)[:weight_levels], o)
+                 for o in patterns]
+        checks += 1
+        chunks = universe(layout, ok) if full else band(layout, graph.table.adjacent)
+        vi, vj = violations(graph.table, graph.gid, mate, cm, tests, chunks,
+                            shift if ok else None)
+        new = graph.add(vi, vj) if len(vi) else 0
+        if new:
+            added += new
+            mate, weight_levels = graph.match()
+            continue
+        # (a failing pair already in the graph would contradict its potentials: claim no
+        # level below the score's then, rather than loop)
+        found = min(len(pis) for pis, _ in tests) if not len(vi) else 0
+        proven = max(found, _SCORE + 1) if ok else found
+        levels = proven if full else (_SCORE + 1 if ok else 0)
+        if full and levels < N_LEVELS and weight_levels == N_LEVELS:
+            size = universe_size(layout, ok)
+            if size + graph.edges <= FALLBACK_PAIRS:  # match the whole universe instead
+                for i, j in universe(layout, ok):
+                    added += graph.add(i, j)
+                mate, weight_levels = graph.match()
+                cm = graph.pair_vectors(mate)
+                ok = _score_ok(layout, cm, True)
+                if universe_size(layout, ok) <= size:
+                    return graph.solution(mate, widenings, weight_levels, ok, checks, added)
+                continue
+        return graph.solution(mate, widenings, levels, ok, checks, added)
+
+
+def ideal_pairing(layout: Layout, table: PairTable) -> Solution | None:
     """The textbook pairing when it costs nothing above the lot: every group even, 1 v n/2+1
     (or neighbours), no rematch. It is then the only pairing with zero cost on every level
-    above the lot, hence the optimum, and no matching is needed (round 1 of a big field)."""
+    above the lot (seat 0 means the exact partner; adjacent: in-group 0 means 1–2, 3–4, …), so
+    no other pairing ties with it down to the seat and the lot has nothing to decide: it is
+    the optimum on every level, with no matching and no check."""
     pairs: list[tuple[Node, Node]] = []
     for grp in layout.groups:
         g = len(grp)
         if g % 2 or grp[0].pid == BYE or g != grp[0].gsize:
             return None
         half = g // 2
-        pairs += [(grp[2 * i], grp[2 * i + 1]) for i in range(half)] if adjacent else [
+        pairs += [(grp[2 * i], grp[2 * i + 1]) for i in range(half)] if table.adjacent else [
             (grp[i], grp[i + half]) for i in range(half)
         ]
-    vectors = []
-    for u, v in pairs:
-        if not allowed(u, v):
-            return None
-        vec = cost(u, v)
-        if any(vec[:-1]):
-            return None
-        vectors.append(vec)
-    return Solution(pairs, vectors, True, 0, len(pairs), exact=True)
+    if not pairs:
+        return None
+    i = np.array([u.idx for u, _ in pairs], dtype=np.int64)
+    j = np.array([v.idx for _, v in pairs], dtype=np.int64)
+    if not table.allowed(i, j).all():
+        return None
+    vecs = table.vectors(i, j)
+    if vecs[:, :-1].any():
+        return None
+    return Solution(pairs, vecs.tolist(), True, 0, len(pairs), exact=True,
+                    levels=N_LEVELS, score_ok=True)
 
 
-def solve_layout(layout: Layout, cost: CostFn, allowed: Callable[[Node, Node], bool],
-                 adjacent: bool, steps: Sequence[Step] | None = None) -> Solution:
-    """Best pairing of one layout: widen until complete and certified (or complete graph)."""
+def solve_layout(layout: Layout, table: PairTable, steps: Sequence[Step] | None = None,
+                 prove: bool = True) -> Solution:
+    """Best pairing of one layout: widen until complete, then prove (and grow) it."""
     nodes = layout.nodes
-    if steps is None and (quick := ideal_pairing(layout, cost, allowed, adjacent)) is not None:
+    graph = _Graph(nodes, table)
+    if steps is None and (quick := ideal_pairing(layout, table)) is not None:
         return quick
     largest = max((len(g) for g in layout.groups), default=0)
-    lb = layout.score_lower_bound()
     steps = list(steps) if steps is not None else widening_steps(len(nodes), largest)
-    best: Solution | None = None
-    seen: set[tuple[str, str]] = set()
-    pairs: list[tuple[Node, Node]] = []
-    vectors: list[list[int]] = []
+    mate = np.full(len(nodes), -1, dtype=np.int64)
+    weight_levels = N_LEVELS
+    k = 0
     for k, step in enumerate(steps):
-        if (step.width is None and len(nodes) > COMPLETE_LIMIT and best is not None
-                and not best.unmatched):
-            return best  # too large for complete groups: keep the complete sparse pairing
-        for u, v in candidate_pairs(layout, step.width, step.reach, adjacent):
-            key = (u.pid, v.pid)
-            if key in seen or not allowed(u, v):
-                continue
-            seen.add(key)
-            pairs.append((u, v))
-            vectors.append(cost(u, v))
-        chosen, vecs = _match(nodes, pairs, vectors)
-        complete = 2 * len(chosen) == len(nodes)
-        matched = {n.pid for p in chosen for n in p}
-        unmatched = [n.pid for n in nodes if n.pid not in matched]
-        score = sum(v[_SCORE] for v in vecs)
-        clean = all(v[_FORBIDDEN] == 0 and v[_BYE_TWICE] == 0 for v in vecs)
-        certified = complete and clean and score == lb
-        windowed = any(_windowed(len(g), step.width) for g in layout.groups)
-        best = Solution(chosen, vecs, certified, k, len(pairs), unmatched=unmatched,
-                        exact=certified and not windowed)
-        last = k == len(steps) - 1
-        if (certified and not _at_window_edge(chosen, step.width, adjacent)) or last:
-            return best
-    assert best is not None
-    return best
+        if step.width is None and len(nodes) > COMPLETE_LIMIT and k and (mate >= 0).all():
+            break
+        graph.add_nodes(candidate_pairs(layout, step.width, step.reach, table.adjacent))
+        mate, weight_levels = graph.match()
+        if (mate >= 0).all():
+            break
+    if not (mate >= 0).all() or not prove:
+        cm = graph.pair_vectors(mate)
+        ok = _score_ok(layout, cm, bool((mate >= 0).all()))
+        return graph.solution(mate, k, 0, ok)
+    return _prove(layout, graph, mate, weight_levels, k)
 
 
 def split_blocks(layout: Layout) -> list[Layout]:
@@ -304,39 +546,118 @@ def segments(layout: Layout, size: int) -> list[Layout]:
     return out
 
 
-def _combine(parts: list[Solution], certified: bool, exact: bool) -> Solution:
+def _combine(parts: list[Solution], levels: int, score_ok: bool) -> Solution:
+    full = levels == N_LEVELS
     return Solution(
         pairs=[pr for p in parts for pr in p.pairs],
         vectors=[v for p in parts for v in p.vectors],
-        certified=certified,
+        certified=full,
         widenings=max((p.widenings for p in parts), default=0),
         edges=sum(p.edges for p in parts),
         blocks=sum(p.blocks for p in parts),
         unmatched=[u for p in parts for u in p.unmatched],
-        exact=exact,
+        exact=full,
+        levels=levels,
+        score_ok=score_ok,
+        checks=max((p.checks for p in parts), default=0),
+        added=sum(p.added for p in parts),
     )
 
 
-def _solve_block(block: Layout, cost: CostFn, allowed: Callable[[Node, Node], bool],
-                 adjacent: bool) -> Solution:
-    """One block; a block above SEGMENT_MAX nodes is solved segment by segment, and a segment
-    that cannot be completed is merged with the next one."""
+def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Solution:
+    """One block; a block above SEGMENT_MAX nodes is first solved segment by segment (a
+    segment that cannot be completed is merged with the next one); then the pairs near each
+    player's ideal partner across the whole block are checked against the joined pairing, and
+    the segments holding a pair that could improve it (on any level down to the seat) are
+    solved again together, at most REPAIRS times."""
     size = sum(len(g) for g in block.groups)
-    if size <= SEGMENT_MAX:
-        return solve_layout(block, cost, allowed, adjacent)
+    if size <= SEGMENT_MAX or not segmented:
+        return solve_layout(block, table)
     pending = segments(block, SEGMENT_TARGET)
-    parts: list[Solution] = []
+    graph = _Graph(block.nodes, table)
+    mate = np.full(graph.n, -1, dtype=np.int64)
+    part = np.full(graph.n, -1, dtype=np.int64)
+    parts: list[Layout] = []
+    widenings = 0
     while pending:
         seg = pending.pop(0)
-        sol = solve_layout(seg, cost, allowed, adjacent)
+        sol = solve_layout(seg, table, prove=False)
         if sol.unmatched and pending:
-            nxt = pending.pop(0)
-            pending.insert(0, _merge(seg, nxt))
+            pending.insert(0, _merge(seg, pending.pop(0)))
             continue
-        if sol.unmatched and parts:  # last segment: merge back with what came before
-            return solve_layout(block, cost, allowed, adjacent)
-        parts.append(sol)
-    return _combine(parts, certified=False, exact=False)
+        if sol.unmatched:  # last segment: solve the block whole
+            return solve_layout(block, table)
+        widenings = max(widenings, sol.widenings)
+        local = graph.local
+        part[[local[nd.pid] for nd in seg.nodes]] = len(parts)
+        parts.append(seg)
+        graph.add_nodes(candidate_pairs(seg, DEFAULT_WIDTH, 1, table.adjacent))
+        for u, v in sol.pairs:
+            mate[local[u.pid]], mate[local[v.pid]] = local[v.pid], local[u.pid]
+        graph.add(np.array([local[u.pid] for u, _ in sol.pairs], dtype=np.int64),
+                  np.array([local[v.pid] for _, v in sol.pairs], dtype=np.int64))
+    checks = added = 0
+    shift = odd_set_score([len(g) for g in block.groups], [g[0].score for g in block.groups])
+    for _ in range(REPAIRS):
+        cm = graph.pair_vectors(mate)
+        ok = _score_ok(block, cm, True)
+        ei, ej, cv = graph.arrays()
+        if ok:
+            own = np.arange(graph.n, dtype=np.int64)
+            cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
+            cv = shifted(cv, ei, ej, shift)
+        # one float-direction pattern: this check claims nothing, it only looks for
+        # improvements, and one pattern already drops the relaxation's half floats one way
+        pats = _orientations(block, mate, every=False) if ok else None
+        patterns: list[Orientation | None] = [*pats] if pats else [None]
+        tests = [(potentials(graph.n, mate, ei, ej, cv, cm, o)[:SEARCH_LEVELS], o)
+                 for o in patterns]
+        checks += 1
+        vi, vj = violations(table, graph.gid, mate, cm, tests, band(block, table.adjacent),
+                            shift if ok else None)
+        new = graph.add(vi, vj) if len(vi) else 0
+        if not new:
+            break
+        added += new
+        _repair(graph, mate, part, vi, vj)
+    cm = graph.pair_vectors(mate)
+    ok = _score_ok(block, cm, True)
+    if size <= PROOF_MAX and universe_size(block, ok) <= CHECK_PAIRS:  # prove every level
+        sol = _prove(block, graph, mate, N_LEVELS, widenings)
+        sol.checks += checks
+        sol.added += added
+        return sol
+    return graph.solution(mate, widenings, _SCORE + 1 if ok else 0, ok, checks, added)
+
+
+def _repair(graph: _Graph, mate: IntArray, part: IntArray, vi: IntArray, vj: IntArray) -> None:
+    """Solve again, as one matching each, the segments joined by the pairs ``vi``–``vj``
+    (union of the segments at both ends); everything else keeps its pairs."""
+    parent = list(range(int(part.max()) + 1))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in zip(part[vi].tolist(), part[vj].tolist(), strict=True):
+        parent[find(a)] = find(b)
+    touched = {find(int(p)) for p in part[vi].tolist()}
+    roots = np.array([find(int(p)) for p in part.tolist()], dtype=np.int64)
+    ei, ej, _ = graph.arrays()
+    for root in touched:
+        members = np.nonzero(roots == root)[0]
+        sub = _Graph([graph.nodes[k] for k in members.tolist()], graph.table)
+        where = np.full(graph.n, -1, dtype=np.int64)
+        where[members] = np.arange(len(members), dtype=np.int64)
+        inside = (where[ei] >= 0) & (where[ej] >= 0)
+        sub.add(where[ei[inside]], where[ej[inside]])
+        part[members] = root  # solved together from now on: their pairs may cross
+        sub_mate, _ = sub.match()
+        if (sub_mate < 0).any():
+            continue  # cannot happen (the old pairs are in the graph); keep the old pairs
+        mate[members] = members[sub_mate]
 
 
 def _merge(a: Layout, b: Layout) -> Layout:
@@ -346,19 +667,31 @@ def _merge(a: Layout, b: Layout) -> Layout:
     return Layout([sorted(by_group[gi], key=lambda n: n.pos) for gi in sorted(by_group)])
 
 
-def solve(layout: Layout, cost: CostFn, allowed: Callable[[Node, Node], bool],
-          adjacent: bool) -> Solution:
+def solve(layout: Layout, table: PairTable, segmented: bool = True) -> Solution:
     """Solve a whole pool: as one matching up to BLOCK_MIN players; above, block by block
-    (exact when every block is certified) and very large blocks segment by segment."""
+    (blocks are independent when every block reaches its score bound) and very large blocks
+    segment by segment first (``segmented=False``: whole, for comparison); every part is
+    proven (or grown until proven) on all levels."""
     total = sum(len(g) for g in layout.groups)
-    if total <= BLOCK_MIN:
-        return solve_layout(layout, cost, allowed, adjacent)
-    quick = ideal_pairing(layout, cost, allowed, adjacent)
-    if quick is not None:
-        return quick
+    if total <= BLOCK_MIN or ideal_pairing(layout, table) is not None:
+        return solve_layout(layout, table)
     blocks = split_blocks(layout)
-    parts = [_solve_block(b, cost, allowed, adjacent) for b in blocks]
-    if all(not p.unmatched for p in parts):
-        certified = all(p.certified for p in parts)
-        return _combine(parts, certified, exact=certified and all(p.exact for p in parts))
-    return solve_layout(layout, cost, allowed, adjacent)
+    if len(blocks) == 1:
+        return _solve_block(layout, table, segmented)
+    parts = [_solve_block(b, table, segmented) for b in blocks]
+    if all(not p.unmatched and p.score_ok for p in parts):
+        return _combine(parts, min(p.levels for p in parts), True)
+    return solve_layout(layout, table)
+
+
+def complete_matching(layout: Layout, table: PairTable) -> tuple[Solution, int]:
+    """The reference: one maximum-weight matching over every allowed pair of the layout (no
+    window, block, segment or certificate), and how many levels its weights hold (all, unless
+    2^100 forced some out). Memory grows with n²: for checks and benchmarks only."""
+    graph = _Graph(layout.nodes, table)
+    for i, j in _within(0, graph.n):
+        graph.add(i, j)
+    mate, levels = graph.match()
+    cm = graph.pair_vectors(mate)
+    ok = _score_ok(layout, cm, bool((mate >= 0).all()))
+    return graph.solution(mate, 0, levels, ok), levels

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from yisai.i18n import tr
 from yisai.pairing.colours import MAX_COLOUR_COST, choose_colours, colour_costs, pair_colour_cost
 from yisai.pairing.graph import BYE, Layout, Node, Solution, in_group_cost, solve
@@ -23,7 +25,8 @@ from yisai.pairing.model import (
     PairingError,
     RoundPairing,
 )
-from yisai.pairing.weights import LOT_RANGE
+from yisai.pairing.table import PairTable
+from yisai.pairing.weights import LEVELS, LOT_RANGE
 from yisai.record import Game
 from yisai.regulation.rules import PairingRules, Scoring
 
@@ -113,6 +116,7 @@ class Problem:
     byes: list[ByeAssignment]
     explanations: list[str]
     sit_outs: tuple[str, ...]
+    table: PairTable
 
 
 def pair_round(
@@ -126,15 +130,15 @@ def pair_round(
     absent: Collection[str] = (),
     controls: Controls | None = None,
     order: Sequence[str] | None = None,
-) -> Problem:
+) -> RoundPairing:
     """Everything ``pair_round`` needs before the matching: histories, pool, layout, costs."""
     rules = rules or PairingRules()
     scoring = scoring or Scoring()
     controls = controls or Controls()
     prob = prepare_round(players, games, round_no, rules=rules, scoring=scoring, seed=seed,
                          absent=absent, controls=controls, order=order)
-    solution = (solve(prob.layout, prob.cost, prob.allowed, prob.adjacent) if prob.pool
-                else Solution([], [], True, 0, 0, exact=True))
+    solution = (solve(prob.layout, prob.table) if prob.pool
+                else Solution([], [], True, 0, 0, exact=True, levels=len(LEVELS), score_ok=True))
     if solution.unmatched:
         raise _no_pairing_error(round_no, solution, prob.hist, prob.pool)
     boards, warnings = _boards(solution, controls, prob, rules, seed, scoring)
@@ -148,6 +152,9 @@ def pair_round(
         stats={
             "certified": int(solution.certified),
             "exact": int(solution.exact),
+            "levels": solution.levels,
+            "checks": solution.checks,
+            "added": solution.added,
             "widenings": solution.widenings,
             "edges": solution.edges,
             "blocks": solution.blocks,
@@ -166,7 +173,7 @@ def prepare_round(
     absent: Collection[str] = (),
     controls: Controls | None = None,
     order: Sequence[str] | None = None,
-) -> RoundPairing:
+) -> Problem:
     """Pair round ``round_no`` of one division/stage.
 
     ``players``: every entrant of the division (withdrawn players simply left out);
@@ -249,10 +256,51 @@ def prepare_round(
         ]
 
     sit = tuple(sorted(set(absent) | set(controls.sit_outs), key=lambda p: rank_of.get(p, 0)))
+    table = _table(layout, hist, by_id, ccost, own_lot, forbidden, avoid_key, adjacent,
+                   rules.colour_balance, seed, round_no)
     return Problem(round_no, layout, cost, allowed, adjacent, pool, hist, by_id, rank_of, byes,
-                   explanations, sit)
+                   explanations, sit, table)
 
 
+def _table(layout: Layout, hist: dict[str, PlayerHistory], by_id: dict[str, Entrant],
+           ccost: dict[str, tuple[int, int]], own_lot: dict[str, int],
+           forbidden: set[frozenset[str]], avoid_key: str | None, adjacent: bool,
+           colour_balance: bool, seed: int, round_no: int) -> PairTable:
+    """The round's costs in vector form (table.py): the same values as ``cost`` above."""
+    nodes = layout.nodes
+    n = len(nodes)
+    at = {nd.pid: nd.idx for nd in nodes}
+    real = [nd for nd in nodes if nd.pid != BYE]
+
+    def col(values: list[int]) -> np.ndarray:
+        return np.array(values, dtype=np.int64)
+
+    teams: dict[str, int] = {}
+    team = [-1] * n
+    cb, cw, own, bye_lot, had = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
+    for nd in real:
+        value = by_id[nd.pid].affiliation(avoid_key) if avoid_key is not None else None
+        if value is not None:
+            team[nd.idx] = teams.setdefault(value, len(teams))
+        cb[nd.idx], cw[nd.idx] = ccost[nd.pid]
+        own[nd.idx] = own_lot[nd.pid]
+        bye_lot[nd.idx] = lot(seed, round_no, "bye", nd.pid, modulo=LOT_RANGE)
+        had[nd.idx] = hist[nd.pid].byes
+    met = sorted({min(at[a], at[b]) * n + max(at[a], at[b])
+                  for a in at if a != BYE for b in hist[a].opponents if b in at})
+    forb = sorted({min(at[a], at[b]) * n + max(at[a], at[b])
+                   for a, b in (tuple(p) for p in forbidden if len(p) == 2)
+                   if a in at and b in at})
+    return PairTable(
+        score=col([nd.score for nd in nodes]), group=col([nd.group for nd in nodes]),
+        pos=col([nd.pos for nd in nodes]), gsize=col([nd.gsize for nd in nodes]),
+        team=col(team), colour_black=col(cb), colour_white=col(cw), lot=col(own),
+        bye_lot=col(bye_lot), had_bye=col(had), bye=at.get(BYE, -1), adjacent=adjacent,
+        colour_balance=colour_balance, lot_range=LOT_RANGE, forbidden=col(forb), met=col(met),
+    )
+
+
+_LEVEL_CN = ("禁止配对", "不重复轮空", "积分差", "同队回避", "组内顺序", "黑白", "席位", "抽签")
 _SEED_CN = {"rank": "段位", "rating": "等级分", "lot": "抽签"}
 _METHOD_CN = {
     "slide": "上半区对下半区(1对n/2+1)",
@@ -288,13 +336,15 @@ def _layout(pool: list[str], hist: dict[str, PlayerHistory], scoring: Scoring,
     members: dict[int, list[str]] = {s: [] for s in scores}
     for p in pool:
         members[hist[p].score].append(p)
-    groups = [
-        [Node(p, s, gi, pos, len(members[s])) for pos, p in enumerate(members[s])]
-        for gi, s in enumerate(scores)
-    ]
+    groups: list[list[Node]] = []
+    idx = 0
+    for gi, s in enumerate(scores):
+        groups.append([Node(p, s, gi, pos, len(members[s]), idx + pos)
+                       for pos, p in enumerate(members[s])])
+        idx += len(members[s])
     if odd_bye:
         step = max(scoring.win - scoring.loss, 1)
-        groups.append([Node(BYE, (scores[-1] if scores else 0) - step, len(groups), 0, 1)])
+        groups.append([Node(BYE, (scores[-1] if scores else 0) - step, len(groups), 0, 1, idx)])
     return Layout(groups)
 
 
@@ -403,5 +453,10 @@ def _summary(layout: Layout, sol: Solution) -> list[str]:
     floats = sum(1 for u, v in sol.pairs if v.pid != BYE and u.score != v.score)
     line = tr(f"分组: {parts}; 跨分组配对 {floats} 对", f"score groups: {parts}; {floats} floating pairs")
     if sol.exact:
-        line += tr("; 已证明为全图最优", "; proven optimal on the complete graph")
+        line += tr("; 已证明在所有可行配对中各优先级均最优",
+                   "; proven optimal on every priority level over all allowed pairs")
+    elif sol.levels:
+        upto = _LEVEL_CN[sol.levels - 1]
+        line += tr(f"; 已证明至「{upto}」级为全图最优",
+                   f"; proven optimal over all allowed pairs down to the {LEVELS[sol.levels - 1]} level")
     return [line]

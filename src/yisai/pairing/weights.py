@@ -16,83 +16,101 @@ Each candidate pair has a cost on every priority level (highest first):
 radix_L exceeds the most the levels below L can add up to over a whole matching, so no amount
 of a lower level outweighs one unit of a higher one. The matching maximises BIG − cost.
 
-The bound is pairs × (largest cost of the level), so with 5,000 pairs every level costs about
-13 bits plus its range. Should the total pass 2^100, the open-ended levels (in_group, seat) are
-capped harder and the lot dropped (``CAP_PROFILES``); the order of levels never changes.
+No level is capped: a level's bound is the smaller of ``pairs × its largest cost`` and half
+the sum, over the players, of the largest cost of a pair touching each player (every pair's
+cost is at most the mean of its two players' largest). On the sparse graph every level needs
+a few bits; should the total still pass 2^100, the lowest levels are left out of the weight
+(``Radix.levels`` says how many are in it) and the result reports only the levels above as
+proven — the order of the levels never changes and no level is ever approximated.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+Vectors = Sequence[Sequence[int]] | npt.NDArray[Any]
+Ends = Sequence[tuple[int, int]] | npt.NDArray[Any]
 
 LEVELS: tuple[str, ...] = (
     "forbidden", "bye_twice", "score", "team", "in_group", "colour", "seat", "lot",
 )
 LOT_RANGE = 4
 WEIGHT_LIMIT = 2**100
-_NONE = 1 << 62
-# Per-level caps tried in turn (None: no cap); a cost above a cap counts as the cap.
-CAP_PROFILES: tuple[tuple[int | None, ...], ...] = (
-    (None, None, None, None, 63, None, 31, None),
-    (None, None, None, None, 15, None, 3, 0),
-    (None, None, None, None, 3, None, 0, 0),
-)
+_BYE_TWICE = 1
 
 
 @dataclass(frozen=True, slots=True)
 class Radix:
     """The multiplier of each level, highest level first, and the resulting cost bound."""
 
-    radix: tuple[int, ...]
+    radix: tuple[int, ...]  # 0 for a level left out of the weight
     big: int  # > the largest single-pair cost; weight = big - cost
-    caps: tuple[int, ...]
+    levels: int = len(LEVELS)  # leading levels in the weight (all, unless 2^100 forced out some)
 
     def cost(self, vector: Sequence[int]) -> int:
-        return sum(min(c, cap) * r for c, cap, r in zip(vector, self.caps, self.radix, strict=True))
+        return sum(int(c) * r for c, r in zip(vector, self.radix, strict=True))
 
-    def weights(self, vectors: Sequence[Sequence[int]]) -> list[int]:
-        """``weight`` of many vectors at once (the hot loop of a 10,000-player round)."""
-        terms = [(i, r, cap) for i, (r, cap) in enumerate(zip(self.radix, self.caps, strict=True))]
+    def weights(self, vectors: Vectors) -> list[int]:
+        """``weight`` of many vectors at once (a numpy array or lists)."""
+        arr = np.asarray(vectors, dtype=np.int64).reshape(-1, len(LEVELS))
+        if not len(arr):
+            return []
+        radix = np.array(self.radix, dtype=object)
+        costs = arr.astype(object).dot(radix)
         big = self.big
-        out = []
-        for v in vectors:
-            total = 0
-            for i, r, cap in terms:
-                c = v[i]
-                if c:
-                    total += (c if c < cap else cap) * r
-            out.append(big - total)
-        return out
+        return [big - int(c) for c in costs]
 
     def weight(self, vector: Sequence[int]) -> int:
         return self.big - self.cost(vector)
 
 
-def make_radix(vectors: Sequence[Sequence[int]], pairs: int) -> Radix:
-    """Radices for cost ``vectors`` of the candidate pairs when a matching has ``pairs`` pairs.
+def level_bounds(vectors: Vectors, pairs: int, ends: Ends | None = None) -> list[int]:
+    """The most each level can add up to over one matching of ``pairs`` pairs.
 
-    A level's contribution over a matching is at most ``pairs × max cost`` (only one pair can
-    touch the bye vertex, so ``bye_twice`` is at most its max), hence radix_L =
-    Π over lower levels of (bound + 1).
+    ``ends``: the two players of each vector; with them, a level's bound is also at most half
+    the sum over players of the largest cost of a pair touching the player.
     """
+    arr = np.asarray(vectors, dtype=np.int64).reshape(-1, len(LEVELS))
+    if not len(arr):
+        return [0] * len(LEVELS)
+    raw = arr.max(axis=0)
+    bounds = [int(m) * (1 if i == _BYE_TWICE else pairs) for i, m in enumerate(raw)]
+    if ends is not None and len(ends):
+        e = np.asarray(ends, dtype=np.int64).reshape(-1, 2)
+        size = int(e.max()) + 1
+        for i in range(len(LEVELS)):
+            if i == _BYE_TWICE or not raw[i]:
+                continue
+            top = np.zeros(size, dtype=np.int64)
+            np.maximum.at(top, e[:, 0], arr[:, i])
+            np.maximum.at(top, e[:, 1], arr[:, i])
+            bounds[i] = min(bounds[i], (int(top.sum()) + 1) // 2)
+    return bounds
+
+
+def make_radix(vectors: Vectors, pairs: int, ends: Ends | None = None) -> Radix:
+    """Radices for cost ``vectors`` of the candidate pairs when a matching has ``pairs`` pairs:
+    radix_L = Π over lower levels of (bound + 1), bounds from ``level_bounds``."""
     n_levels = len(LEVELS)
-    raw = [max(col, default=0) for col in zip(*vectors, strict=True)] if vectors else [0] * n_levels
-    big = 0
-    for profile in CAP_PROFILES:
-        caps = tuple(_NONE if c is None else c for c in profile)
-        maxima = [min(m, c) for m, c in zip(raw, caps, strict=True)]
-        radix = [1] * n_levels
-        for i in range(n_levels - 2, -1, -1):
-            below = i + 1
-            mult = 1 if LEVELS[below] == "bye_twice" else pairs
-            radix[i] = radix[below] * (mult * maxima[below] + 1)
-        big = sum(m * r for m, r in zip(maxima, radix, strict=True)) + 1
+    arr = np.asarray(vectors, dtype=np.int64).reshape(-1, n_levels)
+    raw = [int(m) for m in arr.max(axis=0)] if len(arr) else [0] * n_levels
+    bounds = level_bounds(arr, pairs, ends)
+    for levels in range(n_levels, 0, -1):
+        radix = [0] * n_levels
+        radix[levels - 1] = 1
+        for i in range(levels - 2, -1, -1):
+            radix[i] = radix[i + 1] * (bounds[i + 1] + 1)
+        big = sum(m * r for m, r in zip(raw, radix, strict=True)) + 1
         if big < WEIGHT_LIMIT:
-            return Radix(tuple(radix), big, caps)
-    raise OverflowError(f"pairing weights need {big.bit_length()} bits (limit 100)")
+            return Radix(tuple(radix), big, levels)
+    raise OverflowError(f"pairing weights need more than 100 bits at the top level ({raw})")
 
 
-def lexicographic_totals(vectors: Sequence[Sequence[int]]) -> tuple[int, ...]:
+def lexicographic_totals(vectors: Vectors) -> tuple[int, ...]:
     """Per-level sums of a matching's cost vectors: what the weights must order strictly."""
-    return tuple(sum(v[i] for v in vectors) for i in range(len(LEVELS)))
+    return tuple(sum(int(v[i]) for v in vectors) for i in range(len(LEVELS)))
