@@ -276,6 +276,7 @@ def _window_reasons(at: datetime, rules: TeamRules) -> list[str]:
         elif end:
             window = tr(f"截至{_fmt(end)}", f"until {_fmt(end)}")
         else:
+            assert opens is not None
             window = tr(f"{_fmt(opens)}起", f"from {_fmt(opens)}")
         return [tr(f"报名时间{_fmt(at)}不在{_label(rules)}报名时间({window})内",
                    f"registration time {_fmt(at)} is outside the registration window for "
