@@ -14,6 +14,7 @@ from yisai.cli import (
     qualifier,
     regulation,
     results,
+    serve,
     sgf,
 )
 from yisai.i18n import set_language
@@ -34,7 +35,7 @@ def _root(
     set_language(lang)
 
 
-for module in (regulation, events, entries, pairing, results, awards, qualifier, sgf, bench, demo):
+for module in (regulation, events, entries, pairing, results, awards, qualifier, sgf, bench, demo, serve):
     module.register(app)
 
 
