@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.exc import InvalidRequestError
+from sqlalchemy.orm.exc import StaleDataError
+
 from yisai.formats.result_sheet import result_word
 from yisai.i18n import Text
 from yisai.record import Game, Result
@@ -93,14 +96,25 @@ def enter_result(
                               change=change, note=note.strip())
         version = work.repo.game_version(rnd.id, board)
     except StaleVersion as exc:
-        now = exc.current or game
-        raise _conflict(round_no, board, now, current + 1) from None
+        if exc.current is None:
+            raise _conflict(round_no, board, None, None) from None
+        raise _conflict(round_no, board, exc.current, current + 1) from None
+    except (StaleDataError, InvalidRequestError):
+        # A concurrent writer won the optimistic lock while this transaction flushed; the session
+        # is rolled back, so what the other wrote is read by ``current_conflict`` in a new one.
+        raise _conflict(round_no, board, None, None) from None
     work.emit("result_recorded", rnd.event_id, division=division, round=round_no, board=board,
               result=_word(saved), version=version)
     return Entered(saved, version)
 
 
-def _conflict(round_no: int, board: int, game: Game, version: int) -> Conflict:
+def _conflict(round_no: int, board: int, game: Game | None, version: int | None) -> Conflict:
+    if game is None or version is None:
+        return Conflict(
+            Text(f"第{round_no}轮第{board}台的成绩刚被他人录入, 你的输入未保存",
+                 f"round {round_no} board {board} was just entered by someone else; yours was not saved"),
+            code="result_conflict", params={"board": board, "current": None, "version": None},
+        )
     word = _word(game) or "—"
     return Conflict(
         Text(f"第{round_no}轮第{board}台的成绩已被他人录入为 {word}, 你的输入未保存; 请核对后再改",
@@ -109,6 +123,19 @@ def _conflict(round_no: int, board: int, game: Game, version: int) -> Conflict:
         code="result_conflict",
         params={"board": board, "current": word, "version": version},
     )
+
+
+def current_conflict(work: Work, event_ref: str | None, division: str, round_no: int, board: int,
+                     group: str | None = None) -> Conflict:
+    """The conflict answer naming what is stored now on a board (read in a fresh transaction)."""
+    _event, _reg, rounds = rounds_of(work, event_ref, division, round_no)
+    for r in rounds:
+        if group is not None and r.group != group:
+            continue
+        for g in r.games:
+            if g.board == board:
+                return _conflict(round_no, board, g, r.version_of(board))
+    return _conflict(round_no, board, None, None)
 
 
 def record_refused_attempt(
@@ -123,8 +150,9 @@ def record_refused_attempt(
 
 
 def audit_log(work: Work, event_ref: str | None) -> list[AuditRecord]:
-    """Who changed what in an event, oldest first (officials only)."""
-    work.require(Action.RECORD_RESULT)
+    """Who changed what in an event, oldest first (referees and operators)."""
+    if not work.actor.may(Action.MANAGE_USERS):
+        work.require(Action.RECORD_RESULT)
     event = resolve_event(work, event_ref)
     return work.repo.audit_log(event.id)
 

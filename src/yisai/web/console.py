@@ -30,6 +30,7 @@ from yisai.services.events import create_event_from_text, list_events, regulatio
 from yisai.services.identity import Action, Actor
 from yisai.services.publishing import (
     audit_log,
+    current_conflict,
     enter_result,
     publish_round,
     record_refused_attempt,
@@ -134,7 +135,7 @@ async def login(request: Request) -> Response:
     except ServiceError as exc:
         if exc.code == "bad_credentials":
             web.limiter.failed(client_of(request), login_name)
-        return page(request, "login.html", http_status=exc.status if exc.code == "rate_limited" else 401,
+        return page(request, "login.html", http_status=429 if exc.code == "rate_limited" else 401,
                     error=exc.render(lang_of(request)))
     web.limiter.succeeded(client_of(request), login_name)
     response = RedirectResponse("/console", status_code=303)
@@ -330,6 +331,9 @@ def save_result(request: Request, actor: Actor, event_id: int, division: str, nu
             saved = enter_result(work, str(event_id), division, number, board, text,
                                  expected_version=version, group=group, note=note)
     except ServiceError as exc:
+        if exc.code == "result_conflict" and exc.params.get("current") is None:
+            with web.ctx.work(actor=actor) as work:
+                exc = current_conflict(work, str(event_id), division, number, board, group)
         if exc.code in ("result_conflict", "forbidden"):
             with web.ctx.work(actor=actor) as work:
                 record_refused_attempt(work, str(event_id), division, number, board, text,

@@ -43,6 +43,11 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
+class RateLimited(Refused):
+    status = 429
+    default_code = "rate_limited"
+
+
 class LoginLimiter:
     """At most ``limit`` failed logins per (client, login) in ``window`` seconds, per process."""
 
@@ -63,7 +68,7 @@ class LoginLimiter:
             q = self._recent((client, login.strip().lower()), now)
             if len(q) >= self.limit:
                 wait = int(self.window - (now - q[0])) + 1
-                raise Refused(
+                raise RateLimited(
                     tr(f"登录失败次数过多, 请{wait}秒后再试", f"too many failed logins; try again in {wait} s"),
                     code="rate_limited", params={"retry_after": wait},
                 )
