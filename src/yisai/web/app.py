@@ -21,7 +21,7 @@ from yisai.i18n import tr
 from yisai.services.context import open_context
 from yisai.services.errors import ServiceError
 from yisai.services.settings import Settings, settings_from_environment
-from yisai.web import api, console, public
+from yisai.web import api, appeals, console, public, registration
 from yisai.web.core import (
     HERE,
     LanguageMiddleware,
@@ -54,12 +54,8 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     app.include_router(public.router)
     app.include_router(console.router)
     app.include_router(api.router)
-    try:
-        from yisai.web import appeals
-
-        app.include_router(appeals.router)
-    except ImportError:  # pragma: no cover - appeals ship with the web package
-        pass
+    app.include_router(appeals.router)
+    app.include_router(registration.router)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(LanguageMiddleware)
 
