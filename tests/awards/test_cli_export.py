@@ -33,10 +33,14 @@ def app_with(res):
 
 def test_prizes_command_prints_lists_and_total_and_writes_xlsx(tmp_path):
     out = tmp_path / "prizes.xlsx"
-    r = CliRunner().invoke(app_with(final_results()), ["prizes", "--xlsx", str(out)])
+    r = CliRunner().invoke(app_with(final_results()), ["prizes"])
     assert r.exit_code == 0, r.output
     assert "公开组男子个人" in r.output and "奖励汇总" in r.output
     assert "60000" in r.output
+    # --xlsx writes the file and says so; the report is not dumped as well.
+    r = CliRunner().invoke(app_with(final_results()), ["prizes", "--xlsx", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "已导出" in r.output and "公开组男子个人" not in r.output
     wb = load_workbook(out)
     assert "奖励汇总" in wb.sheetnames
     ws = wb[wb.sheetnames[[n.startswith("公开组男子个人") for n in wb.sheetnames].index(True)]]
@@ -52,10 +56,12 @@ def test_prizes_command_prints_lists_and_total_and_writes_xlsx(tmp_path):
 
 def test_awards_command_shows_passed_down_8_dan_and_writes_xlsx(tmp_path):
     out = tmp_path / "awards.xlsx"
-    r = CliRunner().invoke(app_with(final_results()), ["awards", "--xlsx", str(out)])
+    r = CliRunner().invoke(app_with(final_results()), ["awards"])
     assert r.exit_code == 0, r.output
     assert "已持有业余8段" in r.output
     assert "由第1名顺延" in r.output
+    r = CliRunner().invoke(app_with(final_results()), ["awards", "--xlsx", str(out)])
+    assert r.exit_code == 0 and "已导出" in r.output, r.output
     wb = load_workbook(out)
     ws = wb["可申报段位名单"]
     rows = list(ws.iter_rows(min_row=3, values_only=True))

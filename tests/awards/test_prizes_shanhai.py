@@ -103,10 +103,12 @@ def test_mens_team_top_6_and_womens_team_top_3():
     ]
 
 
-def test_girl_inside_youth_top_16_keeps_place_and_takes_girls_prize_too():
-    # 少年组男子个人录取前16名（如有女子选手进入前16名，名次不再顺延）: a girl 3rd takes 3rd
-    # (2000); boys 4th..16th keep their places; 17th gets nothing. Girls' list: she is 1st
-    # (3000), cumulative as the file states for this list; the next girl (20th) is girls' 2nd.
+def test_girl_inside_youth_top_16_keeps_place_but_prizes_do_not_cumulate():
+    # 少年组男子个人录取前16名（如有女子选手进入前16名，名次不再顺延）: a girl 3rd takes 3rd;
+    # boys 4th..16th keep their places; 17th gets nothing. Girls' list: she is 1st. Unlike
+    # 十三(一)2 for open women, 十三(一)5(2) says nothing about 累积, so she is paid only the
+    # larger prize (girls' 1st, 3000 > mixed 3rd, 2000); the mixed 3rd line pays 0 and
+    # nobody moves up (the file's open point says so).
     pids = [f"b{i}" for i in range(1, 21)]
     pids[2] = "g1"
     pids[19] = "g2"
@@ -114,14 +116,24 @@ def test_girl_inside_youth_top_16_keeps_place_and_takes_girls_prize_too():
     rep = compute_prizes(results(shanhai(), players, [table("junior", "mixed", pids)]))
     boys = rep.list("junior-mixed")
     # 冠军6000元，亚军4000元，季军2000元，第四名至第十名1000元，第十一名至第十六名800元。
-    assert [ln.amount for ln in boys.lines] == [6000, 4000, 2000] + [1000] * 7 + [800] * 6
-    assert boys.lines[2].player_id == "g1"
+    assert [ln.amount for ln in boys.lines] == [6000, 4000, 0] + [1000] * 7 + [800] * 6
+    assert boys.lines[2].player_id == "g1" and boys.lines[2].nominal == 2000
     assert boys.lines[3].player_id == "b4"
     assert boys.lines[15].player_id == "b16"
     girls = rep.list("junior-girls")
     # 冠军3000元，亚军2000元 …
     assert [(ln.player_id, ln.amount) for ln in girls.lines] == [("g1", 3000), ("g2", 2000)]
-    assert rep.per_player()["g1"] == 2000 + 3000
+    assert rep.per_player()["g1"] == 3000
+
+
+def test_only_open_women_cumulate_and_the_junior_reading_is_an_open_point():
+    from yisai.regulation.summary import summarize
+
+    reg = shanhai()
+    cumulative = {pl.id: pl.cumulative_with for pl in reg.prizes.lists if pl.cumulative_with}
+    assert cumulative == {"open-women": ["open-mixed"]}
+    shown = "\n".join(summarize(reg))
+    assert "少年组女子个人奖金与少年组男子个人（混合）名次奖金" in shown
 
 
 def test_kids_top_8_and_best_girl():
@@ -221,3 +233,12 @@ def test_non_cumulative_special_award_passes_to_next_woman():
     players = [player(p, "F" if p in women else "M", birth=births[p]) for p in pids]
     rep = compute_prizes(results(reg, players, [table("senior", "mixed", pids)]))
     assert [ln.player_id for ln in rep.list("senior-best-woman").lines] == ["s18"]
+
+
+def test_summary_says_pre_tax_because_seed_000_says_so():
+    # 十三(一) 注：以上奖金均为税前奖金。
+    from yisai.awards.report import prize_summary
+
+    players, pids = open_field()
+    rep = compute_prizes(results(shanhai(), players, [table("open", "mixed", pids)]))
+    assert "以上金额均为税前（元）" in prize_summary(rep).notes

@@ -90,3 +90,15 @@ def test_team_top_8_honours_by_sum_of_places():
     assert [(ln.team_id, ln.place) for ln in honours.lines] == [(f"p{k}", k) for k in range(1, 9)]
     assert all(ln.amount == 0 for ln in honours.lines)
     assert honours.items == ("奖牌", "荣誉证书")
+
+
+def test_summary_does_not_call_amounts_pre_tax_when_the_regulation_does_not():
+    # Seed 002 九 says nothing about tax (the file sets pre_tax = false): no "税前" anywhere in
+    # the printed summary; the file's own value note is printed instead.
+    from yisai.awards.report import prize_summary
+
+    pj, tj = group("jia", 10, 10)
+    rep = compute_prizes(results(xiaoqiwang(), pj, [tj]))
+    notes = prize_summary(rep).notes
+    assert not any("税前" in n and "未注明" not in n for n in notes)
+    assert "奖励相应价值电商卡（规程未注明税前或税后）" in notes

@@ -145,3 +145,40 @@ def test_table_from_computed_standings_feeds_team_standings():
     # sum of scores 6 + 2 + 0; 对手分之和: a 6, c 10, d 12 (each opponent's final score)
     assert tt.rows[0].value == 8
     assert dict(tt.rows[0].tie_values)["对手分之和"] == 6 + 10 + 12
+
+
+def test_a_seat_counts_only_a_place_in_its_own_division():
+    # Seed 002: each team has six seats 甲乙丙组 × 男女. Team B's 乙组女 seat holds b4, who moved
+    # to 甲组 (the store reports her live entry there) and has a place only in 甲组女子 (1st).
+    # Her 甲组 place must not stand in for the 乙组女 seat: team B is incomplete and, as
+    # complete_only says, unranked. Hand-computed: A = 1+2+2+1+1+2 = 9, C = 2+3+1+2+2+1 = 11.
+    from yisai.registry.team import Team, TeamMember
+
+    seats = ["甲组男", "甲组女", "乙组男", "乙组女", "丙组男", "丙组女"]
+    divs = ["jia", "jia", "yi", "yi", "bing", "bing"]
+    genders = ["M", "F", "M", "F", "M", "F"]
+    players, teams = [], []
+    for tid in ("A", "B", "C"):
+        members = []
+        for k in range(6):
+            pid = f"{tid.lower()}{k + 1}"
+            division = "jia" if pid == "b4" else divs[k]
+            players.append(player(pid, genders[k], birth=BIRTH[divs[k]]))
+            members.append(TeamMember(player_id=pid, slot=seats[k], division=division))
+        teams.append(Team(id=tid, name=tid, members=tuple(members)))
+    tables = [
+        table("jia", "boys", ["a1", "c1", "b1"]),
+        table("jia", "girls", ["b4", "a2", "c2", "b2"]),
+        table("yi", "boys", ["c3", "a3", "b3"]),
+        table("yi", "girls", ["a4", "c4"]),
+        table("bing", "boys", ["a5", "c5", "b5"]),
+        table("bing", "girls", ["c6", "a6", "b6"]),
+    ]
+    res = EventResults(xiaoqiwang(), {p.id: p for p in players}, tuple(tables), teams)
+    tt = res.team_tables()["team"]
+    assert [(r.team_id, r.place, r.value) for r in tt.ranked] == [("A", 1, 9), ("C", 2, 11)]
+    (b,) = [r for r in tt.rows if r.team_id == "B"]
+    assert b.place is None and not b.complete
+    b4 = next(m for m in b.members if m.player_id == "b4")
+    assert (b4.division, b4.place) == ("yi", None)
+    assert "乙组女" in b.note

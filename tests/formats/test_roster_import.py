@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,11 @@ from yisai.registry.entry import EntryStatus
 from yisai.services import events, registration
 from yisai.services.context import Context, InputError, Refused, open_context
 from yisai.store import EventRecord
+
+
+def upload(path: Path) -> tuple[bytes, str]:
+    """What a front end hands the service: the file's bytes and its name."""
+    return path.read_bytes(), path.name
 
 
 @pytest.fixture
@@ -35,7 +41,7 @@ def counts(ctx: Context, ev: EventRecord) -> tuple[int, int, int]:
 def test_good_file_imports_players_entries_and_the_team(ctx: Context, event: EventRecord, tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = write_xlsx(tmp_path / "浙江队.xlsx", xqw_rows())
     with ctx.work() as w:
-        report = registration.import_roster(w, event, path)
+        report = registration.import_roster(w, event, *upload(path))
     assert (report.rows, report.players_created, report.entries_created, report.teams_created) == (6, 6, 6, 1)
     assert report.ineligible == []
     with ctx.work() as w:
@@ -55,10 +61,10 @@ def test_importing_the_same_file_twice_duplicates_nobody(ctx: Context, event: Ev
     }[writer]()
     for _ in range(2):
         with ctx.work() as w:
-            registration.import_roster(w, event, path)
+            registration.import_roster(w, event, *upload(path))
     assert counts(ctx, event) == (6, 6, 1)
     with ctx.work() as w:
-        second = registration.import_roster(w, event, path)
+        second = registration.import_roster(w, event, *upload(path))
     assert (second.players_created, second.entries_created, second.teams_created, second.members_added) == (0, 0, 0, 0)
 
 
@@ -67,11 +73,11 @@ def test_match_on_name_and_birth_date_without_id(ctx: Context, event: EventRecor
     path = write_csv(tmp_path / "r.csv", rows, "utf-8-sig")
     for _ in range(2):
         with ctx.work() as w:
-            registration.import_roster(w, event, path)
+            registration.import_roster(w, event, *upload(path))
     assert counts(ctx, event) == (6, 6, 1)
     # A later file with ID numbers updates the same people instead of adding new ones.
     with ctx.work() as w:
-        registration.import_roster(w, event, write_csv(tmp_path / "ids.csv", xqw_rows(), "utf-8"))
+        registration.import_roster(w, event, *upload(write_csv(tmp_path / "ids.csv", xqw_rows(), "utf-8")))
     assert counts(ctx, event) == (6, 6, 1)
     with ctx.work() as w:
         assert all(p.id_number for p in w.repo.list_players(event.id))
@@ -82,7 +88,7 @@ def test_a_file_with_one_bad_row_imports_nothing(ctx: Context, event: EventRecor
     rows[5][3] = "2019/13/01"
     path = write_xlsx(tmp_path / "r.xlsx", rows)
     with pytest.raises(InputError) as err, ctx.work() as w:
-        registration.import_roster(w, event, path)
+        registration.import_roster(w, event, *upload(path))
     assert err.value.message == "r.xlsx 有1处错误, 未导入任何数据"
     assert err.value.details == ["报名表 第7行 D列(出生日期): 2019/13/01不是存在的日期, 请写成如 2012-05-01"]
     assert counts(ctx, event) == (0, 0, 0)
@@ -92,7 +98,7 @@ def test_a_team_breaking_its_rules_imports_nothing(ctx: Context, event: EventRec
     rows = xqw_rows()
     rows[1][13] = "另一位领队"  # two different leaders named for 浙江队
     with pytest.raises(Refused) as err, ctx.work() as w:
-        registration.import_roster(w, event, write_xlsx(tmp_path / "r.xlsx", rows))
+        registration.import_roster(w, event, *upload(write_xlsx(tmp_path / "r.xlsx", rows)))
     assert err.value.details == ["浙江队(第2、3、4、5、6、7行): 领队2人(周领队、另一位领队), 超过限报1人"]
     assert counts(ctx, event) == (0, 0, 0)
 
@@ -101,7 +107,7 @@ def test_ineligible_rows_import_as_pending_with_reasons(ctx: Context, event: Eve
     rows = xqw_rows()
     rows[0][6] = ""  # no certificate
     with ctx.work() as w:
-        report = registration.import_roster(w, event, write_csv(tmp_path / "r.csv", rows, "utf-8"))
+        report = registration.import_roster(w, event, *upload(write_csv(tmp_path / "r.csv", rows, "utf-8")))
     assert report.entries_pending == 1
     assert report.ineligible == ["陈浩然(甲组): 缺少中国围棋协会监制的业余段级位证书(请填写证书编号)"]
 
@@ -110,6 +116,6 @@ def test_team_import_requires_a_team_name_on_every_row(ctx: Context, event: Even
     rows = xqw_rows()
     rows[2][12] = ""
     with pytest.raises(InputError) as err, ctx.work() as w:
-        registration.import_roster(w, event, write_csv(tmp_path / "r.csv", rows, "utf-8"), require_team=True)
+        registration.import_roster(w, event, *upload(write_csv(tmp_path / "r.csv", rows, "utf-8")), require_team=True)
     assert err.value.details == ["r.csv 第4行: 缺少队名, 导入队伍时每行都须填写“队名”"]
     assert counts(ctx, event) == (0, 0, 0)

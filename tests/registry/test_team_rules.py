@@ -129,3 +129,106 @@ def test_city_team_needs_a_city(shanhai: Regulation) -> None:
     assert check_team(Team(name="无名队"), {}, shanhai.teams, shanhai) == [  # type: ignore[arg-type]
         "城市代表队“无名队”缺少城市"
     ]
+
+
+def test_separately_listed_cities_and_the_bingtuan_are_their_own_associations(xqw: Regulation) -> None:
+    # Seed 002 六(一): 各省、自治区、直辖市、新疆生产建设兵团、计划单列市围棋协会选拔或组建1支队伍.
+    # 辽宁 has a team; 大连 (a 计划单列市 in 辽宁) fields its own; a second 大连 team is refused.
+    players, members = six("辽宁")
+    liaoning = team(members, name="辽宁队", province="辽宁省")
+    dalian_players, dalian_members = six("辽宁", prefix="dl")
+    players |= dalian_players
+    dalian = team(dalian_members, name="大连队", province="辽宁", city="大连市")
+    assert check_team(dalian, players, xqw.teams, xqw, other_teams=[liaoning], at=OK_TIME) == []  # type: ignore[arg-type]
+    # The other order too: 辽宁 after 大连.
+    assert check_team(liaoning, players, xqw.teams, xqw, other_teams=[dalian], at=OK_TIME) == []  # type: ignore[arg-type]
+    second_players, second_members = six("辽宁", prefix="d2")
+    players |= second_players
+    dalian2 = team(second_members, name="大连二队", province="辽宁", city="大连")
+    got = check_team(dalian2, players, xqw.teams, xqw, other_teams=[liaoning, dalian], at=OK_TIME)  # type: ignore[arg-type]
+    assert got == ["大连已报1支省队, 每地限报1支"]
+    # Each of the five cities beside its province, and 兵团 beside 新疆 (named by its team name).
+    for city, province in (("青岛", "山东"), ("宁波", "浙江"), ("厦门", "福建"), ("深圳", "广东")):
+        p_players, p_members = six(province, prefix=f"{city}p")
+        c_players, c_members = six(province, prefix=f"{city}c")
+        both = p_players | c_players
+        prov = team(p_members, name=f"{province}队", province=province)
+        c = team(c_members, name=f"{city}队", province=province, city=city)
+        assert check_team(c, both, xqw.teams, xqw, other_teams=[prov], at=OK_TIME) == []  # type: ignore[arg-type]
+    x_players, x_members = six("新疆", prefix="x")
+    b_players, b_members = six("新疆", prefix="b")
+    xinjiang = team(x_members, name="新疆队", province="新疆维吾尔自治区")
+    bingtuan = team(b_members, name="新疆生产建设兵团队", province="新疆")
+    both = x_players | b_players
+    assert check_team(bingtuan, both, xqw.teams, xqw, other_teams=[xinjiang], at=OK_TIME) == []  # type: ignore[arg-type]
+    as_province = team(b_members, name="兵团", province="新疆生产建设兵团")
+    assert check_team(as_province, both, xqw.teams, xqw, other_teams=[xinjiang], at=OK_TIME) == []  # type: ignore[arg-type]
+    # An ordinary city of 辽宁 is not its own association: 沈阳 counts as 辽宁.
+    s_players, s_members = six("辽宁", prefix="sy")
+    shenyang = team(s_members, name="沈阳队", province="辽宁", city="沈阳")
+    got = check_team(shenyang, players | s_players, xqw.teams, xqw, other_teams=[liaoning], at=OK_TIME)  # type: ignore[arg-type]
+    assert got == ["辽宁已报1支省队, 每地限报1支"]
+
+
+def _city_players(genders: str) -> dict[str, Player]:
+    return {
+        f"p{i}": Player(id=f"p{i}", name=f"棋手{i}", gender=Gender.parse(g), city="杭州")
+        for i, g in enumerate(genders, start=1)
+    }
+
+
+def test_city_roster_with_four_men_keeps_three_and_enters_the_fourth_individually(shanhai: Regulation) -> None:
+    # Seed 000 十一(二)2: 每个城市代表队最多可报5人（3男2女）…不足或超过可以以个人名义参赛.
+    # Listed order M M M M F F: the first three men and both women form the team; the 4th man
+    # (p4) plays as an individual, with a note; the team then meets every limit.
+    from yisai.registry.team_split import split_extra_players
+
+    players = _city_players("MMMMFF")
+    listed = [TeamMember(player_id=pid) for pid in players]
+    split = split_extra_players(listed, players, shanhai.teams, team_name="杭州队")  # type: ignore[arg-type]
+    assert [m.player_id for m in split.team] == ["p1", "p2", "p3", "p5", "p6"]
+    assert [i.member.player_id for i in split.individuals] == ["p4"]
+    assert split.notes == ["棋手4: 杭州队已有3名男队员（城市代表队最多3男），以个人名义参赛"]
+    kept = Team(name="杭州队", city="杭州", members=split.team)
+    assert check_team(kept, players, shanhai.teams, shanhai) == []  # type: ignore[arg-type]
+
+
+def test_city_roster_overflow_by_women_by_total_and_after_earlier_members(shanhai: Regulation) -> None:
+    from yisai.registry.team_split import split_extra_players
+
+    players = _city_players("FFFMMMM")  # 3 women listed first: the 3rd woman, then the 4th man
+    listed = [TeamMember(player_id=pid) for pid in players]
+    split = split_extra_players(listed, players, shanhai.teams, team_name="杭州队")  # type: ignore[arg-type]
+    assert [m.player_id for m in split.team] == ["p1", "p2", "p4", "p5", "p6"]
+    assert [i.member.player_id for i in split.individuals] == ["p3", "p7"]
+    assert "已有2名女队员" in split.notes[0]
+    # The team already holds 3 men and 1 woman: a new man and a new woman are listed; the man
+    # plays individually, the woman joins (5 in all).
+    already = [TeamMember(player_id=pid) for pid in ("p4", "p5", "p6", "p1")]
+    split = split_extra_players(
+        [TeamMember(player_id="p7"), TeamMember(player_id="p2")], players, shanhai.teams,  # type: ignore[arg-type]
+        team_name="杭州队", already=already,
+    )
+    assert [m.player_id for m in split.team] == ["p2"]
+    assert [i.member.player_id for i in split.individuals] == ["p7"]
+
+
+def test_no_split_when_the_regulation_does_not_allow_individuals(xqw: Regulation) -> None:
+    # Seed 002 says nothing of the kind: a 7th player stays listed and check_team refuses.
+    from yisai.registry.team_split import split_extra_players
+
+    players, members = six()
+    players["extra"] = Player(id="extra", name="多一人", gender=Gender.MALE, birth_date=BORN["jia"], province="浙江")
+    listed = [*members, TeamMember(player_id="extra", slot="甲组男", division="jia")]
+    split = split_extra_players(listed, players, xqw.teams, team_name="浙江队")  # type: ignore[arg-type]
+    assert split.team == tuple(listed) and split.individuals == ()
+
+
+def test_too_few_men_for_the_mens_team_is_noted(shanhai: Regulation) -> None:
+    from yisai.registry.team_split import shortfall_notes
+
+    players = _city_players("MMFF")
+    members = [TeamMember(player_id=pid) for pid in players]
+    assert shortfall_notes(members, players, shanhai.teams, team_name="杭州队") == [  # type: ignore[arg-type]
+        "杭州队: 男子团体须3人，现有2人，不计男子团体成绩（队员以个人名义参赛）"
+    ]

@@ -120,3 +120,69 @@ def test_cli_check_exit_code_and_format(tmp_path: Path) -> None:
     assert m and m.group("file") == str(f) and "rules.komi" in m.group("rest")
     result = runner.invoke(app, ["regulation", "show", str(f)])
     assert result.exit_code == 2
+
+
+def test_deeply_nested_arrays_are_a_located_error_not_a_crash() -> None:
+    # 5,000 nested arrays made tomllib recurse past Python's limit (RecursionError traceback).
+    deep = "[" * 5000 + "]" * 5000
+    text = XIAO_TEXT.replace("events = [", f"events = [{deep},", 1)
+    (issue,) = _issues(text)
+    assert issue.startswith(f"f.toml:{_line_of(text, 'events = ')}: ")
+    assert "嵌套过深" in issue
+    # Same for inline tables, and through the CLI: exit 2 with the located message.
+    text = XIAO_TEXT.replace('disputes = "', "x = " + "{a=" * 3000 + "1" + "}" * 3000 + '\ndisputes = "', 1)
+    (issue,) = _issues(text)
+    assert issue.startswith(f"f.toml:{_line_of(text, 'x = ')}: ") and "嵌套过深" in issue
+
+
+def test_brackets_inside_strings_and_comments_do_not_count_as_nesting() -> None:
+    text = XIAO_TEXT.replace('disputes = "', 'disputes = "' + "[" * 40, 1) + "\n# " + "{" * 40 + "\n"
+    reg = loads(text, "f.toml")
+    assert reg.disputes is not None and reg.disputes.startswith("[" * 40)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "words"),
+    [
+        # points for a loss greater than for a win
+        ("loss = 0\n", "loss = 3\n", "scoring.loss", "负局得分 3 不低于胜局得分 2"),
+        ("draw = 1\n", "draw = 2\n", "scoring.draw", "和棋得分 2 不低于胜局得分 2"),
+        ("forfeit_loss = 0\n", "forfeit_loss = 2\n", "scoring.forfeit_loss", "弃权方得分 2"),
+        # a byo-yomi period of 0 seconds
+        ("byoyomi_seconds = 20", "byoyomi_seconds = 0", "stages.0.time_control.byoyomi_seconds", "每次读秒为0秒"),
+        ("byoyomi_periods = 3", "byoyomi_periods = 0", "stages.0.time_control.byoyomi_periods", "读秒次数为0"),
+        ("total_score = { score = 1, sos = 1 }", "total_score = { score = 1, sos = -3 }",
+         "ranking.total_score.sos", "应 ≥ 1"),
+        ("komi = 7.5", "komi = nan", "rules.komi", "不能是 nan"),
+        ("amount = 500", "amount = -5", "prizes.participation.0.amount", "应 ≥ 0"),
+        ("max_men = 3", "max_men = 7", "teams.max_men", "超过每队人数上限 6"),
+        ("size = 6\n", "size = 7\n", "teams.competitions.0.size", "超过每队人数上限 6"),
+        ("{ from = 4, to = 8, amount = 1000 }", "{ from = 4, to = 8, amount = 1000000000 }",
+         "prizes.lists.1.rows.3.amount", "应 ≤ 100000000"),
+    ],
+)
+def test_numbers_out_of_their_range_are_refused_on_their_line(old: str, new: str, field: str, words: str) -> None:
+    assert old in XIAO_TEXT
+    text = XIAO_TEXT.replace(old, new, 1)
+    issues = _issues(text)
+    hits = [i for i in issues if f": {field}: " in i]
+    assert hits, issues
+    assert words in hits[0]
+    assert hits[0].startswith(f"f.toml:{_line_of(text, new.strip())}:")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "words"),
+    [
+        ("loss = -2", "loss = 2", "stages.0.format.loss", "负局得分 2 不低于胜局得分 2"),
+        ("escape = -2", "escape = 0", "stages.0.format.escape", "逃跑方得分 0 高于负局得分 -2"),
+        ("open = 38", "open = 0", "stages.0.format.qualifiers.open", "应 ≥ 1"),
+        ("round = 10", "round = 12", "stages.3.format.placement_final.round", "应为第10轮"),
+    ],
+)
+def test_ladder_and_final_numbers_are_checked(old: str, new: str, field: str, words: str) -> None:
+    assert old in SHANHAI_TEXT, old
+    text = SHANHAI_TEXT.replace(old, new, 1)
+    issues = _issues(text)
+    hits = [i for i in issues if f": {field}: " in i]
+    assert hits and words in hits[0], issues

@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from yisai.cli import results
+from yisai.cli import standings as results
 
 runner = CliRunner()
 

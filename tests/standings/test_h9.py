@@ -95,3 +95,108 @@ def test_chinese_names_become_question_marks_like_opengotha(testdata):
     inp = read_opengotha(ref.xml)
     blob = write_h9(inp, compute_standings(inp, round_=inp.rounds))
     assert "?" in blob.decode("iso-8859-15")
+
+
+# ---------------------------------------------------------------------------------------------
+# EGD files written by other programs (hand-written rows of each variant). Facts of the format:
+# place, surname, given name, grade, [country,] club, criterion values, one cell per round
+# (opponent's place, + - = ?, optionally / or !, colour and handicap), optionally |PIN at the end.
+
+
+def _read(tmp_path, text: str, name: str = "t.h9"):
+    f = tmp_path / name
+    f.write_bytes(text.encode("iso-8859-15"))
+    return read_h9(f)
+
+
+def _games(h):
+    return sorted((g.round, g.black, g.white, g.result) for g in h.games)
+
+
+def test_pin_suffix_is_read_and_ignored(tmp_path):
+    # OpenGotha's own layout with the EGD PIN appended (|12345678, or a bare | when unknown).
+    h = _read(tmp_path, (
+        "; Pl Name                            Rk Co Club  MMS  SOS\n"
+        "   1 Kovacs Peter                    5D HU Bp     3    4    0    0    2+/w0 |12345678\n"
+        "   2 Nagy Anna                       3D HU Bp     2    4    0    0    1-/b0 |\n"
+    ))
+    assert [p.name for p in h.players] == ["Kovacs Peter", "Nagy Anna"]
+    assert _games(h) == [(1, "NAGYANNA", "KOVACSPETER", Result.WHITE_WINS)]
+
+
+WIDE = (
+    ";Pl  Name              Grade  Club   MM  S  SOS  SDOS  1    2    3\n"
+    "1    Kovacs Peter      5d     Bp     3   3  6    6     3+   2+   4+\n"
+    "2    Nagy Anna         3d     Bp     2   2  7    3     4+   1-   3+\n"
+    "3    Szabo Gabor       2d     Sz     1   1  8    1     1-   4+   2-\n"
+    "4    Toth Ilona        10     Db     0   0  9    0     2-   3-   1-\n"
+)
+
+
+def test_space_separated_header_wide_columns_colourless_games_and_bare_kyu(tmp_path):
+    # R1: 1 beat 3, 2 beat 4; R2: 1 beat 2, 3 beat 4; R3: 1 beat 4, 2 beat 3 → wins 3, 2, 1, 0.
+    h = _read(tmp_path, WIDE)
+    assert [p.name for p in h.players] == ["Kovacs Peter", "Nagy Anna", "Szabo Gabor", "Toth Ilona"]
+    assert [str(p.rank) for p in h.players][-1] == "10级"  # "10" is 10 kyu
+    assert [p.club for p in h.players] == ["Bp", "Bp", "Sz", "Db"]
+    wins: dict[str, int] = {}
+    for g in h.games:
+        w = _winner(g)
+        wins[w] = wins.get(w, 0) + 1
+    assert len(h.games) == 6 and h.rounds == 3
+    assert wins == {"KOVACSPETER": 3, "NAGYANNA": 2, "SZABOGABOR": 1}
+    st = compute_standings(h, round_=3)
+    assert [r.player.id for r in st.rows] == ["KOVACSPETER", "NAGYANNA", "SZABOGABOR", "TOTHILONA"]
+    assert any("S" in w and "不是已知的名次指标" in w for w in h.warnings)
+
+
+def test_no_header_colourless_cells_pin_and_several_byes_in_one_round(tmp_path):
+    # R1: A beat B, C and D both have 0+ (two separate byes); R2: C beat D, A and B both 0+.
+    h = _read(tmp_path, (
+        "1 Aa Anna 1d XX xx 2 2+ 0+ |11111111\n"
+        "2 Bb Bela 1d XX xx 1 1- 0+ |22222222\n"
+        "3 Cc Csilla 1d XX xx 2 0+ 4+\n"
+        "4 Dd Dora 1d XX xx 1 0+ 3-\n"
+    ))
+    byes = sorted((g.round, g.black) for g in h.games if g.white is None)
+    assert byes == [(1, "CCCSILLA"), (1, "DDDORA"), (2, "AAANNA"), (2, "BBBELA")]
+    played = [(g.round, _winner(g)) for g in h.games if g.white is not None]
+    assert sorted(played) == [(1, "AAANNA"), (2, "CCCSILLA")]
+
+
+def test_first_letter_of_a_name_is_never_cut(tmp_path):
+    # Place in 3 columns, name from column 5: the rank happens to sit where OpenGotha puts it,
+    # yet this is not OpenGotha's layout (the name does not start at column 6).
+    row = f"{'1':>3} {'Kovacs Peter':<31} {'5D':>3} HU Bp      1    0    0    0    0+\n"
+    h = _read(tmp_path, row)
+    assert h.players[0].name == "Kovacs Peter"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        # a row with fewer rounds than the others
+        ("1 Aa Anna 1d XX xx 1 2+ 0+\n2 Bb Bela 1d XX xx 0 1-\n", "第2行: 有1个对局栏, 而第1行有2个"),
+        # the header names 3 criteria, the rows carry 2 values
+        (";Pl Name Grade Co Club MMS SOS SODOS\n1 Aa Anna 1d XX xx 1 2 2+\n2 Bb Bela 1d XX xx 0 2 1-\n",
+         "第2行: '2+' 既不是名次指标数值"),
+        # the header numbers 3 rounds, the rows have 1
+        (";Pl Name Grade Co Club MMS 1 2 3\n1 Aa Anna 1d XX xx 1 2+\n2 Bb Bela 1d XX xx 0 1-\n",
+         "第2行: 有1个对局栏, 但第1行表头列出3轮"),
+        ("1 Aa Anna 1d XX xx 1 2+ |PIN1\n2 Bb Bela 1d XX xx 0 1-\n", "第1行: “|”后应为 EGD PIN"),
+        ("1 Aa Anna 1d XX xx 1 2+ abc\n2 Bb Bela 1d XX xx 0 1- 0+\n", "第1行: 对局 'abc' 格式不对"),
+        ("1 Aa Anna 1d XX xx 1 2\n2 Bb Bela 1d XX xx 0 1\n", "第1行: 没有对局栏"),
+        ("1 Aa Anna 1d XX xx 1 2+ 0+\n2 Bb Bela 1d XX xx 0 1- 5+\n", "第2行: 第2轮对手编号 5 超出选手行数 2"),
+    ],
+)
+def test_files_that_cannot_be_read_with_certainty_are_refused_with_line_and_reason(tmp_path, text, words):
+    with pytest.raises(H9Error) as info:
+        _read(tmp_path, text)
+    assert words in str(info.value)
+
+
+def test_players_with_the_same_name_stay_separate_players(tmp_path):
+    # Two rows both written "? ?" (names ISO-8859-15 cannot hold): two players, not one.
+    h = _read(tmp_path, "1 ? ? 1d XX xx 1 2+/w0\n2 ? ? 1d XX xx 0 1-/b0\n")
+    assert len({p.id for p in h.players}) == 2
+    assert len(h.games) == 1

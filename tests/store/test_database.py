@@ -85,3 +85,32 @@ def test_bad_location_is_a_clear_error(tmp_path) -> None:  # type: ignore[no-unt
         open_context(str(tmp_path / "missing" / "x.sqlite"))
     with pytest.raises(InputError, match="是一个目录"):
         open_context(str(tmp_path))
+
+
+def test_an_out_of_date_schema_is_refused_until_db_upgrade(db_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from alembic import command
+    from sqlalchemy import create_engine
+
+    from yisai.services.context import InputError
+    from yisai.services.maintenance import upgrade
+    from yisai.services.settings import Settings
+    from yisai.store.database import _alembic_config
+
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE IF EXISTS users"))
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    with engine.begin() as conn:  # a store made by the previous version: schema 0001
+        for table in ("result_changes", "audit", "games", "rounds", "entries", "team_members",
+                      "teams", "players", "events"):
+            conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
+    cfg = _alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+    engine.dispose()
+    with pytest.raises(InputError) as info:
+        open_context(db_url)
+    assert info.value.code == "schema_outdated" and "yisai db upgrade" in info.value.render("zh")
+    assert upgrade(Settings(database=db_url)) == ("0001", head_revision())
+    open_context(db_url).close()

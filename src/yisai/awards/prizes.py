@@ -15,15 +15,18 @@ Rules applied (each one a field of ``yisai.regulation.prizes``):
   have a paid prize in the same division.
 * Participation awards go to every entrant of the divisions not in the excluded lists.
 
-Amounts are integers in yuan, pre-tax as the regulation states.
+Amounts are integers in yuan; they are called pre-tax only when the regulation says so
+(``prizes.pre_tax``).
 """
 
 from __future__ import annotations
 
+import builtins
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
+from typing import Any
 
 from yisai.awards.results import EventResults
 from yisai.i18n import tr
@@ -78,6 +81,8 @@ class PrizeListResult:
 @dataclass(frozen=True, slots=True)
 class PrizeReport:
     lists: tuple[PrizeListResult, ...]
+    pre_tax: bool = False  # the regulation states the amounts are pre-tax (prizes.pre_tax)
+    value_note: str = ""  # the regulation's own note on the amounts (prizes.value_note)
 
     @property
     def total(self) -> int:
@@ -110,7 +115,7 @@ class PrizeReport:
                     out[ln.player_id] += ln.amount
         return dict(out)
 
-    def lines_of(self, player_id: str) -> list[tuple[PrizeListResult, PrizeLine]]:
+    def lines_of(self, player_id: str) -> builtins.list[tuple[PrizeListResult, PrizeLine]]:
         return [(pl, ln) for pl in self.lists for ln in pl.lines if ln.player_id == player_id]
 
 
@@ -141,7 +146,11 @@ def compute_prizes(results: EventResults) -> PrizeReport:
     all_lists = lists + specials
     for pa in reg.prizes.participation:
         all_lists.append(_participation(pa, results, tables, all_lists))
-    return PrizeReport(lists=tuple(all_lists))
+    return PrizeReport(
+        lists=tuple(all_lists),
+        pre_tax=reg.prizes.pre_tax,
+        value_note=reg.prizes.value_note or "",
+    )
 
 
 def source_ranking(reg: Regulation, pl: PrizeList) -> tuple[str, bool]:
@@ -201,7 +210,7 @@ def _prize_list(
     tables: Mapping[RankingKey, RankingTable],
     team_tables: Mapping[str, TeamTable],
 ) -> PrizeListResult:
-    common = {
+    common: dict[str, Any] = {
         "id": pl.id,
         "name": pl.name,
         "division": pl.division,
@@ -363,7 +372,7 @@ def _special(
     reg = results.regulation
     division = reg.division(sa.division)
     rl = next((r for r in division.rankings if r.id == sa.ranking), None)
-    common = {
+    common: dict[str, Any] = {
         "id": sa.id,
         "name": sa.name,
         "division": sa.division,

@@ -83,7 +83,13 @@ def prize_summary(report: PrizeReport) -> TextTable:
     ]
     if report.gifts:
         notes.append(tr(f"实物奖励 {report.gifts} 份", f"{report.gifts} gifts"))
-    notes.append(tr("以上金额均为税前（元）", "amounts are pre-tax, in yuan"))
+    # Only what the regulation states: "税前" when it says so, its own value note otherwise.
+    if report.value_note:
+        notes.append(report.value_note)
+    if report.pre_tax:
+        notes.append(tr("以上金额均为税前（元）", "amounts are pre-tax, in yuan"))
+    else:
+        notes.append(tr("金额单位：元", "amounts in yuan"))
     return TextTable(
         tr("奖励汇总", "payout summary"),
         (tr("奖项", "list"), tr("类别", "kind"), tr("人数", "count"), tr("金额(元)", "yuan")),

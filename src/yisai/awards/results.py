@@ -79,6 +79,7 @@ class EventResults:
                 tables,
                 self.team_matches.get(comp.id, ()),
                 self.team_lot,
+                rules.slots,
             )
             for comp in rules.competitions
         }

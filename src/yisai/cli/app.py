@@ -1,42 +1,101 @@
-"""Entry point: assembles the sub-commands, each defined in its own module."""
+"""Entry point: a root command that imports a sub-command's module only when it runs.
+
+``yisai --help`` and a single ``yisai result …`` must start fast (a referee enters results one
+by one), so the root lists commands from the table below without importing them; the module
+registering a command is imported when that command is called (or asked for its own help).
+"""
 
 from __future__ import annotations
 
+import importlib
+
+import click
 import typer
+from typer.core import TyperGroup
 
-from yisai.cli import (
-    awards,
-    bench,
-    demo,
-    entries,
-    events,
-    pairing,
-    qualifier,
-    regulation,
-    results,
-    serve,
-    sgf,
-)
-from yisai.i18n import set_language
+from yisai.cli.messages import install as install_messages
+from yisai.i18n import set_language, tr
 
+# command → (module under yisai.cli, short help zh, short help en)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "regulation": ("regulation", "规程文件: 检查与摘要", "regulation files: check and summary"),
+    "event": ("events", "比赛: 创建、列表、概况", "events: create, list, show"),
+    "player": ("registration", "棋手: 登记、导入、列表", "players: add, import, list"),
+    "team": ("registration", "代表队: 登记、导入、列表、递补", "teams: add, import, list, replace"),
+    "entry": ("registration", "报名: 审核、撤回、缴费、列表", "entries: approve, withdraw, fees"),
+    "template": ("registration", "报名表模板", "roster templates"),
+    "pair": ("rounds", "编排一轮 (积分编排制)", "pair a round (Swiss)"),
+    "round": ("rounds", "轮次: 对阵与成绩登记表", "rounds: pairings and result sheets"),
+    "result": ("rounds", "录入或导入成绩", "enter or import results"),
+    "standings": ("standings", "成绩表与名次", "standings"),
+    "prizes": ("awards", "录取名次与奖金", "prize lists"),
+    "awards": ("awards", "段位申报名单", "rank (段位) awards"),
+    "qualifier": ("qualifier", "线上海选: 确认期限", "online qualifier: confirmation deadlines"),
+    "sgf": ("sgf", "棋谱: 规则检查与数子", "SGF: rules check and area count"),
+    "db": ("database", "数据库: 结构升级", "database: schema upgrade"),
+    "demo": ("demo", "演示: 按两个规程模拟全程", "demo: simulate both seed events"),
+    "serve": ("serve", "启动网站: 公开成绩、工作台与API", "web server: public site, console and API"),
+    "bench": ("bench", "性能测试", "benchmarks"),
+}
+
+
+def _load(name: str) -> click.Command | None:
+    entry = COMMANDS.get(name)
+    if entry is None:
+        return None
+    module = importlib.import_module(f"yisai.cli.{entry[0]}")
+    holder = typer.Typer(rich_markup_mode=None, pretty_exceptions_enable=False)
+    module.register(holder)
+    built = typer.main.get_command(holder)
+    if isinstance(built, click.Group):
+        return built.get_command(click.Context(built), name)
+    return built  # a module registering one command gets it back as that command
+
+
+class LazyRoot(TyperGroup):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return _load(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, tr(zh, en)) for name, (_m, zh, en) in COMMANDS.items()]
+        with formatter.section(tr("命令", "Commands")):
+            formatter.write_dl(rows)
+
+
+def _language(value: str) -> str:
+    set_language(value)  # eager, so that --help is already in the chosen language
+    return value
+
+
+install_messages()
 app = typer.Typer(
+    cls=LazyRoot,
     name="yisai",
     help="弈赛 — 按中国围棋协会竞赛规程组织围棋比赛 (run Go competitions by CWA regulations)",
     no_args_is_help=True,
+    add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
 @app.callback()
 def _root(
-    lang: str = typer.Option("zh", "--lang", envvar="YISAI_LANG", help="zh (默认) 或 en"),
+    lang: str = typer.Option("zh", "--lang", envvar="YISAI_LANG", is_eager=True, callback=_language,
+                             help="zh (默认) 或 en"),
+    actor: str | None = typer.Option(None, "--actor", envvar="YISAI_ACTOR",
+                                     help="审计记录中的操作人 (默认: 系统用户名)"),
+    role: str | None = typer.Option(None, "--role", envvar="YISAI_ROLE",
+                                    help="角色: chief_referee 裁判长 (默认) / referee 裁判员 / "
+                                         "team_leader 领队 / operator 运营"),
 ) -> None:
-    set_language(lang)
+    from yisai.cli.session import set_identity
 
-
-for module in (regulation, events, entries, pairing, results, awards, qualifier, sgf, bench, demo, serve):
-    module.register(app)
+    set_identity(actor, role)
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from rich.table import Table
 from yisai.awards.prizes import compute_prizes
 from yisai.awards.rank_awards import compute_rank_awards
 from yisai.awards.report import prize_summary, prize_tables, rank_award_tables, team_table, to_lines
-from yisai.cli.pairing import print_round
+from yisai.cli.rounds import print_round
 from yisai.i18n import tr
 from yisai.regulation.summary import fmt_date
 from yisai.services.context import ServiceError, open_context

@@ -1,6 +1,13 @@
 """EGD results files (h9): read them as a ``StandingsInput`` and write them from standings.
 
-The layout is OpenGotha's (``ExternalDocument.generateH9File``), which the European Go Database
+Reading follows the EGD's description, whatever program wrote the file: ``place surname name
+grade [country] club criterion-values… one cell per round [|PIN]`` with any column widths, a
+column header or none, game cells with or without colour (``37+``), a bare kyu grade (``10``).
+OpenGotha's fixed columns are used only where a row is exactly in OpenGotha's layout. A file
+that cannot be read with certainty (rows with different numbers of rounds or values, a header
+that does not match the rows, an unreadable cell) is refused with the line and the reason.
+
+Writing uses OpenGotha's layout (``ExternalDocument.generateH9File``), which the European Go Database
 accepts: ISO-8859-15 text, ``;`` header lines (CL EV PC DT HA KM TM CM), a column header naming
 the placement criteria, then one line per player in final order:
 
@@ -29,7 +36,6 @@ from yisai.standings.ranking import Standings
 ENCODING = "iso-8859-15"
 
 _RANK = re.compile(r"^(\d{1,2})([kKdDpP])$")
-_HALF_GAME = re.compile(r"^(\d+)([+\-=?])([/!]?)([wb?]?)(\d*)$")
 
 #: Short names OpenGotha prints in the h9 column header, and ours for Chinese criteria.
 H9_SHORT_NAMES: dict[str, str] = {
@@ -91,13 +97,36 @@ class _Row:
     country: str
     club: str
     games: list[tuple[int, str, str, str, int]]  # opponent, result, type, colour, handicap
+    n_values: int = 0  # criterion values between the club and the first game
+
+
+# A game cell: opponent, result, then optionally "/" (played) or "!" (by default), colour and
+# handicap: 12+/w0, 3-/b2, 37+ (no colour), 30? (result unknown), 0+ (bye), 0- (absent).
+_GAME = re.compile(r"^(\d+)([+\-=?])([/!]?)([wbWB?]?)(\d*)$")
+# Where the games start is plain unless a cell reads "30?": OpenGotha also writes ½ as "?" in
+# criterion columns ("408?"), so only a cell that cannot be a value starts the games.
+_FIRST_GAME = re.compile(r"^\d+(?:[+\-=]|\?[/!wbWB])")
+_VALUE = re.compile(r"^-?\d+(?:[.,]\d+)?(?:½|¼|¾|\?)?$")  # a criterion value: 12, 12.5, 12½, 12?
+_BARE_KYU = re.compile(r"^\d{1,2}$")
+_PIN = re.compile(r"^\d*$")
+_HEADER_WORDS = {"PL", "PLACE", "NAME", "NAMES", "SURNAME", "FIRSTNAME", "RK", "RANK", "GRADE",
+                 "GR", "STR", "STRENGTH", "LEVEL", "CO", "COUNTRY", "CLUB", "CL", "CITY"}
+#: Criterion names other programs print, mapped to the names OpenGotha's reader knows.
+_HEADER_ALIASES = {"MM": "MMS", "MMSCORE": "MMS", "SDOS": "SODOS", "SOSOSO": "SOSOS",
+                   "SOSO": "SOSOS", "WINS": "NBW", "W": "NBW", "PTS": "NBW", "PT": "NBW"}
 
 
 def _og_rank(text: str) -> int | None:
+    """OpenGotha's rank number (1d = 0, 1k = -1) of 5d, 3K, 1p; a bare number is a kyu grade."""
+    if _BARE_KYU.match(text):
+        num = int(text)
+        return -num if 1 <= num <= 30 else None
     m = _RANK.match(text)
     if not m:
         return None
     num, unit = int(m.group(1)), m.group(2).lower()
+    if num == 0:
+        return None
     if unit == "k":
         return max(-30, -num)
     if unit == "d":
@@ -106,16 +135,61 @@ def _og_rank(text: str) -> int | None:
 
 
 def _criteria_from_header(line: str) -> list[str]:
-    """The column header '; Pl Name … Club  MMS  SOSSOSOS' → ['MMS', 'SOS', 'SOSOS']."""
-    pos = line.find("Club")
-    if pos < 0:
-        return []
-    tail = line[pos + 4 :]
-    return [tail[k : k + 5].strip() for k in range(0, len(tail), 5) if tail[k : k + 5].strip()]
+    """Criterion names of the column header.
+
+    OpenGotha writes 5 characters per name with no separator ('; Pl Name … Club  MMS  SOSSOSOS'
+    → MMS, SOS, SOSOS); other programs separate names by spaces and may go on with round
+    numbers ('; Pl Name Grade Co Club MMS SOS SDOS 1 2 3' → MMS, SOS, SDOS).
+    """
+    if _is_opengotha_header(line):
+        tail = line[line.find("Club") + 4 :]
+        return [tail[k : k + 5].strip() for k in range(0, len(tail), 5) if tail[k : k + 5].strip()]
+    words = line.lstrip(";").split()
+    # The criteria follow the last identity column (Club, else Co, else the grade column).
+    last = max((k for k, w in enumerate(words) if w.upper().rstrip(".") in _HEADER_WORDS), default=-1)
+    out = []
+    for w in words[last + 1 :]:
+        if w.isdigit():  # round numbers: the games start here
+            break
+        out.append(w)
+    return out
+
+
+def _header_rounds(line: str) -> int | None:
+    """How many round columns a space-separated header numbers (1 2 3 …), if it numbers them."""
+    if _is_opengotha_header(line):
+        return None
+    numbers = [w for w in line.lstrip(";").split() if w.isdigit()]
+    return len(numbers) if numbers and numbers == [str(k) for k in range(1, len(numbers) + 1)] else None
+
+
+def _is_opengotha_header(line: str) -> bool:
+    return line.startswith("; Pl Name") and line.find(" Rk Co Club") == 36
+
+
+def _is_column_header(line: str) -> bool:
+    words = line.lstrip(";").split()
+    return len(words) >= 2 and words[0].upper().rstrip(".") in ("PL", "PLACE", "NR", "NO") and any(
+        w.upper() in ("NAME", "NAMES", "SURNAME") for w in words[1:3]
+    )
+
+
+def _decode(data: bytes) -> str:
+    """UTF-8 when the bytes are valid UTF-8 (newer programs), else ISO-8859-15 (OpenGotha)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode(ENCODING)
 
 
 def read_h9(path: str | Path, data: bytes | None = None) -> StandingsInput:
-    """Parse an EGD h9 file. Raises H9Error naming file and line."""
+    """Parse an EGD results file (h9). Raises H9Error naming file, line and reason.
+
+    Read as the EGD describes the format: ``place surname name grade [country] club
+    criteria… games… [|PIN]``, with any column widths, game cells with or without colour, and
+    with or without a column header. Anything that cannot be read with certainty is refused:
+    standings are never computed from a misread file.
+    """
     path = Path(path)
     if data is None:
         try:
@@ -127,9 +201,11 @@ def read_h9(path: str | Path, data: bytes | None = None) -> StandingsInput:
                     f"{path}: cannot read ({exc.strerror})",
                 )
             ) from exc
-    text = data.decode(ENCODING)
+    text = _decode(data)
     meta: dict[str, str] = {}
     crit_names: list[str] = []
+    header_line: str | None = None
+    header_no = 0
     rows: list[_Row] = []
     place = 0
     for lineno, raw in enumerate(text.splitlines(), start=1):
@@ -140,92 +216,135 @@ def read_h9(path: str | Path, data: bytes | None = None) -> StandingsInput:
             m = re.match(r"^;\s*([A-Z]{2})\[(.*)\]\s*$", line)
             if m:
                 meta[m.group(1)] = m.group(2)
-            elif line.lstrip(";").strip().startswith("Pl "):
+            elif _is_column_header(line):
+                header_line, header_no = line, lineno
                 crit_names = _criteria_from_header(line)
             continue
-        fixed = _fixed_columns(line)
-        if fixed is not None:  # OpenGotha's layout: columns are positional (clubs may hold spaces)
-            if line[:4].strip():
-                place = int(line[:4])
-            names, rank, country, club, rest = fixed
-            games = _half_games(path, lineno, rest, crit_names)
-            rows.append(
-                _Row(lineno, place, names[0], " ".join(names[1:]), rank, country, club, games)
-            )
-            continue
-        tokens = line.split()
-        if line[:4].strip():
-            try:
-                place = int(tokens[0])
-            except ValueError:
-                raise H9Error(
-                    tr(
-                        f"{path}: 第{lineno}行: 名次 {tokens[0]!r} 应为整数",
-                        f"{path}: line {lineno}: place {tokens[0]!r} must be an integer",
-                    )
-                ) from None
-            tokens = tokens[1:]
-        k_rank = next((k for k, t in enumerate(tokens) if k > 0 and _og_rank(t) is not None), None)
-        if k_rank is None or len(tokens) < k_rank + 3:
-            raise H9Error(
-                tr(
-                    f"{path}: 第{lineno}行: 找不到段级位 (如 3k、2d) 或国家/俱乐部栏",
-                    f"{path}: line {lineno}: no rank (e.g. 3k, 2d) or country/club column",
-                )
-            )
-        names = [t.replace("_", " ") for t in tokens[:k_rank]]
-        rank = _og_rank(tokens[k_rank])
-        assert rank is not None
-        country, club = tokens[k_rank + 1], tokens[k_rank + 2]
-        rest = tokens[k_rank + 3 :]
-        games = _half_games(path, lineno, rest, crit_names)
-        rows.append(_Row(lineno, place, names[0], " ".join(names[1:]), rank, country, club, games))
+        row = _read_row(path, lineno, line, place, _values_expected(header_line, crit_names))
+        place = row.place
+        rows.append(row)
     if not rows:
         raise H9Error(tr(f"{path}: 没有选手行", f"{path}: no player lines"))
+    _check_columns(path, rows, header_line, header_no, crit_names)
     return _build(path, rows, meta, crit_names)
 
 
-def _fixed_columns(line: str) -> tuple[list[str], int, str, str, list[str]] | None:
-    """Split an OpenGotha-layout line: place(4) name(30) rank(3) country(2) club(4) rest."""
-    if len(line) < 48 or line[35] != " " or line[39] != " " or line[42] != " ":
+def _fail(path: Path, lineno: int, zh: str, en: str) -> H9Error:
+    return H9Error(tr(f"{path}: 第{lineno}行: {zh}", f"{path}: line {lineno}: {en}"))
+
+
+def _read_row(
+    path: Path, lineno: int, line: str, previous_place: int, n_expected: int | None = None
+) -> _Row:
+    """One player row. ``n_expected`` is the number of criterion values when the header says
+    it; otherwise the values run up to the first cell that can only be a game."""
+    body, bar, pin = line.partition("|")
+    if bar and not _PIN.match(pin.strip()):
+        raise _fail(path, lineno, f"“|”后应为 EGD PIN (数字), 实为 {pin.strip()!r}",
+                    f"after '|' an EGD PIN (digits) is expected, not {pin.strip()!r}")
+    body = body.rstrip()
+    fixed = _fixed_columns(body)
+    if fixed is not None:  # OpenGotha's layout: columns are positional (clubs may hold spaces)
+        place_text, names, rank, country, club, rest = fixed
+        place = int(place_text) if place_text else previous_place
+    else:
+        tokens = body.split()
+        place = previous_place
+        if tokens and tokens[0].isdigit():
+            place = int(tokens.pop(0))
+        elif tokens and re.match(r"^\d+[.)]$", tokens[0]):  # "1." or "1)"
+            place = int(tokens.pop(0)[:-1])
+        k_rank = next((k for k, t in enumerate(tokens) if k > 0 and _og_rank(t) is not None), None)
+        if k_rank is None:
+            raise _fail(path, lineno, "找不到段级位 (如 3k、2d、10) 或姓名栏",
+                        "no rank (e.g. 3k, 2d, 10) or no name column")
+        names = [t.replace("_", " ") for t in tokens[:k_rank]]
+        token_rank = _og_rank(tokens[k_rank])
+        assert token_rank is not None
+        rank = token_rank
+        after = tokens[k_rank + 1 :]
+        k_value = next((k for k, t in enumerate(after) if _VALUE.match(t) or _GAME.match(t)), len(after))
+        words, rest = after[:k_value], after[k_value:]
+        if not words:
+            raise _fail(path, lineno, f"段级位 {tokens[k_rank]} 之后缺少国家/俱乐部栏",
+                        f"no country/club column after the rank {tokens[k_rank]}")
+        country, club = (words[0], " ".join(words[1:])) if len(words) > 1 else ("", words[0])
+    if place <= 0:
+        raise _fail(path, lineno, "缺少名次 (第一行须有名次)", "no place (the first row must have one)")
+    n_values = 0
+    while n_values < len(rest) and (
+        n_values < n_expected if n_expected is not None else not _FIRST_GAME.match(rest[n_values])
+    ):
+        if not _VALUE.match(rest[n_values]):
+            raise _fail(path, lineno, f"{rest[n_values]!r} 既不是名次指标数值, 也不是对局 (应如 12+/w0、37+、0+)",
+                        f"{rest[n_values]!r} is neither a criterion value nor a game (e.g. 12+/w0, 37+, 0+)")
+        n_values += 1
+    if n_expected is not None and n_values < n_expected:
+        raise _fail(path, lineno, f"只有{n_values}个名次指标数值, 表头列出{n_expected}项",
+                    f"only {n_values} criterion values; the header names {n_expected}")
+    games = []
+    for t in rest[n_values:]:
+        m = _GAME.match(t)
+        if not m:
+            raise _fail(path, lineno, f"对局 {t!r} 格式不对 (应如 12+/w0、3-/b2、37+、0+)",
+                        f"half-game {t!r} malformed (e.g. 12+/w0, 3-/b2, 37+, 0+)")
+        opp, res, typ, col, hd = m.groups()
+        games.append((int(opp), res, typ, col.lower(), int(hd or 0)))
+    if not names:
+        raise _fail(path, lineno, "缺少姓名", "no name")
+    return _Row(lineno, place, names[0], " ".join(names[1:]), rank, country, club, games, n_values)
+
+
+def _values_expected(header: str | None, crit_names: list[str]) -> int | None:
+    """Criterion values per row as the header says: OpenGotha pads them to at least 4."""
+    if header is None:
+        return None
+    if _is_opengotha_header(header):
+        return max(len(crit_names), 4)
+    return len(crit_names)
+
+
+def _check_columns(
+    path: Path, rows: list[_Row], header: str | None, header_no: int, crit_names: list[str]
+) -> None:
+    """Every row has the same number of values and of rounds, and agrees with the header."""
+    first = rows[0]
+    for r in rows[1:]:
+        if len(r.games) != len(first.games):
+            raise _fail(path, r.line, f"有{len(r.games)}个对局栏, 而第{first.line}行有{len(first.games)}个 (各行轮数须相同)",
+                        f"{len(r.games)} game columns, line {first.line} has {len(first.games)} (every row needs every round)")
+        if r.n_values != first.n_values:
+            raise _fail(path, r.line, f"有{r.n_values}个名次指标数值, 而第{first.line}行有{first.n_values}个",
+                        f"{r.n_values} criterion values, line {first.line} has {first.n_values}")
+    if not first.games:
+        raise _fail(path, first.line, "没有对局栏 (应如 12+/w0、37+、0+)", "no game columns (e.g. 12+/w0, 37+, 0+)")
+    if header is None:
+        return
+    rounds = _header_rounds(header)
+    if rounds is not None and rounds != len(first.games):
+        raise _fail(path, first.line, f"有{len(first.games)}个对局栏, 但第{header_no}行表头列出{rounds}轮",
+                    f"{len(first.games)} game columns, the header on line {header_no} numbers {rounds} rounds")
+
+
+def _fixed_columns(line: str) -> tuple[str, list[str], int, str, str, list[str]] | None:
+    """Split an OpenGotha-layout line: place(4) name(30) rank(3) country(2) club(4) rest.
+
+    Only when every fixed column is where OpenGotha puts it (the name starting right after the
+    place column, the rank at columns 37–39), so no other layout ever has letters cut off.
+    """
+    if len(line) < 48 or line[4] != " " or line[35] != " " or line[39] != " " or line[42] != " ":
+        return None
+    place = line[:4].strip()
+    if not _RANK.match(line[36:39].strip()):  # OpenGotha always writes the unit (7K, 2D, 1P)
         return None
     rank = _og_rank(line[36:39].strip())
     name = line[5:35].strip()
-    if rank is None or not name or (line[:4].strip() and not line[:4].strip().isdigit()):
+    if rank is None or not name or line[5] == " " or (place and not place.isdigit()):
+        return None
+    if line[47:48].strip():  # the club column is 4 wide; something glued to it is not this layout
         return None
     names = [t.replace("_", " ") for t in name.split()]
-    return names, rank, line[40:42].strip(), line[43:47].strip(), line[47:].split()
-
-
-def _half_games(
-    path: Path, lineno: int, rest: list[str], crit_names: list[str]
-) -> list[tuple[int, str, str, str, int]]:
-    """The per-round tokens after the criteria columns, parsed."""
-    n_crit = max(len(crit_names), 4) if crit_names else None
-    if n_crit is not None and len(rest) >= n_crit:
-        game_tokens = rest[n_crit:]
-    else:  # no header: half-games are the trailing tokens that look like games
-        k = len(rest)
-        while (
-            k > 0
-            and _HALF_GAME.match(rest[k - 1])
-            and ("/" in rest[k - 1] or "!" in rest[k - 1] or rest[k - 1][0] == "0")
-        ):
-            k -= 1
-        game_tokens = rest[k:]
-    games = []
-    for t in game_tokens:
-        m = _HALF_GAME.match(t)
-        if not m:
-            raise H9Error(
-                tr(
-                    f"{path}: 第{lineno}行: 对局 {t!r} 格式不对 (应如 12+/w0、3-/b2、0+)",
-                    f"{path}: line {lineno}: half-game {t!r} malformed (e.g. 12+/w0, 3-/b2, 0+)",
-                )
-            )
-        opp, res, typ, col, hd = m.groups()
-        games.append((int(opp), res, typ, col, int(hd or 0)))
-    return games
+    return place, names, rank, line[40:42].strip(), line[43:47].strip(), line[47:].split()
 
 
 def _build(
@@ -233,7 +352,7 @@ def _build(
 ) -> StandingsInput:
     from yisai.formats.opengotha import key_string
 
-    ids = [key_string(r.name, r.first) for r in rows]
+    ids = _unique_ids([key_string(r.name, r.first) for r in rows])
     rounds = max(len(r.games) for r in rows)
     games: list[Game] = []
     absent: dict[int, set[int]] = {}
@@ -307,8 +426,10 @@ def _build(
         )
         for i, r in enumerate(rows)
     )
+    crit_names = [_HEADER_ALIASES.get(n.upper(), n) for n in crit_names]
     use_mms = "MMS" in crit_names
     crits = []
+    unknown = []
     for name in crit_names:
         if name == "SOS-1":
             name = "SOSMM1" if use_mms else "SOSWM1"
@@ -321,6 +442,15 @@ def _build(
         canon = og_name(name)
         if canon:
             crits.append(canon)
+        else:
+            unknown.append(name)
+    if unknown:
+        warnings.append(
+            tr(
+                f"表头中的 {'、'.join(unknown)} 不是已知的名次指标, 排名时不用",
+                f"header column(s) {', '.join(unknown)} are not known criteria; not used for ranking",
+            )
+        )
     if use_mms:
         warnings.append(
             tr(
@@ -350,6 +480,17 @@ def _build(
         },
         warnings=tuple(warnings),
     )
+
+
+def _unique_ids(keys: list[str]) -> list[str]:
+    """Player keys, with a suffix where two rows carry the same name (each row is a player)."""
+    seen: dict[str, int] = {}
+    out = []
+    for k in keys:
+        n = seen.get(k, 0) + 1
+        seen[k] = n
+        out.append(k if n == 1 else f"{k}#{n}")
+    return out
 
 
 def egf_header(meta: dict[str, str]) -> dict[str, str]:
@@ -403,7 +544,8 @@ def egf_header(meta: dict[str, str]) -> dict[str, str]:
 
 def _og_score_text(value: object) -> str:
     """OpenGotha's formatScore: integer part then ½ ¼ ¾ (truncating like Java)."""
-    frac = Fraction(value) if not isinstance(value, tuple) else Fraction(value[0] if value else 0)
+    first = (value[0] if value else 0) if isinstance(value, tuple) else value
+    frac = Fraction(first) if isinstance(first, int | float | Fraction | str) else Fraction(0)
     whole = int(frac)  # truncates toward zero, as Java's integer division
     rest = frac - whole
     suffix = {Fraction(1, 2): "½", Fraction(1, 4): "¼", Fraction(3, 4): "¾"}.get(rest, "")

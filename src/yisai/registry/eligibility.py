@@ -230,12 +230,39 @@ def _window_reasons(at: datetime, rules: TeamRules) -> list[str]:
     return []
 
 
-def _team_place(team: Team, rules: TeamRules) -> str | None:
+def own_association(team: Team, rules: TeamRules) -> str | None:
+    """The ``own_associations`` entry the team represents (大连, 新疆生产建设兵团 …), if any.
+
+    Read from the team's city, then its province field, then its name (大连队, 兵团队 …).
+    """
+    own = {place_name(a) or a: a for a in rules.own_associations}
+    for text in (team.city, team.province):
+        key = place_name(text)
+        if key in own:
+            return own[key]
+    named = [a for key, a in own.items() if key in team.name]
+    return named[0] if len(named) == 1 else None
+
+
+def association_of(team: Team, rules: TeamRules) -> str | None:
+    """参赛单位: the unit that may field ``per_region`` teams.
+
+    A province team is its province's association, except that a city or body listed in
+    ``own_associations`` (计划单列市, 新疆生产建设兵团) is its own association (seed 002 六(一)).
+    A city team is its city.
+    """
+    own = own_association(team, rules)
+    if own is not None:
+        return own
     if rules.kind == "province":
         return place_name(team.province)
     if rules.kind == "city":
         return place_name(team.city)
     return None
+
+
+def _team_place(team: Team, rules: TeamRules) -> str | None:
+    return association_of(team, rules)
 
 
 def _place_reasons(team: Team, rules: TeamRules, other_teams: Sequence[Team]) -> list[str]:
@@ -341,9 +368,12 @@ def _division_name(division_id: str, regulation: Regulation | None) -> str:
 def _member_place_reasons(
     team: Team, members: list, players: Mapping[str, Player], rules: TeamRules
 ) -> list[str]:
-    out = []
+    out: list[str] = []
     if rules.kind == "province":
         want, attr, what = place_name(team.province), "province", "省份"
+        own = own_association(team, rules)
+        if own is not None and want == (place_name(own) or own):
+            return out  # 兵团 written as the province: its players' provinces say 新疆
     elif rules.kind == "city":
         want, attr, what = place_name(team.city), "city", "城市"
     else:

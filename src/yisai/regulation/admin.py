@@ -11,7 +11,7 @@ from yisai.regulation.rules import Strict
 
 class Fee(Strict):
     name: str
-    amount: int = Field(ge=0, description="元")
+    amount: int = Field(ge=0, le=100_000_000, description="元")
     applies_to: list[str] = Field(default_factory=list, description="阶段或组别 id; 空为全部")
     refundable_if_absent: bool = Field(True, description="报名后无故不参加比赛是否退还")
     note: str | None = None
@@ -44,9 +44,9 @@ class Registration(Strict):
 class Appeals(Strict):
     """申诉: written, within N minutes after the round ends, with a fee refunded if upheld."""
 
-    window_minutes: int = Field(ge=1, description="该轮比赛结束后N分钟内")
+    window_minutes: int = Field(ge=1, le=10_080, description="该轮比赛结束后N分钟内")
     written: bool = True
-    fee: int = Field(ge=0, description="申诉费(元)")
+    fee: int = Field(ge=0, le=100_000_000, description="申诉费(元)")
     refunded_if_upheld: bool = True
     handled_by: str = "组委会"
     non_referee_disputes: str = "提交组委会或中国围棋协会处理"

@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from yisai.regulation.rules import Scoring, TimeControl
 from yisai.regulation.schema import Regulation
-from yisai.regulation.stages import LadderFormat
+from yisai.regulation.stages import LadderFormat, TwoGroupSwissFormat
 
 Path = tuple[str | int, ...]
 
@@ -29,6 +30,98 @@ def check(reg: Regulation) -> list[Finding]:
     out += _stages(reg)
     out += _references(reg)
     out += _place_tables(reg)
+    out += _numbers(reg)
+    return out
+
+
+def _numbers(reg: Regulation) -> list[Finding]:
+    """Ranges that tie one number to another (single-field ranges live on the fields)."""
+    out: list[Finding] = []
+    out += _scoring(("scoring",), reg.scoring)
+    for i, d in enumerate(reg.divisions):
+        if d.scoring is not None:
+            out += _scoring(("divisions", i, "scoring"), d.scoring)
+    for i, s in enumerate(reg.stages):
+        if s.time_control is not None:
+            out += _time_control(("stages", i, "time_control"), s.time_control)
+        formats = [(("stages", i, "format"), s.format)] + [
+            (("stages", i, "formats_by_division", did), f) for did, f in s.formats_by_division.items()
+        ]
+        for path, fmt in formats:
+            if isinstance(fmt, LadderFormat):
+                if fmt.loss >= fmt.win:
+                    out.append(Finding((*path, "loss"), f"负局得分 {fmt.loss} 不低于胜局得分 {fmt.win}",
+                                       "须 win > loss"))
+                if fmt.escape > fmt.loss:
+                    out.append(Finding((*path, "escape"), f"逃跑方得分 {fmt.escape} 高于负局得分 {fmt.loss}",
+                                       "须 escape ≤ loss"))
+            elif isinstance(fmt, TwoGroupSwissFormat):
+                final = fmt.placement_final.round
+                if final != fmt.group_rounds + 1:
+                    out.append(Finding((*path, "placement_final", "round"),
+                                       f"同名次决赛为第{final}轮, 但分组赛共{fmt.group_rounds}轮",
+                                       f"应为第{fmt.group_rounds + 1}轮"))
+    t = reg.teams
+    if t is not None:
+        tp: Path = ("teams",)
+        for key, value in (("max_men", t.max_men), ("max_women", t.max_women)):
+            if value is not None and value > t.max_players:
+                out.append(Finding((*tp, key), f"{value} 超过每队人数上限 {t.max_players}",
+                                   f"须 ≤ max_players ({t.max_players})"))
+        if len(t.slots) > t.max_players:
+            out.append(Finding((*tp, "slots"), f"{len(t.slots)} 个席位超过每队人数上限 {t.max_players}"))
+        if t.per_region is not None and t.max_teams is not None and t.per_region > t.max_teams:
+            out.append(Finding((*tp, "per_region"), f"每地区{t.per_region}队超过总队数上限 {t.max_teams}",
+                               f"须 ≤ max_teams ({t.max_teams})"))
+        if t.registration_from and t.registration_to and t.registration_from > t.registration_to:
+            out.append(Finding((*tp, "registration_to"), "报名截止早于报名开始"))
+        for j, c in enumerate(t.competitions):
+            if c.size > t.max_players:
+                out.append(Finding((*tp, "competitions", j, "size"),
+                                   f"计算成绩{c.size}人超过每队人数上限 {t.max_players}",
+                                   f"须 ≤ max_players ({t.max_players})"))
+    return out
+
+
+def _scoring(path: Path, sc: Scoring) -> list[Finding]:
+    """积分: a win scores more than a draw, a draw at least a loss; the same for forfeits."""
+    out: list[Finding] = []
+    if sc.draw >= sc.win:
+        out.append(Finding((*path, "draw"), f"和棋得分 {sc.draw} 不低于胜局得分 {sc.win}", "须 win > draw ≥ loss"))
+    if sc.loss >= sc.win:
+        out.append(Finding((*path, "loss"), f"负局得分 {sc.loss} 不低于胜局得分 {sc.win}", "须 win > draw ≥ loss"))
+    if sc.loss > sc.draw:
+        out.append(Finding((*path, "loss"), f"负局得分 {sc.loss} 高于和棋得分 {sc.draw}", "须 win > draw ≥ loss"))
+    if sc.forfeit_loss >= sc.forfeit_win:
+        out.append(Finding((*path, "forfeit_loss"), f"弃权方得分 {sc.forfeit_loss} 不低于对方得分 {sc.forfeit_win}",
+                           "须 forfeit_win > forfeit_loss"))
+    if sc.bye > sc.win:
+        out.append(Finding((*path, "bye"), f"轮空得分 {sc.bye} 高于胜局得分 {sc.win}", "须 bye ≤ win"))
+    if sc.absent > sc.win:
+        out.append(Finding((*path, "absent"), f"未参加轮次得分 {sc.absent} 高于胜局得分 {sc.win}", "须 absent ≤ win"))
+    return _dedupe_paths(out)
+
+
+def _dedupe_paths(found: list[Finding]) -> list[Finding]:
+    seen: set[Path] = set()
+    out = []
+    for f in found:
+        if f.path not in seen:
+            seen.add(f.path)
+            out.append(f)
+    return out
+
+
+def _time_control(path: Path, tc: TimeControl) -> list[Finding]:
+    out: list[Finding] = []
+    if tc.byoyomi_periods > 0 and tc.byoyomi_seconds == 0:
+        out.append(Finding((*path, "byoyomi_seconds"), f"有{tc.byoyomi_periods}次读秒, 但每次读秒为0秒",
+                           "须 > 0 秒"))
+    if tc.byoyomi_seconds > 0 and tc.byoyomi_periods == 0:
+        out.append(Finding((*path, "byoyomi_periods"), f"每次读秒{tc.byoyomi_seconds}秒, 但读秒次数为0",
+                           "须 ≥ 1, 或把 byoyomi_seconds 设为 0 表示不读秒"))
+    if tc.main_minutes == 0 and tc.byoyomi_periods == 0:
+        out.append(Finding((*path, "main_minutes"), "基本用时为0且没有读秒", "须有基本用时或读秒"))
     return out
 
 

@@ -15,6 +15,10 @@ ProfessionalPolicy = Literal["forbidden", "new_pro_as_amateur", "allowed"]
 EntryRoute = Literal["open", "qualified", "team", "invited", "wildcard", "direct"]
 
 
+def _open_route() -> list[EntryRoute]:
+    return ["open"]
+
+
 class Eligibility(Strict):
     """参赛资格. Every limit is optional; absent means no limit."""
 
@@ -34,7 +38,7 @@ class Eligibility(Strict):
     )
     approval_required: bool = Field(False, description="报名后须主办方审核通过")
     routes: list[EntryRoute] = Field(
-        default_factory=lambda: ["open"],
+        default_factory=_open_route,
         description="参赛途径: open 公开报名; qualified 选拔产生; team 代表队; invited 特邀; wildcard 外卡; direct 直接报名",
     )
     represent_rule: str | None = Field(
@@ -60,7 +64,7 @@ class MergeRule(Strict):
 
     into: str
     when_entries_below: int | None = Field(
-        None, ge=1, description="参赛人数少于此数时合并 (规程: 根据参赛人数确定)"
+        None, ge=1, le=1_000_000, description="参赛人数少于此数时合并 (规程: 根据参赛人数确定)"
     )
     decided_by: str = Field("根据参赛人数确定单独成组或与公开组合并竞赛", description="合并依据")
     separate_ranking: bool = Field(True, description="合并后分别计算名次")

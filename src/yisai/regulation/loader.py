@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from yisai.regulation.checks import check
 from yisai.regulation.locate import key_lines, line_of
@@ -61,10 +62,15 @@ def loads(data: bytes | str, filename: str = "<regulation>") -> Regulation:
             ) from None
     else:
         text = data
+    too_deep = _too_deep_line(text)
+    if too_deep is not None:
+        raise RegulationError([_nesting_issue(filename, too_deep)])
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RegulationError([_syntax_issue(filename, exc)]) from None
+    except RecursionError:  # the scan above should make this unreachable; never a traceback
+        raise RegulationError([_nesting_issue(filename, 1)]) from None
     lines = key_lines(text)
     try:
         reg = Regulation.model_validate(doc)
@@ -134,6 +140,60 @@ def _delete(data: object, loc: tuple[str | int, ...], err_type: str) -> bool:
     return True
 
 
+MAX_NESTING = 16
+"""Deepest nesting of arrays and inline tables accepted; our files need 3, tomllib recurses."""
+
+
+def _nesting_issue(filename: str, line: int) -> Issue:
+    return Issue(
+        filename, line, "", f"数组或内联表嵌套过深 (超过{MAX_NESTING}层)",
+        f"规程文件最多嵌套{MAX_NESTING}层 [ ] 或 {{ }}",
+    )
+
+
+def _too_deep_line(text: str) -> int | None:
+    """The line where ``[``/``{`` nesting outside strings and comments passes MAX_NESTING.
+
+    A table header (``[a.b]``, ``[[a]]``) opens and closes on its own line, so counting every
+    bracket is safe. Strings (basic, literal, multi-line) and comments are skipped.
+    """
+    depth = 0
+    line = 1
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+        elif ch == "#":
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        elif ch in "\"'":
+            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else ch
+            i += len(quote)
+            while i < n and not text.startswith(quote, i):
+                if text[i] == "\\" and quote[0] == '"':
+                    i += 1
+                    if text[i : i + 1] == "\n":  # a line-ending backslash
+                        line += 1
+                elif text[i] == "\n":
+                    if len(quote) == 1:  # an unterminated one-line string: tomllib reports it
+                        break
+                    line += 1
+                i += 1
+            else:
+                i += len(quote)
+            continue
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return line
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+        i += 1
+    return None
+
+
 _POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
@@ -157,6 +217,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "int_from_float": ("应为整数, 不能有小数", "如 38"),
     "float_type": ("应为数字", "如 7.5"),
     "float_parsing": ("应为数字", "如 7.5"),
+    "finite_number": ("应为有限数字, 不能是 nan 或 inf", "如 7.5"),
     "bool_type": ("应为 true 或 false", ""),
     "bool_parsing": ("应为 true 或 false", ""),
     "string_type": ("应为文字(加引号)", ""),
@@ -181,7 +242,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
-def _field_issue(filename: str, lines: dict[tuple[str | int, ...], int], err: dict) -> Issue:
+def _field_issue(filename: str, lines: dict[tuple[str | int, ...], int], err: ErrorDetails) -> Issue:
     loc = _clean_loc(err["loc"])
     kind = err["type"]
     ctx = err.get("ctx") or {}

@@ -54,11 +54,11 @@ def key_lines(text: str) -> dict[Path, int]:
             lines.setdefault(table, number)
             lines.setdefault(table[:-1] if isinstance(table[-1], int) else table, number)
             continue
-        key = _KEY.match(line)
-        if key:
-            path = (*table, *_split_key(key.group(1)))
+        found = _KEY.match(line)
+        if found:
+            path = (*table, *_split_key(found.group(1)))
             lines.setdefault(path, number)
-            value = line[key.end():]
+            value = line[found.end():]
             if value.strip().startswith("[") and value.count("[") > value.count("]"):
                 open_array, item_index = path, -1
                 depth = value.count("[") - value.count("]")

@@ -10,14 +10,16 @@ from yisai.registry.person import Gender
 from yisai.regulation.rules import Strict
 
 PrizeKind = Literal["cash", "ecard", "gift", "honour"]
+MAX_PLACE = 1_000_000  # places and counts: far above any field
+MAX_AMOUNT = 100_000_000  # yuan per prize (1亿)
 
 
 class PrizeRow(Strict):
     """Places ``from``..``to`` (inclusive) each receive ``amount`` yuan (or the gift)."""
 
-    place_from: int = Field(ge=1, alias="from")
-    place_to: int = Field(ge=1, alias="to")
-    amount: int | None = Field(None, ge=0, description="每人金额/价值 (元)")
+    place_from: int = Field(ge=1, le=MAX_PLACE, alias="from")
+    place_to: int = Field(ge=1, le=MAX_PLACE, alias="to")
+    amount: int | None = Field(None, ge=0, le=MAX_AMOUNT, description="每人金额/价值 (元)")
     gift: str | None = Field(None, description="实物奖励")
 
     model_config = Strict.model_config | {"populate_by_name": True}
@@ -31,7 +33,7 @@ class PrizeList(Strict):
     division: str
     ranking: str | None = Field(None, description="组别内名次表 id")
     team_competition: str | None = Field(None, description="团体名次: teams.competitions 的 id")
-    places: int = Field(ge=1, description="录取前N名")
+    places: int = Field(ge=1, le=MAX_PLACE, description="录取前N名")
     kind: PrizeKind = "cash"
     items: list[str] = Field(default_factory=list, description="奖牌, 奖杯, 荣誉证书 ...")
     rows: list[PrizeRow] = Field(default_factory=list)
@@ -58,9 +60,9 @@ class SpecialAward(Strict):
     age_reference: str | None = Field(
         None, description="计算年龄的日期: 阶段 id 表示该阶段首日, 或 YYYY-MM-DD"
     )
-    places: int = Field(1, ge=1)
+    places: int = Field(1, ge=1, le=MAX_PLACE)
     kind: PrizeKind = "cash"
-    amount: int | None = Field(None, ge=0)
+    amount: int | None = Field(None, ge=0, le=MAX_AMOUNT)
     gift: str | None = None
     cumulative: bool = Field(True, description="可与名次奖累积")
 
@@ -71,7 +73,7 @@ class ParticipationAward(Strict):
     divisions: list[str]
     excluding_lists: list[str] = Field(description="已在这些录取名单中的棋手不再获参赛奖")
     kind: PrizeKind = "ecard"
-    amount: int = Field(ge=0)
+    amount: int = Field(ge=0, le=MAX_AMOUNT)
 
 
 class Prizes(Strict):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from yisai.registry.rank import RankField
+from yisai.regulation.prizes import MAX_PLACE
 from yisai.regulation.rules import Strict
 
 
@@ -12,18 +13,18 @@ class CountCondition(Strict):
     """参赛(min_rank以上)棋手达到 at_least 人 [且不足 below 人]."""
 
     min_rank: RankField | None = Field(None, description="只数该段位(含)以上的参赛棋手; 不填数全部")
-    at_least: int | None = Field(None, ge=0)
-    below: int | None = Field(None, ge=1)
+    at_least: int | None = Field(None, ge=0, le=MAX_PLACE)
+    below: int | None = Field(None, ge=1, le=MAX_PLACE)
 
 
 class Grant(Strict):
     """个人第 from–to 名可申报 rank (顺延到前 extend_to 名)."""
 
-    place_from: int = Field(ge=1, alias="from")
-    place_to: int = Field(ge=1, alias="to")
+    place_from: int = Field(ge=1, le=MAX_PLACE, alias="from")
+    place_to: int = Field(ge=1, le=MAX_PLACE, alias="to")
     rank: str = Field(description="如 8段, 7段, 职业初段")
     professional: bool = Field(False, description="职业段位 (如 职业初段)")
-    extend_to: int | None = Field(None, ge=1, description="顺延到前m名; 不填则不顺延")
+    extend_to: int | None = Field(None, ge=1, le=MAX_PLACE, description="顺延到前m名; 不填则不顺延")
     alternative_to: str | None = Field(
         None, description="与同名次的另一授予二选一 (如 业余8段 或 职业初段)"
     )

@@ -7,7 +7,7 @@ these, and their defaults are the ones DESIGN.md "Rules and their defaults" fixe
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -96,7 +96,7 @@ class RankingRules(Strict):
         min_length=1,
     )
     undefeated_champion: bool = Field(False, description="全胜者冠军")
-    total_score: dict[Criterion, int] = Field(
+    total_score: dict[Criterion, Annotated[int, Field(ge=1, le=100)]] = Field(
         default_factory=lambda: {Criterion.SCORE: 1, Criterion.SOS: 1},
         description="总得分 = Σ 权重 × 指标 (默认 积分 + 对手分)",
     )
@@ -125,11 +125,18 @@ InGroupMethod = Literal["split", "adjacent"]
 AvoidKey = Literal["team", "province", "city", "club"]
 
 
+SeedKey = Literal["rank", "rating", "lot"]
+
+
+def _default_seeding() -> list[SeedKey]:
+    return ["rank", "rating", "lot"]
+
+
 class PairingRules(Strict):
     """积分编排 settings (DESIGN.md defaults)."""
 
-    round1_seeding: list[Literal["rank", "rating", "lot"]] = Field(
-        default_factory=lambda: ["rank", "rating", "lot"],
+    round1_seeding: list[SeedKey] = Field(
+        default_factory=_default_seeding,
         description="第一轮排序依据: 段位, 等级分, 抽签",
     )
     round1_method: Round1Method = Field(
@@ -173,7 +180,7 @@ class PlayRules(Strict):
     """Rules of play (中国围棋竞赛规则): area scoring, komi in points (7.5 = 3¾ 子)."""
 
     board_size: int = Field(19, ge=2, le=25)
-    komi: float = Field(7.5, ge=-50, le=50)
+    komi: float = Field(7.5, ge=-50, le=50, allow_inf_nan=False)
     superko: Literal["positional", "simple_ko"] = Field(
         "positional", description="positional 全局同形禁止(网络对局); simple_ko 仅禁止打劫立即提回"
     )

@@ -13,10 +13,14 @@ from yisai.regulation.rules import DisconnectionRules, Strict, TimeControl
 class Period(Strict):
     """One period (期) of the online qualifier; periods are parallel, not progressive."""
 
-    number: int = Field(ge=1)
+    number: int = Field(ge=1, le=1000)
     start: date
     end: date
     first_day_start: time | None = Field(None, description="首日开始时间, 如 10:00")
+
+
+def _wins_only() -> list[Literal["wins"]]:
+    return ["wins"]
 
 
 class LadderFormat(Strict):
@@ -24,18 +28,18 @@ class LadderFormat(Strict):
 
     kind: Literal["online_ladder"]
     matching: Literal["random"] = "random"
-    win: int = 2
-    loss: int = -2
-    escape: int = Field(-2, description="逃跑方得分")
-    escape_opponent: int = Field(2, description="逃跑方的对手得分")
+    win: int = Field(2, ge=1, le=100)
+    loss: int = Field(-2, ge=-100, le=100)
+    escape: int = Field(-2, ge=-100, le=100, description="逃跑方得分")
+    escape_opponent: int = Field(2, ge=0, le=100, description="逃跑方的对手得分")
     pools: dict[str, list[str]] = Field(
         default_factory=dict, description="合并录取的组别, 如 youth = [\"junior\", \"kids\"] (少儿组)"
     )
-    qualifiers: dict[str, int] = Field(description="每期录取名额, 键为组别 id 或 pools 的键, 如 open = 38")
-    tie_break: list[Literal["wins"]] = Field(default_factory=lambda: ["wins"])
+    qualifiers: dict[str, Annotated[int, Field(ge=1, le=1_000_000)]] = Field(description="每期录取名额, 键为组别 id 或 pools 的键, 如 open = 38")
+    tie_break: list[Literal["wins"]] = Field(default_factory=_wins_only)
     all_tied_qualify: bool = Field(True, description="仍相同则并列一同晋级")
     confirm_within_working_days: int | None = Field(
-        None, ge=1, description="晋级选手须在N个工作日内完善参赛信息, 逾期视为弃权"
+        None, ge=1, le=365, description="晋级选手须在N个工作日内完善参赛信息, 逾期视为弃权"
     )
     may_replay_next_period: bool = Field(True, description="可重新参加下一期")
     play_hours: str = Field("全天任意时段", description="比赛时段")
@@ -53,8 +57,8 @@ class SwissFormat(Strict):
 class PlacementFinal(Strict):
     """同名次决赛: A1–B1 for places 1–2, A2–B2 for 3–4, … for the top ``top`` of each group."""
 
-    round: int = Field(ge=2)
-    top: int = Field(ge=1, description="各组前N名参加同名次决赛")
+    round: int = Field(ge=2, le=31)
+    top: int = Field(ge=1, le=10_000, description="各组前N名参加同名次决赛")
     below_rule: Literal["interleave"] = Field(
         "interleave",
         description="同名次决赛以外的名次: 按组内名次交替排列 A、B (规程未明确, 默认)",
@@ -90,7 +94,7 @@ class Stage(Strict):
     id: str = Field(pattern=r"^[a-z0-9_\-]+$")
     name: str
     kind: StageKind
-    phase: int = Field(1, ge=1, description="第几阶段")
+    phase: int = Field(1, ge=1, le=100, description="第几阶段")
     divisions: list[str] = Field(min_length=1)
     start: date | None = None
     end: date | None = None

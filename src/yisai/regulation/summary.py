@@ -355,6 +355,8 @@ def _teams(reg: Regulation) -> list[str]:
         lines.append(f"限报{t.max_teams}支队" + (f", 每个地区{t.per_region}支" if t.per_region else ""))
     if t.registration_from or t.registration_to:
         lines.append(f"报名时间: {fmt_date(t.registration_from)} 至 {fmt_date(t.registration_to)}")
+    if t.own_associations:
+        lines.append("单独组队的参赛单位(不计入所在省): " + "、".join(t.own_associations))
     if t.extra_players_play_individually:
         lines.append("不足或超过团体人数的可以以个人名义参赛")
     if t.backfill_rule:

@@ -10,7 +10,15 @@ from pydantic import Field
 from yisai.registry.person import Gender
 from yisai.regulation.rules import Strict
 
+MAX_TEAM = 100  # players (or staff) in one team
 TeamMethod = Literal["sum_of_places", "sum_of_scores", "match_points"]
+
+
+TeamTieBreak = Literal["best_place", "next_place", "sos", "cumulative", "board_points", "lot"]
+
+
+def _best_then_next() -> list[TeamTieBreak]:
+    return ["best_place", "next_place"]
 
 
 class TeamSlot(Strict):
@@ -31,7 +39,7 @@ class TeamCompetition(Strict):
         default_factory=list, description="跨组别团体: 计入这些组别的队员 (空 = 仅 division)"
     )
     gender: Gender | None = Field(None, description="只计该性别队员")
-    size: int = Field(ge=1, description="计算成绩的人数")
+    size: int = Field(ge=1, le=MAX_TEAM, description="计算成绩的人数")
     method: TeamMethod = Field(
         description="sum_of_places 个人名次之和(低者列前); sum_of_scores 个人积分之和; match_points 场分"
     )
@@ -41,10 +49,8 @@ class TeamCompetition(Strict):
         default_factory=dict,
         description="按队员性别选用其组别内的名次表, 如 M = \"boys\", F = \"girls\"",
     )
-    tie_breaks: list[
-        Literal["best_place", "next_place", "sos", "cumulative", "board_points", "lot"]
-    ] = Field(
-        default_factory=lambda: ["best_place", "next_place"],
+    tie_breaks: list[TeamTieBreak] = Field(
+        default_factory=_best_then_next,
         description="相同时依次比较: best_place 最高个人名次, next_place 次高个人名次, board_points 局分(场分制) ...",
     )
     method_note: str | None = Field(None, description="规程未写明方法时, 这里写明所选默认")
@@ -53,14 +59,19 @@ class TeamCompetition(Strict):
 class TeamRules(Strict):
     kind: Literal["city", "province", "club", "school"] = "city"
     name: str = Field("代表队", description="如 城市代表队, 省队")
-    max_teams: int | None = Field(None, ge=1)
-    max_players: int = Field(ge=1)
-    max_men: int | None = Field(None, ge=0)
-    max_women: int | None = Field(None, ge=0)
+    max_teams: int | None = Field(None, ge=1, le=100_000)
+    max_players: int = Field(ge=1, le=MAX_TEAM)
+    max_men: int | None = Field(None, ge=0, le=MAX_TEAM)
+    max_women: int | None = Field(None, ge=0, le=MAX_TEAM)
     slots: list[TeamSlot] = Field(default_factory=list, description="固定席位, 如 甲乙丙组男女各1名")
-    leaders: int = Field(0, ge=0, description="领队人数上限")
-    coaches: int = Field(0, ge=0, description="教练人数上限")
-    per_region: int | None = Field(None, ge=1, description="每个地区限报队数")
+    leaders: int = Field(0, ge=0, le=MAX_TEAM, description="领队人数上限")
+    coaches: int = Field(0, ge=0, le=MAX_TEAM, description="教练人数上限")
+    per_region: int | None = Field(None, ge=1, le=100_000, description="每个参赛单位(地区)限报队数")
+    own_associations: list[str] = Field(
+        default_factory=list,
+        description="自成一个参赛单位的城市或单位 (不计入所在省), 如 计划单列市 大连、青岛、宁波、厦门、"
+        "深圳 和 新疆生产建设兵团",
+    )
     registration_from: datetime | None = None
     registration_to: datetime | None = None
     extra_players_play_individually: bool = Field(

@@ -10,9 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.exc import InvalidRequestError
-from sqlalchemy.orm.exc import StaleDataError
-
 from yisai.formats.result_sheet import result_word
 from yisai.i18n import Text
 from yisai.record import Game, Result
@@ -20,7 +17,7 @@ from yisai.services.context import Conflict, InputError, Work
 from yisai.services.events import resolve_event
 from yisai.services.identity import Action
 from yisai.services.rounds import record_result, rounds_of
-from yisai.store import AuditRecord, StaleVersion
+from yisai.store import AuditRecord
 
 PUBLISHED = "published"
 
@@ -91,21 +88,9 @@ def enter_result(
                      f"board {board} already has {_word(game)}; a correction needs a note"),
                 code="note_required", params={"current": _word(game)},
             )
-    try:
-        saved = record_result(work, event_ref, division, round_no, board, text, group=rnd.group,
-                              change=change, note=note.strip())
-        version = work.repo.game_version(rnd.id, board)
-    except StaleVersion as exc:
-        if exc.current is None:
-            raise _conflict(round_no, board, None, None) from None
-        raise _conflict(round_no, board, exc.current, current + 1) from None
-    except (StaleDataError, InvalidRequestError):
-        # A concurrent writer won the optimistic lock while this transaction flushed; the session
-        # is rolled back, so what the other wrote is read by ``current_conflict`` in a new one.
-        raise _conflict(round_no, board, None, None) from None
-    work.emit("result_recorded", rnd.event_id, division=division, round=round_no, board=board,
-              result=_word(saved), version=version)
-    return Entered(saved, version)
+    saved = record_result(work, event_ref, division, round_no, board, text, group=rnd.group,
+                          change=change, note=note.strip(), expected_version=expected_version)
+    return Entered(saved, expected_version + 1)
 
 
 def _conflict(round_no: int, board: int, game: Game | None, version: int | None) -> Conflict:

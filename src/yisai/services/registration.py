@@ -8,20 +8,24 @@ approval and meeting every rule is approved at once; anything else waits for the
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from yisai.formats.roster import RosterRow, Sheet, parse_sheets, read_roster
+from yisai.formats.roster import Roster, RosterRow, Sheet, parse_sheets
+from yisai.formats.uploads import read_roster_bytes
+from yisai.i18n import Text
 from yisai.registry.eligibility import check_player, check_team
 from yisai.registry.entry import TRANSITIONS, Entry, EntryStatus
 from yisai.registry.idcard import normalise
 from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team, TeamMember
+from yisai.registry.team_split import split_extra_players
 from yisai.regulation import Regulation
 from yisai.regulation.teams import TeamRules
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.events import regulation_of
+from yisai.services.identity import Action
 from yisai.store import Conflict, EventRecord, NotFound
 
 
@@ -53,6 +57,7 @@ class TeamView:
     team: Team
     players: tuple[Player, ...]
     reasons: tuple[str, ...]  # composition findings at registration (forced teams keep them)
+    notes: tuple[str, ...] = ()  # players listed but entered as individuals, and why
 
 
 @dataclass
@@ -78,7 +83,7 @@ def resolve_division(regulation: Regulation, ref: str) -> str:
         if text in (d.id, d.name, d.name.removesuffix("组")):
             return d.id
     choices = "、".join(f"{d.name}({d.id})" for d in regulation.divisions)
-    raise InputError(f"没有组别\u201c{ref}\u201d, 本规程的组别: {choices}")
+    raise InputError(f"没有组别“{ref}”, 本规程的组别: {choices}")
 
 
 def resolve_stage(regulation: Regulation, ref: str | None) -> str:
@@ -88,7 +93,7 @@ def resolve_stage(regulation: Regulation, ref: str | None) -> str:
         if ref.strip() in (s.id, s.name):
             return s.id
     choices = "、".join(f"{s.name}({s.id})" for s in regulation.stages)
-    raise InputError(f"没有阶段\u201c{ref}\u201d, 本规程的阶段: {choices}")
+    raise InputError(f"没有阶段“{ref}”, 本规程的阶段: {choices}")
 
 
 def fee_for(regulation: Regulation, division: str, stage: str = "") -> int:
@@ -152,7 +157,10 @@ def register_player(
 
     ``division``/``stage`` are ids or names. The entry is approved at once when the division
     needs no approval and no eligibility rule fails; otherwise it waits, with its reasons.
+    A player holds one live entry per stage: entering a second division is refused until the
+    first entry is withdrawn.
     """
+    work.require(Action.REGISTER)
     regulation = regulation_of(event)
     division_id = resolve_division(regulation, division) if division else None
     stage_id = resolve_stage(regulation, stage)
@@ -175,6 +183,7 @@ def register_player(
     if division_id is not None:
         entry = work.repo.find_entry(saved.id, division_id, stage_id)
         if entry is None:
+            _check_one_live_entry(work, event, regulation, saved, division_id, stage_id)
             entry = _open_entry(work, event, regulation, saved, division_id, stage_id, fee_paid, note)
             entry_created = True
         elif fee_paid is not None and entry.fee_paid != fee_paid:
@@ -203,7 +212,29 @@ def _open_entry(
         fee_paid=bool(fee_paid),
         reasons=tuple(reasons),
     )
-    return work.repo.add_entry(event.id, entry, note)
+    saved = work.repo.add_entry(event.id, entry, note)
+    work.emit("entry_created", event.id, entry=saved.id, division=division,
+              status=saved.status.value)
+    return saved
+
+
+LIVE = (EntryStatus.PENDING, EntryStatus.APPROVED)
+
+
+def _check_one_live_entry(work: Work, event: EventRecord, regulation: Regulation, player: Player,
+                          division: str, stage: str) -> None:
+    """One live (pending or approved) entry per player and stage (规程: 每人限报一个组别)."""
+    for other in work.repo.list_entries(event.id):
+        if (other.player_id == player.id and other.stage == stage and other.division != division
+                and other.status in LIVE):
+            name = _division_name(regulation, other.division)
+            raise Refused(
+                Text(f"{player.name}已报名{name} (报名{other.id}, {other.status.label}); "
+                     f"每人限报一个组别, 如需改报请先撤回该报名",
+                     f"{player.name} already holds entry {other.id} in {name}; one division per "
+                     "player: withdraw that entry first"),
+                code="second_live_entry", params={"entry": other.id, "division": other.division},
+            )
 
 
 def list_players(work: Work, event: EventRecord, *, division: str | None = None) -> list[PlayerView]:
@@ -270,6 +301,7 @@ def _entry_for_change(work: Work, entry_id: str | int, target: EntryStatus) -> t
 
 def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note: str = "") -> Entry:
     """Approve after re-checking eligibility; with reasons, only ``force`` and a note will do."""
+    work.require(Action.APPROVE)
     entry, event = _entry_for_change(work, entry_id, EntryStatus.APPROVED)
     regulation = regulation_of(event)
     player = work.repo.get_player(entry.player_id)
@@ -287,26 +319,35 @@ def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note:
             "note": note.strip() or entry.note,
         }
     )
-    return work.repo.update_entry(updated, "force-approve" if reasons else "approve", note.strip())
+    saved = work.repo.update_entry(updated, "force-approve" if reasons else "approve", note.strip())
+    work.emit("entry_approved", event.id, entry=saved.id, forced=bool(reasons))
+    return saved
 
 
 def reject_entry(work: Work, entry_id: str | int, reason: str) -> Entry:
+    work.require(Action.APPROVE)
     if not reason.strip():
         raise InputError("不予批准须写明理由 (--reason)")
-    entry, _event = _entry_for_change(work, entry_id, EntryStatus.REJECTED)
+    entry, event = _entry_for_change(work, entry_id, EntryStatus.REJECTED)
     updated = entry.model_copy(
         update={"status": EntryStatus.REJECTED, "note": reason.strip(), "forced": False}
     )
-    return work.repo.update_entry(updated, "reject", reason.strip())
+    saved = work.repo.update_entry(updated, "reject", reason.strip())
+    work.emit("entry_rejected", event.id, entry=saved.id)
+    return saved
 
 
 def withdraw_entry(work: Work, entry_id: str | int, reason: str = "") -> Entry:
-    entry, _event = _entry_for_change(work, entry_id, EntryStatus.WITHDRAWN)
+    work.require(Action.REGISTER)
+    entry, event = _entry_for_change(work, entry_id, EntryStatus.WITHDRAWN)
     updated = entry.model_copy(update={"status": EntryStatus.WITHDRAWN, "note": reason.strip() or entry.note})
-    return work.repo.update_entry(updated, "withdraw", reason.strip())
+    saved = work.repo.update_entry(updated, "withdraw", reason.strip())
+    work.emit("entry_withdrawn", event.id, entry=saved.id)
+    return saved
 
 
 def set_fee_paid(work: Work, entry_id: str | int, paid: bool = True, note: str = "") -> Entry:
+    work.require(Action.APPROVE)
     try:
         entry = work.repo.get_entry(entry_id)
     except NotFound as exc:
@@ -316,6 +357,7 @@ def set_fee_paid(work: Work, entry_id: str | int, paid: bool = True, note: str =
 
 def recheck_entries(work: Work, event: EventRecord) -> int:
     """Refresh the reasons of undecided entries (after player data changed); returns how many changed."""
+    work.require(Action.REGISTER)
     regulation = regulation_of(event)
     changed = 0
     for entry in work.repo.list_entries(event.id, status=EntryStatus.PENDING):
@@ -332,7 +374,7 @@ def recheck_entries(work: Work, event: EventRecord) -> int:
 
 def team_rules(regulation: Regulation) -> TeamRules:
     if regulation.teams is None:
-        raise InputError(f"规程\u201c{regulation.name}\u201d没有代表队(团体)规定, 不能登记队伍")
+        raise InputError(f"规程“{regulation.name}”没有代表队(团体)规定, 不能登记队伍")
     return regulation.teams
 
 
@@ -360,7 +402,7 @@ def _resolve_player(work: Work, event: EventRecord, ref: str) -> Player:
                 return p
         except NotFound:
             pass
-    raise InputError(f"找不到棋手\u201c{ref}\u201d (请用 yisai player list 中的编号或身份证号)")
+    raise InputError(f"找不到棋手“{ref}” (请用 yisai player list 中的编号或身份证号)")
 
 
 def check_team_composition(work: Work, event: EventRecord, team: Team) -> list[str]:
@@ -395,17 +437,22 @@ def add_team(
     note: str = "",
 ) -> TeamView:
     """Register a team; ``members`` are (player number or ID number, slot or None for automatic)."""
+    work.require(Action.REGISTER)
     rules = team_rules(regulation_of(event))
     if work.repo.find_team(event.id, team.name):
-        raise InputError(f"队名\u201c{team.name}\u201d已存在")
+        raise InputError(f"队名“{team.name}”已存在")
     seated: list[TeamMember] = []
     for ref, slot in members:
         player = _resolve_player(work, event, ref)
         seated.append(TeamMember(player_id=player.id, slot=slot))
     seated = list(_with_divisions(work, event, seated))
-    seated = _fill_slots(rules, seated, work.repo.players_by_id(event.id))
+    players = work.repo.players_by_id(event.id)
+    notes: list[str] = []
+    seated = _as_individuals(work, event, notes, rules, team.name, seated, players, ())
+    seated = _fill_slots(rules, seated, players)
     candidate = team.model_copy(update={"members": tuple(seated)})
-    return _save_team(work, event, candidate, force=force, note=note)
+    view = _save_team(work, event, candidate, force=force, note=note)
+    return replace(view, notes=tuple(notes))
 
 
 def _fill_slots(rules: TeamRules, members: list[TeamMember], players: dict[str, Player]) -> list[TeamMember]:
@@ -426,14 +473,17 @@ def _fill_slots(rules: TeamRules, members: list[TeamMember], players: dict[str, 
 def _save_team(work: Work, event: EventRecord, team: Team, *, force: bool, note: str) -> TeamView:
     reasons = check_team_composition(work, event, team)
     if reasons and not force:
-        raise Refused(f"队伍\u201c{team.name}\u201d不符合组队规定, 未登记", reasons)
+        raise Refused(f"队伍“{team.name}”不符合组队规定, 未登记", reasons)
+    if reasons:
+        work.require(Action.APPROVE)  # forcing a team past the rules is the chief referee's call
     if reasons and not note.strip():
-        raise InputError(f"强制登记队伍\u201c{team.name}\u201d须用 --note 写明理由")
+        raise InputError(f"强制登记队伍“{team.name}”须用 --note 写明理由")
     try:
         saved = work.repo.add_team(event.id, team, reasons, note.strip())
     except (Conflict, NotFound) as exc:
         raise InputError(str(exc)) from None
     players = work.repo.players_by_id(event.id)
+    work.emit("team_added", event.id, team=saved.id, name=saved.name, forced=bool(reasons))
     return TeamView(saved, tuple(players[m.player_id] for m in saved.members), tuple(reasons))
 
 
@@ -451,29 +501,35 @@ def list_teams(work: Work, event: EventRecord) -> list[TeamView]:
 def import_roster(
     work: Work,
     event: EventRecord,
-    path: str | Path,
+    data: bytes | Roster,
+    filename: str = "",
     *,
     require_team: bool = False,
     force: bool = False,
     note: str = "",
 ) -> ImportReport:
-    """Import a roster file in one go: any bad row, or any team breaking its rules, saves nothing.
+    """Import a roster (the file's bytes and name, or rows already parsed) in one go: any bad
+    row, or any team breaking its rules, saves nothing.
 
     Importing the same file again finds everyone already there and adds nobody.
     """
+    work.require(Action.REGISTER)
     regulation = regulation_of(event)
-    roster = read_roster(path, regulation)
+    roster = data if isinstance(data, Roster) else read_roster_bytes(data, filename, regulation)
+    path = Path(filename or "roster")
     issues = [str(i) for i in roster.issues]
     if require_team:
         issues += [
-            f"{r.sheet} 第{r.row}行: 缺少队名, 导入队伍时每行都须填写\u201c队名\u201d"
+            f"{r.sheet} 第{r.row}行: 缺少队名, 导入队伍时每行都须填写“队名”"
             for r in roster.rows
             if not r.team
         ]
     if any(r.team for r in roster.rows) and regulation.teams is None:
-        issues.append(f"规程\u201c{regulation.name}\u201d没有代表队规定, 请删除\u201c队名\u201d列")
+        issues.append(f"规程“{regulation.name}”没有代表队规定, 请删除“队名”列")
     if issues:
-        raise InputError(f"{Path(path).name} 有{len(issues)}处错误, 未导入任何数据", issues)
+        raise InputError(f"{path.name} 有{len(issues)}处错误, 未导入任何数据", issues)
+    if force:
+        work.require(Action.APPROVE)
     report = ImportReport(rows=len(roster.rows), warnings=list(roster.warnings))
     registered: list[tuple[RosterRow, Registered]] = []
     for row in roster.rows:
@@ -492,6 +548,7 @@ def import_roster(
                 name = _division_name(regulation, reg.entry.division)
                 report.ineligible += [f"{reg.player.name}({name}): {r}" for r in reg.entry.reasons]
     _import_teams(work, event, regulation, registered, report, force=force, note=note)
+    work.emit("roster_imported", event.id, rows=report.rows, created=report.entries_created)
     return report
 
 
@@ -521,9 +578,11 @@ def _import_teams(
             for row, reg in rows
             if reg.player.id not in have
         ]
+        players = work.repo.players_by_id(event.id)
+        new_members = _as_individuals(work, event, report.warnings, rules, name, new_members,
+                                      players, existing.members if existing else ())
         if existing is not None and not new_members:
             continue
-        players = work.repo.players_by_id(event.id)
         base = existing or _team_from_rows(name, [r for r, _ in rows])
         filled = _fill_slots(rules, [*base.members, *new_members], players)
         candidate = base.model_copy(update={"members": tuple(filled)})
@@ -533,7 +592,7 @@ def _import_teams(
             problems += [f"{name}(第{rows_text}行): {r}" for r in reasons]
             continue
         if reasons and not note.strip():
-            raise InputError(f"强制登记队伍\u201c{name}\u201d须用 --note 写明理由")
+            raise InputError(f"强制登记队伍“{name}”须用 --note 写明理由")
         if existing is None:
             work.repo.add_team(event.id, candidate, reasons, note.strip())
             report.teams_created += 1
@@ -545,6 +604,20 @@ def _import_teams(
             report.members_added += len(added)
     if problems:
         raise Refused("以下队伍不符合组队规定, 未导入任何数据 (裁判长可用 --force --note 强制导入)", problems)
+
+
+def _as_individuals(
+    work: Work, event: EventRecord, notes: list[str], rules: TeamRules, team_name: str,
+    members: list[TeamMember], players: Mapping[str, Player], already: Sequence[TeamMember],
+) -> list[TeamMember]:
+    """不足或超过可以以个人名义参赛: the members the team keeps; the others keep their individual
+    entries, each with a note in ``notes`` and in the audit."""
+    split = split_extra_players(members, players, rules, team_name=team_name, already=already)
+    for ind in split.individuals:
+        notes.append(ind.note)
+        work.repo.audit(event.id, "individual", "player", ind.member.player_id, None,
+                        {"team": team_name, "plays": "individual"}, ind.note)
+    return list(split.team)
 
 
 def _team_from_rows(name: str, rows: list[RosterRow]) -> Team:

@@ -1,20 +1,26 @@
-"""An event's final results for prizes and rank awards: rankings from the standings engine, or
-from the same-place final where the stage has one."""
+"""An event's final results: one computation of each division's order — the standings engine,
+with the same-place final applied where the stage has one — used by standings, prizes, awards,
+exports and the web alike.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
 
 from yisai.awards.results import EventResults, table_from_standings
 from yisai.pairing.groups import final_places
 from yisai.regulation import Regulation
 from yisai.regulation.divisions import Division
 from yisai.regulation.stages import TwoGroupSwissFormat
-from yisai.services.context import Work
+from yisai.services.context import InputError, Work
 from yisai.services.event_data import PLACEMENT_GROUP, group_members, playing_stage, standings_input
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.registration import approved_players
 from yisai.services.rounds import current_order
-from yisai.standings import compute_standings
-from yisai.standings.teams import RankedPlayer, RankingTable
+from yisai.standings import Standings, compute_standings
+from yisai.standings.names import CriterionRef
+from yisai.standings.placement import apply_final_places
+from yisai.standings.teams import RankingTable
 from yisai.store import EventRecord
 
 
@@ -26,36 +32,68 @@ def _base_ranking(d: Division) -> str:
     return d.rankings[0].id
 
 
+def _final_order(work: Work, event: EventRecord, reg: Regulation, division: str,
+                 round_: int | None) -> list[tuple[int, str, str]] | None:
+    """(place, player, reason) after a complete same-place final; None if there is none yet."""
+    stage = playing_stage(reg, division)
+    fmt = stage.format_for(division)
+    if not isinstance(fmt, TwoGroupSwissFormat):
+        return None
+    if round_ is not None and round_ < fmt.placement_final.round:
+        return None
+    finals = [r for r in work.repo.list_rounds(event.id, division, stage=stage.id)
+              if r.group == PLACEMENT_GROUP]
+    if not finals or any(g.result.value == "?" for g in finals[0].games):
+        return None
+    groups = group_members(work, event, division, stage)
+    names = list(groups)
+    a = current_order(work, event, division, stage, groups[names[0]], fmt.group_rounds)
+    b = current_order(work, event, division, stage, groups[names[1]], fmt.group_rounds)
+    return [(p.place, p.player, p.reason)
+            for p in final_places(a, b, finals[0].games, limit=fmt.placement_final.top)]
+
+
+def division_standings(
+    work: Work,
+    event: EventRecord,
+    division: str,
+    *,
+    round_: int | None = None,
+    criteria: Sequence[CriterionRef] | None = None,
+    subset: Iterable[str] | None = None,
+) -> Standings:
+    """One division's ranking after ``round_`` (default: the latest), the final applied.
+
+    ``subset`` (e.g. the women) keeps the division's order and renumbers it.
+    """
+    from yisai.standings.placement import subset_of
+
+    reg = regulation_of(event)
+    stage = playing_stage(reg, division)
+    inp = standings_input(work, event, division, stage.id)
+    members = list(inp.select(division=division))
+    try:
+        standings = compute_standings(inp, round_, criteria, members, lot_seed=event.seed)
+    except ValueError as exc:
+        raise InputError(str(exc), code="bad_standings_request") from None
+    if criteria is None:
+        order = _final_order(work, event, reg, division, round_)
+        if order is not None:
+            standings = apply_final_places(standings, order)
+    if subset is not None:
+        standings = subset_of(standings, subset)
+    return standings
+
+
 def division_table(work: Work, event: EventRecord, reg: Regulation, division: str) -> RankingTable | None:
     d = reg.division(division)
     if not approved_players(work, event, division):
         return None
-    stage = playing_stage(reg, division)
-    fmt = stage.format_for(division)
-    inp = standings_input(work, event, division, stage.id)
-    standings = compute_standings(inp, subset=inp.select(division=division), lot_seed=event.seed)
-    table = table_from_standings(division, _base_ranking(d), standings, len(inp.players))
-    if isinstance(fmt, TwoGroupSwissFormat):
-        finals = [
-            r for r in work.repo.list_rounds(event.id, division, stage=stage.id)
-            if r.group == PLACEMENT_GROUP
-        ]
-        if finals and all(g.result.value != "?" for g in finals[0].games):
-            groups = group_members(work, event, division, stage)
-            names = list(groups)
-            a = current_order(work, event, division, stage, groups[names[0]], fmt.group_rounds)
-            b = current_order(work, event, division, stage, groups[names[1]], fmt.group_rounds)
-            places = final_places(a, b, finals[0].games, limit=fmt.placement_final.top)
-            by_id = {r.player_id: r for r in table.rows}
-            rows = tuple(
-                RankedPlayer(p.player, p.place, by_id[p.player].score, by_id[p.player].values)
-                for p in places
-            )
-            table = RankingTable(division, table.ranking, rows, table.entrants)
-    return table
+    standings = division_standings(work, event, division)
+    return table_from_standings(division, _base_ranking(d), standings, len(standings.rows))
 
 
-def load_event_results(work: Work, event_ref: str | None) -> EventResults:
+def load_event_results(work: Work, event_ref: str | int | None) -> EventResults:
     event = resolve_event(work, event_ref)
     reg = regulation_of(event)
     tables = [t for d in reg.divisions if (t := division_table(work, event, reg, d.id)) is not None]

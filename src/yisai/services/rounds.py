@@ -27,6 +27,7 @@ from yisai.formats.result_sheet import (
     result_word,
     same_name,
 )
+from yisai.i18n import Text, both, language
 from yisai.pairing import Controls, PairingError, RoundPairing, pair_round
 from yisai.pairing.groups import pair_placement_final, split_groups
 from yisai.pairing.history import build_histories
@@ -36,6 +37,7 @@ from yisai.regulation import Regulation
 from yisai.regulation.rules import Scoring
 from yisai.regulation.stages import Stage, SwissFormat, TwoGroupSwissFormat
 from yisai.services.context import InputError, Refused, Work
+from yisai.services.errors import Conflict
 from yisai.services.event_data import (
     PLACEMENT_GROUP,
     division_players,
@@ -46,8 +48,10 @@ from yisai.services.event_data import (
     team_of,
 )
 from yisai.services.events import regulation_of, resolve_event
+from yisai.services.identity import Action
 from yisai.standings import compute_standings
-from yisai.store import Conflict, EventRecord, NotFound, RoundRecord
+from yisai.store import Conflict as StoreConflict
+from yisai.store import EventRecord, NotFound, RoundRecord, StaleVersion
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,7 @@ class PairedRound:
     stage: Stage
     round: int
     parts: tuple[tuple[str, RoundPairing], ...]  # (group, pairing); group "" for plain Swiss
+    names: dict[str, str] = field(default_factory=dict)  # player id → name, for showing it
 
 
 def _check_previous_complete(work: Work, event: EventRecord, division: str, stage: Stage, n: int) -> None:
@@ -96,6 +101,7 @@ def pair(
     absent: tuple[str, ...] = (),
     replace: bool = False,
 ) -> PairedRound:
+    work.require(Action.PAIR)
     event = resolve_event(work, event_ref)
     reg = regulation_of(event)
     if division not in {d.id for d in reg.divisions}:
@@ -128,7 +134,9 @@ def pair(
         raise Refused(str(exc), list(exc.blocking)) from None
     for group, pairing in parts:
         ids = {g.black for g in pairing.games()} | {g.white for g in pairing.games() if g.white}
-        info = {"explain": pairing.explain(names={p: _mark(p) for p in ids | set(pairing.sit_outs)}),
+        marks = {p: _mark(p) for p in ids | set(pairing.sit_outs)}
+        zh, en = both(lambda pairing=pairing, marks=marks: pairing.explain(names=marks))
+        info = {"explain": {"zh": zh, "en": en},
                 "warnings": list(pairing.warnings), "seed": event.seed}
         if round_no == 1 and group and group != PLACEMENT_GROUP:
             info["members"] = sorted({g.black for g in pairing.games()} | {
@@ -138,9 +146,16 @@ def pair(
                 event.id, division, round_no, _with_bye_results(pairing.games()),
                 stage=stage.id, group=group, info=info, replace=replace,
             )
-        except Conflict as exc:
+        except StaleVersion as exc:
+            raise Conflict(Text(str(exc), f"round {round_no} of {division} was just paired by "
+                                          "someone else; nothing saved"),
+                           code="pairing_conflict", params={"round": round_no}) from None
+        except StoreConflict as exc:
             raise Refused(f"{exc} (重新编排未赛的轮次请加 --replace)") from None
-    return PairedRound(event, division, stage, round_no, tuple(parts))
+    work.emit("round_paired", event.id, division=division, round=round_no,
+              groups=[g for g, _ in parts], replaced=replace)
+    names = {p.id: p.name for p in work.repo.list_players(event.id)}
+    return PairedRound(event, division, stage, round_no, tuple(parts), names)
 
 
 def _with_bye_results(games: list[Game]) -> list[Game]:
@@ -165,12 +180,17 @@ def _mark(player_id: str) -> str:
     return f"⟦{player_id}⟧"
 
 
-def explanation_with_names(lines: list[str], names: Mapping[str, str]) -> list[str]:
-    """Stored explanation lines (``RoundRecord.info["explain"]``) with players' names.
+def explanation_with_names(stored: object, names: Mapping[str, str]) -> list[str]:
+    """Stored explanation (``RoundRecord.info["explain"]``) in the reader's language, with names.
 
+    Stored as ``{"zh": [...], "en": [...]}``; rounds paired earlier stored one Chinese list.
     Rounds paired before ids were marked keep their text as it was stored.
     """
-    return [_MARK.sub(lambda m: names.get(m.group(1), m.group(1)), line) for line in lines]
+    if isinstance(stored, dict):
+        lines = list(stored.get(language()) or stored.get("zh") or [])
+    else:
+        lines = list(stored or [])  # type: ignore[call-overload]
+    return [_MARK.sub(lambda m: names.get(m.group(1), m.group(1)), str(line)) for line in lines]
 
 
 def _pair_two_groups(
@@ -251,9 +271,14 @@ def record_result(
     stage_ref: str | None = None,
     change: bool = False,
     note: str = "",
+    expected_version: int | None = None,
 ) -> Game:
     """Enter one board's result. A board that already has a result is changed only with
-    ``change`` (audited with the earlier value), so nothing is entered twice by accident."""
+    ``change`` (audited with the earlier value), so nothing is entered twice by accident.
+
+    ``expected_version`` is the game's version the referee saw (web forms carry it); a stale one,
+    or another referee's write landing between our read and our write, is a ``Conflict``.
+    """
     try:
         parsed = parse_result(text)
     except ResultSyntaxError as exc:
@@ -268,7 +293,8 @@ def record_result(
         groups = "、".join(r.group for r, _ in matches)
         raise InputError(f"第{round_no}轮有多个第{board}台 (分组: {groups}), 请用 --group 指定")
     rnd, game = matches[0]
-    return _enter(work, rnd, game, parsed, change=change, note=note)
+    return _enter(work, rnd, game, parsed, change=change, note=note,
+                  expected_version=expected_version)
 
 
 def _entry_problem(game: Game, parsed: ParsedResult) -> str | None:
@@ -284,19 +310,41 @@ def _already_entered(game: Game) -> str:
 
 
 def _enter(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult, *, change: bool,
-           note: str) -> Game:
+           note: str, expected_version: int | None = None) -> Game:
     """The one way a result is saved (``yisai result`` and sheet import): checks, then the
-    repository's audited write with result history."""
+    repository's audited, version-checked write with result history."""
+    work.require(Action.CHANGE_RESULT if game.result != Result.UNKNOWN else Action.RECORD_RESULT)
     problem = _entry_problem(game, parsed)
     if problem:
         raise InputError(problem)
     if game.result != Result.UNKNOWN and not change:
-        raise Refused(_already_entered(game))
+        raise Refused(_already_entered(game), code="result_exists",
+                      params={"board": game.board, "current": game.result.value})
+    version = rnd.version_of(game.board) if expected_version is None else expected_version
     try:
-        return work.repo.record_result(rnd.id, game.board, parsed.result, played=parsed.played,
-                                       reason=parsed.reason, note=note)
+        saved = work.repo.record_result(rnd.id, game.board, parsed.result, played=parsed.played,
+                                        reason=parsed.reason, note=note, expected_version=version)
+    except StaleVersion as exc:
+        raise _conflict(rnd, game, exc) from None
     except NotFound as exc:
         raise InputError(str(exc)) from None
+    work.emit("result_recorded", rnd.event_id, division=rnd.division, round=rnd.number,
+              group=rnd.group, board=game.board, result=saved.result.value,
+              version=version + 1, changed=game.result != Result.UNKNOWN)
+    return saved
+
+
+def _conflict(rnd: RoundRecord, game: Game, exc: StaleVersion) -> Conflict:
+    now = exc.current
+    shown = result_word(now.result, now.played, now.reason) if now is not None else "?"
+    return Conflict(
+        Text(f"第{rnd.number}轮第{game.board}台的成绩已被他人录入或修改 (现为 {shown}); "
+             "本次未保存, 请刷新后核对",
+             f"round {rnd.number} board {game.board} was entered or changed by someone else "
+             f"(now {shown}); nothing saved, reload and check"),
+        code="result_conflict",
+        params={"round": rnd.number, "board": game.board, "current": shown},
+    )
 
 
 # ------------------------------------------------------------------ showing a round
@@ -324,7 +372,7 @@ def round_view(work: Work, event_ref: str | None, division: str, round_no: int,
     players = {pid for r in rounds for g in r.games for pid in (g.black, g.white) if pid}
     games = work.repo.games(event.id, division, stage=stage.id)
     scores = scores_before(players, games, round_no, reg.scoring_for(division))
-    info = {r.group: explanation_with_names(list(r.info.get("explain", [])), names) for r in rounds}
+    info = {r.group: explanation_with_names(r.info.get("explain", []), names) for r in rounds}
     return RoundView(event, division, stage, round_no, rounds, names, scores, info)
 
 

@@ -50,7 +50,7 @@ class RankKey:
 class Decision:
     """Why ``upper`` is placed above ``lower`` (they are adjacent in the final order)."""
 
-    kind: str  # "criterion" | "direct" | "undefeated" | "tie"
+    kind: str  # "criterion" | "direct" | "undefeated" | "tie" | "placement"
     key: str
     label: str
     upper_value: object = None
@@ -117,6 +117,8 @@ def describe(d: Decision, upper_is_me: bool) -> str:
     """One Chinese phrase for a decision, seen from the player being explained."""
     if d.kind == "undefeated":
         return tr("全胜者冠军 (全胜者名列第一, 不比其他指标)", "undefeated player is champion")
+    if d.kind == "placement":
+        return d.label or tr("按同名次决赛后的名次", "by the places after the same-place final")
     if d.kind == "tie":
         return tr("并列 (所有名次指标均相同, 未设抽签)", "tied on every criterion (shared place)")
     up, low = d.upper_value, d.lower_value

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from yisai.i18n import tr
 from yisai.registry.person import Player
 from yisai.registry.team import Team
-from yisai.regulation.teams import TeamCompetition
+from yisai.regulation.teams import TeamCompetition, TeamSlot
 
 # ---------------------------------------------------------------------------------------------
 # Input: individual rankings as plain data
@@ -83,6 +83,7 @@ class TeamMemberResult:
     ranking: str | None
     place: int | None  # None = not in the ranking (withdrew / never played)
     score: float
+    note: str = ""  # why a seated member has no place (e.g. entered in another division)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,19 +146,25 @@ def team_standings(
     rankings: Mapping[RankingKey, RankingTable],
     matches: Sequence[TeamMatch] = (),
     lot_order: Sequence[str] | None = None,
+    slots: Sequence[TeamSlot] = (),
 ) -> TeamTable:
     """Rank ``teams`` in ``competition``.
 
     Members are the team's players of the competition's gender (if set) found in the ranking
     the competition reads; with more than ``size`` such members the first ``size`` in the
     team's order count (the others play individually, seed 000 十一(二)2).
+
+    ``slots`` are the regulation's seats (``teams.slots``): a member seated in a seat tied to a
+    division counts only a place in that division's ranking. A member with no place there (he
+    entered, or moved to, another division) leaves the team incomplete, never borrowing his
+    place from the other division.
     """
     if competition.method == "match_points":
         return _match_point_table(competition, teams, matches, lot_order)
 
     standings: list[TeamStanding] = []
     for team in teams:
-        members = _members(competition, team, players, rankings)
+        members = _members(competition, team, players, rankings, slots)
         standings.append(_score_team(competition, team, members, rankings))
     ranked = [s for s in standings if s.complete or not competition.complete_only]
     unranked = [s for s in standings if not (s.complete or not competition.complete_only)]
@@ -178,13 +185,29 @@ def _members(
     team: Team,
     players: Mapping[str, Player],
     rankings: Mapping[RankingKey, RankingTable],
+    slots: Sequence[TeamSlot] = (),
 ) -> list[TeamMemberResult]:
     """The counted members with their place/score in their own ranking list."""
     by_table = {key: table.by_player() for key, table in rankings.items()}
+    seat_division = {s.label: s.division for s in slots if s.division}
     out: list[TeamMemberResult] = []
     for m in team.members:
         p = players.get(m.player_id)
         if p is None or (competition.gender is not None and p.gender != competition.gender):
+            continue
+        seat = seat_division.get(m.slot) if m.slot else None
+        if seat is not None:
+            rid = _ranking_for(competition, seat, p.gender.value)
+            row = by_table.get((seat, rid or ""), {}).get(m.player_id)
+            if row is not None:
+                out.append(TeamMemberResult(m.player_id, seat, rid, row.place, row.score))
+                continue
+            note = tr(
+                f"{p.name}在{m.slot}席位所属组别无名次，不计入（其他组别的名次不代替）",
+                f"{p.name} has no place in the division of seat {m.slot}; not counted "
+                "(a place in another division does not stand in)",
+            )
+            out.append(TeamMemberResult(m.player_id, seat, rid, None, 0, note))
             continue
         if not competition.place_rankings:
             divisions = [competition.division]
@@ -226,6 +249,9 @@ def _score_team(
             f"incomplete: {size - missing} of {size}"
             + ("; not ranked" if competition.complete_only else "; missing counted as last"),
         )
+    member_notes = [m.note for m in members if m.note]
+    if member_notes:
+        note = "；".join([note, *member_notes] if note else member_notes)
     places = sorted(m.place for m in members if m.place is not None)
     if competition.method == "sum_of_places":
         # A missing member counts one place below the last of his list (only matters when
@@ -241,7 +267,7 @@ def _score_team(
         value: float = sum(places)
     else:
         value = sum(m.score for m in members if m.place is not None)
-    tie_values = []
+    tie_values: list[tuple[str, object]] = []
     for tb in competition.tie_breaks:
         if tb == "best_place":
             tie_values.append((TIE_LABELS[tb], places[0] if places else None))
@@ -293,7 +319,7 @@ def _key_fn(
                 parts.append(tie.get(TIE_LABELS[tb], ()))
             elif tb in ("sos", "cumulative", "board_points"):
                 v = s.board_points if tb == "board_points" else tie.get(TIE_LABELS[tb], 0)
-                parts.append(-float(v or 0))
+                parts.append(-float(v) if isinstance(v, int | float) else 0.0)
             elif tb == "lot" and lot_order is not None:
                 parts.append(lot_index.get(s.team_id, len(lot_index)))
         return tuple(parts)

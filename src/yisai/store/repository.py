@@ -12,7 +12,7 @@ from datetime import date, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -570,7 +570,14 @@ class Repository:
                 )
             )
         self.session.add(row)
-        self.session.flush()
+        try:
+            self.session.flush()
+        except IntegrityError:
+            raise StaleVersion(f"{division}第{number}轮刚被他人编排, 本次编排未保存") from None
+        except OperationalError as exc:
+            if "locked" in str(exc.orig).lower():
+                raise StaleVersion(f"{division}第{number}轮正被他人编排, 本次编排未保存") from None
+            raise
         saved = _round(row)
         after = {
             "division": division, "stage": stage, "group": group, "number": number,
@@ -664,7 +671,8 @@ class Repository:
         raised and nothing is written (never a silent overwrite).
         """
         rnd, row = self._game_row(round_id, board)
-        before = _game(row, rnd.number)
+        number = rnd.number
+        before = _game(row, number)
         if expected_version is not None and row.version != expected_version:
             raise StaleVersion(
                 f"第{rnd.number}轮第{board}台的成绩已被他人修改 (版本 {row.version}, 你看到的是 {expected_version})",
@@ -687,10 +695,10 @@ class Repository:
         try:
             self.session.flush()
         except StaleDataError:
-            raise StaleVersion(f"第{rnd.number}轮第{board}台的成绩刚被他人修改", None) from None
+            raise StaleVersion(f"第{number}轮第{board}台的成绩刚被他人修改", None) from None
         except OperationalError as exc:
             if "locked" in str(exc.orig).lower() or "busy" in str(exc.orig).lower():
-                raise StaleVersion(f"第{rnd.number}轮第{board}台正被他人修改", None) from None
+                raise StaleVersion(f"第{number}轮第{board}台正被他人修改", None) from None
             raise
         after = _game(row, rnd.number)
         self.audit(

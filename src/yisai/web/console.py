@@ -17,8 +17,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from yisai.formats.result_sheet import read_result_sheet, write_result_sheet
+from yisai.formats.result_sheet import write_result_sheet
 from yisai.formats.standings_export import to_xlsx
+from yisai.formats.uploads import read_result_sheet_bytes, safe_name
 from yisai.i18n import Text, tr
 from yisai.pairing import Controls
 from yisai.registry.entry import EntryStatus
@@ -111,7 +112,7 @@ async def _upload(form: dict[str, Any], key: str) -> tuple[str, bytes]:
     data = await f.read(MAX_UPLOAD + 1)
     if len(data) > MAX_UPLOAD:
         raise InputError(Text("文件超过5MB", "the file is larger than 5 MB"), code="too_large")
-    return Path(f.filename).name, data
+    return safe_name(str(f.filename)), data
 
 
 # ------------------------------------------------------------------ login
@@ -241,12 +242,10 @@ async def decide_entry(request: Request, event_id: int, entry_id: str) -> Respon
 async def roster_upload(request: Request, event_id: int) -> Response:
     form = await _form(request)
     filename, data = await _upload(form, "roster")
-    with acting(request) as work, tempfile.TemporaryDirectory(prefix="yisai-up-") as tmp:
+    with acting(request) as work:
         ctx = _event_context(work, event_id)
         work.require(Action.REGISTER)
-        path = Path(tmp) / filename
-        path.write_bytes(data)
-        report = import_roster(work, ctx["event"], path, note=_text(form, "note"))
+        report = import_roster(work, ctx["event"], data, filename, note=_text(form, "note"))
     message = tr(f"导入{report.rows}行: 新增棋手{report.players_created}人, 报名{report.entries_created}项 "
                  f"(待审核{report.entries_pending}), 队伍{report.teams_created}支",
                  f"{report.rows} rows: {report.players_created} players, {report.entries_created} entries "
@@ -331,7 +330,7 @@ def save_result(request: Request, actor: Actor, event_id: int, division: str, nu
             saved = enter_result(work, str(event_id), division, number, board, text,
                                  expected_version=version, group=group, note=note)
     except ServiceError as exc:
-        if exc.code == "result_conflict" and exc.params.get("current") is None:
+        if exc.code == "result_conflict" and exc.params.get("current") in (None, "?"):
             with web.ctx.work(actor=actor) as work:
                 exc = current_conflict(work, str(event_id), division, number, board, group)
         if exc.code in ("result_conflict", "forbidden"):
@@ -357,12 +356,10 @@ async def publish(request: Request, event_id: int, division: str, number: int) -
 async def sheet_upload(request: Request, event_id: int, division: str, number: int) -> Response:
     form = await _form(request)
     filename, data = await _upload(form, "sheet")
-    with acting(request) as work, tempfile.TemporaryDirectory(prefix="yisai-up-") as tmp:
+    with acting(request) as work:
         _event_context(work, event_id)
         work.require(Action.RECORD_RESULT)
-        path = Path(tmp) / filename
-        path.write_bytes(data)
-        sheet = read_result_sheet(path)
+        sheet = read_result_sheet_bytes(data, filename)
         change = bool(form.get("change"))
         if change:
             work.require(Action.CHANGE_RESULT)

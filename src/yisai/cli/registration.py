@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from yisai.cli.render import read_input
 from yisai.cli.session import DbOption, EventOption, command_work, console, fail, say
 from yisai.formats.template import write_roster_template
 from yisai.i18n import tr
@@ -125,7 +126,7 @@ def player_import(
     """导入报名表; 任何一行有错则整个文件都不导入. 重复导入同一文件不会重复登记."""
     with command_work(db) as work:
         ev = resolve_event(work, event)
-        report = reg.import_roster(work, ev, file, force=force, note=note)
+        report = reg.import_roster(work, ev, read_input(file), file.name, force=force, note=note)
     _print_report(report)
 
 
@@ -211,7 +212,8 @@ def team_import(
     """按报名表导入代表队及队员; 有错误或不符合组队规定则整个文件都不导入."""
     with command_work(db) as work:
         ev = resolve_event(work, event)
-        report = reg.import_roster(work, ev, file, require_team=True, force=force, note=note)
+        report = reg.import_roster(work, ev, read_input(file), file.name, require_team=True,
+                                   force=force, note=note)
     _print_report(report)
 
 

@@ -16,7 +16,7 @@ from yisai.i18n import tr
 from yisai.pairing import Controls
 from yisai.record import Game, Result
 from yisai.services.context import ServiceError, unit_of_work
-from yisai.services.events import regulation_of
+from yisai.services.events import EventRecord, regulation_of
 from yisai.services.rounds import (
     PLACEMENT_GROUP,
     RoundView,
@@ -27,7 +27,6 @@ from yisai.services.rounds import (
     sheet_lines,
     sheet_title,
 )
-from yisai.store import EventRecord
 
 console = Console()
 round_app = typer.Typer(help="轮次: 查看对阵、打印成绩登记表 (rounds)", no_args_is_help=True)
@@ -106,7 +105,7 @@ def pair_cmd(
         with unit_of_work(settings(db)) as work:
             paired = pair(work, event, division, round_no, stage_ref=stage, controls=controls,
                           replace=replace)
-            names = {p.id: p.name for p in work.repo.list_players(paired.event.id)}
+        names = paired.names
     except ServiceError as exc:
         _fail(exc)
         return

@@ -13,52 +13,20 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from yisai.cli.session import settings
+from yisai.cli.session import fail, settings
 from yisai.formats.h9 import write_h9
 from yisai.formats.standings_export import fixed_headers, place_text, text, to_csv, to_json, to_xlsx
 from yisai.i18n import tr
-from yisai.services.standings_source import SourceError, load_source
-from yisai.standings import Standings, StandingsInput, compute_standings, resolve_list
+from yisai.services.errors import ServiceError
+from yisai.services.reports import standings as standings_service
+from yisai.standings import Standings
 
 FORMATS = ("table", "csv", "json", "xlsx", "h9")
 
 
-def _fail(message: str) -> typer.Exit:
-    typer.echo(message, err=True)
-    return typer.Exit(2)
-
-
-def _subset(inp: StandingsInput, division: str | None, filters: list[str]) -> list[str] | None:
-    wanted: dict[str, str] = {}
-    if division is not None:
-        wanted["division"] = division
-    for f in filters:
-        if "=" not in f:
-            raise _fail(
-                tr(
-                    f"--filter {f!r} 应写成 键=值 (如 gender=女)",
-                    f"--filter {f!r} must be KEY=VALUE",
-                )
-            )
-        k, v = f.split("=", 1)
-        wanted[k.strip()] = v.strip()
-    if not wanted:
-        return None
-    ids = list(inp.select(**wanted))
-    if not ids:
-        keys = sorted({k for p in inp.players for k in p.tags})
-        raise _fail(
-            tr(
-                f"没有选手符合 {wanted} (可用的分组键: {', '.join(keys) or '无'})",
-                f"no player matches {wanted} (tags available: {', '.join(keys) or 'none'})",
-            )
-        )
-    return ids
-
-
-def render_table(st: Standings, console: Console) -> None:
-    title = st.title + "  " if st.title else ""
-    table = Table(title=title + tr(f"第{st.round}轮后成绩", f"standings after round {st.round}"))
+def render_table(st: Standings, console: Console, title: str = "") -> None:
+    heading = (title or st.title) + "  " if (title or st.title) else ""
+    table = Table(title=heading + tr(f"第{st.round}轮后成绩", f"standings after round {st.round}"))
     for h in fixed_headers():
         table.add_column(h)
     for k in st.shown_keys:
@@ -71,9 +39,13 @@ def render_table(st: Standings, console: Console) -> None:
     console.print(table)
 
 
+def _safe_name(title: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in title).strip("_") or "standings"
+
+
 def standings_cmd(
     source: str = typer.Argument(..., help="OpenGotha .xml 文件、EGD .h9 文件或赛事"),
-    division: str | None = typer.Option(None, "--division", help="只排某组别 (division)"),
+    division: str | None = typer.Option(None, "--division", "-d", help="组别 (编号或名称, 如 jia 或 甲组)"),
     round_: int | None = typer.Option(None, "--round", help="第几轮后 (默认: 最后有对局的一轮)"),
     criteria: str | None = typer.Option(
         None,
@@ -84,49 +56,42 @@ def standings_cmd(
     fmt: str = typer.Option("table", "--format", help="table | csv | json | xlsx | h9"),
     output: Path | None = typer.Option(None, "--output", "-o", help="写入文件 (xlsx 必须)"),
     explain: str | None = typer.Option(None, "--explain", help="说明某选手为何排在此名次"),
-    filters: list[str] = typer.Option([], "--filter", help="按标签筛选 KEY=VALUE, 可重复"),
+    filters: list[str] = typer.Option([], "--filter", help="筛选 键=值, 可重复: gender=女, group=A"),
     lot_seed: int | None = typer.Option(
         None, "--lot-seed", help="抽签的随机种子 (指标含 lot 时; 赛事默认用其保存的种子, 文件默认 0)"
     ),
     db: str | None = typer.Option(None, "--db", help="SOURCE 为赛事时的数据库文件或地址 (也可用 YISAI_DB)"),
 ) -> None:
-    """成绩表: 按规程的名次指标排名, 或按 OpenGotha 的指标复算 (从对局计算, 不读文件中的分数)."""
+    """成绩表: 按规程的名次指标排名 (同名次决赛后的最终名次), 或按 OpenGotha 的指标复算."""
     if fmt not in FORMATS:
-        raise _fail(tr(f"未知格式 {fmt!r} (允许: {', '.join(FORMATS)})", f"unknown format {fmt!r}"))
+        fail(tr(f"未知格式 {fmt!r} (允许: {', '.join(FORMATS)})", f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})"))
     try:
-        inp = load_source(source, settings(db))
-    except SourceError as exc:
-        raise _fail(str(exc)) from None
-    if lot_seed is None:
-        lot_seed = int(inp.meta.get("seed", 0))
-    for w in inp.warnings:
+        report = standings_service(source, settings(db), division=division, round_=round_,
+                                   criteria=criteria, filters=filters, lot_seed=lot_seed)
+    except ServiceError as exc:
+        fail(exc.render(), exc.render_details(), exc.exit_code)
+    st = report.standings
+    for w in report.warnings:
         typer.echo(tr("提示: ", "note: ") + w, err=True)
-    try:
-        refs = resolve_list(criteria) if criteria else None
-        subset = _subset(inp, division, filters)
-        st = compute_standings(inp, round_, refs, subset, lot_seed=lot_seed)
-    except ValueError as exc:
-        raise _fail(str(exc)) from None
 
     if explain is not None:
         try:
             typer.echo(st.explain(explain).text())
         except KeyError as exc:
-            raise _fail(str(exc.args[0]) if exc.args else str(exc)) from None
+            fail(str(exc.args[0]) if exc.args else str(exc))
         return
 
     if fmt == "table":
         console = Console(file=output.open("w", encoding="utf-8") if output else None)
-        render_table(st, console)
+        render_table(st, console, report.title)
         return
     if fmt == "xlsx":
-        data = to_xlsx(st)
-        target = output or Path(f"{Path(source).stem}_standings.xlsx")
-        target.write_bytes(data)
+        target = output or Path(f"{_safe_name(report.title)}_成绩.xlsx")
+        target.write_bytes(to_xlsx(st))
         typer.echo(tr(f"已写入 {target}", f"written {target}"))
         return
     if fmt == "h9":
-        blob = write_h9(inp, st)
+        blob = write_h9(report.source, st)
         if output:
             output.write_bytes(blob)
         else:

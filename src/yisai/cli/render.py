@@ -1,0 +1,42 @@
+"""Terminal rendering shared by the commands: tables laid out for an 80–100 column terminal
+(long cells wrap inside their column, nothing is cut), and files written with a clear message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.table import Table
+
+from yisai.awards.report import TextTable
+from yisai.cli.session import console, fail, say
+from yisai.i18n import tr
+
+
+def print_text_table(t: TextTable) -> None:
+    table = Table(title=t.title, title_style="bold", show_lines=False, expand=False)
+    for h in t.headers:
+        table.add_column(h, overflow="fold")
+    for row in t.rows:
+        table.add_row(*("" if c is None else str(c) for c in row))
+    console.print(table)
+    for note in t.notes:
+        say("  " + note, "dim")
+
+
+def read_input(path: Path) -> bytes:
+    """An input file's bytes; a missing or unreadable file is a message naming it."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        fail(tr(f"无法读取 {path}: {exc.strerror or exc}", f"cannot read {path}: {exc.strerror or exc}"))
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Write an export; a missing folder or a write error is a message, not a traceback."""
+    if not path.parent.exists():
+        fail(tr(f"目录不存在: {path.parent}", f"directory does not exist: {path.parent}"))
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        fail(tr(f"无法写入 {path}: {exc.strerror}", f"cannot write {path}: {exc.strerror}"), code=1)
+    say(tr(f"已导出: {path}", f"written: {path}"), "green")

@@ -1,0 +1,238 @@
+"""Standings, prize lists and rank-award lists as front ends show them: one call each.
+
+Every front end (CLI, web, print) asks here, so a number printed anywhere is the number computed
+once by the standings, prize and award engines. Filters accept the words people type
+(``gender=女``, ``性别=F``, ``group=A``); divisions accept the id or the Chinese name.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from yisai.awards.prizes import PrizeReport, compute_prizes
+from yisai.awards.rank_awards import RankAwardReport, compute_rank_awards
+from yisai.awards.report import TextTable, prize_tables, rank_award_tables, team_table
+from yisai.awards.results import EventResults
+from yisai.formats import awards_export
+from yisai.i18n import Text, tr
+from yisai.registry.person import Gender
+from yisai.services.context import InputError, Work
+from yisai.services.events import regulation_of, resolve_event
+from yisai.services.registration import resolve_division
+from yisai.services.results import division_standings, load_event_results
+from yisai.services.settings import Settings
+from yisai.services.standings_source import SourceError, load_source
+from yisai.standings import Standings, StandingsInput, compute_standings, resolve_list
+from yisai.standings.names import CriterionRef
+from yisai.standings.teams import TeamTable
+
+T = TypeVar("T")
+
+FILTER_KEYS: dict[str, str] = {"性别": "gender", "组": "group", "分组": "group", "队": "team",
+                               "队伍": "team", "组别": "division"}
+
+
+def _computed(fn: Callable[[], T]) -> T:
+    """Regulation data the engines cannot apply (e.g. an age limit without a date): bad input."""
+    try:
+        return fn()
+    except (ValueError, KeyError) as exc:
+        raise InputError(Text(f"规程数据无法应用: {exc}", f"regulation data cannot be applied: {exc}"),
+                         code="regulation_not_applicable") from None
+
+
+def parse_filters(filters: Iterable[str]) -> dict[str, str]:
+    """``KEY=VALUE`` words → tag filters; gender accepts 男/女/M/F."""
+    wanted: dict[str, str] = {}
+    for f in filters:
+        if "=" not in f:
+            raise InputError(
+                Text(f"筛选条件“{f}”应写成 键=值, 如 gender=女 或 group=A",
+                     f"filter {f!r} must be KEY=VALUE, e.g. gender=F or group=A"),
+                code="bad_filter",
+            )
+        k, v = (s.strip() for s in f.split("=", 1))
+        k = FILTER_KEYS.get(k, k)
+        if k == "gender":
+            try:
+                v = Gender.parse(v).value
+            except ValueError:
+                raise InputError(Text(f"性别应为 男/女 (或 M/F): {v}", f"gender must be M/F (男/女): {v}"),
+                                 code="bad_filter") from None
+        wanted[k] = v
+    return wanted
+
+
+def _describe(wanted: Mapping[str, str]) -> str:
+    labels = {"gender": tr("性别", "gender"), "group": tr("分组", "group"), "team": tr("队", "team"),
+              "division": tr("组别", "division")}
+    shown = []
+    for k, v in wanted.items():
+        if k == "gender":
+            v = Gender(v).label if tr("zh", "en") == "zh" else v
+        shown.append(f"{labels.get(k, k)}={v}")
+    return tr("、", ", ").join(shown)
+
+
+def _subset(inp: StandingsInput, wanted: Mapping[str, str]) -> list[str]:
+    ids = list(inp.select(**wanted))
+    if not ids:
+        keys = sorted({k for p in inp.players for k in p.tags})
+        raise InputError(
+            Text(f"没有选手符合 {_describe(wanted)} (可用的筛选键: {'、'.join(keys) or '无'})",
+                 f"no player matches {_describe(wanted)} (keys available: {', '.join(keys) or 'none'})"),
+            code="empty_filter",
+        )
+    return ids
+
+
+@dataclass(frozen=True)
+class StandingsReport:
+    standings: Standings
+    source: StandingsInput
+    warnings: tuple[str, ...]
+    title: str  # event, division and filter, for headings and file names
+
+
+def event_standings(
+    work: Work,
+    event_ref: str | int | None,
+    division: str | None,
+    *,
+    round_: int | None = None,
+    criteria: Sequence[CriterionRef] | None = None,
+    filters: Iterable[str] = (),
+) -> StandingsReport:
+    """A division's standings (the final applied); refused without a division when several
+    divisions play (they never play each other, so one list across them means nothing)."""
+    from yisai.services.event_data import standings_input
+
+    event = resolve_event(work, event_ref)
+    reg = regulation_of(event)
+    wanted = parse_filters(filters)
+    if division is None:
+        division = wanted.pop("division", None)
+    playing = [d for d in reg.divisions if work.repo.games(event.id, d.id)] or list(reg.divisions)
+    if division is None:
+        if len(playing) != 1:
+            choices = "、".join(f"{d.name}({d.id})" for d in playing)
+            raise InputError(
+                Text(f"本比赛有{len(playing)}个组别, 各组分别排名; 请用 --division 指定: {choices}",
+                     f"this event has {len(playing)} divisions, ranked separately; choose one "
+                     f"with --division: {', '.join(f'{d.id} ({d.name})' for d in playing)}"),
+                code="division_required",
+            )
+        division = playing[0].id
+    did = resolve_division(reg, division)
+    inp = standings_input(work, event, did)
+    subset = _subset(inp, wanted) if wanted else None
+    standings = division_standings(work, event, did, round_=round_, criteria=criteria, subset=subset)
+    name = reg.division(did).name
+    title = " ".join(x for x in (event.name, name, _describe(wanted) if wanted else "") if x)
+    return StandingsReport(standings, inp, tuple(inp.warnings), title)
+
+
+def file_standings(
+    source: str,
+    *,
+    round_: int | None = None,
+    criteria: str | None = None,
+    filters: Iterable[str] = (),
+    division: str | None = None,
+    lot_seed: int | None = None,
+) -> StandingsReport:
+    """Standings recomputed from an OpenGotha .xml or EGD .h9 file (criteria from the games)."""
+    try:
+        inp = load_source(source)
+    except SourceError as exc:
+        raise InputError(str(exc), code="bad_source") from None
+    wanted = parse_filters(filters)
+    if division is not None:
+        wanted["division"] = division
+    try:
+        refs = resolve_list(criteria) if criteria else None
+        subset = _subset(inp, wanted) if wanted else None
+        st = compute_standings(inp, round_, refs, subset,
+                               lot_seed=int(inp.meta.get("seed", 0)) if lot_seed is None else lot_seed)
+    except ValueError as exc:
+        raise InputError(str(exc), code="bad_standings_request") from None
+    return StandingsReport(st, inp, tuple(inp.warnings), inp.title or source)
+
+
+def standings(
+    source: str,
+    settings: Settings,
+    *,
+    division: str | None = None,
+    round_: int | None = None,
+    criteria: str | None = None,
+    filters: Iterable[str] = (),
+    lot_seed: int | None = None,
+) -> StandingsReport:
+    """``yisai standings SOURCE``: a file, or an event (number or name) of the settings' store."""
+    from pathlib import Path
+
+    from yisai.services.context import unit_of_work
+
+    path = Path(source)
+    if path.is_file() or path.suffix.lower() in (".xml", ".h9") or "/" in source:
+        return file_standings(source, round_=round_, criteria=criteria, filters=filters,
+                              division=division, lot_seed=lot_seed)
+    with unit_of_work(settings) as work:
+        refs = resolve_list(criteria) if criteria else None
+        return event_standings(work, source, division, round_=round_, criteria=refs,
+                               filters=filters)
+
+
+# ------------------------------------------------------------------ prizes and awards
+
+
+@dataclass(frozen=True)
+class PrizeView:
+    results: EventResults
+    report: PrizeReport
+    teams: list[TeamTable]
+    team_tables: list[TextTable]
+    prize_tables: list[TextTable]
+
+    def xlsx(self) -> bytes:
+        buf = io.BytesIO()
+        awards_export.write_prizes(self.report, self.results.players, buf, self.teams)
+        return buf.getvalue()
+
+
+@dataclass(frozen=True)
+class AwardView:
+    results: EventResults
+    report: RankAwardReport
+    tables: list[TextTable]
+
+    def xlsx(self) -> bytes:
+        buf = io.BytesIO()
+        awards_export.write_rank_awards(self.report, self.results.players, buf)
+        return buf.getvalue()
+
+
+def prize_view(results: EventResults, *, teams: bool = True) -> PrizeView:
+    report = _computed(lambda: compute_prizes(results))
+    team = list(_computed(results.team_tables).values()) if teams else []
+    return PrizeView(results, report, team, [team_table(t, results.players) for t in team],
+                     prize_tables(report, results.players))
+
+
+def award_view(results: EventResults) -> AwardView:
+    report = _computed(lambda: compute_rank_awards(results))
+    return AwardView(results, report, rank_award_tables(report, results.players))
+
+
+def prizes(work: Work, event_ref: str | int | None, *, teams: bool = True) -> PrizeView:
+    """录取名单与奖金 of an event: every list, the special awards and the payout summary."""
+    return prize_view(load_event_results(work, event_ref), teams=teams)
+
+
+def awards(work: Work, event_ref: str | int | None) -> AwardView:
+    """段位申报: who may apply for which rank, with every decision of the 顺延 rule."""
+    return award_view(load_event_results(work, event_ref))

@@ -1,0 +1,109 @@
+"""Team rosters through the import service: 计划单列市 teams (seed 002) and the city team's
+extra players entered as individuals (seed 000 十一(二)2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import REGULATIONS
+from tests.formats.roster_files import write_csv, xqw_rows
+from yisai.registry.entry import EntryStatus
+from yisai.registry.idcard import make_id_number
+from yisai.registry.person import Gender, Player
+from yisai.registry.rank import Rank
+from yisai.services import events, registration
+from yisai.services.context import Context, Refused, open_context
+
+
+@pytest.fixture
+def ctx(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Context]:
+    """Seed 002 registers until 2025-04-18 17:00; seed 000's city teams 6/1–10/8."""
+    when = datetime(2025, 7, 1, 9) if "city_roster" in request.node.name else datetime(2025, 4, 10, 9)
+    with open_context(str(tmp_path / "t.sqlite"), actor="裁判长", now=when) as c:
+        yield c
+
+
+def _province_team(team: str, province: str, city: str, area: str, seq: int) -> list[list[Any]]:
+    rows = []
+    for i, row in enumerate(xqw_rows(), start=1):
+        born = date.fromisoformat(row[3])
+        gender = Gender.MALE if row[2] == "男" else Gender.FEMALE
+        row = list(row)
+        row[1] = f"{team[:2]}{i}号"
+        row[4] = make_id_number(area, born, seq * 10 + i, gender)
+        row[6] = f"{team}{i}"
+        row[7], row[8], row[12] = province, city, team
+        rows.append(row)
+    return rows
+
+
+def test_a_planned_city_fields_its_own_team_beside_its_province(ctx: Context, tmp_path: Path) -> None:
+    rows = _province_team("辽宁队", "辽宁省", "沈阳", "210102", 1)
+    rows += _province_team("大连队", "辽宁省", "大连", "210202", 2)
+    path = write_csv(tmp_path / "r.csv", rows, "utf-8")
+    with ctx.work() as w:
+        event = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml", seed=3)
+    with ctx.work() as w:
+        w_event = events.resolve_event(w, event.id)
+        report = registration.import_roster(w, w_event, path.read_bytes(), path.name,
+                                            require_team=True)
+    assert report.teams_created == 2
+    # A second 辽宁 provincial team is still one too many.
+    more = write_csv(tmp_path / "m.csv", _province_team("辽宁二队", "辽宁省", "鞍山", "210302", 3), "utf-8")
+    with pytest.raises(Refused) as info, ctx.work() as w:
+        registration.import_roster(w, events.resolve_event(w, event.id), more.read_bytes(), more.name,
+                                   require_team=True)
+    assert any("辽宁" in d for d in info.value.details)
+
+
+def _city_player(name: str, gender: Gender, k: int) -> list[Any]:
+    born = date(1990, 1, k)
+    return [k, name, gender.label, born.isoformat(), make_id_number("330102", born, k, gender), "5段",
+            f"HZ{k}", "浙江省", "杭州", "", f"1390000{k:04d}", "公开组", "杭州队", "钱领队", ""]
+
+
+def test_a_city_roster_with_four_men_keeps_three_and_enters_the_fourth_alone(
+    ctx: Context, tmp_path: Path
+) -> None:
+    people = [("男一", Gender.MALE), ("男二", Gender.MALE), ("男三", Gender.MALE),
+              ("男四", Gender.MALE), ("女一", Gender.FEMALE), ("女二", Gender.FEMALE)]
+    path = write_csv(tmp_path / "city.csv",
+                     [_city_player(n, g, k) for k, (n, g) in enumerate(people, start=1)], "utf-8")
+    with ctx.work() as w:
+        event = events.create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=3)
+    with ctx.work() as w:
+        report = registration.import_roster(w, events.resolve_event(w, event.id), path.read_bytes(),
+                                            path.name, require_team=True)
+    assert report.teams_created == 1 and report.members_added == 5
+    assert any("男四" in n and "个人名义" in n for n in report.warnings), report.warnings
+    with ctx.work() as w:
+        ev = events.resolve_event(w, event.id)
+        (team,) = registration.list_teams(w, ev)
+        entries = {v.player.name: v.entry for v in registration.list_entries(w, ev)}
+    assert {p.name for p in team.players} == {"男一", "男二", "男三", "女一", "女二"}
+    assert entries["男四"].division == "open"  # still plays, as an individual
+
+
+def test_a_player_holds_one_live_entry_per_stage(ctx: Context) -> None:
+    with ctx.work() as w:
+        event = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml", seed=3)
+    girl = Player(id="", name="林雨欣", gender=Gender.FEMALE, birth_date=date(2014, 7, 1),
+                  rank=Rank.parse("3段"), certificate_no="C1", region="中国大陆", province="浙江")
+    with ctx.work() as w:
+        first = registration.register_player(w, event, girl, division="yi")
+    with pytest.raises(Refused) as info, ctx.work() as w:
+        registration.register_player(w, event, girl, division="甲组")
+    assert info.value.code == "second_live_entry" and "乙组" in info.value.render("zh")
+    with ctx.work() as w:
+        assert first.entry is not None
+        registration.withdraw_entry(w, first.entry.id, "改报甲组")
+        moved = registration.register_player(w, event, girl, division="甲组")
+    assert moved.entry is not None and moved.entry.division == "jia"
+    with ctx.work() as w:
+        statuses = sorted(v.entry.status for v in registration.list_entries(w, event))
+    assert statuses.count(EntryStatus.WITHDRAWN) == 1 and len(statuses) == 2
