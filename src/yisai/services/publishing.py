@@ -160,15 +160,15 @@ class RoundInfo:
 
 def rounds_index(work: Work, event_id: int) -> list[RoundInfo]:
     """Every paired round of an event: division, number, published, boards and results entered."""
+    from yisai.store.web_rows import round_counts
+
     out: dict[tuple[str, int], RoundInfo] = {}
-    for r in work.repo.list_rounds(event_id):
-        games = [g for g in r.games if not g.is_bye]
-        entered = sum(g.result != Result.UNKNOWN for g in games)
-        key = (r.division, r.number)
+    for division, number, _group, status, games, entered in round_counts(work.session, event_id):
+        key = (division, number)
         prev = out.get(key)
         if prev is not None:
-            out[key] = RoundInfo(r.division, r.number, prev.published and is_published(r.status),
-                                 prev.games + len(games), prev.entered + entered)
+            out[key] = RoundInfo(division, number, prev.published and is_published(status),
+                                 prev.games + games, prev.entered + entered)
         else:
-            out[key] = RoundInfo(r.division, r.number, is_published(r.status), len(games), entered)
+            out[key] = RoundInfo(division, number, is_published(status), games, entered)
     return sorted(out.values(), key=lambda i: (i.division, i.number))

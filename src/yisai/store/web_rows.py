@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from yisai.store.models import AppealRow, AuditRow, GameRow, ResultChangeRow, RoundRow
@@ -110,3 +110,16 @@ def round_finished_at(session: Session, event_id: int, division: str, number: in
     last = session.scalar(select(func.max(ResultChangeRow.at)).join(GameRow, GameRow.id == ResultChangeRow.game_id)
                           .where(GameRow.round_id.in_(ids)))
     return not open_games, last
+
+
+def round_counts(session: Session, event_id: int) -> list[tuple[str, int, str, str, int, int]]:
+    """(division, number, group, status, boards without byes, results entered) per stored round,
+    counted in SQL (a round list must not load thousands of games)."""
+    games = func.sum(case((GameRow.white_id.is_not(None), 1), else_=0))
+    entered = func.sum(case(((GameRow.white_id.is_not(None)) & (GameRow.result != "?"), 1), else_=0))
+    q = (select(RoundRow.division, RoundRow.number, RoundRow.group_name, RoundRow.status, games, entered)
+         .join(GameRow, GameRow.round_id == RoundRow.id, isouter=True)
+         .where(RoundRow.event_id == event_id)
+         .group_by(RoundRow.id, RoundRow.division, RoundRow.number, RoundRow.group_name, RoundRow.status)
+         .order_by(RoundRow.division, RoundRow.number))
+    return [(d, n, g, s, int(a or 0), int(b or 0)) for d, n, g, s, a, b in session.execute(q)]

@@ -89,6 +89,7 @@ class PageCache:
         self.size = size
         self._items: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
         self._lock = threading.Lock()
+        self._making: dict[tuple[Any, ...], threading.Lock] = {}
 
     def get(self, key: tuple[Any, ...]) -> bytes | None:
         with self._lock:
@@ -102,6 +103,23 @@ class PageCache:
             self._items[key] = body
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
+
+    def get_or_make(self, key: tuple[Any, ...], make: Callable[[], bytes]) -> bytes:
+        """The cached body, or made once: concurrent requests for a new key wait for the first
+        (no stampede of identical renders after each result)."""
+        found = self.get(key)
+        if found is not None:
+            return found
+        with self._lock:
+            lock = self._making.setdefault(key, threading.Lock())
+        with lock:
+            found = self.get(key)
+            if found is None:
+                found = make()
+                self.put(key, found)
+        with self._lock:
+            self._making.pop(key, None)
+        return found
 
 
 @dataclass

@@ -4,6 +4,7 @@ page (``static/poll.js``) with an ETag, so results appear without a reload."""
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -24,22 +25,25 @@ from yisai.web.core import PUBLIC, lang_of, page, state
 router = APIRouter()
 
 
+def cached(request: Request, work: Work, event_id: int, key: tuple[Any, ...],
+           render: Callable[[Work], str], stamp: int | None = None) -> bytes:
+    """A table rendered once per change of the event (the stamp) and language, per process."""
+    if stamp is None:
+        stamp = event_stamp(work, event_id)
+    return state(request).cache.get_or_make((*key, lang_of(request), stamp), lambda: render(work).encode())
+
+
 def fragment_response(request: Request, event_id: int, key: tuple[Any, ...],
                       render: Callable[[Work], str]) -> Response:
     """A polled fragment: 304 while the event's stamp is unchanged, else the cached render."""
-    web = state(request)
     lang = lang_of(request)
-    with web.ctx.work(actor=PUBLIC) as work:
+    with state(request).ctx.work(actor=PUBLIC) as work:
         stamp = event_stamp(work, event_id)
-        etag = f'W/"{event_id}-{stamp}-{lang}-{abs(hash(key)) % 10**8}"'
+        etag = f'W/"{event_id}-{stamp}-{lang}-{zlib.crc32(repr(key).encode())}"'
         headers = {"ETag": etag, "Cache-Control": "no-cache"}
         if request.headers.get("if-none-match") == etag:
             return Response(status_code=304, headers=headers)
-        cache_key = (*key, lang, stamp)
-        body = web.cache.get(cache_key)
-        if body is None:
-            body = render(work).encode()
-            web.cache.put(cache_key, body)
+        body = cached(request, work, event_id, key, render, stamp)
     return HTMLResponse(body, headers=headers)
 
 
@@ -92,7 +96,8 @@ def _pairings_html(request: Request, event_id: int, division: str, number: int) 
 def round_page(request: Request, event_id: int, division: str, number: int) -> Response:
     with state(request).ctx.work(actor=PUBLIC) as work:
         nav = _event_nav(work, event_id)
-        table = _pairings_html(request, event_id, division, number)(work)
+        table = cached(request, work, event_id, ("pairings", division, number),
+                       _pairings_html(request, event_id, division, number)).decode()
     poll = f"/events/{event_id}/rounds/{division}/{number}/fragment"
     return page(request, "round.html", division=division, number=number, table=table, poll=poll, **nav)
 
@@ -118,7 +123,8 @@ def standings_page(request: Request, event_id: int, division: str, explain: str 
     explanation: list[str] = []
     with state(request).ctx.work(actor=PUBLIC) as work:
         nav = _event_nav(work, event_id)
-        table = _standings_html(request, event_id, division)(work)
+        table = cached(request, work, event_id, ("standings", division),
+                       _standings_html(request, event_id, division)).decode()
         if explain:
             st: Standings = reports.event_standings(work, str(event_id), division)
             try:
