@@ -121,6 +121,6 @@ def site(template_db: Path, tmp_path: Path) -> Iterator[Site]:
     db = tmp_path / "site.sqlite"
     shutil.copy(template_db, db)
     clock = Clock(NOW)
-    app = create_app(replace(Settings(database=str(db)), clock=clock), secret="test-secret")
+    app = create_app(replace(Settings(database=str(db)), clock=clock), secret="test-secret", refresh_seconds=0)
     with TestClient(app) as client:
         yield Site(str(db), clock, client)

@@ -18,6 +18,8 @@ def serve(
     workers: int = typer.Option(1, "--workers", min=1, max=32, help="工作进程数"),
     load_demo: bool = typer.Option(False, "--load-demo", help="先载入两个样例比赛 (赛程过半) 与演示账号"),
     demo_scale: float = typer.Option(0.5, "--demo-scale", min=0.05, max=2.0, help="演示人数比例"),
+    refresh: float = typer.Option(2.0, "--refresh", min=0.0, max=60.0,
+                                  help="公开页面的表格最多每N秒重新生成一次 (成绩录入后最迟N秒显示)"),
 ) -> None:
     """启动网站: 公开成绩页、裁判工作台与 JSON API (web server)."""
     from yisai.cli.session import fail, say
@@ -49,6 +51,7 @@ def serve(
     secret = os.environ.get("YISAI_WEB_SECRET") or secrets.token_urlsafe(32)
     os.environ["YISAI_WEB_SECRET"] = secret
     os.environ["YISAI_DATABASE_URL"] = settings.database
+    os.environ["YISAI_WEB_REFRESH"] = str(refresh)
     say(tr(f"公开页面: http://{host}:{port}/   工作台: http://{host}:{port}/console   API: http://{host}:{port}/docs",
            f"public site: http://{host}:{port}/   console: http://{host}:{port}/console   API: http://{host}:{port}/docs"))
     say(tr("按 Ctrl-C 停止", "press Ctrl-C to stop"))

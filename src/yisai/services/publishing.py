@@ -14,7 +14,8 @@ from yisai.formats.result_sheet import result_word
 from yisai.i18n import Text
 from yisai.record import Game, Result
 from yisai.services.context import Conflict, InputError, Work
-from yisai.services.events import resolve_event
+from yisai.services.event_data import playing_stage
+from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action
 from yisai.services.rounds import record_result, rounds_of
 from yisai.store import AuditRecord
@@ -68,7 +69,11 @@ def enter_result(
     already has a result is corrected only with a note (the audit keeps before and after).
     """
     work.require(Action.RECORD_RESULT)
-    _event, _reg, rounds = rounds_of(work, event_ref, division, round_no)
+    event = resolve_event(work, event_ref)
+    stage = playing_stage(regulation_of(event), division)
+    one = work.repo.get_round(event.id, division, round_no, stage=stage.id, group=group) \
+        if group is not None else None
+    rounds = [one] if one is not None else rounds_of(work, event_ref, division, round_no)[2]
     if group is not None:
         rounds = [r for r in rounds if r.group == group]
     found = [(r, g) for r in rounds for g in r.games if g.board == board]

@@ -25,7 +25,9 @@ from yisai.web import api, appeals, console, public, registration
 from yisai.web.core import (
     HERE,
     LanguageMiddleware,
+    PageCache,
     SecurityHeadersMiddleware,
+    StampCache,
     WebState,
     lang_of,
     page,
@@ -34,8 +36,10 @@ from yisai.web.core import (
 SECRET_ENV = "YISAI_WEB_SECRET"
 
 
-def create_app(settings: Settings, *, secret: str | None = None, secure_cookies: bool = False) -> FastAPI:
-    """The app over the database of ``settings`` (its clock is the server's clock)."""
+def create_app(settings: Settings, *, secret: str | None = None, secure_cookies: bool = False,
+               refresh_seconds: float = 2.0) -> FastAPI:
+    """The app over the database of ``settings`` (its clock is the server's clock); a public
+    table is re-rendered at most every ``refresh_seconds`` while results come in."""
     ctx = open_context(settings)
 
     @asynccontextmanager
@@ -49,7 +53,8 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
         "Write results with a bearer token from POST /api/token.",
         docs_url="/docs", redoc_url=None, openapi_url="/api/openapi.json", lifespan=lifespan,
     )
-    app.state.web = WebState(ctx, secret or secrets.token_urlsafe(32), secure_cookies)
+    app.state.web = WebState(ctx, secret or secrets.token_urlsafe(32), secure_cookies,
+                             cache=PageCache(min_age=refresh_seconds), stamps=StampCache(ttl=refresh_seconds / 2))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(public.router)
     app.include_router(console.router)
@@ -87,4 +92,6 @@ def app_from_environment() -> FastAPI:
     """What each uvicorn worker builds: database, clock and secret from the environment."""
     settings = settings_from_environment(os.environ)
     secret = os.environ.get(SECRET_ENV)
-    return create_app(settings, secret=secret, secure_cookies=os.environ.get("YISAI_SECURE_COOKIES") == "1")
+    refresh = float(os.environ.get("YISAI_WEB_REFRESH", "2"))
+    return create_app(settings, secret=secret, secure_cookies=os.environ.get("YISAI_SECURE_COOKIES") == "1",
+                      refresh_seconds=refresh)

@@ -83,43 +83,84 @@ class LoginLimiter:
 
 
 class PageCache:
-    """Rendered fragments keyed by (what, language, change stamp); bounded, per process."""
+    """The latest rendering of each table (per page and language) with the change stamp it was
+    made at; bounded, per process.
 
-    def __init__(self, size: int = 512) -> None:
+    Stale while revalidating: when the event changed, one request renders the new table while
+    the others keep getting the previous one (with its own ETag) instead of queueing behind the
+    render, so a slow table never stalls 200 polling clients. A request with no earlier
+    rendering to fall back on waits for the one being made.
+    """
+
+    def __init__(self, size: int = 512, min_age: float = 1.0) -> None:
         self.size = size
-        self._items: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self.min_age = min_age  # a table is re-rendered at most this often (seconds)
+        self._made: dict[tuple[Any, ...], float] = {}
+        self._items: OrderedDict[tuple[Any, ...], tuple[int, bytes]] = OrderedDict()
         self._lock = threading.Lock()
-        self._making: dict[tuple[Any, ...], threading.Lock] = {}
+        self._making: dict[tuple[Any, ...], threading.Event] = {}
 
-    def get(self, key: tuple[Any, ...]) -> bytes | None:
+    def ready(self, key: tuple[Any, ...], stamp: int) -> tuple[bytes, int] | None:
+        """The body to serve now without rendering (fresh, or stale within ``min_age``), if any."""
         with self._lock:
             found = self._items.get(key)
+            if found is not None and (found[0] >= stamp or time.monotonic() - self._made.get(key, 0.0) < self.min_age):
+                return found[1], found[0]
+        return None
+
+    def latest(self, key: tuple[Any, ...], stamp: int, make: Callable[[], bytes]) -> tuple[bytes, int]:
+        """(body, the stamp it was rendered at) for ``key`` now at ``stamp``."""
+        while True:
+            with self._lock:
+                found = self._items.get(key)
+                if found is not None:
+                    self._items.move_to_end(key)
+                    if found[0] >= stamp or time.monotonic() - self._made.get(key, 0.0) < self.min_age:
+                        return found[1], found[0]
+                busy = self._making.get(key)
+                if busy is None:
+                    done = self._making[key] = threading.Event()
+                    break
             if found is not None:
-                self._items.move_to_end(key)
-            return found
+                return found[1], found[0]  # someone renders the new one: serve the previous
+            busy.wait(timeout=30)
+        try:
+            body = make()
+            with self._lock:
+                current = self._items.get(key)
+                if current is None or current[0] <= stamp:
+                    self._items[key] = (stamp, body)
+                    self._items.move_to_end(key)
+                    self._made[key] = time.monotonic()
+                while len(self._items) > self.size:
+                    gone, _ = self._items.popitem(last=False)
+                    self._made.pop(gone, None)
+            return body, stamp
+        finally:
+            with self._lock:
+                self._making.pop(key, None)
+            done.set()
 
-    def put(self, key: tuple[Any, ...], body: bytes) -> None:
-        with self._lock:
-            self._items[key] = body
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
 
-    def get_or_make(self, key: tuple[Any, ...], make: Callable[[], bytes]) -> bytes:
-        """The cached body, or made once: concurrent requests for a new key wait for the first
-        (no stampede of identical renders after each result)."""
-        found = self.get(key)
-        if found is not None:
-            return found
+class StampCache:
+    """Each event's change stamp, re-read from the database at most every ``ttl`` seconds: a poll
+    answered from memory costs no database round trip (results show up at most ``ttl`` later)."""
+
+    def __init__(self, ttl: float = 0.5) -> None:
+        self.ttl = ttl
+        self._stamps: dict[int, tuple[float, int]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, event_id: int) -> int | None:
         with self._lock:
-            lock = self._making.setdefault(key, threading.Lock())
-        with lock:
-            found = self.get(key)
-            if found is None:
-                found = make()
-                self.put(key, found)
+            found = self._stamps.get(event_id)
+        if found is None or time.monotonic() - found[0] > self.ttl:
+            return None
+        return found[1]
+
+    def put(self, event_id: int, stamp: int) -> None:
         with self._lock:
-            self._making.pop(key, None)
-        return found
+            self._stamps[event_id] = (time.monotonic(), stamp)
 
 
 @dataclass
@@ -129,6 +170,7 @@ class WebState:
     secure_cookies: bool = False
     limiter: LoginLimiter = field(default_factory=LoginLimiter)
     cache: PageCache = field(default_factory=PageCache)
+    stamps: StampCache = field(default_factory=StampCache)
 
     def __post_init__(self) -> None:
         self.signer = URLSafeTimedSerializer(self.secret, salt="yisai-session")

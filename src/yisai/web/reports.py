@@ -9,11 +9,18 @@ from yisai.awards.report import TextTable
 from yisai.services import reports
 from yisai.services.context import Work
 from yisai.services.errors import ServiceError
+from yisai.services.events import regulation_of, resolve_event
+from yisai.services.registration import resolve_division
+from yisai.services.results import division_standings
 from yisai.standings.ranking import Standings
 
 
 def event_standings(work: Work, event_ref: str, division: str) -> Standings:
-    return reports.event_standings(work, event_ref, division).standings
+    """A division's standings, the final applied (``services.results.division_standings``: the
+    same ranking as ``reports.event_standings`` without its title and filter handling, which
+    reads the event's games a second time; a public page polls this)."""
+    event = resolve_event(work, event_ref)
+    return division_standings(work, event, resolve_division(regulation_of(event), division))
 
 
 @dataclass(frozen=True)
