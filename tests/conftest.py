@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,3 +26,12 @@ def testdata_dir() -> Path:
 @pytest.fixture
 def testdata() -> Path:
     return testdata_dir()
+
+
+@pytest.fixture(autouse=True)
+def _chinese_by_default() -> Iterator[None]:
+    """Each test starts in Chinese; a CLI call with --lang en must not leak into the next test."""
+    from yisai.i18n import use_language
+
+    with use_language("zh"):
+        yield

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from yisai.awards.results import EventResults
 from yisai.registry.person import Gender, Player, ProStatus
-from yisai.registry.rank import Rank
 from yisai.registry.team import Team, TeamMember
 from yisai.regulation import Regulation, load
 from yisai.standings.teams import RankedPlayer, RankingTable
+from yisai.vocabulary.rank import Rank
 
 REGULATIONS = Path(__file__).resolve().parents[2] / "regulations"
 

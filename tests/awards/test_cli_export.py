@@ -73,3 +73,16 @@ def test_bad_xlsx_name_is_an_error_not_a_crash(tmp_path):
     r = CliRunner().invoke(app_with(final_results()), ["awards", "--xlsx", str(tmp_path / "x.csv")])
     assert r.exit_code == 2
     assert "xlsx" in r.output
+
+
+def test_award_tables_fit_a_100_column_terminal_without_cutting(monkeypatch) -> None:
+    from rich.cells import cell_len
+
+    monkeypatch.setenv("COLUMNS", "100")
+    r = CliRunner().invoke(app_with(final_results()), ["awards"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert max(cell_len(line) for line in lines) <= 100
+    assert "…" not in r.output  # long cells wrap inside their column; nothing is cut
+    # A grant's wording is shown once for its group of rows, not repeated on every row.
+    assert sum("个人第1名可申报业余8段" in line for line in lines) == 1

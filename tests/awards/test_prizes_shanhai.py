@@ -127,7 +127,7 @@ def test_girl_inside_youth_top_16_keeps_place_but_prizes_do_not_cumulate():
 
 
 def test_only_open_women_cumulate_and_the_junior_reading_is_an_open_point():
-    from yisai.regulation.summary import summarize
+    from yisai.formats.regulation_summary import summarize
 
     reg = shanhai()
     cumulative = {pl.id: pl.cumulative_with for pl in reg.prizes.lists if pl.cumulative_with}
@@ -237,7 +237,7 @@ def test_non_cumulative_special_award_passes_to_next_woman():
 
 def test_summary_says_pre_tax_because_seed_000_says_so():
     # 十三(一) 注：以上奖金均为税前奖金。
-    from yisai.awards.report import prize_summary
+    from yisai.formats.awards_report import prize_summary
 
     players, pids = open_field()
     rep = compute_prizes(results(shanhai(), players, [table("open", "mixed", pids)]))

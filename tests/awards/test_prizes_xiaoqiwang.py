@@ -95,7 +95,7 @@ def test_team_top_8_honours_by_sum_of_places():
 def test_summary_does_not_call_amounts_pre_tax_when_the_regulation_does_not():
     # Seed 002 九 says nothing about tax (the file sets pre_tax = false): no "税前" anywhere in
     # the printed summary; the file's own value note is printed instead.
-    from yisai.awards.report import prize_summary
+    from yisai.formats.awards_report import prize_summary
 
     pj, tj = group("jia", 10, 10)
     rep = compute_prizes(results(xiaoqiwang(), pj, [tj]))

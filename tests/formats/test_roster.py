@@ -11,8 +11,8 @@ from tests.formats.roster_files import HEADERS, write_csv, write_xls, write_xlsx
 from yisai.formats.roster import read_roster
 from yisai.formats.template import template_columns, write_roster_template
 from yisai.registry.person import Gender
-from yisai.registry.rank import Rank
 from yisai.regulation import Regulation, load
+from yisai.vocabulary.rank import Rank
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 
 from yisai.pairing import Entrant
 from yisai.record import Game, Result
-from yisai.registry.rank import Rank
+from yisai.vocabulary.rank import Rank
 
 
 def field(n: int, teams: int = 0) -> list[Entrant]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tests.pairing.pairing_helpers import field
 from yisai.pairing import Entrant, pair_round, seeding_order
-from yisai.registry.rank import Rank
 from yisai.regulation.rules import PairingRules
+from yisai.vocabulary.rank import Rank
 
 
 def _pairs(rp) -> set[frozenset[str]]:

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from tests.conftest import REGULATIONS
 from yisai.cli.app import app
+from yisai.formats.regulation_summary import summarize
 from yisai.regulation import Regulation, load
-from yisai.regulation.summary import summarize
 
 SHANHAI = REGULATIONS / "2025-shanhai-cup.toml"
 XIAOQIWANG = REGULATIONS / "2025-xiaoqiwang.toml"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from yisai.pairing import Entrant, pair_round
 from yisai.record import Game, Result
-from yisai.registry.rank import Rank
+from yisai.vocabulary.rank import Rank
 
 # Ids that look like the numbers in the reasons ("2分组", "(3人)", "第1名"): the hard case.
 FIELD = [Entrant(str(i), Rank(6 - i)) for i in range(1, 6)]

@@ -17,9 +17,9 @@ from yisai.cli.app import app
 from yisai.record import Game, Result
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Gender, Player
-from yisai.registry.rank import Rank
 from yisai.services.context import unit_of_work
 from yisai.services.events import resolve_event
+from yisai.vocabulary.rank import Rank
 
 runner = CliRunner()
 
@@ -113,11 +113,19 @@ def test_sheet_round_trip_import_once_and_scores(db: str, tmp_path: Path) -> Non
     with (tmp_path / "again.csv").open(encoding="utf-8-sig") as f:
         assert [row[4] for row in csv.reader(f)] == ["结果", "黑中盘胜", "白弃权", "轮空"]
 
-    # The same sheet again: refused (exit 1 like `yisai result`), nothing duplicated.
+    # The same sheet again: identical rows are no change (no --change needed), nothing duplicated.
+    code, out = _cli("result", "import", str(tmp_path / "r1.xlsx"), "-d", "jia", "-r", "1")
+    assert code == 0 and "保存0台成绩, 未变2台" in out, out
+    assert _history_lengths(db, 1) == [1, 1]
+    # A different result on a board that has one still needs --change.
+    ws["E3"] = "白胜"
+    book.save(tmp_path / "r1.xlsx")
     code, out = _cli("result", "import", str(tmp_path / "r1.xlsx"), "-d", "jia", "-r", "1")
     assert code == 1 and "未保存任何成绩" in out
     assert "r1.xlsx:成绩登记表:3:E(结果): 第1轮第1台已有成绩 黑中盘胜; 如需更改请加 --change" in out
     assert _history_lengths(db, 1) == [1, 1]
+    ws["E3"] = "黑中盘胜"
+    book.save(tmp_path / "r1.xlsx")
     # With --change, results already stored are left alone (no new history entries) …
     code, out = _cli("result", "import", str(tmp_path / "r1.xlsx"), "-d", "jia", "-r", "1", "--change")
     assert code == 0 and "保存0台成绩, 未变2台" in out, out

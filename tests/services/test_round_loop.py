@@ -75,3 +75,38 @@ def test_pair_enter_and_repair(db: str) -> None:
     assert {g.black for g in _games(db, 2) if g.is_bye}.isdisjoint({g.black for g in byes})
     shown = runner.invoke(app, ["round", "show", "-d", "jia", "-r", "1"])
     assert shown.exit_code == 0 and "白胜" in shown.output and "轮空" in shown.output
+
+
+def test_chinese_division_names_identical_results_and_late_corrections(db: str) -> None:
+    """甲组 works wherever jia does; the same result again is no change; correcting an earlier
+    round after the next was paired is warned about and audited."""
+    r = runner.invoke(app, ["pair", "-d", "甲组", "-r", "1"])
+    assert r.exit_code == 0, r.output
+    bad = runner.invoke(app, ["round", "show", "-d", "丁组", "-r", "1"])
+    assert bad.exit_code == 2 and "甲组(jia)" in bad.output and "乙组(yi)" in bad.output
+    assert runner.invoke(app, ["result", "黑胜", "-d", "甲组", "-r", "1", "-b", "1"]).exit_code == 0
+    again = runner.invoke(app, ["result", "黑胜", "-d", "jia", "-r", "1", "-b", "1"])
+    assert again.exit_code == 0 and "未改动" in again.output
+    same = runner.invoke(app, ["result", "黑胜", "-d", "jia", "-r", "1", "-b", "1", "--change"])
+    assert same.exit_code == 0 and "未改动" in same.output
+    assert runner.invoke(app, ["result", "白胜", "-d", "jia", "-r", "1", "-b", "2"]).exit_code == 0
+    assert runner.invoke(app, ["pair", "-d", "jia", "-r", "2"]).exit_code == 0
+    late = runner.invoke(app, ["result", "白胜", "-d", "jia", "-r", "1", "-b", "1", "--change",
+                               "--note", "记录有误"])
+    assert late.exit_code == 0 and "第2轮已按原成绩编排" in late.output, late.output
+    with unit_of_work(db) as work:
+        event = resolve_event(work, None)
+        notes = [a.note for a in work.repo.audit_log(event.id) if a.action == "result"]
+        rnd = next(r for r in work.repo.list_rounds(event.id, "jia") if r.number == 1)
+        history = work.repo.result_history(rnd.id, 1)
+    assert notes[-1] == "记录有误; 更改时第2轮已编排"
+    assert [h.result.value for h in history] == ["B+", "W+"]  # the no-change entries left no trace
+
+
+def test_english_cli_messages(db: str) -> None:
+    r = runner.invoke(app, ["--lang", "en", "pair", "-r", "1"])
+    assert r.exit_code == 2 and "Missing option" in r.output
+    r = runner.invoke(app, ["pair", "-r", "1"])
+    assert r.exit_code == 2 and "缺少选项" in r.output and "Missing" not in r.output
+    r = runner.invoke(app, ["--lang", "en", "round", "show", "-d", "x", "-r", "1"])
+    assert r.exit_code == 2 and "no division 'x'" in r.output

@@ -15,9 +15,9 @@ from tests.formats.roster_files import write_csv, xqw_rows
 from yisai.registry.entry import EntryStatus
 from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender, Player
-from yisai.registry.rank import Rank
 from yisai.services import events, registration
 from yisai.services.context import Context, Refused, open_context
+from yisai.vocabulary.rank import Rank
 
 
 @pytest.fixture

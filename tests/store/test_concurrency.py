@@ -9,17 +9,18 @@ from __future__ import annotations
 import threading
 import time
 from datetime import date
+from itertools import pairwise
 
 import pytest
 
 from tests.conftest import REGULATIONS
 from yisai.registry.person import Gender, Player
-from yisai.registry.rank import Rank
 from yisai.services.context import Context, open_context
 from yisai.services.errors import Conflict, Refused
 from yisai.services.events import create_event, resolve_event
 from yisai.services.registration import approve_entry, register_player
 from yisai.services.rounds import pair, record_result, round_view
+from yisai.vocabulary.rank import Rank
 
 from .conftest import NOW
 
@@ -88,19 +89,24 @@ def test_two_first_entries_at_once_one_wins_one_is_told(db_url: str, holds: tupl
 
 
 def test_two_corrections_at_once_keep_an_honest_audit(db_url: str) -> None:
+    """Overlapping corrections: one wins and the other is told; if the machine happens to run
+    them one after the other, both are saved as a chain. Either way no "before" is stale."""
     _event_with_round(db_url)
     with open_context(db_url, actor="裁判", now=NOW) as ctx, ctx.work() as w:
         record_result(w, None, "jia", 1, 1, "和")
     outcome = _race(db_url, change=True, holds=(0.2, 0.0))
-    assert sorted(map(str, outcome.values())) == ["result_conflict", "saved"], outcome
+    assert set(map(str, outcome.values())) <= {"saved", "result_conflict"}, outcome
+    saved = sum(1 for o in outcome.values() if o == "saved")
+    assert saved >= 1
     with open_context(db_url, now=NOW) as ctx:
         result, version, history = _board(ctx)
         with ctx.work() as w:
-            audit = [a for a in w.repo.audit_log(resolve_event(w, None).id, "game")]
-    # Each audit line's "before" is the previous line's "after": no stale before.
-    assert [a.before["result"] for a in audit] == ["?", "="]
-    assert audit[0].after["result"] == "=" and audit[1].after["result"] == result
-    assert history == [("?", "="), ("=", result)] and version == 3
+            audit = list(w.repo.audit_log(resolve_event(w, None).id, "game"))
+    assert audit[0].before["result"] == "?"
+    for earlier, later in pairwise(audit):
+        assert later.before["result"] == earlier.after["result"]  # never a stale "before"
+    assert len(history) == 1 + saved and version == 2 + saved
+    assert history[-1][1] == result and history[0] == ("?", "=")
 
 
 def test_a_stale_version_from_a_form_is_refused(db_url: str) -> None:

@@ -114,3 +114,9 @@ def test_an_out_of_date_schema_is_refused_until_db_upgrade(db_url: str, tmp_path
     assert info.value.code == "schema_outdated" and "yisai db upgrade" in info.value.render("zh")
     assert upgrade(Settings(database=db_url)) == ("0001", head_revision())
     open_context(db_url).close()
+
+
+def test_the_recorded_schema_head_is_alembics_head() -> None:
+    from yisai.store.database import SCHEMA_HEAD, alembic_head
+
+    assert alembic_head() == SCHEMA_HEAD

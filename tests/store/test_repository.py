@@ -11,10 +11,10 @@ from tests.store.conftest import NOW
 from yisai.record import Game, Result
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
-from yisai.registry.rank import Rank
 from yisai.registry.team import Team, TeamMember
 from yisai.services.context import Context
 from yisai.store import Conflict, EventRecord, NotFound
+from yisai.vocabulary.rank import Rank
 
 
 def _event(ctx: Context) -> EventRecord:

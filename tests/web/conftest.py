@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from tests.conftest import REGULATIONS
 from yisai.registry.idcard import check_digit
 from yisai.registry.person import Gender, Player
-from yisai.registry.rank import Rank
+from yisai.vocabulary.rank import Rank
 from yisai.services.accounts import create_user
 from yisai.services.context import open_context
 from yisai.services.events import create_event

@@ -28,12 +28,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from yisai.awards.results import EventResults
+from yisai.formats.regulation_summary import grant_text
 from yisai.i18n import tr
 from yisai.registry.person import Player, ProStatus
-from yisai.registry.rank import Rank
 from yisai.regulation.rank_awards import CountCondition, Grant, RankAwardRule
-from yisai.regulation.summary import grant_text
 from yisai.standings.teams import RankedPlayer
+from yisai.vocabulary.rank import Rank
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +115,7 @@ class RankAwardReport:
     def applicants(self) -> list[Applicant]:
         by_player: dict[tuple[str, str], list[Recipient]] = defaultdict(list)
         names = {rule.division: rule.division_name for rule in self.rules}
+        order = {rule.division: k for k, rule in enumerate(self.rules)}  # the regulation's order
         for rule in self.rules:
             for g in rule.grants:
                 for r in g.recipients:
@@ -133,7 +134,7 @@ class RankAwardReport:
                     notes=tuple(r.note for r in recs if r.note),
                 )
             )
-        return sorted(out, key=lambda a: (a.division, a.place))
+        return sorted(out, key=lambda a: (order[a.division], a.place))
 
 
 # ---------------------------------------------------------------------------------------------

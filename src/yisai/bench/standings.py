@@ -14,10 +14,10 @@ import time
 import typer
 
 from yisai.record import Game, Result
-from yisai.registry.rank import Rank
 from yisai.regulation.rules import Criterion, CriterionSpec, RankingRules
 from yisai.standings import ALL_CRITERIA, StandingsPlayer, compute_table, rank
 from yisai.standings.opengotha import OGParameters, compute_og_scores, og_order
+from yisai.vocabulary.rank import Rank
 
 
 def synthetic_event(

@@ -37,7 +37,7 @@ def build_event(db: Path, players: int, rounds: int, seed: int) -> None:
     from yisai.formats.result_sheet import ResultSheet, SheetRow
     from yisai.record.parse import parse_result
     from yisai.registry.person import Gender, Player
-    from yisai.registry.rank import Rank
+    from yisai.vocabulary.rank import Rank
     from yisai.services.accounts import create_user
     from yisai.services.context import open_context
     from yisai.services.events import create_event
@@ -67,7 +67,7 @@ def build_event(db: Path, players: int, rounds: int, seed: int) -> None:
                 break
             with ctx.work(actor=director) as work:
                 view = round_view(work, str(event.id), "jia", n)
-                rows = []
+                rows: list[SheetRow] = []
                 for r in view.rounds:
                     for g in r.games:
                         if g.is_bye:

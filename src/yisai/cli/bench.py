@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import typer
 
-from yisai.bench import board, pairing, standings, web
+from yisai.bench import board, pairing, standings, startup, web
 
 bench_app = typer.Typer(help="性能基准测试 (benchmarks with fixed seeds)", no_args_is_help=True)
 
 
 def register(app: typer.Typer) -> None:
-    for module in (board, pairing, standings, web):
+    for module in (board, pairing, standings, startup, web):
         module.register(bench_app)
     app.add_typer(bench_app, name="bench")

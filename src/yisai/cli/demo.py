@@ -12,10 +12,16 @@ from rich.table import Table
 
 from yisai.awards.prizes import compute_prizes
 from yisai.awards.rank_awards import compute_rank_awards
-from yisai.awards.report import prize_summary, prize_tables, rank_award_tables, team_table, to_lines
 from yisai.cli.rounds import print_round
+from yisai.formats.awards_report import (
+    prize_summary,
+    prize_tables,
+    rank_award_tables,
+    team_table,
+    to_lines,
+)
+from yisai.formats.regulation_summary import fmt_date
 from yisai.i18n import tr
-from yisai.regulation.summary import fmt_date
 from yisai.services.context import ServiceError, open_context
 from yisai.services.demo import (
     play_round,
@@ -56,7 +62,7 @@ def demo(
         for path in regulation:
             reg = read_regulation_file(path)[1]
             moment = registration_moment(reg)
-            with open_context(str(db), actor="demo", now=lambda m=moment: m) as ctx:
+            with open_context(str(db), actor="demo", now=moment) as ctx:
                 _run_one(ctx, path, boards, scale)
     except ServiceError as exc:
         console.print(f"[red]{exc.message}[/red]")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import typer
 
+from yisai.formats.regulation_summary import summarize
 from yisai.i18n import tr
 from yisai.regulation import Regulation, RegulationError, load
-from yisai.regulation.summary import summarize
 
 regulation_app = typer.Typer(help="规程文件: 检查与摘要 (regulation files)", no_args_is_help=True)
 

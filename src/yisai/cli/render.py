@@ -7,8 +7,8 @@ from pathlib import Path
 
 from rich.table import Table
 
-from yisai.awards.report import TextTable
 from yisai.cli.session import console, fail, say
+from yisai.formats.awards_report import TextTable
 from yisai.i18n import tr
 
 
@@ -16,8 +16,15 @@ def print_text_table(t: TextTable) -> None:
     table = Table(title=t.title, title_style="bold", show_lines=False, expand=False)
     for h in t.headers:
         table.add_column(h, overflow="fold")
+    previous: tuple[object, ...] = ()
     for row in t.rows:
-        table.add_row(*("" if c is None else str(c) for c in row))
+        cells = ["" if c is None else str(c) for c in row]
+        key = tuple(row[c] for c in t.group_columns if c < len(row))
+        if t.group_columns and key == previous:  # same grant as the row above: shown once
+            for c in t.group_columns:
+                cells[c] = ""
+        previous = key
+        table.add_row(*cells)
     console.print(table)
     for note in t.notes:
         say("  " + note, "dim")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -11,22 +11,15 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from yisai.cli.session import settings
-from yisai.formats.result_sheet import read_result_sheet, write_result_sheet
 from yisai.i18n import tr
-from yisai.pairing import Controls
 from yisai.record import Game, Result
-from yisai.services.context import ServiceError, unit_of_work
-from yisai.services.events import EventRecord, regulation_of
-from yisai.services.rounds import (
-    PLACEMENT_GROUP,
-    RoundView,
-    import_results,
-    pair,
-    record_result,
-    round_view,
-    sheet_lines,
-    sheet_title,
-)
+from yisai.record.groups import group_title
+
+if TYPE_CHECKING:  # services (and the store) load when a command runs, not for --help
+    from yisai.services.errors import ServiceError
+    from yisai.services.events import EventRecord
+    from yisai.services.rounds import RoundView
+
 
 console = Console()
 round_app = typer.Typer(help="轮次: 查看对阵、打印成绩登记表 (rounds)", no_args_is_help=True)
@@ -99,6 +92,10 @@ def pair_cmd(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB", help="数据库文件或 URL"),
 ) -> None:
     """编排一轮 (积分编排制)."""
+    from yisai.pairing import Controls
+    from yisai.services.context import ServiceError, unit_of_work
+    from yisai.services.rounds import pair
+
     controls = Controls(fixed_pairs=_pairs(fix), forbidden_pairs=_pairs(forbid),
                         requested_byes=tuple(bye), sit_outs=tuple(sit_out))
     try:
@@ -110,7 +107,7 @@ def pair_cmd(
         _fail(exc)
         return
     for group, pairing in paired.parts:
-        title = _title(paired.event, division, round_no, group)
+        title = _title(paired.event, paired.division, round_no, group)
         t = Table(title=title, title_style="bold")
         for h in ("台次", "黑方", "积分", "白方", "积分"):
             t.add_column(h)
@@ -121,12 +118,14 @@ def pair_cmd(
             t.add_row("", names.get(y.player, y.player), "", "轮空", f"+{y.points}")
         console.print(t)
         if explain:
-            for line in pairing.explain(names=names):
+            for line in collapse_sit_outs(pairing.explain(names=names)):
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def _title(event: EventRecord, division: str, n: int, group: str) -> str:
-    label = {"": "", PLACEMENT_GROUP: " 同名次决赛"}.get(group, f" {group}组")
+    from yisai.services.events import regulation_of
+
+    label = f" {group_title(group)}" if group else ""
     return f"{regulation_of(event).division(division).name}{label} 第{n}轮"
 
 
@@ -140,6 +139,9 @@ def round_show(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
 ) -> None:
     """显示一轮的对阵与成绩: 台次 黑方 白方 积分(赛前, 黑:白) 结果."""
+    from yisai.services.context import ServiceError, unit_of_work
+    from yisai.services.rounds import round_view
+
     try:
         with unit_of_work(settings(db)) as work:
             view = round_view(work, event, division, round_no, stage)
@@ -150,26 +152,46 @@ def round_show(
 
 
 def print_round(view: RoundView, *, explain: bool = False, limit: int = 0) -> None:
-    """台次 黑方 白方 积分 结果 for every group of a stored round (``limit`` boards, 0 = all)."""
+    """台次 黑方 白方 积分 结果 for every group of a stored round (``limit`` boards, 0 = all).
+
+    In the same-place final each name carries where it comes from (A1, B1 …)."""
+    def who(pid: str | None) -> str:
+        if not pid:
+            return ""
+        seed = view.seeds.get(pid)
+        return f"{view.names.get(pid, pid)} ({seed})" if seed else view.names.get(pid, pid)
+
     for r in view.rounds:
         t = Table(title=_title(view.event, view.division, view.round, r.group), title_style="bold")
-        for h in ("台次", "黑方", "白方", "积分", "结果"):
+        for h in (tr("台次", "board"), tr("黑方", "Black"), tr("白方", "White"),
+                  tr("积分", "score"), tr("结果", "result")):
             t.add_column(h)
         games = sorted(r.games, key=lambda g: (g.is_bye, g.board))
         for g in games[:limit] if limit else games:
-            black = view.names.get(g.black, g.black)
             if g.is_bye:
-                t.add_row("", black, "", str(view.scores.get(g.black, 0)), result_label(g))
+                t.add_row("", who(g.black), "", str(view.scores.get(g.black, 0)), result_label(g))
                 continue
             score = f"{view.scores.get(g.black, 0)}:{view.scores.get(g.white or '', 0)}"
-            t.add_row(str(g.board), black, view.names.get(g.white or "", g.white or ""), score,
-                      result_label(g))
+            t.add_row(str(g.board), who(g.black), who(g.white), score, result_label(g))
         if limit and len(games) > limit:
             t.caption = tr(f"… 共{len(games)}台", f"… {len(games)} boards")
         console.print(t)
         if explain:
-            for line in view.info.get(r.group, []):
+            for line in collapse_sit_outs(view.info.get(r.group, [])):
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+SIT_OUT_MARKS = ("本轮不参赛", "Not paired this round")
+
+
+def collapse_sit_outs(lines: list[str]) -> list[str]:
+    """The explanation without one line per player who does not play (68 of them in seed 000's
+    round 10): those are summed up in one line at the end."""
+    kept = [line for line in lines if not any(m in line for m in SIT_OUT_MARKS)]
+    skipped = len(lines) - len(kept)
+    if skipped:
+        kept.append(tr(f"另有{skipped}人本轮不参赛", f"{skipped} more players do not play this round"))
+    return kept
 
 
 @round_app.command("sheet")
@@ -183,13 +205,20 @@ def round_sheet(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
 ) -> None:
     """打印一轮的成绩登记表 (台次 分组 黑方 白方 结果), 填好后用 yisai result import 导入."""
+    from yisai.formats.result_sheet import write_result_sheet
+    from yisai.services.context import ServiceError, unit_of_work
+    from yisai.services.rounds import round_view, sheet_lines, sheet_title
+
     try:
         with unit_of_work(settings(db)) as work:
             view = round_view(work, event, division, round_no, stage)
     except ServiceError as exc:
         _fail(exc)
         return
-    target = output or Path(f"成绩登记表_{division}_第{round_no}轮.xlsx")
+    from yisai.services.events import regulation_of
+
+    name = regulation_of(view.event).division(view.division).name
+    target = output or Path(f"成绩登记表_{name}_第{round_no}轮.xlsx")
     try:
         write_result_sheet(target, sheet_title(view), sheet_lines(view))
     except (OSError, ValueError) as exc:
@@ -213,15 +242,25 @@ def result_cmd(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
 ) -> None:
     """录入一台的成绩. 已有成绩的台次须加 --change 才能更改."""
+    from yisai.services.context import ServiceError, unit_of_work
+    from yisai.services.rounds import record_result
+
     try:
         with unit_of_work(settings(db)) as work:
-            game = record_result(work, event, division, round_no, board, result, group=group,
+            entry = record_result(work, event, division, round_no, board, result, group=group,
                                  stage_ref=stage, change=change, note=note)
     except ServiceError as exc:
         _fail(exc)
         return
+    game = entry.game
+    if not entry.changed:
+        console.print(tr(f"未改动: 第{round_no}轮第{board}台已是 {result_label(game)}",
+                         f"no change: round {round_no} board {board} is already {game.result.value}"))
+        return
     console.print(tr(f"已录入: 第{round_no}轮第{board}台 {result_label(game)}",
                      f"saved: round {round_no} board {board} {game.result.value}"))
+    for w in entry.warnings:
+        console.print(w.render(), style="yellow", markup=False, highlight=False, soft_wrap=True)
 
 
 @result_app.command("import")
@@ -237,6 +276,10 @@ def result_import(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
 ) -> None:
     """导入成绩表: 全部无误才保存, 否则逐行列出问题 (文件:工作表:行:列), 一个也不保存."""
+    from yisai.formats.result_sheet import read_result_sheet
+    from yisai.services.context import ServiceError, unit_of_work
+    from yisai.services.rounds import import_results
+
     sheet = read_result_sheet(file)
     for w in sheet.warnings:
         console.print(w, style="yellow", markup=False, highlight=False, soft_wrap=True)
@@ -253,6 +296,8 @@ def result_import(
         f"imported {file.name}: {len(report.saved)} saved, {report.unchanged} unchanged, "
         f"{report.blank} blank, {report.byes} byes",
     ), highlight=False)
+    for warning in report.warnings:
+        console.print(warning.render(), style="yellow", markup=False, highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -10,15 +10,16 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
-from sqlalchemy.exc import SQLAlchemyError
 
 from yisai.i18n import language, tr
-from yisai.services.context import ServiceError, Work, unit_of_work
-from yisai.services.settings import Settings, settings_from_environment
+
+if TYPE_CHECKING:  # the store is imported only when a command runs, never for --help
+    from yisai.services.context import Work
+    from yisai.services.settings import Settings
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -58,6 +59,9 @@ def set_identity(actor: str | None, role: str | None) -> None:
 
 def settings(db: str | None = None) -> Settings:
     """This run's settings: options first, then the environment (read here, at the entry point)."""
+    from yisai.services.errors import ServiceError
+    from yisai.services.settings import settings_from_environment
+
     try:
         return settings_from_environment(
             os.environ, database=db, language=language(),
@@ -70,6 +74,11 @@ def settings(db: str | None = None) -> Settings:
 @contextmanager
 def command_work(db: str | None) -> Iterator[Work]:
     """One command = one transaction; errors become a message and an exit code."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from yisai.services.context import unit_of_work
+    from yisai.services.errors import ServiceError
+
     try:
         with unit_of_work(settings(db)) as work:
             yield work

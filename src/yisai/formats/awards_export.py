@@ -16,7 +16,7 @@ import xlsxwriter
 
 from yisai.awards.prizes import PrizeReport
 from yisai.awards.rank_awards import RankAwardReport
-from yisai.awards.report import TextTable, prize_tables, rank_award_tables, team_table
+from yisai.formats.awards_report import TextTable, prize_tables, rank_award_tables, team_table
 from yisai.registry.person import Player
 from yisai.standings.teams import TeamTable
 

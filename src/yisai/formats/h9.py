@@ -28,10 +28,10 @@ from pathlib import Path
 
 from yisai.i18n import tr
 from yisai.record import Game, Result
-from yisai.registry.rank import Rank
 from yisai.standings.model import StandingsInput, StandingsPlayer
 from yisai.standings.opengotha import OGParameters, og_name
 from yisai.standings.ranking import Standings
+from yisai.vocabulary.rank import Rank
 
 ENCODING = "iso-8859-15"
 

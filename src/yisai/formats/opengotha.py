@@ -18,10 +18,10 @@ from pathlib import Path
 
 from yisai.i18n import tr
 from yisai.record import Game, Result
-from yisai.registry.rank import Rank
 from yisai.regulation.rules import Scoring
 from yisai.standings.model import StandingsInput, StandingsPlayer
 from yisai.standings.opengotha import OGParameters, og_name
+from yisai.vocabulary.rank import Rank
 
 MIN_RANK, MAX_RANK = -30, 8
 MAX_ROUNDS = 32

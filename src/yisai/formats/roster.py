@@ -19,8 +19,8 @@ from yisai.formats.sheets import column_letter as _column_letter
 from yisai.registry.eligibility import canonical_region
 from yisai.registry.idcard import IdCard, parse_id_number
 from yisai.registry.person import Gender, Player, ProStatus
-from yisai.registry.rank import Rank
 from yisai.regulation import Regulation
+from yisai.vocabulary.rank import Rank
 
 # canonical field → header shown in templates, then every header people actually write.
 COLUMNS: dict[str, tuple[str, ...]] = {

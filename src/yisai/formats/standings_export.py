@@ -100,7 +100,10 @@ def to_xlsx(st: Standings) -> bytes:
         ws.write(row0, c, h, bold)
     for r, row in enumerate(st.rows, start=row0 + 1):
         p = row.player
-        ws.write(r, 0, place_text(row), txt)
+        if row.shared:  # "3=" (shared place) stays text; a plain place is a number to sort by
+            ws.write_string(r, 0, place_text(row), txt)
+        else:
+            ws.write_number(r, 0, row.place)
         ws.write_string(r, 1, p.name, txt)
         ws.write_string(r, 2, p.club, txt)
         ws.write_string(r, 3, str(p.rank) if p.rank is not None else "", txt)

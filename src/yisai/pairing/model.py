@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from yisai.i18n import tr
 from yisai.record import Game, Result
-from yisai.registry.rank import Rank
+from yisai.vocabulary.rank import Rank
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,8 @@ from yisai.pairing.lot import lot
 from yisai.pairing.model import Entrant, RoundPairing
 from yisai.pairing.swiss import pair_round
 from yisai.record import Game, Result
-from yisai.registry.rank import Rank
 from yisai.regulation.rules import PairingRules, Scoring
+from yisai.vocabulary.rank import Rank
 
 
 def synthetic_field(n: int, seed: int, teams: int = 0, prefix: str = "P") -> list[Entrant]:

@@ -7,9 +7,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from yisai.registry.person import Gender
-from yisai.registry.rank import RankField
 from yisai.regulation.rules import PairingRules, RankingRules, Scoring, Strict
+from yisai.vocabulary import Gender
+from yisai.vocabulary.rank import RankField
 
 ProfessionalPolicy = Literal["forbidden", "new_pro_as_amateur", "allowed"]
 EntryRoute = Literal["open", "qualified", "team", "invited", "wildcard", "direct"]

@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from yisai.registry.person import Gender
 from yisai.regulation.rules import Strict
+from yisai.vocabulary import Gender
 
 PrizeKind = Literal["cash", "ecard", "gift", "honour"]
 MAX_PLACE = 1_000_000  # places and counts: far above any field

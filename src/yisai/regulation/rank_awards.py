@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from yisai.registry.rank import RankField
 from yisai.regulation.prizes import MAX_PLACE
 from yisai.regulation.rules import Strict
+from yisai.vocabulary.rank import RankField
 
 
 class CountCondition(Strict):

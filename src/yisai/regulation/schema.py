@@ -58,6 +58,19 @@ class Regulation(Strict):
                 return d
         raise KeyError(division_id)
 
+    def find_division(self, ref: str) -> Division | None:
+        """A division by what people write: its id (``jia``), its name (甲组) or the name
+        without 组 (甲). The one lookup every command, page and sheet uses."""
+        text = ref.strip()
+        for d in self.divisions:
+            if text in (d.id, d.name, d.name.removesuffix("组")) or text.lower() == d.id.lower():
+                return d
+        return None
+
+    def division_choices(self) -> str:
+        """``甲组(jia)、乙组(yi)``: how errors list the divisions."""
+        return "、".join(f"{d.name}({d.id})" for d in self.divisions)
+
     def stage(self, stage_id: str) -> Stage:
         for s in self.stages:
             if s.id == stage_id:

@@ -7,8 +7,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from yisai.registry.person import Gender
 from yisai.regulation.rules import Strict
+from yisai.vocabulary import Gender
 
 MAX_TEAM = 100  # players (or staff) in one team
 TeamMethod = Literal["sum_of_places", "sum_of_scores", "match_points"]

@@ -14,7 +14,6 @@ from datetime import date, datetime, timedelta
 
 from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
-from yisai.registry.rank import Rank
 from yisai.registry.team import Team
 from yisai.regulation import Regulation
 from yisai.regulation.stages import SwissFormat, TwoGroupSwissFormat
@@ -23,6 +22,7 @@ from yisai.services.event_data import division_players, playing_stage
 from yisai.services.registration import add_team, approve_entry, register_player, reject_entry
 from yisai.services.rounds import PairedRound, pair, record_result
 from yisai.store import EventRecord
+from yisai.vocabulary.rank import Rank
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
 MALE = "伟强磊军勇杰涛斌超明刚平辉鹏华飞鑫波宁浩宇轩博文俊晨昊然睿哲瀚泽子航思远嘉豪一鸣天佑"
@@ -79,7 +79,7 @@ def _player(rnd: random.Random, names: NameMaker, gender: Gender, born: date, ra
         id="", name=names(gender), gender=gender, birth_date=born, rank=rank,
         certificate_no=f"CWA{rnd.randrange(10**7, 10**8)}", region="中国大陆",
         province=province, city=city, rating=1500 + rank.value * 100 + rnd.randrange(-60, 60),
-        **extra,  # type: ignore[arg-type]
+        **extra,
     )
 
 

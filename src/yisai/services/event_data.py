@@ -6,10 +6,11 @@ same way.
 
 from __future__ import annotations
 
-from yisai.pairing import Entrant
+from typing import TYPE_CHECKING
+
 from yisai.record import Game
+from yisai.record.groups import PLACEMENT_GROUP
 from yisai.registry.person import Player
-from yisai.registry.rank import MIN_KYU, Rank
 from yisai.regulation import Regulation
 from yisai.regulation.stages import AnnouncedLaterFormat, LadderFormat, Stage
 from yisai.services.context import InputError, Work
@@ -17,6 +18,10 @@ from yisai.services.events import regulation_of
 from yisai.services.registration import approved_players
 from yisai.standings import StandingsInput, StandingsPlayer
 from yisai.store import EventRecord
+from yisai.vocabulary.rank import MIN_KYU, Rank
+
+if TYPE_CHECKING:
+    from yisai.pairing import Entrant
 
 
 def playing_stage(reg: Regulation, division: str, stage_ref: str | None = None) -> Stage:
@@ -51,6 +56,8 @@ def team_of(work: Work, event: EventRecord) -> dict[str, str]:
 
 
 def entrants_of(players: list[Player], teams: dict[str, str]) -> list[Entrant]:
+    from yisai.pairing import Entrant
+
     return [
         Entrant(
             id=p.id,
@@ -65,7 +72,6 @@ def entrants_of(players: list[Player], teams: dict[str, str]) -> list[Entrant]:
     ]
 
 
-PLACEMENT_GROUP = "final"  # the group name under which a same-place final round is stored
 
 
 def group_members(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, list[str]]:

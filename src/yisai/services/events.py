@@ -14,6 +14,7 @@ from pathlib import Path
 from yisai.registry.entry import EntryStatus
 from yisai.regulation import Regulation, RegulationError, loads
 from yisai.services.context import InputError, Work
+from yisai.services.identity import Action
 from yisai.store import EventRecord, NotFound
 
 MAX_SEED = 2**63 - 1
@@ -59,14 +60,17 @@ def create_event(
 def create_event_from_text(
     work: Work, text: str, regulation: Regulation, *, name: str | None = None, seed: int | None = None
 ) -> EventRecord:
+    work.require(Action.CREATE_EVENT)
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise InputError(f"抽签种子须在0至{MAX_SEED}之间: {seed}")
     title = (name or regulation.name).strip()
     if not title:
         raise InputError("比赛名称不能为空")
-    return work.repo.add_event(
+    event = work.repo.add_event(
         title, regulation.id, regulation.name, text, new_seed() if seed is None else seed
     )
+    work.emit("event_created", event.id, name=event.name, regulation=regulation.id)
+    return event
 
 
 def list_events(work: Work) -> list[EventRecord]:

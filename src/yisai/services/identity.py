@@ -124,5 +124,6 @@ class Actor:
 
     @classmethod
     def system(cls) -> Actor:
-        """Set-up jobs (the demo loader, migrations run by the operator)."""
-        return cls(id="system", name="system", role=Role.OPERATOR)
+        """Local jobs with the whole event in hand (the demo loader, scripts, tests): the
+        authority of the chief referee, recorded in the audit as ``system``."""
+        return cls(id="system", name="system", role=Role.CHIEF_REFEREE)

@@ -48,6 +48,7 @@ def _word(game: Game) -> str:
 class Entered:
     game: Game
     version: int
+    warnings: tuple[Text, ...] = ()
 
 
 def enter_result(
@@ -95,7 +96,7 @@ def enter_result(
             )
     saved = record_result(work, event_ref, division, round_no, board, text, group=rnd.group,
                           change=change, note=note.strip(), expected_version=expected_version)
-    return Entered(saved, expected_version + 1)
+    return Entered(saved.game, expected_version + (1 if saved.changed else 0), saved.warnings)
 
 
 def _conflict(round_no: int, board: int, game: Game | None, version: int | None) -> Conflict:

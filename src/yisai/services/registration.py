@@ -77,13 +77,16 @@ class ImportReport:
 
 
 def resolve_division(regulation: Regulation, ref: str) -> str:
-    """A division id from its id or name (少年组 / 少年 / junior)."""
-    text = ref.strip()
-    for d in regulation.divisions:
-        if text in (d.id, d.name, d.name.removesuffix("组")):
-            return d.id
-    choices = "、".join(f"{d.name}({d.id})" for d in regulation.divisions)
-    raise InputError(f"没有组别“{ref}”, 本规程的组别: {choices}")
+    """A division id from its id or name (少年组 / 少年 / junior); InputError lists both."""
+    found = regulation.find_division(ref)
+    if found is None:
+        choices = regulation.division_choices()
+        raise InputError(
+            Text(f"没有组别“{ref}”, 本规程的组别: {choices}",
+                 f"no division {ref!r}; this regulation has: {choices}"),
+            code="unknown_division", params={"division": ref},
+        )
+    return found.id
 
 
 def resolve_stage(regulation: Regulation, ref: str | None) -> str:

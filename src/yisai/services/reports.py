@@ -14,9 +14,9 @@ from typing import TypeVar
 
 from yisai.awards.prizes import PrizeReport, compute_prizes
 from yisai.awards.rank_awards import RankAwardReport, compute_rank_awards
-from yisai.awards.report import TextTable, prize_tables, rank_award_tables, team_table
 from yisai.awards.results import EventResults
 from yisai.formats import awards_export
+from yisai.formats.awards_report import TextTable, prize_tables, rank_award_tables, team_table
 from yisai.i18n import Text, tr
 from yisai.registry.person import Gender
 from yisai.services.context import InputError, Work

@@ -12,9 +12,13 @@ history and audit entry and none is entered twice without ``change``.
 
 from __future__ import annotations
 
+# The pairing engine and the standings engine load when a round is paired or ranked, not for a
+# single result entry (a referee pays start-up time per result).
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import TYPE_CHECKING
 
 from yisai.formats.result_sheet import (
     BOTH_WIN_WORD,
@@ -28,10 +32,9 @@ from yisai.formats.result_sheet import (
     same_name,
 )
 from yisai.i18n import Text, both, language
-from yisai.pairing import Controls, PairingError, RoundPairing, pair_round
-from yisai.pairing.groups import pair_placement_final, split_groups
-from yisai.pairing.history import build_histories
 from yisai.record import Game, Result
+from yisai.record.groups import group_id as read_group
+from yisai.record.groups import group_title
 from yisai.record.parse import ACCEPTED, ParsedResult, ResultSyntaxError, parse_result
 from yisai.regulation import Regulation
 from yisai.regulation.rules import Scoring
@@ -49,9 +52,12 @@ from yisai.services.event_data import (
 )
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action
-from yisai.standings import compute_standings
+from yisai.services.registration import resolve_division
 from yisai.store import Conflict as StoreConflict
 from yisai.store import EventRecord, NotFound, RoundRecord, StaleVersion
+
+if TYPE_CHECKING:
+    from yisai.pairing import Controls, RoundPairing
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,8 @@ def _check_previous_complete(work: Work, event: EventRecord, division: str, stag
 def current_order(work: Work, event: EventRecord, division: str, stage: Stage, members: list[str],
            up_to: int | None = None) -> list[str]:
     """Current placement order of ``members`` (after round ``up_to``, default the latest)."""
+    from yisai.standings import compute_standings
+
     inp = standings_input(work, event, division, stage.id)
     if up_to is not None:
         up_to = min(up_to, inp.rounds)
@@ -101,11 +109,12 @@ def pair(
     absent: tuple[str, ...] = (),
     replace: bool = False,
 ) -> PairedRound:
+    from yisai.pairing import Controls, PairingError, pair_round
+
     work.require(Action.PAIR)
     event = resolve_event(work, event_ref)
     reg = regulation_of(event)
-    if division not in {d.id for d in reg.divisions}:
-        raise InputError(f"未知组别: {division} (允许: {', '.join(d.id for d in reg.divisions)})")
+    division = resolve_division(reg, division)
     stage = playing_stage(reg, division, stage_ref)
     fmt = stage.format_for(division)
     if round_no < 1:
@@ -135,7 +144,7 @@ def pair(
     for group, pairing in parts:
         ids = {g.black for g in pairing.games()} | {g.white for g in pairing.games() if g.white}
         marks = {p: _mark(p) for p in ids | set(pairing.sit_outs)}
-        zh, en = both(lambda pairing=pairing, marks=marks: pairing.explain(names=marks))
+        zh, en = both(partial(pairing.explain, names=marks))
         info = {"explain": {"zh": zh, "en": en},
                 "warnings": list(pairing.warnings), "seed": event.seed}
         if round_no == 1 and group and group != PLACEMENT_GROUP:
@@ -198,6 +207,9 @@ def _pair_two_groups(
     round_no: int, entrants: list, games: list[Game], controls: Controls, absent: tuple[str, ...],
     reg: Regulation,
 ) -> list[tuple[str, RoundPairing]]:
+    from yisai.pairing import pair_round
+    from yisai.pairing.groups import pair_placement_final, split_groups
+
     rules = reg.pairing_for(division)
     scoring = reg.scoring_for(division)
     final_round = fmt.placement_final.round
@@ -235,6 +247,8 @@ def _pair_two_groups(
 
 
 def _controls_within(controls: Controls, ids: set[str]) -> Controls:
+    from yisai.pairing import Controls
+
     return Controls(
         fixed_pairs=tuple(p for p in controls.fixed_pairs if p[0] in ids),
         forbidden_pairs=tuple(p for p in controls.forbidden_pairs if p[0] in ids),
@@ -247,16 +261,15 @@ def rounds_of(work: Work, event_ref: str | None, division: str, round_no: int,
               stage_ref: str | None = None) -> tuple[EventRecord, Regulation, list[RoundRecord]]:
     event = resolve_event(work, event_ref)
     reg = regulation_of(event)
+    division = resolve_division(reg, division)
     stage = playing_stage(reg, division, stage_ref)
     found = [r for r in work.repo.list_rounds(event.id, division, stage=stage.id) if r.number == round_no]
     if not found:
-        raise InputError(f"{division}第{round_no}轮尚未编排")
+        name = reg.division(division).name
+        raise InputError(Text(f"{name}第{round_no}轮尚未编排", f"round {round_no} of {name} is not paired yet"),
+                         code="round_not_paired")
     return event, reg, found
 
-
-
-def _group_where(group: str) -> str:
-    return {"": "", PLACEMENT_GROUP: "同名次决赛"}.get(group, f"{group}组")
 
 
 def record_result(
@@ -272,7 +285,7 @@ def record_result(
     change: bool = False,
     note: str = "",
     expected_version: int | None = None,
-) -> Game:
+) -> ResultEntry:
     """Enter one board's result. A board that already has a result is changed only with
     ``change`` (audited with the earlier value), so nothing is entered twice by accident.
 
@@ -285,6 +298,7 @@ def record_result(
         raise InputError(str(exc)) from None
     _event, _reg, rounds = rounds_of(work, event_ref, division, round_no, stage_ref)
     if group is not None:
+        group = read_group(group)  # A, A组, 同名次决赛, final: what the sheet printed
         rounds = [r for r in rounds if r.group == group]
     matches = [(r, g) for r in rounds for g in r.games if g.board == board]
     if not matches:
@@ -295,6 +309,27 @@ def record_result(
     rnd, game = matches[0]
     return _enter(work, rnd, game, parsed, change=change, note=note,
                   expected_version=expected_version)
+
+
+@dataclass(frozen=True)
+class ResultEntry:
+    """What entering one result did: the game as stored, whether anything changed, and
+    warnings for the referee (e.g. later rounds were paired on the old result)."""
+
+    game: Game
+    changed: bool
+    warnings: tuple[Text, ...] = ()
+
+
+def _same(game: Game, parsed: ParsedResult) -> bool:
+    return (game.result, game.played, game.reason) == (parsed.result, parsed.played, parsed.reason)
+
+
+def _later_rounds(work: Work, rnd: RoundRecord) -> list[int]:
+    """Rounds of the same division and stage paired after ``rnd`` (their pairing used its result)."""
+    later = {r.number for r in work.repo.list_rounds(rnd.event_id, rnd.division, stage=rnd.stage)
+             if r.number > rnd.number}
+    return sorted(later)
 
 
 def _entry_problem(game: Game, parsed: ParsedResult) -> str | None:
@@ -310,16 +345,33 @@ def _already_entered(game: Game) -> str:
 
 
 def _enter(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult, *, change: bool,
-           note: str, expected_version: int | None = None) -> Game:
+           note: str, expected_version: int | None = None) -> ResultEntry:
     """The one way a result is saved (``yisai result`` and sheet import): checks, then the
-    repository's audited, version-checked write with result history."""
+    repository's audited, version-checked write with result history.
+
+    The same result again is no change (nothing written, no ``change`` needed). Changing a result
+    after later rounds were paired is allowed but warned about, and the audit note says so.
+    """
     work.require(Action.CHANGE_RESULT if game.result != Result.UNKNOWN else Action.RECORD_RESULT)
     problem = _entry_problem(game, parsed)
     if problem:
         raise InputError(problem)
+    if game.result != Result.UNKNOWN and _same(game, parsed):
+        if expected_version is not None and expected_version != rnd.version_of(game.board):
+            raise _conflict(rnd, game, StaleVersion("", game))
+        return ResultEntry(game, False)
     if game.result != Result.UNKNOWN and not change:
         raise Refused(_already_entered(game), code="result_exists",
                       params={"board": game.board, "current": game.result.value})
+    warnings: list[Text] = []
+    later = _later_rounds(work, rnd) if game.result != Result.UNKNOWN else []
+    if later:
+        shown = "、".join(str(n) for n in later)
+        warnings.append(Text(
+            f"注意: 第{shown}轮已按原成绩编排; 更改第{rnd.number}轮成绩不会重新编排这些轮次",
+            f"note: round(s) {', '.join(map(str, later))} were paired on the old result; "
+            f"changing round {rnd.number} does not re-pair them"))
+        note = (note + "; " if note else "") + f"更改时第{shown}轮已编排"
     version = rnd.version_of(game.board) if expected_version is None else expected_version
     try:
         saved = work.repo.record_result(rnd.id, game.board, parsed.result, played=parsed.played,
@@ -331,7 +383,7 @@ def _enter(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult, *, ch
     work.emit("result_recorded", rnd.event_id, division=rnd.division, round=rnd.number,
               group=rnd.group, board=game.board, result=saved.result.value,
               version=version + 1, changed=game.result != Result.UNKNOWN)
-    return saved
+    return ResultEntry(saved, True, tuple(warnings))
 
 
 def _conflict(rnd: RoundRecord, game: Game, exc: StaleVersion) -> Conflict:
@@ -362,18 +414,34 @@ class RoundView:
     names: dict[str, str]
     scores: dict[str, int]  # player id → score before this round (the regulation's Scoring)
     info: dict[str, list[str]] = field(default_factory=dict)  # group → explanation with names
+    seeds: dict[str, str] = field(default_factory=dict)  # same-place final: player → "A1", "B1" …
 
 
 def round_view(work: Work, event_ref: str | None, division: str, round_no: int,
                stage_ref: str | None = None) -> RoundView:
     event, reg, rounds = rounds_of(work, event_ref, division, round_no, stage_ref)
+    division = rounds[0].division
     stage = playing_stage(reg, division, stage_ref)
     names = {p.id: p.name for p in work.repo.list_players(event.id)}
     players = {pid for r in rounds for g in r.games for pid in (g.black, g.white) if pid}
     games = work.repo.games(event.id, division, stage=stage.id)
     scores = scores_before(players, games, round_no, reg.scoring_for(division))
     info = {r.group: explanation_with_names(r.info.get("explain", []), names) for r in rounds}
-    return RoundView(event, division, stage, round_no, rounds, names, scores, info)
+    seeds = _final_seeds(work, event, division, stage) if any(
+        r.group == PLACEMENT_GROUP for r in rounds) else {}
+    return RoundView(event, division, stage, round_no, rounds, names, scores, info, seeds)
+
+
+def _final_seeds(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, str]:
+    """Who comes from where in the same-place final: group and place after the group rounds."""
+    fmt = stage.format_for(division)
+    if not isinstance(fmt, TwoGroupSwissFormat):
+        return {}
+    out: dict[str, str] = {}
+    for name, members in group_members(work, event, division, stage).items():
+        order = current_order(work, event, division, stage, members, fmt.group_rounds)
+        out.update({pid: f"{name}{k}" for k, pid in enumerate(order, start=1)})
+    return out
 
 
 def scores_before(players: set[str], games: list[Game], round_no: int, scoring: Scoring) -> dict[str, int]:
@@ -384,6 +452,8 @@ def scores_before(players: set[str], games: list[Game], round_no: int, scoring: 
     """
     settled = [replace(g, played=False) if g.result == Result.UNKNOWN and not g.is_bye else g
                for g in games if g.round < round_no]
+    from yisai.pairing.history import build_histories
+
     return {p: h.score for p, h in build_histories(players, settled, round_no, scoring).items()}
 
 
@@ -411,9 +481,10 @@ def sheet_title(view: RoundView) -> str:
 @dataclass(frozen=True)
 class ImportReport:
     saved: list[Game]
-    unchanged: int  # with --change: rows giving the result already stored
+    unchanged: int  # rows giving the result already stored (a pre-filled sheet printed back)
     blank: int  # rows without a result yet
     byes: int  # bye rows, checked and left as they are
+    warnings: tuple[Text, ...] = ()  # e.g. later rounds were paired on the old results
 
 
 def import_results(
@@ -465,7 +536,7 @@ def import_results(
             continue
         found = by_board.get((where, row.board))
         if found is None:
-            issues.append(row.issue("board", f"{_group_where(where)}第{round_no}轮没有第{row.board}台 "
+            issues.append(row.issue("board", f"{group_title(where)}第{round_no}轮没有第{row.board}台 "
                                              f"(允许: {_board_range(by_board, where)})"))
             continue
         first = seen.get((where, row.board))
@@ -485,21 +556,19 @@ def import_results(
             if row.result_text == BOTH_WIN_WORD:
                 if game.result != Result.BOTH_WIN:
                     issues.append(row.issue("result", f"{BOTH_WIN_WORD}只能保留导入的成绩, 不能录入 (允许: {ACCEPTED})"))
-                elif not change:
-                    refusals.append(row.issue("result", _already_entered(game)))
                 else:
-                    unchanged += 1
+                    unchanged += 1  # the imported 双方胜 printed back: no change
             continue
         problem = _entry_problem(game, row.result)
         if problem:
             issues.append(row.issue("result", f"{problem} (允许: {ACCEPTED})"))
             continue
         if game.result != Result.UNKNOWN:
+            if _same_result(row, game):
+                unchanged += 1  # a pre-filled sheet printed back: identical rows are no change
+                continue
             if not change:
                 refusals.append(row.issue("result", _already_entered(game)))
-                continue
-            if _same_result(row, game):
-                unchanged += 1
                 continue
         elif row.result.result == Result.UNKNOWN:
             blank += 1  # "?" on a board without a result: nothing to clear
@@ -512,8 +581,9 @@ def import_results(
         error = Refused if not issues else InputError
         raise error(f"{sheet.file}: 共{len(problems)}处问题, 未保存任何成绩 (改正后重新导入)",
                     [str(p) for p in problems])
-    saved = [_enter(work, rnd, game, parsed, change=change, note=note) for rnd, game, parsed in todo]
-    return ImportReport(saved, unchanged, blank, bye_rows)
+    entries = [_enter(work, rnd, game, parsed, change=change, note=note) for rnd, game, parsed in todo]
+    warnings = tuple(dict.fromkeys(w for e in entries for w in e.warnings))
+    return ImportReport([e.game for e in entries], unchanged, blank, bye_rows, warnings)
 
 
 def _choices(groups: list[str]) -> str:

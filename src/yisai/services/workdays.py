@@ -12,7 +12,6 @@ A year that neither knows is an error, never a silent guess.
 
 from __future__ import annotations
 
-import os
 import tomllib
 from collections.abc import Callable
 from datetime import date
@@ -41,9 +40,9 @@ def _overrides(path: str | None) -> tuple[dict[date, bool], set[int]]:
     return table, {d.year for d in table}
 
 
-def china_workday_calendar(path: str | None = None) -> Callable[[date], bool]:
-    """``is_workday(day)`` with the overrides file (``path`` or ``YISAI_CALENDAR``) applied first."""
-    table, years = _overrides(path if path is not None else os.environ.get("YISAI_CALENDAR"))
+def china_workday_calendar(path: str | Path | None = None) -> Callable[[date], bool]:
+    """``is_workday(day)`` with the overrides file (``Settings.calendar_file``) applied first."""
+    table, years = _overrides(str(path) if path else None)
 
     def is_workday(day: date) -> bool:
         if day in table:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from typing import cast
 
 from yisai.regulation.rules import Criterion, CriterionSpec, RankingRules
 from yisai.standings.ledger import BYE, Ledger
@@ -50,7 +51,7 @@ def cumulative(ledger: Ledger) -> list[int]:
     return [sum(row) for row in running_scores(ledger)]
 
 
-def opponent_contributions(ledger: Ledger, per_player: Sequence[Value]) -> list[list[Value]]:
+def opponent_contributions(ledger: Ledger, per_player: Sequence[int]) -> list[list[int]]:
     """c[i][k]: what round k's opponent adds to player i's sum (0 when not counted)."""
     out = []
     for opps, cnt in zip(ledger.opponent, ledger.counted, strict=True):
@@ -136,7 +137,7 @@ def sos_cut(
     ledger: Ledger,
     from_last_round: bool = False,
     scores: Sequence[int] | None = None,
-    contributions: list[list[Value]] | None = None,
+    contributions: list[list[int]] | None = None,
 ) -> list[tuple[int, ...]]:
     """逐轮减去对手分: (SOS − c1, SOS − c1 − c2, …), or from the last round backward."""
     if contributions is None:
@@ -164,9 +165,11 @@ def lot_numbers(ids: Sequence[str], players: Mapping[str, StandingsPlayer], seed
     random.Random(seed).shuffle(order)
     drawn = {pid: k + 1 for k, pid in enumerate(order)}
     offset = len(ids)
-    return [
-        players[pid].lot if players[pid].lot is not None else offset + drawn[pid] for pid in ids
-    ]
+    out: list[int] = []
+    for pid in ids:
+        lot = players[pid].lot
+        out.append(lot if lot is not None else offset + drawn[pid])
+    return out
 
 
 def column_key(spec: CriterionSpec) -> str:
@@ -204,7 +207,7 @@ def total_score(
         values = columns.get(crit.value)
         if values is None:
             values = criterion_values(ledger, CriterionSpec(criterion=crit), rules, players)
-        parts.append((weight, values))
+        parts.append((weight, cast("Sequence[int | Fraction]", values)))
     return [sum(w * v[i] for w, v in parts) for i in range(len(ledger))]
 
 

@@ -9,6 +9,7 @@ rounds, and whether an opponent counts in 对手分.
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -55,17 +56,31 @@ _OUTCOMES: dict[Result, tuple[str, str]] = {
 }
 
 
+_gc_lock = threading.Lock()
+_gc_users = 0
+_gc_was_enabled = False
+
+
 @contextmanager
 def gc_paused() -> Iterator[None]:
     """Pause the cycle collector during a burst of acyclic allocations (lists and tuples per
-    player and round): it would otherwise rescan them repeatedly, about a third of the time."""
-    was_enabled = gc.isenabled()
-    gc.disable()
+    player and round): it would otherwise rescan them repeatedly, about a third of the time.
+
+    Scoped to the call and safe across threads: the first caller in pauses, the last one out
+    restores what it found, so concurrent standings requests never leave it off."""
+    global _gc_users, _gc_was_enabled
+    with _gc_lock:
+        if _gc_users == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_users += 1
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _gc_lock:
+            _gc_users -= 1
+            if _gc_users == 0 and _gc_was_enabled:
+                gc.enable()
 
 
 def build_ledger(
@@ -141,12 +156,12 @@ def build_ledger(
     for row in cards:
         opps, faces = zip(*row, strict=True) if rounds else ((), ())
         opponent.append(list(opps))
-        k, p, o, c, cnt = zip(*faces, strict=True) if rounds else ((), (), (), (), ())
-        kind.append(list(k))
-        points.append(list(p))
-        outcome.append(list(o))
-        colour.append(list(c))
-        counted.append(list(cnt))
+        kinds, pts, outs, cols, cnts = zip(*faces, strict=True) if rounds else ((), (), (), (), ())  # type: ignore[assignment]
+        kind.append(list(kinds))
+        points.append(list(pts))
+        outcome.append(list(outs))
+        colour.append(list(cols))
+        counted.append(list(cnts))
     return Ledger(
         ids=list(ids),
         index=index,

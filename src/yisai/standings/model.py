@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from yisai.record import Game
-from yisai.registry.rank import Rank
 from yisai.regulation.rules import RankingRules, Scoring
+from yisai.vocabulary.rank import Rank
 
 
 @dataclass(frozen=True, slots=True)

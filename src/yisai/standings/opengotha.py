@@ -244,17 +244,18 @@ def compute_og_scores(
     n = len(players)
     index = {p.id: i for i, p in enumerate(players)}
     R = params.number_of_rounds
-    for g in games:  # OpenGotha extends the round count to cover every game and bye
-        R = max(R, g.round)
+    for game in games:  # OpenGotha extends the round count to cover every game and bye
+        R = max(R, game.round)
 
     og_games: list[OGGame] = []
     byes: dict[int, int] = {}
-    for g in games:
-        if g.white is None:
-            byes[g.round - 1] = index[g.black]  # one bye player per round, the last one wins
+    for game in games:
+        if game.white is None:
+            byes[game.round - 1] = index[game.black]  # one bye player per round, the last one wins
             continue
         og_games.append(
-            OGGame(g.round - 1, index[g.white], index[g.black], og_result(g), g.handicap)
+            OGGame(game.round - 1, index[game.white], index[game.black], og_result(game),
+                   game.handicap)
         )
 
     # 1) participation and each player's game per round
@@ -318,8 +319,8 @@ def compute_og_scores(
             mms[i][r] += add_mms
         unplayed = 0
         for r in range(R):
-            g = game_of[i][r]
-            if g is None or not _played(g.result):
+            played = game_of[i][r]
+            if played is None or not _played(played.result):
                 unplayed += 1
             nbwv[i][r] += unplayed
             mmsv[i][r] += unplayed
@@ -350,12 +351,12 @@ def compute_og_scores(
     hd_sign = [[0] * R for _ in range(n)]  # +handicap when White, -handicap when Black
     for i in range(n):
         for r in range(R):
-            g = game_of[i][r]
-            if part[i][r] == PAIRED and g is not None:
-                is_white = g.white == i
-                opp[i][r] = g.black if is_white else g.white
-                wx2[i][r] = _wx2(g.result, is_white)
-                hd_sign[i][r] = g.handicap if is_white else -g.handicap
+            met = game_of[i][r]
+            if part[i][r] == PAIRED and met is not None:
+                is_white = met.white == i
+                opp[i][r] = met.black if is_white else met.white
+                wx2[i][r] = _wx2(met.result, is_white)
+                hd_sign[i][r] = met.handicap if is_white else -met.handicap
 
     virtual = params.count_not_played_as_half
     sosw = [[0] * R for _ in range(n)]
@@ -533,7 +534,7 @@ def og_order(scores: OGScores, round_: int, criteria: Sequence[str] | None = Non
             _dir_for_group(scores, group, round_, crits, dc, sdc)
     key_all = _crit_key(scores, crits, round_, dc, sdc)
     order = sorted(range(n), key=lambda i: (key_all(i), names[i]))
-    places = []
+    places: list[int] = []
     for k, i in enumerate(order):
         if k > 0 and key_all(i) == key_all(order[k - 1]):
             places.append(places[-1])

@@ -266,7 +266,7 @@ def _rank(
             vals = direct(members) if direct is not None else None
             if vals is None:
                 return split(members, idx + 1)
-            value_of = dict(zip(members, vals, strict=True))
+            value_of: dict[int, Value] = dict(zip(members, vals, strict=True))
             kind = "direct"
         else:
             assert key.values is not None

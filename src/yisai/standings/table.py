@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import cast
 
 from yisai.record import Game
 from yisai.regulation.rules import Criterion, CriterionSpec, RankingRules, Scoring
@@ -83,9 +85,9 @@ def _compute(
     cache_sos: list[int] | None = None
     cache_cum: list[int] | None = None
     cache_sorted: list[list[int]] | None = None
-    cache_contrib: list[list[C.Value]] | None = None
+    cache_contrib: list[list[int]] | None = None
 
-    def contributions() -> list[list[C.Value]]:
+    def contributions() -> list[list[int]]:
         nonlocal cache_contrib
         if cache_contrib is None:
             cache_contrib = C.opponent_contributions(ledger, scores)
@@ -94,13 +96,13 @@ def _compute(
     def sorted_contributions() -> list[list[int]]:
         nonlocal cache_sorted
         if cache_sorted is None:
-            cache_sorted = [sorted(c) for c in contributions()]  # type: ignore[type-var]
+            cache_sorted = [sorted(c) for c in contributions()]
         return cache_sorted
 
     def get_sos() -> list[int]:
         nonlocal cache_sos
         if cache_sos is None:
-            cache_sos = [sum(c) for c in contributions()]  # type: ignore[misc]
+            cache_sos = [sum(c) for c in contributions()]
         return cache_sos
 
     def get_cum() -> list[int]:
@@ -133,7 +135,7 @@ def _compute(
             for c, w in rules.total_score.items():
                 if c == Criterion.SOS_CUT:
                     raise ValueError("总得分公式不能包含逐轮减去对手分 (sos_cut)")
-                parts.append((w, compute(CriterionSpec(criterion=c))))
+                parts.append((w, cast("Sequence[int | Fraction]", compute(CriterionSpec(criterion=c)))))
             return [sum(w * v[i] for w, v in parts) for i in range(len(ledger))]
         return C.criterion_values(ledger, spec, rules, players, lot_seed)
 

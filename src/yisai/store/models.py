@@ -161,7 +161,7 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     round: Mapped[RoundRow] = relationship(back_populates="games")
 
-    __mapper_args__: ClassVar[dict[str, Any]] = {"version_id_col": version}
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
 
 
 class ResultChangeRow(Base):

@@ -19,7 +19,6 @@ from sqlalchemy.orm.exc import StaleDataError
 from yisai.record import Game, Result
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
-from yisai.registry.rank import Rank
 from yisai.registry.team import Team, TeamMember
 from yisai.store.models import (
     AuditRow,
@@ -34,6 +33,7 @@ from yisai.store.models import (
     UserRow,
 )
 from yisai.store.records import AuditRecord, EventRecord, ResultChange, RoundRecord, UserRecord
+from yisai.vocabulary.rank import Rank
 
 T = TypeVar("T")
 

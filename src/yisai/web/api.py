@@ -13,8 +13,8 @@ from fastapi.responses import Response
 from itsdangerous import BadSignature
 from pydantic import BaseModel, Field
 
+from yisai.formats.regulation_summary import summarize
 from yisai.i18n import Text
-from yisai.regulation.summary import summarize
 from yisai.services.accounts import authenticate, user_actor
 from yisai.services.errors import NotFoundError, ServiceError
 from yisai.services.events import list_events, regulation_of, resolve_event

@@ -339,8 +339,10 @@ def save_result(request: Request, actor: Actor, event_id: int, division: str, nu
                                        {"code": exc.code, "seen_version": version, **exc.params})
         return JSONResponse(exc.as_dict(lang), status_code=exc.status)
     word = views.result_text(saved.game)
-    return JSONResponse({"board": board, "result": word, "version": saved.version,
-                         "message": tr(f"第{board}台已保存: {word}", f"board {board} saved: {word}")})
+    message = tr(f"第{board}台已保存: {word}", f"board {board} saved: {word}")
+    warnings = [w.render(lang) for w in saved.warnings]
+    return JSONResponse({"board": board, "result": word, "version": saved.version, "warnings": warnings,
+                         "message": "; ".join([message, *warnings])})
 
 
 @router.post("/events/{event_id}/rounds/{division}/{number}/publish")

@@ -17,8 +17,8 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
+from yisai.formats.regulation_summary import summarize
 from yisai.i18n import tr
-from yisai.regulation.summary import summarize
 from yisai.services.context import Work
 from yisai.services.events import list_events, regulation_of, resolve_event, summarise_event
 from yisai.services.publishing import event_stamp, is_published, rounds_index

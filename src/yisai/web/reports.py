@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yisai.awards.report import TextTable
+from yisai.formats.awards_report import TextTable
 from yisai.services import reports
 from yisai.services.context import Work
 from yisai.services.errors import ServiceError

@@ -25,6 +25,7 @@ class TextTable:
     rows: tuple[tuple[Cell, ...], ...]
     notes: tuple[str, ...] = ()
     money_columns: tuple[int, ...] = ()  # columns holding yuan amounts
+    group_columns: tuple[int, ...] = ()  # columns a screen shows once per group of equal rows
 
 
 def unit_of(p: Player | None) -> str:
@@ -32,6 +33,16 @@ def unit_of(p: Player | None) -> str:
     if p is None:
         return ""
     return p.club or p.city or p.province or ""
+
+
+def place_of(p: Player | None) -> str:
+    """地区 as people write it: 浙江宁波, but 北京 (not 北京北京) for a municipality."""
+    if p is None:
+        return ""
+    province, city = (p.province or "").strip(), (p.city or "").strip()
+    if city and province and (city == province or city.startswith(province)):
+        return city
+    return province + city
 
 
 def _place(place: int | None, shared: bool = False) -> Cell:
@@ -164,6 +175,7 @@ def rank_award_tables(report: RankAwardReport, players: Mapping[str, Player]) ->
                  tr("姓名", "name"), tr("结果", "result"), tr("说明", "note")),
                 tuple(rows),
                 (rule.note,) if rule.note else (),
+                group_columns=(0, 1),
             )
         )
     return out

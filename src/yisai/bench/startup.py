@@ -1,0 +1,84 @@
+"""`yisai bench startup`: how long a `yisai` command takes to start, in CPU seconds.
+
+A referee enters results one by one, so start-up is paid per result. Each case runs as a fresh
+process several times; the figure is the median CPU time (user + system) of the child, which the
+machine's other load disturbs much less than wall time. Cases: ``--help`` (must never load the
+store), ``result --help``, and one real result entry on a prepared SQLite event.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+import typer
+
+from yisai.i18n import tr
+
+REGULATION = Path(__file__).resolve().parents[3] / "regulations" / "2025-xiaoqiwang.toml"
+
+
+def _prepare(db: Path) -> None:
+    """An event with four players and round 1 paired, so `yisai result` has a board to fill."""
+    from datetime import date
+
+    from yisai.registry.person import Gender, Player
+    from yisai.services.context import open_context
+    from yisai.services.events import create_event
+    from yisai.services.registration import register_player
+    from yisai.services.rounds import pair
+    from yisai.vocabulary import Rank
+
+    with open_context(str(db), actor="bench", now=datetime(2025, 4, 10, 9)) as ctx, ctx.work() as w:
+        event = create_event(w, REGULATION, seed=1)
+        for i in range(1, 5):
+            register_player(w, event, Player(
+                id="", name=f"棋手{i}", gender=Gender.MALE, birth_date=date(2013, 1, i),
+                rank=Rank.parse("1段"), certificate_no=f"C{i}", region="中国大陆", province="浙江",
+            ), division="jia")
+        pair(w, event.id, "jia", 1)
+
+
+def _run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "yisai.cli.app", *args], env=env,
+                          capture_output=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.decode("utf-8", "replace"))
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall
+
+
+def startup(repeat: int = typer.Option(7, "--repeat", min=1, max=50, help="每种命令运行次数")) -> None:
+    """各命令的启动时间 (子进程 CPU 秒的中位数)."""
+    with tempfile.TemporaryDirectory(prefix="yisai-bench-") as folder:
+        db = Path(folder) / "bench.sqlite"
+        _prepare(db)
+        env = {**os.environ, "YISAI_DB": str(db), "YISAI_ACTOR": "bench"}
+        env.pop("YISAI_DATABASE_URL", None)
+        cases = [
+            ("yisai --help", ["--help"]),
+            ("yisai result --help", ["result", "--help"]),
+            ("yisai result 黑胜 -d jia -r 1 -b 1 (--change)", ["result", "黑胜", "-d", "jia", "-r", "1",
+                                                              "-b", "1", "--change"]),
+        ]
+        typer.echo(tr(f"启动时间, 每种 {repeat} 次, 取中位数:", f"start-up, {repeat} runs each, medians:"))
+        for label, args in cases:
+            runs = [_run(args, env) for _ in range(repeat)]
+            cpu = statistics.median(r[0] for r in runs)
+            wall = statistics.median(r[1] for r in runs)
+            typer.echo(f"  {label:<46} CPU {cpu:.3f} s   wall {wall:.3f} s")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("startup")(startup)

@@ -1,0 +1,30 @@
+"""Groups of a stage as stored and as people write them: "" for a plain Swiss, A / B for the
+two groups of seed 000's final, ``final`` for its same-place final (printed 同名次决赛)."""
+
+from __future__ import annotations
+
+import re
+
+PLACEMENT_GROUP = "final"
+PLACEMENT_LABEL = "同名次决赛"
+
+
+def group_label(group: str) -> str:
+    """How a group is printed on sheets: A, B, 同名次决赛, nothing for a plain Swiss."""
+    return PLACEMENT_LABEL if group == PLACEMENT_GROUP else group
+
+
+def group_title(group: str) -> str:
+    """How a group is named in a heading: A组, 同名次决赛, nothing for a plain Swiss."""
+    if not group:
+        return ""
+    return PLACEMENT_LABEL if group == PLACEMENT_GROUP else f"{group}组"
+
+
+def group_id(text: str) -> str:
+    """Back from what people write (A组, a, 同名次决赛, 决赛, final) to the stored group id."""
+    t = re.sub(r"\s+", "", text)
+    if t in (PLACEMENT_LABEL, "决赛", PLACEMENT_GROUP, "同名次", "Final", "FINAL"):
+        return PLACEMENT_GROUP
+    t = t.removesuffix("组")
+    return t.upper() if t.isascii() else t

@@ -1,0 +1,102 @@
+"""Seed 000's final: the event's order after round 10's same-place final is one computation,
+used by standings, prizes and awards alike (issue: the final ranking ignored round 10)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REGULATIONS
+from yisai.services import reports
+from yisai.services.context import Context, InputError, open_context
+from yisai.services.demo import (
+    play_round,
+    register_all,
+    registration_moment,
+    rounds_for,
+    shanhai_people,
+)
+from yisai.services.events import create_event, read_regulation_file, regulation_of
+from yisai.services.registration import approved_players
+
+
+@pytest.fixture(scope="module")
+def final(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Context, int]]:
+    path = REGULATIONS / "2025-shanhai-cup.toml"
+    moment = registration_moment(read_regulation_file(path)[1])
+    db = Path(tmp_path_factory.mktemp("final")) / "f.sqlite"
+    with open_context(str(db), actor="裁判长", now=moment) as ctx:
+        with ctx.work() as w:
+            event = create_event(w, path, seed=20250430)
+            reg = regulation_of(event)
+            people, teams = shanhai_people(event.seed, 0.2)
+            register_all(w, event, reg, people, teams)
+        with ctx.work() as w:
+            n = len(approved_players(w, event, "open"))
+        for r in range(1, rounds_for(reg, "open", n) + 1):
+            with ctx.work() as w:
+                play_round(w, event, "open", r, event.seed + r)
+        yield ctx, event.id
+
+
+def test_standings_after_the_final_follow_the_final_games(final: tuple[Context, int]) -> None:
+    ctx, event_id = final
+    with ctx.work() as w:
+        report = reports.event_standings(w, event_id, "公开组")
+        games = [g for r in w.repo.list_rounds(event_id, "open") if r.number == 10 for g in r.games]
+    rows = report.standings.rows
+    assert [r.place for r in rows] == list(range(1, len(rows) + 1))
+    # 规程: round 10 pairs A_k–B_k; the winner takes place 2k−1 and the loser 2k.
+    for k, g in enumerate(sorted((g for g in games if g.white), key=lambda g: g.board), start=1):
+        winner, loser = (g.black, g.white) if g.outcome_for(g.black) == "W" else (g.white, g.black)
+        assert rows[2 * k - 2].player.id == winner, k
+        assert rows[2 * k - 1].player.id == loser, k
+    # "why is A above B" speaks of the final, not of Swiss tie-breaks.
+    text = report.standings.explain(rows[1].player.id).text()
+    assert "同名次决赛" in text
+    # The prize list uses the same order: its first place is the final's first winner.
+    with ctx.work() as w:
+        prizes = reports.prizes(w, event_id)
+    mixed = next(t for t in prizes.results.rankings if t.division == "open")
+    assert [r.player_id for r in mixed.rows[:4]] == [r.player.id for r in rows[:4]]
+
+
+def test_standings_without_a_division_are_refused_with_the_divisions(final: tuple[Context, int]) -> None:
+    """Divisions never play each other: one list across them would mean nothing."""
+    ctx, event_id = final
+    with ctx.work() as w:
+        only_open = reports.event_standings(w, event_id, None)  # one division has games: that one
+        assert {p.tags["division"] for p in only_open.source.players} == {"open"}
+        play_round(w, w.repo.get_event(event_id), "senior", 1, 7)
+    with pytest.raises(InputError) as info, ctx.work() as w:
+        reports.event_standings(w, event_id, None)
+    message = info.value.render("zh")
+    assert info.value.code == "division_required"
+    assert "公开组(open)" in message and "中老年组(senior)" in message
+
+
+def test_women_of_the_final_keep_the_final_order(final: tuple[Context, int]) -> None:
+    ctx, event_id = final
+    with ctx.work() as w:
+        everyone = reports.event_standings(w, event_id, "open").standings.rows
+        women = reports.event_standings(w, event_id, "open", filters=["gender=女"]).standings.rows
+    order = [r.player.id for r in everyone]
+    assert women and [order.index(r.player.id) for r in women] == sorted(order.index(r.player.id) for r in women)
+    assert [r.place for r in women] == list(range(1, len(women) + 1))
+
+
+def test_the_final_round_shows_where_each_player_comes_from(final: tuple[Context, int]) -> None:
+    from yisai.cli.rounds import collapse_sit_outs
+    from yisai.services.rounds import round_view
+
+    ctx, event_id = final
+    with ctx.work() as w:
+        view = round_view(w, event_id, "公开组", 10)
+    for g in view.rounds[0].games:
+        if g.white:
+            a, b = view.seeds[g.black], view.seeds[g.white]
+            assert {a[0], b[0]} == {"A", "B"} and a[1:] == b[1:]  # A_k against B_k
+    lines = ["第1台: …", *[f"本轮不参赛: 棋手{i}" for i in range(68)]]
+    assert collapse_sit_outs(lines) == ["第1台: …", "另有68人本轮不参赛"]
