@@ -19,7 +19,6 @@ from fastapi.testclient import TestClient
 from tests.conftest import REGULATIONS
 from yisai.registry.idcard import check_digit
 from yisai.registry.person import Gender, Player
-from yisai.vocabulary.rank import Rank
 from yisai.services.accounts import create_user
 from yisai.services.context import open_context
 from yisai.services.events import create_event
@@ -28,6 +27,7 @@ from yisai.services.publishing import publish_round
 from yisai.services.registration import register_player
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
+from yisai.vocabulary.rank import Rank
 from yisai.web.app import create_app
 
 SEED_002 = REGULATIONS / "2025-xiaoqiwang.toml"
@@ -96,10 +96,9 @@ def csrf_of(client: TestClient) -> str:
     return m.group(1)
 
 
-@pytest.fixture(scope="session")
-def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("webdb") / "template.sqlite"
-    settings = Settings(database=str(path), clock=lambda: NOW)
+def build(database: str) -> None:
+    """The shared event in any database (SQLite file or PostgreSQL URL)."""
+    settings = Settings(database=database, clock=lambda: NOW)
     director = Actor.cli("tester", Role.CHIEF_REFEREE)
     with open_context(settings) as ctx:
         with ctx.work(actor=director) as work:
@@ -113,6 +112,12 @@ def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
             for login, role in ROLES.items():
                 create_user(work, login, f"测试{login}", role, PASSWORDS[login],
                             event_id=event.id if role is Role.TEAM_LEADER else None)
+
+
+@pytest.fixture(scope="session")
+def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("webdb") / "template.sqlite"
+    build(str(path))
     return path
 
 
@@ -124,3 +129,36 @@ def site(template_db: Path, tmp_path: Path) -> Iterator[Site]:
     app = create_app(replace(Settings(database=str(db)), clock=clock), secret="test-secret", refresh_seconds=0)
     with TestClient(app) as client:
         yield Site(str(db), clock, client)
+
+
+@pytest.fixture
+def pg_site() -> Iterator[Site]:
+    """The same site on PostgreSQL (a fresh schema, dropped after); skipped locally without
+    YISAI_TEST_POSTGRES_URL, required in CI."""
+    import uuid
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from tests.store.conftest import ensure_database, postgres_base_url
+    from yisai.store import upgrade_database
+
+    base = postgres_base_url()
+    ensure_database(base)
+    schema = f"yisai_web_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
+        hide_password=False)
+    try:
+        upgrade_database(url)
+        build(url)
+        clock = Clock(NOW)
+        app = create_app(replace(Settings(database=url), clock=clock), secret="test-secret", refresh_seconds=0)
+        with TestClient(app) as client:
+            yield Site(url, clock, client)
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()

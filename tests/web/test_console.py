@@ -96,6 +96,14 @@ def test_names_are_escaped_everywhere(site: Site) -> None:
 
 
 def test_two_referees_on_one_board_exactly_one_wins_and_both_are_audited(site: Site) -> None:
+    _two_referees(site)
+
+
+def test_two_referees_on_one_board_on_postgresql(pg_site: Site) -> None:
+    _two_referees(pg_site)
+
+
+def _two_referees(site: Site) -> None:
     a, b = site.login("referee"), site.login("director")
     tokens = {id(a): token_of(a), id(b): token_of(b)}
     barrier = threading.Barrier(2)

@@ -37,7 +37,6 @@ def build_event(db: Path, players: int, rounds: int, seed: int) -> None:
     from yisai.formats.result_sheet import ResultSheet, SheetRow
     from yisai.record.parse import parse_result
     from yisai.registry.person import Gender, Player
-    from yisai.vocabulary.rank import Rank
     from yisai.services.accounts import create_user
     from yisai.services.context import open_context
     from yisai.services.events import create_event
@@ -46,6 +45,7 @@ def build_event(db: Path, players: int, rounds: int, seed: int) -> None:
     from yisai.services.registration import register_player
     from yisai.services.rounds import import_results, pair, round_view
     from yisai.services.settings import Settings
+    from yisai.vocabulary.rank import Rank
 
     rng = random.Random(seed)
     director = Actor.cli("bench", Role.CHIEF_REFEREE)

@@ -13,7 +13,7 @@ from typing import Any
 from yisai.formats.result_sheet import result_word
 from yisai.i18n import Text
 from yisai.record import Game, Result
-from yisai.services.context import Conflict, InputError, Work
+from yisai.services.context import Conflict, InputError, Refused, Work
 from yisai.services.event_data import playing_stage
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action
@@ -94,8 +94,15 @@ def enter_result(
                      f"board {board} already has {_word(game)}; a correction needs a note"),
                 code="note_required", params={"current": _word(game)},
             )
-    saved = record_result(work, event_ref, division, round_no, board, text, group=rnd.group,
-                          change=change, note=note.strip(), expected_version=expected_version)
+    try:
+        saved = record_result(work, event_ref, division, round_no, board, text, group=rnd.group,
+                              change=change, note=note.strip(), expected_version=expected_version)
+    except Refused as exc:
+        if exc.code != "result_exists":
+            raise
+        # Between our read and the service's own read another referee's entry was committed
+        # (READ COMMITTED on PostgreSQL): the same clash as a stale version.
+        raise _conflict(round_no, board, None, None) from None
     return Entered(saved.game, expected_version + (1 if saved.changed else 0), saved.warnings)
 
 
