@@ -252,3 +252,9 @@ def test_public_pages_show_no_personal_data(site: Site) -> None:
         r = site.client.get(url)
         assert r.status_code == 200, url
         assert_no_pii(r.text)
+
+
+def test_public_pages_set_no_session_cookie(site: Site) -> None:
+    for url in ("/", "/events/1", "/events/1/standings/jia", "/events/1/rounds/jia/1/fragment"):
+        r = site.new_client().get(url)
+        assert r.status_code == 200 and "yisai_session" not in r.headers.get("set-cookie", ""), url

@@ -25,7 +25,7 @@ from yisai.services.publishing import event_stamp, is_published, rounds_index
 from yisai.services.registration import list_entries, list_teams
 from yisai.services.rounds import round_view
 from yisai.web import reports, views
-from yisai.web.core import PUBLIC, lang_of, page, state
+from yisai.web.core import PUBLIC, lang_of, state
 
 router = APIRouter()
 Render = Callable[[Work], str]
@@ -81,7 +81,7 @@ def _event_nav(work: Work, event_id: int) -> dict[str, Any]:
 def index(request: Request) -> Response:
     with state(request).ctx.work(actor=PUBLIC) as work:
         events = [(e, regulation_of(e)) for e in list_events(work)]
-    return page(request, "index.html", events=events)
+    return HTMLResponse(_template(request, "index.html", events=events))
 
 
 @router.get("/events/{event_id}", response_class=HTMLResponse, include_in_schema=False)
