@@ -150,6 +150,7 @@ def test_grid_page_carries_versions_and_keyboard_script(site: Site) -> None:
     referee = site.login("referee")
     page = referee.get("/console/events/1/rounds/jia/1").text
     assert page.count('data-version="1"') == 4 and "/static/grid.js" in page
+    assert "编排说明" in page and page.count("同分组配对") == 4  # every pair of round 1 explained
     assert referee.get("/static/grid.js").status_code == 200
 
 

@@ -36,3 +36,12 @@ def test_two_workers_serve_the_same_database(tmp_path: Path) -> None:
         for _ in range(6):
             with urllib.request.urlopen(server.url + "/api/events", timeout=5) as r:
                 assert json.loads(r.read()) == []
+
+
+def test_ctrl_c_stops_the_server_cleanly(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    server = Server(tmp_path / "c.sqlite")
+    os.kill(server.proc.pid, signal.SIGINT)
+    assert server.proc.wait(timeout=15) == 0
