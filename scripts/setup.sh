@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-for pkg in fonts-noto-cjk fonts-noto-cjk-extra chromium poppler-utils; do
+for pkg in fonts-noto-cjk fonts-noto-cjk-extra fonts-hanazono chromium poppler-utils; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -21,6 +21,6 @@ stamp=.venv/.yisai-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "[setup] installing Python packages"
   .venv/bin/pip install -q -U pip >/dev/null
-  .venv/bin/pip install -q -e '.[test]'
+  .venv/bin/pip install -q -e '.[test,postgres,redis]'
   touch "$stamp"
 fi

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Set up everything and run every test (ruff, then pytest on SQLite and PostgreSQL).
+# Set up everything and run every test: ruff, mypy, then pytest on SQLite and PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/services.sh
 export YISAI_TEST_POSTGRES_URL="${YISAI_TEST_POSTGRES_URL:-postgresql+psycopg://postgres@127.0.0.1:5432/test}"
+echo "[test] ruff"
 .venv/bin/ruff check src tests
+echo "[test] mypy"
+.venv/bin/mypy
+echo "[test] pytest"
 exec .venv/bin/python -m pytest "$@"

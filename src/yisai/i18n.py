@@ -87,3 +87,23 @@ def both(make: Callable[[], T]) -> tuple[T, T]:
 def bilingual(make: Callable[[], str]) -> Text:
     zh, en = both(make)
     return Text(zh, en)
+
+
+E = TypeVar("E", bound=BaseException)
+
+
+def failure_text(make: Callable[[], object], error: type[E], raised: E) -> Text:
+    """The message of ``error`` raised by core code that words it with ``tr``, in both languages.
+
+    ``raised`` (already caught) gives the caller's language; ``make`` is run once more in the
+    other one to word it there. If it does not raise the same way, ``raised`` stands in.
+    """
+    here = language()
+    other = "en" if here == "zh" else "zh"
+    messages = {here: str(raised)}
+    with use_language(other):
+        try:
+            make()
+        except error as exc:
+            messages[other] = str(exc)
+    return Text(messages.get("zh", str(raised)), messages.get("en", str(raised)))

@@ -144,5 +144,5 @@ def test_file_level_problems(tmp_path: Path) -> None:
         "d.pdf: 不支持的文件类型.pdf: 请使用 .xlsx、.xls 或 .csv"]
     (tmp_path / "e.xlsx").write_bytes(b"not a zip")
     [issue] = read_result_sheet(tmp_path / "e.xlsx").issues
-    assert str(issue).startswith("e.xlsx: 无法读取Excel文件 e.xlsx")
+    assert str(issue).startswith("e.xlsx: 无法读取Excel文件: ")
     assert str(read_result_sheet(tmp_path / "missing.csv").issues[0]).startswith("missing.csv: 无法读取")

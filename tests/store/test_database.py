@@ -97,14 +97,11 @@ def test_an_out_of_date_schema_is_refused_until_db_upgrade(db_url: str, tmp_path
     from yisai.store.database import _alembic_config
 
     engine = create_engine(db_url)
+    from yisai.store.models import Base
+
+    Base.metadata.drop_all(engine)  # every table the program knows, in dependency order
     with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS appeals"))  # 0003 (web)
-        conn.execute(text("DROP TABLE IF EXISTS users"))
         conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    with engine.begin() as conn:  # a store made by the previous version: schema 0001
-        for table in ("result_changes", "audit", "games", "rounds", "entries", "team_members",
-                      "teams", "players", "events"):
-            conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
     cfg = _alembic_config()
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn

@@ -40,12 +40,17 @@ OPTION_OF = {
 }  # fmt: skip
 
 
+def _status(status: EntryStatus) -> str:
+    """An entry's status in the reader's language (reasons come rendered from the services)."""
+    return tr(status.label, status.value)
+
+
 def _status_text(e: Entry, division_name: str) -> str:
     fee = ""
     if e.fee_due:
         fee = tr(f", 费{e.fee_due}元{'已缴' if e.fee_paid else '未缴'}", f", fee {e.fee_due} {'paid' if e.fee_paid else 'due'}")
     forced = tr("(强制)", "(forced)") if e.forced else ""
-    return f"#{e.id} {division_name}:{e.status.label}{forced}{fee}"
+    return f"#{e.id} {division_name}:{_status(e.status)}{forced}{fee}"
 
 
 def _print_report(report: ImportReport) -> None:
@@ -318,9 +323,10 @@ def entry_list(
     )  # fmt: skip
     for v in views:
         e = v.entry
-        fee = f"{e.fee_due}元{'已缴' if e.fee_paid else '未缴'}" if e.fee_due else "-"
+        fee = tr(f"{e.fee_due}元{'已缴' if e.fee_paid else '未缴'}",
+                 f"{e.fee_due} yuan {'paid' if e.fee_paid else 'due'}") if e.fee_due else "-"
         notes = "\n".join([*e.reasons, *([e.note] if e.note else [])])
-        table.add_row(f"#{e.id}", f"{v.player.name} #{v.player.id}", v.division_name, e.status.label, fee, notes)
+        table.add_row(f"#{e.id}", f"{v.player.name} #{v.player.id}", v.division_name, _status(e.status), fee, notes)
     console.print(table)
 
 

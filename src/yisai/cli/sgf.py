@@ -14,7 +14,15 @@ import typer
 from yisai.game.board import PASS, Board
 from yisai.game.deadstones import propose_dead
 from yisai.game.scoring import area_count, format_number
-from yisai.game.sgf import IllegalRecord, SgfError, SgfRecord, read_sgf, replay
+from yisai.game.sgf import (
+    MAX_KOMI,
+    MAX_SGF_BYTES,
+    IllegalRecord,
+    SgfError,
+    SgfRecord,
+    read_sgf,
+    replay,
+)
 from yisai.i18n import tr
 from yisai.regulation.rules import PlayRules
 
@@ -32,6 +40,14 @@ def _rules_for(record: SgfRecord, superko: str) -> PlayRules:
 
 def _read(path: Path) -> SgfRecord:
     try:
+        size = path.stat().st_size
+        if size > MAX_SGF_BYTES:  # never load a huge file only to refuse it
+            raise SgfError(
+                tr(
+                    f"文件有 {size} 字节, 超过上限 {MAX_SGF_BYTES} 字节 (20 MB)",
+                    f"the file has {size} bytes, over the limit of {MAX_SGF_BYTES} (20 MB)",
+                )
+            )
         data = path.read_bytes()
     except OSError as exc:
         raise SgfError(
@@ -115,6 +131,15 @@ def score_cmd(
 ) -> None:
     """按中国规则数子: 打印双方子数、贴目与两种结果写法 (B+1.5 / 黑胜3/4子)."""
     _check_superko_option(superko)
+    if komi is not None and not abs(komi) <= MAX_KOMI:  # also refuses nan
+        typer.echo(
+            tr(
+                f"--komi {komi} 无效: 贴目须在 -{MAX_KOMI:g} 到 {MAX_KOMI:g} 之间",
+                f"--komi {komi} is invalid: komi must lie between -{MAX_KOMI:g} and {MAX_KOMI:g}",
+            ),
+            err=True,
+        )
+        raise typer.Exit(2)
     try:
         record = _read(file)
         board = replay(record, _rules_for(record, superko))

@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from yisai.formats.sheets import Sheet, cell_text, column_letter, find_header_row, read_sheets
+from yisai.i18n import tr
 from yisai.record import Result
-from yisai.record.parse import ACCEPTED, ParsedResult, ResultSyntaxError, parse_result
+from yisai.record.parse import ParsedResult, ResultSyntaxError, parse_result
+from yisai.record.text import clean_text, shown
 
 # canonical field → the header written on our sheets first, then headers people also use.
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -33,7 +35,8 @@ IGNORED = ("序号", "备注", "积分", "黑方积分", "白方积分", "签名
 _ALIASES = {alias: key for key, names in COLUMNS.items() for alias in names}
 BYE_WORDS = ("轮空", "(轮空)", "（轮空）", "bye")
 PLACEMENT_LABEL = "同名次决赛"
-BOTH_WIN_WORD = "双方胜"  # OpenGotha's 1-1: printed so a sheet shows it, never entered from one
+BOTH_WIN_WORD = "双方胜"
+MAX_BOARD_DIGITS = 5  # board numbers up to 99999: far more than any round has  # OpenGotha's 1-1: printed so a sheet shows it, never entered from one
 
 
 @dataclass(frozen=True)
@@ -149,8 +152,9 @@ def result_word(result: Result, played: bool, reason: str, bye: bool = False) ->
 
 
 def same_name(a: str, b: str) -> bool:
-    """Names compared as people type them: spaces (also full-width) do not count."""
-    return re.sub(r"\s+", "", a) == re.sub(r"\s+", "", b)
+    """Names compared as people type them: spaces (also full-width) and control characters
+    (which stored names never hold, see ``yisai.record.text``) do not count."""
+    return re.sub(r"\s+", "", clean_text(a)) == re.sub(r"\s+", "", clean_text(b))
 
 
 # ------------------------------------------------------------------ reading
@@ -171,13 +175,16 @@ def read_result_sheet(path: str | Path) -> ResultSheet:
         header = find_header_row(sheet, lambda row: "board" in {header_key(c) for c in row})
         if header is None:
             if any(cell_text(c) for row in sheet.cells for c in row):
-                out.warnings.append(f"工作表\u201c{sheet.name}\u201d没有\u201c台次\u201d表头, 已跳过")
+                out.warnings.append(tr(f"工作表\u201c{shown(sheet.name)}\u201d没有\u201c台次\u201d表头, 已跳过",
+                                       f"sheet \u201c{shown(sheet.name)}\u201d has no 台次 (board) header; skipped"))
             continue
         used = True
         _read_sheet(out, sheet, header)
     if not used:
         first = sheets[0].name if sheets else ""
-        out.issues.append(SheetIssue(p.name, first, 1, "", "找不到表头行: 前10行中须有一行包含\u201c台次\u201d和\u201c结果\u201d"))
+        out.issues.append(SheetIssue(p.name, first, 1, "", tr(
+            "找不到表头行: 前10行中须有一行包含\u201c台次\u201d和\u201c结果\u201d",
+            "no header row: one of the first 10 rows must hold 台次 (board) and 结果 (result)")))
     return out
 
 
@@ -186,24 +193,28 @@ def _read_sheet(out: ResultSheet, sheet: Sheet, header: int) -> None:
     for i, cell in enumerate(sheet.cells[header]):
         title = cell_text(cell)
         key = header_key(title)
-        where = f"{column_letter(i)}({title})"
+        where = f"{column_letter(i)}({shown(title)})"
         if not title:
             continue
         if key is None:
             if re.split(r"[(（]", title, maxsplit=1)[0].strip("*＊ ") not in IGNORED:
-                out.warnings.append(f"{sheet.name} {column_letter(i)}列\u201c{title}\u201d不是已知列名, 已忽略")
+                out.warnings.append(tr(
+                    f"{shown(sheet.name)} {column_letter(i)}列\u201c{shown(title)}\u201d不是已知列名, 已忽略",
+                    f"{shown(sheet.name)} column {column_letter(i)} \u201c{shown(title)}\u201d is not a known header; ignored"))
             continue
         if key in columns:
             first = column_letter(columns[key])
             out.issues.append(SheetIssue(out.file, sheet.name, header + 1, where,
-                                         f"与{first}列重复 (每列只能出现一次, 请删除其中一列)"))
+                                         tr(f"与{first}列重复 (每列只能出现一次, 请删除其中一列)",
+                                            f"same as column {first} (each column once; delete one of them)")))
             continue
         columns[key] = i
     if "result" not in columns:
         out.issues.append(SheetIssue(out.file, sheet.name, header + 1, "",
-                                     f"缺少\u201c结果\u201d列 (表头须有: {'、'.join(HEADERS)}; 分组、黑方、白方可省略)"))
+                                     tr(f"缺少\u201c结果\u201d列 (表头须有: {'、'.join(HEADERS)}; 分组、黑方、白方可省略)",
+                                        f"no 结果 (result) column (headers: {', '.join(HEADERS)}; 分组, 黑方, 白方 are optional)")))
         return
-    labels = {k: f"{column_letter(i)}({cell_text(sheet.cells[header][i])})" for k, i in columns.items()}
+    labels = {k: f"{column_letter(i)}({shown(cell_text(sheet.cells[header][i]))})" for k, i in columns.items()}
     for r in range(header + 1, len(sheet.cells)):
         cells = sheet.cells[r]
         if not any(cell_text(c) for c in cells):
@@ -218,34 +229,38 @@ def _read_row(out: ResultSheet, sheet: str, number: int, cells: list[Any], colum
         return cells[i] if i is not None and i < len(cells) else None
 
     def problem(key: str, message: str) -> None:
-        out.issues.append(SheetIssue(out.file, sheet, number, labels.get(key, ""), message))
+        out.issues.append(SheetIssue(out.file, sheet, number, labels.get(key, ""), shown(message, None)))
 
     board: int | None = None
     raw_board = cell("board")
     board_text = cell_text(raw_board)
     if board_text:
-        try:
+        # ASCII digits only: int() would also take "1_0", "１２" and other look-alikes.
+        if board_text.isascii() and board_text.isdigit() and len(board_text) <= MAX_BOARD_DIGITS and int(board_text) > 0:
             board = int(board_text)
-            if board < 1:
-                raise ValueError
-        except ValueError:
-            problem("board", f"台次\u201c{board_text}\u201d不是正整数 (应填本轮的台次, 如 1、2、3; 轮空行可留空)")
+        else:
+            shown_board = shown(board_text)
+            problem("board", tr(
+                f"台次\u201c{shown_board}\u201d不是正整数 (应填本轮的台次, 如 1、2、3; 轮空行可留空)",
+                f"board \u201c{shown_board}\u201d is not a positive whole number (write the board of this"
+                " round: 1, 2, 3 …; leave it blank on a bye line)",
+            ))
     result_text = cell_text(cell("result"))
     result: ParsedResult | None = None
     if result_text and result_text != BOTH_WIN_WORD:  # kept as stored; the service checks it
         try:
             result = parse_result(result_text)
-        except ResultSyntaxError:
-            problem("result", f"无法识别的成绩\u201c{result_text}\u201d (允许: {ACCEPTED})")
+        except ResultSyntaxError as exc:
+            problem("result", str(exc))
     return SheetRow(
         file=out.file,
         sheet=sheet,
         row=number,
         board=board,
         board_text=board_text,
-        group=cell_text(cell("group")),
-        black=cell_text(cell("black")),
-        white=cell_text(cell("white")),
+        group=clean_text(cell_text(cell("group"))),
+        black=clean_text(cell_text(cell("black"))),
+        white=clean_text(cell_text(cell("white"))),
         result_text=result_text,
         result=result,
         columns=labels,
@@ -272,7 +287,8 @@ def write_result_sheet(path: str | Path, title: str, lines: list[SheetLine]) -> 
             w.writerows(rows)
         return p
     if suffix != ".xlsx":
-        raise ValueError(f"成绩登记表只能写成 .xlsx 或 .csv (不是{suffix or '无扩展名'})")
+        raise ValueError(tr(f"成绩登记表只能写成 .xlsx 或 .csv (不是{suffix or '无扩展名'})",
+                            f"a result sheet is written as .xlsx or .csv (not {suffix or 'no extension'})"))
     _write_xlsx(p, title, rows)
     return p
 

@@ -16,9 +16,11 @@ from typing import Any
 from yisai.formats.sheets import Sheet, find_header_row, read_sheets
 from yisai.formats.sheets import cell_text as _text
 from yisai.formats.sheets import column_letter as _column_letter
+from yisai.i18n import tr
+from yisai.record.text import clean_text, shown
 from yisai.registry.eligibility import canonical_region
 from yisai.registry.idcard import IdCard, parse_id_number
-from yisai.registry.person import Gender, Player, ProStatus
+from yisai.registry.person import MAX_NAME_LENGTH, Gender, Player, ProStatus
 from yisai.regulation import Regulation
 from yisai.vocabulary.rank import Rank
 
@@ -46,6 +48,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "rating": ("等级分",),
 }
 IGNORED = ("序号", "备注", "编号", "说明")
+MAX_CELL_LENGTH = 200  # a checked cell (date, ID, rank, phone, choice …) longer than this is a slip
 _ALIASES = {alias: key for key, names in COLUMNS.items() for alias in names}
 NOTE_SHEETS = ("填写说明", "说明")  # the template's instructions sheet, skipped silently
 
@@ -85,9 +88,10 @@ class RosterIssue:
     def __str__(self) -> str:
         if self.row == 0:  # the file as a whole (unreadable, wrong type)
             return f"{self.sheet}: {self.message}"
-        col = f" {self.column}列" if self.column else ""
         head = f"({self.header})" if self.header else ""
-        return f"{self.sheet} 第{self.row}行{col}{head}: {self.message}"
+        col = tr(f" {self.column}列", f" column {self.column}") if self.column else ""
+        return tr(f"{self.sheet} 第{self.row}行{col}{head}: {self.message}",
+                  f"{self.sheet} row {self.row}{col}{head}: {self.message}")
 
 
 @dataclass(frozen=True)
@@ -148,17 +152,21 @@ def _parse_date(value: Any) -> date:
             try:
                 return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
             except ValueError:
-                raise _CellError(f"{text}不是存在的日期, 请写成如 2012-05-01") from None
-    raise _CellError(f"无法识别的日期\u201c{text}\u201d, 请写成如 2012-05-01")
+                raise _CellError(tr(f"{text}不是存在的日期, 请写成如 2012-05-01",
+                                    f"{text} is not a real date; write it like 2012-05-01")) from None
+    raise _CellError(tr(f"无法识别的日期\u201c{text}\u201d, 请写成如 2012-05-01",
+                        f"not a date: \u201c{text}\u201d; write it like 2012-05-01"))
 
 
 def _parse_id(value: Any) -> IdCard:
     if isinstance(value, int | float) and not isinstance(value, bool):
         # Never trusted, even when the checksum happens to pass: Excel keeps 15 digits of 18.
-        raise _CellError(
+        raise _CellError(tr(
             f"身份证号被Excel存成了数字({_text(value)}), 后几位已丢失(Excel只保留15位有效数字);"
-            " 请把该列设为文本格式后重新填写"
-        )
+            " 请把该列设为文本格式后重新填写",
+            f"Excel stored the ID number as a number ({_text(value)}) and lost its last digits (Excel"
+            " keeps 15); format the column as text and type the numbers again",
+        ))
     try:
         return parse_id_number(_text(value))
     except ValueError as exc:
@@ -167,20 +175,23 @@ def _parse_id(value: Any) -> IdCard:
 
 def _parse_rank(value: Any) -> Rank:
     if isinstance(value, int | float) and not isinstance(value, bool):
-        raise _CellError(f"段位\u201c{_text(value)}\u201d缺少单位, 请写成如 5段 或 3级")
+        raise _CellError(tr(f"段位\u201c{_text(value)}\u201d缺少单位, 请写成如 5段 或 3级",
+                            f"rank \u201c{_text(value)}\u201d has no unit; write it like 5段 (dan) or 3级 (kyu)"))
     try:
         return Rank.parse(_text(value))
     except ValueError:
-        raise _CellError(f"无法识别的段级位\u201c{_text(value)}\u201d, 请写成如 5段、3级 (25级至8段)") from None
+        raise _CellError(tr(f"无法识别的段级位\u201c{_text(value)}\u201d, 请写成如 5段、3级 (25级至8段)",
+                            f"not a rank: \u201c{_text(value)}\u201d; write it like 5段 or 3级 (25级 to 8段)")) from None
 
 
 def _parse_phone(value: Any) -> str:
     text = _text(value)
     if not _PHONE.match(text):
-        raise _CellError(f"手机号\u201c{text}\u201d格式不对, 只能包含数字(可带+和-)")
+        raise _CellError(tr(f"手机号\u201c{text}\u201d格式不对, 只能包含数字(可带+和-)",
+                            f"phone number \u201c{text}\u201d: digits only (with + and - if needed)"))
     digits = re.sub(r"\D", "", text)
     if len(digits) == 11 and not digits.startswith("1"):
-        raise _CellError(f"手机号{text}应以1开头")
+        raise _CellError(tr(f"手机号{text}应以1开头", f"mobile number {text} should start with 1"))
     return text
 
 
@@ -190,11 +201,11 @@ def _parse_bool(value: Any) -> bool:
         return True
     if text in _NO:
         return False
-    raise _CellError(f"\u201c{_text(value)}\u201d应填 是 或 否")
+    raise _CellError(tr(f"\u201c{_text(value)}\u201d应填 是 或 否", f"\u201c{_text(value)}\u201d: write 是 (yes) or 否 (no)"))
 
 
 def _split_names(value: Any) -> tuple[str, ...]:
-    return tuple(n for n in (s.strip() for s in re.split(r"[、,，;；/]", _text(value))) if n)
+    return tuple(n for n in (clean_text(s) for s in re.split(r"[、,，;；/]", _text(value))) if n)
 
 
 def _choice(value: Any, options: dict[str, str], what: str) -> str:
@@ -203,7 +214,8 @@ def _choice(value: Any, options: dict[str, str], what: str) -> str:
     if key is None:
         shown = "、".join(dict.fromkeys(options.values()).keys())
         names = "、".join(k for k in options if not k.isascii())
-        raise _CellError(f"没有名为\u201c{text}\u201d的{what}, 可选: {names or shown}")
+        raise _CellError(tr(f"没有名为\u201c{text}\u201d的{what}, 可选: {names or shown}",
+                            f"no {what} named \u201c{text}\u201d; choose from: {names or shown}"))
     return key
 
 
@@ -245,14 +257,16 @@ def parse_sheets(sheets: list[Sheet], regulation: Regulation | None = None) -> R
         header_row = _find_header(sheet)
         if header_row is None:
             if sheet.name not in NOTE_SHEETS and any(_text(c) for row in sheet.cells for c in row):
-                roster.warnings.append(f"工作表\u201c{sheet.name}\u201d没有\u201c姓名\u201d表头, 已跳过")
+                roster.warnings.append(tr(f"工作表\u201c{shown(sheet.name)}\u201d没有\u201c姓名\u201d表头, 已跳过",
+                                          f"sheet \u201c{shown(sheet.name)}\u201d has no 姓名 (name) header; skipped"))
             continue
         used = True
         _parse_sheet(sheet, header_row, regulation, roster)
     if not used:
         name = sheets[0].name if sheets else "文件"
         roster.issues.append(
-            RosterIssue(name, 1, "", "", "找不到表头行: 前10行中须有一行包含\u201c姓名\u201d等列名")
+            RosterIssue(name, 1, "", "", tr("找不到表头行: 前10行中须有一行包含\u201c姓名\u201d等列名",
+                                            "no header row: one of the first 10 rows must hold 姓名 (name) and the other headers"))
         )
     _check_duplicates(roster)
     return roster
@@ -267,20 +281,24 @@ def _parse_sheet(sheet: Sheet, header_row: int, regulation: Regulation | None, r
         key = header_key(title)
         if key is None:
             if re.split(r"[(（]", title, maxsplit=1)[0].strip("*＊ ") not in IGNORED:
-                roster.warnings.append(f"{sheet.name} {_column_letter(i)}列\u201c{title}\u201d不是已知列名, 已忽略")
+                roster.warnings.append(tr(
+                    f"{shown(sheet.name)} {_column_letter(i)}列\u201c{shown(title)}\u201d不是已知列名, 已忽略",
+                    f"{shown(sheet.name)} column {_column_letter(i)} \u201c{shown(title)}\u201d is not a known header; ignored"))
             continue
         if key in columns:
             roster.issues.append(
                 RosterIssue(
-                    sheet.name, header_row + 1, _column_letter(i), title,
-                    f"与{_column_letter(columns[key])}列重复, 请删除其中一列",
+                    sheet.name, header_row + 1, _column_letter(i), shown(title),
+                    tr(f"与{_column_letter(columns[key])}列重复, 请删除其中一列",
+                       f"same as column {_column_letter(columns[key])}; delete one of them"),
                 )
             )
             continue
         columns[key] = i
     if "gender" not in columns and "id_number" not in columns:
         roster.issues.append(
-            RosterIssue(sheet.name, header_row + 1, "", "", "须有\u201c性别\u201d或\u201c身份证号\u201d列")
+            RosterIssue(sheet.name, header_row + 1, "", "", tr("须有\u201c性别\u201d或\u201c身份证号\u201d列",
+                                                           "a 性别 (gender) or 身份证号 (ID number) column is needed"))
         )
         return
     for r in range(header_row + 1, len(sheet.cells)):
@@ -311,11 +329,17 @@ def _parse_row(
         i = columns.get(key)
         letter = _column_letter(i) if i is not None else ""
         header = COLUMNS[key][0]
-        issues.append(RosterIssue(sheet, number, letter, header, message))
+        # Messages quote the cell: its control characters are written out, never sent raw.
+        issues.append(RosterIssue(sheet, number, letter, header, shown(message, None)))
 
     def parse(key: str, fn: Any) -> Any:
         raw = cell(key)
-        if _text(raw) == "":
+        text = _text(raw)
+        if text == "":
+            return None
+        if len(text) > MAX_CELL_LENGTH:
+            problem(key, tr(f"内容超过{MAX_CELL_LENGTH}个字符, 请检查该格",
+                            f"longer than {MAX_CELL_LENGTH} characters; check the cell"))
             return None
         try:
             return fn(raw)
@@ -323,23 +347,28 @@ def _parse_row(
             problem(key, str(exc))
             return None
 
-    name = _text(cell("name"))
+    name = clean_text(_text(cell("name")))
     if not name:
-        problem("name", "姓名不能为空")
+        problem("name", tr("姓名不能为空", "the name is empty"))
+    elif len(name) > MAX_NAME_LENGTH:
+        problem("name", tr(f"姓名超过{MAX_NAME_LENGTH}个字符, 请检查该格", f"the name is longer than"
+                           f" {MAX_NAME_LENGTH} characters; check the cell"))
     card: IdCard | None = parse("id_number", _parse_id)
     gender: Gender | None = parse("gender", _parse_gender)
     born: date | None = parse("birth_date", _parse_date)
     if card is not None:
         if gender is not None and gender is not card.gender:
-            problem("gender", f"性别{gender.label}与身份证号(第17位表示{card.gender.label})不一致")
+            problem("gender", tr(f"性别{gender.label}与身份证号(第17位表示{card.gender.label})不一致",
+                                 f"gender {gender.label} does not match the ID number (its 17th digit says {card.gender.label})"))
         if born is not None and born != card.birth_date:
-            problem("birth_date", f"出生日期{born:%Y-%m-%d}与身份证号中的{card.birth_date:%Y-%m-%d}不一致")
+            problem("birth_date", tr(f"出生日期{born:%Y-%m-%d}与身份证号中的{card.birth_date:%Y-%m-%d}不一致",
+                                     f"birth date {born:%Y-%m-%d} does not match {card.birth_date:%Y-%m-%d} in the ID number"))
         gender = gender or card.gender
         born = born or card.birth_date
     elif gender is None and _text(cell("gender")) == "":
-        problem("gender", "性别不能为空(填 男 或 女)")
+        problem("gender", tr("性别不能为空(填 男 或 女)", "the gender is empty (write 男 or 女)"))
     if born is not None and not date(1900, 1, 1) <= born <= date(2100, 1, 1):
-        problem("birth_date", f"出生日期{born:%Y-%m-%d}不合理")
+        problem("birth_date", tr(f"出生日期{born:%Y-%m-%d}不合理", f"birth date {born:%Y-%m-%d} is not plausible"))
     values["rank"] = parse("rank", _parse_rank)
     values["pro_status"] = parse("pro_status", _choice_pro)
     values["phone"] = parse("phone", _parse_phone)
@@ -376,8 +405,8 @@ def _parse_row(
         player=player,
         division=division,
         stage=stage or "",
-        team=_text(cell("team")) or None,
-        slot=_text(cell("slot")) or None,
+        team=clean_text(_text(cell("team"))) or None,
+        slot=clean_text(_text(cell("slot"))) or None,
         leaders=_split_names(cell("leader")),
         coaches=_split_names(cell("coach")),
         fee_paid=fee_paid,
@@ -388,14 +417,16 @@ def _parse_gender(value: Any) -> Gender:
     try:
         return Gender.parse(_text(value))
     except ValueError:
-        raise _CellError(f"无法识别的性别\u201c{_text(value)}\u201d, 请填 男 或 女") from None
+        raise _CellError(tr(f"无法识别的性别\u201c{_text(value)}\u201d, 请填 男 或 女",
+                            f"not a gender: \u201c{_text(value)}\u201d; write 男 or 女")) from None
 
 
 def _choice_pro(value: Any) -> ProStatus:
     text = _text(value)
     if text in PRO_LABELS:
         return PRO_LABELS[text]
-    raise _CellError(f"无法识别的职业身份\u201c{text}\u201d, 可选: 业余、当年新定段职业、职业")
+    raise _CellError(tr(f"无法识别的职业身份\u201c{text}\u201d, 可选: 业余、当年新定段职业、职业",
+                        f"not a status: \u201c{text}\u201d; choose 业余 (amateur), 当年新定段职业 (new pro), 职业 (pro)"))
 
 
 def _parse_int(value: Any) -> int:
@@ -403,7 +434,7 @@ def _parse_int(value: Any) -> int:
     try:
         return int(text)
     except ValueError:
-        raise _CellError(f"\u201c{text}\u201d应为整数") from None
+        raise _CellError(tr(f"\u201c{text}\u201d应为整数", f"\u201c{text}\u201d should be a whole number")) from None
 
 
 def _check_duplicates(roster: Roster) -> None:
@@ -417,8 +448,9 @@ def _check_duplicates(roster: Roster) -> None:
         if first is None:
             seen[key] = row
             continue
-        what = f"身份证号{p.id_number}" if p.id_number else f"{p.name}({p.birth_date})"
-        where = f"第{first.row}行" if first.sheet == row.sheet else f"{first.sheet} 第{first.row}行"
-        roster.issues.append(
-            RosterIssue(row.sheet, row.row, "", "", f"{what}与{where}重复, 请删除其中一行")
-        )
+        what = tr(f"身份证号{p.id_number}", f"ID number {p.id_number}") if p.id_number else f"{p.name}({p.birth_date})"
+        where = tr(f"第{first.row}行", f"row {first.row}")
+        if first.sheet != row.sheet:
+            where = f"{first.sheet} {where}"
+        roster.issues.append(RosterIssue(row.sheet, row.row, "", "", tr(
+            f"{what}与{where}重复, 请删除其中一行", f"{what} repeats {where}; delete one of the rows")))

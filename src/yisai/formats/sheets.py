@@ -3,6 +3,19 @@
 Shared by every import (roster, result sheets) so they all accept the same files and name a
 cell the same way: sheet, 1-based row, column letter. Numbers Excel stored in text columns
 (ID cards, board numbers) come back as text without a trailing ``.0``.
+
+Limits, checked while reading so an oversized file is refused at once (the biggest real event
+has a few thousand players; a 10,000-player Swiss round is 5,000 boards):
+
+- ``MAX_ROWS``: at most 10,000 filled rows in a file (all sheets, header and title rows
+  included; blank rows do not count);
+- ``MAX_COLUMNS``: at most 200 columns;
+- ``MAX_FILE_BYTES``: at most 50 MB;
+- a CSV cell holds at most ``csv.field_size_limit()`` characters (131,072 by default; the limit is
+  never raised: no name, number or result is that long).
+
+A CSV must be well formed: a quote that is never closed, or text after a closing quote, is
+refused with the line where it starts instead of being read as something else.
 """
 
 from __future__ import annotations
@@ -15,9 +28,18 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from yisai.i18n import tr
+
 EXCEL_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
 CSV_SUFFIXES = (".csv", ".txt", ".tsv")
 HEADER_SEARCH_ROWS = 10  # title rows above the header are common on printed sheets
+MAX_ROWS = 10_000
+MAX_COLUMNS = 200
+MAX_FILE_BYTES = 50 * 1024 * 1024
+
+
+class SheetError(ValueError):
+    """The file cannot be read as a table; the message (user's language) says where and why."""
 
 
 @dataclass(frozen=True)
@@ -34,26 +56,80 @@ def read_sheets(path: str | Path) -> list[Sheet]:
     """
     p = Path(path)
     suffix = p.suffix.lower()
+    if suffix not in CSV_SUFFIXES + EXCEL_SUFFIXES:
+        raise SheetError(tr(
+            f"不支持的文件类型{suffix or '(无扩展名)'}: 请使用 .xlsx、.xls 或 .csv",
+            f"unsupported file type {suffix or '(no extension)'}: use .xlsx, .xls or .csv",
+        ))
+    size = p.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise SheetError(tr(
+            f"文件有 {size // (1024 * 1024)} MB, 超过上限 {MAX_FILE_BYTES // (1024 * 1024)} MB;"
+            f" 一个文件最多 {MAX_ROWS} 行, 请分成几个文件",
+            f"the file is {size // (1024 * 1024)} MB, over the limit of {MAX_FILE_BYTES // (1024 * 1024)} MB;"
+            f" a file holds at most {MAX_ROWS} rows, split it into several files",
+        ))
     if suffix in CSV_SUFFIXES:
         return [Sheet(p.name, _read_csv(p))]
-    if suffix in EXCEL_SUFFIXES:
-        return _read_excel(p)
-    raise ValueError(f"不支持的文件类型{suffix or '(无扩展名)'}: 请使用 .xlsx、.xls 或 .csv")
+    return _read_excel(p)
+
+
+class _Counter:
+    """Counts filled rows over a whole file and refuses the row past ``MAX_ROWS``."""
+
+    def __init__(self) -> None:
+        self.filled = 0
+
+    def row(self, sheet: str | None, number: int, cells: list[Any]) -> None:
+        """``sheet`` is None for a CSV file (one table, rows are lines)."""
+        where = tr(f"第{number}行", f"line {number}") if sheet is None else tr(
+            f"工作表\u201c{sheet}\u201d第{number}行", f"sheet \u201c{sheet}\u201d row {number}")
+        if len(cells) > MAX_COLUMNS and any(cell_text(c) for c in cells[MAX_COLUMNS:]):
+            raise SheetError(tr(
+                f"{where}: 有 {len(cells)} 列, 超过上限 {MAX_COLUMNS} 列; 请删除多余的列",
+                f"{where}: {len(cells)} columns, over the limit of {MAX_COLUMNS}; delete the extra columns",
+            ))
+        if any(cell_text(c) for c in cells):
+            self.filled += 1
+            if self.filled > MAX_ROWS:
+                raise SheetError(tr(
+                    f"{where}: 文件超过 {MAX_ROWS} 行 (含表头) 的上限, 未读取; 请把它分成几个文件分别导入",
+                    f"{where}: the file has more than {MAX_ROWS} rows (header included), the limit;"
+                    " nothing was read. Split it into several files",
+                ))
 
 
 def _read_excel(path: Path) -> list[Sheet]:
     import python_calamine
 
+    def damaged(exc: Exception) -> SheetError:
+        return SheetError(tr(
+            f"无法读取Excel文件: {exc}; 请确认文件未损坏且不是加密文件",
+            f"cannot read the Excel file: {exc}; check that it is not damaged or encrypted",
+        ))
+
     try:
         book = python_calamine.CalamineWorkbook.from_path(str(path))
     except Exception as exc:  # calamine raises several types for damaged files
-        raise ValueError(f"无法读取Excel文件 {path.name}: {exc}; 请确认文件未损坏且不是加密文件") from None
+        raise damaged(exc) from None
+    counter = _Counter()
     sheets = []
     for meta in book.sheets_metadata:
         if str(meta.typ) != str(python_calamine.SheetTypeEnum.WorkSheet):
             continue
-        sheet = book.get_sheet_by_name(meta.name)
-        sheets.append(Sheet(meta.name, sheet.to_python(skip_empty_area=False)))
+        try:
+            sheet = book.get_sheet_by_name(meta.name)
+            # Rows are counted as calamine streams them (iter_rows yields rows from the sheet's
+            # first row), so an oversized sheet is refused before it is converted whole;
+            # to_python(skip_empty_area=False) then keeps absolute row and column positions.
+            for i, row in enumerate(sheet.iter_rows()):
+                counter.row(meta.name, i + 1, row)
+            cells = sheet.to_python(skip_empty_area=False)
+        except SheetError:
+            raise
+        except Exception as exc:  # a damaged sheet inside a readable workbook
+            raise damaged(exc) from None
+        sheets.append(Sheet(meta.name, cells))
     return sheets
 
 
@@ -66,13 +142,56 @@ def _read_csv(path: Path) -> list[list[Any]]:
         except UnicodeDecodeError:
             continue
     else:
-        raise ValueError(f"{path.name} 既不是UTF-8也不是GB18030编码, 请另存为UTF-8的CSV")
+        raise SheetError(tr(
+            "既不是UTF-8也不是GB18030编码, 请另存为UTF-8的CSV",
+            "neither UTF-8 nor GB18030: save the file as a UTF-8 CSV",
+        ))
     sample = text[:4096]
+    # Only the separator is guessed: quoting is always Excel's ("…", a quote inside doubled), as
+    # every spreadsheet writes it; the sniffer's guesses about quoting misread real files.
     try:
-        dialect = csv.Sniffer().sniff(sample, delimiters=",\t;")
+        delimiter = csv.Sniffer().sniff(sample, delimiters=",\t;").delimiter
     except csv.Error:
-        dialect = csv.excel
-    return [list(r) for r in csv.reader(io.StringIO(text), dialect)]
+        delimiter = ","
+    # Universal newlines: files saved with old Mac line ends (CR only) read like any other.
+    reader = csv.reader(io.StringIO(text, newline=None), csv.excel, delimiter=delimiter, strict=True)
+    counter = _Counter()
+    rows: list[list[Any]] = []
+    while True:
+        start = reader.line_num + 1  # the line this row starts on (a quoted cell may span lines)
+        try:
+            row = next(reader)
+        except StopIteration:
+            return rows
+        except csv.Error as exc:
+            raise SheetError(_csv_problem(start, str(exc))) from None
+        counter.row(None, start, row)
+        rows.append(row)
+
+
+def _csv_problem(line: int, error: str) -> str:
+    if "field limit" in error:
+        limit = csv.field_size_limit()
+        return tr(
+            f"第{line}行: 有一格超过 {limit} 个字符, 不是报名表或成绩表的内容; 请检查该行",
+            f"line {line}: a cell is longer than {limit} characters, which no roster or"
+            " result sheet holds; check that line",
+        )
+    if "unexpected end of data" in error:
+        return tr(
+            f"第{line}行: 引号没有闭合 (从这一行的某个双引号\"开始, 直到文件末尾都没有配对的引号);"
+            " 请补上引号或删除多余的引号",
+            f"line {line}: a quote is never closed (a double quote \" on this line has no"
+            " partner up to the end of the file); close it or remove the stray quote",
+        )
+    if "expected after" in error:
+        return tr(
+            f"第{line}行: 引号后面紧跟了其他字符 (带引号的格应写成 \"文字\", 引号后直接是分隔符);"
+            " 请检查该行的引号",
+            f"line {line}: text follows a closing quote (a quoted cell is \"text\" followed"
+            " by the separator); check the quotes on that line",
+        )
+    return tr(f"第{line}行: CSV 格式错误 ({error})", f"line {line}: malformed CSV ({error})")
 
 
 def cell_text(value: Any) -> str:

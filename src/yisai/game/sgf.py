@@ -8,17 +8,28 @@ sgfmill's parser. Errors name the byte offset in the *original* file, or the mov
 
 Move numbers count B[]/W[] properties along the main line from 1; setup (AB/AW/AE) may appear
 in any node and is applied in order, as GNU Go's test positions need.
+
+Limits (a game record, even a long review with variations, is far below all of them; a file
+above one is refused before parsing, in well under a second): ``MAX_SGF_BYTES`` 20 MB,
+``MAX_NODES`` 100,000 nodes, ``MAX_VALUES`` 500,000 property values, ``MAX_DEPTH`` 10,000
+nested variations; KM lies within ±``MAX_KOMI`` (1000) points. The tree is built and walked iteratively, so depth never meets Python's
+recursion limit.
+
+SZ is read as FF[4] defines it: one value, a number or number:number (ASCII digits, no spaces,
+1 to 52); the board itself must be square, 2 to 25. Any other SZ is refused at its byte offset.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sgfmill import sgf_grammar
 
 from yisai.game.board import BLACK, PASS, WHITE, Board, IllegalMove, Reason, color_letter
 from yisai.i18n import tr
+from yisai.record.text import shown
 from yisai.regulation.rules import PlayRules, TimeControl
 
 SIMPLE_KO_RULESETS = ("japanese", "korean", "jp", "ko", "kor", "jpn")
@@ -28,6 +39,12 @@ RESULT_RE = re.compile(
     r"|(?P<draw>0|Draw|Jigo)|(?P<void>Void)|(?P<unknown>\?))$",
     re.IGNORECASE,
 )
+MAX_SGF_BYTES = 20 * 1024 * 1024
+MAX_NODES = 100_000
+MAX_VALUES = 500_000
+MAX_DEPTH = 10_000
+MAX_KOMI = 1000.0  # points; a 25x25 board has 625 points, so anything beyond is not a komi
+SIZE_RE = re.compile(r"\+?([0-9]{1,6})(?::\+?([0-9]{1,6}))?", re.ASCII)  # FF[4]: Number or Number:Number
 OVERTIME_RE = re.compile(r"^\s*(\d+)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*(?:byo-?yomi)?\s*$", re.IGNORECASE)
 
 
@@ -99,7 +116,17 @@ class SgfRecord:
     @property
     def komi(self) -> float | None:
         km = self.root.get("KM")
-        return None if km is None else _number(km, "KM")
+        if km is None:
+            return None
+        value = _number(km, "KM")
+        if not abs(value) <= MAX_KOMI:
+            raise SgfError(
+                tr(
+                    f"KM[{shown(km)}] 超出范围: 贴目须在 -{MAX_KOMI:g} 到 {MAX_KOMI:g} 目之间",
+                    f"KM[{shown(km)}] out of range: komi lies between -{MAX_KOMI:g} and {MAX_KOMI:g}",
+                )
+            )
+        return value
 
     @property
     def rules(self) -> str:
@@ -279,25 +306,105 @@ def read_sgf(data: bytes) -> SgfRecord:
 
     A reading that decodes but does not parse (an ISO-8859-1 ``é]`` looks like one GBK
     character) gives way to the next charset; the error reported is the first reading's.
+    Files over the size, node, value or nesting limits are refused before parsing.
     """
+    if len(data) > MAX_SGF_BYTES:
+        raise SgfError(
+            tr(
+                f"文件有 {len(data)} 字节, 超过上限 {MAX_SGF_BYTES} 字节 (20 MB)",
+                f"the file has {len(data)} bytes, over the limit of {MAX_SGF_BYTES} (20 MB)",
+            )
+        )
     bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     first: SgfError | None = None
     for text, charset in decodings(data):
         utf8 = text.encode("utf-8")
+
+        def original(offset: int, utf8: bytes = utf8, charset: str = charset) -> int:
+            before = utf8[:offset].decode("utf-8", errors="ignore")
+            return len(before.encode(_codec(charset), errors="replace")) + bom
+
+        _check_limits(utf8, original)
         try:
             coarse = sgf_grammar.parse_sgf_game(utf8)
         except ValueError:
             if first is None:
                 offset, message = _locate_syntax_error(utf8)
-                before = utf8[:offset].decode("utf-8", errors="ignore")
-                original = len(before.encode(_codec(charset), errors="replace")) + bom
-                first = SgfError(message, offset=original)
+                first = SgfError(message, offset=original(offset))
             continue
         record = SgfRecord(_from_coarse(coarse), charset)
+        for ident in ("SZ", "KM"):
+            try:
+                _ = record.size if ident == "SZ" else record.komi
+            except SgfError as exc:
+                at = _root_property_offset(utf8, ident)
+                raise SgfError(str(exc), offset=None if at is None else original(at)) from None
         _validate(record)
         return record
     assert first is not None
     raise first
+
+
+_LIMIT_TOKEN_RE = re.compile(rb"(\[[^\\\]]*(?:\\.[^\\\]]*)*\])|(\()|(\))|(;)", re.DOTALL)
+
+
+def _check_limits(utf8: bytes, original: Callable[[int], int]) -> None:
+    """Refuse a file over MAX_DEPTH / MAX_NODES / MAX_VALUES before sgfmill parses it, at the byte
+    where the limit is passed. Ordinary files are let through on a byte count alone; otherwise
+    the walk stops at the first limit passed, so it never costs more than about a second."""
+    if (
+        utf8.count(b"(") <= MAX_DEPTH
+        and utf8.count(b";") <= MAX_NODES
+        and utf8.count(b"[") <= MAX_VALUES
+    ):
+        return  # upper bounds (they also count inside values) already within the limits
+    depth = nodes = values = 0
+    for m in _LIMIT_TOKEN_RE.finditer(utf8):
+        kind = m.lastindex
+        if kind == 1:
+            values += 1
+            if values > MAX_VALUES:
+                message = tr(
+                    f"属性值超过 {MAX_VALUES} 个 (上限); 请把棋谱分成几个文件",
+                    f"more than {MAX_VALUES} property values (the limit); split the record",
+                )
+                break
+        elif kind == 2:
+            depth += 1
+            if depth > MAX_DEPTH:
+                message = tr(
+                    f"变化图嵌套超过 {MAX_DEPTH} 层 (允许的最大深度)",
+                    f"variations nested deeper than {MAX_DEPTH} levels (the limit)",
+                )
+                break
+        elif kind == 3:
+            depth -= 1
+        else:
+            nodes += 1
+            if nodes > MAX_NODES:
+                message = tr(
+                    f"节点超过 {MAX_NODES} 个 (上限); 请把棋谱分成几个文件",
+                    f"more than {MAX_NODES} nodes (the limit); split the record",
+                )
+                break
+    else:
+        return
+    raise SgfError(message, offset=original(m.start()))
+
+
+def _root_property_offset(utf8: bytes, ident: str) -> int | None:
+    """Byte offset of the root node's ``ident`` property (for errors in a root value)."""
+    m = _START_RE.search(utf8)
+    if not m:
+        return None
+    i = m.end()
+    while True:
+        t = _TOKEN_RE.match(utf8, i)
+        if not t or t.lastgroup == "D":
+            return None
+        if t.lastgroup == "I" and t.group("I") == ident.encode():
+            return t.start("I")
+        i = t.end()
 
 
 def replay(record: SgfRecord, rules: PlayRules | None = None) -> Board:
@@ -511,22 +618,38 @@ def _real(value: float) -> str:
 
 
 def _size_of(root: SgfNode) -> int:
-    sz = root.get("SZ")
-    if sz is None:
+    values = root.props.get("SZ")
+    if values is None:
         return 19
-    text = sz.split(":")[0].strip()
-    if (
-        not text.isdigit()
-        or not 2 <= int(text) <= 25
-        or (":" in sz and sz.split(":")[1].strip() != text)
-    ):
+    sz = values[0] if values else ""
+    m = SIZE_RE.fullmatch(sz)
+    if len(values) != 1 or m is None:
+        shown_sz = "][".join(shown(v, 20) for v in values)
+        raise SgfError(
+            tr(
+                f"SZ[{shown_sz}] 格式不对: 应为一个值, 数字 (如 SZ[19]) 或 列数:行数 (如 SZ[19:19]),"
+                " 只用数字, 不带空格",
+                f"SZ[{shown_sz}] is malformed: one value, a number (SZ[19]) or columns:rows"
+                " (SZ[19:19]), digits only, no spaces",
+            )
+        )
+    columns = int(m.group(1))
+    rows = int(m.group(2)) if m.group(2) is not None else columns
+    if not (1 <= columns <= 52 and 1 <= rows <= 52):
+        raise SgfError(
+            tr(
+                f"SZ[{sz}] 超出 SGF 允许的范围 1 到 52",
+                f"SZ[{sz}] is outside the range SGF allows, 1 to 52",
+            )
+        )
+    if columns != rows or not 2 <= columns <= 25:
         raise SgfError(
             tr(
                 f"SZ[{sz}] 无效: 棋盘须为 2 到 25 路的正方形",
                 f"SZ[{sz}] invalid: the board must be square, 2 to 25",
             )
         )
-    return int(text)
+    return columns
 
 
 def _sgf_point(point: tuple[int, int]) -> str:

@@ -1,7 +1,8 @@
 """参赛资格: every reason a player may not enter a division, or a team may not be registered.
 
-Functions return a list of Chinese sentences a referee can read out — an empty list means
-eligible. Never a bare boolean: the director must see *why*, and may still decide otherwise
+Functions return a list of sentences a referee can read out, in the caller's language (each
+written in Chinese and English through ``tr``; services evaluate them in both with
+``yisai.i18n.bilingual`` and store both) — an empty list means eligible. Never a bare boolean: the director must see *why*, and may still decide otherwise
 (with an audited note) because regulations leave room for the organiser's judgement.
 """
 
@@ -11,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime, time
 
+from yisai.i18n import tr
 from yisai.registry.idcard import MAINLAND, PROVINCES, parse_id_number
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.registry.team import Team
@@ -76,12 +78,30 @@ def _region_matches(region: str, name: str) -> bool:
 
 def window_text(born_from: date | None, born_to: date | None) -> str:
     if born_from and born_to:
-        return f"{born_from:%Y-%m-%d}至{born_to:%Y-%m-%d}"
+        return tr(f"{born_from:%Y-%m-%d}至{born_to:%Y-%m-%d}", f"{born_from:%Y-%m-%d} to {born_to:%Y-%m-%d}")
     if born_from:
-        return f"{born_from:%Y-%m-%d}及以后"
+        return tr(f"{born_from:%Y-%m-%d}及以后", f"{born_from:%Y-%m-%d} or later")
     if born_to:
-        return f"{born_to:%Y-%m-%d}及以前"
-    return "不限"
+        return tr(f"{born_to:%Y-%m-%d}及以前", f"{born_to:%Y-%m-%d} or earlier")
+    return tr("不限", "any")
+
+
+def _gender(g: Gender) -> str:
+    return tr(g.label, "male" if g is Gender.MALE else "female")
+
+
+def _pro(status: ProStatus) -> str:
+    en = {"amateur": "amateur", "new_pro": "newly qualified professional", "pro": "professional"}
+    return tr(status.label, en[status.value])
+
+
+def _rank(rank: object) -> str:
+    """5段 in Chinese, 5d in English."""
+    return tr(str(rank), getattr(rank, "short", str(rank)))
+
+
+def _join(items: Sequence[str]) -> str:
+    return tr("、", ", ").join(items)
 
 
 def in_window(born: date, rule: Eligibility) -> bool:
@@ -100,12 +120,19 @@ def check_player(
     if rule.born_from or rule.born_to:
         reasons += _birth_reasons(player, division, regulation)
     if rule.genders and player.gender not in rule.genders:
-        allowed = "、".join(g.label for g in rule.genders)
-        reasons.append(f"性别{player.gender.label}不符合{name}要求(限{allowed})")
+        allowed = _join([_gender(g) for g in rule.genders])
+        reasons.append(tr(
+            f"性别{player.gender.label}不符合{name}要求(限{allowed})",
+            f"gender {_gender(player.gender)} does not meet {name}'s requirement ({allowed} only)",
+        ))
     if rule.min_rank is not None or rule.max_rank is not None:
         reasons += _rank_reasons(player, rule, name)
     if rule.certificate_required and not (player.certificate_no or "").strip():
-        reasons.append("缺少中国围棋协会监制的业余段级位证书(请填写证书编号)")
+        reasons.append(tr(
+            "缺少中国围棋协会监制的业余段级位证书(请填写证书编号)",
+            "no amateur grade certificate issued under the Chinese Weiqi Association "
+            "(fill in the certificate number)",
+        ))
     reasons += _pro_reasons(player, rule, name)
     reasons += _region_reasons(player, rule, name)
     return reasons
@@ -118,10 +145,12 @@ def _birth_reasons(
     window = window_text(rule.born_from, rule.born_to)
     born = player.birth_date
     if born is None:
-        return [f"缺少出生日期, 无法核对{division.name}范围({window})"]
+        return [tr(f"缺少出生日期, 无法核对{division.name}范围({window})",
+                   f"no birth date: cannot check {division.name}'s range ({window})")]
     if in_window(born, rule):
         return []
-    reason = f"出生日期{born:%Y-%m-%d}不在{division.name}范围({window})"
+    reason = tr(f"出生日期{born:%Y-%m-%d}不在{division.name}范围({window})",
+                f"birth date {born:%Y-%m-%d} is outside {division.name}'s range ({window})")
     if rule.exact_age_group and regulation is not None:
         own = [
             d.name
@@ -131,20 +160,27 @@ def _birth_reasons(
             and in_window(born, d.eligibility)
         ]
         if own:
-            reason += f", 应按出生日期参加{'或'.join(own)}(不得以大打小或以小打大)"
+            reason += tr(
+                f", 应按出生日期参加{'或'.join(own)}(不得以大打小或以小打大)",
+                f"; by birth date the player belongs in {' or '.join(own)} "
+                "(no playing in an older or younger group)",
+            )
         else:
-            reason += ", 不属于任何组别的年龄范围"
+            reason += tr(", 不属于任何组别的年龄范围", "; not in any division's age range")
     return [reason]
 
 
 def _rank_reasons(player: Player, rule: Eligibility, name: str) -> list[str]:
     if player.rank is None:
-        return [f"缺少段级位, 无法核对{name}的段级位要求"]
+        return [tr(f"缺少段级位, 无法核对{name}的段级位要求",
+                   f"no grade: cannot check {name}'s grade requirement")]
     out = []
     if rule.min_rank is not None and player.rank < rule.min_rank:
-        out.append(f"段级位{player.rank}低于{name}最低要求{rule.min_rank}")
+        out.append(tr(f"段级位{player.rank}低于{name}最低要求{rule.min_rank}",
+                      f"grade {_rank(player.rank)} is below {name}'s minimum {_rank(rule.min_rank)}"))
     if rule.max_rank is not None and player.rank > rule.max_rank:
-        out.append(f"段级位{player.rank}高于{name}最高限制{rule.max_rank}")
+        out.append(tr(f"段级位{player.rank}高于{name}最高限制{rule.max_rank}",
+                      f"grade {_rank(player.rank)} is above {name}'s maximum {_rank(rule.max_rank)}"))
     return out
 
 
@@ -154,9 +190,12 @@ def _pro_reasons(player: Player, rule: Eligibility, name: str) -> list[str]:
         return []
     if rule.professionals == "new_pro_as_amateur":
         if status is ProStatus.PRO:
-            return [f"职业棋手不得参加{name}(仅当年新定段的职业棋手可按业余身份参赛)"]
+            return [tr(f"职业棋手不得参加{name}(仅当年新定段的职业棋手可按业余身份参赛)",
+                       f"professionals may not enter {name} (only players who turned professional "
+                       "this year may play as amateurs)")]
         return []
-    return [f"{status.label}棋手不得参加{name}(仅限业余棋手)"]
+    return [tr(f"{status.label}棋手不得参加{name}(仅限业余棋手)",
+               f"{_pro(status)} players may not enter {name} (amateurs only)")]
 
 
 def _region_reasons(player: Player, rule: Eligibility, name: str) -> list[str]:
@@ -164,13 +203,18 @@ def _region_reasons(player: Player, rule: Eligibility, name: str) -> list[str]:
     out = []
     for key, note in rule.region_notes.items():
         if region and _region_matches(region, key):
-            out.append(f"{key}地区棋手{note.removeprefix(key + '地区棋手')}")
+            rest = note.removeprefix(key + "地区棋手")
+            # The note is the regulation's own sentence, quoted as written.
+            out.append(tr(f"{key}地区棋手{rest}", f"players from {key}: {key}地区棋手{rest}"))
     if rule.regions:
-        allowed = "、".join(rule.regions)
+        allowed = _join(list(rule.regions))
         if region is None:
-            out.append(f"地区未知, {name}仅限{allowed}棋手参赛(请填写地区或身份证号)")
+            out.append(tr(f"地区未知, {name}仅限{allowed}棋手参赛(请填写地区或身份证号)",
+                          f"region unknown: {name} is for players from {allowed} only "
+                          "(fill in the region or the ID number)"))
         elif not any(_region_matches(region, r) for r in rule.regions):
-            out.append(f"地区{region}不符合{name}要求(仅限{allowed})")
+            out.append(tr(f"地区{region}不符合{name}要求(仅限{allowed})",
+                          f"region {region} does not meet {name}'s requirement ({allowed} only)"))
     return out
 
 
@@ -196,7 +240,9 @@ def check_team(
     if at is not None:
         reasons += _window_reasons(at, rules)
     if rules.max_teams is not None and len(other_teams) >= rules.max_teams:
-        reasons.append(f"已报{len(other_teams)}支{label}, 达到限报{rules.max_teams}支")
+        reasons.append(tr(f"已报{len(other_teams)}支{label}, 达到限报{rules.max_teams}支",
+                          f"{len(other_teams)} teams ({label}) already entered: the limit is "
+                          f"{rules.max_teams}"))
     reasons += _place_reasons(team, rules, other_teams)
     reasons += _staff_reasons(team, rules)
     reasons += _member_reasons(team, players, rules, regulation, other_teams)
@@ -225,8 +271,12 @@ def _window_reasons(at: datetime, rules: TeamRules) -> list[str]:
         return []
     end = _closing(closes) if closes else None
     if (opens and at < opens) or (end and at > end):
-        window = f"{_fmt(opens) if opens else '不限'}至{_fmt(end) if end else '不限'}"
-        return [f"报名时间{_fmt(at)}不在{_label(rules)}报名时间({window})内"]
+        any_ = tr("不限", "open")
+        window = tr(f"{_fmt(opens) if opens else any_}至{_fmt(end) if end else any_}",
+                    f"{_fmt(opens) if opens else any_} to {_fmt(end) if end else any_}")
+        return [tr(f"报名时间{_fmt(at)}不在{_label(rules)}报名时间({window})内",
+                   f"registration time {_fmt(at)} is outside the registration window for "
+                   f"{_label(rules)} ({window})")]
     return []
 
 
@@ -268,22 +318,29 @@ def _team_place(team: Team, rules: TeamRules) -> str | None:
 def _place_reasons(team: Team, rules: TeamRules, other_teams: Sequence[Team]) -> list[str]:
     out = []
     place = _team_place(team, rules)
-    need = {"province": "省份", "city": "城市"}.get(rules.kind)
+    need = {"province": tr("省份", "province"), "city": tr("城市", "city")}.get(rules.kind)
     if need and place is None:
-        out.append(f"{_label(rules)}\u201c{team.name}\u201d缺少{need}")
+        out.append(tr(f"{_label(rules)}\u201c{team.name}\u201d缺少{need}",
+                      f"{_label(rules)} \u201c{team.name}\u201d has no {need}"))
     if rules.per_region is not None and place is not None:
         same = [t for t in other_teams if _team_place(t, rules) == place]
         if len(same) >= rules.per_region:
-            out.append(f"{place}已报{len(same)}支{_label(rules)}, 每地限报{rules.per_region}支")
+            out.append(tr(f"{place}已报{len(same)}支{_label(rules)}, 每地限报{rules.per_region}支",
+                          f"{place} has already entered {len(same)} team(s) ({_label(rules)}); "
+                          f"the limit is {rules.per_region} per place"))
     return out
 
 
 def _staff_reasons(team: Team, rules: TeamRules) -> list[str]:
     out = []
     # A limit of 0 means the regulation says nothing about staff: no limit is checked.
-    for role, people, limit in (("领队", team.leaders, rules.leaders), ("教练", team.coaches, rules.coaches)):
+    staff = (("领队", "leaders", team.leaders, rules.leaders),
+             ("教练", "coaches", team.coaches, rules.coaches))
+    for role, role_en, people, limit in staff:
         if limit and len(people) > limit:
-            out.append(f"{role}{len(people)}人({'、'.join(people)}), 超过限报{limit}人")
+            out.append(tr(f"{role}{len(people)}人({'、'.join(people)}), 超过限报{limit}人",
+                          f"{len(people)} {role_en} ({', '.join(people)}): more than the limit of "
+                          f"{limit}"))
     return out
 
 
@@ -299,23 +356,28 @@ def _member_reasons(
     ids = [m.player_id for m in members]
     for pid, n in Counter(ids).items():
         if n > 1:
-            out.append(f"{_who(pid, players)}在队中重复出现{n}次")
+            out.append(tr(f"{_who(pid, players)}在队中重复出现{n}次",
+                          f"{_who(pid, players)} is listed {n} times in the team"))
     unknown = [pid for pid in dict.fromkeys(ids) if pid not in players]
-    out += [f"队员{pid}不存在" for pid in unknown]
+    out += [tr(f"队员{pid}不存在", f"player {pid} does not exist") for pid in unknown]
     known = [m for m in members if m.player_id in players]
     taken = {m.player_id: t.name for t in other_teams for m in t.members}
     for m in known:
         if m.player_id in taken:
-            out.append(f"{_who(m.player_id, players)}已在{taken[m.player_id]}中")
+            out.append(tr(f"{_who(m.player_id, players)}已在{taken[m.player_id]}中",
+                          f"{_who(m.player_id, players)} is already in {taken[m.player_id]}"))
     count = len(dict.fromkeys(ids))
     if count > rules.max_players:
-        out.append(f"队员{count}人, 超过每队限报{rules.max_players}人")
+        out.append(tr(f"队员{count}人, 超过每队限报{rules.max_players}人",
+                      f"{count} players: more than the limit of {rules.max_players} per team"))
     men = sum(1 for m in known if players[m.player_id].gender is Gender.MALE)
     women = sum(1 for m in known if players[m.player_id].gender is Gender.FEMALE)
     if rules.max_men is not None and men > rules.max_men:
-        out.append(f"男队员{men}人, 超过限报{rules.max_men}人")
+        out.append(tr(f"男队员{men}人, 超过限报{rules.max_men}人",
+                      f"{men} men: more than the limit of {rules.max_men}"))
     if rules.max_women is not None and women > rules.max_women:
-        out.append(f"女队员{women}人, 超过限报{rules.max_women}人")
+        out.append(tr(f"女队员{women}人, 超过限报{rules.max_women}人",
+                      f"{women} women: more than the limit of {rules.max_women}"))
     if rules.slots:
         out += _slot_reasons(known, players, rules, regulation)
     out += _member_place_reasons(team, known, players, rules)
@@ -324,7 +386,7 @@ def _member_reasons(
 
 def _who(pid: str, players: Mapping[str, Player]) -> str:
     p = players.get(pid)
-    return p.name if p else f"队员{pid}"
+    return p.name if p else tr(f"队员{pid}", f"player {pid}")
 
 
 def _slot_reasons(
@@ -336,23 +398,30 @@ def _slot_reasons(
     for m in members:
         p = players[m.player_id]
         if m.slot is None:
-            out.append(f"{p.name}未指定席位(可选: {'、'.join(slots)})")
+            out.append(tr(f"{p.name}未指定席位(可选: {'、'.join(slots)})",
+                          f"{p.name} has no slot (choose from: {', '.join(slots)})"))
             continue
         slot = slots.get(m.slot)
         if slot is None:
-            out.append(f"{p.name}的席位\u201c{m.slot}\u201d不存在(可选: {'、'.join(slots)})")
+            out.append(tr(f"{p.name}的席位\u201c{m.slot}\u201d不存在(可选: {'、'.join(slots)})",
+                          f"{p.name}'s slot \u201c{m.slot}\u201d does not exist "
+                          f"(choose from: {', '.join(slots)})"))
             continue
         seated.setdefault(m.slot, []).append(p.name)
         if slot.gender is not None and p.gender is not slot.gender:
-            out.append(f"{slot.label}席位须为{slot.gender.label}棋手, {p.name}为{p.gender.label}")
+            out.append(tr(f"{slot.label}席位须为{slot.gender.label}棋手, {p.name}为{p.gender.label}",
+                          f"slot {slot.label} is for a {_gender(slot.gender)} player; {p.name} is "
+                          f"{_gender(p.gender)}"))
         if slot.division is not None and m.division is not None and m.division != slot.division:
-            out.append(
-                f"{slot.label}席位须由{_division_name(slot.division, regulation)}棋手担任,"
-                f" {p.name}报名的是{_division_name(m.division, regulation)}"
-            )
+            want = _division_name(slot.division, regulation)
+            have = _division_name(m.division, regulation)
+            out.append(tr(f"{slot.label}席位须由{want}棋手担任, {p.name}报名的是{have}",
+                          f"slot {slot.label} is for a player of {want}; {p.name} entered {have}"))
     for label, names in seated.items():
         if len(names) > 1:
-            out.append(f"{label}席位只能有1人, 现有{len(names)}人({'、'.join(names)})")
+            out.append(tr(f"{label}席位只能有1人, 现有{len(names)}人({'、'.join(names)})",
+                          f"slot {label} holds 1 player; it has {len(names)} "
+                          f"({', '.join(names)})"))
     return out
 
 
@@ -370,12 +439,12 @@ def _member_place_reasons(
 ) -> list[str]:
     out: list[str] = []
     if rules.kind == "province":
-        want, attr, what = place_name(team.province), "province", "省份"
+        want, attr, what = place_name(team.province), "province", tr("省份", "province")
         own = own_association(team, rules)
         if own is not None and want == (place_name(own) or own):
             return out  # 兵团 written as the province: its players' provinces say 新疆
     elif rules.kind == "city":
-        want, attr, what = place_name(team.city), "city", "城市"
+        want, attr, what = place_name(team.city), "city", tr("城市", "city")
     else:
         return out
     if want is None:
@@ -384,5 +453,7 @@ def _member_place_reasons(
         p = players[m.player_id]
         have = place_name(getattr(p, attr))
         if have is not None and have != want:
-            out.append(f"{p.name}的{what}{have}与{_label(rules)}\u201c{team.name}\u201d({want})不符")
+            out.append(tr(f"{p.name}的{what}{have}与{_label(rules)}\u201c{team.name}\u201d({want})不符",
+                          f"{p.name}'s {what} {have} does not match {_label(rules)} "
+                          f"\u201c{team.name}\u201d ({want})"))
     return out

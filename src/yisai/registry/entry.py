@@ -30,7 +30,9 @@ TRANSITIONS: dict[EntryStatus, frozenset[EntryStatus]] = {
 
 
 class Entry(BaseModel):
-    """``reasons`` are the eligibility findings (Chinese) recorded at the last check/decision."""
+    """``reasons`` are the eligibility findings recorded at the last check/decision, in the
+    reader's language: the store keeps each in Chinese and English and renders it when the entry
+    is read (see ``services.registration``)."""
 
     model_config = ConfigDict(frozen=True)
 

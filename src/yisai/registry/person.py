@@ -2,7 +2,9 @@
 
 Pure data; eligibility rules live in ``eligibility.py`` and read these fields only. Gender,
 professional status and rank are the shared vocabulary (``yisai.vocabulary``) that regulations
-speak too.
+speak too. Text fields (name, club, city …) keep any script but never control characters: they
+are cleaned on the way in by ``yisai.record.text.clean_text`` (terminal escapes, bidi overrides
+and the like removed, whitespace tidied), so every front end stores and shows the same clean text.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ from datetime import date
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from yisai.record.text import clean_text
 from yisai.vocabulary import Gender, ProStatus, RankField
+
+MAX_NAME_LENGTH = 100  # characters after cleaning (checked on input); real names are far shorter
 
 
 class Player(BaseModel):
@@ -33,6 +38,23 @@ class Player(BaseModel):
     club: str | None = None  # 俱乐部/学校
     phone: str | None = None
     rating: int | None = None
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _clean_name(cls, v: object) -> object:
+        if not isinstance(v, str):
+            return v
+        # Input paths (roster, forms) check emptiness and MAX_NAME_LENGTH on the cleaned name and
+        # say which cell is wrong; here a name made only of controls (never accepted as input)
+        # reads back as U+FFFD instead of failing.
+        return clean_text(v) or ("\ufffd" if v.strip() else v)
+
+    @field_validator(
+        "id_number", "certificate_no", "region", "province", "city", "club", "phone", mode="before"
+    )
+    @classmethod
+    def _clean_text(cls, v: object) -> object:
+        return (clean_text(v) or None) if isinstance(v, str) else v
 
     @field_validator("gender", mode="before")
     @classmethod

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from yisai.i18n import Text
 from yisai.record import Game
 from yisai.record.groups import PLACEMENT_GROUP
 from yisai.registry.person import Player
@@ -32,9 +33,13 @@ def playing_stage(reg: Regulation, division: str, stage_ref: str | None = None) 
             stage = reg.stage(stage_ref)
         except KeyError:
             ids = ", ".join(s.id for s in reg.stages)
-            raise InputError(f"未知阶段: {stage_ref} (允许: {ids})") from None
+            raise InputError(Text(f"未知阶段: {stage_ref} (允许: {ids})",
+                                  f"unknown stage: {stage_ref} (allowed: {ids})"),
+                             code="unknown_stage", params={"stage": stage_ref}) from None
         if division not in stage.divisions:
-            raise InputError(f"{stage.name}不包含组别 {division}")
+            raise InputError(Text(f"{stage.name}不包含组别 {division}",
+                                  f"{stage.name} does not include division {division}"),
+                             code="division_not_in_stage", params={"stage": stage.id, "division": division})
         return stage
     candidates = [
         s
@@ -43,7 +48,9 @@ def playing_stage(reg: Regulation, division: str, stage_ref: str | None = None) 
         and not isinstance(s.format_for(division), LadderFormat | AnnouncedLaterFormat)
     ]
     if not candidates:
-        raise InputError(f"组别 {division} 没有可编排的阶段 (积分编排制)")
+        raise InputError(Text(f"组别 {division} 没有可编排的阶段 (积分编排制)",
+                              f"division {division} has no stage that can be paired (Swiss system)"),
+                         code="no_pairable_stage", params={"division": division})
     return candidates[-1]
 
 
@@ -86,7 +93,9 @@ def group_members(work: Work, event: EventRecord, division: str, stage: Stage) -
 def division_players(work: Work, event: EventRecord, division: str) -> list[Player]:
     players = approved_players(work, event, division)
     if not players:
-        raise InputError(f"组别 {division} 没有已批准的报名")
+        raise InputError(Text(f"组别 {division} 没有已批准的报名",
+                              f"division {division} has no approved entries"),
+                         code="no_approved_entries", params={"division": division})
     return players
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from yisai.i18n import Text
 from yisai.registry.entry import EntryStatus
 from yisai.regulation import Regulation, RegulationError, loads
 from yisai.services.context import InputError, Work
@@ -40,12 +41,16 @@ def read_regulation_file(path: str | Path) -> tuple[str, Regulation]:
     try:
         raw = p.read_bytes()
     except OSError as exc:
-        raise InputError(f"无法读取规程文件 {p}: {exc.strerror or exc}") from None
+        why = exc.strerror or exc
+        raise InputError(Text(f"无法读取规程文件 {p}: {why}", f"cannot read the regulation file {p}: {why}"),
+                         code="regulation_unreadable", params={"file": str(p)}) from None
     try:
         regulation = loads(raw, str(p))
     except RegulationError as exc:
         raise InputError(
-            f"规程文件 {p} 有{len(exc.issues)}处错误", [str(i) for i in exc.issues]
+            Text(f"规程文件 {p} 有{len(exc.issues)}处错误",
+                 f"the regulation file {p} has {len(exc.issues)} error(s)"),
+            [str(i) for i in exc.issues], code="bad_regulation", params={"file": str(p)},
         ) from None
     return raw.decode("utf-8-sig"), regulation
 
@@ -62,10 +67,12 @@ def create_event_from_text(
 ) -> EventRecord:
     work.require(Action.CREATE_EVENT)
     if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise InputError(f"抽签种子须在0至{MAX_SEED}之间: {seed}")
+        raise InputError(Text(f"抽签种子须在0至{MAX_SEED}之间: {seed}",
+                              f"the lot seed must be between 0 and {MAX_SEED}: {seed}"),
+                         code="bad_seed", params={"seed": seed})
     title = (name or regulation.name).strip()
     if not title:
-        raise InputError("比赛名称不能为空")
+        raise InputError(Text("比赛名称不能为空", "the event name cannot be empty"), code="empty_event_name")
     event = work.repo.add_event(
         title, regulation.id, regulation.name, text, new_seed() if seed is None else seed
     )
@@ -84,21 +91,35 @@ def resolve_event(work: Work, ref: str | int | None) -> EventRecord:
         if len(events) == 1:
             return events[0]
         if not events:
-            raise InputError("数据库中还没有比赛, 请先运行 yisai event create --regulation 规程文件")
+            raise InputError(
+                Text("数据库中还没有比赛, 请先运行 yisai event create --regulation 规程文件",
+                     "the database has no event yet: first run yisai event create --regulation FILE"),
+                code="no_event",
+            )
         names = "、".join(f"{e.id}({e.name})" for e in events)
-        raise InputError(f"数据库中有{len(events)}个比赛, 请用 --event 指定其一: {names}")
+        names_en = ", ".join(f"{e.id} ({e.name})" for e in events)
+        raise InputError(
+            Text(f"数据库中有{len(events)}个比赛, 请用 --event 指定其一: {names}",
+                 f"the database has {len(events)} events: name one with --event: {names_en}"),
+            code="event_ambiguous",
+        )
     text = str(ref).strip()
     if text.isdigit():
         try:
             return work.repo.get_event(int(text))
         except NotFound as exc:
-            raise InputError(str(exc)) from None
+            raise InputError(exc.text, code="event_not_found", params={"event": text}) from None
     named = work.repo.events_named(text)
     if len(named) == 1:
         return named[0]
     if not named:
-        raise InputError(f"没有名为\u201c{text}\u201d的比赛 (可用 yisai event list 查看)")
-    raise InputError(f"有{len(named)}个比赛名为\u201c{text}\u201d, 请改用编号: {', '.join(str(e.id) for e in named)}")
+        raise InputError(Text(f"没有名为\u201c{text}\u201d的比赛 (可用 yisai event list 查看)",
+                              f"no event named \u201c{text}\u201d (see yisai event list)"),
+                         code="event_not_found", params={"event": text})
+    numbers = ", ".join(str(e.id) for e in named)
+    raise InputError(Text(f"有{len(named)}个比赛名为\u201c{text}\u201d, 请改用编号: {numbers}",
+                          f"{len(named)} events are named \u201c{text}\u201d: use a number: {numbers}"),
+                     code="event_ambiguous", params={"event": text})
 
 
 @lru_cache(maxsize=32)
@@ -112,7 +133,9 @@ def regulation_of(event: EventRecord) -> Regulation:
         return _parse(event.regulation_toml, event.regulation_id)
     except RegulationError as exc:
         raise InputError(
-            f"比赛{event.id}保存的规程已不能被当前版本读取", [str(i) for i in exc.issues]
+            Text(f"比赛{event.id}保存的规程已不能被当前版本读取",
+                 f"event {event.id}: its stored regulation cannot be read by this version"),
+            [str(i) for i in exc.issues], code="stored_regulation_unreadable", params={"event": event.id},
         ) from None
 
 

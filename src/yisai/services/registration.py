@@ -1,20 +1,26 @@
 """Registration use cases: players, entries, teams, roster import, and the director's decisions.
 
 Eligibility is decided by ``registry.eligibility`` against the event's stored regulation; the
-reasons are saved on the entry so the director (and the audit log) sees why. An entry needing no
+reasons are saved on the entry so the director (and the audit log) sees why.
+
+Reasons are data: they are computed in Chinese and English (``i18n.both``) and stored as
+``{"zh", "en"}`` objects; whatever hands them to a front end (``Entry.reasons`` as the repository
+reads it, ``TeamView.reasons``, ``ImportReport.ineligible``) gives plain strings in the caller's
+language at the time they are read. ``Entry`` keeps ``tuple[str, ...]`` so the pure registry
+model and everything that prints it stay as they were. An entry needing no
 approval and meeting every rule is approved at once; anything else waits for the director.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from yisai.formats.roster import Roster, RosterRow, Sheet, parse_sheets
 from yisai.formats.uploads import read_roster_bytes
-from yisai.i18n import Text
+from yisai.i18n import Text, both
 from yisai.registry.eligibility import check_player, check_team
 from yisai.registry.entry import TRANSITIONS, Entry, EntryStatus
 from yisai.registry.idcard import normalise
@@ -56,7 +62,7 @@ class PlayerView:
 class TeamView:
     team: Team
     players: tuple[Player, ...]
-    reasons: tuple[str, ...]  # composition findings at registration (forced teams keep them)
+    reasons: tuple[str, ...]  # composition findings at registration, in the reader's language
     notes: tuple[str, ...] = ()  # players listed but entered as individuals, and why
 
 
@@ -70,7 +76,7 @@ class ImportReport:
     teams_created: int = 0
     members_added: int = 0
     warnings: list[str] = field(default_factory=list)
-    ineligible: list[str] = field(default_factory=list)  # "姓名(组别): reason" lines
+    ineligible: list[str] = field(default_factory=list)  # "姓名(组别): reason" in the caller's language
 
 
 # ------------------------------------------------------------------ helpers
@@ -96,7 +102,10 @@ def resolve_stage(regulation: Regulation, ref: str | None) -> str:
         if ref.strip() in (s.id, s.name):
             return s.id
     choices = "、".join(f"{s.name}({s.id})" for s in regulation.stages)
-    raise InputError(f"没有阶段“{ref}”, 本规程的阶段: {choices}")
+    raise InputError(
+        Text(f"没有阶段“{ref}”, 本规程的阶段: {choices}", f"no stage {ref!r}; this regulation has: {choices}"),
+        code="unknown_stage", params={"stage": ref},
+    )
 
 
 def fee_for(regulation: Regulation, division: str, stage: str = "") -> int:
@@ -118,8 +127,26 @@ def fee_for(regulation: Regulation, division: str, stage: str = "") -> int:
     return total
 
 
+def texts(make: Callable[[], list[str]]) -> list[Text]:
+    """Sentences built by core code (one list per language), paired up as ``Text``s."""
+    zh, en = both(make)
+    if len(zh) != len(en):  # a sentence that exists in one language only: keep the Chinese
+        return [Text(z, z) for z in zh]
+    return [Text(z, e) for z, e in zip(zh, en, strict=True)]
+
+
 def eligibility_reasons(regulation: Regulation, player: Player, division: str) -> list[str]:
+    """The reasons in the caller's language."""
     return check_player(player, regulation.division(division), regulation)
+
+
+def eligibility_texts(regulation: Regulation, player: Player, division: str) -> list[Text]:
+    """The reasons in both languages, as they are stored."""
+    return texts(lambda: eligibility_reasons(regulation, player, division))
+
+
+def _rendered(reasons: Iterable[Text]) -> tuple[str, ...]:
+    return tuple(r.render() for r in reasons)
 
 
 def _needs_approval(regulation: Regulation, division: str) -> bool:
@@ -204,7 +231,7 @@ def _open_entry(
     fee_paid: bool | None,
     note: str,
 ) -> Entry:
-    reasons = eligibility_reasons(regulation, player, division)
+    reasons = eligibility_texts(regulation, player, division)
     approve = not reasons and not _needs_approval(regulation, division)
     entry = Entry(
         player_id=player.id,
@@ -213,9 +240,9 @@ def _open_entry(
         status=EntryStatus.APPROVED if approve else EntryStatus.PENDING,
         fee_due=fee_for(regulation, division, stage),
         fee_paid=bool(fee_paid),
-        reasons=tuple(reasons),
+        reasons=_rendered(reasons),
     )
-    saved = work.repo.add_entry(event.id, entry, note)
+    saved = work.repo.add_entry(event.id, entry, note, reasons=reasons)
     work.emit("entry_created", event.id, entry=saved.id, division=division,
               status=saved.status.value)
     return saved
@@ -294,10 +321,13 @@ def _entry_for_change(work: Work, entry_id: str | int, target: EntryStatus) -> t
         entry = work.repo.get_entry(entry_id)
         event = work.repo.get_event(work.repo.entry_event(entry_id))
     except NotFound as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(exc.text, code="entry_not_found", params={"entry": str(entry_id)}) from None
     if target not in TRANSITIONS[entry.status]:
         raise InputError(
-            f"报名{entry.id}当前状态为{entry.status.label}, 不能改为{target.label}"
+            Text(f"报名{entry.id}当前状态为{entry.status.label}, 不能改为{target.label}",
+                 f"entry {entry.id} is {entry.status.value}; it cannot become {target.value}"),
+            code="bad_transition",
+            params={"entry": entry.id, "status": entry.status.value, "target": target.value},
         )
     return entry, event
 
@@ -308,21 +338,32 @@ def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note:
     entry, event = _entry_for_change(work, entry_id, EntryStatus.APPROVED)
     regulation = regulation_of(event)
     player = work.repo.get_player(entry.player_id)
-    reasons = eligibility_reasons(regulation, player, entry.division)
-    label = f"报名{entry.id}({player.name}, {_division_name(regulation, entry.division)})"
+    reasons = eligibility_texts(regulation, player, entry.division)
+    division_name = _division_name(regulation, entry.division)
+    label = f"报名{entry.id}({player.name}, {division_name})"
+    label_en = f"entry {entry.id} ({player.name}, {division_name})"
+    params = {"entry": entry.id, "division": entry.division}
     if reasons and not force:
-        raise Refused(f"{label}不符合参赛资格, 未批准 (裁判长可用 --force --note 说明理由后强制批准)", reasons)
+        raise Refused(
+            Text(f"{label}不符合参赛资格, 未批准 (裁判长可用 --force --note 说明理由后强制批准)",
+                 f"{label_en} is not eligible: not approved (the chief referee may approve it with "
+                 "--force and a --note giving the reason)"),
+            reasons, code="ineligible", params=params,
+        )
     if reasons and not note.strip():
-        raise InputError(f"强制批准{label}须用 --note 写明理由")
+        raise InputError(Text(f"强制批准{label}须用 --note 写明理由",
+                              f"forcing the approval of {label_en} needs a --note giving the reason"),
+                         code="note_required", params=params)
     updated = entry.model_copy(
         update={
             "status": EntryStatus.APPROVED,
-            "reasons": tuple(reasons),
+            "reasons": _rendered(reasons),
             "forced": bool(reasons),
             "note": note.strip() or entry.note,
         }
     )
-    saved = work.repo.update_entry(updated, "force-approve" if reasons else "approve", note.strip())
+    saved = work.repo.update_entry(updated, "force-approve" if reasons else "approve", note.strip(),
+                                   reasons=reasons)
     work.emit("entry_approved", event.id, entry=saved.id, forced=bool(reasons))
     return saved
 
@@ -330,7 +371,8 @@ def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note:
 def reject_entry(work: Work, entry_id: str | int, reason: str) -> Entry:
     work.require(Action.APPROVE)
     if not reason.strip():
-        raise InputError("不予批准须写明理由 (--reason)")
+        raise InputError(Text("不予批准须写明理由 (--reason)", "a rejection needs a reason (--reason)"),
+                         code="reason_required")
     entry, event = _entry_for_change(work, entry_id, EntryStatus.REJECTED)
     updated = entry.model_copy(
         update={"status": EntryStatus.REJECTED, "note": reason.strip(), "forced": False}
@@ -354,7 +396,7 @@ def set_fee_paid(work: Work, entry_id: str | int, paid: bool = True, note: str =
     try:
         entry = work.repo.get_entry(entry_id)
     except NotFound as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(exc.text, code="entry_not_found", params={"entry": str(entry_id)}) from None
     return work.repo.update_entry(entry.model_copy(update={"fee_paid": paid}), "fee", note)
 
 
@@ -365,9 +407,10 @@ def recheck_entries(work: Work, event: EventRecord) -> int:
     changed = 0
     for entry in work.repo.list_entries(event.id, status=EntryStatus.PENDING):
         player = work.repo.get_player(entry.player_id)
-        reasons = tuple(eligibility_reasons(regulation, player, entry.division))
-        if reasons != entry.reasons:
-            work.repo.update_entry(entry.model_copy(update={"reasons": reasons}), "check")
+        reasons = eligibility_texts(regulation, player, entry.division)
+        if reasons != work.repo.entry_reasons(entry.id):
+            work.repo.update_entry(entry.model_copy(update={"reasons": _rendered(reasons)}), "check",
+                                   reasons=reasons)
             changed += 1
     return changed
 
@@ -377,7 +420,11 @@ def recheck_entries(work: Work, event: EventRecord) -> int:
 
 def team_rules(regulation: Regulation) -> TeamRules:
     if regulation.teams is None:
-        raise InputError(f"规程“{regulation.name}”没有代表队(团体)规定, 不能登记队伍")
+        raise InputError(
+            Text(f"规程“{regulation.name}”没有代表队(团体)规定, 不能登记队伍",
+                 f"regulation “{regulation.name}” has no team rules: teams cannot be registered"),
+            code="no_team_rules",
+        )
     return regulation.teams
 
 
@@ -405,16 +452,27 @@ def _resolve_player(work: Work, event: EventRecord, ref: str) -> Player:
                 return p
         except NotFound:
             pass
-    raise InputError(f"找不到棋手“{ref}” (请用 yisai player list 中的编号或身份证号)")
+    raise InputError(
+        Text(f"找不到棋手“{ref}” (请用 yisai player list 中的编号或身份证号)",
+             f"no player “{ref}” (use a number shown by yisai player list, or an ID number)"),
+        code="unknown_player", params={"player": ref},
+    )
 
 
 def check_team_composition(work: Work, event: EventRecord, team: Team) -> list[str]:
-    """Reasons ``team`` (as it would be saved) breaks the regulation's team rules, as of now."""
+    """Reasons ``team`` (as it would be saved) breaks the regulation's team rules, as of now,
+    in the caller's language."""
+    return [t.render() for t in team_composition_texts(work, event, team)]
+
+
+def team_composition_texts(work: Work, event: EventRecord, team: Team) -> list[Text]:
+    """The same reasons in both languages, as they are stored with the team."""
     regulation = regulation_of(event)
     rules = team_rules(regulation)
     others = [t for t in work.repo.list_teams(event.id) if t.name != team.name]
     players = work.repo.players_by_id(event.id)
-    return check_team(team, players, rules, regulation, other_teams=others, at=work.now)
+    at = work.now
+    return texts(lambda: check_team(team, players, rules, regulation, other_teams=others, at=at))
 
 
 def _with_divisions(work: Work, event: EventRecord, members: Sequence[TeamMember]) -> tuple[TeamMember, ...]:
@@ -443,7 +501,8 @@ def add_team(
     work.require(Action.REGISTER)
     rules = team_rules(regulation_of(event))
     if work.repo.find_team(event.id, team.name):
-        raise InputError(f"队名“{team.name}”已存在")
+        raise InputError(Text(f"队名“{team.name}”已存在", f"a team named “{team.name}” already exists"),
+                         code="team_exists", params={"team": team.name})
     seated: list[TeamMember] = []
     for ref, slot in members:
         player = _resolve_player(work, event, ref)
@@ -474,20 +533,28 @@ def _fill_slots(rules: TeamRules, members: list[TeamMember], players: dict[str, 
 
 
 def _save_team(work: Work, event: EventRecord, team: Team, *, force: bool, note: str) -> TeamView:
-    reasons = check_team_composition(work, event, team)
+    reasons = team_composition_texts(work, event, team)
     if reasons and not force:
-        raise Refused(f"队伍“{team.name}”不符合组队规定, 未登记", reasons)
+        raise Refused(Text(f"队伍“{team.name}”不符合组队规定, 未登记",
+                           f"team “{team.name}” breaks the team composition rules: not registered"),
+                      reasons, code="team_composition", params={"team": team.name})
     if reasons:
         work.require(Action.APPROVE)  # forcing a team past the rules is the chief referee's call
     if reasons and not note.strip():
-        raise InputError(f"强制登记队伍“{team.name}”须用 --note 写明理由")
+        raise _team_note_required(team.name)
     try:
         saved = work.repo.add_team(event.id, team, reasons, note.strip())
     except (Conflict, NotFound) as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(exc.text, code="team_not_saved", params={"team": team.name}) from None
     players = work.repo.players_by_id(event.id)
     work.emit("team_added", event.id, team=saved.id, name=saved.name, forced=bool(reasons))
-    return TeamView(saved, tuple(players[m.player_id] for m in saved.members), tuple(reasons))
+    return TeamView(saved, tuple(players[m.player_id] for m in saved.members), _rendered(reasons))
+
+
+def _team_note_required(name: str) -> InputError:
+    return InputError(Text(f"强制登记队伍“{name}”须用 --note 写明理由",
+                           f"forcing the registration of team “{name}” needs a --note giving the reason"),
+                      code="note_required", params={"team": name})
 
 
 def list_teams(work: Work, event: EventRecord) -> list[TeamView]:
@@ -520,17 +587,23 @@ def import_roster(
     regulation = regulation_of(event)
     roster = data if isinstance(data, Roster) else read_roster_bytes(data, filename, regulation)
     path = Path(filename or "roster")
-    issues = [str(i) for i in roster.issues]
+    issues: list[str | Text] = [str(i) for i in roster.issues]
     if require_team:
         issues += [
-            f"{r.sheet} 第{r.row}行: 缺少队名, 导入队伍时每行都须填写“队名”"
+            Text(f"{r.sheet} 第{r.row}行: 缺少队名, 导入队伍时每行都须填写“队名”",
+                 f"{r.sheet} row {r.row}: no team name; importing teams, every row needs “队名”")
             for r in roster.rows
             if not r.team
         ]
     if any(r.team for r in roster.rows) and regulation.teams is None:
-        issues.append(f"规程“{regulation.name}”没有代表队规定, 请删除“队名”列")
+        issues.append(Text(f"规程“{regulation.name}”没有代表队规定, 请删除“队名”列",
+                           f"regulation “{regulation.name}” has no team rules: delete the “队名” column"))
     if issues:
-        raise InputError(f"{path.name} 有{len(issues)}处错误, 未导入任何数据", issues)
+        raise InputError(
+            Text(f"{path.name} 有{len(issues)}处错误, 未导入任何数据",
+                 f"{path.name} has {len(issues)} error(s); nothing imported"),
+            issues, code="bad_roster", params={"file": path.name},
+        )
     if force:
         work.require(Action.APPROVE)
     report = ImportReport(rows=len(roster.rows), warnings=list(roster.warnings))
@@ -547,7 +620,7 @@ def import_roster(
             report.entries_created += 1
             if reg.entry.status is EntryStatus.PENDING:
                 report.entries_pending += 1
-            if reg.entry.reasons:
+            if reg.entry.reasons:  # as read back: in the caller's language
                 name = _division_name(regulation, reg.entry.division)
                 report.ineligible += [f"{reg.player.name}({name}): {r}" for r in reg.entry.reasons]
     _import_teams(work, event, regulation, registered, report, force=force, note=note)
@@ -572,7 +645,7 @@ def _import_teams(
     if not by_team:
         return
     rules = team_rules(regulation)
-    problems: list[str] = []
+    problems: list[Text] = []
     for name, rows in by_team.items():
         existing = work.repo.find_team(event.id, name)
         have = {m.player_id for m in existing.members} if existing else set()
@@ -589,13 +662,15 @@ def _import_teams(
         base = existing or _team_from_rows(name, [r for r, _ in rows])
         filled = _fill_slots(rules, [*base.members, *new_members], players)
         candidate = base.model_copy(update={"members": tuple(filled)})
-        reasons = check_team_composition(work, event, candidate)
+        reasons = team_composition_texts(work, event, candidate)
         if reasons and not force:
             rows_text = "、".join(str(r.row) for r, _ in rows)
-            problems += [f"{name}(第{rows_text}行): {r}" for r in reasons]
+            rows_en = ", ".join(str(r.row) for r, _ in rows)
+            problems += [Text(f"{name}(第{rows_text}行): {r.zh}", f"{name} (rows {rows_en}): {r.en}")
+                         for r in reasons]
             continue
         if reasons and not note.strip():
-            raise InputError(f"强制登记队伍“{name}”须用 --note 写明理由")
+            raise _team_note_required(name)
         if existing is None:
             work.repo.add_team(event.id, candidate, reasons, note.strip())
             report.teams_created += 1
@@ -606,7 +681,12 @@ def _import_teams(
                 work.repo.add_team_member(existing.id, m, note.strip())
             report.members_added += len(added)
     if problems:
-        raise Refused("以下队伍不符合组队规定, 未导入任何数据 (裁判长可用 --force --note 强制导入)", problems)
+        raise Refused(
+            Text("以下队伍不符合组队规定, 未导入任何数据 (裁判长可用 --force --note 强制导入)",
+                 "these teams break the team composition rules; nothing imported (the chief "
+                 "referee may import them with --force and a --note)"),
+            problems, code="team_composition",
+        )
 
 
 def _as_individuals(
@@ -657,5 +737,6 @@ def row_from_fields(
         for i in roster.issues
     ]
     if problems or not roster.rows:
-        raise InputError("输入有误, 未保存", problems or ["缺少姓名"])
+        raise InputError(Text("输入有误, 未保存", "the input has errors; nothing saved"),
+                         problems or [Text("缺少姓名", "the name is missing")], code="bad_player_input")
     return roster.rows[0]

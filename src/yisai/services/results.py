@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from yisai.awards.results import EventResults, table_from_standings
+from yisai.i18n import failure_text
 from yisai.pairing.groups import final_places
 from yisai.regulation import Regulation
 from yisai.regulation.divisions import Division
@@ -75,7 +76,9 @@ def division_standings(
     try:
         standings = compute_standings(inp, round_, criteria, members, lot_seed=event.seed)
     except ValueError as exc:
-        raise InputError(str(exc), code="bad_standings_request") from None
+        text = failure_text(
+            lambda: compute_standings(inp, round_, criteria, members, lot_seed=event.seed), ValueError, exc)
+        raise InputError(text, code="bad_standings_request") from None
     if criteria is None:
         order = _final_order(work, event, reg, division, round_)
         if order is not None:

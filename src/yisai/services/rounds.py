@@ -31,7 +31,7 @@ from yisai.formats.result_sheet import (
     result_word,
     same_name,
 )
-from yisai.i18n import Text, both, language
+from yisai.i18n import Text, both, failure_text, language
 from yisai.record import Game, Result
 from yisai.record.groups import group_id as read_group
 from yisai.record.groups import group_title
@@ -75,15 +75,21 @@ def _check_previous_complete(work: Work, event: EventRecord, division: str, stag
         return
     previous = [r for r in work.repo.list_rounds(event.id, division, stage=stage.id) if r.number == n - 1]
     if not previous:
-        raise Refused(f"第{n - 1}轮尚未编排, 不能编排第{n}轮")
+        raise Refused(Text(f"第{n - 1}轮尚未编排, 不能编排第{n}轮",
+                           f"round {n - 1} is not paired yet: round {n} cannot be paired"),
+                      code="previous_round_not_paired", params={"round": n})
     missing = [
-        f"{r.group + '组' if r.group and r.group != PLACEMENT_GROUP else ''}第{g.board}台"
+        Text(f"{r.group + '组' if r.group and r.group != PLACEMENT_GROUP else ''}第{g.board}台",
+             f"{'group ' + r.group + ' ' if r.group and r.group != PLACEMENT_GROUP else ''}board {g.board}")
         for r in previous
         for g in r.games
         if g.result == Result.UNKNOWN and not g.is_bye
     ]
     if missing:
-        raise Refused(f"第{n - 1}轮还有{len(missing)}台没有成绩, 不能编排第{n}轮", missing[:20])
+        raise Refused(Text(f"第{n - 1}轮还有{len(missing)}台没有成绩, 不能编排第{n}轮",
+                           f"round {n - 1} still has {len(missing)} board(s) without a result: "
+                           f"round {n} cannot be paired"),
+                      missing[:20], code="previous_round_incomplete", params={"round": n})
 
 
 def current_order(work: Work, event: EventRecord, division: str, stage: Stage, members: list[str],
@@ -118,7 +124,8 @@ def pair(
     stage = playing_stage(reg, division, stage_ref)
     fmt = stage.format_for(division)
     if round_no < 1:
-        raise InputError(f"轮次须从1开始: {round_no}")
+        raise InputError(Text(f"轮次须从1开始: {round_no}", f"rounds are numbered from 1: {round_no}"),
+                         code="bad_round", params={"round": round_no})
     _check_previous_complete(work, event, division, stage, round_no)
     players = division_players(work, event, division)
     entrants = entrants_of(players, team_of(work, event))
@@ -126,21 +133,28 @@ def pair(
     scoring = reg.scoring_for(division)
     games = work.repo.games(event.id, division, stage=stage.id)
     controls = controls or Controls()
-    parts: list[tuple[str, RoundPairing]] = []
-    try:
+
+    def pair_parts() -> list[tuple[str, RoundPairing]]:
         if isinstance(fmt, SwissFormat):
             if fmt.rounds is not None and round_no > fmt.rounds and not fmt.rounds_provisional:
-                raise Refused(f"{stage.name}共{fmt.rounds}轮, 没有第{round_no}轮")
+                raise _no_such_round(stage, fmt.rounds, round_no)
             order = current_order(work, event, division, stage, [e.id for e in entrants])
-            parts.append(("", pair_round(entrants, games, round_no, rules=rules, scoring=scoring,
-                                         seed=event.seed, absent=absent, controls=controls, order=order)))
-        elif isinstance(fmt, TwoGroupSwissFormat):
-            parts = _pair_two_groups(work, event, division, stage, fmt, round_no, entrants, games,
-                                     controls, absent, reg)
-        else:
-            raise Refused(f"{stage.name}的赛制不是积分编排制, 不能编排")
+            return [("", pair_round(entrants, games, round_no, rules=rules, scoring=scoring,
+                                    seed=event.seed, absent=absent, controls=controls, order=order))]
+        if isinstance(fmt, TwoGroupSwissFormat):
+            return _pair_two_groups(work, event, division, stage, fmt, round_no, entrants, games,
+                                    controls, absent, reg)
+        raise Refused(Text(f"{stage.name}的赛制不是积分编排制, 不能编排",
+                           f"{stage.name} is not played in the Swiss system: it cannot be paired"),
+                      code="not_swiss", params={"stage": stage.id})
+
+    try:
+        parts = pair_parts()
     except PairingError as exc:
-        raise Refused(str(exc), list(exc.blocking)) from None
+        # The pairing core words its message with tr(): worded again in the other language by
+        # pairing once more (only when pairing fails; nothing is written before this point).
+        raise Refused(failure_text(pair_parts, PairingError, exc), list(exc.blocking),
+                      code="pairing_failed", params={"round": round_no, "division": division}) from None
     for group, pairing in parts:
         ids = {g.black for g in pairing.games()} | {g.white for g in pairing.games() if g.white}
         marks = {p: _mark(p) for p in ids | set(pairing.sit_outs)}
@@ -156,15 +170,22 @@ def pair(
                 stage=stage.id, group=group, info=info, replace=replace,
             )
         except StaleVersion as exc:
-            raise Conflict(Text(str(exc), f"round {round_no} of {division} was just paired by "
-                                          "someone else; nothing saved"),
-                           code="pairing_conflict", params={"round": round_no}) from None
+            raise Conflict(exc.text, code="pairing_conflict",
+                           params={"round": round_no, "division": division}) from None
         except StoreConflict as exc:
-            raise Refused(f"{exc} (重新编排未赛的轮次请加 --replace)") from None
+            raise Refused(Text(f"{exc.text.zh} (重新编排未赛的轮次请加 --replace)",
+                               f"{exc.text.en} (to pair a round without results again, add --replace)"),
+                          code="round_exists", params={"round": round_no, "division": division}) from None
     work.emit("round_paired", event.id, division=division, round=round_no,
               groups=[g for g, _ in parts], replaced=replace)
     names = {p.id: p.name for p in work.repo.list_players(event.id)}
     return PairedRound(event, division, stage, round_no, tuple(parts), names)
+
+
+def _no_such_round(stage: Stage, rounds: int, round_no: int) -> Refused:
+    return Refused(Text(f"{stage.name}共{rounds}轮, 没有第{round_no}轮",
+                        f"{stage.name} has {rounds} rounds: there is no round {round_no}"),
+                   code="no_such_round", params={"round": round_no, "stage": stage.id})
 
 
 def _with_bye_results(games: list[Game]) -> list[Game]:
@@ -214,14 +235,15 @@ def _pair_two_groups(
     scoring = reg.scoring_for(division)
     final_round = fmt.placement_final.round
     if round_no > final_round:
-        raise Refused(f"{stage.name}共{final_round}轮, 没有第{round_no}轮")
+        raise _no_such_round(stage, final_round, round_no)
     if round_no == 1:
         a, b = split_groups(entrants, method=fmt.split, rules=rules, seed=event.seed)
         groups = {fmt.groups[0]: a, fmt.groups[1]: b}
     else:
         groups = group_members(work, event, division, stage)
         if not groups:
-            raise Refused("找不到第1轮的分组")
+            raise Refused(Text("找不到第1轮的分组", "the groups of round 1 are not found"),
+                          code="groups_not_found", params={"stage": stage.id})
     if round_no <= fmt.group_rounds:
         by_id = {e.id: e for e in entrants}
         parts = []
@@ -237,7 +259,10 @@ def _pair_two_groups(
             )))
         return parts
     if round_no != final_round:
-        raise Refused(f"分组赛共{fmt.group_rounds}轮, 第{final_round}轮为同名次决赛; 没有第{round_no}轮")
+        raise Refused(Text(f"分组赛共{fmt.group_rounds}轮, 第{final_round}轮为同名次决赛; 没有第{round_no}轮",
+                           f"the group stage has {fmt.group_rounds} rounds and round {final_round} is "
+                           f"the placement final: there is no round {round_no}"),
+                      code="no_such_round", params={"round": round_no, "stage": stage.id})
     names = list(groups)
     ranking_a = current_order(work, event, division, stage, groups[names[0]])
     ranking_b = current_order(work, event, division, stage, groups[names[1]])
@@ -295,17 +320,27 @@ def record_result(
     try:
         parsed = parse_result(text)
     except ResultSyntaxError as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(failure_text(lambda: parse_result(text), ResultSyntaxError, exc),
+                         code="bad_result", params={"text": text}) from None
     _event, _reg, rounds = rounds_of(work, event_ref, division, round_no, stage_ref)
     if group is not None:
         group = read_group(group)  # A, A组, 同名次决赛, final: what the sheet printed
         rounds = [r for r in rounds if r.group == group]
     matches = [(r, g) for r in rounds for g in r.games if g.board == board]
     if not matches:
-        raise InputError(f"第{round_no}轮没有第{board}台" + (f" ({group}组)" if group else ""))
+        raise InputError(
+            Text(f"第{round_no}轮没有第{board}台" + (f" ({group}组)" if group else ""),
+                 f"round {round_no} has no board {board}" + (f" (group {group})" if group else "")),
+            code="no_such_board", params={"round": round_no, "board": board, "group": group},
+        )
     if len(matches) > 1:
         groups = "、".join(r.group for r, _ in matches)
-        raise InputError(f"第{round_no}轮有多个第{board}台 (分组: {groups}), 请用 --group 指定")
+        raise InputError(
+            Text(f"第{round_no}轮有多个第{board}台 (分组: {groups}), 请用 --group 指定",
+                 f"round {round_no} has more than one board {board} (groups: "
+                 f"{', '.join(r.group for r, _ in matches)}): name one with --group"),
+            code="board_ambiguous", params={"round": round_no, "board": board},
+        )
     rnd, game = matches[0]
     return _enter(work, rnd, game, parsed, change=change, note=note,
                   expected_version=expected_version)
@@ -332,16 +367,22 @@ def _later_rounds(work: Work, rnd: RoundRecord) -> list[int]:
     return sorted(later)
 
 
-def _entry_problem(game: Game, parsed: ParsedResult) -> str | None:
+def _entry_problem(game: Game, parsed: ParsedResult) -> Text | None:
     """Why this result word cannot go on this board at all (a bye word on a game or back)."""
     if game.is_bye != parsed.bye:
-        return "轮空只能用于轮空的台次" if parsed.bye else f"第{game.board}台是轮空, 不需要录入成绩"
+        if parsed.bye:
+            return Text("轮空只能用于轮空的台次", "a bye can only be entered on a bye")
+        return Text(f"第{game.board}台是轮空, 不需要录入成绩",
+                    f"board {game.board} is a bye: it needs no result")
     return None
 
 
-def _already_entered(game: Game) -> str:
-    return (f"第{game.round}轮第{game.board}台已有成绩 {result_word(game.result, game.played, game.reason)}; "
-            "如需更改请加 --change (将记录修改前后的成绩)")
+def _already_entered(game: Game) -> Text:
+    word = result_word(game.result, game.played, game.reason)
+    return Text(f"第{game.round}轮第{game.board}台已有成绩 {word}; "
+                "如需更改请加 --change (将记录修改前后的成绩)",
+                f"round {game.round} board {game.board} already has a result ({word}); to change it "
+                "add --change (the result before and after is recorded)")
 
 
 def _enter(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult, *, change: bool,
@@ -355,7 +396,7 @@ def _enter(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult, *, ch
     work.require(Action.CHANGE_RESULT if game.result != Result.UNKNOWN else Action.RECORD_RESULT)
     problem = _entry_problem(game, parsed)
     if problem:
-        raise InputError(problem)
+        raise InputError(problem, code="bye_mismatch", params={"round": rnd.number, "board": game.board})
     if game.result != Result.UNKNOWN and _same(game, parsed):
         if expected_version is not None and expected_version != rnd.version_of(game.board):
             raise _conflict(rnd, game, StaleVersion("", game))
@@ -379,7 +420,8 @@ def _enter(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult, *, ch
     except StaleVersion as exc:
         raise _conflict(rnd, game, exc) from None
     except NotFound as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(exc.text, code="board_not_found",
+                         params={"round": rnd.number, "board": game.board}) from None
     work.emit("result_recorded", rnd.event_id, division=rnd.division, round=rnd.number,
               group=rnd.group, board=game.board, result=saved.result.value,
               version=version + 1, changed=game.result != Result.UNKNOWN)
@@ -511,12 +553,18 @@ def import_results(
     if group is not None:
         group = group_id(group) if group else ""
         if group not in groups:
-            raise InputError(f"第{round_no}轮没有分组 {group} (本轮分组: {_choices(groups)})")
+            raise InputError(
+                Text(f"第{round_no}轮没有分组 {group} (本轮分组: {_choices(groups)})",
+                     f"round {round_no} has no group {group} (this round's groups: "
+                     f"{_choices(groups, en=True)})"),
+                code="unknown_group", params={"round": round_no, "group": group},
+            )
         rounds = [r for r in rounds if r.group == group]
     names = {p.id: p.name for p in work.repo.list_players(_event.id)}
     by_board = {(r.group, g.board): (r, g) for r in rounds for g in r.games}
-    issues = list(sheet.issues)
-    refusals: list[SheetIssue] = []
+    # Each problem: where it is (for ordering) and its text in both languages.
+    issues: list[_Problem] = [(i, Text(str(i), str(i))) for i in sheet.issues]  # worded by the reader
+    refusals: list[_Problem] = []
     seen: dict[tuple[str, int], SheetRow] = {}
     todo: list[tuple[RoundRecord, Game, ParsedResult]] = []
     unchanged = blank = bye_rows = 0
@@ -531,18 +579,28 @@ def import_results(
             continue
         if row.board is None:
             if not row.board_text:  # an unreadable number is already reported by the reader
-                issues.append(row.issue("board", f"台次不能为空 (允许: {_board_range(by_board, where)};"
-                                                 " 轮空行的结果填“轮空”)"))
+                issues.append(_problem(
+                    row, "board",
+                    f"台次不能为空 (允许: {_board_range(by_board, where)}; 轮空行的结果填“轮空”)",
+                    f"the board cannot be blank (allowed: {_board_range(by_board, where, en=True)}; "
+                    "a bye line has 轮空 as its result)"))
             continue
         found = by_board.get((where, row.board))
         if found is None:
-            issues.append(row.issue("board", f"{group_title(where)}第{round_no}轮没有第{row.board}台 "
-                                             f"(允许: {_board_range(by_board, where)})"))
+            issues.append(_problem(
+                row, "board",
+                f"{group_title(where)}第{round_no}轮没有第{row.board}台 "
+                f"(允许: {_board_range(by_board, where)})",
+                f"{_group_en(where)}round {round_no} has no board {row.board} "
+                f"(allowed: {_board_range(by_board, where, en=True)})"))
             continue
         first = seen.get((where, row.board))
         if first is not None:
             place = f"第{first.row}行" if first.sheet == row.sheet else f"{first.sheet}第{first.row}行"
-            issues.append(row.issue("board", f"第{row.board}台重复, 已在{place}出现 (每台只能填一行)"))
+            place_en = f"row {first.row}" if first.sheet == row.sheet else f"{first.sheet} row {first.row}"
+            issues.append(_problem(row, "board", f"第{row.board}台重复, 已在{place}出现 (每台只能填一行)",
+                                   f"board {row.board} is written twice, first in {place_en} "
+                                   "(one line per board)"))
             continue
         seen[(where, row.board)] = row
         rnd, game = found
@@ -555,66 +613,102 @@ def import_results(
             blank += row.result_text == ""
             if row.result_text == BOTH_WIN_WORD:
                 if game.result != Result.BOTH_WIN:
-                    issues.append(row.issue("result", f"{BOTH_WIN_WORD}只能保留导入的成绩, 不能录入 (允许: {ACCEPTED})"))
+                    issues.append(_problem(
+                        row, "result", f"{BOTH_WIN_WORD}只能保留导入的成绩, 不能录入 (允许: {ACCEPTED})",
+                        f"{BOTH_WIN_WORD} can only keep an imported result, it cannot be entered "
+                        f"(allowed: {ACCEPTED})"))
                 else:
                     unchanged += 1  # the imported 双方胜 printed back: no change
             continue
         problem = _entry_problem(game, row.result)
         if problem:
-            issues.append(row.issue("result", f"{problem} (允许: {ACCEPTED})"))
+            issues.append(_problem(row, "result", f"{problem.zh} (允许: {ACCEPTED})",
+                                   f"{problem.en} (allowed: {ACCEPTED})"))
             continue
         if game.result != Result.UNKNOWN:
             if _same_result(row, game):
                 unchanged += 1  # a pre-filled sheet printed back: identical rows are no change
                 continue
             if not change:
-                refusals.append(row.issue("result", _already_entered(game)))
+                entered = _already_entered(game)
+                refusals.append(_problem(row, "result", entered.zh, entered.en))
                 continue
         elif row.result.result == Result.UNKNOWN:
             blank += 1  # "?" on a board without a result: nothing to clear
             continue
         todo.append((rnd, game, row.result))
     sheets = list(dict.fromkeys(r.sheet for r in sheet.rows))
-    problems = sorted(issues + refusals, key=lambda i: (
-        i.row > 0, sheets.index(i.sheet) if i.sheet in sheets else -1, i.row))
+    problems = sorted(issues + refusals, key=lambda p: (
+        p[0].row > 0, sheets.index(p[0].sheet) if p[0].sheet in sheets else -1, p[0].row))
     if problems:
-        error = Refused if not issues else InputError
-        raise error(f"{sheet.file}: 共{len(problems)}处问题, 未保存任何成绩 (改正后重新导入)",
-                    [str(p) for p in problems])
+        message = Text(f"{sheet.file}: 共{len(problems)}处问题, 未保存任何成绩 (改正后重新导入)",
+                       f"{sheet.file}: {len(problems)} problem(s); no result saved (correct them "
+                       "and import again)")
+        details = [text for _, text in problems]
+        params = {"file": sheet.file, "round": round_no, "problems": len(problems)}
+        if issues:
+            raise InputError(message, details, code="bad_result_sheet", params=params)
+        raise Refused(message, details, code="results_already_entered", params=params)
     entries = [_enter(work, rnd, game, parsed, change=change, note=note) for rnd, game, parsed in todo]
     warnings = tuple(dict.fromkeys(w for e in entries for w in e.warnings))
     return ImportReport([e.game for e in entries], unchanged, blank, bye_rows, warnings)
 
 
-def _choices(groups: list[str]) -> str:
+_Problem = tuple[SheetIssue, Text]
+
+
+def _problem(row: SheetRow, key: str, zh: str, en: str) -> _Problem:
+    """A problem in ``row``'s ``key`` column, worded in both languages (the place is the same)."""
+    issue = row.issue(key, zh)
+    return issue, Text(str(issue), str(row.issue(key, en)))
+
+
+def _group_en(group: str) -> str:
+    """The English of ``group_title``, followed by a space: "group A ", "the placement final "."""
+    if not group:
+        return ""
+    return "the placement final " if group == PLACEMENT_GROUP else f"group {group} "
+
+
+def _choices(groups: list[str], *, en: bool = False) -> str:
+    if en:
+        return ", ".join(group_label(g) or "(no groups)" for g in groups)
     return "、".join(group_label(g) or "(不分组)" for g in groups)
 
 
-def _row_group(row: SheetRow, chosen: str | None, groups: list[str], issues: list[SheetIssue]) -> str | None:
+def _row_group(row: SheetRow, chosen: str | None, groups: list[str], issues: list[_Problem]) -> str | None:
     """The group a row belongs to: its 分组 cell, else ``--group``, else the round's only group."""
     if row.group:
         g = group_id(row.group)
         if g not in groups:
-            issues.append(row.issue("group", f"本轮没有分组\u201c{row.group}\u201d (允许: {_choices(groups)})"))
+            issues.append(_problem(
+                row, "group", f"本轮没有分组\u201c{row.group}\u201d (允许: {_choices(groups)})",
+                f"this round has no group \u201c{row.group}\u201d (allowed: {_choices(groups, en=True)})"))
             return None
         if chosen is not None and g != chosen:
-            issues.append(row.issue("group", f"分组{row.group}与 --group {group_label(chosen)} 不一致"))
+            issues.append(_problem(row, "group", f"分组{row.group}与 --group {group_label(chosen)} 不一致",
+                                   f"group {row.group} differs from --group {group_label(chosen)}"))
             return None
         return g
     if chosen is not None:
         return chosen
     if len(groups) == 1:
         return groups[0]
-    issues.append(row.issue("group", f"本轮有多个分组, 请填写分组 (允许: {_choices(groups)}) 或加 --group"))
+    issues.append(_problem(
+        row, "group", f"本轮有多个分组, 请填写分组 (允许: {_choices(groups)}) 或加 --group",
+        f"this round has several groups: fill in the group (allowed: {_choices(groups, en=True)}) "
+        "or add --group"))
     return None
 
 
-def _board_range(by_board: dict[tuple[str, int], tuple[RoundRecord, Game]], group: str) -> str:
+def _board_range(by_board: dict[tuple[str, int], tuple[RoundRecord, Game]], group: str, *,
+                 en: bool = False) -> str:
     boards = sorted(b for (g, b), (_r, game) in by_board.items() if g == group and not game.is_bye)
     if not boards:
-        return "本轮没有对局"
-    return f"第{boards[0]}–{boards[-1]}台" if boards == list(range(boards[0], boards[-1] + 1)) else \
-        "、".join(map(str, boards))
+        return "no games this round" if en else "本轮没有对局"
+    if boards == list(range(boards[0], boards[-1] + 1)):
+        return f"boards {boards[0]}–{boards[-1]}" if en else f"第{boards[0]}–{boards[-1]}台"
+    return (", " if en else "、").join(map(str, boards))
 
 
 def _same_result(row: SheetRow, game: Game) -> bool:
@@ -625,20 +719,26 @@ def _same_result(row: SheetRow, game: Game) -> bool:
     return row.result_text == result_word(game.result, game.played, game.reason)
 
 
-def _check_bye(row: SheetRow, byes: list[Game], names: Mapping[str, str], issues: list[SheetIssue]) -> None:
+def _check_bye(row: SheetRow, byes: list[Game], names: Mapping[str, str], issues: list[_Problem]) -> None:
     """A bye line is only checked: its points were settled when the round was paired."""
     who = [names.get(g.black, g.black) for g in byes]
     if row.black and not any(same_name(row.black, n) for n in who):
-        issues.append(row.issue("black", f"{row.black}本轮没有轮空 (本轮轮空: {'、'.join(who) or '无'})"))
+        issues.append(_problem(row, "black", f"{row.black}本轮没有轮空 (本轮轮空: {'、'.join(who) or '无'})",
+                               f"{row.black} has no bye this round (byes this round: "
+                               f"{', '.join(who) or 'none'})"))
 
 
-def _check_names(row: SheetRow, game: Game, names: Mapping[str, str], issues: list[SheetIssue]) -> None:
+def _check_names(row: SheetRow, game: Game, names: Mapping[str, str], issues: list[_Problem]) -> None:
     black = names.get(game.black, game.black)
     white = names.get(game.white or "", game.white or "")
     pairing = f"第{game.board}台为 黑方 {black} — 白方 {white}"
+    pairing_en = f"board {game.board} is Black {black} — White {white}"
     swapped = bool(row.black and row.white) and same_name(row.black, white) and same_name(row.white, black)
     for key, written, stored in (("black", row.black, black), ("white", row.white, white)):
         if written and not same_name(written, stored):
             side = "黑方" if key == "black" else "白方"
             hint = "; 黑白方写反了" if swapped else ""
-            issues.append(row.issue(key, f"{side}\u201c{written}\u201d与编排不符 ({pairing}{hint})"))
+            hint_en = "; Black and White are swapped" if swapped else ""
+            issues.append(_problem(
+                row, key, f"{side}\u201c{written}\u201d与编排不符 ({pairing}{hint})",
+                f"{key.capitalize()} \u201c{written}\u201d does not match the pairing ({pairing_en}{hint_en})"))

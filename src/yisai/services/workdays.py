@@ -20,6 +20,7 @@ from pathlib import Path
 
 import chinese_calendar
 
+from yisai.i18n import Text
 from yisai.services.context import InputError
 
 
@@ -30,12 +31,15 @@ def _overrides(path: str | None) -> tuple[dict[date, bool], set[int]]:
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"无法读取工作日历文件 {path}: {exc}") from None
+        raise InputError(Text(f"无法读取工作日历文件 {path}: {exc}", f"cannot read the calendar file {path}: {exc}"),
+                         code="calendar_unreadable", params={"file": path}) from None
     table: dict[date, bool] = {}
     for key, working in (("holidays", False), ("workdays", True)):
         for i, d in enumerate(data.get(key, [])):
             if not isinstance(d, date):
-                raise InputError(f"{path}: {key}[{i}] 应为日期 (YYYY-MM-DD): {d!r}")
+                raise InputError(Text(f"{path}: {key}[{i}] 应为日期 (YYYY-MM-DD): {d!r}",
+                                      f"{path}: {key}[{i}] must be a date (YYYY-MM-DD): {d!r}"),
+                                 code="bad_calendar", params={"file": path})
             table[d] = working
     return table, {d.year for d in table}
 
@@ -53,8 +57,12 @@ def china_workday_calendar(path: str | Path | None = None) -> Callable[[date], b
             if day.year in years:  # the file describes this year: unlisted days follow the week
                 return day.weekday() < 5
             raise InputError(
-                f"没有{day.year}年的法定节假日安排: 请在 YISAI_CALENDAR 指定的 TOML 文件中写明"
-                f"该年的 holidays 与 workdays (调休), 或升级 chinese-calendar"
+                Text(f"没有{day.year}年的法定节假日安排: 请在 YISAI_CALENDAR 指定的 TOML 文件中写明"
+                     f"该年的 holidays 与 workdays (调休), 或升级 chinese-calendar",
+                     f"no public holiday arrangement for {day.year}: write that year's holidays and "
+                     "workdays (调休) in the TOML file named by YISAI_CALENDAR, or upgrade "
+                     "chinese-calendar"),
+                code="calendar_year_unknown", params={"year": day.year},
             ) from None
 
     return is_workday

@@ -8,6 +8,7 @@ migrate. The one exception is a brand-new SQLite file, created at head on first 
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +18,9 @@ from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session, sessionmaker
+
+from yisai.i18n import tr
+from yisai.record.text import shown
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 DEFAULT_PATH = "yisai.sqlite"
@@ -38,18 +42,83 @@ class SchemaOutdated(StoreError):
         )
 
 
+def _checked_url(raw: str) -> str:
+    """``raw`` when it is an address the store can open, else StoreError naming the supported
+    forms. Decided from the text and an installed-module look-up, so SQLAlchemy is never asked to
+    load an unknown dialect or a missing driver (which ends in a traceback)."""
+    # backend → synchronous driver → the module it imports ("" for a bare postgresql://: the
+    # driver SQLAlchemy picks, psycopg2 before 2.1 and psycopg from 2.1, read from its dialect).
+    drivers: dict[str, dict[str, str]] = {
+        "sqlite": {"": "sqlite3", "pysqlite": "sqlite3"},
+        "postgresql": {"": "", "psycopg": "psycopg", "psycopg2": "psycopg2", "pg8000": "pg8000"},
+    }
+    forms = tr(
+        "支持的数据库: SQLite 文件路径 (如 yisai.sqlite 或 ./data/比赛.sqlite)、sqlite:///路径, "
+        "或 PostgreSQL 地址 postgresql://用户@主机:端口/库名 (可指定驱动: postgresql+psycopg://、"
+        "postgresql+psycopg2://、postgresql+pg8000://, 须已安装)",
+        "supported databases: an SQLite file path (yisai.sqlite, ./data/event.sqlite), "
+        "sqlite:///path, or a PostgreSQL address postgresql://user@host:port/dbname (a driver may "
+        "be named: postgresql+psycopg://, postgresql+psycopg2://, postgresql+pg8000://; it must "
+        "be installed)",
+    )
+    scheme = shown(raw.split("://", 1)[0])
+    backend, _, driver = raw.split("://", 1)[0].partition("+")  # case matters to SQLAlchemy
+    if driver not in drivers.get(backend, {}):
+        raise StoreError(
+            tr(f"不支持的数据库地址 {scheme}://…; ", f"unsupported database address {scheme}://…; ")
+            + forms
+        )
+    try:
+        url = make_url(raw)
+        _ = url.port  # a non-numeric port fails here at the latest
+    except (ArgumentError, ValueError):
+        raise StoreError(
+            tr(f"数据库地址无法识别: {scheme}://…; ", f"unreadable database address {scheme}://…; ")
+            + forms
+        ) from None
+    if backend == "sqlite" and (url.host or url.username or url.password or url.port):
+        raise StoreError(
+            tr(
+                "SQLite 地址不能有主机或用户 (应为 sqlite:///相对路径 或 sqlite:////绝对路径)",
+                "an SQLite address has no host or user "
+                "(sqlite:///relative/path or sqlite:////absolute/path)",
+            )
+        )
+    module = drivers[backend][driver]
+    if not module:
+        default = url.get_dialect().driver  # SQLAlchemy's dialect module only, not the driver
+        module = drivers[backend].get(default) or default
+    if importlib.util.find_spec(module) is None:
+        raise StoreError(
+            tr(
+                f"数据库驱动 {module} 未安装 (地址 {scheme}://…); ",
+                f"the database driver {module} is not installed (address {scheme}://…); ",
+            )
+            + forms
+        )
+    return raw
+
+
 def resolve_url(db: str | None = None) -> str:
-    """A path or URL as the user wrote it → a SQLAlchemy URL (None: ./yisai.sqlite)."""
+    """A path or URL as the user wrote it → a SQLAlchemy URL (None: ./yisai.sqlite).
+
+    Plain paths are SQLite files; URLs must be SQLite or PostgreSQL with an installed
+    synchronous driver; anything else is a StoreError listing the supported forms.
+    """
     raw = db or DEFAULT_PATH
     if "://" in raw:
-        try:
-            make_url(raw)
-        except ArgumentError:
-            raise StoreError(f"数据库地址无法识别: {raw}") from None
-        return raw
+        return _checked_url(raw)
+    if "\0" in raw:
+        raise StoreError(tr("数据库路径中有空字符 (NUL)", "the database path contains a NUL character"))
     path = Path(raw).expanduser()
     if path.is_dir():
-        raise StoreError(f"数据库路径是一个目录, 请给出文件名: {path}")
+        where = shown(str(path), None)
+        raise StoreError(
+            tr(
+                f"数据库路径是一个目录, 请给出文件名: {where}",
+                f"the database path is a folder; give a file name: {where}",
+            )
+        )
     return f"sqlite:///{path}"
 
 
@@ -75,7 +144,7 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-SCHEMA_HEAD = "0003"  # the newest migration; a test checks it against Alembic's own head
+SCHEMA_HEAD = "0004"  # the newest migration; a test checks it against Alembic's own head
 
 
 def _alembic_config() -> Any:

@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
+from yisai.i18n import Text
 from yisai.record import Game, Result
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
@@ -38,20 +39,47 @@ from yisai.vocabulary.rank import Rank
 T = TypeVar("T")
 
 
+def _as_text(message: str | Text) -> Text:
+    return message if isinstance(message, Text) else Text(message, message)
+
+
 class NotFound(LookupError):
-    """A referenced row does not exist; the message is Chinese and names what was asked for."""
+    """A referenced row does not exist; names what was asked for.
+
+    ``text`` holds the message in both languages (services hand it on to their own errors);
+    ``str()`` is the Chinese text, as it always was.
+    """
+
+    def __init__(self, message: str | Text) -> None:
+        self.text = _as_text(message)
+        super().__init__(self.text.zh)
 
 
 class Conflict(ValueError):
-    """A change would break a uniqueness or state rule; the message says which."""
+    """A change would break a uniqueness or state rule; the message says which (``text``: both
+    languages, ``str()``: Chinese)."""
+
+    def __init__(self, message: str | Text) -> None:
+        self.text = _as_text(message)
+        super().__init__(self.text.zh)
 
 
 class StaleVersion(Conflict):
     """Someone else changed the row after the caller read it (optimistic concurrency)."""
 
-    def __init__(self, message: str, current: Game | None = None) -> None:
+    def __init__(self, message: str | Text, current: Game | None = None) -> None:
         super().__init__(message)
         self.current = current
+
+
+def reasons_data(reasons: Iterable[str | Text]) -> list[Any]:
+    """Reasons as stored in a JSON column: ``{"zh", "en"}`` objects (plain strings as given)."""
+    return [r.as_dict() if isinstance(r, Text) else r for r in reasons]
+
+
+def reason_texts(stored: Iterable[object] | None) -> list[Text]:
+    """Stored reasons back to Texts; rows written before reasons were bilingual hold Chinese strings."""
+    return [Text.from_data(r) for r in stored or ()]
 
 
 # ------------------------------------------------------------------ conversions
@@ -129,10 +157,16 @@ def _entry(row: EntryRow) -> Entry:
         status=EntryStatus(row.status),
         fee_due=row.fee_due,
         fee_paid=row.fee_paid,
-        reasons=tuple(row.reasons or ()),
+        # Rendered in the reader's language when the entry is read (stored in both).
+        reasons=tuple(t.render() for t in reason_texts(row.reasons)),
         note=row.note,
         forced=row.forced,
     )
+
+
+def _entry_data(row: EntryRow) -> dict[str, Any]:
+    """An entry for the audit log: reasons as stored (both languages)."""
+    return _entry(row).model_dump(mode="json") | {"reasons": list(row.reasons or [])}
 
 
 def _game(row: GameRow, number: int) -> Game:
@@ -183,7 +217,7 @@ def _pid(player_id: str | int) -> int:
     try:
         return int(player_id)
     except (TypeError, ValueError):
-        raise NotFound(f"棋手编号应为数字: {player_id!r}") from None
+        raise NotFound(Text(f"棋手编号应为数字: {player_id!r}", f"the player number must be a number: {player_id!r}")) from None
 
 
 # ------------------------------------------------------------------ repository
@@ -260,7 +294,7 @@ class Repository:
     def get_event(self, event_id: int) -> EventRecord:
         row = self.session.get(EventRow, event_id)
         if row is None:
-            raise NotFound(f"没有编号为{event_id}的比赛")
+            raise NotFound(Text(f"没有编号为{event_id}的比赛", f"no event numbered {event_id}"))
         return _event(row)
 
     def events_named(self, name: str) -> list[EventRecord]:
@@ -274,7 +308,8 @@ class Repository:
 
     def add_player(self, event_id: int, player: Player) -> Player:
         if player.id_number and self.find_player(event_id, id_number=player.id_number):
-            raise Conflict(f"身份证号{player.id_number}已登记")
+            raise Conflict(Text(f"身份证号{player.id_number}已登记",
+                                f"ID number {player.id_number} is already registered"))
         row = PlayerRow(event_id=event_id)
         _fill_player(row, player)
         self.session.add(row)
@@ -299,7 +334,7 @@ class Repository:
     def _player_row(self, player_id: str | int) -> PlayerRow:
         row = self.session.get(PlayerRow, _pid(player_id))
         if row is None:
-            raise NotFound(f"没有编号为{player_id}的棋手")
+            raise NotFound(Text(f"没有编号为{player_id}的棋手", f"no player numbered {player_id}"))
         return row
 
     def get_player(self, player_id: str | int) -> Player:
@@ -336,11 +371,17 @@ class Repository:
 
     # -------------------------------------------------------------- entries
 
-    def add_entry(self, event_id: int, entry: Entry, note: str = "") -> Entry:
+    def add_entry(
+        self, event_id: int, entry: Entry, note: str = "", *, reasons: Sequence[str | Text] | None = None
+    ) -> Entry:
+        """Save a new entry. ``reasons`` (bilingual ``Text``) are stored in place of
+        ``entry.reasons`` when given, so the entry reads back in any language."""
         if self.player_event(entry.player_id) != event_id:
-            raise NotFound(f"棋手{entry.player_id}不属于本比赛")
+            raise NotFound(Text(f"棋手{entry.player_id}不属于本比赛",
+                                f"player {entry.player_id} is not in this event"))
         if self.find_entry(entry.player_id, entry.division, entry.stage):
-            raise Conflict(f"棋手{entry.player_id}已报名{entry.division}")
+            raise Conflict(Text(f"棋手{entry.player_id}已报名{entry.division}",
+                                f"player {entry.player_id} has already entered {entry.division}"))
         row = EntryRow(
             event_id=event_id,
             player_id=_pid(entry.player_id),
@@ -349,7 +390,7 @@ class Repository:
             status=entry.status.value,
             fee_due=entry.fee_due,
             fee_paid=entry.fee_paid,
-            reasons=list(entry.reasons),
+            reasons=reasons_data(entry.reasons if reasons is None else reasons),
             note=entry.note,
             forced=entry.forced,
             updated_at=self.now,
@@ -357,22 +398,23 @@ class Repository:
         self.session.add(row)
         self.session.flush()
         saved = _entry(row)
-        self.audit(event_id, "create", "entry", row.id, None, saved.model_dump(mode="json"), note)
+        self.audit(event_id, "create", "entry", row.id, None, _entry_data(row), note)
         return saved
 
-    def _by_number(self, model: type[T], ident: str | int, what: str) -> T:
+    def _by_number(self, model: type[T], ident: str | int, what: str, what_en: str) -> T:
         """The row numbered ``ident``, or NotFound naming ``what`` (报名, 队伍 …) in Chinese."""
         try:
             key = int(ident)
         except (TypeError, ValueError):
-            raise NotFound(f"{what}编号应为数字: {ident!r}") from None
+            raise NotFound(Text(f"{what}编号应为数字: {ident!r}",
+                                f"the {what_en} number must be a number: {ident!r}")) from None
         row = self.session.get(model, key)
         if row is None:
-            raise NotFound(f"没有编号为{ident}的{what}")
+            raise NotFound(Text(f"没有编号为{ident}的{what}", f"no {what_en} numbered {ident}"))
         return row
 
     def _entry_row(self, entry_id: str | int) -> EntryRow:
-        return self._by_number(EntryRow, entry_id, "报名")
+        return self._by_number(EntryRow, entry_id, "报名", "entry")
 
     def get_entry(self, entry_id: str | int) -> Entry:
         return _entry(self._entry_row(entry_id))
@@ -380,22 +422,32 @@ class Repository:
     def entry_event(self, entry_id: str | int) -> int:
         return self._entry_row(entry_id).event_id
 
-    def update_entry(self, entry: Entry, action: str = "update", note: str = "") -> Entry:
+    def entry_reasons(self, entry_id: str | int) -> list[Text]:
+        """The entry's stored reasons in both languages."""
+        return reason_texts(self._entry_row(entry_id).reasons)
+
+    def update_entry(
+        self, entry: Entry, action: str = "update", note: str = "", *,
+        reasons: Sequence[str | Text] | None = None,
+    ) -> Entry:
+        """Save ``entry``'s changes. ``reasons`` (bilingual) replace the stored ones when given;
+        otherwise the stored reasons are kept unless ``entry.reasons`` differs from them as read
+        (then those strings are stored as given)."""
         row = self._entry_row(entry.id)
-        before = _entry(row)
+        before = _entry_data(row)
         row.status = entry.status.value
         row.fee_due = entry.fee_due
         row.fee_paid = entry.fee_paid
-        row.reasons = list(entry.reasons)
+        if reasons is not None:
+            row.reasons = reasons_data(reasons)
+        elif entry.reasons != _entry(row).reasons:
+            row.reasons = list(entry.reasons)
         row.note = entry.note
         row.forced = entry.forced
         row.updated_at = self.now
         self.session.flush()
         after = _entry(row)
-        self.audit(
-            row.event_id, action, "entry", row.id,
-            before.model_dump(mode="json"), after.model_dump(mode="json"), note,
-        )  # fmt: skip
+        self.audit(row.event_id, action, "entry", row.id, before, _entry_data(row), note)
         return after
 
     def find_entry(self, player_id: str | int, division: str, stage: str = "") -> Entry | None:
@@ -443,9 +495,11 @@ class Repository:
             out.setdefault(pid, div)
         return out
 
-    def add_team(self, event_id: int, team: Team, reasons: Sequence[str] = (), note: str = "") -> Team:
+    def add_team(self, event_id: int, team: Team, reasons: Sequence[str | Text] = (), note: str = "") -> Team:
+        """Save a team with its composition ``reasons`` (bilingual ``Text`` stored as such)."""
         if self.find_team(event_id, team.name):
-            raise Conflict(f"队名\u201c{team.name}\u201d已存在")
+            raise Conflict(Text(f"队名\u201c{team.name}\u201d已存在",
+                                f"a team named \u201c{team.name}\u201d already exists"))
         row = TeamRow(
             event_id=event_id,
             name=team.name,
@@ -454,7 +508,7 @@ class Repository:
             city=team.city,
             leaders=list(team.leaders),
             coaches=list(team.coaches),
-            reasons=list(reasons),
+            reasons=reasons_data(reasons),
             note=note,
         )
         self.session.add(row)
@@ -464,19 +518,20 @@ class Repository:
         self.session.flush()
         self.session.refresh(row)
         saved = _team(row, self._division_of_members(event_id))
-        after = saved.model_dump(mode="json") | {"reasons": list(reasons)}
+        after = saved.model_dump(mode="json") | {"reasons": reasons_data(reasons)}
         self.audit(event_id, "create", "team", row.id, None, after, note)
         return saved
 
     def _add_member_row(self, event_id: int, row: TeamRow, m: TeamMember) -> None:
         player = self._player_row(m.player_id)
         if player.event_id != event_id:
-            raise NotFound(f"棋手{m.player_id}不属于本比赛")
+            raise NotFound(Text(f"棋手{m.player_id}不属于本比赛", f"player {m.player_id} is not in this event"))
         taken = self.session.scalars(
             select(TeamMemberRow).where(TeamMemberRow.player_id == player.id)
         ).first()
         if taken is not None:
-            raise Conflict(f"{player.name}已在{taken.team.name}中")
+            raise Conflict(Text(f"{player.name}已在{taken.team.name}中",
+                                f"{player.name} is already in {taken.team.name}"))
         row.members.append(TeamMemberRow(player_id=player.id, slot=m.slot))
 
     def add_team_member(self, team_id: str | int, member: TeamMember, note: str = "") -> Team:
@@ -490,14 +545,18 @@ class Repository:
         return after
 
     def _team_row(self, team_id: str | int) -> TeamRow:
-        return self._by_number(TeamRow, team_id, "队伍")
+        return self._by_number(TeamRow, team_id, "队伍", "team")
 
     def get_team(self, team_id: str | int) -> Team:
         row = self._team_row(team_id)
         return _team(row, self._division_of_members(row.event_id))
 
     def team_reasons(self, team_id: str | int) -> list[str]:
-        return list(self._team_row(team_id).reasons or ())
+        """The team's composition reasons in the reader's language."""
+        return [t.render() for t in self.team_reason_texts(team_id)]
+
+    def team_reason_texts(self, team_id: str | int) -> list[Text]:
+        return reason_texts(self._team_row(team_id).reasons)
 
     def find_team(self, event_id: int, name: str) -> Team | None:
         q = select(TeamRow).where(TeamRow.event_id == event_id, TeamRow.name == name)
@@ -535,15 +594,18 @@ class Repository:
         before = None
         if existing is not None:
             if not replace:
-                raise Conflict(f"{division}第{number}轮已编排")
+                raise Conflict(Text(f"{division}第{number}轮已编排",
+                                    f"round {number} of {division} is already paired"))
             if any(g.result != Result.UNKNOWN.value and g.white_id is not None for g in existing.games):
-                raise Conflict(f"{division}第{number}轮已有成绩, 不能重新编排")
+                raise Conflict(Text(f"{division}第{number}轮已有成绩, 不能重新编排",
+                                    f"round {number} of {division} has results: it cannot be paired again"))
             before = {"games": [_game_json(_game(g, number)) for g in existing.games]}
             self.session.delete(existing)
             self.session.flush()
         boards = [g.board for g in games]
         if len(set(boards)) != len(boards):
-            raise Conflict(f"{division}第{number}轮台次重复")
+            raise Conflict(Text(f"{division}第{number}轮台次重复",
+                                f"round {number} of {division} has a board number twice"))
         row = RoundRow(
             event_id=event_id,
             division=division,
@@ -557,7 +619,7 @@ class Repository:
         for g in games:
             for pid in (g.black, g.white):
                 if pid is not None and self._player_row(pid).event_id != event_id:
-                    raise NotFound(f"棋手{pid}不属于本比赛")
+                    raise NotFound(Text(f"棋手{pid}不属于本比赛", f"player {pid} is not in this event"))
             row.games.append(
                 GameRow(
                     board=g.board,
@@ -573,10 +635,14 @@ class Repository:
         try:
             self.session.flush()
         except IntegrityError:
-            raise StaleVersion(f"{division}第{number}轮刚被他人编排, 本次编排未保存") from None
+            raise StaleVersion(Text(
+                f"{division}第{number}轮刚被他人编排, 本次编排未保存",
+                f"round {number} of {division} was just paired by someone else; nothing saved")) from None
         except OperationalError as exc:
             if "locked" in str(exc.orig).lower():
-                raise StaleVersion(f"{division}第{number}轮正被他人编排, 本次编排未保存") from None
+                raise StaleVersion(Text(
+                    f"{division}第{number}轮正被他人编排, 本次编排未保存",
+                    f"round {number} of {division} is being paired by someone else; nothing saved")) from None
             raise
         saved = _round(row)
         after = {
@@ -637,7 +703,7 @@ class Repository:
     def set_round_status(self, round_id: int, status: str, note: str = "") -> None:
         row = self.session.get(RoundRow, round_id)
         if row is None:
-            raise NotFound(f"没有编号为{round_id}的轮次")
+            raise NotFound(Text(f"没有编号为{round_id}的轮次", f"no round numbered {round_id}"))
         before = {"status": row.status}
         row.status = status
         self.audit(row.event_id, "update", "round", row.id, before, {"status": status}, note)
@@ -645,12 +711,12 @@ class Repository:
     def _game_row(self, round_id: int, board: int) -> tuple[RoundRow, GameRow]:
         rnd = self.session.get(RoundRow, round_id)
         if rnd is None:
-            raise NotFound(f"没有编号为{round_id}的轮次")
+            raise NotFound(Text(f"没有编号为{round_id}的轮次", f"no round numbered {round_id}"))
         row = self.session.scalars(
             select(GameRow).where(GameRow.round_id == round_id, GameRow.board == board)
         ).first()
         if row is None:
-            raise NotFound(f"第{rnd.number}轮没有第{board}台")
+            raise NotFound(Text(f"第{rnd.number}轮没有第{board}台", f"round {rnd.number} has no board {board}"))
         return rnd, row
 
     def record_result(
@@ -675,7 +741,9 @@ class Repository:
         before = _game(row, number)
         if expected_version is not None and row.version != expected_version:
             raise StaleVersion(
-                f"第{rnd.number}轮第{board}台的成绩已被他人修改 (版本 {row.version}, 你看到的是 {expected_version})",
+                Text(f"第{rnd.number}轮第{board}台的成绩已被他人修改 (版本 {row.version}, 你看到的是 {expected_version})",
+                     f"round {rnd.number} board {board}: the result was changed by someone else "
+                     f"(version {row.version}, you saw {expected_version})"),
                 before,
             )
         row.result = Result(result).value
@@ -695,10 +763,12 @@ class Repository:
         try:
             self.session.flush()
         except StaleDataError:
-            raise StaleVersion(f"第{number}轮第{board}台的成绩刚被他人修改", None) from None
+            raise StaleVersion(Text(f"第{number}轮第{board}台的成绩刚被他人修改",
+                                    f"round {number} board {board}: the result was just changed by someone else"), None) from None
         except OperationalError as exc:
             if "locked" in str(exc.orig).lower() or "busy" in str(exc.orig).lower():
-                raise StaleVersion(f"第{number}轮第{board}台正被他人修改", None) from None
+                raise StaleVersion(Text(f"第{number}轮第{board}台正被他人修改",
+                                        f"round {number} board {board} is being changed by someone else"), None) from None
             raise
         after = _game(row, rnd.number)
         self.audit(
@@ -731,7 +801,7 @@ class Repository:
     def delete_round(self, round_id: int, note: str = "") -> None:
         row = self.session.get(RoundRow, round_id)
         if row is None:
-            raise NotFound(f"没有编号为{round_id}的轮次")
+            raise NotFound(Text(f"没有编号为{round_id}的轮次", f"no round numbered {round_id}"))
         before = {"number": row.number, "games": [_game_json(_game(g, row.number)) for g in row.games]}
         self.audit(row.event_id, "delete", "round", row.id, before, None, note)
         self.session.delete(row)
@@ -751,7 +821,7 @@ class Repository:
         phone: str | None = None,
     ) -> UserRecord:
         if self.session.scalars(select(UserRow).where(UserRow.login == login)).first():
-            raise Conflict(f"账号 {login} 已存在")
+            raise Conflict(Text(f"账号 {login} 已存在", f"account {login} already exists"))
         row = UserRow(
             login=login, display_name=display_name, role=role, password_hash=password_hash,
             event_id=event_id, team_id=team_id, phone=phone, active=True, created_at=self.now,
@@ -765,7 +835,7 @@ class Repository:
     def _user_row(self, user_id: int) -> UserRow:
         row = self.session.get(UserRow, user_id)
         if row is None:
-            raise NotFound(f"没有编号为{user_id}的账号")
+            raise NotFound(Text(f"没有编号为{user_id}的账号", f"no account numbered {user_id}"))
         return row
 
     def get_user(self, user_id: int) -> UserRecord:

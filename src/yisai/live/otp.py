@@ -1,0 +1,83 @@
+"""One-time sign-in codes by mobile number: the code itself and how it is delivered (pluggable).
+
+``CodeSender`` is anything with ``send(phone, text)``. The default, ``OutboxSender``, sends
+nothing: it keeps the messages for a developer outbox page and writes them to the log, so the
+qualifier runs with no SMS provider. A real provider's adapter implements the same method.
+The front end calls the sender only after the transaction that stored the code has committed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+from collections import deque
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from yisai.i18n import Text
+
+log = logging.getLogger("yisai.live.otp")
+
+CODE_DIGITS = 6
+PHONE_RE = re.compile(r"^1[3-9]\d{9}$")  # mainland China mobile numbers
+
+
+def normalise_phone(text: str) -> str | None:
+    """``+86 138-0013-8000`` → ``13800138000``; None when it is not a mobile number."""
+    digits = re.sub(r"[\s\-()]", "", text or "")
+    if digits.startswith("+86"):
+        digits = digits[3:]
+    elif digits.startswith("0086"):
+        digits = digits[4:]
+    return digits if PHONE_RE.match(digits) else None
+
+
+def new_code() -> str:
+    return f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"
+
+
+def digest(salt: str, phone: str, code: str) -> str:
+    return hmac.new(salt.encode(), f"{phone}:{code}".encode(), hashlib.sha256).hexdigest()
+
+
+def matches(salt: str, phone: str, code: str, expected: str) -> bool:
+    return hmac.compare_digest(digest(salt, phone, code.strip()), expected)
+
+
+def code_message(code: str, minutes: int) -> Text:
+    return Text(f"【弈赛】您的登录验证码为 {code}，{minutes} 分钟内有效。请勿告诉他人。",
+                f"[yisai] Your sign-in code is {code}, valid for {minutes} minutes. Do not share it.")
+
+
+class CodeSender(Protocol):
+    def send(self, phone: str, text: str) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxMessage:
+    phone: str
+    text: str
+    at: datetime
+
+
+class OutboxSender:
+    """The developer outbox: the last ``keep`` messages in memory, each also logged."""
+
+    def __init__(self, keep: int = 200, clock: type[datetime] = datetime) -> None:
+        self.messages: deque[OutboxMessage] = deque(maxlen=keep)
+        self._clock = clock
+
+    def send(self, phone: str, text: str) -> None:
+        self.messages.append(OutboxMessage(phone, text, self._clock.now()))
+        log.warning("developer outbox (no SMS sent): to %s: %s", phone, text)
+
+    def latest(self, phone: str) -> OutboxMessage | None:
+        return next((m for m in reversed(self.messages) if m.phone == phone), None)
+
+
+__all__ = ["CODE_DIGITS", "CodeSender", "OutboxMessage", "OutboxSender", "code_message", "digest",
+           "matches", "new_code", "normalise_phone"]  # fmt: skip

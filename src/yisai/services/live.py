@@ -1,0 +1,371 @@
+"""Online qualifier use cases: start, record, finish and resume live games; the ladder; waves.
+
+The live server (``yisai.live.server``) calls these, one unit of work each, and tells players
+only after the ``with ctx.work()`` block has committed:
+
+* ``record_action`` stores an accepted action (and the clock/presence snapshot) before the
+  acknowledgement goes out; a restart replays the stored actions, so no acknowledged move is lost;
+* ``finish_game`` writes the result, the SGF and both ladder lines in one transaction;
+* ``resume_games`` rebuilds every game still in progress at start-up, pausing its clock over the
+  outage (from the last moment the owning process was known alive, ``touch``) so nobody is
+  charged for the downtime.
+
+Times are floats of epoch seconds from the server's clock (passed in); dates are Beijing time.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from yisai.game.board import BLACK, WHITE
+from yisai.i18n import Text
+from yisai.live import otp
+from yisai.live.ladder import LadderLine, deltas, table
+from yisai.live.matching import WaveRecord
+from yisai.live.periods import NoLadder, ladder_stage, pools
+from yisai.live.session import Action, Kind, LiveGame, LiveRules
+from yisai.regulation.rules import DisconnectionRules
+from yisai.regulation.schema import Regulation
+from yisai.regulation.stages import LadderFormat, Stage
+from yisai.services.accounts import actor_of
+from yisai.services.context import Work
+from yisai.services.errors import Conflict, InputError, NotFoundError, Refused
+from yisai.services.events import regulation_of, resolve_event
+from yisai.services.identity import Actor, Role
+from yisai.store import NotFound
+from yisai.store import live_rows as rows
+from yisai.store.repository import Conflict as StoreConflict
+
+
+@dataclass(frozen=True)
+class LiveConfig:
+    """The event whose online qualifier is played, with its ladder stage and game rules."""
+
+    event_id: int
+    regulation: Regulation
+    stage: Stage
+    ladder: LadderFormat
+    rules: LiveRules
+
+    @property
+    def pools(self) -> list[str]:
+        return pools(self.stage, self.ladder)
+
+
+@dataclass(frozen=True)
+class LiveGameInfo:
+    id: int
+    period: int
+    pool: str
+    black: str
+    white: str
+    black_name: str
+    white_name: str
+    status: str
+    version: int
+    result: str
+    reason: str
+
+    def color_of(self, player: str) -> int | None:
+        return BLACK if player == self.black else WHITE if player == self.white else None
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    place: int
+    player: str
+    name: str
+    points: int  # 积分
+    wins: int  # 胜局数
+    games: int
+    escapes: int
+    qualified: bool
+
+
+def live_config(work: Work, event_ref: str | int | None, *, lag_cap: float | None = None) -> LiveConfig:
+    """The live settings of an event from its stored regulation (time control, disconnections)."""
+    event = resolve_event(work, event_ref)
+    reg = regulation_of(event)
+    try:
+        stage, ladder = ladder_stage(reg)
+    except NoLadder:
+        raise InputError(Text("该比赛的规程中没有网络海选赛 (online_ladder)",
+                              "this event's regulation has no online ladder stage"),
+                         code="no_ladder") from None
+    if stage.time_control is None:
+        raise InputError(Text(f"规程的阶段 {stage.id} 没有规定用时 (time_control)",
+                              f"stage {stage.id} of the regulation has no time_control"),
+                         code="no_time_control")
+    rules = LiveRules(reg.rules, stage.time_control, stage.disconnection or DisconnectionRules())
+    if lag_cap is not None:
+        rules = LiveRules(rules.play, rules.time, rules.disconnection, lag_cap)
+    return LiveConfig(event.id, reg, stage, ladder, rules)
+
+
+def _info(r: rows.LiveGameRecord) -> LiveGameInfo:
+    return LiveGameInfo(r.id, r.period, r.pool, r.black, r.white, r.black_name, r.white_name,
+                        r.status, r.version, r.result, r.reason)  # fmt: skip
+
+
+def _move(a: Action) -> rows.LiveMoveRecord:
+    return rows.LiveMoveRecord(a.seq, a.color, a.kind.value, a.point, a.at, a.lag)
+
+
+def _action(m: rows.LiveMoveRecord) -> Action:
+    return Action(m.seq, m.color, Kind(m.kind), m.point, m.at, m.lag)
+
+
+def start_game(
+    work: Work,
+    cfg: LiveConfig,
+    *,
+    period: int,
+    pool: str,
+    black: tuple[str, str],
+    white: tuple[str, str],
+    start: float,
+    owner: str = "",
+    matching: dict[str, Any] | None = None,
+) -> tuple[LiveGameInfo, LiveGame]:
+    """A new game between (id, name) pairs; Black's clock runs from ``start``."""
+    game = LiveGame(cfg.rules, start)
+    gid = rows.add_game(
+        work.session, event_id=cfg.event_id, stage=cfg.stage.id, period=period, pool=pool,
+        black=black[0], white=white[0], black_name=black[1], white_name=white[1],
+        rules=cfg.rules.to_dict(), state=game.snapshot(), started_at=start, owner=owner,
+        matching=matching or {}, created_at=work.now,
+    )  # fmt: skip
+    work.emit("live_game_started", cfg.event_id, game=gid, black=black[0], white=white[0])
+    return _info(rows.get_game(work.session, gid)), game
+
+
+def record_action(work: Work, game_id: int, game: LiveGame, action: Action) -> None:
+    """Store an accepted action with the snapshot after it (before anyone is told)."""
+    try:
+        rows.add_move(work.session, game_id, _move(action), state=game.snapshot(),
+                      alive_at=action.at)  # fmt: skip
+    except StoreConflict as exc:
+        raise Conflict(Text(f"对局 {game_id} 已被其他进程更新", f"game {game_id} was changed elsewhere"),
+                       code="live_conflict", params={"game": game_id}) from exc
+
+
+def save_state(work: Work, game_id: int, game: LiveGame, at: float) -> None:
+    """Store the clock and presence after a connection change (no action)."""
+    rows.save_state(work.session, game_id, state=game.snapshot(), alive_at=at)
+
+
+def finish_game(
+    work: Work, cfg: LiveConfig, game_id: int, game: LiveGame, action: Action | None = None
+) -> LiveGameInfo:
+    """The result, the SGF and both ladder lines, in the caller's one transaction."""
+    if game.ending is None:
+        raise InputError(Text("对局尚未结束", "the game is not over"), code="not_over")
+    record = rows.get_game(work.session, game_id)
+    if action is not None:
+        record_action(work, game_id, game, action)
+    outcome, ending = game.ending.outcome, game.ending
+    sgf = game.sgf(black=record.black_name or record.black, white=record.white_name or record.white,
+                   date=work.now.date().isoformat(), event=cfg.regulation.name)  # fmt: skip
+    escaped = [record.black if c == BLACK else record.white for c in ending.escaped]
+    if not rows.finish_game(work.session, game_id, result=outcome.sgf, reason=outcome.reason.value,
+                            escaped=escaped, sgf=sgf.decode("utf-8"), state=game.snapshot(),
+                            alive_at=ending.at, finished_at=work.now):  # fmt: skip
+        raise Conflict(Text(f"对局 {game_id} 已经结束", f"game {game_id} is already finished"),
+                       code="live_finished", params={"game": game_id})
+    by_color = {BLACK: (record.black, record.black_name), WHITE: (record.white, record.white_name)}
+    for color, d in deltas(cfg.ladder, outcome, ending.escaped).items():
+        player, name = by_color[color]
+        rows.ladder_add(work.session, event_id=cfg.event_id, stage=record.stage,
+                        period=record.period, pool=record.pool, player=player, name=name,
+                        points=d.points, win=d.win, loss=d.loss, escape=d.escape, at=work.now)  # fmt: skip
+    work.emit("live_game_finished", cfg.event_id, game=game_id, result=outcome.sgf,
+              reason=outcome.reason.value, period=record.period, pool=record.pool)  # fmt: skip
+    return _info(rows.get_game(work.session, game_id))
+
+
+def touch(work: Work, game_ids: list[int], at: float) -> None:
+    """The owning process is alive at ``at`` (the outage of a crash is measured from here)."""
+    rows.touch_alive(work.session, game_ids, at)
+
+
+def resume_games(
+    work: Work, cfg: LiveConfig, up_at: float, owner: str = ""
+) -> list[tuple[LiveGameInfo, LiveGame]]:
+    """Every game still playing, rebuilt, with the outage since its ``alive_at`` not charged."""
+    out = []
+    found = rows.games_with_status(work.session, "playing", cfg.event_id)
+    for r in found:
+        actions = [_action(m) for m in rows.moves(work.session, r.id)]
+        game = LiveGame.restore(LiveRules.from_dict(r.rules), r.started_at, actions, r.state,
+                                down_from=r.alive_at, up_at=up_at)  # fmt: skip
+        rows.save_state(work.session, r.id, state=game.snapshot(), alive_at=up_at)
+        out.append((_info(r), game))
+    rows.claim(work.session, [r.id for r in found], owner)
+    return out
+
+
+def load_game(work: Work, cfg: LiveConfig, game_id: int, now: float) -> tuple[LiveGameInfo, LiveGame]:
+    """A game as stored, continued at ``now`` with the time since its last write charged
+    (a process reloading after a failed write, or a finished game's view)."""
+    try:
+        r = rows.get_game(work.session, game_id)
+    except NotFound:
+        raise NotFoundError(Text(f"没有对局 {game_id}", f"no game {game_id}"), code="no_game") from None
+    actions = [_action(m) for m in rows.moves(work.session, r.id)]
+    at = now if r.status == "playing" else r.alive_at
+    game = LiveGame.restore(LiveRules.from_dict(r.rules), r.started_at, actions, r.state,
+                            down_from=at, up_at=at)  # fmt: skip
+    return _info(r), game
+
+
+def game_info(work: Work, game_id: int) -> LiveGameInfo:
+    try:
+        return _info(rows.get_game(work.session, game_id))
+    except NotFound:
+        raise NotFoundError(Text(f"没有对局 {game_id}", f"no game {game_id}"), code="no_game") from None
+
+
+def game_sgf(work: Work, game_id: int) -> str:
+    """The stored record of a finished game ('' while it is being played)."""
+    try:
+        return rows.get_game(work.session, game_id).sgf
+    except NotFound:
+        raise NotFoundError(Text(f"没有对局 {game_id}", f"no game {game_id}"), code="no_game") from None
+
+
+def player_games(work: Work, cfg: LiveConfig, player: str) -> list[LiveGameInfo]:
+    return [_info(r) for r in rows.games_of(work.session, cfg.event_id, player)]
+
+
+def ladder_table(work: Work, cfg: LiveConfig, period: int, pool: str) -> list[LadderRow]:
+    """积分, 胜局数, games, escapes per player, ordered and marked as the regulation qualifies."""
+    lines = [LadderLine(r.player, r.name, r.points, r.wins, r.losses, r.games, r.escapes)
+             for r in rows.ladder_lines(work.session, cfg.event_id, cfg.stage.id, period, pool)]  # fmt: skip
+    result, by_player = table(cfg.ladder, pool, lines)
+    out = []
+    for q in result.rows:
+        line = by_player[q.player_id]
+        out.append(LadderRow(q.place, line.player, line.name, line.points, line.wins, line.games,
+                             line.escapes, q.qualified))  # fmt: skip
+    return out
+
+
+def store_wave(work: Work, cfg: LiveConfig, day: date, wave: WaveRecord) -> None:
+    """Keep a wave that paired someone (waves with no pair change nothing to replay)."""
+    rows.add_wave(work.session, cfg.event_id, day, wave.pool, wave.number, wave.seed, wave.to_dict())
+
+
+def day_matching(work: Work, cfg: LiveConfig, day: date) -> tuple[int | None, dict[str, int]]:
+    """The seed already used on ``day`` (None: none yet) and each pool's last wave number."""
+    waves = rows.day_waves(work.session, cfg.event_id, day)
+    seed = waves[0][2] if waves else None
+    last: dict[str, int] = {}
+    for pool, number, _, _ in waves:
+        last[pool] = max(last.get(pool, 0), number)
+    return seed, last
+
+
+def last_opponents(work: Work, cfg: LiveConfig) -> dict[str, str]:
+    """Each player's latest opponent (restored into the matchmaker after a restart)."""
+    return rows.last_opponents(work.session, cfg.event_id)
+
+
+# ----- sign-in by mobile number and one-time code ------------------------------------------------
+CODE_MINUTES = 5  # a code is valid this long
+CODE_INTERVAL_SECONDS = 60  # at most one code per number per minute
+CODES_PER_DAY = 10  # and this many per number per day
+CODE_ATTEMPTS = 5  # wrong guesses before a code is dead
+
+
+@dataclass(frozen=True)
+class OutgoingCode:
+    """A code to deliver after the commit: ``sender.send(phone, text.render(lang))``."""
+
+    phone: str
+    text: Text
+
+
+def _phone(text: str) -> str:
+    phone = otp.normalise_phone(text)
+    if phone is None:
+        raise InputError(Text(f"手机号码无效: {text} (应为11位中国大陆手机号)",
+                              f"not a mobile number: {text} (11 digits, mainland China)"),
+                         code="bad_phone")
+    return phone
+
+
+def request_code(work: Work, phone_text: str) -> OutgoingCode:
+    """Store a new one-time code for a number (rate limited) and return the message to send."""
+    phone = _phone(phone_text)
+    recent = rows.codes_since(work.session, phone, work.now - timedelta(seconds=CODE_INTERVAL_SECONDS))
+    if recent:
+        raise Refused(Text("验证码发送过于频繁, 请一分钟后再试", "a code was sent less than a minute ago; wait"),
+                      code="code_too_soon")
+    if rows.codes_since(work.session, phone, work.now - timedelta(days=1)) >= CODES_PER_DAY:
+        raise Refused(Text("今天该号码的验证码已达上限", "too many codes for this number today"),
+                      code="code_limit")
+    code, salt = otp.new_code(), secrets.token_hex(16)
+    rows.add_code(work.session, phone, salt, otp.digest(salt, phone, code), work.now,
+                  work.now + timedelta(minutes=CODE_MINUTES))  # fmt: skip
+    return OutgoingCode(phone, otp.code_message(code, CODE_MINUTES))
+
+
+def bad_code() -> Refused:
+    """The one refusal for wrong, expired, used and unknown codes."""
+    return Refused(Text("验证码错误或已过期", "wrong or expired code"), code="bad_code")
+
+
+def sign_in_with_code(work: Work, phone_text: str, code: str, *, name: str = "") -> Actor | None:
+    """The player's actor for a correct, fresh code (the account is created on first sign-in);
+    None for a wrong, expired, used or unknown code -- the caller commits (so a wrong guess
+    counts) and then raises ``bad_code()``. A code dies after ``CODE_ATTEMPTS`` wrong guesses.
+    """
+    phone = _phone(phone_text)
+    found = rows.latest_code(work.session, phone)
+    if found is None or found.used or found.attempts >= CODE_ATTEMPTS or work.now > found.expires_at:
+        return None
+    ok = otp.matches(found.salt, phone, code, found.digest)
+    rows.code_attempt(work.session, found.id, used=ok)
+    if not ok:
+        return None
+    existing = work.repo.find_user(phone)
+    if existing is not None:
+        return actor_of(existing[0]) if existing[0].active else None
+    shown = name.strip() or f"{phone[:3]}****{phone[-4:]}"
+    user = work.repo.add_user(phone, shown, Role.PLAYER.value, None, phone=phone)
+    work.emit("user_created", None, user_id=user.id, role=Role.PLAYER.value)
+    return actor_of(user)
+
+
+def day_waves(work: Work, cfg: LiveConfig, day: date) -> list[dict[str, Any]]:
+    return [record for _, _, _, record in rows.day_waves(work.session, cfg.event_id, day)]
+
+
+__all__ = [
+    "LadderRow",
+    "LiveConfig",
+    "LiveGameInfo",
+    "OutgoingCode",
+    "bad_code",
+    "day_matching",
+    "day_waves",
+    "finish_game",
+    "game_info",
+    "game_sgf",
+    "ladder_table",
+    "last_opponents",
+    "live_config",
+    "load_game",
+    "player_games",
+    "record_action",
+    "request_code",
+    "resume_games",
+    "save_state",
+    "sign_in_with_code",
+    "start_game",
+    "store_wave",
+    "touch",
+]

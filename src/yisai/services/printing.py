@@ -1,0 +1,557 @@
+"""Printed sheets of an event (对阵表, 台签, 记分单, 成绩表, 团体成绩, 获奖名单, 段位申报名单,
+获奖证书, 参赛名单, 秩序册) as PDF, for every front end: ``print_pdf(work, event, kind, options)``.
+
+This module only gathers rows that other services and the core already computed — round views,
+standings, the results service's final tables, prize and rank-award reports — and words them
+for the paper; it never computes a score, a place or an amount of its own. Every call into
+another service is in this one file, so a rename elsewhere is a one-file fix here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from yisai.formats.awards_report import TextTable, unit_of
+from yisai.formats.printing import (
+    Certificate,
+    Column,
+    Document,
+    PrintError,
+    ScoreSlip,
+    Section,
+    Table,
+    TableCard,
+    render_pdf,
+    render_png,
+)
+from yisai.formats.printing.labels import labels
+from yisai.formats.printing.tables import standings_table
+from yisai.formats.regulation_summary import fmt_date, summarize, time_control
+from yisai.formats.result_sheet import result_word
+from yisai.i18n import Text, tr
+from yisai.registry.person import Player
+from yisai.regulation import Regulation
+from yisai.regulation.stages import Stage, TwoGroupSwissFormat
+from yisai.services.context import InputError, Work
+from yisai.services.event_data import PLACEMENT_GROUP, group_members, playing_stage, standings_input
+from yisai.services.events import regulation_of, resolve_event
+from yisai.services.registration import approved_players, resolve_division
+from yisai.services.reports import AwardView, PrizeView, awards, prizes
+from yisai.services.results import division_standings
+from yisai.services.rounds import RoundView, round_view
+from yisai.standings import compute_standings
+from yisai.store import EventRecord
+
+KINDS: dict[str, str] = {
+    "pairings": "对阵表",
+    "cards": "台签",
+    "slips": "记分单",
+    "standings": "成绩表",
+    "teams": "团体成绩",
+    "prizes": "获奖名单",
+    "rank-awards": "段位申报名单",
+    "certificates": "获奖证书",
+    "entries": "参赛名单",
+    "booklet": "秩序册",
+}
+KINDS_EN: dict[str, str] = {
+    "pairings": "Pairings", "cards": "Table cards", "slips": "Score slips", "standings": "Standings",
+    "teams": "Team standings", "prizes": "Prize list", "rank-awards": "Rank (dan) award list",
+    "certificates": "Certificates", "entries": "Entry list", "booklet": "Event booklet",
+}
+ALIASES = {zh: key for key, zh in KINDS.items()} | {
+    "团体成绩表": "teams", "奖金名单": "prizes", "段位": "rank-awards", "证书": "certificates",
+    "报名名单": "entries", "对阵": "pairings", "成绩": "standings",
+}
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """What to print: one division (None: all), the round (None: the latest paired), the stage
+    (None: the division's playing stage), a certificate background image, and the time printed
+    in the footer (None: the unit of work's clock)."""
+
+    division: str | None = None
+    round: int | None = None
+    stage: str | None = None
+    background: Path | None = None
+    printed_at: datetime | None = None
+
+
+def kind_of(name: str) -> str:
+    """The document kind for an English key or its Chinese name; InputError lists the choices."""
+    key = name.strip()
+    if key in KINDS:
+        return key
+    if key in ALIASES:
+        return ALIASES[key]
+    choices = ", ".join(f"{k} ({v})" for k, v in KINDS.items())
+    raise InputError(Text(f"未知的打印种类: {name} (允许: {choices})",
+                          f"unknown document kind: {name} (allowed: {choices})"),
+                     code="unknown_print_kind", params={"kind": name})
+
+
+def file_name(kind: str, options: PrintOptions | None = None) -> str:
+    """The PDF's default file name: 对阵表_open_第3轮.pdf (the CLI's default, the web download's)."""
+    opts = options or PrintOptions()
+    parts = [KINDS[kind_of(kind)]]
+    if opts.division:
+        parts.append(opts.division)
+    if opts.round:
+        parts.append(f"第{opts.round}轮")
+    return "_".join(parts) + ".pdf"
+
+
+def build_document(work: Work, event_ref: str | int | None, kind: str,
+                   options: PrintOptions | None = None) -> Document:
+    """The document's content, worded and formatted (what the PDF shows)."""
+    opts = options or PrintOptions()
+    key = kind_of(kind)
+    event = resolve_event(work, event_ref)
+    ctx = _Ctx(work, event, regulation_of(event), opts)
+    return _BUILDERS[key](ctx)
+
+
+def print_pdf(work: Work, event_ref: str | int | None, kind: str,
+              options: PrintOptions | None = None) -> bytes:
+    """The document as PDF bytes (the web download and ``yisai print``)."""
+    opts = options or PrintOptions()
+    doc = build_document(work, event_ref, kind, opts)
+    try:
+        return render_pdf(doc, background=opts.background)
+    except PrintError as exc:
+        raise InputError(exc.text, code="print_failed") from None
+
+
+def print_png(work: Work, event_ref: str | int | None, kind: str, options: PrintOptions | None = None,
+              width_px: int = 600) -> list[bytes]:
+    """Every page as a PNG thumbnail ``width_px`` wide (the examples in docs/)."""
+    opts = options or PrintOptions()
+    doc = build_document(work, event_ref, kind, opts)
+    try:
+        return render_png(doc, width_px=width_px, background=opts.background)
+    except PrintError as exc:
+        raise InputError(exc.text, code="print_failed") from None
+
+
+# ------------------------------------------------------------------ shared context
+
+
+@dataclass
+class _Ctx:
+    work: Work
+    event: EventRecord
+    reg: Regulation
+    opts: PrintOptions
+    _prizes: PrizeView | None = None
+    _players: dict[str, Player] | None = None
+    _teams: dict[str, str] | None = None
+
+    @property
+    def printed_at(self) -> str:
+        return (self.opts.printed_at or self.work.now).strftime("%Y-%m-%d %H:%M")
+
+    def document(self, template: str, kind: str, **parts: object) -> Document:
+        name = tr(KINDS[kind], KINDS_EN[kind])
+        title = str(parts.pop("title", name))
+        return Document(template=template, kind=name, event=self.event.name,  # type: ignore[arg-type]
+                        title=title, printed_at=self.printed_at, labels=labels(template),
+                        **parts)  # type: ignore[arg-type]
+
+    def divisions(self) -> list[str]:
+        """The chosen division (by id or name: 少年组 / 少年 / junior), else all of them."""
+        if self.opts.division is None:
+            return [d.id for d in self.reg.divisions]
+        return [resolve_division(self.reg, self.opts.division)]
+
+    def division_name(self, division: str) -> str:
+        return self.reg.division(division).name if division else ""
+
+    def players(self) -> dict[str, Player]:
+        if self._players is None:
+            self._players = self.work.repo.players_by_id(self.event.id)
+        return self._players
+
+    def team_of(self) -> dict[str, str]:
+        """player id → team name."""
+        if self._teams is None:
+            self._teams = {m.player_id: t.name for t in self.work.repo.list_teams(self.event.id)
+                           for m in t.members}
+        return self._teams
+
+    def unit(self, pid: str | None) -> str:
+        """代表队 if the player is in a team, else club/city/province (as the standings show)."""
+        if not pid:
+            return ""
+        return self.team_of().get(pid) or unit_of(self.players().get(pid))
+
+    def prizes(self) -> PrizeView:
+        """Team standings, prize lists and the payout summary, as `yisai prizes` shows them."""
+        if self._prizes is None:
+            self._prizes = prizes(self.work, self.event.id)
+        return self._prizes
+
+    def awards(self) -> AwardView:
+        return awards(self.work, self.event.id)
+
+
+def _after(n: int) -> str:
+    return tr(f"第{n}轮后成绩", f"after round {n}")
+
+
+def _signatures() -> tuple[str, ...]:
+    return (tr("裁判长", "Chief referee"), tr("日期", "Date"))
+
+
+def _group_text(group: str) -> str:
+    return {"": "", PLACEMENT_GROUP: tr(" 同名次决赛", " same-place final")}.get(
+        group, tr(f" {group}组", f" group {group}"))
+
+
+# ------------------------------------------------------------------ rounds: 对阵表 台签 记分单
+
+
+def _stage(ctx: _Ctx, did: str) -> Stage | None:
+    """The division's paired stage; when printing every division, one without any (an online
+    ladder only) is left out instead of stopping the whole document."""
+    try:
+        return playing_stage(ctx.reg, did, ctx.opts.stage)
+    except InputError:
+        if ctx.opts.division is not None:
+            raise
+        return None
+
+
+def _round_views(ctx: _Ctx) -> list[RoundView]:
+    """The chosen round (default: the latest paired) of each division that has one."""
+    views = []
+    for did in ctx.divisions():
+        if not approved_players(ctx.work, ctx.event, did):
+            continue
+        stage = _stage(ctx, did)
+        if stage is None:
+            continue
+        numbers = {r.number for r in ctx.work.repo.list_rounds(ctx.event.id, did, stage=stage.id)}
+        if not numbers:
+            continue
+        n = ctx.opts.round if ctx.opts.round is not None else max(numbers)
+        if n not in numbers:
+            if ctx.opts.division is not None:
+                done = "、".join(map(str, sorted(numbers)))
+                raise InputError(Text(f"{ctx.division_name(did)}第{n}轮尚未编排 (已编排: {done})",
+                                      f"{did}: round {n} is not paired yet (paired: {done})"),
+                                 code="round_not_paired", params={"division": did, "round": n})
+            continue
+        views.append(round_view(ctx.work, str(ctx.event.id), did, n, stage.id))
+    if not views:
+        which = ctx.division_name(ctx.divisions()[0]) if ctx.opts.division else "各组别"
+        what = f"第{ctx.opts.round}轮" if ctx.opts.round else "已编排的轮次"
+        raise InputError(Text(f"{which}还没有{what}, 没有可打印的对阵",
+                              "no paired round to print" + (f" (round {ctx.opts.round})" if ctx.opts.round else "")),
+                         code="nothing_to_print")
+    return views
+
+
+def _caption(ctx: _Ctx, view: RoundView, group: str) -> str:
+    return f"{ctx.division_name(view.division)}{_group_text(group)} " + tr(f"第{view.round}轮", f"round {view.round}")
+
+
+def _pairings(ctx: _Ctx) -> Document:
+    sections = []
+    for view in _round_views(ctx):
+        tables = []
+        for r in view.rounds:
+            rows = []
+            for g in sorted(r.games, key=lambda g: (g.is_bye, g.board)):
+                black = view.names.get(g.black, g.black)
+                result = result_word(g.result, g.played, g.reason, g.is_bye)
+                if g.is_bye:
+                    rows.append(("", black, ctx.unit(g.black), str(view.scores.get(g.black, 0)),
+                                 "", "", "", result))
+                    continue
+                white = g.white or ""
+                rows.append((str(g.board), black, ctx.unit(g.black), str(view.scores.get(g.black, 0)),
+                             view.names.get(white, white), ctx.unit(white),
+                             str(view.scores.get(white, 0)), result))
+            tables.append(Table(
+                f"{_caption(ctx, view, r.group)} " + tr("对阵表", "pairings"),
+                (Column(tr("台次", "Board"), "right"), Column(tr("黑方", "Black"), share=1.2),
+                 Column(tr("单位", "Unit"), share=1), Column(tr("积分", "Score"), "right"),
+                 Column(tr("白方", "White"), share=1.2), Column(tr("单位", "Unit"), share=1),
+                 Column(tr("积分", "Score"), "right"), Column(tr("结果", "Result"), "center")),
+                tuple(rows),
+                (tr("积分为本轮前的积分。", "Scores are before this round."),),
+            ))
+        sections.append(Section(tables=tuple(tables), new_page=True))
+    return ctx.document("report", "pairings", sections=tuple(sections))
+
+
+def _boards(ctx: _Ctx) -> Iterable[tuple[RoundView, str, int, str, str]]:
+    for view in _round_views(ctx):
+        for r in view.rounds:
+            for g in sorted(r.games, key=lambda g: g.board):
+                if not g.is_bye and g.white:
+                    yield view, r.group, g.board, g.black, g.white
+
+
+def _cards(ctx: _Ctx) -> Document:
+    cards = tuple(
+        TableCard(str(board), _caption(ctx, view, group), view.names.get(b, b), ctx.unit(b),
+                  view.names.get(w, w), ctx.unit(w))
+        for view, group, board, b, w in _boards(ctx)
+    )
+    return ctx.document("cards", "cards", cards=cards)
+
+
+def _slips(ctx: _Ctx) -> Document:
+    komi = ctx.reg.rules.komi
+    choices: tuple[str, ...] = (tr("黑胜", "Black wins"), tr("白胜", "White wins"))
+    if float(komi).is_integer():
+        choices += (tr("和棋", "Draw"),)
+    slips = tuple(
+        ScoreSlip(_caption(ctx, view, group), str(board), view.names.get(b, b), ctx.unit(b),
+                  view.names.get(w, w), ctx.unit(w), choices)
+        for view, group, board, b, w in _boards(ctx)
+    )
+    return ctx.document("slips", "slips", slips=slips)
+
+
+# ------------------------------------------------------------------ 成绩表
+
+
+def _final_complete(ctx: _Ctx, did: str, stage_id: str) -> bool:
+    finals = [r for r in ctx.work.repo.list_rounds(ctx.event.id, did, stage=stage_id)
+              if r.group == PLACEMENT_GROUP]
+    return bool(finals) and all(g.result.value != "?" for g in finals[0].games)
+
+
+def _standings(ctx: _Ctx) -> Document:
+    """Each division's standings as `yisai standings EVENT -d DIVISION` computes them (the
+    same-place final applied); a two-group stage adds each group after its group rounds — the
+    order that paired the final."""
+    sections = []
+    landscape = False
+    for did in ctx.divisions():
+        stage = _stage(ctx, did) if approved_players(ctx.work, ctx.event, did) else None
+        if stage is None or not ctx.work.repo.games(ctx.event.id, did, stage=stage.id):
+            continue
+        fmt = stage.format_for(did)
+        name = ctx.division_name(did)
+        st = division_standings(ctx.work, ctx.event, did, round_=ctx.opts.round)
+        tables = []
+        groups = group_members(ctx.work, ctx.event, did, stage) if isinstance(fmt, TwoGroupSwissFormat) else {}
+        if groups and isinstance(fmt, TwoGroupSwissFormat):
+            group_of = {pid: g for g, members in groups.items() for pid in members}
+            final = st.round >= fmt.placement_final.round and _final_complete(ctx, did, stage.id)
+            title = f"{name} " + (tr("最终名次 (同名次决赛后)", "final places (after the same-place final)")
+                                  if final else _after(st.round))
+            tables.append(standings_table(title, st, group_of=group_of))
+            inp = standings_input(ctx.work, ctx.event, did, stage.id)
+            last = min(st.round, fmt.group_rounds)
+            for g, members in groups.items():
+                gst = compute_standings(inp, round_=last, subset=members, lot_seed=ctx.event.seed)
+                tables.append(standings_table(f"{name} {tr(f'{g}组', f'group {g}')} {_after(gst.round)}", gst))
+        else:
+            tables.append(standings_table(f"{name} {_after(st.round)}", st))
+        landscape = landscape or any(len(t.columns) > 9 for t in tables)
+        sections.append(Section(tables=tuple(tables), new_page=True))
+    if not sections:
+        raise InputError(Text("还没有任何成绩可以打印", "no results to print yet"), code="nothing_to_print")
+    return ctx.document("report", "standings", sections=tuple(sections), landscape=landscape,
+                        signatures=_signatures())
+
+
+# ------------------------------------------------------------------ 团体成绩 获奖名单 段位申报名单
+
+
+def _numeric(cell: object) -> bool:
+    s = str(cell).rstrip("=")
+    try:
+        float(s)
+    except ValueError:
+        return False
+    return True
+
+
+def _from_text_table(t: TextTable, wide: Sequence[int] = ()) -> Table:
+    """A report table of the award code, cells as it worded them."""
+    columns = []
+    for i, h in enumerate(t.headers):
+        cells = [row[i] for row in t.rows if row[i] not in (None, "")]
+        numeric = bool(cells) and all(_numeric(c) for c in cells)
+        share = 3.0 if i in wide else (None if numeric else 1.0)
+        columns.append(Column(h, "right" if numeric else "left", share))
+    rows = tuple(tuple("" if c is None else str(c) for c in row) for row in t.rows)
+    return Table(t.title, tuple(columns), rows, t.notes)
+
+
+def _teams(ctx: _Ctx) -> Document:
+    tables = ctx.prizes().team_tables
+    if not tables:
+        raise InputError(Text("本赛事规程没有团体比赛", "this event's regulation has no team competition"),
+                         code="no_team_competition")
+    out = [_from_text_table(t, wide=(len(t.headers) - 2,)) for t in tables]
+    return ctx.document("report", "teams", sections=(Section(tables=tuple(out)),),
+                        landscape=True, signatures=_signatures())
+
+
+def _prizes(ctx: _Ctx) -> Document:
+    view = ctx.prizes()
+    chosen = ctx.divisions()
+    # prize_tables: one table per list in the report's order, then the payout summary
+    tables = [
+        _from_text_table(t) for pl, t in zip(view.report.lists, view.prize_tables, strict=False)
+        if ctx.opts.division is None or pl.division in chosen
+    ]
+    if ctx.opts.division is None:  # the payout summary covers the whole event
+        tables.append(_from_text_table(view.prize_tables[-1]))
+    return ctx.document("report", "prizes", sections=(Section(tables=tuple(tables)),),
+                        subtitle=tr("以下金额均为税前, 单位: 元", "Amounts are pre-tax, in yuan"), signatures=_signatures())
+
+
+def _rank_awards(ctx: _Ctx) -> Document:
+    tables = [_from_text_table(t) for t in ctx.awards().tables]
+    return ctx.document("report", "rank-awards", sections=(Section(tables=tuple(tables)),),
+                        landscape=True, signatures=_signatures())
+
+
+def _certificates(ctx: _Ctx) -> Document:
+    report = ctx.prizes().report
+    chosen = ctx.divisions()
+    issuer = "、".join(ctx.reg.organisers.hosts)
+    now = ctx.opts.printed_at or ctx.work.now
+    date = tr(f"{now.year}年{now.month}月{now.day}日", now.strftime("%d %B %Y"))
+    certs = []
+    for pl in report.lists:
+        if pl.source == "participation" or (ctx.opts.division is not None and pl.division not in chosen):
+            continue
+        division = ctx.division_name(pl.division) if pl.division in {d.id for d in ctx.reg.divisions} else ""
+        if pl.name.startswith(division) or any(ln.team_id for ln in pl.lines):
+            division = ""  # 公开组男子个人 names its division; a team prize spans divisions
+        for ln in pl.lines:
+            place = tr(f"第{ln.place}名", f"place {ln.place}") if ln.place is not None else ""
+            certs.append(Certificate(ctx.event.name, division, pl.name, place, ln.name,
+                                     ctx.unit(ln.player_id) if ln.player_id else "", issuer, date))
+    if not certs:
+        raise InputError(Text("没有获奖者, 无证书可打印", "no prize winners: no certificates to print"),
+                         code="nothing_to_print")
+    return ctx.document("certificates", "certificates", certificates=tuple(certs), landscape=True)
+
+
+# ------------------------------------------------------------------ 参赛名单 秩序册
+
+
+def _entry_table(ctx: _Ctx, did: str) -> Table | None:
+    """Who plays in a division, for the venue: no ID numbers, phones or birth dates."""
+    players = approved_players(ctx.work, ctx.event, did)
+    if not players:
+        return None
+    rows = tuple(
+        (str(i), p.name, tr(p.gender.label, p.gender.value), ctx.unit(p.id), str(p.rank) if p.rank is not None else "")
+        for i, p in enumerate(players, start=1)
+    )
+    return Table(tr(f"{ctx.division_name(did)}参赛名单 (共{len(players)}人)",
+                    f"{ctx.division_name(did)} entries ({len(players)})"),
+                 (Column(tr("序号", "No."), "right"), Column(tr("姓名", "Name"), share=1),
+                  Column(tr("性别", "Gender"), "center"), Column(tr("代表队/单位", "Team/unit"), share=1.5),
+                  Column(tr("段位", "Rank"), "center")), rows)
+
+
+def _entries(ctx: _Ctx) -> Document:
+    sections = [Section(tables=(t,), new_page=True)
+                for did in ctx.divisions() if (t := _entry_table(ctx, did)) is not None]
+    if not sections:
+        raise InputError(Text("还没有已批准的报名", "no approved entries yet"), code="nothing_to_print")
+    return ctx.document("report", "entries", sections=tuple(sections))
+
+
+def _summary_sections(reg: Regulation) -> list[Section]:
+    """The regulation summary, one section per 【…】 heading."""
+    sections: list[Section] = []
+    heading, lines = "竞赛规程摘要", list[str]()
+    for line in summarize(reg)[2:]:
+        if line.startswith("【") and line.endswith("】"):
+            if lines:
+                sections.append(Section(heading, tuple(lines)))
+            heading, lines = line.strip("【】"), []
+        elif line:
+            lines.append(line)
+    if lines:
+        sections.append(Section(heading, tuple(lines)))
+    return sections
+
+
+def _schedule(ctx: _Ctx) -> Table:
+    rows = []
+    for s in ctx.reg.stages:
+        when = (f"{fmt_date(s.start)} {tr('至', 'to')} {fmt_date(s.end)}" if s.start or s.end
+                else tr("另行通知", "to be announced"))
+        rows.append((tr(f"第{s.phase}阶段", f"phase {s.phase}"), s.name, when, s.venue or "",
+                     "、".join(ctx.division_name(d) for d in s.divisions),
+                     time_control(s.time_control) if s.time_control else ""))
+    return Table("", (Column(tr("阶段", "Phase")), Column(tr("名称", "Stage"), share=1),
+                      Column(tr("日期", "Dates")), Column(tr("地点", "Venue"), share=1),
+                      Column(tr("组别", "Divisions"), share=1), Column(tr("用时", "Time control"), share=1)),
+                 tuple(rows))
+
+
+def _team_lists(ctx: _Ctx) -> Table | None:
+    teams = ctx.work.repo.list_teams(ctx.event.id)
+    if not teams:
+        return None
+    players = ctx.players()
+    rows = tuple(
+        (str(i), t.name, t.province or t.region or "", "、".join(t.leaders), "、".join(t.coaches),
+         "、".join(players[m.player_id].name for m in t.members if m.player_id in players))
+        for i, t in enumerate(teams, start=1)
+    )
+    return Table(tr(f"参赛队 (共{len(teams)}队)", f"Teams ({len(teams)})"),
+                 (Column(tr("序号", "No."), "right"), Column(tr("队名", "Team"), share=1),
+                  Column(tr("地区", "Region")), Column(tr("领队", "Leader")), Column(tr("教练", "Coach")),
+                  Column(tr("队员", "Members"), share=3)), rows)
+
+
+def _booklet(ctx: _Ctx) -> Document:
+    reg = ctx.reg
+    dated = [s for s in reg.stages if s.start]
+    cover = [ctx.event.name]
+    if dated:
+        cover.append(f"{fmt_date(min(s.start for s in dated if s.start))} {tr('至', 'to')} "
+                     f"{fmt_date(max((s.end or s.start) for s in dated if s.start))}")
+    venues = list(dict.fromkeys(s.venue for s in reg.stages if s.venue))
+    cover += venues
+    cover.append(tr("主办单位: ", "Hosts: ") + "、".join(reg.organisers.hosts))
+    if reg.organisers.organisers:
+        cover.append(tr("承办单位: ", "Organisers: ") + "、".join(reg.organisers.organisers))
+    sections = [Section(tr("赛程总表", "Schedule"), tables=(_schedule(ctx),)),
+                Section(tr("竞赛规程摘要", "Regulation summary"),
+                        paragraphs=(reg.name, f"{tr('发布', 'Issued')}: {reg.issued.by} {fmt_date(reg.issued.on)}"),
+                        new_page=True),
+                *_summary_sections(reg)]
+    teams = _team_lists(ctx)
+    if teams is not None:
+        sections.append(Section(tr("参赛队", "Teams"), tables=(teams,), new_page=True))
+    first = True
+    for did in ctx.divisions():
+        t = _entry_table(ctx, did)
+        if t is not None:
+            sections.append(Section(tr("参赛名单", "Entry lists") if first else "", tables=(t,), new_page=first))
+            first = False
+    return ctx.document("report", "booklet", sections=tuple(sections), cover=tuple(cover))
+
+
+_BUILDERS: dict[str, Callable[[_Ctx], Document]] = {
+    "pairings": _pairings,
+    "cards": _cards,
+    "slips": _slips,
+    "standings": _standings,
+    "teams": _teams,
+    "prizes": _prizes,
+    "rank-awards": _rank_awards,
+    "certificates": _certificates,
+    "entries": _entries,
+    "booklet": _booklet,
+}

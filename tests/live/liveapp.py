@@ -1,0 +1,31 @@
+"""A tiny FastAPI app with only the live router, for the WebSocket tests (run by uvicorn in a
+child process so a test can kill -9 it). Settings come from the environment the test sets."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+
+from fastapi import FastAPI
+
+from yisai.live.server import LiveOptions, create_live_router
+from yisai.services.context import open_context
+
+BEIJING_NOW = datetime(2025, 5, 6, 10, 30)  # period 1 of seed 000 is open
+
+
+def make_app() -> FastAPI:
+    env = os.environ
+    ctx = open_context(env["YISAI_LIVE_TEST_DB"], actor="live-test", now=lambda: BEIJING_NOW)
+    options = LiveOptions(
+        secret=env["YISAI_LIVE_TEST_SECRET"],
+        wave_seconds=0.2,
+        tick_seconds=0.1,
+        ping_seconds=0.5,
+        silence_seconds=float(env.get("YISAI_LIVE_TEST_SILENCE", "3")),
+        alive_seconds=0.2,
+        lag_cap=0.0,
+    )
+    app = FastAPI()
+    app.include_router(create_live_router(ctx, options))
+    return app
