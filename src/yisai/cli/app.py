@@ -24,6 +24,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "team": ("registration", "代表队: 登记、导入、列表、递补", "teams: add, import, list, replace"),
     "entry": ("registration", "报名: 审核、撤回、缴费、列表", "entries: approve, withdraw, fees"),
     "template": ("registration", "报名表模板", "roster templates"),
+    "papers": ("papers", "报名附件: 报名表、上传、审核、清除", "registration papers: form, upload, review, purge"),
+    "checkin": ("papers", "报到: 逐人登记与保险确认", "check-in with insurance confirmation"),
     "pair": ("rounds", "编排一轮 (积分编排制)", "pair a round (Swiss)"),
     "round": ("rounds", "轮次: 对阵与成绩登记表", "rounds: pairings and result sheets"),
     "result": ("rounds", "录入或导入成绩", "enter or import results"),

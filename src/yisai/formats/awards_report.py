@@ -57,11 +57,11 @@ def prize_table(pl: PrizeListResult, players: Mapping[str, Player]) -> TextTable
     headers = (
         tr("名次", "place"),
         tr("队名", "team") if team else tr("姓名", "name"),
-        tr("单位", "unit"),
+        *(() if team else (tr("单位", "unit"),)),  # a team is its own unit: no empty column
         value_header if pl.kind not in ("gift", "honour") else tr("奖励", "award"),
         tr("说明", "note"),
     )
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for ln in pl.lines:
         p = players.get(ln.player_id) if ln.player_id else None
         if pl.kind == "gift":
@@ -70,7 +70,8 @@ def prize_table(pl: PrizeListResult, players: Mapping[str, Player]) -> TextTable
             value = "、".join(pl.items)
         else:
             value = ln.amount
-        rows.append((_place(ln.place, ln.shared), ln.name, unit_of(p), value, ln.note))
+        unit: tuple[Cell, ...] = () if team else (unit_of(p),)
+        rows.append((_place(ln.place, ln.shared), ln.name, *unit, value, ln.note))
     title = pl.name
     if pl.source == "list":
         title += tr(f"（录取前{pl.places}名）", f" (top {pl.places})")
@@ -79,15 +80,22 @@ def prize_table(pl: PrizeListResult, players: Mapping[str, Player]) -> TextTable
         notes.append(tr("颁发", "awarded: ") + "、".join(pl.items))
     if pl.total:
         notes.append(tr(f"小计 {pl.total} 元", f"subtotal {pl.total} yuan"))
-    money = (3,) if pl.kind in ("cash", "ecard") else ()
+    money = ((2 if team else 3),) if pl.kind in ("cash", "ecard") else ()
     return TextTable(title, headers, tuple(rows), tuple(notes), money)
 
 
 def prize_summary(report: PrizeReport) -> TextTable:
     rows: list[tuple[Cell, ...]] = []
+    people = teams = 0
     for pl in report.lists:
-        rows.append((pl.name, KIND_LABELS.get(pl.kind, pl.kind), len(pl.lines), pl.total))
-    rows.append((tr("合计", "total"), "", sum(len(pl.lines) for pl in report.lists), report.total))
+        n = len(pl.lines)
+        is_team = any(ln.team_id for ln in pl.lines)
+        teams += n if is_team else 0
+        people += 0 if is_team else n
+        count = tr(f"{n}队", f"{n} teams") if is_team else tr(f"{n}人", f"{n} players")
+        rows.append((pl.name, KIND_LABELS.get(pl.kind, pl.kind), count, pl.total))
+    total = tr(f"{people}人", f"{people} players") + (tr(f"、{teams}队", f", {teams} teams") if teams else "")
+    rows.append((tr("合计", "total"), "", total, report.total))
     notes = [
         tr(f"{KIND_LABELS.get(k, k)}合计 {v} 元", f"{k}: {v} yuan")
         for k, v in report.totals_by_kind.items()
@@ -103,7 +111,7 @@ def prize_summary(report: PrizeReport) -> TextTable:
         notes.append(tr("金额单位：元", "amounts in yuan"))
     return TextTable(
         tr("奖励汇总", "payout summary"),
-        (tr("奖项", "list"), tr("类别", "kind"), tr("人数", "count"), tr("金额(元)", "yuan")),
+        (tr("奖项", "list"), tr("类别", "kind"), tr("获奖", "awarded"), tr("金额(元)", "yuan")),
         tuple(rows),
         tuple(notes),
         (3,),

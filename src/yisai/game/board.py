@@ -108,10 +108,10 @@ def geometry(size: int) -> Geometry:
         for p in range(total)
     )
     rng = random.Random(_ZOBRIST_SEED * 100 + size)
-    keys = tuple(
-        tuple(rng.getrandbits(64) if on_board[p] else 0 for p in range(total)) for _ in range(2)
-    )
-    geo = Geometry(size, stride, tuple(points), neighbours, diagonals, ((0,) * total, *keys))
+    black_keys = tuple(rng.getrandbits(64) if on_board[p] else 0 for p in range(total))
+    white_keys = tuple(rng.getrandbits(64) if on_board[p] else 0 for p in range(total))
+    geo = Geometry(size, stride, tuple(points), neighbours, diagonals,
+                   ((0,) * total, black_keys, white_keys))
     _GEOMETRIES[size] = geo
     return geo
 

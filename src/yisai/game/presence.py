@@ -132,7 +132,7 @@ class Presence:
         for c in (BLACK, WHITE):
             self._settle(c, now)
         found = [(c, a.escaped_at) for c, a in self.players.items() if a.escaped_at is not None]
-        return sorted(found, key=lambda item: (item[1], item[0]))  # type: ignore[arg-type, return-value]
+        return sorted(found, key=lambda item: (item[1], item[0]))
 
     # ----- snapshot ----------------------------------------------------------------------
     def snapshot(self) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Literal
 
 from pydantic import Field
 
@@ -31,6 +32,40 @@ class RegistrationWindow(Strict):
     note: str | None = None
 
 
+PaperKind = Literal["pdf", "jpeg", "png"]
+
+
+def _all_paper_kinds() -> list[PaperKind]:
+    return ["pdf", "jpeg", "png"]
+
+
+class Attachments(Strict):
+    """报名附件: the stamped entry form and each player's identity proof, uploaded by a deadline.
+
+    ``name_pattern`` is the regulation's file name with ``XXX队`` standing for the team.
+    """
+
+    kinds: list[PaperKind] = Field(default_factory=_all_paper_kinds,
+                                   min_length=1, description="允许的文件类型 (按内容识别)")
+    max_mb: float = Field(10, gt=0, le=1024, description="每个文件的大小上限 (MB)")
+    name_pattern: str = Field("XXX队_报名表", min_length=1, description="附件名称, XXX队 为队名")
+    entry_form: bool = Field(True, description="须上传盖章的报名表")
+    identity_proofs: bool = Field(True, description="须上传每名棋手的身份证明")
+    deadline: datetime | None = Field(None, description="上传截止时间 (北京时间)")
+    deadline_wording: str | None = Field(None, description="规程原文, 截止后拒绝上传时引用")
+
+
+class Arrival(Strict):
+    """报到: the day and place teams arrive; a player not checked in sits out round 1."""
+
+    day: date = Field(description="报到日期")
+    place: str | None = None
+    check_in_required: bool = Field(True, description="第一轮编排只编已报到的棋手")
+    insurance_required: bool = Field(False, description="报到时确认人身意外保险")
+    insurance_wording: str | None = None
+    late_entry_from_round: int = Field(2, ge=2, le=99, description="未报到者最早从第几轮起补入")
+
+
 class Registration(Strict):
     windows: list[RegistrationWindow] = Field(default_factory=list)
     required_documents: list[str] = Field(default_factory=list)
@@ -39,6 +74,8 @@ class Registration(Strict):
     check_in: str | None = None
     approval_required: bool = False
     notes: list[str] = Field(default_factory=list)
+    attachments: Attachments | None = None
+    arrival: Arrival | None = None
 
 
 class Appeals(Strict):

@@ -31,11 +31,17 @@ from yisai.formats.result_sheet import (
     result_word,
     same_name,
 )
-from yisai.i18n import Text, both, failure_text, language
+from yisai.i18n import Text, bilingual, both, failure_text, language
 from yisai.record import Game, Result
 from yisai.record.groups import group_id as read_group
 from yisai.record.groups import group_title
-from yisai.record.parse import ACCEPTED, ParsedResult, ResultSyntaxError, parse_result
+from yisai.record.parse import (
+    ACCEPTED,
+    ParsedResult,
+    ResultSyntaxError,
+    bye_mismatch,
+    parse_result,
+)
 from yisai.regulation import Regulation
 from yisai.regulation.rules import Scoring
 from yisai.regulation.stages import Stage, SwissFormat, TwoGroupSwissFormat
@@ -68,6 +74,7 @@ class PairedRound:
     round: int
     parts: tuple[tuple[str, RoundPairing], ...]  # (group, pairing); group "" for plain Swiss
     names: dict[str, str] = field(default_factory=dict)  # player id → name, for showing it
+    held_back: dict[str, Text] = field(default_factory=dict)  # sat out for check-in, and why
 
 
 def _check_previous_complete(work: Work, event: EventRecord, division: str, stage: Stage, n: int) -> None:
@@ -106,7 +113,7 @@ def current_order(work: Work, event: EventRecord, division: str, stage: Stage, m
 
 def pair(
     work: Work,
-    event_ref: str | None,
+    event_ref: str | int | None,
     division: str,
     round_no: int,
     *,
@@ -133,6 +140,14 @@ def pair(
     scoring = reg.scoring_for(division)
     games = work.repo.games(event.id, division, stage=stage.id)
     controls = controls or Controls()
+    # Check-in (报到, issue 15): players not checked in sit out (round 1's are kept as late
+    # entrants who join from the regulation's round); the reasons go into the stored round.
+    from yisai.services.checkin import held_back
+
+    excluded = held_back(work, event, division, stage.id, round_no, [e.id for e in entrants])
+    if excluded:
+        controls = Controls(controls.fixed_pairs, controls.forbidden_pairs, controls.requested_byes,
+                            tuple(dict.fromkeys([*controls.sit_outs, *excluded])))
 
     def pair_parts() -> list[tuple[str, RoundPairing]]:
         if isinstance(fmt, SwissFormat):
@@ -161,6 +176,12 @@ def pair(
         zh, en = both(partial(pairing.explain, names=marks))
         info = {"explain": {"zh": zh, "en": en},
                 "warnings": list(pairing.warnings), "seed": event.seed}
+        held = {p: {"zh": t.zh, "en": t.en} for p, t in excluded.items() if p in marks}
+        if held:  # issue 15: who sat out for check-in, and why (round 1: the late entrants)
+            info["not_checked_in"] = held
+            zh = [*zh, *(f"{_mark(p)}: {t['zh']}" for p, t in held.items())]
+            en = [*en, *(f"{_mark(p)}: {t['en']}" for p, t in held.items())]
+            info["explain"] = {"zh": zh, "en": en}
         if round_no == 1 and group and group != PLACEMENT_GROUP:
             info["members"] = sorted({g.black for g in pairing.games()} | {
                 g.white for g in pairing.games() if g.white} | set(pairing.sit_outs))
@@ -179,7 +200,7 @@ def pair(
     work.emit("round_paired", event.id, division=division, round=round_no,
               groups=[g for g, _ in parts], replaced=replace)
     names = {p.id: p.name for p in work.repo.list_players(event.id)}
-    return PairedRound(event, division, stage, round_no, tuple(parts), names)
+    return PairedRound(event, division, stage, round_no, tuple(parts), names, excluded)
 
 
 def _no_such_round(stage: Stage, rounds: int, round_no: int) -> Refused:
@@ -282,7 +303,7 @@ def _controls_within(controls: Controls, ids: set[str]) -> Controls:
     )
 
 
-def rounds_of(work: Work, event_ref: str | None, division: str, round_no: int,
+def rounds_of(work: Work, event_ref: str | int | None, division: str, round_no: int,
               stage_ref: str | None = None) -> tuple[EventRecord, Regulation, list[RoundRecord]]:
     event = resolve_event(work, event_ref)
     reg = regulation_of(event)
@@ -299,7 +320,7 @@ def rounds_of(work: Work, event_ref: str | None, division: str, round_no: int,
 
 def record_result(
     work: Work,
-    event_ref: str | None,
+    event_ref: str | int | None,
     division: str,
     round_no: int,
     board: int,
@@ -368,13 +389,11 @@ def _later_rounds(work: Work, rnd: RoundRecord) -> list[int]:
 
 
 def _entry_problem(game: Game, parsed: ParsedResult) -> Text | None:
-    """Why this result word cannot go on this board at all (a bye word on a game or back)."""
-    if game.is_bye != parsed.bye:
-        if parsed.bye:
-            return Text("轮空只能用于轮空的台次", "a bye can only be entered on a bye")
-        return Text(f"第{game.board}台是轮空, 不需要录入成绩",
-                    f"board {game.board} is a bye: it needs no result")
-    return None
+    """Why this result word cannot go on this board at all (a bye word on a game or back), with
+    the accepted words (``record.parse.bye_mismatch``, in both languages)."""
+    if bye_mismatch(game.is_bye, parsed, game.board) is None:
+        return None
+    return bilingual(lambda: bye_mismatch(game.is_bye, parsed, game.board) or "")
 
 
 def _already_entered(game: Game) -> Text:
@@ -459,7 +478,7 @@ class RoundView:
     seeds: dict[str, str] = field(default_factory=dict)  # same-place final: player → "A1", "B1" …
 
 
-def round_view(work: Work, event_ref: str | None, division: str, round_no: int,
+def round_view(work: Work, event_ref: str | int | None, division: str, round_no: int,
                stage_ref: str | None = None) -> RoundView:
     event, reg, rounds = rounds_of(work, event_ref, division, round_no, stage_ref)
     division = rounds[0].division
@@ -531,7 +550,7 @@ class ImportReport:
 
 def import_results(
     work: Work,
-    event_ref: str | None,
+    event_ref: str | int | None,
     division: str,
     round_no: int,
     sheet: ResultSheet,
@@ -622,8 +641,7 @@ def import_results(
             continue
         problem = _entry_problem(game, row.result)
         if problem:
-            issues.append(_problem(row, "result", f"{problem.zh} (允许: {ACCEPTED})",
-                                   f"{problem.en} (allowed: {ACCEPTED})"))
+            issues.append(_problem(row, "result", problem.zh, problem.en))
             continue
         if game.result != Result.UNKNOWN:
             if _same_result(row, game):

@@ -40,6 +40,7 @@ class Settings:
     clock: Callable[[], datetime] = field(default=beijing_now, compare=False)
     actor: Actor = field(default_factory=Actor.system)
     auto_upgrade: bool = True  # migrate a brand-new SQLite file on open (never an existing one)
+    files_dir: Path | None = None  # uploaded papers; default: a folder next to the SQLite file
 
     def with_actor(self, actor: Actor) -> Settings:
         return replace(self, actor=actor)

@@ -345,3 +345,47 @@ class LiveCodeRow(Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     used: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+# ---------------------------------------------------------------- papers and check-in (issue 15)
+
+
+class PaperRow(Base):
+    """An uploaded registration paper: the file lives in the file store under ``storage_key``."""
+
+    __tablename__ = "papers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))  # entry_form / identity_proof
+    file_type: Mapped[str] = mapped_column(String(8))  # pdf / jpeg / png (from the content)
+    file_name: Mapped[str] = mapped_column(String(300))  # the name the regulation asks for
+    uploaded_name: Mapped[str] = mapped_column(String(300))
+    size: Mapped[int] = mapped_column(Integer)
+    sha256: Mapped[str] = mapped_column(String(64))
+    storage_key: Mapped[str | None] = mapped_column(String(500))  # None once purged
+    status: Mapped[str] = mapped_column(String(16), default="submitted")
+    reason: Mapped[str] = mapped_column(Text, default="")
+    uploaded_at: Mapped[datetime] = mapped_column(DateTime)
+    uploaded_by: Mapped[str] = mapped_column(String(100))
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime)
+    decided_by: Mapped[str | None] = mapped_column(String(100))
+    purged_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+
+class CheckInRow(Base):
+    """报到: one row per player who arrived, with the insurance confirmation."""
+
+    __tablename__ = "check_ins"
+    __table_args__ = (UniqueConstraint("player_id", name="uq_check_ins_player"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    arrived: Mapped[bool] = mapped_column(Boolean, default=True)
+    insured: Mapped[bool] = mapped_column(Boolean, default=False)
+    at: Mapped[datetime] = mapped_column(DateTime)
+    by: Mapped[str] = mapped_column(String(100))
+    note: Mapped[str] = mapped_column(Text, default="")

@@ -18,6 +18,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from yisai.i18n import Text
 from yisai.record import Game, Result
+from yisai.record.text import clean_text
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.registry.team import Team, TeamMember
@@ -251,7 +252,7 @@ class Repository:
                 entity_id=str(entity_id),
                 before=before,
                 after=after,
-                note=note,
+                note=clean_text(note),  # notes keep any script but never control characters
             )
         )
 
@@ -391,7 +392,7 @@ class Repository:
             fee_due=entry.fee_due,
             fee_paid=entry.fee_paid,
             reasons=reasons_data(entry.reasons if reasons is None else reasons),
-            note=entry.note,
+            note=clean_text(entry.note),
             forced=entry.forced,
             updated_at=self.now,
         )
@@ -442,7 +443,7 @@ class Repository:
             row.reasons = reasons_data(reasons)
         elif entry.reasons != _entry(row).reasons:
             row.reasons = list(entry.reasons)
-        row.note = entry.note
+        row.note = clean_text(entry.note)
         row.forced = entry.forced
         row.updated_at = self.now
         self.session.flush()
@@ -509,7 +510,7 @@ class Repository:
             leaders=list(team.leaders),
             coaches=list(team.coaches),
             reasons=reasons_data(reasons),
-            note=note,
+            note=clean_text(note),
         )
         self.session.add(row)
         self.session.flush()
