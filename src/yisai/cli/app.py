@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "sgf": ("sgf", "棋谱: 规则检查与数子", "SGF: rules check and area count"),
     "db": ("database", "数据库: 结构升级", "database: schema upgrade"),
     "demo": ("demo", "演示: 按两个规程模拟全程", "demo: simulate both seed events"),
+    "serve": ("serve", "启动网站: 公开成绩、工作台与API", "web server: public site, console and API"),
     "bench": ("bench", "性能测试", "benchmarks"),
     "print": ("printing", "打印: 对阵表、台签、记分单、成绩表、证书等 PDF", "print sheets as PDF"),
 }

@@ -217,6 +217,29 @@ class UserRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
 
 
+class AppealRow(Base):
+    """An appeal (申诉) against a referee's decision: filed in writing, with its fee and decision."""
+
+    __tablename__ = "appeals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    division: Mapped[str] = mapped_column(String(32))
+    round_number: Mapped[int] = mapped_column(Integer)
+    board: Mapped[int | None] = mapped_column(Integer)
+    appellant: Mapped[str] = mapped_column(String(100))
+    subject: Mapped[str] = mapped_column(Text)
+    filed_by: Mapped[str] = mapped_column(String(100))
+    filed_at: Mapped[datetime] = mapped_column(DateTime)
+    round_ended_at: Mapped[datetime | None] = mapped_column(DateTime)
+    fee: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default="filed")  # filed | upheld | dismissed
+    decision: Mapped[str] = mapped_column(Text, default="")
+    decided_by: Mapped[str | None] = mapped_column(String(100))
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime)
+    refunded: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
 # ----- online qualifier (yisai.live): live games, their actions, ladder lines, matching waves -----
 # Times in these tables are floats of seconds since the Unix epoch (the live server's clock),
 # so a restarted process continues a game's clock and presence arithmetic exactly.

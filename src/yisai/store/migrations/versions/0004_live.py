@@ -1,7 +1,7 @@
 """Online qualifier: live games, their actions, ladder lines, matching waves, sign-in codes.
 
 Revision ID: 0004
-Revises: 0002 (re-chained after 0003 when the branches merge)
+Revises: 0003 (re-chained after the web branch's 0003 at the merge)
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,63 @@
+"""`yisai serve`: the web platform (public site, console, API) under uvicorn."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import replace
+
+import typer
+
+from yisai.i18n import tr
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="监听地址"),
+    port: int = typer.Option(8000, "--port", help="端口"),
+    db: str = typer.Option(None, "--db", help="数据库文件或地址 (也可用 YISAI_DATABASE_URL / YISAI_DB)"),
+    workers: int = typer.Option(1, "--workers", min=1, max=32, help="工作进程数"),
+    load_demo: bool = typer.Option(False, "--load-demo", help="先载入两个样例比赛 (赛程过半) 与演示账号"),
+    demo_scale: float = typer.Option(0.5, "--demo-scale", min=0.05, max=2.0, help="演示人数比例"),
+    refresh: float = typer.Option(2.0, "--refresh", min=0.0, max=60.0,
+                                  help="公开页面的表格最多每N秒重新生成一次 (成绩录入后最迟N秒显示)"),
+) -> None:
+    """启动网站: 公开成绩页、裁判工作台与 JSON API (web server)."""
+    from yisai.cli.session import fail, say
+    from yisai.services.context import ServiceError, open_context
+    from yisai.services.settings import settings_from_environment
+
+    try:
+        settings = settings_from_environment(os.environ, database=db)
+        # The schema check: a brand-new SQLite file is created at head, an old schema refused.
+        with open_context(settings) as ctx:
+            if load_demo:
+                from yisai.services.events import list_events
+                from yisai.web.demo_data import demo_accounts
+                from yisai.web.demo_data import load_demo as load
+
+                with ctx.work() as work:
+                    empty = not list_events(work)
+                if empty:
+                    say(tr("载入样例比赛 (赛程过半) …", "loading the seed events (half-way) …"))
+                    ids = load(replace(settings, auto_upgrade=False), scale=demo_scale)
+                    accounts = demo_accounts(ctx, ids)
+                    say(tr("演示账号 (账号 / 密码 / 角色):", "demo accounts (login / password / role):"), "bold")
+                    for a in accounts:
+                        say(f"  {a.login} / {a.password} / {a.role.label.render()}")
+    except ServiceError as exc:
+        fail(exc.render(), exc.render_details(), exc.exit_code)
+    import uvicorn
+
+    secret = os.environ.get("YISAI_WEB_SECRET") or secrets.token_urlsafe(32)
+    os.environ["YISAI_WEB_SECRET"] = secret
+    os.environ["YISAI_DATABASE_URL"] = settings.database
+    os.environ["YISAI_WEB_REFRESH"] = str(refresh)
+    say(tr(f"公开页面: http://{host}:{port}/   工作台: http://{host}:{port}/console   API: http://{host}:{port}/docs",
+           f"public site: http://{host}:{port}/   console: http://{host}:{port}/console   API: http://{host}:{port}/docs"))
+    say(tr("按 Ctrl-C 停止", "press Ctrl-C to stop"))
+    uvicorn.run("yisai.web.app:app_from_environment", factory=True, host=host, port=port,
+                workers=workers, log_level="warning", access_log=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve)

@@ -1,0 +1,95 @@
+"""Appeals (申诉) against a referee's decision, as both seed regulations state them:
+
+"应在该轮比赛结束20分钟内以书面形式递交，申诉费2000元(1000元)，胜诉退还，败诉则不予退还".
+The window and the fee come from the event's regulation (``[appeals]``: window_minutes, fee,
+refunded_if_upheld). A round ends when its last result is entered; while a game of the round is
+still being played the window is open. A written appeal is recorded by an official or a team
+leader; only the chief referee (``Action.APPEAL``) decides it. Filing and deciding are audited.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from yisai.i18n import Text
+from yisai.services.context import InputError, Refused, Work
+from yisai.services.errors import NotFoundError
+from yisai.services.events import regulation_of, resolve_event
+from yisai.services.identity import Action
+from yisai.services.rounds import rounds_of
+from yisai.store import web_rows
+from yisai.store.web_rows import AppealRecord
+
+UPHELD, DISMISSED = "upheld", "dismissed"
+STATUS_LABELS = {"filed": Text("待裁决", "filed"), UPHELD: Text("申诉成立", "upheld"),
+                 DISMISSED: Text("申诉驳回", "dismissed")}
+
+
+def _fmt(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M")
+
+
+def file_appeal(
+    work: Work, event_ref: str | None, division: str, round_no: int, *, appellant: str, subject: str,
+    board: int | None = None,
+) -> AppealRecord:
+    """Record a written appeal; refused after the window, with the round's end and the deadline."""
+    work.require(Action.REGISTER)
+    event = resolve_event(work, event_ref)
+    reg = regulation_of(event)
+    rules = reg.appeals
+    if rules is None:
+        raise Refused(Text("本规程没有申诉条款, 不能登记申诉", "this regulation has no appeals clause"),
+                      code="no_appeals")
+    if not appellant.strip() or not subject.strip():
+        raise InputError(Text("申诉人与申诉事由不能为空", "appellant and subject are required"),
+                         code="appeal_incomplete")
+    rounds_of(work, str(event.id), division, round_no)  # the round must exist
+    finished, last = web_rows.round_finished_at(work.session, event.id, division, round_no)
+    ended = last if finished else None
+    if ended is not None:
+        deadline = ended + timedelta(minutes=rules.window_minutes)
+        if work.now > deadline:
+            raise Refused(
+                Text(f"申诉已超过时限: 第{round_no}轮于 {_fmt(ended)} 结束, 申诉须在{rules.window_minutes}分钟内"
+                     f" ({_fmt(deadline)} 前) 递交, 现在是 {_fmt(work.now)}",
+                     f"too late to appeal: round {round_no} ended at {_fmt(ended)}; appeals are due within "
+                     f"{rules.window_minutes} minutes (by {_fmt(deadline)}); it is now {_fmt(work.now)}"),
+                code="appeal_too_late",
+                params={"ended": _fmt(ended), "deadline": _fmt(deadline), "now": _fmt(work.now)},
+            )
+    saved = web_rows.add_appeal(work.repo, event.id, division, round_no, board, appellant.strip(),
+                                subject.strip(), ended, rules.fee)
+    work.emit("appeal_filed", event.id, appeal=saved.id)
+    return saved
+
+
+def decide_appeal(work: Work, event_ref: str | None, appeal_id: int, *, upheld: bool, decision: str) -> AppealRecord:
+    """The chief referee's decision; the fee is refunded when the appeal is upheld (if the
+    regulation says so) and kept otherwise."""
+    work.require(Action.APPEAL)
+    event = resolve_event(work, event_ref)
+    found = web_rows.get_appeal(work.session, appeal_id)
+    if found is None or found.event_id != event.id:
+        raise NotFoundError(Text(f"没有编号为{appeal_id}的申诉", f"no appeal {appeal_id}"), code="no_appeal")
+    if found.status != "filed":
+        raise Refused(Text(f"申诉{appeal_id}已裁决", f"appeal {appeal_id} is already decided"),
+                      code="appeal_decided")
+    if not decision.strip():
+        raise InputError(Text("裁决须写明理由", "a decision needs its reasons"), code="decision_required")
+    rules = regulation_of(event).appeals
+    refund = upheld and (rules.refunded_if_upheld if rules is not None else False)
+    saved = web_rows.decide_appeal(work.repo, appeal_id, UPHELD if upheld else DISMISSED, decision.strip(), refund)
+    work.emit("appeal_decided", event.id, appeal=appeal_id, upheld=upheld)
+    return saved
+
+
+def list_appeals(work: Work, event_ref: str | None) -> list[AppealRecord]:
+    event = resolve_event(work, event_ref)
+    return web_rows.list_appeals(work.session, event.id)
+
+
+def appeal_terms(work: Work, event_ref: str | None) -> tuple[int, int] | None:
+    """(window in minutes, fee in yuan) from the regulation, or None without an appeals clause."""
+    rules = regulation_of(resolve_event(work, event_ref)).appeals
+    return (rules.window_minutes, rules.fee) if rules is not None else None

@@ -1,0 +1,165 @@
+"""Registration through the web: a team leader registers a whole team in one go, or one
+player's individual entry, with eligibility checked row by row as it is typed.
+
+Everything goes through the registration services (``register_player``, ``add_team``): one rule
+set, one place. A team is all or nothing: any member with a problem, a broken composition or a
+closed registration window (said in the regulation's own words) saves nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, time
+
+from yisai.i18n import Text
+from yisai.registry.entry import Entry
+from yisai.registry.team import Team
+from yisai.regulation import Regulation
+from yisai.regulation.teams import TeamRules
+from yisai.services.context import InputError, Refused, Work
+from yisai.services.events import regulation_of, resolve_event
+from yisai.services.identity import Action
+from yisai.services.registration import (
+    TeamView,
+    add_team,
+    eligibility_reasons,
+    register_player,
+    resolve_division,
+    row_from_fields,
+    team_rules,
+)
+
+FIELD_HEADERS = ("姓名", "性别", "出生日期", "身份证号", "段位", "证书编号", "地区", "省份", "城市", "单位")
+
+
+@dataclass(frozen=True)
+class MemberIn:
+    """One typed row: the slot (seed 002: 甲组男) or division, and roster fields by header."""
+
+    division: str
+    fields: dict[str, str]
+    slot: str | None = None
+
+
+@dataclass(frozen=True)
+class TeamSlotView:
+    label: str
+    division: str
+    gender: str | None  # "M" / "F" / None
+
+
+def _fmt(moment: datetime) -> str:
+    return f"{moment:%Y-%m-%d %H:%M}"
+
+
+def _closes(moment: datetime) -> datetime:
+    return datetime.combine(moment.date(), time(23, 59, 59)) if moment.time() == time(0, 0) else moment
+
+
+def team_slots(regulation: Regulation) -> list[TeamSlotView]:
+    """The rows of the team form: fixed slots (seed 002), else one row per allowed player."""
+    rules = team_rules(regulation)
+    if rules.slots:
+        return [TeamSlotView(s.label, s.division or regulation.divisions[0].id,
+                             s.gender.value if s.gender else None) for s in rules.slots]
+    division = rules.competitions[0].division if rules.competitions else regulation.divisions[0].id
+    out = [TeamSlotView("", division, "M") for _ in range(rules.max_men or 0)]
+    out += [TeamSlotView("", division, "F") for _ in range(rules.max_women or 0)]
+    out += [TeamSlotView("", division, None) for _ in range(rules.max_players - len(out))]
+    return out
+
+
+def window_refusal(regulation: Regulation, rules: TeamRules, now: datetime) -> Refused | None:
+    """Outside the team registration window: the refusal, in the regulation's words."""
+    opens, closes = rules.registration_from, rules.registration_to
+    late = closes is not None and now > _closes(closes)
+    early = opens is not None and now < opens
+    if not late and not early:
+        return None
+    said = [
+        f"{w.who}" + (f"自{w.opens:%Y-%m-%d}" if w.opens else "")
+        + (f"于{_fmt(w.closes) if isinstance(w.closes, datetime) else w.closes}前" if w.closes else "")
+        + (f"通过{w.channel}报名" if w.channel else "报名")
+        for w in regulation.registration.windows
+        if w.closes is not None or w.opens is not None
+    ]
+    window = f"{_fmt(opens) if opens else '不限'}至{_fmt(_closes(closes)) if closes else '不限'}"
+    zh = (f"报名已截止 (规程: {'；'.join(said) or rules.name + '报名时间' + window}); 现在是 {_fmt(now)}" if late
+          else f"报名尚未开始 ({rules.name}报名时间 {window}); 现在是 {_fmt(now)}")
+    en = (f"registration closed ({window}); it is now {_fmt(now)}" if late
+          else f"registration has not opened yet ({window}); it is now {_fmt(now)}")
+    return Refused(Text(zh, en), code="registration_closed" if late else "registration_not_open",
+                   params={"window": window, "now": _fmt(now)})
+
+
+def check_member(work: Work, event_ref: str | None, division: str, fields: dict[str, str]) -> list[str]:
+    """What is wrong with one typed row (input problems, then eligibility reasons); [] if none."""
+    event = resolve_event(work, event_ref)
+    regulation = regulation_of(event)
+    division_id = resolve_division(regulation, division)
+    try:
+        row = row_from_fields(regulation, {**{h: fields.get(h) or None for h in FIELD_HEADERS}, "组别": division_id})
+    except InputError as exc:
+        return exc.details or [exc.message]
+    return eligibility_reasons(regulation, row.player, division_id)
+
+
+def register_team(
+    work: Work, event_ref: str | None, *, name: str, province: str = "", city: str = "",
+    leader: str = "", coach: str = "", members: list[MemberIn],
+) -> TeamView:
+    """Register a team and its players' entries, all or nothing (the chief referee then sees
+    the entries in the console)."""
+    work.require(Action.REGISTER)
+    event = resolve_event(work, event_ref)
+    regulation = regulation_of(event)
+    rules = team_rules(regulation)
+    closed = window_refusal(regulation, rules, work.now)
+    if closed is not None:
+        raise closed
+    if not name.strip():
+        raise InputError(Text("队名不能为空", "the team name is required"), code="team_name")
+    rows = [m for m in members if any(v.strip() for v in m.fields.values())]
+    if not rows:
+        raise InputError(Text("请至少填写一名队员", "enter at least one player"), code="no_members")
+    problems: list[str] = []
+    players = []
+    for k, m in enumerate(rows, 1):
+        who = f"第{k}名队员" + (f"({m.slot})" if m.slot else "")
+        reasons = check_member(work, str(event.id), m.division, m.fields)
+        problems += [f"{who} {m.fields.get('姓名', '')}: {r}" for r in reasons]
+        if not reasons:
+            players.append(m)
+    if problems:
+        raise Refused(Text(f"队伍“{name}”有{len(problems)}处问题, 未登记任何队员",
+                           f"team {name}: {len(problems)} problem(s); nothing registered"), problems,
+                      code="team_refused")
+    seated: list[tuple[str, str | None]] = []
+    for m in players:
+        row = row_from_fields(regulation, {**{h: m.fields.get(h) or None for h in FIELD_HEADERS},
+                                           "组别": resolve_division(regulation, m.division)})
+        saved = register_player(work, event, row.player, division=row.division)
+        seated.append((saved.player.id, m.slot or None))
+    team = Team(name=name.strip(), province=province.strip() or None, city=city.strip() or None,
+                region="中国大陆", leaders=tuple(x for x in [leader.strip()] if x),
+                coaches=tuple(x for x in [coach.strip()] if x))
+    view = add_team(work, event, team, seated, note=f"web: {work.actor.audit_name}")
+    work.emit("team_registered", event.id, team=view.team.id)
+    return view
+
+
+def register_individual(work: Work, event_ref: str | None, division: str, fields: dict[str, str]) -> Entry:
+    """One player's own entry (seed 000's seniors): saved with its reasons, awaiting approval
+    where the regulation says so."""
+    work.require(Action.REGISTER)
+    event = resolve_event(work, event_ref)
+    regulation = regulation_of(event)
+    division_id = resolve_division(regulation, division)
+    row = row_from_fields(regulation, {**{h: fields.get(h) or None for h in FIELD_HEADERS}, "组别": division_id})
+    saved = register_player(work, event, row.player, division=division_id)
+    assert saved.entry is not None
+    if not saved.entry_created:
+        raise Refused(Text(f"{row.player.name}已报名{regulation.division(division_id).name}",
+                           f"{row.player.name} is already entered"), code="already_entered")
+    work.emit("entry_created", event.id, entry=saved.entry.id)
+    return saved.entry

@@ -1,0 +1,125 @@
+"""Row access the web needs that the repository does not offer: change stamps and appeals.
+
+A public page is cached per process under the event's stamp (the newest audit line of the
+event): every write of the services leaves an audit line, so a new stamp means "something
+changed". Workers share nothing but the database, so several workers stay consistent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session
+
+from yisai.store.models import AppealRow, AuditRow, GameRow, ResultChangeRow, RoundRow
+from yisai.store.repository import NotFound, Repository
+
+
+def event_stamp(session: Session, event_id: int) -> int:
+    """The id of the newest audit line of an event (0 when none)."""
+    found = session.scalar(select(func.max(AuditRow.id)).where(AuditRow.event_id == event_id))
+    return int(found or 0)
+
+
+def global_stamp(session: Session) -> int:
+    found = session.scalar(select(func.max(AuditRow.id)))
+    return int(found or 0)
+
+
+# ------------------------------------------------------------------ appeals
+
+
+@dataclass(frozen=True, slots=True)
+class AppealRecord:
+    id: int
+    event_id: int
+    division: str
+    round: int
+    board: int | None
+    appellant: str
+    subject: str
+    filed_by: str
+    filed_at: datetime
+    round_ended_at: datetime | None
+    fee: int
+    status: str
+    decision: str
+    decided_by: str | None
+    decided_at: datetime | None
+    refunded: bool
+
+
+def _appeal(r: AppealRow) -> AppealRecord:
+    return AppealRecord(r.id, r.event_id, r.division, r.round_number, r.board, r.appellant, r.subject,
+                        r.filed_by, r.filed_at, r.round_ended_at, r.fee, r.status, r.decision,
+                        r.decided_by, r.decided_at, r.refunded)
+
+
+def appeal_json(a: AppealRecord) -> dict[str, Any]:
+    return {"division": a.division, "round": a.round, "board": a.board, "appellant": a.appellant,
+            "subject": a.subject, "fee": a.fee, "status": a.status, "decision": a.decision,
+            "refunded": a.refunded}
+
+
+def add_appeal(repo: Repository, event_id: int, division: str, round_number: int, board: int | None,
+               appellant: str, subject: str, round_ended_at: datetime | None, fee: int) -> AppealRecord:
+    row = AppealRow(event_id=event_id, division=division, round_number=round_number, board=board,
+                    appellant=appellant, subject=subject, filed_by=repo.actor, filed_at=repo.now,
+                    round_ended_at=round_ended_at, fee=fee, status="filed", decision="", refunded=False)
+    repo.session.add(row)
+    repo.session.flush()
+    saved = _appeal(row)
+    repo.audit(event_id, "appeal_filed", "appeal", row.id, None, appeal_json(saved))
+    return saved
+
+
+def list_appeals(session: Session, event_id: int) -> list[AppealRecord]:
+    q = select(AppealRow).where(AppealRow.event_id == event_id).order_by(AppealRow.id)
+    return [_appeal(r) for r in session.scalars(q)]
+
+
+def get_appeal(session: Session, appeal_id: int) -> AppealRecord | None:
+    row = session.get(AppealRow, appeal_id)
+    return _appeal(row) if row is not None else None
+
+
+def decide_appeal(repo: Repository, appeal_id: int, status: str, decision: str, refunded: bool) -> AppealRecord:
+    row = repo.session.get(AppealRow, appeal_id)
+    if row is None:
+        raise NotFound(f"没有编号为{appeal_id}的申诉")
+    before = appeal_json(_appeal(row))
+    row.status, row.decision, row.refunded = status, decision, refunded
+    row.decided_by, row.decided_at = repo.actor, repo.now
+    after = _appeal(row)
+    repo.audit(row.event_id, "appeal_decided", "appeal", row.id, before, appeal_json(after), decision)
+    return after
+
+
+def round_finished_at(session: Session, event_id: int, division: str, number: int) -> tuple[bool, datetime | None]:
+    """(every game has a result, when the last result was entered) for a round (all groups)."""
+    rounds = list(session.scalars(select(RoundRow).where(
+        RoundRow.event_id == event_id, RoundRow.division == division, RoundRow.number == number)))
+    ids = [r.id for r in rounds]
+    if not ids:
+        return False, None
+    open_games = session.scalar(select(func.count()).select_from(GameRow).where(
+        GameRow.round_id.in_(ids), GameRow.result == "?"))
+    last = session.scalar(select(func.max(ResultChangeRow.at)).join(GameRow, GameRow.id == ResultChangeRow.game_id)
+                          .where(GameRow.round_id.in_(ids)))
+    return not open_games, last
+
+
+def round_counts(session: Session, event_id: int) -> list[tuple[str, int, str, str, int, int]]:
+    """(division, number, group, status, boards without byes, results entered) per stored round,
+    counted in SQL (a round list must not load thousands of games)."""
+    games = func.sum(case((GameRow.white_id.is_not(None), 1), else_=0))
+    entered = func.sum(case(((GameRow.white_id.is_not(None)) & (GameRow.result != "?"), 1), else_=0))
+    q = (select(RoundRow.division, RoundRow.number, RoundRow.group_name, RoundRow.status, games, entered)
+         .join(GameRow, GameRow.round_id == RoundRow.id, isouter=True)
+         .where(RoundRow.event_id == event_id)
+         .group_by(RoundRow.id, RoundRow.division, RoundRow.number, RoundRow.group_name, RoundRow.status)
+         .order_by(RoundRow.division, RoundRow.number))
+    return [(d, n, g, s, int(a or 0), int(b or 0)) for d, n, g, s, a, b in session.execute(q)]

@@ -1,0 +1,155 @@
+"""The JSON API under /api/ (OpenAPI at /docs): events, public entries, rounds, results,
+standings; results can be written with a bearer token from POST /api/token.
+
+Public endpoints give public fields only (no ID numbers, phones, birth dates, certificates).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from itsdangerous import BadSignature
+from pydantic import BaseModel, Field
+
+from yisai.formats.regulation_summary import summarize
+from yisai.i18n import Text
+from yisai.services.accounts import authenticate, user_actor
+from yisai.services.errors import NotFoundError, ServiceError
+from yisai.services.events import list_events, regulation_of, resolve_event
+from yisai.services.identity import Actor
+from yisai.services.publishing import is_published, rounds_index
+from yisai.services.registration import list_entries, list_teams
+from yisai.services.rounds import round_view
+from yisai.web import reports, views
+from yisai.web.console import client_of, save_result
+from yisai.web.core import PUBLIC, state
+
+router = APIRouter(prefix="/api", tags=["api"])
+TOKEN_AGE = 12 * 3600
+
+
+class TokenRequest(BaseModel):
+    login: str
+    password: str
+
+
+class TokenAnswer(BaseModel):
+    token: str
+    expires_in: int = TOKEN_AGE
+    role: str
+
+
+class ResultIn(BaseModel):
+    board: int = Field(ge=1)
+    result: str = Field(min_length=1, max_length=40, description="黑胜 / 白胜 / 和 / B+R / W+T / 1 / 2 / = …")
+    version: int = Field(ge=1, description="the game's version as read from GET …/rounds/{division}/{round}")
+    group: str | None = None
+    note: str = ""
+
+
+class Unauthorised(ServiceError):
+    status = 401
+    default_code = "unauthorised"
+
+
+def _bearer(request: Request) -> Actor:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise Unauthorised(Text("需要令牌 (Authorization: Bearer …)", "a bearer token is required"))
+    try:
+        data = state(request).token_signer.loads(token.strip(), max_age=TOKEN_AGE)
+    except BadSignature:
+        raise Unauthorised(Text("令牌无效或已过期", "the token is invalid or expired")) from None
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        actor = user_actor(work, int(data.get("u", 0))) if isinstance(data, dict) else None
+    if actor is None:
+        raise Unauthorised(Text("账号不存在或已停用", "the account is gone or disabled"))
+    return actor
+
+
+@router.post("/token", response_model=TokenAnswer)
+def token(request: Request, body: TokenRequest) -> TokenAnswer:
+    """Exchange a login and password for a bearer token (rate-limited like the login page)."""
+    web = state(request)
+    web.limiter.check(client_of(request), body.login)
+    try:
+        with web.ctx.work(actor=PUBLIC) as work:
+            actor = authenticate(work, body.login, body.password)
+    except ServiceError:
+        web.limiter.failed(client_of(request), body.login)
+        raise
+    web.limiter.succeeded(client_of(request), body.login)
+    return TokenAnswer(token=web.token_signer.dumps({"u": int(actor.id)}), role=actor.role.value)
+
+
+@router.get("/events")
+def events(request: Request) -> list[dict[str, Any]]:
+    """Every event with its divisions."""
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        return [
+            {"id": e.id, "name": e.name, "regulation": e.regulation_id,
+             "divisions": [{"id": d, "name": n} for d, n in views.divisions_of(regulation_of(e))]}
+            for e in list_events(work)
+        ]
+
+
+@router.get("/events/{event_id}")
+def event(request: Request, event_id: int) -> dict[str, Any]:
+    """One event: divisions, the regulation summary, the rounds paired so far."""
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        e = resolve_event(work, str(event_id))
+        reg = regulation_of(e)
+        rounds = rounds_index(work, e.id)
+    return {
+        "id": e.id, "name": e.name, "regulation": e.regulation_id,
+        "divisions": [{"id": d, "name": n} for d, n in views.divisions_of(reg)],
+        "summary": [{"section": title, "lines": lines} for title, lines in views.summary_sections(summarize(reg))],
+        "rounds": [r.__dict__ for r in rounds],
+    }
+
+
+@router.get("/events/{event_id}/entries")
+def entries(request: Request, event_id: int) -> dict[str, Any]:
+    """Entries (approved and pending) and teams, public fields only."""
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        e = resolve_event(work, str(event_id))
+        return {"entries": views.public_entries(list_entries(work, e)),
+                "teams": views.public_teams(list_teams(work, e))}
+
+
+@router.get("/events/{event_id}/rounds")
+def rounds(request: Request, event_id: int) -> list[dict[str, Any]]:
+    """Paired rounds: division, number, published, boards, results entered."""
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        resolve_event(work, str(event_id))
+        return [r.__dict__ for r in rounds_index(work, event_id)]
+
+
+@router.get("/events/{event_id}/rounds/{division}/{number}")
+def round_(request: Request, event_id: int, division: str, number: int) -> dict[str, Any]:
+    """A published round's boards with scores before the round, results and game versions."""
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        view = round_view(work, str(event_id), division, number)
+    if not all(is_published(r.status) for r in view.rounds):
+        raise NotFoundError(Text(f"第{number}轮对阵尚未公布", f"round {number} is not published yet"),
+                            code="not_published")
+    return views.round_json(view)
+
+
+@router.get("/events/{event_id}/standings/{division}")
+def standings(request: Request, event_id: int, division: str) -> dict[str, Any]:
+    """The division's standings with every tie-break criterion of the regulation."""
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        return views.standings_json(reports.event_standings(work, str(event_id), division))
+
+
+@router.post("/events/{event_id}/rounds/{division}/{number}/results")
+def post_result(request: Request, event_id: int, division: str, number: int, body: ResultIn) -> Response:
+    """Enter one board's result (bearer token; referee or chief referee). 409 on a stale version."""
+    actor = _bearer(request)
+    return save_result(request, actor, event_id, division, number, body.board, body.result, body.version,
+                       body.group, body.note)
+

@@ -1,0 +1,97 @@
+"""The web application: public site, director's console and JSON API on one FastAPI app.
+
+``create_app(settings)`` opens the one services context of this process; ``yisai serve`` runs
+it under uvicorn (``app_from_environment`` is the factory each worker process calls).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from urllib.parse import quote
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from yisai.i18n import tr
+from yisai.services.context import open_context
+from yisai.services.errors import ServiceError
+from yisai.services.settings import Settings, settings_from_environment
+from yisai.web import api, appeals, console, public, registration
+from yisai.web.core import (
+    HERE,
+    LanguageMiddleware,
+    PageCache,
+    SecurityHeadersMiddleware,
+    StampCache,
+    WebState,
+    lang_of,
+    page,
+)
+
+SECRET_ENV = "YISAI_WEB_SECRET"
+
+
+def create_app(settings: Settings, *, secret: str | None = None, secure_cookies: bool = False,
+               refresh_seconds: float = 2.0) -> FastAPI:
+    """The app over the database of ``settings`` (its clock is the server's clock); a public
+    table is re-rendered at most every ``refresh_seconds`` while results come in."""
+    ctx = open_context(settings)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        ctx.close()
+
+    app = FastAPI(
+        title="yisai 弈赛 API",
+        description="Events, entries (public fields), rounds, results and standings. "
+        "Write results with a bearer token from POST /api/token.",
+        docs_url="/docs", redoc_url=None, openapi_url="/api/openapi.json", lifespan=lifespan,
+    )
+    app.state.web = WebState(ctx, secret or secrets.token_urlsafe(32), secure_cookies,
+                             cache=PageCache(min_age=refresh_seconds), stamps=StampCache(ttl=refresh_seconds / 2))
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.include_router(public.router)
+    app.include_router(console.router)
+    app.include_router(api.router)
+    app.include_router(appeals.router)
+    app.include_router(registration.router)
+    app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(LanguageMiddleware)
+
+    @app.exception_handler(ServiceError)
+    async def service_error(request: Request, exc: ServiceError) -> Response:
+        lang = lang_of(request)
+        if request.url.path.startswith("/api/") or "application/json" in request.headers.get("content-type", ""):
+            return JSONResponse(exc.as_dict(lang), status_code=exc.status)
+        return page(request, "error.html", http_status=exc.status, title=tr("无法完成", "Not done"),
+                    message=exc.render(lang), details=exc.render_details(lang))
+
+    @app.exception_handler(console.LoginRequired)
+    async def login_required(request: Request, exc: console.LoginRequired) -> Response:
+        if request.method == "GET":
+            return RedirectResponse("/console/login?next=" + quote(request.url.path), status_code=303)
+        return JSONResponse({"code": "login_required", "message": tr("请先登录", "log in first")},
+                            status_code=401)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> Response:
+        details = [f"{'.'.join(str(x) for x in e.get('loc', ()))}: {e.get('msg', '')}" for e in exc.errors()]
+        return JSONResponse({"code": "bad_input", "message": tr("请求格式有误", "malformed request"),
+                             "details": details, "params": {}}, status_code=422)
+
+    return app
+
+
+def app_from_environment() -> FastAPI:
+    """What each uvicorn worker builds: database, clock and secret from the environment."""
+    settings = settings_from_environment(os.environ)
+    secret = os.environ.get(SECRET_ENV)
+    refresh = float(os.environ.get("YISAI_WEB_REFRESH", "2"))
+    return create_app(settings, secret=secret, secure_cookies=os.environ.get("YISAI_SECURE_COOKIES") == "1",
+                      refresh_seconds=refresh)

@@ -1,0 +1,421 @@
+"""The director's console: login, events, entries, roster upload, pairing, the result grid,
+result-sheet upload, audit and downloads.
+
+Every write is a POST carrying the session's CSRF token, runs as the signed-in user (the
+services check the role with ``work.require``) and is audited by the store; the pages hide what
+the user's role may not do, but the server never relies on that.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from yisai.formats.result_sheet import write_result_sheet
+from yisai.formats.standings_export import to_xlsx
+from yisai.formats.uploads import read_result_sheet_bytes, safe_name
+from yisai.i18n import Text, tr
+from yisai.pairing import Controls
+from yisai.registry.entry import EntryStatus
+from yisai.regulation import RegulationError, loads
+from yisai.services.accounts import authenticate, user_actor
+from yisai.services.context import Work
+from yisai.services.errors import Forbidden, InputError, ServiceError
+from yisai.services.events import create_event_from_text, list_events, regulation_of, resolve_event
+from yisai.services.identity import Action, Actor
+from yisai.services.publishing import (
+    audit_log,
+    current_conflict,
+    enter_result,
+    publish_round,
+    record_refused_attempt,
+    rounds_index,
+)
+from yisai.services.registration import (
+    approve_entry,
+    import_roster,
+    list_entries,
+    reject_entry,
+    set_fee_paid,
+)
+from yisai.services.rounds import import_results, pair, round_view, sheet_lines, sheet_title
+from yisai.web import reports, views
+from yisai.web.core import PUBLIC, check_csrf, lang_of, page, session_of, state, write_session
+
+router = APIRouter(prefix="/console", include_in_schema=False)
+
+GRID_WORDS = {"1": "黑胜", "2": "白胜", "=": "和", "0": "双方弃权"}
+MAX_UPLOAD = 5 * 1024 * 1024
+
+
+class LoginRequired(Exception):
+    pass
+
+
+def current_actor(request: Request) -> Actor | None:
+    uid = session_of(request).get("u")
+    if not isinstance(uid, int):
+        return None
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        actor = user_actor(work, uid)
+    request.state.actor = actor
+    return actor
+
+
+def require_login(request: Request) -> Actor:
+    actor = current_actor(request)
+    if actor is None:
+        raise LoginRequired()
+    return actor
+
+
+@contextmanager
+def acting(request: Request) -> Iterator[Work]:
+    """One transaction as the signed-in user."""
+    actor = require_login(request)
+    with state(request).ctx.work(actor=actor) as work:
+        yield work
+
+
+def client_of(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def back(url: str, message: str = "", *, ok: bool = True) -> RedirectResponse:
+    from urllib.parse import quote
+
+    target = url + (("&" if "?" in url else "?") + ("msg=" if ok else "err=") + quote(message) if message else "")
+    return RedirectResponse(target, status_code=303)
+
+
+async def _form(request: Request) -> dict[str, Any]:
+    await check_csrf(request)
+    form = await request.form()
+    return {k: form.get(k) for k in form}
+
+
+def _text(form: dict[str, Any], key: str) -> str:
+    v = form.get(key)
+    return v.strip() if isinstance(v, str) else ""
+
+
+async def _upload(form: dict[str, Any], key: str) -> tuple[str, bytes]:
+    f = form.get(key)
+    if f is None or isinstance(f, str) or not getattr(f, "filename", ""):
+        raise InputError(Text("请选择要上传的文件", "choose a file to upload"), code="no_file")
+    data = await f.read(MAX_UPLOAD + 1)
+    if len(data) > MAX_UPLOAD:
+        raise InputError(Text("文件超过5MB", "the file is larger than 5 MB"), code="too_large")
+    return safe_name(str(f.filename)), data
+
+
+# ------------------------------------------------------------------ login
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_form(request: Request) -> Response:
+    current_actor(request)
+    return page(request, "login.html", error="")
+
+
+@router.post("/login")
+async def login(request: Request) -> Response:
+    form = await _form(request)
+    login_name, password = _text(form, "login"), str(form.get("password") or "")
+    web = state(request)
+    try:
+        web.limiter.check(client_of(request), login_name)
+        with web.ctx.work(actor=PUBLIC) as work:
+            actor = authenticate(work, login_name, password)
+    except ServiceError as exc:
+        if exc.code == "bad_credentials":
+            web.limiter.failed(client_of(request), login_name)
+        return page(request, "login.html", http_status=429 if exc.code == "rate_limited" else 401,
+                    error=exc.render(lang_of(request)))
+    web.limiter.succeeded(client_of(request), login_name)
+    response = RedirectResponse("/console", status_code=303)
+    import secrets
+
+    write_session(request, response, {"u": int(actor.id), "c": secrets.token_urlsafe(24)})
+    return response
+
+
+@router.post("/logout")
+async def logout(request: Request) -> Response:
+    await check_csrf(request)
+    response = RedirectResponse("/", status_code=303)
+    import secrets
+
+    write_session(request, response, {"c": secrets.token_urlsafe(24)})
+    return response
+
+
+# ------------------------------------------------------------------ events
+
+
+@router.get("", response_class=HTMLResponse)
+def dashboard(request: Request, msg: str = "", err: str = "") -> Response:
+    with acting(request) as work:
+        events = [(e, regulation_of(e)) for e in list_events(work)]
+        if work.actor.event is not None:
+            events = [(e, r) for e, r in events if e.id == work.actor.event]
+    return page(request, "console/dashboard.html", events=events, msg=msg, err=err)
+
+
+@router.post("/events")
+async def create_event(request: Request) -> Response:
+    form = await _form(request)
+    filename, data = await _upload(form, "regulation")
+    with acting(request) as work:
+        work.require(Action.CREATE_EVENT)
+        try:
+            regulation = loads(data, filename)
+        except RegulationError as exc:
+            raise InputError(Text(f"规程文件 {filename} 有{len(exc.issues)}处错误, 未创建比赛",
+                                  f"{filename} has {len(exc.issues)} problem(s); no event created"),
+                             [str(i) for i in exc.issues], code="bad_regulation") from None
+        text = data.decode("utf-8-sig")
+        event = create_event_from_text(work, text, regulation, name=_text(form, "name") or None)
+    return back(f"/console/events/{event.id}", tr("比赛已创建", "event created"))
+
+
+def _event_context(work: Work, event_id: int) -> dict[str, Any]:
+    event = resolve_event(work, str(event_id))
+    if work.actor.event is not None and work.actor.event != event.id:
+        raise Forbidden(Text("此账号只能管理自己的比赛", "this account is limited to another event"))
+    reg = regulation_of(event)
+    return {"event": event, "reg": reg, "divisions": views.divisions_of(reg),
+            "rounds": rounds_index(work, event.id)}
+
+
+@router.get("/events/{event_id}", response_class=HTMLResponse)
+def event_console(request: Request, event_id: int, msg: str = "", err: str = "") -> Response:
+    with acting(request) as work:
+        ctx = _event_context(work, event_id)
+        counts: dict[str, dict[str, int]] = {}
+        for v in list_entries(work, ctx["event"]):
+            counts.setdefault(v.entry.division, {}).setdefault(v.entry.status.value, 0)
+            counts[v.entry.division][v.entry.status.value] += 1
+    return page(request, "console/event.html", counts=counts, msg=msg, err=err, **ctx)
+
+
+# ------------------------------------------------------------------ entries
+
+
+@router.get("/events/{event_id}/entries", response_class=HTMLResponse)
+def entries(request: Request, event_id: int, status: str = "", msg: str = "", err: str = "") -> Response:
+    with acting(request) as work:
+        ctx = _event_context(work, event_id)
+        chosen = EntryStatus(status) if status in {s.value for s in EntryStatus} else None
+        rows = list_entries(work, ctx["event"], status=chosen)
+    return page(request, "console/entries.html", rows=rows, status=status, msg=msg, err=err,
+                status_label=views.status_label, gender_label=views.gender_label, **ctx)
+
+
+@router.post("/events/{event_id}/entries/{entry_id}")
+async def decide_entry(request: Request, event_id: int, entry_id: str) -> Response:
+    form = await _form(request)
+    decision, note = _text(form, "decision"), _text(form, "note")
+    with acting(request) as work:
+        _event_context(work, event_id)
+        if decision in ("approve", "force"):
+            work.require(Action.APPROVE)
+            approve_entry(work, entry_id, force=decision == "force", note=note)
+        elif decision == "reject":
+            work.require(Action.APPROVE)
+            reject_entry(work, entry_id, note)
+        elif decision in ("paid", "unpaid"):
+            work.require(Action.APPROVE)
+            set_fee_paid(work, entry_id, decision == "paid", note)
+        else:
+            raise InputError(Text(f"未知操作: {decision}", f"unknown decision: {decision}"))
+    return back(f"/console/events/{event_id}/entries", tr("已保存", "saved"))
+
+
+@router.post("/events/{event_id}/roster")
+async def roster_upload(request: Request, event_id: int) -> Response:
+    form = await _form(request)
+    filename, data = await _upload(form, "roster")
+    with acting(request) as work:
+        ctx = _event_context(work, event_id)
+        work.require(Action.REGISTER)
+        report = import_roster(work, ctx["event"], data, filename, note=_text(form, "note"))
+    message = tr(f"导入{report.rows}行: 新增棋手{report.players_created}人, 报名{report.entries_created}项 "
+                 f"(待审核{report.entries_pending}), 队伍{report.teams_created}支",
+                 f"{report.rows} rows: {report.players_created} players, {report.entries_created} entries "
+                 f"({report.entries_pending} pending), {report.teams_created} teams")
+    return back(f"/console/events/{event_id}/entries", message)
+
+
+# ------------------------------------------------------------------ rounds
+
+
+def _pairs(text: str) -> tuple[tuple[str, str], ...]:
+    out = []
+    for part in text.replace("，", ",").split(","):
+        a, sep, b = part.strip().partition("-")
+        if part.strip() and (not sep or not a.strip() or not b.strip()):
+            raise InputError(Text(f"应为 编号-编号: {part.strip()}", f"expected ID-ID: {part.strip()}"))
+        if sep:
+            out.append((a.strip(), b.strip()))
+    return tuple(out)
+
+
+def _ids(text: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in text.replace("，", ",").split(",") if p.strip())
+
+
+@router.post("/events/{event_id}/pair")
+async def pair_round(request: Request, event_id: int) -> Response:
+    form = await _form(request)
+    division = _text(form, "division")
+    try:
+        number = int(_text(form, "round"))
+    except ValueError:
+        raise InputError(Text("轮次须为数字", "the round must be a number"), code="bad_round") from None
+    controls = Controls(fixed_pairs=_pairs(_text(form, "fix")), forbidden_pairs=_pairs(_text(form, "forbid")),
+                        sit_outs=_ids(_text(form, "sit_out")))
+    with acting(request) as work:
+        _event_context(work, event_id)
+        work.require(Action.PAIR)
+        pair(work, str(event_id), division, number, controls=controls, replace=bool(form.get("replace")))
+    return back(f"/console/events/{event_id}/rounds/{division}/{number}", tr("已编排", "paired"))
+
+
+@router.get("/events/{event_id}/rounds/{division}/{number}", response_class=HTMLResponse)
+def round_console(request: Request, event_id: int, division: str, number: int,
+                  msg: str = "", err: str = "") -> Response:
+    with acting(request) as work:
+        ctx = _event_context(work, event_id)
+        view = round_view(work, str(event_id), division, number)
+    published = all(r.status == "published" for r in view.rounds)
+    return page(request, "console/round.html", division=division, number=number, view=view,
+                groups=views.board_lines(view), published=published, msg=msg, err=err,
+                post=f"/console/events/{event_id}/rounds/{division}/{number}/result", **ctx)
+
+
+@router.post("/events/{event_id}/rounds/{division}/{number}/result")
+async def post_result(request: Request, event_id: int, division: str, number: int) -> Response:
+    """One board from the grid (JSON); a conflict answers 409 with the stored result."""
+    await check_csrf(request)
+    body = await request.json()
+    lang = lang_of(request)
+    try:
+        board = int(body.get("board"))
+        version = int(body.get("version"))
+    except (TypeError, ValueError):
+        return JSONResponse(InputError(Text("台次与版本须为数字", "board and version must be numbers"))
+                            .as_dict(lang), status_code=400)
+    text = str(body.get("result") or "")
+    group = body.get("group")
+    return save_result(request, require_login(request), event_id, division, number, board, text, version,
+                       group if isinstance(group, str) else None, str(body.get("note") or ""))
+
+
+def save_result(request: Request, actor: Actor, event_id: int, division: str, number: int, board: int,
+                text: str, version: int, group: str | None, note: str) -> Response:
+    """Enter one board as ``actor``; a refused attempt (conflict, role) is kept in the audit."""
+    lang = lang_of(request)
+    web = state(request)
+    text = GRID_WORDS.get(text.strip(), text.strip())
+    try:
+        with web.ctx.work(actor=actor) as work:
+            _event_context(work, event_id)
+            saved = enter_result(work, str(event_id), division, number, board, text,
+                                 expected_version=version, group=group, note=note)
+    except ServiceError as exc:
+        if exc.code == "result_conflict" and exc.params.get("current") in (None, "?"):
+            with web.ctx.work(actor=actor) as work:
+                exc = current_conflict(work, str(event_id), division, number, board, group)
+        if exc.code in ("result_conflict", "forbidden"):
+            with web.ctx.work(actor=actor) as work:
+                record_refused_attempt(work, str(event_id), division, number, board, text,
+                                       {"code": exc.code, "seen_version": version, **exc.params})
+        return JSONResponse(exc.as_dict(lang), status_code=exc.status)
+    word = views.result_text(saved.game)
+    message = tr(f"第{board}台已保存: {word}", f"board {board} saved: {word}")
+    warnings = [w.render(lang) for w in saved.warnings]
+    return JSONResponse({"board": board, "result": word, "version": saved.version, "warnings": warnings,
+                         "message": "; ".join([message, *warnings])})
+
+
+@router.post("/events/{event_id}/rounds/{division}/{number}/publish")
+async def publish(request: Request, event_id: int, division: str, number: int) -> Response:
+    form = await _form(request)
+    with acting(request) as work:
+        _event_context(work, event_id)
+        publish_round(work, str(event_id), division, number, _text(form, "note"))
+    return back(f"/console/events/{event_id}/rounds/{division}/{number}", tr("已公布", "published"))
+
+
+@router.post("/events/{event_id}/rounds/{division}/{number}/sheet")
+async def sheet_upload(request: Request, event_id: int, division: str, number: int) -> Response:
+    form = await _form(request)
+    filename, data = await _upload(form, "sheet")
+    with acting(request) as work:
+        _event_context(work, event_id)
+        work.require(Action.RECORD_RESULT)
+        sheet = read_result_sheet_bytes(data, filename)
+        change = bool(form.get("change"))
+        if change:
+            work.require(Action.CHANGE_RESULT)
+        report = import_results(work, str(event_id), division, number, sheet, change=change,
+                                note=_text(form, "note"))
+    return back(f"/console/events/{event_id}/rounds/{division}/{number}",
+                tr(f"已导入{len(report.saved)}台成绩", f"{len(report.saved)} results imported"))
+
+
+@router.get("/events/{event_id}/rounds/{division}/{number}/sheet.xlsx")
+def sheet_download(request: Request, event_id: int, division: str, number: int) -> Response:
+    with acting(request) as work, tempfile.TemporaryDirectory(prefix="yisai-dl-") as tmp:
+        _event_context(work, event_id)
+        view = round_view(work, str(event_id), division, number)
+        path = write_result_sheet(Path(tmp) / "sheet.xlsx", sheet_title(view), sheet_lines(view))
+        data = path.read_bytes()
+    return _download(data, f"round-{division}-{number}.xlsx")
+
+
+# ------------------------------------------------------------------ reports, audit
+
+
+def _download(data: bytes, filename: str) -> Response:
+    return Response(data, media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@router.get("/events/{event_id}/standings/{division}.xlsx")
+def standings_xlsx(request: Request, event_id: int, division: str) -> Response:
+    with acting(request) as work:
+        _event_context(work, event_id)
+        data = to_xlsx(reports.event_standings(work, str(event_id), division))
+    return _download(data, f"standings-{division}.xlsx")
+
+
+@router.get("/events/{event_id}/prizes.xlsx")
+def prizes_xlsx(request: Request, event_id: int) -> Response:
+    with acting(request) as work:
+        _event_context(work, event_id)
+        data = reports.prizes_xlsx(work, str(event_id))
+    return _download(data, "prizes.xlsx")
+
+
+@router.get("/events/{event_id}/awards.xlsx")
+def awards_xlsx(request: Request, event_id: int) -> Response:
+    with acting(request) as work:
+        _event_context(work, event_id)
+        data = reports.awards_xlsx(work, str(event_id))
+    return _download(data, "rank-awards.xlsx")
+
+
+@router.get("/events/{event_id}/audit", response_class=HTMLResponse)
+def audit(request: Request, event_id: int) -> Response:
+    with acting(request) as work:
+        ctx = _event_context(work, event_id)
+        lines = list(reversed(audit_log(work, str(event_id))))[:500]
+    return page(request, "console/audit.html", lines=lines, **ctx)

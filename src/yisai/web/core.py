@@ -1,0 +1,331 @@
+"""What every page and API call shares: the one services context of this process, signed
+session cookies, CSRF tokens, the login rate limit, the language, templates and a page cache.
+
+Nothing here must be shared between worker processes: sessions live in signed cookies, caches
+are keyed by the database's change stamp, and the login rate limit is per process (with N
+workers an attacker gets at most N times the allowance; docs/web.md says so).
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.templating import Jinja2Templates
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+from yisai.i18n import normalise, tr, use_language
+from yisai.services.context import Context
+from yisai.services.errors import Refused, ServiceError
+from yisai.services.identity import ACTION_LABELS, Action, Actor, Role
+
+HERE = Path(__file__).resolve().parent
+SESSION_COOKIE = "yisai_session"
+LANG_COOKIE = "yisai_lang"
+SESSION_AGE = 12 * 3600
+PUBLIC = Actor(id="public", name="public", role=Role.PLAYER)
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class RateLimited(Refused):
+    status = 429
+    default_code = "rate_limited"
+
+
+class LoginLimiter:
+    """At most ``limit`` failed logins per (client, login) in ``window`` seconds, per process."""
+
+    def __init__(self, limit: int = 5, window: float = 300.0) -> None:
+        self.limit, self.window = limit, window
+        self._failures: dict[tuple[str, str], deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def _recent(self, key: tuple[str, str], now: float) -> deque[float]:
+        q = self._failures.setdefault(key, deque())
+        while q and now - q[0] > self.window:
+            q.popleft()
+        return q
+
+    def check(self, client: str, login: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            q = self._recent((client, login.strip().lower()), now)
+            if len(q) >= self.limit:
+                wait = int(self.window - (now - q[0])) + 1
+                raise RateLimited(
+                    tr(f"登录失败次数过多, 请{wait}秒后再试", f"too many failed logins; try again in {wait} s"),
+                    code="rate_limited", params={"retry_after": wait},
+                )
+
+    def failed(self, client: str, login: str) -> None:
+        with self._lock:
+            self._recent((client, login.strip().lower()), time.monotonic()).append(time.monotonic())
+
+    def succeeded(self, client: str, login: str) -> None:
+        with self._lock:
+            self._failures.pop((client, login.strip().lower()), None)
+
+
+class PageCache:
+    """The latest rendering of each table (per page and language) with the change stamp it was
+    made at; bounded, per process.
+
+    Stale while revalidating: when the event changed, one request renders the new table while
+    the others keep getting the previous one (with its own ETag) instead of queueing behind the
+    render, so a slow table never stalls 200 polling clients. A request with no earlier
+    rendering to fall back on waits for the one being made.
+    """
+
+    def __init__(self, size: int = 512, min_age: float = 1.0) -> None:
+        self.size = size
+        self.min_age = min_age  # a table is re-rendered at most this often (seconds)
+        self._made: dict[tuple[Any, ...], float] = {}
+        self._items: OrderedDict[tuple[Any, ...], tuple[int, bytes]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._making: dict[tuple[Any, ...], threading.Event] = {}
+
+    def ready(self, key: tuple[Any, ...], stamp: int) -> tuple[bytes, int] | None:
+        """The body to serve now without rendering (fresh, or stale within ``min_age``), if any."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None and (found[0] >= stamp or time.monotonic() - self._made.get(key, 0.0) < self.min_age):
+                return found[1], found[0]
+        return None
+
+    def latest(self, key: tuple[Any, ...], stamp: int, make: Callable[[], bytes]) -> tuple[bytes, int]:
+        """(body, the stamp it was rendered at) for ``key`` now at ``stamp``."""
+        while True:
+            with self._lock:
+                found = self._items.get(key)
+                if found is not None:
+                    self._items.move_to_end(key)
+                    if found[0] >= stamp or time.monotonic() - self._made.get(key, 0.0) < self.min_age:
+                        return found[1], found[0]
+                busy = self._making.get(key)
+                if busy is None:
+                    done = self._making[key] = threading.Event()
+                    break
+            if found is not None:
+                return found[1], found[0]  # someone renders the new one: serve the previous
+            busy.wait(timeout=30)
+        try:
+            body = make()
+            with self._lock:
+                current = self._items.get(key)
+                if current is None or current[0] <= stamp:
+                    self._items[key] = (stamp, body)
+                    self._items.move_to_end(key)
+                    self._made[key] = time.monotonic()
+                while len(self._items) > self.size:
+                    gone, _ = self._items.popitem(last=False)
+                    self._made.pop(gone, None)
+            return body, stamp
+        finally:
+            with self._lock:
+                self._making.pop(key, None)
+            done.set()
+
+
+class StampCache:
+    """Each event's change stamp, re-read from the database at most every ``ttl`` seconds: a poll
+    answered from memory costs no database round trip (results show up at most ``ttl`` later)."""
+
+    def __init__(self, ttl: float = 0.5) -> None:
+        self.ttl = ttl
+        self._stamps: dict[int, tuple[float, int]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, event_id: int) -> int | None:
+        with self._lock:
+            found = self._stamps.get(event_id)
+        if found is None or time.monotonic() - found[0] > self.ttl:
+            return None
+        return found[1]
+
+    def put(self, event_id: int, stamp: int) -> None:
+        with self._lock:
+            self._stamps[event_id] = (time.monotonic(), stamp)
+
+
+@dataclass
+class WebState:
+    ctx: Context
+    secret: str
+    secure_cookies: bool = False
+    limiter: LoginLimiter = field(default_factory=LoginLimiter)
+    cache: PageCache = field(default_factory=PageCache)
+    stamps: StampCache = field(default_factory=StampCache)
+
+    def __post_init__(self) -> None:
+        self.signer = URLSafeTimedSerializer(self.secret, salt="yisai-session")
+        self.token_signer = URLSafeTimedSerializer(self.secret, salt="yisai-api-token")
+        self.templates = Jinja2Templates(directory=str(HERE / "templates"))
+        env = self.templates.env
+        env.globals["t"] = tr
+        env.globals["Action"] = Action
+        env.globals["role_label"] = lambda role: Role(role).label.render()
+        env.globals["action_label"] = lambda a: ACTION_LABELS[a].render()
+        env.filters["plainjson"] = lambda v: json.dumps(v, ensure_ascii=False, default=str)
+
+
+def state(request: Request) -> WebState:
+    found: WebState = request.app.state.web
+    return found
+
+
+def lang_of(request: Request) -> str:
+    return str(getattr(request.state, "lang", "zh"))
+
+
+# ------------------------------------------------------------------ language
+
+
+class LanguageMiddleware:
+    """``?lang=en`` (remembered in a cookie) or the cookie; Chinese by default."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        chosen = (query.get("lang") or [None])[0]
+        cookie = _cookie(scope, LANG_COOKIE)
+        lang = normalise(chosen or cookie or "zh")
+        scope.setdefault("state", {})["lang"] = lang
+
+        async def send_with_cookie(message: MutableMapping[str, Any]) -> None:
+            if chosen and message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.append((b"set-cookie",
+                                f"{LANG_COOKIE}={lang}; Path=/; Max-Age=31536000; SameSite=Lax".encode()))
+                message["headers"] = headers
+            await send(message)
+
+        with use_language(lang):
+            await self.app(scope, receive, send_with_cookie)
+
+
+class SecurityHeadersMiddleware:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_headers(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+                            (b"referrer-policy", b"same-origin")]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_headers)
+
+
+def _cookie(scope: Scope, name: str) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == b"cookie":
+            jar: SimpleCookie = SimpleCookie()
+            try:
+                jar.load(value.decode("latin-1"))
+            except Exception:
+                return None
+            if name in jar:
+                return jar[name].value
+    return None
+
+
+# ------------------------------------------------------------------ sessions and CSRF
+
+
+def session_of(request: Request) -> dict[str, Any]:
+    """The signed session cookie's content ({"u": user id, "c": CSRF token}); {} if absent."""
+    cached = getattr(request.state, "session", None)
+    if cached is not None:
+        return dict(cached)
+    raw = request.cookies.get(SESSION_COOKIE)
+    data: dict[str, Any] = {}
+    if raw:
+        try:
+            loaded = state(request).signer.loads(raw, max_age=SESSION_AGE)
+            if isinstance(loaded, dict):
+                data = loaded
+        except BadSignature:
+            data = {}
+    request.state.session = data
+    return dict(data)
+
+
+def write_session(request: Request, response: Response, data: dict[str, Any]) -> None:
+    request.state.session = data
+    response.set_cookie(
+        SESSION_COOKIE, state(request).signer.dumps(data), max_age=SESSION_AGE, httponly=True,
+        samesite="lax", secure=state(request).secure_cookies, path="/",
+    )
+
+
+def csrf_token(request: Request) -> str:
+    """This visitor's CSRF token (created with the session if there is none yet)."""
+    data = session_of(request)
+    token = data.get("c")
+    if not isinstance(token, str) or not token:
+        token = secrets.token_urlsafe(24)
+        data["c"] = token
+        request.state.session = data
+        request.state.session_dirty = True
+    return token
+
+
+async def check_csrf(request: Request) -> None:
+    """Every POST from a page carries the session's token (form field or X-CSRF-Token header)."""
+    expected = session_of(request).get("c")
+    given = request.headers.get("x-csrf-token")
+    if given is None:
+        form = await request.form()
+        value = form.get("csrf")
+        given = value if isinstance(value, str) else None
+    if not expected or not given or not hmac.compare_digest(str(expected), given):
+        raise CsrfFailed()
+
+
+class CsrfFailed(ServiceError):
+    status = 403
+    default_code = "csrf"
+
+    def __init__(self) -> None:
+        super().__init__("表单已过期或来源不明 (缺少CSRF令牌), 请刷新页面后重试",
+                         en="the form expired or did not come from this site (CSRF token missing); reload and retry")
+
+
+def page(request: Request, name: str, http_status: int = 200, **context: Any) -> HTMLResponse:
+    """Render a template with what every page needs (language, user, CSRF token)."""
+    context.setdefault("user", getattr(request.state, "actor", None))
+    context["lang"] = lang_of(request)
+    context["csrf"] = csrf_token(request)
+    context["path"] = request.url.path
+    response = state(request).templates.TemplateResponse(request, name, context, status_code=http_status)
+    if getattr(request.state, "session_dirty", False):
+        write_session(request, response, session_of(request))
+    return response

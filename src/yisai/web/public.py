@@ -1,0 +1,183 @@
+"""The public site: no login; event list, regulation summary, entries, pairings, standings,
+teams, prizes and 段位 awards. Tables that change during a round are fragments polled by the
+page (``static/poll.js``) with an ETag, so results appear without a reload.
+
+Public pages carry no session and no form, so each is rendered once per change of its event
+(the event's stamp) and language and then served from memory; only a new stamp or a first
+visit costs a database read and a rendering.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+
+from yisai.formats.regulation_summary import summarize
+from yisai.i18n import tr
+from yisai.services.context import Work
+from yisai.services.events import list_events, regulation_of, resolve_event, summarise_event
+from yisai.services.publishing import event_stamp, is_published, rounds_index
+from yisai.services.registration import list_entries, list_teams
+from yisai.services.rounds import round_view
+from yisai.web import reports, views
+from yisai.web.core import PUBLIC, lang_of, state
+
+router = APIRouter()
+Render = Callable[[Work], str]
+
+
+def cached(request: Request, work: Work, event_id: int, key: tuple[Any, ...], render: Render,
+           stamp: int | None = None) -> tuple[bytes, int]:
+    """A table or page rendered once per change of the event (its stamp) and language, per
+    process: (body, the stamp it shows)."""
+    if stamp is None:
+        stamp = event_stamp(work, event_id)
+    return state(request).cache.latest((*key, lang_of(request)), stamp, lambda: render(work).encode())
+
+
+async def serve_cached(request: Request, event_id: int, key: tuple[Any, ...], render: Render) -> Response:
+    """Answer from memory when the rendering is current (or rendered less than a second ago);
+    otherwise read the stamp and render in a worker thread. 304 when the client has it."""
+    web = state(request)
+    lang = lang_of(request)
+    cache_key = (*key, lang)
+    stamp = web.stamps.get(event_id)
+    ready = web.cache.ready(cache_key, stamp) if stamp is not None else None
+    if ready is None:
+        def fetch() -> tuple[bytes, int]:
+            with web.ctx.work(actor=PUBLIC) as work:
+                now = event_stamp(work, event_id)
+                web.stamps.put(event_id, now)
+                return cached(request, work, event_id, key, render, now)
+
+        ready = await run_in_threadpool(fetch)
+    body, shown = ready
+    etag = f'W/"{event_id}-{shown}-{lang}-{zlib.crc32(repr(key).encode())}"'
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return HTMLResponse(body, headers=headers)
+
+
+def _template(request: Request, name: str, **context: Any) -> str:
+    """A public page: no user, no session, no CSRF token (it has no form)."""
+    return state(request).templates.get_template(name).render(
+        t=tr, lang=lang_of(request), user=None, csrf="", path=request.url.path, **context)
+
+
+def _event_nav(work: Work, event_id: int) -> dict[str, Any]:
+    event = resolve_event(work, str(event_id))
+    reg = regulation_of(event)
+    return {"event": event, "reg": reg, "divisions": views.divisions_of(reg),
+            "rounds": rounds_index(work, event.id)}
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+def index(request: Request) -> Response:
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        events = [(e, regulation_of(e)) for e in list_events(work)]
+    return HTMLResponse(_template(request, "index.html", events=events))
+
+
+@router.get("/events/{event_id}", response_class=HTMLResponse, include_in_schema=False)
+async def event_page(request: Request, event_id: int) -> Response:
+    def render(work: Work) -> str:
+        nav = _event_nav(work, event_id)
+        summary = summarise_event(work, nav["event"])
+        sections = views.summary_sections(summarize(nav["reg"]))
+        return _template(request, "event.html", sections=sections, summary=summary, **nav)
+
+    return await serve_cached(request, event_id, ("event",), render)
+
+
+@router.get("/events/{event_id}/entries", response_class=HTMLResponse, include_in_schema=False)
+async def entries_page(request: Request, event_id: int) -> Response:
+    def render(work: Work) -> str:
+        nav = _event_nav(work, event_id)
+        entries = views.public_entries(list_entries(work, nav["event"]))
+        teams = views.public_teams(list_teams(work, nav["event"]))
+        by_division: dict[str, list[dict[str, Any]]] = {}
+        for e in entries:
+            by_division.setdefault(e["division"], []).append(e)
+        return _template(request, "entries.html", by_division=by_division, teams=teams, **nav)
+
+    return await serve_cached(request, event_id, ("entries",), render)
+
+
+def _pairings_html(request: Request, event_id: int, division: str, number: int) -> Render:
+    def render(work: Work) -> str:
+        view = round_view(work, str(event_id), division, number)
+        published = all(is_published(r.status) for r in view.rounds)
+        return state(request).templates.get_template("_pairings.html").render(
+            t=tr, published=published, groups=views.board_lines(view) if published else [])
+    return render
+
+
+@router.get("/events/{event_id}/rounds/{division}/{number}", response_class=HTMLResponse,
+            include_in_schema=False)
+async def round_page(request: Request, event_id: int, division: str, number: int) -> Response:
+    table = _pairings_html(request, event_id, division, number)
+
+    def render(work: Work) -> str:
+        nav = _event_nav(work, event_id)
+        body = cached(request, work, event_id, ("pairings", division, number), table)[0].decode()
+        poll = f"/events/{event_id}/rounds/{division}/{number}/fragment"
+        return _template(request, "round.html", division=division, number=number, table=body, poll=poll, **nav)
+
+    return await serve_cached(request, event_id, ("round-page", division, number), render)
+
+
+@router.get("/events/{event_id}/rounds/{division}/{number}/fragment", include_in_schema=False)
+async def round_fragment(request: Request, event_id: int, division: str, number: int) -> Response:
+    return await serve_cached(request, event_id, ("pairings", division, number),
+                              _pairings_html(request, event_id, division, number))
+
+
+def _standings_html(request: Request, event_id: int, division: str) -> Render:
+    def render(work: Work) -> str:
+        st = reports.event_standings(work, str(event_id), division)
+        return state(request).templates.get_template("_standings.html").render(
+            t=tr, columns=views.standings_columns(st), rows=views.standings_rows(st), round=st.round)
+    return render
+
+
+@router.get("/events/{event_id}/standings/{division}", response_class=HTMLResponse,
+            include_in_schema=False)
+async def standings_page(request: Request, event_id: int, division: str, explain: str | None = None) -> Response:
+    table = _standings_html(request, event_id, division)
+
+    def render(work: Work) -> str:
+        nav = _event_nav(work, event_id)
+        body = cached(request, work, event_id, ("standings", division), table)[0].decode()
+        explanation: list[str] = []
+        if explain:
+            st = reports.event_standings(work, str(event_id), division)
+            try:
+                explanation = st.explain(explain).text().splitlines()
+            except KeyError as exc:
+                explanation = [str(exc.args[0]) if exc.args else str(exc)]
+        poll = f"/events/{event_id}/standings/{division}/fragment"
+        return _template(request, "standings.html", division=division, table=body, poll=poll,
+                         explanation=explanation, **nav)
+
+    return await serve_cached(request, event_id, ("standings-page", division, explain or ""), render)
+
+
+@router.get("/events/{event_id}/standings/{division}/fragment", include_in_schema=False)
+async def standings_fragment(request: Request, event_id: int, division: str) -> Response:
+    return await serve_cached(request, event_id, ("standings", division),
+                              _standings_html(request, event_id, division))
+
+
+@router.get("/events/{event_id}/awards", response_class=HTMLResponse, include_in_schema=False)
+async def awards_page(request: Request, event_id: int) -> Response:
+    def render(work: Work) -> str:
+        nav = _event_nav(work, event_id)
+        return _template(request, "awards.html", pages=reports.award_pages(work, str(event_id)), **nav)
+
+    return await serve_cached(request, event_id, ("awards",), render)

@@ -1,0 +1,85 @@
+"""Team leaders' registration pages: a whole team (slots from the regulation) or one player's
+individual entry, with each row checked as it is typed (``/register/check``)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from yisai.i18n import tr
+from yisai.services.identity import Action
+from yisai.services.team_registration import (
+    FIELD_HEADERS,
+    MemberIn,
+    check_member,
+    register_individual,
+    register_team,
+    team_slots,
+    window_refusal,
+)
+from yisai.web.console import _event_context, _form, _text, acting, back
+from yisai.web.core import check_csrf, lang_of, page
+
+router = APIRouter(prefix="/console", include_in_schema=False)
+FIELDS = [("姓名", "name"), ("出生日期", "birth"), ("身份证号", "id"), ("段位", "rank"), ("证书编号", "cert"),
+          ("省份", "province"), ("城市", "city")]
+
+
+@router.get("/events/{event_id}/register", response_class=HTMLResponse)
+def register_page(request: Request, event_id: int, msg: str = "", err: str = "") -> Response:
+    with acting(request) as work:
+        ctx = _event_context(work, event_id)
+        work.require(Action.REGISTER)
+        reg = ctx["reg"]
+        slots = team_slots(reg) if reg.teams else []
+        closed = window_refusal(reg, reg.teams, work.now) if reg.teams else None
+    individual = [(d.id, d.name) for d in reg.divisions if "direct" in d.eligibility.routes]
+    return page(request, "console/register.html", slots=slots, fields=FIELDS, individual=individual,
+                closed=closed.render(lang_of(request)) if closed else "", teams=reg.teams, msg=msg, err=err,
+                **ctx)
+
+
+def _fields(form: dict[str, object], prefix: str, gender: str | None) -> dict[str, str]:
+    out = {h: str(form.get(f"{prefix}{key}") or "").strip() for h, key in FIELDS}
+    out["性别"] = {"M": "男", "F": "女"}.get(gender or str(form.get(f"{prefix}gender") or ""), "")
+    out["地区"] = "中国大陆"
+    return out
+
+
+@router.post("/events/{event_id}/register/team")
+async def team(request: Request, event_id: int) -> Response:
+    form = await _form(request)
+    with acting(request) as work:
+        ctx = _event_context(work, event_id)
+        slots = team_slots(ctx["reg"])
+        members = [MemberIn(s.division, _fields(form, f"m{k}_", s.gender), s.label or None)
+                   for k, s in enumerate(slots)]
+        view = register_team(work, str(event_id), name=_text(form, "team"), province=_text(form, "province"),
+                             city=_text(form, "city"), leader=_text(form, "leader"), coach=_text(form, "coach"),
+                             members=members)
+    return back(f"/console/events/{event_id}/register",
+                tr(f"队伍“{view.team.name}”已登记, {len(view.players)}名队员, 等待裁判长审核",
+                   f"team {view.team.name} registered with {len(view.players)} players"))
+
+
+@router.post("/events/{event_id}/register/individual")
+async def individual(request: Request, event_id: int) -> Response:
+    form = await _form(request)
+    with acting(request) as work:
+        _event_context(work, event_id)
+        entry = register_individual(work, str(event_id), _text(form, "division"), _fields(form, "p_", None))
+    waiting = entry.status.value == "pending"
+    return back(f"/console/events/{event_id}/register",
+                tr("已报名" + (", 等待主办方审核" if waiting else ""), "entered" + (", awaiting approval" if waiting else "")))
+
+
+@router.post("/events/{event_id}/register/check")
+async def check(request: Request, event_id: int) -> Response:
+    """One typed row → its problems (JSON), for checking as the leader types."""
+    await check_csrf(request)
+    body = await request.json()
+    fields = {h: str(body.get(h) or "") for h in FIELD_HEADERS}
+    with acting(request) as work:
+        _event_context(work, event_id)
+        reasons = check_member(work, str(event_id), str(body.get("division") or ""), fields)
+    return JSONResponse({"reasons": reasons})

@@ -1,0 +1,55 @@
+// Result-entry grid: type 1 / 2 / = (or 黑胜, 白胜, B+R ...) and press Enter: the result is sent
+// with the board's version; the cursor moves to the next board. A conflict (someone else entered
+// the board first) shows the other entry and keeps yours in the box for a deliberate correction.
+(function () {
+  "use strict";
+  var WORDS = { "1": "黑胜", "2": "白胜", "=": "和", "0": "双方弃权" };
+  function send(input) {
+    var grid = input.closest("table.grid");
+    var row = input.closest("tr");
+    var state = row.querySelector(".state");
+    var noteBox = row.querySelector("input.note");
+    var text = input.value.trim();
+    if (!text) return Promise.resolve(false);
+    var body = {
+      board: parseInt(row.getAttribute("data-board"), 10),
+      group: row.getAttribute("data-group"),
+      result: WORDS[text] || text,
+      version: parseInt(row.getAttribute("data-version"), 10),
+      note: noteBox ? noteBox.value : ""
+    };
+    state.textContent = "…";
+    return fetch(grid.getAttribute("data-post"), {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": grid.getAttribute("data-csrf") },
+      body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().then(function (data) {
+        if (r.ok) {
+          row.setAttribute("data-version", String(data.version));
+          row.querySelector(".current").textContent = data.result;
+          state.textContent = data.message; state.className = "state ok";
+          input.value = "";
+          return true;
+        }
+        if (data.params && data.params.version) row.setAttribute("data-version", String(data.params.version));
+        if (data.params && data.params.current) row.querySelector(".current").textContent = data.params.current;
+        state.textContent = data.message; state.className = "state error";
+        return false;
+      });
+    }).catch(function () { state.textContent = "?"; state.className = "state error"; return false; });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var inputs = Array.prototype.slice.call(document.querySelectorAll("table.grid input.res"));
+    inputs.forEach(function (input, i) {
+      input.addEventListener("keydown", function (ev) {
+        if (ev.key !== "Enter") return;
+        ev.preventDefault();
+        send(input).then(function (ok) {
+          if (ok && inputs[i + 1]) inputs[i + 1].focus();
+        });
+      });
+    });
+    if (inputs[0]) inputs[0].focus();
+  });
+})();

@@ -1,0 +1,175 @@
+"""Plain view data for templates and the JSON API, built from services results.
+
+Only public fields leave this module for public pages: names, gender, unit (team, club, city or
+province), rank, status. Never ID numbers, phones, birth dates or certificate numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from yisai.formats.result_sheet import group_label, result_word
+from yisai.formats.standings_export import plain, text
+from yisai.i18n import tr
+from yisai.record import Game, Result
+from yisai.registry.entry import EntryStatus
+from yisai.registry.person import Gender, Player
+from yisai.regulation import Regulation
+from yisai.services.registration import EntryView, TeamView
+from yisai.services.rounds import RoundView
+from yisai.standings.ranking import Standings
+
+STATUS_EN = {"pending": "pending", "approved": "approved", "rejected": "rejected", "withdrawn": "withdrawn"}
+
+
+def gender_label(g: Gender | None) -> str:
+    if g is None:
+        return ""
+    return tr(g.label, "M" if g is Gender.MALE else "F")
+
+
+def status_label(s: EntryStatus) -> str:
+    return tr(s.label, STATUS_EN[s.value])
+
+
+def unit_of(p: Player, team: str | None = None) -> str:
+    return team or p.club or p.city or p.province or ""
+
+
+def public_player(p: Player, team: str | None = None) -> dict[str, Any]:
+    """The public face of a player: no ID number, phone, birth date or certificate."""
+    return {
+        "id": p.id,
+        "name": p.name,
+        "gender": p.gender.value if p.gender else None,
+        "unit": unit_of(p, team),
+        "rank": str(p.rank) if p.rank is not None else "",
+    }
+
+
+def public_entries(entries: list[EntryView]) -> list[dict[str, Any]]:
+    return [
+        {**public_player(v.player, v.team), "division": v.entry.division, "division_name": v.division_name,
+         "team": v.team or "", "status": v.entry.status.value}
+        for v in entries
+        if v.entry.status in (EntryStatus.APPROVED, EntryStatus.PENDING)
+    ]
+
+
+def public_teams(teams: list[TeamView]) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": t.team.name,
+            "place": t.team.place,
+            "leaders": list(t.team.leaders),
+            "coaches": list(t.team.coaches),
+            "members": [
+                {"slot": m.slot or "", **public_player(p)}
+                for m, p in zip(t.team.members, t.players, strict=False)
+            ],
+        }
+        for t in teams
+    ]
+
+
+def result_text(g: Game) -> str:
+    if g.is_bye:
+        return tr("轮空", "bye")
+    if g.result == Result.UNKNOWN:
+        return ""
+    return result_word(g.result, g.played, g.reason)
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    group: str
+    board: int | None
+    black: str
+    black_id: str
+    white: str
+    white_id: str
+    black_score: int
+    white_score: int
+    result: str
+    version: int
+    bye: bool
+
+
+def board_lines(view: RoundView) -> list[tuple[str, list[BoardLine]]]:
+    """Each group's boards in order (byes last), with scores before the round."""
+    out = []
+    for r in view.rounds:
+        lines = []
+        for g in sorted(r.games, key=lambda g: (g.is_bye, g.board)):
+            lines.append(BoardLine(
+                r.group, None if g.is_bye else g.board, view.names.get(g.black, g.black), g.black,
+                view.names.get(g.white, g.white) if g.white else "", g.white or "",
+                view.scores.get(g.black, 0), view.scores.get(g.white, 0) if g.white else 0,
+                result_text(g), r.version_of(g.board), g.is_bye,
+            ))
+        out.append((group_label(r.group), lines))
+    return out
+
+
+def round_json(view: RoundView) -> dict[str, Any]:
+    return {
+        "event": view.event.id,
+        "division": view.division,
+        "round": view.round,
+        "groups": [
+            {"group": label, "boards": [
+                {"board": b.board, "black": {"id": b.black_id, "name": b.black, "score": b.black_score},
+                 "white": {"id": b.white_id, "name": b.white, "score": b.white_score} if not b.bye else None,
+                 "result": b.result, "version": b.version, "bye": b.bye}
+                for b in lines]}
+            for label, lines in board_lines(view)
+        ],
+    }
+
+
+def standings_columns(st: Standings) -> list[str]:
+    return [tr("名次", "place"), tr("姓名", "name"), tr("单位", "club"), tr("段位", "rank")] + [
+        k.title for k in st.shown_keys
+    ]
+
+
+def standings_rows(st: Standings) -> list[tuple[str, list[str]]]:
+    """(player id, cells) per row, every tie-break column included."""
+    out = []
+    for row in st.rows:
+        p = row.player
+        cells = [f"{row.place}=" if row.shared else str(row.place), p.name, p.club,
+                 str(p.rank) if p.rank is not None else ""]
+        cells += [text(row.values.get(k.key)) for k in st.shown_keys]
+        out.append((p.id, cells))
+    return out
+
+
+def standings_json(st: Standings) -> dict[str, Any]:
+    keys = st.shown_keys
+    return {
+        "round": st.round,
+        "criteria": [{"key": k.key, "title": k.title} for k in keys],
+        "rows": [
+            {"place": r.place, "shared": r.shared, "id": r.player.id, "name": r.player.name,
+             "club": r.player.club, "rank": str(r.player.rank) if r.player.rank is not None else "",
+             "values": {k.key: plain(r.values.get(k.key)) for k in keys}}
+            for r in st.rows
+        ],
+    }
+
+
+def summary_sections(lines: list[str]) -> list[tuple[str, list[str]]]:
+    """The regulation summary's 【…】 sections as (title, lines)."""
+    sections: list[tuple[str, list[str]]] = [("", [])]
+    for line in lines:
+        if line.startswith("【") and "】" in line:
+            sections.append((line.strip("【】"), []))
+        elif line.strip():
+            sections[-1][1].append(line)
+    return [s for s in sections if s[1]]
+
+
+def divisions_of(reg: Regulation) -> list[tuple[str, str]]:
+    return [(d.id, d.name) for d in reg.divisions]
