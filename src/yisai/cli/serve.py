@@ -20,6 +20,8 @@ def serve(
     demo_scale: float = typer.Option(0.5, "--demo-scale", min=0.05, max=2.0, help="演示人数比例"),
     refresh: float = typer.Option(2.0, "--refresh", min=0.0, max=60.0,
                                   help="公开页面的表格最多每N秒重新生成一次 (成绩录入后最迟N秒显示)"),
+    qualifier: str = typer.Option(None, "--qualifier", envvar="YISAI_QUALIFIER_EVENT",
+                                  help="开放该比赛的网络海选对局 (WebSocket /live/ws)"),
 ) -> None:
     """启动网站: 公开成绩页、裁判工作台与 JSON API (web server)."""
     from yisai.cli.session import fail, say
@@ -52,6 +54,8 @@ def serve(
     os.environ["YISAI_WEB_SECRET"] = secret
     os.environ["YISAI_DATABASE_URL"] = settings.database
     os.environ["YISAI_WEB_REFRESH"] = str(refresh)
+    if qualifier:
+        os.environ["YISAI_QUALIFIER_EVENT"] = qualifier
     say(tr(f"公开页面: http://{host}:{port}/   工作台: http://{host}:{port}/console   API: http://{host}:{port}/docs",
            f"public site: http://{host}:{port}/   console: http://{host}:{port}/console   API: http://{host}:{port}/docs"))
     say(tr("按 Ctrl-C 停止", "press Ctrl-C to stop"))
