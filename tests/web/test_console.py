@@ -259,3 +259,27 @@ def test_public_pages_set_no_session_cookie(site: Site) -> None:
     for url in ("/", "/events/1", "/events/1/standings/jia", "/events/1/rounds/jia/1/fragment"):
         r = site.new_client().get(url)
         assert r.status_code == 200 and "yisai_session" not in r.headers.get("set-cookie", ""), url
+
+
+def test_print_downloads_are_the_print_service_pdfs(site: Site) -> None:
+    """The console's 打印 links return the same PDFs as `yisai print` (issue 12)."""
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    director = site.login("director")
+    page = director.get("/console/events/1/rounds/jia/1").text
+    assert "/print/pairings.pdf?division=jia&amp;round=1" in page
+    r = director.get("/console/events/1/print/pairings.pdf?division=jia&round=1")
+    assert r.status_code == 200 and r.content[:5] == b"%PDF-"
+    assert "filename*=UTF-8''" in r.headers["content-disposition"]
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = Path(tmp) / "p.pdf"
+        pdf.write_bytes(r.content)
+        text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                              check=True).stdout
+    assert "对阵表" in text and "台次" in text
+    assert site.new_client().get("/console/events/1/print/pairings.pdf?division=jia&round=1",
+                                 follow_redirects=False).status_code == 303  # login first
+    bad = director.get("/console/events/1/print/nonsense.pdf")
+    assert bad.status_code == 400

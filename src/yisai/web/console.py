@@ -384,6 +384,24 @@ def sheet_download(request: Request, event_id: int, division: str, number: int) 
 # ------------------------------------------------------------------ reports, audit
 
 
+@router.get("/events/{event_id}/print/{kind}.pdf")
+def print_download(request: Request, event_id: int, kind: str, division: str | None = None,
+                   round: int | None = None) -> Response:
+    """打印: the same PDF as ``yisai print KIND`` (pairing list, table cards, score slips, standings,
+    team standings, prize list, rank-award list, certificates, entry list, booklet)."""
+    from urllib.parse import quote as url_quote
+
+    from yisai.services.printing import PrintOptions, file_name, print_pdf
+
+    options = PrintOptions(division=division or None, round=round)
+    with acting(request) as work:
+        _event_context(work, event_id)
+        data = print_pdf(work, event_id, kind, options)
+    name = file_name(kind, options)
+    return Response(data, media_type="application/pdf", headers={
+        "Content-Disposition": f"attachment; filename=\"document.pdf\"; filename*=UTF-8''{url_quote(name)}"})
+
+
 def _download(data: bytes, filename: str) -> Response:
     return Response(data, media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
