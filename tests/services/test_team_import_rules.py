@@ -107,3 +107,66 @@ def test_a_player_holds_one_live_entry_per_stage(ctx: Context) -> None:
     with ctx.work() as w:
         statuses = sorted(v.entry.status for v in registration.list_entries(w, event))
     assert statuses.count(EntryStatus.WITHDRAWN) == 1 and len(statuses) == 2
+
+
+def test_a_team_member_is_replaced_in_the_same_seat_with_a_note(ctx: Context, tmp_path: Path) -> None:
+    """递补: a registered player of the seat's division takes the seat; audited; wrong ones refused."""
+    from yisai.services.errors import InputError
+
+    path = write_csv(tmp_path / "t.csv", _province_team("辽宁队", "辽宁省", "沈阳", "210102", 1), "utf-8")
+    with ctx.work() as w:
+        event = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml", seed=3)
+        registration.import_roster(w, event, path.read_bytes(), path.name, require_team=True)
+        sub = registration.register_player(w, event, Player(
+            id="", name="替补甲", gender=Gender.MALE, birth_date=date(2013, 6, 1), rank=Rank.parse("2段"),
+            certificate_no="S1", region="中国大陆", province="辽宁"), division="甲组")
+        other = registration.register_player(w, event, Player(
+            id="", name="丙组生", gender=Gender.MALE, birth_date=date(2018, 6, 1), rank=Rank.parse("1段"),
+            certificate_no="S2", region="中国大陆", province="辽宁"), division="丙组")
+        (team,) = registration.list_teams(w, event)
+        leaving = next(p for p in team.players if p.name == "辽宁1号")  # the 甲组 boy
+    with pytest.raises(InputError), ctx.work() as w:
+        registration.replace_team_member(w, event, "辽宁队", leaving.id, sub.player.id, note="")
+    with pytest.raises(Refused) as info, ctx.work() as w:  # a 丙组 player cannot take a 甲组 seat
+        registration.replace_team_member(w, event, "辽宁队", leaving.id, other.player.id, note="伤病")
+    assert info.value.code == "no_entry_for_seat"
+    with ctx.work() as w:
+        view = registration.replace_team_member(w, event, "辽宁队", leaving.id, sub.player.id, note="伤病递补")
+    assert "替补甲" in {p.name for p in view.players} and "辽宁1号" not in {p.name for p in view.players}
+    seat = next(m for m in view.team.members if m.player_id == sub.player.id)
+    before = next(m for m in team.team.members if m.player_id == leaving.id)
+    assert seat.slot == before.slot
+    with ctx.work() as w:
+        log = [a for a in w.repo.audit_log(event.id, "team") if a.action == "replace-member"]
+    assert len(log) == 1 and log[0].note == "伤病递补"
+
+
+def test_a_provisional_round_count_is_set_before_pairing_beyond_it(ctx: Context) -> None:
+    """规程 (002 八): 暂定7轮, 视报名情况而定: round 8 needs the chief referee's decision first."""
+    from yisai.services.rounds import pair, record_result, set_round_count
+
+    with ctx.work() as w:
+        event = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml", seed=3)
+        for i in range(1, 21):
+            registration.register_player(w, event, Player(
+                id="", name=f"棋手{i}", gender=Gender.MALE, birth_date=date(2013, 1, i),
+                rank=Rank.parse("1段"), certificate_no=f"P{i}", region="中国大陆", province="浙江"),
+                division="jia")
+    for n in range(1, 8):
+        with ctx.work() as w:
+            paired = pair(w, event.id, "jia", n)
+            for b in paired.parts[0][1].boards:
+                record_result(w, event.id, "jia", n, b.board, "黑胜")
+    with pytest.raises(Refused) as info, ctx.work() as w:
+        pair(w, event.id, "jia", 8)
+    assert info.value.code == "round_count_not_set" and "yisai event rounds" in info.value.render("zh")
+    with ctx.work() as w:
+        set_round_count(w, event.id, "甲组", 8, note="报名人数较多")
+    with ctx.work() as w:
+        pair(w, event.id, "jia", 8)
+        assert w.repo.get_event(event.id).decided_rounds("jia") == 8
+    with ctx.work() as w:  # results for round 8, then round 9 is refused: 8 were decided
+        for g in [g for r in w.repo.list_rounds(event.id, "jia") if r.number == 8 for g in r.games if g.white]:
+            record_result(w, event.id, "jia", 8, g.board, "白胜")
+    with pytest.raises(Refused), ctx.work() as w:
+        pair(w, event.id, "jia", 9)

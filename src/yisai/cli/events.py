@@ -72,6 +72,22 @@ def show_cmd(
     console.print(table)
 
 
+@event_app.command("rounds")
+def rounds_cmd(
+    rounds: Annotated[int, typer.Argument(help="该组别的轮数")],
+    division: Annotated[str, typer.Option("--division", "-d", help="组别 (编号或名称)")],
+    note: Annotated[str, typer.Option("--note", help="理由 (记入审计)")] = "",
+    event: Annotated[str | None, typer.Option("--event", "-e", help="比赛编号或名称")] = None,
+    db: DbOption = None,
+) -> None:
+    """确定轮数: 规程写“轮次视报名情况而定”时由裁判长确定该组别共几轮."""
+    from yisai.services.rounds import set_round_count
+
+    with command_work(db) as work:
+        set_round_count(work, event, division, rounds, note)
+    say(tr(f"已确定: {division} 共{rounds}轮", f"set: {division} has {rounds} rounds"), "green")
+
+
 def register(app: typer.Typer) -> None:
     """Attach `yisai event ...`."""
     app.add_typer(event_app, name="event")

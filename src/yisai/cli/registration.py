@@ -207,6 +207,25 @@ def team_add(
         say(tr(f"  - (强制登记) {r}", f"  - (forced) {r}"), "yellow")
 
 
+@team_app.command("replace")
+def team_replace(
+    team: Annotated[str, typer.Argument(help="队伍编号或队名")],
+    out_player: Annotated[str, typer.Option("--out", help="被替换的队员 (编号或身份证号)")],
+    in_player: Annotated[str, typer.Option("--in", help="递补的棋手 (编号或身份证号, 须已报名该组别)")],
+    note: NoteOption = "",
+    event: EventOption = None,
+    db: DbOption = None,
+) -> None:
+    """递补: 已报名的棋手替换队员, 占用同一席位 (须写明理由, 记入审计)."""
+    with command_work(db) as work:
+        view = reg.replace_team_member(work, resolve_event(work, event), team, out_player, in_player,
+                                       note=note)
+    say(tr(f"已递补: {view.team.name} 现有队员 ", f"replaced: {view.team.name} now has ")
+        + "、".join(p.name for p in view.players), "green")
+    for r in view.reasons:
+        say(f"  ! {r}", "yellow")
+
+
 @team_app.command("import")
 def team_import(
     file: Annotated[Path, typer.Argument(help="报名表 (每行须有队名): .xlsx / .xls / .csv")],

@@ -151,8 +151,20 @@ def pair(
 
     def pair_parts() -> list[tuple[str, RoundPairing]]:
         if isinstance(fmt, SwissFormat):
-            if fmt.rounds is not None and round_no > fmt.rounds and not fmt.rounds_provisional:
-                raise _no_such_round(stage, fmt.rounds, round_no)
+            decided = event.decided_rounds(division)
+            if decided is not None and round_no > decided:
+                raise _no_such_round(stage, decided, round_no)
+            if fmt.rounds is not None and round_no > fmt.rounds and decided is None:
+                if not fmt.rounds_provisional:
+                    raise _no_such_round(stage, fmt.rounds, round_no)
+                name = reg.division(division).name
+                raise Refused(
+                    Text(f"规程暂定{fmt.rounds}轮 (视报名情况而定); 要编排第{round_no}轮, 请裁判长先确定"
+                         f"{name}的轮数: yisai event rounds -d {name} {round_no}",
+                         f"the regulation provisionally sets {fmt.rounds} rounds; to pair round "
+                         f"{round_no}, the chief referee first sets {name}'s round count: "
+                         f"yisai event rounds -d {name} {round_no}"),
+                    code="round_count_not_set", params={"rounds": fmt.rounds, "round": round_no})
             order = current_order(work, event, division, stage, [e.id for e in entrants])
             return [("", pair_round(entrants, games, round_no, rules=rules, scoring=scoring,
                                     seed=event.seed, absent=absent, controls=controls, order=order))]
@@ -293,6 +305,26 @@ def _pair_two_groups(
     return [(PLACEMENT_GROUP, pair_placement_final(
         ranking_a, ranking_b, games, round_no, limit=fmt.placement_final.top, rules=rules,
         scoring=scoring, seed=event.seed))]
+
+
+def set_round_count(work: Work, event_ref: str | int | None, division: str, rounds: int,
+                    note: str = "") -> EventRecord:
+    """轮次视报名情况而定: the chief referee fixes a division's round count (audited)."""
+    work.require(Action.PAIR)
+    event = resolve_event(work, event_ref)
+    reg = regulation_of(event)
+    did = resolve_division(reg, division)
+    played = max((r.number for r in work.repo.list_rounds(event.id, did)), default=0)
+    if rounds < max(1, played):
+        raise InputError(
+            Text(f"轮数须至少为{max(1, played)} (已编排到第{played}轮): {rounds}",
+                 f"the round count must be at least {max(1, played)} ({played} paired): {rounds}"),
+            code="bad_round_count", params={"rounds": rounds})
+    settings = dict(event.settings.get("rounds", {}))
+    settings[did] = rounds
+    saved = work.repo.set_event_setting(event.id, "rounds", settings, note)
+    work.emit("round_count_set", event.id, division=did, rounds=rounds)
+    return saved
 
 
 def _controls_within(controls: Controls, ids: set[str]) -> Controls:

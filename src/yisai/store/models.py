@@ -50,6 +50,8 @@ class EventRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime)
     created_by: Mapped[str] = mapped_column(String(100))
+    # Decisions the regulation leaves to the organiser, e.g. {"rounds": {"jia": 7}}.
+    settings: Mapped[dict[str, Any]] = mapped_column(default=dict, server_default="{}")
 
 
 class PlayerRow(Base):

@@ -23,6 +23,12 @@ class EventRecord:
     seed: int
     created_at: datetime
     created_by: str
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def decided_rounds(self, division: str) -> int | None:
+        """The round count the organiser set for a division whose regulation says 暂定."""
+        value = self.settings.get("rounds", {}).get(division)
+        return int(value) if value is not None else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,6 +96,7 @@ def _event(row: EventRow) -> EventRecord:
         seed=row.seed,
         created_at=row.created_at,
         created_by=row.created_by,
+        settings=dict(row.settings or {}),
     )
 
 
@@ -534,6 +535,33 @@ class Repository:
             raise Conflict(Text(f"{player.name}已在{taken.team.name}中",
                                 f"{player.name} is already in {taken.team.name}"))
         row.members.append(TeamMemberRow(player_id=player.id, slot=m.slot))
+
+    def set_event_setting(self, event_id: int, key: str, value: Any, note: str = "") -> EventRecord:
+        row = self.session.get(EventRow, event_id)
+        if row is None:
+            raise NotFound(Text(f"没有编号为{event_id}的比赛", f"no event number {event_id}"))
+        before = {key: (row.settings or {}).get(key)}
+        row.settings = {**(row.settings or {}), key: value}
+        self.audit(event_id, "update", "event", event_id, before, {key: value}, note)
+        self.session.flush()
+        return _event(row)
+
+    def replace_team_member(self, team_id: str | int, old_player: str, new_player: str,
+                            note: str = "") -> Team:
+        """递补: ``new_player`` takes ``old_player``'s seat (slot) in the team, audited."""
+        row = self._team_row(team_id)
+        before = _team(row).model_dump(mode="json")
+        seat = next((m for m in row.members if str(m.player_id) == str(old_player)), None)
+        if seat is None:
+            raise NotFound(Text(f"棋手{old_player}不在该队", f"player {old_player} is not in this team"))
+        if self._player_row(new_player).event_id != row.event_id:
+            raise NotFound(Text(f"棋手{new_player}不属于本比赛", f"player {new_player} is not in this event"))
+        seat.player_id = _pid(new_player)
+        self.session.flush()
+        self.session.refresh(row)
+        after = _team(row, self._division_of_members(row.event_id))
+        self.audit(row.event_id, "replace-member", "team", row.id, before, after.model_dump(mode="json"), note)
+        return after
 
     def add_team_member(self, team_id: str | int, member: TeamMember, note: str = "") -> Team:
         row = self._team_row(team_id)
