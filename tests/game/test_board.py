@@ -81,7 +81,7 @@ def test_occupied_point_is_refused() -> None:
     with pytest.raises(IllegalMove) as exc:
         board.play(WHITE, board.parse_gtp("e5"))
     assert exc.value.reason == Reason.OCCUPIED
-    assert str(exc.value) == "W e5: illegal: occupied"
+    assert str(exc.value) == "W e5: 不合法: 该点已有棋子"
 
 
 def test_single_stone_suicide_is_refused() -> None:

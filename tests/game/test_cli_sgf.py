@@ -32,12 +32,12 @@ KO_GAME = (
 def test_check_ok_illegal_and_malformed(tmp_path: Path) -> None:
     ok = _write(tmp_path, "ok.sgf", b"(;FF[4]SZ[9];B[ee];W[cc])")
     code, out = _run("sgf", "check", ok)
-    assert code == 0 and out.strip() == f"{ok}: ok"
+    assert code == 0 and out.strip() == f"{ok}: 合规"
 
     bad = _write(tmp_path, "ko.sgf", KO_GAME)
     code, out = _run("sgf", "check", ok, bad)
     assert code == 1
-    assert f"{bad}: move 2 (W b8): illegal: ko" in out
+    assert f"{bad}: 第2手 (W b8): 不合法: 打劫须先找劫材 (不得立即提回)" in out
 
     broken = _write(tmp_path, "broken.sgf", b"(;FF[4]SZ[9];B[ee]")
     code, out = _run("sgf", "check", ok, bad, broken)
@@ -51,9 +51,11 @@ def test_check_superko_in_a_record(tmp_path: Path) -> None:
     chinese = _write(tmp_path, "cn.sgf", b"(;FF[4]SZ[9]RU[Chinese]" + body)
     japanese = _write(tmp_path, "jp.sgf", b"(;FF[4]SZ[9]RU[Japanese]" + body)
     code, out = _run("sgf", "check", chinese)
-    assert code == 1 and "move 4 (W b8): illegal: superko" in out
+    assert code == 1 and "第4手 (W b8): 不合法: 全局同形 (禁止)" in out
     code, out = _run("sgf", "check", japanese)
     assert code == 0
+    code, out = _run("--lang", "en", "sgf", "check", chinese)
+    assert code == 1 and "move 4 (W b8): illegal: superko" in out
     code, out = _run("sgf", "check", "--superko", "positional", japanese)
     assert code == 1
 

@@ -200,7 +200,7 @@ def test_illegal_move_message() -> None:
     record = read_sgf(b"(;SZ[9]RU[Chinese];B[aa];W[aa])")
     with pytest.raises(IllegalRecord) as exc:
         replay(record)
-    assert str(exc.value) == "move 2 (W a9): illegal: occupied"
+    assert str(exc.value) == "第2手 (W a9): 不合法: 该点已有棋子"
     assert exc.value.reason == Reason.OCCUPIED and exc.value.move == 2
 
 

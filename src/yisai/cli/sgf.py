@@ -1,7 +1,7 @@
 """`yisai sgf check FILE…` and `yisai sgf score FILE [--dead COORDS]`.
 
 ``check`` replays every record under its own rules (RU[]; Chinese and unknown rules use
-positional superko) and prints ``FILE: ok`` or ``FILE: move N (B q16): illegal: superko``; the
+positional superko) and prints ``FILE: 合规`` or ``FILE: 第N手 (B q16): 不合法: 全局同形 (禁止)`` (English with --lang en); the
 exit code is 2 if any file is malformed, else 1 if any has an illegal move, else 0.
 """
 
@@ -91,7 +91,7 @@ def check_cmd(
             malformed = True
             typer.echo(f"{f}: {tr('格式错误', 'malformed')}: {exc}", err=True)
         else:
-            typer.echo(f"{f}: ok")
+            typer.echo(f"{f}: {tr('合规', 'ok')}")
     if malformed:
         raise typer.Exit(2)
     if illegal:

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 
+from yisai.i18n import tr
 from yisai.regulation.rules import PlayRules
 
 EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
@@ -41,8 +42,17 @@ class Reason(IntEnum):
 
     @property
     def label(self) -> str:
-        """The word used in messages and by ``yisai sgf check``."""
+        """The English key (occupied, suicide, ko, superko), stable for logs and protocols."""
         return self.name.lower()
+
+    @property
+    def text(self) -> str:
+        """The reason in the reader's language, for people."""
+        return tr(_REASON_ZH[self], self.name.lower())
+
+
+_REASON_ZH = {Reason.OK: "合法", Reason.OCCUPIED: "该点已有棋子", Reason.SUICIDE: "禁止自杀",
+              Reason.KO: "打劫须先找劫材 (不得立即提回)", Reason.SUPERKO: "全局同形 (禁止)"}
 
 
 class IllegalMove(ValueError):
@@ -53,7 +63,8 @@ class IllegalMove(ValueError):
         self.color = color
         self.point = point
         self.coord = coord
-        super().__init__(f"{color_letter(color)} {coord}: illegal: {reason.label}")
+        super().__init__(tr(f"{color_letter(color)} {coord}: 不合法: {reason.text}",
+                            f"{color_letter(color)} {coord}: illegal: {reason.text}"))
 
 
 def color_letter(color: int) -> str:

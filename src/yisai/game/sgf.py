@@ -70,7 +70,8 @@ class IllegalRecord(SgfError):
         self.coord = coord
         self.reason = reason
         ValueError.__init__(
-            self, f"move {move} ({color_letter(color)} {coord}): illegal: {reason.label}"
+            self, tr(f"第{move}手 ({color_letter(color)} {coord}): 不合法: {reason.text}",
+                     f"move {move} ({color_letter(color)} {coord}): illegal: {reason.text}")
         )
         self.offset = None
         self.move = move

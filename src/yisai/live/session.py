@@ -328,7 +328,7 @@ class LiveGame:
                 assert point is not None
                 reason = flow.board.check(color, point)
                 if reason != Reason.OK:
-                    raise self._refuse("illegal", f"不合法的着手 ({reason.label})",
+                    raise self._refuse("illegal", f"不合法的着手 ({_zh(reason)})",
                                        f"illegal move ({reason.label})")
             if not self.clock.move(color, now, lag):  # after the flag, lag credit included
                 flow.lose_on_time(color)
@@ -522,3 +522,10 @@ __all__ = [
     "color_name",
     "parse_color",
 ]
+
+
+def _zh(reason: Reason) -> str:
+    from yisai.i18n import use_language
+
+    with use_language("zh"):
+        return reason.text
