@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from pathlib import Path
 
-from yisai.awards.results import EventResults
+from yisai.awards.inputs import EventResults
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.registry.team import Team, TeamMember
 from yisai.regulation import Regulation, load

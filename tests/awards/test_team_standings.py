@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from tests.awards.awardfields import player, shanhai, table, team, xiaoqiwang
-from yisai.awards.results import EventResults
+from yisai.awards.inputs import EventResults
 from yisai.regulation.teams import TeamCompetition
 from yisai.standings.teams import TeamMatch, match_points, team_standings
 
@@ -124,7 +124,7 @@ def test_match_points_from_board_points():
 
 def test_table_from_computed_standings_feeds_team_standings():
     # Round robin of four: a beats all, b beats c and d, c beats d. Scores 6, 4, 2, 0.
-    from yisai.awards.results import table_from_standings
+    from yisai.awards.inputs import table_from_standings
     from yisai.record import Game, Result
     from yisai.standings import StandingsInput, StandingsPlayer, compute_standings
 

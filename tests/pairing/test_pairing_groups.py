@@ -5,13 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.pairing.pairing_helpers import field, g
-from yisai.pairing import (
-    PairingError,
-    final_places,
-    pair_placement_final,
-    simulate_swiss,
-    split_groups,
-)
+from yisai.bench.simulate import simulate_swiss
+from yisai.pairing import PairingError, final_places, pair_placement_final, split_groups
 from yisai.record import Game, Result
 from yisai.regulation.rules import PairingRules
 

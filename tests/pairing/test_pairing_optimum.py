@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from yisai.bench.pairing import engine_totals
-from yisai.pairing import PairingError, pair_round, play_round, synthetic_field
+from yisai.bench.simulate import play_round, synthetic_field
+from yisai.pairing import PairingError, pair_round
 from yisai.pairing.graph import complete_matching
 from yisai.pairing.swiss import prepare_round
 from yisai.pairing.weights import LEVELS, lexicographic_totals

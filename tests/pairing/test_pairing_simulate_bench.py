@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
+from yisai.bench.simulate import black_win_probability, simulate_swiss, synthetic_field
 from yisai.cli.app import app
-from yisai.pairing import round_quality, simulate_swiss, synthetic_field
-from yisai.pairing.simulate import black_win_probability
+from yisai.pairing import round_quality
 
 
 def test_stronger_player_wins_more_often():

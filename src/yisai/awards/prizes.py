@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from yisai.awards.results import EventResults
+from yisai.awards.inputs import EventResults
 from yisai.i18n import tr
 from yisai.registry.person import Player
 from yisai.regulation.divisions import RankingList

@@ -27,7 +27,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from yisai.awards.results import EventResults
+from yisai.awards.inputs import EventResults
 from yisai.formats.regulation_summary import grant_text
 from yisai.i18n import tr
 from yisai.registry.person import Player, ProStatus

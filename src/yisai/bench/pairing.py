@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import typer
 
+from yisai.bench.simulate import play_round, synthetic_field
 from yisai.i18n import tr
-from yisai.pairing import RoundPairing, pair_round, play_round, round_quality, synthetic_field
+from yisai.pairing import RoundPairing, pair_round, round_quality
 from yisai.pairing.graph import BYE, complete_matching, solve
 from yisai.pairing.swiss import Problem, prepare_round
 from yisai.pairing.weights import LEVELS, lexicographic_totals

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from yisai.awards.results import EventResults
+from yisai.awards.inputs import EventResults
 from yisai.cli.render import print_text_table, write_file
 from yisai.cli.session import DbOption, command_work, fail, say
 from yisai.i18n import tr

@@ -12,6 +12,14 @@ from rich.table import Table
 
 from yisai.awards.prizes import compute_prizes
 from yisai.awards.rank_awards import compute_rank_awards
+from yisai.bench.demo_event import (
+    play_round,
+    register_all,
+    registration_moment,
+    rounds_for,
+    shanhai_people,
+    xiaoqiwang_people,
+)
 from yisai.cli.rounds import print_round
 from yisai.formats.awards_report import (
     prize_summary,
@@ -23,14 +31,6 @@ from yisai.formats.awards_report import (
 from yisai.formats.regulation_summary import fmt_date
 from yisai.i18n import tr
 from yisai.services.context import ServiceError, open_context
-from yisai.services.demo import (
-    play_round,
-    register_all,
-    registration_moment,
-    rounds_for,
-    shanhai_people,
-    xiaoqiwang_people,
-)
 from yisai.services.events import create_event, read_regulation_file, regulation_of
 from yisai.services.registration import approved_players
 from yisai.services.results import load_event_results

@@ -13,7 +13,6 @@ from yisai.pairing.model import (
     RoundPairing,
 )
 from yisai.pairing.quality import RoundQuality, round_quality
-from yisai.pairing.simulate import SwissRun, play_round, simulate_swiss, synthetic_field
 from yisai.pairing.swiss import pair_round, round1_order, seeding_order
 
 __all__ = [
@@ -25,15 +24,11 @@ __all__ = [
     "PairingError",
     "RoundPairing",
     "RoundQuality",
-    "SwissRun",
     "final_places",
     "pair_placement_final",
     "pair_round",
-    "play_round",
     "round1_order",
     "round_quality",
     "seeding_order",
-    "simulate_swiss",
     "split_groups",
-    "synthetic_field",
 ]

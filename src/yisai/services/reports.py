@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from yisai.awards.inputs import EventResults
 from yisai.awards.prizes import PrizeReport, compute_prizes
 from yisai.awards.rank_awards import RankAwardReport, compute_rank_awards
-from yisai.awards.results import EventResults
 from yisai.formats import awards_export
 from yisai.formats.awards_report import TextTable, prize_tables, rank_award_tables, team_table
 from yisai.i18n import Text, tr

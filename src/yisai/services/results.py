@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from yisai.awards.results import EventResults, table_from_standings
+from yisai.awards.inputs import EventResults, table_from_standings
 from yisai.i18n import failure_text
 from yisai.pairing.groups import final_places
 from yisai.regulation import Regulation

@@ -10,9 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from yisai.services.accounts import create_user
-from yisai.services.context import Context, open_context
-from yisai.services.demo import (
+from yisai.bench.demo_event import (
     play_round,
     register_all,
     registration_moment,
@@ -20,6 +18,8 @@ from yisai.services.demo import (
     shanhai_people,
     xiaoqiwang_people,
 )
+from yisai.services.accounts import create_user
+from yisai.services.context import Context, open_context
 from yisai.services.events import create_event, read_regulation_file, regulation_of
 from yisai.services.identity import Actor, Role
 from yisai.services.publishing import publish_round
