@@ -13,9 +13,8 @@ from typing import Annotated
 import typer
 
 from yisai.awards.inputs import EventResults
-from yisai.cli.render import print_text_table, write_file
+from yisai.cli.render import check_target, print_text_table, write_file
 from yisai.cli.session import DbOption, command_work, fail, say
-from yisai.i18n import tr
 from yisai.services import reports
 from yisai.services.errors import ServiceError
 
@@ -28,12 +27,6 @@ def store_loader(event: str | None, db: str | None) -> EventResults:
 
     with command_work(db) as work:
         return load_event_results(work, event)
-
-
-def _xlsx_target(path: Path) -> Path:
-    if path.suffix.lower() != ".xlsx":
-        fail(tr(f"导出文件须以 .xlsx 结尾: {path}", f"export file must end in .xlsx: {path}"))
-    return path
 
 
 XlsxOption = Annotated[Path | None, typer.Option("--xlsx", help="同时导出为 Excel 文件 (.xlsx)")]
@@ -53,7 +46,7 @@ def register(app: typer.Typer, loader: Loader | None = None) -> None:
     ) -> None:
         """录取名次与奖励: 各名单、特别奖、参赛奖与奖金合计 (元)."""
         if xlsx is not None:
-            _xlsx_target(xlsx)
+            check_target(xlsx, ".xlsx")
         try:
             view = reports.prize_view(load(event, db), teams=teams)
         except ServiceError as exc:
@@ -69,7 +62,7 @@ def register(app: typer.Typer, loader: Loader | None = None) -> None:
     def awards_cmd(event: EventArg = None, xlsx: XlsxOption = None, db: DbOption = None) -> None:
         """段位申报: 谁可申报什么段位, 以及限额内被跳过者的原因 (顺延)."""
         if xlsx is not None:
-            _xlsx_target(xlsx)
+            check_target(xlsx, ".xlsx")
         try:
             view = reports.award_view(load(event, db))
         except ServiceError as exc:

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from yisai.cli.session import DbOption, command_work, fail, say
-from yisai.i18n import tr
+from yisai.cli.render import write_file
+from yisai.cli.session import DbOption, command_work
 
 KIND_HELP = (
     "pairings 对阵表 | cards 台签 | slips 记分单 | standings 成绩表 | teams 团体成绩 | "
@@ -50,15 +50,7 @@ def print_cmd(
 
 
 def _write(path: Path, data: bytes, suffix: str) -> None:
-    if path.suffix.lower() != suffix:
-        fail(tr(f"文件须以 {suffix} 结尾: {path}", f"the file must end in {suffix}: {path}"))
-    if not path.parent.exists():
-        fail(tr(f"目录不存在: {path.parent}", f"directory does not exist: {path.parent}"))
-    try:
-        path.write_bytes(data)
-    except OSError as exc:
-        fail(tr(f"无法写入 {path}: {exc.strerror}", f"cannot write {path}: {exc.strerror}"), code=1)
-    say(tr(f"已写出: {path} ({len(data) // 1024} KB)", f"written: {path} ({len(data) // 1024} KB)"), "green")
+    write_file(path, data, suffix)
 
 
 def register(app: typer.Typer) -> None:

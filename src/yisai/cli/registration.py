@@ -130,9 +130,16 @@ def player_import(
     db: DbOption = None,
 ) -> None:
     """导入报名表; 任何一行有错则整个文件都不导入. 重复导入同一文件不会重复登记."""
+    _import(file, teams=False, force=force, note=note, event=event, db=db)
+
+
+def _import(file: Path, *, teams: bool, force: bool, note: str, event: str | None,
+            db: str | None) -> None:
+    """`player import` and `team import`: one roster service, teams required or not."""
+    data = read_input(file)
     with command_work(db) as work:
-        ev = resolve_event(work, event)
-        report = reg.import_roster(work, ev, read_input(file), file.name, force=force, note=note)
+        report = reg.import_roster(work, resolve_event(work, event), data, file.name,
+                                   require_team=teams, force=force, note=note)
     _print_report(report)
 
 
@@ -235,11 +242,7 @@ def team_import(
     db: DbOption = None,
 ) -> None:
     """按报名表导入代表队及队员; 有错误或不符合组队规定则整个文件都不导入."""
-    with command_work(db) as work:
-        ev = resolve_event(work, event)
-        report = reg.import_roster(work, ev, read_input(file), file.name, require_team=True,
-                                   force=force, note=note)
-    _print_report(report)
+    _import(file, teams=True, force=force, note=note, event=event, db=db)
 
 
 @team_app.command("list")

@@ -38,12 +38,21 @@ def read_input(path: Path) -> bytes:
         fail(tr(f"无法读取 {path}: {exc.strerror or exc}", f"cannot read {path}: {exc.strerror or exc}"))
 
 
-def write_file(path: Path, data: bytes) -> None:
-    """Write an export; a missing folder or a write error is a message, not a traceback."""
+def check_target(path: Path, suffix: str) -> Path:
+    """An output file's name must end in ``suffix`` (.xlsx, .pdf): checked before any work."""
+    if path.suffix.lower() != suffix:
+        fail(tr(f"文件须以 {suffix} 结尾: {path}", f"the file must end in {suffix}: {path}"))
+    return path
+
+
+def write_file(path: Path, data: bytes, suffix: str | None = None) -> None:
+    """Write an export; a wrong suffix, a missing folder or a write error is a message."""
+    if suffix is not None:
+        check_target(path, suffix)
     if not path.parent.exists():
         fail(tr(f"目录不存在: {path.parent}", f"directory does not exist: {path.parent}"))
     try:
         path.write_bytes(data)
     except OSError as exc:
         fail(tr(f"无法写入 {path}: {exc.strerror}", f"cannot write {path}: {exc.strerror}"), code=1)
-    say(tr(f"已导出: {path}", f"written: {path}"), "green")
+    say(tr(f"已导出: {path} ({len(data) // 1024} KB)", f"written: {path} ({len(data) // 1024} KB)"), "green")
