@@ -84,8 +84,8 @@ def entrants_of(players: list[Player], teams: dict[str, str]) -> list[Entrant]:
 def group_members(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, list[str]]:
     """Groups A/B of a two-group stage, as drawn in round 1 (empty for a plain Swiss)."""
     groups: dict[str, list[str]] = {}
-    for r in work.repo.list_rounds(event.id, division, stage=stage.id):
-        if r.number == 1 and r.group and r.group != PLACEMENT_GROUP:
+    for r in work.repo.list_rounds(event.id, division, stage=stage.id, number=1):
+        if r.group and r.group != PLACEMENT_GROUP:
             groups[r.group] = list(r.info.get("members", []))
     return groups
 

@@ -80,7 +80,7 @@ class PairedRound:
 def _check_previous_complete(work: Work, event: EventRecord, division: str, stage: Stage, n: int) -> None:
     if n == 1:
         return
-    previous = [r for r in work.repo.list_rounds(event.id, division, stage=stage.id) if r.number == n - 1]
+    previous = work.repo.list_rounds(event.id, division, stage=stage.id, number=n - 1)
     if not previous:
         raise Refused(Text(f"第{n - 1}轮尚未编排, 不能编排第{n}轮",
                            f"round {n - 1} is not paired yet: round {n} cannot be paired"),
@@ -314,7 +314,7 @@ def set_round_count(work: Work, event_ref: str | int | None, division: str, roun
     event = resolve_event(work, event_ref)
     reg = regulation_of(event)
     did = resolve_division(reg, division)
-    played = max((r.number for r in work.repo.list_rounds(event.id, did)), default=0)
+    played = max(work.repo.round_numbers(event.id, did), default=0)
     if rounds < max(1, played):
         raise InputError(
             Text(f"轮数须至少为{max(1, played)} (已编排到第{played}轮): {rounds}",
@@ -344,7 +344,7 @@ def rounds_of(work: Work, event_ref: str | int | None, division: str, round_no: 
     reg = regulation_of(event)
     division = resolve_division(reg, division)
     stage = playing_stage(reg, division, stage_ref)
-    found = [r for r in work.repo.list_rounds(event.id, division, stage=stage.id) if r.number == round_no]
+    found = work.repo.list_rounds(event.id, division, stage=stage.id, number=round_no)
     if not found:
         name = reg.division(division).name
         raise InputError(Text(f"{name}第{round_no}轮尚未编排", f"round {round_no} of {name} is not paired yet"),
@@ -418,8 +418,8 @@ def _same(game: Game, parsed: ParsedResult) -> bool:
 
 def _later_rounds(work: Work, rnd: RoundRecord) -> list[int]:
     """Rounds of the same division and stage paired after ``rnd`` (their pairing used its result)."""
-    later = {r.number for r in work.repo.list_rounds(rnd.event_id, rnd.division, stage=rnd.stage)
-             if r.number > rnd.number}
+    later = {n for n in work.repo.round_numbers(rnd.event_id, rnd.division, stage=rnd.stage)
+             if n > rnd.number}
     return sorted(later)
 
 

@@ -706,7 +706,9 @@ class Repository:
         *,
         stage: str | None = None,
         group: str | None = None,
+        number: int | None = None,
     ) -> list[RoundRecord]:
+        """Rounds with their games; ``number`` picks one round (its groups) without the rest."""
         q = select(RoundRow).where(RoundRow.event_id == event_id)
         if division is not None:
             q = q.where(RoundRow.division == division)
@@ -714,10 +716,19 @@ class Repository:
             q = q.where(RoundRow.stage == stage)
         if group is not None:
             q = q.where(RoundRow.group_name == group)
+        if number is not None:
+            q = q.where(RoundRow.number == number)
         q = q.options(selectinload(RoundRow.games)).order_by(
             RoundRow.division, RoundRow.stage, RoundRow.group_name, RoundRow.number
         )
         return [_round(r) for r in self.session.scalars(q)]
+
+    def round_numbers(self, event_id: int, division: str, *, stage: str | None = None) -> list[int]:
+        """The numbers of the paired rounds (no games loaded)."""
+        q = select(RoundRow.number).where(RoundRow.event_id == event_id, RoundRow.division == division)
+        if stage is not None:
+            q = q.where(RoundRow.stage == stage)
+        return sorted(set(self.session.scalars(q)))
 
     def games(
         self, event_id: int, division: str, *, stage: str | None = None, group: str | None = None
