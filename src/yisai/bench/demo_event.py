@@ -9,19 +9,29 @@ team standings, prizes and rank awards. Seeded, so two runs print the same event
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.registry.team import Team
 from yisai.regulation import Regulation
 from yisai.regulation.stages import SwissFormat, TwoGroupSwissFormat
-from yisai.services.context import Work
+from yisai.services.context import Context, Work
 from yisai.services.event_data import division_players, playing_stage
-from yisai.services.registration import add_team, approve_entry, register_player, reject_entry
-from yisai.services.rounds import PairedRound, pair, record_result
-from yisai.store import EventRecord
+from yisai.services.events import EventRecord, create_event, regulation_of
+from yisai.services.registration import (
+    add_team,
+    approve_entry,
+    approved_players,
+    register_player,
+    reject_entry,
+)
+from yisai.services.results import load_event_results
+from yisai.services.rounds import PairedRound, pair, record_result, round_view
 from yisai.vocabulary.rank import Rank
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
@@ -230,3 +240,50 @@ def play_round(work: Work, event: EventRecord, division: str, n: int, seed: int)
                 text = "白超时负" if text == "黑胜" else "黑超时负"
             record_result(work, str(event.id), division, n, b.board, text, group=group)
     return paired
+
+
+
+# ------------------------------------------------------------------ the whole demo, step by step
+
+DEMO_SEEDS: dict[str, tuple[Callable[[int, float], tuple[list[DemoPlayer], dict[str, tuple[str, str | None]]]], int]] = {
+    "2025-shanhai-cup": (shanhai_people, 20250430),
+    "2025-xiaoqiwang": (xiaoqiwang_people, 20250318),
+}
+
+
+@dataclass(frozen=True)
+class DemoStep:
+    """One thing the demo did, for a front end to show: ``kind`` is ``event``, ``registered``,
+    ``division`` (a division starts: name, players, rounds), ``round`` (a RoundView), or
+    ``results`` (the final EventResults)."""
+
+    kind: str
+    data: Any
+
+
+def run_demo(ctx: Context, path: Path, scale: float) -> Iterator[DemoStep]:
+    """Create the event of regulation ``path``, register a synthetic field inside its window,
+    play every division's rounds with simulated results, and yield each step as it is done."""
+    with ctx.work() as work:
+        event = create_event(work, path, seed=DEMO_SEEDS.get(path.stem, (None, 1))[1])
+    reg = regulation_of(event)
+    make_people = DEMO_SEEDS.get(path.stem, (shanhai_people, 0))[0]
+    people, teams = make_people(event.seed, scale)
+    yield DemoStep("event", (event, reg))
+    with ctx.work() as work:
+        registration = register_all(work, event, reg, people, teams)
+    yield DemoStep("registered", (len(people), registration, len(teams)))
+    for d in reg.divisions:
+        with ctx.work() as work:
+            n = len(approved_players(work, event, d.id))
+        if n < 2:
+            continue
+        total = rounds_for(reg, d.id, n)
+        yield DemoStep("division", (d, n, total))
+        for n_round in range(1, total + 1):
+            with ctx.work() as work:
+                play_round(work, event, d.id, n_round, event.seed + n_round)
+            with ctx.work() as work:
+                yield DemoStep("round", round_view(work, str(event.id), d.id, n_round))
+    with ctx.work() as work:
+        yield DemoStep("results", load_event_results(work, str(event.id)))

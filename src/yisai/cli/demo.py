@@ -10,16 +10,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
+from yisai.awards.inputs import EventResults
 from yisai.awards.prizes import compute_prizes
 from yisai.awards.rank_awards import compute_rank_awards
-from yisai.bench.demo_event import (
-    play_round,
-    register_all,
-    registration_moment,
-    rounds_for,
-    shanhai_people,
-    xiaoqiwang_people,
-)
+from yisai.bench.demo_event import registration_moment, run_demo
 from yisai.cli.rounds import print_round
 from yisai.formats.awards_report import (
     prize_summary,
@@ -30,18 +24,12 @@ from yisai.formats.awards_report import (
 )
 from yisai.formats.regulation_summary import fmt_date
 from yisai.i18n import tr
-from yisai.services.context import ServiceError, open_context
-from yisai.services.events import create_event, read_regulation_file, regulation_of
-from yisai.services.registration import approved_players
-from yisai.services.results import load_event_results
-from yisai.services.rounds import round_view
+from yisai.regulation import Regulation
+from yisai.services.context import Context, ServiceError, open_context
+from yisai.services.events import read_regulation_file
 
 console = Console()
 REGULATIONS = Path(__file__).resolve().parents[3] / "regulations"
-SEEDS = {
-    "2025-shanhai-cup": (shanhai_people, 20250430),
-    "2025-xiaoqiwang": (xiaoqiwang_people, 20250318),
-}
 
 
 def demo(
@@ -74,44 +62,48 @@ def demo(
             workdir.cleanup()
 
 
-def _run_one(ctx, path: Path, boards: int, scale: float) -> None:
-    with ctx.work() as work:
-        event = create_event(work, path, seed=SEEDS.get(path.stem, (None, 1))[1])
-    reg = regulation_of(event)
-    make_people = SEEDS.get(path.stem, (shanhai_people, 0))[0]
-    people, teams = make_people(event.seed, scale)
-    console.rule(f"[bold]{reg.name}[/bold]")
-    console.print(tr(f"比赛编号 {event.id}, 抽签种子 {event.seed}", f"event {event.id}, seed {event.seed}"))
-    with ctx.work() as work:
-        registration = register_all(work, event, reg, people, teams)
-    console.print(tr(f"报名 {len(people)} 人, 批准 {registration.approved} 人, {len(teams)} 支队",
-                     f"{len(people)} entries, {registration.approved} approved, {len(teams)} teams"))
-    for name, division, reasons in registration.rejected:
-        console.print(f"  [yellow]不予批准[/yellow] {name} ({division}): {'；'.join(reasons)}")
-    for d in reg.divisions:
-        with ctx.work() as work:
-            n = len(approved_players(work, event, d.id))
-        if n < 2:
-            continue
-        total = rounds_for(reg, d.id, n)
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      console=console, transient=True) as bar:
+def _run_one(ctx: Context, path: Path, boards: int, scale: float) -> None:
+    """Render the demo's steps (the work itself is ``bench.demo_event.run_demo``)."""
+    bar: Progress | None = None
+    task = None
+    reg = None
+    for step in run_demo(ctx, path, scale):
+        if step.kind == "event":
+            event, reg = step.data
+            console.rule(f"[bold]{reg.name}[/bold]")
+            console.print(tr(f"比赛编号 {event.id}, 抽签种子 {event.seed}", f"event {event.id}, seed {event.seed}"))
+        elif step.kind == "registered":
+            people, registration, teams = step.data
+            console.print(tr(f"报名 {people} 人, 批准 {registration.approved} 人, {teams} 支队",
+                             f"{people} entries, {registration.approved} approved, {teams} teams"))
+            for name, division, reasons in registration.rejected:
+                console.print(f"  [yellow]{tr('不予批准', 'rejected')}[/yellow] {name} ({division}): {'；'.join(reasons)}")
+        elif step.kind == "division":
+            d, n, total = step.data
+            if bar is not None:
+                bar.stop()
+            bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                           console=console, transient=True)
+            bar.start()
             task = bar.add_task(f"{d.name} {n}人 {total}轮", total=total)
-            for n_round in range(1, total + 1):
-                with ctx.work() as work:
-                    play_round(work, event, d.id, n_round, event.seed + n_round)
+        elif step.kind == "round":
+            if bar is not None and task is not None:
                 bar.advance(task)
-                with ctx.work() as work:
-                    view = round_view(work, str(event.id), d.id, n_round)
-                print_round(view, limit=boards)
-    with ctx.work() as work:
-        results = load_event_results(work, str(event.id))
+            print_round(step.data, limit=boards)
+        elif step.kind == "results":
+            if bar is not None:
+                bar.stop()
+            assert reg is not None
+            _print_results(step.data, reg)
+
+
+def _print_results(results: EventResults, reg: Regulation) -> None:
     players = results.players
     for key, table in results.ranking_tables().items():
         division, ranking = key
         rl = next(r for r in reg.division(division).rankings if r.id == ranking)
-        t = Table(title=f"{reg.division(division).name} · {rl.name} 前10名", title_style="bold")
-        for h in ("名次", "姓名", "单位", "段位", "积分"):
+        t = Table(title=f"{reg.division(division).name} · {rl.name} {tr('前10名', 'top 10')}", title_style="bold")
+        for h in (tr("名次", "place"), tr("姓名", "name"), tr("单位", "unit"), tr("段位", "rank"), tr("积分", "score")):
             t.add_column(h)
         for row in table.rows[:10]:
             p = players[row.player_id]

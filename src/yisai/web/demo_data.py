@@ -11,12 +11,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from yisai.bench.demo_event import (
+    DEMO_SEEDS,
     play_round,
     register_all,
     registration_moment,
     rounds_for,
     shanhai_people,
-    xiaoqiwang_people,
 )
 from yisai.services.accounts import create_user
 from yisai.services.context import Context, open_context
@@ -28,10 +28,6 @@ from yisai.services.rounds import pair
 from yisai.services.settings import Settings, fixed_clock
 
 REGULATIONS = Path(__file__).resolve().parents[3] / "regulations"
-SEEDS = {
-    "2025-shanhai-cup": (shanhai_people, 20250430),
-    "2025-xiaoqiwang": (xiaoqiwang_people, 20250318),
-}
 DIRECTOR = Actor.cli("demo", Role.CHIEF_REFEREE)
 
 
@@ -59,7 +55,7 @@ def load_demo(settings: Settings, *, scale: float = 0.5, regulations: list[Path]
 
 def _load_one(ctx: Context, path: Path, scale: float) -> int:
     reg = read_regulation_file(path)[1]
-    make_people, seed = SEEDS.get(path.stem, (shanhai_people, 1))
+    make_people, seed = DEMO_SEEDS.get(path.stem, (shanhai_people, 1))
     with ctx.work(actor=DIRECTOR) as work:
         event = create_event(work, path, seed=seed)
     people, teams = make_people(event.seed, scale)
