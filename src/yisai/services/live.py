@@ -83,6 +83,7 @@ class LadderRow:
     games: int
     escapes: int
     qualified: bool
+    note: str = ""  # 并列第38名，一同晋级
 
 
 def live_config(work: Work, event_ref: str | int | None, *, lag_cap: float | None = None) -> LiveConfig:
@@ -249,7 +250,7 @@ def ladder_table(work: Work, cfg: LiveConfig, period: int, pool: str) -> list[La
     for q in result.rows:
         line = by_player[q.player_id]
         out.append(LadderRow(q.place, line.player, line.name, line.points, line.wins, line.games,
-                             line.escapes, q.qualified))  # fmt: skip
+                             line.escapes, q.qualified, q.note))  # fmt: skip
     return out
 
 
@@ -369,3 +370,28 @@ __all__ = [
     "store_wave",
     "touch",
 ]
+
+
+@dataclass(frozen=True)
+class PeriodList:
+    """One period's qualification list for one pool (the public page's table)."""
+
+    period: int
+    start: date
+    end: date
+    pool: str
+    quota: int
+    rows: list[LadderRow]
+
+
+def qualifier_lists(work: Work, event_ref: str | int | None) -> list[PeriodList]:
+    """Every period × pool of the event's online qualifier: points, wins, qualified (public data:
+    names and figures only)."""
+    cfg = live_config(work, event_ref)
+    out = []
+    for p in cfg.stage.periods:
+        for pool in cfg.pools:
+            quota = cfg.ladder.qualifiers.get(pool, 0)
+            out.append(PeriodList(p.number, p.start, p.end, pool, quota,
+                                  ladder_table(work, cfg, p.number, pool)))
+    return out

@@ -174,6 +174,20 @@ async def standings_fragment(request: Request, event_id: int, division: str) -> 
                               _standings_html(request, event_id, division))
 
 
+@router.get("/events/{event_id}/qualifier", response_class=HTMLResponse, include_in_schema=False)
+async def qualifier_page(request: Request, event_id: int) -> Response:
+    """网络海选: each period's points table per pool with who qualifies (ties noted)."""
+    from yisai.services.live import qualifier_lists
+
+    def render(work: Work) -> str:
+        nav = _event_nav(work, event_id)
+        lists = qualifier_lists(work, event_id)
+        pools = {d.id: d.name for d in nav["reg"].divisions}
+        return _template(request, "qualifier.html", lists=lists, pools=pools, **nav)
+
+    return await serve_cached(request, event_id, ("qualifier",), render)
+
+
 @router.get("/events/{event_id}/awards", response_class=HTMLResponse, include_in_schema=False)
 async def awards_page(request: Request, event_id: int) -> Response:
     def render(work: Work) -> str:

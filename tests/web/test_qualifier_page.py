@@ -1,0 +1,50 @@
+"""The public 网络海选 page: each period's table with who qualifies, ties qualifying together
+(seed 000: top 38 open per period; equal points → more wins; still equal → all qualify)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from tests.conftest import REGULATIONS
+from yisai.services.context import open_context
+from yisai.services.events import create_event
+from yisai.services.settings import Settings
+from yisai.store.live_rows import ladder_add
+from yisai.web.app import create_app
+
+AT = datetime(2025, 5, 10, 12)
+
+
+def test_the_public_qualifier_list_marks_the_tie_at_the_quota(tmp_path: Path) -> None:
+    db = str(tmp_path / "q.sqlite")
+    with open_context(db) as ctx, ctx.work() as w:
+        event = create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=1)
+        stage = "qualifier"
+        from yisai.services.live import live_config
+
+        stage = live_config(w, event.id).stage.id
+        # 40 open players: p01..p36 with 10 points; p37..p40 with 6 points and 3 wins each, so
+        # places 37–40 are tied on points and wins: with a quota of 38 all four qualify.
+        for i in range(1, 41):
+            wins, points = (5, 10) if i <= 36 else (3, 6)
+            for k in range(wins):
+                ladder_add(w.session, event_id=event.id, stage=stage, period=1, pool="open",
+                           player=f"p{i:02d}", name=f"棋手{i:02d}", points=2, win=True, loss=False,
+                           escape=False, at=AT)
+            if points < wins * 2:
+                ladder_add(w.session, event_id=event.id, stage=stage, period=1, pool="open",
+                           player=f"p{i:02d}", name=f"棋手{i:02d}", points=points - wins * 2,
+                           win=False, loss=True, escape=False, at=AT)
+        ladder_add(w.session, event_id=event.id, stage=stage, period=1, pool="open", player="p41",
+                   name="<script>x</script>", points=-2, win=False, loss=True, escape=True, at=AT)
+    client = TestClient(create_app(Settings(database=db)))
+    page = client.get(f"/events/{event.id}/qualifier").text
+    assert "第1期" in page and "录取38名" in page
+    rows = page.split('<tr class="qualified">')
+    assert len(rows) - 1 == 40  # 36 + the four tied at places 37–40
+    assert "并列" in page
+    assert "<script>x</script>" not in page and "&lt;script&gt;" in page
+    assert f'href="/events/{event.id}/qualifier"' in client.get(f"/events/{event.id}").text
