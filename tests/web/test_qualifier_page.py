@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from tests.conftest import REGULATIONS
 from yisai.services.context import open_context
 from yisai.services.events import create_event
+from yisai.services.live import live_config
 from yisai.services.settings import Settings
 from yisai.store.live_rows import ladder_add
 from yisai.web.app import create_app
@@ -22,15 +23,12 @@ def test_the_public_qualifier_list_marks_the_tie_at_the_quota(tmp_path: Path) ->
     db = str(tmp_path / "q.sqlite")
     with open_context(db) as ctx, ctx.work() as w:
         event = create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=1)
-        stage = "qualifier"
-        from yisai.services.live import live_config
-
         stage = live_config(w, event.id).stage.id
         # 40 open players: p01..p36 with 10 points; p37..p40 with 6 points and 3 wins each, so
         # places 37–40 are tied on points and wins: with a quota of 38 all four qualify.
         for i in range(1, 41):
             wins, points = (5, 10) if i <= 36 else (3, 6)
-            for k in range(wins):
+            for _ in range(wins):
                 ladder_add(w.session, event_id=event.id, stage=stage, period=1, pool="open",
                            player=f"p{i:02d}", name=f"棋手{i:02d}", points=2, win=True, loss=False,
                            escape=False, at=AT)
