@@ -43,7 +43,7 @@ def build_event(db: Path, players: int, rounds: int, seed: int) -> None:
     from yisai.services.identity import Actor, Role
     from yisai.services.publishing import publish_round
     from yisai.services.registration import register_player
-    from yisai.services.rounds import import_results, pair, round_view
+    from yisai.services.rounds import import_results, pair, round_view, set_round_count
     from yisai.services.settings import Settings
     from yisai.vocabulary.rank import Rank
 
@@ -58,6 +58,8 @@ def build_event(db: Path, players: int, rounds: int, seed: int) -> None:
                     birth_date=date(2013 + i % 2, 1 + i % 12, 1 + i % 28), rank=Rank(rng.randint(-10, 5)),
                     certificate_no=f"B{i:05d}", region="中国大陆", province="浙江", city=f"城市{i % 40}",
                 ), division="jia", fee_paid=True)
+            # 规程: 暂定7轮, 视报名情况而定 — the chief referee fixes the count for this field.
+            set_round_count(work, event.id, "jia", max(7, rounds + 1), note="bench")
         strength: dict[str, float] = {}
         for n in range(1, rounds + 2):
             with ctx.work(actor=director) as work:
