@@ -57,6 +57,14 @@ def test_province_team_before_the_deadline_and_refused_after(site: Site) -> None
         ("甲组男", "江苏1号"), ("甲组女", "江苏2号"), ("乙组男", "江苏3号"), ("乙组女", "江苏4号"),
         ("丙组男", "江苏5号"), ("丙组女", "江苏6号")]
     assert teams[0]["leaders"] == ["王领队"] and teams[0]["coaches"] == ["李教练"]
+    # The leader's account now stands for 江苏队: a second team from it is refused.
+    second = _team_002(token)
+    second.update(team="浙江队", province="浙江")
+    for k in range(6):
+        second[f"m{k}_name"] = f"浙江{k + 1}号"
+        second[f"m{k}_id"] = id_number(SLOTS_002[k][2], 501 + 2 * k + (0 if SLOTS_002[k][1] == "M" else 1))
+    r = leader.post("/console/events/1/register/team", data=second)
+    assert r.status_code == 409 and "每个领队账号对应一支队伍" in r.text
     director = site.login("director")
     assert "江苏3号" in director.get("/console/events/1/entries").text  # the chief referee sees them
     # one minute after 17:00 another province is refused in the regulation's words

@@ -897,6 +897,13 @@ class Repository:
         row.password_hash = password_hash
         self.audit(row.event_id, "update", "user", row.id, None, {"password": "changed"})
 
+    def set_user_team(self, user_id: int, team_id: int, event_id: int) -> None:
+        """Bind a team leader's account to the team it registered (and that team's event)."""
+        row = self._user_row(user_id)
+        before = {"team_id": row.team_id, "event_id": row.event_id}
+        row.team_id, row.event_id = team_id, event_id
+        self.audit(event_id, "update", "user", row.id, before, {"team_id": team_id, "event_id": event_id})
+
     def set_user_active(self, user_id: int, active: bool, note: str = "") -> None:
         row = self._user_row(user_id)
         before = {"active": row.active}
