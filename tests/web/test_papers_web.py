@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi import FastAPI
@@ -37,6 +38,7 @@ PASSWORD = "papers-pw"
 class PapersSite:
     db: Path
     files: Path
+    clock: Clock
     event_id: int
     teams: dict[str, str]  # team name → id
     jia: dict[str, str]  # 甲组 player name → id
@@ -82,10 +84,11 @@ def site(template: tuple[Path, int, dict[str, str], dict[str, str]], tmp_path: P
     db = tmp_path / "site.sqlite"
     shutil.copy(src, db)
     files = tmp_path / "files"
-    app = create_app(replace(Settings(database=str(db), files_dir=files), clock=Clock(NOW)),
+    clock = Clock(NOW)
+    app = create_app(replace(Settings(database=str(db), files_dir=files), clock=clock),
                      secret="test-secret", refresh_seconds=0)
     with TestClient(app):
-        yield PapersSite(db, files, event_id, teams, jia, app)
+        yield PapersSite(db, files, clock, event_id, teams, jia, app)
 
 
 def _upload(c: TestClient, site: PapersSite, data: bytes, name: str, *, team: str = "浙江队",
@@ -137,6 +140,20 @@ def test_a_disguised_exe_is_refused_with_the_services_message(site: PapersSite) 
     assert r.status_code == 409
     assert "Windows 可执行程序" in r.text and "改扩展名无效" in r.text
     assert not any(site.files.rglob("*.pdf")) if site.files.exists() else True
+
+
+def test_oversize_and_late_uploads_are_refused_with_the_limit_and_the_regulations_words(
+        site: PapersSite) -> None:
+    c = site.login("zj")
+    big = PDF + bytes(10 * 1024 * 1024)  # seed 002: max_mb = 10 per file
+    r = _upload(c, site, big, "big.pdf")
+    assert r.status_code == 409
+    assert "超过规定的每个文件 10 MB 上限" in r.text
+    site.clock.moment = datetime(2025, 4, 18, 17, 1)  # one minute after 4月18日17:00
+    r = _upload(c, site, PDF, "late.pdf")
+    assert r.status_code == 409
+    assert "报名附件已截止上传" in r.text and "各队负责人于4月18日17:00前" in r.text
+    assert 'data-state="missing"' in r.text  # the page is shown again, nothing stored
 
 
 def test_a_leader_cannot_fetch_another_teams_paper_by_its_url(site: PapersSite) -> None:
@@ -207,33 +224,54 @@ CHROMIUM = "/usr/bin/chromium"
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
                     reason="chromium is installed by scripts/setup.sh")
-def test_a_referee_ticks_arrivals_on_a_phone(template: tuple[Path, int, dict[str, str], dict[str, str]],
-                                             tmp_path: Path) -> None:
+def test_a_leader_uploads_and_a_referee_ticks_arrivals_on_a_phone(
+        template: tuple[Path, int, dict[str, str], dict[str, str]], tmp_path: Path) -> None:
     from tests.web.server import ROOT, Server
     from tests.web.test_browser import ARGS, PHONE, playwright_api
 
     src, event_id, _teams, jia = template
     db = tmp_path / "phone.sqlite"
     shutil.copy(src, db)
-    with Server(db, now="2025-05-01T08:00:00") as server, playwright_api.sync_playwright() as p:
+    shots = ROOT / "out" / "screens"
+    shots.mkdir(parents=True, exist_ok=True)
+    scan = tmp_path / "scan.pdf"
+    scan.write_bytes(PDF)
+
+    def login(page: Any, base: str, who: str) -> None:
+        page.goto(base + "/console/login")
+        page.fill("input[name=login]", who)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_url(base + "/console")
+
+    with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            page = browser.new_page(viewport=PHONE)
-            page.goto(server.url + "/console/login")
-            page.fill("input[name=login]", "referee")
-            page.fill("input[name=password]", PASSWORD)
-            page.click("button[type=submit]")
-            page.wait_for_url(server.url + "/console")
-            page.goto(f"{server.url}/console/events/{event_id}/checkin")
-            for name in ("浙江1号", "上海2号"):
-                page.click(f"#p{jia[name]} button.tick")
-                page.wait_for_selector(f"#p{jia[name]}[data-arrived='1']")
-            assert page.locator("li[data-arrived='1']").count() == 2
-            assert page.locator(f"#p{jia['浙江1号']}").inner_text().count("08:00") == 1
-            width = page.evaluate("document.documentElement.scrollWidth")
-            assert width <= PHONE["width"]  # no sideways scrolling on a phone
-            shots = ROOT / "out" / "screens"
-            shots.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(shots / "checkin-phone.png"), full_page=True)
+            with Server(db, now="2025-04-10T09:30:00") as server:  # before the papers deadline
+                page = browser.new_context(viewport=PHONE).new_page()
+                login(page, server.url, "zj")
+                page.goto(f"{server.url}/console/events/{event_id}/papers")
+                for slot in ("entry_form", f"identity_proof-{jia['浙江1号']}"):
+                    page.set_input_files(f"tr[data-slot='{slot}'] input[type=file]", str(scan))
+                    page.click(f"tr[data-slot='{slot}'] button[type=submit]")
+                    page.wait_for_selector(f"tr[data-slot='{slot}'][data-state='submitted']")
+                page.screenshot(path=str(shots / "papers-leader-phone.png"), full_page=True)
+                desk = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+                login(desk, server.url, "director")
+                desk.goto(f"{server.url}/console/events/{event_id}/papers?missing=1")
+                assert desk.locator("section.team-papers").count() == 3
+                desk.screenshot(path=str(shots / "papers-director.png"), full_page=True)
+            with Server(db, now="2025-05-01T08:00:00") as server:  # arrival day
+                page = browser.new_context(viewport=PHONE).new_page()
+                login(page, server.url, "referee")
+                page.goto(f"{server.url}/console/events/{event_id}/checkin")
+                for name in ("浙江1号", "上海2号"):
+                    page.click(f"#p{jia[name]} button.tick")
+                    page.wait_for_selector(f"#p{jia[name]}[data-arrived='1']")
+                assert page.locator("li[data-arrived='1']").count() == 2
+                assert "08:00" in page.locator(f"#p{jia['浙江1号']}").inner_text()
+                width = page.evaluate("document.documentElement.scrollWidth")
+                assert width <= PHONE["width"]  # no sideways scrolling on a phone
+                page.screenshot(path=str(shots / "checkin-phone.png"), full_page=True)
         finally:
             browser.close()
