@@ -118,7 +118,7 @@ def pair_cmd(
             t.add_row("", names.get(y.player, y.player), "", "轮空", f"+{y.points}")
         console.print(t)
         if explain:
-            for line in collapse_sit_outs(pairing.explain(names=names)):
+            for line in pairing.explain(names=names):
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
@@ -177,21 +177,8 @@ def print_round(view: RoundView, *, explain: bool = False, limit: int = 0) -> No
             t.caption = tr(f"… 共{len(games)}台", f"… {len(games)} boards")
         console.print(t)
         if explain:
-            for line in collapse_sit_outs(view.info.get(r.group, [])):
+            for line in view.info.get(r.group, []):
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
-
-
-SIT_OUT_MARKS = ("本轮不参赛", "Not paired this round")
-
-
-def collapse_sit_outs(lines: list[str]) -> list[str]:
-    """The explanation without one line per player who does not play (68 of them in seed 000's
-    round 10): those are summed up in one line at the end."""
-    kept = [line for line in lines if not any(m in line for m in SIT_OUT_MARKS)]
-    skipped = len(lines) - len(kept)
-    if skipped:
-        kept.append(tr(f"另有{skipped}人本轮不参赛", f"{skipped} more players do not play this round"))
-    return kept
 
 
 @round_app.command("sheet")

@@ -19,6 +19,7 @@ from typing import Any
 from yisai.formats.sheets import Sheet, cell_text, column_letter, find_header_row, read_sheets
 from yisai.i18n import tr
 from yisai.record import Result
+from yisai.record.groups import group_label
 from yisai.record.parse import ParsedResult, ResultSyntaxError, parse_result
 from yisai.record.text import clean_text, shown
 
@@ -34,7 +35,6 @@ HEADERS = tuple(names[0] for names in COLUMNS.values())
 IGNORED = ("序号", "备注", "积分", "黑方积分", "白方积分", "签名", "黑方签名", "白方签名", "说明")
 _ALIASES = {alias: key for key, names in COLUMNS.items() for alias in names}
 BYE_WORDS = ("轮空", "(轮空)", "（轮空）", "bye")
-PLACEMENT_LABEL = "同名次决赛"
 BOTH_WIN_WORD = "双方胜"
 MAX_BOARD_DIGITS = 5  # board numbers up to 99999: far more than any round has  # OpenGotha's 1-1: printed so a sheet shows it, never entered from one
 
@@ -110,20 +110,6 @@ def header_key(text: object) -> str | None:
     t = re.sub(r"\s+", "", str(text or "")).strip("*＊")
     t = re.split(r"[(（]", t, maxsplit=1)[0]
     return _ALIASES.get(t)
-
-
-def group_label(group: str) -> str:
-    """How a group is printed: A, B, 同名次决赛 (placement final), nothing for a plain Swiss."""
-    return PLACEMENT_LABEL if group == "final" else group
-
-
-def group_id(text: str) -> str:
-    """Back from what people write (A组, a, 同名次决赛, 决赛) to the stored group id."""
-    t = re.sub(r"\s+", "", text)
-    if t in (PLACEMENT_LABEL, "决赛", "final", "同名次"):
-        return "final"
-    t = t.removesuffix("组")
-    return t.upper() if t.isascii() else t
 
 
 def result_word(result: Result, played: bool, reason: str, bye: bool = False) -> str:

@@ -112,8 +112,10 @@ class RoundPairing:
             lines.append(head + ": " + "; ".join(show(t) for t in (*b.reasons, b.colour_reason)))
         lines.extend(tr(f"轮空 {show(y.player)} (+{y.points}分): {show(y.reason)}",
                         f"Bye {show(y.player)} (+{y.points}): {show(y.reason)}") for y in self.byes)
-        lines.extend(tr(f"本轮不参赛: {show(p)}", f"Not paired this round: {show(p)}")
-                     for p in self.sit_outs)
+        if self.sit_outs:  # one line, however many sit out (68 in seed 000's round 10)
+            who = tr("、", ", ").join(show(p) for p in self.sit_outs)
+            lines.append(tr(f"本轮不参赛({len(self.sit_outs)}人): {who}",
+                            f"Not paired this round ({len(self.sit_outs)}): {who}"))
         lines.extend(tr(f"警告: {show(w)}", f"Warning: {show(w)}") for w in self.warnings)
         return lines
 

@@ -17,7 +17,7 @@ from yisai.awards.prizes import PrizeReport, compute_prizes
 from yisai.awards.rank_awards import RankAwardReport, compute_rank_awards
 from yisai.formats import awards_export
 from yisai.formats.awards_report import TextTable, prize_tables, rank_award_tables, team_table
-from yisai.i18n import Text, tr
+from yisai.i18n import Text, language, tr
 from yisai.registry.person import Gender
 from yisai.services.context import InputError, Work
 from yisai.services.events import regulation_of, resolve_event
@@ -72,7 +72,7 @@ def _describe(wanted: Mapping[str, str]) -> str:
     shown = []
     for k, v in wanted.items():
         if k == "gender":
-            v = Gender(v).label if tr("zh", "en") == "zh" else v
+            v = Gender(v).label if language() == "zh" else v
         shown.append(f"{labels.get(k, k)}={v}")
     return tr("、", ", ").join(shown)
 

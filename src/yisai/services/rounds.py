@@ -26,15 +26,12 @@ from yisai.formats.result_sheet import (
     SheetIssue,
     SheetLine,
     SheetRow,
-    group_id,
-    group_label,
     result_word,
     same_name,
 )
 from yisai.i18n import Text, bilingual, both, failure_text, language
 from yisai.record import Game, Result
-from yisai.record.groups import group_id as read_group
-from yisai.record.groups import group_title
+from yisai.record.groups import group_id, group_label, group_title
 from yisai.record.parse import (
     ACCEPTED,
     ParsedResult,
@@ -380,7 +377,7 @@ def record_result(
                          code="bad_result", params={"text": text}) from None
     _event, _reg, rounds = rounds_of(work, event_ref, division, round_no, stage_ref)
     if group is not None:
-        group = read_group(group)  # A, A组, 同名次决赛, final: what the sheet printed
+        group = group_id(group)  # A, A组, 同名次决赛, final: what the sheet printed
         rounds = [r for r in rounds if r.group == group]
     matches = [(r, g) for r in rounds for g in r.games if g.board == board]
     if not matches:
@@ -765,9 +762,8 @@ def _board_range(by_board: dict[tuple[str, int], tuple[RoundRecord, Game]], grou
 
 
 def _same_result(row: SheetRow, game: Game) -> bool:
-    parsed = row.result
-    assert parsed is not None
-    if (parsed.result, parsed.played, parsed.reason) == (game.result, game.played, game.reason):
+    assert row.result is not None
+    if _same(game, row.result):
         return True
     return row.result_text == result_word(game.result, game.played, game.reason)
 
