@@ -170,3 +170,16 @@ def test_a_provisional_round_count_is_set_before_pairing_beyond_it(ctx: Context)
             record_result(w, event.id, "jia", 8, g.board, "白胜")
     with pytest.raises(Refused), ctx.work() as w:
         pair(w, event.id, "jia", 9)
+
+
+def test_a_late_roster_names_the_closed_window_once_for_all_teams(tmp_path: Path) -> None:
+    rows = _province_team("辽宁队", "辽宁省", "沈阳", "210102", 1)
+    rows += _province_team("大连队", "辽宁省", "大连", "210202", 2)
+    path = write_csv(tmp_path / "late.csv", rows, "utf-8")
+    with open_context(str(tmp_path / "l.sqlite"), now=datetime(2025, 4, 19, 9)) as c:
+        with c.work() as w:
+            event = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml", seed=3)
+        with pytest.raises(Refused) as info, c.work() as w:
+            registration.import_roster(w, event, path.read_bytes(), path.name, require_team=True)
+    window = [d for d in info.value.details if "报名时间" in d]
+    assert len(window) == 1 and "2支队" in window[0] and "辽宁队" in window[0] and "大连队" in window[0]

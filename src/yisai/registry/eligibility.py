@@ -238,7 +238,7 @@ def check_team(
     reasons: list[str] = []
     label = _label(rules)
     if at is not None:
-        reasons += _window_reasons(at, rules)
+        reasons += window_reasons(at, rules)
     if rules.max_teams is not None and len(other_teams) >= rules.max_teams:
         reasons.append(tr(f"已报{len(other_teams)}支{label}, 达到限报{rules.max_teams}支",
                           f"{len(other_teams)} teams ({label}) already entered: the limit is "
@@ -265,7 +265,9 @@ def _closing(moment: datetime) -> datetime:
     return moment
 
 
-def _window_reasons(at: datetime, rules: TeamRules) -> list[str]:
+def window_reasons(at: datetime, rules: TeamRules) -> list[str]:
+    """The registration-window finding alone (also part of ``check_team``), for callers that
+    report it once for many teams."""
     opens, closes = rules.registration_from, rules.registration_to
     if opens is None and closes is None:
         return []

@@ -21,7 +21,7 @@ from pathlib import Path
 from yisai.formats.roster import Roster, RosterRow, Sheet, parse_sheets
 from yisai.formats.uploads import read_roster_bytes
 from yisai.i18n import Text, both
-from yisai.registry.eligibility import check_player, check_team
+from yisai.registry.eligibility import check_player, check_team, window_reasons
 from yisai.registry.entry import TRANSITIONS, Entry, EntryStatus
 from yisai.registry.idcard import normalise
 from yisai.registry.person import Gender, Player
@@ -254,9 +254,8 @@ LIVE = (EntryStatus.PENDING, EntryStatus.APPROVED)
 def _check_one_live_entry(work: Work, event: EventRecord, regulation: Regulation, player: Player,
                           division: str, stage: str) -> None:
     """One live (pending or approved) entry per player and stage (规程: 每人限报一个组别)."""
-    for other in work.repo.list_entries(event.id):
-        if (other.player_id == player.id and other.stage == stage and other.division != division
-                and other.status in LIVE):
+    for other in work.repo.list_entries(event.id, player_id=player.id, stage=stage, status=LIVE):
+        if other.division != division:
             name = _division_name(regulation, other.division)
             raise Refused(
                 Text(f"{player.name}已报名{name} (报名{other.id}, {other.status.label}); "
@@ -711,7 +710,9 @@ def _import_teams(
         return
     rules = team_rules(regulation)
     problems: list[Text] = []
-    shared: dict[Text, list[str]] = {}  # a reason every team shares (a closed window): said once
+    # A closed registration window is the same reason for every team: said once, not per team.
+    closed = set(texts(lambda: window_reasons(work.now, rules)))
+    shared: dict[Text, list[str]] = {}
     for name, rows in by_team.items():
         existing = work.repo.find_team(event.id, name)
         have = {m.player_id for m in existing.members} if existing else set()
@@ -733,7 +734,7 @@ def _import_teams(
             rows_text = "、".join(str(r.row) for r, _ in rows)
             rows_en = ", ".join(str(r.row) for r, _ in rows)
             for r in reasons:
-                if r.zh.startswith("报名时间"):
+                if r in closed:
                     shared.setdefault(r, []).append(name)
                 else:
                     problems.append(Text(f"{name}(第{rows_text}行): {r.zh}",
