@@ -20,8 +20,8 @@ from sqlalchemy.orm import Session
 
 from yisai.i18n import Text
 from yisai.services.errors import Conflict, Forbidden, InputError, Refused, ServiceError
-from yisai.services.identity import Action, Actor, Role
-from yisai.services.settings import BEIJING, Settings, beijing_now, fixed_clock
+from yisai.services.identity import Action, Actor
+from yisai.services.settings import BEIJING, Settings, fixed_clock
 from yisai.store import Database, Repository, SchemaOutdated, StoreError, open_database
 
 __all__ = [
@@ -148,11 +148,3 @@ def unit_of_work(
     with open_context(where, actor=actor, now=now) as ctx, ctx.work() as work:
         yield work
 
-
-def clock() -> datetime:
-    """Beijing wall time; kept for callers that only need "now" (settings carry the real clock)."""
-    return beijing_now()
-
-
-def chief_referee(name: str = "system") -> Actor:
-    return Actor.cli(name, Role.CHIEF_REFEREE)

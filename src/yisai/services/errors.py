@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-from yisai.i18n import Text, tr
+from yisai.i18n import Text
 
 
 def _text(message: str | Text, en: str | None) -> Text:
@@ -103,7 +103,3 @@ class Forbidden(ServiceError):
     exit_code = 1
     status = 403
     default_code = "forbidden"
-
-
-def fmt_list(items: Iterable[str]) -> str:
-    return tr("、", ", ").join(items)

@@ -816,9 +816,6 @@ class Repository:
         )
         return after
 
-    def game_version(self, round_id: int, board: int) -> int:
-        return self._game_row(round_id, board)[1].version
-
     def result_history(self, round_id: int, board: int) -> list[ResultChange]:
         _rnd, row = self._game_row(round_id, board)
         q = select(ResultChangeRow).where(ResultChangeRow.game_id == row.id)
@@ -903,9 +900,3 @@ class Repository:
         before = {"team_id": row.team_id, "event_id": row.event_id}
         row.team_id, row.event_id = team_id, event_id
         self.audit(event_id, "update", "user", row.id, before, {"team_id": team_id, "event_id": event_id})
-
-    def set_user_active(self, user_id: int, active: bool, note: str = "") -> None:
-        row = self._user_row(user_id)
-        before = {"active": row.active}
-        row.active = active
-        self.audit(row.event_id, "update", "user", row.id, before, {"active": active}, note)
