@@ -10,13 +10,12 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperGroup
 
-from yisai.cli.session import settings
+from yisai.cli.session import command_work
 from yisai.i18n import tr
 from yisai.record import Game, Result
 from yisai.record.groups import group_title
 
 if TYPE_CHECKING:  # services (and the store) load when a command runs, not for --help
-    from yisai.services.errors import ServiceError
     from yisai.services.events import EventRecord
     from yisai.services.rounds import RoundView
 
@@ -61,13 +60,6 @@ def result_label(g: Game) -> str:
     return text
 
 
-def _fail(exc: ServiceError) -> None:
-    console.print(exc.message, style="red", markup=False, highlight=False, soft_wrap=True)
-    for d in exc.details:  # one problem per line, never wrapped: FILE:SHEET:ROW:COLUMN stays greppable
-        console.print(f"  {d}", markup=False, highlight=False, soft_wrap=True)
-    raise typer.Exit(exc.exit_code)
-
-
 def _pairs(values: list[str]) -> tuple[tuple[str, str], ...]:
     out = []
     for v in values:
@@ -93,19 +85,14 @@ def pair_cmd(
 ) -> None:
     """编排一轮 (积分编排制)."""
     from yisai.pairing import Controls
-    from yisai.services.context import ServiceError, unit_of_work
     from yisai.services.rounds import pair
 
     controls = Controls(fixed_pairs=_pairs(fix), forbidden_pairs=_pairs(forbid),
                         requested_byes=tuple(bye), sit_outs=tuple(sit_out))
-    try:
-        with unit_of_work(settings(db)) as work:
-            paired = pair(work, event, division, round_no, stage_ref=stage, controls=controls,
-                          replace=replace)
-        names = paired.names
-    except ServiceError as exc:
-        _fail(exc)
-        return
+    with command_work(db) as work:
+        paired = pair(work, event, division, round_no, stage_ref=stage, controls=controls,
+                      replace=replace)
+    names = paired.names
     for group, pairing in paired.parts:
         title = _title(paired.event, paired.division, round_no, group)
         t = Table(title=title, title_style="bold")
@@ -139,15 +126,10 @@ def round_show(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
 ) -> None:
     """显示一轮的对阵与成绩: 台次 黑方 白方 积分(赛前, 黑:白) 结果."""
-    from yisai.services.context import ServiceError, unit_of_work
     from yisai.services.rounds import round_view
 
-    try:
-        with unit_of_work(settings(db)) as work:
-            view = round_view(work, event, division, round_no, stage)
-    except ServiceError as exc:
-        _fail(exc)
-        return
+    with command_work(db) as work:
+        view = round_view(work, event, division, round_no, stage)
     print_round(view, explain=explain)
 
 
@@ -193,15 +175,10 @@ def round_sheet(
 ) -> None:
     """打印一轮的成绩登记表 (台次 分组 黑方 白方 结果), 填好后用 yisai result import 导入."""
     from yisai.formats.result_sheet import write_result_sheet
-    from yisai.services.context import ServiceError, unit_of_work
     from yisai.services.rounds import round_view, sheet_lines, sheet_title
 
-    try:
-        with unit_of_work(settings(db)) as work:
-            view = round_view(work, event, division, round_no, stage)
-    except ServiceError as exc:
-        _fail(exc)
-        return
+    with command_work(db) as work:
+        view = round_view(work, event, division, round_no, stage)
     from yisai.services.events import regulation_of
 
     name = regulation_of(view.event).division(view.division).name
@@ -229,16 +206,11 @@ def result_cmd(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
 ) -> None:
     """录入一台的成绩. 已有成绩的台次须加 --change 才能更改."""
-    from yisai.services.context import ServiceError, unit_of_work
     from yisai.services.rounds import record_result
 
-    try:
-        with unit_of_work(settings(db)) as work:
-            entry = record_result(work, event, division, round_no, board, result, group=group,
-                                 stage_ref=stage, change=change, note=note)
-    except ServiceError as exc:
-        _fail(exc)
-        return
+    with command_work(db) as work:
+        entry = record_result(work, event, division, round_no, board, result, group=group,
+                             stage_ref=stage, change=change, note=note)
     game = entry.game
     if not entry.changed:
         console.print(tr(f"未改动: 第{round_no}轮第{board}台已是 {result_label(game)}",
@@ -264,19 +236,14 @@ def result_import(
 ) -> None:
     """导入成绩表: 全部无误才保存, 否则逐行列出问题 (文件:工作表:行:列), 一个也不保存."""
     from yisai.formats.result_sheet import read_result_sheet
-    from yisai.services.context import ServiceError, unit_of_work
     from yisai.services.rounds import import_results
 
     sheet = read_result_sheet(file)
     for w in sheet.warnings:
         console.print(w, style="yellow", markup=False, highlight=False, soft_wrap=True)
-    try:
-        with unit_of_work(settings(db)) as work:
-            report = import_results(work, event, division, round_no, sheet, group=group,
-                                    stage_ref=stage, change=change, note=note)
-    except ServiceError as exc:
-        _fail(exc)
-        return
+    with command_work(db) as work:
+        report = import_results(work, event, division, round_no, sheet, group=group,
+                                stage_ref=stage, change=change, note=note)
     console.print(tr(
         f"已导入 {file.name}: 保存{len(report.saved)}台成绩, 未变{report.unchanged}台, "
         f"未填{report.blank}台, 轮空{report.byes}行",

@@ -45,7 +45,7 @@ def say(text: str, style: str | None = None) -> None:
 def fail(message: str, details: list[str] | None = None, code: int = 2) -> NoReturn:
     err_console.print(message, style="bold red", markup=False, soft_wrap=True)
     for line in details or []:
-        err_console.print(f"  - {line}", markup=False, soft_wrap=True)
+        err_console.print(f"  {line}", markup=False, soft_wrap=True)  # one problem per line: FILE:ROW:COLUMN stays greppable
     raise typer.Exit(code)
 
 
