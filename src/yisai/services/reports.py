@@ -115,7 +115,7 @@ def event_standings(
     wanted = parse_filters(filters)
     if division is None:
         division = wanted.pop("division", None)
-    playing = [d for d in reg.divisions if work.repo.games(event.id, d.id)] or list(reg.divisions)
+    playing = [d for d in reg.divisions if work.repo.round_numbers(event.id, d.id)] or list(reg.divisions)
     if division is None:
         if len(playing) != 1:
             choices = "、".join(f"{d.name}({d.id})" for d in playing)
@@ -129,7 +129,8 @@ def event_standings(
     did = resolve_division(reg, division)
     inp = standings_input(work, event, did)
     subset = _subset(inp, wanted) if wanted else None
-    standings = division_standings(work, event, did, round_=round_, criteria=criteria, subset=subset)
+    standings = division_standings(work, event, did, round_=round_, criteria=criteria, subset=subset,
+                                   inp=inp)
     name = reg.division(did).name
     title = " ".join(x for x in (event.name, name, _describe(wanted) if wanted else "") if x)
     return StandingsReport(standings, inp, tuple(inp.warnings), title)

@@ -18,7 +18,7 @@ from yisai.services.event_data import PLACEMENT_GROUP, group_members, playing_st
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.registration import approved_players
 from yisai.services.rounds import current_order
-from yisai.standings import Standings, compute_standings
+from yisai.standings import Standings, StandingsInput, compute_standings
 from yisai.standings.names import CriterionRef
 from yisai.standings.placement import apply_final_places
 from yisai.standings.teams import RankingTable
@@ -62,6 +62,7 @@ def division_standings(
     round_: int | None = None,
     criteria: Sequence[CriterionRef] | None = None,
     subset: Iterable[str] | None = None,
+    inp: StandingsInput | None = None,
 ) -> Standings:
     """One division's ranking after ``round_`` (default: the latest), the final applied.
 
@@ -71,7 +72,8 @@ def division_standings(
 
     reg = regulation_of(event)
     stage = playing_stage(reg, division)
-    inp = standings_input(work, event, division, stage.id)
+    if inp is None:  # a caller that already read the division's games passes them in
+        inp = standings_input(work, event, division, stage.id)
     members = list(inp.select(division=division))
     try:
         standings = compute_standings(inp, round_, criteria, members, lot_seed=event.seed)
