@@ -40,7 +40,7 @@ def test_the_public_qualifier_list_marks_the_tie_at_the_quota(tmp_path: Path) ->
                    name="<script>x</script>", points=-2, win=False, loss=True, escape=True, at=AT)
     client = TestClient(create_app(Settings(database=db)))
     page = client.get(f"/events/{event.id}/qualifier").text
-    assert "第1期" in page and "录取38名" in page
+    assert "第1期" in page and "录取38名" in page and "少年组、幼儿组" in page  # the youth pool named by its divisions
     rows = page.split('<tr class="qualified">')
     assert len(rows) - 1 == 40  # 36 + the four tied at places 37–40
     assert "并列" in page

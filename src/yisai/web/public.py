@@ -183,6 +183,9 @@ async def qualifier_page(request: Request, event_id: int) -> Response:
         nav = _event_nav(work, event_id)
         lists = qualifier_lists(work, event_id)
         pools = {d.id: d.name for d in nav["reg"].divisions}
+        for stage in nav["reg"].stages:  # a merged pool (少儿组 = 少年组 + 幼儿组) by its divisions
+            for key, members in getattr(stage.format, "pools", {}).items():
+                pools[key] = "、".join(pools.get(m, m) for m in members)
         return _template(request, "qualifier.html", lists=lists, pools=pools, **nav)
 
     return await serve_cached(request, event_id, ("qualifier",), render)
