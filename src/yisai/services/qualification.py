@@ -178,9 +178,11 @@ def _store_version(work: Work, cfg: LiveConfig, period: int, pool: str, listed: 
                 f"platform by {deadline:%Y-%m-%d} 24:00 Beijing time, or the place lapses."))
         elif r.qualified and old is not None and old.status == "revoked":
             rows.update_place(work.session, old.id, work.now, status="qualified")
-        elif not r.qualified and old is not None and old.status in HOLDING and amended:
+    now_qualified = {r.player for r in listed if r.qualified}
+    for old in held.values():
+        if amended and old.pool == pool and old.status in HOLDING and old.player not in now_qualified:
             rows.update_place(work.session, old.id, work.now, status="revoked")
-            _notify(work, cfg, old.id, r.player, "revoked", Text(
+            _notify(work, cfg, old.id, old.player, f"revoked_{version}", Text(
                 f"网络海选赛第{period}期晋级名单已更正, 你的晋级资格取消 (原因: {reason})",
                 f"The period {period} list was amended; your place is withdrawn ({reason})."))
     work.repo.audit(cfg.event_id, "amend" if amended else "publish", "qualifier_list",

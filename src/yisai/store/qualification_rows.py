@@ -196,6 +196,18 @@ def game_event(s: Session, game_id: int) -> tuple[int, str] | None:
     return (r.event_id, r.status) if r is not None else None
 
 
+def game_players(s: Session, game_id: int) -> tuple[int, str, str] | None:
+    """(event id, black, white) of a game, or None."""
+    r = s.get(LiveGameRow, game_id)
+    return (r.event_id, r.black, r.white) if r is not None else None
+
+
+def games_without_signals(s: Session, event_id: int) -> list[int]:
+    q = (select(LiveGameRow.id).where(LiveGameRow.event_id == event_id, LiveGameRow.status == "finished")
+         .where(~LiveGameRow.id.in_(select(FairPlayRow.game_id))).order_by(LiveGameRow.id))  # fmt: skip
+    return list(s.scalars(q))
+
+
 def playing_count(s: Session, event_id: int, stage: str, period: int | None = None) -> int:
     q = select(func.count()).select_from(LiveGameRow).where(
         LiveGameRow.event_id == event_id, LiveGameRow.stage == stage, LiveGameRow.status == "playing")
