@@ -21,7 +21,7 @@ from yisai.i18n import tr
 from yisai.services.context import open_context
 from yisai.services.errors import ServiceError
 from yisai.services.settings import Settings, settings_from_environment
-from yisai.web import api, appeals, console, papers, public, registration
+from yisai.web import api, appeals, console, papers, public, qualification, registration
 from yisai.web.core import (
     HERE,
     LanguageMiddleware,
@@ -62,6 +62,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     app.include_router(appeals.router)
     app.include_router(registration.router)
     app.include_router(papers.router)
+    app.include_router(qualification.router)
     if qualifier_event:  # the online qualifier's live games (WebSocket /live/ws) for that event
         from yisai.live.server import LiveOptions, create_live_router
 
