@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date, datetime
+from pathlib import Path
 
 import pytest
 
@@ -16,12 +17,15 @@ from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender
 from yisai.services import live
 from yisai.services import qualification as q
+from yisai.services.accounts import create_user
 from yisai.services.context import Context, open_context
 from yisai.services.events import create_event
 from yisai.services.identity import Actor, Role
+from yisai.services.settings import Settings
 from yisai.services.simulation import SimClock, epoch
+from yisai.store import live_rows
 
-__all__ = ["CLOSE", "closed", "db_url", "fields", "player", "world"]
+__all__ = ["CLOSE", "build_site_db", "closed", "db_url", "fields", "player", "world"]
 
 CLOSE = datetime(2025, 5, 26, 0, 0)  # period 1 is 2025-05-06 … 05-25: closes at midnight after
 
@@ -79,3 +83,33 @@ def closed(world: tuple[Context, SimClock]) -> tuple[Context, SimClock, live.Liv
     return ctx, clock, cfg
 
 
+def build_site_db(db: Path, password: str) -> tuple[int, str, int]:
+    """Seed 000's event; period 1 played by hand (the player account wins twice, X1–X3 share
+    place 38) and closed. Returns the event, the player's live id and X1's game."""
+    clock = SimClock(datetime(2025, 5, 10, 12, 0))
+    with open_context(Settings(database=str(db), clock=clock), actor=Actor.system()) as ctx:
+        with ctx.work() as work:
+            event = create_event(work, REGULATIONS / "2025-shanhai-cup.toml")
+            create_user(work, "director", "裁判长甲", Role.CHIEF_REFEREE, password)
+            me = create_user(work, "player1", "棋手甲", Role.PLAYER, password, phone="13900001111")
+            cfg = live.live_config(work, None)
+        winners = [str(me.id)] + [f"T{i:02d}" for i in range(2, 38)]
+        t = epoch(clock.now)
+        k = 0
+        x1_game = 0
+        for pid, times in [(w, 2) for w in winners] + [(x, 1) for x in ("X1", "X2", "X3")]:
+            for _ in range(times):
+                with ctx.work() as work:
+                    name = "棋手甲" if pid == str(me.id) else pid
+                    info, game = live.start_game(work, cfg, period=1, pool="open", black=(pid, name),
+                                                 white=(f"L{k % 40:02d}", f"L{k % 40:02d}"), start=t + k)
+                    game.act(WHITE, Kind.RESIGN, game.version, t + k + 60)
+                    live.finish_game(work, cfg, info.id, game)
+                x1_game = info.id if pid == "X1" else x1_game
+                k += 1
+        clock.now = datetime(2025, 5, 26, 0, 0)
+        with ctx.work() as work:
+            q.close_period(work, None, 1)
+        with ctx.work() as work:
+            assert live_rows.get_game(work.session, x1_game).black == "X1"
+        return event.id, str(me.id), x1_game
