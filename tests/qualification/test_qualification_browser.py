@@ -5,32 +5,19 @@ the public qualification list shows the amendment. Screenshots go to out/screens
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
 import pytest
 
 from tests.qualification.conftest import build_site_db, fields
-from tests.web.server import ROOT, Server
+from tests.web.server import Server
+from tests.web.test_browser import CHROMIUM, _shot, browser
 
-playwright_api = pytest.importorskip("playwright.sync_api") if not os.environ.get("CI") else __import__(
-    "playwright.sync_api", fromlist=["sync_playwright"])
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-SCREENS = ROOT / "out" / "screens"
 PASSWORD = "qualify-pw"
-
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
                                 reason="chromium is installed by scripts/setup.sh")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+__all__ = ["browser"]  # the shared browser fixture of tests/web/test_browser.py
 
 
 def _login(page, base: str, who: str) -> None:  # type: ignore[no-untyped-def]
@@ -39,11 +26,6 @@ def _login(page, base: str, who: str) -> None:  # type: ignore[no-untyped-def]
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_url(base + "/console")
-
-
-def _shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=True)
 
 
 def test_confirm_in_the_form_and_annulment_shown_publicly(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
