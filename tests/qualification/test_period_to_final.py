@@ -210,3 +210,21 @@ def test_final_entry_list_from_all_sources(closed: tuple[Context, SimClock, live
         paired = pair(work, None, "open", 1)
     seated = [p for _, part in paired.parts for g in part.games() for p in (g.black, g.white) if p]
     assert sorted(seated) == sorted(e.player_id for e in entries if e.status.value == "approved")
+
+
+def test_earlier_qualifier_shown_in_the_next_period(closed: tuple[Context, SimClock, live.LiveConfig]) -> None:
+    ctx, clock, cfg = closed
+    t = epoch(datetime(2025, 6, 1, 12, 0))
+    for k, (winner, loser) in enumerate([("T01", "N1"), ("N2", "N3"), ("T01", "N4")]):
+        with ctx.work() as work:
+            info, game = live.start_game(work, cfg, period=2, pool="open", black=(winner, winner),
+                                         white=(loser, loser), start=t + k)
+            game.act(WHITE, Kind.RESIGN, game.version, t + k + 60)
+            live.finish_game(work, cfg, info.id, game)
+    clock.now = datetime(2025, 6, 15, 0, 0)  # period 2 ends 06-14
+    with ctx.work() as work:
+        (open2, _) = q.close_period(work, None, 2)
+        period2 = {p.player for p in q.all_places(work, None) if p.period == 2}
+    rows = {r.player: r for r in open2.rows}
+    assert rows["T01"].place == 1 and not rows["T01"].qualified and rows["T01"].note() == "已在第1期晋级"
+    assert rows["N2"].qualified and "T01" not in period2 and "N2" in period2

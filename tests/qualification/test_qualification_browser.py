@@ -62,6 +62,12 @@ def test_confirm_in_the_form_and_annulment_shown_publicly(browser, tmp_path: Pat
         ref.wait_for_selector(".flash.ok")
         assert "晋级名单已更正" in ref.inner_text(".flash.ok")
         _shot(ref, "qualification-fairplay")
+        ref.goto(f"{server.url}/console/events/{event_id}/qualification")
+        assert "已确认 1" in ref.inner_text("main")
+        _shot(ref, "qualification-console")
+        ref.goto(f"{server.url}/console/events/{event_id}/operations")
+        assert ref.locator("svg.chart").count() == 3
+        _shot(ref, "qualification-operations")
 
         public = browser.new_context(locale="zh-CN").new_page()
         public.goto(f"{server.url}/events/{event_id}/qualification")
