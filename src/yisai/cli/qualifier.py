@@ -145,6 +145,65 @@ def final(event: str = EVENT, db: str = DB,
         say("⚠ " + conflict.text.render(), "yellow")
 
 
+@qualifier_app.command("review")
+def review(event: str = EVENT, db: str = DB, limit: int = typer.Option(20, "--limit", min=1, max=1000)) -> None:
+    """赛风赛纪待审对局, 按信号从高到低 (信号只用于排序)."""
+    from yisai.cli.session import command_work
+    from yisai.services.fairplay import review_queue
+
+    with command_work(db) as work:
+        queue = review_queue(work, event, limit)
+    t = Table(title=tr("待审对局", "review queue"), title_style="bold")
+    for h in (tr("对局", "game"), tr("期", "period"), tr("黑方", "black"), tr("白方", "white"),
+              tr("结果", "result"), tr("处理", "decision"), tr("信号", "signal")):
+        t.add_column(h)
+    for g in queue:
+        t.add_row(str(g.game_id), str(g.period), g.black_name, g.white_name, g.result,
+                  g.decided_result or g.decided, f"{g.score:.2f}")
+    console.print(t)
+
+
+@qualifier_app.command("decide")
+def decide(
+    game: int = typer.Option(..., "--game", help="对局编号"),
+    decision: str = typer.Option(..., "--decision", help="annul 取消 / B+R 黑胜 / W+R 白胜 / Void 无胜负 / restore 恢复"),
+    reason: str = typer.Option(..., "--reason", help="理由 (必填, 记入操作记录)"),
+    event: str = EVENT, db: str = DB,
+) -> None:
+    """裁判长处理一局: 取消、改判或恢复; 重新计算积分, 已公布的名单随之更正."""
+    from yisai.cli.session import command_work
+    from yisai.services import fairplay
+
+    with command_work(db) as work:
+        if decision == "annul":
+            versions = fairplay.annul_game(work, event, game, reason)
+        elif decision == "restore":
+            versions = fairplay.restore_game(work, event, game, reason)
+        else:
+            versions = fairplay.change_result(work, event, game, decision, reason)
+    say(tr(f"对局{game}已处理", f"game {game} decided")
+        + (tr(f"; 晋级名单已更正 (第{'、'.join(map(str, versions))}版)",
+              f"; list amended (version {', '.join(map(str, versions))})") if versions else ""))
+
+
+@qualifier_app.command("suspend")
+def suspend(
+    player: str = typer.Option(..., "--player", help="棋手编号 (线上账号)"),
+    periods: int = typer.Option(..., "--periods", min=1, help="禁赛期数"),
+    reason: str = typer.Option(..., "--reason"),
+    first: int = typer.Option(None, "--from", help="从第几期起 (默认当前或下一期)"),
+    event: str = EVENT, db: str = DB,
+) -> None:
+    """禁赛: 在所列各期不得参加匹配 (匹配时拒绝并说明理由)."""
+    from yisai.cli.session import command_work
+    from yisai.services.fairplay import suspend_player
+
+    with command_work(db) as work:
+        s = suspend_player(work, event, player, periods=periods, reason=reason, first_period=first)
+    say(tr(f"{player} 自第{s.first_period}期起禁赛{s.periods}期", f"{player} suspended for {s.periods} "
+           f"period(s) from period {s.first_period}"))
+
+
 @qualifier_app.command("simulate")
 def simulate(
     players: int = typer.Option(20000, "--players", min=2, max=1_000_000),
