@@ -25,7 +25,7 @@ def deadlines(
     """各期晋级选手完善参赛信息的截止日 (按法定节假日与调休计算工作日)."""
     from yisai.services.errors import ServiceError
     from yisai.services.events import read_regulation_file
-    from yisai.services.qualifier import confirmation_deadlines
+    from yisai.services.qualification import confirmation_deadlines
 
     try:
         start = date.fromisoformat(after) if after else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
+from pathlib import Path
 
 from yisai.awards.final_entries import Candidate, FinalPlan, plan_final
 from yisai.awards.qualifier import ListedRow, confirm_deadline, period_list
@@ -23,7 +24,8 @@ from yisai.registry.eligibility import in_window
 from yisai.registry.entry import EntryStatus
 from yisai.registry.idcard import normalise
 from yisai.registry.person import Player
-from yisai.regulation.stages import Period
+from yisai.regulation import Regulation
+from yisai.regulation.stages import LadderFormat, Period
 from yisai.services.context import Work
 from yisai.services.errors import Forbidden, InputError, NotFoundError, Refused
 from yisai.services.events import resolve_event
@@ -125,6 +127,46 @@ def _computed(work: Work, cfg: LiveConfig, period: int, pool: str) -> list[Liste
 
 def _note(text: Text) -> str:
     return text.zh if text.zh == text.en else f"{text.zh} / {text.en}"
+
+
+# ----- deadlines by period (yisai qualifier deadlines) ------------------------------------
+@dataclass(frozen=True)
+class PeriodDeadline:
+    number: int
+    start: date
+    end: date
+    counted_from: date
+    deadline: date  # inclusive
+
+
+@dataclass(frozen=True)
+class StageDeadlines:
+    stage: str  # the stage's name (网络海选赛)
+    working_days: int | None  # None: the regulation sets no confirmation rule
+    periods: tuple[PeriodDeadline, ...]
+
+
+def confirmation_deadlines(
+    regulation: Regulation, *, calendar_file: Path | None = None, after: date | None = None
+) -> list[StageDeadlines]:
+    """Each ladder stage's confirmation deadline per period (from ``after`` or the period's end)."""
+    ladders = [s for s in regulation.stages if isinstance(s.format, LadderFormat)]
+    if not ladders:
+        raise InputError(Text("规程中没有网络海选赛 (online_ladder)", "no online ladder in this regulation"),
+                         code="no_ladder")
+    is_workday = china_workday_calendar(calendar_file)
+    out = []
+    for stage in ladders:
+        fmt = stage.format
+        assert isinstance(fmt, LadderFormat)
+        n = fmt.confirm_within_working_days
+        periods = tuple(
+            PeriodDeadline(p.number, p.start, p.end, after or p.end,
+                           confirm_deadline(after or p.end, n, is_workday))
+            for p in stage.periods
+        ) if n is not None else ()
+        out.append(StageDeadlines(stage.name, n, periods))
+    return out
 
 
 # ----- 1. period close ----------------------------------------------------------------------
@@ -497,7 +539,22 @@ def apply_final(work: Work, event_ref: str | int | None) -> FinalPlan:
 
 
 __all__ = [
-    "PlaceView", "PublishedList", "all_places", "amend_lists", "apply_final", "check_details",
-    "close_period", "confirm_place", "final_preview", "lapse_overdue", "my_notices", "my_places",
-    "prefill", "published_lists", "send_reminders",
+    "PeriodDeadline",
+    "PlaceView",
+    "PublishedList",
+    "StageDeadlines",
+    "all_places",
+    "amend_lists",
+    "apply_final",
+    "check_details",
+    "close_period",
+    "confirm_place",
+    "confirmation_deadlines",
+    "final_preview",
+    "lapse_overdue",
+    "my_notices",
+    "my_places",
+    "prefill",
+    "published_lists",
+    "send_reminders",
 ]  # fmt: skip
