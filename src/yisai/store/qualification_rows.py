@@ -159,6 +159,9 @@ def add_final_source(s: Session, *, event_id: int, source: str, key: str, entry_
 # ----- live games as fair play and re-scoring read them -------------------------------------
 @dataclass(frozen=True, slots=True)
 class FinishedGame:
+    """A light projection of a finished live game (no rules, state or SGF: re-scoring a period
+    reads every game of it)."""
+
     id: int
     period: int
     pool: str
