@@ -71,6 +71,9 @@ def test_confirm_privacy_roles_and_csrf(site: tuple[TestClient, Clock, int, int]
     assert r.status_code == 403
     public = client.get(f"/events/{event_id}/qualification").text
     assert "棋手甲" in public and details["id_number"] not in public and "13900001111" not in public
+    assert "并列第38名，一同晋级" in public
+    english = client.get(f"/events/{event_id}/qualification?lang=en").text
+    assert "tied for place 38: all qualify" in english and "Period 1" in english
     referee = login(client, "referee")
     r = referee.post(f"/console/events/{event_id}/fairplay/games/{x1_game}",
                      data={"decision": "annul", "reason": "x", "csrf": csrf(referee, f"/console/events/{event_id}/fairplay")})
