@@ -478,7 +478,7 @@ def _candidates(work: Work, cfg: LiveConfig) -> list[Candidate]:
             reasons = [exc.text, *exc.detail_texts]
         person = _key_of(player) if player is not None else f"live:{place.player}"
         out.append(Candidate("qualifier", f"{place.period}/{place.player}", person, place.name, division,
-                             tuple(_note(r) for r in reasons), f"第{place.period}期 · {place.pool}"))
+                             tuple(_note(r) for r in reasons), f"第{place.period}期"))
     final_divisions = set(next((s.divisions for s in reg.stages if s.id == cfg.ladder.qualifies_for), []))
     for e in work.repo.list_entries(event.id, status=EntryStatus.APPROVED):
         if int(e.id) in applied or (final_divisions and e.division not in final_divisions):
