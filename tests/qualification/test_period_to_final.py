@@ -189,12 +189,22 @@ def test_final_entry_list_from_all_sources(closed: tuple[Context, SimClock, live
             e = register_player(work, event, p, division=d).entry
             assert e is not None
             approve_entry(work, e.id)
+        late = Player(id="", name="迟到", gender=Gender.MALE, birth_date=date(1961, 1, 1), rank="5段",
+                      region="中国大陆", certificate_no="SN2",
+                      id_number=make_id_number("330102", date(1961, 1, 1), 42, Gender.MALE))
+        registered = register_player(work, event, late, division="senior")
+        assert registered.entry is not None
+        approve_entry(work, registered.entry.id)
+        # corrected after the approval: the certificate number was a mistake
+        work.repo.update_player(registered.player.model_copy(update={"certificate_no": None}), "证书编号有误")
         plan = q.final_preview(work, None)
     sources = {c.source for c, _ in plan.items}
     assert sources == {"qualifier", "team", "wildcard", "direct"}
     texts = [c.text.zh for c in plan.conflicts]
     assert any("赵六" in t and "网络海选晋级" in t for t in texts)  # qualified twice
     assert any("孙八" in t and "城市代表队" in t for t in texts)  # qualifier also in the city team
+    assert any("迟到" in t and "不符合参赛资格" in t and "证书" in t for t in texts)  # ineligible now
+    assert "迟到" in {c.name for c in plan.left_out}
     assert {c.key for c in plan.to_apply if c.source == "qualifier"} == {"1/T05", "1/T07"}
     with ctx.work() as work:
         applied = q.apply_final(work, None)

@@ -492,7 +492,10 @@ def _candidates(work: Work, cfg: LiveConfig) -> list[Candidate]:
             source, detail = "direct", reg.division(e.division).name
         else:
             source, detail = "individual", reg.division(e.division).name
-        out.append(Candidate(source, f"entry:{e.id}", _key_of(p), p.name, e.division, (), detail))
+        # Re-checked now (the player's data may have been corrected since the approval); an entry
+        # the chief referee force-approved stays as decided.
+        now_reasons = () if e.forced else tuple(_note(r) for r in eligibility_texts(reg, p, e.division))
+        out.append(Candidate(source, f"entry:{e.id}", _key_of(p), p.name, e.division, now_reasons, detail))
     return out
 
 
