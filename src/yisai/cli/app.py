@@ -7,6 +7,7 @@ registering a command is imported when that command is called (or asked for its 
 
 from __future__ import annotations
 
+import gc
 import importlib
 
 import click
@@ -102,6 +103,10 @@ def _root(
 
 
 def main() -> None:
+    # A command allocates hundreds of thousands of objects while it imports its modules and
+    # almost none of them are garbage; the default collector threshold (700) walks them again
+    # and again. A later first collection costs nothing in correctness and ~10 % of start-up.
+    gc.set_threshold(50_000, 20, 100)
     app()
 
 

@@ -30,7 +30,7 @@ from yisai.registry.team_split import split_extra_players
 from yisai.regulation import Regulation
 from yisai.regulation.teams import TeamRules
 from yisai.services.context import InputError, Refused, Work
-from yisai.services.events import regulation_of
+from yisai.services.events import regulation_of, resolve_division, resolve_stage
 from yisai.services.identity import Action
 from yisai.store import Conflict, EventRecord, NotFound
 
@@ -80,32 +80,6 @@ class ImportReport:
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def resolve_division(regulation: Regulation, ref: str) -> str:
-    """A division id from its id or name (少年组 / 少年 / junior); InputError lists both."""
-    found = regulation.find_division(ref)
-    if found is None:
-        choices = regulation.division_choices()
-        raise InputError(
-            Text(f"没有组别“{ref}”, 本规程的组别: {choices}",
-                 f"no division {ref!r}; this regulation has: {choices}"),
-            code="unknown_division", params={"division": ref},
-        )
-    return found.id
-
-
-def resolve_stage(regulation: Regulation, ref: str | None) -> str:
-    if not ref:
-        return ""
-    for s in regulation.stages:
-        if ref.strip() in (s.id, s.name):
-            return s.id
-    choices = "、".join(f"{s.name}({s.id})" for s in regulation.stages)
-    raise InputError(
-        Text(f"没有阶段“{ref}”, 本规程的阶段: {choices}", f"no stage {ref!r}; this regulation has: {choices}"),
-        code="unknown_stage", params={"stage": ref},
-    )
 
 
 def fee_for(regulation: Regulation, division: str, stage: str = "") -> int:
