@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from yisai.formats.roster import Roster, RosterRow, Sheet, parse_sheets
+from yisai.formats.roster import Roster, RosterIssue, RosterRow, Sheet, parse_sheets
 from yisai.formats.uploads import read_roster_bytes
-from yisai.i18n import Text, both
+from yisai.i18n import Text, both, tr
 from yisai.registry.eligibility import check_player, check_team, window_reasons
 from yisai.registry.entry import TRANSITIONS, Entry, EntryStatus
 from yisai.registry.idcard import normalise
@@ -781,17 +781,15 @@ def row_from_fields(
     roster = parse_sheets([sheet], regulation)
     labels = labels or {}
 
-    def in_inputs(message: str) -> str:
-        """A sheet-wide message ("须有“性别”或“身份证号”列") in the words of the inputs."""
-        for header, name in labels.items():
-            message = message.replace(f"\u201c{header}\u201d列", name).replace(f"\u201c{header}\u201d", name)
-            message = message.replace(f"{header} (", f"{name} (")
-        return message.replace("须有--", "须给出 --")
+    def problem(issue: RosterIssue) -> str:
+        if issue.header:
+            return f"{labels.get(issue.header, issue.header)}: {issue.message}"
+        if issue.missing and all(h in labels for h in issue.missing):  # the inputs, not sheet columns
+            names = [labels[h] for h in issue.missing]
+            return tr(f"须给出 {' 或 '.join(names)}", f"give {' or '.join(names)}")
+        return issue.message
 
-    problems = [
-        f"{labels.get(i.header, i.header)}: {i.message}" if i.header else in_inputs(i.message)
-        for i in roster.issues
-    ]
+    problems = [problem(i) for i in roster.issues]
     if problems or not roster.rows:
         raise InputError(Text("输入有误, 未保存", "the input has errors; nothing saved"),
                          problems or [Text("缺少姓名", "the name is missing")], code="bad_player_input")
