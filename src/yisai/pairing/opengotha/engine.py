@@ -188,12 +188,15 @@ def pair_og_round(
     pairs: list[tuple[int, int]] = []
     for group in _split(state, players):
         pairs.extend(_match(state, group))
-    # OpenGotha lists a pair with its players in the group's order (name order here).
+    # OpenGotha lists the games by their first player's place in the players' (name) order.
     position = {i: k for k, i in enumerate(players)}
     boards = []
     total = 0
-    for i, j in pairs:
-        first, second = (i, j) if position[i] < position[j] else (j, i)
+    ordered_pairs = sorted(
+        (min(i, j, key=position.__getitem__), max(i, j, key=position.__getitem__)) for i, j in pairs
+    )
+    ordered_pairs.sort(key=lambda p: position[p[0]])
+    for first, second in ordered_pairs:
         white, black, hd = state.colours(first, second)
         cost = state.cost(first, second)
         total += cost.total
