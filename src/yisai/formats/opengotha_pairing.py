@@ -119,7 +119,8 @@ class _ParamReader(_Reader):
                                 f"attribute {attr}={raw!r} must be one of {', '.join(allowed)}")
             return text
         # placement criterion
-        name = "NULL" if text.upper() == "NULL" else og_name(text)
+        # pairgoth writes "None" for no criterion; OpenGotha's name is NULL
+        name = "NULL" if text.upper() in ("NULL", "NONE", "") else og_name(text)
         if name is None:
             raise self.fail(el, f"属性 {attr}={raw!r} 不是 OpenGotha 的名次指标 (如 Rating、NULL)",
                             f"attribute {attr}={raw!r} is not an OpenGotha criterion (e.g. Rating, NULL)")

@@ -105,7 +105,7 @@ def pair_opengotha_file(
     try:
         pairing = pair_og_round(tour, history, round_, bye=bye)
     except OGPairingError as exc:
-        raise Refused(Text(f"第{round_}轮无法编排: {exc}", f"round {round_} cannot be paired: {exc}"),
+        raise Refused(exc.text,
                       code="cannot_pair", params={"round": round_}) from None
     names = {p.id: f"{p.name} ({p.rank.short if p.rank else '?'})" for p in tour.players}
     return OGPairingReport(

@@ -27,6 +27,7 @@ from yisai.pairing.opengotha.costs import (
     jdiv,
     player_rank,
 )
+from yisai.i18n import Text
 from yisai.record import Game, Result
 from yisai.standings.opengotha import category, compute_og_scores
 
@@ -35,7 +36,11 @@ GROUP_MAX_SIZE = 3 * GROUP_MIN_SIZE
 
 
 class OGPairingError(ValueError):
-    """The round cannot be paired as asked (message in the caller's language)."""
+    """The round cannot be paired as asked; ``text`` holds the message in both languages."""
+
+    def __init__(self, zh: str, en: str) -> None:
+        self.text = Text(zh, en)
+        super().__init__(self.text.render())
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,18 +178,26 @@ def pair_og_round(
     else:
         unknown = [pid for pid in selected if pid not in index]
         if unknown:
-            raise OGPairingError(f"unknown players {unknown!r}")
+            raise OGPairingError(f"选手不在名单中: {', '.join(unknown)}",
+                                 f"players not registered: {', '.join(unknown)}")
         players = _name_order(tour, sorted({index[pid] for pid in selected}))
     if bye is not None:
         if bye not in index or index[bye] not in players:
-            raise OGPairingError(f"bye player {bye!r} is not pairable in round {round_}")
+            raise OGPairingError(f"轮空选手 {bye} 不能参加第{round_}轮编排 (未报到、请假或已有对局)",
+                                 f"bye player {bye} cannot be paired in round {round_} "
+                                 "(not finally registered, absent, or already paired)")
         players.remove(index[bye])
     elif len(players) % 2 == 1:
         chosen = choose_bye(state, players)
         bye = tour.players[chosen].id
         players.remove(chosen)
     if len(players) % 2 == 1:
-        raise OGPairingError(f"odd number of players left in round {round_}")
+        raise OGPairingError(
+            f"第{round_}轮指定轮空 {bye} 后剩余 {len(players)} 名选手, 为奇数; 请改变轮空或出场名单",
+            f"round {round_}: with {bye} as the bye, {len(players)} players are left, an odd "
+            "number; change the bye or who plays")
+    if not players:
+        raise OGPairingError(f"第{round_}轮没有可编排的选手", f"round {round_} has no players to pair")
     pairs: list[tuple[int, int]] = []
     for group in _split(state, players):
         pairs.extend(_match(state, group))
