@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import rustworkx as rx
 
+from yisai.i18n import Text
 from yisai.pairing.opengotha.costs import (
     OGCost,
     OGTournament,
@@ -27,7 +28,6 @@ from yisai.pairing.opengotha.costs import (
     jdiv,
     player_rank,
 )
-from yisai.i18n import Text
 from yisai.record import Game, Result
 from yisai.standings.opengotha import category, compute_og_scores
 
