@@ -221,3 +221,29 @@ def test_bye_rule(testdata: Path, name: str) -> None:
         if tour.players[choose_bye(state, order)].id == og_bye:
             agrees.add(round_)
     assert agrees == BYE_RULE_AGREES[name]
+
+
+def test_large_fields_are_cut_from_the_top_score_down(testdata: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenGotha cuts a field above 600 players into groups (at least 200, even) taken from
+    the top score down, and pairs each group alone. Shrunk to 4–12 on a 34-player round."""
+    from yisai.pairing.opengotha import engine
+
+    monkeypatch.setattr(engine, "GROUP_MIN_SIZE", 4)
+    monkeypatch.setattr(engine, "GROUP_MAX_SIZE", 12)
+    f = _load(testdata, "notsosimpleswiss")
+    tour, games = f.tournament, f.source.games
+    earlier = [g for g in games if g.round < 5]
+    state = RoundState(tour, earlier, 5)
+    players = [i for i in pairable_players(tour, earlier, 5)
+               if tour.players[i].id != "BARATOUPAUL"]  # the file's bye of round 5
+    groups = engine._split(state, players)
+    assert sorted(i for g in groups for i in g) == sorted(players)
+    assert all(len(g) % 2 == 0 for g in groups) and len(groups) >= 3
+    assert all(len(g) <= 12 for g in groups[:-1])
+    scores = [[state.crit("NBW", i) for i in g] for g in groups]
+    for upper, lower in zip(scores, scores[1:], strict=False):
+        assert min(upper) >= max(lower)  # nobody in a lower group outscores the group above
+    result = pair_og_round(tour, earlier, 5, bye="BARATOUPAUL")
+    group_of = {tour.players[i].id: k for k, g in enumerate(groups) for i in g}
+    assert all(group_of[b.white] == group_of[b.black] for b in result.boards)

@@ -83,7 +83,8 @@ class OGCost:
 
     @property
     def total(self) -> int:
-        return 1 + sum(getattr(self, f.name) for f in fields(self))
+        return (1 + self.duplicate + self.random + self.colour + self.category + self.score
+                + self.dudd + self.seeding + self.handicap + self.geo)
 
 
 COMPONENTS: tuple[str, ...] = tuple(f.name for f in fields(OGCost))
@@ -157,6 +158,27 @@ class RoundState:
             if g.handicap == 0:
                 self.balance[w] += 1
                 self.balance[b] -= 1
+        self._fill_player_cache()
+
+    def _fill_player_cache(self) -> None:
+        """Per-player values every pair reads: computed once, not n times."""
+        tour = self.tour
+        gps, hp = tour.params, tour.handicap
+        n = len(tour.players)
+        self.names = [og_full_name(p) for p in tour.players]
+        self.category = [category(p, gps) for p in tour.players]
+        if hp.based_on_mms:
+            pseudo = [jdiv(self.crit("MMS", i), 2) + MIN_RANK for i in range(n)]
+        else:
+            pseudo = [player_rank(p) for p in tour.players]
+        self.hd_rank = [min(r, hp.no_handicap_rank_threshold) for r in pseudo]
+        pp = tour.pairing
+        threshold = gps.number_of_rounds if pp.nb_wins_threshold_active \
+            else 2 * gps.number_of_rounds
+        max_mms = gps.mm_bar + SMMS_CORR_MAX - MIN_RANK + self.round - 1
+        pairs = [self._pseudo_mms(i, max_mms, threshold) for i in range(n)]
+        self.sec_mms = [m for m, _ in pairs]
+        self.above = [int(a) for _, a in pairs]
 
     # --- scores -------------------------------------------------------------------------
     def crit(self, criterion: str, i: int, after_round: int | None = None) -> int:
@@ -229,14 +251,7 @@ class RoundState:
     def handicap_of(self, i: int, j: int) -> int:
         """OpenGotha's signed handicap for i against j: > 0 means i is stronger (takes White)."""
         hp = self.tour.handicap
-        if hp.based_on_mms:
-            r1 = jdiv(self.crit("MMS", i), 2) + MIN_RANK
-            r2 = jdiv(self.crit("MMS", j), 2) + MIN_RANK
-        else:
-            r1, r2 = player_rank(self.tour.players[i]), player_rank(self.tour.players[j])
-        r1 = min(r1, hp.no_handicap_rank_threshold)
-        r2 = min(r2, hp.no_handicap_rank_threshold)
-        hd = r1 - r2
+        hd = self.hd_rank[i] - self.hd_rank[j]
         if hd > 0:
             hd = max(0, hd - hp.correction)
         if hd < 0:
@@ -254,8 +269,7 @@ class RoundState:
             return j, i, 0
         if self.balance[i] < self.balance[j]:
             return i, j, 0
-        players = self.tour.players
-        if det_random(1, og_full_name(players[i]), og_full_name(players[j])) == 0:
+        if det_random(1, self.names[i], self.names[j]) == 0:
             return i, j, 0
         return j, i, 0
 
@@ -267,10 +281,10 @@ class RoundState:
         players = tour.players
         k = pp.nx1_factor
         a, b = self.placed[i], self.placed[j]
-        name_i, name_j = og_full_name(players[i]), og_full_name(players[j])
+        name_i, name_j = self.names[i], self.names[j]
 
         duplicate = pp.avoid_duplicate_game if self.met.get((min(i, j), max(i, j)), 0) == 0 else 0
-        rnd = det_random(pp.random, name_i, name_j) if pp.deterministic else 0
+        rnd = det_random(pp.random, name_i, name_j) if pp.deterministic and pp.random else 0
 
         colour = 0
         if self.handicap_of(i, j) == 0:
@@ -280,7 +294,7 @@ class RoundState:
             elif (wb1 == 0 and abs(wb2) >= 2) or (wb2 == 0 and abs(wb1) >= 2):
                 colour = jdiv(pp.balance_wb, 2)
 
-        cat_i, cat_j = category(players[i], gps), category(players[j], gps)
+        cat_i, cat_j = self.category[i], self.category[j]
         n_cat = gps.number_of_categories
         cat_cost = 0
         if n_cat > 1:
@@ -293,12 +307,13 @@ class RoundState:
 
         dudd = self._dudd(a, b)
         gap = abs(cat_i - cat_j) + 1
-        for _ in range(4):
-            dudd = jdiv(dudd, gap)
+        if gap > 1:  # OpenGotha divides by the category gap four times
+            for _ in range(4):
+                dudd = jdiv(dudd, gap)
 
         seeding = self._seeding(a, b, name_i, name_j)
-        handicap, above = self._handicap_cost(i, j, sco_range)
-        geo = self._geo(players[i], players[j], sco_range, above)
+        handicap = self._handicap_cost(i, j, sco_range)
+        geo = self._geo(players[i], players[j], sco_range, self.above[i] + self.above[j])
         return OGCost(duplicate, rnd, colour, cat_cost, score, dudd, seeding, handicap, geo)
 
     def _dudd(self, a: _Placed, b: _Placed) -> int:
@@ -366,21 +381,16 @@ class RoundState:
             return max_mms, True
         return jdiv(self.crit("MMS", i), 2), False
 
-    def _handicap_cost(self, i: int, j: int, sco_range: int) -> tuple[int, int]:
-        """The handicap cost, and how many of the two players are above the thresholds."""
+    def _handicap_cost(self, i: int, j: int, sco_range: int) -> int:
         tour, pp, gps = self.tour, self.tour.pairing, self.tour.params
-        r0 = self.round - 1
-        threshold = gps.number_of_rounds if pp.nb_wins_threshold_active \
-            else 2 * gps.number_of_rounds
-        max_mms = gps.mm_bar + SMMS_CORR_MAX - MIN_RANK + r0
-        m1, above1 = self._pseudo_mms(i, max_mms, threshold)
-        m2, above2 = self._pseudo_mms(j, max_mms, threshold)
+        if not pp.minimize_handicap:
+            return 0
         if tour.is_mcmahon:
             sec_range = sco_range
         else:
-            sec_range = gps.mm_bar - gps.mm_floor + SMMS_CORR_MAX - SMMS_CORR_MIN + r0
-        cost = _curve(pp.minimize_handicap, abs(m1 - m2) / sec_range, pp.nx1_factor)
-        return cost, int(above1) + int(above2)
+            sec_range = gps.mm_bar - gps.mm_floor + SMMS_CORR_MAX - SMMS_CORR_MIN + self.round - 1
+        x = abs(self.sec_mms[i] - self.sec_mms[j]) / sec_range
+        return _curve(pp.minimize_handicap, x, pp.nx1_factor)
 
     def _geo(self, p1: StandingsPlayer, p2: StandingsPlayer, sco_range: int, above: int) -> int:
         """Geographic cost; players above the secondary thresholds get the full weight (both)
