@@ -14,6 +14,7 @@ test checks that both totals are equal under OpenGotha's weights.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -242,7 +243,7 @@ def test_large_fields_are_cut_from_the_top_score_down(testdata: Path,
     assert all(len(g) % 2 == 0 for g in groups) and len(groups) >= 3
     assert all(len(g) <= 12 for g in groups[:-1])
     scores = [[state.crit("NBW", i) for i in g] for g in groups]
-    for upper, lower in zip(scores, scores[1:], strict=False):
+    for upper, lower in itertools.pairwise(scores):
         assert min(upper) >= max(lower)  # nobody in a lower group outscores the group above
     result = pair_og_round(tour, earlier, 5, bye="BARATOUPAUL")
     group_of = {tour.players[i].id: k for k, g in enumerate(groups) for i in g}
