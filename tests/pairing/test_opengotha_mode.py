@@ -248,3 +248,33 @@ def test_large_fields_are_cut_from_the_top_score_down(testdata: Path,
     result = pair_og_round(tour, earlier, 5, bye="BARATOUPAUL")
     group_of = {tour.players[i].id: k for k, g in enumerate(groups) for i in g}
     assert all(group_of[b.white] == group_of[b.black] for b in result.boards)
+
+
+@pytest.mark.parametrize(("name", "round_"), [("notsimplemm", 5), ("simpleswiss", 7),
+                                              ("Toulouse2024", 6)])
+def test_file_written_back_holds_opengothas_round(testdata: Path, tmp_path: Path, name: str,
+                                                  round_: int) -> None:
+    """End to end through the service: pair the last round again (``replace``) and write the
+    file; read back, that round is OpenGotha's own — pairs, colours, handicaps, tables, bye —
+    and every other game and player is unchanged."""
+    from yisai.formats.opengotha import read_opengotha
+    from yisai.services.opengotha_pairing import pair_opengotha_file
+
+    path = testdata / "pairgoth" / "opengotha" / "pairings" / f"{name}.xml"
+    report = pair_opengotha_file(path, round_, replace=True)
+    out = tmp_path / "out.xml"
+    out.write_bytes(report.file_bytes)
+    before, after = read_opengotha(path), read_opengotha(out)
+    assert after.players == before.players
+
+    def key(g: Game) -> tuple[int, str, str, int, int]:
+        return (g.round, g.white or "", g.black, g.handicap, g.board if g.white else 0)
+
+    def full(g: Game) -> tuple[object, ...]:
+        return (*key(g), g.result.value, g.played)
+
+    assert sorted(map(full, (g for g in after.games if g.round != round_))) == \
+        sorted(map(full, (g for g in before.games if g.round != round_)))
+    assert sorted(map(key, (g for g in after.games if g.round == round_))) == \
+        sorted(map(key, (g for g in before.games if g.round == round_)))
+    assert read_og_tournament(out).tournament == read_og_tournament(path).tournament
