@@ -17,7 +17,12 @@ from yisai.cli.app import app
 from yisai.formats.opengotha import OpenGothaError, read_opengotha
 from yisai.formats.opengotha_pairing import read_og_tournament, write_round
 from yisai.i18n import use_language
-from yisai.pairing.opengotha import OGHandicapParameters, OGPairingParameters, pair_og_round
+from yisai.pairing.opengotha import (
+    OGHandicapParameters,
+    OGPairingError,
+    OGPairingParameters,
+    pair_og_round,
+)
 from yisai.services.errors import InputError, Refused
 from yisai.services.opengotha_pairing import pair_opengotha_file
 
@@ -215,3 +220,15 @@ def test_rustworkx_matching_is_exact_at_opengotha_magnitudes() -> None:
         g.add_edge(1, 3, base)
         mates = rx.max_weight_matching(g, max_cardinality=True, weight_fn=lambda w: w)
         assert {tuple(sorted(m)) for m in mates} == {(0, 1), (2, 3)}
+
+
+def test_mcmahon_correction_beyond_opengothas_range_still_pairs(tmp_path: Path) -> None:
+    """OpenGotha's GUI allows corrections −1..+2; a file may hold more. Such a player gets a
+    score group of his own instead of OpenGotha's undefined (stale) group data."""
+    text = tournament_xml().replace('name="NBW" number="1"', 'name="MMS" number="1"')
+    text = text.replace('name="Alpha" firstName="Ann"', 'name="Alpha" firstName="Ann" smmsCorrection="5"')
+    f = read_og_tournament(write(tmp_path, text))
+    result = pair_og_round(f.tournament, f.source.games, 2)
+    assert len(result.boards) == 2
+    with pytest.raises(OGPairingError, match="没有可编排的选手"):
+        pair_og_round(f.tournament, f.source.games, 2, selected=[])

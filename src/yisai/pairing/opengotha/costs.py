@@ -213,6 +213,8 @@ class RoundState:
         players = tour.players
         cats = [category(p, tour.params) for p in players]
         mains = [jdiv(self.crit(main, i), 2) for i in range(len(players))]
+        if mains:  # a McMahon correction outside OpenGotha's −1..+2 would leave a player
+            lo, hi = min(lo, *mains), max(hi, *mains)  # ungrouped (OpenGotha: stale data)
         group = 0
         for cat in range(max(1, tour.params.number_of_categories)):
             for score in range(hi, lo - 1, -1):

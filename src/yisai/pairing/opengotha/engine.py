@@ -181,6 +181,8 @@ def pair_og_round(
             raise OGPairingError(f"选手不在名单中: {', '.join(unknown)}",
                                  f"players not registered: {', '.join(unknown)}")
         players = _name_order(tour, sorted({index[pid] for pid in selected}))
+    if not players:
+        raise OGPairingError(f"第{round_}轮没有可编排的选手", f"round {round_} has no players to pair")
     if bye is not None:
         if bye not in index or index[bye] not in players:
             raise OGPairingError(f"轮空选手 {bye} 不能参加第{round_}轮编排 (未报到、请假或已有对局)",
@@ -196,8 +198,6 @@ def pair_og_round(
             f"第{round_}轮指定轮空 {bye} 后剩余 {len(players)} 名选手, 为奇数; 请改变轮空或出场名单",
             f"round {round_}: with {bye} as the bye, {len(players)} players are left, an odd "
             "number; change the bye or who plays")
-    if not players:
-        raise OGPairingError(f"第{round_}轮没有可编排的选手", f"round {round_} has no players to pair")
     pairs: list[tuple[int, int]] = []
     for group in _split(state, players):
         pairs.extend(_match(state, group))
