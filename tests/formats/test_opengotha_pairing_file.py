@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from yisai.cli.app import app
 from yisai.formats.opengotha import OpenGothaError, read_opengotha
-from yisai.formats.opengotha_pairing import read_og_tournament, write_round
+from yisai.formats.opengotha_pairing import parameter_rows, read_og_tournament, write_round
 from yisai.i18n import use_language
 from yisai.pairing.opengotha import (
     OGHandicapParameters,
@@ -85,6 +85,16 @@ def test_missing_parameters_take_opengothas_defaults(tmp_path: Path) -> None:
     assert (p.balance_wb, p.seed_system1, p.seed_system2, p.last_round_seed_system1) == \
         (1000, "SPLITANDRANDOM", "SPLITANDFOLD", 2)
     assert p.rank_threshold == 3 and f.tournament.handicap.ceiling == 9
+
+
+def test_every_parameter_has_its_attribute(tmp_path: Path) -> None:
+    from dataclasses import fields
+
+    t = read_og_tournament(write(tmp_path, tournament_xml())).tournament
+    rows = dict(parameter_rows(t))
+    assert len(rows) == len(fields(OGPairingParameters)) + len(fields(OGHandicapParameters))
+    assert rows["paiBaDeterministic"] == "true" and rows["hdCeiling"] == "0"
+    assert rows["paiSeRankThreshold"] == "4D"  # OpenGotha's default, written as OpenGotha does
 
 
 def test_attributes_are_read(tmp_path: Path) -> None:

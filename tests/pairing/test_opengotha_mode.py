@@ -238,7 +238,7 @@ def test_large_fields_are_cut_from_the_top_score_down(testdata: Path,
     state = RoundState(tour, earlier, 5)
     players = [i for i in pairable_players(tour, earlier, 5)
                if tour.players[i].id != "BARATOUPAUL"]  # the file's bye of round 5
-    groups = engine._split(state, players)
+    groups = engine.split_field(state, players)
     assert sorted(i for g in groups for i in g) == sorted(players)
     assert all(len(g) % 2 == 0 for g in groups) and len(groups) >= 3
     assert all(len(g) <= 12 for g in groups[:-1])

@@ -79,6 +79,11 @@ def _print(report: object, explain: bool) -> None:
     if pairing.bye is not None:
         say(tr(f"轮空: {names[pairing.bye]}", f"bye: {names[pairing.bye]}"))
     if explain:
+        from yisai.formats.opengotha_pairing import parameter_rows
+
+        say(tr("编排参数 (取自文件, 缺省者为 OpenGotha 的默认值):",
+               "pairing parameters (from the file; OpenGotha's defaults where missing):"), "bold")
+        say("  " + ", ".join(f"{k}={v}" for k, v in parameter_rows(report.tournament)))
         say(tr("各台代价 (OpenGotha 的各项, 为0者略去):",
                "cost of each table (OpenGotha's components, zeros left out):"), "bold")
         for b in pairing.boards:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 
 from yisai.formats.opengotha import (
@@ -34,6 +34,7 @@ from yisai.pairing.opengotha import (
 from yisai.pairing.opengotha.params import DUDD_MODES, SEED_SYSTEMS
 from yisai.standings.model import StandingsInput
 from yisai.standings.opengotha import OGParameters, og_name
+from yisai.vocabulary.rank import Rank
 
 MAX_WEIGHT = 10**17  # OpenGotha's weights are Java longs; far below, the sums stay exact
 
@@ -214,10 +215,16 @@ def write_round(data: bytes, pairing: OGRoundPairing) -> bytes:
 
 
 def parameter_rows(tournament: OGTournament) -> list[tuple[str, str]]:
-    """(XML attribute, value) of every pairing and handicap parameter the mode honours."""
+    """(XML attribute, value as OpenGotha writes it) of every pairing and handicap parameter."""
     rows = []
     for attrs, obj in ((_PAIRING_ATTRS, tournament.pairing), (_HANDICAP_ATTRS, tournament.handicap)):
-        for attr, (name, _kind) in attrs.items():
-            rows.append((attr, str(getattr(obj, name))))
-    assert {n for n, _ in _PAIRING_ATTRS.values()} == {f.name for f in fields(OGPairingParameters)}
+        for attr, (name, kind) in attrs.items():
+            value = getattr(obj, name)
+            if kind == "bool":
+                text = "true" if value else "false"
+            elif kind == "rank":
+                text = Rank(value).short.upper()
+            else:
+                text = str(value)
+            rows.append((attr, text))
     return rows

@@ -191,7 +191,7 @@ class RoundState:
         r = self.round - 1 if after_round is None else after_round
         return self.scores.value(criterion, i, r)
 
-    def _score_bounds(self) -> tuple[int, int]:
+    def score_bounds(self) -> tuple[int, int]:
         gps = self.tour.params
         r0 = self.round - 1  # OpenGotha's 0-based round number
         main = self.tour.main_criterion
@@ -206,7 +206,7 @@ class RoundState:
         tour = self.tour
         pp = tour.pairing
         main = tour.main_criterion
-        lo, hi = self._score_bounds()
+        lo, hi = self.score_bounds()
         extra = pp.additional_criterion1 if self.round <= pp.last_round_seed_system1 \
             else pp.additional_criterion2
         crits = [*tour.params.criteria, extra]

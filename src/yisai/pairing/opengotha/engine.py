@@ -115,11 +115,11 @@ def choose_bye(state: RoundState, candidates: Sequence[int]) -> int:
     return best
 
 
-def _split(state: RoundState, players: list[int]) -> list[list[int]]:
+def split_field(state: RoundState, players: list[int]) -> list[list[int]]:
     """OpenGotha's cut of a large field into groups of 200–600, from the top score down."""
     tour = state.tour
     main = tour.main_criterion
-    lo, hi = state._score_bounds()
+    lo, hi = state.score_bounds()
     remaining = list(players)
     groups: list[list[int]] = []
     cats = {i: category(tour.players[i], tour.params) for i in players}
@@ -199,7 +199,7 @@ def pair_og_round(
             f"round {round_}: with {bye} as the bye, {len(players)} players are left, an odd "
             "number; change the bye or who plays")
     pairs: list[tuple[int, int]] = []
-    for group in _split(state, players):
+    for group in split_field(state, players):
         pairs.extend(_match(state, group))
     # OpenGotha lists the games by their first player's place in the players' (name) order.
     position = {i: k for k, i in enumerate(players)}
