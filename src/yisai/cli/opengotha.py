@@ -22,15 +22,17 @@ def register(app: typer.Typer) -> None:
                      no_args_is_help=True)
     app.add_typer(og, name="opengotha")
 
-    @og.command("pair")
+    @og.command("pair", help=tr("按 OpenGotha 的规则与文件中的编排参数编排一轮 (瑞士制或麦克马洪制).",
+                                "Pair a round by OpenGotha's rules and the file's pairing parameters "
+                                "(Swiss or McMahon)."))
     def pair_cmd(
-        file: Annotated[Path, typer.Argument(help="OpenGotha 比赛文件 (.xml)")],
-        round_: Annotated[int, typer.Option("--round", "-r", help="要编排的轮次 (从1起)")],
+        file: Annotated[Path, typer.Argument(help=tr("OpenGotha 比赛文件 (.xml)", "OpenGotha tournament file (.xml)"))],
+        round_: Annotated[int, typer.Option("--round", "-r", help=tr("要编排的轮次 (从1起)", "round to pair (from 1)"))],
         output: Annotated[Path | None, typer.Option("--output", "-o",
-                                                    help="写出含新一轮对局的 OpenGotha 文件 (.xml)")] = None,
-        bye: Annotated[str | None, typer.Option("--bye", help="指定轮空选手 (选手键, 如 NAMEFIRSTNAME)")] = None,
-        replace: Annotated[bool, typer.Option("--replace", help="该轮已有对局时重新编排")] = False,
-        explain: Annotated[bool, typer.Option("--explain", help="列出每台 OpenGotha 代价的各项")] = False,
+                                                    help=tr("写出含新一轮对局的 OpenGotha 文件 (.xml)", "write the OpenGotha file with the new round (.xml)"))] = None,
+        bye: Annotated[str | None, typer.Option("--bye", help=tr("指定轮空选手 (选手键, 如 NAMEFIRSTNAME)", "the bye player (player key, e.g. NAMEFIRSTNAME)"))] = None,
+        replace: Annotated[bool, typer.Option("--replace", help=tr("该轮已有对局时重新编排", "pair again a round that has games"))] = False,
+        explain: Annotated[bool, typer.Option("--explain", help=tr("列出编排参数与每台 OpenGotha 代价的各项", "list the parameters and each table's OpenGotha cost components"))] = False,
     ) -> None:
         """按 OpenGotha 的规则与文件中的编排参数编排一轮 (瑞士制或麦克马洪制)."""
         from yisai.cli.render import check_target, write_file
