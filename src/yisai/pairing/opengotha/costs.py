@@ -111,6 +111,7 @@ class OGTournament:
 
     @property
     def is_mcmahon(self) -> bool:
+        """OpenGotha's tournament type: McMahon when MMS is the first placement criterion."""
         return self.params.criteria[0] == "MMS" if self.params.criteria else False
 
 
@@ -132,8 +133,8 @@ class RoundState:
     """Everything OpenGotha's cost function reads for pairing ``round_`` (1-based).
 
     ``games`` are the games and byes of earlier rounds (later ones are ignored). Score groups
-    and their inner order cover every player of the tournament, absent ones too, as in
-    OpenGotha.
+    and their inner order cover the players participating in the round, whether paired or not
+    (absent players are left out, as OpenGotha's weights files show).
     """
 
     def __init__(self, tour: OGTournament, games: Sequence[Game], round_: int) -> None:
@@ -215,11 +216,14 @@ class RoundState:
         mains = [jdiv(self.crit(main, i), 2) for i in range(len(players))]
         if mains:  # a McMahon correction outside OpenGotha's −1..+2 would leave a player
             lo, hi = min(lo, *mains), max(hi, *mains)  # ungrouped (OpenGotha: stale data)
+        by_score: dict[tuple[int, int], list[int]] = {}
+        for i, p in enumerate(players):
+            if self.round not in p.absent_rounds:
+                by_score.setdefault((cats[i], mains[i]), []).append(i)
         group = 0
         for cat in range(max(1, tour.params.number_of_categories)):
-            for score in range(hi, lo - 1, -1):
-                members = [i for i in range(len(players))
-                           if cats[i] == cat and mains[i] == score and self.round not in players[i].absent_rounds]
+            for score in range(hi, lo - 1, -1):  # an empty score still counts as a group
+                members = by_score.get((cat, score))
                 if members:
                     members.sort(key=lambda i: (
                         tuple(-self.crit(c, i) for c in crits),
