@@ -242,3 +242,11 @@ def test_mcmahon_correction_beyond_opengothas_range_still_pairs(tmp_path: Path) 
     assert len(result.boards) == 2
     with pytest.raises(OGPairingError, match="没有可编排的选手"):
         pair_og_round(f.tournament, f.source.games, 2, selected=[])
+
+
+def test_file_without_players_is_refused_not_crashed(tmp_path: Path) -> None:
+    text = tournament_xml().split("<Players>")[0] + "<Players/><Games/>" + \
+        tournament_xml().split("</Games>")[1]
+    path = write(tmp_path, text)
+    with pytest.raises(Refused, match="第1轮没有可编排的选手"):
+        pair_opengotha_file(path, 1)

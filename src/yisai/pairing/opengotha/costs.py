@@ -193,15 +193,22 @@ class RoundState:
         return self.scores.value(criterion, i, r)
 
     def score_bounds(self) -> tuple[int, int]:
+        """Lowest and highest main score OpenGotha scans for groups (0-based round r0: MMS
+        from floor − 1 to bar + 2 + r0, NBW 0..r0, CPS 0..2^r0), widened to every actual
+        score: a McMahon correction outside OpenGotha's −1..+2 would otherwise leave a player
+        ungrouped (OpenGotha keeps stale group data for him)."""
         gps = self.tour.params
-        r0 = self.round - 1  # OpenGotha's 0-based round number
+        r0 = self.round - 1
         main = self.tour.main_criterion
         if main == "MMS":
-            return (gps.mm_floor + SMMS_CORR_MIN - MIN_RANK,
-                    gps.mm_bar + SMMS_CORR_MAX + r0 - MIN_RANK)
-        if main == "CPS":
-            return 0, 2**r0
-        return 0, r0
+            lo = gps.mm_floor + SMMS_CORR_MIN - MIN_RANK
+            hi = gps.mm_bar + SMMS_CORR_MAX + r0 - MIN_RANK
+        elif main == "CPS":
+            lo, hi = 0, 2**r0
+        else:
+            lo, hi = 0, r0
+        mains = [jdiv(self.crit(main, i), 2) for i in range(len(self.tour.players))]
+        return min([lo, *mains]), max([hi, *mains])
 
     def _fill_groups(self) -> None:
         tour = self.tour
@@ -214,8 +221,6 @@ class RoundState:
         players = tour.players
         cats = [category(p, tour.params) for p in players]
         mains = [jdiv(self.crit(main, i), 2) for i in range(len(players))]
-        if mains:  # a McMahon correction outside OpenGotha's −1..+2 would leave a player
-            lo, hi = min(lo, *mains), max(hi, *mains)  # ungrouped (OpenGotha: stale data)
         by_score: dict[tuple[int, int], list[int]] = {}
         for i, p in enumerate(players):
             if self.round not in p.absent_rounds:

@@ -142,6 +142,8 @@ def split_field(state: RoundState, players: list[int]) -> list[list[int]]:
                     break
             if ready:
                 break
+        if len(grouped) % 2:  # OpenGotha's emergency break can stop at an odd size; it would
+            remaining.insert(0, grouped.pop())  # leave one player unpaired: he goes on instead
         groups.append(grouped)
     groups.append(remaining)
     return groups
