@@ -140,6 +140,22 @@ def test_every_pair_costs_what_opengotha_says(testdata: Path, name: str) -> None
                           for r in range(1, ROUNDS[name] + 1))
 
 
+def test_bosp2024_round3_costs_leave_preregistered_players_out_of_groups(testdata: Path) -> None:
+    """bosp2024: 71 players of whom 29 only pre-registered (PRE); OpenGotha's round-3 weights
+    equal ours only if score groups hold finally registered players alone."""
+    folder = testdata / "pairgoth" / "opengotha" / "bosp2024"
+    f = read_og_tournament(folder / "bosp2024.xml")
+    tour = f.tournament
+    assert sum(p.tags.get("registering") == "PRE" for p in tour.players) == 29
+    by_name = {p.name: i for i, p in enumerate(tour.players)}
+    state = RoundState(tour, f.source.games, 3)
+    oracle = _weights(folder / "bosp2024_weights_R3.txt")
+    assert len(oracle) == 630
+    for (n1, n2), expected in oracle.items():
+        cost = state.cost(by_name[n1], by_name[n2])
+        assert [getattr(cost, c) for c in COMPONENTS] + [cost.total] == expected, (n1, n2)
+
+
 @pytest.mark.parametrize("name", FIXTURES)
 def test_rounds_reproduce_opengotha(testdata: Path, name: str) -> None:
     f = _load(testdata, name)

@@ -133,8 +133,9 @@ class RoundState:
     """Everything OpenGotha's cost function reads for pairing ``round_`` (1-based).
 
     ``games`` are the games and byes of earlier rounds (later ones are ignored). Score groups
-    and their inner order cover the players participating in the round, whether paired or not
-    (absent players are left out, as OpenGotha's weights files show).
+    and their inner order cover the finally registered players participating in the round,
+    whether paired or not (absent and pre-registered players are left out, as OpenGotha's
+    weights files show).
     """
 
     def __init__(self, tour: OGTournament, games: Sequence[Game], round_: int) -> None:
@@ -223,7 +224,7 @@ class RoundState:
         mains = [jdiv(self.crit(main, i), 2) for i in range(len(players))]
         by_score: dict[tuple[int, int], list[int]] = {}
         for i, p in enumerate(players):
-            if self.round not in p.absent_rounds:
+            if self.round not in p.absent_rounds and p.tags.get("registering", "FIN") == "FIN":
                 by_score.setdefault((cats[i], mains[i]), []).append(i)
         group = 0
         for cat in range(max(1, tour.params.number_of_categories)):
