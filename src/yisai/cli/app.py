@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "papers": ("papers", "报名附件: 报名表、上传、审核、清除", "registration papers: form, upload, review, purge"),
     "checkin": ("papers", "报到: 逐人登记与保险确认", "check-in with insurance confirmation"),
     "pair": ("rounds", "编排一轮 (积分编排制)", "pair a round (Swiss)"),
+    "opengotha": ("opengotha", "OpenGotha 文件: 按 OpenGotha 规则编排一轮", "OpenGotha files: pair a round by OpenGotha's rules"),
     "round": ("rounds", "轮次: 对阵与成绩登记表", "rounds: pairings and result sheets"),
     "result": ("rounds", "录入或导入成绩", "enter or import results"),
     "standings": ("standings", "成绩表与名次", "standings"),
