@@ -176,6 +176,8 @@ def finish_game(
                             alive_at=ending.at, finished_at=work.now):  # fmt: skip
         raise Conflict(Text(f"对局 {game_id} 已经结束", f"game {game_id} is already finished"),
                        code="live_finished", params={"game": game_id})
+    work.repo.audit(cfg.event_id, "finish", "live_game", game_id, None,
+                    {"result": outcome.sgf, "reason": outcome.reason.value})  # moves the event's change stamp
     by_color = {BLACK: (record.black, record.black_name), WHITE: (record.white, record.white_name)}
     for color, d in deltas(cfg.ladder, outcome, ending.escaped).items():
         player, name = by_color[color]
@@ -239,6 +241,11 @@ def game_sgf(work: Work, game_id: int) -> str:
 
 def player_games(work: Work, cfg: LiveConfig, player: str) -> list[LiveGameInfo]:
     return [_info(r) for r in rows.games_of(work.session, cfg.event_id, player)]
+
+
+def games_in_play(work: Work, cfg: LiveConfig) -> list[LiveGameInfo]:
+    """The games being played now (the spectators' list: names and pools, nothing personal)."""
+    return [_info(r) for r in rows.games_with_status(work.session, "playing", cfg.event_id)]
 
 
 def ladder_table(work: Work, cfg: LiveConfig, period: int, pool: str) -> list[LadderRow]:
@@ -356,6 +363,7 @@ __all__ = [
     "finish_game",
     "game_info",
     "game_sgf",
+    "games_in_play",
     "ladder_table",
     "last_opponents",
     "live_config",
