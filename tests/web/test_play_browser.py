@@ -94,8 +94,12 @@ def play_move(page: Any, point: str, *, touch: bool) -> None:
 
 
 def queue_both(a: Any, b: Any, previous: int | None) -> None:
-    for p in (a, b):
-        p.click("#queue")
+    a.click("#queue")
+    a.wait_for_selector(".side .queued", timeout=WAIT)  # 匹配中: period and waiting time
+    assert "匹配中" in a.inner_text(".side .queued") and "第1期" in a.inner_text(".side .queued")
+    if previous is None:
+        _shot(a, "play-desktop-queued")
+    b.click("#queue")
     for p in (a, b):
         p.wait_for_function(f"window.yisaiPlay.state.game && window.yisaiPlay.state.game.id !== {previous or 0} "
                             "&& !window.yisaiPlay.state.game.result", timeout=WAIT)  # fmt: skip
@@ -248,6 +252,7 @@ def test_sign_up_match_play_to_resignation_and_to_a_count_with_a_spectator(brows
         assert watcher_ctx.request.get(f"{base}/play/games/{g1['id']}.sgf", max_redirects=0).status == 303
         a.goto(base + "/play?lang=en")
         a.wait_for_selector(".play-app[data-conn=open]")
-        assert "Find a game" in a.inner_text("#queue") or "Play again" in a.inner_text("#queue")
+        assert a.inner_text("#queue") in ("Find a game", "Play again")
+        _shot(a, "play-desktop-english")
         for ctx in (desk, phone, watcher_ctx):
             ctx.close()

@@ -206,3 +206,41 @@ def test_no_personal_data_on_public_pages(site: tuple[TestClient, Clock, int]) -
     assert client.get("/play/games").status_code == 200
     # another visitor cannot read the profile page (it redirects to sign-in)
     assert public.get("/play/profile", follow_redirects=False).headers["location"] == "/play/signin"
+
+
+def test_the_play_page_says_when_the_next_period_opens(site: tuple[TestClient, Clock, int]) -> None:
+    client, clock, _ = site
+    sign_in(client)
+    token = csrf(client, "/play/profile")
+    client.post("/play/profile", data={"csrf": token, **ADULT})
+    clock.moment = datetime(2025, 5, 6, 9, 59)  # seed 000: "每期的首日比赛从10点开始"
+    assert "第1期于 2025-05-06 10:00 (北京时间) 开始" in client.get("/play").text
+    clock.moment = datetime(2025, 5, 6, 10, 0)
+    assert "第1期进行中" in client.get("/play").text
+
+
+def test_my_games_and_records_are_the_players_own(site: tuple[TestClient, Clock, int]) -> None:
+    from yisai.live.session import Kind
+    from yisai.services.live import finish_game, live_config, start_game
+
+    client, _, event_id = site
+    sign_in(client)
+    token = csrf(client, "/play/profile")
+    client.post("/play/profile", data={"csrf": token, **ADULT})
+    me = re.search(r'&#34;ticket&#34;: &#34;([^&]+)&#34;', client.get("/play").text)
+    assert me
+    who = read_ticket(SECRET, me.group(1))
+    assert who
+    ctx = client.app.state.web.ctx  # type: ignore[attr-defined]
+    with ctx.work() as w:
+        cfg = live_config(w, event_id)
+        info, game = start_game(w, cfg, period=1, pool="open", black=(who[0], "张三"), white=("999", "对手"), start=0.0)
+        action = game.act(1, Kind.RESIGN, game.version, 5.0).action  # Black (me) resigns
+        finish_game(w, cfg, info.id, game, action)
+    page = client.get("/play/games").text
+    assert "W+R" in page and "中盘认输" in page and '<td class="mine">负</td>' in page
+    sgf = client.get(f"/play/games/{info.id}.sgf")
+    assert sgf.status_code == 200 and "RE[W+R]" in sgf.text and "PB[张三]" in sgf.text
+    other = TestClient(client.app)
+    sign_in(other, "13600000000")
+    assert other.get(f"/play/games/{info.id}.sgf").status_code == 404  # not their game

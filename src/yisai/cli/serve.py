@@ -62,6 +62,11 @@ def serve(
         os.environ["YISAI_DEV_OUTBOX"] = "1"
     say(tr(f"公开页面: http://{host}:{port}/   工作台: http://{host}:{port}/console   API: http://{host}:{port}/docs",
            f"public site: http://{host}:{port}/   console: http://{host}:{port}/console   API: http://{host}:{port}/docs"))
+    if qualifier:
+        say(tr(f"网络海选 棋手页面: http://{host}:{port}/play", f"online qualifier, players: http://{host}:{port}/play"))
+    if dev_outbox:
+        say(tr(f"开发者发件箱 (验证码): http://{host}:{port}/play/dev/outbox",
+               f"developer outbox (sign-in codes): http://{host}:{port}/play/dev/outbox"))
     say(tr("按 Ctrl-C 停止", "press Ctrl-C to stop"))
     uvicorn.run("yisai.web.app:app_from_environment", factory=True, host=host, port=port,
                 workers=workers, log_level="warning", access_log=False)

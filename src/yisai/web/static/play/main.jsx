@@ -243,7 +243,7 @@ class App extends Component {
         onClick: () => this.conn.send({ t: "queue" }) }, g ? t("再来一局", "Play again") : t("开始匹配", "Find a game")));
     }
     if (s.lobby === "queued" && s.queued) {
-      const secs = Math.floor((s.now - s.queued.since) / 1000);
+      const secs = Math.max(0, Math.floor((s.now - s.queued.since) / 1000));
       out.push(h("div", { class: "queued", role: "status" },
         t(`匹配中… 第${s.queued.period}期 · 已等待 ${secs} 秒`, `looking for an opponent… period ${s.queued.period} · ${secs} s`),
         " ", h("button", { class: "secondary", onClick: () => this.conn.send({ t: "leave" }) }, t("取消", "Cancel"))));
