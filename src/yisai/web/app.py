@@ -91,6 +91,13 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
         return JSONResponse({"code": "login_required", "message": tr("请先登录", "log in first")},
                             status_code=401)
 
+    @app.exception_handler(play.SignInRequired)
+    async def sign_in_required(request: Request, exc: play.SignInRequired) -> Response:
+        if request.method == "GET":
+            return RedirectResponse("/play/signin", status_code=303)
+        return JSONResponse({"code": "login_required", "message": tr("请先登录", "sign in first")},
+                            status_code=401)
+
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
         details = [f"{'.'.join(str(x) for x in e.get('loc', ()))}: {e.get('msg', '')}" for e in exc.errors()]

@@ -12,7 +12,6 @@ profile page.
 from __future__ import annotations
 
 import logging
-import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +23,7 @@ from yisai.live import otp
 from yisai.live.periods import closed_reason, open_period
 from yisai.live.server import issue_ticket
 from yisai.services import live as live_svc
-from yisai.services.accounts import authenticate, set_own_password
+from yisai.services.accounts import set_own_password
 from yisai.services.context import Work
 from yisai.services.errors import NotFoundError, ServiceError
 from yisai.services.identity import Action, Actor
@@ -36,8 +35,8 @@ from yisai.services.profiles import (
     pool_for,
     save_profile,
 )
-from yisai.web.console import client_of, current_actor
-from yisai.web.core import HERE, PUBLIC, check_csrf, lang_of, page, state, write_session
+from yisai.web.console import current_actor, password_login
+from yisai.web.core import HERE, PUBLIC, check_csrf, lang_of, page, signed_in, signed_out, state
 
 log = logging.getLogger("yisai.web.play")
 router = APIRouter(prefix="/play", include_in_schema=False)
@@ -107,10 +106,6 @@ def _uid(actor: Actor | None) -> int | None:
     return int(actor.id) if actor is not None and actor.id.isdigit() else None
 
 
-def _start_session(request: Request, response: Response, actor: Actor) -> None:
-    write_session(request, response, {"u": int(actor.id), "c": secrets.token_urlsafe(24)})
-
-
 # ------------------------------------------------------------------ sign-in
 
 
@@ -162,9 +157,7 @@ async def sign_in(request: Request) -> Response:
             raise live_svc.bad_code()
     except ServiceError as exc:
         return _signin_page(request, status=exc.status, phone=phone, error=exc.render(lang))
-    response = RedirectResponse("/play", status_code=303)
-    _start_session(request, response, actor)
-    return response
+    return signed_in(request, "/play", int(actor.id))
 
 
 @router.post("/password")
@@ -172,28 +165,17 @@ async def password_sign_in(request: Request) -> Response:
     """The optional password set on the profile page (same limiter as the console's login)."""
     form = await _fields(request)
     raw = form.get("phone", "")
-    login = otp.normalise_phone(raw) or raw
-    web = state(request)
     try:
-        web.limiter.check(client_of(request), login)
-        with web.ctx.work(actor=PUBLIC) as work:
-            actor = authenticate(work, login, form.get("password", ""))
+        actor = password_login(request, otp.normalise_phone(raw) or raw, form.get("password", ""))
     except ServiceError as exc:
-        if exc.code == "bad_credentials":
-            web.limiter.failed(client_of(request), login)
         return _signin_page(request, status=exc.status, phone=raw, error=exc.render(lang_of(request)))
-    web.limiter.succeeded(client_of(request), login)
-    response = RedirectResponse("/play", status_code=303)
-    _start_session(request, response, actor)
-    return response
+    return signed_in(request, "/play", int(actor.id))
 
 
 @router.post("/signout")
 async def sign_out(request: Request) -> Response:
     await check_csrf(request)
-    response = RedirectResponse("/play/signin", status_code=303)
-    write_session(request, response, {"c": secrets.token_urlsafe(24)})
-    return response
+    return signed_out(request, "/play/signin")
 
 
 @router.get("/dev/outbox", response_class=HTMLResponse)
@@ -209,9 +191,15 @@ def dev_outbox(request: Request) -> Response:
 # ------------------------------------------------------------------ profile
 
 
-def _signed_in(request: Request) -> Actor | None:
+class SignInRequired(Exception):
+    """A player's page without a signed-in account: the app redirects GETs to /play/signin."""
+
+
+def _player(request: Request) -> Actor:
     actor = current_actor(request)
-    return actor if _uid(actor) is not None else None
+    if actor is None or _uid(actor) is None:
+        raise SignInRequired()
+    return actor
 
 
 def _profile_page(request: Request, actor: Actor, values: dict[str, str], *, status: int = 200,
@@ -231,9 +219,7 @@ def _values(p: Profile | None) -> dict[str, str]:
 
 @router.get("/profile", response_class=HTMLResponse)
 def profile_form(request: Request) -> Response:
-    actor = _signed_in(request)
-    if actor is None:
-        return RedirectResponse("/play/signin", status_code=303)
+    actor = _player(request)
     with state(request).ctx.work(actor=actor) as work:
         found = get_profile(work, int(actor.id))
     return _profile_page(request, actor, _values(found))
@@ -242,9 +228,7 @@ def profile_form(request: Request) -> Response:
 @router.post("/profile")
 async def profile_save(request: Request) -> Response:
     form = await _fields(request)
-    actor = _signed_in(request)
-    if actor is None:
-        return RedirectResponse("/play/signin", status_code=303)
+    actor = _player(request)
     lang = lang_of(request)
     try:
         with state(request).ctx.work(actor=actor) as work:
@@ -267,9 +251,7 @@ async def profile_save(request: Request) -> Response:
 
 @router.get("", response_class=HTMLResponse)
 def play_page(request: Request) -> Response:
-    actor = _signed_in(request)
-    if actor is None:
-        return RedirectResponse("/play/signin", status_code=303)
+    actor = _player(request)
     with state(request).ctx.work(actor=actor) as work:
         cfg = _config(work, request)
         profile = get_profile(work, int(actor.id))
@@ -300,9 +282,7 @@ def _board_page(request: Request, cfg: live_svc.LiveConfig, **context: Any) -> R
 
 @router.get("/games", response_class=HTMLResponse)
 def my_games(request: Request) -> Response:
-    actor = _signed_in(request)
-    if actor is None:
-        return RedirectResponse("/play/signin", status_code=303)
+    actor = _player(request)
     with state(request).ctx.work(actor=actor) as work:
         cfg = _config(work, request)
         games = live_svc.player_games(work, cfg, actor.id)
@@ -314,9 +294,7 @@ def my_games(request: Request) -> Response:
 @router.get("/games/{game_id}.sgf")
 def game_sgf(request: Request, game_id: int) -> Response:
     """A finished game's record, for its two players (and officials)."""
-    actor = _signed_in(request)
-    if actor is None:
-        return RedirectResponse("/play/signin", status_code=303)
+    actor = _player(request)
     with state(request).ctx.work(actor=actor) as work:
         info = live_svc.game_info(work, game_id)
         if actor.id not in (info.black, info.white) and not actor.may(Action.MANAGE_USERS):
@@ -352,4 +330,4 @@ def watch_game(request: Request, game_id: int) -> Response:
                        title_names=f"{info.black_name} – {info.white_name}")
 
 
-__all__ = ["PlayState", "router"]
+__all__ = ["PlayState", "SignInRequired", "router"]
