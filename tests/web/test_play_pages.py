@@ -237,6 +237,7 @@ def test_my_games_and_records_are_the_players_own(site: tuple[TestClient, Clock,
         info, game = start_game(w, cfg, period=1, pool="open", black=(who[0], "张三"), white=("999", "对手"), start=0.0)
         action = game.act(1, Kind.RESIGN, game.version, 5.0).action  # Black (me) resigns
         finish_game(w, cfg, info.id, game, action)
+    assert "本期: 第2名 · 积分-2 · 胜0局 · 共1局" in client.get("/play").text  # the opponent is first
     page = client.get("/play/games").text
     assert "W+R" in page and "中盘认输" in page and '<td class="mine">负</td>' in page
     sgf = client.get(f"/play/games/{info.id}.sgf")
@@ -244,3 +245,14 @@ def test_my_games_and_records_are_the_players_own(site: tuple[TestClient, Clock,
     other = TestClient(client.app)
     sign_in(other, "13600000000")
     assert other.get(f"/play/games/{info.id}.sgf").status_code == 404  # not their game
+
+
+def test_names_are_escaped_on_the_players_pages(site: tuple[TestClient, Clock, int]) -> None:
+    client, _, _ = site
+    sign_in(client)
+    token = csrf(client, "/play/profile")
+    xss = "<script>alert(1)</script>"
+    client.post("/play/profile", data={"csrf": token, **ADULT, "name": xss})
+    for path in ("/play", "/play/profile", "/play/games"):
+        text = client.get(path).text
+        assert xss not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text, path

@@ -252,14 +252,19 @@ async def profile_save(request: Request) -> Response:
 @router.get("", response_class=HTMLResponse)
 def play_page(request: Request) -> Response:
     actor = _player(request)
+    standing = None
     with state(request).ctx.work(actor=actor) as work:
         cfg = _config(work, request)
         profile = get_profile(work, int(actor.id))
-    if profile is None:
-        return RedirectResponse("/play/profile", status_code=303)
-    division, pool = pool_for(cfg.regulation, cfg.stage, cfg.ladder, profile.birth)
+        if profile is None:
+            return RedirectResponse("/play/profile", status_code=303)
+        division, pool = pool_for(cfg.regulation, cfg.stage, cfg.ladder, profile.birth)
+        period = open_period(cfg.stage, state(request).ctx.settings.clock())
+        if period is not None:  # the player's line in this period's table, if they have played
+            rows = live_svc.ladder_table(work, cfg, period.number, pool)
+            standing = next((r for r in rows if r.player == actor.id), None)
     ticket = issue_ticket(state(request).secret, actor.id, profile.name, division)
-    return _board_page(request, cfg, mode="play", ticket=ticket, me=profile.name,
+    return _board_page(request, cfg, mode="play", ticket=ticket, me=profile.name, standing=standing,
                        division=cfg.regulation.division(division).name, pool=_pool_names(cfg).get(pool, pool))
 
 
