@@ -256,3 +256,11 @@ def test_names_are_escaped_on_the_players_pages(site: tuple[TestClient, Clock, i
     for path in ("/play", "/play/profile", "/play/games"):
         text = client.get(path).text
         assert xss not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text, path
+
+
+def test_the_header_links_to_the_players_pages_only_with_a_qualifier(site: tuple[TestClient, Clock, int], tmp_path: Path) -> None:
+    client, _, event_id = site
+    assert 'href="/play"' in client.get(f"/events/{event_id}/qualifier").text
+    plain = TestClient(create_app(Settings(database=str(tmp_path / "plain.sqlite"))))
+    assert 'href="/play"' not in plain.get("/").text
+    assert plain.get("/play", follow_redirects=False).status_code == 303  # to the sign-in page

@@ -67,6 +67,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     app.include_router(registration.router)
     app.include_router(papers.router)
     app.state.play = play.PlayState(qualifier_event, dev_outbox)
+    app.state.web.templates.env.globals["play_on"] = bool(qualifier_event)  # the header's 对弈 link
     app.include_router(play.router)
     if qualifier_event:  # the online qualifier's live games (WebSocket /live/ws) for that event
         from yisai.live.server import LiveOptions, create_live_router
