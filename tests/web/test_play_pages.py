@@ -242,6 +242,11 @@ def test_my_games_and_records_are_the_players_own(site: tuple[TestClient, Clock,
     assert "W+R" in page and "中盘认输" in page and '<td class="mine">负</td>' in page
     sgf = client.get(f"/play/games/{info.id}.sgf")
     assert sgf.status_code == 200 and "RE[W+R]" in sgf.text and "PB[张三]" in sgf.text
+    # having played, the player cannot change pools by changing the birth date
+    r = client.post("/play/profile", data={"csrf": token, **ADULT, "birth": "2015-01-01", "guardian_phone": GUARDIAN})
+    assert r.status_code == 400 and "出生日期 (决定组别) 不能再改" in r.text
+    assert client.post("/play/profile", data={"csrf": token, **ADULT, "region": "浙江宁波"},
+                       follow_redirects=False).status_code == 303  # other fields still change
     other = TestClient(client.app)
     sign_in(other, "13600000000")
     assert other.get(f"/play/games/{info.id}.sgf").status_code == 404  # not their game

@@ -85,9 +85,13 @@ def get_profile(work: Work, user_id: int) -> Profile | None:
     return Profile(r.user_id, r.name, Gender(r.gender), r.birth, r.region, r.rank, r.guardian_phone)
 
 
-def save_profile(work: Work, user_id: int, form: dict[str, str]) -> Profile:
-    """Check every field of the form (all problems at once, by field) and store the profile."""
+def save_profile(work: Work, user_id: int, form: dict[str, str], *, birth_locked: bool = False) -> Profile:
+    """Check every field of the form (all problems at once, by field) and store the profile.
+
+    ``birth_locked`` (the player has played): the birth date decides the pool, so a player may
+    not move to another pool by changing it; officials correct it instead."""
     _check_self(work, user_id)
+    before = rows.get_profile(work.session, user_id)
     problems: dict[str, Text] = {}
     name = (form.get("name") or "").strip()
     if not name:
@@ -109,6 +113,12 @@ def save_profile(work: Work, user_id: int, form: dict[str, str]) -> Profile:
     today = work.now.date()
     if birth is not None and not (date(1900, 1, 1) <= birth <= today):
         problems["birth"] = Text(f"出生日期不合理: {birth}", f"not a plausible birth date: {birth}")
+        birth = None
+    if (birth_locked and before is not None and birth is not None and birth != before.birth
+            and not work.actor.may(Action.MANAGE_USERS)):
+        problems["birth"] = Text("已有对局, 出生日期 (决定组别) 不能再改; 如填错请联系裁判长",
+                                 "you have played games: the birth date (which decides the division) "
+                                 "can no longer change; ask the chief referee")
         birth = None
     region = (form.get("region") or "").strip()
     if not region:

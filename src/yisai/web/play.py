@@ -232,7 +232,8 @@ async def profile_save(request: Request) -> Response:
     lang = lang_of(request)
     try:
         with state(request).ctx.work(actor=actor) as work:
-            save_profile(work, int(actor.id), form)
+            played = bool(play_state(request).event) and bool(live_svc.player_games(work, _config(work, request), actor.id))
+            save_profile(work, int(actor.id), form, birth_locked=played)
             if form.get("password"):
                 set_own_password(work, form["password"])
     except ProfileInvalid as exc:
