@@ -243,6 +243,16 @@ def player_games(work: Work, cfg: LiveConfig, player: str) -> list[LiveGameInfo]
     return [_info(r) for r in rows.games_of(work.session, cfg.event_id, player)]
 
 
+def pool_names(regulation: Regulation) -> dict[str, str]:
+    """Each division's and pool's display name: a merged pool (少儿组 = 少年组 + 幼儿组) is
+    named by its divisions, from the regulation."""
+    names = {d.id: d.name for d in regulation.divisions}
+    for stage in regulation.stages:
+        for key, members in getattr(stage.format, "pools", {}).items():
+            names[key] = "、".join(names.get(m, m) for m in members)
+    return names
+
+
 def games_in_play(work: Work, cfg: LiveConfig) -> list[LiveGameInfo]:
     """The games being played now (the spectators' list: names and pools, nothing personal)."""
     return [_info(r) for r in rows.games_with_status(work.session, "playing", cfg.event_id)]
@@ -369,6 +379,7 @@ __all__ = [
     "live_config",
     "load_game",
     "player_games",
+    "pool_names",
     "record_action",
     "request_code",
     "resume_games",

@@ -11,7 +11,6 @@ profile page.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +37,6 @@ from yisai.services.profiles import (
 from yisai.web.console import current_actor, password_login
 from yisai.web.core import HERE, PUBLIC, check_csrf, lang_of, page, signed_in, signed_out, state
 
-log = logging.getLogger("yisai.web.play")
 router = APIRouter(prefix="/play", include_in_schema=False)
 BUNDLE = HERE / "static" / "build" / "play.js"
 
@@ -93,13 +91,6 @@ def my_outcome(result: str, color: str) -> Text:
     if result.startswith(("B+", "W+")):
         return Text("胜", "win") if result[0] == color else Text("负", "loss")
     return Text("和", "draw") if result == "0" else Text(result, result)
-
-
-def _pool_names(cfg: live_svc.LiveConfig) -> dict[str, str]:
-    names = {d.id: d.name for d in cfg.regulation.divisions}
-    for key, members in cfg.ladder.pools.items():
-        names[key] = "、".join(names.get(m, m) for m in members)
-    return names
 
 
 def _uid(actor: Actor | None) -> int | None:
@@ -266,7 +257,7 @@ def play_page(request: Request) -> Response:
             standing = next((r for r in rows if r.player == actor.id), None)
     ticket = issue_ticket(state(request).secret, actor.id, profile.name, division)
     return _board_page(request, cfg, mode="play", ticket=ticket, me=profile.name, standing=standing,
-                       division=cfg.regulation.division(division).name, pool=_pool_names(cfg).get(pool, pool))
+                       division=cfg.regulation.division(division).name, pool=live_svc.pool_names(cfg.regulation).get(pool, pool))
 
 
 def _board_page(request: Request, cfg: live_svc.LiveConfig, **context: Any) -> Response:
@@ -294,7 +285,7 @@ def my_games(request: Request) -> Response:
         games = live_svc.player_games(work, cfg, actor.id)
     rows = [(g, my_outcome(g.result, "B" if g.black == actor.id else "W").render(lang_of(request))
              if g.status != "playing" else "") for g in games]
-    return _page(request, "play/games.html", rows=rows, pools=_pool_names(cfg))
+    return _page(request, "play/games.html", rows=rows, pools=live_svc.pool_names(cfg.regulation))
 
 
 @router.get("/games/{game_id}.sgf")
@@ -322,7 +313,7 @@ def watch_list(request: Request) -> Response:
     with state(request).ctx.work(actor=PUBLIC) as work:
         cfg = _config(work, request)
         games = live_svc.games_in_play(work, cfg)
-    return _page(request, "play/watch.html", games=games, pools=_pool_names(cfg), event_id=cfg.event_id)
+    return _page(request, "play/watch.html", games=games, pools=live_svc.pool_names(cfg.regulation), event_id=cfg.event_id)
 
 
 @router.get("/watch/{game_id}", response_class=HTMLResponse)

@@ -175,14 +175,10 @@ async def standings_fragment(request: Request, event_id: int, division: str) -> 
 
 
 def _qualifier_html(request: Request, event_id: int) -> Render:
-    from yisai.services.live import qualifier_lists
+    from yisai.services.live import pool_names, qualifier_lists
 
     def render(work: Work) -> str:
-        reg = regulation_of(resolve_event(work, str(event_id)))
-        pools = {d.id: d.name for d in reg.divisions}
-        for stage in reg.stages:  # a merged pool (少儿组 = 少年组 + 幼儿组) by its divisions
-            for key, members in getattr(stage.format, "pools", {}).items():
-                pools[key] = "、".join(pools.get(m, m) for m in members)
+        pools = pool_names(regulation_of(resolve_event(work, str(event_id))))
         return state(request).templates.get_template("_qualifier.html").render(
             t=tr, lists=qualifier_lists(work, event_id), pools=pools)
     return render
