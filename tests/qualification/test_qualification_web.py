@@ -15,6 +15,7 @@ from tests.qualification.conftest import build_site_db, fields
 from yisai.services.accounts import create_user
 from yisai.services.context import open_context
 from yisai.services.identity import Actor, Role
+from yisai.services.profiles import save_profile
 from yisai.services.settings import Settings
 from yisai.web.app import create_app
 
@@ -94,3 +95,19 @@ def test_lapsed_shown_in_console_after_the_deadline(site: tuple[TestClient, Cloc
     clock.now = datetime(2025, 6, 11, 0, 0)  # the first instant after it: all 40 unconfirmed lapse
     page = director.get(f"/console/events/{event_id}/qualification").text
     assert re.search(r"逾期弃权 (\d+)", page).group(1) == "40"  # type: ignore[union-attr]
+
+
+def test_form_prefilled_from_the_profile(site: tuple[TestClient, Clock, int, int], tmp_path: Path) -> None:
+    client, _, event_id, _ = site
+
+    db = tmp_path / "w.sqlite"
+    with open_context(Settings(database=str(db)), actor=Actor.system()) as ctx, ctx.work() as work:
+        me = work.repo.find_user("player1")
+        assert me is not None
+        uid = me[0].id
+    with open_context(Settings(database=str(db)), actor=Actor(str(uid), "棋手甲", Role.PLAYER)) as ctx, \
+            ctx.work() as work:  # the player's own profile (services.profiles, issue 13)
+        save_profile(work, uid, {"name": "李小龙", "gender": "男", "birth": "1991-02-03", "region": "中国大陆",
+                                 "rank": "4段"})
+    page = login(client, "player1").get(f"/qualification/{event_id}").text
+    assert 'name="name" value="李小龙"' in page and 'value="1991-02-03"' in page and 'value="4段"' in page

@@ -480,6 +480,8 @@ class LiveHub:
                 if color is not None and not slot.game.over:
                     slot.game.attach(color, client.conn, self.opt.clock())
             state = self._state(slot)
+            if color is not None:  # which side this connection plays (a reloaded page forgot it)
+                state["you"] = color_name(color)
             await client.send(state)
             await self._after_change(slot)
 

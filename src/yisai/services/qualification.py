@@ -31,6 +31,7 @@ from yisai.services.errors import Forbidden, InputError, NotFoundError, Refused
 from yisai.services.events import resolve_event
 from yisai.services.identity import Action, Role
 from yisai.services.live import LiveConfig, OutgoingCode, live_config
+from yisai.services.profiles import get_profile
 from yisai.services.registration import (
     approve_entry,
     eligibility_texts,
@@ -326,18 +327,28 @@ def my_notices(work: Work, event_ref: str | int | None) -> list[rows.NoticeRecor
 
 
 def prefill(work: Work, place: PlaceView) -> dict[str, str]:
-    """What the form starts with: the details given before, else the account's name and phone."""
+    """What the form starts with: the details given before, else the player's profile
+    (``services.profiles``: name, gender, birth date, region, rank, guardian's phone) and the
+    account's phone."""
     if place.details:
         return dict(place.details)
     out = {"name": place.name}
-    if work.actor.id.isdigit():
-        try:
-            user = work.repo.get_user(int(work.actor.id))
-        except LookupError:
-            return out
-        out["name"] = place.name or user.display_name
-        if user.phone:
-            out["phone"] = user.phone
+    if not work.actor.id.isdigit() or work.actor.id != place.player:
+        return out
+    uid = int(work.actor.id)
+    try:
+        user = work.repo.get_user(uid)
+    except LookupError:
+        return out
+    out["name"] = place.name or user.display_name
+    if user.phone:
+        out["phone"] = user.phone
+    profile = get_profile(work, uid)
+    if profile is not None:
+        out.update(name=profile.name, gender=profile.gender.label, birth_date=profile.birth.isoformat(),
+                   region=profile.region, rank=profile.rank)
+        if profile.guardian_phone:
+            out["guardian_phone"] = profile.guardian_phone
     return out
 
 

@@ -15,7 +15,6 @@ Every write is a POST with the session's CSRF token; the services check the role
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
@@ -25,23 +24,23 @@ from markupsafe import Markup
 from yisai.awards.final_entries import SOURCE_LABELS
 from yisai.formats.svg_chart import bar_chart
 from yisai.i18n import Text, tr
-from yisai.live.otp import CodeSender, OutboxSender
+from yisai.live.otp import CodeSender
 from yisai.services import fairplay, operations
 from yisai.services import qualification as q
 from yisai.services.errors import InputError, ServiceError
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action
+from yisai.services.live import pool_names
 from yisai.web.console import acting
 from yisai.web.core import PUBLIC, check_csrf, lang_of, page, state
+from yisai.web.play import play_state
 
 router = APIRouter(include_in_schema=False)
-DEFAULT_SENDER = OutboxSender()  # no SMS provider: messages are kept for the developer outbox
 
 
 def sender_of(request: Request) -> CodeSender:
-    """The app's code sender (``WebState.code_sender`` when the sign-in pages set one)."""
-    found = getattr(state(request), "code_sender", None)
-    return found if found is not None else DEFAULT_SENDER
+    """The sender of the sign-in codes (``web.play.PlayState.sender``): reminders go the same way."""
+    return play_state(request).sender
 
 
 async def _form(request: Request) -> dict[str, str]:
@@ -55,14 +54,6 @@ def _back(url: str, message: str = "", *, ok: bool = True) -> RedirectResponse:
     return RedirectResponse(url + (f"?{key}={quote(message)}" if message else ""), status_code=303)
 
 
-def _pool_names(reg: Any) -> dict[str, str]:
-    names = {d.id: d.name for d in reg.divisions}
-    for stage in reg.stages:
-        for key, members in getattr(stage.format, "pools", {}).items():
-            names[key] = "、".join(names.get(m, m) for m in members)
-    return names
-
-
 def _error_text(exc: ServiceError, lang: str) -> str:
     return "；".join([exc.render(lang), *exc.render_details(lang)])
 
@@ -74,7 +65,7 @@ def public_lists(request: Request, event_id: int) -> Response:
         event = resolve_event(work, str(event_id))
         reg = regulation_of(event)
         lists = q.published_lists(work, event_id)
-    return page(request, "qualification/public.html", event=event, lists=lists, pools=_pool_names(reg),
+    return page(request, "qualification/public.html", event=event, lists=lists, pools=pool_names(reg),
                 user=None)
 
 
@@ -126,7 +117,7 @@ def console_page(request: Request, event_id: int, msg: str = "", err: str = "") 
     published = {pl.period for pl in lists}
     return page(request, "qualification/console.html", event=event, places=places, lists=lists,
                 periods=stage.periods, published=published, preview=preview, labels=SOURCE_LABELS,
-                pools=_pool_names(reg), msg=msg, err=err)
+                pools=pool_names(reg), msg=msg, err=err)
 
 
 @router.post("/console/events/{event_id}/qualification/close/{period}")

@@ -2,7 +2,7 @@
 final's entry sources, fair-play signals, focus-loss reports, referees' decisions, sanctions.
 
 Revision ID: 0008
-Revises: 0006 (to be re-chained after the profile branch's 0007 at the merge)
+Revises: 0007 (written on 0006, re-chained after the profile branch's 0007)
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
-down_revision = "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
