@@ -158,7 +158,7 @@ def review(event: str = EVENT, db: str = DB, limit: int = typer.Option(20, "--li
               tr("结果", "result"), tr("处理", "decision"), tr("信号", "signal")):
         t.add_column(h)
     for g in queue:
-        t.add_row(str(g.game_id), str(g.period), g.black_name, g.white_name, g.result,
+        t.add_row(str(g.game_id), str(g.game.period), g.game.black_name, g.game.white_name, g.game.result,
                   g.decided_result or g.decided, f"{g.score:.2f}")
     console.print(t)
 

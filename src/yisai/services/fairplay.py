@@ -37,18 +37,15 @@ MAX_FOCUS_REPORT = 100_000
 
 @dataclass(frozen=True)
 class ReviewItem:
-    game_id: int
-    period: int
-    pool: str
-    black: str
-    white: str
-    black_name: str
-    white_name: str
-    result: str  # as played
+    game: rows.FinishedGame  # names, period, pool and the result as played
     decided: str  # "" / annul / result
     decided_result: str
     score: float
     signals: dict[str, Any]
+
+    @property
+    def game_id(self) -> int:
+        return self.game.id
 
 
 def _latest_decisions(work: Work, event_id: int) -> dict[int, rows.DecisionRecord]:
@@ -93,8 +90,8 @@ def review_queue(work: Work, event_ref: str | int | None, limit: int = 50) -> li
         if g is None:
             continue
         d = decided.get(gid)
-        out.append(ReviewItem(gid, g.period, g.pool, g.black, g.white, g.black_name, g.white_name, g.result,
-                              d.kind if d and d.kind != "cleared" else "", d.result if d else "", score, signals))
+        out.append(ReviewItem(g, d.kind if d and d.kind != "cleared" else "", d.result if d else "", score,
+                              signals))
     return out
 
 
