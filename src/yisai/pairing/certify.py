@@ -52,33 +52,46 @@ class Orientation:
     At the score bound a pairing floats exactly one pair F_k across each odd boundary k, and so
     does every pairing it is compared with; an exchange cycle that changes F_k crosses k twice:
     once by breaking F_k and once by making the new float, in opposite directions. Traversed
-    one way or the other, its break of F_k goes down (upper player first) or up. ``down[k]``
-    keeps only one of the two (breaks of F_k in that direction, new floats in the other), which
-    removes the "half floats" of the relaxation (breaking F_k both ways, once from each end)
-    while every real cycle whose breaks follow the pattern is kept. Checking every pattern of
-    the layout's odd boundaries (up to reversing the cycle) covers every real cycle."""
+    one way or the other, its break of F_k goes down (upper player first) or up. On a
+    ``fixed`` boundary, ``down[k]`` keeps only one of the two (breaks of F_k in that
+    direction, new floats in the other), which removes the "half floats" of the relaxation
+    (breaking F_k both ways, once from each end) while every real cycle whose breaks follow
+    the pattern is kept; a boundary not fixed keeps every arc (a superset). Checking every
+    pattern of the fixed boundaries (up to reversing the cycle) covers every real cycle."""
 
     float_side: IntArray  # per node: +1 upper player of a float, -1 lower player, 0 none
     float_bound: IntArray  # per node: the float's boundary (= the upper player's group)
     group: IntArray  # per node: its group in the layout
     down: BoolArray  # per boundary (indexed by the upper group)
+    fixed: BoolArray  # per boundary: is its direction restricted by this pattern
 
     def arcs_ok(self, tails: IntArray, xs: IntArray, ys: IntArray) -> BoolArray:
         """Arcs tail → y breaking tail–x and making x–y that this pattern keeps."""
         side = self.float_side[tails]
-        ok = (side == 0) | ((side == 1) == self.down[self.float_bound[tails]])
+        at = self.float_bound[tails]
+        ok = (side == 0) | ~self.fixed[at] | ((side == 1) == self.down[at])
         gx, gy = self.group[xs], self.group[ys]
         cross = gx != gy
-        ok &= ~cross | ((gx < gy) != self.down[np.minimum(gx, gy)])
+        low = np.minimum(gx, gy)
+        ok &= ~cross | ~self.fixed[low] | ((gx < gy) != self.down[low])
         return np.asarray(ok)
+
+    def half_floats(self, cycle: list[int], mate: IntArray) -> set[int]:
+        """Boundaries whose float ``cycle`` (nodes of an exchange cycle) breaks from both ends."""
+        on = set(cycle)
+        return {int(self.float_bound[v]) for v in on
+                if self.float_side[v] == 1 and int(mate[v]) in on}
 
 
 def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
-               cm: IntArray, orient: Orientation | None = None) -> list[IntArray]:
+               cm: IntArray, orient: Orientation | None = None,
+               cycle: list[int] | None = None) -> list[IntArray]:
     """Lexicographic potentials of the exchange graph of matching ``mate`` over pairs
     ``ei``–``ej`` (local indices, cost vectors ``cv``; ``cm[x]``: cost vector of x's pair).
 
-    Returns one array per level, for as many leading levels as have potentials."""
+    Returns one array per level, for as many leading levels as have potentials; when a level
+    has none and ``cycle`` is given, a negative cycle of that level's tight arcs is put in it
+    (its nodes), so the caller can see which floats it breaks from both ends."""
     keep = mate[ei] != ej
     ei, ej, cv = ei[keep], ej[keep], cv[keep]
     tails = np.concatenate([mate[ei], mate[ej]])
@@ -104,6 +117,8 @@ def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
             try:
                 dist = rx.digraph_bellman_ford_shortest_path_lengths(graph, source, float)
             except rx.NegativeCycle:
+                if cycle is not None:
+                    cycle += [v for v in rx.find_negative_cycle(graph, float) if v != source]
                 return out
             pi = np.zeros(n, dtype=np.int64)
             for v, d in dist.items():
@@ -122,37 +137,97 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
     """Pairs (local indices, ``i < j``) of ``chunks`` that are allowed and have an arc with
     lexicographically negative reduced cost on the proven levels ``pis`` (score level
     reduced by ``shift``, see ``odd_set_score``); one set of potentials per orientation
-    pattern in ``checks``, each pair checked on the arcs its pattern keeps."""
+    pattern in ``checks``, each pair checked on the arcs its pattern keeps.
+
+    Level by level: a pair's arc is decided at the first level where its reduced cost is
+    not 0, so each lower level is computed only for the pairs (and patterns) still undecided,
+    and the rematch test only for the pairs found negative."""
+    checks = [(pis, o) for pis, o in checks if pis]
+    none = np.zeros(0, dtype=np.int64)
+    if not checks:
+        return none, none
+    n = len(mate)
+    depth = [len(pis) for pis, _ in checks]
+    top = max(depth)
+    # per level: A[x] = π(M(x)) − c(x, M(x)) for the arc tail M(x) (x keeps the new pair),
+    # B[y] = −π(y) for its head; an arc's reduced cost is c(x, y) + A[x] + B[y]
+    a_side: list[IntArray | None] = []
+    b_side: list[IntArray | None] = []
+    for level in range(top):
+        pa = np.zeros((len(checks), n), dtype=np.int64)
+        pb = np.zeros((len(checks), n), dtype=np.int64)
+        for p, (pis, _) in enumerate(checks):
+            if level < len(pis):
+                pa[p] = pis[level][mate] - cm[:, level]
+                pb[p] = -pis[level]
+        flat = not pa.any() and not pb.any()  # no potential on this level: None
+        a_side.append(None if flat else pa)
+        b_side.append(None if flat else pb)
+    live = np.array(depth, dtype=np.int64)
     found_i: list[IntArray] = []
     found_j: list[IntArray] = []
-    checks = [(pis, o) for pis, o in checks if pis]
-    if not checks:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    stacked = [(np.stack(pis, axis=1), len(pis), o) for pis, o in checks]
-    for i, j in chunks:
-        if not len(i):
-            continue
-        ok = table.allowed(gid[i], gid[j])
-        i, j = i[ok], j[ok]
-        if not len(i):
-            continue
-        cv = table.vectors(gid[i], gid[j])
-        if shift is not None:
-            cv[:, SCORE] -= shift[j] - shift[i]
-        bad = np.zeros(len(i), dtype=bool)
-        for pi, k, orient in stacked:
-            b1 = _negative(cv[:, :k] - cm[i, :k] + pi[mate[i]] - pi[j])
-            b2 = _negative(cv[:, :k] - cm[j, :k] + pi[mate[j]] - pi[i])
-            if orient is not None:
-                b1 &= orient.arcs_ok(mate[i], i, j)
-                b2 &= orient.arcs_ok(mate[j], j, i)
-            bad |= b1 | b2
-        if bad.any():
-            found_i.append(i[bad])
-            found_j.append(j[bad])
+    step = max(1 << 15, (1 << 21) // (2 * len(checks)))  # bounds the 2P × step work arrays
+    for ci, cj in chunks:
+        for s in range(0, len(ci), step):
+            bad_i, bad_j = _chunk_violations(table, gid, mate, ci[s:s + step], cj[s:s + step],
+                                             checks, a_side, b_side, live, shift)
+            if len(bad_i):
+                found_i.append(bad_i)
+                found_j.append(bad_j)
     if not found_i:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return none, none
     return np.concatenate(found_i), np.concatenate(found_j)
+
+
+def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArray,
+                      j: IntArray, checks: list[tuple[list[IntArray], Orientation | None]],
+                      a_side: list[IntArray | None], b_side: list[IntArray | None],
+                      live: IntArray,
+                      shift: IntArray | None) -> tuple[IntArray, IntArray]:
+    patterns = len(checks)
+    # rows 0..P-1: arc M(i) → j (i takes j); rows P..2P-1: arc M(j) → i (j takes i)
+    undecided = np.ones((2 * patterns, len(i)), dtype=bool)
+    bad = np.zeros((2 * patterns, len(i)), dtype=bool)
+    at = np.arange(len(i), dtype=np.int64)
+    for level in range(len(a_side)):
+        dead = live <= level  # patterns whose potentials stop above this level
+        if dead.any():
+            undecided[np.concatenate([dead, dead])] = False
+        keep = undecided.any(axis=0)
+        if not keep.all():
+            at, undecided = at[keep], undecided[:, keep]
+        if not len(at):
+            break
+        ii, jj = i[at], j[at]
+        col = table.level(level, gid[ii], gid[jj])
+        if level == SCORE and shift is not None:
+            moved = shift[jj] - shift[ii]
+            col = -moved if col is None else col - moved
+        pa, pb = a_side[level], b_side[level]
+        if pa is None or pb is None:
+            if col is None:
+                continue  # 0 for every pair and pattern: nothing decided here
+            red = np.broadcast_to(col, undecided.shape)
+        else:
+            red = np.concatenate([pa[:, ii] + pb[:, jj], pa[:, jj] + pb[:, ii]])
+            if col is not None:
+                red += col
+        neg = undecided & (red < 0)
+        if neg.any():
+            bad[:, at] |= neg
+        undecided &= red == 0
+    rows = np.nonzero(bad.any(axis=0))[0]
+    if not len(rows):
+        return rows, rows
+    i, j, bad = i[rows], j[rows], bad[:, rows]
+    for p, (_, orient) in enumerate(checks):
+        if orient is not None:
+            bad[p] &= orient.arcs_ok(mate[i], i, j)
+            bad[patterns + p] &= orient.arcs_ok(mate[j], j, i)
+    hit = bad.any(axis=0)
+    i, j = i[hit], j[hit]
+    ok = table.allowed(gid[i], gid[j])
+    return i[ok], j[ok]
 
 
 def odd_set_score(group_sizes: list[int], group_scores: list[int]) -> IntArray:
