@@ -28,7 +28,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import rustworkx as rx
 
-from yisai.pairing.certify import Orientation, odd_set_score, potentials, shifted, violations
+from yisai.pairing.certify import (
+    TILE,
+    Orientation,
+    Tiles,
+    odd_set_score,
+    potentials,
+    shifted,
+    violations,
+)
 from yisai.pairing.table import IntArray, PairTable
 from yisai.pairing.weights import LEVELS, make_radix
 
@@ -47,6 +55,7 @@ MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
 REPAIRS = 1  # rounds of check-and-repair of a segmented block (each re-solves segments)
 SEARCH_LEVELS = len(LEVELS) - 1  # the repair looks for improvements down to the seat, not the lot
 BAND = 64  # above CHECK_PAIRS: only pairs this close to the sparse graph's are checked
+SLACK = 3  # first check: also add pairs whose lot-level reduced cost is below this (ties, near ties)
 CHUNK = 1 << 20  # pairs checked per numpy batch
 N_LEVELS = len(LEVELS)
 _SCORE = LEVELS.index("score")
@@ -356,6 +365,38 @@ def universe(layout: Layout, score_ok: bool) -> Iterator[tuple[IntArray, IntArra
             yield from _across(s, e, *ranges[k + 1])
 
 
+def universe_tiles(layout: Layout) -> Tiles:
+    """The universe at the score bound (same-group pairs, pairs across an odd boundary
+    between neighbouring groups) as tiles of at most TILE players a side (certify.Tiles)."""
+    ranges = _ranges(layout)
+    starts: list[int] = []
+    rows: list[IntArray] = []
+    cols: list[IntArray] = []
+    first: list[int] = []
+    for s, e in ranges:
+        first.append(len(starts))
+        starts += list(range(s, e, TILE))
+    first.append(len(starts))
+    ends = [*starts[1:], ranges[-1][1]] if starts else []
+    for k in range(len(ranges)):  # every group ends a block: fix the ends at group bounds
+        if first[k + 1] > first[k]:
+            ends[first[k + 1] - 1] = ranges[k][1]
+    above = 0
+    for k, (s, e) in enumerate(ranges):
+        own = np.arange(first[k], first[k + 1], dtype=np.int64)
+        r, c = np.triu_indices(len(own))
+        rows.append(own[r])
+        cols.append(own[c])
+        above += e - s
+        if above % 2 and k + 1 < len(ranges):
+            nxt = np.arange(first[k + 1], first[k + 2], dtype=np.int64)
+            rows.append(np.repeat(own, len(nxt)))
+            cols.append(np.tile(nxt, len(own)))
+    none = np.zeros(0, dtype=np.int64)
+    return Tiles(np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64),
+                 np.concatenate(rows) if rows else none, np.concatenate(cols) if cols else none)
+
+
 def universe_size(layout: Layout, score_ok: bool) -> int:
     ranges = _ranges(layout)
     if not score_ok:
@@ -498,9 +539,10 @@ def _prove(layout: Layout, graph: _Graph, mate: IntArray, weight_levels: int,
         else:
             tests = [(potentials(graph.n, mate, ei, ej, cv, cm)[:weight_levels], None)]
         checks += 1
-        chunks = universe(layout, ok) if full else band(layout, graph.table.adjacent)
+        chunks = ((universe_tiles(layout) if ok else universe(layout, ok)) if full
+                  else band(layout, graph.table.adjacent))
         vi, vj = violations(graph.table, graph.gid, mate, cm, tests, chunks,
-                            shift if ok else None)
+                            shift if ok else None, SLACK if checks == 1 else 0)
         new = graph.add(vi, vj) if len(vi) else 0
         if new:
             added += new
