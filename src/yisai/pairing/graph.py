@@ -365,7 +365,7 @@ def universe(layout: Layout, score_ok: bool) -> Iterator[tuple[IntArray, IntArra
             yield from _across(s, e, *ranges[k + 1])
 
 
-def universe_tiles(layout: Layout) -> Tiles:
+def universe_tiles(layout: Layout, size: int = TILE) -> Tiles:
     """The universe at the score bound (same-group pairs, pairs across an odd boundary
     between neighbouring groups) as tiles of at most TILE players a side (certify.Tiles)."""
     ranges = _ranges(layout)
@@ -375,7 +375,7 @@ def universe_tiles(layout: Layout) -> Tiles:
     first: list[int] = []
     for s, e in ranges:
         first.append(len(starts))
-        starts += list(range(s, e, TILE))
+        starts += list(range(s, e, size))
     first.append(len(starts))
     ends = [*starts[1:], ranges[-1][1]] if starts else []
     for k in range(len(ranges)):  # every group ends a block: fix the ends at group bounds
