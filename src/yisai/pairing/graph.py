@@ -50,8 +50,9 @@ SEGMENT_TARGET = 1600
 PROOF_MAX = 2400  # a segmented block is proven on every level only up to this size
 COMPLETE_LIMIT = 800  # above this, complete groups are tried only to find a complete pairing
 FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the proof stalls
-CHECK_PAIRS = 8_000_000  # universe small enough to be checked pair by pair
+CHECK_PAIRS = 60_000_000  # universe small enough to be checked (tile by tile, then pair by pair)
 MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
+REPAIR_MAX = 3400  # largest union of segments solved again together
 REPAIRS = 1  # rounds of check-and-repair of a segmented block (each re-solves segments)
 SEARCH_LEVELS = len(LEVELS) - 1  # the repair looks for improvements down to the seat, not the lot
 BAND = 64  # above CHECK_PAIRS: only pairs this close to the sparse graph's are checked
@@ -761,8 +762,11 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
 
 def _repair(graph: _Graph, mate: IntArray, part: IntArray, vi: IntArray, vj: IntArray) -> None:
     """Solve again, as one matching each, the segments joined by the pairs ``vi``–``vj``
-    (union of the segments at both ends); everything else keeps its pairs."""
+    (union of the segments at both ends, as long as the union stays within REPAIR_MAX
+    players: one matching of a whole 10,000-player block would cost more than the round's
+    budget); everything else keeps its pairs."""
     parent = list(range(int(part.max()) + 1))
+    size = np.bincount(part, minlength=len(parent)).tolist()
 
     def find(x: int) -> int:
         while parent[x] != x:
@@ -770,9 +774,16 @@ def _repair(graph: _Graph, mate: IntArray, part: IntArray, vi: IntArray, vj: Int
             x = parent[x]
         return x
 
+    touched: set[int] = set()
     for a, b in zip(part[vi].tolist(), part[vj].tolist(), strict=True):
-        parent[find(a)] = find(b)
-    touched = {find(int(p)) for p in part[vi].tolist()}
+        ra, rb = find(a), find(b)
+        if ra != rb and size[ra] + size[rb] > REPAIR_MAX:
+            continue
+        if ra != rb:
+            parent[ra] = rb
+            size[rb] += size[ra]
+        touched.add(rb)
+    touched = {find(t) for t in touched}
     roots = np.array([find(int(p)) for p in part.tolist()], dtype=np.int64)
     ei, ej, _ = graph.arrays()
     for root in touched:
