@@ -639,7 +639,43 @@ def split_blocks(layout: Layout) -> list[Layout]:
     return blocks
 
 
-def segments(layout: Layout, size: int) -> list[Layout]:
+def _partner_order(grp: list[Node], table: PairTable | None) -> list[Node]:
+    """A group in partner order: each top-half player next to a bottom-half partner. Without
+    colour balance the partner is the ideal one (1, n/2+1, 2, n/2+2, …); with it, players
+    are first paired kind by kind (colour kinds, cheapest pair of kinds first, in rank order
+    inside each kind), so a segment holds a colour-balanced half of its own and the colour
+    level loses nothing at the segment cuts that this pre-pairing would not."""
+    half = len(grp) // 2
+    top, bottom = grp[:half], grp[half:]
+    kinds = colour_kinds(table) if table is not None else None
+    if kinds is None or not top:
+        return [n for pair in zip(top, bottom, strict=False) for n in pair] + bottom[len(top):]
+    assert table is not None
+    mine: dict[int, list[Node]] = {}
+    theirs: dict[int, list[Node]] = {}
+    for nd in top:
+        mine.setdefault(int(kinds[nd.idx]), []).append(nd)
+    for nd in bottom:
+        theirs.setdefault(int(kinds[nd.idx]), []).append(nd)
+    cb, cw = table.colour_black, table.colour_white
+
+    def cost(a: Node, b: Node) -> int:
+        return int(min(cb[a.idx] + cw[b.idx], cb[b.idx] + cw[a.idx]))
+
+    options = sorted((cost(m[0], t[0]), km, kt) for km, m in mine.items()
+                     for kt, t in theirs.items())
+    taken: list[tuple[Node, Node]] = []
+    for _, km, kt in options:
+        m, t = mine[km], theirs[kt]
+        k = min(len(m), len(t))
+        taken += zip(m[:k], t[:k], strict=True)
+        mine[km], theirs[kt] = m[k:], t[k:]
+    taken.sort(key=lambda pr: pr[0].pos)
+    rest = sorted((n for t in theirs.values() for n in t), key=lambda n: n.pos)
+    return [n for pair in taken for n in pair] + rest
+
+
+def segments(layout: Layout, size: int, table: PairTable | None = None) -> list[Layout]:
     """Cut a very large block into segments of about ``size`` nodes that are solved apart.
 
     Nodes are put in "partner order": inside each group the top and bottom halves are
@@ -650,10 +686,7 @@ def segments(layout: Layout, size: int) -> list[Layout]:
     """
     order: list[Node] = []
     for grp in layout.groups:
-        half = len(grp) // 2
-        top, bottom = grp[:half], grp[half:]
-        inter = [n for pair in zip(top, bottom, strict=False) for n in pair]
-        order += inter + bottom[len(top):]
+        order += _partner_order(grp, table)
     parts: list[list[Node]] = []
     current: list[Node] = []
     for k, node in enumerate(order):
@@ -699,7 +732,7 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
     size = sum(len(g) for g in block.groups)
     if size <= SEGMENT_MAX or not segmented:
         return solve_layout(block, table)
-    pending = segments(block, SEGMENT_TARGET)
+    pending = segments(block, SEGMENT_TARGET, table)
     graph = _Graph(block.nodes, table)
     mate = np.full(graph.n, -1, dtype=np.int64)
     part = np.full(graph.n, -1, dtype=np.int64)
