@@ -189,6 +189,14 @@ def colour_kinds(table: PairTable) -> IntArray | None:
                       + table.colour_white)
 
 
+def by_kind(nodes: list[Node], kinds: IntArray) -> dict[int, list[Node]]:
+    """The nodes of each colour kind, in their order."""
+    out: dict[int, list[Node]] = {}
+    for nd in nodes:
+        out.setdefault(int(kinds[nd.idx]), []).append(nd)
+    return out
+
+
 def kind_pairs(grp: list[Node], kinds: IntArray, reach: int = KIND_WIDTH
                ) -> Iterator[tuple[Node, Node]]:
     """For each player, the players of each colour kind in the other half whose rank inside
@@ -203,12 +211,7 @@ def kind_pairs(grp: list[Node], kinds: IntArray, reach: int = KIND_WIDTH
     top = [n for n in grp if n.pos < half]
     bottom = [n for n in grp if n.pos >= half]
     for side, other in ((top, bottom), (bottom, top)):
-        mine: dict[int, list[Node]] = {}
-        theirs: dict[int, list[Node]] = {}
-        for nd in side:
-            mine.setdefault(int(kinds[nd.idx]), []).append(nd)
-        for nd in other:
-            theirs.setdefault(int(kinds[nd.idx]), []).append(nd)
+        mine, theirs = by_kind(side, kinds), by_kind(other, kinds)
         for members in mine.values():
             m = len(members)
             for partners in theirs.values():
@@ -651,12 +654,7 @@ def _partner_order(grp: list[Node], table: PairTable | None) -> list[Node]:
     if kinds is None or not top:
         return [n for pair in zip(top, bottom, strict=False) for n in pair] + bottom[len(top):]
     assert table is not None
-    mine: dict[int, list[Node]] = {}
-    theirs: dict[int, list[Node]] = {}
-    for nd in top:
-        mine.setdefault(int(kinds[nd.idx]), []).append(nd)
-    for nd in bottom:
-        theirs.setdefault(int(kinds[nd.idx]), []).append(nd)
+    mine, theirs = by_kind(top, kinds), by_kind(bottom, kinds)
     cb, cw = table.colour_black, table.colour_white
 
     def cost(a: Node, b: Node) -> int:
