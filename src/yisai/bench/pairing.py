@@ -85,7 +85,7 @@ def run(players: int, rounds: int, seed: int, echo: Callable[[str], object] = ty
     if check:
         head += tr("  全图秒数  与全图对照", "  complete s  v complete graph")
     if unsegmented:
-        head += tr("  不分段秒数  与不分段对照", "  unsegmented s  v unsegmented")
+        head += tr("  不分段秒数  不分段已证  与不分段对照", "  unsegmented s  proven  v unsegmented")
     echo(head)
     for r in range(1, rounds + 1):
         start = time.process_time()
@@ -113,7 +113,8 @@ def run(players: int, rounds: int, seed: int, echo: Callable[[str], object] = ty
             whole = solve(prob.layout, prob.table, segmented=False)
             whole_time = time.process_time() - t0
             mine = engine_totals(pairing, prob)
-            line += f"  {whole_time:>8.2f}  {_verdict(mine, lexicographic_totals(whole.vectors), 8)}"
+            line += (f"  {whole_time:>8.2f}  {whole.levels:>6}/{len(LEVELS)}  "
+                     f"{_verdict(mine, lexicographic_totals(whole.vectors), len(LEVELS))}")
         echo(line)
         games += play_round(pairing, by_id, seed)
     echo(tr(f"中位数 {statistics.median(times):.2f} 秒/轮(CPU), 最长 {max(times):.2f} 秒",

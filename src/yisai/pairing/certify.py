@@ -27,7 +27,7 @@ levels above k are still proven and the result says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,33 +52,46 @@ class Orientation:
     At the score bound a pairing floats exactly one pair F_k across each odd boundary k, and so
     does every pairing it is compared with; an exchange cycle that changes F_k crosses k twice:
     once by breaking F_k and once by making the new float, in opposite directions. Traversed
-    one way or the other, its break of F_k goes down (upper player first) or up. ``down[k]``
-    keeps only one of the two (breaks of F_k in that direction, new floats in the other), which
-    removes the "half floats" of the relaxation (breaking F_k both ways, once from each end)
-    while every real cycle whose breaks follow the pattern is kept. Checking every pattern of
-    the layout's odd boundaries (up to reversing the cycle) covers every real cycle."""
+    one way or the other, its break of F_k goes down (upper player first) or up. On a
+    ``fixed`` boundary, ``down[k]`` keeps only one of the two (breaks of F_k in that
+    direction, new floats in the other), which removes the "half floats" of the relaxation
+    (breaking F_k both ways, once from each end) while every real cycle whose breaks follow
+    the pattern is kept; a boundary not fixed keeps every arc (a superset). Checking every
+    pattern of the fixed boundaries (up to reversing the cycle) covers every real cycle."""
 
     float_side: IntArray  # per node: +1 upper player of a float, -1 lower player, 0 none
     float_bound: IntArray  # per node: the float's boundary (= the upper player's group)
     group: IntArray  # per node: its group in the layout
     down: BoolArray  # per boundary (indexed by the upper group)
+    fixed: BoolArray  # per boundary: is its direction restricted by this pattern
 
     def arcs_ok(self, tails: IntArray, xs: IntArray, ys: IntArray) -> BoolArray:
         """Arcs tail → y breaking tail–x and making x–y that this pattern keeps."""
         side = self.float_side[tails]
-        ok = (side == 0) | ((side == 1) == self.down[self.float_bound[tails]])
+        at = self.float_bound[tails]
+        ok = (side == 0) | ~self.fixed[at] | ((side == 1) == self.down[at])
         gx, gy = self.group[xs], self.group[ys]
         cross = gx != gy
-        ok &= ~cross | ((gx < gy) != self.down[np.minimum(gx, gy)])
+        low = np.minimum(gx, gy)
+        ok &= ~cross | ~self.fixed[low] | ((gx < gy) != self.down[low])
         return np.asarray(ok)
+
+    def half_floats(self, cycle: list[int], mate: IntArray) -> set[int]:
+        """Boundaries whose float ``cycle`` (nodes of an exchange cycle) breaks from both ends."""
+        on = set(cycle)
+        return {int(self.float_bound[v]) for v in on
+                if self.float_side[v] == 1 and int(mate[v]) in on}
 
 
 def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
-               cm: IntArray, orient: Orientation | None = None) -> list[IntArray]:
+               cm: IntArray, orient: Orientation | None = None,
+               cycle: list[int] | None = None) -> list[IntArray]:
     """Lexicographic potentials of the exchange graph of matching ``mate`` over pairs
     ``ei``–``ej`` (local indices, cost vectors ``cv``; ``cm[x]``: cost vector of x's pair).
 
-    Returns one array per level, for as many leading levels as have potentials."""
+    Returns one array per level, for as many leading levels as have potentials; when a level
+    has none and ``cycle`` is given, a negative cycle of that level's tight arcs is put in it
+    (its nodes), so the caller can see which floats it breaks from both ends."""
     keep = mate[ei] != ej
     ei, ej, cv = ei[keep], ej[keep], cv[keep]
     tails = np.concatenate([mate[ei], mate[ej]])
@@ -104,6 +117,8 @@ def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
             try:
                 dist = rx.digraph_bellman_ford_shortest_path_lengths(graph, source, float)
             except rx.NegativeCycle:
+                if cycle is not None:
+                    cycle += [v for v in rx.find_negative_cycle(graph, float) if v != source]
                 return out
             pi = np.zeros(n, dtype=np.int64)
             for v, d in dist.items():
@@ -117,42 +132,209 @@ def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
 
 def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
                checks: list[tuple[list[IntArray], Orientation | None]],
-               chunks: Iterable[tuple[IntArray, IntArray]],
-               shift: IntArray | None = None) -> tuple[IntArray, IntArray]:
-    """Pairs (local indices, ``i < j``) of ``chunks`` that are allowed and have an arc with
+               chunks: Iterable[tuple[IntArray, IntArray]] | Tiles,
+               shift: IntArray | None = None, slack: int = 0) -> tuple[IntArray, IntArray]:
+    """Pairs (local indices, ``i < j``) of ``chunks`` (or of the unsafe ``Tiles``) that are allowed and have an arc with
     lexicographically negative reduced cost on the proven levels ``pis`` (score level
     reduced by ``shift``, see ``odd_set_score``); one set of potentials per orientation
-    pattern in ``checks``, each pair checked on the arcs its pattern keeps."""
+    pattern in ``checks``, each pair checked on the arcs its pattern keeps.
+
+    Level by level: a pair's arc is decided at the first level where its reduced cost is
+    not 0, so each lower level is computed only for the pairs (and patterns) still undecided,
+    and the rematch test only for the pairs found negative."""
+    checks = [(pis, o) for pis, o in checks if pis]
+    none = np.zeros(0, dtype=np.int64)
+    if not checks:
+        return none, none
+    n = len(mate)
+    depth = [len(pis) for pis, _ in checks]
+    top = max(depth)
+    # per level: A[x] = π(M(x)) − c(x, M(x)) for the arc tail M(x) (x keeps the new pair),
+    # B[y] = −π(y) for its head; an arc's reduced cost is c(x, y) + A[x] + B[y]
+    a_side: list[IntArray | None] = []
+    b_side: list[IntArray | None] = []
+    for level in range(top):
+        pa = np.zeros((len(checks), n), dtype=np.int64)
+        pb = np.zeros((len(checks), n), dtype=np.int64)
+        for p, (pis, _) in enumerate(checks):
+            if level < len(pis):
+                pa[p] = pis[level][mate] - cm[:, level]
+                pb[p] = -pis[level]
+        flat = not pa.any() and not pb.any()  # no potential on this level: None
+        a_side.append(None if flat else pa)
+        b_side.append(None if flat else pb)
+    live = np.array(depth, dtype=np.int64)
+    if isinstance(chunks, Tiles):
+        chunks = chunks.pairs(chunks.unsafe(table, gid, a_side, b_side, live, slack))
     found_i: list[IntArray] = []
     found_j: list[IntArray] = []
-    checks = [(pis, o) for pis, o in checks if pis]
-    if not checks:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    stacked = [(np.stack(pis, axis=1), len(pis), o) for pis, o in checks]
-    for i, j in chunks:
-        if not len(i):
-            continue
-        ok = table.allowed(gid[i], gid[j])
-        i, j = i[ok], j[ok]
-        if not len(i):
-            continue
-        cv = table.vectors(gid[i], gid[j])
-        if shift is not None:
-            cv[:, SCORE] -= shift[j] - shift[i]
-        bad = np.zeros(len(i), dtype=bool)
-        for pi, k, orient in stacked:
-            b1 = _negative(cv[:, :k] - cm[i, :k] + pi[mate[i]] - pi[j])
-            b2 = _negative(cv[:, :k] - cm[j, :k] + pi[mate[j]] - pi[i])
-            if orient is not None:
-                b1 &= orient.arcs_ok(mate[i], i, j)
-                b2 &= orient.arcs_ok(mate[j], j, i)
-            bad |= b1 | b2
-        if bad.any():
-            found_i.append(i[bad])
-            found_j.append(j[bad])
+    step = max(1 << 15, (1 << 21) // (2 * len(checks)))  # bounds the 2P × step work arrays
+    for ci, cj in chunks:
+        for s in range(0, len(ci), step):
+            bad_i, bad_j = _chunk_violations(table, gid, mate, ci[s:s + step], cj[s:s + step],
+                                             checks, a_side, b_side, live, shift, slack)
+            if len(bad_i):
+                found_i.append(bad_i)
+                found_j.append(bad_j)
     if not found_i:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return none, none
     return np.concatenate(found_i), np.concatenate(found_j)
+
+
+TILE = 64  # players per side of a tile of the universe (Tiles)
+
+
+@dataclass(slots=True)
+class Tiles:
+    """The universe as rectangles of pairs, so whole rectangles can be proven at once.
+
+    The universe's pairs are cut into tiles of at most TILE × TILE players (``rows`` × ``cols``
+    of local index ranges; a tile on the diagonal of a group keeps only i < j). For a tile, a
+    lower bound of each level's cost over its pairs (in-group order, colour and seat follow
+    from the players' positions and colour costs) plus the smallest potential terms of its
+    rows and columns bounds every reduced cost in it; a tile whose bound is lexicographically
+    non-negative (no negative level before the first positive one) holds no violation and is
+    never enumerated. Only the tiles near a player's ideal partner, or holding a player whose
+    own pair could still be bettered, are checked pair by pair — a few per cent of the tens of
+    millions of pairs of a 10,000-player block."""
+
+    starts: IntArray  # per block of players: first local index
+    ends: IntArray  # one past the last
+    rows: IntArray  # per tile: its row block
+    cols: IntArray  # per tile: its column block (same group and >= row, or the next group)
+
+    def unsafe(self, table: PairTable, gid: IntArray, a_side: list[IntArray | None],
+               b_side: list[IntArray | None], live: IntArray, slack: int = 0) -> BoolArray:
+        """Tiles whose bound is not provably non-negative for some pattern and arc."""
+        st, en = self.starts, self.ends
+        first, last = gid[st], gid[en - 1]
+        lo_pos, hi_pos = table.pos[first], table.pos[last]
+        grp, size = table.group[first], table.gsize[first]
+        r, c = self.rows, self.cols
+        same = grp[r] == grp[c]
+        unsafe = np.zeros(len(r), dtype=bool)
+        if table.bye >= 0:
+            has = (gid[st] <= table.bye) & (table.bye <= gid[en - 1])
+            unsafe |= has[r] | has[c]
+        bounds: list[IntArray | None] = [None] * len(a_side)
+        gap_lo = np.maximum(lo_pos[c] - hi_pos[r], 1)
+        gap_hi = hi_pos[c] - lo_pos[r]
+        if len(a_side) > 4:
+            if table.adjacent:
+                inner = np.maximum(gap_lo - 1, 0)
+            else:
+                half = size[r] // 2
+                crosses = (hi_pos[r] < half) & (half <= lo_pos[c])
+                apart = (lo_pos[r] >= half) | (hi_pos[c] < half)
+                inner = np.where(crosses, 0, np.where(apart, 1, 0))
+            floated = size[r] - 1 - hi_pos[r] + lo_pos[c]
+            bounds[4] = np.where(same, inner, floated)
+        if len(a_side) > 5 and table.colour_balance:
+            cb = np.minimum.reduceat(table.colour_black[gid], st)
+            cw = np.minimum.reduceat(table.colour_white[gid], st)
+            bounds[5] = np.minimum(cb[r] + cw[c], cb[c] + cw[r])
+        if len(a_side) > 6 and not table.adjacent:
+            half = size[r] // 2
+            seat = np.maximum(np.maximum(gap_lo - half, half - gap_hi), 0)
+            bounds[6] = np.where(same, seat, 0)
+        patterns = len(live)
+        undecided = np.ones((2 * patterns, len(r)), dtype=bool)  # no positive level yet
+        for level in range(len(a_side)):
+            dead = live <= level
+            undecided[np.concatenate([dead, dead])] = False
+            pa, pb = a_side[level], b_side[level]
+            lb = bounds[level]
+            if pa is None or pb is None:
+                if lb is None:
+                    continue
+                low = np.broadcast_to(lb, undecided.shape)
+            else:
+                ma = _block_min(pa, st)
+                mb = _block_min(pb, st)
+                low = np.concatenate([ma[:, r] + mb[:, c], ma[:, c] + mb[:, r]])
+                if lb is not None:
+                    low = low + lb
+            unsafe |= (undecided & (low < (slack if level == N_LEVELS - 1 else 0))).any(axis=0)
+            undecided &= low <= 0
+        return unsafe
+
+    def pairs(self, which: BoolArray) -> Iterator[tuple[IntArray, IntArray]]:
+        """The pairs of the tiles ``which`` (i < j), in numpy batches."""
+        rows, cols = self.rows[which], self.cols[which]
+        batch_i: list[IntArray] = []
+        batch_j: list[IntArray] = []
+        count = 0
+        for a, b in zip(rows.tolist(), cols.tolist(), strict=True):
+            ii = np.arange(self.starts[a], self.ends[a], dtype=np.int64)
+            jj = np.arange(self.starts[b], self.ends[b], dtype=np.int64)
+            i, j = np.repeat(ii, len(jj)), np.tile(jj, len(ii))
+            if a == b:
+                keep = i < j
+                i, j = i[keep], j[keep]
+            batch_i.append(i)
+            batch_j.append(j)
+            count += len(i)
+            if count >= 1 << 18:
+                yield np.concatenate(batch_i), np.concatenate(batch_j)
+                batch_i, batch_j, count = [], [], 0
+        if batch_i:
+            yield np.concatenate(batch_i), np.concatenate(batch_j)
+
+
+def _block_min(values: IntArray, starts: IntArray) -> IntArray:
+    """Per row of ``values`` (patterns × nodes), the minimum over each block of nodes."""
+    return np.asarray(np.minimum.reduceat(values, starts, axis=1))
+
+
+def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArray,
+                      j: IntArray, checks: list[tuple[list[IntArray], Orientation | None]],
+                      a_side: list[IntArray | None], b_side: list[IntArray | None],
+                      live: IntArray, shift: IntArray | None, slack: int = 0
+                      ) -> tuple[IntArray, IntArray]:
+    patterns = len(checks)
+    # rows 0..P-1: arc M(i) → j (i takes j); rows P..2P-1: arc M(j) → i (j takes i)
+    undecided = np.ones((2 * patterns, len(i)), dtype=bool)
+    bad = np.zeros((2 * patterns, len(i)), dtype=bool)
+    at = np.arange(len(i), dtype=np.int64)
+    for level in range(len(a_side)):
+        dead = live <= level  # patterns whose potentials stop above this level
+        if dead.any():
+            undecided[np.concatenate([dead, dead])] = False
+        keep = undecided.any(axis=0)
+        if not keep.all():
+            at, undecided = at[keep], undecided[:, keep]
+        if not len(at):
+            break
+        ii, jj = i[at], j[at]
+        col = table.level(level, gid[ii], gid[jj])
+        if level == SCORE and shift is not None:
+            moved = shift[jj] - shift[ii]
+            col = -moved if col is None else col - moved
+        pa, pb = a_side[level], b_side[level]
+        if pa is None or pb is None:
+            if col is None:
+                continue  # 0 for every pair and pattern: nothing decided here
+            red = np.broadcast_to(col, undecided.shape)
+        else:
+            red = np.concatenate([pa[:, ii] + pb[:, jj], pa[:, jj] + pb[:, ii]])
+            if col is not None:
+                red += col
+        neg = undecided & (red < (slack if level == N_LEVELS - 1 else 0))
+        if neg.any():
+            bad[:, at] |= neg
+        undecided &= red == 0
+    rows = np.nonzero(bad.any(axis=0))[0]
+    if not len(rows):
+        return rows, rows
+    i, j, bad = i[rows], j[rows], bad[:, rows]
+    for p, (_, orient) in enumerate(checks):
+        if orient is not None:
+            bad[p] &= orient.arcs_ok(mate[i], i, j)
+            bad[patterns + p] &= orient.arcs_ok(mate[j], j, i)
+    hit = bad.any(axis=0)
+    i, j = i[hit], j[hit]
+    ok = table.allowed(gid[i], gid[j])
+    return i[ok], j[ok]
 
 
 def odd_set_score(group_sizes: list[int], group_scores: list[int]) -> IntArray:

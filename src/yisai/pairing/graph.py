@@ -28,12 +28,21 @@ from dataclasses import dataclass, field
 import numpy as np
 import rustworkx as rx
 
-from yisai.pairing.certify import Orientation, odd_set_score, potentials, shifted, violations
+from yisai.pairing.certify import (
+    TILE,
+    Orientation,
+    Tiles,
+    odd_set_score,
+    potentials,
+    shifted,
+    violations,
+)
 from yisai.pairing.table import IntArray, PairTable
 from yisai.pairing.weights import LEVELS, make_radix
 
 BYE = "\x00bye"  # id of the virtual bye vertex (never a real player's id)
 DEFAULT_WIDTH = 12
+KIND_WIDTH = 3  # rank-neighbours of each colour kind joined to a player (kind_pairs)
 SMALL_GROUP = 2 * DEFAULT_WIDTH + 8  # groups up to this size are joined completely
 BLOCK_MIN = 1200  # pools above this size are solved block by block
 SEGMENT_MAX = 2400  # blocks above this size are first solved in segments (10,000 players)
@@ -41,11 +50,13 @@ SEGMENT_TARGET = 1600
 PROOF_MAX = 2400  # a segmented block is proven on every level only up to this size
 COMPLETE_LIMIT = 800  # above this, complete groups are tried only to find a complete pairing
 FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the proof stalls
-CHECK_PAIRS = 8_000_000  # universe small enough to be checked pair by pair
+CHECK_PAIRS = 60_000_000  # universe small enough to be checked (tile by tile, then pair by pair)
 MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
+REPAIR_MAX = 3400  # largest union of segments solved again together
 REPAIRS = 1  # rounds of check-and-repair of a segmented block (each re-solves segments)
 SEARCH_LEVELS = len(LEVELS) - 1  # the repair looks for improvements down to the seat, not the lot
 BAND = 64  # above CHECK_PAIRS: only pairs this close to the sparse graph's are checked
+SLACK = 3  # first check: also add pairs whose lot-level reduced cost is below this (ties, near ties)
 CHUNK = 1 << 20  # pairs checked per numpy batch
 N_LEVELS = len(LEVELS)
 _SCORE = LEVELS.index("score")
@@ -125,15 +136,20 @@ def _windowed(group_size: int, width: int | None) -> bool:
 
 
 def candidate_pairs(layout: Layout, width: int | None, reach: int | None,
-                    adjacent: bool) -> Iterator[tuple[Node, Node]]:
+                    adjacent: bool, kinds: IntArray | None = None
+                    ) -> Iterator[tuple[Node, Node]]:
     """Candidate pairs (upper node first) of the sparse graph for this widening step.
 
     Works on positions inside the whole score group, so a layout may hold part of a group
-    (a segment of a very large field, see ``segments``).
+    (a segment of a very large field, see ``segments``). ``kinds`` (per ``Node.idx``: the
+    colour need, see ``colour_kinds``) adds, in a windowed group, each player's
+    rank-neighbours of every kind in the other half (``kind_pairs``).
     """
     groups = layout.groups
     for gi, grp in enumerate(groups):
         gsize = grp[0].gsize
+        if kinds is not None and not adjacent and _windowed(gsize, width):
+            yield from kind_pairs(grp, kinds)
         if not _windowed(gsize, width):
             for i in range(len(grp)):
                 for j in range(i + 1, len(grp)):
@@ -162,6 +178,48 @@ def candidate_pairs(layout: Layout, width: int | None, reach: int | None,
             for u in ups:
                 for v in downs:
                     yield u, v
+
+
+def colour_kinds(table: PairTable) -> IntArray | None:
+    """Per node, its colour need (the pair of colour costs): players of one kind are
+    interchangeable on the colour level."""
+    if not table.colour_balance:
+        return None
+    return np.asarray(table.colour_black * (int(table.colour_white.max(initial=0)) + 1)
+                      + table.colour_white)
+
+
+def by_kind(nodes: list[Node], kinds: IntArray) -> dict[int, list[Node]]:
+    """The nodes of each colour kind, in their order."""
+    out: dict[int, list[Node]] = {}
+    for nd in nodes:
+        out.setdefault(int(kinds[nd.idx]), []).append(nd)
+    return out
+
+
+def kind_pairs(grp: list[Node], kinds: IntArray, reach: int = KIND_WIDTH
+               ) -> Iterator[tuple[Node, Node]]:
+    """For each player, the players of each colour kind in the other half whose rank inside
+    that kind matches his rank inside his own kind (± ``reach``).
+
+    The colour level wants complementary kinds paired, and the seat level then pairs them in
+    order: the r-th Black-needing player of the top half meets about the r-th White-needing
+    of the bottom half. When the kinds are unevenly spread that partner drifts far from the
+    ideal seat (tens of places in a 1,000-player group), out of the seat window; these pairs
+    put it in the graph from the start instead of letting the certificate add it."""
+    half = grp[0].gsize // 2
+    top = [n for n in grp if n.pos < half]
+    bottom = [n for n in grp if n.pos >= half]
+    for side, other in ((top, bottom), (bottom, top)):
+        mine, theirs = by_kind(side, kinds), by_kind(other, kinds)
+        for members in mine.values():
+            m = len(members)
+            for partners in theirs.values():
+                k = len(partners)
+                for r, u in enumerate(members):
+                    t = (2 * r + 1) * k // (2 * m)
+                    for v in partners[max(0, t - reach):t + reach + 1]:
+                        yield (u, v) if u.pos < v.pos else (v, u)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +369,38 @@ def universe(layout: Layout, score_ok: bool) -> Iterator[tuple[IntArray, IntArra
             yield from _across(s, e, *ranges[k + 1])
 
 
+def universe_tiles(layout: Layout, size: int = TILE) -> Tiles:
+    """The universe at the score bound (same-group pairs, pairs across an odd boundary
+    between neighbouring groups) as tiles of at most TILE players a side (certify.Tiles)."""
+    ranges = _ranges(layout)
+    starts: list[int] = []
+    rows: list[IntArray] = []
+    cols: list[IntArray] = []
+    first: list[int] = []
+    for s, e in ranges:
+        first.append(len(starts))
+        starts += list(range(s, e, size))
+    first.append(len(starts))
+    ends = [*starts[1:], ranges[-1][1]] if starts else []
+    for k in range(len(ranges)):  # every group ends a block: fix the ends at group bounds
+        if first[k + 1] > first[k]:
+            ends[first[k + 1] - 1] = ranges[k][1]
+    above = 0
+    for k, (s, e) in enumerate(ranges):
+        own = np.arange(first[k], first[k + 1], dtype=np.int64)
+        r, c = np.triu_indices(len(own))
+        rows.append(own[r])
+        cols.append(own[c])
+        above += e - s
+        if above % 2 and k + 1 < len(ranges):
+            nxt = np.arange(first[k + 1], first[k + 2], dtype=np.int64)
+            rows.append(np.repeat(own, len(nxt)))
+            cols.append(np.tile(nxt, len(own)))
+    none = np.zeros(0, dtype=np.int64)
+    return Tiles(np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64),
+                 np.concatenate(rows) if rows else none, np.concatenate(cols) if cols else none)
+
+
 def universe_size(layout: Layout, score_ok: bool) -> int:
     ranges = _ranges(layout)
     if not score_ok:
@@ -364,11 +454,34 @@ def band(layout: Layout, adjacent: bool) -> Iterator[tuple[IntArray, IntArray]]:
             yield from _across(max(s, e - BAND), e, s2, min(e2, s2 + BAND))
 
 
-def _orientations(layout: Layout, mate: IntArray, every: bool = True
-                  ) -> list[Orientation] | None:
-    """Every pattern of float directions over the layout's odd boundaries, up to reversal
-    (certify.Orientation); None when there are too many to check. ``every=False``: only the
-    first (all floats broken downwards)."""
+@dataclass(slots=True)
+class Floats:
+    """The floats of a complete pairing: per node its side (+1 upper player, -1 lower) and
+    boundary, and the layout group of every node."""
+
+    side: IntArray
+    bound: IntArray
+    group: IntArray
+    boundaries: int
+
+    def pattern(self, fixed: Sequence[int], bits: int) -> Orientation:
+        """The orientation that fixes ``fixed`` (the first downwards, the others by ``bits``)."""
+        down = np.ones(max(self.boundaries, 1), dtype=bool)
+        pinned = np.zeros(max(self.boundaries, 1), dtype=bool)
+        pinned[list(fixed)] = True
+        for t, k in enumerate(fixed[1:]):
+            down[k] = not (bits >> t) & 1
+        return Orientation(self.side, self.bound, self.group, down, pinned)
+
+    def patterns(self, fixed: Sequence[int]) -> list[Orientation | None]:
+        """Every direction pattern of the ``fixed`` boundaries, up to reversal (None: no
+        boundary fixed, every arc kept)."""
+        if not fixed:
+            return [None]
+        return [self.pattern(fixed, bits) for bits in range(2 ** (len(fixed) - 1))]
+
+
+def _floats(layout: Layout, mate: IntArray) -> Floats:
     ranges = _ranges(layout)
     n = ranges[-1][1] if ranges else 0
     group = np.zeros(n, dtype=np.int64)
@@ -376,21 +489,35 @@ def _orientations(layout: Layout, mate: IntArray, every: bool = True
         group[s:e] = k
     side = np.zeros(n, dtype=np.int64)
     bound = np.zeros(n, dtype=np.int64)
-    for a in range(n):
-        b = int(mate[a])
-        if b > a and group[a] != group[b]:
-            side[a], side[b] = 1, -1
-            bound[a] = bound[b] = group[a]
-    odd = sorted({int(group[a]) for a in range(n) if side[a] == 1})
-    if every and len(odd) > MAX_PATTERN_BOUNDARIES:
-        return None
-    out = []
-    for bits in range(max(1, 2 ** (len(odd) - 1)) if every else 1):
-        down = np.ones(max(len(ranges), 1), dtype=bool)
-        for t, k in enumerate(odd[1:]):
-            down[k] = not (bits >> t) & 1
-        out.append(Orientation(side, bound, group, down))
-    return out
+    own = np.arange(n, dtype=np.int64)
+    up = np.nonzero((mate > own) & (group[np.maximum(mate, 0)] != group))[0]
+    side[up], side[mate[up]] = 1, -1
+    bound[up] = bound[mate[up]] = group[up]
+    return Floats(side, bound, group, len(ranges))
+
+
+def _patterned_potentials(floats: Floats, fixed: list[int], n: int, mate: IntArray,
+                          ei: IntArray, ej: IntArray, cv: IntArray, cm: IntArray, levels: int
+                          ) -> list[tuple[list[IntArray], Orientation | None]]:
+    """Potentials for every direction pattern of the fixed boundaries, fixing more of them
+    (``fixed`` grows in place) while a pattern's negative cycle breaks a float of a boundary
+    not yet fixed from both ends — a half float, no real exchange. Boundaries whose floats
+    never cause one stay free (every arc kept), so most rounds need one or two patterns
+    whatever their number of odd boundaries."""
+    while True:
+        tests: list[tuple[list[IntArray], Orientation | None]] = []
+        grow: set[int] = set()
+        for orient in floats.patterns(fixed):
+            cycle: list[int] = []
+            pis = potentials(n, mate, ei, ej, cv, cm, orient,
+                             cycle if not grow else None)[:levels]
+            tests.append((pis, orient))
+            if len(pis) < levels and cycle and not grow:
+                probe = orient or floats.pattern([], 0)
+                grow = probe.half_floats(cycle, mate) - set(fixed)
+        if not grow or len(fixed) + len(grow) > MAX_PATTERN_BOUNDARIES:
+            return tests
+        fixed += sorted(grow)
 
 
 def _prove(layout: Layout, graph: _Graph, mate: IntArray, weight_levels: int,
@@ -401,24 +528,25 @@ def _prove(layout: Layout, graph: _Graph, mate: IntArray, weight_levels: int,
     still taken, but only the score certificate is claimed."""
     checks = added = 0
     shift = odd_set_score([len(g) for g in layout.groups], [g[0].score for g in layout.groups])
+    fixed: list[int] = []  # boundaries whose float direction the patterns fix (grows)
     while True:
         cm = graph.pair_vectors(mate)
         ok = _score_ok(layout, cm, True)
         full = universe_size(layout, ok) <= CHECK_PAIRS
         ei, ej, cv = graph.arrays()
-        patterns: list[Orientation | None] = [None]
         if ok:  # levels above the score's are proven by the bound; below, reduced score cost
             own = np.arange(graph.n, dtype=np.int64)
             cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
             cv = shifted(cv, ei, ej, shift)
-            pats = _orientations(layout, mate)
-            patterns = [*pats] if pats else [None]
-        tests = [(potentials(graph.n, mate, ei, ej, cv, cm, o)[:weight_levels], o)
-                 for o in patterns]
+            tests = _patterned_potentials(_floats(layout, mate), fixed, graph.n, mate, ei, ej,
+                                          cv, cm, weight_levels)
+        else:
+            tests = [(potentials(graph.n, mate, ei, ej, cv, cm)[:weight_levels], None)]
         checks += 1
-        chunks = universe(layout, ok) if full else band(layout, graph.table.adjacent)
+        chunks = ((universe_tiles(layout) if ok else universe(layout, ok)) if full
+                  else band(layout, graph.table.adjacent))
         vi, vj = violations(graph.table, graph.gid, mate, cm, tests, chunks,
-                            shift if ok else None)
+                            shift if ok else None, SLACK if checks == 1 else 0)
         new = graph.add(vi, vj) if len(vi) else 0
         if new:
             added += new
@@ -486,7 +614,8 @@ def solve_layout(layout: Layout, table: PairTable, steps: Sequence[Step] | None 
     for k, step in enumerate(steps):
         if step.width is None and len(nodes) > COMPLETE_LIMIT and k and (mate >= 0).all():
             break
-        graph.add_nodes(candidate_pairs(layout, step.width, step.reach, table.adjacent))
+        graph.add_nodes(candidate_pairs(layout, step.width, step.reach, table.adjacent,
+                                        colour_kinds(table)))
         mate, weight_levels = graph.match()
         if (mate >= 0).all():
             break
@@ -513,7 +642,38 @@ def split_blocks(layout: Layout) -> list[Layout]:
     return blocks
 
 
-def segments(layout: Layout, size: int) -> list[Layout]:
+def _partner_order(grp: list[Node], table: PairTable | None) -> list[Node]:
+    """A group in partner order: each top-half player next to a bottom-half partner. Without
+    colour balance the partner is the ideal one (1, n/2+1, 2, n/2+2, …); with it, players
+    are first paired kind by kind (colour kinds, cheapest pair of kinds first, in rank order
+    inside each kind), so a segment holds a colour-balanced half of its own and the colour
+    level loses nothing at the segment cuts that this pre-pairing would not."""
+    half = len(grp) // 2
+    top, bottom = grp[:half], grp[half:]
+    kinds = colour_kinds(table) if table is not None else None
+    if kinds is None or not top:
+        return [n for pair in zip(top, bottom, strict=False) for n in pair] + bottom[len(top):]
+    assert table is not None
+    mine, theirs = by_kind(top, kinds), by_kind(bottom, kinds)
+    cb, cw = table.colour_black, table.colour_white
+
+    def cost(a: Node, b: Node) -> int:
+        return int(min(cb[a.idx] + cw[b.idx], cb[b.idx] + cw[a.idx]))
+
+    options = sorted((cost(m[0], t[0]), km, kt) for km, m in mine.items()
+                     for kt, t in theirs.items())
+    taken: list[tuple[Node, Node]] = []
+    for _, km, kt in options:
+        m, t = mine[km], theirs[kt]
+        k = min(len(m), len(t))
+        taken += zip(m[:k], t[:k], strict=True)
+        mine[km], theirs[kt] = m[k:], t[k:]
+    taken.sort(key=lambda pr: pr[0].pos)
+    rest = sorted((n for t in theirs.values() for n in t), key=lambda n: n.pos)
+    return [n for pair in taken for n in pair] + rest
+
+
+def segments(layout: Layout, size: int, table: PairTable | None = None) -> list[Layout]:
     """Cut a very large block into segments of about ``size`` nodes that are solved apart.
 
     Nodes are put in "partner order": inside each group the top and bottom halves are
@@ -524,10 +684,7 @@ def segments(layout: Layout, size: int) -> list[Layout]:
     """
     order: list[Node] = []
     for grp in layout.groups:
-        half = len(grp) // 2
-        top, bottom = grp[:half], grp[half:]
-        inter = [n for pair in zip(top, bottom, strict=False) for n in pair]
-        order += inter + bottom[len(top):]
+        order += _partner_order(grp, table)
     parts: list[list[Node]] = []
     current: list[Node] = []
     for k, node in enumerate(order):
@@ -573,7 +730,7 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
     size = sum(len(g) for g in block.groups)
     if size <= SEGMENT_MAX or not segmented:
         return solve_layout(block, table)
-    pending = segments(block, SEGMENT_TARGET)
+    pending = segments(block, SEGMENT_TARGET, table)
     graph = _Graph(block.nodes, table)
     mate = np.full(graph.n, -1, dtype=np.int64)
     part = np.full(graph.n, -1, dtype=np.int64)
@@ -608,10 +765,14 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
             cv = shifted(cv, ei, ej, shift)
         # one float-direction pattern: this check claims nothing, it only looks for
         # improvements, and one pattern already drops the relaxation's half floats one way
-        pats = _orientations(block, mate, every=False) if ok else None
-        patterns: list[Orientation | None] = [*pats] if pats else [None]
-        tests = [(potentials(graph.n, mate, ei, ej, cv, cm, o)[:SEARCH_LEVELS], o)
-                 for o in patterns]
+        if ok:
+            floats = _floats(block, mate)
+            every = [k for k in range(floats.boundaries) if (floats.bound[floats.side == 1]
+                                                            == k).any()]
+            orient: Orientation | None = floats.pattern(every, 0)
+        else:
+            orient = None
+        tests = [(potentials(graph.n, mate, ei, ej, cv, cm, orient)[:SEARCH_LEVELS], orient)]
         checks += 1
         vi, vj = violations(table, graph.gid, mate, cm, tests, band(block, table.adjacent),
                             shift if ok else None)
@@ -632,8 +793,11 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
 
 def _repair(graph: _Graph, mate: IntArray, part: IntArray, vi: IntArray, vj: IntArray) -> None:
     """Solve again, as one matching each, the segments joined by the pairs ``vi``–``vj``
-    (union of the segments at both ends); everything else keeps its pairs."""
+    (union of the segments at both ends, as long as the union stays within REPAIR_MAX
+    players: one matching of a whole 10,000-player block would cost more than the round's
+    budget); everything else keeps its pairs."""
     parent = list(range(int(part.max()) + 1))
+    size = np.bincount(part, minlength=len(parent)).tolist()
 
     def find(x: int) -> int:
         while parent[x] != x:
@@ -641,9 +805,16 @@ def _repair(graph: _Graph, mate: IntArray, part: IntArray, vi: IntArray, vj: Int
             x = parent[x]
         return x
 
+    touched: set[int] = set()
     for a, b in zip(part[vi].tolist(), part[vj].tolist(), strict=True):
-        parent[find(a)] = find(b)
-    touched = {find(int(p)) for p in part[vi].tolist()}
+        ra, rb = find(a), find(b)
+        if ra != rb and size[ra] + size[rb] > REPAIR_MAX:
+            continue
+        if ra != rb:
+            parent[ra] = rb
+            size[rb] += size[ra]
+        touched.add(rb)
+    touched = {find(t) for t in touched}
     roots = np.array([find(int(p)) for p in part.tolist()], dtype=np.int64)
     ei, ej, _ = graph.arrays()
     for root in touched:

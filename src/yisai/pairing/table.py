@@ -59,45 +59,74 @@ class PairTable:
 
     def vectors(self, i: IntArray, j: IntArray) -> IntArray:
         """Cost vectors (k × 8) of pairs ``i[k] < j[k]``."""
-        k = len(i)
-        out = np.zeros((k, N_LEVELS), dtype=np.int64)
-        if k == 0:
+        out = np.zeros((len(i), N_LEVELS), dtype=np.int64)
+        if len(i) == 0:
             return out
-        if len(self.forbidden):
-            out[:, 0] = _member(self.codes(i, j), self.forbidden)
-        ds = self.score[i] - self.score[j]
-        out[:, 2] = ds * ds
-        ti, tj = self.team[i], self.team[j]
-        out[:, 3] = (ti >= 0) & (ti == tj)
-        same = self.group[i] == self.group[j]
-        gap = self.pos[j] - self.pos[i]
-        if self.adjacent:
-            in_group = gap - 1
-            seat = np.zeros(k, dtype=np.int64)
-        else:
-            half = self.gsize[i] // 2
-            crosses = (self.pos[i] < half) & (half <= self.pos[j])
-            in_group = (~crosses).astype(np.int64)
-            seat = np.abs(gap - half)
-        floated = self.gsize[i] - 1 - self.pos[i] + self.pos[j]
-        out[:, 4] = np.where(same, in_group, floated)
-        out[:, 6] = np.where(same, seat, 0)
-        if self.colour_balance:
+        for level in range(N_LEVELS):
+            col = self.level(level, i, j)
+            if col is not None:
+                out[:, level] = col
+        return out
+
+    def level(self, level: int, i: IntArray, j: IntArray) -> IntArray | None:
+        """One level's cost of pairs ``i[k] < j[k]`` (None: 0 for every pair), so a check can
+        compute the lower levels only for the pairs the higher ones leave undecided."""
+        if level == 0:
+            if not len(self.forbidden):
+                return None
+            col = _member(self.codes(i, j), self.forbidden).astype(np.int64)
+        elif level == 1:
+            if self.bye < 0:
+                return None
+            col = np.zeros(len(i), dtype=np.int64)
+        elif level == 2:
+            ds = self.score[i] - self.score[j]
+            col = ds * ds
+        elif level == 3:
+            ti, tj = self.team[i], self.team[j]
+            col = ((ti >= 0) & (ti == tj)).astype(np.int64)
+        elif level == 4:
+            pi, pj, gi = self.pos[i], self.pos[j], self.gsize[i]
+            if self.adjacent:
+                in_group = pj - pi - 1
+            else:
+                half = gi // 2
+                in_group = (~((pi < half) & (half <= pj))).astype(np.int64)
+            col = np.where(self.group[i] == self.group[j], in_group, gi - 1 - pi + pj)
+        elif level == 5:
+            if not self.colour_balance:
+                return None
             cb, cw = self.colour_black, self.colour_white
-            out[:, 5] = np.minimum(cb[i] + cw[j], cb[j] + cw[i])
-        mixed = (self.lot[i] ^ self.lot[j]).astype(np.uint64) * _GOLDEN  # wraps mod 2^64
-        out[:, 7] = ((mixed >> np.uint64(32)) % np.uint64(self.lot_range)).astype(np.int64)
+            col = np.minimum(cb[i] + cw[j], cb[j] + cw[i])
+        elif level == 6:
+            if self.adjacent:
+                return None
+            pi, pj = self.pos[i], self.pos[j]
+            seat = np.abs(pj - pi - self.gsize[i] // 2)
+            col = np.where(self.group[i] == self.group[j], seat, 0)
+        else:
+            mixed = (self.lot[i] ^ self.lot[j]).astype(np.uint64) * _GOLDEN  # wraps mod 2^64
+            col = ((mixed >> np.uint64(32)) % np.uint64(self.lot_range)).astype(np.int64)
         if self.bye >= 0:
             at = np.nonzero(j == self.bye)[0]
             if len(at):
                 u = i[at]
-                out[at] = 0
-                out[at, 1] = self.had_bye[u] > 0
-                db = self.score[u] - self.score[self.bye]
-                out[at, 2] = db * db
-                out[at, 4] = self.gsize[u] - 1 - self.pos[u]
-                out[at, 7] = self.bye_lot[u]
-        return out
+                col[at] = _bye_cost(self, level, u)
+        return col
+
+
+def _bye_cost(table: PairTable, level: int, u: IntArray) -> IntArray:
+    """Level ``level`` of the pairs ``u``–bye vertex."""
+    if level == 1:
+        return (table.had_bye[u] > 0).astype(np.int64)
+    if level == 2:
+        db = table.score[u] - table.score[table.bye]
+        return db * db
+    if level == 4:
+        return table.gsize[u] - 1 - table.pos[u]
+    if level == 7:
+        return table.bye_lot[u]
+    return np.zeros(len(u), dtype=np.int64)
 
 
 def _member(values: IntArray, sorted_set: IntArray) -> BoolArray:
