@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,28 +37,34 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, **env: str) -> None:
         self.db = db
+        self.env = env  # more YISAI_LIVE_TEST_* settings (tests/live/liveapp.py)
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         env = dict(os.environ, YISAI_LIVE_TEST_DB=self.db, YISAI_LIVE_TEST_SECRET=SECRET,
-                   PYTHONPATH=f"{ROOT / 'src'}{os.pathsep}{ROOT}")
+                   PYTHONPATH=f"{ROOT / 'src'}{os.pathsep}{ROOT}", **self.env)
+        # the server's log goes to a file (a pipe nobody reads would fill and block it)
+        self.log = tempfile.NamedTemporaryFile(prefix="yisai-live-", suffix=".log", delete=False)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--factory", "tests.live.liveapp:make_app",
              "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=self.log,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(self.proc.stderr.read().decode() if self.proc.stderr else "died")
+                raise RuntimeError(Path(self.log.name).read_text())
             with socket.socket() as s:
                 if s.connect_ex(("127.0.0.1", self.port)) == 0:
                     return
             time.sleep(0.05)
         raise RuntimeError("the live server did not start")
+
+    def log_text(self) -> str:
+        return Path(self.log.name).read_text(errors="replace")
 
     def kill9(self) -> None:
         assert self.proc is not None

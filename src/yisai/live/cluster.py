@@ -97,11 +97,10 @@ class Cluster:
                         continue
                     self.received += 1
                     msg = json.loads(raw["data"])
-                    if msg.get("k") == "rep":
+                    if msg.get("k") == "rep":  # an answer: wake the asker (its socket news follows)
                         future = self._waiting.pop(int(msg["id"]), None)
                         if future is not None and not future.done():
                             future.set_result(msg.get("msg") or {})
-                        continue
                     # a task per message, created in arrival order: asyncio runs them in order
                     asyncio.get_running_loop().create_task(self._dispatch(msg))
             except asyncio.CancelledError:
