@@ -37,7 +37,8 @@ SECRET_ENV = "YISAI_WEB_SECRET"
 
 
 def create_app(settings: Settings, *, secret: str | None = None, secure_cookies: bool = False,
-               refresh_seconds: float = 2.0, qualifier_event: str | None = None) -> FastAPI:
+               refresh_seconds: float = 2.0, qualifier_event: str | None = None,
+               redis_url: str | None = None, spectator_delay: float | None = None) -> FastAPI:
     """The app over the database of ``settings`` (its clock is the server's clock); a public
     table is re-rendered at most every ``refresh_seconds`` while results come in."""
     ctx = open_context(settings)
@@ -65,8 +66,10 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     if qualifier_event:  # the online qualifier's live games (WebSocket /live/ws) for that event
         from yisai.live.server import LiveOptions, create_live_router
 
-        app.include_router(create_live_router(ctx, LiveOptions(event=qualifier_event,
-                                                                secret=app.state.web.secret)))
+        live = LiveOptions(event=qualifier_event, secret=app.state.web.secret, redis_url=redis_url)
+        if spectator_delay is not None:
+            live.spectator_delay = spectator_delay
+        app.include_router(create_live_router(ctx, live))
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(LanguageMiddleware)
 
@@ -100,4 +103,6 @@ def app_from_environment() -> FastAPI:
     secret = os.environ.get(SECRET_ENV)
     refresh = float(os.environ.get("YISAI_WEB_REFRESH", "2"))
     return create_app(settings, secret=secret, secure_cookies=os.environ.get("YISAI_SECURE_COOKIES") == "1",
-                      refresh_seconds=refresh, qualifier_event=os.environ.get("YISAI_QUALIFIER_EVENT"))
+                      refresh_seconds=refresh, qualifier_event=os.environ.get("YISAI_QUALIFIER_EVENT"),
+                      redis_url=os.environ.get("YISAI_REDIS_URL") or None,
+                      spectator_delay=float(delay) if (delay := os.environ.get("YISAI_SPECTATOR_DELAY")) else None)
