@@ -42,7 +42,9 @@ def make_bench_app():  # uvicorn --factory entry point
     ctx = open_context(env["YISAI_BENCH_DB"], actor="bench", now=lambda: moment)
     app = FastAPI()
     app.include_router(create_live_router(ctx, LiveOptions(
-        secret=env["YISAI_BENCH_SECRET"], wave_seconds=0.5, ping_seconds=5.0,
+        secret=env["YISAI_BENCH_SECRET"], wave_seconds=0.5,
+        ping_seconds=float(env.get("YISAI_BENCH_PING", "5")),
+        alive_seconds=float(env.get("YISAI_BENCH_ALIVE", "2")),
         silence_seconds=60.0, tick_seconds=0.5, spectator_delay=0.0,
         redis_url=env.get("YISAI_BENCH_REDIS") or None,
         redis_prefix=env.get("YISAI_BENCH_PREFIX", "yisai:bench"),

@@ -129,6 +129,7 @@ class Client:
     lang: str
     games: set[int] = field(default_factory=set)
     delay: float = 0.0  # one-way network delay: half the last ping's round trip
+    share: int = 0  # which tick of the ping interval pings this socket
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def send(self, msg: dict[str, Any]) -> None:
@@ -258,6 +259,7 @@ class LiveHub:
         self.slots: dict[int, Slot] = {}
         self.clients: dict[str, set[Client]] = {}  # player → open connections
         self.conns: dict[str, Client] = {}  # connection id → connection (answers from owners)
+        self.connections = 0
         self.names: dict[str, str] = {}
         self.matchmaker: Matchmaker | None = None
         self.match_day: Any = None
@@ -349,6 +351,8 @@ class LiveHub:
             return
         player, name, division = who if who else (None, "", "")
         client = Client(ws, secrets.token_hex(6), player, name, division, lang)
+        self.connections += 1
+        client.share = self.connections
         self.conns[client.conn] = client
         if player is not None:
             self.clients.setdefault(player, set()).add(client)
@@ -906,18 +910,24 @@ class LiveHub:
                 await c.send_text(text)
 
     async def _housekeeping(self) -> None:
-        last_ping = last_alive = last_scan = 0.0
+        last_sweep = last_alive = last_scan = 0.0
+        # Pings are spread over the interval: each tick pings one share of the sockets, so
+        # thousands of pongs do not arrive in one burst (each socket still every ping_seconds).
+        shares = max(1, round(self.opt.ping_seconds / self.opt.tick_seconds))
+        turn = 0
         while True:
             await asyncio.sleep(self.opt.tick_seconds)
             try:
                 now = self.opt.clock()
-                ping = now - last_ping >= self.opt.ping_seconds
-                if ping:
-                    last_ping = now
-                    text = _dumps({"t": "ping", "at": now})
-                    for conns in list(self.clients.values()):
-                        for c in list(conns):
+                turn = (turn + 1) % shares
+                text = _dumps({"t": "ping", "at": now})
+                for conns in list(self.clients.values()):
+                    for c in list(conns):
+                        if c.share % shares == turn:
                             await c.send_text(text)
+                ping = now - last_sweep >= self.opt.ping_seconds
+                if ping:
+                    last_sweep = now
                 await self._flush_frames()
                 for slot in list(self.slots.values()):
                     # only what is due: a flag or an escape now, silent sockets at ping time
