@@ -59,6 +59,7 @@ class Stats:
     matched: int = 0  # players seated in a game
     expected: int = 0
     seated_at: float = 0.0  # perf_counter when the last player was seated
+    steady: tuple[float, list[float], int] | None = None  # seconds, CPU per server, moves
     errors: list[str] = field(default_factory=list)
 
 
@@ -107,7 +108,7 @@ async def _player(
                 return
             if think > 0:  # a human-like pause: uniform in [0, 2 × think]
                 sent_at = -1.0  # reserved while thinking
-                await asyncio.sleep(rng.uniform(0, 2 * think))
+                await asyncio.sleep(min(rng.uniform(0, 2 * think), max(deadline - time.monotonic(), 0.0)))
             sent_at = time.perf_counter()
             if version >= moves:
                 await send(t="act", game=game, kind="resign", version=version)
@@ -238,6 +239,22 @@ def _wait_up(proc: Any, port: int, log: Path) -> None:
         time.sleep(0.05)
 
 
+async def _steady_cpu(stats: Stats, pids: list[int], deadline: float) -> None:
+    """The servers' CPU over the steady state only (10 s after the last player was seated
+    until the deadline): the figure an always-on server pays per second and per move."""
+    import asyncio
+
+    while not stats.seated_at and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+    if not stats.seated_at:
+        return
+    await asyncio.sleep(max(stats.seated_at + 10 - time.perf_counter(), 0.0))
+    began, cpu0, moves0 = time.perf_counter(), [_proc_cpu(p) for p in pids], len(stats.acks)
+    await asyncio.sleep(max(deadline - time.monotonic() - 1.0, 0.0))
+    stats.steady = (time.perf_counter() - began, [_proc_cpu(p) - c for p, c in zip(pids, cpu0, strict=True)],
+                    len(stats.acks) - moves0)  # fmt: skip
+
+
 def run_bench(
     games: int, moves: int, seconds: float, seed: int, regulation: Path | None = None,
     think: float = 0.0, processes: int = 1, redis: str | None = None, db: str | None = None,
@@ -279,7 +296,8 @@ def run_bench(
                                                 seed * 100_003 + i, moves, stats, deadline, think, gate))
                     for i in range(2 * games)
                 ]  # fmt: skip
-                done = await asyncio.gather(*tasks, return_exceptions=True)
+                done, _ = await asyncio.gather(asyncio.gather(*tasks, return_exceptions=True),
+                                               _steady_cpu(stats, [p.pid for p, _ in procs], deadline))
                 stats.errors.extend(repr(d) for d in done if isinstance(d, BaseException))
 
             import gc
@@ -318,7 +336,7 @@ def run_bench(
         "client_cpu_s": time.process_time() - client_cpu0,
         "client_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "errors": float(len(stats.errors)), "error_sample": stats.errors[:3],
-        "load_before": load_before, "load_after": load_after,
+        "load_before": load_before, "load_after": load_after, "steady": stats.steady,
     }  # fmt: skip
 
 
@@ -371,6 +389,14 @@ def register(bench_app: typer.Typer) -> None:
             f"p99 {r['steady_p99_ms']:.1f} ms",
             f"steady state (from 10 s after all were seated) {r['steady_moves']:.0f} moves: "
             f"p50 {r['steady_p50_ms']:.1f} ms, p99 {r['steady_p99_ms']:.1f} ms"))  # fmt: skip
+        if r["steady"]:
+            secs, cpus, n = r["steady"]
+            typer.echo(tr(
+                f"稳定阶段 {secs:.0f} 秒: {n / secs:.0f} 着/秒; 服务器 CPU " + ", ".join(f"{c / secs * 100:.0f}%" for c in cpus)
+                + f" 一核; 每着 {sum(cpus) / n * 1000 if n else 0:.2f} ms (含心跳等固定开销)",
+                f"steady state {secs:.0f} s: {n / secs:.0f} moves/s; server CPU "
+                + ", ".join(f"{c / secs * 100:.0f}%" for c in cpus)
+                + f" of a core; {sum(cpus) / n * 1000 if n else 0:.2f} ms per move (pings and the rest included)"))  # fmt: skip
         total_cpu = sum(r["server_cpu_s"])
         per_move = total_cpu / r["moves"] * 1000 if r["moves"] else 0.0
         typer.echo(tr(f"入座棋手 {r['connected']:.0f} / {2 * games}; 服务器 CPU 每着 {per_move:.2f} ms (所有进程合计)",

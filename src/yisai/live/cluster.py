@@ -158,6 +158,13 @@ class Cluster:
             return True
         return bool(await self.redis.get(key) == self.me)
 
+    async def claim_many(self, games: list[int]) -> list[bool]:
+        """``claim`` for many new games in one round trip (a wave seats thousands at once)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for g in games:
+            pipe.set(self.owner_key(g), self.me, nx=True, px=self.ttl_ms)
+        return [bool(x) for x in await pipe.execute()]
+
     async def renew(self, games: list[int]) -> list[bool]:
         """Extend our keys; False for a game that is no longer ours (we must stop serving it)."""
         out: list[bool] = []

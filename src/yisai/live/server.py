@@ -45,17 +45,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
 import logging
 import os
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from functools import partial
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -63,11 +62,14 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from yisai.game.board import BLACK, WHITE
 from yisai.game.flow import Phase
 from yisai.i18n import Text, normalise
+from yisai.live import relay
 from yisai.live.cluster import Cluster, Unanswered
-from yisai.live.delay import DelayLine, Recent, delayed_state
+from yisai.live.delay import DelayLine, delayed_state
 from yisai.live.matching import Matchmaker
 from yisai.live.periods import closed_reason, open_period, pool_of
 from yisai.live.session import Action, Kind, LiveGame, LiveRefused, color_name
+from yisai.live.sockets import Client, Slot, dumps
+from yisai.live.writer import Writer
 from yisai.services import live as svc
 from yisai.services.context import Context, Work
 from yisai.services.errors import ServiceError
@@ -80,10 +82,6 @@ TICKET_SALT = "yisai-live-ticket"
 # time of a 30-minute game, short enough for an audience: the server's default, settable per
 # deployment (``yisai serve --spectator-delay``).
 DEFAULT_SPECTATOR_DELAY = 60.0
-
-
-def _dumps(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
 def issue_ticket(secret: str, player: str, name: str, division: str) -> str:
@@ -116,134 +114,7 @@ class LiveOptions:
     redis_url: str | None = None  # None: one process, no Redis
     redis_prefix: str = "yisai:live"  # keys and channels (one per deployment / test)
     owner_ttl: float = 10.0  # an ownership key lives this long unless renewed (takeover delay)
-    request_seconds: float = 2.0  # a forwarded request unanswered this long is retried
-
-
-@dataclass(eq=False)
-class Client:
-    ws: WebSocket
-    conn: str
-    player: str | None
-    name: str
-    division: str
-    lang: str
-    games: set[int] = field(default_factory=set)
-    delay: float = 0.0  # one-way network delay: half the last ping's round trip
-    share: int = 0  # which tick of the ping interval pings this socket
-    send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    async def send(self, msg: dict[str, Any]) -> None:
-        await self.send_text(_dumps(msg))
-
-    async def send_text(self, text: str) -> None:
-        """A message already encoded (a fan-out encodes once for every socket)."""
-        try:
-            async with self.send_lock:
-                await self.ws.send_text(text)
-        except Exception:  # the socket is closing; its own loop cleans up
-            pass
-
-
-@dataclass(eq=False)
-class Slot:
-    info: svc.LiveGameInfo
-    game: LiveGame
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    clients: set[Client] = field(default_factory=set)
-    last_presence: tuple[bool, int, bool, int] | None = None
-    remote: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # conn → (process, player)
-    recent: Recent = field(default_factory=Recent)  # views a delayed spectator may still need
-
-    @property
-    def players(self) -> tuple[str, str]:
-        return self.info.black, self.info.white
-
-
-class Writer:
-    """Group commit: writes queued while one transaction runs go together into the next.
-
-    Each caller awaits its own result; the acknowledgement of an action is sent only when the
-    transaction holding it has committed. The actions of a batch go in as two executemany
-    statements (``services.live.record_actions``); other writes run as they are. If a batch
-    fails, its writes are retried one by one so one bad write cannot sink the others.
-    """
-
-    def __init__(self, context: Context, actor: Actor) -> None:
-        self.ctx = context
-        self.actor = actor
-        self.pending: list[tuple[Callable[[Work], Any] | None, Any, asyncio.Future[Any]]] = []
-        self.wake = asyncio.Event()
-        self.task: asyncio.Task[None] | None = None
-        self.batches = self.writes = 0
-        self.busy = 0.0  # seconds spent committing (for the bench's report)
-
-    def start(self) -> None:
-        self.task = asyncio.create_task(self._run())
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-            self.task = None
-
-    async def submit(self, fn: Callable[[Work], T]) -> T:
-        return cast(T, await self._queue(fn, None))
-
-    async def record(self, game_id: int, game: LiveGame, action: Action) -> None:
-        """Store one accepted action (batched with the others of the same commit)."""
-        await self._queue(None, (game_id, game, action))
-
-    def _queue(self, fn: Callable[[Work], Any] | None, move: Any) -> asyncio.Future[Any]:
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.pending.append((fn, move, future))
-        self.wake.set()
-        return future
-
-    async def _run(self) -> None:
-        while True:
-            await self.wake.wait()
-            self.wake.clear()
-            batch, self.pending = self.pending, []
-            if not batch:
-                continue
-            began = time.perf_counter()
-            results = await asyncio.to_thread(self._commit, [(fn, mv) for fn, mv, _ in batch])
-            self.busy += time.perf_counter() - began
-            self.batches += 1
-            self.writes += len(batch)
-            for (_, _, future), (ok, value) in zip(batch, results, strict=True):
-                if future.done():
-                    continue
-                if ok:
-                    future.set_result(value)
-                else:
-                    future.set_exception(value)
-
-    @staticmethod
-    def _one(work: Work, fn: Callable[[Work], Any] | None, move: Any) -> Any:
-        if fn is not None:
-            return fn(work)
-        svc.record_action(work, *move)
-        return None
-
-    def _commit(self, items: list[tuple[Callable[[Work], Any] | None, Any]]) -> list[tuple[bool, Any]]:
-        try:
-            with self.ctx.work(actor=self.actor) as work:
-                svc.record_actions(work, [mv for fn, mv in items if fn is None])
-                values = [fn(work) if fn is not None else None for fn, _ in items]
-            return [(True, v) for v in values]
-        except Exception as exc:
-            if len(items) == 1:
-                return [(False, exc)]
-        out: list[tuple[bool, Any]] = []
-        for fn, mv in items:
-            try:
-                with self.ctx.work(actor=self.actor) as work:
-                    out.append((True, self._one(work, fn, mv)))
-            except Exception as exc:
-                out.append((False, exc))
-        return out
+    request_seconds: float = 5.0  # a forwarded request unanswered this long is retried
 
 
 class LiveHub:
@@ -256,7 +127,8 @@ class LiveHub:
         self.opt = options
         self.me = options.owner
         self.cfg: svc.LiveConfig | None = None
-        self.slots: dict[int, Slot] = {}
+        self.slots: dict[int, Slot] = {}  # the games this process owns (add with keep / drop)
+        self.by_player: dict[str, set[int]] = {}  # player → ids of their games in self.slots
         self.clients: dict[str, set[Client]] = {}  # player → open connections
         self.conns: dict[str, Client] = {}  # connection id → connection (answers from owners)
         self.connections = 0
@@ -283,6 +155,23 @@ class LiveHub:
         self.leader_seen = ""
         self.frames_out: dict[str, set[tuple[int, str, str]]] = {}
 
+    def keep(self, slot: Slot) -> Slot:
+        """Own a game here (indexed by player: no scan over thousands of games per socket)."""
+        self.slots.setdefault(slot.info.id, slot)
+        for player in slot.players:
+            self.by_player.setdefault(player, set()).add(slot.info.id)
+        return self.slots[slot.info.id]
+
+    def drop(self, gid: int) -> Slot | None:
+        slot = self.slots.pop(gid, None)
+        if slot is not None:
+            for player in slot.players:
+                games = self.by_player.get(player, set())
+                games.discard(gid)
+                if not games:
+                    self.by_player.pop(player, None)
+        return slot
+
     # ----- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
         async with self._start_lock:
@@ -291,16 +180,16 @@ class LiveHub:
             now = self.opt.clock()
             self.cfg, resumed = await asyncio.to_thread(self._load, now)
             for info, game in resumed:
-                self.slots[info.id] = Slot(info, game)
+                self.keep(Slot(info, game))
             log.info("live: %d games resumed", len(resumed))
             self.writer.start()
             self.delay_line.start()
             _calm_the_collector()
             if self.opt.redis_url:
                 self.cluster = Cluster(self.opt.redis_url, self.opt.redis_prefix, self.me,
-                                       self.opt.owner_ttl, self._on_message)  # fmt: skip
+                                       self.opt.owner_ttl, partial(relay.on_message, self))  # fmt: skip
                 await self.cluster.start()
-                await self._scan()
+                await relay.scan(self)
             self.tasks = [asyncio.create_task(self._waves()), asyncio.create_task(self._housekeeping())]
             self.started = True
 
@@ -357,7 +246,7 @@ class LiveHub:
         if player is not None:
             self.clients.setdefault(player, set()).add(client)
             self.names[player] = name
-        mine = [gid for gid, s in self.slots.items() if player in s.players]
+        mine = sorted(self.by_player.get(player, ())) if player else []
         if player is not None and self.cluster is not None:  # games owned by other processes too
             mine = sorted(set(mine) | set(await self._read(partial(svc.playing_games_of, player=player))))
         await client.send({"t": "welcome", "player": player, "games": mine})
@@ -476,7 +365,7 @@ class LiveHub:
         await client.send({"t": "queued", "pool": pool, "period": period.number})
 
     async def _in_game(self, player: str) -> bool:
-        if any(not s.game.over and player in s.players for s in self.slots.values()):
+        if any(not self.slots[g].game.over for g in self.by_player.get(player, ())):
             return True
         if self.cluster is None:
             return False
@@ -544,8 +433,14 @@ class LiveHub:
         leader = await self.cluster.leader()
         if leader != self.leader_seen:
             was, self.leader_seen = self.leader_seen, leader
-            if was == self.me and leader != self.me:  # we lost the lead: forget our queue
-                self.matchmaker = None
+            if was == self.me and leader != self.me and self.matchmaker is not None:
+                # we lost the lead: our own waiting players queue again at the new leader (the
+                # other processes re-queue theirs when they see the change)
+                for pool, queue in self.matchmaker.queues.items():
+                    for player in queue:
+                        if self.origin.get(player, self.me) == self.me:
+                            self.forwarded[player] = (pool, self.names.get(player, player))
+                self.matchmaker, self.origin = None, {}
             for player, (pool, name) in list(self.forwarded.items()):  # re-queue at the new leader
                 self.forwarded.pop(player, None)
                 await self._enqueue(pool, player, name, self.me)
@@ -600,7 +495,7 @@ class LiveHub:
             finally:
                 self.being_seated -= seated
             mm.confirm(wave)
-            await asyncio.gather(*(self._seat(info, game, owners[info.black]) for info, game in started))
+            await self._seat(started, owners)
             joins: list[Awaitable[Any]] = []
             for info, _ in started:
                 for player, color in ((info.black, BLACK), (info.white, WHITE)):
@@ -615,17 +510,25 @@ class LiveHub:
                             "color": color_name(color), "opponent": opponent}))  # fmt: skip
             await asyncio.gather(*joins)  # every player of the wave at once, not one by one
 
-    async def _seat(self, info: svc.LiveGameInfo, game: LiveGame, owner: str) -> None:
-        """A new game goes to its owner: here, or adopted by the process holding Black."""
-        if self.cluster is not None and owner != self.me:
-            with contextlib.suppress(Unanswered):
-                await self.cluster.request(owner, {"k": "adopt", "game": info.id}, self.opt.request_seconds)
-                return
-            if not await self.cluster.claim(info.id):  # it did adopt it, only late
-                return
-        elif self.cluster is not None:
-            await self.cluster.claim(info.id)
-        self.slots[info.id] = Slot(info, game)
+    async def _seat(self, started: list[tuple[svc.LiveGameInfo, LiveGame]], owners: dict[str, str]) -> None:
+        """New games go to their owners: here, or adopted by the process holding Black (one
+        request per process per wave). A game its owner did not take in time is ours, unless
+        the owner claimed it meanwhile: a key is claimed once, so a game never has two owners."""
+        by_owner: dict[str, list[tuple[svc.LiveGameInfo, LiveGame]]] = {}
+        for info, game in started:
+            by_owner.setdefault(owners[info.black] if self.cluster else self.me, []).append((info, game))
+        for owner, games in by_owner.items():
+            if owner != self.me and self.cluster is not None:
+                with contextlib.suppress(Unanswered):
+                    await self.cluster.request(owner, {"k": "adopt", "games": [
+                        [asdict(info), game.start] for info, game in games]},
+                        max(self.opt.request_seconds, self.opt.owner_ttl / 2))  # fmt: skip
+                    continue
+            claimed = (await self.cluster.claim_many([i.id for i, _ in games]) if self.cluster
+                       else [True] * len(games))  # fmt: skip
+            for (info, game), ours in zip(games, claimed, strict=True):
+                if ours:
+                    self.keep(Slot(info, game))
 
     async def _matched(self, client: Client, gid: int, color: str, opponent: str) -> None:
         await client.send({"t": "matched", "game": gid, "color": color, "opponent": opponent})
@@ -647,7 +550,7 @@ class LiveHub:
             self.remote_watch.setdefault(gid, set()).add(client)  # before the answer: no news lost
             client.games.add(gid)
             try:
-                owner, got = await self._remote(gid, {"k": "join", "game": gid, "conn": client.conn,
+                owner, got = await relay.remote(self, gid, {"k": "join", "game": gid, "conn": client.conn,
                                                       "player": client.player, "lang": client.lang})
             except Unanswered:
                 await client.send(self._unreachable(gid, client.lang))
@@ -728,7 +631,7 @@ class LiveHub:
             self.remote_watch.setdefault(gid, set()).add(client)
             client.games.add(gid)
             try:
-                owner, got = await self._remote(gid, body)
+                owner, got = await relay.remote(self, gid, body)
             except Unanswered:
                 await client.send(self._unreachable(gid, client.lang))
                 return
@@ -875,7 +778,7 @@ class LiveHub:
     async def _news(self, slot: Slot, msg: dict[str, Any], happened: float) -> None:
         """One message for every socket of a game: encoded once; ours directly, the other
         processes' through Redis (one message per process); spectators at ``happened + delay``."""
-        text = _dumps(msg)
+        text = dumps(msg)
         show_at = happened + self.delay
         await self._deliver(slot.info.id, slot.players, text, show_at, slot.clients)
         if self.cluster is not None and slot.remote:
@@ -920,7 +823,7 @@ class LiveHub:
             try:
                 now = self.opt.clock()
                 turn = (turn + 1) % shares
-                text = _dumps({"t": "ping", "at": now})
+                text = dumps({"t": "ping", "at": now})
                 for conns in list(self.clients.values()):
                     for c in list(conns):
                         if c.share % shares == turn:
@@ -928,7 +831,7 @@ class LiveHub:
                 ping = now - last_sweep >= self.opt.ping_seconds
                 if ping:
                     last_sweep = now
-                await self._flush_frames()
+                await relay.flush_frames(self)
                 for slot in list(self.slots.values()):
                     # only what is due: a flag or an escape now, silent sockets at ping time
                     due = slot.game.deadline()
@@ -943,10 +846,10 @@ class LiveHub:
                     last_alive = now
                     ids = [gid for gid, s in self.slots.items() if s.info.status == "playing"]
                     await self.writer.submit(partial(_touch, ids=ids, at=now))
-                    await self._renew(ids)
+                    await relay.renew(self, ids)
                 if self.cluster is not None and now - last_scan >= self.opt.owner_ttl / 3:
                     last_scan = now
-                    await self._scan()
+                    await relay.scan(self)
                 self._forget_finished()
             except Exception:
                 log.exception("live: housekeeping failed")
@@ -957,210 +860,12 @@ class LiveHub:
             ending = slot.game.ending
             shown = ending is None or ending.at + self.delay <= now  # a delayed watcher may still ask
             if slot.info.status != "playing" and not slot.clients and shown:
-                del self.slots[gid]
+                self.drop(gid)
         for gid, watchers in list(self.remote_watch.items()):
             if not watchers:
                 del self.remote_watch[gid]
                 self.remote_players.pop(gid, None)
                 self.known_owner.pop(gid, None)
-
-    # ----- the cluster: ownership, takeover, forwarded requests ------------------------------
-    async def _remote(self, gid: int, body: dict[str, Any]) -> tuple[str, dict[str, Any] | Slot | None]:
-        """Send a request to the game's owner and wait for its answer, retrying through a
-        takeover: (owner, answer), or (us, our slot) when we own it now, or (us, None) when
-        the game is not being played anywhere."""
-        assert self.cluster is not None
-        deadline = time.monotonic() + self.opt.owner_ttl + 3 * self.opt.request_seconds
-        while True:
-            owner = await self.cluster.owner(gid)
-            if owner is None or owner == self.me:
-                return self.me, self.slots.get(gid) or await self._take_over(gid)
-            try:
-                got = await self.cluster.request(owner, body, self.opt.request_seconds)
-                if not got.get("moved"):
-                    return owner, got
-            except Unanswered:
-                pass
-            if time.monotonic() > deadline:
-                raise Unanswered(owner)
-            await asyncio.sleep(0.2)
-
-    async def _take_over(self, gid: int) -> Slot | None:
-        """Own a game nobody owns: claim its key, resume it from the store (the outage since
-        the last owner's ``alive_at`` is not charged) and attach our sockets watching it."""
-        assert self.cluster is not None and self.cfg is not None
-        async with self._takeover_lock:
-            if gid in self.slots:
-                return self.slots[gid]
-            if not await self.cluster.claim(gid):
-                return None
-            now = self.opt.clock()
-            found = await self._read(partial(svc.take_over, game_id=gid, up_at=now, owner=self.me))
-            if found is None:  # finished (or unknown): nothing to own
-                await self.cluster.release([gid])
-                return None
-            info, game = found
-            slot = Slot(info, game)
-            self.slots[gid] = slot
-            log.info("live: took over game %s", gid)
-            watchers = self.remote_watch.pop(gid, set())
-            self.remote_players.pop(gid, None)
-            self.known_owner.pop(gid, None)
-        async with slot.lock:
-            for c in watchers:
-                slot.clients.add(c)
-                color = info.color_of(c.player) if c.player else None
-                if color is not None and not game.over:
-                    game.attach(color, c.conn, now)
-            for c in watchers:
-                await c.send(self._state_for(slot, c.player))
-            await self._after_change(slot)
-        return slot
-
-    async def _renew(self, ids: list[int]) -> None:
-        """Keep our ownership keys; a game whose key is gone or someone else's is dropped."""
-        if self.cluster is None or not ids:
-            return
-        kept = await self.cluster.renew(ids)
-        for gid, ok in zip(ids, kept, strict=True):
-            if ok or gid not in self.slots:
-                continue
-            slot = self.slots.pop(gid)
-            log.warning("live: lost game %s to another process", gid)
-            self.remote_watch.setdefault(gid, set()).update(slot.clients)
-            self.remote_players[gid] = slot.players
-            self.known_owner.pop(gid, None)  # the next scan re-joins our sockets at the owner
-
-    async def _scan(self) -> None:
-        """Take over the playing games nobody owns; re-join our sockets where an owner changed."""
-        assert self.cluster is not None
-        ids = [g for g in await self._read(svc.playing_ids) if g not in self.slots]
-        owners = await self.cluster.owners(ids)
-        for gid, owner in zip(ids, owners, strict=True):
-            if owner is None:
-                await self._take_over(gid)
-        for gid, watchers in list(self.remote_watch.items()):
-            if gid in self.slots or not watchers:
-                continue
-            owner = await self.cluster.owner(gid)
-            if owner is not None and owner != self.known_owner.get(gid):
-                for c in list(watchers):
-                    await self._join(c, gid)
-
-    async def _flush_frames(self) -> None:
-        if self.cluster is None or not self.frames_out:
-            return
-        out, self.frames_out = self.frames_out, {}
-        for owner, frames in out.items():
-            with contextlib.suppress(Exception):
-                await self.cluster.send(owner, {"k": "frames", "frames": [list(f) for f in frames]})
-
-    async def _owned(self, gid: Any) -> Slot | None:
-        """Our slot for a forwarded request (taking the game over if nobody owns it)."""
-        if not isinstance(gid, int):
-            return None
-        slot = self.slots.get(gid)
-        if slot is not None or self.cluster is None:
-            return slot
-        if await self.cluster.owner(gid) in (None, self.me):
-            return await self._take_over(gid)
-        return None
-
-    async def _on_message(self, msg: dict[str, Any]) -> None:
-        """A message from another process (``yisai.live.cluster``)."""
-        assert self.cluster is not None
-        cluster, kind = self.cluster, msg.get("k")
-        if kind == "rep":  # an owner's answer for one of our sockets
-            body = msg.get("msg") or {}
-            client = self.conns.get(str(body.get("conn")))
-            if client is not None and "deliver" in body:
-                await client.send(body["deliver"])
-        elif kind == "fan":
-            gid = int(msg["game"])
-            if gid not in self.slots:
-                await self._deliver(gid, tuple(msg["players"]), str(msg["text"]),
-                                    float(msg["show_at"]), self.remote_watch.get(gid, set()))
-        elif kind in ("act", "join"):
-            slot = await self._owned(msg.get("game"))
-            if slot is None:
-                await cluster.reply(msg, {"moved": True})
-                return
-            conn, player = str(msg["conn"]), msg.get("player")
-            lang = normalise(msg.get("lang"))
-
-            held = slot
-
-            async def answer(out: dict[str, Any]) -> None:
-                await cluster.reply(msg, {"conn": conn, "deliver": out, "players": held.players})
-
-            def register() -> None:
-                held.remote[conn] = (str(msg["from"]), player)
-
-            if kind == "act":
-                color = slot.info.color_of(str(player)) if player else None
-                if color is None:
-                    await answer(self._error("not_your_game", Text("你不是这局棋的对局者",
-                                                                   "you are not playing this game"), lang))
-                    return
-                await self._act_on(slot, color, conn, msg.get("msg") or {}, float(msg.get("lag") or 0),
-                                   lang, answer, register)  # fmt: skip
-                return
-            async with slot.lock:
-                register()
-                color = slot.info.color_of(str(player)) if player else None
-                if color is not None and not slot.game.over:
-                    slot.game.attach(color, conn, self.opt.clock())
-                await answer(self._state_for(slot, str(player) if player else None))
-                await self._after_change(slot)
-        elif kind == "frames":
-            for gid, conn, player in msg.get("frames", []):
-                slot = self.slots.get(gid)
-                color = slot.info.color_of(player) if slot else None
-                if slot is not None and color is not None and not slot.game.over:
-                    async with slot.lock:
-                        slot.game.frame(color, conn, self.opt.clock())
-                        await self._after_change(slot)
-        elif kind == "detach":
-            slot = self.slots.get(msg.get("game"))  # type: ignore[arg-type]
-            if slot is not None:
-                conn, player = str(msg["conn"]), msg.get("player")
-                slot.remote.pop(conn, None)
-                color = slot.info.color_of(str(player)) if player else None
-                if color is not None:
-                    async with slot.lock:
-                        slot.game.detach(color, conn, self.opt.clock())
-                        await self._after_change(slot)
-        elif kind == "queue":
-            await self._enqueue(str(msg["pool"]), str(msg["player"]), str(msg.get("name", "")),
-                                str(msg["origin"]))
-        elif kind == "leave":
-            if self.matchmaker is not None:
-                self.matchmaker.leave(str(msg["player"]))
-            self.origin.pop(str(msg["player"]), None)
-        elif kind == "adopt":
-            await self._adopt(int(msg["game"]))
-            await cluster.reply(msg, {"ok": True})
-        elif kind == "matched":
-            player = str(msg["player"])
-            self.forwarded.pop(player, None)
-            await asyncio.gather(*(self._matched(c, int(msg["game"]), str(msg["color"]), str(msg["opponent"]))
-                                   for c in list(self.clients.get(player, ()))))  # fmt: skip
-        elif kind == "tell":
-            player = str(msg["player"])
-            if (msg.get("msg") or {}).get("code") == "closed":
-                self.forwarded.pop(player, None)
-            for c in list(self.clients.get(player, ())):
-                await c.send(msg["msg"])
-
-    async def _adopt(self, gid: int) -> None:
-        """A game the matching leader just started for us (Black's sockets are here)."""
-        assert self.cluster is not None and self.cfg is not None
-        if gid in self.slots:
-            return
-        await self.cluster.claim(gid)
-        now = self.opt.clock()
-        info, game = await self._read(partial(svc.load_game, game_id=gid, now=now))
-        self.slots.setdefault(gid, Slot(info, game))
 
     # ----- messages ---------------------------------------------------------------------------
     @staticmethod
