@@ -307,6 +307,7 @@ def run_bench(
             elapsed = time.perf_counter() - started
             server_cpu = [_proc_cpu(p.pid) - c for (p, _), c in zip(procs, cpu0, strict=True)]
             server_mb = [_proc_peak_mb(p.pid) for p, _ in procs]
+            logs = [(Path(tmp) / f"server-{i}.log").read_text(errors="replace")[-2000:] for i in range(processes)]
         finally:
             for proc, _ in procs:
                 proc.terminate()
@@ -337,6 +338,7 @@ def run_bench(
         "client_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "errors": float(len(stats.errors)), "error_sample": stats.errors[:3],
         "load_before": load_before, "load_after": load_after, "steady": stats.steady,
+        "logs": logs,
     }  # fmt: skip
 
 
@@ -419,6 +421,10 @@ def register(bench_app: typer.Typer) -> None:
             typer.echo(tr(f"错误/拒绝: {r['errors']:.0f}", f"errors/refusals: {r['errors']:.0f}"))
             for e in r["error_sample"]:
                 typer.echo(f"  {e[:200]}")
+            for i, text in enumerate(r["logs"]):
+                if text.strip():
+                    typer.echo(tr(f"服务器进程 {i} 日志末尾:", f"end of server process {i}'s log:"))
+                    typer.echo(text)
         verdict = (r["steady_p99_ms"] if r["steady_moves"] else r["p99_ms"]) < 100
         typer.echo(tr(f"p99 目标 < 100 ms: {'达标' if verdict else '未达标'}",
                       f"p99 target < 100 ms: {'met' if verdict else 'NOT met'}"))  # fmt: skip

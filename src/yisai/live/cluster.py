@@ -57,7 +57,10 @@ class Cluster:
 
     def __init__(self, url: str, prefix: str, me: str, ttl: float,
                  on_message: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
-        self.redis = aioredis.from_url(url, decode_responses=True)
+        # a bounded pool that waits for a free connection (thousands of sockets share it)
+        pool = aioredis.BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=64,
+                                                        timeout=30)  # fmt: skip
+        self.redis = aioredis.Redis(connection_pool=pool)
         self.prefix = prefix
         self.me = me
         self.ttl_ms = max(int(ttl * 1000), 100)

@@ -257,6 +257,13 @@ class LiveHub:
                     await self._handle(client, msg if isinstance(msg, dict) else {})
                 except ServiceError as exc:
                     await client.send({"t": "error", "code": exc.code, "message": exc.render(lang)})
+                except (WebSocketDisconnect, RuntimeError):
+                    raise
+                except Exception:  # e.g. Redis unreachable: this message failed, the socket lives
+                    log.exception("live: message %s failed", msg.get("t") if isinstance(msg, dict) else msg)
+                    await client.send(self._error("server_error", Text("服务器暂时无法处理, 请稍后重试",
+                                                                       "the server could not handle this now; retry"),
+                                                  lang))  # fmt: skip
         except (WebSocketDisconnect, RuntimeError):
             pass
         except (ValueError, KeyError):  # not a JSON text frame: a broken client; close it
