@@ -148,7 +148,7 @@ async def on_message(hub: LiveHub, msg: dict[str, Any]) -> None:
         gid = int(msg["game"])
         if gid not in hub.slots:
             await hub._deliver(gid, tuple(msg["players"]), str(msg["text"]),
-                                float(msg["show_at"]), hub.remote_watch.get(gid, set()))
+                               float(msg["show_at"]), hub.remote_watch.get(gid, set()))
     elif kind in ("act", "join"):
         slot = await owned(hub, msg.get("game"))
         if slot is None:
@@ -157,7 +157,7 @@ async def on_message(hub: LiveHub, msg: dict[str, Any]) -> None:
         conn, player = str(msg["conn"]), msg.get("player")
         lang = normalise(msg.get("lang"))
 
-        held = slot
+        held = slot  # (bound for the closures below)
 
         async def answer(out: dict[str, Any]) -> None:
             await cluster.reply(msg, {"conn": conn, "deliver": out, "players": held.players})
@@ -169,10 +169,10 @@ async def on_message(hub: LiveHub, msg: dict[str, Any]) -> None:
             color = slot.info.color_of(str(player)) if player else None
             if color is None:
                 await answer(hub._error("not_your_game", Text("你不是这局棋的对局者",
-                                                               "you are not playing this game"), lang))
+                                                              "you are not playing this game"), lang))
                 return
             await hub._act_on(slot, color, conn, msg.get("msg") or {}, float(msg.get("lag") or 0),
-                               lang, answer, register)  # fmt: skip
+                              lang, answer, register)  # fmt: skip
             return
         async with slot.lock:
             register()
@@ -201,7 +201,7 @@ async def on_message(hub: LiveHub, msg: dict[str, Any]) -> None:
                     await hub._after_change(slot)
     elif kind == "queue":
         await hub._enqueue(str(msg["pool"]), str(msg["player"]), str(msg.get("name", "")),
-                            str(msg["origin"]))
+                           str(msg["origin"]))
     elif kind == "leave":
         if hub.matchmaker is not None:
             hub.matchmaker.leave(str(msg["player"]))
