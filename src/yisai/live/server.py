@@ -191,6 +191,8 @@ class LiveHub:
                 await self.cluster.start()
                 await relay.scan(self)
             self.tasks = [asyncio.create_task(self._waves()), asyncio.create_task(self._housekeeping())]
+            if self.cluster is not None:
+                self.tasks.append(asyncio.create_task(self._keep_keys()))
             self.started = True
 
     def _load(self, now: float) -> tuple[svc.LiveConfig, list[tuple[svc.LiveGameInfo, LiveGame]]]:
@@ -687,6 +689,12 @@ class LiveHub:
                 await answer(self._refusal(slot, exc.code, exc.text, exc.version, lang))
                 await self._after_change(slot)
                 return
+            except ValueError:  # the game in memory disagrees with itself: take the stored one
+                log.exception("live: game %s refused an action; reloading it", slot.info.id)
+                await self._reload(slot)
+                await answer(self._refusal(slot, "stale", Text("棋局已更新, 请同步后再下", "the game moved on; sync"),
+                                           slot.game.version, lang))  # fmt: skip
+                return
             if not ack.duplicate:
                 try:
                     if slot.game.over:
@@ -853,13 +861,23 @@ class LiveHub:
                     last_alive = now
                     ids = [gid for gid, s in self.slots.items() if s.info.status == "playing"]
                     await self.writer.submit(partial(_touch, ids=ids, at=now))
-                    await relay.renew(self, ids)
                 if self.cluster is not None and now - last_scan >= self.opt.owner_ttl / 3:
                     last_scan = now
                     await relay.scan(self)
                 self._forget_finished()
             except Exception:
                 log.exception("live: housekeeping failed")
+
+    async def _keep_keys(self) -> None:
+        """Renew our ownership keys on their own beat: never behind a slow commit or a long
+        housekeeping pass, which under load once let keys expire while their games were alive
+        here (and another process took them over)."""
+        while True:
+            await asyncio.sleep(self.opt.alive_seconds)
+            try:
+                await relay.renew(self, [gid for gid, s in self.slots.items() if s.info.status == "playing"])
+            except Exception:
+                log.exception("live: renewing ownership keys failed")
 
     def _forget_finished(self) -> None:
         now = self.opt.clock()
