@@ -262,6 +262,7 @@ def run_bench(
     import asyncio
     import resource
     import secrets
+    import subprocess
     import tempfile
 
     from yisai.live.server import issue_ticket
@@ -312,7 +313,11 @@ def run_bench(
             for proc, _ in procs:
                 proc.terminate()
             for proc, _ in procs:
-                proc.wait(30)
+                try:
+                    proc.wait(30)
+                except subprocess.TimeoutExpired:  # thousands of sockets closing: do not wait longer
+                    proc.kill()
+                    proc.wait(30)
             store.drop()
             if redis:
                 _clean_redis(redis, prefix)
