@@ -24,3 +24,17 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/pip install -q -e '.[test,postgres,redis]'
   touch "$stamp"
 fi
+
+# The board client of the online qualifier (/play): npm packages pinned in package.json,
+# bundled by esbuild into src/yisai/web/static/build/ (git-ignored). Rebuilt on every run (< 1 s).
+if command -v npm >/dev/null 2>&1; then
+  npm_stamp=node_modules/.yisai-installed
+  if [ ! -f "$npm_stamp" ] || [ package.json -nt "$npm_stamp" ]; then
+    echo "[setup] installing the board client's npm packages"
+    npm install --no-audit --no-fund --loglevel=error
+    touch "$npm_stamp"
+  fi
+  npm run --silent build
+else
+  echo "[setup] npm not found: the /play board client is not built (install Node.js 20 and npm)" >&2
+fi

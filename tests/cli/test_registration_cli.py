@@ -138,3 +138,13 @@ def test_db_option_overrides_env(run, tmp_path: Path) -> None:  # type: ignore[n
     assert other.is_file()
     assert "还没有比赛" in run("event", "list")
     assert "2025-xiaoqiwang" in run("event", "list", "--db", str(other))
+
+
+def test_player_add_without_gender_names_the_options_not_sheet_columns(run) -> None:  # type: ignore[no-untyped-def]
+    run("event", "create", "--regulation", SEED_002)
+    out = run("player", "add", "--name", "张三", "--division", "甲组", "--birth", "2013-05-01", code=2)
+    assert "须给出 --gender 或 --id-number" in out
+    assert "列" not in out  # the typist has no spreadsheet
+    out = run("--lang", "en", "player", "add", "--name", "张三", "--division", "甲组", "--birth", "2013-05-01",
+              code=2)
+    assert "give --gender or --id-number" in out

@@ -11,12 +11,11 @@ import xlsxwriter
 from yisai.formats.result_sheet import (
     SheetLine,
     read_result_sheet,
-    result_word,
     write_result_sheet,
 )
 from yisai.record import Result
 from yisai.record.groups import group_id
-from yisai.record.parse import parse_result
+from yisai.record.parse import parse_result, result_word
 
 # Every way a referee writes a result that the ledger keeps apart (parse_result's vocabulary).
 WORDS = [

@@ -9,7 +9,7 @@ import openpyxl
 import pytest
 
 from tests.papers.helpers import UNITS, make_event, papers_context, referee, team_rows
-from yisai.services import checkin, papers, registration, rounds
+from yisai.services import checkin, papers, registration, round_results, rounds
 from yisai.services.context import Work
 from yisai.services.errors import Forbidden
 from yisai.services.identity import Actor, Role
@@ -44,7 +44,7 @@ def test_round_one_pairs_only_the_checked_in_and_late_arrivals_join_from_round_t
             shown = rounds.explanation_with_names(stored.info["explain"], {v: k for k, v in jia.items()})
             assert any(line.startswith("江苏2号: 未报到") for line in shown)
             for g in pairing.games():
-                rounds.record_result(w, str(event.id), "甲组", 1, g.board, "黑胜")
+                round_results.record_result(w, str(event.id), "甲组", 1, g.board, "黑胜")
         with ctx.work(actor=referee()) as w:  # 江苏2号 arrives in the evening; 上海2号 never does
             checkin.tick(w, event, "江苏2号", insured=True)
         with ctx.work() as w:

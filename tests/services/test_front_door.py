@@ -14,7 +14,7 @@ from openpyxl import load_workbook
 from tests.conftest import REGULATIONS
 from yisai.i18n import use_language
 from yisai.registry.person import Gender, Player
-from yisai.services import accounts, events, registration, reports, rounds
+from yisai.services import accounts, events, registration, reports, round_results, rounds
 from yisai.services.context import open_context
 from yisai.services.errors import Forbidden, InputError
 from yisai.services.identity import Actor, Role
@@ -110,11 +110,11 @@ def test_roles_are_checked_by_the_services(tmp_path: Path) -> None:
         assert [e.kind for e in w.events] == ["round_paired"]
         board = paired.parts[0][1].boards[0].board
         with ctx.work(actor=REFEREE) as w:  # a referee enters results …
-            entry = rounds.record_result(w, event_id, "jia", 1, board, "黑胜")
+            entry = round_results.record_result(w, event_id, "jia", 1, board, "黑胜")
         assert entry.changed and [e.kind for e in w.events] == ["result_recorded"]
         assert w.events[0].data["board"] == board
         with pytest.raises(Forbidden), ctx.work(actor=LEADER) as w:  # … a team leader does not
-            rounds.record_result(w, event_id, "jia", 1, board, "白胜", change=True)
+            round_results.record_result(w, event_id, "jia", 1, board, "白胜", change=True)
         with ctx.work() as w:
             audit = [a for a in w.repo.audit_log(event_id) if a.action == "result"]
         assert audit[-1].actor == "裁判员甲"
@@ -145,7 +145,7 @@ def test_reports_and_exports_as_data(tmp_path: Path) -> None:
         with ctx.work() as w:
             paired = rounds.pair(w, event_id, "jia", 1)
             for b in paired.parts[0][1].boards:
-                rounds.record_result(w, event_id, "jia", 1, b.board, "黑胜")
+                round_results.record_result(w, event_id, "jia", 1, b.board, "黑胜")
         with ctx.work() as w:
             st = reports.event_standings(w, event_id, "jia").standings
             view = rounds.round_view(w, event_id, "jia", 1)

@@ -228,7 +228,7 @@ def test_text_from_stored_data() -> None:
 def test_round_and_result_errors_have_codes_and_both_languages(ctx: Context) -> None:
     from yisai.formats.result_sheet import ResultSheet, SheetRow
     from yisai.record.parse import parse_result
-    from yisai.services import rounds
+    from yisai.services import round_results, rounds
 
     ev = _event(ctx, "2025-xiaoqiwang")
     with ctx.work() as w:
@@ -245,15 +245,15 @@ def test_round_and_result_errors_have_codes_and_both_languages(ctx: Context) -> 
     assert unknown.render("en") == "unknown players in controls: 999"
     with ctx.work() as w:
         rounds.pair(w, None, "甲组", 1)
-    board = _error(ctx, lambda w: rounds.record_result(w, None, "甲组", 1, 9, "黑胜"))
+    board = _error(ctx, lambda w: round_results.record_result(w, None, "甲组", 1, 9, "黑胜"))
     assert (board.code, board.params["board"]) == ("no_such_board", 9)
     assert (board.render("zh"), board.render("en")) == ("第1轮没有第9台", "round 1 has no board 9")
     with ctx.work() as w:
-        rounds.record_result(w, None, "甲组", 1, 1, "黑胜")
-    again = _error(ctx, lambda w: rounds.record_result(w, None, "甲组", 1, 1, "白胜"))
+        round_results.record_result(w, None, "甲组", 1, 1, "黑胜")
+    again = _error(ctx, lambda w: round_results.record_result(w, None, "甲组", 1, 1, "白胜"))
     assert isinstance(again, Refused) and again.code == "result_exists"
     assert "已有成绩" in again.render("zh") and "already has a result" in again.render("en")
-    word = _error(ctx, lambda w: rounds.record_result(w, None, "甲组", 1, 2, "好棋"))
+    word = _error(ctx, lambda w: round_results.record_result(w, None, "甲组", 1, 2, "好棋"))
     assert word.code == "bad_result" and word.params == {"text": "好棋"}
     assert "无法识别的成绩" in word.render("zh")
     # A sheet row naming a board the round does not have: the place is the same in both languages.

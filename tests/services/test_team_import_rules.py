@@ -143,7 +143,8 @@ def test_a_team_member_is_replaced_in_the_same_seat_with_a_note(ctx: Context, tm
 
 def test_a_provisional_round_count_is_set_before_pairing_beyond_it(ctx: Context) -> None:
     """规程 (002 八): 暂定7轮, 视报名情况而定: round 8 needs the chief referee's decision first."""
-    from yisai.services.rounds import pair, record_result, set_round_count
+    from yisai.services.round_results import record_result
+    from yisai.services.rounds import pair, set_round_count
 
     with ctx.work() as w:
         event = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml", seed=3)

@@ -19,7 +19,8 @@ from yisai.services.context import Context, open_context
 from yisai.services.errors import Conflict, Refused
 from yisai.services.events import create_event, resolve_event
 from yisai.services.registration import approve_entry, register_player
-from yisai.services.rounds import pair, record_result, round_view
+from yisai.services.round_results import record_result
+from yisai.services.rounds import pair, round_view
 from yisai.vocabulary.rank import Rank
 
 from .conftest import NOW

@@ -21,7 +21,7 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: Path, now: str | None = None, workers: int = 1) -> None:
+    def __init__(self, db: Path, now: str | None = None, workers: int = 1, args: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "YISAI_WEB_SECRET": "browser-test"}
@@ -30,7 +30,7 @@ class Server:
             env["YISAI_NOW"] = now
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "yisai.cli.app", "serve", "--db", str(db), "--port", str(self.port),
-             "--workers", str(workers)],
+             "--workers", str(workers), *args],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         deadline = time.monotonic() + 30

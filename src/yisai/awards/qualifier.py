@@ -135,3 +135,79 @@ def confirm_deadline(after: date, working_days: int, is_workday: Callable[[date]
         if is_workday(day):
             counted += 1
     return day
+
+
+# ----- the published list of one period (issue 14) ---------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ListedRow:
+    """One line of a published period list. ``qualified``: wins a place in this period;
+    ``earlier`` the period where the player already qualified (listed as such, no new place);
+    ``tied_at`` the shared place of a tie at the quota that qualifies together."""
+
+    player: str
+    name: str
+    place: int  # 0: listed without a place (an earlier qualifier whose place passed on)
+    points: int
+    wins: int
+    games: int
+    qualified: bool
+    earlier: int | None = None
+    tied_at: int | None = None
+
+    def note(self) -> str:
+        if self.earlier is not None:
+            return tr(f"已在第{self.earlier}期晋级", f"qualified in period {self.earlier} already")
+        if self.tied_at is not None:
+            return tr(f"并列第{self.tied_at}名，一同晋级", f"tied for place {self.tied_at}: all qualify")
+        return ""
+
+    def to_dict(self) -> dict[str, object]:
+        return {"player": self.player, "name": self.name, "place": self.place, "points": self.points,
+                "wins": self.wins, "games": self.games, "qualified": self.qualified,
+                "earlier": self.earlier, "tied_at": self.tied_at}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, object]) -> ListedRow:
+        def num(key: str) -> int:
+            v = d.get(key)
+            return v if isinstance(v, int) else 0
+
+        def opt(key: str) -> int | None:
+            v = d.get(key)
+            return v if isinstance(v, int) else None
+
+        return cls(str(d.get("player", "")), str(d.get("name", "")), num("place"), num("points"),
+                   num("wins"), num("games"), bool(d.get("qualified")), opt("earlier"), opt("tied_at"))
+
+
+def period_list(
+    ladder: LadderFormat,
+    pool: str,
+    lines: Mapping[str, tuple[str, int, int, int]],
+    earlier: Mapping[str, int],
+) -> list[ListedRow]:
+    """The list to publish for one period and pool from ``lines`` (player → name, points, wins,
+    games) with ``earlier`` (player → the period they already qualified in).
+
+    The regulation's ``earlier_qualifier_place`` decides what an earlier qualifier does to the
+    quota: ``kept`` — they keep their place in the ranking and nobody moves up (the default:
+    seed 000 is silent); ``passed_on`` — they are listed without a place and the next player
+    takes it.
+    """
+    records = {p: LadderRecord(v[1], v[2]) for p, v in lines.items()}
+    passed_on = ladder.earlier_qualifier_place == "passed_on"
+    result = qualify_period(ladder, pool, records, exclude=set(earlier) & set(records) if passed_on else ())
+    placed = [r for r in result.rows if r.place > 0]
+    cutoff = placed[result.quota - 1].place if 0 < result.quota <= len(placed) else None
+    group = [r for r in placed if r.place == cutoff] if cutoff is not None else []
+    shared = cutoff if len(group) > 1 and any(placed.index(r) >= result.quota for r in group) else None
+    out = []
+    for r in result.rows:
+        name, _, _, games = lines[r.player_id]
+        before = earlier.get(r.player_id)
+        out.append(ListedRow(
+            r.player_id, name, r.place, r.points, r.wins, games,
+            qualified=r.qualified and before is None, earlier=before,
+            tied_at=shared if r.qualified and shared is not None and r.place == shared else None,
+        ))  # fmt: skip
+    return out

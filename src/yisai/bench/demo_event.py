@@ -21,8 +21,8 @@ from yisai.registry.team import Team
 from yisai.regulation import Regulation
 from yisai.regulation.stages import SwissFormat, TwoGroupSwissFormat
 from yisai.services.context import Context, Work
-from yisai.services.event_data import division_players, playing_stage
-from yisai.services.events import EventRecord, create_event, regulation_of
+from yisai.services.event_data import division_players
+from yisai.services.events import EventRecord, create_event, playing_stage, regulation_of
 from yisai.services.registration import (
     add_team,
     approve_entry,
@@ -31,7 +31,8 @@ from yisai.services.registration import (
     reject_entry,
 )
 from yisai.services.results import load_event_results
-from yisai.services.rounds import PairedRound, pair, record_result, round_view
+from yisai.services.round_results import record_result
+from yisai.services.rounds import PairedRound, pair, round_view
 from yisai.vocabulary.rank import Rank
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"

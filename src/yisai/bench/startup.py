@@ -4,12 +4,18 @@ A referee enters results one by one, so start-up is paid per result. Each case r
 process several times; the figure is the median CPU time (user + system) of the child, which the
 machine's other load disturbs much less than wall time. Cases: ``--help`` (must never load the
 store), ``result --help``, and one real result entry on a prepared SQLite event.
+
+``--instructions`` runs each case once under valgrind's callgrind and prints the instructions
+executed: the same count whatever else the shared machine is doing, so a change can be compared
+with the one before it even under load (CPU seconds are not, on two busy cores).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -59,8 +65,26 @@ def _run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     return cpu, wall
 
 
-def startup(repeat: int = typer.Option(7, "--repeat", min=1, max=50, help="每种命令运行次数")) -> None:
+def _instructions(args: list[str], env: dict[str, str]) -> int:
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           sys.executable, "-m", "yisai.cli.app", *args], env=env,
+                          capture_output=True, check=False)
+    found = re.search(rb"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise RuntimeError(done.stderr.decode("utf-8", "replace")[-2000:])
+    return int(found.group(1))
+
+
+def startup(
+    repeat: int = typer.Option(7, "--repeat", min=1, max=50, help="每种命令运行次数"),
+    instructions: bool = typer.Option(False, "--instructions",
+                                      help="另用 valgrind 计指令数 (不受机器负载影响)"),
+) -> None:
     """各命令的启动时间 (子进程 CPU 秒的中位数)."""
+    if instructions and shutil.which("valgrind") is None:
+        typer.echo(tr("--instructions 需要 valgrind (apt-get install valgrind)",
+                      "--instructions needs valgrind (apt-get install valgrind)"), err=True)
+        raise typer.Exit(2)
     with tempfile.TemporaryDirectory(prefix="yisai-bench-") as folder:
         db = Path(folder) / "bench.sqlite"
         _prepare(db)
@@ -77,7 +101,11 @@ def startup(repeat: int = typer.Option(7, "--repeat", min=1, max=50, help="每�
             runs = [_run(args, env) for _ in range(repeat)]
             cpu = statistics.median(r[0] for r in runs)
             wall = statistics.median(r[1] for r in runs)
-            typer.echo(f"  {label:<46} CPU {cpu:.3f} s   wall {wall:.3f} s")
+            line = f"  {label:<46} CPU {cpu:.3f} s   wall {wall:.3f} s"
+            if instructions:
+                count = _instructions(args, env) / 1e9
+                line += tr(f"   指令 {count:.3f} G", f"   instructions {count:.3f} G")
+            typer.echo(line)
 
 
 def register(app: typer.Typer) -> None:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import typer
 
-from yisai.bench import board, pairing, printing, standings, startup, web
+from yisai.bench import board, opengotha_pairing, pairing, printing, standings, startup, web
 from yisai.live import bench as live_bench
 
 bench_app = typer.Typer(help="性能基准测试 (benchmarks with fixed seeds)", no_args_is_help=True)
 
 
 def register(app: typer.Typer) -> None:
-    for module in (board, pairing, standings, startup, printing, live_bench, web):
+    for module in (board, pairing, opengotha_pairing, standings, startup, printing, live_bench, web):
         module.register(bench_app)
     app.add_typer(bench_app, name="bench")

@@ -6,11 +6,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 from typer.core import TyperGroup
 
-from yisai.cli.session import command_work
+from yisai.cli.session import command_work, console, say
 from yisai.i18n import tr
 from yisai.record import Game, Result
 from yisai.record.groups import group_title
@@ -20,7 +18,6 @@ if TYPE_CHECKING:  # services (and the store) load when a command runs, not for 
     from yisai.services.rounds import RoundView
 
 
-console = Console()
 round_app = typer.Typer(help="轮次: 查看对阵、打印成绩登记表 (rounds)", no_args_is_help=True)
 
 
@@ -84,6 +81,8 @@ def pair_cmd(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB", help="数据库文件或 URL"),
 ) -> None:
     """编排一轮 (积分编排制)."""
+    from rich.table import Table
+
     from yisai.pairing import Controls
     from yisai.services.rounds import pair
 
@@ -142,6 +141,8 @@ def print_round(view: RoundView, *, explain: bool = False, limit: int = 0) -> No
             return ""
         seed = view.seeds.get(pid)
         return f"{view.names.get(pid, pid)} ({seed})" if seed else view.names.get(pid, pid)
+
+    from rich.table import Table
 
     for r in view.rounds:
         t = Table(title=_title(view.event, view.division, view.round, r.group), title_style="bold")
@@ -206,18 +207,18 @@ def result_cmd(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
 ) -> None:
     """录入一台的成绩. 已有成绩的台次须加 --change 才能更改."""
-    from yisai.services.rounds import record_result
+    from yisai.services.round_results import record_result
 
     with command_work(db) as work:
         entry = record_result(work, event, division, round_no, board, result, group=group,
                              stage_ref=stage, change=change, note=note)
     game = entry.game
     if not entry.changed:
-        console.print(tr(f"未改动: 第{round_no}轮第{board}台已是 {result_label(game)}",
-                         f"no change: round {round_no} board {board} is already {game.result.value}"))
+        say(tr(f"未改动: 第{round_no}轮第{board}台已是 {result_label(game)}",
+               f"no change: round {round_no} board {board} is already {game.result.value}"))
         return
-    console.print(tr(f"已录入: 第{round_no}轮第{board}台 {result_label(game)}",
-                     f"saved: round {round_no} board {board} {game.result.value}"))
+    say(tr(f"已录入: 第{round_no}轮第{board}台 {result_label(game)}",
+           f"saved: round {round_no} board {board} {game.result.value}"))
     for w in entry.warnings:
         console.print(w.render(), style="yellow", markup=False, highlight=False, soft_wrap=True)
 

@@ -21,7 +21,9 @@ def serve(
     refresh: float = typer.Option(2.0, "--refresh", min=0.0, max=60.0,
                                   help="公开页面的表格最多每N秒重新生成一次 (成绩录入后最迟N秒显示)"),
     qualifier: str = typer.Option(None, "--qualifier", envvar="YISAI_QUALIFIER_EVENT",
-                                  help="开放该比赛的网络海选对局 (WebSocket /live/ws)"),
+                                  help="开放该比赛的网络海选对局 (WebSocket /live/ws) 与棋手页面 /play"),
+    dev_outbox: bool = typer.Option(False, "--dev-outbox", envvar="YISAI_DEV_OUTBOX",
+                                    help="开发模式: 不发短信, 验证码显示在 /play/dev/outbox 并写入日志"),
     redis: str = typer.Option(None, "--redis", envvar="YISAI_REDIS_URL",
                               help="Redis 地址, 多个进程分担线上对局 (如 redis://127.0.0.1:6379/0); 不填则单进程"),
     spectator_delay: float = typer.Option(None, "--spectator-delay", min=0, max=3600,
@@ -63,12 +65,19 @@ def serve(
     os.environ["YISAI_WEB_REFRESH"] = str(refresh)
     if qualifier:
         os.environ["YISAI_QUALIFIER_EVENT"] = qualifier
+    if dev_outbox:
+        os.environ["YISAI_DEV_OUTBOX"] = "1"
     if redis:
         os.environ["YISAI_REDIS_URL"] = redis
     if spectator_delay is not None:
         os.environ["YISAI_SPECTATOR_DELAY"] = str(spectator_delay)
     say(tr(f"公开页面: http://{host}:{port}/   工作台: http://{host}:{port}/console   API: http://{host}:{port}/docs",
            f"public site: http://{host}:{port}/   console: http://{host}:{port}/console   API: http://{host}:{port}/docs"))
+    if qualifier:
+        say(tr(f"网络海选 棋手页面: http://{host}:{port}/play", f"online qualifier, players: http://{host}:{port}/play"))
+    if dev_outbox:
+        say(tr(f"开发者发件箱 (验证码): http://{host}:{port}/play/dev/outbox",
+               f"developer outbox (sign-in codes): http://{host}:{port}/play/dev/outbox"))
     say(tr("按 Ctrl-C 停止", "press Ctrl-C to stop"))
     uvicorn.run("yisai.web.app:app_from_environment", factory=True, host=host, port=port,
                 workers=workers, log_level="warning", access_log=False)

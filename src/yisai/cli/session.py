@@ -10,19 +10,37 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
+import click
 import typer
-from rich.console import Console
 
 from yisai.i18n import language, tr
 
 if TYPE_CHECKING:  # the store is imported only when a command runs, never for --help
+    from rich.console import Console
+
     from yisai.services.context import Work
     from yisai.services.settings import Settings
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+class _LazyConsole:
+    """rich's Console, made on first use: a plain line (a result entered) is printed without
+    loading rich, which costs a referee start-up time on every result."""
+
+    def __init__(self, *, stderr: bool = False) -> None:
+        self._stderr = stderr
+        self._real: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._real is None:
+            from rich.console import Console
+
+            self._real = Console(stderr=self._stderr, highlight=False)
+        return getattr(self._real, name)
+
+
+console = _LazyConsole()
+err_console = _LazyConsole(stderr=True)
 
 DbOption = Annotated[
     str | None,
@@ -39,7 +57,10 @@ EventOption = Annotated[
 
 
 def say(text: str, style: str | None = None) -> None:
-    console.print(text, style=style, markup=False, soft_wrap=True)
+    if style is None:
+        click.echo(text)  # plain text needs no rich
+    else:
+        console.print(text, style=style, markup=False, soft_wrap=True)
 
 
 def fail(message: str, details: list[str] | None = None, code: int = 2) -> NoReturn:

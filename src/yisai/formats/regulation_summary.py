@@ -300,6 +300,10 @@ def _format(fmt: object, reg: Regulation) -> list[str]:
             )
         if fmt.may_replay_next_period:
             lines.append("成绩不理想可重新参加下一期")
+        lines.append("前期已晋级者再次名列前茅: " + ("名额顺延给下一名" if fmt.earlier_qualifier_place == "passed_on"
+                                               else "仍占名次, 名额不顺延"))
+        if fmt.guardian_under_age:
+            lines.append(f"未满{fmt.guardian_under_age}周岁的晋级选手须填写监护人信息")
         return lines
     if isinstance(fmt, SwissFormat):
         if fmt.rounds is None:

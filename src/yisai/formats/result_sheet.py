@@ -18,9 +18,8 @@ from typing import Any
 
 from yisai.formats.sheets import Sheet, cell_text, column_letter, find_header_row, read_sheets
 from yisai.i18n import tr
-from yisai.record import Result
 from yisai.record.groups import group_label
-from yisai.record.parse import ParsedResult, ResultSyntaxError, parse_result
+from yisai.record.parse import BOTH_WIN_WORD, ParsedResult, ResultSyntaxError, parse_result
 from yisai.record.text import clean_text, shown
 
 # canonical field → the header written on our sheets first, then headers people also use.
@@ -35,8 +34,7 @@ HEADERS = tuple(names[0] for names in COLUMNS.values())
 IGNORED = ("序号", "备注", "积分", "黑方积分", "白方积分", "签名", "黑方签名", "白方签名", "说明")
 _ALIASES = {alias: key for key, names in COLUMNS.items() for alias in names}
 BYE_WORDS = ("轮空", "(轮空)", "（轮空）", "bye")
-BOTH_WIN_WORD = "双方胜"
-MAX_BOARD_DIGITS = 5  # board numbers up to 99999: far more than any round has  # OpenGotha's 1-1: printed so a sheet shows it, never entered from one
+MAX_BOARD_DIGITS = 5  # board numbers up to 99999: far more than any round has
 
 
 @dataclass(frozen=True)
@@ -110,31 +108,6 @@ def header_key(text: object) -> str | None:
     t = re.sub(r"\s+", "", str(text or "")).strip("*＊")
     t = re.split(r"[(（]", t, maxsplit=1)[0]
     return _ALIASES.get(t)
-
-
-def result_word(result: Result, played: bool, reason: str, bye: bool = False) -> str:
-    """The word a referee writes for a stored result, chosen so ``parse_result`` reads back the
-    same result, played flag and reason ("" for a result not yet entered)."""
-    if bye:
-        return "轮空"
-    if result is Result.UNKNOWN:
-        return ""
-    if result is Result.DRAW:
-        return "和"
-    if result is Result.BOTH_LOSE:
-        return "双方弃权"
-    if result is Result.BOTH_WIN:
-        return BOTH_WIN_WORD
-    winner, loser = ("黑", "白") if result is Result.BLACK_WINS else ("白", "黑")
-    if not played:
-        return f"{loser}迟到负" if reason == "迟到判负" else f"{loser}弃权"
-    if reason == "超时判负":
-        return f"{loser}超时负"
-    if reason == "中盘胜":
-        return f"{winner}中盘胜"
-    if reason.startswith("胜"):
-        return f"{winner}{reason}"
-    return f"{winner}胜"
 
 
 def same_name(a: str, b: str) -> bool:

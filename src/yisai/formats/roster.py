@@ -84,6 +84,7 @@ class RosterIssue:
     column: str
     header: str
     message: str
+    missing: tuple[str, ...] = ()  # headers of which one is needed (a form words it as its inputs)
 
     def __str__(self) -> str:
         if self.row == 0:  # the file as a whole (unreadable, wrong type)
@@ -298,7 +299,8 @@ def _parse_sheet(sheet: Sheet, header_row: int, regulation: Regulation | None, r
     if "gender" not in columns and "id_number" not in columns:
         roster.issues.append(
             RosterIssue(sheet.name, header_row + 1, "", "", tr("须有\u201c性别\u201d或\u201c身份证号\u201d列",
-                                                           "a 性别 (gender) or 身份证号 (ID number) column is needed"))
+                                                           "a 性别 (gender) or 身份证号 (ID number) column is needed"),
+                        missing=("性别", "身份证号"))
         )
         return
     for r in range(header_row + 1, len(sheet.cells)):

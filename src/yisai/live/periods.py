@@ -60,6 +60,37 @@ def closed_reason(stage: Stage, now: datetime) -> Text:
     return Text("本阶段各期比赛均已结束", "every period of this stage is over")
 
 
+@dataclass(frozen=True, slots=True)
+class Suspension:
+    """禁赛 (赛风赛纪): no queueing in ``periods`` periods from ``first_period``."""
+
+    first_period: int
+    periods: int
+    reason: str
+
+    def covers(self, number: int) -> bool:
+        return self.first_period <= number < self.first_period + self.periods
+
+
+def queue_refusal(stage: Stage, now: datetime, suspensions: tuple[Suspension, ...] = ()) -> Text | None:
+    """Why a player may not queue at ``now`` (Beijing wall time), or None when they may.
+
+    The period closes at the midnight after its last day, exactly: from that instant nobody is
+    matched (games already started finish and count in their period). A suspension covering
+    the open period refuses with its reason.
+    """
+    period = open_period(stage, now)
+    if period is None:
+        return closed_reason(stage, now)
+    for s in suspensions:
+        if s.covers(period.number):
+            last = s.first_period + s.periods - 1
+            span = f"第{s.first_period}期" if last == s.first_period else f"第{s.first_period}–{last}期"
+            span_en = f"period {s.first_period}" if last == s.first_period else f"periods {s.first_period}–{last}"
+            return Text(f"你已被禁赛 ({span}): {s.reason}", f"you are suspended ({span_en}): {s.reason}")
+    return None
+
+
 def pool_of(ladder: LadderFormat, division: str) -> str:
     """The pool a division plays and is ranked in: a ``pools`` key, or the division itself."""
     for pool, members in ladder.pools.items():
@@ -78,5 +109,5 @@ def pools(stage: Stage, ladder: LadderFormat) -> list[str]:
     return out
 
 
-__all__ = ["NoLadder", "Window", "closed_reason", "ladder_stage", "open_period", "pool_of",
-           "pools", "window"]  # fmt: skip
+__all__ = ["NoLadder", "Suspension", "Window", "closed_reason", "ladder_stage", "open_period",
+           "pool_of", "pools", "queue_refusal", "window"]  # fmt: skip

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from yisai.i18n import Text, normalise
 from yisai.live.cluster import Unanswered
-from yisai.live.session import LiveGame
+from yisai.live.session import LiveGame, color_name
 from yisai.live.sockets import Slot
 from yisai.services import live as svc
 
@@ -179,7 +179,10 @@ async def on_message(hub: LiveHub, msg: dict[str, Any]) -> None:
             color = slot.info.color_of(str(player)) if player else None
             if color is not None and not slot.game.over:
                 slot.game.attach(color, conn, hub.opt.clock())
-            await answer(hub._state_for(slot, str(player) if player else None))
+            state = hub._state_for(slot, str(player) if player else None)
+            if color is not None:  # which side this connection plays
+                state["you"] = color_name(color)
+            await answer(state)
             await hub._after_change(slot)
     elif kind == "frames":
         for gid, conn, player in msg.get("frames", []):

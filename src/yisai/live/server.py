@@ -10,6 +10,7 @@ Protocol (JSON text frames; ``t`` is the type). Connect to ``/live/ws?ticket=...
 ticket naming the player, their name and division: ``issue_ticket``); no ticket = spectator.
 
 client → server                                  server → client
+  {"t":"focus","game":id,"lost":n}                  (none: the page lost focus n times so far)
   {"t":"queue"} / {"t":"leave"}                    {"t":"welcome","player","games":[ids]}
   {"t":"join","game":id}                           {"t":"queued","pool","period"}
   {"t":"act","game":id,"kind":"move|pass|resign|   {"t":"matched","game","color","opponent"}
@@ -70,6 +71,7 @@ from yisai.live.periods import closed_reason, open_period, pool_of
 from yisai.live.session import Action, Kind, LiveGame, LiveRefused, color_name
 from yisai.live.sockets import Client, Slot, dumps
 from yisai.live.writer import Writer
+from yisai.services import fairplay
 from yisai.services import live as svc
 from yisai.services.context import Context, Work
 from yisai.services.errors import ServiceError
@@ -338,6 +340,12 @@ class LiveHub:
             await self._join(client, msg.get("game"))
         elif kind == "act":
             await self._act(client, msg)
+        elif kind == "focus":  # the client's focus-loss count for a game (赛风赛纪 signals)
+            focus_game, lost = msg.get("game"), msg.get("lost")
+            if client.player and isinstance(focus_game, int) and isinstance(lost, int) \
+                    and focus_game in client.games and self.cfg is not None:
+                await asyncio.to_thread(fairplay.report_focus_in, self.ctx, self.cfg, focus_game,
+                                        client.player, lost)
         else:
             await client.send(self._error("bad_message", Text(f"未知消息类型: {kind}",
                                                               f"unknown message type: {kind}"),
@@ -356,9 +364,11 @@ class LiveHub:
             await client.send(self._error("not_signed_in", Text("请先登录", "sign in first"), client.lang))
             return
         beijing = self.ctx.settings.clock()
+        refused = await asyncio.to_thread(fairplay.queue_check_in, self.ctx, self.cfg, client.player, beijing)
         period = open_period(self.cfg.stage, beijing)
-        if period is None:
-            await client.send(self._error("closed", closed_reason(self.cfg.stage, beijing), client.lang))
+        if refused is not None or period is None:  # closed (from the exact instant) or suspended
+            code, why = refused or ("closed", closed_reason(self.cfg.stage, beijing))
+            await client.send(self._error(code, why, client.lang))
             return
         if await self._in_game(client.player):
             await client.send(self._error("in_game", Text("你有一局正在进行", "you have a game in progress"),
@@ -583,7 +593,10 @@ class LiveHub:
                 client.games.add(slot.info.id)
                 if color is not None and not slot.game.over:
                     slot.game.attach(color, client.conn, self.opt.clock())
-            await client.send(self._state_for(slot, client.player))
+            state = self._state_for(slot, client.player)
+            if color is not None:  # which side this connection plays (a reloaded page forgot it)
+                state["you"] = color_name(color)
+            await client.send(state)
             await self._after_change(slot)
 
     async def _finished_slot(self, gid: int) -> Slot | None:

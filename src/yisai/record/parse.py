@@ -180,3 +180,31 @@ def bye_mismatch(board_is_bye: bool, parsed: ParsedResult, board: int = 0) -> st
         f"第{board}台是轮空, 不需要录入成绩",
         f"board {board} is a bye; it takes no result",
     )
+
+
+BOTH_WIN_WORD = "双方胜"  # OpenGotha's 1-1: printed so a sheet shows it, never entered from one
+
+
+def result_word(result: Result, played: bool, reason: str, bye: bool = False) -> str:
+    """The word a referee writes for a stored result, chosen so ``parse_result`` reads back the
+    same result, played flag and reason ("" for a result not yet entered)."""
+    if bye:
+        return "轮空"
+    if result is Result.UNKNOWN:
+        return ""
+    if result is Result.DRAW:
+        return "和"
+    if result is Result.BOTH_LOSE:
+        return "双方弃权"
+    if result is Result.BOTH_WIN:
+        return BOTH_WIN_WORD
+    winner, loser = ("黑", "白") if result is Result.BLACK_WINS else ("白", "黑")
+    if not played:
+        return f"{loser}迟到负" if reason == "迟到判负" else f"{loser}弃权"
+    if reason == "超时判负":
+        return f"{loser}超时负"
+    if reason == "中盘胜":
+        return f"{winner}中盘胜"
+    if reason.startswith("胜"):
+        return f"{winner}{reason}"
+    return f"{winner}胜"

@@ -71,27 +71,28 @@ def loads(data: bytes | str, filename: str = "<regulation>") -> Regulation:
         raise RegulationError([_syntax_issue(filename, exc)]) from None
     except RecursionError:  # the scan above should make this unreachable; never a traceback
         raise RegulationError([_nesting_issue(filename, 1)]) from None
-    lines = key_lines(text)
     try:
         reg = Regulation.model_validate(doc)
     except ValidationError as exc:
+        lines = key_lines(text)
         issues = [_field_issue(filename, lines, err) for err in exc.errors()]
         # Cross-checks still run on what is valid, so one pass reports everything we can see.
         partial = _without_bad_values(doc, exc)
         if partial is not None:
-            issues += _check_issues(filename, lines, partial)
+            issues += _check_issues(filename, text, partial, lines)
         raise RegulationError(sorted(_dedupe(issues), key=lambda i: i.line)) from None
-    issues = _check_issues(filename, lines, reg)
+    issues = _check_issues(filename, text, reg)
     if issues:
         raise RegulationError(issues)
     return reg
 
 
-def _check_issues(filename: str, lines: dict, reg: Regulation) -> list[Issue]:
-    return [
-        Issue(filename, line_of(lines, f.path), _dotted(f.path), f.problem, f.allowed)
-        for f in check(reg)
-    ]
+def _check_issues(filename: str, text: str, reg: Regulation, lines: dict | None = None) -> list[Issue]:
+    found = check(reg)
+    if not found:
+        return []  # lines are located only for a file with problems (every stored event is read)
+    lines = key_lines(text) if lines is None else lines
+    return [Issue(filename, line_of(lines, f.path), _dotted(f.path), f.problem, f.allowed) for f in found]
 
 
 def _without_bad_values(doc: dict, exc: ValidationError) -> Regulation | None:

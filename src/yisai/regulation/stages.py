@@ -42,6 +42,13 @@ class LadderFormat(Strict):
         None, ge=1, le=365, description="晋级选手须在N个工作日内完善参赛信息, 逾期视为弃权"
     )
     may_replay_next_period: bool = Field(True, description="可重新参加下一期")
+    earlier_qualifier_place: Literal["kept", "passed_on"] = Field(
+        "kept",
+        description="前期已晋级的棋手在本期名列前茅时: kept 占用名额 (名额不顺延), passed_on 名额顺延给下一名",
+    )
+    guardian_under_age: int | None = Field(
+        18, ge=1, le=30, description="未满此年龄 (按总决赛首日) 的晋级选手须填写监护人; 不填表示不要求"
+    )
     play_hours: str = Field("全天任意时段", description="比赛时段")
     qualifies_for: str | None = Field(None, description="晋级到的阶段 id")
 

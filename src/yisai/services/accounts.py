@@ -95,3 +95,15 @@ def user_actor(work: Work, user_id: int) -> Actor | None:
 def list_users(work: Work, event_id: int | None = None) -> list[UserRecord]:
     work.require(Action.MANAGE_USERS)
     return work.repo.list_users(event_id)
+
+
+def set_own_password(work: Work, password: str) -> None:
+    """A signed-in user's optional password (players sign in by code; a password is a shortcut)."""
+    if len(password) < MIN_PASSWORD:
+        raise InputError(
+            Text(f"密码至少{MIN_PASSWORD}个字符", f"password must have at least {MIN_PASSWORD} characters"),
+            code="weak_password",
+        )
+    if not work.actor.id.isdigit():
+        raise Refused(Text("只有网站账号可以设置密码", "only site accounts have passwords"), code="no_account")
+    work.repo.set_password_hash(int(work.actor.id), _hasher.hash(password))

@@ -16,7 +16,7 @@ from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import NotFoundError
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action
-from yisai.services.rounds import rounds_of
+from yisai.services.round_results import rounds_of
 from yisai.store import web_rows
 from yisai.store.web_rows import AppealRecord
 

@@ -12,10 +12,9 @@ from yisai.i18n import Text
 from yisai.record import Game
 from yisai.record.groups import PLACEMENT_GROUP
 from yisai.registry.person import Player
-from yisai.regulation import Regulation
-from yisai.regulation.stages import AnnouncedLaterFormat, LadderFormat, Stage
+from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Work
-from yisai.services.events import regulation_of
+from yisai.services.events import playing_stage, regulation_of
 from yisai.services.registration import approved_players
 from yisai.standings import StandingsInput, StandingsPlayer
 from yisai.store import EventRecord
@@ -23,35 +22,6 @@ from yisai.vocabulary.rank import MIN_KYU, Rank
 
 if TYPE_CHECKING:
     from yisai.pairing import Entrant
-
-
-def playing_stage(reg: Regulation, division: str, stage_ref: str | None = None) -> Stage:
-    """The stage whose rounds are paired here: the named one, or the last over-the-board stage
-    of the division with a Swiss format."""
-    if stage_ref:
-        try:
-            stage = reg.stage(stage_ref)
-        except KeyError:
-            ids = ", ".join(s.id for s in reg.stages)
-            raise InputError(Text(f"未知阶段: {stage_ref} (允许: {ids})",
-                                  f"unknown stage: {stage_ref} (allowed: {ids})"),
-                             code="unknown_stage", params={"stage": stage_ref}) from None
-        if division not in stage.divisions:
-            raise InputError(Text(f"{stage.name}不包含组别 {division}",
-                                  f"{stage.name} does not include division {division}"),
-                             code="division_not_in_stage", params={"stage": stage.id, "division": division})
-        return stage
-    candidates = [
-        s
-        for s in reg.stages
-        if division in s.divisions
-        and not isinstance(s.format_for(division), LadderFormat | AnnouncedLaterFormat)
-    ]
-    if not candidates:
-        raise InputError(Text(f"组别 {division} 没有可编排的阶段 (积分编排制)",
-                              f"division {division} has no stage that can be paired (Swiss system)"),
-                         code="no_pairable_stage", params={"division": division})
-    return candidates[-1]
 
 
 UNRANKED = Rank.kyu(MIN_KYU)  # a player without a recorded rank is seeded last

@@ -14,6 +14,7 @@ from pathlib import Path
 from yisai.i18n import Text
 from yisai.registry.entry import EntryStatus
 from yisai.regulation import Regulation, RegulationError, loads
+from yisai.regulation.stages import AnnouncedLaterFormat, LadderFormat, Stage
 from yisai.services.context import InputError, Work
 from yisai.services.identity import Action
 from yisai.store import EventRecord, NotFound
@@ -137,6 +138,64 @@ def regulation_of(event: EventRecord) -> Regulation:
                  f"event {event.id}: its stored regulation cannot be read by this version"),
             [str(i) for i in exc.issues], code="stored_regulation_unreadable", params={"event": event.id},
         ) from None
+
+
+# ------------------------------------------------------------------ lookups in the event's regulation
+
+
+def resolve_division(regulation: Regulation, ref: str) -> str:
+    """A division id from its id or name (少年组 / 少年 / junior); InputError lists both."""
+    found = regulation.find_division(ref)
+    if found is None:
+        choices = regulation.division_choices()
+        raise InputError(
+            Text(f"没有组别“{ref}”, 本规程的组别: {choices}",
+                 f"no division {ref!r}; this regulation has: {choices}"),
+            code="unknown_division", params={"division": ref},
+        )
+    return found.id
+
+
+def resolve_stage(regulation: Regulation, ref: str | None) -> str:
+    if not ref:
+        return ""
+    for s in regulation.stages:
+        if ref.strip() in (s.id, s.name):
+            return s.id
+    choices = "、".join(f"{s.name}({s.id})" for s in regulation.stages)
+    raise InputError(
+        Text(f"没有阶段“{ref}”, 本规程的阶段: {choices}", f"no stage {ref!r}; this regulation has: {choices}"),
+        code="unknown_stage", params={"stage": ref},
+    )
+
+
+def playing_stage(reg: Regulation, division: str, stage_ref: str | None = None) -> Stage:
+    """The stage whose rounds are paired here: the named one, or the last over-the-board stage
+    of the division with a Swiss format."""
+    if stage_ref:
+        try:
+            stage = reg.stage(stage_ref)
+        except KeyError:
+            ids = ", ".join(s.id for s in reg.stages)
+            raise InputError(Text(f"未知阶段: {stage_ref} (允许: {ids})",
+                                  f"unknown stage: {stage_ref} (allowed: {ids})"),
+                             code="unknown_stage", params={"stage": stage_ref}) from None
+        if division not in stage.divisions:
+            raise InputError(Text(f"{stage.name}不包含组别 {division}",
+                                  f"{stage.name} does not include division {division}"),
+                             code="division_not_in_stage", params={"stage": stage.id, "division": division})
+        return stage
+    candidates = [
+        s
+        for s in reg.stages
+        if division in s.divisions
+        and not isinstance(s.format_for(division), LadderFormat | AnnouncedLaterFormat)
+    ]
+    if not candidates:
+        raise InputError(Text(f"组别 {division} 没有可编排的阶段 (积分编排制)",
+                              f"division {division} has no stage that can be paired (Swiss system)"),
+                         code="no_pairable_stage", params={"division": division})
+    return candidates[-1]
 
 
 def summarise_event(work: Work, event: EventRecord) -> EventSummary:

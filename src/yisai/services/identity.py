@@ -57,6 +57,7 @@ class Action(StrEnum):
     APPEAL = "appeal"
     MANAGE_USERS = "manage_users"
     MIGRATE = "migrate"
+    REVIEW_GAMES = "review_games"  # 赛风赛纪: annul or correct online games, suspend players
 
 
 ACTION_LABELS: dict[Action, Text] = {
@@ -70,6 +71,7 @@ ACTION_LABELS: dict[Action, Text] = {
     Action.APPEAL: Text("处理申诉", "decide appeals"),
     Action.MANAGE_USERS: Text("管理账号", "manage accounts"),
     Action.MIGRATE: Text("升级数据库", "upgrade the database"),
+    Action.REVIEW_GAMES: Text("审查对局与处罚", "review games and sanction players"),
 }
 
 _ALL_OFFICIALS = frozenset({Role.CHIEF_REFEREE, Role.OPERATOR})
@@ -84,6 +86,7 @@ ALLOWED: dict[Action, frozenset[Role]] = {
     Action.APPEAL: frozenset({Role.CHIEF_REFEREE}),
     Action.MANAGE_USERS: _ALL_OFFICIALS,
     Action.MIGRATE: _ALL_OFFICIALS,
+    Action.REVIEW_GAMES: frozenset({Role.CHIEF_REFEREE}),
 }
 
 

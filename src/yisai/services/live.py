@@ -185,6 +185,8 @@ def finish_game(
                             alive_at=ending.at, finished_at=work.now):  # fmt: skip
         raise Conflict(Text(f"对局 {game_id} 已经结束", f"game {game_id} is already finished"),
                        code="live_finished", params={"game": game_id})
+    work.repo.audit(cfg.event_id, "finish", "live_game", game_id, None,
+                    {"result": outcome.sgf, "reason": outcome.reason.value})  # moves the event's change stamp
     by_color = {BLACK: (record.black, record.black_name), WHITE: (record.white, record.white_name)}
     for color, d in deltas(cfg.ladder, outcome, ending.escaped).items():
         player, name = by_color[color]
@@ -276,6 +278,21 @@ def game_sgf(work: Work, game_id: int) -> str:
 
 def player_games(work: Work, cfg: LiveConfig, player: str) -> list[LiveGameInfo]:
     return [_info(r) for r in rows.games_of(work.session, cfg.event_id, player)]
+
+
+def pool_names(regulation: Regulation) -> dict[str, str]:
+    """Each division's and pool's display name: a merged pool (少儿组 = 少年组 + 幼儿组) is
+    named by its divisions, from the regulation."""
+    names = {d.id: d.name for d in regulation.divisions}
+    for stage in regulation.stages:
+        for key, members in getattr(stage.format, "pools", {}).items():
+            names[key] = "、".join(names.get(m, m) for m in members)
+    return names
+
+
+def games_in_play(work: Work, cfg: LiveConfig) -> list[LiveGameInfo]:
+    """The games being played now (the spectators' list: names and pools, nothing personal)."""
+    return [_info(r) for r in rows.games_with_status(work.session, "playing", cfg.event_id)]
 
 
 def ladder_table(work: Work, cfg: LiveConfig, period: int, pool: str) -> list[LadderRow]:
@@ -393,6 +410,7 @@ __all__ = [
     "finish_game",
     "game_info",
     "game_sgf",
+    "games_in_play",
     "ladder_table",
     "last_opponents",
     "live_config",
@@ -400,6 +418,7 @@ __all__ = [
     "player_games",
     "playing_games_of",
     "playing_ids",
+    "pool_names",
     "record_action",
     "record_actions",
     "request_code",

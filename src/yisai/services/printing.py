@@ -30,15 +30,15 @@ from yisai.formats.printing import (
 from yisai.formats.printing.labels import labels
 from yisai.formats.printing.tables import standings_table
 from yisai.formats.regulation_summary import fmt_date, summarize, time_control
-from yisai.formats.result_sheet import result_word
 from yisai.i18n import Text, tr
+from yisai.record.parse import result_word
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
 from yisai.regulation.stages import Stage, TwoGroupSwissFormat
 from yisai.services.context import InputError, Work
-from yisai.services.event_data import PLACEMENT_GROUP, group_members, playing_stage, standings_input
-from yisai.services.events import regulation_of, resolve_event
-from yisai.services.registration import approved_players, resolve_division
+from yisai.services.event_data import PLACEMENT_GROUP, group_members, standings_input
+from yisai.services.events import playing_stage, regulation_of, resolve_division, resolve_event
+from yisai.services.registration import approved_players
 from yisai.services.reports import AwardView, PrizeView, awards, prizes
 from yisai.services.results import division_standings
 from yisai.services.rounds import RoundView, round_view

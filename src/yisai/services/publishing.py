@@ -10,14 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from yisai.formats.result_sheet import result_word
 from yisai.i18n import Text
 from yisai.record import Game, Result
+from yisai.record.parse import result_word
 from yisai.services.context import Conflict, InputError, Refused, Work
-from yisai.services.event_data import playing_stage
-from yisai.services.events import regulation_of, resolve_event
+from yisai.services.events import playing_stage, regulation_of, resolve_event
 from yisai.services.identity import Action
-from yisai.services.rounds import record_result, rounds_of
+from yisai.services.round_results import record_result, rounds_of
 from yisai.store import AuditRecord
 
 PUBLISHED = "published"

@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from yisai.formats.roster import Roster, RosterRow, Sheet, parse_sheets
+from yisai.formats.roster import Roster, RosterIssue, RosterRow, Sheet, parse_sheets
 from yisai.formats.uploads import read_roster_bytes
-from yisai.i18n import Text, both
+from yisai.i18n import Text, both, tr
 from yisai.registry.eligibility import check_player, check_team, window_reasons
 from yisai.registry.entry import TRANSITIONS, Entry, EntryStatus
 from yisai.registry.idcard import normalise
@@ -30,7 +30,7 @@ from yisai.registry.team_split import split_extra_players
 from yisai.regulation import Regulation
 from yisai.regulation.teams import TeamRules
 from yisai.services.context import InputError, Refused, Work
-from yisai.services.events import regulation_of
+from yisai.services.events import regulation_of, resolve_division, resolve_stage
 from yisai.services.identity import Action
 from yisai.store import Conflict, EventRecord, NotFound
 
@@ -80,32 +80,6 @@ class ImportReport:
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def resolve_division(regulation: Regulation, ref: str) -> str:
-    """A division id from its id or name (少年组 / 少年 / junior); InputError lists both."""
-    found = regulation.find_division(ref)
-    if found is None:
-        choices = regulation.division_choices()
-        raise InputError(
-            Text(f"没有组别“{ref}”, 本规程的组别: {choices}",
-                 f"no division {ref!r}; this regulation has: {choices}"),
-            code="unknown_division", params={"division": ref},
-        )
-    return found.id
-
-
-def resolve_stage(regulation: Regulation, ref: str | None) -> str:
-    if not ref:
-        return ""
-    for s in regulation.stages:
-        if ref.strip() in (s.id, s.name):
-            return s.id
-    choices = "、".join(f"{s.name}({s.id})" for s in regulation.stages)
-    raise InputError(
-        Text(f"没有阶段“{ref}”, 本规程的阶段: {choices}", f"no stage {ref!r}; this regulation has: {choices}"),
-        code="unknown_stage", params={"stage": ref},
-    )
 
 
 def fee_for(regulation: Regulation, division: str, stage: str = "") -> int:
@@ -807,17 +781,15 @@ def row_from_fields(
     roster = parse_sheets([sheet], regulation)
     labels = labels or {}
 
-    def in_inputs(message: str) -> str:
-        """A sheet-wide message ("须有“性别”或“身份证号”列") in the words of the inputs."""
-        for header, name in labels.items():
-            message = message.replace(f"\u201c{header}\u201d列", name).replace(f"\u201c{header}\u201d", name)
-            message = message.replace(f"{header} (", f"{name} (")
-        return message.replace("须有--", "须给出 --")
+    def problem(issue: RosterIssue) -> str:
+        if issue.header:
+            return f"{labels.get(issue.header, issue.header)}: {issue.message}"
+        if issue.missing and all(h in labels for h in issue.missing):  # the inputs, not sheet columns
+            names = [labels[h] for h in issue.missing]
+            return tr(f"须给出 {' 或 '.join(names)}", f"give {' or '.join(names)}")
+        return issue.message
 
-    problems = [
-        f"{labels.get(i.header, i.header)}: {i.message}" if i.header else in_inputs(i.message)
-        for i in roster.issues
-    ]
+    problems = [problem(i) for i in roster.issues]
     if problems or not roster.rows:
         raise InputError(Text("输入有误, 未保存", "the input has errors; nothing saved"),
                          problems or [Text("缺少姓名", "the name is missing")], code="bad_player_input")

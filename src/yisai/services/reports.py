@@ -20,8 +20,7 @@ from yisai.formats.awards_report import TextTable, prize_tables, rank_award_tabl
 from yisai.i18n import Text, language, tr
 from yisai.registry.person import Gender
 from yisai.services.context import InputError, Work
-from yisai.services.events import regulation_of, resolve_event
-from yisai.services.registration import resolve_division
+from yisai.services.events import regulation_of, resolve_division, resolve_event
 from yisai.services.results import division_standings, load_event_results
 from yisai.services.settings import Settings
 from yisai.services.standings_source import SourceError, load_source

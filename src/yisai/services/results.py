@@ -14,8 +14,8 @@ from yisai.regulation import Regulation
 from yisai.regulation.divisions import Division
 from yisai.regulation.stages import TwoGroupSwissFormat
 from yisai.services.context import InputError, Work
-from yisai.services.event_data import PLACEMENT_GROUP, group_members, playing_stage, standings_input
-from yisai.services.events import regulation_of, resolve_event
+from yisai.services.event_data import PLACEMENT_GROUP, group_members, standings_input
+from yisai.services.events import playing_stage, regulation_of, resolve_event
 from yisai.services.registration import approved_players
 from yisai.services.rounds import current_order
 from yisai.standings import Standings, StandingsInput, compute_standings

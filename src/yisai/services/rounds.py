@@ -5,9 +5,10 @@ groups A/B in round 1, pairs each group separately up to its last Swiss round, t
 same-place final from the groups' standings. Every decision of the engine is stored with the
 round (player ids marked, so names are put in when it is printed again later).
 
-Results come in one board at a time (``record_result``) or as a whole result sheet
-(``import_results``, all or nothing); both save through ``_enter``, so every result has its
-history and audit entry and none is entered twice without ``change``.
+Results come in one board at a time (``services.round_results.record_result``) or as a whole
+result sheet (``import_results`` here, all or nothing); both save through
+``round_results.enter_result``, so every result has its history and audit entry and none is
+entered twice without ``change``.
 """
 
 from __future__ import annotations
@@ -21,23 +22,20 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from yisai.formats.result_sheet import (
-    BOTH_WIN_WORD,
     ResultSheet,
     SheetIssue,
     SheetLine,
     SheetRow,
-    result_word,
     same_name,
 )
-from yisai.i18n import Text, bilingual, both, failure_text, language
+from yisai.i18n import Text, both, failure_text, language
 from yisai.record import Game, Result
 from yisai.record.groups import group_id, group_label, group_title
 from yisai.record.parse import (
     ACCEPTED,
+    BOTH_WIN_WORD,
     ParsedResult,
-    ResultSyntaxError,
-    bye_mismatch,
-    parse_result,
+    result_word,
 )
 from yisai.regulation import Regulation
 from yisai.regulation.rules import Scoring
@@ -49,15 +47,20 @@ from yisai.services.event_data import (
     division_players,
     entrants_of,
     group_members,
-    playing_stage,
     standings_input,
     team_of,
 )
-from yisai.services.events import regulation_of, resolve_event
+from yisai.services.events import playing_stage, regulation_of, resolve_division, resolve_event
 from yisai.services.identity import Action
-from yisai.services.registration import resolve_division
+from yisai.services.round_results import (
+    already_entered,
+    enter_result,
+    entry_problem,
+    rounds_of,
+    same_result,
+)
 from yisai.store import Conflict as StoreConflict
-from yisai.store import EventRecord, NotFound, RoundRecord, StaleVersion
+from yisai.store import EventRecord, RoundRecord, StaleVersion
 
 if TYPE_CHECKING:
     from yisai.pairing import Controls, RoundPairing
@@ -335,163 +338,6 @@ def _controls_within(controls: Controls, ids: set[str]) -> Controls:
     )
 
 
-def rounds_of(work: Work, event_ref: str | int | None, division: str, round_no: int,
-              stage_ref: str | None = None) -> tuple[EventRecord, Regulation, list[RoundRecord]]:
-    event = resolve_event(work, event_ref)
-    reg = regulation_of(event)
-    division = resolve_division(reg, division)
-    stage = playing_stage(reg, division, stage_ref)
-    found = work.repo.list_rounds(event.id, division, stage=stage.id, number=round_no)
-    if not found:
-        name = reg.division(division).name
-        raise InputError(Text(f"{name}第{round_no}轮尚未编排", f"round {round_no} of {name} is not paired yet"),
-                         code="round_not_paired")
-    return event, reg, found
-
-
-
-def record_result(
-    work: Work,
-    event_ref: str | int | None,
-    division: str,
-    round_no: int,
-    board: int,
-    text: str,
-    *,
-    group: str | None = None,
-    stage_ref: str | None = None,
-    change: bool = False,
-    note: str = "",
-    expected_version: int | None = None,
-) -> ResultEntry:
-    """Enter one board's result. A board that already has a result is changed only with
-    ``change`` (audited with the earlier value), so nothing is entered twice by accident.
-
-    ``expected_version`` is the game's version the referee saw (web forms carry it); a stale one,
-    or another referee's write landing between our read and our write, is a ``Conflict``.
-    """
-    try:
-        parsed = parse_result(text)
-    except ResultSyntaxError as exc:
-        raise InputError(failure_text(lambda: parse_result(text), ResultSyntaxError, exc),
-                         code="bad_result", params={"text": text}) from None
-    _event, _reg, rounds = rounds_of(work, event_ref, division, round_no, stage_ref)
-    if group is not None:
-        group = group_id(group)  # A, A组, 同名次决赛, final: what the sheet printed
-        rounds = [r for r in rounds if r.group == group]
-    matches = [(r, g) for r in rounds for g in r.games if g.board == board]
-    if not matches:
-        raise InputError(
-            Text(f"第{round_no}轮没有第{board}台" + (f" ({group}组)" if group else ""),
-                 f"round {round_no} has no board {board}" + (f" (group {group})" if group else "")),
-            code="no_such_board", params={"round": round_no, "board": board, "group": group},
-        )
-    if len(matches) > 1:
-        groups = "、".join(r.group for r, _ in matches)
-        raise InputError(
-            Text(f"第{round_no}轮有多个第{board}台 (分组: {groups}), 请用 --group 指定",
-                 f"round {round_no} has more than one board {board} (groups: "
-                 f"{', '.join(r.group for r, _ in matches)}): name one with --group"),
-            code="board_ambiguous", params={"round": round_no, "board": board},
-        )
-    rnd, game = matches[0]
-    return _enter(work, rnd, game, parsed, change=change, note=note,
-                  expected_version=expected_version)
-
-
-@dataclass(frozen=True)
-class ResultEntry:
-    """What entering one result did: the game as stored, whether anything changed, and
-    warnings for the referee (e.g. later rounds were paired on the old result)."""
-
-    game: Game
-    changed: bool
-    warnings: tuple[Text, ...] = ()
-
-
-def _same(game: Game, parsed: ParsedResult) -> bool:
-    return (game.result, game.played, game.reason) == (parsed.result, parsed.played, parsed.reason)
-
-
-def _later_rounds(work: Work, rnd: RoundRecord) -> list[int]:
-    """Rounds of the same division and stage paired after ``rnd`` (their pairing used its result)."""
-    later = {n for n in work.repo.round_numbers(rnd.event_id, rnd.division, stage=rnd.stage)
-             if n > rnd.number}
-    return sorted(later)
-
-
-def _entry_problem(game: Game, parsed: ParsedResult) -> Text | None:
-    """Why this result word cannot go on this board at all (a bye word on a game or back), with
-    the accepted words (``record.parse.bye_mismatch``, in both languages)."""
-    if bye_mismatch(game.is_bye, parsed, game.board) is None:
-        return None
-    return bilingual(lambda: bye_mismatch(game.is_bye, parsed, game.board) or "")
-
-
-def _already_entered(game: Game) -> Text:
-    word = result_word(game.result, game.played, game.reason)
-    return Text(f"第{game.round}轮第{game.board}台已有成绩 {word}; "
-                "如需更改请加 --change (将记录修改前后的成绩)",
-                f"round {game.round} board {game.board} already has a result ({word}); to change it "
-                "add --change (the result before and after is recorded)")
-
-
-def _enter(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult, *, change: bool,
-           note: str, expected_version: int | None = None) -> ResultEntry:
-    """The one way a result is saved (``yisai result`` and sheet import): checks, then the
-    repository's audited, version-checked write with result history.
-
-    The same result again is no change (nothing written, no ``change`` needed). Changing a result
-    after later rounds were paired is allowed but warned about, and the audit note says so.
-    """
-    work.require(Action.CHANGE_RESULT if game.result != Result.UNKNOWN else Action.RECORD_RESULT)
-    problem = _entry_problem(game, parsed)
-    if problem:
-        raise InputError(problem, code="bye_mismatch", params={"round": rnd.number, "board": game.board})
-    if game.result != Result.UNKNOWN and _same(game, parsed):
-        if expected_version is not None and expected_version != rnd.version_of(game.board):
-            raise _conflict(rnd, game, StaleVersion("", game))
-        return ResultEntry(game, False)
-    if game.result != Result.UNKNOWN and not change:
-        raise Refused(_already_entered(game), code="result_exists",
-                      params={"board": game.board, "current": game.result.value})
-    warnings: list[Text] = []
-    later = _later_rounds(work, rnd) if game.result != Result.UNKNOWN else []
-    if later:
-        shown = "、".join(str(n) for n in later)
-        warnings.append(Text(
-            f"注意: 第{shown}轮已按原成绩编排; 更改第{rnd.number}轮成绩不会重新编排这些轮次",
-            f"note: round(s) {', '.join(map(str, later))} were paired on the old result; "
-            f"changing round {rnd.number} does not re-pair them"))
-        note = (note + "; " if note else "") + f"更改时第{shown}轮已编排"
-    version = rnd.version_of(game.board) if expected_version is None else expected_version
-    try:
-        saved = work.repo.record_result(rnd.id, game.board, parsed.result, played=parsed.played,
-                                        reason=parsed.reason, note=note, expected_version=version)
-    except StaleVersion as exc:
-        raise _conflict(rnd, game, exc) from None
-    except NotFound as exc:
-        raise InputError(exc.text, code="board_not_found",
-                         params={"round": rnd.number, "board": game.board}) from None
-    work.emit("result_recorded", rnd.event_id, division=rnd.division, round=rnd.number,
-              group=rnd.group, board=game.board, result=saved.result.value,
-              version=version + 1, changed=game.result != Result.UNKNOWN)
-    return ResultEntry(saved, True, tuple(warnings))
-
-
-def _conflict(rnd: RoundRecord, game: Game, exc: StaleVersion) -> Conflict:
-    now = exc.current
-    shown = result_word(now.result, now.played, now.reason) if now is not None else "?"
-    return Conflict(
-        Text(f"第{rnd.number}轮第{game.board}台的成绩已被他人录入或修改 (现为 {shown}); "
-             "本次未保存, 请刷新后核对",
-             f"round {rnd.number} board {game.board} was entered or changed by someone else "
-             f"(now {shown}); nothing saved, reload and check"),
-        code="result_conflict",
-        params={"round": rnd.number, "board": game.board, "current": shown},
-    )
-
-
 # ------------------------------------------------------------------ showing a round
 
 
@@ -671,7 +517,7 @@ def import_results(
                 else:
                     unchanged += 1  # the imported 双方胜 printed back: no change
             continue
-        problem = _entry_problem(game, row.result)
+        problem = entry_problem(game, row.result)
         if problem:
             issues.append(_problem(row, "result", problem.zh, problem.en))
             continue
@@ -680,7 +526,7 @@ def import_results(
                 unchanged += 1  # a pre-filled sheet printed back: identical rows are no change
                 continue
             if not change:
-                entered = _already_entered(game)
+                entered = already_entered(game)
                 refusals.append(_problem(row, "result", entered.zh, entered.en))
                 continue
         elif row.result.result == Result.UNKNOWN:
@@ -699,7 +545,7 @@ def import_results(
         if issues:
             raise InputError(message, details, code="bad_result_sheet", params=params)
         raise Refused(message, details, code="results_already_entered", params=params)
-    entries = [_enter(work, rnd, game, parsed, change=change, note=note) for rnd, game, parsed in todo]
+    entries = [enter_result(work, rnd, game, parsed, change=change, note=note) for rnd, game, parsed in todo]
     warnings = tuple(dict.fromkeys(w for e in entries for w in e.warnings))
     return ImportReport([e.game for e in entries], unchanged, blank, bye_rows, warnings)
 
@@ -763,7 +609,7 @@ def _board_range(by_board: dict[tuple[str, int], tuple[RoundRecord, Game]], grou
 
 def _same_result(row: SheetRow, game: Game) -> bool:
     assert row.result is not None
-    if _same(game, row.result):
+    if same_result(game, row.result):
         return True
     return row.result_text == result_word(game.result, game.played, game.reason)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import getpass
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -30,6 +30,14 @@ def beijing_now() -> datetime:
 
 def fixed_clock(moment: datetime) -> Callable[[], datetime]:
     return lambda: moment
+
+
+def running_clock(moment: datetime) -> Callable[[], datetime]:
+    """A clock that starts at ``moment`` and runs (a local qualifier inside a past period)."""
+    import time
+
+    began = time.monotonic()
+    return lambda: (moment + timedelta(seconds=time.monotonic() - began)).replace(microsecond=0)
 
 
 @dataclass(frozen=True)
@@ -63,8 +71,9 @@ def _os_user() -> str:
         return "unknown"
 
 
-def clock_from(text: str | None) -> Callable[[], datetime]:
-    """``YISAI_NOW`` (ISO) replays a registration as of a date; otherwise Beijing wall time."""
+def clock_from(text: str | None, *, running: bool = False) -> Callable[[], datetime]:
+    """``YISAI_NOW`` (ISO) replays a registration as of a date; otherwise Beijing wall time.
+    ``running`` (``YISAI_NOW_RUNS=1``): the clock starts at that moment and runs on."""
     if not text:
         return beijing_now
     try:
@@ -75,7 +84,7 @@ def clock_from(text: str | None) -> Callable[[], datetime]:
                  f"YISAI_NOW is not a valid time: {text} (e.g. 2025-04-10T09:00)"),
             code="bad_clock",
         ) from None
-    return fixed_clock(moment)
+    return running_clock(moment) if running else fixed_clock(moment)
 
 
 def settings_from_environment(
@@ -101,6 +110,6 @@ def settings_from_environment(
         database=database_from(database, env),
         language=normalise(language or env.get("YISAI_LANG")),
         calendar_file=Path(calendar) if calendar else None,
-        clock=clock_from(env.get("YISAI_NOW")),
+        clock=clock_from(env.get("YISAI_NOW"), running=env.get("YISAI_NOW_RUNS") == "1"),
         actor=Actor.cli(who, chosen_role),
     )

@@ -17,14 +17,13 @@ from yisai.registry.team import Team
 from yisai.regulation import Regulation
 from yisai.regulation.teams import TeamRules
 from yisai.services.context import InputError, Refused, Work
-from yisai.services.events import regulation_of, resolve_event
+from yisai.services.events import regulation_of, resolve_division, resolve_event
 from yisai.services.identity import Action, Role
 from yisai.services.registration import (
     TeamView,
     add_team,
     eligibility_reasons,
     register_player,
-    resolve_division,
     row_from_fields,
     team_rules,
 )

@@ -144,7 +144,7 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-SCHEMA_HEAD = "0006"  # the newest migration; a test checks it against Alembic's own head
+SCHEMA_HEAD = "0008"  # the newest migration; a test checks it against Alembic's own head
 
 
 def _alembic_config() -> Any:
@@ -248,3 +248,25 @@ def upgrade_database(db: str | None = None) -> tuple[str | None, str]:
         raise StoreError(f"无法升级数据库 {make_url(url).render_as_string(hide_password=True)}: {exc}") from exc
     finally:
         engine.dispose()
+
+
+def fresh_schema(db: str, prefix: str = "yisai_sim") -> str:
+    """A new empty PostgreSQL schema on the server of ``db``; returns the URL that uses it
+    (``search_path``), to be migrated with ``upgrade_database``. Benchmarks and simulations
+    write there instead of into a database that holds real events."""
+    import uuid
+
+    url = resolve_url(db)
+    if not url.startswith("postgresql"):
+        raise StoreError(tr("只有 PostgreSQL 可以新建 schema", "only PostgreSQL has schemas"))
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{name}"'))
+    except Exception as exc:
+        raise StoreError(f"无法新建 schema {name}: {exc}") from exc
+    finally:
+        engine.dispose()
+    return make_url(url).update_query_dict({"options": f"-csearch_path={name}"}).render_as_string(
+        hide_password=False)

@@ -391,3 +391,26 @@ class CheckInRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime)
     by: Mapped[str] = mapped_column(String(100))
     note: Mapped[str] = mapped_column(Text, default="")
+
+
+# ---------------------------------------------------------------- player profiles (issue 13)
+
+
+class PlayerProfileRow(Base):
+    """A player account's profile, reused by the online qualifier and the final (one per account).
+
+    Phone numbers (the guardian's) and the birth date are personal data: never on a public page.
+    """
+
+    __tablename__ = "player_profiles"
+    __table_args__ = (UniqueConstraint("user_id", name="uq_player_profiles_user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(100))
+    gender: Mapped[str] = mapped_column(String(1))  # M / F
+    birth: Mapped[date] = mapped_column(Date)
+    region: Mapped[str] = mapped_column(String(100))
+    rank: Mapped[str] = mapped_column(String(16), default="")  # "" = no grade yet
+    guardian_phone: Mapped[str | None] = mapped_column(String(32))  # required under 18
+    updated_at: Mapped[datetime] = mapped_column(DateTime)

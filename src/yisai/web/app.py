@@ -21,7 +21,7 @@ from yisai.i18n import tr
 from yisai.services.context import open_context
 from yisai.services.errors import ServiceError
 from yisai.services.settings import Settings, settings_from_environment
-from yisai.web import api, appeals, console, papers, public, registration
+from yisai.web import api, appeals, console, papers, play, public, qualification, registration
 from yisai.web.core import (
     HERE,
     LanguageMiddleware,
@@ -34,13 +34,17 @@ from yisai.web.core import (
 )
 
 SECRET_ENV = "YISAI_WEB_SECRET"
+DEV_OUTBOX_ENV = "YISAI_DEV_OUTBOX"  # "1": the developer outbox page shows sign-in codes
 
 
 def create_app(settings: Settings, *, secret: str | None = None, secure_cookies: bool = False,
                refresh_seconds: float = 2.0, qualifier_event: str | None = None,
-               redis_url: str | None = None, spectator_delay: float | None = None) -> FastAPI:
+               dev_outbox: bool = False, redis_url: str | None = None,
+               spectator_delay: float | None = None) -> FastAPI:
     """The app over the database of ``settings`` (its clock is the server's clock); a public
-    table is re-rendered at most every ``refresh_seconds`` while results come in."""
+    table is re-rendered at most every ``refresh_seconds`` while results come in. With
+    ``qualifier_event`` the live games and the players' pages (/play) are served; ``dev_outbox``
+    shows the sign-in codes the outbox sender kept (/play/dev/outbox), for development only."""
     ctx = open_context(settings)
 
     @asynccontextmanager
@@ -63,6 +67,10 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     app.include_router(appeals.router)
     app.include_router(registration.router)
     app.include_router(papers.router)
+    app.state.play = play.PlayState(qualifier_event, dev_outbox)
+    app.state.web.templates.env.globals["play_on"] = bool(qualifier_event)  # the header's 对弈 link
+    app.include_router(play.router)
+    app.include_router(qualification.router)
     if qualifier_event:  # the online qualifier's live games (WebSocket /live/ws) for that event
         from yisai.live.server import LiveOptions, create_live_router
 
@@ -88,6 +96,13 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
         return JSONResponse({"code": "login_required", "message": tr("请先登录", "log in first")},
                             status_code=401)
 
+    @app.exception_handler(play.SignInRequired)
+    async def sign_in_required(request: Request, exc: play.SignInRequired) -> Response:
+        if request.method == "GET":
+            return RedirectResponse("/play/signin", status_code=303)
+        return JSONResponse({"code": "login_required", "message": tr("请先登录", "sign in first")},
+                            status_code=401)
+
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
         details = [f"{'.'.join(str(x) for x in e.get('loc', ()))}: {e.get('msg', '')}" for e in exc.errors()]
@@ -104,5 +119,6 @@ def app_from_environment() -> FastAPI:
     refresh = float(os.environ.get("YISAI_WEB_REFRESH", "2"))
     return create_app(settings, secret=secret, secure_cookies=os.environ.get("YISAI_SECURE_COOKIES") == "1",
                       refresh_seconds=refresh, qualifier_event=os.environ.get("YISAI_QUALIFIER_EVENT"),
+                      dev_outbox=os.environ.get(DEV_OUTBOX_ENV) == "1",
                       redis_url=os.environ.get("YISAI_REDIS_URL") or None,
                       spectator_delay=float(delay) if (delay := os.environ.get("YISAI_SPECTATOR_DELAY")) else None)

@@ -46,7 +46,16 @@ from yisai.services.registration import (
 )
 from yisai.services.rounds import import_results, pair, round_view, sheet_lines, sheet_title
 from yisai.web import reports, views
-from yisai.web.core import PUBLIC, check_csrf, lang_of, page, session_of, state, write_session
+from yisai.web.core import (
+    PUBLIC,
+    check_csrf,
+    lang_of,
+    page,
+    session_of,
+    signed_in,
+    signed_out,
+    state,
+)
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -118,6 +127,21 @@ async def _upload(form: dict[str, Any], key: str) -> tuple[str, bytes]:
 # ------------------------------------------------------------------ login
 
 
+def password_login(request: Request, login_name: str, password: str) -> Actor:
+    """Check a login and password under the per-client rate limit (console and players)."""
+    web = state(request)
+    web.limiter.check(client_of(request), login_name)
+    try:
+        with web.ctx.work(actor=PUBLIC) as work:
+            actor = authenticate(work, login_name, password)
+    except ServiceError as exc:
+        if exc.code == "bad_credentials":
+            web.limiter.failed(client_of(request), login_name)
+        raise
+    web.limiter.succeeded(client_of(request), login_name)
+    return actor
+
+
 @router.get("/login", response_class=HTMLResponse)
 def login_form(request: Request) -> Response:
     current_actor(request)
@@ -127,33 +151,18 @@ def login_form(request: Request) -> Response:
 @router.post("/login")
 async def login(request: Request) -> Response:
     form = await _form(request)
-    login_name, password = _text(form, "login"), str(form.get("password") or "")
-    web = state(request)
     try:
-        web.limiter.check(client_of(request), login_name)
-        with web.ctx.work(actor=PUBLIC) as work:
-            actor = authenticate(work, login_name, password)
+        actor = password_login(request, _text(form, "login"), str(form.get("password") or ""))
     except ServiceError as exc:
-        if exc.code == "bad_credentials":
-            web.limiter.failed(client_of(request), login_name)
         return page(request, "login.html", http_status=429 if exc.code == "rate_limited" else 401,
                     error=exc.render(lang_of(request)))
-    web.limiter.succeeded(client_of(request), login_name)
-    response = RedirectResponse("/console", status_code=303)
-    import secrets
-
-    write_session(request, response, {"u": int(actor.id), "c": secrets.token_urlsafe(24)})
-    return response
+    return signed_in(request, "/console", int(actor.id))
 
 
 @router.post("/logout")
 async def logout(request: Request) -> Response:
     await check_csrf(request)
-    response = RedirectResponse("/", status_code=303)
-    import secrets
-
-    write_session(request, response, {"c": secrets.token_urlsafe(24)})
-    return response
+    return signed_out(request, "/")
 
 
 # ------------------------------------------------------------------ events

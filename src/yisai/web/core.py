@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
@@ -284,6 +284,19 @@ def write_session(request: Request, response: Response, data: dict[str, Any]) ->
         SESSION_COOKIE, state(request).signer.dumps(data), max_age=SESSION_AGE, httponly=True,
         samesite="lax", secure=state(request).secure_cookies, path="/",
     )
+
+
+def signed_in(request: Request, url: str, user_id: int) -> RedirectResponse:
+    """Go to ``url`` with a new session for the account (and a fresh CSRF token)."""
+    response = RedirectResponse(url, status_code=303)
+    write_session(request, response, {"u": user_id, "c": secrets.token_urlsafe(24)})
+    return response
+
+
+def signed_out(request: Request, url: str) -> RedirectResponse:
+    response = RedirectResponse(url, status_code=303)
+    write_session(request, response, {"c": secrets.token_urlsafe(24)})
+    return response
 
 
 def csrf_token(request: Request) -> str:

@@ -174,21 +174,33 @@ async def standings_fragment(request: Request, event_id: int, division: str) -> 
                               _standings_html(request, event_id, division))
 
 
+def _qualifier_html(request: Request, event_id: int) -> Render:
+    from yisai.services.live import pool_names, qualifier_lists
+
+    def render(work: Work) -> str:
+        pools = pool_names(regulation_of(resolve_event(work, str(event_id))))
+        return state(request).templates.get_template("_qualifier.html").render(
+            t=tr, lists=qualifier_lists(work, event_id), pools=pools)
+    return render
+
+
 @router.get("/events/{event_id}/qualifier", response_class=HTMLResponse, include_in_schema=False)
 async def qualifier_page(request: Request, event_id: int) -> Response:
-    """网络海选: each period's points table per pool with who qualifies (ties noted)."""
-    from yisai.services.live import qualifier_lists
+    """网络海选: each period's points table per pool with who qualifies (ties noted); the tables
+    are a polled fragment, so finished games show up without a reload."""
+    lists = _qualifier_html(request, event_id)
 
     def render(work: Work) -> str:
         nav = _event_nav(work, event_id)
-        lists = qualifier_lists(work, event_id)
-        pools = {d.id: d.name for d in nav["reg"].divisions}
-        for stage in nav["reg"].stages:  # a merged pool (少儿组 = 少年组 + 幼儿组) by its divisions
-            for key, members in getattr(stage.format, "pools", {}).items():
-                pools[key] = "、".join(pools.get(m, m) for m in members)
-        return _template(request, "qualifier.html", lists=lists, pools=pools, **nav)
+        body = cached(request, work, event_id, ("qualifier-lists",), lists)[0].decode()
+        return _template(request, "qualifier.html", table=body, poll=f"/events/{event_id}/qualifier/fragment", **nav)
 
     return await serve_cached(request, event_id, ("qualifier",), render)
+
+
+@router.get("/events/{event_id}/qualifier/fragment", response_class=HTMLResponse, include_in_schema=False)
+async def qualifier_fragment(request: Request, event_id: int) -> Response:
+    return await serve_cached(request, event_id, ("qualifier-lists",), _qualifier_html(request, event_id))
 
 
 @router.get("/events/{event_id}/awards", response_class=HTMLResponse, include_in_schema=False)

@@ -9,8 +9,7 @@ from yisai.formats.awards_report import TextTable
 from yisai.services import reports
 from yisai.services.context import Work
 from yisai.services.errors import ServiceError
-from yisai.services.events import regulation_of, resolve_event
-from yisai.services.registration import resolve_division
+from yisai.services.events import regulation_of, resolve_division, resolve_event
 from yisai.services.results import division_standings
 from yisai.standings.ranking import Standings
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from yisai.formats.result_sheet import result_word
 from yisai.formats.standings_export import plain, text
 from yisai.i18n import tr
 from yisai.record import Game, Result
 from yisai.record.groups import group_label
+from yisai.record.parse import result_word
 from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player
 from yisai.regulation import Regulation

@@ -1,0 +1,274 @@
+"""Pair one round as OpenGotha does: bye, groups of at most 600, one max-weight matching.
+
+Steps, as in OpenGotha 3.5x: the pairable players are those finally registered ("FIN") and
+participating in the round; with an odd number, the bye goes to the player with the least
+``rank + 2·MMS + 1000·(earlier byes)`` (the last such in name order, as OpenGotha's ``<=``
+picks); above 600 players the field is cut into groups from the top score down; each group
+is paired by a maximum-weight matching of the costs in ``costs.py``; colours and handicap as
+OpenGotha's ``gameBetween``; tables by OpenGotha's "best score then rating" order.
+
+OpenGotha's matching (Galil's weighted matching) and rustworkx's may pick different optima
+when several pairings have the same total weight; both are maxima of the same weights.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import rustworkx as rx
+
+from yisai.i18n import Text
+from yisai.pairing.opengotha.costs import (
+    OGCost,
+    OGTournament,
+    RoundState,
+    java_compare,
+    jdiv,
+    player_rank,
+)
+from yisai.record import Game, Result
+from yisai.standings.opengotha import category, compute_og_scores
+
+GROUP_MIN_SIZE = 200  # OpenGotha's PAIRING_GROUP_MIN_SIZE
+GROUP_MAX_SIZE = 3 * GROUP_MIN_SIZE
+
+
+class OGPairingError(ValueError):
+    """The round cannot be paired as asked; ``text`` holds the message in both languages."""
+
+    def __init__(self, zh: str, en: str) -> None:
+        self.text = Text(zh, en)
+        super().__init__(self.text.render())
+
+
+@dataclass(frozen=True, slots=True)
+class OGBoard:
+    """One game of the new round; ``table`` is 1-based."""
+
+    table: int
+    white: str
+    black: str
+    handicap: int
+    cost: OGCost
+
+
+@dataclass(frozen=True, slots=True)
+class OGRoundPairing:
+    round: int
+    boards: tuple[OGBoard, ...]
+    bye: str | None
+    total: int  # the sum of the chosen pairs' costs (what the matching maximised)
+
+    def games(self) -> list[Game]:
+        """The new round as ledger games (results unknown) and the bye, if any."""
+        out = [
+            Game(round=self.round, black=b.black, white=b.white, board=b.table,
+                 handicap=b.handicap)
+            for b in self.boards
+        ]
+        if self.bye is not None:
+            out.append(Game(round=self.round, black=self.bye, white=None,
+                            result=Result.BLACK_WINS, played=False))
+        return out
+
+
+def _name_key(tour: OGTournament, i: int) -> tuple[str, str]:
+    p = tour.players[i]
+    return (p.last_name or p.name, p.first_name)
+
+
+def _name_order(tour: OGTournament, members: Sequence[int]) -> list[int]:
+    def cmp(i: int, j: int) -> int:
+        (n1, f1), (n2, f2) = _name_key(tour, i), _name_key(tour, j)
+        return java_compare(n1, n2) or java_compare(f1, f2)
+
+    return sorted(members, key=functools.cmp_to_key(cmp))
+
+
+def pairable_players(tour: OGTournament, games: Sequence[Game], round_: int) -> list[int]:
+    """Finally registered, participating, not already in a game or bye of the round."""
+    busy = {pid for g in games if g.round == round_ for pid in (g.black, g.white) if pid}
+    out = []
+    for i, p in enumerate(tour.players):
+        if p.tags.get("registering", "FIN") != "FIN" or round_ in p.absent_rounds:
+            continue
+        if p.id in busy:
+            continue
+        out.append(i)
+    return _name_order(tour, out)
+
+
+def choose_bye(state: RoundState, candidates: Sequence[int]) -> int:
+    """OpenGotha's ``chooseAByePlayer``: least rank + 2·MMS + 1000·byes; ties → the last."""
+    tour = state.tour
+    earlier = {g.black for g in state.games if g.white is None}
+    counts = {pid: sum(1 for g in state.games if g.white is None and g.black == pid)
+              for pid in earlier}
+    best, best_weight = candidates[0], None
+    for i in candidates:
+        p = tour.players[i]
+        weight = player_rank(p) + state.crit("MMS", i) + 1000 * counts.get(p.id, 0)
+        if best_weight is None or weight <= best_weight:
+            best, best_weight = i, weight
+    return best
+
+
+def split_field(state: RoundState, players: list[int]) -> list[list[int]]:
+    """OpenGotha's cut of a large field into groups of 200–600, from the top score down."""
+    tour = state.tour
+    main = tour.main_criterion
+    lo, hi = state.score_bounds()
+    remaining = list(players)
+    groups: list[list[int]] = []
+    cats = {i: category(tour.players[i], tour.params) for i in players}
+    while len(remaining) > GROUP_MAX_SIZE:
+        grouped: list[int] = []
+        ready = False
+        for cat in range(max(1, tour.params.number_of_categories)):
+            for score in range(hi, lo - 1, -1):
+                for i in list(remaining):
+                    if cats[i] > cat or jdiv(state.crit(main, i), 2) < score:
+                        continue
+                    grouped.append(i)
+                    remaining.remove(i)
+                    if len(grouped) >= GROUP_MAX_SIZE or len(remaining) <= GROUP_MIN_SIZE:
+                        ready = True
+                        break
+                if len(grouped) >= GROUP_MIN_SIZE and len(grouped) % 2 == 0:
+                    ready = True
+                if ready:
+                    break
+            if ready:
+                break
+        if len(grouped) % 2:  # OpenGotha's emergency break can stop at an odd size; it would
+            remaining.insert(0, grouped.pop())  # leave one player unpaired: he goes on instead
+        groups.append(grouped)
+    groups.append(remaining)
+    return groups
+
+
+def _match(state: RoundState, group: list[int]) -> list[tuple[int, int]]:
+    graph = rx.PyGraph()
+    graph.add_nodes_from(group)
+    for a in range(len(group)):
+        for b in range(a + 1, len(group)):
+            graph.add_edge(a, b, state.cost(group[a], group[b]).total)
+    mates = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda w: w)
+    pairs = [(min(u, v), max(u, v)) for u, v in mates]
+    return sorted((group[a], group[b]) for a, b in pairs)
+
+
+def pair_og_round(
+    tour: OGTournament,
+    games: Sequence[Game],
+    round_: int,
+    bye: str | None = None,
+    selected: Sequence[str] | None = None,
+) -> OGRoundPairing:
+    """Pair ``round_`` (1-based) from the games and byes of earlier rounds.
+
+    ``selected`` are the players to pair (OpenGotha pairs the players the director selects;
+    default: every pairable player). ``bye`` forces the bye player (a director's choice
+    recorded in the file); otherwise, with an odd number of players, OpenGotha's rule picks one.
+    """
+    state = RoundState(tour, games, round_)
+    index = state.index
+    if selected is None:
+        players = pairable_players(tour, games, round_)
+    else:
+        unknown = [pid for pid in selected if pid not in index]
+        if unknown:
+            raise OGPairingError(f"选手不在名单中: {', '.join(unknown)}",
+                                 f"players not registered: {', '.join(unknown)}")
+        players = _name_order(tour, sorted({index[pid] for pid in selected}))
+    if not players:
+        raise OGPairingError(f"第{round_}轮没有可编排的选手", f"round {round_} has no players to pair")
+    if bye is not None:
+        if bye not in index or index[bye] not in players:
+            raise OGPairingError(f"轮空选手 {bye} 不能参加第{round_}轮编排 (未报到、请假或已有对局)",
+                                 f"bye player {bye} cannot be paired in round {round_} "
+                                 "(not finally registered, absent, or already paired)")
+        players.remove(index[bye])
+    elif len(players) % 2 == 1:
+        chosen = choose_bye(state, players)
+        bye = tour.players[chosen].id
+        players.remove(chosen)
+    if len(players) % 2 == 1:
+        raise OGPairingError(
+            f"第{round_}轮指定轮空 {bye} 后剩余 {len(players)} 名选手, 为奇数; 请改变轮空或出场名单",
+            f"round {round_}: with {bye} as the bye, {len(players)} players are left, an odd "
+            "number; change the bye or who plays")
+    pairs: list[tuple[int, int]] = []
+    for group in split_field(state, players):
+        pairs.extend(_match(state, group))
+    # OpenGotha lists the games by their first player's place in the players' (name) order.
+    position = {i: k for k, i in enumerate(players)}
+    boards = []
+    total = 0
+    ordered_pairs = sorted(
+        (min(i, j, key=position.__getitem__), max(i, j, key=position.__getitem__)) for i, j in pairs
+    )
+    ordered_pairs.sort(key=lambda p: position[p[0]])
+    for first, second in ordered_pairs:
+        white, black, hd = state.colours(first, second)
+        cost = state.cost(first, second)
+        total += cost.total
+        boards.append((white, black, hd, cost))
+    ordered = _table_order(tour, games, round_, boards, bye)
+    out = tuple(
+        OGBoard(table=t + 1, white=tour.players[w].id, black=tour.players[b].id,
+                handicap=hd, cost=cost)
+        for t, (w, b, hd, cost) in enumerate(ordered)
+    )
+    return OGRoundPairing(round=round_, boards=out, bye=bye, total=total)
+
+
+def _table_order(
+    tour: OGTournament,
+    games: Sequence[Game],
+    round_: int,
+    boards: list[tuple[int, int, int, OGCost]],
+    bye: str | None,
+) -> list[tuple[int, int, int, OGCost]]:
+    """OpenGotha's ``renumberTablesByBestScoreThenRating`` (including its comparator's quirks:
+    the game's "best" player is taken as OpenGotha takes it)."""
+    new = [Game(round=round_, black=tour.players[b].id, white=tour.players[w].id, handicap=hd)
+           for w, b, hd, _ in boards]
+    if bye is not None:
+        new.append(Game(round=round_, black=bye, white=None, result=Result.BLACK_WINS,
+                        played=False))
+    scores = compute_og_scores(tour.players,
+                               [g for g in games if g.round < round_] + new, tour.params)
+    crits = [c for c in tour.params.criteria if c not in ("DC", "SDC")]
+
+    def better(i: int, j: int) -> int:  # ScoredPlayerComparator with ex aequo kept
+        for c in crits:
+            if c == "NULL":
+                continue
+            vi, vj = scores.value(c, i, round_ - 1), scores.value(c, j, round_ - 1)
+            if vi != vj:
+                return -1 if vi > vj else 1
+        return 0
+
+    def rating(i: int) -> int:
+        r = tour.players[i].rating
+        return r if r is not None else -900
+
+    def best(w: int, b: int) -> int:
+        top = w
+        if better(w, b) == 0 and rating(w) < rating(b):
+            top = b
+        if better(w, b) == -1:
+            top = b
+        return top
+
+    def cmp(x: tuple[int, int, int, OGCost], y: tuple[int, int, int, OGCost]) -> int:
+        b1, b2 = best(x[0], x[1]), best(y[0], y[1])
+        c = better(b1, b2)
+        if c == 0:
+            return -1 if rating(b1) > rating(b2) else 1
+        return c
+
+    return sorted(boards, key=functools.cmp_to_key(cmp))

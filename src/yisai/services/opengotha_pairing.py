@@ -1,0 +1,130 @@
+"""Pair a round of an OpenGotha tournament file with OpenGotha's own rules and parameters.
+
+For events run under EGF/AGA practice: the director keeps his OpenGotha file, yisai pairs the
+next round exactly as OpenGotha would (same costs, bye rule, colours, tables; see
+docs/pairing.md) and hands back the file with the new round, which OpenGotha opens. Nothing
+is stored; front ends print the pairing and write the bytes where the user asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from yisai.formats.opengotha import OpenGothaError
+from yisai.formats.opengotha_pairing import read_og_tournament, write_round
+from yisai.i18n import Text
+from yisai.pairing.opengotha import OGPairingError, OGRoundPairing, OGTournament, pair_og_round
+from yisai.record import Game, Result
+from yisai.services.errors import InputError, Refused
+
+MAX_FILE_BYTES = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class OGPairingReport:
+    """The new round, the players' display names, and the file with the round written in."""
+
+    source: str
+    tournament: OGTournament
+    pairing: OGRoundPairing
+    names: dict[str, str]  # player key → "Name First (rank)"
+    warnings: tuple[Text, ...]
+    file_bytes: bytes
+
+
+def _read(path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(Text(f"{path}: 文件有 {size} 字节, 超过上限 20 MB",
+                                  f"{path}: the file has {size} bytes, over the 20 MB limit"),
+                             code="file_too_large", params={"path": str(path)})
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError(Text(f"{path}: 无法读取文件 ({exc.strerror})",
+                              f"{path}: cannot read the file ({exc.strerror})"),
+                         code="unreadable_file", params={"path": str(path)}) from None
+
+
+def pair_opengotha_file(
+    path: str | Path,
+    round_: int,
+    *,
+    bye: str | None = None,
+    replace: bool = False,
+) -> OGPairingReport:
+    """Pair round ``round_`` of the OpenGotha file at ``path`` with the file's parameters.
+
+    Games of earlier rounds are the history; a round that already has games is refused unless
+    ``replace`` (then its games are dropped and paired again). ``bye`` (a player key such as
+    ``NAMEFIRSTNAME``) forces the bye; otherwise the bye recorded in the file for that round,
+    else OpenGotha's bye rule.
+    """
+    path = Path(path)
+    data = _read(path)
+    try:
+        f = read_og_tournament(path, data)
+    except OpenGothaError as exc:
+        raise InputError(Text(str(exc), str(exc)), code="bad_opengotha_file",
+                         params={"path": str(path)}) from None
+    tour, games = f.tournament, f.source.games
+    rounds = tour.params.number_of_rounds
+    if not 1 <= round_ <= rounds:
+        raise InputError(Text(f"{path}: 轮次 {round_} 不在 1 至 {rounds} 之间",
+                              f"{path}: round {round_} is not between 1 and {rounds}"),
+                         code="bad_round", params={"round": round_, "rounds": rounds})
+    later = sorted({g.round for g in games if g.round > round_})
+    if later:
+        raise Refused(Text(f"{path}: 第{later[0]}轮已有对局, 不能再编排更早的第{round_}轮",
+                           f"{path}: round {later[0]} already has games; round {round_} "
+                           "cannot be paired before it"),
+                      code="later_round_paired", params={"round": round_, "later": later[0]})
+    existing = [g for g in games if g.round == round_ and g.white is not None]
+    if existing and not replace:
+        raise Refused(Text(f"{path}: 第{round_}轮已有 {len(existing)} 局对局; "
+                           "如需重新编排请加 --replace",
+                           f"{path}: round {round_} already has {len(existing)} games; "
+                           "add --replace to pair it again"),
+                      code="round_already_paired", params={"round": round_})
+    recorded_bye = next((g.black for g in games if g.round == round_ and g.white is None), None)
+    keys = {p.id for p in tour.players}
+    if bye is not None:
+        wanted = bye.replace(" ", "").upper()
+        if wanted not in keys:
+            raise InputError(Text(f"轮空选手 {bye!r} 不在名单中 (应为选手键, 如 NAMEFIRSTNAME)",
+                                  f"bye player {bye!r} is not registered (give the player key, "
+                                  "e.g. NAMEFIRSTNAME)"),
+                             code="unknown_bye", params={"bye": bye})
+        bye = wanted
+    else:
+        bye = recorded_bye
+    history = [g for g in games if g.round < round_]
+    warnings = list(_unknown_results(history))
+    try:
+        pairing = pair_og_round(tour, history, round_, bye=bye)
+    except OGPairingError as exc:
+        raise Refused(exc.text,
+                      code="cannot_pair", params={"round": round_}) from None
+    names = {p.id: f"{p.name} ({p.rank.short if p.rank else '?'})" for p in tour.players}
+    return OGPairingReport(
+        source=str(path),
+        tournament=tour,
+        pairing=pairing,
+        names=names,
+        warnings=tuple(warnings),
+        file_bytes=write_round(data, pairing),
+    )
+
+
+def _unknown_results(history: Sequence[Game]) -> list[Text]:
+    by_round: dict[int, int] = {}
+    for g in history:
+        if g.white is not None and g.result is Result.UNKNOWN:
+            by_round[g.round] = by_round.get(g.round, 0) + 1
+    return [
+        Text(f"第{r}轮有 {n} 局尚无结果, 按 OpenGotha 的做法计为双方未得分",
+             f"round {r} has {n} games without a result; counted as no points, as OpenGotha does")
+        for r, n in sorted(by_round.items())
+    ]

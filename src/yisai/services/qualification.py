@@ -1,0 +1,574 @@
+"""From the online qualifier to the final: close a period and publish its lists, qualified
+players confirm their details within the working-day deadline (or the place lapses), and the
+final's entry list is built from every source in one reviewable step.
+
+Seed 000 十(一)1 (top 38 / 30 per period, ties by wins, still tied all qualify), 十(一)3 (十个工作日
+内完善总决赛参赛信息, 逾期默认视为弃权), 十一 (the final's other sources: city teams, youth wild
+cards, seniors). Times are Beijing wall time (``work.now``); a deadline day is inclusive, so a
+confirmation is accepted until the midnight that ends it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from pathlib import Path
+
+from yisai.awards.final_entries import Candidate, FinalPlan, plan_final
+from yisai.awards.qualifier import ListedRow, confirm_deadline, period_list
+from yisai.i18n import Text
+from yisai.live import otp
+from yisai.live.periods import window
+from yisai.registry.eligibility import in_window
+from yisai.registry.entry import EntryStatus
+from yisai.registry.idcard import normalise
+from yisai.registry.person import Player
+from yisai.regulation import Regulation
+from yisai.regulation.stages import LadderFormat, Period
+from yisai.services.context import Work
+from yisai.services.errors import Forbidden, InputError, NotFoundError, Refused
+from yisai.services.events import resolve_event
+from yisai.services.identity import Action, Role
+from yisai.services.live import LiveConfig, OutgoingCode, live_config
+from yisai.services.profiles import get_profile
+from yisai.services.registration import (
+    approve_entry,
+    eligibility_texts,
+    register_player,
+    row_from_fields,
+)
+from yisai.services.workdays import china_workday_calendar
+from yisai.store import live_rows
+from yisai.store import qualification_rows as rows
+
+REMINDER_DAYS = (3, 1)  # calendar days before the deadline day when a reminder goes out
+HOLDING = ("qualified", "confirmed")  # states in which a place is held ("already qualified")
+STATUS_LABELS = {
+    "qualified": Text("待完善信息", "details due"),
+    "confirmed": Text("已确认", "confirmed"),
+    "lapsed": Text("逾期弃权", "lapsed (deemed withdrawn)"),
+    "revoked": Text("名单更正后取消", "revoked by an amended list"),
+}
+
+
+@dataclass(frozen=True)
+class PublishedList:
+    """One period × pool's list as published (latest version) and its amendment history."""
+
+    period: int
+    pool: str
+    quota: int
+    version: int
+    rows: list[ListedRow]
+    published_at: datetime
+    amended: bool
+    history: list[tuple[int, datetime, str, str]] = field(default_factory=list)  # version, at, by, reason
+
+
+@dataclass(frozen=True)
+class PlaceView:
+    id: int
+    period: int
+    pool: str
+    player: str
+    name: str
+    status: str
+    deadline: date
+    due_by: datetime  # the instant the place lapses (midnight after the deadline day)
+    details: dict[str, str]
+    division: str
+    confirmed_at: datetime | None
+    lapsed_at: datetime | None
+
+    @property
+    def status_label(self) -> Text:
+        return STATUS_LABELS.get(self.status, Text(self.status, self.status))
+
+
+def _due_by(deadline: date) -> datetime:
+    return datetime.combine(deadline + timedelta(days=1), time(0))
+
+
+def _view(p: rows.PlaceRecord) -> PlaceView:
+    return PlaceView(p.id, p.period, p.pool, p.player, p.name, p.status, p.deadline, _due_by(p.deadline),
+                     {k: str(v) for k, v in p.details.items()}, p.division, p.confirmed_at, p.lapsed_at)
+
+
+def _period(cfg: LiveConfig, number: int) -> Period:
+    for p in cfg.stage.periods:
+        if p.number == number:
+            return p
+    numbers = "、".join(str(p.number) for p in cfg.stage.periods)
+    raise InputError(Text(f"没有第{number}期 (本阶段各期: {numbers})", f"no period {number} (periods: {numbers})"),
+                     code="no_period", params={"period": number})
+
+
+def _deadline(work: Work, cfg: LiveConfig, counted_from: date) -> date:
+    n = cfg.ladder.confirm_within_working_days
+    if n is None:
+        return date.max - timedelta(days=1)
+    return confirm_deadline(counted_from, n, china_workday_calendar(work.calendar_file))
+
+
+def _earlier(work: Work, cfg: LiveConfig, period: int) -> dict[str, int]:
+    """Players holding a place from an earlier period → that period."""
+    out: dict[str, int] = {}
+    for p in rows.places(work.session, cfg.event_id, cfg.stage.id):
+        if p.period < period and p.status in HOLDING:
+            out.setdefault(p.player, p.period)
+    return out
+
+
+def _computed(work: Work, cfg: LiveConfig, period: int, pool: str) -> list[ListedRow]:
+    lines = {r.player: (r.name, r.points, r.wins, r.games)
+             for r in live_rows.ladder_lines(work.session, cfg.event_id, cfg.stage.id, period, pool)}
+    return period_list(cfg.ladder, pool, lines, _earlier(work, cfg, period))
+
+
+def _note(text: Text) -> str:
+    return text.zh if text.zh == text.en else f"{text.zh} / {text.en}"
+
+
+# ----- deadlines by period (yisai qualifier deadlines) ------------------------------------
+@dataclass(frozen=True)
+class PeriodDeadline:
+    number: int
+    start: date
+    end: date
+    counted_from: date
+    deadline: date  # inclusive
+
+
+@dataclass(frozen=True)
+class StageDeadlines:
+    stage: str  # the stage's name (网络海选赛)
+    working_days: int | None  # None: the regulation sets no confirmation rule
+    periods: tuple[PeriodDeadline, ...]
+
+
+def confirmation_deadlines(
+    regulation: Regulation, *, calendar_file: Path | None = None, after: date | None = None
+) -> list[StageDeadlines]:
+    """Each ladder stage's confirmation deadline per period (from ``after`` or the period's end)."""
+    ladders = [s for s in regulation.stages if isinstance(s.format, LadderFormat)]
+    if not ladders:
+        raise InputError(Text("规程中没有网络海选赛 (online_ladder)", "no online ladder in this regulation"),
+                         code="no_ladder")
+    is_workday = china_workday_calendar(calendar_file)
+    out = []
+    for stage in ladders:
+        fmt = stage.format
+        assert isinstance(fmt, LadderFormat)
+        n = fmt.confirm_within_working_days
+        periods = tuple(
+            PeriodDeadline(p.number, p.start, p.end, after or p.end,
+                           confirm_deadline(after or p.end, n, is_workday))
+            for p in stage.periods
+        ) if n is not None else ()
+        out.append(StageDeadlines(stage.name, n, periods))
+    return out
+
+
+# ----- 1. period close ----------------------------------------------------------------------
+def close_period(work: Work, event_ref: str | int | None, period: int) -> list[PublishedList]:
+    """Publish a closed period's lists (each pool) and open a place for every new qualifier.
+
+    Refused while the period is open (it closes at the midnight after its last day) and while
+    any game of the period is still being played (those finish and count). Closing again
+    changes nothing and returns the published lists.
+    """
+    work.require(Action.PUBLISH)
+    cfg = live_config(work, event_ref)
+    p = _period(cfg, period)
+    closes = window(p).closes
+    if work.now < closes:
+        when = closes.strftime("%Y-%m-%d %H:%M")
+        raise Refused(Text(f"第{period}期尚未结束 (北京时间 {when} 截止)", f"period {period} is open until {when}"),
+                      code="period_open", params={"period": period, "closes": when})
+    playing = rows.playing_count(work.session, cfg.event_id, cfg.stage.id, period)
+    if playing:
+        raise Refused(Text(f"第{period}期还有{playing}局正在进行, 结束后才能公布名单 (这些对局照常计分)",
+                           f"{playing} game(s) of period {period} are still being played; they count, "
+                           "the list follows when they end"),
+                      code="games_in_progress", params={"period": period, "playing": playing})
+    if not rows.list_versions(work.session, cfg.event_id, cfg.stage.id, period):
+        for pool in cfg.pools:
+            listed = _computed(work, cfg, period, pool)
+            _store_version(work, cfg, period, pool, listed, 1, amended=False, reason="")
+        work.emit("qualifier_published", cfg.event_id, period=period)
+    return published_lists(work, event_ref, period)
+
+
+def _store_version(work: Work, cfg: LiveConfig, period: int, pool: str, listed: list[ListedRow],
+                   version: int, *, amended: bool, reason: str) -> None:
+    rows.add_list(work.session, event_id=cfg.event_id, stage=cfg.stage.id, period=period, pool=pool,
+                  version=version, rows=[r.to_dict() for r in listed], at=work.now,
+                  by=work.actor.audit_name, amended=amended, reason=reason)  # fmt: skip
+    held = {p.player: p for p in rows.places(work.session, cfg.event_id, cfg.stage.id, period=period)}
+    today = work.now.date()
+    for r in listed:
+        old = held.get(r.player)
+        if r.qualified and old is None:
+            deadline = _deadline(work, cfg, today)
+            pid = rows.add_place(work.session, event_id=cfg.event_id, stage=cfg.stage.id, period=period,
+                                 pool=pool, player=r.player, name=r.name, counted_from=today,
+                                 deadline=deadline, at=work.now)  # fmt: skip
+            _notify(work, cfg, pid, r.player, "qualified", Text(
+                f"恭喜你在网络海选赛第{period}期晋级总决赛! 请在 {deadline:%Y-%m-%d} 24:00 (北京时间) 前"
+                "在参赛平台完善总决赛参赛信息, 逾期默认视为弃权",
+                f"You qualified for the final in period {period}. Complete your entry details on the "
+                f"platform by {deadline:%Y-%m-%d} 24:00 Beijing time, or the place lapses."))
+        elif r.qualified and old is not None and old.status == "revoked":
+            rows.update_place(work.session, old.id, work.now, status="qualified")
+    now_qualified = {r.player for r in listed if r.qualified}
+    for old in held.values():
+        if amended and old.pool == pool and old.status in HOLDING and old.player not in now_qualified:
+            rows.update_place(work.session, old.id, work.now, status="revoked")
+            _notify(work, cfg, old.id, old.player, f"revoked_{version}", Text(
+                f"网络海选赛第{period}期晋级名单已更正, 你的晋级资格取消 (原因: {reason})",
+                f"The period {period} list was amended; your place is withdrawn ({reason})."))
+    work.repo.audit(cfg.event_id, "amend" if amended else "publish", "qualifier_list",
+                    f"{cfg.stage.id}/{period}/{pool}", None,
+                    {"version": version, "qualified": [r.player for r in listed if r.qualified]}, reason)
+
+
+def amend_lists(work: Work, cfg: LiveConfig, period: int, reason: str) -> list[int]:
+    """Recompute a published period from the (re-scored) ladder; a pool whose list changed gets
+    a new version marked amended with ``reason``. Returns the new version numbers."""
+    versions = rows.list_versions(work.session, cfg.event_id, cfg.stage.id, period)
+    if not versions:
+        return []
+    latest = {v.pool: v for v in versions}
+    out = []
+    for pool, v in latest.items():
+        listed = _computed(work, cfg, period, pool)
+        if [r.to_dict() for r in listed] != v.rows:
+            _store_version(work, cfg, period, pool, listed, v.version + 1, amended=True, reason=reason)
+            out.append(v.version + 1)
+    if out:
+        work.emit("qualifier_amended", cfg.event_id, period=period)
+    return out
+
+
+def published_lists(work: Work, event_ref: str | int | None, period: int | None = None) -> list[PublishedList]:
+    """The latest version of every published list (public data: names and figures only)."""
+    cfg = live_config(work, event_ref)
+    by_key: dict[tuple[int, str], list[rows.ListVersion]] = {}
+    for v in rows.list_versions(work.session, cfg.event_id, cfg.stage.id, period):
+        by_key.setdefault((v.period, v.pool), []).append(v)
+    out = []
+    for (number, pool), vs in sorted(by_key.items()):
+        last = vs[-1]
+        out.append(PublishedList(number, pool, cfg.ladder.qualifiers.get(pool, 0), last.version,
+                                 [ListedRow.from_dict(r) for r in last.rows], last.published_at,
+                                 any(v.amended for v in vs),
+                                 [(v.version, v.published_at, v.by, v.reason) for v in vs]))  # fmt: skip
+    return out
+
+
+# ----- 2. confirmation ----------------------------------------------------------------------
+FORM_FIELDS: dict[str, str] = {  # form field → roster header (the CLI's and roster's parser)
+    "name": "姓名", "gender": "性别", "id_number": "身份证号", "birth_date": "出生日期",
+    "certificate_no": "证书编号", "rank": "段位", "region": "地区", "province": "省份", "city": "城市",
+    "phone": "手机",
+}  # fmt: skip
+GUARDIAN_FIELDS = ("guardian", "guardian_phone")
+
+
+def _notify(work: Work, cfg: LiveConfig, place_id: int, player: str, kind: str, text: Text) -> bool:
+    return rows.add_notice(work.session, event_id=cfg.event_id, place_id=place_id, player=player, kind=kind,
+                           zh=text.zh, en=text.en, at=work.now)
+
+
+def _lapse_due(work: Work, cfg: LiveConfig, places: Iterable[rows.PlaceRecord]) -> list[rows.PlaceRecord]:
+    lapsed = []
+    for p in places:
+        if p.status == "qualified" and work.now >= _due_by(p.deadline):
+            rows.update_place(work.session, p.id, work.now, status="lapsed", lapsed_at=work.now)
+            _notify(work, cfg, p.id, p.player, "lapsed", Text(
+                f"你未在 {p.deadline:%Y-%m-%d} 前完善总决赛参赛信息, 第{p.period}期晋级名额视为弃权",
+                f"Your details were not completed by {p.deadline:%Y-%m-%d}: the period {p.period} place lapsed."))
+            work.repo.audit(cfg.event_id, "lapse", "qualifier_place", p.id, {"status": "qualified"},
+                            {"status": "lapsed"}, "逾期默认视为弃权")
+            lapsed.append(p)
+    return lapsed
+
+
+def lapse_overdue(work: Work, event_ref: str | int | None) -> list[PlaceView]:
+    """Mark every place whose deadline has passed unconfirmed as lapsed (idempotent)."""
+    cfg = live_config(work, event_ref)
+    done = _lapse_due(work, cfg, rows.places(work.session, cfg.event_id, cfg.stage.id))
+    if done:
+        work.emit("qualifier_lapsed", cfg.event_id, places=[p.id for p in done])
+    return [_view(p) for p in done]
+
+
+def all_places(work: Work, event_ref: str | int | None, status: str | None = None) -> list[PlaceView]:
+    """Every place (console: who confirmed, who is due, who lapsed). Officials only."""
+    if work.actor.role not in (Role.CHIEF_REFEREE, Role.OPERATOR, Role.REFEREE):
+        raise Forbidden(Text("只有裁判和运营可查看晋级选手信息", "officials only"), code="forbidden")
+    cfg = live_config(work, event_ref)
+    return [_view(p) for p in rows.places(work.session, cfg.event_id, cfg.stage.id)
+            if status is None or p.status == status]
+
+
+def my_places(work: Work, event_ref: str | int | None) -> list[PlaceView]:
+    """The signed-in player's places (their own details prefilled)."""
+    cfg = live_config(work, event_ref)
+    mine = rows.places(work.session, cfg.event_id, cfg.stage.id, player=work.actor.id)
+    _lapse_due(work, cfg, mine)
+    return [_view(p) for p in rows.places(work.session, cfg.event_id, cfg.stage.id, player=work.actor.id)]
+
+
+def my_notices(work: Work, event_ref: str | int | None) -> list[rows.NoticeRecord]:
+    cfg = live_config(work, event_ref)
+    return rows.notices(work.session, cfg.event_id, work.actor.id)
+
+
+def prefill(work: Work, place: PlaceView) -> dict[str, str]:
+    """What the form starts with: the details given before, else the player's profile
+    (``services.profiles``: name, gender, birth date, region, rank, guardian's phone) and the
+    account's phone."""
+    if place.details:
+        return dict(place.details)
+    out = {"name": place.name}
+    if not work.actor.id.isdigit() or work.actor.id != place.player:
+        return out
+    uid = int(work.actor.id)
+    try:
+        user = work.repo.get_user(uid)
+    except LookupError:
+        return out
+    out["name"] = place.name or user.display_name
+    if user.phone:
+        out["phone"] = user.phone
+    profile = get_profile(work, uid)
+    if profile is not None:
+        out.update(name=profile.name, gender=profile.gender.label, birth_date=profile.birth.isoformat(),
+                   region=profile.region, rank=profile.rank)
+        if profile.guardian_phone:
+            out["guardian_phone"] = profile.guardian_phone
+    return out
+
+
+def _final_start(cfg: LiveConfig) -> date | None:
+    target = cfg.ladder.qualifies_for
+    for s in cfg.regulation.stages:
+        if s.id == target:
+            return s.start
+    return None
+
+
+def _division_for(cfg: LiveConfig, pool: str, player: Player) -> str:
+    members = cfg.ladder.pools.get(pool, [pool])
+    if player.birth_date is not None:
+        for d in members:
+            if in_window(player.birth_date, cfg.regulation.division(d).eligibility):
+                return d
+    return members[0]
+
+
+def check_details(cfg: LiveConfig, place: PlaceView, fields: dict[str, str]) -> tuple[Player, str, list[Text]]:
+    """Parse the form as the CLI parses a player (``row_from_fields``) and check it with the
+    eligibility rules of the division the player's birth date puts them in; the guardian is
+    required under the regulation's ``guardian_under_age``. InputError for unreadable input."""
+    values: dict[str, str | None] = {h: (fields.get(k) or "").strip() or None for k, h in FORM_FIELDS.items()}
+    first = cfg.ladder.pools.get(place.pool, [place.pool])[0]
+    row = row_from_fields(cfg.regulation, {**values, "组别": first})
+    division = _division_for(cfg, place.pool, row.player)
+    reasons = eligibility_texts(cfg.regulation, row.player, division)
+    limit, start = cfg.ladder.guardian_under_age, _final_start(cfg)
+    age = row.player.age_on(start) if start is not None else None
+    if limit is not None and (age is None or age < limit):
+        guardian = (fields.get("guardian") or "").strip()
+        phone = otp.normalise_phone(fields.get("guardian_phone") or "")
+        if not guardian or phone is None:
+            reasons.append(Text(f"未满{limit}周岁的选手须填写监护人姓名和11位手机号",
+                                f"players under {limit} must give a guardian's name and 11-digit mobile number"))
+    return row.player, division, reasons
+
+
+def confirm_place(work: Work, event_ref: str | int | None, place_id: int, fields: dict[str, str]) -> PlaceView:
+    """The qualified player completes the final's details before the deadline (their own place
+    only). Refused with every eligibility reason; refused after the deadline (the place lapses)."""
+    cfg = live_config(work, event_ref)
+    found = [p for p in rows.places(work.session, cfg.event_id, cfg.stage.id) if p.id == place_id]
+    if not found:
+        raise NotFoundError(Text(f"没有晋级名额 {place_id}", f"no place {place_id}"), code="no_place")
+    record = found[0]
+    if work.actor.id != record.player:
+        raise Forbidden(Text("只能完善自己的参赛信息", "you may complete your own details only"),
+                        code="not_your_place")
+    if _lapse_due(work, cfg, [record]):
+        raise Refused(Text(f"已超过截止时间 ({record.deadline:%Y-%m-%d} 24:00), 晋级名额已视为弃权",
+                           f"the deadline ({record.deadline:%Y-%m-%d} 24:00) has passed: the place lapsed"),
+                      code="confirm_late", params={"deadline": record.deadline.isoformat()})
+    if record.status not in HOLDING:
+        label = STATUS_LABELS[record.status]
+        raise Refused(Text(f"该名额状态为“{label.zh}”, 不能提交", f"this place is {label.en}"),
+                      code="place_closed", params={"status": record.status})
+    player, division, reasons = check_details(cfg, _view(record), fields)
+    if reasons:
+        raise Refused(Text("参赛信息不符合要求, 未提交", "the details do not meet the requirements; not submitted"),
+                      reasons, code="ineligible", params={"division": division})
+    details = {k: (fields.get(k) or "").strip() for k in (*FORM_FIELDS, *GUARDIAN_FIELDS) if (fields.get(k) or "").strip()}
+    if player.id_number:
+        details["id_number"] = normalise(player.id_number)
+    rows.update_place(work.session, record.id, work.now, status="confirmed", details=details,
+                      division=division, confirmed_at=work.now, name=player.name)  # fmt: skip
+    work.repo.audit(cfg.event_id, "confirm", "qualifier_place", record.id, {"status": record.status},
+                    {"status": "confirmed", "division": division})
+    work.emit("qualifier_confirmed", cfg.event_id, place=record.id)
+    return _view(rows.places(work.session, cfg.event_id, cfg.stage.id, player=record.player,
+                             period=record.period)[0])
+
+
+def send_reminders(work: Work, event_ref: str | int | None) -> list[OutgoingCode]:
+    """In-app reminders 3 days and 1 day before the deadline day (each once), and the messages
+    for the code sender (``yisai.live.otp``) to players whose account has a phone; the caller
+    sends them after the commit. Overdue places lapse first."""
+    cfg = live_config(work, event_ref)
+    places = rows.places(work.session, cfg.event_id, cfg.stage.id)
+    _lapse_due(work, cfg, places)
+    out = []
+    today = work.now.date()
+    for p in rows.places(work.session, cfg.event_id, cfg.stage.id):
+        if p.status != "qualified":
+            continue
+        left = (p.deadline - today).days
+        for days in sorted(REMINDER_DAYS):  # the closest reminder that is due, once
+            if left > days:
+                continue
+            text = Text(f"【弈赛】提醒: 请在 {p.deadline:%Y-%m-%d} 24:00 前完善总决赛参赛信息, 逾期默认视为弃权",
+                        f"[yisai] Reminder: complete your final entry details by {p.deadline:%Y-%m-%d} 24:00 "
+                        "Beijing time, or the place lapses.")
+            if _notify(work, cfg, p.id, p.player, f"reminder_{days}", text):
+                phone = _phone_of(work, p.player)
+                if phone:
+                    out.append(OutgoingCode(phone, text))
+            break
+    return out
+
+
+def _phone_of(work: Work, player: str) -> str | None:
+    if not player.isdigit():
+        return None
+    try:
+        return work.repo.get_user(int(player)).phone
+    except LookupError:
+        return None
+
+
+# ----- 3. the final's entry list ------------------------------------------------------------
+def _key_of(player: Player) -> str:
+    if player.id_number:
+        return "id:" + normalise(player.id_number)
+    return f"nb:{player.name}/{player.birth_date}"
+
+
+def _candidates(work: Work, cfg: LiveConfig) -> list[Candidate]:
+    event = resolve_event(work, cfg.event_id)
+    reg = cfg.regulation
+    applied = {entry for (source, _), entry in rows.final_sources(work.session, event.id).items()
+               if source == "qualifier"}
+    players = work.repo.players_by_id(event.id)
+    team_of: dict[str, tuple[str, str]] = {}
+    for t in work.repo.list_teams(event.id):
+        for m in t.members:
+            team_of[m.player_id] = (t.id, t.name)
+    out: list[Candidate] = []
+    for place in rows.places(work.session, cfg.event_id, cfg.stage.id):
+        if place.status != "confirmed":
+            continue
+        view = _view(place)
+        try:
+            player, division, reasons = check_details(cfg, view, view.details)
+        except InputError as exc:
+            player, division = None, view.division
+            reasons = [exc.text, *exc.detail_texts]
+        person = _key_of(player) if player is not None else f"live:{place.player}"
+        out.append(Candidate("qualifier", f"{place.period}/{place.player}", person, place.name, division,
+                             tuple(_note(r) for r in reasons), f"第{place.period}期"))
+    final_divisions = set(next((s.divisions for s in reg.stages if s.id == cfg.ladder.qualifies_for), []))
+    for e in work.repo.list_entries(event.id, status=EntryStatus.APPROVED):
+        if int(e.id) in applied or (final_divisions and e.division not in final_divisions):
+            continue
+        p = players[e.player_id]
+        if e.player_id in team_of:
+            source, detail = "team", team_of[e.player_id][1]
+        elif "wildcard" in reg.division(e.division).eligibility.routes:
+            source, detail = "wildcard", reg.division(e.division).name
+        elif "direct" in reg.division(e.division).eligibility.routes:
+            source, detail = "direct", reg.division(e.division).name
+        else:
+            source, detail = "individual", reg.division(e.division).name
+        # Re-checked now (the player's data may have been corrected since the approval); an entry
+        # the chief referee force-approved stays as decided.
+        now_reasons = () if e.forced else tuple(_note(r) for r in eligibility_texts(reg, p, e.division))
+        out.append(Candidate(source, f"entry:{e.id}", _key_of(p), p.name, e.division, now_reasons, detail))
+    return out
+
+
+def final_preview(work: Work, event_ref: str | int | None) -> FinalPlan:
+    """Every source of the final's entry list and every conflict, before anything is written."""
+    work.require(Action.APPROVE)
+    cfg = live_config(work, event_ref)
+    return plan_final(_candidates(work, cfg), rows.final_sources(work.session, cfg.event_id))
+
+
+def apply_final(work: Work, event_ref: str | int | None) -> FinalPlan:
+    """Write the preview: a confirmed qualifier becomes an approved entry (the player added or
+    matched by ID number); existing entries are recorded with their source. Conflicts and
+    ineligible items are left out as the preview says. Running it again adds nothing."""
+    work.require(Action.APPROVE)
+    cfg = live_config(work, event_ref)
+    event = resolve_event(work, cfg.event_id)
+    plan = plan_final(_candidates(work, cfg), rows.final_sources(work.session, cfg.event_id))
+    places = {f"{p.period}/{p.player}": p for p in rows.places(work.session, cfg.event_id, cfg.stage.id)}
+    created = []
+    for item in plan.to_apply:
+        if item.source == "qualifier":
+            place = _view(places[item.key])
+            player, division, _ = check_details(cfg, place, place.details)
+            reg_ = register_player(work, event, player, division=division,
+                                   note=f"网络海选赛第{place.period}期晋级")
+            assert reg_.entry is not None
+            entry = reg_.entry
+            if entry.status is EntryStatus.PENDING:
+                entry = approve_entry(work, entry.id, note=f"网络海选赛第{place.period}期晋级")
+            entry_id, player_id = int(entry.id), int(reg_.player.id)
+        else:
+            entry_id = int(item.key.removeprefix("entry:"))
+            player_id = int(work.repo.get_entry(entry_id).player_id)
+        rows.add_final_source(work.session, event_id=cfg.event_id, source=item.source, key=item.key,
+                              entry_id=entry_id, player_id=player_id, at=work.now, by=work.actor.audit_name)
+        created.append({"source": item.source, "key": item.key, "entry": entry_id})
+    work.repo.audit(cfg.event_id, "final_entries", "event", cfg.event_id, None,
+                    {"applied": created, "left_out": [c.key for c in plan.left_out],
+                     "conflicts": [c.text.zh for c in plan.conflicts]})  # fmt: skip
+    if created:
+        work.emit("final_entries_applied", cfg.event_id, count=len(created))
+    return plan
+
+
+__all__ = [
+    "PeriodDeadline",
+    "PlaceView",
+    "PublishedList",
+    "StageDeadlines",
+    "all_places",
+    "amend_lists",
+    "apply_final",
+    "check_details",
+    "close_period",
+    "confirm_place",
+    "confirmation_deadlines",
+    "final_preview",
+    "lapse_overdue",
+    "my_notices",
+    "my_places",
+    "prefill",
+    "published_lists",
+    "send_reminders",
+]  # fmt: skip

@@ -1,0 +1,225 @@
+"""Pages from the online qualifier to the final (issue 14).
+
+* public ``/events/{id}/qualification`` — each closed period's published list (积分, 胜局数, the
+  tie note, earlier qualifiers) with the amendments, names and figures only;
+* player ``/qualification/{id}`` — my places, the deadline, notices, and the form completing the
+  final's details (checked by the same rules as the CLI);
+* console ``/console/events/{id}/qualification`` — close a period, places by state (who lapsed),
+  reminders, the final's entry list preview and apply;
+* console ``/console/events/{id}/fairplay`` — the review queue by signal, annul / change /
+  restore a game with a reason, suspensions;
+* console ``/console/events/{id}/operations`` — the operator's dashboard with SVG plots.
+
+Every write is a POST with the session's CSRF token; the services check the role.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup
+
+from yisai.awards.final_entries import SOURCE_LABELS
+from yisai.formats.svg_chart import bar_chart
+from yisai.i18n import Text, tr
+from yisai.live.otp import CodeSender
+from yisai.services import fairplay, operations
+from yisai.services import qualification as q
+from yisai.services.errors import InputError, ServiceError
+from yisai.services.events import regulation_of, resolve_event
+from yisai.services.identity import Action
+from yisai.services.live import pool_names
+from yisai.web.console import acting
+from yisai.web.core import PUBLIC, check_csrf, lang_of, page, state
+from yisai.web.play import play_state
+
+router = APIRouter(include_in_schema=False)
+
+
+def sender_of(request: Request) -> CodeSender:
+    """The sender of the sign-in codes (``web.play.PlayState.sender``): reminders go the same way."""
+    return play_state(request).sender
+
+
+async def _form(request: Request) -> dict[str, str]:
+    await check_csrf(request)
+    form = await request.form()
+    return {k: v.strip() for k, v in form.items() if isinstance(v, str)}
+
+
+def _back(url: str, message: str = "", *, ok: bool = True) -> RedirectResponse:
+    key = "msg" if ok else "err"
+    return RedirectResponse(url + (f"?{key}={quote(message)}" if message else ""), status_code=303)
+
+
+def _error_text(exc: ServiceError, lang: str) -> str:
+    return "；".join([exc.render(lang), *exc.render_details(lang)])
+
+
+# ------------------------------------------------------------------ public list
+@router.get("/events/{event_id}/qualification", response_class=HTMLResponse)
+def public_lists(request: Request, event_id: int) -> Response:
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        event = resolve_event(work, str(event_id))
+        reg = regulation_of(event)
+        lists = q.published_lists(work, event_id)
+    return page(request, "qualification/public.html", event=event, lists=lists, pools=pool_names(reg),
+                user=None)
+
+
+# ------------------------------------------------------------------ the player's page
+@router.get("/qualification/{event_id}", response_class=HTMLResponse)
+def my_page(request: Request, event_id: int, msg: str = "", err: str = "") -> Response:
+    with acting(request) as work:
+        event = resolve_event(work, str(event_id))
+        places = q.my_places(work, event_id)
+        notices = q.my_notices(work, event_id)
+        filled = {p.id: q.prefill(work, p) for p in places}
+    return page(request, "qualification/mine.html", event=event, places=places, notices=notices,
+                filled=filled, msg=msg, err=err, reasons=[])
+
+
+@router.post("/qualification/{event_id}/places/{place_id}")
+async def confirm(request: Request, event_id: int, place_id: int) -> Response:
+    form = await _form(request)
+    fields = {k: form.get(k, "") for k in (*q.FORM_FIELDS, *q.GUARDIAN_FIELDS)}
+    try:
+        with acting(request) as work:
+            q.confirm_place(work, event_id, place_id, fields)
+    except ServiceError as exc:
+        if exc.status == 403:
+            raise
+        lang = lang_of(request)
+        with acting(request) as work:
+            event = resolve_event(work, str(event_id))
+            places = q.my_places(work, event_id)
+            notices = q.my_notices(work, event_id)
+            filled = {p.id: (fields if p.id == place_id else q.prefill(work, p)) for p in places}
+        return page(request, "qualification/mine.html", http_status=exc.status, event=event, places=places,
+                    notices=notices, filled=filled, msg="", err=exc.render(lang),
+                    reasons=exc.render_details(lang))
+    return _back(f"/qualification/{event_id}", tr("参赛信息已提交", "details submitted"))
+
+
+# ------------------------------------------------------------------ console: close, places, final
+@router.get("/console/events/{event_id}/qualification", response_class=HTMLResponse)
+def console_page(request: Request, event_id: int, msg: str = "", err: str = "") -> Response:
+    with acting(request) as work:
+        event = resolve_event(work, str(event_id))
+        reg = regulation_of(event)
+        q.lapse_overdue(work, event_id)
+        places = q.all_places(work, event_id)
+        lists = q.published_lists(work, event_id)
+        preview = q.final_preview(work, event_id) if work.actor.may(Action.APPROVE) else None
+        stage = next(s for s in reg.stages if getattr(s.format, "kind", "") == "online_ladder")
+    published = {pl.period for pl in lists}
+    return page(request, "qualification/console.html", event=event, places=places, lists=lists,
+                periods=stage.periods, published=published, preview=preview, labels=SOURCE_LABELS,
+                pools=pool_names(reg), msg=msg, err=err)
+
+
+@router.post("/console/events/{event_id}/qualification/close/{period}")
+async def close(request: Request, event_id: int, period: int) -> Response:
+    await _form(request)
+    url = f"/console/events/{event_id}/qualification"
+    try:
+        with acting(request) as work:
+            q.close_period(work, event_id, period)
+    except ServiceError as exc:
+        if exc.status == 403:
+            raise
+        return _back(url, _error_text(exc, lang_of(request)), ok=False)
+    return _back(url, tr(f"第{period}期名单已公布", f"period {period} published"))
+
+
+@router.post("/console/events/{event_id}/qualification/reminders")
+async def reminders(request: Request, event_id: int) -> Response:
+    await _form(request)
+    with acting(request) as work:
+        outgoing = q.send_reminders(work, event_id)
+    sender, lang = sender_of(request), lang_of(request)
+    for m in outgoing:  # after the commit, as the sign-in codes are sent
+        sender.send(m.phone, m.text.render(lang))
+    return _back(f"/console/events/{event_id}/qualification",
+                 tr(f"已发送提醒 (短信{len(outgoing)}条)", f"reminders sent ({len(outgoing)} text messages)"))
+
+
+@router.post("/console/events/{event_id}/qualification/final")
+async def apply_final(request: Request, event_id: int) -> Response:
+    await _form(request)
+    with acting(request) as work:
+        plan = q.apply_final(work, event_id)
+    return _back(f"/console/events/{event_id}/qualification",
+                 tr(f"总决赛报名已生成: 新增{len(plan.to_apply)}项", f"final entries: {len(plan.to_apply)} added"))
+
+
+# ------------------------------------------------------------------ console: fair play
+@router.get("/console/events/{event_id}/fairplay", response_class=HTMLResponse)
+def fairplay_page(request: Request, event_id: int, msg: str = "", err: str = "") -> Response:
+    with acting(request) as work:
+        event = resolve_event(work, str(event_id))
+        queue = fairplay.review_queue(work, event_id, limit=100)
+        sanctions = fairplay.sanctions(work, event_id)
+    return page(request, "qualification/fairplay.html", event=event, queue=queue, sanctions=sanctions,
+                choices=fairplay.RESULT_CHOICES, msg=msg, err=err)
+
+
+@router.post("/console/events/{event_id}/fairplay/games/{game_id}")
+async def decide(request: Request, event_id: int, game_id: int) -> Response:
+    form = await _form(request)
+    url = f"/console/events/{event_id}/fairplay"
+    what, reason = form.get("decision", ""), form.get("reason", "")
+    try:
+        with acting(request) as work:
+            if what == "annul":
+                versions = fairplay.annul_game(work, event_id, game_id, reason)
+            elif what == "restore":
+                versions = fairplay.restore_game(work, event_id, game_id, reason)
+            elif what in fairplay.RESULT_CHOICES:
+                versions = fairplay.change_result(work, event_id, game_id, what, reason)
+            else:
+                raise InputError(Text("请选择处理方式", "choose a decision"), code="bad_decision")
+    except ServiceError as exc:
+        if exc.status == 403:
+            raise
+        return _back(url, _error_text(exc, lang_of(request)), ok=False)
+    note = tr("，晋级名单已更正", "; the qualification list was amended") if versions else ""
+    return _back(url, tr(f"对局{game_id}已处理", f"game {game_id} decided") + note)
+
+
+@router.post("/console/events/{event_id}/fairplay/suspend")
+async def suspend(request: Request, event_id: int) -> Response:
+    form = await _form(request)
+    url = f"/console/events/{event_id}/fairplay"
+    try:
+        periods = int(form.get("periods") or "0")
+    except ValueError:
+        return _back(url, tr("禁赛期数须为整数", "periods must be a whole number"), ok=False)
+    try:
+        with acting(request) as work:
+            fairplay.suspend_player(work, event_id, form.get("player", ""), periods=periods,
+                                    reason=form.get("reason", ""))
+    except ServiceError as exc:
+        if exc.status == 403:
+            raise
+        return _back(url, _error_text(exc, lang_of(request)), ok=False)
+    return _back(url, tr("已记录禁赛", "suspension recorded"))
+
+
+# ------------------------------------------------------------------ console: operations
+@router.get("/console/events/{event_id}/operations", response_class=HTMLResponse)
+def operations_page(request: Request, event_id: int) -> Response:
+    with acting(request) as work:
+        event = resolve_event(work, str(event_id))
+        d = operations.dashboard(work, event_id)
+    charts = [
+        Markup(bar_chart(d.games_per_hour, title=tr("每小时完成对局数 (近24小时)", "games per hour (24 h)"), every=3)),
+        Markup(bar_chart(d.wait_histogram, title=tr("匹配等待时间 (近24小时, 人次)", "matching waits (24 h)"))),
+        Markup(bar_chart(d.escapes_per_day, title=tr("每日逃跑局数 (近14天)", "escapes per day (14 days)"), every=2)),
+    ]  # bar_chart escapes every label itself
+    return page(request, "qualification/operations.html", event=event, d=d, charts=charts)
+
+
+__all__ = ["router", "sender_of"]

@@ -1,0 +1,58 @@
+"""What a command loads decides how long a referee waits for it (issue 9: every result is a fresh
+process). These tests pin the import boundaries that keep start-up short; the time itself is a
+benchmark (`yisai bench startup`), not a test."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from yisai.bench.startup import _prepare
+
+PROBE = """
+import json, runpy, sys
+sys.argv = ["yisai", *json.loads(sys.argv[1])]
+try:
+    runpy.run_module("yisai.cli.app", run_name="__main__")
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("yisai", "rich", "sqlalchemy", "pydantic"))
+print(json.dumps({"code": code, "loaded": loaded}))
+"""
+
+
+def _loaded(args: list[str], env: dict[str, str]) -> tuple[int, set[str], str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(args)], env=env,
+                          capture_output=True, text=True, check=False)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    return report["code"], set(report["loaded"]), done.stdout
+
+
+def _env(db: Path) -> dict[str, str]:
+    env = {**os.environ, "YISAI_DB": str(db), "YISAI_ACTOR": "test"}
+    env.pop("YISAI_DATABASE_URL", None)
+    return env
+
+
+def test_help_loads_neither_the_store_nor_the_regulation_models(tmp_path: Path) -> None:
+    code, loaded, _ = _loaded(["--help"], _env(tmp_path / "none.sqlite"))
+    assert code == 0
+    assert not {m for m in loaded if m.startswith(("sqlalchemy", "yisai.store", "pydantic", "rich"))}
+    assert not (tmp_path / "none.sqlite").exists()
+
+
+def test_a_result_entry_loads_no_engine_no_roster_and_no_rich(tmp_path: Path) -> None:
+    db = tmp_path / "event.sqlite"
+    _prepare(db)
+    code, loaded, out = _loaded(["result", "黑胜", "-d", "甲组", "-r", "1", "-b", "1"], _env(db))
+    assert code == 0
+    assert "已录入: 第1轮第1台" in out
+    heavy = ("yisai.pairing", "yisai.standings", "yisai.awards", "yisai.formats",
+             "yisai.services.registration", "yisai.services.rounds", "rich")
+    assert not {m for m in loaded if m.startswith(heavy)}
+    assert "yisai.services.round_results" in loaded  # the probe really ran the entry
