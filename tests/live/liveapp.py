@@ -25,6 +25,12 @@ def make_app() -> FastAPI:
         silence_seconds=float(env.get("YISAI_LIVE_TEST_SILENCE", "3")),
         alive_seconds=0.2,
         lag_cap=0.0,
+        spectator_delay=float(env.get("YISAI_LIVE_TEST_DELAY", "0")),
+        redis_url=env.get("YISAI_LIVE_TEST_REDIS") or None,
+        redis_prefix=env.get("YISAI_LIVE_TEST_PREFIX", "yisai:live"),
+        owner_ttl=float(env.get("YISAI_LIVE_TEST_TTL", "10")),
+        request_seconds=0.5,
+        owner=env.get("YISAI_LIVE_TEST_OWNER") or f"test:{os.getpid()}",
     )
     app = FastAPI()
     app.include_router(create_live_router(ctx, options))

@@ -98,6 +98,32 @@ def test_a_stale_write_is_refused(ctx: Context) -> None:
     assert exc.value.code == "live_conflict"
 
 
+def test_a_batch_of_actions_is_stored_whole_or_not_at_all(ctx: Context) -> None:
+    cfg = cfg_of(ctx)
+    g1, game1 = start(ctx, cfg, "a1", "a2")
+    g2, game2 = start(ctx, cfg, "b1", "b2")
+    a1 = game1.act(BLACK, Kind.MOVE, 0, T0 + 1, point=game1.flow.board.parse_gtp("D4")).action
+    a2 = game2.act(BLACK, Kind.MOVE, 0, T0 + 2, point=game2.flow.board.parse_gtp("Q4")).action
+    with ctx.work() as work:
+        live.record_actions(work, [(g1, game1, a1), (g2, game2, a2)])
+    with ctx.work() as work:
+        assert (live.game_info(work, g1).version, live.game_info(work, g2).version) == (1, 1)
+        _, replay = live.load_game(work, cfg, g2, T0 + 3)
+    assert replay.state(T0 + 3)["moves"][0]["point"] == "Q4"
+    # a second batch where one game's version already moved on: nothing of it is stored
+    b1 = game1.act(WHITE, Kind.MOVE, 1, T0 + 4, point=game1.flow.board.parse_gtp("Q16")).action
+    stale = game2.act(WHITE, Kind.MOVE, 1, T0 + 5, point=game2.flow.board.parse_gtp("C16")).action
+    with ctx.work() as work:  # another owner wrote game 2's second action first
+        _, other = live.load_game(work, cfg, g2, T0 + 4)
+    other_ack = other.act(WHITE, Kind.MOVE, 1, T0 + 4, point=other.flow.board.parse_gtp("R16"))
+    with ctx.work() as work:
+        live.record_action(work, g2, other, other_ack.action)
+    with pytest.raises(Conflict), ctx.work() as work:
+        live.record_actions(work, [(g1, game1, b1), (g2, game2, stale)])
+    with ctx.work() as work:
+        assert (live.game_info(work, g1).version, live.game_info(work, g2).version) == (1, 2)
+
+
 def test_result_sgf_and_ladder_in_one_transaction(ctx: Context) -> None:
     cfg = cfg_of(ctx)
     gid, game = start(ctx, cfg)

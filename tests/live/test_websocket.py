@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,28 +37,37 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, **env: str) -> None:
         self.db = db
+        self.final_log = ""
+        self.log = ""  # the server's stderr (a file: a pipe nobody reads would fill and block it)
+        self.env = env  # more YISAI_LIVE_TEST_* settings (tests/live/liveapp.py)
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         env = dict(os.environ, YISAI_LIVE_TEST_DB=self.db, YISAI_LIVE_TEST_SECRET=SECRET,
-                   PYTHONPATH=f"{ROOT / 'src'}{os.pathsep}{ROOT}")
+                   PYTHONPATH=f"{ROOT / 'src'}{os.pathsep}{ROOT}", **self.env)
+        fd, self.log = tempfile.mkstemp(prefix="yisai-live-", suffix=".log")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--factory", "tests.live.liveapp:make_app",
              "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=fd,
         )
+        os.close(fd)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(self.proc.stderr.read().decode() if self.proc.stderr else "died")
+                raise RuntimeError(self.log_text())
             with socket.socket() as s:
                 if s.connect_ex(("127.0.0.1", self.port)) == 0:
                     return
             time.sleep(0.05)
         raise RuntimeError("the live server did not start")
+
+    def log_text(self) -> str:
+        path = Path(self.log)
+        return path.read_text(errors="replace") if self.log and path.exists() else self.final_log
 
     def kill9(self) -> None:
         assert self.proc is not None
@@ -71,6 +81,9 @@ class Server:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+        if self.log and Path(self.log).exists():  # keep the text (a failing test prints it)
+            self.final_log = self.log_text()
+            Path(self.log).unlink()
 
     def url(self, player: str | None, division: str = "open") -> str:
         base = f"ws://127.0.0.1:{self.port}/live/ws"

@@ -115,7 +115,9 @@ def test_sign_up_match_play_to_resignation_and_to_a_count_with_a_spectator(brows
     db = tmp_path / "qualifier.sqlite"
     with open_context(str(db)) as ctx, ctx.work() as w:
         event = create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=1)
-    with Server(db, now="2025-05-10T12:00", args=("--qualifier", str(event.id), "--dev-outbox")) as srv:
+    # spectators live here (the delay has its own tests in tests/live/test_cluster.py)
+    with Server(db, now="2025-05-10T12:00", args=("--qualifier", str(event.id), "--dev-outbox",
+                                                  "--spectator-delay", "0")) as srv:
         base = srv.url
         desk = browser.new_context(viewport=DESKTOP)
         phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)

@@ -24,12 +24,19 @@ def serve(
                                   help="开放该比赛的网络海选对局 (WebSocket /live/ws) 与棋手页面 /play"),
     dev_outbox: bool = typer.Option(False, "--dev-outbox", envvar="YISAI_DEV_OUTBOX",
                                     help="开发模式: 不发短信, 验证码显示在 /play/dev/outbox 并写入日志"),
+    redis: str = typer.Option(None, "--redis", envvar="YISAI_REDIS_URL",
+                              help="Redis 地址, 多个进程分担线上对局 (如 redis://127.0.0.1:6379/0); 不填则单进程"),
+    spectator_delay: float = typer.Option(None, "--spectator-delay", min=0, max=3600,
+                                          help="观战延迟秒数 (默认 60; 0 = 实时; 对局者从不延迟)"),
 ) -> None:
     """启动网站: 公开成绩页、裁判工作台与 JSON API (web server)."""
     from yisai.cli.session import fail, say
     from yisai.services.context import ServiceError, open_context
     from yisai.services.settings import settings_from_environment
 
+    if qualifier and workers > 1 and not redis:
+        fail(tr("多个工作进程开放线上对局时必须指定 --redis (否则每个进程各管一套对局)",
+                "several workers serving live games need --redis (else each process keeps its own games)"))
     try:
         settings = settings_from_environment(os.environ, database=db)
         # The schema check: a brand-new SQLite file is created at head, an old schema refused.
@@ -60,6 +67,10 @@ def serve(
         os.environ["YISAI_QUALIFIER_EVENT"] = qualifier
     if dev_outbox:
         os.environ["YISAI_DEV_OUTBOX"] = "1"
+    if redis:
+        os.environ["YISAI_REDIS_URL"] = redis
+    if spectator_delay is not None:
+        os.environ["YISAI_SPECTATOR_DELAY"] = str(spectator_delay)
     say(tr(f"公开页面: http://{host}:{port}/   工作台: http://{host}:{port}/console   API: http://{host}:{port}/docs",
            f"public site: http://{host}:{port}/   console: http://{host}:{port}/console   API: http://{host}:{port}/docs"))
     if qualifier:

@@ -17,6 +17,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -41,15 +42,24 @@ def make_bench_app():  # uvicorn --factory entry point
     ctx = open_context(env["YISAI_BENCH_DB"], actor="bench", now=lambda: moment)
     app = FastAPI()
     app.include_router(create_live_router(ctx, LiveOptions(
-        secret=env["YISAI_BENCH_SECRET"], wave_seconds=0.5, ping_seconds=5.0,
-        silence_seconds=60.0, tick_seconds=0.5)))  # fmt: skip
+        secret=env["YISAI_BENCH_SECRET"], wave_seconds=0.5,
+        ping_seconds=float(env.get("YISAI_BENCH_PING", "5")),
+        alive_seconds=float(env.get("YISAI_BENCH_ALIVE", "2")),
+        silence_seconds=60.0, tick_seconds=0.5, spectator_delay=0.0,
+        redis_url=env.get("YISAI_BENCH_REDIS") or None,
+        redis_prefix=env.get("YISAI_BENCH_PREFIX", "yisai:bench"),
+        owner=env.get("YISAI_BENCH_OWNER", f"bench:{os.getpid()}"))))  # fmt: skip
     return app
 
 
 @dataclass
 class Stats:
-    rtts: list[float] = field(default_factory=list)
+    acks: list[tuple[float, float]] = field(default_factory=list)  # (when, round trip)
     games_done: int = 0
+    matched: int = 0  # players seated in a game
+    expected: int = 0
+    seated_at: float = 0.0  # perf_counter when the last player was seated
+    steady: tuple[float, list[float], int] | None = None  # seconds, CPU per server, moves
     errors: list[str] = field(default_factory=list)
 
 
@@ -68,7 +78,8 @@ def _proc_peak_mb(pid: int) -> float:
 
 
 async def _player(
-    url: str, seed: int, moves: int, stats: Stats, deadline: float, think: float = 0.0
+    url: str, seed: int, moves: int, stats: Stats, deadline: float, think: float,
+    gate: Any,
 ) -> None:
     import asyncio
     import json
@@ -79,7 +90,9 @@ async def _player(
     from yisai.game.board import BLACK, WHITE, Board
 
     rng = random.Random(seed)
-    async with connect(url, max_queue=None) as ws:
+    async with gate:
+        ws = await connect(url, max_queue=None, open_timeout=120)
+    async with ws:
         async def send(**msg: object) -> None:
             await ws.send(json.dumps(msg))
 
@@ -95,7 +108,7 @@ async def _player(
                 return
             if think > 0:  # a human-like pause: uniform in [0, 2 × think]
                 sent_at = -1.0  # reserved while thinking
-                await asyncio.sleep(rng.uniform(0, 2 * think))
+                await asyncio.sleep(min(rng.uniform(0, 2 * think), max(deadline - time.monotonic(), 0.0)))
             sent_at = time.perf_counter()
             if version >= moves:
                 await send(t="act", game=game, kind="resign", version=version)
@@ -119,6 +132,9 @@ async def _player(
                 await send(t="pong", at=msg["at"])
             elif t == "matched":
                 me, game = (BLACK if msg["color"] == "B" else WHITE), msg["game"]
+                stats.matched += 1
+                if stats.matched == stats.expected:
+                    stats.seated_at = time.perf_counter()
             elif t == "state" and msg.get("game") == game:  # resync: rebuild from the moves
                 board = Board(19)
                 for a in msg["moves"]:
@@ -131,7 +147,8 @@ async def _player(
                 await maybe_move()
             elif t == "ack":
                 if sent_at is not None and sent_at >= 0:
-                    stats.rtts.append(time.perf_counter() - sent_at)
+                    done_at = time.perf_counter()
+                    stats.acks.append((done_at, done_at - sent_at))
                 sent_at = None
             elif t == "update" and msg["version"] == version + 1:
                 a = msg["action"]
@@ -151,84 +168,194 @@ async def _player(
                 sent_at = None
 
 
-def run_bench(
-    games: int, moves: int, seconds: float, seed: int, regulation: Path | None = None,
-    think: float = 0.0,
-) -> dict[str, float]:
-    import asyncio
-    import resource
+class _Store:
+    """The bench's database: a fresh SQLite file, or a fresh schema in the PostgreSQL database
+    given by ``--db`` (dropped afterwards), holding one event made from the regulation."""
+
+    def __init__(self, db: str | None, folder: Path, regulation: Path) -> None:
+        from yisai.services.context import open_context
+        from yisai.services.events import create_event
+
+        self.admin: Any = None
+        self.schema = ""
+        if db and db.startswith("postgresql"):
+            import secrets
+
+            from sqlalchemy import create_engine, text
+            from sqlalchemy.engine import make_url
+
+            from yisai.store import upgrade_database
+
+            self.schema = f"yisai_bench_{secrets.token_hex(4)}"
+            self.admin = create_engine(db)
+            with self.admin.begin() as conn:
+                conn.execute(text(f'CREATE SCHEMA "{self.schema}"'))
+            url = make_url(db).update_query_dict({"options": f"-csearch_path={self.schema}"})
+            self.url = url.render_as_string(hide_password=False)
+            upgrade_database(self.url)
+        else:
+            self.url = f"sqlite:///{folder / 'bench.sqlite'}"
+        with open_context(self.url, actor="bench") as ctx, ctx.work() as work:
+            create_event(work, regulation)
+
+    def drop(self) -> None:
+        if self.admin is not None:
+            from sqlalchemy import text
+
+            with self.admin.begin() as conn:
+                conn.execute(text(f'DROP SCHEMA "{self.schema}" CASCADE'))
+            self.admin.dispose()
+
+
+def _start_server(env: dict[str, str], log: Path) -> tuple[Any, int]:
     import socket
     import subprocess
     import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", "yisai.live.bench:make_bench_app",
+         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+         "--ws-max-queue", "1024", "--backlog", "4096"],
+        env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"),
+    )  # fmt: skip
+    return proc, port
+
+
+def _wait_up(proc: Any, port: int, log: Path) -> None:
+    import socket
+
+    limit = time.monotonic() + 120
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(log.read_text())
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        if time.monotonic() > limit:
+            raise RuntimeError("server did not start")
+        time.sleep(0.05)
+
+
+async def _steady_cpu(stats: Stats, pids: list[int], deadline: float) -> None:
+    """The servers' CPU over the steady state only (10 s after the last player was seated
+    until the deadline): the figure an always-on server pays per second and per move."""
+    import asyncio
+
+    while not stats.seated_at and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+    if not stats.seated_at:
+        return
+    await asyncio.sleep(max(stats.seated_at + 10 - time.perf_counter(), 0.0))
+    began, cpu0, moves0 = time.perf_counter(), [_proc_cpu(p) for p in pids], len(stats.acks)
+    await asyncio.sleep(max(deadline - time.monotonic() - 1.0, 0.0))
+    stats.steady = (time.perf_counter() - began, [_proc_cpu(p) - c for p, c in zip(pids, cpu0, strict=True)],
+                    len(stats.acks) - moves0)  # fmt: skip
+
+
+def run_bench(
+    games: int, moves: int, seconds: float, seed: int, regulation: Path | None = None,
+    think: float = 0.0, processes: int = 1, redis: str | None = None, db: str | None = None,
+) -> dict[str, Any]:
+    import asyncio
+    import resource
+    import secrets
+    import subprocess
     import tempfile
 
     from yisai.live.server import issue_ticket
-    from yisai.services.context import open_context
-    from yisai.services.events import create_event
 
+    if processes > 1 and not redis:
+        raise ValueError("--processes > 1 needs --redis")
     secret = "bench-secret"
+    prefix = f"yisai:bench:{secrets.token_hex(4)}"
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
-        db = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
-        with open_context(db, actor="bench") as ctx, ctx.work() as work:
-            create_event(work, regulation or SEED_000)
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = int(s.getsockname()[1])
-        env = dict(os.environ, YISAI_BENCH_DB=db, YISAI_BENCH_SECRET=secret)
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "yisai.live.bench:make_bench_app",
-             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
-             "--ws-max-queue", "1024"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        )  # fmt: skip
+        store = _Store(db, Path(tmp), regulation or SEED_000)
+        procs: list[tuple[Any, int]] = []
         try:
-            limit = time.monotonic() + 60
-            while True:
-                if proc.poll() is not None:
-                    err = proc.stderr.read().decode() if proc.stderr else ""
-                    raise RuntimeError(err)
-                with socket.socket() as s:
-                    if s.connect_ex(("127.0.0.1", port)) == 0:
-                        break
-                if time.monotonic() > limit:
-                    raise RuntimeError("server did not start")
-                time.sleep(0.05)
-            base = f"ws://127.0.0.1:{port}/live/ws?ticket="
-            stats = Stats()
-            server_cpu0 = _proc_cpu(proc.pid)
+            for i in range(processes):
+                env = dict(os.environ, YISAI_BENCH_DB=store.url, YISAI_BENCH_SECRET=secret,
+                           YISAI_BENCH_OWNER=f"bench-{i}", YISAI_BENCH_PREFIX=prefix,
+                           YISAI_BENCH_REDIS=redis or "")  # fmt: skip
+                procs.append(_start_server(env, Path(tmp) / f"server-{i}.log"))
+            for i, (proc, port) in enumerate(procs):
+                _wait_up(proc, port, Path(tmp) / f"server-{i}.log")
+            bases = [f"ws://127.0.0.1:{port}/live/ws?ticket=" for _, port in procs]
+            stats = Stats(expected=2 * games)
+            cpu0 = [_proc_cpu(p.pid) for p, _ in procs]
             client_cpu0 = time.process_time()
             started = time.perf_counter()
 
             async def main() -> None:
                 deadline = time.monotonic() + seconds
+                gate = asyncio.Semaphore(200)  # at most this many handshakes at once
                 tasks = [
-                    asyncio.create_task(_player(base + issue_ticket(secret, f"b{i}", f"B{i}", "open"),
-                                                seed * 100_003 + i, moves, stats, deadline, think))
+                    asyncio.create_task(_player(bases[i % processes] + issue_ticket(secret, f"b{i}", f"B{i}", "open"),
+                                                seed * 100_003 + i, moves, stats, deadline, think, gate))
                     for i in range(2 * games)
                 ]  # fmt: skip
-                done = await asyncio.gather(*tasks, return_exceptions=True)
+                done, _ = await asyncio.gather(asyncio.gather(*tasks, return_exceptions=True),
+                                               _steady_cpu(stats, [p.pid for p, _ in procs], deadline))
                 stats.errors.extend(repr(d) for d in done if isinstance(d, BaseException))
 
+            import gc
+
+            gc.set_threshold(50_000, 20, 100)  # the clients' own pauses would count as latency
             asyncio.run(main())
             elapsed = time.perf_counter() - started
-            server_cpu = _proc_cpu(proc.pid) - server_cpu0
-            server_mb = _proc_peak_mb(proc.pid)
+            server_cpu = [_proc_cpu(p.pid) - c for (p, _), c in zip(procs, cpu0, strict=True)]
+            server_mb = [_proc_peak_mb(p.pid) for p, _ in procs]
+            logs = [(Path(tmp) / f"server-{i}.log").read_text(errors="replace")[-2000:] for i in range(processes)]
         finally:
-            proc.terminate()
-            proc.wait(20)
-    rtts = sorted(stats.rtts)
+            for proc, _ in procs:
+                proc.terminate()
+            for proc, _ in procs:
+                try:
+                    proc.wait(30)
+                except subprocess.TimeoutExpired:  # thousands of sockets closing: do not wait longer
+                    proc.kill()
+                    proc.wait(30)
+            store.drop()
+            if redis:
+                _clean_redis(redis, prefix)
+    load_after = os.getloadavg()
+    rtts = sorted(r for _, r in stats.acks)
     pick = (lambda q: rtts[min(len(rtts) - 1, int(q * len(rtts)))]) if rtts else (lambda q: 0.0)
+    times = sorted(t for t, _ in stats.acks)
+    window = times[-1] - times[0] if len(times) > 1 else elapsed
+    # the steady state: from 10 s after the last player was seated (connecting 2 × N sockets
+    # and seating them is a burst no real day has: players arrive over hours)
+    steady = sorted(r for t, r in stats.acks if stats.seated_at and t >= stats.seated_at + 10)
+    spick = (lambda q: steady[min(len(steady) - 1, int(q * len(steady)))]) if steady else (lambda q: 0.0)
     return {
         "games": stats.games_done, "moves": len(rtts), "seconds": elapsed,
-        "moves_per_s": len(rtts) / elapsed if elapsed else 0.0,
+        "connected": stats.matched, "moves_per_s": len(rtts) / window if window else 0.0,
         "p50_ms": pick(0.50) * 1000, "p99_ms": pick(0.99) * 1000,
+        "steady_moves": len(steady), "steady_p50_ms": spick(0.50) * 1000,
+        "steady_p99_ms": spick(0.99) * 1000,
         "max_ms": (rtts[-1] * 1000 if rtts else 0.0),
         "mean_ms": statistics.fmean(rtts) * 1000 if rtts else 0.0,
         "server_cpu_s": server_cpu, "server_peak_mb": server_mb,
         "client_cpu_s": time.process_time() - client_cpu0,
         "client_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-        "errors": float(len(stats.errors)),
+        "errors": float(len(stats.errors)), "error_sample": stats.errors[:3],
+        "load_before": load_before, "load_after": load_after, "steady": stats.steady,
+        "logs": logs,
     }  # fmt: skip
+
+
+def _clean_redis(url: str, prefix: str) -> None:
+    import redis
+
+    r = redis.Redis.from_url(url)
+    try:
+        for key in r.scan_iter(f"{prefix}:*"):
+            r.delete(key)
+    finally:
+        r.close()
 
 
 def register(bench_app: typer.Typer) -> None:
@@ -241,6 +368,9 @@ def register(bench_app: typer.Typer) -> None:
         regulation: Path = typer.Option(None, "--regulation", help="规程文件 (默认 山海杯 2025)"),
         think: float = typer.Option(0.0, "--think", min=0, max=60,
                                     help="平均思考秒数 (0 = 立即应着, 测最大吞吐)"),
+        processes: int = typer.Option(1, "--processes", min=1, max=4, help="服务器进程数 (>1 需 --redis)"),
+        redis: str = typer.Option(None, "--redis", help="Redis 地址 (多进程时必需), 如 redis://127.0.0.1:6379/0"),
+        db: str = typer.Option(None, "--db", help="PostgreSQL 地址 (建临时 schema, 用后删除); 默认临时 SQLite 文件"),
     ) -> None:
         """线上对局基准: 模拟棋手经本机 WebSocket 下真实着手, 打印每秒着数与往返时间."""
         typer.echo(tr(
@@ -248,7 +378,9 @@ def register(bench_app: typer.Typer) -> None:
             f"live benchmark: {games} concurrent games, {moves} moves each, mean think {think} s, "
             f"at most {seconds:.0f} s, seed {seed}",
         ))  # fmt: skip
-        r = run_bench(games, moves, seconds, seed, regulation, think)
+        if processes > 1 and not redis:
+            raise typer.BadParameter(tr("多进程需要 --redis", "several processes need --redis"))
+        r = run_bench(games, moves, seconds, seed, regulation, think, processes, redis, db)
         typer.echo(tr(
             f"完成 {r['games']:.0f} 局, {r['moves']:.0f} 着, {r['seconds']:.1f} 秒: {r['moves_per_s']:,.0f} 着/秒",
             f"finished {r['games']:.0f} games, {r['moves']:.0f} moves in {r['seconds']:.1f} s: "
@@ -259,16 +391,45 @@ def register(bench_app: typer.Typer) -> None:
             f"round trip (send to ack, stored first): p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, "
             f"max {r['max_ms']:.1f} ms",
         ))  # fmt: skip
-        per_move = r["server_cpu_s"] / r["moves"] * 1000 if r["moves"] else 0.0
-        typer.echo(tr(f"服务器 CPU 每着 {per_move:.2f} ms", f"server CPU per move {per_move:.2f} ms"))
         typer.echo(tr(
-            f"服务器进程: CPU {r['server_cpu_s']:.1f} 秒, 内存峰值 {r['server_peak_mb']:.0f} MB; "
+            f"稳定阶段 (全部入座 10 秒后) {r['steady_moves']:.0f} 着: p50 {r['steady_p50_ms']:.1f} ms, "
+            f"p99 {r['steady_p99_ms']:.1f} ms",
+            f"steady state (from 10 s after all were seated) {r['steady_moves']:.0f} moves: "
+            f"p50 {r['steady_p50_ms']:.1f} ms, p99 {r['steady_p99_ms']:.1f} ms"))  # fmt: skip
+        if r["steady"]:
+            secs, cpus, n = r["steady"]
+            typer.echo(tr(
+                f"稳定阶段 {secs:.0f} 秒: {n / secs:.0f} 着/秒; 服务器 CPU " + ", ".join(f"{c / secs * 100:.0f}%" for c in cpus)
+                + f" 一核; 每着 {sum(cpus) / n * 1000 if n else 0:.2f} ms (含心跳等固定开销)",
+                f"steady state {secs:.0f} s: {n / secs:.0f} moves/s; server CPU "
+                + ", ".join(f"{c / secs * 100:.0f}%" for c in cpus)
+                + f" of a core; {sum(cpus) / n * 1000 if n else 0:.2f} ms per move (pings and the rest included)"))  # fmt: skip
+        total_cpu = sum(r["server_cpu_s"])
+        per_move = total_cpu / r["moves"] * 1000 if r["moves"] else 0.0
+        typer.echo(tr(f"入座棋手 {r['connected']:.0f} / {2 * games}; 服务器 CPU 每着 {per_move:.2f} ms (所有进程合计)",
+                      f"players seated {r['connected']:.0f} / {2 * games}; server CPU per move {per_move:.2f} ms "
+                      f"(all processes)"))  # fmt: skip
+        for i, (cpu, mb) in enumerate(zip(r["server_cpu_s"], r["server_peak_mb"], strict=True)):
+            typer.echo(tr(f"服务器进程 {i}: CPU {cpu:.1f} 秒 ({cpu / r['seconds'] * 100:.0f}% 一核), 内存峰值 {mb:.0f} MB",
+                          f"server process {i}: CPU {cpu:.1f} s ({cpu / r['seconds'] * 100:.0f}% of a core), "
+                          f"peak memory {mb:.0f} MB"))  # fmt: skip
+        typer.echo(tr(
             f"客户端进程: CPU {r['client_cpu_s']:.1f} 秒, 内存峰值 {r['client_peak_mb']:.0f} MB",
-            f"server process: CPU {r['server_cpu_s']:.1f} s, peak memory {r['server_peak_mb']:.0f} MB; "
             f"client process: CPU {r['client_cpu_s']:.1f} s, peak memory {r['client_peak_mb']:.0f} MB",
         ))  # fmt: skip
+        lb, la = r["load_before"], r["load_after"]
+        typer.echo(tr(f"负载 (1/5/15 分钟): 开始 {lb[0]:.1f}/{lb[1]:.1f}/{lb[2]:.1f}, 结束 {la[0]:.1f}/{la[1]:.1f}/{la[2]:.1f}; "
+                      f"CPU 核数 {os.cpu_count()}",
+                      f"load average (1/5/15 min): before {lb[0]:.1f}/{lb[1]:.1f}/{lb[2]:.1f}, after "
+                      f"{la[0]:.1f}/{la[1]:.1f}/{la[2]:.1f}; {os.cpu_count()} CPUs"))  # fmt: skip
         if r["errors"]:
             typer.echo(tr(f"错误/拒绝: {r['errors']:.0f}", f"errors/refusals: {r['errors']:.0f}"))
-        verdict = r["p99_ms"] < 100
+            for e in r["error_sample"]:
+                typer.echo(f"  {e[:200]}")
+            for i, text in enumerate(r["logs"]):
+                if text.strip():
+                    typer.echo(tr(f"服务器进程 {i} 日志末尾:", f"end of server process {i}'s log:"))
+                    typer.echo(text)
+        verdict = (r["steady_p99_ms"] if r["steady_moves"] else r["p99_ms"]) < 100
         typer.echo(tr(f"p99 目标 < 100 ms: {'达标' if verdict else '未达标'}",
                       f"p99 target < 100 ms: {'met' if verdict else 'NOT met'}"))  # fmt: skip

@@ -27,23 +27,35 @@ a resent action (same version and content) gets the same ack again and is applie
 one is refused with the current version so the client resyncs; the result, SGF and ladder are
 committed before ``ended`` is sent. Lag compensation: the server measures each connection's
 round trip from its pings (a pong echoes the ping's ``at``) and credits half of it to a move,
-at most the game's ``lag_cap`` (0.5 s by default); a client cannot claim a delay. One process owns all games (scale-out through Redis: not yet).
+at most the game's ``lag_cap`` (0.5 s by default); a client cannot claim a delay.
+
+Spectators (sockets that are not one of the game's two players) get every ``update``,
+``presence`` and ``ended`` ``spectator_delay`` seconds after it happened, and their ``state``
+is the game as it was that long ago (it carries ``"delay"``); players are never delayed.
+
+Scale-out (``LiveOptions.redis_url``): several processes share one store and one Redis. A game
+is owned by one process (``yisai.live.cluster``); a socket held by another process has its
+``act``/``join``/frames forwarded to the owner and gets the owner's answers and news back
+through Redis, in order. The matching waves run in one elected process. When an owner dies,
+another process takes its games over once their ownership keys expire, resuming them from the
+store without charging the outage. Without Redis, one process owns every game.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from functools import partial
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -51,9 +63,14 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from yisai.game.board import BLACK, WHITE
 from yisai.game.flow import Phase
 from yisai.i18n import Text, normalise
+from yisai.live import relay
+from yisai.live.cluster import Cluster, Unanswered
+from yisai.live.delay import DelayLine, delayed_state
 from yisai.live.matching import Matchmaker
 from yisai.live.periods import closed_reason, open_period, pool_of
 from yisai.live.session import Action, Kind, LiveGame, LiveRefused, color_name
+from yisai.live.sockets import Client, Slot, dumps
+from yisai.live.writer import Writer
 from yisai.services import fairplay
 from yisai.services import live as svc
 from yisai.services.context import Context, Work
@@ -63,6 +80,10 @@ from yisai.services.identity import Actor
 log = logging.getLogger("yisai.live")
 T = TypeVar("T")
 TICKET_SALT = "yisai-live-ticket"
+# Long enough that relaying a spectator's view to a player cannot help within a move's thinking
+# time of a 30-minute game, short enough for an audience: the server's default, settable per
+# deployment (``yisai serve --spectator-delay``).
+DEFAULT_SPECTATOR_DELAY = 60.0
 
 
 def issue_ticket(secret: str, player: str, name: str, division: str) -> str:
@@ -90,119 +111,29 @@ class LiveOptions:
     alive_seconds: float = 2.0  # how often games are stamped alive (crash recovery precision)
     lag_cap: float | None = None  # None: the session default
     owner: str = field(default_factory=lambda: f"{os.uname().nodename}:{os.getpid()}")
-
-
-@dataclass(eq=False)
-class Client:
-    ws: WebSocket
-    conn: str
-    player: str | None
-    name: str
-    division: str
-    lang: str
-    games: set[int] = field(default_factory=set)
-    delay: float = 0.0  # one-way network delay: half the last ping's round trip
-    send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    async def send(self, msg: dict[str, Any]) -> None:
-        try:
-            async with self.send_lock:
-                await self.ws.send_json(msg)
-        except Exception:  # the socket is closing; its own loop cleans up
-            pass
-
-
-@dataclass(eq=False)
-class Slot:
-    info: svc.LiveGameInfo
-    game: LiveGame
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    clients: set[Client] = field(default_factory=set)
-    last_presence: tuple[bool, int, bool, int] | None = None
-
-
-class Writer:
-    """Group commit: writes queued while one transaction runs go together into the next.
-
-    Each caller awaits its own result; the acknowledgement of an action is sent only when the
-    transaction holding it has committed. If a batch fails, its writes are retried one by one
-    so one bad write cannot sink the others.
-    """
-
-    def __init__(self, context: Context, actor: Actor) -> None:
-        self.ctx = context
-        self.actor = actor
-        self.pending: list[tuple[Callable[[Work], Any], asyncio.Future[Any]]] = []
-        self.wake = asyncio.Event()
-        self.task: asyncio.Task[None] | None = None
-        self.batches = self.writes = 0
-        self.busy = 0.0  # seconds spent committing (for the bench's report)
-
-    def start(self) -> None:
-        self.task = asyncio.create_task(self._run())
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-            self.task = None
-
-    async def submit(self, fn: Callable[[Work], T]) -> T:
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.pending.append((fn, future))
-        self.wake.set()
-        return cast(T, await future)
-
-    async def _run(self) -> None:
-        while True:
-            await self.wake.wait()
-            self.wake.clear()
-            batch, self.pending = self.pending, []
-            if not batch:
-                continue
-            began = time.perf_counter()
-            results = await asyncio.to_thread(self._commit, [fn for fn, _ in batch])
-            self.busy += time.perf_counter() - began
-            self.batches += 1
-            self.writes += len(batch)
-            for (_, future), (ok, value) in zip(batch, results, strict=True):
-                if future.done():
-                    continue
-                if ok:
-                    future.set_result(value)
-                else:
-                    future.set_exception(value)
-
-    def _commit(self, fns: list[Callable[[Work], Any]]) -> list[tuple[bool, Any]]:
-        try:
-            with self.ctx.work(actor=self.actor) as work:
-                values = [fn(work) for fn in fns]
-            return [(True, v) for v in values]
-        except Exception as exc:
-            if len(fns) == 1:
-                return [(False, exc)]
-        out: list[tuple[bool, Any]] = []
-        for fn in fns:
-            try:
-                with self.ctx.work(actor=self.actor) as work:
-                    out.append((True, fn(work)))
-            except Exception as exc:
-                out.append((False, exc))
-        return out
+    # Spectators see everything this many seconds late (0 = live); players never wait.
+    spectator_delay: float = DEFAULT_SPECTATOR_DELAY
+    redis_url: str | None = None  # None: one process, no Redis
+    redis_prefix: str = "yisai:live"  # keys and channels (one per deployment / test)
+    owner_ttl: float = 10.0  # an ownership key lives this long unless renewed (takeover delay)
+    request_seconds: float = 5.0  # a forwarded request unanswered this long is retried
 
 
 class LiveHub:
-    """All games and queues of this process."""
+    """All games and queues of this process (and, with Redis, its part of the cluster)."""
 
     def __init__(self, context: Context, options: LiveOptions) -> None:
         if not options.secret:  # an empty key would let anyone forge a player's ticket
             raise ValueError("LiveOptions.secret must be set (the web app's secret key)")
         self.ctx = context
         self.opt = options
+        self.me = options.owner
         self.cfg: svc.LiveConfig | None = None
-        self.slots: dict[int, Slot] = {}
+        self.slots: dict[int, Slot] = {}  # the games this process owns (add with keep / drop)
+        self.by_player: dict[str, set[int]] = {}  # player → ids of their games in self.slots
         self.clients: dict[str, set[Client]] = {}  # player → open connections
+        self.conns: dict[str, Client] = {}  # connection id → connection (answers from owners)
+        self.connections = 0
         self.names: dict[str, str] = {}
         self.matchmaker: Matchmaker | None = None
         self.match_day: Any = None
@@ -210,9 +141,38 @@ class LiveHub:
         self.started = False
         self._start_lock = asyncio.Lock()
         self._match_lock = asyncio.Lock()
+        self._takeover_lock = asyncio.Lock()
         self.being_seated: set[str] = set()  # players of a wave whose games are being stored
         self.actor = Actor.system()
         self.writer = Writer(context, self.actor)
+        self.delay = max(options.spectator_delay, 0.0)
+        self.delay_line = DelayLine(options.clock, self._deliver_late)
+        # ----- cluster state (empty without Redis) -----
+        self.cluster: Cluster | None = None
+        self.remote_watch: dict[int, set[Client]] = {}  # games owned elsewhere → our sockets
+        self.remote_players: dict[int, tuple[str, str]] = {}
+        self.known_owner: dict[int, str] = {}
+        self.origin: dict[str, str] = {}  # leader: queued player → the process holding them
+        self.forwarded: dict[str, tuple[str, str]] = {}  # our players queued at the leader
+        self.leader_seen = ""
+        self.frames_out: dict[str, set[tuple[int, str, str]]] = {}
+
+    def keep(self, slot: Slot) -> Slot:
+        """Own a game here (indexed by player: no scan over thousands of games per socket)."""
+        self.slots.setdefault(slot.info.id, slot)
+        for player in slot.players:
+            self.by_player.setdefault(player, set()).add(slot.info.id)
+        return self.slots[slot.info.id]
+
+    def drop(self, gid: int) -> Slot | None:
+        slot = self.slots.pop(gid, None)
+        if slot is not None:
+            for player in slot.players:
+                games = self.by_player.get(player, set())
+                games.discard(gid)
+                if not games:
+                    self.by_player.pop(player, None)
+        return slot
 
     # ----- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -222,15 +182,26 @@ class LiveHub:
             now = self.opt.clock()
             self.cfg, resumed = await asyncio.to_thread(self._load, now)
             for info, game in resumed:
-                self.slots[info.id] = Slot(info, game)
+                self.keep(Slot(info, game))
             log.info("live: %d games resumed", len(resumed))
             self.writer.start()
+            self.delay_line.start()
+            _calm_the_collector()
+            if self.opt.redis_url:
+                self.cluster = Cluster(self.opt.redis_url, self.opt.redis_prefix, self.me,
+                                       self.opt.owner_ttl, partial(relay.on_message, self))  # fmt: skip
+                await self.cluster.start()
+                await relay.scan(self)
             self.tasks = [asyncio.create_task(self._waves()), asyncio.create_task(self._housekeeping())]
+            if self.cluster is not None:
+                self.tasks.append(asyncio.create_task(self._keep_keys()))
             self.started = True
 
     def _load(self, now: float) -> tuple[svc.LiveConfig, list[tuple[svc.LiveGameInfo, LiveGame]]]:
         with self.ctx.work(actor=self.actor) as work:
             cfg = svc.live_config(work, self.opt.event, lag_cap=self.opt.lag_cap)
+            if self.opt.redis_url:  # games are taken over one by one as their keys expire
+                return cfg, []
             return cfg, svc.resume_games(work, cfg, now, owner=self.opt.owner)
 
     async def stop(self) -> None:
@@ -241,6 +212,12 @@ class LiveHub:
                 await task
         self.tasks = []
         await self.writer.stop()
+        await self.delay_line.stop()
+        if self.cluster is not None:  # hand our games over at once instead of after the expiry
+            with contextlib.suppress(Exception):
+                await self.cluster.release(list(self.slots))
+            await self.cluster.stop()
+            self.cluster = None
         w = self.writer
         log.info("live: %d writes in %d commits, %.2f s committing", w.writes, w.batches, w.busy)
         self.started = False
@@ -267,10 +244,15 @@ class LiveHub:
             return
         player, name, division = who if who else (None, "", "")
         client = Client(ws, secrets.token_hex(6), player, name, division, lang)
+        self.connections += 1
+        client.share = self.connections
+        self.conns[client.conn] = client
         if player is not None:
             self.clients.setdefault(player, set()).add(client)
             self.names[player] = name
-        mine = [gid for gid, s in self.slots.items() if player in (s.info.black, s.info.white)]
+        mine = sorted(self.by_player.get(player, ())) if player else []
+        if player is not None and self.cluster is not None:  # games owned by other processes too
+            mine = sorted(set(mine) | set(await self._read(partial(svc.playing_games_of, player=player))))
         await client.send({"t": "welcome", "player": player, "games": mine})
         try:
             while True:
@@ -279,6 +261,13 @@ class LiveHub:
                     await self._handle(client, msg if isinstance(msg, dict) else {})
                 except ServiceError as exc:
                     await client.send({"t": "error", "code": exc.code, "message": exc.render(lang)})
+                except (WebSocketDisconnect, RuntimeError):
+                    raise
+                except Exception:  # e.g. Redis unreachable: this message failed, the socket lives
+                    log.exception("live: message %s failed", msg.get("t") if isinstance(msg, dict) else msg)
+                    await client.send(self._error("server_error", Text("服务器暂时无法处理, 请稍后重试",
+                                                                       "the server could not handle this now; retry"),
+                                                  lang))  # fmt: skip
         except (WebSocketDisconnect, RuntimeError):
             pass
         except (ValueError, KeyError):  # not a JSON text frame: a broken client; close it
@@ -287,17 +276,33 @@ class LiveHub:
         finally:
             await self._gone(client)
 
+    async def _read(self, fn: Callable[..., T]) -> T:
+        """A read-only use case in a worker thread: ``fn(work, cfg)``."""
+        cfg = self.cfg
+
+        def run() -> T:
+            with self.ctx.work(actor=self.actor) as work:
+                return fn(work, cfg)
+
+        return await asyncio.to_thread(run)
+
     async def _gone(self, client: Client) -> None:
+        self.conns.pop(client.conn, None)
         if client.player is not None:
             conns = self.clients.get(client.player, set())
             conns.discard(client)
             if not conns:
                 self.clients.pop(client.player, None)
-                if self.matchmaker is not None:
-                    self.matchmaker.leave(client.player)
+                await self._leave(client.player)
         for gid in list(client.games):
             slot = self.slots.get(gid)
             if slot is None:
+                self.remote_watch.get(gid, set()).discard(client)
+                owner = self.known_owner.get(gid)
+                if owner and self.cluster is not None:
+                    with contextlib.suppress(Exception):
+                        await self.cluster.send(owner, {"k": "detach", "game": gid, "conn": client.conn,
+                                                        "player": client.player})  # fmt: skip
                 continue
             slot.clients.discard(client)
             color = slot.info.color_of(client.player) if client.player else None
@@ -312,8 +317,11 @@ class LiveHub:
         if kind != "act":  # any frame shows the player is on the platform (act does it itself)
             for gid in list(client.games):
                 slot = self.slots.get(gid)
-                color = slot.info.color_of(client.player) if slot and client.player else None
-                if slot is not None and color is not None and not slot.game.over:
+                if slot is None:
+                    self._remote_frame(client, gid)
+                    continue
+                color = slot.info.color_of(client.player) if client.player else None
+                if color is not None and not slot.game.over:
                     async with slot.lock:  # the time is read under the lock: events stay ordered
                         slot.game.frame(color, client.conn, self.opt.clock())
                         await self._after_change(slot)
@@ -325,8 +333,8 @@ class LiveHub:
         elif kind == "queue":
             await self._queue(client)
         elif kind == "leave":
-            if self.matchmaker is not None and client.player:
-                self.matchmaker.leave(client.player)
+            if client.player:
+                await self._leave(client.player)
             await client.send({"t": "left"})
         elif kind in ("join", "sync"):
             await self._join(client, msg.get("game"))
@@ -343,6 +351,12 @@ class LiveHub:
                                                               f"unknown message type: {kind}"),
                                           client.lang))
 
+    def _remote_frame(self, client: Client, gid: int) -> None:
+        """A player's frame for a game owned elsewhere: sent to the owner with the next tick."""
+        owner = self.known_owner.get(gid)
+        if owner and client.player and client.player in self.remote_players.get(gid, ()):
+            self.frames_out.setdefault(owner, set()).add((gid, client.conn, client.player))
+
     # ----- matching ---------------------------------------------------------------------------
     async def _queue(self, client: Client) -> None:
         assert self.cfg is not None
@@ -356,8 +370,7 @@ class LiveHub:
             code, why = refused or ("closed", closed_reason(self.cfg.stage, beijing))
             await client.send(self._error(code, why, client.lang))
             return
-        if any(not s.game.over and client.player in (s.info.black, s.info.white)
-               for s in self.slots.values()):
+        if await self._in_game(client.player):
             await client.send(self._error("in_game", Text("你有一局正在进行", "you have a game in progress"),
                                           client.lang))
             return
@@ -367,10 +380,39 @@ class LiveHub:
                                           client.lang))
             return
         pool = pool_of(self.cfg.ladder, client.division)
-        mm = await self._matchmaker(beijing)
-        if client.player not in self.being_seated:  # else their game is about to be announced
-            mm.enqueue(pool, client.player, self.opt.clock())
+        await self._enqueue(pool, client.player, client.name, self.me)
         await client.send({"t": "queued", "pool": pool, "period": period.number})
+
+    async def _in_game(self, player: str) -> bool:
+        if any(not self.slots[g].game.over for g in self.by_player.get(player, ())):
+            return True
+        if self.cluster is None:
+            return False
+        return bool(await self._read(partial(svc.playing_games_of, player=player)))
+
+    async def _enqueue(self, pool: str, player: str, name: str, origin: str) -> None:
+        """Into the one queue: ours if we lead the matching (or run alone), else the leader's."""
+        if self.cluster is not None:
+            leader = await self.cluster.leader()
+            if leader and leader != self.me:
+                if origin == self.me:
+                    self.forwarded[player] = (pool, name)
+                await self.cluster.send(leader, {"k": "queue", "pool": pool, "player": player,
+                                                 "name": name, "origin": origin})  # fmt: skip
+                return
+            self.origin[player] = origin
+            self.names.setdefault(player, name)
+        mm = await self._matchmaker(self.ctx.settings.clock())
+        if player not in self.being_seated:  # else their game is about to be announced
+            mm.enqueue(pool, player, self.opt.clock())
+
+    async def _leave(self, player: str) -> None:
+        if self.matchmaker is not None:
+            self.matchmaker.leave(player)
+        self.origin.pop(player, None)
+        if self.forwarded.pop(player, None) is not None and self.cluster is not None and self.leader_seen:
+            with contextlib.suppress(Exception):
+                await self.cluster.send(self.leader_seen, {"k": "leave", "player": player})
 
     async def _matchmaker(self, beijing: datetime) -> Matchmaker:
         assert self.cfg is not None
@@ -398,9 +440,30 @@ class LiveHub:
         while True:
             await asyncio.sleep(self.opt.wave_seconds)
             try:
-                await self.run_waves()
+                if await self._leading():
+                    await self.run_waves()
             except Exception:
                 log.exception("live: matching wave failed")
+
+    async def _leading(self) -> bool:
+        """Whether this process runs the waves; on a change of leader the queue moves with it."""
+        if self.cluster is None:
+            return True
+        leader = await self.cluster.leader()
+        if leader != self.leader_seen:
+            was, self.leader_seen = self.leader_seen, leader
+            if was == self.me and leader != self.me and self.matchmaker is not None:
+                # we lost the lead: our own waiting players queue again at the new leader (the
+                # other processes re-queue theirs when they see the change)
+                for pool, queue in self.matchmaker.queues.items():
+                    for player in queue:
+                        if self.origin.get(player, self.me) == self.me:
+                            self.forwarded[player] = (pool, self.names.get(player, player))
+                self.matchmaker, self.origin = None, {}
+            for player, (pool, name) in list(self.forwarded.items()):  # re-queue at the new leader
+                self.forwarded.pop(player, None)
+                await self._enqueue(pool, player, name, self.me)
+        return leader == self.me
 
     async def run_waves(self) -> None:
         assert self.cfg is not None
@@ -412,9 +475,8 @@ class LiveHub:
         if period is None:  # the period closed while people waited: nobody can be matched now
             for pool, queue in self.matchmaker.queues.items():
                 for player in list(queue):
-                    for c in list(self.clients.get(player, ())):
-                        await c.send(self._error("closed", closed_reason(cfg.stage, beijing), c.lang)
-                                     | {"pool": pool})
+                    await self._tell(player, self._error("closed", closed_reason(cfg.stage, beijing),
+                                                         self.ctx.settings.language) | {"pool": pool})
                 queue.clear()
             return
         mm = await self._matchmaker(beijing)
@@ -425,16 +487,17 @@ class LiveHub:
             wave = mm.run_wave(pool, now)
             if not wave.pairs:
                 continue
+            owners = {m.black: self.origin.get(m.black, self.me) for m in wave.pairs}
 
-            def write(work: Work, wave: Any = wave, pool: str = pool,
-                      now: float = now) -> list[tuple[svc.LiveGameInfo, LiveGame]]:
+            def write(work: Work, wave: Any = wave, pool: str = pool, now: float = now,
+                      owners: dict[str, str] = owners) -> list[tuple[svc.LiveGameInfo, LiveGame]]:
                 svc.store_wave(work, cfg, beijing.date(), wave)
                 return [
                     svc.start_game(
                         work, cfg, period=period.number, pool=pool,
                         black=(m.black, self.names.get(m.black, m.black)),
                         white=(m.white, self.names.get(m.white, m.white)), start=now,
-                        owner=self.opt.owner,
+                        owner=owners[m.black],
                         matching={"seed": wave.seed, "wave": wave.number, "pool": pool},
                     )
                     for m in wave.pairs
@@ -446,27 +509,78 @@ class LiveHub:
                 started = await self.writer.submit(write)
             except Exception:  # nothing was stored: the players wait for the next wave
                 log.exception("live: wave %s/%s not stored", pool, wave.number)
-                mm.requeue(wave, set(self.clients))
+                mm.requeue(wave, set(self.clients) | set(self.origin))
                 continue
             finally:
                 self.being_seated -= seated
             mm.confirm(wave)
-            joins = []
-            for info, game in started:
-                self.slots[info.id] = Slot(info, game)
+            await self._seat(started, owners)
+            joins: list[Awaitable[Any]] = []
+            for info, _ in started:
                 for player, color in ((info.black, BLACK), (info.white, WHITE)):
                     opponent = info.white_name if color == BLACK else info.black_name
-                    for c in list(self.clients.get(player, ())):
-                        joins.append(self._matched(c, info.id, color_name(color), opponent))
+                    origin = self.origin.pop(player, self.me)
+                    if origin == self.me:
+                        joins.extend(self._matched(c, info.id, color_name(color), opponent)
+                                     for c in list(self.clients.get(player, ())))  # fmt: skip
+                    elif self.cluster is not None:
+                        joins.append(self.cluster.send(origin, {
+                            "k": "matched", "player": player, "game": info.id,
+                            "color": color_name(color), "opponent": opponent}))  # fmt: skip
             await asyncio.gather(*joins)  # every player of the wave at once, not one by one
+
+    async def _seat(self, started: list[tuple[svc.LiveGameInfo, LiveGame]], owners: dict[str, str]) -> None:
+        """New games go to their owners: here, or adopted by the process holding Black (one
+        request per process per wave). A game its owner did not take in time is ours, unless
+        the owner claimed it meanwhile: a key is claimed once, so a game never has two owners."""
+        by_owner: dict[str, list[tuple[svc.LiveGameInfo, LiveGame]]] = {}
+        for info, game in started:
+            by_owner.setdefault(owners[info.black] if self.cluster else self.me, []).append((info, game))
+        for owner, games in by_owner.items():
+            if owner != self.me and self.cluster is not None:
+                with contextlib.suppress(Unanswered):
+                    await self.cluster.request(owner, {"k": "adopt", "games": [
+                        [asdict(info), game.start] for info, game in games]},
+                        max(self.opt.request_seconds, self.opt.owner_ttl / 2))  # fmt: skip
+                    continue
+            claimed = (await self.cluster.claim_many([i.id for i, _ in games]) if self.cluster
+                       else [True] * len(games))  # fmt: skip
+            for (info, game), ours in zip(games, claimed, strict=True):
+                if ours:
+                    self.keep(Slot(info, game))
 
     async def _matched(self, client: Client, gid: int, color: str, opponent: str) -> None:
         await client.send({"t": "matched", "game": gid, "color": color, "opponent": opponent})
         await self._join(client, gid)
 
+    async def _tell(self, player: str, msg: dict[str, Any]) -> None:
+        """A message for a queued player, wherever their sockets are."""
+        origin = self.origin.get(player, self.me)
+        if origin != self.me and self.cluster is not None:
+            await self.cluster.send(origin, {"k": "tell", "player": player, "msg": msg})
+            return
+        for c in list(self.clients.get(player, ())):
+            await c.send(msg)
+
     # ----- games ------------------------------------------------------------------------------
     async def _join(self, client: Client, gid: Any) -> None:
         slot = self.slots.get(gid) if isinstance(gid, int) else None
+        if slot is None and isinstance(gid, int) and self.cluster is not None:
+            self.remote_watch.setdefault(gid, set()).add(client)  # before the answer: no news lost
+            client.games.add(gid)
+            try:
+                owner, got = await relay.remote(self, gid, {"k": "join", "game": gid, "conn": client.conn,
+                                                      "player": client.player, "lang": client.lang})
+            except Unanswered:
+                await client.send(self._unreachable(gid, client.lang))
+                return
+            if isinstance(got, dict):  # the owner answered (its state went to the socket)
+                self.known_owner[gid] = owner
+                self.remote_players[gid] = tuple(got.get("players", ("", "")))
+                return
+            self.remote_watch.get(gid, set()).discard(client)
+            client.games.discard(gid)
+            slot = got
         if slot is None and isinstance(gid, int):
             slot = await self._finished_slot(gid)
         if slot is None:
@@ -479,7 +593,7 @@ class LiveHub:
                 client.games.add(slot.info.id)
                 if color is not None and not slot.game.over:
                     slot.game.attach(color, client.conn, self.opt.clock())
-            state = self._state(slot)
+            state = self._state_for(slot, client.player)
             if color is not None:  # which side this connection plays (a reloaded page forgot it)
                 state["you"] = color_name(color)
             await client.send(state)
@@ -520,14 +634,54 @@ class LiveHub:
                       "white": info.white_name or info.white})  # fmt: skip
         return state
 
+    def _state_for(self, slot: Slot, player: str | None) -> dict[str, Any]:
+        """The resync message: a player's is the game now, a spectator's the game ``delay`` ago."""
+        if self.delay <= 0 or (player is not None and player in slot.players):
+            return self._state(slot)
+        info = slot.info
+        state = delayed_state(slot.game, slot.recent, self.opt.clock(), self.delay)
+        state.update({"t": "state", "game": info.id, "black": info.black_name or info.black,
+                      "white": info.white_name or info.white})  # fmt: skip
+        return state
+
     async def _act(self, client: Client, msg: dict[str, Any]) -> None:
         gid = msg.get("game")
         slot = self.slots.get(gid) if isinstance(gid, int) else None
+        if slot is None and isinstance(gid, int) and self.cluster is not None and client.player:
+            body = {"k": "act", "game": gid, "conn": client.conn, "player": client.player,
+                    "lag": client.delay, "lang": client.lang, "msg": msg}  # fmt: skip
+            self.remote_watch.setdefault(gid, set()).add(client)
+            client.games.add(gid)
+            try:
+                owner, got = await relay.remote(self, gid, body)
+            except Unanswered:
+                await client.send(self._unreachable(gid, client.lang))
+                return
+            if isinstance(got, dict):  # answered (the ack or refusal went to the socket)
+                self.known_owner[gid] = owner
+                if "players" in got:
+                    self.remote_players[gid] = tuple(got["players"])
+                return
+            self.remote_watch.get(gid, set()).discard(client)
+            slot = got
         color = slot.info.color_of(client.player) if slot and client.player else None
         if slot is None or color is None:
             await client.send(self._error("not_your_game", Text("你不是这局棋的对局者", "you are not playing this game"),
                                           client.lang))
             return
+
+        def join() -> None:
+            if client not in slot.clients:
+                slot.clients.add(client)
+                client.games.add(slot.info.id)
+
+        await self._act_on(slot, color, client.conn, msg, client.delay, client.lang, client.send, join)
+
+    async def _act_on(self, slot: Slot, color: int, conn: str, msg: dict[str, Any], lag: float,
+                      lang: str, answer: Callable[[dict[str, Any]], Any],
+                      join: Callable[[], None]) -> None:
+        """Check, store and acknowledge one action; then the news to everyone watching.
+        ``answer`` reaches the acting socket, here or (through Redis) on another process."""
         try:
             kind = Kind(str(msg.get("kind")))
             version = int(msg.get("version", -1))
@@ -535,46 +689,59 @@ class LiveHub:
             if kind in (Kind.MOVE, Kind.TOGGLE):
                 point = slot.game.flow.board.parse_gtp(str(msg.get("point", "")))
         except (ValueError, TypeError):
-            await client.send(self._refusal(slot, "bad_action", Text("无法识别的着手", "malformed action"),
-                                            slot.game.version, client.lang))
+            await answer(self._refusal(slot, "bad_action", Text("无法识别的着手", "malformed action"),
+                                       slot.game.version, lang))
             return
         async with slot.lock:
-            if client not in slot.clients:
-                slot.clients.add(client)
-                client.games.add(slot.info.id)
+            join()
             now = self.opt.clock()
             try:
-                ack = slot.game.act(color, kind, version, now, point=point, conn=client.conn,
-                                    lag=client.delay)  # measured by the server, capped by the game
+                ack = slot.game.act(color, kind, version, now, point=point, conn=conn,
+                                    lag=lag)  # measured by the server, capped by the game
             except LiveRefused as exc:
-                await client.send(self._refusal(slot, exc.code, exc.text, exc.version, client.lang))
+                await answer(self._refusal(slot, exc.code, exc.text, exc.version, lang))
                 await self._after_change(slot)
+                return
+            except ValueError:  # the game in memory disagrees with itself: take the stored one
+                log.exception("live: game %s refused an action; reloading it", slot.info.id)
+                await self._reload(slot)
+                await answer(self._refusal(slot, "stale", Text("棋局已更新, 请同步后再下", "the game moved on; sync"),
+                                           slot.game.version, lang))  # fmt: skip
                 return
             if not ack.duplicate:
                 try:
-                    await self.writer.submit(lambda work: self._persist(work, slot, ack.action))
+                    if slot.game.over:
+                        await self.writer.submit(partial(self._persist_end, slot=slot, action=ack.action))
+                    else:
+                        await self.writer.record(slot.info.id, slot.game, ack.action)
                 except Exception:  # not stored: forget it and reload the stored game
                     log.exception("live: could not store game %s action %s", slot.info.id, ack.action)
                     await self._reload(slot)
-                    await client.send(self._refusal(
+                    await answer(self._refusal(
                         slot, "store_failed", Text("服务器未能保存这一步, 请重试", "the server could not store this action; retry"),
-                        slot.game.version, client.lang))  # fmt: skip
+                        slot.game.version, lang))  # fmt: skip
                     return
-            await client.send({"t": "ack", "game": slot.info.id, "seq": ack.action.seq,
-                               "version": ack.version, "duplicate": ack.duplicate})  # fmt: skip
+            await answer({"t": "ack", "game": slot.info.id, "seq": ack.action.seq,
+                          "version": ack.version, "duplicate": ack.duplicate})  # fmt: skip
             if not ack.duplicate:
                 update = self._update(slot, ack.action)
-                for c in list(slot.clients):
-                    await c.send(update)
+                if self.delay > 0:
+                    self._remember(slot, ack.action.at, update)
+                await self._news(slot, update, ack.action.at)
                 if slot.game.over:
                     await self._announce_end(slot)
 
-    def _persist(self, work: Work, slot: Slot, action: Action) -> None:
+    def _remember(self, slot: Slot, at: float, update: dict[str, Any]) -> None:
+        board = slot.game.flow.board
+        view: dict[str, Any] = {k: update[k] for k in ("phase", "clocks", "dead", "accepted", "count")
+                                if k in update}  # fmt: skip
+        view["to_move"] = "B" if board.to_move == BLACK else "W"
+        view["running"] = {BLACK: "B", WHITE: "W"}.get(slot.game.clock.running)
+        slot.recent.add(at, update["version"], view, self.opt.clock() - self.delay)
+
+    def _persist_end(self, work: Work, *, slot: Slot, action: Action) -> None:
         assert self.cfg is not None
-        if slot.game.over:
-            slot.info = svc.finish_game(work, self.cfg, slot.info.id, slot.game, action)
-        else:
-            svc.record_action(work, slot.info.id, slot.game, action)
+        slot.info = svc.finish_game(work, self.cfg, slot.info.id, slot.game, action)
 
     async def _reload(self, slot: Slot) -> None:
         assert self.cfg is not None
@@ -589,6 +756,10 @@ class LiveHub:
             color = info.color_of(c.player) if c.player else None
             if color is not None:
                 game.attach(color, c.conn, self.opt.clock())
+        for conn, (_, player) in slot.remote.items():
+            color = info.color_of(player) if player else None
+            if color is not None:
+                game.attach(color, conn, self.opt.clock())
         slot.info, slot.game = info, game
 
     async def _after_change(self, slot: Slot) -> None:
@@ -615,8 +786,10 @@ class LiveHub:
         assert ending is not None
         msg = {"t": "ended", "game": slot.info.id, "result": ending.outcome.sgf,
                "reason": ending.outcome.reason.value, "state": self._state(slot)}  # fmt: skip
-        for c in list(slot.clients):
-            await c.send(msg)
+        await self._news(slot, msg, ending.at)
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                await self.cluster.release([slot.info.id])
 
     async def _presence_news(self, slot: Slot) -> None:
         """When someone's presence changed: store it, and tell both players (and watchers)."""
@@ -627,51 +800,134 @@ class LiveHub:
         slot.last_presence = view
         if slot.info.status == "playing":
             await self.writer.submit(lambda work: svc.save_state(work, slot.info.id, slot.game, now))
-        msg = {"t": "presence", "game": slot.info.id, "clocks": slot.game.clocks(now)}
-        for c in list(slot.clients):
-            await c.send(msg)
+        await self._news(slot, {"t": "presence", "game": slot.info.id, "clocks": slot.game.clocks(now)}, now)
+
+    # ----- fan-out ----------------------------------------------------------------------------
+    async def _news(self, slot: Slot, msg: dict[str, Any], happened: float) -> None:
+        """One message for every socket of a game: encoded once; ours directly, the other
+        processes' through Redis (one message per process); spectators at ``happened + delay``."""
+        text = dumps(msg)
+        show_at = happened + self.delay
+        await self._deliver(slot.info.id, slot.players, text, show_at, slot.clients)
+        if self.cluster is not None and slot.remote:
+            fan = {"k": "fan", "game": slot.info.id, "players": slot.players, "show_at": show_at,
+                   "text": text}  # fmt: skip
+            for process in {p for p, _ in slot.remote.values()}:
+                try:
+                    listening = await self.cluster.send(process, fan)
+                except Exception:
+                    listening = 1  # Redis hiccup: keep the watchers
+                if not listening:  # that process is gone, and its sockets with it
+                    slot.remote = {c: v for c, v in slot.remote.items() if v[0] != process}
+
+    async def _deliver(self, gid: int, players: tuple[str, str], text: str, show_at: float,
+                       clients: set[Client]) -> None:
+        late = False
+        now = self.opt.clock()
+        for c in list(clients):
+            if show_at <= now or (c.player is not None and c.player in players):
+                await c.send_text(text)
+            else:
+                late = True
+        if late:
+            self.delay_line.put(show_at, (gid, players, text))
+
+    async def _deliver_late(self, item: tuple[int, tuple[str, str], str]) -> None:
+        gid, players, text = item
+        slot = self.slots.get(gid)
+        clients = slot.clients if slot is not None else self.remote_watch.get(gid, set())
+        for c in list(clients):
+            if c.player is None or c.player not in players:
+                await c.send_text(text)
 
     async def _housekeeping(self) -> None:
-        last_ping = last_alive = 0.0
+        last_sweep = last_alive = last_scan = 0.0
+        # Pings are spread over the interval: each tick pings one share of the sockets, so
+        # thousands of pongs do not arrive in one burst (each socket still every ping_seconds).
+        shares = max(1, round(self.opt.ping_seconds / self.opt.tick_seconds))
+        turn = 0
         while True:
             await asyncio.sleep(self.opt.tick_seconds)
             try:
                 now = self.opt.clock()
-                ping = now - last_ping >= self.opt.ping_seconds
+                turn = (turn + 1) % shares
+                text = dumps({"t": "ping", "at": now})
+                for conns in list(self.clients.values()):
+                    for c in list(conns):
+                        if c.share % shares == turn:
+                            await c.send_text(text)
+                ping = now - last_sweep >= self.opt.ping_seconds
                 if ping:
-                    last_ping = now
-                    for conns in list(self.clients.values()):
-                        for c in list(conns):
-                            await c.send({"t": "ping", "at": now})
+                    last_sweep = now
+                await relay.flush_frames(self)
                 for slot in list(self.slots.values()):
-                    if slot.info.status != "playing":
+                    # only what is due: a flag or an escape now, silent sockets at ping time
+                    due = slot.game.deadline()
+                    if slot.info.status != "playing" or not (ping or (due is not None and due <= now)):
                         continue
                     async with slot.lock:
-                        slot.game.sweep(now, self.opt.silence_seconds)
+                        for _, conn in slot.game.sweep(now, self.opt.silence_seconds):
+                            slot.remote.pop(conn, None)
                         slot.game.tick(now)
                         await self._after_change(slot)
                 if now - last_alive >= self.opt.alive_seconds:
                     last_alive = now
                     ids = [gid for gid, s in self.slots.items() if s.info.status == "playing"]
                     await self.writer.submit(partial(_touch, ids=ids, at=now))
+                if self.cluster is not None and now - last_scan >= self.opt.owner_ttl / 3:
+                    last_scan = now
+                    await relay.scan(self)
                 self._forget_finished()
             except Exception:
                 log.exception("live: housekeeping failed")
 
+    async def _keep_keys(self) -> None:
+        """Renew our ownership keys on their own beat: never behind a slow commit or a long
+        housekeeping pass, which under load once let keys expire while their games were alive
+        here (and another process took them over)."""
+        while True:
+            await asyncio.sleep(self.opt.alive_seconds)
+            try:
+                await relay.renew(self, [gid for gid, s in self.slots.items() if s.info.status == "playing"])
+            except Exception:
+                log.exception("live: renewing ownership keys failed")
+
     def _forget_finished(self) -> None:
+        now = self.opt.clock()
         for gid, slot in list(self.slots.items()):
-            if slot.info.status != "playing" and not slot.clients:
-                del self.slots[gid]
+            ending = slot.game.ending
+            shown = ending is None or ending.at + self.delay <= now  # a delayed watcher may still ask
+            if slot.info.status != "playing" and not slot.clients and shown:
+                self.drop(gid)
+        for gid, watchers in list(self.remote_watch.items()):
+            if not watchers:
+                del self.remote_watch[gid]
+                self.remote_players.pop(gid, None)
+                self.known_owner.pop(gid, None)
 
     # ----- messages ---------------------------------------------------------------------------
     @staticmethod
     def _error(code: str, text: Text, lang: str) -> dict[str, Any]:
         return {"t": "error", "code": code, "message": text.render(lang)}
 
+    def _unreachable(self, gid: int, lang: str) -> dict[str, Any]:
+        return {"t": "refused", "game": gid, "code": "owner_unreachable", "version": -1,
+                "message": Text("服务器正在切换, 请稍后同步重试", "the server is switching over; sync and retry").render(lang)}
+
     @staticmethod
     def _refusal(slot: Slot, code: str, text: Text, version: int, lang: str) -> dict[str, Any]:
         return {"t": "refused", "game": slot.info.id, "code": code, "message": text.render(lang),
                 "version": version}  # fmt: skip
+
+
+def _calm_the_collector() -> None:
+    """Thousands of games keep a large, long-lived heap; Python's default thresholds run a full
+    collection over it every few thousand allocations, a pause of tens to hundreds of ms that
+    lands on some move's round trip. What exists at start-up is frozen out of the collector
+    and the youngest generation is collected less often."""
+    gc.freeze()
+    first, second, third = gc.get_threshold()
+    gc.set_threshold(max(first, 50_000), max(second, 20), max(third, 100))
 
 
 def _touch(work: Work, *, ids: list[int], at: float) -> None:

@@ -153,6 +153,15 @@ def record_action(work: Work, game_id: int, game: LiveGame, action: Action) -> N
                        code="live_conflict", params={"game": game_id}) from exc
 
 
+def record_actions(work: Work, items: list[tuple[int, LiveGame, Action]]) -> None:
+    """``record_action`` for many games at once (the group commit: two statements, not 2 × N)."""
+    try:
+        rows.add_moves(work.session, [(gid, _move(a), game.snapshot(), a.at) for gid, game, a in items])
+    except StoreConflict as exc:
+        raise Conflict(Text("有对局已被其他进程更新", "a game was changed elsewhere"),
+                       code="live_conflict", params={"games": [gid for gid, _, _ in items]}) from exc
+
+
 def save_state(work: Work, game_id: int, game: LiveGame, at: float) -> None:
     """Store the clock and presence after a connection change (no action)."""
     rows.save_state(work.session, game_id, state=game.snapshot(), alive_at=at)
@@ -198,16 +207,44 @@ def resume_games(
     work: Work, cfg: LiveConfig, up_at: float, owner: str = ""
 ) -> list[tuple[LiveGameInfo, LiveGame]]:
     """Every game still playing, rebuilt, with the outage since its ``alive_at`` not charged."""
-    out = []
     found = rows.games_with_status(work.session, "playing", cfg.event_id)
-    for r in found:
-        actions = [_action(m) for m in rows.moves(work.session, r.id)]
-        game = LiveGame.restore(LiveRules.from_dict(r.rules), r.started_at, actions, r.state,
-                                down_from=r.alive_at, up_at=up_at)  # fmt: skip
-        rows.save_state(work.session, r.id, state=game.snapshot(), alive_at=up_at)
-        out.append((_info(r), game))
+    out = [_resume(work, r, up_at) for r in found]
     rows.claim(work.session, [r.id for r in found], owner)
     return out
+
+
+def take_over(
+    work: Work, cfg: LiveConfig, game_id: int, up_at: float, owner: str
+) -> tuple[LiveGameInfo, LiveGame] | None:
+    """One game whose owning process is gone (its ownership key expired), rebuilt exactly as
+    ``resume_games`` does: the outage since its last ``alive_at`` is not charged. None when the
+    game is no longer being played."""
+    try:
+        r = rows.get_game(work.session, game_id)
+    except NotFound:
+        return None
+    if r.status != "playing" or r.event_id != cfg.event_id:
+        return None
+    out = _resume(work, r, up_at)
+    rows.claim(work.session, [r.id], owner)
+    return out
+
+
+def _resume(work: Work, r: rows.LiveGameRecord, up_at: float) -> tuple[LiveGameInfo, LiveGame]:
+    actions = [_action(m) for m in rows.moves(work.session, r.id)]
+    game = LiveGame.restore(LiveRules.from_dict(r.rules), r.started_at, actions, r.state,
+                            down_from=r.alive_at, up_at=up_at)  # fmt: skip
+    rows.save_state(work.session, r.id, state=game.snapshot(), alive_at=up_at)
+    return _info(r), game
+
+
+def playing_ids(work: Work, cfg: LiveConfig) -> list[int]:
+    return rows.playing_ids(work.session, cfg.event_id)
+
+
+def playing_games_of(work: Work, cfg: LiveConfig, player: str) -> list[int]:
+    """The ids of a player's games in progress (any process may own them)."""
+    return [r.id for r in rows.games_of(work.session, cfg.event_id, player) if r.status == "playing"]
 
 
 def load_game(work: Work, cfg: LiveConfig, game_id: int, now: float) -> tuple[LiveGameInfo, LiveGame]:
@@ -379,14 +416,18 @@ __all__ = [
     "live_config",
     "load_game",
     "player_games",
+    "playing_games_of",
+    "playing_ids",
     "pool_names",
     "record_action",
+    "record_actions",
     "request_code",
     "resume_games",
     "save_state",
     "sign_in_with_code",
     "start_game",
     "store_wave",
+    "take_over",
     "touch",
 ]
 

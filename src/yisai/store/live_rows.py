@@ -176,6 +176,30 @@ def add_move(
         raise Conflict(f"对局 {game_id} 第 {move.seq} 步已存在") from exc
 
 
+def add_moves(s: Session, items: list[tuple[int, LiveMoveRecord, dict[str, Any], float]]) -> None:
+    """Store many actions (of different games) in two executemany statements: the group
+    commit's batch. Refused as a whole when any game's version moved on (the caller then
+    retries them one by one to find which)."""
+    if not items:
+        return
+    done = s.execute(_ADVANCE, [{"g_id": gid, "g_prev": m.seq - 1, "g_seq": m.seq, "g_state": state,
+                                 "g_alive": alive} for gid, m, state, alive in items])  # fmt: skip
+    if done.rowcount != len(items):  # type: ignore[attr-defined]
+        raise StaleVersion(f"{len(items) - done.rowcount} 局已不在预期的步数")  # type: ignore[attr-defined]
+    try:
+        s.execute(_ADD_MOVE, [{"game_id": gid, "seq": m.seq, "color": m.color, "kind": m.kind,
+                               "point": m.point, "at": m.at, "lag": m.lag}
+                              for gid, m, _, _ in items])  # fmt: skip
+    except IntegrityError as exc:
+        raise Conflict("某一步已存在") from exc
+
+
+def playing_ids(s: Session, event_id: int) -> list[int]:
+    """The ids of the games still being played (a takeover scan reads only these)."""
+    q = select(LiveGameRow.id).where(LiveGameRow.status == "playing", LiveGameRow.event_id == event_id)
+    return list(s.scalars(q.order_by(LiveGameRow.id)))
+
+
 def save_state(s: Session, game_id: int, *, state: dict[str, Any], alive_at: float) -> None:
     s.execute(
         update(LiveGameRow).where(LiveGameRow.id == game_id)

@@ -39,7 +39,8 @@ DEV_OUTBOX_ENV = "YISAI_DEV_OUTBOX"  # "1": the developer outbox page shows sign
 
 def create_app(settings: Settings, *, secret: str | None = None, secure_cookies: bool = False,
                refresh_seconds: float = 2.0, qualifier_event: str | None = None,
-               dev_outbox: bool = False) -> FastAPI:
+               dev_outbox: bool = False, redis_url: str | None = None,
+               spectator_delay: float | None = None) -> FastAPI:
     """The app over the database of ``settings`` (its clock is the server's clock); a public
     table is re-rendered at most every ``refresh_seconds`` while results come in. With
     ``qualifier_event`` the live games and the players' pages (/play) are served; ``dev_outbox``
@@ -73,8 +74,10 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     if qualifier_event:  # the online qualifier's live games (WebSocket /live/ws) for that event
         from yisai.live.server import LiveOptions, create_live_router
 
-        app.include_router(create_live_router(ctx, LiveOptions(event=qualifier_event,
-                                                                secret=app.state.web.secret)))
+        live = LiveOptions(event=qualifier_event, secret=app.state.web.secret, redis_url=redis_url)
+        if spectator_delay is not None:
+            live.spectator_delay = spectator_delay
+        app.include_router(create_live_router(ctx, live))
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(LanguageMiddleware)
 
@@ -116,4 +119,6 @@ def app_from_environment() -> FastAPI:
     refresh = float(os.environ.get("YISAI_WEB_REFRESH", "2"))
     return create_app(settings, secret=secret, secure_cookies=os.environ.get("YISAI_SECURE_COOKIES") == "1",
                       refresh_seconds=refresh, qualifier_event=os.environ.get("YISAI_QUALIFIER_EVENT"),
-                      dev_outbox=os.environ.get(DEV_OUTBOX_ENV) == "1")
+                      dev_outbox=os.environ.get(DEV_OUTBOX_ENV) == "1",
+                      redis_url=os.environ.get("YISAI_REDIS_URL") or None,
+                      spectator_delay=float(delay) if (delay := os.environ.get("YISAI_SPECTATOR_DELAY")) else None)

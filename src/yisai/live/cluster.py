@@ -1,0 +1,199 @@
+"""Several live processes behind one Redis: game ownership, the matching leader, messages.
+
+Why Redis and what for (docs/live.md, "How to scale out"):
+
+* **Ownership.** One process owns a game (holds its ``LiveGame``, writes its actions). The key
+  ``<prefix>:own:<game>`` names the owner and expires after ``ttl`` seconds unless the owner
+  renews it (every ``alive_seconds``). A process that finds a playing game with no key takes it
+  over (``SET NX``) and resumes it from the store.
+* **The matching leader.** ``<prefix>:matcher`` names the one process that runs the matching
+  waves (same expiry rule); the others forward ``queue``/``leave`` to it, so one queue exists
+  and nobody is paired twice.
+* **Messages.** Each process listens on its own channel ``<prefix>:p:<process>``: forwarded
+  actions and joins (``request`` → ``rep``), game news for the sockets it holds (``fan``),
+  matched players, adoption of a new game. Pub/sub is fire-and-forget: a request that is not
+  answered in time is retried by the caller (an action resent at the same version is applied
+  once, so a retry is safe).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from redis import asyncio as aioredis
+
+log = logging.getLogger("yisai.live.cluster")
+
+# Renew only a key that is still ours (an expired-and-retaken key must not be stolen back).
+_RENEW = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2]); out[i] = 1
+  else out[i] = 0 end
+end
+return out
+"""
+_RELEASE = """
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then redis.call('DEL', key) end
+end
+return 1
+"""
+
+
+class Unanswered(Exception):
+    """The other process did not answer in time (it may be dead: the caller retries)."""
+
+
+class Cluster:
+    """This process's view of the others, through one Redis connection pool."""
+
+    def __init__(self, url: str, prefix: str, me: str, ttl: float,
+                 on_message: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+        # a bounded pool that waits for a free connection (thousands of sockets share it)
+        pool = aioredis.BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=64,
+                                                        timeout=30)  # fmt: skip
+        self.redis = aioredis.Redis(connection_pool=pool)
+        self.prefix = prefix
+        self.me = me
+        self.ttl_ms = max(int(ttl * 1000), 100)
+        self.on_message = on_message
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+        self.sent = self.received = 0
+
+    def channel(self, process: str) -> str:
+        return f"{self.prefix}:p:{process}"
+
+    def owner_key(self, game: int) -> str:
+        return f"{self.prefix}:own:{game}"
+
+    # ----- life cycle -------------------------------------------------------------------------
+    async def start(self) -> None:
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(self.channel(self.me))
+        self._reader = asyncio.create_task(self._read(pubsub))
+
+    async def stop(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    async def _read(self, pubsub: Any) -> None:
+        while True:
+            try:
+                async for raw in pubsub.listen():
+                    if raw.get("type") != "message":
+                        continue
+                    self.received += 1
+                    msg = json.loads(raw["data"])
+                    if msg.get("k") == "rep":  # an answer: wake the asker (its socket news follows)
+                        future = self._waiting.pop(int(msg["id"]), None)
+                        if future is not None and not future.done():
+                            future.set_result(msg.get("msg") or {})
+                    # a task per message, created in arrival order: asyncio runs them in order
+                    asyncio.get_running_loop().create_task(self._dispatch(msg))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a dropped Redis connection: subscribe again
+                log.exception("live cluster: reading messages failed; resubscribing")
+                await asyncio.sleep(0.5)
+                with contextlib.suppress(Exception):
+                    await pubsub.subscribe(self.channel(self.me))
+
+    async def _dispatch(self, msg: dict[str, Any]) -> None:
+        try:
+            await self.on_message(msg)
+        except Exception:
+            log.exception("live cluster: message %s failed", msg.get("k"))
+
+    # ----- messages ---------------------------------------------------------------------------
+    async def send(self, process: str, msg: dict[str, Any]) -> int:
+        """Publish to one process; the number of listeners (0: that process is gone)."""
+        self.sent += 1
+        return int(await self.redis.publish(self.channel(process), json.dumps(msg, ensure_ascii=False)))
+
+    async def request(self, process: str, msg: dict[str, Any], timeout: float) -> dict[str, Any]:
+        rid = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = future
+        try:
+            if not await self.send(process, msg | {"id": rid, "from": self.me}):
+                raise Unanswered(process)
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            raise Unanswered(process) from None
+        finally:
+            self._waiting.pop(rid, None)
+
+    async def reply(self, request: dict[str, Any], msg: dict[str, Any]) -> None:
+        if "id" in request and "from" in request:
+            await self.send(str(request["from"]), {"k": "rep", "id": request["id"], "msg": msg})
+
+    # ----- ownership --------------------------------------------------------------------------
+    async def owner(self, game: int) -> str | None:
+        value = await self.redis.get(self.owner_key(game))
+        return str(value) if value is not None else None
+
+    async def owners(self, games: list[int]) -> list[str | None]:
+        if not games:
+            return []
+        return [str(v) if v is not None else None
+                for v in await self.redis.mget([self.owner_key(g) for g in games])]
+
+    async def claim(self, game: int) -> bool:
+        """Own ``game`` if nobody does (or we already do)."""
+        key = self.owner_key(game)
+        if await self.redis.set(key, self.me, nx=True, px=self.ttl_ms):
+            return True
+        return bool(await self.redis.get(key) == self.me)
+
+    async def claim_many(self, games: list[int]) -> list[bool]:
+        """``claim`` for many new games in one round trip (a wave seats thousands at once)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for g in games:
+            pipe.set(self.owner_key(g), self.me, nx=True, px=self.ttl_ms)
+        return [bool(x) for x in await pipe.execute()]
+
+    async def renew(self, games: list[int]) -> list[bool]:
+        """Extend our keys; False for a game that is no longer ours (we must stop serving it)."""
+        out: list[bool] = []
+        for i in range(0, len(games), 1000):
+            chunk = games[i:i + 1000]
+            got = await self._renew(keys=[self.owner_key(g) for g in chunk], args=[self.me, self.ttl_ms])
+            out.extend(bool(x) for x in got)
+        return out
+
+    async def release(self, games: list[int]) -> None:
+        for i in range(0, len(games), 1000):
+            chunk = games[i:i + 1000]
+            await self._release(keys=[self.owner_key(g) for g in chunk], args=[self.me])
+
+    async def leader(self) -> str:
+        """Become or stay the matching leader if we can; the leader's name either way."""
+        key = f"{self.prefix}:matcher"
+        if await self.redis.set(key, self.me, nx=True, px=self.ttl_ms):
+            return self.me
+        current = await self.redis.get(key)
+        if current == self.me:
+            await self.redis.pexpire(key, self.ttl_ms)
+            return self.me
+        if current is None:  # expired between the two calls: try once more
+            return self.me if await self.redis.set(key, self.me, nx=True, px=self.ttl_ms) else ""
+        return str(current)
+
+
+__all__ = ["Cluster", "Unanswered"]

@@ -1,0 +1,61 @@
+"""What the live hub keeps per socket (``Client``) and per game it owns (``Slot``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+
+from yisai.live.delay import Recent
+from yisai.live.session import LiveGame
+from yisai.services import live as svc
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(eq=False)
+class Client:
+    ws: WebSocket
+    conn: str
+    player: str | None
+    name: str
+    division: str
+    lang: str
+    games: set[int] = field(default_factory=set)
+    delay: float = 0.0  # one-way network delay: half the last ping's round trip
+    share: int = 0  # which tick of the ping interval pings this socket
+    send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self.send_text(dumps(msg))
+
+    async def send_text(self, text: str) -> None:
+        """A message already encoded (a fan-out encodes once for every socket)."""
+        try:
+            async with self.send_lock:
+                await self.ws.send_text(text)
+        except Exception:  # the socket is closing; its own loop cleans up
+            pass
+
+
+@dataclass(eq=False)
+class Slot:
+    info: svc.LiveGameInfo
+    game: LiveGame
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    clients: set[Client] = field(default_factory=set)
+    last_presence: tuple[bool, int, bool, int] | None = None
+    remote: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # conn → (process, player)
+    recent: Recent = field(default_factory=Recent)  # views a delayed spectator may still need
+
+    @property
+    def players(self) -> tuple[str, str]:
+        return self.info.black, self.info.white
+
+
+__all__ = ["Client", "Slot", "dumps"]

@@ -1,0 +1,111 @@
+"""The live server's group commit: one writer task per process, one transaction per batch.
+
+Acknowledging an action only after it is committed makes every move a transaction; grouping
+the writes that arrive while one commits, and storing a batch's actions as two executemany
+statements, keeps the cost per move small (docs/BENCHMARKS.md, live section).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+from yisai.live.session import Action, LiveGame
+from yisai.services import live as svc
+from yisai.services.context import Context, Work
+from yisai.services.identity import Actor
+
+T = TypeVar("T")
+
+
+class Writer:
+    """Group commit: writes queued while one transaction runs go together into the next.
+
+    Each caller awaits its own result; the acknowledgement of an action is sent only when the
+    transaction holding it has committed. The actions of a batch go in as two executemany
+    statements (``services.live.record_actions``); other writes run as they are. If a batch
+    fails, its writes are retried one by one so one bad write cannot sink the others.
+    """
+
+    def __init__(self, context: Context, actor: Actor) -> None:
+        self.ctx = context
+        self.actor = actor
+        self.pending: list[tuple[Callable[[Work], Any] | None, Any, asyncio.Future[Any]]] = []
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.batches = self.writes = 0
+        self.busy = 0.0  # seconds spent committing (for the bench's report)
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
+    async def submit(self, fn: Callable[[Work], T]) -> T:
+        return cast(T, await self._queue(fn, None))
+
+    async def record(self, game_id: int, game: LiveGame, action: Action) -> None:
+        """Store one accepted action (batched with the others of the same commit)."""
+        await self._queue(None, (game_id, game, action))
+
+    def _queue(self, fn: Callable[[Work], Any] | None, move: Any) -> asyncio.Future[Any]:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.pending.append((fn, move, future))
+        self.wake.set()
+        return future
+
+    async def _run(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            batch, self.pending = self.pending, []
+            if not batch:
+                continue
+            began = time.perf_counter()
+            results = await asyncio.to_thread(self._commit, [(fn, mv) for fn, mv, _ in batch])
+            self.busy += time.perf_counter() - began
+            self.batches += 1
+            self.writes += len(batch)
+            for (_, _, future), (ok, value) in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
+
+    @staticmethod
+    def _one(work: Work, fn: Callable[[Work], Any] | None, move: Any) -> Any:
+        if fn is not None:
+            return fn(work)
+        svc.record_action(work, *move)
+        return None
+
+    def _commit(self, items: list[tuple[Callable[[Work], Any] | None, Any]]) -> list[tuple[bool, Any]]:
+        try:
+            with self.ctx.work(actor=self.actor) as work:
+                svc.record_actions(work, [mv for fn, mv in items if fn is None])
+                values = [fn(work) if fn is not None else None for fn, _ in items]
+            return [(True, v) for v in values]
+        except Exception as exc:
+            if len(items) == 1:
+                return [(False, exc)]
+        out: list[tuple[bool, Any]] = []
+        for fn, mv in items:
+            try:
+                with self.ctx.work(actor=self.actor) as work:
+                    out.append((True, self._one(work, fn, mv)))
+            except Exception as exc:
+                out.append((False, exc))
+        return out
+
+
+__all__ = ["Writer"]

@@ -1,0 +1,217 @@
+"""Two live server processes behind one Redis (127.0.0.1:6379) and one store: a player on the
+process that does not own the game plays it, a spectator on the other process gets the news,
+kill -9 of the owner hands the game to the survivor once the ownership key expires (no
+acknowledged move lost, the outage not charged), and spectators are delayed, players not.
+
+Each test uses its own Redis key prefix; servers are uvicorn children on free loopback ports,
+stopped by pid. The store is SQLite and PostgreSQL (``db_url``)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import time
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import text
+
+from tests.conftest import REGULATIONS
+from tests.live.test_websocket import Server, Tab, tab
+from yisai.services.context import open_context
+from yisai.services.events import create_event
+
+REDIS = "redis://127.0.0.1:6379/0"
+TTL = 2.0  # the ownership key's life in these tests: a takeover comes 2–3 s after a crash
+
+
+def redis_up() -> bool:
+    with socket.socket() as s:
+        s.settimeout(1)
+        return s.connect_ex(("127.0.0.1", 6379)) == 0
+
+
+@pytest.fixture
+def redis() -> Iterator[str]:
+    """A key prefix of its own; its keys are removed afterwards."""
+    if not redis_up():
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but Redis is not answering on 127.0.0.1:6379 (scripts/services.sh)")
+        pytest.skip("Redis not running on 127.0.0.1:6379")
+    prefix = f"yisai-test:{uuid.uuid4().hex[:10]}"
+    yield prefix
+    import redis as sync_redis
+
+    r = sync_redis.Redis.from_url(REDIS)
+    for key in r.scan_iter(f"{prefix}:*"):
+        r.delete(key)
+    r.close()
+
+
+def event_db(url: str) -> str:
+    with open_context(url, actor="测试裁判") as ctx, ctx.work() as work:
+        create_event(work, REGULATIONS / "2025-shanhai-cup.toml")
+    return url
+
+
+def pair(url: str, prefix: str, **env: str) -> tuple[Server, Server]:
+    common = dict(YISAI_LIVE_TEST_REDIS=REDIS, YISAI_LIVE_TEST_PREFIX=prefix,
+                  YISAI_LIVE_TEST_TTL=str(TTL), YISAI_LIVE_TEST_SILENCE="30", **env)
+    a = Server(url, YISAI_LIVE_TEST_OWNER="A", **common)
+    b = Server(url, YISAI_LIVE_TEST_OWNER="B", **common)
+    a.start()
+    b.start()
+    return a, b
+
+
+def stop(*servers: Server) -> None:
+    for s in servers:
+        s.stop()
+        print(s.log_text()[-4000:])  # shown by pytest when the test failed
+
+
+def owner_of(url: str, game: int) -> str:
+    with open_context(url, actor="x") as ctx, ctx.work() as work:
+        return str(work.session.execute(text("SELECT owner FROM live_games WHERE id = :g"),
+                                        {"g": game}).scalar())
+
+
+async def matched_across(a: Server, b: Server, pa: str, pb: str) -> tuple[int, dict[str, Tab], dict[str, tuple[str, str]]]:
+    """``pa`` on process A, ``pb`` on process B; both queue and are paired by the leader.
+    Returns the game, each colour's tab, and each colour's (process, player)."""
+    ta, tb = await tab(a, pa), await tab(b, pb)
+    await ta.send(t="queue")
+    await tb.send(t="queue")
+    ma, mb = await ta.expect("matched"), await tb.expect("matched")
+    assert ma["game"] == mb["game"] and {ma["color"], mb["color"]} == {"B", "W"}
+    await ta.expect("state", game=ma["game"])
+    await tb.expect("state", game=ma["game"])
+    return (ma["game"], {ma["color"]: ta, mb["color"]: tb},
+            {ma["color"]: ("A", pa), mb["color"]: ("B", pb)})
+
+
+def test_a_player_on_the_other_process_plays_and_a_spectator_there_watches(db_url: str, redis: str) -> None:
+    url = event_db(db_url)
+    a, b = pair(url, redis)
+    try:
+        async def run() -> None:
+            gid, tabs, where = await matched_across(a, b, "x1", "x2")
+            owner = owner_of(url, gid)
+            assert owner == where["B"][0]  # the game goes to the process holding Black
+            assert where["W"][0] != owner  # so White plays through the other process
+            viewers = {"A": await tab(a, None), "B": await tab(b, None)}
+            for v in viewers.values():
+                await v.send(t="join", game=gid)
+                assert (await v.expect("state", game=gid))["version"] == 0
+            black, white = tabs["B"], tabs["W"]
+            await black.send(t="act", game=gid, kind="move", point="D4", version=0)
+            assert (await black.expect("ack", game=gid))["version"] == 1
+            assert (await white.expect("update", game=gid))["action"]["point"] == "D4"
+            await white.send(t="act", game=gid, kind="move", point="Q16", version=1)
+            assert (await white.expect("ack", game=gid))["version"] == 2
+            assert (await black.expect("update", game=gid, version=2))["action"]["point"] == "Q16"
+            for v in viewers.values():  # the spectator on the non-owner process too
+                got = await v.expect("update", game=gid, version=2)
+                assert got["action"] == {"seq": 2, "color": "W", "kind": "move", "point": "Q16"}
+            # a resent move through the non-owner is applied once
+            await white.send(t="act", game=gid, kind="move", point="Q16", version=1)
+            assert (await white.expect("ack", game=gid))["duplicate"] is True
+            await black.send(t="act", game=gid, kind="resign", version=2)
+            ended = await white.expect("ended", game=gid)
+            assert (ended["result"], ended["reason"]) == ("W+R", "resign")
+            await viewers["B" if owner == "A" else "A"].expect("ended", game=gid)
+            for t in (*tabs.values(), *viewers.values()):
+                await t.close()
+        asyncio.run(run())
+        with open_context(url, actor="x") as ctx, ctx.work() as work:
+            moves = work.session.execute(text("SELECT seq, point FROM live_moves WHERE game_id = "
+                                              "(SELECT max(id) FROM live_games) ORDER BY seq")).all()
+        assert [m[0] for m in moves] == [1, 2, 3]  # D4, Q16, resign: the duplicate stored once
+    finally:
+        stop(a, b)
+
+
+def test_kill_9_of_the_owner_the_other_process_takes_the_game_over(db_url: str, redis: str) -> None:
+    url = event_db(db_url)
+    a, b = pair(url, redis)
+    servers = {"A": a, "B": b}
+    try:
+        async def run() -> None:
+            gid, tabs, where = await matched_across(a, b, "k1", "k2")
+            owner = owner_of(url, gid)
+            survivor_name = "B" if owner == "A" else "A"
+            survivor = servers[survivor_name]
+            color_on_owner = "B" if where["B"][0] == owner else "W"  # this socket dies with it
+            color_survivor = "W" if color_on_owner == "B" else "B"
+            black, white = tabs["B"], tabs["W"]
+            await black.send(t="act", game=gid, kind="move", point="D4", version=0)
+            assert (await black.expect("ack", game=gid))["version"] == 1
+            await white.send(t="act", game=gid, kind="move", point="Q16", version=1)
+            assert (await white.expect("ack", game=gid))["version"] == 2
+            await black.expect("update", game=gid, version=2)
+            await asyncio.sleep(0.4)  # the owner stamps the game alive
+            killed_at = time.monotonic()
+            servers[owner].kill9()
+            # the player on the dead process reconnects to the survivor; the survivor takes over
+            back = await tab(survivor, where[color_on_owner][1])
+            await back.send(t="join", game=gid)
+            state = await back.expect("state", game=gid, timeout=15)
+            took = time.monotonic() - killed_at
+            assert state["version"] == 2 and [m["point"] for m in state["moves"]] == ["D4", "Q16"]
+            # Black to move: Black's clock was not charged for the outage
+            black_left = state["clocks"]["B"]["main"]
+            assert took >= TTL - 0.5  # not before the key expired
+            assert black_left > 1800 - (took - TTL + 1.0) - 1.0, (black_left, took)
+            movers = {color_on_owner: back, color_survivor: tabs[color_survivor]}
+            await movers["B"].send(t="act", game=gid, kind="move", point="C3", version=2)
+            assert (await movers["B"].expect("ack", game=gid, timeout=15))["version"] == 3
+            assert (await movers["W"].expect("update", game=gid, version=3, timeout=15))["action"]["point"] == "C3"
+            await movers["W"].send(t="act", game=gid, kind="resign", version=3)
+            await movers["B"].expect("ended", game=gid, timeout=15)
+            assert owner_of(url, gid) == survivor_name
+            await back.close()
+            await tabs[color_survivor].close()
+        asyncio.run(run())
+        with open_context(url, actor="x") as ctx, ctx.work() as work:
+            rows = work.session.execute(text("SELECT seq, point FROM live_moves ORDER BY seq")).all()
+        assert [r[0] for r in rows] == [1, 2, 3, 4]  # no acknowledged move lost, none doubled
+    finally:
+        stop(a, b)
+
+
+def test_spectators_see_moves_only_after_the_delay_players_at_once(db_url: str, redis: str) -> None:
+    delay = 1.5
+    url = event_db(db_url)
+    a, b = pair(url, redis, YISAI_LIVE_TEST_DELAY=str(delay))
+    try:
+        async def run() -> None:
+            gid, tabs, _ = await matched_across(a, b, "d1", "d2")
+            viewers = [await tab(a, None), await tab(b, None)]
+            for v in viewers:
+                await v.send(t="join", game=gid)
+                st = await v.expect("state", game=gid)
+                assert (st["version"], st["delay"]) == (0, delay)
+            black, white = tabs["B"], tabs["W"]
+            played = time.monotonic()
+            await black.send(t="act", game=gid, kind="move", point="D4", version=0)
+            await black.expect("ack", game=gid)
+            await white.expect("update", game=gid, version=1)  # the player: at once
+            assert time.monotonic() - played < delay / 2
+            for v in viewers:  # a resync right after the move still shows the board before it
+                await v.send(t="sync", game=gid)
+                st = await v.expect("state", game=gid)
+                assert st["version"] == 0 and st["moves"] == [] and st["to_move"] == "B"
+            for v in viewers:
+                upd = await v.expect("update", game=gid, version=1, timeout=5)
+                assert time.monotonic() - played >= delay - 0.05
+                assert upd["action"]["point"] == "D4"
+            for v in viewers:  # after the delay the resync has the move
+                await v.send(t="sync", game=gid)
+                assert (await v.expect("state", game=gid))["version"] == 1
+            for t in (*tabs.values(), *viewers):
+                await t.close()
+        asyncio.run(run())
+    finally:
+        stop(a, b)
