@@ -92,10 +92,12 @@ def places(event: str = EVENT, db: str = DB, status: str = typer.Option(None, "-
            help="qualified / confirmed / lapsed / revoked")) -> None:
     """晋级名额及确认情况 (逾期未确认的先按弃权处理)."""
     from yisai.cli.session import command_work
+    from yisai.services.identity import Action
     from yisai.services.qualification import all_places, lapse_overdue
 
     with command_work(db) as work:
-        lapse_overdue(work, event)
+        if work.actor.may(Action.QUALIFIER_DUTIES):
+            lapse_overdue(work, event)
         found = all_places(work, event, status)
     t = Table(title=tr("晋级名额", "qualified places"), title_style="bold")
     for h in (tr("期", "period"), tr("组", "pool"), tr("编号", "player"), tr("姓名", "name"),

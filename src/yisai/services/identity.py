@@ -58,6 +58,7 @@ class Action(StrEnum):
     MANAGE_USERS = "manage_users"
     MIGRATE = "migrate"
     REVIEW_GAMES = "review_games"  # 赛风赛纪: annul or correct online games, suspend players
+    QUALIFIER_DUTIES = "qualifier_duties"  # reminders before the confirmation deadline, lapses after
 
 
 ACTION_LABELS: dict[Action, Text] = {
@@ -72,6 +73,7 @@ ACTION_LABELS: dict[Action, Text] = {
     Action.MANAGE_USERS: Text("管理账号", "manage accounts"),
     Action.MIGRATE: Text("升级数据库", "upgrade the database"),
     Action.REVIEW_GAMES: Text("审查对局与处罚", "review games and sanction players"),
+    Action.QUALIFIER_DUTIES: Text("发送晋级提醒、处理逾期名额", "send qualifier reminders and lapse overdue places"),
 }
 
 _ALL_OFFICIALS = frozenset({Role.CHIEF_REFEREE, Role.OPERATOR})
@@ -87,6 +89,7 @@ ALLOWED: dict[Action, frozenset[Role]] = {
     Action.MANAGE_USERS: _ALL_OFFICIALS,
     Action.MIGRATE: _ALL_OFFICIALS,
     Action.REVIEW_GAMES: frozenset({Role.CHIEF_REFEREE}),
+    Action.QUALIFIER_DUTIES: _ALL_OFFICIALS,
 }
 
 
@@ -127,6 +130,6 @@ class Actor:
 
     @classmethod
     def system(cls) -> Actor:
-        """Local jobs with the whole event in hand (the demo loader, scripts, tests): the
-        authority of the chief referee, recorded in the audit as ``system``."""
+        """Local jobs with the whole event in hand (the demo loader, scripts, tests, the server's
+        scheduled qualifier reminders): the authority of the chief referee, audited as ``system``."""
         return cls(id="system", name="system", role=Role.CHIEF_REFEREE)

@@ -297,6 +297,7 @@ def _lapse_due(work: Work, cfg: LiveConfig, places: Iterable[rows.PlaceRecord]) 
 
 def lapse_overdue(work: Work, event_ref: str | int | None) -> list[PlaceView]:
     """Mark every place whose deadline has passed unconfirmed as lapsed (idempotent)."""
+    work.require(Action.QUALIFIER_DUTIES)
     cfg = live_config(work, event_ref)
     done = _lapse_due(work, cfg, rows.places(work.session, cfg.event_id, cfg.stage.id))
     if done:
@@ -428,6 +429,7 @@ def send_reminders(work: Work, event_ref: str | int | None) -> list[OutgoingCode
     """In-app reminders 3 days and 1 day before the deadline day (each once), and the messages
     for the code sender (``yisai.live.otp``) to players whose account has a phone; the caller
     sends them after the commit. Overdue places lapse first."""
+    work.require(Action.QUALIFIER_DUTIES)
     cfg = live_config(work, event_ref)
     places = rows.places(work.session, cfg.event_id, cfg.stage.id)
     _lapse_due(work, cfg, places)

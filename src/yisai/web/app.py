@@ -6,6 +6,8 @@ it under uvicorn (``app_from_environment`` is the factory each worker process ca
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import secrets
 from collections.abc import AsyncIterator
@@ -48,8 +50,15 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     ctx = open_context(settings)
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        duties = None
+        if qualifier_event:  # reminders before the confirmation deadline, lapses after it
+            duties = asyncio.create_task(qualification.run_duties(ctx, qualifier_event, app.state.play.sender))
         yield
+        if duties is not None:
+            duties.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await duties
         ctx.close()
 
     app = FastAPI(
