@@ -11,6 +11,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 TESTDATA = ROOT.parent / "shared" / "testdata"
 REGULATIONS = ROOT / "regulations"
+# Commands run as subprocesses by tests never hand over to, or start, a resident process
+# (tests/cli/test_resident.py turns it on for its own processes).
+os.environ["YISAI_RESIDENT"] = "0"
 
 
 def testdata_dir() -> Path:

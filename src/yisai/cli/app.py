@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "demo": ("demo", "演示: 按两个规程模拟全程", "demo: simulate both seed events"),
     "serve": ("serve", "启动网站: 公开成绩、工作台与API", "web server: public site, console and API"),
     "bench": ("bench", "性能测试", "benchmarks"),
+    "resident": ("resident", "常驻进程: 状态与停止 (命令秒开)", "resident process: status, stop"),
     "print": ("printing", "打印: 对阵表、台签、记分单、成绩表、证书等 PDF", "print sheets as PDF"),
 }
 
@@ -103,12 +104,12 @@ def _root(
     set_identity(actor, role)
 
 
-def main() -> None:
+def main(prog_name: str | None = None) -> None:
     # A command allocates hundreds of thousands of objects while it imports its modules and
     # almost none of them are garbage; the default collector threshold (700) walks them again
     # and again. A later first collection costs nothing in correctness and ~10 % of start-up.
     gc.set_threshold(50_000, 20, 100)
-    app()
+    app(prog_name=prog_name)
 
 
 if __name__ == "__main__":
