@@ -104,12 +104,38 @@ def _root(
     set_identity(actor, role)
 
 
+ROOT_OPTIONS = ("--lang", "--actor", "--role")
+
+
+def hoist_root_options(args: list[str]) -> list[str]:
+    """Move ``--lang``/``--actor``/``--role`` (the root's options) to the front, so that they work
+    wherever a referee types them (``yisai result 黑胜 -b 3 --lang en``); ``--`` ends the scan."""
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            rest.extend(args[i:])
+            break
+        if arg.split("=", 1)[0] in ROOT_OPTIONS:
+            take = 1 if "=" in arg or i + 1 == len(args) else 2
+            front.extend(args[i:i + take])
+            i += take
+            continue
+        rest.append(arg)
+        i += 1
+    return front + rest
+
+
 def main(prog_name: str | None = None) -> None:
     # A command allocates hundreds of thousands of objects while it imports its modules and
     # almost none of them are garbage; the default collector threshold (700) walks them again
     # and again. A later first collection costs nothing in correctness and ~10 % of start-up.
     gc.set_threshold(50_000, 20, 100)
-    app(prog_name=prog_name)
+    import sys
+
+    app(args=hoist_root_options(sys.argv[1:]), prog_name=prog_name)
 
 
 if __name__ == "__main__":
