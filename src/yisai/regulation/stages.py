@@ -41,6 +41,10 @@ class LadderFormat(Strict):
     confirm_within_working_days: int | None = Field(
         None, ge=1, le=365, description="晋级选手须在N个工作日内完善参赛信息, 逾期视为弃权"
     )
+    confirm_reminder_days: list[Annotated[int, Field(ge=0, le=60)]] = Field(
+        default_factory=lambda: [3, 1], max_length=10,
+        description="确认截止日前N天 (日历日) 各提醒一次; 空列表表示不提醒 (规程未规定, 平台设置)",
+    )
     may_replay_next_period: bool = Field(True, description="可重新参加下一期")
     earlier_qualifier_place: Literal["kept", "passed_on"] = Field(
         "kept",

@@ -42,7 +42,6 @@ from yisai.services.workdays import china_workday_calendar
 from yisai.store import live_rows
 from yisai.store import qualification_rows as rows
 
-REMINDER_DAYS = (3, 1)  # calendar days before the deadline day when a reminder goes out
 HOLDING = ("qualified", "confirmed")  # states in which a place is held ("already qualified")
 STATUS_LABELS = {
     "qualified": Text("待完善信息", "details due"),
@@ -426,7 +425,8 @@ def confirm_place(work: Work, event_ref: str | int | None, place_id: int, fields
 
 
 def send_reminders(work: Work, event_ref: str | int | None) -> list[OutgoingCode]:
-    """In-app reminders 3 days and 1 day before the deadline day (each once), and the messages
+    """In-app reminders ``confirm_reminder_days`` before the deadline day (default 3 days and
+    1 day, each once), and the messages
     for the code sender (``yisai.live.otp``) to players whose account has a phone; the caller
     sends them after the commit. Overdue places lapse first."""
     work.require(Action.QUALIFIER_DUTIES)
@@ -439,7 +439,7 @@ def send_reminders(work: Work, event_ref: str | int | None) -> list[OutgoingCode
         if p.status != "qualified":
             continue
         left = (p.deadline - today).days
-        for days in sorted(REMINDER_DAYS):  # the closest reminder that is due, once
+        for days in sorted(set(cfg.ladder.confirm_reminder_days)):  # the closest one due, once
             if left > days:
                 continue
             text = Text(f"【弈赛】提醒: 请在 {p.deadline:%Y-%m-%d} 24:00 前完善总决赛参赛信息, 逾期默认视为弃权",
