@@ -163,3 +163,24 @@ def test_only_a_private_folder_is_trusted_and_code_changes_change_the_socket(
     monkeypatch.setattr(sys, "executable", sys.executable + "-other")
     assert launch.fingerprint() != before
     assert not launch.enabled({"YISAI_RESIDENT": "0"}) and launch.enabled({})
+
+
+def test_a_new_version_retires_the_old_one_of_the_same_installation(tmp_path: Path) -> None:
+    env = _env(tmp_path, tmp_path / "unused.db")
+    folder = launch.socket_dir(env)
+    assert folder is not None
+    old_path, new_path = os.path.join(folder, "r-old.sock"), os.path.join(folder, "r-new.sock")
+    start = [sys.executable, "-m", "yisai.cli.resident"]
+    old = subprocess.Popen([*start, old_path], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait(lambda: ask(old_path, "status") is not None)
+        new = subprocess.Popen([*start, new_path], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            _wait(lambda: ask(new_path, "status") is not None)
+            assert old.wait(20) == 0 and not os.path.exists(old_path)
+        finally:
+            ask(new_path, "stop")
+            new.wait(20)
+    finally:
+        if old.poll() is None:
+            old.kill()

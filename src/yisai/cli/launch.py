@@ -8,7 +8,7 @@ environment; the command then runs exactly as it would here, in a process of its
 module imports only the standard library, so handing over costs a few milliseconds.
 
 When no resident process answers, the command runs here as before, and afterwards one is
-started in the background for the next command (it leaves by itself after ten idle minutes).
+started in the background for the next command (it leaves by itself after 30 idle minutes).
 ``YISAI_RESIDENT=0`` turns all of this off; ``yisai resident status|stop`` shows and stops it.
 """
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 PROTOCOL = 1
-IDLE_SECONDS = 600.0
+IDLE_SECONDS = 1800.0  # a round's results come in over hours, with gaps between games' ends
 # long-running or self-measuring commands run in their own process, never in a forked child
 BYPASS = frozenset({"serve", "bench", "resident"})
 

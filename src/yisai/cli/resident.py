@@ -30,6 +30,8 @@ import typer
 
 from yisai.cli.launch import IDLE_SECONDS, PROTOCOL
 
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this installation's yisai
+
 # What a command needs besides its own small module: imported here once, shared by every child.
 PRELOAD = (
     "yisai.cli.app", "yisai.cli.session", "yisai.cli.rounds", "yisai.cli.registration",
@@ -212,7 +214,7 @@ class Resident:
                 self.stopping = True
             status = {"pid": os.getpid(), "started": self.started, "served": self.served,
                       "running": len(self.children), "socket": self.path,
-                      "child_cpu": self.child_cpu}  # fmt: skip
+                      "child_cpu": self.child_cpu, "package": PACKAGE}  # fmt: skip
             conn.sendall(json.dumps(status).encode() + b"\n")
             conn.close()
             return
@@ -288,6 +290,18 @@ def ask(path: str, op: str) -> dict[str, object] | None:
         conn.close()
 
 
+def _retire_predecessors(path: str) -> None:
+    """Ask residents of this same installation holding older code to leave now (their running
+    commands finish); another installation's (another venv or checkout) are left alone."""
+    folder = os.path.dirname(path)
+    for name in os.listdir(folder):
+        other = os.path.join(folder, name)
+        if other != path and name.startswith("r-") and name.endswith(".sock"):
+            status = ask(other, "status")
+            if status is not None and status.get("package") == PACKAGE:
+                ask(other, "stop")
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: python -m yisai.cli.resident SOCKET", file=sys.stderr)
@@ -299,6 +313,7 @@ def main(argv: list[str]) -> int:
     if listener is None:
         return 0
     signal.signal(signal.SIGTERM, lambda *_: setattr(resident, "stopping", True))
+    _retire_predecessors(argv[0])
     resident.serve(listener)
     return 0
 
@@ -336,7 +351,8 @@ def register(app: typer.Typer) -> None:
                           "no resident process is running; the next command starts one"))
         for path, s in alive:
             since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(str(s.get("started", 0)))))
-            which = tr("当前版本", "current") if path == current else tr("旧版本, 空闲后退出", "older code, leaves when idle")
+            which = (tr("当前版本", "current") if path == current
+                     else tr("另一版本或另一安装, 空闲后退出", "other code or installation, leaves when idle"))
             typer.echo(tr(f"进程 {s.get('pid')}: 自 {since} 起已执行 {s.get('served')} 条命令, "
                           f"运行中 {s.get('running')} 条 ({which})",
                           f"process {s.get('pid')}: since {since}, {s.get('served')} command(s) run, "
