@@ -47,3 +47,18 @@ def test_reminders_and_lapses_are_officials_work(closed: tuple[Context, SimClock
             q.send_reminders(work, None)
         with pytest.raises(Forbidden), ctx.work(actor) as work:
             q.lapse_overdue(work, None)
+
+
+def test_scheduled_pass_computes_the_signals_of_finished_games(
+        closed: tuple[Context, SimClock, live.LiveConfig]) -> None:
+    from yisai.store import qualification_rows as rows
+
+    ctx, _clock, cfg = closed
+    with ctx.work() as work:
+        waiting = rows.games_without_signals(work.session, cfg.event_id)
+    assert len(waiting) == 77  # 37 × 2 + 3 games of the fixture, none reviewed yet
+    qualifier_duties(ctx, str(cfg.event_id), OutboxSender())
+    with ctx.work() as work:
+        assert rows.games_without_signals(work.session, cfg.event_id) == []
+        queued = rows.signal_queue(work.session, cfg.event_id, 100)
+    assert sorted(gid for gid, _score, _signals in queued) == sorted(waiting)

@@ -69,10 +69,11 @@ def compute_signals(work: Work, cfg: LiveConfig, game_id: int) -> float:
     return score
 
 
-def refresh_signals(work: Work, event_ref: str | int | None) -> int:
-    """Signals for every finished game that has none yet (the review page calls this)."""
+def refresh_signals(work: Work, event_ref: str | int | None, limit: int | None = None) -> int:
+    """Signals for the finished games that have none yet, oldest first (at most ``limit``): the
+    server's scheduled pass computes them soon after each game ends, the review page any left."""
     cfg = live_config(work, event_ref)
-    todo = rows.games_without_signals(work.session, cfg.event_id)
+    todo = rows.games_without_signals(work.session, cfg.event_id)[:limit]
     for gid in todo:
         compute_signals(work, cfg, gid)
     return len(todo)

@@ -45,14 +45,21 @@ log = logging.getLogger("yisai.qualification")
 DUTY_SECONDS = 600.0  # how often the server looks for due reminders and overdue places
 
 
+SIGNALS_PER_PASS = 2000  # a busy day's finished games between two passes, with room to spare
+
+
 def qualifier_duties(ctx: Context, event: str, sender: CodeSender) -> int:
     """One pass of the server's own scheduled work for the qualifier: overdue places lapse and
     the reminders that are due go out (in-app and through the code sender, after the commit), so
-    nobody has to press the console's button for the deadline rule to hold."""
+    nobody has to press the console's button for the deadline rule to hold; and the fair-play
+    signals of games finished since the last pass are computed (its own transaction: a clash
+    with another worker computing the same game fails only that part, retried next pass)."""
     with ctx.work(Actor.system()) as work:
         outgoing = q.send_reminders(work, event)
     for m in outgoing:
         sender.send(m.phone, m.text.render("zh"))
+    with ctx.work(Actor.system()) as work:
+        fairplay.refresh_signals(work, event, limit=SIGNALS_PER_PASS)
     return len(outgoing)
 
 
