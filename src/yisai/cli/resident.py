@@ -131,10 +131,26 @@ def _run_child(request: dict[str, object], fds: list[int]) -> int:
 
         traceback.print_exc()
         code = 1
+    _finish_like_the_interpreter()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()
     return code
+
+
+def _finish_like_the_interpreter() -> None:
+    """What a normal exit does before the process ends (the child leaves with ``os._exit``, so
+    that nothing of the resident's own loop runs in it): wait for the command's non-daemon
+    threads, then run the exit handlers (logging's flush among them)."""
+    import atexit
+    import threading
+
+    shutdown = getattr(threading, "_shutdown", None)
+    with contextlib.suppress(Exception):
+        if callable(shutdown):
+            shutdown()
+    with contextlib.suppress(Exception):
+        atexit._run_exitfuncs()
 
 
 class Resident:
