@@ -1,17 +1,22 @@
-"""A Chinese summary a referee can hold next to the printed 规程 and tick off line by line.
+"""A summary a referee can hold next to the printed 规程 and tick off line by line.
 
+Chinese by default, English in the caller's language (``yisai.i18n``): the framing words are
+translated, the regulation's own content (names of divisions and prizes, notes, rules text) is
+printed as written. Sections start with 【…】 in both languages (the web and print split on it).
 Formats are fixed so lines can be compared with the text: amounts ``60000元``, dates
 ``YYYY-MM-DD``, times ``HH:MM``, time controls ``30分钟 + 3次20秒读秒``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date, datetime, time
 
+from yisai.i18n import Text, tr
 from yisai.regulation.divisions import Division, Eligibility
 from yisai.regulation.prizes import PrizeList
 from yisai.regulation.rank_awards import CountCondition, Grant, RankAwardRule
-from yisai.regulation.rules import CRITERION_LABELS, Criterion, RankingRules, TimeControl
+from yisai.regulation.rules import Criterion, RankingRules, TimeControl, criterion_label
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import (
     AnnouncedLaterFormat,
@@ -20,49 +25,63 @@ from yisai.regulation.stages import (
     SwissFormat,
     TwoGroupSwissFormat,
 )
+from yisai.vocabulary.people import Gender
 
 _KIND_LABELS = {
-    "online_qualifier": "网络海选赛",
-    "regional": "分站赛",
-    "semi_final": "复赛",
-    "final": "总决赛",
-    "main": "比赛",
+    "online_qualifier": Text("网络海选赛", "online qualifier"),
+    "regional": Text("分站赛", "regional"),
+    "semi_final": Text("复赛", "semi-final"),
+    "final": Text("总决赛", "final"),
+    "main": Text("比赛", "main event"),
 }
 _PRO_LABELS = {
-    "forbidden": "仅限业余棋手",
-    "new_pro_as_amateur": "当年新定段的职业棋手按业余棋手身份参赛",
-    "allowed": "职业棋手可参赛",
+    "forbidden": Text("仅限业余棋手", "amateurs only"),
+    "new_pro_as_amateur": Text("当年新定段的职业棋手按业余棋手身份参赛",
+                               "players who turned professional this year play as amateurs"),
+    "allowed": Text("职业棋手可参赛", "professionals may play"),
 }
 _ROUTE_LABELS = {
-    "open": "公开报名",
-    "qualified": "选拔产生",
-    "team": "代表队",
-    "invited": "特邀",
-    "wildcard": "外卡",
-    "direct": "直接报名",
+    "open": Text("公开报名", "open entry"),
+    "qualified": Text("选拔产生", "qualified"),
+    "team": Text("代表队", "representative team"),
+    "invited": Text("特邀", "invited"),
+    "wildcard": Text("外卡", "wildcard"),
+    "direct": Text("直接报名", "direct entry"),
 }
-_PRIZE_KIND = {"cash": "奖金", "ecard": "价值(电商卡)", "gift": "实物", "honour": "荣誉"}
+_PRIZE_KIND = {
+    "cash": Text("奖金", "cash"),
+    "ecard": Text("价值(电商卡)", "value (e-commerce card)"),
+    "gift": Text("实物", "goods"),
+    "honour": Text("荣誉", "honour"),
+}
 _TEAM_METHOD = {
-    "sum_of_places": "队员个人名次之和, 低者列前",
-    "sum_of_scores": "队员个人积分之和, 高者列前",
-    "match_points": "场分(胜2 和1 负0, 由局分决定)",
+    "sum_of_places": Text("队员个人名次之和, 低者列前", "sum of the members' individual places, lower ranks higher"),
+    "sum_of_scores": Text("队员个人积分之和, 高者列前", "sum of the members' individual points, higher ranks higher"),
+    "match_points": Text("场分(胜2 和1 负0, 由局分决定)",
+                         "match points (win 2, draw 1, loss 0, decided by board points)"),
 }
 _TEAM_TIE = {
-    "best_place": "最高个人名次",
-    "next_place": "次高个人名次",
-    "sos": "对手分之和",
-    "cumulative": "累进分之和",
-    "lot": "抽签",
+    "best_place": Text("最高个人名次", "best individual place"),
+    "next_place": Text("次高个人名次", "next best individual place"),
+    "sos": Text("对手分之和", "sum of SOS"),
+    "cumulative": Text("累进分之和", "sum of cumulative scores"),
+    "board_points": Text("局分", "board points"),
+    "lot": Text("抽签", "lot"),
 }
+
+
+def _join(items: Iterable[str]) -> str:
+    """A list in running text: 甲、乙、丙 / a, b, c."""
+    return tr("、", ", ").join(items)
 
 
 def yuan(amount: int) -> str:
-    return f"{amount}元"
+    return tr(f"{amount}元", f"{amount} yuan")
 
 
 def fmt_date(d: date | datetime | None) -> str:
     if d is None:
-        return "未定"
+        return tr("未定", "to be decided")
     if isinstance(d, datetime):
         return d.strftime("%Y-%m-%d %H:%M")
     return d.isoformat()
@@ -72,98 +91,141 @@ def fmt_time(t: time) -> str:
     return t.strftime("%H:%M")
 
 
+def _span(start: date | datetime | None, end: date | datetime | None) -> str:
+    return tr(f"{fmt_date(start)} 至 {fmt_date(end)}", f"{fmt_date(start)} to {fmt_date(end)}")
+
+
 def time_control(tc: TimeControl) -> str:
-    text = f"{tc.main_minutes}分钟"
+    text = tr(f"{tc.main_minutes}分钟", f"{tc.main_minutes} min")
     if tc.byoyomi_periods:
-        text += f" + {tc.byoyomi_periods}次{tc.byoyomi_seconds}秒读秒"
+        text += tr(f" + {tc.byoyomi_periods}次{tc.byoyomi_seconds}秒读秒",
+                   f" + byo-yomi {tc.byoyomi_periods} × {tc.byoyomi_seconds} s")
     if tc.loss_on_time:
-        text += ", 超时判负"
+        text += tr(", 超时判负", ", loss on time")
     return text
 
 
 def places(a: int, b: int) -> str:
-    return f"第{a}名" if a == b else f"第{a}名至第{b}名"
+    if a == b:
+        return tr(f"第{a}名", f"place {a}")
+    return tr(f"第{a}名至第{b}名", f"places {a} to {b}")
+
+
+def _section(zh: str, en: str) -> str:
+    return tr(f"【{zh}】", f"【{en}】")
 
 
 def summarize(reg: Regulation) -> list[str]:
     """The whole summary as lines (sections start with 【…】)."""
-    out: list[str] = [reg.name, f"发布: {reg.issued.by} {fmt_date(reg.issued.on)}"]
+    out: list[str] = [reg.name, tr("发布", "Issued") + f": {reg.issued.by} {fmt_date(reg.issued.on)}"]
     o = reg.organisers
-    out += ["", "【单位】", f"主办单位: {'、'.join(o.hosts)}"]
+    out += ["", _section("单位", "Organisations"), tr("主办单位", "Hosts") + f": {_join(o.hosts)}"]
     if o.supporters:
-        out.append(f"支持单位: {'、'.join(o.supporters)}")
+        out.append(tr("支持单位", "Supporters") + f": {_join(o.supporters)}")
     if o.title_sponsors:
-        out.append(f"冠名单位: {'、'.join(o.title_sponsors)}")
+        out.append(tr("冠名单位", "Title sponsors") + f": {_join(o.title_sponsors)}")
     if o.organisers:
-        out.append(f"承办单位: {'、'.join(o.organisers)}")
+        out.append(tr("承办单位", "Organisers") + f": {_join(o.organisers)}")
     if reg.events:
-        out += ["", "【竞赛项目】", *[f"- {e}" for e in reg.events]]
-    out += ["", "【组别与参赛资格】"]
+        out += ["", _section("竞赛项目", "Events"), *[f"- {e}" for e in reg.events]]
+    out += ["", _section("组别与参赛资格", "Divisions and eligibility")]
     for d in reg.divisions:
         out += _division(d, reg)
-    out += ["", "【赛程】"]
+    out += ["", _section("赛程", "Schedule")]
     for s in reg.stages:
         out += _stage(s, reg)
-    out += ["", "【规则与计分】"]
-    r = reg.rules
-    out.append(
-        f"棋盘{r.board_size}路, 中国规则数子法, 贴{r.komi}目({_stones(r.komi)}子), "
-        f"{'全局同形禁止' if r.superko == 'positional' else '简单劫规则, 循环劫' + ('无胜负' if r.cycle_result == 'void' else '和棋')}, "
-        f"{'允许' if r.suicide_allowed else '禁止'}自杀; {r.rules_text}"
-    )
+    out += ["", _section("规则与计分", "Rules and scoring")]
+    out.append(_play_rules(reg))
     sc = reg.scoring
-    out.append(
+    out.append(tr(
         f"积分: 胜{sc.win}分 和{sc.draw}分 负{sc.loss}分; 轮空{sc.bye}分(不计入任何人的对手分); "
-        f"对方弃权{sc.forfeit_win}分, 弃权方{sc.forfeit_loss}分, 双方弃权各{sc.both_forfeit}分"
-    )
+        f"对方弃权{sc.forfeit_win}分, 弃权方{sc.forfeit_loss}分, 双方弃权各{sc.both_forfeit}分",
+        f"Points: win {sc.win}, draw {sc.draw}, loss {sc.loss}; bye {sc.bye} (not counted in anyone's SOS); "
+        f"opponent forfeits {sc.forfeit_win}, the player who forfeits {sc.forfeit_loss}, "
+        f"both forfeit {sc.both_forfeit} each",
+    ))
     out.append(
-        "弃权局计入对手分" if sc.forfeit_counts_in_sos else "未下的弃权局不计入对手分(与轮空相同); 超时判负计入"
+        tr("弃权局计入对手分", "Forfeited games count in SOS") if sc.forfeit_counts_in_sos
+        else tr("未下的弃权局不计入对手分(与轮空相同); 超时判负计入",
+                "Forfeited games not played do not count in SOS (as a bye); losses on time count")
     )
-    out += _ranking("个人名次", reg.ranking)
+    out += _ranking(tr("个人名次", "Individual ranking"), reg.ranking)
     for d in reg.divisions:
         if d.ranking_rules:
-            out += _ranking(f"{d.name}个人名次", d.ranking_rules)
-    p = reg.pairing
-    out.append(
-        "编排: 第一轮按"
-        + "、".join({"rank": "段位", "rating": "等级分", "lot": "抽签"}[k] for k in p.round1_seeding)
-        + f"排序, {_ROUND1[p.round1_method]}; 同分组内{'上半区对下半区' if p.in_group == 'split' else '相邻配对'}; "
-        + "不重复对局; 平衡黑白"
-        + (f"; 前{p.avoid_rounds}轮回避同{_AVOID[p.avoid_same]}" if p.avoid_same and p.avoid_rounds else "")
-    )
+            out += _ranking(tr(f"{d.name}个人名次", f"{d.name} individual ranking"), d.ranking_rules)
+    out.append(_pairing(reg))
     if reg.teams:
-        out += ["", "【团体】", *_teams(reg)]
-    out += ["", "【录取名次与奖励】", *_prizes(reg)]
+        out += ["", _section("团体", "Teams"), *_teams(reg)]
+    out += ["", _section("录取名次与奖励", "Places and prizes"), *_prizes(reg)]
     if reg.rank_awards:
-        out += ["", "【段位授予/申报】"]
+        out += ["", _section("段位授予/申报", "Rank awards")]
         for ra in reg.rank_awards:
             out += _rank_award(ra, reg)
-    out += ["", "【费用】", *_fees(reg)]
-    out += ["", "【报名】", *_registration(reg)]
-    out += ["", "【裁判与申诉】", *_officials(reg)]
+    out += ["", _section("费用", "Fees"), *_fees(reg)]
+    out += ["", _section("报名", "Registration"), *_registration(reg)]
+    out += ["", _section("裁判与申诉", "Referees and appeals"), *_officials(reg)]
     if reg.obligations or reg.conduct:
-        out += ["", "【义务与纪律】"]
+        out += ["", _section("义务与纪律", "Duties and conduct")]
         for ob in reg.obligations:
-            out.append(f"- 义务: {ob.duty}; 否则: {'、'.join(ob.penalties)}")
+            out.append(tr(f"- 义务: {ob.duty}; 否则: ", f"- duty: {ob.duty}; otherwise: ") + _join(ob.penalties))
         out += [f"- {c}" for c in reg.conduct]
     if reg.disputes or reg.interpretation:
-        out += ["", "【其他】"]
+        out += ["", _section("其他", "Other")]
         if reg.disputes:
-            out.append(f"非裁判类争议: {reg.disputes}")
+            out.append(tr("非裁判类争议", "Disputes not about refereeing") + f": {reg.disputes}")
         if reg.interpretation:
             out.append(reg.interpretation)
-    out += ["", "【规程未明确之处及所选默认】"]
-    out += [f"- {op.topic}: {op.choice}" for op in reg.open_points] or ["- (无)"]
+    out += ["", _section("规程未明确之处及所选默认", "Points the regulation leaves open, and the defaults chosen")]
+    out += [f"- {op.topic}: {op.choice}" for op in reg.open_points] or [tr("- (无)", "- (none)")]
     return out
 
 
+def _play_rules(reg: Regulation) -> str:
+    r = reg.rules
+    if r.superko == "positional":
+        ko = tr("全局同形禁止", "positional superko")
+    elif r.cycle_result == "void":
+        ko = tr("简单劫规则, 循环劫无胜负", "simple ko rule, a repeating cycle means no result")
+    else:
+        ko = tr("简单劫规则, 循环劫和棋", "simple ko rule, a repeating cycle is a draw")
+    suicide = tr("允许" if r.suicide_allowed else "禁止", "allowed" if r.suicide_allowed else "forbidden")
+    return tr(
+        f"棋盘{r.board_size}路, 中国规则数子法, 贴{r.komi}目({_stones(r.komi)}子), {ko}, {suicide}自杀; {r.rules_text}",
+        f"Board {r.board_size}×{r.board_size}, Chinese rules (area counting), komi {r.komi} points "
+        f"({_stones(r.komi)} stones), {ko}, suicide {suicide}; {r.rules_text}",
+    )
+
+
+def _pairing(reg: Regulation) -> str:
+    p = reg.pairing
+    seeding = _join(_SEED[k].render() for k in p.round1_seeding)
+    in_group = (tr("上半区对下半区", "top half against bottom half") if p.in_group == "split"
+                else tr("相邻配对", "neighbours paired"))
+    avoid = ""
+    if p.avoid_same and p.avoid_rounds:
+        what = _AVOID[p.avoid_same]
+        avoid = tr(f"; 前{p.avoid_rounds}轮回避同{what.zh}",
+                   f"; players of the same {what.en} avoided in the first {p.avoid_rounds} rounds")
+    return tr(
+        f"编排: 第一轮按{seeding}排序, {_ROUND1[p.round1_method].zh}; 同分组内{in_group}; 不重复对局; 平衡黑白",
+        f"Pairing: round 1 sorted by {seeding}; {_ROUND1[p.round1_method].en}; within a score group {in_group}; "
+        "no repeat games; colours balanced",
+    ) + avoid
+
+
+_SEED = {"rank": Text("段位", "rank"), "rating": Text("等级分", "rating"), "lot": Text("抽签", "lot")}
 _ROUND1 = {
-    "slide": "上半区对下半区(1对n/2+1)",
-    "fold": "折叠配对(1对n)",
-    "split_lot": "上下半区抽签配对",
-    "random": "完全随机配对",
+    "slide": Text("上半区对下半区(1对n/2+1)", "top half against bottom half (1 v n/2+1)"),
+    "fold": Text("折叠配对(1对n)", "folded (1 v n)"),
+    "split_lot": Text("上下半区抽签配对", "halves paired by lot"),
+    "random": Text("完全随机配对", "fully random"),
 }
-_AVOID = {"team": "队", "province": "省", "city": "市", "club": "俱乐部"}
+_AVOID = {
+    "team": Text("队", "team"),
+    "province": Text("省", "province"),
+    "city": Text("市", "city"),
+    "club": Text("俱乐部", "club"),
+}
 
 
 def _stones(komi: float) -> str:
@@ -171,207 +233,262 @@ def _stones(komi: float) -> str:
     whole, rest = divmod(quarters, 4)
     frac = {0: "", 1: "1/4", 2: "1/2", 3: "3/4"}[rest]
     if whole and frac:
-        return f"{whole}又{frac}"
+        return tr(f"{whole}又{frac}", f"{whole} {frac}")
     return frac or str(whole)
+
+
+def _gender(g: Gender) -> str:
+    return tr(g.label, "male" if g is Gender.MALE else "female")
 
 
 def _eligibility(e: Eligibility) -> list[str]:
     lines: list[str] = []
     if e.born_from or e.born_to:
         if e.born_from and e.born_to:
-            lines.append(f"出生日期: {fmt_date(e.born_from)} 至 {fmt_date(e.born_to)}")
+            lines.append(tr("出生日期", "born") + f": {_span(e.born_from, e.born_to)}")
         elif e.born_from:
-            lines.append(f"出生日期: {fmt_date(e.born_from)} 及以后")
+            lines.append(tr(f"出生日期: {fmt_date(e.born_from)} 及以后", f"born: {fmt_date(e.born_from)} or later"))
         else:
-            lines.append(f"出生日期: {fmt_date(e.born_to)} 及以前")
+            lines.append(tr(f"出生日期: {fmt_date(e.born_to)} 及以前", f"born: {fmt_date(e.born_to)} or earlier"))
     if e.exact_age_group:
-        lines.append("须按出生日期对应组别参赛, 不得以大打小或以小打大")
+        lines.append(tr("须按出生日期对应组别参赛, 不得以大打小或以小打大",
+                        "players must enter the division of their birth date, neither an older nor a younger one"))
     if e.genders:
-        lines.append("性别: " + "、".join(g.label for g in e.genders))
+        lines.append(tr("性别", "gender") + ": " + _join(_gender(g) for g in e.genders))
     if e.min_rank or e.max_rank:
-        lines.append(f"段级位: {e.min_rank or '不限'} 至 {e.max_rank or '不限'}")
+        anyone = tr("不限", "any")
+        lines.append(tr("段级位", "rank") + f": {e.min_rank or anyone} {tr('至', 'to')} {e.max_rank or anyone}")
     if e.certificate_required:
-        lines.append("须持有中国围棋协会监制的业余段级位证书")
-    lines.append(_PRO_LABELS[e.professionals])
+        lines.append(tr("须持有中国围棋协会监制的业余段级位证书",
+                        "an amateur rank certificate issued under the Chinese Weiqi Association is required"))
+    lines.append(_PRO_LABELS[e.professionals].render())
     if e.regions:
-        lines.append("仅限: " + "、".join(e.regions) + "棋手")
+        lines.append(tr("仅限: " + "、".join(e.regions) + "棋手", "only players from: " + ", ".join(e.regions)))
     lines += [f"{k}: {v}" for k, v in e.region_notes.items()]
-    lines.append("参赛途径: " + "、".join(_ROUTE_LABELS[r] for r in e.routes))
+    lines.append(tr("参赛途径", "entry routes") + ": " + _join(_ROUTE_LABELS[r].render() for r in e.routes))
     if e.represent_rule:
         lines.append(e.represent_rule)
     if e.approval_required:
-        lines.append("报名后, 主办方审核通过后方可参赛")
+        lines.append(tr("报名后, 主办方审核通过后方可参赛", "entries play only after the organisers approve them"))
     return lines
 
 
 def _division(d: Division, reg: Regulation) -> list[str]:
-    head = f"{d.name} ({d.id})" + (f", 属{d.parent}" if d.parent else "")
+    head = f"{d.name} ({d.id})" + (tr(f", 属{d.parent}", f", part of {d.parent}") if d.parent else "")
     lines = [head]
     lines += [f"  - {x}" for x in _eligibility(d.eligibility)]
     names = []
     for r in d.rankings:
         extra = ""
         if r.min_age is not None:
-            extra = f", {r.min_age}岁以上(以{fmt_date(r.age_reference)}计)"
+            ref = fmt_date(r.age_reference)
+            extra = tr(f", {r.min_age}岁以上(以{ref}计)", f", aged {r.min_age} and over (on {ref})")
         names.append(f"{r.name}{extra}")
-    lines.append("  - 名次表: " + "; ".join(names))
+    lines.append(tr("  - 名次表: ", "  - rankings: ") + "; ".join(names))
     if d.may_enter_instead:
         lines.append(
-            "  - 棋手也可选择参加: " + "、".join(reg.division(x).name for x in d.may_enter_instead)
+            tr("  - 棋手也可选择参加: ", "  - players may enter instead: ")
+            + _join(reg.division(x).name for x in d.may_enter_instead)
         )
     if d.merge:
         m = d.merge
-        cond = f"(参赛人数少于{m.when_entries_below}人时)" if m.when_entries_below else ""
+        into = reg.division(m.into).name
+        n = m.when_entries_below
+        cond = tr(f"(参赛人数少于{n}人时)", f" (when fewer than {n} enter)") if n else ""
         lines.append(
-            f"  - {m.decided_by}{cond}: 可并入{reg.division(m.into).name}"
-            + (", 分别计算名次" if m.separate_ranking else "")
+            tr(f"  - {m.decided_by}{cond}: 可并入{into}", f"  - {m.decided_by}{cond}: may be merged into {into}")
+            + (tr(", 分别计算名次", ", ranked separately") if m.separate_ranking else "")
         )
     if d.platform:
-        lines.append(f"  - 线上平台: {d.platform}")
+        lines.append(tr("  - 线上平台: ", "  - online platform: ") + d.platform)
     return lines
 
 
 def _stage(s: Stage, reg: Regulation) -> list[str]:
-    when = ""
-    if s.start or s.end:
-        when = f" {fmt_date(s.start)} 至 {fmt_date(s.end)}"
-    lines = [f"第{s.phase}阶段 {s.name} [{_KIND_LABELS[s.kind]}]{when}"]
-    lines.append("  - 组别: " + "、".join(reg.division(x).name for x in s.divisions))
+    when = f" {_span(s.start, s.end)}" if s.start or s.end else ""
+    kind = _KIND_LABELS[s.kind].render()
+    lines = [tr(f"第{s.phase}阶段 {s.name} [{kind}]{when}", f"Phase {s.phase} {s.name} [{kind}]{when}")]
+    lines.append(tr("  - 组别: ", "  - divisions: ") + _join(reg.division(x).name for x in s.divisions))
     if s.venue:
-        lines.append(f"  - 地点: {s.venue}")
+        lines.append(tr("  - 地点: ", "  - venue: ") + s.venue)
     if s.check_in:
-        lines.append(f"  - 报到: {fmt_date(s.check_in)}")
+        lines.append(tr("  - 报到: ", "  - check-in: ") + fmt_date(s.check_in))
     if s.departure:
-        lines.append(f"  - 离会: {s.departure}")
+        lines.append(tr("  - 离会: ", "  - departure: ") + s.departure)
     for did, platform in s.platforms.items():
-        lines.append(f"  - {reg.division(did).name}平台: {platform}")
+        name = reg.division(did).name
+        lines.append(tr(f"  - {name}平台: {platform}", f"  - {name} platform: {platform}"))
     if s.entry_note:
-        lines.append(f"  - 参赛资格: {s.entry_note}")
+        lines.append(tr("  - 参赛资格: ", "  - entry: ") + s.entry_note)
     if s.fee_note:
-        lines.append(f"  - 费用: {s.fee_note}")
+        lines.append(tr("  - 费用: ", "  - fees: ") + s.fee_note)
     for p in s.periods:
-        start = f", 首日 {fmt_time(p.first_day_start)} 开始" if p.first_day_start else ""
-        lines.append(f"  - 第{p.number}期 {fmt_date(p.start)} 至 {fmt_date(p.end)}{start}")
+        start = ""
+        if p.first_day_start:
+            t = fmt_time(p.first_day_start)
+            start = tr(f", 首日 {t} 开始", f", first day starts {t}")
+        lines.append(tr(f"  - 第{p.number}期 ", f"  - period {p.number} ") + _span(p.start, p.end) + start)
     lines += [f"  - {x}" for x in _format(s.format, reg)]
     for did, fmt in s.formats_by_division.items():
         lines += [f"  - {reg.division(did).name}: {x}" for x in _format(fmt, reg)]
     if s.time_control:
-        lines.append(f"  - 用时: {time_control(s.time_control)}")
+        lines.append(tr("  - 用时: ", "  - time: ") + time_control(s.time_control))
     else:
-        lines.append("  - 用时: 规程未规定(见补充规定)")
+        lines.append(tr("  - 用时: 规程未规定(见补充规定)", "  - time: not set by the regulation (see the supplementary rules)"))
     if s.disconnection:
-        dc = s.disconnection
-        lines.append(
-            f"  - 断线: 每次中断超过{dc.disconnection_after_seconds}秒算一次断线; "
-            f"断线次数大于{dc.max_disconnections}次, 或一局中断总时长超过{dc.max_total_absence_seconds}秒"
-            f"({_minutes(dc.max_total_absence_seconds)}), 即视为逃跑; 中断: {dc.absence_definition}; "
-            + ("总时长计入每一次中断" if dc.short_absences_count_in_total else "总时长只计超过时限的断线")
-            + "; 断线期间钟表继续走"
-        )
+        lines.append(_disconnection(s))
     if s.details_note:
-        lines.append(f"  - 说明: {s.details_note}")
+        lines.append(tr("  - 说明: ", "  - notes: ") + s.details_note)
     return lines
 
 
+def _disconnection(s: Stage) -> str:
+    dc = s.disconnection
+    assert dc is not None
+    after, most, total = dc.disconnection_after_seconds, dc.max_disconnections, dc.max_total_absence_seconds
+    return tr(
+        f"  - 断线: 每次中断超过{after}秒算一次断线; "
+        f"断线次数大于{most}次, 或一局中断总时长超过{total}秒"
+        f"({_minutes(total)}), 即视为逃跑; 中断: {dc.absence_definition}; "
+        + ("总时长计入每一次中断" if dc.short_absences_count_in_total else "总时长只计超过时限的断线")
+        + "; 断线期间钟表继续走",
+        f"  - disconnection: an interruption over {after} s counts as one disconnection; "
+        f"more than {most} disconnections, or interruptions over {total} s ({_minutes(total)}) in total "
+        f"in one game, count as escaping the game; interruption: {dc.absence_definition}; "
+        + ("every interruption counts towards the total" if dc.short_absences_count_in_total
+           else "only disconnections over the limit count towards the total")
+        + "; the clock runs during a disconnection",
+    )
+
+
 def _minutes(seconds: int) -> str:
-    return f"{seconds // 60}分钟" if seconds % 60 == 0 else f"{seconds}秒"
+    if seconds % 60 == 0:
+        return tr(f"{seconds // 60}分钟", f"{seconds // 60} min")
+    return tr(f"{seconds}秒", f"{seconds} s")
 
 
 def _format(fmt: object, reg: Regulation) -> list[str]:
     if isinstance(fmt, LadderFormat):
-        quota = []
-        for key, n in fmt.qualifiers.items():
-            if key in fmt.pools:
-                names = "、".join(reg.division(x).name for x in fmt.pools[key])
-                quota.append(f"{names}合计每期录取前{n}名")
-            else:
-                quota.append(f"{reg.division(key).name}每期录取前{n}名")
-        lines = [
-            f"赛制: 积分晋级制, 随机匹配; 胜得{fmt.win:+d}分, 负{fmt.loss:+d}分; "
-            f"逃跑{fmt.escape:+d}分, 对手{fmt.escape_opponent:+d}分",
-            "录取: " + "; ".join(quota)
-            + "; 积分相同胜局数多者列前"
-            + ("; 胜局数也相同则并列一同晋级" if fmt.all_tied_qualify else ""),
-            f"比赛时间: {fmt.play_hours}",
-        ]
-        if fmt.confirm_within_working_days:
-            lines.append(
-                f"晋级选手须在{fmt.confirm_within_working_days}个工作日内完善参赛信息, 逾期视为弃权"
-            )
-        if fmt.may_replay_next_period:
-            lines.append("成绩不理想可重新参加下一期")
-        lines.append("前期已晋级者再次名列前茅: " + ("名额顺延给下一名" if fmt.earlier_qualifier_place == "passed_on"
-                                               else "仍占名次, 名额不顺延"))
-        if fmt.guardian_under_age:
-            lines.append(f"未满{fmt.guardian_under_age}周岁的晋级选手须填写监护人信息")
-        return lines
+        return _ladder(fmt, reg)
     if isinstance(fmt, SwissFormat):
         if fmt.rounds is None:
-            return ["赛制: 积分编排制, 轮次视报名情况而定"]
-        extra = ", 具体轮次视报名人数确定" if fmt.rounds_provisional else ""
-        return [f"赛制: 积分编排制, {'暂定' if fmt.rounds_provisional else ''}{fmt.rounds}轮{extra}"]
+            return [tr("赛制: 积分编排制, 轮次视报名情况而定", "format: Swiss, the number of rounds depends on the entries")]
+        if fmt.rounds_provisional:
+            return [tr(f"赛制: 积分编排制, 暂定{fmt.rounds}轮, 具体轮次视报名人数确定",
+                       f"format: Swiss, provisionally {fmt.rounds} rounds, the final number depends on the entries")]
+        return [tr(f"赛制: 积分编排制, {fmt.rounds}轮", f"format: Swiss, {fmt.rounds} rounds")]
     if isinstance(fmt, TwoGroupSwissFormat):
         pf = fmt.placement_final
-        split = "按段位/等级分蛇形分组" if fmt.split == "snake" else "抽签分组"
+        a, b = fmt.groups[0], fmt.groups[1]
+        split = (tr("按段位/等级分蛇形分组", "snake seeding by rank/rating") if fmt.split == "snake"
+                 else tr("抽签分组", "groups drawn by lot"))
         return [
-            f"赛制: 积分编排制, 分{''.join(fmt.groups)}组({split})各赛{fmt.group_rounds}轮, "
-            f"第{pf.round}轮各组前{pf.top}名同名次决赛({fmt.groups[0]}1对{fmt.groups[1]}1决定第1、2名, "
-            f"{fmt.groups[0]}2对{fmt.groups[1]}2决定第3、4名 …)",
-            f"同名次决赛以外的名次: 按组内名次交替排列{'、'.join(fmt.groups)}组",
+            tr(f"赛制: 积分编排制, 分{''.join(fmt.groups)}组({split})各赛{fmt.group_rounds}轮, "
+               f"第{pf.round}轮各组前{pf.top}名同名次决赛({a}1对{b}1决定第1、2名, {a}2对{b}2决定第3、4名 …)",
+               f"format: Swiss in groups {', '.join(fmt.groups)} ({split}), {fmt.group_rounds} rounds each; "
+               f"in round {pf.round} the top {pf.top} of each group play placement finals "
+               f"({a}1 v {b}1 for places 1 and 2, {a}2 v {b}2 for places 3 and 4 …)"),
+            tr(f"同名次决赛以外的名次: 按组内名次交替排列{'、'.join(fmt.groups)}组",
+               f"places outside the placement finals: groups {', '.join(fmt.groups)} alternate by place in group"),
         ]
     if isinstance(fmt, AnnouncedLaterFormat):
-        return [f"赛制: {fmt.note}"]
+        return [tr("赛制: ", "format: ") + fmt.note]
     return []
+
+
+def _ladder(fmt: LadderFormat, reg: Regulation) -> list[str]:
+    quota = []
+    for key, n in fmt.qualifiers.items():
+        if key in fmt.pools:
+            names = _join(reg.division(x).name for x in fmt.pools[key])
+            quota.append(tr(f"{names}合计每期录取前{n}名", f"{names} together: the top {n} of each period"))
+        else:
+            name = reg.division(key).name
+            quota.append(tr(f"{name}每期录取前{n}名", f"{name}: the top {n} of each period"))
+    lines = [
+        tr(f"赛制: 积分晋级制, 随机匹配; 胜得{fmt.win:+d}分, 负{fmt.loss:+d}分; "
+           f"逃跑{fmt.escape:+d}分, 对手{fmt.escape_opponent:+d}分",
+           f"format: points ladder, random matching; win {fmt.win:+d}, loss {fmt.loss:+d}; "
+           f"escaping a game {fmt.escape:+d}, the opponent {fmt.escape_opponent:+d}"),
+        tr("录取: ", "qualify: ") + "; ".join(quota)
+        + tr("; 积分相同胜局数多者列前", "; on equal points more wins rank higher")
+        + (tr("; 胜局数也相同则并列一同晋级", "; players equal in wins too all qualify") if fmt.all_tied_qualify else ""),
+        tr("比赛时间: ", "playing hours: ") + fmt.play_hours,
+    ]
+    if fmt.confirm_within_working_days:
+        n = fmt.confirm_within_working_days
+        lines.append(tr(f"晋级选手须在{n}个工作日内完善参赛信息, 逾期视为弃权",
+                        f"qualifiers must complete their entry details within {n} working days, "
+                        "or are treated as withdrawn"))
+    if fmt.may_replay_next_period:
+        lines.append(tr("成绩不理想可重新参加下一期", "players may play again in the next period"))
+    lines.append(tr("前期已晋级者再次名列前茅: ", "an earlier qualifier placing again: ")
+                 + (tr("名额顺延给下一名", "the place passes to the next player")
+                    if fmt.earlier_qualifier_place == "passed_on"
+                    else tr("仍占名次, 名额不顺延", "keeps the place, which is not passed on")))
+    if fmt.guardian_under_age:
+        n = fmt.guardian_under_age
+        lines.append(tr(f"未满{n}周岁的晋级选手须填写监护人信息", f"qualifiers under {n} must give a guardian's details"))
+    return lines
 
 
 def _ranking(title: str, rr: RankingRules) -> list[str]:
     names = []
     for spec in rr.criteria:
-        label = CRITERION_LABELS[spec.criterion]
+        label = criterion_label(spec.criterion)
         if spec.criterion is Criterion.SOS_CUT:
-            label += "(从最后一轮起)" if spec.from_last_round else "(从第1轮起)"
+            label += (tr("(从最后一轮起)", " (from the last round)") if spec.from_last_round
+                      else tr("(从第1轮起)", " (from round 1)"))
         names.append(label)
     lines = [
         f"{title}: "
-        + ("全胜者冠军, 除全胜者外 " if rr.undefeated_champion else "")
-        + "依次比较 "
-        + "、".join(names)
+        + (tr("全胜者冠军, 除全胜者外 ", "a player winning every game is champion; the others ")
+           if rr.undefeated_champion else "")
+        + tr("依次比较 ", "compared in order by ")
+        + _join(names)
     ]
     if Criterion.TOTAL_SCORE in {c.criterion for c in rr.criteria}:
         terms = " + ".join(
-            (f"{w}×" if w != 1 else "") + CRITERION_LABELS[c] for c, w in rr.total_score.items()
+            (f"{w}×" if w != 1 else "") + criterion_label(c) for c, w in rr.total_score.items()
         )
-        lines.append(f"总得分 = {terms}")
+        lines.append(tr("总得分", "Total score") + f" = {terms}")
     return lines
 
 
 def _teams(reg: Regulation) -> list[str]:
     t = reg.teams
     assert t is not None
-    lines = [f"{t.name}: 每队最多{t.max_players}人"]
+    lines = [tr(f"{t.name}: 每队最多{t.max_players}人", f"{t.name}: at most {t.max_players} players per team")]
     if t.max_men is not None or t.max_women is not None:
-        lines[-1] += f"({t.max_men or 0}男{t.max_women or 0}女)"
+        men, women = t.max_men or 0, t.max_women or 0
+        lines[-1] += tr(f"({men}男{women}女)", f" ({men} men, {women} women)")
     if t.slots:
-        lines.append("席位: " + "、".join(s.label for s in t.slots))
+        lines.append(tr("席位: ", "Seats: ") + _join(s.label for s in t.slots))
     if t.leaders or t.coaches:
-        lines.append(f"领队{t.leaders}名, 教练{t.coaches}名")
+        lines.append(tr(f"领队{t.leaders}名, 教练{t.coaches}名", f"Team leaders: {t.leaders}, coaches: {t.coaches}"))
     if t.max_teams:
-        lines.append(f"限报{t.max_teams}支队" + (f", 每个地区{t.per_region}支" if t.per_region else ""))
+        lines.append(tr(f"限报{t.max_teams}支队", f"At most {t.max_teams} teams")
+                     + (tr(f", 每个地区{t.per_region}支", f", {t.per_region} per region") if t.per_region else ""))
     if t.registration_from or t.registration_to:
-        lines.append(f"报名时间: {fmt_date(t.registration_from)} 至 {fmt_date(t.registration_to)}")
+        lines.append(tr("报名时间: ", "Registration: ") + _span(t.registration_from, t.registration_to))
     if t.own_associations:
-        lines.append("单独组队的参赛单位(不计入所在省): " + "、".join(t.own_associations))
+        lines.append(tr("单独组队的参赛单位(不计入所在省): ",
+                        "Associations entering their own teams (not counted with their province): ")
+                     + _join(t.own_associations))
     if t.extra_players_play_individually:
-        lines.append("不足或超过团体人数的可以以个人名义参赛")
+        lines.append(tr("不足或超过团体人数的可以以个人名义参赛",
+                        "Players short of or beyond a full team may play as individuals"))
     if t.backfill_rule:
         lines.append(t.backfill_rule)
     for c in t.competitions:
-        ties = "、".join(_TEAM_TIE[x] for x in c.tie_breaks)
-        scope = "、".join(reg.division(d).name for d in c.divisions) if c.divisions else ""
+        ties = _join(_TEAM_TIE[x].render() for x in c.tie_breaks)
+        scope = _join(reg.division(d).name for d in c.divisions) if c.divisions else ""
+        method = _TEAM_METHOD[c.method].render()
         lines.append(
-            f"{c.name}{'(' + scope + ')' if scope else ''}: {c.size}人, {_TEAM_METHOD[c.method]}"
-            + ("; 只计报满人数的队" if c.complete_only else "")
-            + f"; 相同依次比较{ties}"
+            tr(f"{c.name}{'(' + scope + ')' if scope else ''}: {c.size}人, {method}",
+               f"{c.name}{' (' + scope + ')' if scope else ''}: {c.size} players, {method}")
+            + (tr("; 只计报满人数的队", "; only full teams are ranked") if c.complete_only else "")
+            + tr(f"; 相同依次比较{ties}", f"; ties broken by {ties}")
         )
         if c.method_note:
             lines.append(f"  ({c.method_note})")
@@ -385,53 +502,59 @@ def _prizes(reg: Regulation) -> list[str]:
         lines += _prize_list(pl, reg)
     for sa in pz.special:
         value = yuan(sa.amount) if sa.amount is not None else (sa.gift or "")
-        who = f"前{sa.places}名" if sa.places > 1 else "第1名"
-        age = f", {sa.min_age}岁以上(年龄以{_age_ref(sa.age_reference, reg)}计)" if sa.min_age else ""
+        who = tr(f"前{sa.places}名", f"top {sa.places}") if sa.places > 1 else places(1, 1)
+        age = ""
+        if sa.min_age:
+            ref = _age_ref(sa.age_reference, reg)
+            age = tr(f", {sa.min_age}岁以上(年龄以{ref}计)", f", aged {sa.min_age} and over (age on {ref})")
         lines.append(
             f"{sa.name} ({reg.division(sa.division).name}{age}): {who} {value}"
-            + ("; 可与名次奖累积" if sa.cumulative else "")
+            + (tr("; 可与名次奖累积", "; may be combined with place prizes") if sa.cumulative else "")
         )
     for pa in pz.participation:
-        names = "、".join(reg.division(d).name for d in pa.divisions)
-        lines.append(f"参赛奖 ({names}): 其余棋手获参赛奖, 奖励价值{yuan(pa.amount)}")
+        names = _join(reg.division(d).name for d in pa.divisions)
+        lines.append(tr(f"参赛奖 ({names}): 其余棋手获参赛奖, 奖励价值{yuan(pa.amount)}",
+                        f"Participation prize ({names}): every other player receives a prize worth {yuan(pa.amount)}"))
     if pz.pre_tax:
-        lines.append("注: 以上奖金均为税前奖金")
+        lines.append(tr("注: 以上奖金均为税前奖金", "Note: all prize money above is before tax"))
     if pz.value_note:
-        lines.append(f"注: {pz.value_note}")
+        lines.append(tr("注: ", "Note: ") + pz.value_note)
     return lines
 
 
 def _age_ref(ref: str | None, reg: Regulation) -> str:
     if ref is None:
-        return "比赛首日"
+        return tr("比赛首日", "the first day of play")
     try:
         stage = reg.stage(ref)
     except KeyError:
         return ref
-    return f"{stage.name}首日 {fmt_date(stage.start)}"
+    return tr(f"{stage.name}首日 {fmt_date(stage.start)}", f"the first day of {stage.name}, {fmt_date(stage.start)}")
 
 
 def _prize_list(pl: PrizeList, reg: Regulation) -> list[str]:
     div = reg.division(pl.division).name
-    head = f"{pl.name} ({div}): 录取前{pl.places}名"
+    head = tr(f"{pl.name} ({div}): 录取前{pl.places}名", f"{pl.name} ({div}): top {pl.places} places")
     if pl.items:
-        head += ", 颁发" + "、".join(pl.items)
+        head += tr(", 颁发", ", awarded: ") + _join(pl.items)
     lines = [head]
     for row in sorted(pl.rows, key=lambda r: r.place_from):
         value = yuan(row.amount) if row.amount is not None else (row.gift or "")
         lines.append(f"  - {places(row.place_from, row.place_to)}: {value}")
     if pl.kind != "cash" and pl.rows:
-        lines.append(f"  - 奖励形式: {_PRIZE_KIND[pl.kind]}")
+        lines.append(tr("  - 奖励形式: ", "  - prize form: ") + _PRIZE_KIND[pl.kind].render())
     if pl.others_keep_place:
-        lines.append("  - 如有女子选手进入录取名次, 名次不再顺延")
+        lines.append(tr("  - 如有女子选手进入录取名次, 名次不再顺延",
+                        "  - if women players reach these places, the places are not passed down"))
     if pl.cumulative_with:
-        names = "、".join(_list_name(x, reg) for x in pl.cumulative_with)
-        lines.append(f"  - 可与{names}奖金累积")
+        names = _join(_list_name(x, reg) for x in pl.cumulative_with)
+        lines.append(tr(f"  - 可与{names}奖金累积", f"  - may be combined with the prize money of {names}"))
     if pl.fewer_entrants == "n_minus_1":
-        lines.append(f"  - 若报名人数不足{pl.places}人, 按照总人数减1录取")
+        lines.append(tr(f"  - 若报名人数不足{pl.places}人, 按照总人数减1录取",
+                        f"  - with fewer than {pl.places} entries, the places awarded are the entries minus 1"))
     total = sum((r.amount or 0) * (r.place_to - r.place_from + 1) for r in pl.rows)
     if total:
-        lines.append(f"  - 合计: {yuan(total)}")
+        lines.append(tr("  - 合计: ", "  - total: ") + yuan(total))
     return lines
 
 
@@ -443,22 +566,24 @@ def _list_name(list_id: str, reg: Regulation) -> str:
 
 
 def _condition(c: CountCondition) -> str:
-    who = f"参赛{c.min_rank}(含)以上棋手" if c.min_rank else "参赛棋手"
+    who = (tr(f"参赛{c.min_rank}(含)以上棋手", f"players of {c.min_rank} or above") if c.min_rank
+           else tr("参赛棋手", "players"))
     if c.at_least is not None and c.below is not None:
-        return f"{who}达到{c.at_least}人不足{c.below}人"
+        return tr(f"{who}达到{c.at_least}人不足{c.below}人", f"at least {c.at_least} and fewer than {c.below} {who}")
     if c.at_least is not None:
-        return f"{who}达到{c.at_least}人"
-    return f"{who}不足{c.below}人"
+        return tr(f"{who}达到{c.at_least}人", f"at least {c.at_least} {who}")
+    return tr(f"{who}不足{c.below}人", f"fewer than {c.below} {who}")
 
 
 def grant_text(g: Grant) -> str:
     """One grant as the regulation words it; also used by the rank-award report."""
-    rank = g.rank if g.professional else f"业余{g.rank}"
-    text = f"个人{places(g.place_from, g.place_to)}可申报{rank}"
+    rank = g.rank if g.professional else tr(f"业余{g.rank}", f"amateur {g.rank}")
+    text = tr(f"个人{places(g.place_from, g.place_to)}可申报{rank}",
+              f"individual {places(g.place_from, g.place_to)}: may apply for {rank}")
     if g.alternative_to:
-        text += f"(与业余{g.alternative_to}二选一)"
+        text += tr(f"(与业余{g.alternative_to}二选一)", f" (or amateur {g.alternative_to}, one of the two)")
     if g.extend_to:
-        text += f"(顺延到前{g.extend_to}名)"
+        text += tr(f"(顺延到前{g.extend_to}名)", f" (passed down to the top {g.extend_to})")
     if g.note:
         text += f"; {g.note}"
     return text
@@ -467,18 +592,19 @@ def grant_text(g: Grant) -> str:
 def _rank_award(ra: RankAwardRule, reg: Regulation) -> list[str]:
     d = reg.division(ra.division)
     ranking = next(r.name for r in d.rankings if r.id == ra.ranking)
-    lines = [f"{d.name} (按{ranking}):"]
+    lines = [tr(f"{d.name} (按{ranking}):", f"{d.name} (by {ranking}):")]
     for g in ra.grants:
-        cond = "且".join(_condition(c) for c in g.when)
-        tier = f" [分档 {g.tier_group}: 取第一个成立的档]" if g.tier_group else ""
+        cond = tr("且", " and ").join(_condition(c) for c in g.when)
+        tier = (tr(f" [分档 {g.tier_group}: 取第一个成立的档]", f" [tier group {g.tier_group}: the first tier that holds]")
+                if g.tier_group else "")
         lines.append(f"  - {cond + ', ' if cond else ''}{grant_text(g)}{tier}")
     rules = []
     if ra.amateurs_only:
-        rules.append("名次和顺延仅限业余棋手的排名")
+        rules.append(tr("名次和顺延仅限业余棋手的排名", "places and passing down count amateurs only"))
     if ra.exclude_new_pros:
-        rules.append("不含当年新定段的职业棋手")
+        rules.append(tr("不含当年新定段的职业棋手", "players who turned professional this year are not included"))
     if ra.skip_if_already_holding:
-        rules.append("已持有该段位或更高者顺延给下一名")
+        rules.append(tr("已持有该段位或更高者顺延给下一名", "a player already holding the rank or higher passes it down"))
     if rules:
         lines.append("  - " + "; ".join(rules))
     lines.append(f"  - {ra.procedure}")
@@ -496,17 +622,17 @@ def _fees(reg: Regulation) -> list[str]:
                     names.append(reg.stage(ref).name)
                 except KeyError:
                     names.append(reg.division(ref).name)
-            scope = f" ({'、'.join(names)})"
+            scope = f" ({_join(names)})"
         line = f"{f.name}{scope}: {yuan(f.amount)}"
         if not f.refundable_if_absent:
-            line += "; 报名后无故不参加比赛者不予退还"
+            line += tr("; 报名后无故不参加比赛者不予退还", "; not refunded to an entered player who does not play without good reason")
         if f.note:
             line += f" — {f.note}"
         lines.append(line)
     if reg.fees.self_paid:
-        lines.append("自理: " + "、".join(reg.fees.self_paid))
+        lines.append(tr("自理: ", "Paid by the players: ") + _join(reg.fees.self_paid))
     lines += reg.fees.notes
-    return lines or ["(规程未规定)"]
+    return lines or [tr("(规程未规定)", "(not set by the regulation)")]
 
 
 def _registration(reg: Regulation) -> list[str]:
@@ -515,37 +641,40 @@ def _registration(reg: Regulation) -> list[str]:
     for w in rg.windows:
         span = ""
         if w.opens and w.closes:
-            span = f" {fmt_date(w.opens)} 至 {fmt_date(w.closes)}"
+            span = f" {_span(w.opens, w.closes)}"
         elif w.closes:
-            span = f" 截止 {fmt_date(w.closes)}"
+            span = tr(f" 截止 {fmt_date(w.closes)}", f" until {fmt_date(w.closes)}")
         elif w.opens:
-            span = f" 自 {fmt_date(w.opens)} 起"
+            span = tr(f" 自 {fmt_date(w.opens)} 起", f" from {fmt_date(w.opens)}")
         line = f"{w.who}:{span}"
         if w.channel:
-            line += f" 途径: {w.channel}"
+            line += tr(" 途径: ", " via: ") + w.channel
         if w.note:
             line += f"; {w.note}"
         lines.append(line)
     if rg.required_documents:
-        lines.append("须提交: " + "; ".join(rg.required_documents))
+        lines.append(tr("须提交: ", "Documents: ") + "; ".join(rg.required_documents))
     if rg.attachment_name_pattern:
-        lines.append(f"附件命名: {rg.attachment_name_pattern}")
-    lines += [f"联系: {c}" for c in rg.contacts]
+        lines.append(tr("附件命名: ", "Attachment names: ") + rg.attachment_name_pattern)
+    lines += [tr("联系: ", "Contact: ") + c for c in rg.contacts]
     if rg.check_in:
-        lines.append(f"报到: {rg.check_in}")
+        lines.append(tr("报到: ", "Check-in: ") + rg.check_in)
     lines += rg.notes
-    return lines or ["(规程未规定)"]
+    return lines or [tr("(规程未规定)", "(not set by the regulation)")]
 
 
 def _officials(reg: Regulation) -> list[str]:
     of = reg.officials
-    lines = [f"裁判长: {of.chief_referee}", f"其他技术官员: {of.others}"]
+    lines = [tr("裁判长: ", "Chief referee: ") + of.chief_referee, tr("其他技术官员: ", "Other officials: ") + of.others]
     if reg.appeals:
         a = reg.appeals
-        lines.append(
+        lines.append(tr(
             f"申诉: 该轮比赛结束{a.window_minutes}分钟内{'以书面形式' if a.written else ''}递交, "
             f"申诉费{yuan(a.fee)}, {'胜诉退还, 败诉不予退还' if a.refunded_if_upheld else '不予退还'}, "
-            f"交与{a.handled_by}处置"
-        )
-        lines.append(f"非裁判类争议: {a.non_referee_disputes}")
+            f"交与{a.handled_by}处置",
+            f"Appeals: {'in writing, ' if a.written else ''}within {a.window_minutes} minutes of the end of the round, "
+            f"fee {yuan(a.fee)}, {'refunded if upheld, kept if not' if a.refunded_if_upheld else 'not refunded'}, "
+            f"handled by {a.handled_by}",
+        ))
+        lines.append(tr("非裁判类争议: ", "Disputes not about refereeing: ") + a.non_referee_disputes)
     return lines

@@ -1,7 +1,7 @@
 """Consistency checks across a loaded regulation that single fields cannot express.
 
-Each finding names the field path, what is wrong and what is allowed, so the loader can attach
-a line number; all findings are returned at once.
+Each finding names the field path, what is wrong and what is allowed (both in Chinese and
+English), so the loader can attach a line number; all findings are returned at once.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from yisai.i18n import Text
+from yisai.regulation.messages import NONE
 from yisai.regulation.rules import Scoring, TimeControl
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import LadderFormat, TwoGroupSwissFormat
@@ -19,8 +21,12 @@ Path = tuple[str | int, ...]
 @dataclass(frozen=True)
 class Finding:
     path: Path
-    problem: str
-    allowed: str = ""
+    problem: Text
+    allowed: Text = NONE
+
+
+def _allowed(values: str) -> Text:
+    return Text(f"允许: {values}", f"allowed: {values}")
 
 
 def check(reg: Regulation) -> list[Finding]:
@@ -50,55 +56,85 @@ def _numbers(reg: Regulation) -> list[Finding]:
         for path, fmt in formats:
             if isinstance(fmt, LadderFormat):
                 if fmt.loss >= fmt.win:
-                    out.append(Finding((*path, "loss"), f"负局得分 {fmt.loss} 不低于胜局得分 {fmt.win}",
-                                       "须 win > loss"))
+                    out.append(Finding((*path, "loss"),
+                                       Text(f"负局得分 {fmt.loss} 不低于胜局得分 {fmt.win}",
+                                            f"a loss scores {fmt.loss}, no less than the {fmt.win} for a win"),
+                                       Text("须 win > loss", "must be win > loss")))
                 if fmt.escape > fmt.loss:
-                    out.append(Finding((*path, "escape"), f"逃跑方得分 {fmt.escape} 高于负局得分 {fmt.loss}",
-                                       "须 escape ≤ loss"))
+                    out.append(Finding((*path, "escape"),
+                                       Text(f"逃跑方得分 {fmt.escape} 高于负局得分 {fmt.loss}",
+                                            f"escaping a game scores {fmt.escape}, more than the {fmt.loss} "
+                                            "for a loss"),
+                                       Text("须 escape ≤ loss", "must be escape ≤ loss")))
             elif isinstance(fmt, TwoGroupSwissFormat):
                 final = fmt.placement_final.round
                 if final != fmt.group_rounds + 1:
                     out.append(Finding((*path, "placement_final", "round"),
-                                       f"同名次决赛为第{final}轮, 但分组赛共{fmt.group_rounds}轮",
-                                       f"应为第{fmt.group_rounds + 1}轮"))
+                                       Text(f"同名次决赛为第{final}轮, 但分组赛共{fmt.group_rounds}轮",
+                                            f"the placement final is round {final}, but the groups play "
+                                            f"{fmt.group_rounds} rounds"),
+                                       Text(f"应为第{fmt.group_rounds + 1}轮",
+                                            f"should be round {fmt.group_rounds + 1}")))
     t = reg.teams
     if t is not None:
         tp: Path = ("teams",)
+        within_team = Text(f"须 ≤ max_players ({t.max_players})", f"must be ≤ max_players ({t.max_players})")
         for key, value in (("max_men", t.max_men), ("max_women", t.max_women)):
             if value is not None and value > t.max_players:
-                out.append(Finding((*tp, key), f"{value} 超过每队人数上限 {t.max_players}",
-                                   f"须 ≤ max_players ({t.max_players})"))
+                out.append(Finding((*tp, key), Text(f"{value} 超过每队人数上限 {t.max_players}",
+                                                    f"{value} is more than the team size limit {t.max_players}"),
+                                   within_team))
         if len(t.slots) > t.max_players:
-            out.append(Finding((*tp, "slots"), f"{len(t.slots)} 个席位超过每队人数上限 {t.max_players}"))
+            out.append(Finding((*tp, "slots"),
+                               Text(f"{len(t.slots)} 个席位超过每队人数上限 {t.max_players}",
+                                    f"{len(t.slots)} seats are more than the team size limit {t.max_players}")))
         if t.per_region is not None and t.max_teams is not None and t.per_region > t.max_teams:
-            out.append(Finding((*tp, "per_region"), f"每地区{t.per_region}队超过总队数上限 {t.max_teams}",
-                               f"须 ≤ max_teams ({t.max_teams})"))
+            out.append(Finding((*tp, "per_region"),
+                               Text(f"每地区{t.per_region}队超过总队数上限 {t.max_teams}",
+                                    f"{t.per_region} teams per region are more than the limit of "
+                                    f"{t.max_teams} teams"),
+                               Text(f"须 ≤ max_teams ({t.max_teams})", f"must be ≤ max_teams ({t.max_teams})")))
         if t.registration_from and t.registration_to and t.registration_from > t.registration_to:
-            out.append(Finding((*tp, "registration_to"), "报名截止早于报名开始"))
+            out.append(Finding((*tp, "registration_to"),
+                               Text("报名截止早于报名开始", "registration closes before it opens")))
         for j, c in enumerate(t.competitions):
             if c.size > t.max_players:
                 out.append(Finding((*tp, "competitions", j, "size"),
-                                   f"计算成绩{c.size}人超过每队人数上限 {t.max_players}",
-                                   f"须 ≤ max_players ({t.max_players})"))
+                                   Text(f"计算成绩{c.size}人超过每队人数上限 {t.max_players}",
+                                        f"{c.size} players counting for the result are more than the team "
+                                        f"size limit {t.max_players}"),
+                                   within_team))
     return out
 
 
 def _scoring(path: Path, sc: Scoring) -> list[Finding]:
     """积分: a win scores more than a draw, a draw at least a loss; the same for forfeits."""
     out: list[Finding] = []
+    order = Text("须 win > draw ≥ loss", "must be win > draw ≥ loss")
     if sc.draw >= sc.win:
-        out.append(Finding((*path, "draw"), f"和棋得分 {sc.draw} 不低于胜局得分 {sc.win}", "须 win > draw ≥ loss"))
+        out.append(Finding((*path, "draw"), Text(f"和棋得分 {sc.draw} 不低于胜局得分 {sc.win}",
+                                                 f"a draw scores {sc.draw}, no less than the {sc.win} for a win"), order))
     if sc.loss >= sc.win:
-        out.append(Finding((*path, "loss"), f"负局得分 {sc.loss} 不低于胜局得分 {sc.win}", "须 win > draw ≥ loss"))
+        out.append(Finding((*path, "loss"), Text(f"负局得分 {sc.loss} 不低于胜局得分 {sc.win}",
+                                                 f"a loss scores {sc.loss}, no less than the {sc.win} for a win"), order))
     if sc.loss > sc.draw:
-        out.append(Finding((*path, "loss"), f"负局得分 {sc.loss} 高于和棋得分 {sc.draw}", "须 win > draw ≥ loss"))
+        out.append(Finding((*path, "loss"), Text(f"负局得分 {sc.loss} 高于和棋得分 {sc.draw}",
+                                                 f"a loss scores {sc.loss}, more than the {sc.draw} for a draw"), order))
     if sc.forfeit_loss >= sc.forfeit_win:
-        out.append(Finding((*path, "forfeit_loss"), f"弃权方得分 {sc.forfeit_loss} 不低于对方得分 {sc.forfeit_win}",
-                           "须 forfeit_win > forfeit_loss"))
+        out.append(Finding((*path, "forfeit_loss"),
+                           Text(f"弃权方得分 {sc.forfeit_loss} 不低于对方得分 {sc.forfeit_win}",
+                                f"the player who forfeits scores {sc.forfeit_loss}, no less than the "
+                                f"{sc.forfeit_win} for the opponent"),
+                           Text("须 forfeit_win > forfeit_loss", "must be forfeit_win > forfeit_loss")))
     if sc.bye > sc.win:
-        out.append(Finding((*path, "bye"), f"轮空得分 {sc.bye} 高于胜局得分 {sc.win}", "须 bye ≤ win"))
+        out.append(Finding((*path, "bye"), Text(f"轮空得分 {sc.bye} 高于胜局得分 {sc.win}",
+                                                f"a bye scores {sc.bye}, more than the {sc.win} for a win"),
+                           Text("须 bye ≤ win", "must be bye ≤ win")))
     if sc.absent > sc.win:
-        out.append(Finding((*path, "absent"), f"未参加轮次得分 {sc.absent} 高于胜局得分 {sc.win}", "须 absent ≤ win"))
+        out.append(Finding((*path, "absent"), Text(f"未参加轮次得分 {sc.absent} 高于胜局得分 {sc.win}",
+                                                   f"a round not played scores {sc.absent}, more than the "
+                                                   f"{sc.win} for a win"),
+                           Text("须 absent ≤ win", "must be absent ≤ win")))
     return _dedupe_paths(out)
 
 
@@ -115,13 +151,19 @@ def _dedupe_paths(found: list[Finding]) -> list[Finding]:
 def _time_control(path: Path, tc: TimeControl) -> list[Finding]:
     out: list[Finding] = []
     if tc.byoyomi_periods > 0 and tc.byoyomi_seconds == 0:
-        out.append(Finding((*path, "byoyomi_seconds"), f"有{tc.byoyomi_periods}次读秒, 但每次读秒为0秒",
-                           "须 > 0 秒"))
+        out.append(Finding((*path, "byoyomi_seconds"),
+                           Text(f"有{tc.byoyomi_periods}次读秒, 但每次读秒为0秒",
+                                f"{tc.byoyomi_periods} byo-yomi periods, but each lasts 0 seconds"),
+                           Text("须 > 0 秒", "must be > 0 seconds")))
     if tc.byoyomi_seconds > 0 and tc.byoyomi_periods == 0:
-        out.append(Finding((*path, "byoyomi_periods"), f"每次读秒{tc.byoyomi_seconds}秒, 但读秒次数为0",
-                           "须 ≥ 1, 或把 byoyomi_seconds 设为 0 表示不读秒"))
+        out.append(Finding((*path, "byoyomi_periods"),
+                           Text(f"每次读秒{tc.byoyomi_seconds}秒, 但读秒次数为0",
+                                f"byo-yomi periods of {tc.byoyomi_seconds} seconds, but 0 periods"),
+                           Text("须 ≥ 1, 或把 byoyomi_seconds 设为 0 表示不读秒",
+                                "must be ≥ 1, or set byoyomi_seconds to 0 for no byo-yomi")))
     if tc.main_minutes == 0 and tc.byoyomi_periods == 0:
-        out.append(Finding((*path, "main_minutes"), "基本用时为0且没有读秒", "须有基本用时或读秒"))
+        out.append(Finding((*path, "main_minutes"), Text("基本用时为0且没有读秒", "no main time and no byo-yomi"),
+                           Text("须有基本用时或读秒", "needs main time or byo-yomi")))
     return out
 
 
@@ -133,29 +175,47 @@ def _place_tables(reg: Regulation) -> list[Finding]:
         expected = 1
         for j, row in sorted(enumerate(pl.rows), key=lambda t: t[1].place_from):
             if row.place_to < row.place_from:
-                out.append(Finding((*path, "rows", j), f"名次区间颠倒: 第{row.place_from}名至第{row.place_to}名",
-                                   "from 须不大于 to"))
+                out.append(Finding((*path, "rows", j), _reversed(row.place_from, row.place_to),
+                                   Text("from 须不大于 to", "from must not be greater than to")))
             if row.place_from != expected:
-                out.append(Finding((*path, "rows", j), f"奖金表名次不连续: 应从第{expected}名开始, 实为第{row.place_from}名"))
+                out.append(Finding((*path, "rows", j),
+                                   Text(f"奖金表名次不连续: 应从第{expected}名开始, 实为第{row.place_from}名",
+                                        f"prize table places are not consecutive: the row should start at "
+                                        f"place {expected}, it starts at place {row.place_from}")))
             expected = row.place_to + 1
         if pl.rows and expected - 1 != pl.places:
-            out.append(Finding((*path, "places"), f"奖金表覆盖前{expected - 1}名, 但录取前{pl.places}名",
-                               "rows 须恰好覆盖第1名至第places名"))
+            out.append(Finding((*path, "places"),
+                               Text(f"奖金表覆盖前{expected - 1}名, 但录取前{pl.places}名",
+                                    f"the prize table covers the top {expected - 1}, but the top {pl.places} "
+                                    "are awarded"),
+                               Text("rows 须恰好覆盖第1名至第places名",
+                                    "rows must cover exactly places 1 to places")))
     for i, ra in enumerate(reg.rank_awards):
         for j, g in enumerate(ra.grants):
             path = ("rank_awards", i, "grants", j)
             if g.place_to < g.place_from:
-                out.append(Finding((*path, "to"), f"名次区间颠倒: 第{g.place_from}名至第{g.place_to}名"))
+                out.append(Finding((*path, "to"), _reversed(g.place_from, g.place_to)))
             if g.extend_to is not None and g.extend_to < g.place_to:
-                out.append(Finding((*path, "extend_to"), f"顺延到前{g.extend_to}名, 但授予名次到第{g.place_to}名",
-                                   f"extend_to 须 ≥ {g.place_to}"))
+                out.append(Finding((*path, "extend_to"),
+                                   Text(f"顺延到前{g.extend_to}名, 但授予名次到第{g.place_to}名",
+                                        f"passed down to the top {g.extend_to} only, but the award goes to "
+                                        f"place {g.place_to}"),
+                                   Text(f"extend_to 须 ≥ {g.place_to}", f"extend_to must be ≥ {g.place_to}")))
             for k, c in enumerate(g.when):
                 cpath = (*path, "when", k)
                 if c.at_least is None and c.below is None:
-                    out.append(Finding(cpath, "条件至少需要 at_least 或 below"))
+                    out.append(Finding(cpath, Text("条件至少需要 at_least 或 below",
+                                                   "a condition needs at_least or below")))
                 elif c.at_least is not None and c.below is not None and c.below <= c.at_least:
-                    out.append(Finding(cpath, f"区间为空: 达到{c.at_least}人且不足{c.below}人"))
+                    out.append(Finding(cpath, Text(f"区间为空: 达到{c.at_least}人且不足{c.below}人",
+                                                   f"empty range: at least {c.at_least} and fewer than "
+                                                   f"{c.below} players")))
     return out
+
+
+def _reversed(place_from: int, place_to: int) -> Text:
+    return Text(f"名次区间颠倒: 第{place_from}名至第{place_to}名",
+                f"place range reversed: place {place_from} to place {place_to}")
 
 
 def _unique_ids(reg: Regulation) -> list[Finding]:
@@ -163,17 +223,20 @@ def _unique_ids(reg: Regulation) -> list[Finding]:
     seen: set[str] = set()
     for i, d in enumerate(reg.divisions):
         if d.id in seen:
-            out.append(Finding(("divisions", i, "id"), f"组别 id 重复: {d.id}", "每个组别 id 唯一"))
+            out.append(Finding(("divisions", i, "id"), Text(f"组别 id 重复: {d.id}", f"duplicate division id: {d.id}"),
+                               Text("每个组别 id 唯一", "each division id must be unique")))
         seen.add(d.id)
         ranking_ids: set[str] = set()
         for j, r in enumerate(d.rankings):
             if r.id in ranking_ids:
-                out.append(Finding(("divisions", i, "rankings", j, "id"), f"名次表 id 重复: {r.id}"))
+                out.append(Finding(("divisions", i, "rankings", j, "id"),
+                                   Text(f"名次表 id 重复: {r.id}", f"duplicate ranking id: {r.id}")))
             ranking_ids.add(r.id)
     stage_ids: set[str] = set()
     for i, s in enumerate(reg.stages):
         if s.id in stage_ids:
-            out.append(Finding(("stages", i, "id"), f"阶段 id 重复: {s.id}", "每个阶段 id 唯一"))
+            out.append(Finding(("stages", i, "id"), Text(f"阶段 id 重复: {s.id}", f"duplicate stage id: {s.id}"),
+                               Text("每个阶段 id 唯一", "each stage id must be unique")))
         stage_ids.add(s.id)
     return out
 
@@ -187,8 +250,9 @@ def _age_windows(reg: Regulation) -> list[Finding]:
             out.append(
                 Finding(
                     ("divisions", i, "eligibility", "born_to"),
-                    f"出生日期范围颠倒: {e.born_from} 晚于 {e.born_to}",
-                    "born_from 须早于或等于 born_to",
+                    Text(f"出生日期范围颠倒: {e.born_from} 晚于 {e.born_to}",
+                         f"birth date range reversed: {e.born_from} is after {e.born_to}"),
+                    Text("born_from 须早于或等于 born_to", "born_from must be on or before born_to"),
                 )
             )
         elif e.born_from or e.born_to:
@@ -206,8 +270,10 @@ def _age_windows(reg: Regulation) -> list[Finding]:
                 out.append(
                     Finding(
                         ("divisions", ib, "eligibility", "born_from"),
-                        f"年龄段与{da.name}重叠: {max(fa, fb)} 至 {min(ta, tb)}",
-                        "同一组别划分下的出生日期范围不得重叠",
+                        Text(f"年龄段与{da.name}重叠: {max(fa, fb)} 至 {min(ta, tb)}",
+                             f"age range overlaps {da.name}: {max(fa, fb)} to {min(ta, tb)}"),
+                        Text("同一组别划分下的出生日期范围不得重叠",
+                             "divisions split by birth date must not overlap"),
                     )
                 )
     return out
@@ -217,31 +283,38 @@ def _stages(reg: Regulation) -> list[Finding]:
     out: list[Finding] = []
     for i, s in enumerate(reg.stages):
         if s.start and s.end and s.start > s.end:
-            out.append(Finding(("stages", i, "end"), f"结束日期 {s.end} 早于开始日期 {s.start}"))
+            out.append(Finding(("stages", i, "end"), Text(f"结束日期 {s.end} 早于开始日期 {s.start}",
+                                                          f"end date {s.end} is before start date {s.start}")))
         previous_end: date | None = None
         for j, p in enumerate(s.periods):
             if p.start > p.end:
                 out.append(
-                    Finding(("stages", i, "periods", j, "end"), f"第{p.number}期结束日期早于开始日期")
+                    Finding(("stages", i, "periods", j, "end"),
+                            Text(f"第{p.number}期结束日期早于开始日期", f"period {p.number} ends before it starts"))
                 )
             if previous_end and p.start <= previous_end:
                 out.append(
                     Finding(
                         ("stages", i, "periods", j, "start"),
-                        f"第{p.number}期开始日期 {p.start} 与上一期重叠",
-                        f"应晚于 {previous_end}",
+                        Text(f"第{p.number}期开始日期 {p.start} 与上一期重叠",
+                             f"period {p.number} starts on {p.start}, overlapping the previous period"),
+                        Text(f"应晚于 {previous_end}", f"should be after {previous_end}"),
                     )
                 )
             if j and p.number != s.periods[j - 1].number + 1:
-                out.append(Finding(("stages", i, "periods", j, "number"), "期数应连续递增"))
+                out.append(Finding(("stages", i, "periods", j, "number"),
+                                   Text("期数应连续递增", "period numbers should go up one by one")))
             previous_end = p.end
         if s.start and s.periods and s.periods[0].start < s.start:
-            out.append(Finding(("stages", i, "periods", 0, "start"), "第1期早于阶段开始日期"))
+            out.append(Finding(("stages", i, "periods", 0, "start"),
+                               Text("第1期早于阶段开始日期", "period 1 starts before the stage")))
         if s.end and s.periods and s.periods[-1].end > s.end:
-            out.append(Finding(("stages", i, "periods", len(s.periods) - 1, "end"), "最后一期晚于阶段结束日期"))
+            out.append(Finding(("stages", i, "periods", len(s.periods) - 1, "end"),
+                               Text("最后一期晚于阶段结束日期", "the last period ends after the stage")))
         fmt = s.format
         if isinstance(fmt, LadderFormat) and not s.periods:
-            out.append(Finding(("stages", i, "periods"), "线上积分晋级赛须列出各期日期"))
+            out.append(Finding(("stages", i, "periods"), Text("线上积分晋级赛须列出各期日期",
+                                                              "an online ladder stage must list each period's dates")))
     return out
 
 
@@ -253,7 +326,7 @@ def _references(reg: Regulation) -> list[Finding]:
 
     def need_division(path: Path, did: str) -> bool:
         if did not in divisions:
-            out.append(Finding(path, f"未知组别: {did}", f"允许: {allowed_divs}"))
+            out.append(Finding(path, Text(f"未知组别: {did}", f"unknown division: {did}"), _allowed(allowed_divs)))
             return False
         return True
 
@@ -262,7 +335,8 @@ def _references(reg: Regulation) -> list[Finding]:
             return
         ids = [r.id for r in divisions[did].rankings]
         if rid not in ids:
-            out.append(Finding(path, f"组别 {did} 没有名次表: {rid}", f"允许: {', '.join(ids)}"))
+            out.append(Finding(path, Text(f"组别 {did} 没有名次表: {rid}", f"division {did} has no ranking: {rid}"),
+                               _allowed(", ".join(ids))))
 
     for i, d in enumerate(reg.divisions):
         for j, other in enumerate(d.may_enter_instead):
@@ -285,11 +359,13 @@ def _references(reg: Regulation) -> list[Finding]:
                 if did in fmt.pools:
                     continue
                 if need_division(("stages", i, "format", "qualifiers", did), did) and did not in s.divisions:
-                    out.append(Finding(("stages", i, "format", "qualifiers", did), f"组别 {did} 不在本阶段"))
+                    out.append(Finding(("stages", i, "format", "qualifiers", did),
+                                       Text(f"组别 {did} 不在本阶段", f"division {did} is not in this stage")))
             if fmt.qualifies_for and fmt.qualifies_for not in stage_ids:
                 out.append(
-                    Finding(("stages", i, "format", "qualifies_for"), f"未知阶段: {fmt.qualifies_for}",
-                            f"允许: {', '.join(sorted(stage_ids))}")
+                    Finding(("stages", i, "format", "qualifies_for"),
+                            Text(f"未知阶段: {fmt.qualifies_for}", f"unknown stage: {fmt.qualifies_for}"),
+                            _allowed(", ".join(sorted(stage_ids))))
                 )
     team_comps: set[str] = set()
     if reg.teams:
@@ -308,22 +384,25 @@ def _references(reg: Regulation) -> list[Finding]:
     for j, pl in enumerate(reg.prizes.lists):
         path: Path = ("prizes", "lists", j)
         if pl.id in list_ids:
-            out.append(Finding((*path, "id"), f"奖项 id 重复: {pl.id}"))
+            out.append(Finding((*path, "id"), Text(f"奖项 id 重复: {pl.id}", f"duplicate prize id: {pl.id}")))
         list_ids.add(pl.id)
         if need_division((*path, "division"), pl.division):
             need_ranking((*path, "ranking"), pl.division, pl.ranking)
         if (pl.ranking is None) == (pl.team_competition is None):
-            out.append(Finding(path, "须且只能指定 ranking 或 team_competition 之一"))
+            out.append(Finding(path, Text("须且只能指定 ranking 或 team_competition 之一",
+                                          "give exactly one of ranking or team_competition")))
         if pl.team_competition and pl.team_competition not in team_comps:
             out.append(
-                Finding((*path, "team_competition"), f"未知团体项目: {pl.team_competition}",
-                        f"允许: {', '.join(sorted(team_comps)) or '(未定义 teams.competitions)'}")
+                Finding((*path, "team_competition"),
+                        Text(f"未知团体项目: {pl.team_competition}", f"unknown team competition: {pl.team_competition}"),
+                        Text(f"允许: {', '.join(sorted(team_comps)) or '(未定义 teams.competitions)'}",
+                             f"allowed: {', '.join(sorted(team_comps)) or '(no teams.competitions defined)'}"))
             )
     for j, pl in enumerate(reg.prizes.lists):
         for k, other in enumerate(pl.cumulative_with):
             if other not in list_ids:
-                out.append(Finding(("prizes", "lists", j, "cumulative_with", k), f"未知奖项: {other}",
-                                   f"允许: {', '.join(sorted(list_ids))}"))
+                out.append(Finding(("prizes", "lists", j, "cumulative_with", k), _unknown_prize(other),
+                                   _allowed(", ".join(sorted(list_ids)))))
     for j, sa in enumerate(reg.prizes.special):
         path = ("prizes", "special", j)
         if need_division((*path, "division"), sa.division):
@@ -333,19 +412,25 @@ def _references(reg: Regulation) -> list[Finding]:
             try:
                 date.fromisoformat(ref)
             except ValueError:
-                out.append(Finding((*path, "age_reference"), f"无效的年龄计算日: {ref}",
-                                   "阶段 id 或 YYYY-MM-DD"))
+                out.append(Finding((*path, "age_reference"),
+                                   Text(f"无效的年龄计算日: {ref}", f"invalid date for computing ages: {ref}"),
+                                   Text("阶段 id 或 YYYY-MM-DD", "a stage id or YYYY-MM-DD")))
     for j, pa in enumerate(reg.prizes.participation):
         for k, did in enumerate(pa.divisions):
             need_division(("prizes", "participation", j, "divisions", k), did)
         for k, lid in enumerate(pa.excluding_lists):
             if lid not in list_ids:
-                out.append(Finding(("prizes", "participation", j, "excluding_lists", k), f"未知奖项: {lid}"))
+                out.append(Finding(("prizes", "participation", j, "excluding_lists", k), _unknown_prize(lid)))
     for j, ra in enumerate(reg.rank_awards):
         if need_division(("rank_awards", j, "division"), ra.division):
             need_ranking(("rank_awards", j, "ranking"), ra.division, ra.ranking)
     for j, fee in enumerate(reg.fees.items):
         for k, ref in enumerate(fee.applies_to):
             if ref not in divisions and ref not in stage_ids:
-                out.append(Finding(("fees", "items", j, "applies_to", k), f"未知阶段或组别: {ref}"))
+                out.append(Finding(("fees", "items", j, "applies_to", k),
+                                   Text(f"未知阶段或组别: {ref}", f"unknown stage or division: {ref}")))
     return out
+
+
+def _unknown_prize(list_id: str) -> Text:
+    return Text(f"未知奖项: {list_id}", f"unknown prize: {list_id}")

@@ -1,7 +1,8 @@
 """Read a regulation TOML file into a ``Regulation``, or report every problem with its line.
 
 Errors are formatted ``FILE:LINE: field.path: what is wrong (what is allowed)`` so a referee can
-jump straight to the line. Nothing here raises anything but ``RegulationError``.
+jump straight to the line; each issue keeps its words in Chinese and English and prints in the
+reader's language (``yisai.i18n``). Nothing here raises anything but ``RegulationError``.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from pathlib import Path
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from yisai.i18n import Text
 from yisai.regulation.checks import check
 from yisai.regulation.locate import key_lines, line_of
+from yisai.regulation.messages import NONE, field_message
 from yisai.regulation.schema import Regulation
 
 
@@ -25,13 +28,23 @@ class Issue:
     file: str
     line: int
     path: str
-    problem: str
-    allowed: str = ""
+    problem: Text
+    allowed: Text = NONE
+
+    def render(self, lang: str | None = None) -> str:
+        """``FILE:LINE: field.path: problem (allowed)`` in ``lang`` (default: the caller's)."""
+        allowed = self.allowed.render(lang)
+        tail = f" ({allowed})" if allowed else ""
+        where = f"{self.path}: " if self.path else ""
+        return f"{self.file}:{self.line}: {where}{self.problem.render(lang)}{tail}"
 
     def __str__(self) -> str:
-        tail = f" ({self.allowed})" if self.allowed else ""
-        where = f"{self.path}: " if self.path else ""
-        return f"{self.file}:{self.line}: {where}{self.problem}{tail}"
+        return self.render()
+
+    @property
+    def text(self) -> Text:
+        """The whole line in both languages (for errors shown later, e.g. on the web)."""
+        return Text(self.render("zh"), self.render("en"))
 
 
 class RegulationError(Exception):
@@ -39,7 +52,10 @@ class RegulationError(Exception):
 
     def __init__(self, issues: list[Issue]) -> None:
         self.issues = issues
-        super().__init__("\n".join(str(i) for i in issues))
+        super().__init__("\n".join(i.render("zh") for i in issues))
+
+    def __str__(self) -> str:
+        return "\n".join(str(i) for i in self.issues)
 
 
 def load(path: str | Path) -> Regulation:
@@ -47,7 +63,10 @@ def load(path: str | Path) -> Regulation:
     try:
         raw = p.read_bytes()
     except OSError as exc:
-        raise RegulationError([Issue(str(p), 0, "", f"无法读取文件: {exc.strerror or exc}")]) from None
+        why = exc.strerror or exc
+        raise RegulationError(
+            [Issue(str(p), 0, "", Text(f"无法读取文件: {why}", f"cannot read the file: {why}"))]
+        ) from None
     return loads(raw, str(p))
 
 
@@ -57,9 +76,9 @@ def loads(data: bytes | str, filename: str = "<regulation>") -> Regulation:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             line = data[: exc.start].count(b"\n") + 1
-            raise RegulationError(
-                [Issue(filename, line, "", f"不是 UTF-8 编码 (第{exc.start}字节)", "请以 UTF-8 保存")]
-            ) from None
+            problem = Text(f"不是 UTF-8 编码 (第{exc.start}字节)", f"not UTF-8 encoded (byte {exc.start})")
+            allowed = Text("请以 UTF-8 保存", "save the file as UTF-8")
+            raise RegulationError([Issue(filename, line, "", problem, allowed)]) from None
     else:
         text = data
     too_deep = _too_deep_line(text)
@@ -147,8 +166,11 @@ MAX_NESTING = 16
 
 def _nesting_issue(filename: str, line: int) -> Issue:
     return Issue(
-        filename, line, "", f"数组或内联表嵌套过深 (超过{MAX_NESTING}层)",
-        f"规程文件最多嵌套{MAX_NESTING}层 [ ] 或 {{ }}",
+        filename, line, "",
+        Text(f"数组或内联表嵌套过深 (超过{MAX_NESTING}层)",
+             f"arrays or inline tables nested too deep (more than {MAX_NESTING} levels)"),
+        Text(f"规程文件最多嵌套{MAX_NESTING}层 [ ] 或 {{ }}",
+             f"a regulation file nests [ ] or {{ }} at most {MAX_NESTING} levels deep"),
     )
 
 
@@ -203,71 +225,21 @@ def _syntax_issue(filename: str, exc: tomllib.TOMLDecodeError) -> Issue:
     m = _POS.search(msg)
     line = int(m.group(1)) if m else getattr(exc, "lineno", 1) or 1
     reason = _POS.sub("", msg).strip()
-    return Issue(filename, line, "", f"TOML 语法错误: {reason}", "请检查引号、括号与等号")
+    return Issue(
+        filename, line, "",
+        Text(f"TOML 语法错误: {reason}", f"TOML syntax error: {reason}"),
+        Text("请检查引号、括号与等号", "check quotes, brackets and equals signs"),
+    )
 
 
 def _dotted(path: tuple[str | int, ...]) -> str:
     return ".".join(str(p) for p in path)
 
 
-_MESSAGES: dict[str, tuple[str, str]] = {
-    "missing": ("缺少必填项", ""),
-    "extra_forbidden": ("未知字段(请检查拼写)", ""),
-    "int_type": ("应为整数", "如 38"),
-    "int_parsing": ("应为整数", "如 38"),
-    "int_from_float": ("应为整数, 不能有小数", "如 38"),
-    "float_type": ("应为数字", "如 7.5"),
-    "float_parsing": ("应为数字", "如 7.5"),
-    "finite_number": ("应为有限数字, 不能是 nan 或 inf", "如 7.5"),
-    "bool_type": ("应为 true 或 false", ""),
-    "bool_parsing": ("应为 true 或 false", ""),
-    "string_type": ("应为文字(加引号)", ""),
-    "list_type": ("应为列表 [...]", ""),
-    "dict_type": ("应为表 {...}", ""),
-    "model_type": ("应为表 {...}", ""),
-    "date_type": ("应为日期", "YYYY-MM-DD"),
-    "date_parsing": ("日期无效", "YYYY-MM-DD"),
-    "date_from_datetime_parsing": ("日期无效", "YYYY-MM-DD"),
-    "date_from_datetime_inexact": ("应为日期, 不含时间", "YYYY-MM-DD"),
-    "datetime_type": ("应为日期时间", "YYYY-MM-DDTHH:MM"),
-    "datetime_parsing": ("日期时间无效", "YYYY-MM-DDTHH:MM"),
-    "datetime_from_date_parsing": ("日期时间无效", "YYYY-MM-DDTHH:MM"),
-    "time_type": ("应为时间", "HH:MM"),
-    "time_parsing": ("时间无效", "HH:MM"),
-    "string_pattern_mismatch": ("格式不符", "小写字母、数字、-、_"),
-    "string_too_short": ("不能为空", ""),
-    "too_short": ("项数太少", ""),
-    "too_long": ("项数太多", ""),
-    "union_tag_invalid": ("未知类型", ""),
-    "union_tag_not_found": ("缺少 kind 字段", ""),
-}
-
-
 def _field_issue(filename: str, lines: dict[tuple[str | int, ...], int], err: ErrorDetails) -> Issue:
     loc = _clean_loc(err["loc"])
-    kind = err["type"]
-    ctx = err.get("ctx") or {}
-    problem, allowed = _MESSAGES.get(kind, ("", ""))
-    if kind in ("literal_error", "enum"):
-        problem, allowed = f"取值无效: {err.get('input')!r}", f"允许: {ctx.get('expected', '')}"
-    elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
-        bound = next(iter(ctx.values()), "")
-        sign = {"greater_than_equal": "≥", "greater_than": ">", "less_than_equal": "≤", "less_than": "<"}[kind]
-        problem, allowed = f"数值超出范围: {err.get('input')!r}", f"应 {sign} {bound}"
-    elif kind == "value_error":
-        problem = str(ctx.get("error", err["msg"]))
-    elif kind == "union_tag_invalid":
-        allowed = f"允许: {ctx.get('expected_tags', '')}"
-        problem = f"未知类型: {ctx.get('tag', '')!r}"
-    elif kind == "too_short":
-        allowed = f"至少 {ctx.get('min_length', '')} 项"
-    if kind in ("date_parsing", "date_from_datetime_parsing", "datetime_parsing") and isinstance(
-        err.get("input"), str
-    ):
-        problem = f"日期无效: {err['input']!r}"
-    if not problem:
-        problem = err["msg"]
-    line = line_of(lines, loc[:-1]) if kind == "missing" else line_of(lines, loc)
+    problem, allowed = field_message(err)
+    line = line_of(lines, loc[:-1]) if err["type"] == "missing" else line_of(lines, loc)
     return Issue(filename, line, _dotted(loc), problem, allowed)
 
 
@@ -278,10 +250,10 @@ def _clean_loc(loc: tuple) -> tuple[str | int, ...]:
 
 
 def _dedupe(issues: list[Issue]) -> list[Issue]:
-    seen: set[str] = set()
+    seen: set[Text] = set()
     out = []
     for i in issues:
-        if str(i) not in seen:
-            seen.add(str(i))
+        if i.text not in seen:
+            seen.add(i.text)
             out.append(i)
     return out

@@ -11,6 +11,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from yisai.i18n import tr
+from yisai.regulation.messages import BadValue
+
 
 class Strict(BaseModel):
     """Unknown keys are errors: a misspelt setting must never be silently ignored."""
@@ -57,6 +60,30 @@ CRITERION_LABELS: dict[Criterion, str] = {
     Criterion.RATING: "等级分",
     Criterion.LOT: "抽签",
 }
+
+CRITERION_LABELS_EN: dict[Criterion, str] = {
+    Criterion.SCORE: "points",
+    Criterion.TOTAL_SCORE: "total score",
+    Criterion.SOS: "SOS",
+    Criterion.CUMULATIVE: "cumulative score",
+    Criterion.SODOS: "SODOS",
+    Criterion.DIRECT: "direct encounter",
+    Criterion.SOS_CUT: "SOS cut",
+    Criterion.WINS: "wins",
+    Criterion.WHITE_WINS: "wins with white",
+    Criterion.OPP_CUMULATIVE: "opponents' cumulative score",
+    Criterion.SOSOS: "SOSOS",
+    Criterion.SOS_MINUS1: "SOS-1 (lowest dropped)",
+    Criterion.SOS_MINUS2: "SOS-2 (two lowest dropped)",
+    Criterion.RANK: "rank",
+    Criterion.RATING: "rating",
+    Criterion.LOT: "lot",
+}
+
+
+def criterion_label(criterion: Criterion) -> str:
+    """The criterion's name in the caller's language."""
+    return tr(CRITERION_LABELS[criterion], CRITERION_LABELS_EN[criterion])
 
 
 class Scoring(Strict):
@@ -114,9 +141,10 @@ class RankingRules(Strict):
     def _no_recursive_total(cls, value: dict[Criterion, int]) -> dict[Criterion, int]:
         bad = {Criterion.TOTAL_SCORE, Criterion.DIRECT, Criterion.LOT}
         if bad & set(value):
-            raise ValueError("总得分公式不能引用 total_score、direct 或 lot")
+            raise BadValue("总得分公式不能引用 total_score、direct 或 lot",
+                           "the total score formula cannot use total_score, direct or lot")
         if not value:
-            raise ValueError("总得分公式至少需要一项")
+            raise BadValue("总得分公式至少需要一项", "the total score formula needs at least one term")
         return value
 
 
@@ -193,6 +221,7 @@ class PlayRules(Strict):
 
 __all__ = [
     "CRITERION_LABELS",
+    "CRITERION_LABELS_EN",
     "Criterion",
     "CriterionSpec",
     "DisconnectionRules",
@@ -202,4 +231,5 @@ __all__ = [
     "Scoring",
     "Strict",
     "TimeControl",
+    "criterion_label",
 ]

@@ -51,7 +51,7 @@ def read_regulation_file(path: str | Path) -> tuple[str, Regulation]:
         raise InputError(
             Text(f"规程文件 {p} 有{len(exc.issues)}处错误",
                  f"the regulation file {p} has {len(exc.issues)} error(s)"),
-            [str(i) for i in exc.issues], code="bad_regulation", params={"file": str(p)},
+            [i.text for i in exc.issues], code="bad_regulation", params={"file": str(p)},
         ) from None
     return raw.decode("utf-8-sig"), regulation
 
@@ -136,7 +136,7 @@ def regulation_of(event: EventRecord) -> Regulation:
         raise InputError(
             Text(f"比赛{event.id}保存的规程已不能被当前版本读取",
                  f"event {event.id}: its stored regulation cannot be read by this version"),
-            [str(i) for i in exc.issues], code="stored_regulation_unreadable", params={"event": event.id},
+            [i.text for i in exc.issues], code="stored_regulation_unreadable", params={"event": event.id},
         ) from None
 
 

@@ -188,7 +188,7 @@ async def create_event(request: Request) -> Response:
         except RegulationError as exc:
             raise InputError(Text(f"规程文件 {filename} 有{len(exc.issues)}处错误, 未创建比赛",
                                   f"{filename} has {len(exc.issues)} problem(s); no event created"),
-                             [str(i) for i in exc.issues], code="bad_regulation") from None
+                             [i.text for i in exc.issues], code="bad_regulation") from None
         text = data.decode("utf-8-sig")
         event = create_event_from_text(work, text, regulation, name=_text(form, "name") or None)
     return back(f"/console/events/{event.id}", tr("比赛已创建", "event created"))
