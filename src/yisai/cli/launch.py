@@ -117,26 +117,37 @@ def hand_over(path: str, argv: list[str]) -> int | None:
     except OSError:
         conn.close()
         return None
+    child = 0
+    caught: list[int] = []  # a signal before the child's pid is known is passed on once it is
+
+    def forward(signum: int, _frame: object) -> None:
+        if not child:
+            caught.append(signum)
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signum)
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+        signal.signal(sig, forward)
     header = {"v": PROTOCOL, "op": "run", "argv": argv, "prog": program_name(), "cwd": os.getcwd(),
               "env": dict(os.environ), "io": _io_spec()}  # fmt: skip
     try:
         socket.send_fds(conn, [json.dumps(header).encode() + b"\n"], [0, 1, 2])
     except OSError:  # e.g. a standard stream is closed: run here instead
         conn.close()
+        _default_signals()
         return None
     pending = bytearray()
     first = _read_line(conn, pending)
     if first is None or not first.startswith(b"pid "):
         conn.close()
+        _default_signals()
+        if caught:  # interrupted before anything ran: stop, as an interrupted command would
+            return 128 + caught[0]
         return None  # refused before forking (another version, or shutting down): nothing ran
     child = int(first.split()[1])
-
-    def forward(signum: int, _frame: object) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(child, signum)
-
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
-        signal.signal(sig, forward)
+    for signum in caught:
+        forward(signum, None)
     last = _read_line(conn, pending)
     conn.close()
     if last is None or not last.startswith(b"exit "):
@@ -144,6 +155,12 @@ def hand_over(path: str, argv: list[str]) -> int | None:
                          "(the resident process ended unexpectedly; check and run again)\n")
         return 1
     return int(last.split()[1])
+
+
+def _default_signals() -> None:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+        signal.signal(sig, signal.SIG_DFL)
 
 
 def start_resident(path: str) -> None:
