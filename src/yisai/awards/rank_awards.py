@@ -28,10 +28,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from yisai.awards.inputs import EventResults
-from yisai.formats.regulation_summary import grant_text
 from yisai.i18n import tr
 from yisai.registry.person import Player, ProStatus
 from yisai.regulation.rank_awards import CountCondition, Grant, RankAwardRule
+from yisai.regulation.wording import grant_text
 from yisai.standings.teams import RankedPlayer
 from yisai.vocabulary.rank import Rank
 
@@ -150,9 +150,10 @@ def _amateur_rank(grant: Grant) -> Rank:
     try:
         return Rank.parse(grant.rank)
     except ValueError as exc:
-        raise ValueError(
-            f"段位授予 {grant.rank!r}: 业余段位应写作如 7段; 职业段位须设 professional = true"
-        ) from exc
+        raise ValueError(tr(
+            f"段位授予 {grant.rank!r}: 业余段位应写作如 7段; 职业段位须设 professional = true",
+            f"rank grant {grant.rank!r}: write an amateur rank like 7段; a professional rank needs "
+            "professional = true")) from exc
 
 
 def grant_label(grant: Grant) -> str:

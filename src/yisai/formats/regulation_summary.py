@@ -15,7 +15,7 @@ from datetime import date, datetime, time
 from yisai.i18n import Text, tr
 from yisai.regulation.divisions import Division, Eligibility
 from yisai.regulation.prizes import PrizeList
-from yisai.regulation.rank_awards import CountCondition, Grant, RankAwardRule
+from yisai.regulation.rank_awards import CountCondition, RankAwardRule
 from yisai.regulation.rules import Criterion, RankingRules, TimeControl, criterion_label
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import (
@@ -25,6 +25,7 @@ from yisai.regulation.stages import (
     SwissFormat,
     TwoGroupSwissFormat,
 )
+from yisai.regulation.wording import grant_text, places
 from yisai.vocabulary.people import Gender
 
 _KIND_LABELS = {
@@ -103,12 +104,6 @@ def time_control(tc: TimeControl) -> str:
     if tc.loss_on_time:
         text += tr(", 超时判负", ", loss on time")
     return text
-
-
-def places(a: int, b: int) -> str:
-    if a == b:
-        return tr(f"第{a}名", f"place {a}")
-    return tr(f"第{a}名至第{b}名", f"places {a} to {b}")
 
 
 def _section(zh: str, en: str) -> str:
@@ -573,20 +568,6 @@ def _condition(c: CountCondition) -> str:
     if c.at_least is not None:
         return tr(f"{who}达到{c.at_least}人", f"at least {c.at_least} {who}")
     return tr(f"{who}不足{c.below}人", f"fewer than {c.below} {who}")
-
-
-def grant_text(g: Grant) -> str:
-    """One grant as the regulation words it; also used by the rank-award report."""
-    rank = g.rank if g.professional else tr(f"业余{g.rank}", f"amateur {g.rank}")
-    text = tr(f"个人{places(g.place_from, g.place_to)}可申报{rank}",
-              f"individual {places(g.place_from, g.place_to)}: may apply for {rank}")
-    if g.alternative_to:
-        text += tr(f"(与业余{g.alternative_to}二选一)", f" (or amateur {g.alternative_to}, one of the two)")
-    if g.extend_to:
-        text += tr(f"(顺延到前{g.extend_to}名)", f" (passed down to the top {g.extend_to})")
-    if g.note:
-        text += f"; {g.note}"
-    return text
 
 
 def _rank_award(ra: RankAwardRule, reg: Regulation) -> list[str]:
