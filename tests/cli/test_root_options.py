@@ -37,5 +37,8 @@ def test_lang_and_actor_after_the_command(tmp_path: Path) -> None:
     assert entered.returncode == 0, entered.stderr
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT actor FROM audit ORDER BY id DESC LIMIT 1").fetchone() == ("张裁判",)
+    zh, en = run("standings", "1", "-d", "jia"), run("standings", "1", "-d", "jia", "--lang", "en")
+    assert "总得分" in zh.stdout and "逐轮减去对手分" in zh.stdout  # seed 002's criteria, by their names
+    assert "total score" in en.stdout and "SOS cut" in en.stdout and "总得分" not in en.stdout
     refused = run("pair", "-d", "jia", "-r", "2", "--role", "referee")  # a 裁判员 may not pair
     assert refused.returncode != 0 and "裁判员" in refused.stderr

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yisai.i18n import tr
-from yisai.regulation.rules import CRITERION_LABELS, Criterion, CriterionSpec
+from yisai.regulation.rules import CRITERION_LABELS, Criterion, CriterionSpec, criterion_label
 from yisai.standings.opengotha import OG_LABELS, og_name
 
 _EXTRA_CN: dict[str, CriterionSpec] = {
@@ -40,7 +40,7 @@ class CriterionRef:
         assert self.spec is not None
         if self.spec.criterion == Criterion.SOS_CUT and self.spec.from_last_round:
             return tr("逐轮减去对手分(从最后一轮)", "SOS cut (from last round)")
-        return CRITERION_LABELS[self.spec.criterion]
+        return criterion_label(self.spec.criterion)
 
 
 def resolve(name: str) -> CriterionRef:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from yisai.i18n import tr
-from yisai.regulation.rules import CRITERION_LABELS, Criterion, CriterionSpec, RankingRules
+from yisai.regulation.rules import Criterion, CriterionSpec, RankingRules, criterion_label
 from yisai.standings.criteria import Value, column_key
 from yisai.standings.ledger import BYE, Ledger, gc_paused
 from yisai.standings.model import StandingsPlayer
@@ -321,7 +321,7 @@ def keys_for(table: CriteriaTable, specs: Sequence[CriterionSpec]) -> list[RankK
     out = []
     for spec in specs:
         crit = spec.criterion
-        label = CRITERION_LABELS[crit]
+        label = criterion_label(crit)
         if crit == Criterion.SOS_CUT and spec.from_last_round:
             label = tr("逐轮减去对手分(从最后一轮)", "SOS cut (from last round)")
         if crit == Criterion.DIRECT:
