@@ -117,6 +117,11 @@ def test_suspension_refuses_queueing_and_focus_counts(closed: tuple[Context, Sim
         got = fairplay.queue_check(work, cfg, "T09", datetime(2025, 6, 1, 12, 0))
         assert got is not None and "第1期第12局使用软件" in got[1].zh and "第2–3期" in got[1].zh
         assert fairplay.queue_check(work, cfg, "T10", datetime(2025, 6, 1, 12, 0)) is None
+    # What the matching leader reads before each wave: the same rule for everyone at once.
+    for when, barred in ((datetime(2025, 5, 26, 9, 59), set()), (datetime(2025, 6, 1, 12, 0), {"T09"}),
+                         (datetime(2025, 7, 6, 12, 0), set())):
+        with ctx.work() as work:
+            assert set(fairplay.suspended_now(work, cfg, when)) == barred, when
     # Focus-loss reports: own games only, highest kept; the queue puts that game first.
     t = epoch(datetime(2025, 5, 27, 9, 0))
     with ctx.work() as work:

@@ -227,6 +227,27 @@ def queue_check(work: Work, cfg: LiveConfig, player: str, now: datetime) -> tupl
     return ("closed" if open_period(cfg.stage, now) is None else "suspended"), refusal
 
 
+def suspended_now(work: Work, cfg: LiveConfig, now: datetime) -> dict[str, Text]:
+    """Every player whose sanction covers the period open at ``now``, with what they are told:
+    the matching leader drops them from the queue before each wave, so a sanction recorded while
+    a player waits takes effect before their next game, not only at their next 开始匹配."""
+    by_player: dict[str, list[Suspension]] = {}
+    for s in rows.sanctions(work.session, cfg.event_id):
+        by_player.setdefault(s.player, []).append(Suspension(s.first_period, s.periods, s.reason))
+    out = {}
+    for player, found in by_player.items():
+        refusal = queue_refusal(cfg.stage, now, tuple(found))
+        if refusal is not None and open_period(cfg.stage, now) is not None:
+            out[player] = refusal
+    return out
+
+
+def suspended_now_in(ctx: Context, cfg: LiveConfig, now: datetime) -> dict[str, Text]:
+    """``suspended_now`` in its own unit of work (the live server calls it from a thread)."""
+    with ctx.work() as work:
+        return suspended_now(work, cfg, now)
+
+
 def queue_check_in(ctx: Context, cfg: LiveConfig, player: str, now: datetime) -> tuple[str, Text] | None:
     """``queue_check`` in its own unit of work (what the live server calls from a thread)."""
     with ctx.work() as work:
@@ -241,4 +262,5 @@ def report_focus_in(ctx: Context, cfg: LiveConfig, game_id: int, player: str, co
 
 __all__ = ["RESULT_CHOICES", "ReviewItem", "annul_game", "change_result", "compute_signals",
            "queue_check", "queue_check_in", "refresh_signals", "report_focus", "report_focus_in",
-           "rescore", "restore_game", "review_queue", "sanctions", "suspend_player"]  # fmt: skip
+           "rescore", "restore_game", "review_queue", "sanctions", "suspend_player", "suspended_now",
+           "suspended_now_in"]  # fmt: skip
