@@ -85,13 +85,16 @@ class Orientation:
 
 def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
                cm: IntArray, orient: Orientation | None = None,
-               cycle: list[int] | None = None) -> list[IntArray]:
+               cycle: list[int] | None = None, known: list[IntArray] | None = None
+               ) -> list[IntArray]:
     """Lexicographic potentials of the exchange graph of matching ``mate`` over pairs
     ``ei``–``ej`` (local indices, cost vectors ``cv``; ``cm[x]``: cost vector of x's pair).
 
     Returns one array per level, for as many leading levels as have potentials; when a level
     has none and ``cycle`` is given, a negative cycle of that level's tight arcs is put in it
-    (its nodes), so the caller can see which floats it breaks from both ends."""
+    (its nodes), so the caller can see which floats it breaks from both ends. ``known``:
+    potentials of the leading levels already found for this matching on fewer pairs, kept
+    when the pairs added since are tight on those levels (they change no distance there)."""
     keep = mate[ei] != ej
     ei, ej, cv = ei[keep], ej[keep], cv[keep]
     tails = np.concatenate([mate[ei], mate[ej]])
@@ -106,34 +109,70 @@ def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
     for level in range(N_LEVELS):
         at = np.nonzero(tight)[0]
         col = costs[at, level]
-        if not len(at) or not col.any():
+        if known is not None and level < len(known):
+            pi = known[level]
+        elif not len(at) or (col >= 0).all():  # no negative arc: 0 is a potential
             pi = np.zeros(n, dtype=np.int64)
         else:
-            graph: rx.PyDiGraph[None, float] = rx.PyDiGraph()
-            graph.add_nodes_from([None] * (n + 1))
-            graph.add_edges_from([(source, v, 0.0) for v in range(n)])
-            graph.add_edges_from(list(zip(tails[at].tolist(), heads[at].tolist(),
-                                          col.astype(float).tolist(), strict=True)))
-            try:
-                dist = rx.digraph_bellman_ford_shortest_path_lengths(graph, source, float)
-            except rx.NegativeCycle:
-                if cycle is not None:
-                    cycle += [v for v in rx.find_negative_cycle(graph, float) if v != source]
-                return out
-            pi = np.zeros(n, dtype=np.int64)
-            for v, d in dist.items():
-                if v != source:
-                    pi[v] = round(d)
+            found = _shortest(n, tails[at], heads[at], col)
+            if found is None:
+                graph: rx.PyDiGraph[None, float] = rx.PyDiGraph()
+                graph.add_nodes_from([None] * (n + 1))
+                graph.add_edges_from([(source, v, 0.0) for v in range(n)])
+                graph.add_edges_from(list(zip(tails[at].tolist(), heads[at].tolist(),
+                                              col.astype(float).tolist(), strict=True)))
+                try:
+                    dist = rx.digraph_bellman_ford_shortest_path_lengths(graph, source, float)
+                except rx.NegativeCycle:
+                    if cycle is not None:
+                        cycle += [v for v in rx.find_negative_cycle(graph, float)
+                                  if v != source]
+                    return out
+                found = np.zeros(n, dtype=np.int64)
+                for v, d in dist.items():
+                    if v != source:
+                        found[v] = round(d)
+            pi = found
         out.append(pi)
         reduced = costs[:, level] + pi[tails] - pi[heads]
         tight &= reduced == 0
     return out
 
 
+SHORTEST_ROUNDS = 200  # rounds of the vectorised Bellman-Ford before rustworkx takes over
+
+
+def _shortest(n: int, tails: IntArray, heads: IntArray, costs: IntArray) -> IntArray | None:
+    """Shortest distances from a virtual source joined to every node at cost 0 (so every
+    distance is at most 0), by Bellman-Ford rounds in numpy: each round relaxes only the arcs
+    leaving the nodes the round before improved. Most levels settle in a few rounds (the
+    negative arcs are few and short-lived); None after SHORTEST_ROUNDS rounds (long chains of
+    negative arcs, or a negative cycle), for rustworkx's Bellman-Ford to decide."""
+    order = np.argsort(tails, kind="stable")
+    t, h, c = tails[order], heads[order], costs[order]
+    start = np.searchsorted(t, np.arange(n + 1, dtype=np.int64))
+    dist = np.zeros(n, dtype=np.int64)
+    active = np.unique(t[c < 0])
+    for _ in range(SHORTEST_ROUNDS):
+        if not len(active):
+            return dist
+        lo, hi = start[active], start[active + 1]
+        count = hi - lo
+        at = np.repeat(lo - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
+        cand = dist[t[at]] + c[at]
+        head = h[at]
+        better = cand < dist[head]
+        head, cand = head[better], cand[better]
+        np.minimum.at(dist, head, cand)
+        active = np.unique(head)
+    return dist if not len(active) else None
+
+
 def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
                checks: list[tuple[list[IntArray], Orientation | None]],
                chunks: Iterable[tuple[IntArray, IntArray]] | Tiles,
-               shift: IntArray | None = None, slack: int = 0) -> tuple[IntArray, IntArray]:
+               shift: IntArray | None = None, slack: int = 0,
+               first_level: list[int] | None = None) -> tuple[IntArray, IntArray]:
     """Pairs (local indices, ``i < j``) of ``chunks`` (or of the unsafe ``Tiles``) that are allowed and have an arc with
     lexicographically negative reduced cost on the proven levels ``pis`` (score level
     reduced by ``shift``, see ``odd_set_score``); one set of potentials per orientation
@@ -141,7 +180,10 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
 
     Level by level: a pair's arc is decided at the first level where its reduced cost is
     not 0, so each lower level is computed only for the pairs (and patterns) still undecided,
-    and the rematch test only for the pairs found negative."""
+    and the rematch test only for the pairs found negative. ``first_level`` (if given)
+    receives, per batch with a violation, the first level (in priority order) at which one of
+    its pairs has a negative reduced cost (below ``slack`` on the lot level): the levels above
+    the smallest of these are still proven."""
     checks = [(pis, o) for pis, o in checks if pis]
     none = np.zeros(0, dtype=np.int64)
     if not checks:
@@ -172,7 +214,8 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
     for ci, cj in chunks:
         for s in range(0, len(ci), step):
             bad_i, bad_j = _chunk_violations(table, gid, mate, ci[s:s + step], cj[s:s + step],
-                                             checks, a_side, b_side, live, shift, slack)
+                                             checks, a_side, b_side, live, shift, slack,
+                                             first_level)
             if len(bad_i):
                 found_i.append(bad_i)
                 found_j.append(bad_j)
@@ -289,12 +332,13 @@ def _block_min(values: IntArray, starts: IntArray) -> IntArray:
 def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArray,
                       j: IntArray, checks: list[tuple[list[IntArray], Orientation | None]],
                       a_side: list[IntArray | None], b_side: list[IntArray | None],
-                      live: IntArray, shift: IntArray | None, slack: int = 0
-                      ) -> tuple[IntArray, IntArray]:
+                      live: IntArray, shift: IntArray | None, slack: int = 0,
+                      first_level: list[int] | None = None) -> tuple[IntArray, IntArray]:
     patterns = len(checks)
     # rows 0..P-1: arc M(i) → j (i takes j); rows P..2P-1: arc M(j) → i (j takes i)
     undecided = np.ones((2 * patterns, len(i)), dtype=bool)
     bad = np.zeros((2 * patterns, len(i)), dtype=bool)
+    where = np.full((2 * patterns, len(i)), N_LEVELS, dtype=np.int64)  # level found negative
     at = np.arange(len(i), dtype=np.int64)
     for level in range(len(a_side)):
         dead = live <= level  # patterns whose potentials stop above this level
@@ -322,18 +366,21 @@ def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArr
         neg = undecided & (red < (slack if level == N_LEVELS - 1 else 0))
         if neg.any():
             bad[:, at] |= neg
+            where[:, at] = np.where(neg, level, where[:, at])
         undecided &= red == 0
     rows = np.nonzero(bad.any(axis=0))[0]
     if not len(rows):
         return rows, rows
-    i, j, bad = i[rows], j[rows], bad[:, rows]
+    i, j, bad, where = i[rows], j[rows], bad[:, rows], where[:, rows]
     for p, (_, orient) in enumerate(checks):
         if orient is not None:
             bad[p] &= orient.arcs_ok(mate[i], i, j)
             bad[patterns + p] &= orient.arcs_ok(mate[j], j, i)
     hit = bad.any(axis=0)
-    i, j = i[hit], j[hit]
+    i, j, bad, where = i[hit], j[hit], bad[:, hit], where[:, hit]
     ok = table.allowed(gid[i], gid[j])
+    if first_level is not None and ok.any():
+        first_level.append(int(np.where(bad[:, ok], where[:, ok], N_LEVELS).min()))
     return i[ok], j[ok]
 
 

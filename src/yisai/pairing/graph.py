@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import rustworkx as rx
 
+from yisai.pairing.assign import assign
 from yisai.pairing.certify import (
     TILE,
     Orientation,
@@ -37,7 +38,7 @@ from yisai.pairing.certify import (
     shifted,
     violations,
 )
-from yisai.pairing.table import IntArray, PairTable
+from yisai.pairing.table import BoolArray, IntArray, PairTable
 from yisai.pairing.weights import LEVELS, make_radix
 
 BYE = "\x00bye"  # id of the virtual bye vertex (never a real player's id)
@@ -53,8 +54,8 @@ FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the p
 CHECK_PAIRS = 60_000_000  # universe small enough to be checked (tile by tile, then pair by pair)
 MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
 REPAIR_MAX = 3400  # largest union of segments solved again together
-REPAIRS = 1  # rounds of check-and-repair of a segmented block (each re-solves segments)
-SEARCH_LEVELS = len(LEVELS) - 1  # the repair looks for improvements down to the seat, not the lot
+CERTIFY_ROUNDS = 4  # checks of a segmented block's pairing over its whole universe
+POLISH_BAND = 64  # the halves' assignment also considers every pair this close to the ideal
 BAND = 64  # above CHECK_PAIRS: only pairs this close to the sparse graph's are checked
 SLACK = 3  # first check: also add pairs whose lot-level reduced cost is below this (ties, near ties)
 CHUNK = 1 << 20  # pairs checked per numpy batch
@@ -723,10 +724,8 @@ def _combine(parts: list[Solution], levels: int, score_ok: bool) -> Solution:
 
 def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Solution:
     """One block; a block above SEGMENT_MAX nodes is first solved segment by segment (a
-    segment that cannot be completed is merged with the next one); then the pairs near each
-    player's ideal partner across the whole block are checked against the joined pairing, and
-    the segments holding a pair that could improve it (on any level down to the seat) are
-    solved again together, at most REPAIRS times."""
+    segment that cannot be completed is merged with the next one), then polished and proven
+    over its whole universe (``_certify_block``)."""
     size = sum(len(g) for g in block.groups)
     if size <= SEGMENT_MAX or not segmented:
         return solve_layout(block, table)
@@ -753,42 +752,151 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
             mate[local[u.pid]], mate[local[v.pid]] = local[v.pid], local[u.pid]
         graph.add(np.array([local[u.pid] for u, _ in sol.pairs], dtype=np.int64),
                   np.array([local[v.pid] for _, v in sol.pairs], dtype=np.int64))
-    checks = added = 0
-    shift = odd_set_score([len(g) for g in block.groups], [g[0].score for g in block.groups])
-    for _ in range(REPAIRS):
-        cm = graph.pair_vectors(mate)
-        ok = _score_ok(block, cm, True)
-        ei, ej, cv = graph.arrays()
-        if ok:
-            own = np.arange(graph.n, dtype=np.int64)
-            cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
-            cv = shifted(cv, ei, ej, shift)
-        # one float-direction pattern: this check claims nothing, it only looks for
-        # improvements, and one pattern already drops the relaxation's half floats one way
-        if ok:
-            floats = _floats(block, mate)
-            every = [k for k in range(floats.boundaries) if (floats.bound[floats.side == 1]
-                                                            == k).any()]
-            orient: Orientation | None = floats.pattern(every, 0)
-        else:
-            orient = None
-        tests = [(potentials(graph.n, mate, ei, ej, cv, cm, orient)[:SEARCH_LEVELS], orient)]
-        checks += 1
-        vi, vj = violations(table, graph.gid, mate, cm, tests, band(block, table.adjacent),
-                            shift if ok else None)
-        new = graph.add(vi, vj) if len(vi) else 0
-        if not new:
-            break
-        added += new
-        _repair(graph, mate, part, vi, vj)
-    cm = graph.pair_vectors(mate)
-    ok = _score_ok(block, cm, True)
-    if size <= PROOF_MAX and universe_size(block, ok) <= CHECK_PAIRS:  # prove every level
+    kinds = colour_kinds(table)
+    if kinds is not None and not table.adjacent:  # the colour kinds' drifted partners
+        for grp in block.groups:
+            if _windowed(len(grp), DEFAULT_WIDTH):
+                graph.add_nodes(kind_pairs(grp, kinds))
+    levels, checks, added = _certify_block(block, graph, mate, part)
+    if levels < N_LEVELS and size <= PROOF_MAX:  # small enough to be grown and matched whole
         sol = _prove(block, graph, mate, N_LEVELS, widenings)
         sol.checks += checks
         sol.added += added
         return sol
-    return graph.solution(mate, widenings, _SCORE + 1 if ok else 0, ok, checks, added)
+    cm = graph.pair_vectors(mate)
+    return graph.solution(mate, widenings, levels, _score_ok(block, cm, True), checks, added)
+
+
+def _crosses_halves(block: Layout, gid: IntArray, table: PairTable, i: IntArray,
+                    j: IntArray) -> BoolArray:
+    """Pairs inside one score group with one player in each half (what ``_polish`` re-solves)."""
+    gi, gj = gid[i], gid[j]
+    half = table.gsize[gi] // 2
+    return np.asarray((table.group[gi] == table.group[gj])
+                      & ((table.pos[gi] < half) != (table.pos[gj] < half)))
+
+
+def _polish(block: Layout, graph: _Graph, mate: IntArray) -> None:
+    """Re-solve, in every score group, the pairs of ``mate`` that cross the halves as one exact
+    assignment (``assign.assign``) of those top-half players to those bottom-half players,
+    over the graph's pairs between them and every pair within POLISH_BAND seats of the ideal
+    partner. Everything else (floats, same-half pairs) keeps its pairs; the new pairs cost no
+    more on any level (the old ones are among the candidates), and the segment cuts no longer
+    bind the colour, seat and lot levels inside the halves."""
+    if graph.table.adjacent:
+        return
+    inside = np.zeros(graph.n, dtype=bool)
+    for (s, e), grp in zip(_ranges(block), block.groups, strict=True):
+        half = grp[0].gsize // 2
+        top = np.arange(s, s + half, dtype=np.int64)
+        mates = mate[top]
+        crossing = (mates >= s + half) & (mates < e)
+        rows, cols = top[crossing], np.sort(mates[crossing])
+        if len(rows) < 2:
+            continue
+        inside[:] = False
+        inside[cols] = True
+        d = np.arange(-POLISH_BAND, POLISH_BAND + 1, dtype=np.int64)
+        bi = np.repeat(rows, len(d))
+        bj = bi + half + np.tile(d, len(rows))
+        near = (bj >= s + half) & (bj < e)
+        bi, bj = bi[near], bj[near]
+        near = inside[bj]
+        graph.add(bi[near], bj[near])
+        ei, ej, cv = graph.arrays()
+        row_of = np.full(graph.n, -1, dtype=np.int64)
+        col_of = np.full(graph.n, -1, dtype=np.int64)
+        row_of[rows] = np.arange(len(rows), dtype=np.int64)
+        col_of[cols] = np.arange(len(cols), dtype=np.int64)
+        sel = (row_of[ei] >= 0) & (col_of[ej] >= 0)
+        found = assign(len(rows), len(cols), row_of[ei[sel]], col_of[ej[sel]], cv[sel])
+        if found is None:
+            continue
+        a, b = rows[found[0]], cols[found[1]]
+        mate[a], mate[b] = b, a
+
+
+def _certify_block(block: Layout, graph: _Graph, mate: IntArray, part: IntArray
+                   ) -> tuple[int, int, int]:
+    """Polish the joined segments' pairing and prove it over the whole block's universe
+    (potentials on the block's graph, then every universe pair tile by tile, as ``_prove``).
+    Pairs that fail are added to the graph; the same pairing is first checked again with the
+    potentials of the levels above the first failing one kept (the added pairs are tight
+    there, so those levels' distances do not change) and only the lower levels computed
+    again; when the pairing itself can be improved over the added pairs, the segments they
+    join are solved again together if they change more than the halves' assignment
+    (``_repair``), the halves are polished again, and the check repeats; at most
+    CERTIFY_ROUNDS checks. Returns (levels proven, checks, pairs added): all eight when a
+    check finds nothing; else the levels above the first one at which a failing pair could
+    still improve the pairing (at least the score level when the pairing is at the score
+    bound, none when it is not)."""
+    table = graph.table
+    shift = odd_set_score([len(g) for g in block.groups], [g[0].score for g in block.groups])
+    fixed: list[int] = []
+    checks = added = 0
+    keep: list[tuple[list[IntArray], Orientation | None]] | None = None
+    vi = vj = np.zeros(0, dtype=np.int64)
+    _polish(block, graph, mate)
+    while True:
+        cm = graph.pair_vectors(mate)
+        if not _score_ok(block, cm, True):
+            return 0, checks, added
+        if universe_size(block, True) > CHECK_PAIRS:
+            return _SCORE + 1, checks, added
+        ei, ej, cv = graph.arrays()
+        own = np.arange(graph.n, dtype=np.int64)
+        cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
+        cv = shifted(cv, ei, ej, shift)
+        if keep is not None:
+            tests = [(potentials(graph.n, mate, ei, ej, cv, cm, orient, known=pis), orient)
+                     for pis, orient in keep]
+        else:
+            tests = _patterned_potentials(_floats(block, mate), fixed, graph.n, mate, ei, ej,
+                                          cv, cm, N_LEVELS)
+        found = min(len(pis) for pis, _ in tests)
+        if keep is not None and found < N_LEVELS:  # the added pairs improve the pairing
+            keep = None
+            _improve(block, graph, mate, part, vi, vj)
+            continue
+        checks += 1
+        first: list[int] = []
+        vi, vj = violations(table, graph.gid, mate, cm, tests, universe_tiles(block), shift,
+                            0, first)
+        proven = min([found, *first])
+        if proven == N_LEVELS:
+            return N_LEVELS, checks, added
+        new = graph.add(vi, vj) if len(vi) else 0
+        added += new
+        if checks >= CERTIFY_ROUNDS or (len(vi) and not new):
+            return max(proven, _SCORE + 1), checks, added
+        if len(vi) and keep is None:  # same pairing, more pairs: extend the potentials
+            keep = [(pis[:proven], orient) for pis, orient in tests]
+            continue
+        keep = None
+        if not len(vi):  # a negative cycle on the graph itself: solve its segments together
+            cycle: list[int] = []
+            for pis, orient in tests:
+                if len(pis) == found:
+                    potentials(graph.n, mate, ei, ej, cv, cm, orient, cycle)
+                    break
+            if not cycle:
+                return max(proven, _SCORE + 1), checks, added
+            at = np.array(cycle, dtype=np.int64)
+            _repair(graph, mate, part, at[:-1], at[1:])
+            _polish(block, graph, mate)
+        else:
+            _improve(block, graph, mate, part, vi, vj)
+
+
+def _improve(block: Layout, graph: _Graph, mate: IntArray, part: IntArray, vi: IntArray,
+             vj: IntArray) -> None:
+    """Take the pairs ``vi``–``vj`` (now in the graph) into the pairing: the segments joined
+    by those that are not a halves' pair are solved again together, then the halves are
+    polished (which sees the others)."""
+    other = ~_crosses_halves(block, graph.gid, graph.table, vi, vj)
+    if other.any():
+        _repair(graph, mate, part, vi[other], vj[other])
+    _polish(block, graph, mate)
 
 
 def _repair(graph: _Graph, mate: IntArray, part: IntArray, vi: IntArray, vj: IntArray) -> None:
