@@ -37,6 +37,9 @@ from yisai.pairing.table import N_LEVELS, BoolArray, IntArray, PairTable
 from yisai.pairing.weights import LEVELS
 
 SCORE = LEVELS.index("score")
+COLOUR = LEVELS.index("colour")
+KIND_TILES = 16  # colour kinds up to this many: the tiles' colour bound goes kind by kind
+_FAR = 1 << 40  # "no player of this kind in the block"
 
 
 @dataclass(slots=True)
@@ -139,25 +142,28 @@ def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
     return out
 
 
-SHORTEST_ROUNDS = 200  # rounds of the vectorised Bellman-Ford before rustworkx takes over
+SHORTEST_WORK = 4  # arcs the vectorised Bellman-Ford relaxes, per arc, before rustworkx does
 
 
 def _shortest(n: int, tails: IntArray, heads: IntArray, costs: IntArray) -> IntArray | None:
     """Shortest distances from a virtual source joined to every node at cost 0 (so every
     distance is at most 0), by Bellman-Ford rounds in numpy: each round relaxes only the arcs
     leaving the nodes the round before improved. Most levels settle in a few rounds (the
-    negative arcs are few and short-lived); None after SHORTEST_ROUNDS rounds (long chains of
-    negative arcs, or a negative cycle), for rustworkx's Bellman-Ford to decide."""
+    negative arcs are few and short-lived); None once it has relaxed SHORTEST_WORK times as
+    many arcs as there are (long chains of negative arcs, or a negative cycle), for
+    rustworkx's Bellman-Ford to decide."""
     order = np.argsort(tails, kind="stable")
     t, h, c = tails[order], heads[order], costs[order]
     start = np.searchsorted(t, np.arange(n + 1, dtype=np.int64))
     dist = np.zeros(n, dtype=np.int64)
     active = np.unique(t[c < 0])
-    for _ in range(SHORTEST_ROUNDS):
-        if not len(active):
-            return dist
+    budget = SHORTEST_WORK * len(t)
+    while len(active):
         lo, hi = start[active], start[active + 1]
         count = hi - lo
+        budget -= int(count.sum())
+        if budget < 0:
+            return None
         at = np.repeat(lo - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
         cand = dist[t[at]] + c[at]
         head = h[at]
@@ -165,7 +171,7 @@ def _shortest(n: int, tails: IntArray, heads: IntArray, costs: IntArray) -> IntA
         head, cand = head[better], cand[better]
         np.minimum.at(dist, head, cand)
         active = np.unique(head)
-    return dist if not len(active) else None
+    return dist
 
 
 def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
@@ -292,14 +298,49 @@ class Tiles:
                     continue
                 low = np.broadcast_to(lb, undecided.shape)
             else:
-                ma = _block_min(pa, st)
-                mb = _block_min(pb, st)
-                low = np.concatenate([ma[:, r] + mb[:, c], ma[:, c] + mb[:, r]])
-                if lb is not None:
-                    low = low + lb
+                kinds = (self._colour_low(table, gid, pa, pb)
+                         if level == COLOUR and table.colour_balance else None)
+                if kinds is not None:
+                    low = kinds
+                else:
+                    ma = _block_min(pa, st)
+                    mb = _block_min(pb, st)
+                    low = np.concatenate([ma[:, r] + mb[:, c], ma[:, c] + mb[:, r]])
+                    if lb is not None:
+                        low = low + lb
             unsafe |= (undecided & (low < (slack if level == N_LEVELS - 1 else 0))).any(axis=0)
             undecided &= low <= 0
         return unsafe
+
+    def _colour_low(self, table: PairTable, gid: IntArray, pa: IntArray, pb: IntArray
+                    ) -> IntArray | None:
+        """The colour level's bound per pattern and arc, kind by kind: a pair's colour cost
+        depends only on its players' colour kinds (their pair of colour costs), so the least
+        potential terms are taken per kind and combined with the exact cost of each pair of
+        kinds (the plain bound pairs the smallest potential of one kind with the smallest
+        colour cost of another). None with more than KIND_TILES kinds."""
+        cb, cw = table.colour_black[gid], table.colour_white[gid]
+        codes, kind = np.unique(cb * (int(cw.max(initial=0)) + 1) + cw, return_inverse=True)
+        k = len(codes)
+        if k > KIND_TILES:
+            return None
+        first = np.unique(kind, return_index=True)[1]
+        kb, kw = cb[first], cw[first]
+        cost = np.minimum(kb[:, None] + kw[None, :], kb[None, :] + kw[:, None])
+        blocks = len(self.starts)
+        block_of = np.repeat(np.arange(blocks), self.ends - self.starts)
+        r, c = self.rows, self.cols
+        out = []
+        for side in (0, 1):
+            for p in range(len(pa)):
+                ma = np.full((blocks, k), _FAR, dtype=np.int64)
+                mb = np.full((blocks, k), _FAR, dtype=np.int64)
+                np.minimum.at(ma, (block_of, kind), pa[p])
+                np.minimum.at(mb, (block_of, kind), pb[p])
+                x, y = (ma[r], mb[c]) if side == 0 else (ma[c], mb[r])
+                both = x[:, :, None] + cost[None, :, :] + y[:, None, :]
+                out.append(both.reshape(len(r), -1).min(axis=1))
+        return np.stack(out)
 
     def pairs(self, which: BoolArray) -> Iterator[tuple[IntArray, IntArray]]:
         """The pairs of the tiles ``which`` (i < j), in numpy batches."""

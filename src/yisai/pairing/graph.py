@@ -53,8 +53,9 @@ COMPLETE_LIMIT = 800  # above this, complete groups are tried only to find a com
 FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the proof stalls
 CHECK_PAIRS = 60_000_000  # universe small enough to be checked (tile by tile, then pair by pair)
 MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
-REPAIR_MAX = 3400  # largest union of segments solved again together
-CERTIFY_ROUNDS = 4  # checks of a segmented block's pairing over its whole universe
+CERTIFY_ROUNDS = 6  # checks of a segmented block's pairing over its whole universe
+CANCELS = 16  # negative cycles of the graph applied to a segmented block's pairing
+RESOLVE_MAX = 3000  # score groups matched again whole when a cycle is no real exchange
 POLISH_BAND = 64  # the halves' assignment also considers every pair this close to the ideal
 BAND = 64  # above CHECK_PAIRS: only pairs this close to the sparse graph's are checked
 SLACK = 3  # first check: also add pairs whose lot-level reduced cost is below this (ties, near ties)
@@ -498,13 +499,15 @@ def _floats(layout: Layout, mate: IntArray) -> Floats:
 
 
 def _patterned_potentials(floats: Floats, fixed: list[int], n: int, mate: IntArray,
-                          ei: IntArray, ej: IntArray, cv: IntArray, cm: IntArray, levels: int
+                          ei: IntArray, ej: IntArray, cv: IntArray, cm: IntArray, levels: int,
+                          cycle_out: list[int] | None = None
                           ) -> list[tuple[list[IntArray], Orientation | None]]:
     """Potentials for every direction pattern of the fixed boundaries, fixing more of them
     (``fixed`` grows in place) while a pattern's negative cycle breaks a float of a boundary
     not yet fixed from both ends — a half float, no real exchange. Boundaries whose floats
     never cause one stay free (every arc kept), so most rounds need one or two patterns
-    whatever their number of odd boundaries."""
+    whatever their number of odd boundaries. ``cycle_out`` receives the negative cycle met
+    by the first pattern without potentials on every level (if any)."""
     while True:
         tests: list[tuple[list[IntArray], Orientation | None]] = []
         grow: set[int] = set()
@@ -516,8 +519,12 @@ def _patterned_potentials(floats: Floats, fixed: list[int], n: int, mate: IntArr
             if len(pis) < levels and cycle and not grow:
                 probe = orient or floats.pattern([], 0)
                 grow = probe.half_floats(cycle, mate) - set(fixed)
+                if cycle_out is not None and not cycle_out:
+                    cycle_out += cycle
         if not grow or len(fixed) + len(grow) > MAX_PATTERN_BOUNDARIES:
             return tests
+        if cycle_out is not None:
+            cycle_out.clear()
         fixed += sorted(grow)
 
 
@@ -732,8 +739,6 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
     pending = segments(block, SEGMENT_TARGET, table)
     graph = _Graph(block.nodes, table)
     mate = np.full(graph.n, -1, dtype=np.int64)
-    part = np.full(graph.n, -1, dtype=np.int64)
-    parts: list[Layout] = []
     widenings = 0
     while pending:
         seg = pending.pop(0)
@@ -745,8 +750,6 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
             return solve_layout(block, table)
         widenings = max(widenings, sol.widenings)
         local = graph.local
-        part[[local[nd.pid] for nd in seg.nodes]] = len(parts)
-        parts.append(seg)
         graph.add_nodes(candidate_pairs(seg, DEFAULT_WIDTH, 1, table.adjacent))
         for u, v in sol.pairs:
             mate[local[u.pid]], mate[local[v.pid]] = local[v.pid], local[u.pid]
@@ -757,7 +760,7 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
         for grp in block.groups:
             if _windowed(len(grp), DEFAULT_WIDTH):
                 graph.add_nodes(kind_pairs(grp, kinds))
-    levels, checks, added = _certify_block(block, graph, mate, part)
+    levels, checks, added = _certify_block(block, graph, mate)
     if levels < N_LEVELS and size <= PROOF_MAX:  # small enough to be grown and matched whole
         sol = _prove(block, graph, mate, N_LEVELS, widenings)
         sol.checks += checks
@@ -802,40 +805,49 @@ def _polish(block: Layout, graph: _Graph, mate: IntArray) -> None:
         near = (bj >= s + half) & (bj < e)
         bi, bj = bi[near], bj[near]
         near = inside[bj]
-        graph.add(bi[near], bj[near])
-        ei, ej, cv = graph.arrays()
+        bi, bj = bi[near], bj[near]
+        ei, ej, _ = graph.arrays()
         row_of = np.full(graph.n, -1, dtype=np.int64)
         col_of = np.full(graph.n, -1, dtype=np.int64)
         row_of[rows] = np.arange(len(rows), dtype=np.int64)
         col_of[cols] = np.arange(len(cols), dtype=np.int64)
         sel = (row_of[ei] >= 0) & (col_of[ej] >= 0)
-        found = assign(len(rows), len(cols), row_of[ei[sel]], col_of[ej[sel]], cv[sel])
+        pi = np.concatenate([ei[sel], bi])
+        pj = np.concatenate([ej[sel], bj])
+        _, first = np.unique(pi * graph.n + pj, return_index=True)
+        pi, pj = pi[first], pj[first]
+        ok = graph.table.allowed(graph.gid[pi], graph.gid[pj])
+        pi, pj = pi[ok], pj[ok]
+        cv = graph.table.vectors(graph.gid[pi], graph.gid[pj])
+        found = assign(len(rows), len(cols), row_of[pi], col_of[pj], cv)
         if found is None:
             continue
         a, b = rows[found[0]], cols[found[1]]
         mate[a], mate[b] = b, a
+        graph.add(a, b)  # the band's other pairs stay out: the certificate adds what it needs
 
 
-def _certify_block(block: Layout, graph: _Graph, mate: IntArray, part: IntArray
-                   ) -> tuple[int, int, int]:
+def _certify_block(block: Layout, graph: _Graph, mate: IntArray) -> tuple[int, int, int]:
     """Polish the joined segments' pairing and prove it over the whole block's universe
     (potentials on the block's graph, then every universe pair tile by tile, as ``_prove``).
-    Pairs that fail are added to the graph; the same pairing is first checked again with the
-    potentials of the levels above the first failing one kept (the added pairs are tight
-    there, so those levels' distances do not change) and only the lower levels computed
-    again; when the pairing itself can be improved over the added pairs, the segments they
-    join are solved again together if they change more than the halves' assignment
-    (``_repair``), the halves are polished again, and the check repeats; at most
-    CERTIFY_ROUNDS checks. Returns (levels proven, checks, pairs added): all eight when a
-    check finds nothing; else the levels above the first one at which a failing pair could
-    still improve the pairing (at least the score level when the pairing is at the score
-    bound, none when it is not)."""
+
+    Pairs that fail the check are added to the graph and the same pairing is checked again,
+    with the potentials of the levels above the first failing one kept (the added pairs are
+    tight there, so those levels' distances do not change) and only the lower levels
+    computed again. When the potentials meet a negative cycle of the graph, the pairing is
+    not yet the graph's optimum: the cycle is an exchange that lowers that level and keeps
+    every level above, so it is applied (``_cancel``; a cycle that passes a player twice is
+    no real exchange, and the score groups it touches are matched again instead,
+    ``_resolve``) and the halves polished again. At most CERTIFY_ROUNDS checks and CANCELS
+    exchanges. Returns (levels proven, checks, pairs added):
+    all eight when a check finds nothing; else the levels above the first one at which a
+    failing pair or cycle could still improve the pairing (at least the score level when the
+    pairing is at the score bound, none when it is not)."""
     table = graph.table
     shift = odd_set_score([len(g) for g in block.groups], [g[0].score for g in block.groups])
     fixed: list[int] = []
-    checks = added = 0
+    checks = added = cancels = 0
     keep: list[tuple[list[IntArray], Orientation | None]] | None = None
-    vi = vj = np.zeros(0, dtype=np.int64)
     _polish(block, graph, mate)
     while True:
         cm = graph.pair_vectors(mate)
@@ -847,16 +859,21 @@ def _certify_block(block: Layout, graph: _Graph, mate: IntArray, part: IntArray
         own = np.arange(graph.n, dtype=np.int64)
         cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
         cv = shifted(cv, ei, ej, shift)
+        cycle: list[int] = []
         if keep is not None:
-            tests = [(potentials(graph.n, mate, ei, ej, cv, cm, orient, known=pis), orient)
-                     for pis, orient in keep]
+            tests = []
+            for pis, orient in keep:
+                tests.append((potentials(graph.n, mate, ei, ej, cv, cm, orient,
+                                         cycle if not cycle else None, known=pis), orient))
         else:
             tests = _patterned_potentials(_floats(block, mate), fixed, graph.n, mate, ei, ej,
-                                          cv, cm, N_LEVELS)
+                                          cv, cm, N_LEVELS, cycle)
         found = min(len(pis) for pis, _ in tests)
-        if keep is not None and found < N_LEVELS:  # the added pairs improve the pairing
+        if found < N_LEVELS and cancels < CANCELS and (
+                _cancel(graph, mate, cycle) or _resolve(block, graph, mate, cycle)):
+            cancels += 1
             keep = None
-            _improve(block, graph, mate, part, vi, vj)
+            _polish(block, graph, mate)
             continue
         checks += 1
         first: list[int] = []
@@ -867,76 +884,69 @@ def _certify_block(block: Layout, graph: _Graph, mate: IntArray, part: IntArray
             return N_LEVELS, checks, added
         new = graph.add(vi, vj) if len(vi) else 0
         added += new
-        if checks >= CERTIFY_ROUNDS or (len(vi) and not new):
+        if found < N_LEVELS or checks >= CERTIFY_ROUNDS or not new:
             return max(proven, _SCORE + 1), checks, added
-        if len(vi) and keep is None:  # same pairing, more pairs: extend the potentials
-            keep = [(pis[:proven], orient) for pis, orient in tests]
-            continue
-        keep = None
-        if not len(vi):  # a negative cycle on the graph itself: solve its segments together
-            cycle: list[int] = []
-            for pis, orient in tests:
-                if len(pis) == found:
-                    potentials(graph.n, mate, ei, ej, cv, cm, orient, cycle)
-                    break
-            if not cycle:
-                return max(proven, _SCORE + 1), checks, added
-            at = np.array(cycle, dtype=np.int64)
-            _repair(graph, mate, part, at[:-1], at[1:])
-            _polish(block, graph, mate)
-        else:
-            _improve(block, graph, mate, part, vi, vj)
+        keep = [(pis[:proven], orient) for pis, orient in tests]
 
 
-def _improve(block: Layout, graph: _Graph, mate: IntArray, part: IntArray, vi: IntArray,
-             vj: IntArray) -> None:
-    """Take the pairs ``vi``–``vj`` (now in the graph) into the pairing: the segments joined
-    by those that are not a halves' pair are solved again together, then the halves are
-    polished (which sees the others)."""
-    other = ~_crosses_halves(block, graph.gid, graph.table, vi, vj)
-    if other.any():
-        _repair(graph, mate, part, vi[other], vj[other])
-    _polish(block, graph, mate)
-
-
-def _repair(graph: _Graph, mate: IntArray, part: IntArray, vi: IntArray, vj: IntArray) -> None:
-    """Solve again, as one matching each, the segments joined by the pairs ``vi``–``vj``
-    (union of the segments at both ends, as long as the union stays within REPAIR_MAX
-    players: one matching of a whole 10,000-player block would cost more than the round's
-    budget); everything else keeps its pairs."""
-    parent = list(range(int(part.max()) + 1))
-    size = np.bincount(part, minlength=len(parent)).tolist()
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    touched: set[int] = set()
-    for a, b in zip(part[vi].tolist(), part[vj].tolist(), strict=True):
-        ra, rb = find(a), find(b)
-        if ra != rb and size[ra] + size[rb] > REPAIR_MAX:
-            continue
-        if ra != rb:
-            parent[ra] = rb
-            size[rb] += size[ra]
-        touched.add(rb)
-    touched = {find(t) for t in touched}
-    roots = np.array([find(int(p)) for p in part.tolist()], dtype=np.int64)
+def _resolve(block: Layout, graph: _Graph, mate: IntArray, cycle: list[int]) -> bool:
+    """When a negative cycle is no real exchange (it passes a player twice: an odd cycle of
+    the non-bipartite matching), match the score groups it touches again as one exact
+    matching over the graph's pairs between them, or over all their pairs when those are at
+    most FALLBACK_PAIRS (the players paired outside them keep their pairs), if they hold at
+    most RESOLVE_MAX players; returns whether the pairing improved."""
+    if not cycle:
+        return False
+    gid = graph.gid
+    touched = np.unique(graph.table.group[gid[np.array(cycle, dtype=np.int64)]])
+    inside = np.isin(graph.table.group[gid], touched)
+    inside &= (mate >= 0) & inside[np.maximum(mate, 0)]
+    members = np.nonzero(inside)[0]
+    if len(members) > RESOLVE_MAX:
+        return False
+    sub = _Graph([graph.nodes[k] for k in members.tolist()], graph.table)
+    if len(members) * (len(members) - 1) // 2 <= FALLBACK_PAIRS:  # every pair among them
+        for i, j in _within(0, len(members)):
+            sub.add(i, j)
+    where = np.full(graph.n, -1, dtype=np.int64)
+    where[members] = np.arange(len(members), dtype=np.int64)
     ei, ej, _ = graph.arrays()
-    for root in touched:
-        members = np.nonzero(roots == root)[0]
-        sub = _Graph([graph.nodes[k] for k in members.tolist()], graph.table)
-        where = np.full(graph.n, -1, dtype=np.int64)
-        where[members] = np.arange(len(members), dtype=np.int64)
-        inside = (where[ei] >= 0) & (where[ej] >= 0)
-        sub.add(where[ei[inside]], where[ej[inside]])
-        part[members] = root  # solved together from now on: their pairs may cross
-        sub_mate, _ = sub.match()
-        if (sub_mate < 0).any():
-            continue  # cannot happen (the old pairs are in the graph); keep the old pairs
-        mate[members] = members[sub_mate]
+    both = (where[ei] >= 0) & (where[ej] >= 0)
+    sub.add(where[ei[both]], where[ej[both]])
+    sub_mate, _ = sub.match()
+    if (sub_mate < 0).any():
+        return False
+    trial = mate.copy()
+    trial[members] = members[sub_mate]
+    return _take(graph, mate, trial)
+
+
+def _take(graph: _Graph, mate: IntArray, trial: IntArray) -> bool:
+    """Replace ``mate`` by ``trial`` if its cost vector is lexicographically lower."""
+    before = graph.pair_vectors(mate).sum(axis=0)
+    after = graph.pair_vectors(trial).sum(axis=0)
+    if tuple(after.tolist()) >= tuple(before.tolist()):
+        return False
+    mate[:] = trial
+    return True
+
+
+def _cancel(graph: _Graph, mate: IntArray, cycle: list[int]) -> bool:
+    """Apply the exchange of a negative cycle of the exchange graph (nodes in arc order; an
+    arc t → h stands for the new pair M(t)–h breaking t–M(t)) if it is a real one — every
+    player in it once — and it lowers the pairing's cost vector; returns whether it did."""
+    nodes = cycle[:-1] if len(cycle) > 1 and cycle[0] == cycle[-1] else list(cycle)
+    if len(nodes) < 2:
+        return False
+    tails = np.array(nodes, dtype=np.int64)
+    partners = mate[tails]
+    involved = np.concatenate([tails, partners])
+    if len(np.unique(involved)) != len(involved) or (partners < 0).any():
+        return False  # a player twice: no real exchange (a half float, an odd cycle)
+    heads = np.roll(tails, -1)
+    trial = mate.copy()
+    trial[partners], trial[heads] = heads, partners
+    return _take(graph, mate, trial)
 
 
 def _merge(a: Layout, b: Layout) -> Layout:
