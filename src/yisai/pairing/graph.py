@@ -56,6 +56,8 @@ MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
 CERTIFY_ROUNDS = 6  # checks of a segmented block's pairing over its whole universe
 CANCELS = 16  # negative cycles of the graph applied to a segmented block's pairing
 RESOLVE_MAX = 3000  # score groups matched again whole when a cycle is no real exchange
+RESOLVE_PAIRS = 200_000  # ... over all their pairs (not only the graph's) up to this many
+RESOLVE_NEAR = (60,)  # places around a cycle's players first matched again
 POLISH_BAND = 64  # the halves' assignment also considers every pair this close to the ideal
 BAND = 64  # above CHECK_PAIRS: only pairs this close to the sparse graph's are checked
 SLACK = 3  # first check: also add pairs whose lot-level reduced cost is below this (ties, near ties)
@@ -869,6 +871,9 @@ def _certify_block(block: Layout, graph: _Graph, mate: IntArray) -> tuple[int, i
             tests = _patterned_potentials(_floats(block, mate), fixed, graph.n, mate, ei, ej,
                                           cv, cm, N_LEVELS, cycle)
         found = min(len(pis) for pis, _ in tests)
+        import os
+        if os.environ.get("DBG"):
+            print("DBG found", found, "keep", keep is not None, "cycle", len(cycle), "fixed", fixed, "checks", checks, "cancels", cancels, flush=True)
         if found < N_LEVELS and cancels < CANCELS and (
                 _cancel(graph, mate, cycle) or _resolve(block, graph, mate, cycle)):
             cancels += 1
@@ -891,25 +896,50 @@ def _certify_block(block: Layout, graph: _Graph, mate: IntArray) -> tuple[int, i
 
 def _resolve(block: Layout, graph: _Graph, mate: IntArray, cycle: list[int]) -> bool:
     """When a negative cycle is no real exchange (it passes a player twice: an odd cycle of
-    the non-bipartite matching), match the score groups it touches again as one exact
-    matching over the graph's pairs between them, or over all their pairs when those are at
-    most FALLBACK_PAIRS (the players paired outside them keep their pairs), if they hold at
-    most RESOLVE_MAX players; returns whether the pairing improved."""
+    the non-bipartite matching), match again, as one exact matching, first the players within
+    RESOLVE_NEAR places of the cycle's players and their partners (the nearer first), then
+    (if that changes nothing) the whole score groups it touches; each set only while it holds
+    at most RESOLVE_MAX players —
+    over the graph's pairs among them and those near each player's ideal partner (``band``),
+    or over all their pairs when those are at most RESOLVE_PAIRS. Players paired outside the
+    set keep their pairs. Returns whether the pairing improved."""
     if not cycle:
         return False
-    gid = graph.gid
-    touched = np.unique(graph.table.group[gid[np.array(cycle, dtype=np.int64)]])
-    inside = np.isin(graph.table.group[gid], touched)
-    inside &= (mate >= 0) & inside[np.maximum(mate, 0)]
-    members = np.nonzero(inside)[0]
-    if len(members) > RESOLVE_MAX:
-        return False
+    table, gid = graph.table, graph.gid
+    core = np.array(cycle, dtype=np.int64)
+    core = np.unique(np.concatenate([core, mate[core]]))
+    group = table.group[gid]
+    ranges = _ranges(block)
+    sets = []
+    for reach in RESOLVE_NEAR:
+        near = np.zeros(graph.n, dtype=bool)
+        for k in core.tolist():
+            s, e = ranges[int(group[k]) - int(group[0])]
+            near[max(s, k - reach):min(e, k + reach + 1)] = True
+        sets.append(near)
+    sets.append(np.isin(group, np.unique(group[core])))
+    for inside in sets:
+        inside = inside & (mate >= 0) & inside[np.maximum(mate, 0)]
+        members = np.nonzero(inside)[0]
+        if len(members) > RESOLVE_MAX:
+            break
+        if _rematch(block, graph, mate, members):
+            return True
+    return False
+
+
+def _rematch(block: Layout, graph: _Graph, mate: IntArray, members: IntArray) -> bool:
+    """One exact matching of ``members`` (closed under ``mate``), kept if it is better."""
     sub = _Graph([graph.nodes[k] for k in members.tolist()], graph.table)
-    if len(members) * (len(members) - 1) // 2 <= FALLBACK_PAIRS:  # every pair among them
-        for i, j in _within(0, len(members)):
-            sub.add(i, j)
     where = np.full(graph.n, -1, dtype=np.int64)
     where[members] = np.arange(len(members), dtype=np.int64)
+    if len(members) * (len(members) - 1) // 2 <= RESOLVE_PAIRS:  # every pair among them
+        for i, j in _within(0, len(members)):
+            sub.add(i, j)
+    else:  # the pairs near each player's ideal partner
+        for i, j in band(block, graph.table.adjacent):
+            both = (where[i] >= 0) & (where[j] >= 0)
+            sub.add(where[i[both]], where[j[both]])
     ei, ej, _ = graph.arrays()
     both = (where[ei] >= 0) & (where[ej] >= 0)
     sub.add(where[ei[both]], where[ej[both]])
