@@ -871,9 +871,6 @@ def _certify_block(block: Layout, graph: _Graph, mate: IntArray) -> tuple[int, i
             tests = _patterned_potentials(_floats(block, mate), fixed, graph.n, mate, ei, ej,
                                           cv, cm, N_LEVELS, cycle)
         found = min(len(pis) for pis, _ in tests)
-        import os
-        if os.environ.get("DBG"):
-            print("DBG found", found, "keep", keep is not None, "cycle", len(cycle), "fixed", fixed, "checks", checks, "cancels", cancels, flush=True)
         if found < N_LEVELS and cancels < CANCELS and (
                 _cancel(graph, mate, cycle) or _resolve(block, graph, mate, cycle)):
             cancels += 1
