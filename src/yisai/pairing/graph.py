@@ -55,8 +55,9 @@ CHECK_PAIRS = 60_000_000  # universe small enough to be checked (tile by tile, t
 MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
 CERTIFY_ROUNDS = 6  # checks of a segmented block's pairing over its whole universe
 CANCELS = 16  # negative cycles of the graph applied to a segmented block's pairing
-RESOLVE_MAX = 3000  # score groups matched again whole when a cycle is no real exchange
+RESOLVE_MAX = 3200  # score groups matched again whole when a cycle is no real exchange
 RESOLVE_PAIRS = 200_000  # ... over all their pairs (not only the graph's) up to this many
+RESOLVE_WIDTH = 16  # ... over the pairs this close to the ideal partner (and the graph's)
 RESOLVE_NEAR = (60,)  # places around a cycle's players first matched again
 POLISH_BAND = 64  # the halves' assignment also considers every pair this close to the ideal
 BAND = 64  # above CHECK_PAIRS: only pairs this close to the sparse graph's are checked
@@ -825,6 +826,10 @@ def _polish(block: Layout, graph: _Graph, mate: IntArray) -> None:
         if found is None:
             continue
         a, b = rows[found[0]], cols[found[1]]
+        table, gid = graph.table, graph.gid
+        old = tuple(table.vectors(gid[rows], gid[mate[rows]]).sum(axis=0).tolist())
+        if tuple(table.vectors(gid[a], gid[b]).sum(axis=0).tolist()) > old:
+            continue  # worse on a level left out of the weight: keep the old pairs
         mate[a], mate[b] = b, a
         graph.add(a, b)  # the band's other pairs stay out: the certificate adds what it needs
 
@@ -893,13 +898,11 @@ def _certify_block(block: Layout, graph: _Graph, mate: IntArray) -> tuple[int, i
 
 def _resolve(block: Layout, graph: _Graph, mate: IntArray, cycle: list[int]) -> bool:
     """When a negative cycle is no real exchange (it passes a player twice: an odd cycle of
-    the non-bipartite matching), match again, as one exact matching, first the players within
-    RESOLVE_NEAR places of the cycle's players and their partners (the nearer first), then
-    (if that changes nothing) the whole score groups it touches; each set only while it holds
-    at most RESOLVE_MAX players —
-    over the graph's pairs among them and those near each player's ideal partner (``band``),
-    or over all their pairs when those are at most RESOLVE_PAIRS. Players paired outside the
-    set keep their pairs. Returns whether the pairing improved."""
+    the non-bipartite matching), match a set of players again as one exact matching, trying
+    in turn: the players within RESOLVE_NEAR places of the cycle's players and partners; each
+    score group it touches alone (its floats kept); those groups together. A set is tried
+    only if it holds at most RESOLVE_MAX players; players paired outside it keep their pairs.
+    Returns whether the pairing improved (the first set that improves it is taken)."""
     if not cycle:
         return False
     table, gid = graph.table, graph.gid
@@ -914,19 +917,24 @@ def _resolve(block: Layout, graph: _Graph, mate: IntArray, cycle: list[int]) -> 
             s, e = ranges[int(group[k]) - int(group[0])]
             near[max(s, k - reach):min(e, k + reach + 1)] = True
         sets.append(near)
-    sets.append(np.isin(group, np.unique(group[core])))
+    touched = np.unique(group[core]).tolist()
+    sets += [group == g for g in touched]  # each score group alone (floats kept)
+    if len(touched) > 1:
+        sets.append(np.isin(group, touched))
     for inside in sets:
         inside = inside & (mate >= 0) & inside[np.maximum(mate, 0)]
         members = np.nonzero(inside)[0]
         if len(members) > RESOLVE_MAX:
-            break
+            continue
         if _rematch(block, graph, mate, members):
             return True
     return False
 
 
 def _rematch(block: Layout, graph: _Graph, mate: IntArray, members: IntArray) -> bool:
-    """One exact matching of ``members`` (closed under ``mate``), kept if it is better."""
+    """One exact matching of ``members`` (closed under ``mate``) over the graph's pairs among
+    them and those within RESOLVE_WIDTH places of the ideal partner (``candidate_pairs``), or
+    over all their pairs when those are at most RESOLVE_PAIRS; kept if it is better."""
     sub = _Graph([graph.nodes[k] for k in members.tolist()], graph.table)
     where = np.full(graph.n, -1, dtype=np.int64)
     where[members] = np.arange(len(members), dtype=np.int64)
@@ -934,9 +942,12 @@ def _rematch(block: Layout, graph: _Graph, mate: IntArray, members: IntArray) ->
         for i, j in _within(0, len(members)):
             sub.add(i, j)
     else:  # the pairs near each player's ideal partner
-        for i, j in band(block, graph.table.adjacent):
-            both = (where[i] >= 0) & (where[j] >= 0)
-            sub.add(where[i[both]], where[j[both]])
+        by_group: dict[int, list[Node]] = {}
+        for k in members.tolist():
+            by_group.setdefault(graph.nodes[k].group, []).append(graph.nodes[k])
+        part = Layout([by_group[g] for g in sorted(by_group)])
+        sub.add_nodes(candidate_pairs(part, RESOLVE_WIDTH, 1, graph.table.adjacent,
+                                      colour_kinds(graph.table)))
     ei, ej, _ = graph.arrays()
     both = (where[ei] >= 0) & (where[ej] >= 0)
     sub.add(where[ei[both]], where[ej[both]])
