@@ -753,16 +753,13 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
             return solve_layout(block, table)
         widenings = max(widenings, sol.widenings)
         local = graph.local
-        graph.add_nodes(candidate_pairs(seg, DEFAULT_WIDTH, 1, table.adjacent))
         for u, v in sol.pairs:
             mate[local[u.pid]], mate[local[v.pid]] = local[v.pid], local[u.pid]
         graph.add(np.array([local[u.pid] for u, _ in sol.pairs], dtype=np.int64),
                   np.array([local[v.pid] for _, v in sol.pairs], dtype=np.int64))
-    kinds = colour_kinds(table)
-    if kinds is not None and not table.adjacent:  # the colour kinds' drifted partners
-        for grp in block.groups:
-            if _windowed(len(grp), DEFAULT_WIDTH):
-                graph.add_nodes(kind_pairs(grp, kinds))
+    # the sparse graph of the whole block: windows, floats at every boundary, colour kinds
+    graph.add_nodes(candidate_pairs(block, DEFAULT_WIDTH, 1, table.adjacent,
+                                    colour_kinds(table)))
     levels, checks, added = _certify_block(block, graph, mate)
     if levels < N_LEVELS and size <= PROOF_MAX:  # small enough to be grown and matched whole
         sol = _prove(block, graph, mate, N_LEVELS, widenings)
