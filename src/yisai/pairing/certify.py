@@ -86,10 +86,34 @@ class Orientation:
                 if self.float_side[v] == 1 and int(mate[v]) in on}
 
 
+@dataclass(slots=True)
+class Arcs:
+    """The exchange graph's arcs: tail M(x) → head y for every pair x–y, per level its cost
+    c(x, y) − c(x, M(x)) (one contiguous array per level)."""
+
+    tails: IntArray
+    heads: IntArray
+    xs: IntArray  # the player x who takes the head
+    cols: list[IntArray]
+
+
+def exchange_arcs(mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray, cm: IntArray
+                  ) -> Arcs:
+    """The arcs of the exchange graph of ``mate`` over the pairs ``ei``–``ej`` (once for every
+    float-direction pattern of a check)."""
+    keep = mate[ei] != ej
+    ei, ej, cv = ei[keep], ej[keep], cv[keep]
+    tails = np.concatenate([mate[ei], mate[ej]])
+    heads = np.concatenate([ej, ei])
+    costs = np.concatenate([cv - cm[ei], cv - cm[ej]])
+    return Arcs(tails, heads, np.concatenate([ei, ej]),
+                [np.ascontiguousarray(costs[:, level]) for level in range(N_LEVELS)])
+
+
 def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
                cm: IntArray, orient: Orientation | None = None,
-               cycle: list[int] | None = None, known: list[IntArray] | None = None
-               ) -> list[IntArray]:
+               cycle: list[int] | None = None, known: list[IntArray] | None = None,
+               arcs: Arcs | None = None) -> list[IntArray]:
     """Lexicographic potentials of the exchange graph of matching ``mate`` over pairs
     ``ei``–``ej`` (local indices, cost vectors ``cv``; ``cm[x]``: cost vector of x's pair).
 
@@ -97,24 +121,26 @@ def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
     has none and ``cycle`` is given, a negative cycle of that level's tight arcs is put in it
     (its nodes), so the caller can see which floats it breaks from both ends. ``known``:
     potentials of the leading levels already found for this matching on fewer pairs, kept
-    when the pairs added since are tight on those levels (they change no distance there)."""
-    keep = mate[ei] != ej
-    ei, ej, cv = ei[keep], ej[keep], cv[keep]
-    tails = np.concatenate([mate[ei], mate[ej]])
-    heads = np.concatenate([ej, ei])
-    costs = np.concatenate([cv - cm[ei], cv - cm[ej]])
+    when the pairs added since are tight on those levels (they change no distance there).
+    ``arcs``: ``exchange_arcs`` of the same arguments, computed once for several patterns."""
+    if arcs is None:
+        arcs = exchange_arcs(mate, ei, ej, cv, cm)
+    tails, heads, cols = arcs.tails, arcs.heads, arcs.cols
     if orient is not None:
-        kept = orient.arcs_ok(tails, np.concatenate([ei, ej]), heads)
-        tails, heads, costs = tails[kept], heads[kept], costs[kept]
+        kept = orient.arcs_ok(tails, arcs.xs, heads)
+        tails, heads, cols = tails[kept], heads[kept], [c[kept] for c in cols]
     tight = np.ones(len(tails), dtype=bool)
     out: list[IntArray] = []
     source = n
     for level in range(N_LEVELS):
-        at = np.nonzero(tight)[0]
-        col = costs[at, level]
         if known is not None and level < len(known):
             pi = known[level]
-        elif not len(at) or (col >= 0).all():  # no negative arc: 0 is a potential
+            out.append(pi)
+            tight &= cols[level] + pi[tails] - pi[heads] == 0
+            continue
+        at = np.nonzero(tight)[0]
+        col = cols[level][at]
+        if not len(at) or (col >= 0).all():  # no negative arc: 0 is a potential
             pi = np.zeros(n, dtype=np.int64)
         else:
             found = _shortest(n, tails[at], heads[at], col)
@@ -137,8 +163,10 @@ def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
                         found[v] = round(d)
             pi = found
         out.append(pi)
-        reduced = costs[:, level] + pi[tails] - pi[heads]
-        tight &= reduced == 0
+        if pi.any():
+            tight[at] &= col + pi[tails[at]] - pi[heads[at]] == 0
+        else:
+            tight[at] &= col == 0
     return out
 
 

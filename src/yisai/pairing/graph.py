@@ -33,6 +33,7 @@ from yisai.pairing.certify import (
     TILE,
     Orientation,
     Tiles,
+    exchange_arcs,
     odd_set_score,
     potentials,
     shifted,
@@ -510,14 +511,22 @@ def _patterned_potentials(floats: Floats, fixed: list[int], n: int, mate: IntArr
     not yet fixed from both ends — a half float, no real exchange. Boundaries whose floats
     never cause one stay free (every arc kept), so most rounds need one or two patterns
     whatever their number of odd boundaries. ``cycle_out`` receives the negative cycle met
-    by the first pattern without potentials on every level (if any)."""
+    by the first pattern without potentials on every level (if any).
+
+    The levels that have potentials with every arc kept need no pattern: potentials valid
+    on all arcs are valid on any subset, so each pattern starts from those (``known``) and
+    computes only the levels from the first one with a negative cycle down."""
+    arcs = exchange_arcs(mate, ei, ej, cv, cm)
+    base: list[IntArray] | None = None
     while True:
         tests: list[tuple[list[IntArray], Orientation | None]] = []
         grow: set[int] = set()
         for orient in floats.patterns(fixed):
             cycle: list[int] = []
             pis = potentials(n, mate, ei, ej, cv, cm, orient,
-                             cycle if not grow else None)[:levels]
+                             cycle if not grow else None, known=base, arcs=arcs)[:levels]
+            if orient is None:
+                base = pis
             tests.append((pis, orient))
             if len(pis) < levels and cycle and not grow:
                 probe = orient or floats.pattern([], 0)
@@ -866,9 +875,11 @@ def _certify_block(block: Layout, graph: _Graph, mate: IntArray) -> tuple[int, i
         cycle: list[int] = []
         if keep is not None:
             tests = []
+            arcs = exchange_arcs(mate, ei, ej, cv, cm)
             for pis, orient in keep:
                 tests.append((potentials(graph.n, mate, ei, ej, cv, cm, orient,
-                                         cycle if not cycle else None, known=pis), orient))
+                                         cycle if not cycle else None, known=pis, arcs=arcs),
+                              orient))
         else:
             tests = _patterned_potentials(_floats(block, mate), fixed, graph.n, mate, ei, ej,
                                           cv, cm, N_LEVELS, cycle)
@@ -882,7 +893,7 @@ def _certify_block(block: Layout, graph: _Graph, mate: IntArray) -> tuple[int, i
         checks += 1
         first: list[int] = []
         vi, vj = violations(table, graph.gid, mate, cm, tests, universe_tiles(block), shift,
-                            0, first)
+                            SLACK if checks == 1 else 0, first)
         proven = min([found, *first])
         if proven == N_LEVELS:
             return N_LEVELS, checks, added
