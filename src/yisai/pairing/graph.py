@@ -49,7 +49,7 @@ SMALL_GROUP = 2 * DEFAULT_WIDTH + 8  # groups up to this size are joined complet
 BLOCK_MIN = 1200  # pools above this size are solved block by block
 SEGMENT_MAX = 2400  # blocks above this size are first solved in segments (10,000 players)
 SEGMENT_TARGET = 1600
-PROOF_MAX = 2400  # a segmented block is proven on every level only up to this size
+PROOF_MAX = 2400  # a segmented block whose proof stops short is matched whole up to this size
 COMPLETE_LIMIT = 800  # above this, complete groups are tried only to find a complete pairing
 FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the proof stalls
 CHECK_PAIRS = 60_000_000  # universe small enough to be checked (tile by tile, then pair by pair)
@@ -700,7 +700,7 @@ def segments(layout: Layout, size: int, table: PairTable | None = None) -> list[
     interleaved (1, n/2+1, 2, n/2+2, …; neighbours as they are for ``adjacent``), so a player's
     ideal opponent, and the boundary players who float, sit next to him; cuts fall only where
     an even number of nodes lies above. This bounds the cost of a 10,000-player round; the
-    price is that a pair across a cut is never considered (documented in docs/pairing.md).
+    cuts are undone afterwards (``_certify_block``: halves' assignment, proof over the block).
     """
     order: list[Node] = []
     for grp in layout.groups:
