@@ -11,8 +11,9 @@ cost, M is optimal over E.
 Costs are vectors ordered lexicographically (forbidden, second bye, score, team, in-group
 order, colour, seat, lot). D has no negative cycle iff it has *potentials*: π(v) per level
 with every arc's reduced cost c + π(tail) − π(head) lexicographically ≥ 0. They are found
-level by level: Bellman–Ford (numpy rounds, rustworkx for long chains) on level 1 over all arcs, then on level 2 over the
-arcs whose level-1 reduced cost is 0 (only those can still decide a cycle's sign), and so on.
+level by level: Bellman–Ford (numpy rounds, rustworkx for long chains) on level 1 over all
+arcs, then on level 2 over the arcs whose level-1 reduced cost is 0 (only those can still
+decide a cycle's sign), and so on.
 Level values are small integers, so the floating-point lengths are exact.
 
 The potentials are computed on the sparse graph only; then every pair x–y outside it is
