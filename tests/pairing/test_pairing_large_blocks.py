@@ -85,6 +85,9 @@ def _tournament(n: int, rounds: int, seed: int, rules: PairingRules,
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(120, 260), st.integers(0, 10_000), st.booleans())
 def test_segmented_blocks_equal_the_complete_graph_optimum_on_every_level(n, seed, colours):
+    """Whole Swiss tournaments through the segmented path (with the fallback a real round
+    has for blocks of up to 2,400 players): every round equal to the complete-graph optimum
+    on every level, and proven so."""
     rules = PairingRules(colour_balance=colours)
     players = synthetic_field(n, seed)
     games = []
@@ -103,7 +106,7 @@ def test_segmented_blocks_equal_the_complete_graph_optimum_on_every_level(n, see
             segmented += len(seen)
         games += play_round(rp, by_id, seed)
     assert compared == 4
-    assert segmented >= 2  # most rounds' blocks went through the segmented path
+    assert segmented >= 2  # at least half the rounds went through the segmented path
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
