@@ -11,8 +11,9 @@ cost, M is optimal over E.
 Costs are vectors ordered lexicographically (forbidden, second bye, score, team, in-group
 order, colour, seat, lot). D has no negative cycle iff it has *potentials*: π(v) per level
 with every arc's reduced cost c + π(tail) − π(head) lexicographically ≥ 0. They are found
-level by level: Bellman–Ford (rustworkx) on level 1 over all arcs, then on level 2 over the
-arcs whose level-1 reduced cost is 0 (only those can still decide a cycle's sign), and so on.
+level by level: Bellman–Ford (numpy rounds, rustworkx for long chains) on level 1 over all
+arcs, then on level 2 over the arcs whose level-1 reduced cost is 0 (only those can still
+decide a cycle's sign), and so on.
 Level values are small integers, so the floating-point lengths are exact.
 
 The potentials are computed on the sparse graph only; then every pair x–y outside it is
@@ -37,6 +38,9 @@ from yisai.pairing.table import N_LEVELS, BoolArray, IntArray, PairTable
 from yisai.pairing.weights import LEVELS
 
 SCORE = LEVELS.index("score")
+COLOUR = LEVELS.index("colour")
+KIND_TILES = 16  # colour kinds up to this many: the tiles' colour bound goes kind by kind
+_FAR = 1 << 40  # "no player of this kind in the block"
 
 
 @dataclass(slots=True)
@@ -83,57 +87,127 @@ class Orientation:
                 if self.float_side[v] == 1 and int(mate[v]) in on}
 
 
-def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
-               cm: IntArray, orient: Orientation | None = None,
-               cycle: list[int] | None = None) -> list[IntArray]:
-    """Lexicographic potentials of the exchange graph of matching ``mate`` over pairs
-    ``ei``–``ej`` (local indices, cost vectors ``cv``; ``cm[x]``: cost vector of x's pair).
+@dataclass(slots=True)
+class Arcs:
+    """The exchange graph's arcs: tail M(x) → head y for every pair x–y, per level its cost
+    c(x, y) − c(x, M(x)) (one contiguous array per level)."""
 
-    Returns one array per level, for as many leading levels as have potentials; when a level
-    has none and ``cycle`` is given, a negative cycle of that level's tight arcs is put in it
-    (its nodes), so the caller can see which floats it breaks from both ends."""
+    tails: IntArray
+    heads: IntArray
+    xs: IntArray  # the player x who takes the head
+    cols: list[IntArray]
+
+
+def exchange_arcs(mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray, cm: IntArray
+                  ) -> Arcs:
+    """The arcs of the exchange graph of ``mate`` over the pairs ``ei``–``ej`` (once for every
+    float-direction pattern of a check)."""
     keep = mate[ei] != ej
     ei, ej, cv = ei[keep], ej[keep], cv[keep]
     tails = np.concatenate([mate[ei], mate[ej]])
     heads = np.concatenate([ej, ei])
     costs = np.concatenate([cv - cm[ei], cv - cm[ej]])
+    return Arcs(tails, heads, np.concatenate([ei, ej]),
+                [np.ascontiguousarray(costs[:, level]) for level in range(N_LEVELS)])
+
+
+def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
+               cm: IntArray, orient: Orientation | None = None,
+               cycle: list[int] | None = None, known: list[IntArray] | None = None,
+               arcs: Arcs | None = None) -> list[IntArray]:
+    """Lexicographic potentials of the exchange graph of matching ``mate`` over pairs
+    ``ei``–``ej`` (local indices, cost vectors ``cv``; ``cm[x]``: cost vector of x's pair).
+
+    Returns one array per level, for as many leading levels as have potentials; when a level
+    has none and ``cycle`` is given, a negative cycle of that level's tight arcs is put in it
+    (its nodes), so the caller can see which floats it breaks from both ends. ``known``:
+    potentials of the leading levels already found for this matching on fewer pairs, kept
+    when the pairs added since are tight on those levels (they change no distance there).
+    ``arcs``: ``exchange_arcs`` of the same arguments, computed once for several patterns."""
+    if arcs is None:
+        arcs = exchange_arcs(mate, ei, ej, cv, cm)
+    tails, heads, cols = arcs.tails, arcs.heads, arcs.cols
     if orient is not None:
-        kept = orient.arcs_ok(tails, np.concatenate([ei, ej]), heads)
-        tails, heads, costs = tails[kept], heads[kept], costs[kept]
+        kept = orient.arcs_ok(tails, arcs.xs, heads)
+        tails, heads, cols = tails[kept], heads[kept], [c[kept] for c in cols]
     tight = np.ones(len(tails), dtype=bool)
     out: list[IntArray] = []
     source = n
     for level in range(N_LEVELS):
+        if known is not None and level < len(known):
+            pi = known[level]
+            out.append(pi)
+            tight &= cols[level] + pi[tails] - pi[heads] == 0
+            continue
         at = np.nonzero(tight)[0]
-        col = costs[at, level]
-        if not len(at) or not col.any():
+        col = cols[level][at]
+        if not len(at) or (col >= 0).all():  # no negative arc: 0 is a potential
             pi = np.zeros(n, dtype=np.int64)
         else:
-            graph: rx.PyDiGraph[None, float] = rx.PyDiGraph()
-            graph.add_nodes_from([None] * (n + 1))
-            graph.add_edges_from([(source, v, 0.0) for v in range(n)])
-            graph.add_edges_from(list(zip(tails[at].tolist(), heads[at].tolist(),
-                                          col.astype(float).tolist(), strict=True)))
-            try:
-                dist = rx.digraph_bellman_ford_shortest_path_lengths(graph, source, float)
-            except rx.NegativeCycle:
-                if cycle is not None:
-                    cycle += [v for v in rx.find_negative_cycle(graph, float) if v != source]
-                return out
-            pi = np.zeros(n, dtype=np.int64)
-            for v, d in dist.items():
-                if v != source:
-                    pi[v] = round(d)
+            found = _shortest(n, tails[at], heads[at], col)
+            if found is None:
+                graph: rx.PyDiGraph[None, float] = rx.PyDiGraph()
+                graph.add_nodes_from([None] * (n + 1))
+                graph.add_edges_from([(source, v, 0.0) for v in range(n)])
+                graph.add_edges_from(list(zip(tails[at].tolist(), heads[at].tolist(),
+                                              col.astype(float).tolist(), strict=True)))
+                try:
+                    dist = rx.digraph_bellman_ford_shortest_path_lengths(graph, source, float)
+                except rx.NegativeCycle:
+                    if cycle is not None:
+                        cycle += [v for v in rx.find_negative_cycle(graph, float)
+                                  if v != source]
+                    return out
+                found = np.zeros(n, dtype=np.int64)
+                for v, d in dist.items():
+                    if v != source:
+                        found[v] = round(d)
+            pi = found
         out.append(pi)
-        reduced = costs[:, level] + pi[tails] - pi[heads]
-        tight &= reduced == 0
+        if pi.any():
+            tight[at] &= col + pi[tails[at]] - pi[heads[at]] == 0
+        else:
+            tight[at] &= col == 0
     return out
+
+
+SHORTEST_WORK = 4  # arcs the vectorised Bellman-Ford relaxes, per arc, before rustworkx does
+
+
+def _shortest(n: int, tails: IntArray, heads: IntArray, costs: IntArray) -> IntArray | None:
+    """Shortest distances from a virtual source joined to every node at cost 0 (so every
+    distance is at most 0), by Bellman-Ford rounds in numpy: each round relaxes only the arcs
+    leaving the nodes the round before improved. Most levels settle in a few rounds (the
+    negative arcs are few and short-lived); None once it has relaxed SHORTEST_WORK times as
+    many arcs as there are (long chains of negative arcs, or a negative cycle), for
+    rustworkx's Bellman-Ford to decide."""
+    order = np.argsort(tails, kind="stable")
+    t, h, c = tails[order], heads[order], costs[order]
+    start = np.searchsorted(t, np.arange(n + 1, dtype=np.int64))
+    dist = np.zeros(n, dtype=np.int64)
+    active = np.unique(t[c < 0])
+    budget = SHORTEST_WORK * len(t)
+    while len(active):
+        lo, hi = start[active], start[active + 1]
+        count = hi - lo
+        budget -= int(count.sum())
+        if budget < 0:
+            return None
+        at = np.repeat(lo - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
+        cand = dist[t[at]] + c[at]
+        head = h[at]
+        better = cand < dist[head]
+        head, cand = head[better], cand[better]
+        np.minimum.at(dist, head, cand)
+        active = np.unique(head)
+    return dist
 
 
 def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
                checks: list[tuple[list[IntArray], Orientation | None]],
                chunks: Iterable[tuple[IntArray, IntArray]] | Tiles,
-               shift: IntArray | None = None, slack: int = 0) -> tuple[IntArray, IntArray]:
+               shift: IntArray | None = None, slack: int = 0,
+               first_level: list[int] | None = None) -> tuple[IntArray, IntArray]:
     """Pairs (local indices, ``i < j``) of ``chunks`` (or of the unsafe ``Tiles``) that are allowed and have an arc with
     lexicographically negative reduced cost on the proven levels ``pis`` (score level
     reduced by ``shift``, see ``odd_set_score``); one set of potentials per orientation
@@ -141,7 +215,10 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
 
     Level by level: a pair's arc is decided at the first level where its reduced cost is
     not 0, so each lower level is computed only for the pairs (and patterns) still undecided,
-    and the rematch test only for the pairs found negative."""
+    and the rematch test only for the pairs found negative. ``first_level`` (if given)
+    receives, per batch with a violation, the first level (in priority order) at which one of
+    its pairs has a negative reduced cost (below ``slack`` on the lot level): the levels above
+    the smallest of these are still proven."""
     checks = [(pis, o) for pis, o in checks if pis]
     none = np.zeros(0, dtype=np.int64)
     if not checks:
@@ -172,7 +249,8 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
     for ci, cj in chunks:
         for s in range(0, len(ci), step):
             bad_i, bad_j = _chunk_violations(table, gid, mate, ci[s:s + step], cj[s:s + step],
-                                             checks, a_side, b_side, live, shift, slack)
+                                             checks, a_side, b_side, live, shift, slack,
+                                             first_level)
             if len(bad_i):
                 found_i.append(bad_i)
                 found_j.append(bad_j)
@@ -249,14 +327,49 @@ class Tiles:
                     continue
                 low = np.broadcast_to(lb, undecided.shape)
             else:
-                ma = _block_min(pa, st)
-                mb = _block_min(pb, st)
-                low = np.concatenate([ma[:, r] + mb[:, c], ma[:, c] + mb[:, r]])
-                if lb is not None:
-                    low = low + lb
+                kinds = (self._colour_low(table, gid, pa, pb)
+                         if level == COLOUR and table.colour_balance else None)
+                if kinds is not None:
+                    low = kinds
+                else:
+                    ma = _block_min(pa, st)
+                    mb = _block_min(pb, st)
+                    low = np.concatenate([ma[:, r] + mb[:, c], ma[:, c] + mb[:, r]])
+                    if lb is not None:
+                        low = low + lb
             unsafe |= (undecided & (low < (slack if level == N_LEVELS - 1 else 0))).any(axis=0)
             undecided &= low <= 0
         return unsafe
+
+    def _colour_low(self, table: PairTable, gid: IntArray, pa: IntArray, pb: IntArray
+                    ) -> IntArray | None:
+        """The colour level's bound per pattern and arc, kind by kind: a pair's colour cost
+        depends only on its players' colour kinds (their pair of colour costs), so the least
+        potential terms are taken per kind and combined with the exact cost of each pair of
+        kinds (the plain bound pairs the smallest potential of one kind with the smallest
+        colour cost of another). None with more than KIND_TILES kinds."""
+        cb, cw = table.colour_black[gid], table.colour_white[gid]
+        codes, kind = np.unique(cb * (int(cw.max(initial=0)) + 1) + cw, return_inverse=True)
+        k = len(codes)
+        if k > KIND_TILES:
+            return None
+        first = np.unique(kind, return_index=True)[1]
+        kb, kw = cb[first], cw[first]
+        cost = np.minimum(kb[:, None] + kw[None, :], kb[None, :] + kw[:, None])
+        blocks = len(self.starts)
+        block_of = np.repeat(np.arange(blocks), self.ends - self.starts)
+        r, c = self.rows, self.cols
+        out = []
+        for side in (0, 1):
+            for p in range(len(pa)):
+                ma = np.full((blocks, k), _FAR, dtype=np.int64)
+                mb = np.full((blocks, k), _FAR, dtype=np.int64)
+                np.minimum.at(ma, (block_of, kind), pa[p])
+                np.minimum.at(mb, (block_of, kind), pb[p])
+                x, y = (ma[r], mb[c]) if side == 0 else (ma[c], mb[r])
+                both = x[:, :, None] + cost[None, :, :] + y[:, None, :]
+                out.append(both.reshape(len(r), -1).min(axis=1))
+        return np.stack(out)
 
     def pairs(self, which: BoolArray) -> Iterator[tuple[IntArray, IntArray]]:
         """The pairs of the tiles ``which`` (i < j), in numpy batches."""
@@ -289,12 +402,13 @@ def _block_min(values: IntArray, starts: IntArray) -> IntArray:
 def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArray,
                       j: IntArray, checks: list[tuple[list[IntArray], Orientation | None]],
                       a_side: list[IntArray | None], b_side: list[IntArray | None],
-                      live: IntArray, shift: IntArray | None, slack: int = 0
-                      ) -> tuple[IntArray, IntArray]:
+                      live: IntArray, shift: IntArray | None, slack: int = 0,
+                      first_level: list[int] | None = None) -> tuple[IntArray, IntArray]:
     patterns = len(checks)
     # rows 0..P-1: arc M(i) → j (i takes j); rows P..2P-1: arc M(j) → i (j takes i)
     undecided = np.ones((2 * patterns, len(i)), dtype=bool)
     bad = np.zeros((2 * patterns, len(i)), dtype=bool)
+    where = np.full((2 * patterns, len(i)), N_LEVELS, dtype=np.int64)  # level found negative
     at = np.arange(len(i), dtype=np.int64)
     for level in range(len(a_side)):
         dead = live <= level  # patterns whose potentials stop above this level
@@ -322,18 +436,21 @@ def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArr
         neg = undecided & (red < (slack if level == N_LEVELS - 1 else 0))
         if neg.any():
             bad[:, at] |= neg
+            where[:, at] = np.where(neg, level, where[:, at])
         undecided &= red == 0
     rows = np.nonzero(bad.any(axis=0))[0]
     if not len(rows):
         return rows, rows
-    i, j, bad = i[rows], j[rows], bad[:, rows]
+    i, j, bad, where = i[rows], j[rows], bad[:, rows], where[:, rows]
     for p, (_, orient) in enumerate(checks):
         if orient is not None:
             bad[p] &= orient.arcs_ok(mate[i], i, j)
             bad[patterns + p] &= orient.arcs_ok(mate[j], j, i)
     hit = bad.any(axis=0)
-    i, j = i[hit], j[hit]
+    i, j, bad, where = i[hit], j[hit], bad[:, hit], where[:, hit]
     ok = table.allowed(gid[i], gid[j])
+    if first_level is not None and ok.any():
+        first_level.append(int(np.where(bad[:, ok], where[:, ok], N_LEVELS).min()))
     return i[ok], j[ok]
 
 

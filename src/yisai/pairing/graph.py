@@ -28,16 +28,18 @@ from dataclasses import dataclass, field
 import numpy as np
 import rustworkx as rx
 
+from yisai.pairing.assign import assign
 from yisai.pairing.certify import (
     TILE,
     Orientation,
     Tiles,
+    exchange_arcs,
     odd_set_score,
     potentials,
     shifted,
     violations,
 )
-from yisai.pairing.table import IntArray, PairTable
+from yisai.pairing.table import BoolArray, IntArray, PairTable
 from yisai.pairing.weights import LEVELS, make_radix
 
 BYE = "\x00bye"  # id of the virtual bye vertex (never a real player's id)
@@ -47,14 +49,18 @@ SMALL_GROUP = 2 * DEFAULT_WIDTH + 8  # groups up to this size are joined complet
 BLOCK_MIN = 1200  # pools above this size are solved block by block
 SEGMENT_MAX = 2400  # blocks above this size are first solved in segments (10,000 players)
 SEGMENT_TARGET = 1600
-PROOF_MAX = 2400  # a segmented block is proven on every level only up to this size
+PROOF_MAX = 2400  # a segmented block whose proof stops short is matched whole up to this size
 COMPLETE_LIMIT = 800  # above this, complete groups are tried only to find a complete pairing
 FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the proof stalls
 CHECK_PAIRS = 60_000_000  # universe small enough to be checked (tile by tile, then pair by pair)
 MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
-REPAIR_MAX = 3400  # largest union of segments solved again together
-REPAIRS = 1  # rounds of check-and-repair of a segmented block (each re-solves segments)
-SEARCH_LEVELS = len(LEVELS) - 1  # the repair looks for improvements down to the seat, not the lot
+CERTIFY_ROUNDS = 6  # checks of a segmented block's pairing over its whole universe
+CANCELS = 16  # negative cycles of the graph applied to a segmented block's pairing
+RESOLVE_MAX = 3200  # score groups matched again whole when a cycle is no real exchange
+RESOLVE_PAIRS = 200_000  # ... over all their pairs (not only the graph's) up to this many
+RESOLVE_WIDTH = 16  # ... over the pairs this close to the ideal partner (and the graph's)
+RESOLVE_NEAR = (60,)  # places around a cycle's players first matched again
+POLISH_BAND = 64  # the halves' assignment also considers every pair this close to the ideal
 BAND = 64  # above CHECK_PAIRS: only pairs this close to the sparse graph's are checked
 SLACK = 3  # first check: also add pairs whose lot-level reduced cost is below this (ties, near ties)
 CHUNK = 1 << 20  # pairs checked per numpy batch
@@ -497,26 +503,40 @@ def _floats(layout: Layout, mate: IntArray) -> Floats:
 
 
 def _patterned_potentials(floats: Floats, fixed: list[int], n: int, mate: IntArray,
-                          ei: IntArray, ej: IntArray, cv: IntArray, cm: IntArray, levels: int
+                          ei: IntArray, ej: IntArray, cv: IntArray, cm: IntArray, levels: int,
+                          cycle_out: list[int] | None = None
                           ) -> list[tuple[list[IntArray], Orientation | None]]:
     """Potentials for every direction pattern of the fixed boundaries, fixing more of them
     (``fixed`` grows in place) while a pattern's negative cycle breaks a float of a boundary
     not yet fixed from both ends — a half float, no real exchange. Boundaries whose floats
     never cause one stay free (every arc kept), so most rounds need one or two patterns
-    whatever their number of odd boundaries."""
+    whatever their number of odd boundaries. ``cycle_out`` receives the negative cycle met
+    by the first pattern without potentials on every level (if any).
+
+    The levels that have potentials with every arc kept need no pattern: potentials valid
+    on all arcs are valid on any subset, so each pattern starts from those (``known``) and
+    computes only the levels from the first one with a negative cycle down."""
+    arcs = exchange_arcs(mate, ei, ej, cv, cm)
+    base: list[IntArray] | None = None
     while True:
         tests: list[tuple[list[IntArray], Orientation | None]] = []
         grow: set[int] = set()
         for orient in floats.patterns(fixed):
             cycle: list[int] = []
             pis = potentials(n, mate, ei, ej, cv, cm, orient,
-                             cycle if not grow else None)[:levels]
+                             cycle if not grow else None, known=base, arcs=arcs)[:levels]
+            if orient is None:
+                base = pis
             tests.append((pis, orient))
             if len(pis) < levels and cycle and not grow:
                 probe = orient or floats.pattern([], 0)
                 grow = probe.half_floats(cycle, mate) - set(fixed)
+                if cycle_out is not None and not cycle_out:
+                    cycle_out += cycle
         if not grow or len(fixed) + len(grow) > MAX_PATTERN_BOUNDARIES:
             return tests
+        if cycle_out is not None:
+            cycle_out.clear()
         fixed += sorted(grow)
 
 
@@ -680,7 +700,7 @@ def segments(layout: Layout, size: int, table: PairTable | None = None) -> list[
     interleaved (1, n/2+1, 2, n/2+2, …; neighbours as they are for ``adjacent``), so a player's
     ideal opponent, and the boundary players who float, sit next to him; cuts fall only where
     an even number of nodes lies above. This bounds the cost of a 10,000-player round; the
-    price is that a pair across a cut is never considered (documented in docs/pairing.md).
+    cuts are undone afterwards (``_certify_block``: halves' assignment, proof over the block).
     """
     order: list[Node] = []
     for grp in layout.groups:
@@ -723,18 +743,14 @@ def _combine(parts: list[Solution], levels: int, score_ok: bool) -> Solution:
 
 def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Solution:
     """One block; a block above SEGMENT_MAX nodes is first solved segment by segment (a
-    segment that cannot be completed is merged with the next one); then the pairs near each
-    player's ideal partner across the whole block are checked against the joined pairing, and
-    the segments holding a pair that could improve it (on any level down to the seat) are
-    solved again together, at most REPAIRS times."""
+    segment that cannot be completed is merged with the next one), then polished and proven
+    over its whole universe (``_certify_block``)."""
     size = sum(len(g) for g in block.groups)
     if size <= SEGMENT_MAX or not segmented:
         return solve_layout(block, table)
     pending = segments(block, SEGMENT_TARGET, table)
     graph = _Graph(block.nodes, table)
     mate = np.full(graph.n, -1, dtype=np.int64)
-    part = np.full(graph.n, -1, dtype=np.int64)
-    parts: list[Layout] = []
     widenings = 0
     while pending:
         seg = pending.pop(0)
@@ -746,89 +762,237 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
             return solve_layout(block, table)
         widenings = max(widenings, sol.widenings)
         local = graph.local
-        part[[local[nd.pid] for nd in seg.nodes]] = len(parts)
-        parts.append(seg)
-        graph.add_nodes(candidate_pairs(seg, DEFAULT_WIDTH, 1, table.adjacent))
         for u, v in sol.pairs:
             mate[local[u.pid]], mate[local[v.pid]] = local[v.pid], local[u.pid]
         graph.add(np.array([local[u.pid] for u, _ in sol.pairs], dtype=np.int64),
                   np.array([local[v.pid] for _, v in sol.pairs], dtype=np.int64))
-    checks = added = 0
-    shift = odd_set_score([len(g) for g in block.groups], [g[0].score for g in block.groups])
-    for _ in range(REPAIRS):
-        cm = graph.pair_vectors(mate)
-        ok = _score_ok(block, cm, True)
-        ei, ej, cv = graph.arrays()
-        if ok:
-            own = np.arange(graph.n, dtype=np.int64)
-            cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
-            cv = shifted(cv, ei, ej, shift)
-        # one float-direction pattern: this check claims nothing, it only looks for
-        # improvements, and one pattern already drops the relaxation's half floats one way
-        if ok:
-            floats = _floats(block, mate)
-            every = [k for k in range(floats.boundaries) if (floats.bound[floats.side == 1]
-                                                            == k).any()]
-            orient: Orientation | None = floats.pattern(every, 0)
-        else:
-            orient = None
-        tests = [(potentials(graph.n, mate, ei, ej, cv, cm, orient)[:SEARCH_LEVELS], orient)]
-        checks += 1
-        vi, vj = violations(table, graph.gid, mate, cm, tests, band(block, table.adjacent),
-                            shift if ok else None)
-        new = graph.add(vi, vj) if len(vi) else 0
-        if not new:
-            break
-        added += new
-        _repair(graph, mate, part, vi, vj)
-    cm = graph.pair_vectors(mate)
-    ok = _score_ok(block, cm, True)
-    if size <= PROOF_MAX and universe_size(block, ok) <= CHECK_PAIRS:  # prove every level
+    # the sparse graph of the whole block: windows, floats at every boundary, colour kinds
+    graph.add_nodes(candidate_pairs(block, DEFAULT_WIDTH, 1, table.adjacent,
+                                    colour_kinds(table)))
+    levels, checks, added = _certify_block(block, graph, mate)
+    if levels < N_LEVELS and size <= PROOF_MAX:  # small enough to be grown and matched whole
         sol = _prove(block, graph, mate, N_LEVELS, widenings)
         sol.checks += checks
         sol.added += added
         return sol
-    return graph.solution(mate, widenings, _SCORE + 1 if ok else 0, ok, checks, added)
+    cm = graph.pair_vectors(mate)
+    return graph.solution(mate, widenings, levels, _score_ok(block, cm, True), checks, added)
 
 
-def _repair(graph: _Graph, mate: IntArray, part: IntArray, vi: IntArray, vj: IntArray) -> None:
-    """Solve again, as one matching each, the segments joined by the pairs ``vi``–``vj``
-    (union of the segments at both ends, as long as the union stays within REPAIR_MAX
-    players: one matching of a whole 10,000-player block would cost more than the round's
-    budget); everything else keeps its pairs."""
-    parent = list(range(int(part.max()) + 1))
-    size = np.bincount(part, minlength=len(parent)).tolist()
+def _crosses_halves(block: Layout, gid: IntArray, table: PairTable, i: IntArray,
+                    j: IntArray) -> BoolArray:
+    """Pairs inside one score group with one player in each half (what ``_polish`` re-solves)."""
+    gi, gj = gid[i], gid[j]
+    half = table.gsize[gi] // 2
+    return np.asarray((table.group[gi] == table.group[gj])
+                      & ((table.pos[gi] < half) != (table.pos[gj] < half)))
 
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
 
-    touched: set[int] = set()
-    for a, b in zip(part[vi].tolist(), part[vj].tolist(), strict=True):
-        ra, rb = find(a), find(b)
-        if ra != rb and size[ra] + size[rb] > REPAIR_MAX:
+def _polish(block: Layout, graph: _Graph, mate: IntArray) -> None:
+    """Re-solve, in every score group, the pairs of ``mate`` that cross the halves as one exact
+    assignment (``assign.assign``) of those top-half players to those bottom-half players,
+    over the graph's pairs between them and every pair within POLISH_BAND seats of the ideal
+    partner. Everything else (floats, same-half pairs) keeps its pairs; the new pairs cost no
+    more on any level (the old ones are among the candidates), and the segment cuts no longer
+    bind the colour, seat and lot levels inside the halves."""
+    if graph.table.adjacent:
+        return
+    inside = np.zeros(graph.n, dtype=bool)
+    for (s, e), grp in zip(_ranges(block), block.groups, strict=True):
+        half = grp[0].gsize // 2
+        top = np.arange(s, s + half, dtype=np.int64)
+        mates = mate[top]
+        crossing = (mates >= s + half) & (mates < e)
+        rows, cols = top[crossing], np.sort(mates[crossing])
+        if len(rows) < 2:
             continue
-        if ra != rb:
-            parent[ra] = rb
-            size[rb] += size[ra]
-        touched.add(rb)
-    touched = {find(t) for t in touched}
-    roots = np.array([find(int(p)) for p in part.tolist()], dtype=np.int64)
+        inside[:] = False
+        inside[cols] = True
+        d = np.arange(-POLISH_BAND, POLISH_BAND + 1, dtype=np.int64)
+        bi = np.repeat(rows, len(d))
+        bj = bi + half + np.tile(d, len(rows))
+        near = (bj >= s + half) & (bj < e)
+        bi, bj = bi[near], bj[near]
+        near = inside[bj]
+        bi, bj = bi[near], bj[near]
+        ei, ej, _ = graph.arrays()
+        row_of = np.full(graph.n, -1, dtype=np.int64)
+        col_of = np.full(graph.n, -1, dtype=np.int64)
+        row_of[rows] = np.arange(len(rows), dtype=np.int64)
+        col_of[cols] = np.arange(len(cols), dtype=np.int64)
+        sel = (row_of[ei] >= 0) & (col_of[ej] >= 0)
+        pi = np.concatenate([ei[sel], bi])
+        pj = np.concatenate([ej[sel], bj])
+        _, first = np.unique(pi * graph.n + pj, return_index=True)
+        pi, pj = pi[first], pj[first]
+        ok = graph.table.allowed(graph.gid[pi], graph.gid[pj])
+        pi, pj = pi[ok], pj[ok]
+        cv = graph.table.vectors(graph.gid[pi], graph.gid[pj])
+        found = assign(len(rows), len(cols), row_of[pi], col_of[pj], cv)
+        if found is None:
+            continue
+        a, b = rows[found[0]], cols[found[1]]
+        table, gid = graph.table, graph.gid
+        old = tuple(table.vectors(gid[rows], gid[mate[rows]]).sum(axis=0).tolist())
+        if tuple(table.vectors(gid[a], gid[b]).sum(axis=0).tolist()) > old:
+            continue  # worse on a level left out of the weight: keep the old pairs
+        mate[a], mate[b] = b, a
+        graph.add(a, b)  # the band's other pairs stay out: the certificate adds what it needs
+
+
+def _certify_block(block: Layout, graph: _Graph, mate: IntArray) -> tuple[int, int, int]:
+    """Polish the joined segments' pairing and prove it over the whole block's universe
+    (potentials on the block's graph, then every universe pair tile by tile, as ``_prove``).
+
+    Pairs that fail the check are added to the graph and the same pairing is checked again,
+    with the potentials of the levels above the first failing one kept (the added pairs are
+    tight there, so those levels' distances do not change) and only the lower levels
+    computed again. When the potentials meet a negative cycle of the graph, the pairing is
+    not yet the graph's optimum: the cycle is an exchange that lowers that level and keeps
+    every level above, so it is applied (``_cancel``; a cycle that passes a player twice is
+    no real exchange, and the score groups it touches are matched again instead,
+    ``_resolve``) and the halves polished again. At most CERTIFY_ROUNDS checks and CANCELS
+    exchanges. Returns (levels proven, checks, pairs added):
+    all eight when a check finds nothing; else the levels above the first one at which a
+    failing pair or cycle could still improve the pairing (at least the score level when the
+    pairing is at the score bound, none when it is not)."""
+    table = graph.table
+    shift = odd_set_score([len(g) for g in block.groups], [g[0].score for g in block.groups])
+    fixed: list[int] = []
+    checks = added = cancels = 0
+    keep: list[tuple[list[IntArray], Orientation | None]] | None = None
+    _polish(block, graph, mate)
+    while True:
+        cm = graph.pair_vectors(mate)
+        if not _score_ok(block, cm, True):
+            return 0, checks, added
+        if universe_size(block, True) > CHECK_PAIRS:
+            return _SCORE + 1, checks, added
+        ei, ej, cv = graph.arrays()
+        own = np.arange(graph.n, dtype=np.int64)
+        cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
+        cv = shifted(cv, ei, ej, shift)
+        cycle: list[int] = []
+        if keep is not None:
+            tests = []
+            arcs = exchange_arcs(mate, ei, ej, cv, cm)
+            for pis, orient in keep:
+                tests.append((potentials(graph.n, mate, ei, ej, cv, cm, orient,
+                                         cycle if not cycle else None, known=pis, arcs=arcs),
+                              orient))
+        else:
+            tests = _patterned_potentials(_floats(block, mate), fixed, graph.n, mate, ei, ej,
+                                          cv, cm, N_LEVELS, cycle)
+        found = min(len(pis) for pis, _ in tests)
+        if found < N_LEVELS and cancels < CANCELS and (
+                _cancel(graph, mate, cycle) or _resolve(block, graph, mate, cycle)):
+            cancels += 1
+            keep = None
+            _polish(block, graph, mate)
+            continue
+        checks += 1
+        first: list[int] = []
+        vi, vj = violations(table, graph.gid, mate, cm, tests, universe_tiles(block), shift,
+                            SLACK if checks == 1 else 0, first)
+        proven = min([found, *first])
+        if proven == N_LEVELS:
+            return N_LEVELS, checks, added
+        new = graph.add(vi, vj) if len(vi) else 0
+        added += new
+        if found < N_LEVELS or checks >= CERTIFY_ROUNDS or not new:
+            return max(proven, _SCORE + 1), checks, added
+        keep = [(pis[:proven], orient) for pis, orient in tests]
+
+
+def _resolve(block: Layout, graph: _Graph, mate: IntArray, cycle: list[int]) -> bool:
+    """When a negative cycle is no real exchange (it passes a player twice: an odd cycle of
+    the non-bipartite matching), match a set of players again as one exact matching, trying
+    in turn: the players within RESOLVE_NEAR places of the cycle's players and partners; each
+    score group it touches alone (its floats kept); those groups together. A set is tried
+    only if it holds at most RESOLVE_MAX players; players paired outside it keep their pairs.
+    Returns whether the pairing improved (the first set that improves it is taken)."""
+    if not cycle:
+        return False
+    table, gid = graph.table, graph.gid
+    core = np.array(cycle, dtype=np.int64)
+    core = np.unique(np.concatenate([core, mate[core]]))
+    group = table.group[gid]
+    ranges = _ranges(block)
+    sets = []
+    for reach in RESOLVE_NEAR:
+        near = np.zeros(graph.n, dtype=bool)
+        for k in core.tolist():
+            s, e = ranges[int(group[k]) - int(group[0])]
+            near[max(s, k - reach):min(e, k + reach + 1)] = True
+        sets.append(near)
+    touched = np.unique(group[core]).tolist()
+    sets += [group == g for g in touched]  # each score group alone (floats kept)
+    if len(touched) > 1:
+        sets.append(np.isin(group, touched))
+    for inside in sets:
+        inside = inside & (mate >= 0) & inside[np.maximum(mate, 0)]
+        members = np.nonzero(inside)[0]
+        if len(members) > RESOLVE_MAX:
+            continue
+        if _rematch(block, graph, mate, members):
+            return True
+    return False
+
+
+def _rematch(block: Layout, graph: _Graph, mate: IntArray, members: IntArray) -> bool:
+    """One exact matching of ``members`` (closed under ``mate``) over the graph's pairs among
+    them and those within RESOLVE_WIDTH places of the ideal partner (``candidate_pairs``), or
+    over all their pairs when those are at most RESOLVE_PAIRS; kept if it is better."""
+    sub = _Graph([graph.nodes[k] for k in members.tolist()], graph.table)
+    where = np.full(graph.n, -1, dtype=np.int64)
+    where[members] = np.arange(len(members), dtype=np.int64)
+    if len(members) * (len(members) - 1) // 2 <= RESOLVE_PAIRS:  # every pair among them
+        for i, j in _within(0, len(members)):
+            sub.add(i, j)
+    else:  # the pairs near each player's ideal partner
+        by_group: dict[int, list[Node]] = {}
+        for k in members.tolist():
+            by_group.setdefault(graph.nodes[k].group, []).append(graph.nodes[k])
+        part = Layout([by_group[g] for g in sorted(by_group)])
+        sub.add_nodes(candidate_pairs(part, RESOLVE_WIDTH, 1, graph.table.adjacent,
+                                      colour_kinds(graph.table)))
     ei, ej, _ = graph.arrays()
-    for root in touched:
-        members = np.nonzero(roots == root)[0]
-        sub = _Graph([graph.nodes[k] for k in members.tolist()], graph.table)
-        where = np.full(graph.n, -1, dtype=np.int64)
-        where[members] = np.arange(len(members), dtype=np.int64)
-        inside = (where[ei] >= 0) & (where[ej] >= 0)
-        sub.add(where[ei[inside]], where[ej[inside]])
-        part[members] = root  # solved together from now on: their pairs may cross
-        sub_mate, _ = sub.match()
-        if (sub_mate < 0).any():
-            continue  # cannot happen (the old pairs are in the graph); keep the old pairs
-        mate[members] = members[sub_mate]
+    both = (where[ei] >= 0) & (where[ej] >= 0)
+    sub.add(where[ei[both]], where[ej[both]])
+    sub_mate, _ = sub.match()
+    if (sub_mate < 0).any():
+        return False
+    trial = mate.copy()
+    trial[members] = members[sub_mate]
+    return _take(graph, mate, trial)
+
+
+def _take(graph: _Graph, mate: IntArray, trial: IntArray) -> bool:
+    """Replace ``mate`` by ``trial`` if its cost vector is lexicographically lower."""
+    before = graph.pair_vectors(mate).sum(axis=0)
+    after = graph.pair_vectors(trial).sum(axis=0)
+    if tuple(after.tolist()) >= tuple(before.tolist()):
+        return False
+    mate[:] = trial
+    return True
+
+
+def _cancel(graph: _Graph, mate: IntArray, cycle: list[int]) -> bool:
+    """Apply the exchange of a negative cycle of the exchange graph (nodes in arc order; an
+    arc t → h stands for the new pair M(t)–h breaking t–M(t)) if it is a real one — every
+    player in it once — and it lowers the pairing's cost vector; returns whether it did."""
+    nodes = cycle[:-1] if len(cycle) > 1 and cycle[0] == cycle[-1] else list(cycle)
+    if len(nodes) < 2:
+        return False
+    tails = np.array(nodes, dtype=np.int64)
+    partners = mate[tails]
+    involved = np.concatenate([tails, partners])
+    if len(np.unique(involved)) != len(involved) or (partners < 0).any():
+        return False  # a player twice: no real exchange (a half float, an odd cycle)
+    heads = np.roll(tails, -1)
+    trial = mate.copy()
+    trial[partners], trial[heads] = heads, partners
+    return _take(graph, mate, trial)
 
 
 def _merge(a: Layout, b: Layout) -> Layout:

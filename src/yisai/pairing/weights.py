@@ -93,9 +93,11 @@ def level_bounds(vectors: Vectors, pairs: int, ends: Ends | None = None) -> list
     return bounds
 
 
-def make_radix(vectors: Vectors, pairs: int, ends: Ends | None = None) -> Radix:
+def make_radix(vectors: Vectors, pairs: int, ends: Ends | None = None,
+               limit: int = WEIGHT_LIMIT) -> Radix:
     """Radices for cost ``vectors`` of the candidate pairs when a matching has ``pairs`` pairs:
-    radix_L = Π over lower levels of (bound + 1), bounds from ``level_bounds``."""
+    radix_L = Π over lower levels of (bound + 1), bounds from ``level_bounds``; the weights
+    stay below ``limit`` (levels are left out from the lowest up until they do)."""
     n_levels = len(LEVELS)
     arr = np.asarray(vectors, dtype=np.int64).reshape(-1, n_levels)
     raw = [int(m) for m in arr.max(axis=0)] if len(arr) else [0] * n_levels
@@ -106,7 +108,7 @@ def make_radix(vectors: Vectors, pairs: int, ends: Ends | None = None) -> Radix:
         for i in range(levels - 2, -1, -1):
             radix[i] = radix[i + 1] * (bounds[i + 1] + 1)
         big = sum(m * r for m, r in zip(raw, radix, strict=True)) + 1
-        if big < WEIGHT_LIMIT:
+        if big < limit:
             return Radix(tuple(radix), big, levels)
     raise OverflowError(f"pairing weights need more than 100 bits at the top level ({raw})")
 
