@@ -23,6 +23,7 @@ import contextlib
 import itertools
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -100,6 +101,7 @@ class Cluster:
                         continue
                     self.received += 1
                     msg = json.loads(raw["data"])
+                    msg["_rx"] = time.perf_counter()  # when it arrived (the owner's act timing)
                     if msg.get("k") == "rep":  # an answer: wake the asker (its socket news follows)
                         future = self._waiting.pop(int(msg["id"]), None)
                         if future is not None and not future.done():

@@ -172,7 +172,7 @@ async def on_message(hub: LiveHub, msg: dict[str, Any]) -> None:
                                                               "you are not playing this game"), lang))
                 return
             await hub._act_on(slot, color, conn, msg.get("msg") or {}, float(msg.get("lag") or 0),
-                              lang, answer, register)  # fmt: skip
+                              lang, answer, register, began=msg.get("_rx"))  # fmt: skip
             return
         async with slot.lock:
             register()

@@ -67,6 +67,7 @@ from yisai.live import relay
 from yisai.live.cluster import Cluster, Unanswered
 from yisai.live.delay import DelayLine, delayed_state
 from yisai.live.matching import Matchmaker
+from yisai.live.metrics import Metrics
 from yisai.live.periods import closed_reason, open_period, pool_of
 from yisai.live.session import Action, Kind, LiveGame, LiveRefused, color_name
 from yisai.live.sockets import Client, Slot, dumps
@@ -84,6 +85,13 @@ TICKET_SALT = "yisai-live-ticket"
 # time of a 30-minute game, short enough for an audience: the server's default, settable per
 # deployment (``yisai serve --spectator-delay``).
 DEFAULT_SPECTATOR_DELAY = 60.0
+# Periodic passes over games or sockets yield to the event loop after this many items.
+CHUNK = 200
+# How uvicorn should run the live socket (``yisai serve`` and the bench use the same): no
+# per-message compression (frames are 20–300 bytes of JSON; deflate cost CPU on every frame and
+# a compressor's memory per socket), and the protocol's keep-alive ping once a minute only to
+# find dead TCP peers — the hub itself pings every ``ping_seconds`` for presence and lag.
+UVICORN_WS: dict[str, Any] = {"ws_per_message_deflate": False, "ws_ping_interval": 60.0, "ws_ping_timeout": 30.0}
 
 
 def issue_ticket(secret: str, player: str, name: str, division: str) -> str:
@@ -144,7 +152,8 @@ class LiveHub:
         self._takeover_lock = asyncio.Lock()
         self.being_seated: set[str] = set()  # players of a wave whose games are being stored
         self.actor = Actor.system()
-        self.writer = Writer(context, self.actor)
+        self.metrics = Metrics()
+        self.writer = Writer(context, self.actor, self.metrics)
         self.delay = max(options.spectator_delay, 0.0)
         self.delay_line = DelayLine(options.clock, self._deliver_late)
         # ----- cluster state (empty without Redis) -----
@@ -156,6 +165,12 @@ class LiveHub:
         self.forwarded: dict[str, tuple[str, str]] = {}  # our players queued at the leader
         self.leader_seen = ""
         self.frames_out: dict[str, set[tuple[int, str, str]]] = {}
+        # Periodic work is spread over the ticks: each tick pings one share of the sockets,
+        # sweeps one share of the games for silent connections and stamps one share alive, so
+        # no tick does O(all sockets) or O(all games) work at once (each still every period).
+        self.ping_shares = max(1, round(options.ping_seconds / options.tick_seconds))
+        self.alive_shares = max(1, round(options.alive_seconds / options.tick_seconds))
+        self.ping_groups: list[set[Client]] = [set() for _ in range(self.ping_shares)]
 
     def keep(self, slot: Slot) -> Slot:
         """Own a game here (indexed by player: no scan over thousands of games per socket)."""
@@ -186,6 +201,7 @@ class LiveHub:
             log.info("live: %d games resumed", len(resumed))
             self.writer.start()
             self.delay_line.start()
+            self.metrics.start()
             _calm_the_collector()
             if self.opt.redis_url:
                 self.cluster = Cluster(self.opt.redis_url, self.opt.redis_prefix, self.me,
@@ -213,6 +229,7 @@ class LiveHub:
         self.tasks = []
         await self.writer.stop()
         await self.delay_line.stop()
+        await self.metrics.stop()
         if self.cluster is not None:  # hand our games over at once instead of after the expiry
             with contextlib.suppress(Exception):
                 await self.cluster.release(list(self.slots))
@@ -245,11 +262,12 @@ class LiveHub:
         player, name, division = who if who else (None, "", "")
         client = Client(ws, secrets.token_hex(6), player, name, division, lang)
         self.connections += 1
-        client.share = self.connections
+        client.share = self.connections % self.ping_shares
         self.conns[client.conn] = client
         if player is not None:
             self.clients.setdefault(player, set()).add(client)
             self.names[player] = name
+            self.ping_groups[client.share].add(client)
         mine = sorted(self.by_player.get(player, ())) if player else []
         if player is not None and self.cluster is not None:  # games owned by other processes too
             mine = sorted(set(mine) | set(await self._read(partial(svc.playing_games_of, player=player))))
@@ -257,6 +275,7 @@ class LiveHub:
         try:
             while True:
                 msg = await ws.receive_json()
+                client.received = time.perf_counter()
                 try:
                     await self._handle(client, msg if isinstance(msg, dict) else {})
                 except ServiceError as exc:
@@ -288,6 +307,7 @@ class LiveHub:
 
     async def _gone(self, client: Client) -> None:
         self.conns.pop(client.conn, None)
+        self.ping_groups[client.share].discard(client)
         if client.player is not None:
             conns = self.clients.get(client.player, set())
             conns.discard(client)
@@ -675,13 +695,16 @@ class LiveHub:
                 slot.clients.add(client)
                 client.games.add(slot.info.id)
 
-        await self._act_on(slot, color, client.conn, msg, client.delay, client.lang, client.send, join)
+        await self._act_on(slot, color, client.conn, msg, client.delay, client.lang, client.send, join,
+                           began=client.received)
 
     async def _act_on(self, slot: Slot, color: int, conn: str, msg: dict[str, Any], lag: float,
                       lang: str, answer: Callable[[dict[str, Any]], Any],
-                      join: Callable[[], None]) -> None:
+                      join: Callable[[], None], began: float | None = None) -> None:
         """Check, store and acknowledge one action; then the news to everyone watching.
-        ``answer`` reaches the acting socket, here or (through Redis) on another process."""
+        ``answer`` reaches the acting socket, here or (through Redis) on another process.
+        ``began`` (perf_counter) is when the frame arrived: the time to the ack is recorded."""
+        began = time.perf_counter() if began is None else began
         try:
             kind = Kind(str(msg.get("kind")))
             version = int(msg.get("version", -1))
@@ -692,7 +715,10 @@ class LiveHub:
             await answer(self._refusal(slot, "bad_action", Text("无法识别的着手", "malformed action"),
                                        slot.game.version, lang))
             return
+        locking = time.perf_counter()
         async with slot.lock:
+            locked = time.perf_counter()
+            self.metrics.hist("act_lock").add(locked - locking)
             join()
             now = self.opt.clock()
             try:
@@ -714,6 +740,7 @@ class LiveHub:
                         await self.writer.submit(partial(self._persist_end, slot=slot, action=ack.action))
                     else:
                         await self.writer.record(slot.info.id, slot.game, ack.action)
+                    self.metrics.hist("act_commit").add(time.perf_counter() - locked)
                 except Exception:  # not stored: forget it and reload the stored game
                     log.exception("live: could not store game %s action %s", slot.info.id, ack.action)
                     await self._reload(slot)
@@ -723,6 +750,7 @@ class LiveHub:
                     return
             await answer({"t": "ack", "game": slot.info.id, "seq": ack.action.seq,
                           "version": ack.version, "duplicate": ack.duplicate})  # fmt: skip
+            self.metrics.hist("act").add(time.perf_counter() - began)
             if not ack.duplicate:
                 update = self._update(slot, ack.action)
                 if self.delay > 0:
@@ -841,45 +869,63 @@ class LiveHub:
                 await c.send_text(text)
 
     async def _housekeeping(self) -> None:
-        last_sweep = last_alive = last_scan = 0.0
-        # Pings are spread over the interval: each tick pings one share of the sockets, so
-        # thousands of pongs do not arrive in one burst (each socket still every ping_seconds).
-        shares = max(1, round(self.opt.ping_seconds / self.opt.tick_seconds))
+        """Every ``tick_seconds``: one share of the pings, frames for other owners, the games
+        that fell due (a flag or an escape), one share of the games swept for silent sockets
+        and one share stamped alive; every share in turn, so each socket is pinged every
+        ``ping_seconds`` and each game swept as often and stamped every ``alive_seconds``. The
+        passes yield to the event loop every ``CHUNK`` items: a move's ack never waits behind
+        a pass over thousands of games or sockets."""
+        last_scan = 0.0
         turn = 0
         while True:
             await asyncio.sleep(self.opt.tick_seconds)
             try:
+                began = time.perf_counter()
                 now = self.opt.clock()
-                turn = (turn + 1) % shares
-                text = dumps({"t": "ping", "at": now})
-                for conns in list(self.clients.values()):
-                    for c in list(conns):
-                        if c.share % shares == turn:
-                            await c.send_text(text)
-                ping = now - last_sweep >= self.opt.ping_seconds
-                if ping:
-                    last_sweep = now
+                turn += 1
+                await self._ping(self.ping_groups[turn % self.ping_shares], now)
+                self.metrics.hist("ping").add(time.perf_counter() - began)
                 await relay.flush_frames(self)
-                for slot in list(self.slots.values()):
-                    # only what is due: a flag or an escape now, silent sockets at ping time
-                    due = slot.game.deadline()
-                    if slot.info.status != "playing" or not (ping or (due is not None and due <= now)):
-                        continue
-                    async with slot.lock:
-                        for _, conn in slot.game.sweep(now, self.opt.silence_seconds):
-                            slot.remote.pop(conn, None)
-                        slot.game.tick(now)
-                        await self._after_change(slot)
-                if now - last_alive >= self.opt.alive_seconds:
-                    last_alive = now
-                    ids = [gid for gid, s in self.slots.items() if s.info.status == "playing"]
+                await self._settle_due(turn % self.ping_shares)
+                stamp = turn % self.alive_shares
+                ids = [gid for gid, s in self.slots.items()
+                       if gid % self.alive_shares == stamp and s.info.status == "playing"]  # fmt: skip
+                if ids:
                     await self.writer.submit(partial(_touch, ids=ids, at=now))
                 if self.cluster is not None and now - last_scan >= self.opt.owner_ttl / 3:
                     last_scan = now
                     await relay.scan(self)
-                self._forget_finished()
+                if turn % self.ping_shares == 0:
+                    await self._forget_finished()
+                self.metrics.hist("tick").add(time.perf_counter() - began)
             except Exception:
                 log.exception("live: housekeeping failed")
+
+    async def _ping(self, group: set[Client], now: float) -> None:
+        text = dumps({"t": "ping", "at": now})
+        for i, c in enumerate(list(group)):
+            if i and i % CHUNK == 0:
+                await asyncio.sleep(0)
+            await c.send_text(text)
+
+    async def _settle_due(self, share: int) -> None:
+        """Tick the games whose flag or escape fell due, and sweep one share of the games
+        for connections silent longer than ``silence_seconds``."""
+        for i, slot in enumerate(list(self.slots.values())):
+            if i and i % CHUNK == 0:
+                await asyncio.sleep(0)
+            if slot.info.status != "playing":
+                continue
+            now = self.opt.clock()
+            due = slot.game.deadline()
+            if not (slot.info.id % self.ping_shares == share or (due is not None and due <= now)):
+                continue
+            async with slot.lock:
+                now = self.opt.clock()
+                for _, conn in slot.game.sweep(now, self.opt.silence_seconds):
+                    slot.remote.pop(conn, None)
+                slot.game.tick(now)
+                await self._after_change(slot)
 
     async def _keep_keys(self) -> None:
         """Renew our ownership keys on their own beat: never behind a slow commit or a long
@@ -892,9 +938,11 @@ class LiveHub:
             except Exception:
                 log.exception("live: renewing ownership keys failed")
 
-    def _forget_finished(self) -> None:
+    async def _forget_finished(self) -> None:
         now = self.opt.clock()
-        for gid, slot in list(self.slots.items()):
+        for i, (gid, slot) in enumerate(list(self.slots.items())):
+            if i and i % CHUNK == 0:
+                await asyncio.sleep(0)
             ending = slot.game.ending
             shown = ending is None or ending.at + self.delay <= now  # a delayed watcher may still ask
             if slot.info.status != "playing" and not slot.clients and shown:
@@ -949,4 +997,4 @@ def create_live_router(
     return router
 
 
-__all__ = ["LiveHub", "LiveOptions", "create_live_router", "issue_ticket", "read_ticket"]
+__all__ = ["UVICORN_WS", "LiveHub", "LiveOptions", "create_live_router", "issue_ticket", "read_ticket"]

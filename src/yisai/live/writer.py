@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+from yisai.live.metrics import Metrics
 from yisai.live.session import Action, LiveGame
 from yisai.services import live as svc
 from yisai.services.context import Context, Work
@@ -30,9 +31,10 @@ class Writer:
     fails, its writes are retried one by one so one bad write cannot sink the others.
     """
 
-    def __init__(self, context: Context, actor: Actor) -> None:
+    def __init__(self, context: Context, actor: Actor, metrics: Metrics | None = None) -> None:
         self.ctx = context
         self.actor = actor
+        self.metrics = metrics or Metrics()
         self.pending: list[tuple[Callable[[Work], Any] | None, Any, asyncio.Future[Any]]] = []
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
@@ -71,7 +73,10 @@ class Writer:
                 continue
             began = time.perf_counter()
             results = await asyncio.to_thread(self._commit, [(fn, mv) for fn, mv, _ in batch])
-            self.busy += time.perf_counter() - began
+            took = time.perf_counter() - began
+            self.busy += took
+            self.metrics.hist("commit").add(took)
+            self.metrics.batch.add(len(batch) / 1000)
             self.batches += 1
             self.writes += len(batch)
             for (_, _, future), (ok, value) in zip(batch, results, strict=True):
@@ -91,9 +96,13 @@ class Writer:
 
     def _commit(self, items: list[tuple[Callable[[Work], Any] | None, Any]]) -> list[tuple[bool, Any]]:
         try:
+            began = time.perf_counter()
             with self.ctx.work(actor=self.actor) as work:
                 svc.record_actions(work, [mv for fn, mv in items if fn is None])
                 values = [fn(work) if fn is not None else None for fn, _ in items]
+                written = time.perf_counter()
+            self.metrics.hist("commit_sql").add(written - began)  # the rest: COMMIT (fsync)
+            self.metrics.hist("commit_end").add(time.perf_counter() - written)
             return [(True, v) for v in values]
         except Exception as exc:
             if len(items) == 1:
