@@ -165,6 +165,7 @@ class LiveHub:
         self.forwarded: dict[str, tuple[str, str]] = {}  # our players queued at the leader
         self.leader_seen = ""
         self.frames_out: dict[str, set[tuple[int, str, str]]] = {}
+        self.serving: set[tuple[str, Any]] = set()  # forwarded requests being served (from, id)
         # Periodic work is spread over the ticks: each tick pings one share of the sockets,
         # sweeps one share of the games for silent connections and stamps one share alive, so
         # no tick does O(all sockets) or O(all games) work at once (each still every period).
@@ -500,6 +501,8 @@ class LiveHub:
                 queue.clear()
             return
         mm = await self._matchmaker(beijing)
+        if self.cluster is not None:
+            await self._drop_departed(mm)
         for pool in cfg.pools:
             if mm.waiting(pool) < 2:
                 continue
@@ -534,25 +537,45 @@ class LiveHub:
             finally:
                 self.being_seated -= seated
             mm.confirm(wave)
-            await self._seat(started, owners)
-            joins: list[Awaitable[Any]] = []
+            where = await self._seat(started, owners)
+            ours: list[tuple[Client, int, str, str, str]] = []
+            theirs: dict[str, list[list[Any]]] = {}  # origin process → its players' seats
             for info, _ in started:
                 for player, color in ((info.black, BLACK), (info.white, WHITE)):
                     opponent = info.white_name if color == BLACK else info.black_name
                     origin = self.origin.pop(player, self.me)
+                    seat = [info.id, color_name(color), opponent, where[info.id]]
                     if origin == self.me:
-                        joins.extend(self._matched(c, info.id, color_name(color), opponent)
-                                     for c in list(self.clients.get(player, ())))  # fmt: skip
+                        ours.extend((c, *seat) for c in list(self.clients.get(player, ())))  # type: ignore[misc]
                     elif self.cluster is not None:
-                        joins.append(self.cluster.send(origin, {
-                            "k": "matched", "player": player, "game": info.id,
-                            "color": color_name(color), "opponent": opponent}))  # fmt: skip
-            await asyncio.gather(*joins)  # every player of the wave at once, not one by one
+                        theirs.setdefault(origin, []).append([player, *seat])
+            sends: list[Awaitable[Any]] = [relay.seat_many(self, ours)]
+            if self.cluster is not None:  # one message per process for the whole wave
+                sends.extend(self.cluster.send(origin, {"k": "matched", "seats": seats})
+                             for origin, seats in theirs.items())  # fmt: skip
+            await asyncio.gather(*sends)
 
-    async def _seat(self, started: list[tuple[svc.LiveGameInfo, LiveGame]], owners: dict[str, str]) -> None:
+    async def _drop_departed(self, mm: Matchmaker) -> None:
+        """Players queued through a process that is gone (killed: it could not forward their
+        ``leave``) leave the queue, so nobody is paired with a player who is not there."""
+        assert self.cluster is not None
+        others = sorted({o for o in self.origin.values() if o != self.me})
+        if not others:
+            return
+        alive = await self.cluster.listening(others)
+        for player, origin in list(self.origin.items()):
+            if not alive.get(origin, True):
+                mm.leave(player)
+                del self.origin[player]
+                log.info("live: %s left the queue with their process %s", player, origin)
+
+    async def _seat(self, started: list[tuple[svc.LiveGameInfo, LiveGame]],
+                    owners: dict[str, str]) -> dict[int, str]:
         """New games go to their owners: here, or adopted by the process holding Black (one
         request per process per wave). A game its owner did not take in time is ours, unless
-        the owner claimed it meanwhile: a key is claimed once, so a game never has two owners."""
+        the owner claimed it meanwhile: a key is claimed once, so a game never has two owners.
+        Returns each game's owner (sent with ``matched``: the players' processes need not ask)."""
+        where: dict[int, str] = {}
         by_owner: dict[str, list[tuple[svc.LiveGameInfo, LiveGame]]] = {}
         for info, game in started:
             by_owner.setdefault(owners[info.black] if self.cluster else self.me, []).append((info, game))
@@ -562,16 +585,15 @@ class LiveHub:
                     await self.cluster.request(owner, {"k": "adopt", "games": [
                         [asdict(info), game.start] for info, game in games]},
                         max(self.opt.request_seconds, self.opt.owner_ttl / 2))  # fmt: skip
+                    where.update((info.id, owner) for info, _ in games)
                     continue
             claimed = (await self.cluster.claim_many([i.id for i, _ in games]) if self.cluster
                        else [True] * len(games))  # fmt: skip
             for (info, game), ours in zip(games, claimed, strict=True):
                 if ours:
                     self.keep(Slot(info, game))
-
-    async def _matched(self, client: Client, gid: int, color: str, opponent: str) -> None:
-        await client.send({"t": "matched", "game": gid, "color": color, "opponent": opponent})
-        await self._join(client, gid)
+                where[info.id] = self.me if ours else ""  # "": someone claimed it; ask Redis
+        return where
 
     async def _tell(self, player: str, msg: dict[str, Any]) -> None:
         """A message for a queued player, wherever their sockets are."""
