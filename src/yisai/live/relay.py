@@ -119,12 +119,10 @@ async def scan(hub: LiveHub) -> None:
     for gid, owner in zip(ids, owners, strict=True):
         if owner is None:
             await take_over(hub, gid)
-    for gid, watchers in list(hub.remote_watch.items()):
-        if gid in hub.slots or not watchers:
-            continue
-        owner = await hub.cluster.owner(gid)
+    watched = [gid for gid, watchers in hub.remote_watch.items() if gid not in hub.slots and watchers]
+    for gid, owner in zip(watched, await hub.cluster.owners(watched), strict=True):  # one MGET
         if owner is not None and owner != hub.known_owner.get(gid):
-            for c in list(watchers):
+            for c in list(hub.remote_watch.get(gid, ())):
                 await hub._join(c, gid)
 
 
@@ -279,6 +277,7 @@ async def join_many(hub: LiveHub, msg: dict[str, Any]) -> None:
     cluster, origin = hub.cluster, str(msg["from"])
     moved: list[str] = []
     players: dict[str, list[str]] = {}
+    changed: list[Slot] = []
     for i, (gid, conn, player) in enumerate(msg.get("joins", [])):
         if i and i % CHUNK == 0:
             await asyncio.sleep(0)
@@ -296,8 +295,14 @@ async def join_many(hub: LiveHub, msg: dict[str, Any]) -> None:
                 state["you"] = color_name(color)
             await cluster.send(origin, {"k": "rep", "id": 0, "msg": {"conn": conn, "deliver": state}})
             players[str(gid)] = list(slot.players)
-            await hub._after_change(slot)
+        changed.append(slot)
     await cluster.reply(msg, {"moved": moved, "players": players})
+
+    async def after(slot: Slot) -> None:  # presence news and its write, all games at once
+        async with slot.lock:
+            await hub._after_change(slot)
+
+    await asyncio.gather(*(after(slot) for slot in changed))
 
 
 async def seat_many(hub: LiveHub, seats: list[tuple[Client, int, str, str, str]]) -> None:

@@ -414,7 +414,9 @@ class LiveHub:
     async def _enqueue(self, pool: str, player: str, name: str, origin: str) -> None:
         """Into the one queue: ours if we lead the matching (or run alone), else the leader's."""
         if self.cluster is not None:
-            leader = await self.cluster.leader()
+            # the leader the waves loop saw last (no Redis round trip per queued player): if it
+            # changed meanwhile, that loop re-queues the forwarded players at the new one
+            leader = self.leader_seen or await self.cluster.leader()
             if leader and leader != self.me:
                 if origin == self.me:
                     self.forwarded[player] = (pool, name)
@@ -849,7 +851,7 @@ class LiveHub:
             return
         slot.last_presence = view
         if slot.info.status == "playing":
-            await self.writer.submit(lambda work: svc.save_state(work, slot.info.id, slot.game, now))
+            await self.writer.save_state(slot.info.id, slot.game, now)
         await self._news(slot, {"t": "presence", "game": slot.info.id, "clocks": slot.game.clocks(now)}, now)
 
     # ----- fan-out ----------------------------------------------------------------------------
