@@ -113,7 +113,8 @@ async def _player(
     rng = random.Random(seed)
     clock = time.monotonic
     async with gate:
-        ws = await connect(url, max_queue=None, open_timeout=120)
+        # no keep-alive pings of its own: a browser sends none (the server pings, the client answers)
+        ws = await connect(url, max_queue=None, open_timeout=120, ping_interval=None)
     async with ws:
         async def send(**msg: object) -> None:
             await ws.send(json.dumps(msg))
@@ -585,7 +586,8 @@ def _echo_server_stats(r: dict[str, Any]) -> None:
     labels = {"act": ("收到着手→确认", "act received → ack"), "act_lock": ("等对局锁", "wait for the game lock"),
               "act_commit": ("等入库", "wait for the commit"), "commit": ("一次组提交", "one group commit"),
               "commit_sql": ("  其中语句", "  of which statements"), "commit_end": ("  其中提交 (fsync)", "  of which COMMIT (fsync)"),
-              "loop_lag": ("事件循环延迟", "event-loop lag"), "tick": ("一次巡检", "one housekeeping pass"),
+              "loop_lag": ("事件循环延迟", "event-loop lag"),
+              "loop_cpu": ("  每 10 ms 睡眠间循环线程所用 CPU", "  loop thread CPU per 10 ms sleep"), "tick": ("一次巡检", "one housekeeping pass"),
               "ping": ("一批心跳", "one ping batch")}  # fmt: skip
     for i, st in enumerate(r["server_stats"]):
         if "error" in st:

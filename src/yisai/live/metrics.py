@@ -68,10 +68,14 @@ class Histogram:
 
 
 class LoopLag:
-    """How late the event loop runs a task that sleeps ``interval`` (its stalls, whatever the cause)."""
+    """How late the event loop runs a task that sleeps ``interval`` (its stalls, whatever the
+    cause), and the CPU time the loop's thread used over each such sleep (``cpu``): a lag
+    with as much CPU is the loop's own work (a long pass); a lag without is waiting for a core
+    (the machine is busy) or for the GIL (held by the commit thread)."""
 
-    def __init__(self, hist: Histogram, interval: float = 0.01) -> None:
+    def __init__(self, hist: Histogram, interval: float = 0.01, cpu: Histogram | None = None) -> None:
         self.hist = hist
+        self.cpu = cpu or Histogram()
         self.interval = interval
         self.task: asyncio.Task[None] | None = None
 
@@ -87,9 +91,10 @@ class LoopLag:
 
     async def _run(self) -> None:
         while True:
-            began = time.perf_counter()
+            began, used = time.perf_counter(), time.thread_time()
             await asyncio.sleep(self.interval)
             self.hist.add(max(time.perf_counter() - began - self.interval, 0.0))
+            self.cpu.add(time.thread_time() - used)
 
 
 class GcPauses:
@@ -122,7 +127,8 @@ class GcPauses:
 class Metrics:
     """The histograms of one live process (reset by the bench at the start of its steady state)."""
 
-    NAMES = ("act", "act_lock", "act_commit", "commit", "commit_sql", "commit_end", "loop_lag", "tick", "ping")
+    NAMES = ("act", "act_lock", "act_commit", "commit", "commit_sql", "commit_end", "loop_lag", "loop_cpu",
+             "tick", "ping")
 
     def __init__(self) -> None:
         self.hists: dict[str, Histogram] = {}
@@ -139,6 +145,7 @@ class Metrics:
         for name in self.NAMES:
             self.hists[name] = Histogram()
         self.lag.hist = self.hists["loop_lag"]
+        self.lag.cpu = self.hists["loop_cpu"]
         self.batch = Histogram()
         self.gc.by_generation = [Histogram(), Histogram(), Histogram()]
         self.since = time.perf_counter()

@@ -85,8 +85,10 @@ TICKET_SALT = "yisai-live-ticket"
 # time of a 30-minute game, short enough for an audience: the server's default, settable per
 # deployment (``yisai serve --spectator-delay``).
 DEFAULT_SPECTATOR_DELAY = 60.0
-# Periodic passes over games or sockets yield to the event loop after this many items.
+# Periodic passes over games yield to the event loop after this many items.
 CHUNK = 200
+# The pings go out a group every PING_STEP seconds (each socket still every ``ping_seconds``).
+PING_STEP = 0.02
 # How uvicorn should run the live socket (``yisai serve`` and the bench use the same): no
 # per-message compression (frames are 20–300 bytes of JSON; deflate cost CPU on every frame and
 # a compressor's memory per socket), and the protocol's keep-alive ping once a minute only to
@@ -166,10 +168,12 @@ class LiveHub:
         self.leader_seen = ""
         self.frames_out: dict[str, set[tuple[int, str, str]]] = {}
         self.serving: set[tuple[str, Any]] = set()  # forwarded requests being served (from, id)
-        # Periodic work is spread over the ticks: each tick pings one share of the sockets,
-        # sweeps one share of the games for silent connections and stamps one share alive, so
-        # no tick does O(all sockets) or O(all games) work at once (each still every period).
-        self.ping_shares = max(1, round(options.ping_seconds / options.tick_seconds))
+        # Periodic work is spread out: every PING_STEP one group of the sockets is pinged (so
+        # their pongs come back a few dozen at a time, not thousands in one burst), and each
+        # housekeeping tick sweeps one share of the games for silent connections and stamps one
+        # share alive: nothing does O(all sockets) or O(all games) at once, each still every period.
+        self.ping_shares = max(1, round(options.ping_seconds / PING_STEP))
+        self.sweep_shares = max(1, round(options.ping_seconds / options.tick_seconds))
         self.alive_shares = max(1, round(options.alive_seconds / options.tick_seconds))
         self.ping_groups: list[set[Client]] = [set() for _ in range(self.ping_shares)]
 
@@ -209,7 +213,8 @@ class LiveHub:
                                        self.opt.owner_ttl, partial(relay.on_message, self))  # fmt: skip
                 await self.cluster.start()
                 await relay.scan(self)
-            self.tasks = [asyncio.create_task(self._waves()), asyncio.create_task(self._housekeeping())]
+            self.tasks = [asyncio.create_task(self._waves()), asyncio.create_task(self._housekeeping()),
+                          asyncio.create_task(self._pings())]
             if self.cluster is not None:
                 self.tasks.append(asyncio.create_task(self._keep_keys()))
             self.started = True
@@ -893,12 +898,11 @@ class LiveHub:
                 await c.send_text(text)
 
     async def _housekeeping(self) -> None:
-        """Every ``tick_seconds``: one share of the pings, frames for other owners, the games
-        that fell due (a flag or an escape), one share of the games swept for silent sockets
-        and one share stamped alive; every share in turn, so each socket is pinged every
-        ``ping_seconds`` and each game swept as often and stamped every ``alive_seconds``. The
-        passes yield to the event loop every ``CHUNK`` items: a move's ack never waits behind
-        a pass over thousands of games or sockets."""
+        """Every ``tick_seconds``: frames for other owners, the games that fell due (a flag or
+        an escape), one share of the games swept for silent sockets and one share stamped
+        alive; every share in turn, so each game is swept every ``ping_seconds`` and stamped
+        every ``alive_seconds``. The passes yield to the event loop every ``CHUNK`` items: a
+        move's ack never waits behind a pass over thousands of games."""
         last_scan = 0.0
         turn = 0
         while True:
@@ -907,10 +911,8 @@ class LiveHub:
                 began = time.perf_counter()
                 now = self.opt.clock()
                 turn += 1
-                await self._ping(self.ping_groups[turn % self.ping_shares], now)
-                self.metrics.hist("ping").add(time.perf_counter() - began)
                 await relay.flush_frames(self)
-                await self._settle_due(turn % self.ping_shares)
+                await self._settle_due(turn % self.sweep_shares)
                 stamp = turn % self.alive_shares
                 ids = [gid for gid, s in self.slots.items()
                        if gid % self.alive_shares == stamp and s.info.status == "playing"]  # fmt: skip
@@ -919,18 +921,30 @@ class LiveHub:
                 if self.cluster is not None and now - last_scan >= self.opt.owner_ttl / 3:
                     last_scan = now
                     await relay.scan(self)
-                if turn % self.ping_shares == 0:
+                if turn % self.sweep_shares == 0:
                     await self._forget_finished()
                 self.metrics.hist("tick").add(time.perf_counter() - began)
             except Exception:
                 log.exception("live: housekeeping failed")
 
-    async def _ping(self, group: set[Client], now: float) -> None:
-        text = dumps({"t": "ping", "at": now})
-        for i, c in enumerate(list(group)):
-            if i and i % CHUNK == 0:
-                await asyncio.sleep(0)
-            await c.send_text(text)
+    async def _pings(self) -> None:
+        """Every ``PING_STEP`` the next group of sockets gets a ping: each socket every
+        ``ping_seconds``, the pongs spread evenly over time."""
+        turn = 0
+        while True:
+            await asyncio.sleep(PING_STEP)
+            try:
+                began = time.perf_counter()
+                turn += 1
+                group = self.ping_groups[turn % self.ping_shares]
+                if not group:
+                    continue
+                text = dumps({"t": "ping", "at": self.opt.clock()})
+                for c in list(group):
+                    await c.send_text(text)
+                self.metrics.hist("ping").add(time.perf_counter() - began)
+            except Exception:
+                log.exception("live: pinging failed")
 
     async def _settle_due(self, share: int) -> None:
         """Tick the games whose flag or escape fell due, and sweep one share of the games
@@ -942,7 +956,7 @@ class LiveHub:
                 continue
             now = self.opt.clock()
             due = slot.game.deadline()
-            if not (slot.info.id % self.ping_shares == share or (due is not None and due <= now)):
+            if not (slot.info.id % self.sweep_shares == share or (due is not None and due <= now)):
                 continue
             async with slot.lock:
                 now = self.opt.clock()
