@@ -168,6 +168,7 @@ class LiveHub:
         self.leader_seen = ""
         self.frames_out: dict[str, set[tuple[int, str, str]]] = {}
         self.serving: set[tuple[str, Any]] = set()  # forwarded requests being served (from, id)
+        self.seating: set[asyncio.Future[Any]] = set()  # waves whose players are being told
         # Periodic work is spread out: every PING_STEP one group of the sockets is pinged (so
         # their pongs come back a few dozen at a time, not thousands in one burst), and each
         # housekeeping tick sweeps one share of the games for silent connections and stamps one
@@ -233,6 +234,8 @@ class LiveHub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.tasks = []
+        for seating in list(self.seating):
+            seating.cancel()
         await self.writer.stop()
         await self.delay_line.stop()
         await self.metrics.stop()
@@ -560,7 +563,11 @@ class LiveHub:
             if self.cluster is not None:  # one message per process for the whole wave
                 sends.extend(self.cluster.send(origin, {"k": "matched", "seats": seats})
                              for origin, seats in theirs.items())  # fmt: skip
-            await asyncio.gather(*sends)
+            # The players are told and joined in the background: seating thousands of sockets
+            # takes a while, and the waves loop (which keeps the leader's key) must go on.
+            seating = asyncio.ensure_future(asyncio.gather(*sends, return_exceptions=True))
+            self.seating.add(seating)
+            seating.add_done_callback(self.seating.discard)
 
     async def _drop_departed(self, mm: Matchmaker) -> None:
         """Players queued through a process that is gone (killed: it could not forward their
@@ -972,6 +979,8 @@ class LiveHub:
         while True:
             await asyncio.sleep(self.opt.alive_seconds)
             try:
+                if self.cluster is not None and self.leader_seen == self.me:
+                    await self.cluster.leader()  # the matching lead too, whatever a wave is doing
                 await relay.renew(self, [gid for gid, s in self.slots.items() if s.info.status == "playing"])
             except Exception:
                 log.exception("live: renewing ownership keys failed")
