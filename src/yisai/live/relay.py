@@ -161,17 +161,18 @@ async def on_message(hub: LiveHub, msg: dict[str, Any]) -> None:
         if gid not in hub.slots:
             await hub._deliver(gid, tuple(msg["players"]), str(msg["text"]),
                                float(msg["show_at"]), hub.remote_watch.get(gid, set()))
-    elif kind in ("act", "join"):
+    elif kind in ("act", "join", "join_many"):
         key = (str(msg.get("from")), msg.get("id"))
         if key in hub.serving:  # a repeat of a request still being served: its answer will do
             return
         hub.serving.add(key)
         try:
-            await _serve_request(hub, msg, str(kind))
+            if kind == "join_many":
+                await join_many(hub, msg)
+            else:
+                await _serve_request(hub, msg, str(kind))
         finally:
             hub.serving.discard(key)
-    elif kind == "join_many":
-        await join_many(hub, msg)
     elif kind == "frames":
         for gid, conn, player in msg.get("frames", []):
             slot = hub.slots.get(gid)
@@ -328,12 +329,28 @@ async def seat_many(hub: LiveHub, seats: list[tuple[Client, int, str, str, str]]
 
 
 async def _join_chunk(hub: LiveHub, owner: str, chunk: list[tuple[Client, int]]) -> None:
+    """One ``join_many``; asked again with the same id while the owner is alive but busy (a
+    repeat is ignored there), one by one only if the owner is gone or never answers."""
     assert hub.cluster is not None
+    cluster = hub.cluster
     body = {"k": "join_many", "joins": [[gid, c.conn, c.player] for c, gid in chunk]}
-    try:  # a big request may take the owner a while: more time than a single one
-        got = await hub.cluster.request(owner, body, hub.opt.request_seconds * (1 + len(chunk) / CHUNK))
-    except Unanswered:
-        got = {"moved": [c.conn for c, _ in chunk]}
+    deadline = time.monotonic() + hub.opt.owner_ttl + 3 * hub.opt.request_seconds
+    timeout = hub.opt.request_seconds * (1 + len(chunk) / CHUNK)  # a big request takes a while
+    rid: int | None = None
+    try:
+        while True:
+            try:
+                got = await cluster.request(owner, body, timeout, rid=rid, keep=True)
+                rid = None
+                break
+            except Unanswered as exc:
+                rid = exc.rid
+                alive = (await cluster.listening([owner])).get(owner, False)
+                if rid is None or not alive or time.monotonic() > deadline:
+                    got = {"moved": [c.conn for c, _ in chunk]}
+                    break
+    finally:
+        cluster.forget(rid)
     for gid, players in (got.get("players") or {}).items():
         hub.remote_players[int(gid)] = (str(players[0]), str(players[1]))
     again = set(got.get("moved") or ())

@@ -606,7 +606,11 @@ class LiveHub:
             for (info, game), ours in zip(games, claimed, strict=True):
                 if ours:
                     self.keep(Slot(info, game))
-                where[info.id] = self.me if ours else ""  # "": someone claimed it; ask Redis
+                where[info.id] = self.me
+            taken = [info.id for (info, _), ours in zip(games, claimed, strict=True) if not ours]
+            if taken and self.cluster is not None:  # the owner claimed them after all (a late adopt)
+                for gid, holder in zip(taken, await self.cluster.owners(taken), strict=True):
+                    where[gid] = holder or ""  # "": nobody now; a join finds out
         return where
 
     async def _tell(self, player: str, msg: dict[str, Any]) -> None:
