@@ -4,7 +4,9 @@ child process so a test can kill -9 it). Settings come from the environment the 
 from __future__ import annotations
 
 import os
+import time
 from datetime import datetime
+from typing import Any
 
 from fastapi import FastAPI
 
@@ -33,5 +35,17 @@ def make_app() -> FastAPI:
         owner=env.get("YISAI_LIVE_TEST_OWNER") or f"test:{os.getpid()}",
     )
     app = FastAPI()
-    app.include_router(create_live_router(ctx, options))
+    router = create_live_router(ctx, options)
+    hub = router.hub  # type: ignore[attr-defined]
+
+    @app.get("/test/cluster")
+    async def cluster() -> dict[str, Any]:  # the cluster messages this process received, by kind
+        return {"kinds": dict(hub.cluster.kinds) if hub.cluster is not None else {}}
+
+    @app.get("/test/stall")
+    async def stall(seconds: float) -> dict[str, float]:  # a busy owner: the event loop blocked
+        time.sleep(seconds)
+        return {"stalled": seconds}
+
+    app.include_router(router)
     return app

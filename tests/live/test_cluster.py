@@ -9,11 +9,15 @@ stopped by pid. The store is SQLite and PostgreSQL (``db_url``)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import socket
 import time
+import urllib.request
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -212,6 +216,128 @@ def test_spectators_see_moves_only_after_the_delay_players_at_once(db_url: str, 
                 assert (await v.expect("state", game=gid))["version"] == 1
             for t in (*tabs.values(), *viewers):
                 await t.close()
+        asyncio.run(run())
+    finally:
+        stop(a, b)
+
+
+def http_json(server: Server, path: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}", timeout=30) as r:
+        return dict(json.loads(r.read()))
+
+
+def test_a_wave_seats_every_player_with_one_join_request_per_owner(db_url: str, redis: str) -> None:
+    """Seating used to send one request per socket whose game is owned by the other process;
+    thousands at once left some unanswered for seconds (``owner_unreachable``). A wave's joins
+    now go as one ``join_many`` per owner, and every player still gets its game's state."""
+    url = event_db(db_url)
+    a, b = pair(url, redis)
+    try:
+        async def run() -> int:
+            n, across = 12, 0
+            for rnd in range(3):  # a busy machine may pair each process's players among themselves
+                tabs = [await tab(a if i % 2 == 0 else b, f"w{rnd}x{i}") for i in range(2 * n)]
+                for t in tabs:
+                    await t.send(t="queue")
+                games: dict[int, dict[str, str]] = {}
+                for i, t in enumerate(tabs):
+                    m = await t.expect("matched", timeout=15)
+                    st = await t.expect("state", game=m["game"], timeout=15)
+                    assert (st["version"], st["you"]) == (0, m["color"])
+                    games.setdefault(m["game"], {})[m["color"]] = "A" if i % 2 == 0 else "B"
+                assert len(games) == n and all(set(c) == {"B", "W"} for c in games.values())
+                for gid, where in games.items():
+                    assert owner_of(url, gid) == where["B"]  # Black's process owns the game
+                across += sum(where["B"] != where["W"] for where in games.values())
+                for t in tabs:
+                    await t.close()
+                if across:
+                    break
+            return across
+
+        assert asyncio.run(run()) > 0  # some White players joined through the other process
+        kinds = [http_json(s, "/test/cluster")["kinds"] for s in (a, b)]
+        assert sum(k.get("join", 0) for k in kinds) == 0, kinds  # no join of its own per socket
+        assert sum(k.get("join_many", 0) for k in kinds) >= 1, kinds
+    finally:
+        stop(a, b)
+
+
+def test_a_slow_owner_serves_a_forwarded_move_once_and_it_is_not_refused(db_url: str, redis: str) -> None:
+    """The owner's event loop is blocked longer than ``request_seconds`` (0.5 s here): the
+    other process asks again with the same request id, the owner serves the request once
+    when it wakes (ignoring the repeats) and the player gets one ack, not a refusal."""
+    url = event_db(db_url)
+    a, b = pair(url, redis)
+    servers = {"A": a, "B": b}
+    try:
+        async def run() -> None:
+            gid, tabs, where = await matched_across(a, b, "s1", "s2")
+            owner = owner_of(url, gid)
+            version = 0
+            remote = next(c for c, (p, _) in where.items() if p != owner)
+            if remote == "W":  # Black (on the owner) moves first
+                await tabs["B"].send(t="act", game=gid, kind="move", point="D4", version=0)
+                await tabs["B"].expect("ack", game=gid)
+                await tabs["W"].expect("update", game=gid, version=1)
+                version = 1
+            stall = asyncio.create_task(asyncio.to_thread(http_json, servers[owner], "/test/stall?seconds=1.2"))
+            await asyncio.sleep(0.2)  # the owner is blocked now
+            player = tabs[remote]
+            await player.send(t="act", game=gid, kind="move", point="Q16", version=version)
+            ack = await player.expect("ack", game=gid, timeout=10)
+            assert (ack["version"], ack["duplicate"]) == (version + 1, False)
+            await stall
+            await asyncio.sleep(1.5)  # any repeat the owner served would have been acked by now
+            with contextlib.suppress(TimeoutError):
+                await player.expect("no-such-message", timeout=0.5)  # read what came in
+            acks = [m for m in player.seen if m["t"] == "ack" and m.get("version") == version + 1]
+            assert len(acks) == 1, acks
+            assert not [m for m in player.seen if m["t"] in ("refused", "error")]
+            for t in tabs.values():
+                await t.close()
+        asyncio.run(run())
+    finally:
+        stop(a, b)
+
+
+def test_a_player_queued_through_a_killed_process_is_not_paired(db_url: str, redis: str) -> None:
+    """A process killed while one of its players waited could not forward their ``leave``:
+    the matching leader drops players whose process no longer listens, so the next player is
+    not paired with someone who is not there."""
+    import redis as sync_redis
+
+    url = event_db(db_url)
+    a, b = pair(url, redis)
+    servers = {"A": a, "B": b}
+    try:
+        async def run() -> None:
+            r = sync_redis.Redis.from_url(REDIS, decode_responses=True)
+            try:
+                limit = time.monotonic() + 10
+                while not (leader := r.get(f"{redis}:matcher")) and time.monotonic() < limit:
+                    await asyncio.sleep(0.1)
+            finally:
+                r.close()
+            assert leader in servers
+            victim = servers["B" if leader == "A" else "A"]
+            gone = await tab(victim, "q1")
+            await gone.send(t="queue")
+            await gone.expect("queued")
+            await asyncio.sleep(0.5)  # the leader has the forwarded queue entry
+            victim.kill9()
+            waiting = await tab(servers[leader], "q2")
+            await waiting.send(t="queue")
+            await waiting.expect("queued")
+            with pytest.raises(TimeoutError):  # q1 is not there to be paired with
+                await waiting.expect("matched", timeout=2.0)
+            late = await tab(servers[leader], "q3")
+            await late.send(t="queue")
+            m2, m3 = await waiting.expect("matched"), await late.expect("matched")
+            assert m2["game"] == m3["game"]
+            assert {m2["opponent"], m3["opponent"]} == {"Q2", "Q3"}
+            await waiting.close()
+            await late.close()
         asyncio.run(run())
     finally:
         stop(a, b)

@@ -301,3 +301,51 @@ def test_rules_round_trip_as_json() -> None:
                                                        byoyomi_seconds=20),
                       DisconnectionRules(), 0.25)
     assert LiveRules.from_dict(rules.to_dict()) == rules
+
+
+def _deadline_now(g: LiveGame) -> float | None:
+    """The deadline by its definition, from the clock and presence as they are now."""
+    if g.over:
+        return None
+    times = [t for t in (g.clock.deadline(), g.presence.deadline()) if t is not None]
+    return min(times) if times else None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_cached_deadline_follows_every_change_of_clock_and_presence(seed: int) -> None:
+    """``deadline()`` is cached between changes (the server asks for every game twice a
+    second): after each call that can move the clock or presence, it equals the value
+    computed afresh, through moves, passes, absences, sweeps, flags and escapes."""
+    import random
+
+    rnd = random.Random(seed)
+    g = game(seed000_rules(board_size=9))
+    now = 0.0
+    conns = {BLACK: "b1", WHITE: "w1"}
+    for _ in range(300):
+        now += rnd.choice((0.5, 3.0, 20.0, 65.0, 200.0))
+        color = rnd.choice((BLACK, WHITE))
+        op = rnd.randrange(6)
+        try:
+            if op == 0:
+                to_move = g.flow.board.to_move
+                empty = [p for p in range(len(g.flow.board.color)) if g.flow.board.color[p] == 0]
+                legal = [p for p in empty if g.flow.board.is_legal(to_move, p)]
+                if legal:
+                    g.act(to_move, Kind.MOVE, g.version, now, point=rnd.choice(legal), conn=conns[to_move])
+            elif op == 1:
+                g.detach(color, conns[color], now)
+            elif op == 2:
+                g.attach(color, conns[color], now)
+            elif op == 3:
+                g.frame(color, conns[color], now)
+            elif op == 4:
+                g.sweep(now, 15.0)
+            else:
+                g.tick(now)
+        except LiveRefused:
+            pass
+        assert g.deadline() == _deadline_now(g)
+        assert g.deadline() == _deadline_now(g)  # asked again: the cached value
+        if g.over:
+            break

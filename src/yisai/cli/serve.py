@@ -79,8 +79,10 @@ def serve(
         say(tr(f"开发者发件箱 (验证码): http://{host}:{port}/play/dev/outbox",
                f"developer outbox (sign-in codes): http://{host}:{port}/play/dev/outbox"))
     say(tr("按 Ctrl-C 停止", "press Ctrl-C to stop"))
+    from yisai.live.server import UVICORN_WS
+
     uvicorn.run("yisai.web.app:app_from_environment", factory=True, host=host, port=port,
-                workers=workers, log_level="warning", access_log=False)
+                workers=workers, log_level="warning", access_log=False, **UVICORN_WS)
 
 
 def register(app: typer.Typer) -> None:

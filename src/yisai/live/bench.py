@@ -41,25 +41,46 @@ def make_bench_app():  # uvicorn --factory entry point
     moment = datetime.fromisoformat(env.get("YISAI_BENCH_NOW", BENCH_NOW))
     ctx = open_context(env["YISAI_BENCH_DB"], actor="bench", now=lambda: moment)
     app = FastAPI()
-    app.include_router(create_live_router(ctx, LiveOptions(
+    router = create_live_router(ctx, LiveOptions(
         secret=env["YISAI_BENCH_SECRET"], wave_seconds=0.5,
         ping_seconds=float(env.get("YISAI_BENCH_PING", "5")),
         alive_seconds=float(env.get("YISAI_BENCH_ALIVE", "2")),
         silence_seconds=60.0, tick_seconds=0.5, spectator_delay=0.0,
         redis_url=env.get("YISAI_BENCH_REDIS") or None,
         redis_prefix=env.get("YISAI_BENCH_PREFIX", "yisai:bench"),
-        owner=env.get("YISAI_BENCH_OWNER", f"bench:{os.getpid()}"))))  # fmt: skip
+        owner=env.get("YISAI_BENCH_OWNER", f"bench:{os.getpid()}")))  # fmt: skip
+    hub = router.hub  # type: ignore[attr-defined]
+    # YISAI_BENCH_PROFILE=file: a cProfile of the event loop's thread over the steady state
+    profile = None
+    if env.get("YISAI_BENCH_PROFILE"):
+        import cProfile
+
+        profile = cProfile.Profile()
+
+    @app.get("/bench/stats")
+    async def stats(reset: int = 0) -> dict[str, Any]:  # the server's own timings (yisai.live.metrics)
+        out = hub.metrics.snapshot()
+        if reset:
+            hub.metrics.reset()
+            if profile is not None:
+                profile.enable()
+        elif profile is not None:
+            profile.disable()
+            profile.dump_stats(env["YISAI_BENCH_PROFILE"])
+        return out
+
+    app.include_router(router)
     return app
 
 
 @dataclass
 class Stats:
+    """What one client process saw (times are ``time.monotonic``, one clock for every process)."""
+
     acks: list[tuple[float, float]] = field(default_factory=list)  # (when, round trip)
     games_done: int = 0
     matched: int = 0  # players seated in a game
-    expected: int = 0
-    seated_at: float = 0.0  # perf_counter when the last player was seated
-    steady: tuple[float, list[float], int] | None = None  # seconds, CPU per server, moves
+    seated: Any = None  # shared counter of seated players (all client processes)
     errors: list[str] = field(default_factory=list)
 
 
@@ -90,8 +111,10 @@ async def _player(
     from yisai.game.board import BLACK, WHITE, Board
 
     rng = random.Random(seed)
+    clock = time.monotonic
     async with gate:
-        ws = await connect(url, max_queue=None, open_timeout=120)
+        # no keep-alive pings of its own: a browser sends none (the server pings, the client answers)
+        ws = await connect(url, max_queue=None, open_timeout=120, ping_interval=None)
     async with ws:
         async def send(**msg: object) -> None:
             await ws.send(json.dumps(msg))
@@ -109,7 +132,7 @@ async def _player(
             if think > 0:  # a human-like pause: uniform in [0, 2 × think]
                 sent_at = -1.0  # reserved while thinking
                 await asyncio.sleep(min(rng.uniform(0, 2 * think), max(deadline - time.monotonic(), 0.0)))
-            sent_at = time.perf_counter()
+            sent_at = clock()
             if version >= moves:
                 await send(t="act", game=game, kind="resign", version=version)
                 return
@@ -133,8 +156,9 @@ async def _player(
             elif t == "matched":
                 me, game = (BLACK if msg["color"] == "B" else WHITE), msg["game"]
                 stats.matched += 1
-                if stats.matched == stats.expected:
-                    stats.seated_at = time.perf_counter()
+                if stats.seated is not None:
+                    with stats.seated.get_lock():
+                        stats.seated.value += 1
             elif t == "state" and msg.get("game") == game:  # resync: rebuild from the moves
                 board = Board(19)
                 for a in msg["moves"]:
@@ -147,7 +171,7 @@ async def _player(
                 await maybe_move()
             elif t == "ack":
                 if sent_at is not None and sent_at >= 0:
-                    done_at = time.perf_counter()
+                    done_at = clock()
                     stats.acks.append((done_at, done_at - sent_at))
                 sent_at = None
             elif t == "update" and msg["version"] == version + 1:
@@ -212,13 +236,17 @@ def _start_server(env: dict[str, str], log: Path) -> tuple[Any, int]:
     import subprocess
     import sys
 
+    from yisai.live.server import UVICORN_WS
+
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
+    ws = [arg for key, value in UVICORN_WS.items()  # the settings `yisai serve` runs with
+          for arg in ("--" + key.replace("_", "-"), str(value).lower() if isinstance(value, bool) else str(value))]
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "--factory", "yisai.live.bench:make_bench_app",
          "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
-         "--ws-max-queue", "1024", "--backlog", "4096"],
+         "--ws-max-queue", "1024", "--backlog", "4096", *ws],
         env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"),
     )  # fmt: skip
     return proc, port
@@ -239,42 +267,104 @@ def _wait_up(proc: Any, port: int, log: Path) -> None:
         time.sleep(0.05)
 
 
-async def _steady_cpu(stats: Stats, pids: list[int], deadline: float) -> None:
-    """The servers' CPU over the steady state only (10 s after the last player was seated
-    until the deadline): the figure an always-on server pays per second and per move."""
-    import asyncio
+def default_clients(games: int) -> int:
+    """Client processes for 2 × games sockets: about 2,500 sockets each, at most 4."""
+    return max(1, min(4, -(-2 * games // 2500)))
 
-    while not stats.seated_at and time.monotonic() < deadline:
-        await asyncio.sleep(0.5)
-    if not stats.seated_at:
-        return
-    await asyncio.sleep(max(stats.seated_at + 10 - time.perf_counter(), 0.0))
-    began, cpu0, moves0 = time.perf_counter(), [_proc_cpu(p) for p in pids], len(stats.acks)
-    await asyncio.sleep(max(deadline - time.monotonic() - 1.0, 0.0))
-    stats.steady = (time.perf_counter() - began, [_proc_cpu(p) - c for p, c in zip(pids, cpu0, strict=True)],
-                    len(stats.acks) - moves0)  # fmt: skip
+
+def _client_process(index: int, count: int, bases: list[str], secret: str, games: int, seed: int,
+                    moves: int, think: float, deadline: float, seated: Any, steady_from: Any,
+                    out: Any) -> None:
+    """One client process: players index, index + count, … of the 2 × games (its own event
+    loop, uvloop when installed, so one loop's stalls do not delay every socket)."""
+    import asyncio
+    import gc
+    import resource
+    from collections import Counter
+
+    from yisai.live.metrics import Histogram
+    from yisai.live.server import issue_ticket
+
+    stats = Stats(seated=seated)
+    lag_all, lag_steady = Histogram(), Histogram()
+
+    async def watch_lag() -> None:  # this loop's own stalls count in its round trips
+        while True:
+            began = time.monotonic()
+            await asyncio.sleep(0.01)
+            lag = max(time.monotonic() - began - 0.01, 0.0)
+            lag_all.add(lag)
+            if steady_from.value and began >= steady_from.value:
+                lag_steady.add(lag)
+
+    async def main() -> list[Any]:
+        gate = asyncio.Semaphore(max(200 // count, 20))  # handshakes at once (all processes: ~200)
+        watcher = asyncio.get_running_loop().create_task(watch_lag())
+        players = range(index, 2 * games, count)
+        done = await asyncio.gather(*(
+            _player(bases[i % len(bases)] + issue_ticket(secret, f"b{i}", f"B{i}", "open"),
+                    seed * 100_003 + i, moves, stats, deadline, think, gate)
+            for i in players), return_exceptions=True)  # fmt: skip
+        watcher.cancel()
+        return list(done)
+
+    gc.set_threshold(50_000, 20, 100)  # the clients' own pauses would count as latency
+    try:
+        import uvloop
+
+        done = uvloop.run(main())
+        loop_kind = "uvloop"
+    except ImportError:
+        done = asyncio.run(main())
+        loop_kind = "asyncio"
+    stats.errors.extend(repr(d) for d in done if isinstance(d, BaseException))
+    codes = Counter(e.split(":", 1)[0] for e in stats.errors)
+    out.put({"index": index, "acks": stats.acks, "games_done": stats.games_done, "matched": stats.matched,
+             "errors": len(stats.errors), "codes": dict(codes), "error_sample": stats.errors[:3],
+             "cpu_s": time.process_time(), "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+             "lag_all": lag_all, "lag_steady": lag_steady, "loop": loop_kind})  # fmt: skip
+
+
+def _server_stats(port: int, reset: bool = False) -> dict[str, Any]:
+    """The server's own timings (``/bench/stats``: act → ack, commits, loop lag, collector)."""
+    import json
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/bench/stats?reset={int(reset)}", timeout=30) as r:
+            return dict(json.loads(r.read()))
+    except Exception as exc:  # a busy or dead server: say so instead of failing the whole run
+        return {"error": repr(exc)}
+
+
+def _sleep_until(moment: float) -> None:
+    time.sleep(max(moment - time.monotonic(), 0.0))
 
 
 def run_bench(
     games: int, moves: int, seconds: float, seed: int, regulation: Path | None = None,
     think: float = 0.0, processes: int = 1, redis: str | None = None, db: str | None = None,
+    clients: int | None = None,
 ) -> dict[str, Any]:
-    import asyncio
-    import resource
+    import multiprocessing
+    import queue
     import secrets
     import subprocess
     import tempfile
 
-    from yisai.live.server import issue_ticket
+    from yisai.live.metrics import Histogram
 
     if processes > 1 and not redis:
         raise ValueError("--processes > 1 needs --redis")
+    count = clients or default_clients(games)
     secret = "bench-secret"
     prefix = f"yisai:bench:{secrets.token_hex(4)}"
     load_before = os.getloadavg()
+    spawn = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory() as tmp:
         store = _Store(db, Path(tmp), regulation or SEED_000)
         procs: list[tuple[Any, int]] = []
+        children: list[Any] = []
         try:
             for i in range(processes):
                 env = dict(os.environ, YISAI_BENCH_DB=store.url, YISAI_BENCH_SECRET=secret,
@@ -284,32 +374,54 @@ def run_bench(
             for i, (proc, port) in enumerate(procs):
                 _wait_up(proc, port, Path(tmp) / f"server-{i}.log")
             bases = [f"ws://127.0.0.1:{port}/live/ws?ticket=" for _, port in procs]
-            stats = Stats(expected=2 * games)
+            seated, steady_from, out = spawn.Value("i", 0), spawn.Value("d", 0.0), spawn.Queue()
             cpu0 = [_proc_cpu(p.pid) for p, _ in procs]
-            client_cpu0 = time.process_time()
-            started = time.perf_counter()
-
-            async def main() -> None:
-                deadline = time.monotonic() + seconds
-                gate = asyncio.Semaphore(200)  # at most this many handshakes at once
-                tasks = [
-                    asyncio.create_task(_player(bases[i % processes] + issue_ticket(secret, f"b{i}", f"B{i}", "open"),
-                                                seed * 100_003 + i, moves, stats, deadline, think, gate))
-                    for i in range(2 * games)
-                ]  # fmt: skip
-                done, _ = await asyncio.gather(asyncio.gather(*tasks, return_exceptions=True),
-                                               _steady_cpu(stats, [p.pid for p, _ in procs], deadline))
-                stats.errors.extend(repr(d) for d in done if isinstance(d, BaseException))
-
-            import gc
-
-            gc.set_threshold(50_000, 20, 100)  # the clients' own pauses would count as latency
-            asyncio.run(main())
-            elapsed = time.perf_counter() - started
+            started = time.monotonic()
+            deadline = started + seconds
+            children = [spawn.Process(target=_client_process, daemon=True, args=(
+                k, count, bases, secret, games, seed, moves, think, deadline, seated, steady_from, out))
+                for k in range(count)]  # fmt: skip
+            for child in children:
+                child.start()
+            seated_at = 0.0
+            while time.monotonic() < deadline - 1 and not seated_at:
+                time.sleep(0.1)
+                if seated.value >= 2 * games:
+                    seated_at = time.monotonic()
+            steady: tuple[float, list[float], int] | None = None
+            steady_clients: list[float] = []
+            server_stats: list[dict[str, Any]] = []
+            if seated_at and seated_at + 10 < deadline - 2:
+                # the steady state: from 10 s after the last player was seated (connecting 2 × N
+                # sockets and seating them is a burst no real day has: players arrive over hours)
+                _sleep_until(seated_at + 10)
+                steady_from.value = time.monotonic()
+                for _, port in procs:
+                    _server_stats(port, reset=True)
+                began = time.monotonic()
+                s_cpu0 = [_proc_cpu(p.pid) for p, _ in procs]
+                c_cpu0 = [_proc_cpu(c.pid) for c in children]
+                _sleep_until(deadline - 1)
+                secs = time.monotonic() - began
+                steady = (secs, [_proc_cpu(p.pid) - c for (p, _), c in zip(procs, s_cpu0, strict=True)], 0)
+                steady_clients = [_proc_cpu(c.pid) - c0 for c, c0 in zip(children, c_cpu0, strict=True)]
+                server_stats = [_server_stats(port) for _, port in procs]
+            results: list[dict[str, Any]] = []
+            for _ in children:
+                try:
+                    results.append(out.get(timeout=max(deadline - time.monotonic(), 0) + 120))
+                except queue.Empty:
+                    break
+            for child in children:
+                child.join(30)
+            elapsed = time.monotonic() - started
             server_cpu = [_proc_cpu(p.pid) - c for (p, _), c in zip(procs, cpu0, strict=True)]
             server_mb = [_proc_peak_mb(p.pid) for p, _ in procs]
             logs = [(Path(tmp) / f"server-{i}.log").read_text(errors="replace")[-2000:] for i in range(processes)]
         finally:
+            for child in children:
+                if child.is_alive():
+                    child.kill()
             for proc, _ in procs:
                 proc.terminate()
             for proc, _ in procs:
@@ -322,27 +434,40 @@ def run_bench(
             if redis:
                 _clean_redis(redis, prefix)
     load_after = os.getloadavg()
-    rtts = sorted(r for _, r in stats.acks)
+    acks = [a for r in results for a in r["acks"]]
+    rtts = sorted(r for _, r in acks)
     pick = (lambda q: rtts[min(len(rtts) - 1, int(q * len(rtts)))]) if rtts else (lambda q: 0.0)
-    times = sorted(t for t, _ in stats.acks)
+    times = sorted(t for t, _ in acks)
     window = times[-1] - times[0] if len(times) > 1 else elapsed
-    # the steady state: from 10 s after the last player was seated (connecting 2 × N sockets
-    # and seating them is a burst no real day has: players arrive over hours)
-    steady = sorted(r for t, r in stats.acks if stats.seated_at and t >= stats.seated_at + 10)
-    spick = (lambda q: steady[min(len(steady) - 1, int(q * len(steady)))]) if steady else (lambda q: 0.0)
+    steady_rtts = sorted(r for t, r in acks if steady_from.value and t >= steady_from.value)
+    spick = (lambda q: steady_rtts[min(len(steady_rtts) - 1, int(q * len(steady_rtts)))]) if steady_rtts \
+        else (lambda q: 0.0)  # fmt: skip
+    if steady is not None:
+        steady = (steady[0], steady[1], len(steady_rtts))
+    lag_all, lag_steady = Histogram(), Histogram()
+    for r in results:
+        lag_all.merge(r["lag_all"])
+        lag_steady.merge(r["lag_steady"])
+    codes: dict[str, int] = {}
+    for r in results:
+        for code, n in r["codes"].items():
+            codes[code] = codes.get(code, 0) + n
     return {
-        "games": stats.games_done, "moves": len(rtts), "seconds": elapsed,
-        "connected": stats.matched, "moves_per_s": len(rtts) / window if window else 0.0,
+        "games": sum(r["games_done"] for r in results), "moves": len(rtts), "seconds": elapsed,
+        "connected": sum(r["matched"] for r in results), "moves_per_s": len(rtts) / window if window else 0.0,
         "p50_ms": pick(0.50) * 1000, "p99_ms": pick(0.99) * 1000,
-        "steady_moves": len(steady), "steady_p50_ms": spick(0.50) * 1000,
+        "steady_moves": len(steady_rtts), "steady_p50_ms": spick(0.50) * 1000,
         "steady_p99_ms": spick(0.99) * 1000,
         "max_ms": (rtts[-1] * 1000 if rtts else 0.0),
         "mean_ms": statistics.fmean(rtts) * 1000 if rtts else 0.0,
         "server_cpu_s": server_cpu, "server_peak_mb": server_mb,
-        "client_cpu_s": time.process_time() - client_cpu0,
-        "client_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-        "errors": float(len(stats.errors)), "error_sample": stats.errors[:3],
-        "load_before": load_before, "load_after": load_after, "steady": stats.steady,
+        "client_cpu_s": [r["cpu_s"] for r in results], "client_peak_mb": [r["peak_mb"] for r in results],
+        "client_steady_cpu_s": steady_clients, "client_loop": results[0]["loop"] if results else "",
+        "client_lag": lag_all.summary(), "client_lag_steady": lag_steady.summary(),
+        "server_stats": server_stats, "clients": count, "client_results": len(results),
+        "errors": float(sum(r["errors"] for r in results)), "error_codes": codes,
+        "error_sample": [e for r in results for e in r["error_sample"]][:3],
+        "load_before": load_before, "load_after": load_after, "steady": steady,
         "logs": logs,
     }  # fmt: skip
 
@@ -371,6 +496,8 @@ def register(bench_app: typer.Typer) -> None:
         processes: int = typer.Option(1, "--processes", min=1, max=4, help="服务器进程数 (>1 需 --redis)"),
         redis: str = typer.Option(None, "--redis", help="Redis 地址 (多进程时必需), 如 redis://127.0.0.1:6379/0"),
         db: str = typer.Option(None, "--db", help="PostgreSQL 地址 (建临时 schema, 用后删除); 默认临时 SQLite 文件"),
+        clients: int = typer.Option(0, "--clients", min=0, max=8,
+                                    help="客户端进程数 (0 = 每约 2500 个连接一个, 最多 4)"),
     ) -> None:
         """线上对局基准: 模拟棋手经本机 WebSocket 下真实着手, 打印每秒着数与往返时间."""
         typer.echo(tr(
@@ -380,7 +507,7 @@ def register(bench_app: typer.Typer) -> None:
         ))  # fmt: skip
         if processes > 1 and not redis:
             raise typer.BadParameter(tr("多进程需要 --redis", "several processes need --redis"))
-        r = run_bench(games, moves, seconds, seed, regulation, think, processes, redis, db)
+        r = run_bench(games, moves, seconds, seed, regulation, think, processes, redis, db, clients or None)
         typer.echo(tr(
             f"完成 {r['games']:.0f} 局, {r['moves']:.0f} 着, {r['seconds']:.1f} 秒: {r['moves_per_s']:,.0f} 着/秒",
             f"finished {r['games']:.0f} games, {r['moves']:.0f} moves in {r['seconds']:.1f} s: "
@@ -413,17 +540,16 @@ def register(bench_app: typer.Typer) -> None:
             typer.echo(tr(f"服务器进程 {i}: CPU {cpu:.1f} 秒 ({cpu / r['seconds'] * 100:.0f}% 一核), 内存峰值 {mb:.0f} MB",
                           f"server process {i}: CPU {cpu:.1f} s ({cpu / r['seconds'] * 100:.0f}% of a core), "
                           f"peak memory {mb:.0f} MB"))  # fmt: skip
-        typer.echo(tr(
-            f"客户端进程: CPU {r['client_cpu_s']:.1f} 秒, 内存峰值 {r['client_peak_mb']:.0f} MB",
-            f"client process: CPU {r['client_cpu_s']:.1f} s, peak memory {r['client_peak_mb']:.0f} MB",
-        ))  # fmt: skip
+        _echo_clients(r)
+        _echo_server_stats(r)
         lb, la = r["load_before"], r["load_after"]
         typer.echo(tr(f"负载 (1/5/15 分钟): 开始 {lb[0]:.1f}/{lb[1]:.1f}/{lb[2]:.1f}, 结束 {la[0]:.1f}/{la[1]:.1f}/{la[2]:.1f}; "
                       f"CPU 核数 {os.cpu_count()}",
                       f"load average (1/5/15 min): before {lb[0]:.1f}/{lb[1]:.1f}/{lb[2]:.1f}, after "
                       f"{la[0]:.1f}/{la[1]:.1f}/{la[2]:.1f}; {os.cpu_count()} CPUs"))  # fmt: skip
         if r["errors"]:
-            typer.echo(tr(f"错误/拒绝: {r['errors']:.0f}", f"errors/refusals: {r['errors']:.0f}"))
+            by_code = ", ".join(f"{c} {n}" for c, n in sorted(r["error_codes"].items(), key=lambda x: -x[1]))
+            typer.echo(tr(f"错误/拒绝: {r['errors']:.0f} ({by_code})", f"errors/refusals: {r['errors']:.0f} ({by_code})"))
             for e in r["error_sample"]:
                 typer.echo(f"  {e[:200]}")
             for i, text in enumerate(r["logs"]):
@@ -433,3 +559,50 @@ def register(bench_app: typer.Typer) -> None:
         verdict = (r["steady_p99_ms"] if r["steady_moves"] else r["p99_ms"]) < 100
         typer.echo(tr(f"p99 目标 < 100 ms: {'达标' if verdict else '未达标'}",
                       f"p99 target < 100 ms: {'met' if verdict else 'NOT met'}"))  # fmt: skip
+
+
+def _echo_clients(r: dict[str, Any]) -> None:
+    cpus, mbs, steady = r["client_cpu_s"], r["client_peak_mb"], r["client_steady_cpu_s"]
+    secs = r["steady"][0] if r["steady"] else 0.0
+    share = ", ".join(f"{c / secs * 100:.0f}%" for c in steady) if secs else "—"
+    typer.echo(tr(
+        f"客户端 {r['clients']} 个进程 ({r['client_loop']}): CPU " + ", ".join(f"{c:.1f}" for c in cpus)
+        + f" 秒 (稳定阶段 {share} 一核), 内存峰值 " + ", ".join(f"{m:.0f}" for m in mbs) + " MB",
+        f"clients: {r['clients']} processes ({r['client_loop']}): CPU " + ", ".join(f"{c:.1f}" for c in cpus)
+        + f" s (steady state {share} of a core), peak memory " + ", ".join(f"{m:.0f}" for m in mbs) + " MB"))
+    lag, lag_s = r["client_lag"], r["client_lag_steady"]
+    typer.echo(tr(
+        f"客户端事件循环延迟: 全程 p99 {lag['p99_ms']:.1f} ms, 最大 {lag['max_ms']:.0f} ms; "
+        f"稳定阶段 p99 {lag_s['p99_ms']:.1f} ms, 最大 {lag_s['max_ms']:.0f} ms",
+        f"client event-loop lag: whole run p99 {lag['p99_ms']:.1f} ms, max {lag['max_ms']:.0f} ms; "
+        f"steady state p99 {lag_s['p99_ms']:.1f} ms, max {lag_s['max_ms']:.0f} ms"))  # fmt: skip
+    if r["client_results"] < r["clients"]:
+        typer.echo(tr(f"有 {r['clients'] - r['client_results']} 个客户端进程没有交回结果",
+                      f"{r['clients'] - r['client_results']} client processes returned no result"))  # fmt: skip
+
+
+def _echo_server_stats(r: dict[str, Any]) -> None:
+    """The servers' own timings over the steady state (``yisai.live.metrics``)."""
+    labels = {"act": ("收到着手→确认", "act received → ack"), "act_lock": ("等对局锁", "wait for the game lock"),
+              "act_commit": ("等入库", "wait for the commit"), "commit": ("一次组提交", "one group commit"),
+              "commit_sql": ("  其中语句", "  of which statements"), "commit_end": ("  其中提交 (fsync)", "  of which COMMIT (fsync)"),
+              "loop_lag": ("事件循环延迟", "event-loop lag"),
+              "loop_cpu": ("  每 10 ms 睡眠间循环线程所用 CPU", "  loop thread CPU per 10 ms sleep"), "tick": ("一次巡检", "one housekeeping pass"),
+              "ping": ("一批心跳", "one ping batch")}  # fmt: skip
+    for i, st in enumerate(r["server_stats"]):
+        if "error" in st:
+            typer.echo(tr(f"服务器进程 {i} 计时不可用: {st['error']}", f"server process {i} timings unavailable: {st['error']}"))
+            continue
+        typer.echo(tr(f"服务器进程 {i} 稳定阶段计时 ({st['seconds']:.0f} 秒, ms):",
+                      f"server process {i} steady-state timings ({st['seconds']:.0f} s, ms):"))  # fmt: skip
+        for key, (zh, en) in labels.items():
+            h = st.get(key)
+            if not h or not h["n"]:
+                continue
+            line = f"n {h['n']}, p50 {h['p50_ms']:.1f}, p99 {h['p99_ms']:.1f}, p99.9 {h['p999_ms']:.1f}, max {h['max_ms']:.1f}"
+            typer.echo(f"  {tr(zh, en)}: {line}")
+        b = st["batch"]
+        gcs = "; ".join(f"gen{g} n {h['n']} max {h['max_ms']:.0f} total {h['total_ms']:.0f}"
+                        for g, h in enumerate(st["gc"]) if h["n"])  # fmt: skip
+        typer.echo(tr(f"  组提交大小: 平均 {b['mean']:.1f}, 最大 {b['max']:.0f}; 垃圾回收: {gcs or '无'}",
+                      f"  group commit size: mean {b['mean']:.1f}, max {b['max']:.0f}; collector: {gcs or 'none'}"))

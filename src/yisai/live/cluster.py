@@ -23,6 +23,8 @@ import contextlib
 import itertools
 import json
 import logging
+import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -49,7 +51,13 @@ return 1
 
 
 class Unanswered(Exception):
-    """The other process did not answer in time (it may be dead: the caller retries)."""
+    """The other process did not answer in time (it may be dead: the caller retries).
+    ``rid`` is the request's id: asking the same process again with it keeps the first
+    request's answer good (the owner also ignores a repeat of a request it is still serving)."""
+
+    def __init__(self, process: str, rid: int | None = None) -> None:
+        super().__init__(process)
+        self.rid = rid
 
 
 class Cluster:
@@ -71,6 +79,7 @@ class Cluster:
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self.sent = self.received = 0
+        self.kinds: Counter[str] = Counter()  # messages received, by kind (for the bench and tests)
 
     def channel(self, process: str) -> str:
         return f"{self.prefix}:p:{process}"
@@ -100,6 +109,8 @@ class Cluster:
                         continue
                     self.received += 1
                     msg = json.loads(raw["data"])
+                    self.kinds[str(msg.get("k"))] += 1
+                    msg["_rx"] = time.perf_counter()  # when it arrived (the owner's act timing)
                     if msg.get("k") == "rep":  # an answer: wake the asker (its socket news follows)
                         future = self._waiting.pop(int(msg["id"]), None)
                         if future is not None and not future.done():
@@ -126,18 +137,42 @@ class Cluster:
         self.sent += 1
         return int(await self.redis.publish(self.channel(process), json.dumps(msg, ensure_ascii=False)))
 
-    async def request(self, process: str, msg: dict[str, Any], timeout: float) -> dict[str, Any]:
-        rid = next(self._ids)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._waiting[rid] = future
+    async def request(self, process: str, msg: dict[str, Any], timeout: float,
+                      rid: int | None = None, keep: bool = False) -> dict[str, Any]:
+        """Ask ``process`` and wait ``timeout`` for its answer. ``keep``: an unanswered request
+        stays open (``Unanswered.rid``); asking the same process again with that ``rid``, an
+        answer to either counts (a late answer is not thrown away when the caller asks again),
+        and the caller ``forget``s it when giving up."""
+        rid = next(self._ids) if rid is None else rid
+        future = self._waiting.get(rid)
+        if future is None:
+            future = asyncio.get_running_loop().create_future()
+            self._waiting[rid] = future
         try:
             if not await self.send(process, msg | {"id": rid, "from": self.me}):
                 raise Unanswered(process)
-            return await asyncio.wait_for(future, timeout)
+            got = await asyncio.wait_for(asyncio.shield(future), timeout)
         except TimeoutError:
-            raise Unanswered(process) from None
-        finally:
+            if not keep:
+                self._waiting.pop(rid, None)
+            raise Unanswered(process, rid if keep else None) from None
+        except BaseException:
             self._waiting.pop(rid, None)
+            raise
+        self._waiting.pop(rid, None)
+        return got
+
+    def forget(self, rid: int | None) -> None:
+        if rid is not None:
+            self._waiting.pop(rid, None)
+
+    async def listening(self, processes: list[str]) -> dict[str, bool]:
+        """Whether each process is subscribed to its channel (alive), in one round trip."""
+        if not processes:
+            return {}
+        got = await self.redis.pubsub_numsub(*(self.channel(p) for p in processes))
+        counts = {str(ch): int(n) for ch, n in got}
+        return {p: counts.get(self.channel(p), 0) > 0 for p in processes}
 
     async def reply(self, request: dict[str, Any], msg: dict[str, Any]) -> None:
         if "id" in request and "from" in request:

@@ -67,6 +67,7 @@ from yisai.live import relay
 from yisai.live.cluster import Cluster, Unanswered
 from yisai.live.delay import DelayLine, delayed_state
 from yisai.live.matching import Matchmaker
+from yisai.live.metrics import Metrics
 from yisai.live.periods import closed_reason, open_period, pool_of
 from yisai.live.session import Action, Kind, LiveGame, LiveRefused, color_name
 from yisai.live.sockets import Client, Slot, dumps
@@ -84,6 +85,15 @@ TICKET_SALT = "yisai-live-ticket"
 # time of a 30-minute game, short enough for an audience: the server's default, settable per
 # deployment (``yisai serve --spectator-delay``).
 DEFAULT_SPECTATOR_DELAY = 60.0
+# Periodic passes over games yield to the event loop after this many items.
+CHUNK = 200
+# The pings go out a group every PING_STEP seconds (each socket still every ``ping_seconds``).
+PING_STEP = 0.02
+# How uvicorn should run the live socket (``yisai serve`` and the bench use the same): no
+# per-message compression (frames are 20–300 bytes of JSON; deflate cost CPU on every frame and
+# a compressor's memory per socket), and the protocol's keep-alive ping once a minute only to
+# find dead TCP peers — the hub itself pings every ``ping_seconds`` for presence and lag.
+UVICORN_WS: dict[str, Any] = {"ws_per_message_deflate": False, "ws_ping_interval": 60.0, "ws_ping_timeout": 30.0}
 
 
 def issue_ticket(secret: str, player: str, name: str, division: str) -> str:
@@ -144,7 +154,8 @@ class LiveHub:
         self._takeover_lock = asyncio.Lock()
         self.being_seated: set[str] = set()  # players of a wave whose games are being stored
         self.actor = Actor.system()
-        self.writer = Writer(context, self.actor)
+        self.metrics = Metrics()
+        self.writer = Writer(context, self.actor, self.metrics)
         self.delay = max(options.spectator_delay, 0.0)
         self.delay_line = DelayLine(options.clock, self._deliver_late)
         # ----- cluster state (empty without Redis) -----
@@ -156,6 +167,16 @@ class LiveHub:
         self.forwarded: dict[str, tuple[str, str]] = {}  # our players queued at the leader
         self.leader_seen = ""
         self.frames_out: dict[str, set[tuple[int, str, str]]] = {}
+        self.serving: set[tuple[str, Any]] = set()  # forwarded requests being served (from, id)
+        self.seating: set[asyncio.Future[Any]] = set()  # waves whose players are being told
+        # Periodic work is spread out: every PING_STEP one group of the sockets is pinged (so
+        # their pongs come back a few dozen at a time, not thousands in one burst), and each
+        # housekeeping tick sweeps one share of the games for silent connections and stamps one
+        # share alive: nothing does O(all sockets) or O(all games) at once, each still every period.
+        self.ping_shares = max(1, round(options.ping_seconds / PING_STEP))
+        self.sweep_shares = max(1, round(options.ping_seconds / options.tick_seconds))
+        self.alive_shares = max(1, round(options.alive_seconds / options.tick_seconds))
+        self.ping_groups: list[set[Client]] = [set() for _ in range(self.ping_shares)]
 
     def keep(self, slot: Slot) -> Slot:
         """Own a game here (indexed by player: no scan over thousands of games per socket)."""
@@ -186,13 +207,15 @@ class LiveHub:
             log.info("live: %d games resumed", len(resumed))
             self.writer.start()
             self.delay_line.start()
+            self.metrics.start()
             _calm_the_collector()
             if self.opt.redis_url:
                 self.cluster = Cluster(self.opt.redis_url, self.opt.redis_prefix, self.me,
                                        self.opt.owner_ttl, partial(relay.on_message, self))  # fmt: skip
                 await self.cluster.start()
                 await relay.scan(self)
-            self.tasks = [asyncio.create_task(self._waves()), asyncio.create_task(self._housekeeping())]
+            self.tasks = [asyncio.create_task(self._waves()), asyncio.create_task(self._housekeeping()),
+                          asyncio.create_task(self._pings())]
             if self.cluster is not None:
                 self.tasks.append(asyncio.create_task(self._keep_keys()))
             self.started = True
@@ -211,8 +234,11 @@ class LiveHub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.tasks = []
+        for seating in list(self.seating):
+            seating.cancel()
         await self.writer.stop()
         await self.delay_line.stop()
+        await self.metrics.stop()
         if self.cluster is not None:  # hand our games over at once instead of after the expiry
             with contextlib.suppress(Exception):
                 await self.cluster.release(list(self.slots))
@@ -245,11 +271,12 @@ class LiveHub:
         player, name, division = who if who else (None, "", "")
         client = Client(ws, secrets.token_hex(6), player, name, division, lang)
         self.connections += 1
-        client.share = self.connections
+        client.share = self.connections % self.ping_shares
         self.conns[client.conn] = client
         if player is not None:
             self.clients.setdefault(player, set()).add(client)
             self.names[player] = name
+            self.ping_groups[client.share].add(client)
         mine = sorted(self.by_player.get(player, ())) if player else []
         if player is not None and self.cluster is not None:  # games owned by other processes too
             mine = sorted(set(mine) | set(await self._read(partial(svc.playing_games_of, player=player))))
@@ -257,6 +284,7 @@ class LiveHub:
         try:
             while True:
                 msg = await ws.receive_json()
+                client.received = time.perf_counter()
                 try:
                     await self._handle(client, msg if isinstance(msg, dict) else {})
                 except ServiceError as exc:
@@ -288,6 +316,7 @@ class LiveHub:
 
     async def _gone(self, client: Client) -> None:
         self.conns.pop(client.conn, None)
+        self.ping_groups[client.share].discard(client)
         if client.player is not None:
             conns = self.clients.get(client.player, set())
             conns.discard(client)
@@ -393,7 +422,9 @@ class LiveHub:
     async def _enqueue(self, pool: str, player: str, name: str, origin: str) -> None:
         """Into the one queue: ours if we lead the matching (or run alone), else the leader's."""
         if self.cluster is not None:
-            leader = await self.cluster.leader()
+            # the leader the waves loop saw last (no Redis round trip per queued player): if it
+            # changed meanwhile, that loop re-queues the forwarded players at the new one
+            leader = self.leader_seen or await self.cluster.leader()
             if leader and leader != self.me:
                 if origin == self.me:
                     self.forwarded[player] = (pool, name)
@@ -480,6 +511,8 @@ class LiveHub:
                 queue.clear()
             return
         mm = await self._matchmaker(beijing)
+        if self.cluster is not None:
+            await self._drop_departed(mm)
         for pool in cfg.pools:
             if mm.waiting(pool) < 2:
                 continue
@@ -514,25 +547,49 @@ class LiveHub:
             finally:
                 self.being_seated -= seated
             mm.confirm(wave)
-            await self._seat(started, owners)
-            joins: list[Awaitable[Any]] = []
+            where = await self._seat(started, owners)
+            ours: list[tuple[Client, int, str, str, str]] = []
+            theirs: dict[str, list[list[Any]]] = {}  # origin process → its players' seats
             for info, _ in started:
                 for player, color in ((info.black, BLACK), (info.white, WHITE)):
                     opponent = info.white_name if color == BLACK else info.black_name
                     origin = self.origin.pop(player, self.me)
+                    seat = [info.id, color_name(color), opponent, where[info.id]]
                     if origin == self.me:
-                        joins.extend(self._matched(c, info.id, color_name(color), opponent)
-                                     for c in list(self.clients.get(player, ())))  # fmt: skip
+                        ours.extend((c, *seat) for c in list(self.clients.get(player, ())))  # type: ignore[misc]
                     elif self.cluster is not None:
-                        joins.append(self.cluster.send(origin, {
-                            "k": "matched", "player": player, "game": info.id,
-                            "color": color_name(color), "opponent": opponent}))  # fmt: skip
-            await asyncio.gather(*joins)  # every player of the wave at once, not one by one
+                        theirs.setdefault(origin, []).append([player, *seat])
+            sends: list[Awaitable[Any]] = [relay.seat_many(self, ours)]
+            if self.cluster is not None:  # one message per process for the whole wave
+                sends.extend(self.cluster.send(origin, {"k": "matched", "seats": seats})
+                             for origin, seats in theirs.items())  # fmt: skip
+            # The players are told and joined in the background: seating thousands of sockets
+            # takes a while, and the waves loop (which keeps the leader's key) must go on.
+            seating = asyncio.ensure_future(asyncio.gather(*sends, return_exceptions=True))
+            self.seating.add(seating)
+            seating.add_done_callback(self.seating.discard)
 
-    async def _seat(self, started: list[tuple[svc.LiveGameInfo, LiveGame]], owners: dict[str, str]) -> None:
+    async def _drop_departed(self, mm: Matchmaker) -> None:
+        """Players queued through a process that is gone (killed: it could not forward their
+        ``leave``) leave the queue, so nobody is paired with a player who is not there."""
+        assert self.cluster is not None
+        others = sorted({o for o in self.origin.values() if o != self.me})
+        if not others:
+            return
+        alive = await self.cluster.listening(others)
+        for player, origin in list(self.origin.items()):
+            if not alive.get(origin, True):
+                mm.leave(player)
+                del self.origin[player]
+                log.info("live: %s left the queue with their process %s", player, origin)
+
+    async def _seat(self, started: list[tuple[svc.LiveGameInfo, LiveGame]],
+                    owners: dict[str, str]) -> dict[int, str]:
         """New games go to their owners: here, or adopted by the process holding Black (one
         request per process per wave). A game its owner did not take in time is ours, unless
-        the owner claimed it meanwhile: a key is claimed once, so a game never has two owners."""
+        the owner claimed it meanwhile: a key is claimed once, so a game never has two owners.
+        Returns each game's owner (sent with ``matched``: the players' processes need not ask)."""
+        where: dict[int, str] = {}
         by_owner: dict[str, list[tuple[svc.LiveGameInfo, LiveGame]]] = {}
         for info, game in started:
             by_owner.setdefault(owners[info.black] if self.cluster else self.me, []).append((info, game))
@@ -542,16 +599,19 @@ class LiveHub:
                     await self.cluster.request(owner, {"k": "adopt", "games": [
                         [asdict(info), game.start] for info, game in games]},
                         max(self.opt.request_seconds, self.opt.owner_ttl / 2))  # fmt: skip
+                    where.update((info.id, owner) for info, _ in games)
                     continue
             claimed = (await self.cluster.claim_many([i.id for i, _ in games]) if self.cluster
                        else [True] * len(games))  # fmt: skip
             for (info, game), ours in zip(games, claimed, strict=True):
                 if ours:
                     self.keep(Slot(info, game))
-
-    async def _matched(self, client: Client, gid: int, color: str, opponent: str) -> None:
-        await client.send({"t": "matched", "game": gid, "color": color, "opponent": opponent})
-        await self._join(client, gid)
+                where[info.id] = self.me
+            taken = [info.id for (info, _), ours in zip(games, claimed, strict=True) if not ours]
+            if taken and self.cluster is not None:  # the owner claimed them after all (a late adopt)
+                for gid, holder in zip(taken, await self.cluster.owners(taken), strict=True):
+                    where[gid] = holder or ""  # "": nobody now; a join finds out
+        return where
 
     async def _tell(self, player: str, msg: dict[str, Any]) -> None:
         """A message for a queued player, wherever their sockets are."""
@@ -675,13 +735,16 @@ class LiveHub:
                 slot.clients.add(client)
                 client.games.add(slot.info.id)
 
-        await self._act_on(slot, color, client.conn, msg, client.delay, client.lang, client.send, join)
+        await self._act_on(slot, color, client.conn, msg, client.delay, client.lang, client.send, join,
+                           began=client.received)
 
     async def _act_on(self, slot: Slot, color: int, conn: str, msg: dict[str, Any], lag: float,
                       lang: str, answer: Callable[[dict[str, Any]], Any],
-                      join: Callable[[], None]) -> None:
+                      join: Callable[[], None], began: float | None = None) -> None:
         """Check, store and acknowledge one action; then the news to everyone watching.
-        ``answer`` reaches the acting socket, here or (through Redis) on another process."""
+        ``answer`` reaches the acting socket, here or (through Redis) on another process.
+        ``began`` (perf_counter) is when the frame arrived: the time to the ack is recorded."""
+        began = time.perf_counter() if began is None else began
         try:
             kind = Kind(str(msg.get("kind")))
             version = int(msg.get("version", -1))
@@ -692,7 +755,10 @@ class LiveHub:
             await answer(self._refusal(slot, "bad_action", Text("无法识别的着手", "malformed action"),
                                        slot.game.version, lang))
             return
+        locking = time.perf_counter()
         async with slot.lock:
+            locked = time.perf_counter()
+            self.metrics.hist("act_lock").add(locked - locking)
             join()
             now = self.opt.clock()
             try:
@@ -714,6 +780,7 @@ class LiveHub:
                         await self.writer.submit(partial(self._persist_end, slot=slot, action=ack.action))
                     else:
                         await self.writer.record(slot.info.id, slot.game, ack.action)
+                    self.metrics.hist("act_commit").add(time.perf_counter() - locked)
                 except Exception:  # not stored: forget it and reload the stored game
                     log.exception("live: could not store game %s action %s", slot.info.id, ack.action)
                     await self._reload(slot)
@@ -723,6 +790,7 @@ class LiveHub:
                     return
             await answer({"t": "ack", "game": slot.info.id, "seq": ack.action.seq,
                           "version": ack.version, "duplicate": ack.duplicate})  # fmt: skip
+            self.metrics.hist("act").add(time.perf_counter() - began)
             if not ack.duplicate:
                 update = self._update(slot, ack.action)
                 if self.delay > 0:
@@ -799,7 +867,7 @@ class LiveHub:
             return
         slot.last_presence = view
         if slot.info.status == "playing":
-            await self.writer.submit(lambda work: svc.save_state(work, slot.info.id, slot.game, now))
+            await self.writer.save_state(slot.info.id, slot.game, now)
         await self._news(slot, {"t": "presence", "game": slot.info.id, "clocks": slot.game.clocks(now)}, now)
 
     # ----- fan-out ----------------------------------------------------------------------------
@@ -841,45 +909,72 @@ class LiveHub:
                 await c.send_text(text)
 
     async def _housekeeping(self) -> None:
-        last_sweep = last_alive = last_scan = 0.0
-        # Pings are spread over the interval: each tick pings one share of the sockets, so
-        # thousands of pongs do not arrive in one burst (each socket still every ping_seconds).
-        shares = max(1, round(self.opt.ping_seconds / self.opt.tick_seconds))
+        """Every ``tick_seconds``: frames for other owners, the games that fell due (a flag or
+        an escape), one share of the games swept for silent sockets and one share stamped
+        alive; every share in turn, so each game is swept every ``ping_seconds`` and stamped
+        every ``alive_seconds``. The passes yield to the event loop every ``CHUNK`` items: a
+        move's ack never waits behind a pass over thousands of games."""
+        last_scan = 0.0
         turn = 0
         while True:
             await asyncio.sleep(self.opt.tick_seconds)
             try:
+                began = time.perf_counter()
                 now = self.opt.clock()
-                turn = (turn + 1) % shares
-                text = dumps({"t": "ping", "at": now})
-                for conns in list(self.clients.values()):
-                    for c in list(conns):
-                        if c.share % shares == turn:
-                            await c.send_text(text)
-                ping = now - last_sweep >= self.opt.ping_seconds
-                if ping:
-                    last_sweep = now
+                turn += 1
                 await relay.flush_frames(self)
-                for slot in list(self.slots.values()):
-                    # only what is due: a flag or an escape now, silent sockets at ping time
-                    due = slot.game.deadline()
-                    if slot.info.status != "playing" or not (ping or (due is not None and due <= now)):
-                        continue
-                    async with slot.lock:
-                        for _, conn in slot.game.sweep(now, self.opt.silence_seconds):
-                            slot.remote.pop(conn, None)
-                        slot.game.tick(now)
-                        await self._after_change(slot)
-                if now - last_alive >= self.opt.alive_seconds:
-                    last_alive = now
-                    ids = [gid for gid, s in self.slots.items() if s.info.status == "playing"]
+                await self._settle_due(turn % self.sweep_shares)
+                stamp = turn % self.alive_shares
+                ids = [gid for gid, s in self.slots.items()
+                       if gid % self.alive_shares == stamp and s.info.status == "playing"]  # fmt: skip
+                if ids:
                     await self.writer.submit(partial(_touch, ids=ids, at=now))
                 if self.cluster is not None and now - last_scan >= self.opt.owner_ttl / 3:
                     last_scan = now
                     await relay.scan(self)
-                self._forget_finished()
+                if turn % self.sweep_shares == 0:
+                    await self._forget_finished()
+                self.metrics.hist("tick").add(time.perf_counter() - began)
             except Exception:
                 log.exception("live: housekeeping failed")
+
+    async def _pings(self) -> None:
+        """Every ``PING_STEP`` the next group of sockets gets a ping: each socket every
+        ``ping_seconds``, the pongs spread evenly over time."""
+        turn = 0
+        while True:
+            await asyncio.sleep(PING_STEP)
+            try:
+                began = time.perf_counter()
+                turn += 1
+                group = self.ping_groups[turn % self.ping_shares]
+                if not group:
+                    continue
+                text = dumps({"t": "ping", "at": self.opt.clock()})
+                for c in list(group):
+                    await c.send_text(text)
+                self.metrics.hist("ping").add(time.perf_counter() - began)
+            except Exception:
+                log.exception("live: pinging failed")
+
+    async def _settle_due(self, share: int) -> None:
+        """Tick the games whose flag or escape fell due, and sweep one share of the games
+        for connections silent longer than ``silence_seconds``."""
+        for i, slot in enumerate(list(self.slots.values())):
+            if i and i % CHUNK == 0:
+                await asyncio.sleep(0)
+            if slot.info.status != "playing":
+                continue
+            now = self.opt.clock()
+            due = slot.game.deadline()
+            if not (slot.info.id % self.sweep_shares == share or (due is not None and due <= now)):
+                continue
+            async with slot.lock:
+                now = self.opt.clock()
+                for _, conn in slot.game.sweep(now, self.opt.silence_seconds):
+                    slot.remote.pop(conn, None)
+                slot.game.tick(now)
+                await self._after_change(slot)
 
     async def _keep_keys(self) -> None:
         """Renew our ownership keys on their own beat: never behind a slow commit or a long
@@ -888,13 +983,17 @@ class LiveHub:
         while True:
             await asyncio.sleep(self.opt.alive_seconds)
             try:
+                if self.cluster is not None and self.leader_seen == self.me:
+                    await self.cluster.leader()  # the matching lead too, whatever a wave is doing
                 await relay.renew(self, [gid for gid, s in self.slots.items() if s.info.status == "playing"])
             except Exception:
                 log.exception("live: renewing ownership keys failed")
 
-    def _forget_finished(self) -> None:
+    async def _forget_finished(self) -> None:
         now = self.opt.clock()
-        for gid, slot in list(self.slots.items()):
+        for i, (gid, slot) in enumerate(list(self.slots.items())):
+            if i and i % CHUNK == 0:
+                await asyncio.sleep(0)
             ending = slot.game.ending
             shown = ending is None or ending.at + self.delay <= now  # a delayed watcher may still ask
             if slot.info.status != "playing" and not slot.clients and shown:
@@ -949,4 +1048,4 @@ def create_live_router(
     return router
 
 
-__all__ = ["LiveHub", "LiveOptions", "create_live_router", "issue_ticket", "read_ticket"]
+__all__ = ["UVICORN_WS", "LiveHub", "LiveOptions", "create_live_router", "issue_ticket", "read_ticket"]

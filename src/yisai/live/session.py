@@ -156,6 +156,7 @@ class LiveGame:
         for c in present:
             self.links[c].last_frame = start
         self.clock.start(start, BLACK)
+        self._due: float | bool | None = False  # deadline() cached; False = to compute
 
     # ----- reading ------------------------------------------------------------------------
     @property
@@ -174,11 +175,19 @@ class LiveGame:
         return self.clock.time_left(color, now)
 
     def deadline(self) -> float | None:
-        """When the server should next call ``tick`` (a flag or an escape may fall due)."""
-        if self.over:
-            return None
-        times = [t for t in (self.clock.deadline(), self.presence.deadline()) if t is not None]
-        return min(times) if times else None
+        """When the server should next call ``tick`` (a flag or an escape may fall due).
+
+        It depends on the clock and presence state only (not on the time asked), so it is
+        cached until the next call that can change them: the server asks for every game it
+        owns twice a second, and thousands of games change far less often."""
+        if self._due is False:
+            if self.over:
+                self._due = None
+            else:
+                times = [t for t in (self.clock.deadline(), self.presence.deadline()) if t is not None]
+                self._due = min(times) if times else None
+        assert self._due is not True
+        return self._due
 
     def count(self) -> AreaCount | None:
         return self.flow.count() if self.flow.phase == Phase.SCORING else None
@@ -186,18 +195,21 @@ class LiveGame:
     # ----- connections --------------------------------------------------------------------
     def attach(self, color: int, conn: str, now: float) -> None:
         """A connection of ``color`` opened (a second tab is a second connection)."""
+        self._due = False
         self.tick(now)
         self.links[color].last[conn] = now
         self._seen(color, now)
 
     def frame(self, color: int, conn: str, now: float) -> None:
         """Any frame from the player (pong, move): they are on the platform at ``now``."""
+        self._due = False
         self.tick(now)
         self.links[color].last[conn] = now
         self._seen(color, now)
 
     def detach(self, color: int, conn: str, now: float) -> None:
         """A connection closed; with none left the player is away since their last frame."""
+        self._due = False
         self.tick(now)
         links = self.links[color]
         links.last.pop(conn, None)
@@ -229,6 +241,7 @@ class LiveGame:
     # ----- time ---------------------------------------------------------------------------
     def tick(self, now: float) -> Ending | None:
         """Settle a loss on time or an escape that fell due by ``now`` (earliest first)."""
+        self._due = False
         if self.ending is not None:
             return self.ending
         flag_at = self.clock.deadline()
@@ -275,6 +288,7 @@ class LiveGame:
         lag: float = 0.0,
     ) -> Ack:
         """Apply one action from ``color`` sent at ``version``; raises ``LiveRefused``."""
+        self._due = False
         self.frame(color, conn or "-", now) if conn is not None else self._arrive(color, now)
         if kind in (Kind.MOVE, Kind.TOGGLE):
             board = self.flow.board
@@ -303,6 +317,7 @@ class LiveGame:
             )
         lag = min(max(lag, 0.0), self.rules.lag_cap)
         self._apply(color, kind, point, now, lag)
+        self._due = False
         action = Action(self.version + 1, color, kind, point, now, lag)
         self.actions.append(action)
         outcome = self.ending.outcome if self.ending is not None else None
@@ -488,6 +503,7 @@ class LiveGame:
         if game.flow.phase == Phase.FINISHED:
             assert game.flow.outcome is not None
             game.ending = Ending(game.flow.outcome, actions[-1].at if actions else start)
+        game._due = False  # clock and presence replaced above
         return game
 
 

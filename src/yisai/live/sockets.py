@@ -29,6 +29,7 @@ class Client:
     games: set[int] = field(default_factory=set)
     delay: float = 0.0  # one-way network delay: half the last ping's round trip
     share: int = 0  # which tick of the ping interval pings this socket
+    received: float = 0.0  # perf_counter when the frame being handled arrived
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def send(self, msg: dict[str, Any]) -> None:

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+from yisai.live.metrics import Metrics
 from yisai.live.session import Action, LiveGame
 from yisai.services import live as svc
 from yisai.services.context import Context, Work
@@ -26,14 +27,16 @@ class Writer:
 
     Each caller awaits its own result; the acknowledgement of an action is sent only when the
     transaction holding it has committed. The actions of a batch go in as two executemany
-    statements (``services.live.record_actions``); other writes run as they are. If a batch
-    fails, its writes are retried one by one so one bad write cannot sink the others.
+    statements (``services.live.record_actions``) and its clock-and-presence saves as one
+    (``services.live.save_states``); other writes run as they are. If a batch fails, its
+    writes are retried one by one so one bad write cannot sink the others.
     """
 
-    def __init__(self, context: Context, actor: Actor) -> None:
+    def __init__(self, context: Context, actor: Actor, metrics: Metrics | None = None) -> None:
         self.ctx = context
         self.actor = actor
-        self.pending: list[tuple[Callable[[Work], Any] | None, Any, asyncio.Future[Any]]] = []
+        self.metrics = metrics or Metrics()
+        self.pending: list[tuple[str, Any, asyncio.Future[Any]]] = []
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.batches = self.writes = 0
@@ -50,15 +53,19 @@ class Writer:
             self.task = None
 
     async def submit(self, fn: Callable[[Work], T]) -> T:
-        return cast(T, await self._queue(fn, None))
+        return cast(T, await self._queue(FN, fn))
 
     async def record(self, game_id: int, game: LiveGame, action: Action) -> None:
         """Store one accepted action (batched with the others of the same commit)."""
-        await self._queue(None, (game_id, game, action))
+        await self._queue(MOVE, (game_id, game, action))
 
-    def _queue(self, fn: Callable[[Work], Any] | None, move: Any) -> asyncio.Future[Any]:
+    async def save_state(self, game_id: int, game: LiveGame, at: float) -> None:
+        """Store a game's clock and presence (after a connection change; batched too)."""
+        await self._queue(STATE, (game_id, game, at))
+
+    def _queue(self, kind: str, item: Any) -> asyncio.Future[Any]:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.pending.append((fn, move, future))
+        self.pending.append((kind, item, future))
         self.wake.set()
         return future
 
@@ -70,8 +77,11 @@ class Writer:
             if not batch:
                 continue
             began = time.perf_counter()
-            results = await asyncio.to_thread(self._commit, [(fn, mv) for fn, mv, _ in batch])
-            self.busy += time.perf_counter() - began
+            results = await asyncio.to_thread(self._commit, [(kind, item) for kind, item, _ in batch])
+            took = time.perf_counter() - began
+            self.busy += took
+            self.metrics.hist("commit").add(took)
+            self.metrics.batch.add(len(batch) / 1000)
             self.batches += 1
             self.writes += len(batch)
             for (_, _, future), (ok, value) in zip(batch, results, strict=True):
@@ -83,29 +93,39 @@ class Writer:
                     future.set_exception(value)
 
     @staticmethod
-    def _one(work: Work, fn: Callable[[Work], Any] | None, move: Any) -> Any:
-        if fn is not None:
-            return fn(work)
-        svc.record_action(work, *move)
+    def _one(work: Work, kind: str, item: Any) -> Any:
+        if kind == FN:
+            return item(work)
+        if kind == MOVE:
+            svc.record_action(work, *item)
+        else:
+            svc.save_states(work, [item])
         return None
 
-    def _commit(self, items: list[tuple[Callable[[Work], Any] | None, Any]]) -> list[tuple[bool, Any]]:
+    def _commit(self, items: list[tuple[str, Any]]) -> list[tuple[bool, Any]]:
         try:
+            began = time.perf_counter()
             with self.ctx.work(actor=self.actor) as work:
-                svc.record_actions(work, [mv for fn, mv in items if fn is None])
-                values = [fn(work) if fn is not None else None for fn, _ in items]
+                svc.record_actions(work, [item for kind, item in items if kind == MOVE])
+                values = [item(work) if kind == FN else None for kind, item in items]
+                svc.save_states(work, [item for kind, item in items if kind == STATE])
+                written = time.perf_counter()
+            self.metrics.hist("commit_sql").add(written - began)  # the rest: COMMIT (fsync)
+            self.metrics.hist("commit_end").add(time.perf_counter() - written)
             return [(True, v) for v in values]
         except Exception as exc:
             if len(items) == 1:
                 return [(False, exc)]
         out: list[tuple[bool, Any]] = []
-        for fn, mv in items:
+        for kind, item in items:
             try:
                 with self.ctx.work(actor=self.actor) as work:
-                    out.append((True, self._one(work, fn, mv)))
+                    out.append((True, self._one(work, kind, item)))
             except Exception as exc:
                 out.append((False, exc))
         return out
 
+
+FN, MOVE, STATE = "fn", "move", "state"
 
 __all__ = ["Writer"]

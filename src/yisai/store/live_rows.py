@@ -207,6 +207,19 @@ def save_state(s: Session, game_id: int, *, state: dict[str, Any], alive_at: flo
     )  # fmt: skip
 
 
+_SAVE_STATE = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("g_id"), _GAMES.c.status == "playing")
+    .values(state=bindparam("g_state", type_=JSON), alive_at=bindparam("g_alive"))
+)  # fmt: skip
+
+
+def save_states(s: Session, items: list[tuple[int, dict[str, Any], float]]) -> None:
+    """``save_state`` for many games in one executemany statement (the group commit's batch)."""
+    if items:
+        s.execute(_SAVE_STATE, [{"g_id": gid, "g_state": state, "g_alive": alive} for gid, state, alive in items])
+
+
 def finish_game(
     s: Session,
     game_id: int,
