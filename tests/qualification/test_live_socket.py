@@ -41,3 +41,26 @@ def test_suspended_refused_and_focus_stored(tmp_path: Path) -> None:
         queue = {g.game_id: g for g in fairplay.review_queue(work, None)}
     black = queue[gid].signals["black"]
     assert black["focus_losses"] == 4 and queue[gid].signals["white"]["focus_losses"] == 0
+
+
+def test_suspended_while_waiting_leaves_the_queue_before_the_next_wave(tmp_path: Path) -> None:
+    db = new_db(tmp_path)
+    server = Server(db)
+    server.start()
+    try:
+        async def run() -> None:
+            waiting = await tab(server, "w1")
+            await waiting.send(t="queue")
+            await waiting.expect("queued")
+            with open_context(db, actor="裁判长") as ctx, ctx.work() as work:  # the console, meanwhile
+                fairplay.suspend_player(work, None, "w1", periods=1, first_period=1, reason="第1期对局使用软件")
+            told = await waiting.expect("error")
+            assert told["code"] == "suspended" and "第1期对局使用软件" in told["message"]
+            gid, tabs = await matched_pair(server, "w2", "w3")  # the next two meet each other
+            assert gid > 0 and set(tabs) == {"B", "W"}
+            for t in (waiting, *tabs.values()):
+                await t.close()
+
+        asyncio.run(run())
+    finally:
+        server.stop()

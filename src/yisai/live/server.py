@@ -513,6 +513,7 @@ class LiveHub:
         mm = await self._matchmaker(beijing)
         if self.cluster is not None:
             await self._drop_departed(mm)
+        await self._drop_suspended(mm, beijing)
         for pool in cfg.pools:
             if mm.waiting(pool) < 2:
                 continue
@@ -612,6 +613,19 @@ class LiveHub:
                 for gid, holder in zip(taken, await self.cluster.owners(taken), strict=True):
                     where[gid] = holder or ""  # "": nobody now; a join finds out
         return where
+
+    async def _drop_suspended(self, mm: Matchmaker, beijing: datetime) -> None:
+        """A sanction recorded while a player waits takes effect before the next wave (one read
+        of the event's sanctions, only when someone waits): they leave the queue and are told."""
+        assert self.cfg is not None
+        waiting = {p for queue in mm.queues.values() for p in queue}
+        if not waiting:
+            return
+        barred = await asyncio.to_thread(fairplay.suspended_now_in, self.ctx, self.cfg, beijing)
+        for player in waiting & barred.keys():
+            mm.leave(player)
+            await self._tell(player, self._error("suspended", barred[player], self.ctx.settings.language))
+            self.origin.pop(player, None)
 
     async def _tell(self, player: str, msg: dict[str, Any]) -> None:
         """A message for a queued player, wherever their sockets are."""
