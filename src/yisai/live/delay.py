@@ -19,6 +19,7 @@ from typing import Any
 
 from yisai.game.board import BLACK
 from yisai.live.session import LiveGame
+from yisai.live.tasks import stop_task
 
 
 class DelayLine:
@@ -36,10 +37,7 @@ class DelayLine:
         self._task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
 
     def put(self, due: float, item: Any) -> None:
         heapq.heappush(self._heap, (due, next(self._n), item))

@@ -19,6 +19,8 @@ import math
 import time
 from typing import Any
 
+from yisai.live.tasks import stop_task
+
 # Log-spaced buckets, 5 % wide, from 10 µs to ~100 s: a quantile is exact to 5 %.
 _BASE = 1e-5
 _STEP = math.log(1.05)
@@ -83,11 +85,8 @@ class LoopLag:
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-            self.task = None
+        await stop_task(self.task)
+        self.task = None
 
     async def _run(self) -> None:
         while True:

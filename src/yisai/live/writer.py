@@ -8,13 +8,13 @@ statements, keeps the cost per move small (docs/BENCHMARKS.md, live section).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from yisai.live.metrics import Metrics
 from yisai.live.session import Action, LiveGame
+from yisai.live.tasks import stop_task
 from yisai.services import live as svc
 from yisai.services.context import Context, Work
 from yisai.services.identity import Actor
@@ -46,11 +46,8 @@ class Writer:
         self.task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-            self.task = None
+        await stop_task(self.task)
+        self.task = None
 
     async def submit(self, fn: Callable[[Work], T]) -> T:
         return cast(T, await self._queue(FN, fn))

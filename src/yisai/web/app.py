@@ -7,7 +7,6 @@ it under uvicorn (``app_from_environment`` is the factory each worker process ca
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import secrets
 from collections.abc import AsyncIterator
@@ -20,6 +19,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from yisai.i18n import tr
+from yisai.live.tasks import stop_task
 from yisai.services.context import open_context
 from yisai.services.errors import ServiceError
 from yisai.services.settings import Settings, settings_from_environment
@@ -55,10 +55,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
         if qualifier_event:  # reminders before the confirmation deadline, lapses after it
             duties = asyncio.create_task(qualification.run_duties(ctx, qualifier_event, app.state.play.sender))
         yield
-        if duties is not None:
-            duties.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await duties
+        await stop_task(duties)
         ctx.close()
 
     app = FastAPI(
