@@ -32,11 +32,9 @@ from yisai.cli.launch import IDLE_SECONDS, PROTOCOL
 
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this installation's yisai
 
-# What a command needs besides its own small module: imported here once, shared by every child.
+# What commands need besides their own module: imported here once, shared by every child (the
+# command modules themselves come from the root's table, `yisai.cli.app.COMMANDS`).
 PRELOAD = (
-    "yisai.cli.app", "yisai.cli.session", "yisai.cli.rounds", "yisai.cli.registration",
-    "yisai.cli.standings", "yisai.cli.awards", "yisai.cli.events", "yisai.cli.regulation",
-    "yisai.cli.papers", "yisai.cli.qualifier", "yisai.cli.sgf", "yisai.cli.printing",
     "yisai.services.context", "yisai.services.round_results", "yisai.services.rounds",
     "yisai.services.events", "yisai.services.registration", "yisai.services.standings",
     "yisai.store", "yisai.regulation",
@@ -53,7 +51,11 @@ class Child:
 def _preload() -> None:
     import importlib
 
-    for name in PRELOAD:
+    from yisai.cli.app import COMMANDS
+    from yisai.cli.launch import BYPASS
+
+    commands = {f"yisai.cli.{module}" for name, (module, _zh, _en) in COMMANDS.items() if name not in BYPASS}
+    for name in (*sorted(commands), *PRELOAD):
         with contextlib.suppress(ImportError):  # an optional extra that is not installed
             importlib.import_module(name)
     from sqlalchemy.orm import configure_mappers
