@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from itsdangerous import URLSafeSerializer
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from tests.conftest import REGULATIONS, ROOT
-from yisai.live.server import issue_ticket
+from yisai.live.server import TICKET_SALT, TICKET_SECONDS, issue_ticket
 from yisai.regulation.loader import loads
 from yisai.services import live
 from yisai.services.context import open_context
@@ -376,6 +378,26 @@ def test_a_forged_ticket_is_refused(server: Server) -> None:
         ws = await connect(f"ws://127.0.0.1:{server.port}/live/ws?ticket=forged.ticket")
         msg = json.loads(await ws.recv())
         assert (msg["t"], msg["code"]) == ("error", "bad_ticket")
+        await ws.close()
+    asyncio.run(run())
+
+
+def test_an_expired_ticket_is_refused_and_a_fresh_one_is_served(server: Server) -> None:
+    """Tickets end TICKET_SECONDS after issue; the refusal closes with 4401 (the page renews)."""
+    base = f"ws://127.0.0.1:{server.port}/live/ws?ticket="
+    old = URLSafeSerializer(SECRET, salt=TICKET_SALT).dumps({"p": "e1", "n": "E1", "d": "open"})  # before expiry
+
+    async def run() -> None:
+        for ticket in (issue_ticket(SECRET, "e1", "E1", "open", now=time.time() - TICKET_SECONDS - 1), old):
+            ws = await connect(base + ticket)
+            msg = json.loads(await ws.recv())
+            assert (msg["t"], msg["code"]) == ("error", "ticket_expired")
+            with pytest.raises(ConnectionClosed):
+                await ws.recv()
+            assert ws.close_code == 4401
+        ws = await connect(base + issue_ticket(SECRET, "e1", "E1", "open", now=time.time() - TICKET_SECONDS + 60))
+        msg = json.loads(await ws.recv())
+        assert (msg["t"], msg["player"]) == ("welcome", "e1")
         await ws.close()
     asyncio.run(run())
 

@@ -15,6 +15,7 @@ The period is injected with YISAI_NOW (2025-05-10 12:00, seed 000's period 1).
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from tests.web.test_browser import (
     playwright_api,
     pytestmark,
 )
+from yisai.live.server import TICKET_SECONDS, issue_ticket, read_ticket
 from yisai.services.context import open_context
 from yisai.services.events import create_event
 
@@ -193,6 +195,17 @@ def test_sign_up_match_play_to_resignation_and_to_a_count_with_a_spectator(brows
         a.wait_for_selector(".play-app[data-conn=lost], .play-app[data-conn=reconnecting]", timeout=WAIT)
         a.wait_for_selector(".play-app[data-conn=open]", timeout=WAIT)
         assert game(a)["version"] == 2 and game(a)["you"] == g2["you"]
+
+        # an expired ticket (they last TICKET_SECONDS): the page fetches a fresh one and reconnects
+        ticket = a.evaluate("JSON.parse(document.getElementById('play').dataset.setup).ticket")
+        who = read_ticket("browser-test", ticket)
+        assert who is not None
+        expired = issue_ticket("browser-test", who.player, who.name, who.division, now=time.time() - TICKET_SECONDS - 1)
+        with a.expect_response(lambda r: r.url.endswith("/play/ticket") and r.status == 200):
+            a.evaluate("([old, expired]) => { const c = window.yisaiPlay.conn; c.url = c.url.replace(old, expired); c.drop(); }",
+                       [ticket, expired])  # fmt: skip
+        a.wait_for_selector(".play-app[data-conn=open]", timeout=WAIT)
+        assert game(a)["version"] == 2 and expired not in a.evaluate("window.yisaiPlay.conn.url")
 
         # the phone player's page closes: the opponent is told how long they have before an escape
         b.close()

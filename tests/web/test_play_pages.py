@@ -6,6 +6,7 @@ public pages."""
 from __future__ import annotations
 
 import re
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import REGULATIONS
 from tests.web.conftest import Clock
-from yisai.live.server import read_ticket
+from yisai.live.server import TICKET_SECONDS, read_ticket
 from yisai.services.context import open_context
 from yisai.services.events import create_event
 from yisai.services.settings import Settings
@@ -75,8 +76,23 @@ def test_sign_up_by_code_then_profile_then_the_ticket_names_the_division(site: t
     ticket = re.search(r'&#34;ticket&#34;: &#34;([^&]+)&#34;', page)
     assert ticket, "the play page carries the live ticket"
     who = read_ticket(SECRET, ticket.group(1))
-    assert who is not None and who[1:] == ("张三", "open")
-    assert who[0].isdigit() and PHONE not in who[0]  # the account id, not the phone number
+    assert who is not None and (who.name, who.division) == ("张三", "open")
+    assert who.player.isdigit() and PHONE not in who.player  # the account id, not the phone number
+    assert time.time() + TICKET_SECONDS - 60 < who.expires <= time.time() + TICKET_SECONDS
+
+
+def test_the_board_page_renews_its_ticket_only_for_a_signed_in_player(site: tuple[TestClient, Clock, int]) -> None:
+    client, _, _ = site
+    r = client.get("/play/ticket")
+    assert r.status_code == 401 and r.json() == {"error": "signin"}  # a status for the page's fetch
+    sign_in(client)
+    assert client.get("/play/ticket").status_code == 409  # no profile yet: no pool, no ticket
+    client.post("/play/profile", data={"csrf": csrf(client, "/play/profile"), **ADULT})
+    r = client.get("/play/ticket")
+    assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+    who = read_ticket(SECRET, r.json()["ticket"])
+    assert who is not None and (who.name, who.division) == ("张三", "open") and who.expires > time.time() + 3600
+    assert PHONE not in r.text
 
 
 def test_a_child_needs_a_guardian_phone_and_plays_in_the_youth_pool(site: tuple[TestClient, Clock, int]) -> None:
@@ -95,7 +111,7 @@ def test_a_child_needs_a_guardian_phone_and_plays_in_the_youth_pool(site: tuple[
     # seed 000 十一(二)3: 少年组 born 2011-09-01 .. 2019-08-31; ranked with 幼儿组 as one pool
     assert "少年组" in page and "少年组、幼儿组" in page
     ticket = re.search(r'&#34;ticket&#34;: &#34;([^&]+)&#34;', page)
-    assert ticket and (read_ticket(SECRET, ticket.group(1)) or ("", "", ""))[2] == "junior"
+    assert ticket and getattr(read_ticket(SECRET, ticket.group(1)), "division", "") == "junior"
 
 
 def test_born_on_the_kids_boundary_is_a_kid(site: tuple[TestClient, Clock, int]) -> None:
@@ -105,7 +121,7 @@ def test_born_on_the_kids_boundary_is_a_kid(site: tuple[TestClient, Clock, int])
     client.post("/play/profile", data={"csrf": token, "name": "幼幼", "gender": "F", "birth": "2019-09-01",
                                        "region": "北京", "guardian_phone": GUARDIAN})  # fmt: skip
     ticket = re.search(r'&#34;ticket&#34;: &#34;([^&]+)&#34;', client.get("/play").text)
-    assert ticket and (read_ticket(SECRET, ticket.group(1)) or ("", "", ""))[2] == "kids"
+    assert ticket and getattr(read_ticket(SECRET, ticket.group(1)), "division", "") == "kids"
 
 
 def test_profile_errors_name_every_field_in_chinese(site: tuple[TestClient, Clock, int]) -> None:
@@ -234,7 +250,7 @@ def test_my_games_and_records_are_the_players_own(site: tuple[TestClient, Clock,
     ctx = client.app.state.web.ctx  # type: ignore[attr-defined]
     with ctx.work() as w:
         cfg = live_config(w, event_id)
-        info, game = start_game(w, cfg, period=1, pool="open", black=(who[0], "张三"), white=("999", "对手"), start=0.0)
+        info, game = start_game(w, cfg, period=1, pool="open", black=(who.player, "张三"), white=("999", "对手"), start=0.0)
         action = game.act(1, Kind.RESIGN, game.version, 5.0).action  # Black (me) resigns
         finish_game(w, cfg, info.id, game, action)
     assert "本期: 第2名 · 积分-2 · 胜0局 · 共1局" in client.get("/play").text  # the opponent is first

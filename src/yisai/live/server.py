@@ -7,7 +7,9 @@ silent connections, settling flags and escapes, telling both players how long an
 left, stamping the games as alive for crash recovery).
 
 Protocol (JSON text frames; ``t`` is the type). Connect to ``/live/ws?ticket=...`` (a signed
-ticket naming the player, their name and division: ``issue_ticket``); no ticket = spectator.
+ticket naming the player, their name and division, good for ``TICKET_SECONDS``: ``issue_ticket``);
+no ticket = spectator. A refused ticket gets ``error`` ``bad_ticket`` or ``ticket_expired`` and
+the socket is closed with code 4401 (the page renews the ticket from ``/play/ticket``).
 
 client → server                                  server → client
   {"t":"focus","game":id,"lost":n}                  (none: the page lost focus n times so far)
@@ -96,17 +98,34 @@ PING_STEP = 0.02
 UVICORN_WS: dict[str, Any] = {"ws_per_message_deflate": False, "ws_ping_interval": 60.0, "ws_ping_timeout": 30.0}
 
 
-def issue_ticket(secret: str, player: str, name: str, division: str) -> str:
+# A ticket is accepted for this long after it was issued (wall time). The page fetches a fresh
+# one from ``/play/ticket`` when the socket says it expired, so a long day at the board is not
+# interrupted; a ticket copied out of a log or a shared link stops working within hours.
+TICKET_SECONDS = 4 * 3600
+
+
+@dataclass(frozen=True)
+class Ticket:
+    player: str
+    name: str
+    division: str
+    expires: float  # epoch seconds (wall time)
+
+
+def issue_ticket(secret: str, player: str, name: str, division: str, *, now: float | None = None) -> str:
     """A signed ticket the web app gives a signed-in player for the live socket."""
-    return URLSafeSerializer(secret, salt=TICKET_SALT).dumps({"p": player, "n": name, "d": division})
+    expires = int((time.time() if now is None else now) + TICKET_SECONDS)
+    return URLSafeSerializer(secret, salt=TICKET_SALT).dumps({"p": player, "n": name, "d": division, "x": expires})
 
 
-def read_ticket(secret: str, ticket: str) -> tuple[str, str, str] | None:
+def read_ticket(secret: str, ticket: str) -> Ticket | None:
+    """The ticket's contents, or None when it is not one of ours (its expiry is the caller's)."""
     try:
         data = URLSafeSerializer(secret, salt=TICKET_SALT).loads(ticket)
-    except BadSignature:
+        # a ticket from before tickets expired has no "x": treated as expired, the page renews it
+        return Ticket(str(data["p"]), str(data["n"]), str(data["d"]), float(data.get("x", 0)))
+    except (BadSignature, KeyError, TypeError, ValueError, AttributeError):
         return None
-    return str(data["p"]), str(data["n"]), str(data["d"])
 
 
 @dataclass
@@ -263,12 +282,17 @@ class LiveHub:
         who = read_ticket(self.opt.secret, ticket) if ticket else None
         lang = normalise(ws.query_params.get("lang"))
         await ws.accept()
+        refusal = None
         if ticket and who is None:
-            await ws.send_json(self._error("bad_ticket", Text("登录凭证无效, 请重新登录",
-                                                              "invalid ticket; sign in again"), lang))
+            refusal = self._error("bad_ticket", Text("登录凭证无效, 请重新登录", "invalid ticket; sign in again"), lang)
+        elif who is not None and who.expires <= time.time():
+            refusal = self._error("ticket_expired", Text("登录凭证已过期, 正在更新", "the ticket expired; renewing it"),
+                                  lang)  # fmt: skip
+        if refusal is not None:
+            await ws.send_json(refusal)
             await ws.close(code=4401)
             return
-        player, name, division = who if who else (None, "", "")
+        player, name, division = (who.player, who.name, who.division) if who else (None, "", "")
         client = Client(ws, secrets.token_hex(6), player, name, division, lang)
         self.connections += 1
         client.share = self.connections % self.ping_shares
@@ -1062,4 +1086,5 @@ def create_live_router(
     return router
 
 
-__all__ = ["UVICORN_WS", "LiveHub", "LiveOptions", "create_live_router", "issue_ticket", "read_ticket"]
+__all__ = ["TICKET_SECONDS", "UVICORN_WS", "LiveHub", "LiveOptions", "Ticket", "create_live_router", "issue_ticket",
+           "read_ticket"]

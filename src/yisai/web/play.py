@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from yisai.i18n import Text
 from yisai.live import otp
@@ -239,6 +239,25 @@ async def profile_save(request: Request) -> Response:
 
 
 # ------------------------------------------------------------------ playing
+
+
+@router.get("/ticket")
+def play_ticket(request: Request) -> Response:
+    """A fresh live ticket for the open board page (the socket refused an expired one)."""
+    actor = current_actor(request)
+    if actor is None or _uid(actor) is None:  # a fetch: a status, not a redirect to the sign-in page
+        return JSONResponse({"error": "signin"}, status_code=401, headers=NO_STORE)
+    with state(request).ctx.work(actor=actor) as work:
+        cfg = _config(work, request)
+        profile = get_profile(work, int(actor.id))
+    if profile is None:
+        return JSONResponse({"error": "profile"}, status_code=409, headers=NO_STORE)
+    division, _ = pool_for(cfg.regulation, cfg.stage, cfg.ladder, profile.birth)
+    ticket = issue_ticket(state(request).secret, actor.id, profile.name, division)
+    return JSONResponse({"ticket": ticket}, headers=NO_STORE)
+
+
+NO_STORE = {"Cache-Control": "no-store"}
 
 
 @router.get("", response_class=HTMLResponse)

@@ -2,6 +2,7 @@
 // welcome message lets the page join its game again and resync from the full state.
 
 const BACKOFF = [500, 1000, 2000, 4000, 5000];
+const REFUSED = 4401;  // the server closes with this when it refuses the ticket
 
 export class Connection {
   constructor(url, onMessage, onStatus) {
@@ -11,6 +12,7 @@ export class Connection {
     this.tries = 0;
     this.ws = null;
     this.closedByUs = false;
+    this.onRefused = null;  // set by the page: renew the ticket, then connect() again
   }
 
   connect() {
@@ -30,8 +32,13 @@ export class Connection {
       }
       this.onMessage(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws || this.closedByUs) return;
+      if (ev.code === REFUSED && this.onRefused) {  // the ticket: retrying the same URL cannot help
+        this.onStatus("renewing");
+        this.onRefused();
+        return;
+      }
       const wait = BACKOFF[Math.min(this.tries, BACKOFF.length - 1)];
       this.tries += 1;
       this.onStatus("lost", wait);

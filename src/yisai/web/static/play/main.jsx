@@ -51,12 +51,17 @@ class App extends Component {
     this.player = null;
   }
 
-  componentDidMount() {
+  socketUrl() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const q = new URLSearchParams({ lang: setup.lang });
     if (setup.mode === "play") q.set("ticket", setup.ticket);
-    this.conn = new Connection(`${proto}://${location.host}/live/ws?${q}`,
+    return `${proto}://${location.host}/live/ws?${q}`;
+  }
+
+  componentDidMount() {
+    this.conn = new Connection(this.socketUrl(),
       (m) => this.receive(m), (status, wait) => this.setState({ conn: status, retryIn: wait || 0 }));
+    this.conn.onRefused = () => this.renewTicket();
     this.conn.connect();
     window.yisaiPlay = this;  // for debugging and the browser tests (drop the line)
     this.timer = setInterval(() => this.setState({ now: Date.now() }), 250);
@@ -139,6 +144,24 @@ class App extends Component {
   on_presence(m) {
     const g = this.state.game;
     if (g && g.id === m.game) this.setState({ game: { ...g, clocks: m.clocks, at: Date.now() } });
+  }
+
+  // The socket refused the ticket (it expires after some hours): fetch a fresh one with the
+  // page's sign-in and connect again; a fresh ticket refused as well means stop and say so.
+  renewTicket() {
+    const recent = this.renewedAt && Date.now() - this.renewedAt < 60000;
+    const stop = (note) => this.setState({ conn: "refused", note, info: false });
+    if (recent) return stop(t("无法连接对局服务器, 请刷新页面", "cannot connect to the game server; reload the page"));
+    fetch("/play/ticket", { credentials: "same-origin", cache: "no-store" })
+      .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
+      .then((data) => {
+        setup.ticket = data.ticket;
+        this.renewedAt = Date.now();
+        this.conn.url = this.socketUrl();
+        this.setState({ note: "" });
+        this.conn.connect();
+      })
+      .catch(() => stop(t("登录已失效, 请重新登录", "you are signed out; sign in again")));
   }
 
   on_error(m) {
@@ -299,6 +322,7 @@ class App extends Component {
     const s = this.state;
     const g = s.game;
     const status = { open: "", connecting: t("正在连接…", "connecting…"), reconnecting: t("正在重新连接…", "reconnecting…"),
+      renewing: t("正在更新登录凭证…", "renewing the sign-in ticket…"), refused: t("未连接", "not connected"),
       lost: t(`连接中断, ${Math.ceil(s.retryIn / 1000)}秒后重连`, `connection lost; retrying in ${Math.ceil(s.retryIn / 1000)} s`) }[s.conn];
     return h("div", { class: "play-app", "data-conn": s.conn, "data-lobby": s.lobby },
       status ? h("div", { class: "conn", role: "status" }, status) : "",
