@@ -139,7 +139,7 @@ class LiveOptions:
     silence_seconds: float = 15.0  # a connection with no frame for this long is gone
     alive_seconds: float = 2.0  # how often games are stamped alive (crash recovery precision)
     lag_cap: float | None = None  # None: the session default
-    owner: str = field(default_factory=lambda: f"{os.uname().nodename}:{os.getpid()}")
+    owner: str = field(default_factory=lambda: f"{os.uname().nodename}:{os.getpid()}")  # a label: see LiveHub.me
     # Spectators see everything this many seconds late (0 = live); players never wait.
     spectator_delay: float = DEFAULT_SPECTATOR_DELAY
     redis_url: str | None = None  # None: one process, no Redis
@@ -156,7 +156,10 @@ class LiveHub:
             raise ValueError("LiveOptions.secret must be set (the web app's secret key)")
         self.ctx = context
         self.opt = options
-        self.me = options.owner
+        # Our name in the cluster (channel, ownership keys, queue origins): the configured label
+        # and a token new at every start, so a process restarted under the same label (pid 1 in
+        # a container) is never taken for its predecessor, whose queued players are gone.
+        self.me = f"{options.owner}/{secrets.token_hex(4)}"
         self.cfg: svc.LiveConfig | None = None
         self.slots: dict[int, Slot] = {}  # the games this process owns (add with keep / drop)
         self.by_player: dict[str, set[int]] = {}  # player → ids of their games in self.slots
@@ -244,7 +247,7 @@ class LiveHub:
             cfg = svc.live_config(work, self.opt.event, lag_cap=self.opt.lag_cap)
             if self.opt.redis_url:  # games are taken over one by one as their keys expire
                 return cfg, []
-            return cfg, svc.resume_games(work, cfg, now, owner=self.opt.owner)
+            return cfg, svc.resume_games(work, cfg, now, owner=self.me)
 
     async def stop(self) -> None:
         for task in self.tasks:
