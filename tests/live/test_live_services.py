@@ -7,6 +7,7 @@ import re
 from datetime import date, datetime
 
 import pytest
+from sqlalchemy import text
 
 from tests.conftest import REGULATIONS
 from yisai.game.board import BLACK, WHITE
@@ -50,6 +51,30 @@ def play(ctx: Context, gid: int, game: LiveGame, color: int, gtp: str, at: float
     ack = game.act(color, Kind.MOVE, game.version, at, point=game.flow.board.parse_gtp(gtp))
     with ctx.work() as work:
         live.record_action(work, gid, game, ack.action)
+
+
+def test_a_wave_of_games_is_stored_in_order_and_each_game_reads_back_as_started(ctx: Context) -> None:
+    """``start_games`` writes a wave in one statement: the ids come back in the pairs' order
+    (two started before and after it keep theirs), and every game reads back with its players,
+    owner and a fresh clock."""
+    cfg = cfg_of(ctx)
+    before, _ = start(ctx, cfg, "x1", "x2")
+    pairs = [((f"b{i}", f"黑{i}"), (f"w{i}", f"白{i}"), f"proc-{i % 3}") for i in range(60)]
+    with ctx.work() as work:
+        started = live.start_games(work, cfg, period=1, pool="open", pairs=pairs, start=T0 + 5,
+                                   matching={"seed": 7, "wave": 3, "pool": "open"})  # fmt: skip
+    after, _ = start(ctx, cfg, "y1", "y2")
+    ids = [info.id for info, _ in started]
+    assert before < ids[0] and ids == sorted(ids) and len(set(ids)) == 60 and ids[-1] < after
+    with ctx.work() as work:
+        for (info, game), ((b, bn), (w, wn), owner) in zip(started, pairs, strict=True):
+            stored = live.game_info(work, info.id)
+            assert stored == info and (info.black, info.white, info.black_name, info.white_name) == (b, w, bn, wn)
+            loaded, again = live.load_game(work, cfg, info.id, T0 + 5)
+            assert loaded == info and again.version == 0 and game.start == T0 + 5
+        owners = {r[0]: r[1] for r in work.session.execute(
+            text("SELECT id, owner FROM live_games WHERE id >= :a AND id <= :b"), {"a": ids[0], "b": ids[-1]})}
+    assert [owners[i] for i in ids] == [owner for _, _, owner in pairs]
 
 
 def test_config_comes_from_the_event_regulation(ctx: Context) -> None:

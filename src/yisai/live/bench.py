@@ -391,13 +391,14 @@ def run_bench(
             steady: tuple[float, list[float], int] | None = None
             steady_clients: list[float] = []
             server_stats: list[dict[str, Any]] = []
+            burst_stats: list[dict[str, Any]] = []
             if seated_at and seated_at + 10 < deadline - 2:
                 # the steady state: from 10 s after the last player was seated (connecting 2 × N
                 # sockets and seating them is a burst no real day has: players arrive over hours)
                 _sleep_until(seated_at + 10)
                 steady_from.value = time.monotonic()
-                for _, port in procs:
-                    _server_stats(port, reset=True)
+                # what the servers saw from their start to here (the seating burst), then reset
+                burst_stats = [_server_stats(port, reset=True) for _, port in procs]
                 began = time.monotonic()
                 s_cpu0 = [_proc_cpu(p.pid) for p, _ in procs]
                 c_cpu0 = [_proc_cpu(c.pid) for c in children]
@@ -444,6 +445,8 @@ def run_bench(
         else (lambda q: 0.0)  # fmt: skip
     if steady is not None:
         steady = (steady[0], steady[1], len(steady_rtts))
+    # the seating burst: every ack before the steady state (2 × N sockets connecting at once)
+    burst = sorted(r for t, r in acks if not steady_from.value or t < steady_from.value)
     lag_all, lag_steady = Histogram(), Histogram()
     for r in results:
         lag_all.merge(r["lag_all"])
@@ -464,10 +467,13 @@ def run_bench(
         "client_cpu_s": [r["cpu_s"] for r in results], "client_peak_mb": [r["peak_mb"] for r in results],
         "client_steady_cpu_s": steady_clients, "client_loop": results[0]["loop"] if results else "",
         "client_lag": lag_all.summary(), "client_lag_steady": lag_steady.summary(),
-        "server_stats": server_stats, "clients": count, "client_results": len(results),
+        "server_stats": server_stats, "burst_stats": burst_stats, "clients": count, "client_results": len(results),
         "errors": float(sum(r["errors"] for r in results)), "error_codes": codes,
         "error_sample": [e for r in results for e in r["error_sample"]][:3],
         "load_before": load_before, "load_after": load_after, "steady": steady,
+        "seated_s": seated_at - started if seated_at else None, "burst_moves": len(burst),
+        "burst_p99_ms": burst[min(len(burst) - 1, int(0.99 * len(burst)))] * 1000 if burst else 0.0,
+        "burst_over_1s": sum(1 for r in burst if r > 1.0),
         "logs": logs,
     }  # fmt: skip
 
@@ -523,6 +529,12 @@ def register(bench_app: typer.Typer) -> None:
             f"p99 {r['steady_p99_ms']:.1f} ms",
             f"steady state (from 10 s after all were seated) {r['steady_moves']:.0f} moves: "
             f"p50 {r['steady_p50_ms']:.1f} ms, p99 {r['steady_p99_ms']:.1f} ms"))  # fmt: skip
+        if r["seated_s"] is not None:
+            typer.echo(tr(
+                f"入座阶段: 开始后 {r['seated_s']:.1f} 秒全部入座; 此前及之后 10 秒 {r['burst_moves']} 着: "
+                f"p99 {r['burst_p99_ms']:.1f} ms, 超过 1 秒 {r['burst_over_1s']} 着",
+                f"seating burst: all seated {r['seated_s']:.1f} s after the start; {r['burst_moves']} moves until 10 s "
+                f"later: p99 {r['burst_p99_ms']:.1f} ms, {r['burst_over_1s']} over 1 s"))  # fmt: skip
         if r["steady"]:
             secs, cpus, n = r["steady"]
             typer.echo(tr(
@@ -541,6 +553,7 @@ def register(bench_app: typer.Typer) -> None:
                           f"server process {i}: CPU {cpu:.1f} s ({cpu / r['seconds'] * 100:.0f}% of a core), "
                           f"peak memory {mb:.0f} MB"))  # fmt: skip
         _echo_clients(r)
+        _echo_server_stats(r, burst=True)
         _echo_server_stats(r)
         lb, la = r["load_before"], r["load_after"]
         typer.echo(tr(f"负载 (1/5/15 分钟): 开始 {lb[0]:.1f}/{lb[1]:.1f}/{lb[2]:.1f}, 结束 {la[0]:.1f}/{la[1]:.1f}/{la[2]:.1f}; "
@@ -581,26 +594,32 @@ def _echo_clients(r: dict[str, Any]) -> None:
                       f"{r['clients'] - r['client_results']} client processes returned no result"))  # fmt: skip
 
 
-def _echo_server_stats(r: dict[str, Any]) -> None:
-    """The servers' own timings over the steady state (``yisai.live.metrics``)."""
+def _echo_server_stats(r: dict[str, Any], burst: bool = False) -> None:
+    """The servers' own timings over the steady state (``yisai.live.metrics``), or over the
+    seating burst before it (``burst``: the main lines only)."""
     labels = {"act": ("收到着手→确认", "act received → ack"), "act_lock": ("等对局锁", "wait for the game lock"),
               "act_commit": ("等入库", "wait for the commit"), "commit": ("一次组提交", "one group commit"),
               "commit_sql": ("  其中语句", "  of which statements"), "commit_end": ("  其中提交 (fsync)", "  of which COMMIT (fsync)"),
               "loop_lag": ("事件循环延迟", "event-loop lag"),
               "loop_cpu": ("  每 10 ms 睡眠间循环线程所用 CPU", "  loop thread CPU per 10 ms sleep"), "tick": ("一次巡检", "one housekeeping pass"),
               "ping": ("一批心跳", "one ping batch")}  # fmt: skip
-    for i, st in enumerate(r["server_stats"]):
+    if burst:
+        labels = {k: labels[k] for k in ("act", "act_lock", "act_commit", "commit", "loop_lag")}
+    for i, st in enumerate(r["burst_stats" if burst else "server_stats"]):
         if "error" in st:
             typer.echo(tr(f"服务器进程 {i} 计时不可用: {st['error']}", f"server process {i} timings unavailable: {st['error']}"))
             continue
-        typer.echo(tr(f"服务器进程 {i} 稳定阶段计时 ({st['seconds']:.0f} 秒, ms):",
-                      f"server process {i} steady-state timings ({st['seconds']:.0f} s, ms):"))  # fmt: skip
+        phase = tr("入座阶段", "seating-burst") if burst else tr("稳定阶段", "steady-state")
+        typer.echo(tr(f"服务器进程 {i} {phase}计时 ({st['seconds']:.0f} 秒, ms):",
+                      f"server process {i} {phase} timings ({st['seconds']:.0f} s, ms):"))  # fmt: skip
         for key, (zh, en) in labels.items():
             h = st.get(key)
             if not h or not h["n"]:
                 continue
             line = f"n {h['n']}, p50 {h['p50_ms']:.1f}, p99 {h['p99_ms']:.1f}, p99.9 {h['p999_ms']:.1f}, max {h['max_ms']:.1f}"
             typer.echo(f"  {tr(zh, en)}: {line}")
+        if burst:
+            continue
         b = st["batch"]
         gcs = "; ".join(f"gen{g} n {h['n']} max {h['max_ms']:.0f} total {h['total_ms']:.0f}"
                         for g, h in enumerate(st["gc"]) if h["n"])  # fmt: skip

@@ -553,16 +553,10 @@ class LiveHub:
             def write(work: Work, wave: Any = wave, pool: str = pool, now: float = now,
                       owners: dict[str, str] = owners) -> list[tuple[svc.LiveGameInfo, LiveGame]]:
                 svc.store_wave(work, cfg, beijing.date(), wave)
-                return [
-                    svc.start_game(
-                        work, cfg, period=period.number, pool=pool,
-                        black=(m.black, self.names.get(m.black, m.black)),
-                        white=(m.white, self.names.get(m.white, m.white)), start=now,
-                        owner=owners[m.black],
-                        matching={"seed": wave.seed, "wave": wave.number, "pool": pool},
-                    )
-                    for m in wave.pairs
-                ]  # fmt: skip
+                pairs = [((m.black, self.names.get(m.black, m.black)), (m.white, self.names.get(m.white, m.white)),
+                          owners[m.black]) for m in wave.pairs]  # fmt: skip
+                return svc.start_games(work, cfg, period=period.number, pool=pool, pairs=pairs, start=now,
+                                       matching={"seed": wave.seed, "wave": wave.number, "pool": pool})  # fmt: skip
 
             seated = {p for m in wave.pairs for p in (m.black, m.white)}
             self.being_seated |= seated

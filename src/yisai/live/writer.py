@@ -2,7 +2,8 @@
 
 Acknowledging an action only after it is committed makes every move a transaction; grouping
 the writes that arrive while one commits, and storing a batch's actions as two executemany
-statements, keeps the cost per move small (docs/BENCHMARKS.md, live section).
+statements, keeps the cost per move small (docs/BENCHMARKS.md, live section). The commits run
+on a thread of their own, never behind the reads that other work sends to worker threads.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar, cast
 
 from yisai.live.metrics import Metrics
@@ -41,13 +43,20 @@ class Writer:
         self.task: asyncio.Task[None] | None = None
         self.batches = self.writes = 0
         self.busy = 0.0  # seconds spent committing (for the bench's report)
+        self.thread: ThreadPoolExecutor | None = None
 
     def start(self) -> None:
+        # A thread of its own: on the shared default executor a commit queued behind the reads
+        # of a burst of connections (welcome, queue checks), and moves waited seconds for acks.
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="yisai-writer")
         self.task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
         await stop_task(self.task)
         self.task = None
+        if self.thread is not None:
+            self.thread.shutdown(wait=True)
+            self.thread = None
 
     async def submit(self, fn: Callable[[Work], T]) -> T:
         return cast(T, await self._queue(FN, fn))
@@ -74,7 +83,8 @@ class Writer:
             if not batch:
                 continue
             began = time.perf_counter()
-            results = await asyncio.to_thread(self._commit, [(kind, item) for kind, item, _ in batch])
+            items = [(kind, item) for kind, item, _ in batch]
+            results = await asyncio.get_running_loop().run_in_executor(self.thread, self._commit, items)
             took = time.perf_counter() - began
             self.busy += took
             self.metrics.hist("commit").add(took)

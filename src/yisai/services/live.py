@@ -132,15 +132,34 @@ def start_game(
     matching: dict[str, Any] | None = None,
 ) -> tuple[LiveGameInfo, LiveGame]:
     """A new game between (id, name) pairs; Black's clock runs from ``start``."""
-    game = LiveGame(cfg.rules, start)
-    gid = rows.add_game(
-        work.session, event_id=cfg.event_id, stage=cfg.stage.id, period=period, pool=pool,
-        black=black[0], white=white[0], black_name=black[1], white_name=white[1],
-        rules=cfg.rules.to_dict(), state=game.snapshot(), started_at=start, owner=owner,
-        matching=matching or {}, created_at=work.now,
+    return start_games(work, cfg, period=period, pool=pool, pairs=[(black, white, owner)], start=start,
+                       matching=matching)[0]  # fmt: skip
+
+
+def start_games(
+    work: Work,
+    cfg: LiveConfig,
+    *,
+    period: int,
+    pool: str,
+    pairs: list[tuple[tuple[str, str], tuple[str, str], str]],
+    start: float,
+    matching: dict[str, Any] | None = None,
+) -> list[tuple[LiveGameInfo, LiveGame]]:
+    """A wave's new games — (Black, White, owning process) with players as (id, name) — in one
+    statement; each Black's clock runs from ``start``."""
+    games = [LiveGame(cfg.rules, start) for _ in pairs]
+    ids = rows.add_games(
+        work.session, [rows.NewGame(b[0], w[0], b[1], w[1], g.snapshot(), owner)
+                       for (b, w, owner), g in zip(pairs, games, strict=True)],
+        event_id=cfg.event_id, stage=cfg.stage.id, period=period, pool=pool, rules=cfg.rules.to_dict(),
+        started_at=start, matching=matching or {}, created_at=work.now,
     )  # fmt: skip
-    work.emit("live_game_started", cfg.event_id, game=gid, black=black[0], white=white[0])
-    return _info(rows.get_game(work.session, gid)), game
+    out = []
+    for gid, (b, w, _), game in zip(ids, pairs, games, strict=True):
+        work.emit("live_game_started", cfg.event_id, game=gid, black=b[0], white=w[0])
+        out.append((LiveGameInfo(gid, period, pool, b[0], w[0], b[1], w[1], "playing", 0, "", ""), game))
+    return out
 
 
 def record_action(work: Work, game_id: int, game: LiveGame, action: Action) -> None:
@@ -432,6 +451,7 @@ __all__ = [
     "save_states",
     "sign_in_with_code",
     "start_game",
+    "start_games",
     "store_wave",
     "take_over",
     "touch",
