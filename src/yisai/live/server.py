@@ -87,6 +87,7 @@ TICKET_SALT = "yisai-live-ticket"
 # time of a 30-minute game, short enough for an audience: the server's default, settable per
 # deployment (``yisai serve --spectator-delay``).
 DEFAULT_SPECTATOR_DELAY = 60.0
+OWNER_LABEL_CHARS = 48  # + "/" + an 8-character start token: within live_games.owner's 64
 # Periodic passes over games yield to the event loop after this many items.
 CHUNK = 200
 # The pings go out a group every PING_STEP seconds (each socket still every ``ping_seconds``).
@@ -159,7 +160,9 @@ class LiveHub:
         # Our name in the cluster (channel, ownership keys, queue origins): the configured label
         # and a token new at every start, so a process restarted under the same label (pid 1 in
         # a container) is never taken for its predecessor, whose queued players are gone.
-        self.me = f"{options.owner}/{secrets.token_hex(4)}"
+        # (The label is cut to fit the store's 64-character owner column: a pod's host name alone
+        # can be 63 characters.)
+        self.me = f"{options.owner[:OWNER_LABEL_CHARS]}/{secrets.token_hex(4)}"
         self.cfg: svc.LiveConfig | None = None
         self.slots: dict[int, Slot] = {}  # the games this process owns (add with keep / drop)
         self.by_player: dict[str, set[int]] = {}  # player → ids of their games in self.slots
