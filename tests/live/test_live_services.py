@@ -67,7 +67,7 @@ def test_a_wave_of_games_is_stored_in_order_and_each_game_reads_back_as_started(
     ids = [info.id for info, _ in started]
     assert before < ids[0] and ids == sorted(ids) and len(set(ids)) == 60 and ids[-1] < after
     with ctx.work() as work:
-        for (info, game), ((b, bn), (w, wn), owner) in zip(started, pairs, strict=True):
+        for (info, game), ((b, bn), (w, wn), _) in zip(started, pairs, strict=True):
             stored = live.game_info(work, info.id)
             assert stored == info and (info.black, info.white, info.black_name, info.white_name) == (b, w, bn, wn)
             loaded, again = live.load_game(work, cfg, info.id, T0 + 5)
