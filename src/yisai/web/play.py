@@ -252,12 +252,17 @@ def play_ticket(request: Request) -> Response:
         profile = get_profile(work, int(actor.id))
     if profile is None:
         return JSONResponse({"error": "profile"}, status_code=409, headers=NO_STORE)
-    division, _ = pool_for(cfg.regulation, cfg.stage, cfg.ladder, profile.birth)
-    ticket = issue_ticket(state(request).secret, actor.id, profile.name, division)
+    ticket, _, _ = _ticket(request, actor, cfg, profile)
     return JSONResponse({"ticket": ticket}, headers=NO_STORE)
 
 
 NO_STORE = {"Cache-Control": "no-store"}
+
+
+def _ticket(request: Request, actor: Actor, cfg: live_svc.LiveConfig, profile: Profile) -> tuple[str, str, str]:
+    """The player's live ticket, with the division and pool it names (from the birth date)."""
+    division, pool = pool_for(cfg.regulation, cfg.stage, cfg.ladder, profile.birth)
+    return issue_ticket(state(request).secret, actor.id, profile.name, division), division, pool
 
 
 @router.get("", response_class=HTMLResponse)
@@ -269,12 +274,11 @@ def play_page(request: Request) -> Response:
         profile = get_profile(work, int(actor.id))
         if profile is None:
             return RedirectResponse("/play/profile", status_code=303)
-        division, pool = pool_for(cfg.regulation, cfg.stage, cfg.ladder, profile.birth)
+        ticket, division, pool = _ticket(request, actor, cfg, profile)
         period = open_period(cfg.stage, state(request).ctx.settings.clock())
         if period is not None:  # the player's line in this period's table, if they have played
             rows = live_svc.ladder_table(work, cfg, period.number, pool)
             standing = next((r for r in rows if r.player == actor.id), None)
-    ticket = issue_ticket(state(request).secret, actor.id, profile.name, division)
     return _board_page(request, cfg, mode="play", ticket=ticket, me=profile.name, standing=standing,
                        division=cfg.regulation.division(division).name, pool=live_svc.pool_names(cfg.regulation).get(pool, pool))
 
