@@ -95,12 +95,14 @@ def kind_of(name: str) -> str:
                      code="unknown_print_kind", params={"kind": name})
 
 
-def file_name(kind: str, options: PrintOptions | None = None) -> str:
-    """The PDF's default file name: 对阵表_open_第3轮.pdf (the CLI's default, the web download's)."""
+def file_name(kind: str, options: PrintOptions | None = None, regulation: Regulation | None = None) -> str:
+    """The PDF's default file name: 对阵表_甲组_第3轮.pdf (the CLI's default, the web download's);
+    with the event's ``regulation`` the division is named, however it was given (jia, 甲)."""
     opts = options or PrintOptions()
     parts = [KINDS[kind_of(kind)]]
     if opts.division:
-        parts.append(opts.division)
+        found = regulation.find_division(opts.division) if regulation is not None else None
+        parts.append(found.name if found is not None else opts.division)
     if opts.round:
         parts.append(f"第{opts.round}轮")
     return "_".join(parts) + ".pdf"
