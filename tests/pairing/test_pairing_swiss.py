@@ -97,7 +97,7 @@ def test_team_avoidance_never_beats_the_score_groups():
     games = [g(1, "p01", "p03"), g(1, "p02", "p04")]  # p01, p02 (team X) lead alone
     rp = pair_round(players, games, 2, rules=PairingRules(avoid_same="team", avoid_rounds=9))
     assert _pairs(rp) == _p((1, 2), (3, 4))
-    assert any("同单位" in r for b in rp.boards for r in b.reasons)
+    assert any("同队(X)未能回避" in r for b in rp.boards for r in b.reasons)
 
 
 def test_fixed_pair_forbidden_pair_requested_bye_and_sit_out():

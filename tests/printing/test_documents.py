@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -353,3 +354,47 @@ def test_english_labels_for_an_english_caller(demo_db: DemoDb) -> None:
     with use_language("zh"):
         _, again = _pdf(demo_db, "2", "standings", division="jia")
     assert "名次" in again and "Place" not in again
+
+
+def test_seed_002_papers_as_organisers_expect(demo_db: DemoDb) -> None:
+    """Issue 22 item 7 on seed 002: certificates carry the event's last day (规程 四:
+    2025年5月1日-4日), not the day of printing; the prize list's 单位 is the player's team;
+    the 秩序册 has each team's roster seat by seat and the round-1 draw; no division ids."""
+    printed = datetime(2026, 1, 2, 3, 4)
+    pdf, _ = _pdf(demo_db, "2", "certificates", printed_at=printed)
+    pages = pdftotext(pdf, layout=False).split("\f")[:-1]
+    assert pages and all("2025年5月4日" in _flat(p) and "2026" not in _flat(p) for p in pages)
+    page_images(pdf, "2-certificate-date", pages=1)
+
+    with unit_of_work(str(demo_db.path)) as work:
+        report = compute_prizes(load_event_results(work, "2"))
+        teams = work.repo.list_teams(2)
+        names = {p.id: p.name for p in work.repo.list_players(2)}
+        round1 = [r for d in ("jia", "yi", "bing") for r in work.repo.list_rounds(2, d, number=1)]
+    team_of = {m.player_id: t.name for t in teams for m in t.members}
+    _, txt = _pdf(demo_db, "2", "prizes")
+    checked = 0
+    for pl in report.lists:
+        for ln in pl.lines:
+            if ln.player_id and ln.amount and ln.place is not None:
+                assert team_of[ln.player_id] in _row(txt, ln.name, str(ln.amount)), ln.name
+                checked += 1
+    assert checked >= 30  # six individual lists (甲乙丙 × 男女), five or more places each
+    assert "均为税前" not in _flat(txt)  # seed 002 never says the values are pre-tax
+
+    pdf, txt = _pdf(demo_db, "2", "booklet")
+    flat = _flat(txt)
+    assert "(jia)" not in flat and "分档jia" not in flat and "甲组" in flat
+    assert "技术官员" in flat and "裁判长:由中国围棋协会选派" in flat
+    for t in teams:
+        for m in t.members:
+            row = _row(txt, names[m.player_id])
+            assert m.slot in row, (t.name, row)  # 甲组男 张三 …
+    draw = txt[txt.index("第一轮对阵"):]
+    boards = [g for r in round1 for g in r.games if g.white]
+    assert boards
+    for g in boards:
+        row = _row(draw, names[g.black], names[g.white])
+        assert row[0] == str(g.board)
+        assert team_of[g.black] != team_of[g.white]  # round 1 avoids teammates (同队回避)
+    page_images(pdf, "2-booklet", pages=9)

@@ -186,3 +186,59 @@ def test_ladder_and_final_numbers_are_checked(old: str, new: str, field: str, wo
     issues = _issues(text)
     hits = [i for i in issues if f": {field}: " in i]
     assert hits and words in hits[0], issues
+
+
+_NO_TEAMS = """\
+schema_version = 1
+id = "club-open"
+name = "俱乐部公开赛"
+year = 2025
+[issued]
+by = "某围棋协会"
+on = 2025-03-01
+[organisers]
+hosts = ["某围棋协会"]
+[pairing]
+avoid_same = "team"
+avoid_rounds = 2
+[[divisions]]
+id = "open"
+name = "公开组"
+[[divisions.rankings]]
+id = "open"
+name = "公开组个人"
+[[stages]]
+id = "main"
+name = "比赛"
+kind = "main"
+divisions = ["open"]
+[stages.format]
+kind = "swiss"
+rounds = 5
+"""
+
+
+def test_team_avoidance_without_teams_is_refused_with_a_reason() -> None:
+    (issue,) = _issues(_NO_TEAMS)
+    assert issue.startswith(f"f.toml:{_line_of(_NO_TEAMS, 'avoid_same')}: pairing.avoid_same: ")
+    assert "本赛事没有参赛队" in issue and '"club"' in issue
+    # avoiding the same club needs no [teams]: accepted
+    assert loads(_NO_TEAMS.replace('"team"', '"club"'), "f.toml").pairing.avoid_in(2) == "club"
+
+
+def test_avoidance_that_would_do_nothing_is_refused() -> None:
+    text = XIAO_TEXT.replace('avoid_rounds = "all"', "avoid_rounds = 0")
+    (issue,) = _issues(text)
+    assert issue.startswith(f"f.toml:{_line_of(text, 'avoid_rounds = 0')}: pairing.avoid_rounds: ")
+    assert "不起作用" in issue
+    text = XIAO_TEXT.replace('avoid_same = "team"\n', "")
+    (issue,) = _issues(text)
+    assert "没有设置回避什么" in issue
+    text = XIAO_TEXT.replace('avoid_rounds = "all"', 'avoid_rounds = "always"')
+    assert any('回避轮数须在0到50之间或为 "all": always' in i for i in _issues(text))
+
+
+def test_seed_002_avoids_teammates_every_round() -> None:
+    reg = loads(XIAO_TEXT, "f.toml")
+    assert reg.pairing.avoid_in(1) == reg.pairing.avoid_in(7) == "team"
+    assert any(p.topic == "同队回避" for p in reg.open_points)

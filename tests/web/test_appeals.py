@@ -36,6 +36,8 @@ def test_appeal_window_fee_decision_and_refund(site: Site) -> None:
     assert "2025-05-01 10:00" in r.text and "2025-05-01 10:20" in r.text and "2025-05-01 10:21" in r.text
     page = leader.get("/console/events/1/appeals").text
     assert "1000元" in page and "浙江队" in page and "江苏队" in page and "广东队" not in page
+    # the division by its name, round and board in words (issue 22: it showed "jia / 1 / 2")
+    assert "<td>甲组 第1轮 第2台</td>" in page and "jia /" not in page
     r = leader.post("/console/events/1/appeals/1", data={"csrf": token, "outcome": "upheld", "decision": "x"})
     assert r.status_code == 403  # only the chief referee decides
     director = site.login("director")

@@ -273,6 +273,8 @@ def test_print_downloads_are_the_print_service_pdfs(site: Site) -> None:
     r = director.get("/console/events/1/print/pairings.pdf?division=jia&round=1")
     assert r.status_code == 200 and r.content[:5] == b"%PDF-"
     assert "filename*=UTF-8''" in r.headers["content-disposition"]
+    from urllib.parse import unquote  # the division by its name, not its id (issue 22)
+    assert unquote(r.headers["content-disposition"]).endswith("对阵表_甲组_第1轮.pdf")
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "p.pdf"
         pdf.write_bytes(r.content)

@@ -36,6 +36,7 @@ def print_cmd(
     prizes 获奖名单 | rank-awards 段位申报名单 | certificates 获奖证书 | entries 参赛名单 |
     booklet 秩序册 (英文或中文名均可).
     """
+    from yisai.services.events import regulation_of, resolve_event
     from yisai.services.printing import PrintOptions, file_name, kind_of, print_pdf, print_png
 
     opts = PrintOptions(division=division, round=round_no, stage=stage, background=background)
@@ -43,8 +44,9 @@ def print_cmd(
         key = kind_of(kind)
         pdf = print_pdf(work, event, key, opts) if output is not None or png is None else None
         pages = print_png(work, event, key, opts, width_px=png_width) if png is not None else None
+        default = file_name(key, opts, regulation_of(resolve_event(work, event)))
     if pdf is not None:
-        _write(output or Path(file_name(key, opts)), pdf, ".pdf")
+        _write(output or Path(default), pdf, ".pdf")
     if pages is not None and png is not None:
         _write(png, pages[0], ".png")
 

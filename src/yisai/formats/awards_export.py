@@ -18,6 +18,7 @@ from yisai.awards.prizes import PrizeReport
 from yisai.awards.rank_awards import RankAwardReport
 from yisai.formats.awards_report import TextTable, prize_tables, rank_award_tables, team_table
 from yisai.registry.person import Player
+from yisai.registry.team import Team
 from yisai.standings.teams import TeamTable
 
 _BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
@@ -79,15 +80,18 @@ def write_prizes(
     players: Mapping[str, Player],
     target: str | Path | BinaryIO,
     teams: Sequence[TeamTable] = (),
+    members: Sequence[Team] = (),
 ) -> None:
-    """录取名单与奖金: one sheet per list, the payout summary, and team standings if given."""
-    tables = prize_tables(report, players)
+    """录取名单与奖金: one sheet per list, the payout summary, and team standings if given;
+    ``members``: the registered teams, so a team event's 单位 is the team (江苏队)."""
+    tables = prize_tables(report, players, members)
     tables += [team_table(tt, players) for tt in teams]
     write_tables(tables, target)
 
 
 def write_rank_awards(
-    report: RankAwardReport, players: Mapping[str, Player], target: str | Path | BinaryIO
+    report: RankAwardReport, players: Mapping[str, Player], target: str | Path | BinaryIO,
+    teams: Sequence[Team] = (),
 ) -> None:
     """段位申报: the applicants sheet, then one sheet per division with every decision."""
-    write_tables(rank_award_tables(report, players), target)
+    write_tables(rank_award_tables(report, players, teams), target)

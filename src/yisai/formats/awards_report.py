@@ -13,6 +13,7 @@ from yisai.awards.prizes import KIND_LABELS, PrizeListResult, PrizeReport
 from yisai.awards.rank_awards import RankAwardReport
 from yisai.i18n import tr
 from yisai.registry.person import Player
+from yisai.registry.team import Team
 from yisai.standings.teams import METHOD_LABELS, TeamTable
 
 Cell = str | int | float | None
@@ -35,6 +36,11 @@ def unit_of(p: Player | None) -> str:
     return p.club or p.city or p.province or ""
 
 
+def team_names(teams: Iterable[Team]) -> dict[str, str]:
+    """player id → the name of his team (江苏队), for the 单位 column of a team event."""
+    return {m.player_id: t.name for t in teams for m in t.members if m.player_id}
+
+
 def place_of(p: Player | None) -> str:
     """地区 as people write it: 浙江宁波, but 北京 (not 北京北京) for a municipality."""
     if p is None:
@@ -51,7 +57,11 @@ def _place(place: int | None, shared: bool = False) -> Cell:
     return f"{place}=" if shared else place
 
 
-def prize_table(pl: PrizeListResult, players: Mapping[str, Player]) -> TextTable:
+def prize_table(pl: PrizeListResult, players: Mapping[str, Player],
+                teams: Mapping[str, str] | None = None) -> TextTable:
+    """One prize list; 单位 is the player's team (``teams``: player id → team name) when he
+    plays for one — what a team event's organisers print — else his club/city/province."""
+    teams = teams or {}
     team = any(ln.team_id for ln in pl.lines)
     value_header = tr(f"{KIND_LABELS.get(pl.kind, '奖励')}(元)", "amount (yuan)")
     headers = (
@@ -70,7 +80,8 @@ def prize_table(pl: PrizeListResult, players: Mapping[str, Player]) -> TextTable
             value = "、".join(pl.items)
         else:
             value = ln.amount
-        unit: tuple[Cell, ...] = () if team else (unit_of(p),)
+        unit: tuple[Cell, ...] = () if team else (
+            (teams.get(ln.player_id or "") or unit_of(p)),)
         rows.append((_place(ln.place, ln.shared), ln.name, *unit, value, ln.note))
     title = pl.name
     if pl.source == "list":
@@ -118,8 +129,10 @@ def prize_summary(report: PrizeReport) -> TextTable:
     )
 
 
-def prize_tables(report: PrizeReport, players: Mapping[str, Player]) -> list[TextTable]:
-    return [prize_table(pl, players) for pl in report.lists] + [prize_summary(report)]
+def prize_tables(report: PrizeReport, players: Mapping[str, Player],
+                 teams: Iterable[Team] = ()) -> list[TextTable]:
+    names = team_names(teams)
+    return [prize_table(pl, players, names) for pl in report.lists] + [prize_summary(report)]
 
 
 def team_table(tt: TeamTable, players: Mapping[str, Player]) -> TextTable:
@@ -153,8 +166,9 @@ def _tie_cell(v: object) -> Cell:
     return "" if v is None else str(v)
 
 
-def rank_award_tables(report: RankAwardReport, players: Mapping[str, Player]) -> list[TextTable]:
-    out = [applicant_table(report, players)]
+def rank_award_tables(report: RankAwardReport, players: Mapping[str, Player],
+                      teams: Iterable[Team] = ()) -> list[TextTable]:
+    out = [applicant_table(report, players, team_names(teams))]
     for rule in report.rules:
         rows: list[tuple[Cell, ...]] = []
         for g in rule.grants:
@@ -189,12 +203,15 @@ def rank_award_tables(report: RankAwardReport, players: Mapping[str, Player]) ->
     return out
 
 
-def applicant_table(report: RankAwardReport, players: Mapping[str, Player]) -> TextTable:
+def applicant_table(report: RankAwardReport, players: Mapping[str, Player],
+                    teams: Mapping[str, str] | None = None) -> TextTable:
+    teams = teams or {}
     rows = []
     for a in report.applicants():
         p = players.get(a.player_id)
         current = str(p.rank) if p is not None and p.rank is not None else ""
-        rows.append((a.division_name, a.place, a.name, unit_of(p), current, a.text, "；".join(a.notes)))
+        unit = teams.get(a.player_id) or unit_of(p)
+        rows.append((a.division_name, a.place, a.name, unit, current, a.text, "；".join(a.notes)))
     return TextTable(
         tr("可申报段位名单", "rank award applicants"),
         (tr("组别", "division"), tr("名次", "place"), tr("姓名", "name"), tr("单位", "unit"),

@@ -23,6 +23,7 @@ from yisai.regulation.stages import (
     LadderFormat,
     Stage,
     SwissFormat,
+    TimetableEntry,
     TwoGroupSwissFormat,
 )
 from yisai.regulation.wording import grant_text, places
@@ -110,8 +111,10 @@ def _section(zh: str, en: str) -> str:
     return tr(f"【{zh}】", f"【{en}】")
 
 
-def summarize(reg: Regulation) -> list[str]:
-    """The whole summary as lines (sections start with 【…】)."""
+def summarize(reg: Regulation, *, ids: bool = True) -> list[str]:
+    """The whole summary as lines (sections start with 【…】). ``ids``: show each division's
+    id next to its name (``甲组 (jia)``, what a referee types after ``-d``); printed papers
+    for players and parents leave them out."""
     out: list[str] = [reg.name, tr("发布", "Issued") + f": {reg.issued.by} {fmt_date(reg.issued.on)}"]
     o = reg.organisers
     out += ["", _section("单位", "Organisations"), tr("主办单位", "Hosts") + f": {_join(o.hosts)}"]
@@ -125,7 +128,7 @@ def summarize(reg: Regulation) -> list[str]:
         out += ["", _section("竞赛项目", "Events"), *[f"- {e}" for e in reg.events]]
     out += ["", _section("组别与参赛资格", "Divisions and eligibility")]
     for d in reg.divisions:
-        out += _division(d, reg)
+        out += _division(d, reg, ids)
     out += ["", _section("赛程", "Schedule")]
     for s in reg.stages:
         out += _stage(s, reg)
@@ -155,7 +158,7 @@ def summarize(reg: Regulation) -> list[str]:
     if reg.rank_awards:
         out += ["", _section("段位授予/申报", "Rank awards")]
         for ra in reg.rank_awards:
-            out += _rank_award(ra, reg)
+            out += _rank_award(ra, reg, ids)
     out += ["", _section("费用", "Fees"), *_fees(reg)]
     out += ["", _section("报名", "Registration"), *_registration(reg)]
     out += ["", _section("裁判与申诉", "Referees and appeals"), *_officials(reg)]
@@ -196,11 +199,7 @@ def _pairing(reg: Regulation) -> str:
     seeding = _join(_SEED[k].render() for k in p.round1_seeding)
     in_group = (tr("上半区对下半区", "top half against bottom half") if p.in_group == "split"
                 else tr("相邻配对", "neighbours paired"))
-    avoid = ""
-    if p.avoid_same and p.avoid_rounds:
-        what = _AVOID[p.avoid_same]
-        avoid = tr(f"; 前{p.avoid_rounds}轮回避同{what.zh}",
-                   f"; players of the same {what.en} avoided in the first {p.avoid_rounds} rounds")
+    avoid = "; " + p.avoid_policy() if p.avoid_policy() else ""
     return tr(
         f"编排: 第一轮按{seeding}排序, {_ROUND1[p.round1_method].zh}; 同分组内{in_group}; 不重复对局; 平衡黑白",
         f"Pairing: round 1 sorted by {seeding}; {_ROUND1[p.round1_method].en}; within a score group {in_group}; "
@@ -215,14 +214,6 @@ _ROUND1 = {
     "split_lot": Text("上下半区抽签配对", "halves paired by lot"),
     "random": Text("完全随机配对", "fully random"),
 }
-_AVOID = {
-    "team": Text("队", "team"),
-    "province": Text("省", "province"),
-    "city": Text("市", "city"),
-    "club": Text("俱乐部", "club"),
-}
-
-
 def _stones(komi: float) -> str:
     quarters = round(komi * 2)  # komi/2 stones, in quarters
     whole, rest = divmod(quarters, 4)
@@ -268,8 +259,8 @@ def _eligibility(e: Eligibility) -> list[str]:
     return lines
 
 
-def _division(d: Division, reg: Regulation) -> list[str]:
-    head = f"{d.name} ({d.id})" + (tr(f", 属{d.parent}", f", part of {d.parent}") if d.parent else "")
+def _division(d: Division, reg: Regulation, ids: bool = True) -> list[str]:
+    head = (f"{d.name} ({d.id})" if ids else d.name) + (tr(f", 属{d.parent}", f", part of {d.parent}") if d.parent else "")
     lines = [head]
     lines += [f"  - {x}" for x in _eligibility(d.eligibility)]
     names = []
@@ -334,7 +325,21 @@ def _stage(s: Stage, reg: Regulation) -> list[str]:
         lines.append(_disconnection(s))
     if s.details_note:
         lines.append(tr("  - 说明: ", "  - notes: ") + s.details_note)
+    for e in sorted(s.timetable, key=lambda e: e.at):
+        lines.append(tr("  - 日程: ", "  - timetable: ") + timetable_line(e))
     return lines
+
+
+def timetable_item(e: TimetableEntry) -> str:
+    """第1轮 / 开幕式 / 第1轮 (领队会): what a timetable line is about."""
+    parts = [tr(f"第{e.round}轮", f"round {e.round}")] if e.round is not None else []
+    if e.what:
+        parts.append(e.what)
+    return " ".join(parts)
+
+
+def timetable_line(e: TimetableEntry) -> str:
+    return f"{fmt_date(e.at)} {timetable_item(e)}" + (f" ({e.place})" if e.place else "")
 
 
 def _disconnection(s: Stage) -> str:
@@ -514,6 +519,12 @@ def _prizes(reg: Regulation) -> list[str]:
         lines.append(tr("注: 以上奖金均为税前奖金", "Note: all prize money above is before tax"))
     if pz.value_note:
         lines.append(tr("注: ", "Note: ") + pz.value_note)
+    day = reg.award_day()
+    if pz.award_day is not None:
+        lines.append(tr(f"颁奖日期 (证书落款): {fmt_date(day)}", f"Award day (on certificates): {fmt_date(day)}"))
+    elif day is not None:
+        lines.append(tr(f"证书落款日期: {fmt_date(day)} (规程未写颁奖日期, 取比赛最后一天)",
+                        f"Certificates dated {fmt_date(day)} (no award day given: the last day of play)"))
     return lines
 
 
@@ -529,6 +540,9 @@ def _age_ref(ref: str | None, reg: Regulation) -> str:
 
 def _prize_list(pl: PrizeList, reg: Regulation) -> list[str]:
     div = reg.division(pl.division).name
+    comp = next((c for c in (reg.teams.competitions if reg.teams else []) if c.id == pl.team_competition), None)
+    if comp is not None and comp.divisions:  # a team prize across divisions names them all
+        div = _join(reg.division(d).name for d in comp.divisions)
     head = tr(f"{pl.name} ({div}): 录取前{pl.places}名", f"{pl.name} ({div}): top {pl.places} places")
     if pl.items:
         head += tr(", 颁发", ", awarded: ") + _join(pl.items)
@@ -570,13 +584,14 @@ def _condition(c: CountCondition) -> str:
     return tr(f"{who}不足{c.below}人", f"fewer than {c.below} {who}")
 
 
-def _rank_award(ra: RankAwardRule, reg: Regulation) -> list[str]:
+def _rank_award(ra: RankAwardRule, reg: Regulation, ids: bool = True) -> list[str]:
     d = reg.division(ra.division)
     ranking = next(r.name for r in d.rankings if r.id == ra.ranking)
     lines = [tr(f"{d.name} (按{ranking}):", f"{d.name} (by {ranking}):")]
     for g in ra.grants:
         cond = tr("且", " and ").join(_condition(c) for c in g.when)
-        tier = (tr(f" [分档 {g.tier_group}: 取第一个成立的档]", f" [tier group {g.tier_group}: the first tier that holds]")
+        group = f" {g.tier_group}" if ids else ""
+        tier = (tr(f" [分档{group}: 取第一个成立的档]", f" [tier group{group}: the first tier that holds]")
                 if g.tier_group else "")
         lines.append(f"  - {cond + ', ' if cond else ''}{grant_text(g)}{tier}")
     rules = []
@@ -647,6 +662,9 @@ def _registration(reg: Regulation) -> list[str]:
 def _officials(reg: Regulation) -> list[str]:
     of = reg.officials
     lines = [tr("裁判长: ", "Chief referee: ") + of.chief_referee, tr("其他技术官员: ", "Other officials: ") + of.others]
+    if of.people:
+        lines.append(tr("技术官员: ", "Officials: ") + "; ".join(
+            f"{o.role} {o.name}" + (f" ({o.unit})" if o.unit else "") for o in of.people))
     if reg.appeals:
         a = reg.appeals
         lines.append(tr(

@@ -28,7 +28,7 @@ from yisai.pairing.model import (
 from yisai.pairing.table import PairTable
 from yisai.pairing.weights import LEVELS, LOT_RANGE
 from yisai.record import Game
-from yisai.regulation.rules import PairingRules, Scoring
+from yisai.regulation.rules import AVOID_WORDS, PairingRules, Scoring
 
 assert MAX_COLOUR_COST < 256  # colour costs stay a small level (8 bits)
 
@@ -117,6 +117,7 @@ class Problem:
     explanations: list[str]
     sit_outs: tuple[str, ...]
     table: PairTable
+    avoid_key: str | None = None
 
 
 def pair_round(
@@ -141,7 +142,10 @@ def pair_round(
                 else Solution([], [], True, 0, 0, exact=True, levels=len(LEVELS), score_ok=True))
     if solution.unmatched:
         raise _no_pairing_error(round_no, solution, prob.hist, prob.pool)
-    boards, warnings = _boards(solution, controls, prob, rules, seed, scoring)
+    would_meet = _teammates_without_avoidance(
+        prob, players, games, round_no, rules=rules, scoring=scoring, seed=seed, absent=absent,
+        controls=controls, order=order)
+    boards, warnings = _boards(solution, controls, prob, rules, seed, scoring, would_meet)
     return RoundPairing(
         round=round_no,
         boards=tuple(boards),
@@ -213,7 +217,7 @@ def prepare_round(
         for p in controls.requested_byes
     ]
     forbidden = {frozenset(p) for p in controls.forbidden_pairs}
-    avoid_key = rules.avoid_same if round_no <= rules.avoid_rounds else None
+    avoid_key = rules.avoid_in(round_no)
     adjacent = rules.in_group == "adjacent"
 
     if first_round:
@@ -227,6 +231,10 @@ def prepare_round(
             f"第一轮: 按{'、'.join(_SEED_CN[k] for k in rules.round1_seeding)}排序, 方法: {_METHOD_CN[rules.round1_method]}",
             f"round 1: seeded by {', '.join(rules.round1_seeding)}, method: {rules.round1_method}",
         ))
+    if rules.avoid_policy():
+        explanations.append(
+            tr(f"同单位回避: {rules.avoid_policy()}; 第{round_no}轮", f"avoidance: {rules.avoid_policy()}; round {round_no} ")
+            + (tr("回避", "avoids them") if avoid_key is not None else tr("不再回避", "no longer avoids them")))
     layout = _layout(pool, hist, scoring, odd_bye=len(pool) % 2 == 1)
 
     ccost = {p: colour_costs(hist[p]) for p in pool}
@@ -259,7 +267,7 @@ def prepare_round(
     table = _table(layout, hist, by_id, ccost, own_lot, forbidden, avoid_key, adjacent,
                    rules.colour_balance, seed, round_no)
     return Problem(round_no, layout, cost, allowed, adjacent, pool, hist, by_id, rank_of, byes,
-                   explanations, sit, table)
+                   explanations, sit, table, avoid_key)
 
 
 def _table(layout: Layout, hist: dict[str, PlayerHistory], by_id: dict[str, Entrant],
@@ -370,8 +378,63 @@ def _no_pairing_error(round_no: int, sol: Solution, hist: dict[str, PlayerHistor
     )
 
 
+def _teammates_without_avoidance(
+    prob: Problem, players: Sequence[Entrant], games: Sequence[Game], round_no: int, *,
+    rules: PairingRules, scoring: Scoring, seed: int, absent: Collection[str], controls: Controls,
+    order: Sequence[str] | None,
+) -> dict[str, str]:
+    """Who would have met a teammate had the round been paired without avoidance (player →
+    that teammate), so each board can say what the avoidance changed.
+
+    The same round is paired once more with avoidance off (same seed, same controls): only when
+    avoidance is on this round and two players of the pool share a team/province/…"""
+    key = prob.avoid_key
+    if key is None:
+        return {}
+    values = [prob.by_id[p].affiliation(key) for p in prob.pool]
+    named = [v for v in values if v is not None]
+    if len(set(named)) == len(named):
+        return {}
+    free = rules.model_copy(update={"avoid_same": None, "avoid_rounds": 0})
+    alt = prepare_round(players, games, round_no, rules=free, scoring=scoring, seed=seed,
+                        absent=absent, controls=controls, order=order)
+    sol = solve(alt.layout, alt.table)
+    out: dict[str, str] = {}
+    for u, v in sol.pairs:
+        if v.pid == BYE:
+            continue
+        mine = prob.by_id[u.pid].affiliation(key)
+        if mine is not None and mine == prob.by_id[v.pid].affiliation(key):
+            out[u.pid], out[v.pid] = v.pid, u.pid
+    return out
+
+
+def _avoid_reason(u: str, v: str, prob: Problem, same: bool, would_meet: dict[str, str]) -> str | None:
+    """What same-team avoidance did on this board: could not avoid, or avoided whom."""
+    key = prob.avoid_key
+    if key is None:
+        return None
+    word = AVOID_WORDS[key]
+    if same:
+        unit = prob.by_id[u].affiliation(key)
+        return tr(f"同{word.zh}({unit})未能回避: 本轮同{word.zh}对局已减至最少, "
+                  f"再回避需重复对局、禁止配对或更大的积分差",
+                  f"same {word.en} ({unit}) not avoided: this round already has the fewest such "
+                  f"games; avoiding more would need a rematch, a forbidden pair or a larger score gap")
+    parts = []
+    for p, partner in ((u, v), (v, u)):
+        mate = would_meet.get(p)
+        if mate is not None and mate != partner:
+            unit = prob.by_id[p].affiliation(key)
+            parts.append(tr(f"不回避时 {p} 将对同{word.zh}的 {mate}({unit})",
+                            f"without avoidance {p} would meet {mate} of the same {word.en} ({unit})"))
+    if not parts:
+        return None
+    return tr("已回避同", "avoided the same ") + tr(word.zh, word.en) + ": " + tr("; ", "; ").join(parts)
+
+
 def _boards(sol: Solution, controls: Controls, prob: Problem, rules: PairingRules, seed: int,
-            scoring: Scoring) -> tuple[list[BoardPairing], list[str]]:
+            scoring: Scoring, would_meet: dict[str, str]) -> tuple[list[BoardPairing], list[str]]:
     """Turn matched pairs into boards (colours, reasons), add fixed pairs, number the boards."""
     hist, rank_of, byes, layout = prob.hist, prob.rank_of, prob.byes, prob.layout
     round_no = prob.round_no
@@ -389,8 +452,9 @@ def _boards(sol: Solution, controls: Controls, prob: Problem, rules: PairingRule
                                    f"{u.pid} gets a second bye: no other player could"))
             continue
         reasons = [_group_reason(u, v, sizes)]
-        if vec[3]:
-            reasons.append(tr("无法回避同单位(同队/同省)", "same team/province could not be avoided"))
+        avoided = _avoid_reason(u.pid, v.pid, prob, bool(vec[3]), would_meet)
+        if avoided is not None:
+            reasons.append(avoided)
         if vec[0]:
             warnings.append(tr(f"{u.pid}—{v.pid} 为禁止配对, 但别无他法",
                                f"{u.pid}—{v.pid} is forbidden but unavoidable"))

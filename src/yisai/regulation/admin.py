@@ -94,10 +94,19 @@ class Obligation(Strict):
     penalties: list[str] = Field(default_factory=list)
 
 
+class Official(Strict):
+    """One named official for the 秩序册 (裁判长 张三, 副裁判长 …)."""
+
+    role: str = Field(min_length=1, description="职务, 如 裁判长、副裁判长、裁判员、技术性仲裁")
+    name: str = Field(min_length=1)
+    unit: str | None = Field(None, description="单位")
+
+
 class Officials(Strict):
     chief_referee: str = "由中国围棋协会选派"
     others: str = "由承办单位从一级以上裁判员中推荐, 报中国围棋协会确认"
     roles: list[str] = Field(default_factory=list)
+    people: list[Official] = Field(default_factory=list, description="已选派的技术官员 (印入秩序册)")
 
 
 class Organisers(Strict):

@@ -11,9 +11,9 @@ from datetime import date
 
 from yisai.i18n import Text
 from yisai.regulation.messages import NONE
-from yisai.regulation.rules import Scoring, TimeControl
+from yisai.regulation.rules import PairingRules, Scoring, TimeControl
 from yisai.regulation.schema import Regulation
-from yisai.regulation.stages import LadderFormat, TwoGroupSwissFormat
+from yisai.regulation.stages import LadderFormat, Stage, SwissFormat, TwoGroupSwissFormat
 
 Path = tuple[str | int, ...]
 
@@ -37,6 +37,88 @@ def check(reg: Regulation) -> list[Finding]:
     out += _references(reg)
     out += _place_tables(reg)
     out += _numbers(reg)
+    out += _avoidance(reg)
+    out += _timetables(reg)
+    return out
+
+
+def _timetables(reg: Regulation) -> list[Finding]:
+    """A timetable line must fall inside its stage's dates and name a round the stage has."""
+    out: list[Finding] = []
+    for i, s in enumerate(reg.stages):
+        seen: dict[int, int] = {}
+        for j, e in enumerate(s.timetable):
+            path: Path = ("stages", i, "timetable", j)
+            day = e.at.date()
+            if (s.start and day < s.start) or (s.end and day > s.end):
+                out.append(Finding((*path, "at"),
+                                   Text(f"日程日期 {day} 不在阶段「{s.name}」的日期内",
+                                        f"timetable date {day} is outside {s.name}'s dates"),
+                                   Text(f"允许: {s.start or '…'} 至 {s.end or '…'}",
+                                        f"allowed: {s.start or '…'} to {s.end or '…'}")))
+            if e.round is None:
+                continue
+            rounds = _max_rounds(s)
+            if rounds is not None and e.round > rounds:
+                out.append(Finding((*path, "round"),
+                                   Text(f"{s.name}共{rounds}轮, 没有第{e.round}轮",
+                                        f"{s.name} has {rounds} rounds: there is no round {e.round}"),
+                                   _allowed(f"1–{rounds}")))
+            if e.round in seen:
+                out.append(Finding((*path, "round"),
+                                   Text(f"第{e.round}轮在日程中出现两次 (另见第{seen[e.round] + 1}项)",
+                                        f"round {e.round} is in the timetable twice (see line {seen[e.round] + 1})")))
+            seen.setdefault(e.round, j)
+    if reg.prizes.award_day is not None:
+        first = min((s.start for s in reg.stages if s.start), default=None)
+        if first is not None and reg.prizes.award_day < first:
+            out.append(Finding(("prizes", "award_day"),
+                               Text(f"颁奖日期 {reg.prizes.award_day} 早于比赛开始 {first}",
+                                    f"award day {reg.prizes.award_day} is before the event starts on {first}"),
+                               Text(f"须不早于 {first}", f"must be on or after {first}")))
+    return out
+
+
+def _max_rounds(s: Stage) -> int | None:
+    """The most rounds any division plays in a stage (None: not fixed by the regulation)."""
+    counts: list[int] = []
+    for fmt in [s.format, *s.formats_by_division.values()]:
+        if isinstance(fmt, SwissFormat):
+            if fmt.rounds is None or fmt.rounds_provisional:
+                return None
+            counts.append(fmt.rounds)
+        elif isinstance(fmt, TwoGroupSwissFormat):
+            counts.append(fmt.placement_final.round)
+    return max(counts) if counts else None
+
+
+def _avoidance(reg: Regulation) -> list[Finding]:
+    """Same-team avoidance must have an effect: a key and at least one round, and teams to
+    avoid when the key is ``team`` (a setting that would do nothing is refused, not ignored)."""
+    out: list[Finding] = []
+    settings: list[tuple[Path, PairingRules]] = [(("pairing",), reg.pairing)]
+    settings += [(("divisions", i, "pairing"), d.pairing) for i, d in enumerate(reg.divisions)
+                 if d.pairing is not None]
+    for path, p in settings:
+        if p.avoid_same is not None and not p.avoid_rounds:
+            out.append(Finding((*path, "avoid_rounds"),
+                               Text(f"设置了回避同单位 (avoid_same = \"{p.avoid_same}\"), 但回避轮数为0, 不起作用",
+                                    f"avoid_same = \"{p.avoid_same}\" is set but avoid_rounds is 0: it has no effect"),
+                               Text("avoid_rounds = 1…50 (前k轮) 或 \"all\" (每轮尽量回避); 或删去 avoid_same",
+                                    "avoid_rounds = 1…50 (first k rounds) or \"all\" (every round when possible); "
+                                    "or remove avoid_same")))
+        if p.avoid_same is None and p.avoid_rounds:
+            out.append(Finding((*path, "avoid_rounds"),
+                               Text(f"回避轮数为 {p.avoid_rounds}, 但没有设置回避什么 (avoid_same), 不起作用",
+                                    f"avoid_rounds is {p.avoid_rounds} but avoid_same is not set: it has no effect"),
+                               _allowed("avoid_same = \"team\" | \"province\" | \"city\" | \"club\"")))
+        if p.avoid_same == "team" and reg.teams is None:
+            out.append(Finding((*path, "avoid_same"),
+                               Text("回避同队 (avoid_same = \"team\"), 但本赛事没有参赛队 (规程无 [teams]), 不起作用",
+                                    "avoid_same = \"team\", but this event has no teams (no [teams] section): "
+                                    "it has no effect"),
+                               Text("删去 avoid_same, 或按单位回避: \"province\" | \"city\" | \"club\"",
+                                    "remove avoid_same, or avoid by unit: \"province\" | \"city\" | \"club\"")))
     return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Literal
 
 from pydantic import Field
@@ -83,3 +84,6 @@ class Prizes(Strict):
     lists: list[PrizeList] = Field(default_factory=list)
     special: list[SpecialAward] = Field(default_factory=list)
     participation: list[ParticipationAward] = Field(default_factory=list)
+    award_day: date | None = Field(
+        None, description="颁奖日期, 证书落款日期; 不填则为最后一个阶段的结束日期",
+    )

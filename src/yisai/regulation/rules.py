@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from yisai.i18n import tr
+from yisai.i18n import Text, tr
 from yisai.regulation.messages import BadValue
 
 
@@ -151,6 +151,12 @@ class RankingRules(Strict):
 Round1Method = Literal["slide", "fold", "split_lot", "random"]
 InGroupMethod = Literal["split", "adjacent"]
 AvoidKey = Literal["team", "province", "city", "club"]
+AVOID_WORDS: dict[str, Text] = {  # 同队 / 同省 / 同市 / 同俱乐部
+    "team": Text("队", "team"),
+    "province": Text("省", "province"),
+    "city": Text("市", "city"),
+    "club": Text("俱乐部", "club"),
+}
 
 
 SeedKey = Literal["rank", "rating", "lot"]
@@ -174,8 +180,43 @@ class PairingRules(Strict):
     )
     in_group: InGroupMethod = Field("split", description="同分组内: split 上半对下半; adjacent 相邻")
     avoid_same: AvoidKey | None = Field(None, description="回避同队/同省/同市/同俱乐部")
-    avoid_rounds: int = Field(0, ge=0, le=50, description="前k轮回避(0=不回避)")
+    avoid_rounds: int | Literal["all"] = Field(
+        0, description="前k轮回避(0=不回避); \"all\" = 每轮都尽量回避",
+    )
     colour_balance: bool = Field(True, description="平衡黑白次数, 避免连续三次同色")
+
+    @field_validator("avoid_rounds", mode="before")
+    @classmethod
+    def _avoid_rounds_range(cls, value: object) -> object:
+        if isinstance(value, bool) or (isinstance(value, str) and value != "all") or (
+                isinstance(value, int) and not 0 <= value <= 50):
+            raise BadValue(f"回避轮数须在0到50之间或为 \"all\": {value}",
+                           f"avoidance rounds must be 0 to 50 or \"all\": {value}")
+        return value
+
+    def avoid_in(self, round_no: int) -> AvoidKey | None:
+        """The affiliation avoided in round ``round_no`` (None: no avoidance that round).
+
+        Avoidance is one priority level below the score difference (DESIGN.md), so "always"
+        still only avoids a teammate when the score groups allow it."""
+        if self.avoid_same is None:
+            return None
+        if self.avoid_rounds == "all" or round_no <= self.avoid_rounds:
+            return self.avoid_same
+        return None
+
+    def avoid_policy(self) -> str:
+        """The avoidance setting in words (regulation summary, ``--explain``); "" when off."""
+        if self.avoid_same is None or not self.avoid_rounds:
+            return ""
+        what = AVOID_WORDS[self.avoid_same]
+        if self.avoid_rounds == "all":
+            return tr(f"每轮尽量回避同{what.zh}(不破坏积分分组, 不重复对局)",
+                      f"players of the same {what.en} avoided in every round when possible "
+                      "(never at the cost of the score groups or a rematch)")
+        return tr(f"前{self.avoid_rounds}轮尽量回避同{what.zh}(不破坏积分分组, 不重复对局)",
+                  f"players of the same {what.en} avoided in the first {self.avoid_rounds} rounds "
+                  "when possible (never at the cost of the score groups or a rematch)")
 
 
 class TimeControl(Strict):
@@ -220,6 +261,7 @@ class PlayRules(Strict):
 
 
 __all__ = [
+    "AVOID_WORDS",
     "CRITERION_LABELS",
     "CRITERION_LABELS_EN",
     "Criterion",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from pydantic import Field
 
 from yisai.regulation.admin import (
@@ -82,6 +84,14 @@ class Regulation(Strict):
 
     def ranking_for(self, division_id: str) -> RankingRules:
         return self.division(division_id).ranking_rules or self.ranking
+
+    def award_day(self) -> date | None:
+        """The date certificates carry: ``prizes.award_day``, else the end of the last stage
+        that has dates (the event's last day), else None (left blank for the pen)."""
+        if self.prizes.award_day is not None:
+            return self.prizes.award_day
+        days = [d for s in self.stages if (d := s.end or s.start) is not None]
+        return max(days, default=None)
 
     def pairing_for(self, division_id: str) -> PairingRules:
         return self.division(division_id).pairing or self.pairing

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date, time
+from datetime import date, datetime, time
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
+from yisai.regulation.messages import BadValue
 from yisai.regulation.rules import DisconnectionRules, Strict, TimeControl
 
 
@@ -98,6 +99,23 @@ Format = Annotated[
     Field(discriminator="kind"),
 ]
 
+class TimetableEntry(Strict):
+    """One line of the 竞赛日程 printed in the 秩序册: a round, or another item (报到, 开幕式,
+    颁奖仪式) at a date and time. The regulation usually leaves these to the 秩序册."""
+
+    at: datetime = Field(description="日期和时间, 如 2025-05-02T08:30:00")
+    round: int | None = Field(None, ge=1, le=31, description="第几轮 (各组同时进行)")
+    what: str | None = Field(None, description="内容, 如 报到、开幕式、颁奖仪式; 轮次可不填")
+    place: str | None = Field(None, description="地点; 不填则为本阶段地点")
+
+    @model_validator(mode="after")
+    def _round_or_what(self) -> TimetableEntry:
+        if self.round is None and not self.what:
+            raise BadValue("日程每一项须写明轮次 (round) 或内容 (what)",
+                           "each timetable line needs a round or a what")
+        return self
+
+
 StageKind = Literal["online_qualifier", "regional", "semi_final", "final", "main"]
 
 
@@ -123,6 +141,9 @@ class Stage(Strict):
     time_control: TimeControl | None = None
     disconnection: DisconnectionRules | None = None
     details_note: str | None = Field(None, description="如 具体比赛细则将在《竞赛补充规定》中另行公布")
+    timetable: list[TimetableEntry] = Field(
+        default_factory=list, description="竞赛日程 (秩序册): 每轮及报到、开幕式、颁奖等的时间",
+    )
 
     def format_for(self, division: str) -> LadderFormat | SwissFormat | TwoGroupSwissFormat | AnnouncedLaterFormat:
         return self.formats_by_division.get(division, self.format)

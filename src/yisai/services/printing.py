@@ -29,10 +29,11 @@ from yisai.formats.printing import (
 )
 from yisai.formats.printing.labels import labels
 from yisai.formats.printing.tables import standings_table
-from yisai.formats.regulation_summary import fmt_date, summarize, time_control
+from yisai.formats.regulation_summary import fmt_date, summarize, time_control, timetable_item
 from yisai.i18n import Text, tr
 from yisai.record.parse import result_word
 from yisai.registry.person import Player
+from yisai.registry.team import TeamMember
 from yisai.regulation import Regulation
 from yisai.regulation.stages import Stage, TwoGroupSwissFormat
 from yisai.services.context import InputError, Work
@@ -94,12 +95,14 @@ def kind_of(name: str) -> str:
                      code="unknown_print_kind", params={"kind": name})
 
 
-def file_name(kind: str, options: PrintOptions | None = None) -> str:
-    """The PDF's default file name: 对阵表_open_第3轮.pdf (the CLI's default, the web download's)."""
+def file_name(kind: str, options: PrintOptions | None = None, regulation: Regulation | None = None) -> str:
+    """The PDF's default file name: 对阵表_甲组_第3轮.pdf (the CLI's default, the web download's);
+    with the event's ``regulation`` the division is named, however it was given (jia, 甲)."""
     opts = options or PrintOptions()
     parts = [KINDS[kind_of(kind)]]
     if opts.division:
-        parts.append(opts.division)
+        found = regulation.find_division(opts.division) if regulation is not None else None
+        parts.append(found.name if found is not None else opts.division)
     if opts.round:
         parts.append(f"第{opts.round}轮")
     return "_".join(parts) + ".pdf"
@@ -259,33 +262,37 @@ def _caption(ctx: _Ctx, view: RoundView, group: str) -> str:
     return f"{ctx.division_name(view.division)}{_group_text(group)} " + tr(f"第{view.round}轮", f"round {view.round}")
 
 
+def _pairing_tables(ctx: _Ctx, view: RoundView) -> list[Table]:
+    """One 对阵表 per group of a paired round (board, both players with unit and score)."""
+    tables = []
+    for r in view.rounds:
+        rows = []
+        for g in sorted(r.games, key=lambda g: (g.is_bye, g.board)):
+            black = view.names.get(g.black, g.black)
+            result = result_word(g.result, g.played, g.reason, g.is_bye)
+            if g.is_bye:
+                rows.append(("", black, ctx.unit(g.black), str(view.scores.get(g.black, 0)),
+                             "", "", "", result))
+                continue
+            white = g.white or ""
+            rows.append((str(g.board), black, ctx.unit(g.black), str(view.scores.get(g.black, 0)),
+                         view.names.get(white, white), ctx.unit(white),
+                         str(view.scores.get(white, 0)), result))
+        tables.append(Table(
+            f"{_caption(ctx, view, r.group)} " + tr("对阵表", "pairings"),
+            (Column(tr("台次", "Board"), "right"), Column(tr("黑方", "Black"), share=1.2),
+             Column(tr("单位", "Unit"), share=1), Column(tr("积分", "Score"), "right"),
+             Column(tr("白方", "White"), share=1.2), Column(tr("单位", "Unit"), share=1),
+             Column(tr("积分", "Score"), "right"), Column(tr("结果", "Result"), "center")),
+            tuple(rows),
+            (tr("积分为本轮前的积分。", "Scores are before this round."),),
+        ))
+    return tables
+
+
 def _pairings(ctx: _Ctx) -> Document:
-    sections = []
-    for view in _round_views(ctx):
-        tables = []
-        for r in view.rounds:
-            rows = []
-            for g in sorted(r.games, key=lambda g: (g.is_bye, g.board)):
-                black = view.names.get(g.black, g.black)
-                result = result_word(g.result, g.played, g.reason, g.is_bye)
-                if g.is_bye:
-                    rows.append(("", black, ctx.unit(g.black), str(view.scores.get(g.black, 0)),
-                                 "", "", "", result))
-                    continue
-                white = g.white or ""
-                rows.append((str(g.board), black, ctx.unit(g.black), str(view.scores.get(g.black, 0)),
-                             view.names.get(white, white), ctx.unit(white),
-                             str(view.scores.get(white, 0)), result))
-            tables.append(Table(
-                f"{_caption(ctx, view, r.group)} " + tr("对阵表", "pairings"),
-                (Column(tr("台次", "Board"), "right"), Column(tr("黑方", "Black"), share=1.2),
-                 Column(tr("单位", "Unit"), share=1), Column(tr("积分", "Score"), "right"),
-                 Column(tr("白方", "White"), share=1.2), Column(tr("单位", "Unit"), share=1),
-                 Column(tr("积分", "Score"), "right"), Column(tr("结果", "Result"), "center")),
-                tuple(rows),
-                (tr("积分为本轮前的积分。", "Scores are before this round."),),
-            ))
-        sections.append(Section(tables=tuple(tables), new_page=True))
+    sections = [Section(tables=tuple(_pairing_tables(ctx, view)), new_page=True)
+                for view in _round_views(ctx)]
     return ctx.document("report", "pairings", sections=tuple(sections))
 
 
@@ -408,8 +415,11 @@ def _prizes(ctx: _Ctx) -> Document:
     ]
     if ctx.opts.division is None:  # the payout summary covers the whole event
         tables.append(_from_text_table(view.prize_tables[-1]))
+    # "税前" only when the regulation says so (seed 002 does not: 奖励相应价值电商卡)
+    subtitle = (tr("以下金额均为税前, 单位: 元", "Amounts are pre-tax, in yuan") if view.report.pre_tax
+                else tr("金额单位: 元", "Amounts in yuan"))
     return ctx.document("report", "prizes", sections=(Section(tables=tuple(tables)),),
-                        subtitle=tr("以下金额均为税前, 单位: 元", "Amounts are pre-tax, in yuan"), signatures=_signatures())
+                        subtitle=subtitle, signatures=_signatures())
 
 
 def _rank_awards(ctx: _Ctx) -> Document:
@@ -422,8 +432,7 @@ def _certificates(ctx: _Ctx) -> Document:
     report = ctx.prizes().report
     chosen = ctx.divisions()
     issuer = "、".join(ctx.reg.organisers.hosts)
-    now = ctx.opts.printed_at or ctx.work.now
-    date = tr(f"{now.year}年{now.month}月{now.day}日", now.strftime("%d %B %Y"))
+    date = _certificate_date(ctx.reg)
     certs = []
     for pl in report.lists:
         if pl.source == "participation" or (ctx.opts.division is not None and pl.division not in chosen):
@@ -439,6 +448,15 @@ def _certificates(ctx: _Ctx) -> Document:
         raise InputError(Text("没有获奖者, 无证书可打印", "no prize winners: no certificates to print"),
                          code="nothing_to_print")
     return ctx.document("certificates", "certificates", certificates=tuple(certs), landscape=True)
+
+
+def _certificate_date(reg: Regulation) -> str:
+    """The event's date, never the day of printing: the regulation's award day, else the last
+    day of play; with neither, a blank to fill in by hand."""
+    day = reg.award_day()
+    if day is None:
+        return tr("　　年　　月　　日", "____________")
+    return tr(f"{day.year}年{day.month}月{day.day}日", day.strftime("%d %B %Y"))
 
 
 # ------------------------------------------------------------------ 参赛名单 秩序册
@@ -472,7 +490,7 @@ def _summary_sections(reg: Regulation) -> list[Section]:
     """The regulation summary, one section per 【…】 heading."""
     sections: list[Section] = []
     heading, lines = "竞赛规程摘要", list[str]()
-    for line in summarize(reg)[2:]:
+    for line in summarize(reg, ids=False)[2:]:
         if line.startswith("【") and line.endswith("】"):
             if lines:
                 sections.append(Section(heading, tuple(lines)))
@@ -498,20 +516,73 @@ def _schedule(ctx: _Ctx) -> Table:
                  tuple(rows))
 
 
+def _timetable(ctx: _Ctx) -> Table | None:
+    """竞赛日程: every timetable line of every stage (rounds, 报到, 开幕式 …) in time order."""
+    lines = sorted(((e, st) for st in ctx.reg.stages for e in st.timetable), key=lambda x: x[0].at)
+    if not lines:
+        return None
+    rows = tuple(
+        (fmt_date(e.at.date()), e.at.strftime("%H:%M"), timetable_item(e),
+         "、".join(ctx.division_name(d) for d in st.divisions) if e.round is not None else "",
+         e.place or st.venue or "")
+        for e, st in lines
+    )
+    return Table(tr("竞赛日程", "Timetable"),
+                 (Column(tr("日期", "Date")), Column(tr("时间", "Time"), "center"),
+                  Column(tr("内容", "Item"), share=1.5), Column(tr("组别", "Divisions"), share=1),
+                  Column(tr("地点", "Place"), share=1)), rows)
+
+
+def _officials(ctx: _Ctx) -> Section:
+    """技术官员: the named officials when the regulation lists them, else what it says of
+    how they are chosen (the chief referee is often appointed after the regulation)."""
+    of = ctx.reg.officials
+    if of.people:
+        table = Table("", (Column(tr("职务", "Role")), Column(tr("姓名", "Name"), share=1),
+                           Column(tr("单位", "Unit"), share=1.5)),
+                      tuple((o.role, o.name, o.unit or "") for o in of.people))
+        return Section(tr("技术官员", "Officials"), tables=(table,))
+    return Section(tr("技术官员", "Officials"), paragraphs=(
+        tr("裁判长: ", "Chief referee: ") + of.chief_referee,
+        tr("其他技术官员: ", "Other officials: ") + of.others,
+    ))
+
+
 def _team_lists(ctx: _Ctx) -> Table | None:
+    """参赛队名单: each team with its leader, coach and every member in his seat (甲组男 …)."""
     teams = ctx.work.repo.list_teams(ctx.event.id)
     if not teams:
         return None
     players = ctx.players()
-    rows = tuple(
-        (str(i), t.name, t.province or t.region or "", "、".join(t.leaders), "、".join(t.coaches),
-         "、".join(players[m.player_id].name for m in t.members if m.player_id in players))
-        for i, t in enumerate(teams, start=1)
-    )
-    return Table(tr(f"参赛队 (共{len(teams)}队)", f"Teams ({len(teams)})"),
+    rows: list[tuple[str, ...]] = []
+    for i, t in enumerate(teams, start=1):
+        members: list[TeamMember | None] = [m for m in t.members if m.player_id in players] or [None]
+        for k, m in enumerate(members):
+            head = (str(i), t.name, "、".join(t.leaders), "、".join(t.coaches)) if k == 0 else ("", "", "", "")
+            if m is None:
+                rows.append((*head, "", "", "", ""))
+                continue
+            p = players[m.player_id]
+            seat = m.slot or (ctx.division_name(m.division) if m.division else "")
+            rows.append((*head, seat, p.name, tr(p.gender.label, p.gender.value),
+                         str(p.rank) if p.rank is not None else ""))
+    return Table("",
                  (Column(tr("序号", "No."), "right"), Column(tr("队名", "Team"), share=1),
-                  Column(tr("地区", "Region")), Column(tr("领队", "Leader")), Column(tr("教练", "Coach")),
-                  Column(tr("队员", "Members"), share=3)), rows)
+                  Column(tr("领队", "Leader")), Column(tr("教练", "Coach")),
+                  Column(tr("组别", "Seat")), Column(tr("队员", "Member"), share=1),
+                  Column(tr("性别", "Gender"), "center"), Column(tr("段位", "Rank"), "center")),
+                 tuple(rows))
+
+
+def _round1_draw(ctx: _Ctx) -> list[Table]:
+    """第一轮对阵 of every division whose round 1 is paired (the draw the booklet announces)."""
+    tables: list[Table] = []
+    for did in ctx.divisions():
+        stage = _stage(ctx, did)
+        if stage is None or not ctx.work.repo.list_rounds(ctx.event.id, did, stage=stage.id, number=1):
+            continue
+        tables += _pairing_tables(ctx, round_view(ctx.work, str(ctx.event.id), did, 1, stage.id))
+    return tables
 
 
 def _booklet(ctx: _Ctx) -> Document:
@@ -526,20 +597,27 @@ def _booklet(ctx: _Ctx) -> Document:
     cover.append(tr("主办单位: ", "Hosts: ") + "、".join(reg.organisers.hosts))
     if reg.organisers.organisers:
         cover.append(tr("承办单位: ", "Organisers: ") + "、".join(reg.organisers.organisers))
-    sections = [Section(tr("赛程总表", "Schedule"), tables=(_schedule(ctx),)),
+    timetable = _timetable(ctx)
+    sections = [Section(tr("赛程总表", "Schedule"),
+                        tables=(_schedule(ctx), *((timetable,) if timetable else ()))),
+                _officials(ctx),
                 Section(tr("竞赛规程摘要", "Regulation summary"),
                         paragraphs=(reg.name, f"{tr('发布', 'Issued')}: {reg.issued.by} {fmt_date(reg.issued.on)}"),
                         new_page=True),
                 *_summary_sections(reg)]
     teams = _team_lists(ctx)
     if teams is not None:
-        sections.append(Section(tr("参赛队", "Teams"), tables=(teams,), new_page=True))
+        n = len(ctx.work.repo.list_teams(ctx.event.id))
+        sections.append(Section(tr(f"参赛队 (共{n}队)", f"Teams ({n})"), tables=(teams,), new_page=True))
     first = True
     for did in ctx.divisions():
         t = _entry_table(ctx, did)
         if t is not None:
             sections.append(Section(tr("参赛名单", "Entry lists") if first else "", tables=(t,), new_page=first))
             first = False
+    draw = _round1_draw(ctx)
+    if draw:
+        sections.append(Section(tr("第一轮对阵", "Round 1 pairings"), tables=tuple(draw), new_page=True))
     return ctx.document("report", "booklet", sections=tuple(sections), cover=tuple(cover))
 
 

@@ -200,7 +200,8 @@ class PrizeView:
 
     def xlsx(self) -> bytes:
         buf = io.BytesIO()
-        awards_export.write_prizes(self.report, self.results.players, buf, self.teams)
+        awards_export.write_prizes(self.report, self.results.players, buf, self.teams,
+                                   members=self.results.teams)
         return buf.getvalue()
 
 
@@ -212,7 +213,7 @@ class AwardView:
 
     def xlsx(self) -> bytes:
         buf = io.BytesIO()
-        awards_export.write_rank_awards(self.report, self.results.players, buf)
+        awards_export.write_rank_awards(self.report, self.results.players, buf, self.results.teams)
         return buf.getvalue()
 
 
@@ -220,12 +221,12 @@ def prize_view(results: EventResults, *, teams: bool = True) -> PrizeView:
     report = _computed(lambda: compute_prizes(results))
     team = list(_computed(results.team_tables).values()) if teams else []
     return PrizeView(results, report, team, [team_table(t, results.players) for t in team],
-                     prize_tables(report, results.players))
+                     prize_tables(report, results.players, results.teams))
 
 
 def award_view(results: EventResults) -> AwardView:
     report = _computed(lambda: compute_rank_awards(results))
-    return AwardView(results, report, rank_award_tables(report, results.players))
+    return AwardView(results, report, rank_award_tables(report, results.players, results.teams))
 
 
 def prizes(work: Work, event_ref: str | int | None, *, teams: bool = True) -> PrizeView:

@@ -27,7 +27,8 @@ def appeals_page(request: Request, event_id: int, msg: str = "", err: str = "") 
         appeals = list_appeals(work, str(event_id))
         terms = appeal_terms(work, str(event_id))
     return page(request, "console/appeals.html", appeals=appeals, terms=terms, msg=msg, err=err,
-                status_label=lambda s: STATUS_LABELS[s].render(), **ctx)
+                status_label=lambda s: STATUS_LABELS[s].render(),
+                division_names=dict(ctx["divisions"]), **ctx)  # 乙组, never "yi"
 
 
 def _int(text: str, what: Text) -> int | None:

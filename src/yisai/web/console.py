@@ -404,9 +404,9 @@ def print_download(request: Request, event_id: int, kind: str, division: str | N
 
     options = PrintOptions(division=division or None, round=round)
     with acting(request) as work:
-        _event_context(work, event_id)
+        ctx = _event_context(work, event_id)
         data = print_pdf(work, event_id, kind, options)
-    name = file_name(kind, options)
+    name = file_name(kind, options, ctx["reg"])  # 成绩表_甲组.pdf, not 成绩表_jia.pdf
     return Response(data, media_type="application/pdf", headers={
         "Content-Disposition": f"attachment; filename=\"document.pdf\"; filename*=UTF-8''{url_quote(name)}"})
 
