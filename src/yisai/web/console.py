@@ -56,6 +56,7 @@ from yisai.web.core import (
     signed_out,
     state,
 )
+from yisai.web.hints import web_dict
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -346,7 +347,7 @@ def save_result(request: Request, actor: Actor, event_id: int, division: str, nu
             with web.ctx.work(actor=actor) as work:
                 record_refused_attempt(work, str(event_id), division, number, board, text,
                                        {"code": exc.code, "seen_version": version, **exc.params})
-        return JSONResponse(exc.as_dict(lang), status_code=exc.status)
+        return JSONResponse(web_dict(exc, lang), status_code=exc.status)
     word = views.result_text(saved.game)
     message = tr(f"第{board}台已保存: {word}", f"board {board} saved: {word}")
     warnings = [w.render(lang) for w in saved.warnings]
