@@ -184,17 +184,17 @@ class Outcome:
     reasons: tuple[Text, ...] = ()
 
     def text(self, who: Text) -> Text:
-        """``who`` (the team or the player) with the state of its entries, in both languages."""
+        """``who`` (what was registered) followed by the state of its entries, in both languages."""
         if self.reasons:
-            return Text(f"{who.zh}的报名已保存, 但不符合参赛资格: {'；'.join(r.zh for r in self.reasons)}。"
-                        "除非裁判长特批, 此报名将不予通过",
-                        f"{who.en}: the entry is saved but not eligible: {'; '.join(r.en for r in self.reasons)}. "
-                        "Unless the chief referee makes an exception it will not be approved")
+            return Text(f"{who.zh}, 但不符合参赛资格: {'；'.join(r.zh for r in self.reasons)}。"
+                        "报名已保存, 除非裁判长特批, 将不予通过",
+                        f"{who.en}, but not eligible: {'; '.join(r.en for r in self.reasons)}. The entry is "
+                        "saved; unless the chief referee makes an exception it will not be approved")
         if self.pending == 0:
-            return Text(f"{who.zh}: 报名已通过", f"{who.en}: entry approved")
+            return Text(f"{who.zh}, 报名已通过", f"{who.en}; the entry is approved")
         if self.approved == 0:
-            return Text(f"{who.zh}: 报名已保存, 等待裁判长审核", f"{who.en}: entry saved, awaiting the chief referee's approval")
-        return Text(f"{who.zh}: {self.approved}项报名已通过, {self.pending}项等待裁判长审核",
+            return Text(f"{who.zh}, 等待裁判长审核", f"{who.en}, awaiting the chief referee's approval")
+        return Text(f"{who.zh}, {self.approved}项报名已通过, {self.pending}项等待裁判长审核",
                     f"{who.en}: {self.approved} entries approved, {self.pending} awaiting the chief referee's approval")
 
 
