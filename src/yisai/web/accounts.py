@@ -44,7 +44,7 @@ def _teams(work: Work) -> list[tuple[str, str]]:
     """(value, label) for the team choice: ``event:team`` so a team's number is never ambiguous."""
     out = []
     for event in list_events(work):
-        out += [(f"{event.id}:{v.team.id}", f"{event.name} · {v.team.name} (#{v.team.id})")
+        out += [(f"{event.id}:{v.team.id}", f"{v.team.name} (#{v.team.id}) · {event.name}")
                 for v in list_teams(work, event)]
     return out
 
