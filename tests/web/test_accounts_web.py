@@ -163,3 +163,21 @@ def test_a_refused_approval_names_the_pages_own_controls(site: Site) -> None:
     r = director.post(f"/console/events/1/entries/{entry}", data={"csrf": token, "decision": "force", "note": "特邀"},
                       follow_redirects=False)
     assert r.status_code == 303
+
+
+def test_the_console_unpublishes_a_round_before_any_result(site: Site) -> None:
+    director = site.login("director")
+    token = token_of(director)
+    assert "尚未公布" not in site.client.get("/events/1/rounds/jia/1").text
+    assert 'id="unpublish"' in director.get("/console/events/1/rounds/jia/1").text
+    r = director.post("/console/events/1/rounds/jia/1/unpublish", data={"csrf": token}, follow_redirects=False)
+    assert r.status_code == 303 and "尚未公布" in site.client.get("/events/1/rounds/jia/1").text
+    referee = site.login("referee")
+    r = referee.post("/console/events/1/rounds/jia/1/publish", data={"csrf": token_of(referee)})
+    assert r.status_code == 403  # a 裁判员 may not publish
+    director.post("/console/events/1/rounds/jia/1/publish", data={"csrf": token})
+    from tests.web.test_console import grid_post
+
+    assert grid_post(referee, 1, "1", 1)[0] == 200
+    r = director.post("/console/events/1/rounds/jia/1/unpublish", data={"csrf": token})
+    assert r.status_code == 409 and "不能撤回公布" in r.text

@@ -36,6 +36,7 @@ from yisai.services.publishing import (
     publish_round,
     record_refused_attempt,
     rounds_index,
+    unpublish_round,
 )
 from yisai.services.registration import (
     approve_entry,
@@ -362,6 +363,16 @@ async def publish(request: Request, event_id: int, division: str, number: int) -
         _event_context(work, event_id)
         publish_round(work, str(event_id), division, number, _text(form, "note"))
     return back(f"/console/events/{event_id}/rounds/{division}/{number}", tr("已公布", "published"))
+
+
+@router.post("/events/{event_id}/rounds/{division}/{number}/unpublish")
+async def unpublish(request: Request, event_id: int, division: str, number: int) -> Response:
+    """Take the pairings off the public pages again (refused once a result is entered)."""
+    form = await _form(request)
+    with acting(request) as work:
+        _event_context(work, event_id)
+        unpublish_round(work, str(event_id), division, number, _text(form, "note"))
+    return back(f"/console/events/{event_id}/rounds/{division}/{number}", tr("已撤回公布", "unpublished"))
 
 
 @router.post("/events/{event_id}/rounds/{division}/{number}/sheet")
