@@ -57,9 +57,6 @@ def create_user(
     except ValueError:
         raise InputError(Text(f"未知角色: {role} (可用: {ROLE_CHOICES})", f"unknown role: {role} (use: {ROLE_CHOICES})"),
                          code="bad_role", params={"role": role}) from None
-    if chosen is Role.PLAYER:
-        raise InputError(Text("棋手用手机验证码登录, 不在此建账号", "players sign in with a phone code; no account here"),
-                         code="bad_role", params={"role": chosen.value})
     _check_may_manage(work, chosen)
     if team_id is not None and chosen is not Role.TEAM_LEADER:
         raise InputError(Text("只有领队账号可以绑定队伍", "only a team leader's account is bound to a team"),
@@ -143,6 +140,10 @@ def add_account(
     """``yisai account add`` and the accounts page: a new account, a 领队 bound to their team
     (registered in the console, from the CLI or from a roster file) when ``team`` is given."""
     work.require(Action.MANAGE_USERS)
+    if str(role).strip() in (Role.PLAYER.value, Role.PLAYER.label.zh):  # players sign in by phone code
+        raise InputError(Text(f"棋手用手机验证码登录, 不在此建账号 (可用: {ROLE_CHOICES})",
+                              f"players sign in with a phone code (use: {ROLE_CHOICES})"),
+                         code="bad_role", params={"role": str(role)})
     if not password:
         raise InputError(Text("没有给出密码", "no password given"), code="password_required", hint=Hint.PASSWORD)
     team_id = event_id = None
