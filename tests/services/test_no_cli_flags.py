@@ -1,4 +1,5 @@
-"""No message a service (or the core, the store, the web) words may name a command-line option:
+"""No message a service (or the core, the store, the web) words may name a command-line option
+or command:
 what the user can do next is a ``Hint`` kind, and each front end words it its own way."""
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from yisai.web.hints import HINTS as WEB_HINTS
 from yisai.web.hints import web_message
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "yisai"
-FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
+# a long option, a short one standing alone (" -d "), or a command to type ("yisai team list")
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*|(?:^|\s)-[a-zA-Z](?:\s|$)|\byisai [a-z]+ [a-z]+")
 # the command line itself, benchmarks (their own command options and subprocess argv) and the
 # front ends' hint words for the command line
 NOT_SCANNED = ("cli/", "bench/", "live/bench.py")
@@ -52,9 +54,10 @@ def test_no_message_outside_the_cli_names_a_flag() -> None:
 
 def test_the_scan_would_catch_a_flag(tmp_path: Path) -> None:
     bad = tmp_path / "probe.py"
-    bad.write_text('"""Docstrings may say --note."""\nx = Text("须用 --note 写明理由", f"needs a --note {1}")\n',
+    bad.write_text('"""Docstrings may say --note."""\nx = Text("须用 --note 写明理由", f"needs a --note {1}")\n'
+                   'y = "可用 yisai team list 查看"\nz = f"yisai event rounds -d {1}"\nok = "E-mail 2-d array"\n',
                    encoding="utf-8")
-    assert len(_flagged_strings(bad)) == 2
+    assert len(_flagged_strings(bad)) == 4
 
 
 def test_every_hint_is_worded_by_both_front_ends_and_the_web_never_names_a_flag() -> None:

@@ -33,6 +33,10 @@ HINTS: dict[str, Text] = {
                        "run first: yisai db upgrade --db {database}"),
     "password": Text("请用 --password-stdin 从标准输入给出密码 (如 echo 密码 | yisai account …)",
                      "give the password on standard input with --password-stdin"),
+    "set_rounds": Text("yisai event rounds -d {division} {round}", "yisai event rounds -d {division} {round}"),
+    "list_players": Text("请用 yisai player list 中的编号或身份证号", "use a number shown by yisai player list, or an ID number"),
+    "list_teams": Text("可用 yisai team list 查看", "see yisai team list"),
+    "list_events": Text("可用 yisai event list 查看", "see yisai event list"),
 }
 
 
@@ -42,6 +46,9 @@ def cli_message(exc: ServiceError, lang: str | None = None) -> str:
     if exc.hint is None:
         return text
     words = HINTS[exc.hint.value].render(lang)
+    for key, value in exc.params.items():  # {division}, {round}: the refusal's own parameters
+        if key != "database":
+            words = words.replace("{" + key + "}", str(value))
     if "{database}" in words:
         from sqlalchemy.engine import make_url
 

@@ -39,6 +39,10 @@ class Hint(StrEnum):
     CREATE_EVENT = "create_event"  # the store has no event yet
     UPGRADE_DB = "upgrade_db"  # the database schema is behind the program
     PASSWORD = "password"  # give the password the way this front end takes it
+    SET_ROUNDS = "set_rounds"  # the chief referee sets a division's round count first
+    LIST_PLAYERS = "list_players"  # where to find a player's number
+    LIST_TEAMS = "list_teams"  # where to find the teams
+    LIST_EVENTS = "list_events"  # where to find the events
 
 
 class ServiceError(Exception):

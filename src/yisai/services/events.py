@@ -114,9 +114,8 @@ def resolve_event(work: Work, ref: str | int | None) -> EventRecord:
     if len(named) == 1:
         return named[0]
     if not named:
-        raise InputError(Text(f"没有名为\u201c{text}\u201d的比赛 (可用 yisai event list 查看)",
-                              f"no event named \u201c{text}\u201d (see yisai event list)"),
-                         code="event_not_found", params={"event": text})
+        raise InputError(Text(f"没有名为\u201c{text}\u201d的比赛", f"no event named \u201c{text}\u201d"),
+                         code="event_not_found", params={"event": text}, hint=Hint.LIST_EVENTS)
     numbers = ", ".join(str(e.id) for e in named)
     raise InputError(Text(f"有{len(named)}个比赛名为\u201c{text}\u201d, 请改用编号: {numbers}",
                           f"{len(named)} events are named \u201c{text}\u201d: use a number: {numbers}"),

@@ -172,9 +172,8 @@ def resolve_team(work: Work, event: EventRecord, ref: str | int | None) -> Team:
     for t in work.repo.list_teams(event.id):
         if text in (t.id, t.name):
             return t
-    raise NotFoundError(Text(f"没有队伍“{text}” (可用 yisai team list 查看)",
-                             f"no team {text!r} (see yisai team list)"),
-                        code="team_not_found", params={"team": text})
+    raise NotFoundError(Text(f"没有队伍“{text}”", f"no team {text!r}"),
+                        code="team_not_found", params={"team": text}, hint=Hint.LIST_TEAMS)
 
 
 def _member(work: Work, event: EventRecord, team: Team, ref: str) -> Player:

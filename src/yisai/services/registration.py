@@ -443,9 +443,8 @@ def _resolve_player(work: Work, event: EventRecord, ref: str) -> Player:
         except NotFound:
             pass
     raise InputError(
-        Text(f"找不到棋手“{ref}” (请用 yisai player list 中的编号或身份证号)",
-             f"no player “{ref}” (use a number shown by yisai player list, or an ID number)"),
-        code="unknown_player", params={"player": ref},
+        Text(f"找不到棋手“{ref}”", f"no player “{ref}”"),
+        code="unknown_player", params={"player": ref}, hint=Hint.LIST_PLAYERS,
     )
 
 

@@ -160,11 +160,11 @@ def pair(
                 name = reg.division(division).name
                 raise Refused(
                     Text(f"规程暂定{fmt.rounds}轮 (视报名情况而定); 要编排第{round_no}轮, 请裁判长先确定"
-                         f"{name}的轮数: yisai event rounds -d {name} {round_no}",
+                         f"{name}的轮数",
                          f"the regulation provisionally sets {fmt.rounds} rounds; to pair round "
-                         f"{round_no}, the chief referee first sets {name}'s round count: "
-                         f"yisai event rounds -d {name} {round_no}"),
-                    code="round_count_not_set", params={"rounds": fmt.rounds, "round": round_no})
+                         f"{round_no}, the chief referee first sets {name}'s round count"),
+                    code="round_count_not_set", params={"rounds": fmt.rounds, "round": round_no, "division": name},
+                    hint=Hint.SET_ROUNDS)
             order = current_order(work, event, division, stage, [e.id for e in entrants])
             return [("", pair_round(entrants, games, round_no, rules=rules, scoring=scoring,
                                     seed=event.seed, absent=absent, controls=controls, order=order))]

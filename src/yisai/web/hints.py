@@ -27,6 +27,10 @@ HINTS: dict[Hint, Text] = {
                             "create one on the console's start page from a regulation file"),
     Hint.UPGRADE_DB: Text("请服务器管理员先升级数据库结构", "ask the server's administrator to upgrade the database"),
     Hint.PASSWORD: Text("请在“密码”栏填写", "fill in the password field"),
+    Hint.SET_ROUNDS: Text("本组的轮数须由裁判长先在服务器命令行确定", "the chief referee sets the round count on the server's command line first"),
+    Hint.LIST_PLAYERS: Text("请用“报名审核”页中的编号或身份证号", "use a number from the Entries page, or an ID number"),
+    Hint.LIST_TEAMS: Text("队伍见“报名附件”页", "the teams are listed on the Papers page"),
+    Hint.LIST_EVENTS: Text("比赛见工作台首页", "the events are listed on the console's start page"),
 }
 
 
