@@ -59,7 +59,8 @@ def test_player_add_entry_refused_then_forced(run) -> None:  # type: ignore[no-u
     assert "出生日期2010-08-31不在少年组范围(2011-09-01至2019-08-31)" in out
     refused = run("entry", "approve", "1", code=1)
     assert "不符合参赛资格, 未批准" in refused and "2010-08-31" in refused
-    assert "须用 --note" in run("entry", "approve", "1", "--force", code=2)
+    assert "须写明理由 (请用 --note 写明理由)" in run("entry", "approve", "1", "--force", code=2)
+    assert "(裁判长可用 --force --note 说明理由后强制批准)" in refused  # the CLI words the hint with its flags
     assert "已批准报名 #1 (强制)" in run("entry", "approve", "1", "--force", "--note", "特邀外卡")
     listed = run("entry", "list")
     assert "已通过" in listed and "特邀外卡" in listed

@@ -122,7 +122,8 @@ def test_sheet_round_trip_import_once_and_scores(db: str, tmp_path: Path) -> Non
     book.save(tmp_path / "r1.xlsx")
     code, out = _cli("result", "import", str(tmp_path / "r1.xlsx"), "-d", "jia", "-r", "1")
     assert code == 1 and "未保存任何成绩" in out
-    assert "r1.xlsx:成绩登记表:3:E(结果): 第1轮第1台已有成绩 黑中盘胜; 如需更改请加 --change" in out
+    assert "r1.xlsx:成绩登记表:3:E(结果): 第1轮第1台已有成绩 黑中盘胜" in out
+    assert "未保存任何成绩 (改正后重新导入) (如需更改请加 --change" in out  # the CLI's words for the hint
     assert _history_lengths(db, 1) == [1, 1]
     ws["E3"] = "黑中盘胜"
     book.save(tmp_path / "r1.xlsx")
@@ -262,7 +263,8 @@ def test_groups_are_told_apart_by_the_sheet_or_the_option(two_groups: str, tmp_p
     code, out = _cli("result", "import", str(plain), "-d", "open", "-r", "1")
     assert code == 2, out
     for n in range(2, 6):
-        assert f"plain.csv:plain.csv:{n}:A(台次): 本轮有多个分组, 请填写分组 (允许: A、B) 或加 --group" in out
+        assert f"plain.csv:plain.csv:{n}:A(台次): 本轮有多个分组, 请填写分组 (允许: A、B)\n" in out
+    assert "(请用 --group 指定分组)" in out
     # --group A takes the A rows; a B name on an A board is a mismatch.
     a_rows = [r for r in rows[1:] if r[1] == "A"]
     only_a = _write_csv(tmp_path / "a.csv", [["台次", "黑方", "结果"]] + [[r[0], r[2], "白胜"] for r in a_rows])

@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import REGULATIONS
 from tests.formats.roster_files import write_csv, xqw_rows
+from yisai.cli.hints import cli_message
 from yisai.registry.entry import EntryStatus
 from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender, Player
@@ -160,7 +161,8 @@ def test_a_provisional_round_count_is_set_before_pairing_beyond_it(ctx: Context)
                 record_result(w, event.id, "jia", n, b.board, "黑胜")
     with pytest.raises(Refused) as info, ctx.work() as w:
         pair(w, event.id, "jia", 8)
-    assert info.value.code == "round_count_not_set" and "yisai event rounds" in info.value.render("zh")
+    assert info.value.code == "round_count_not_set" and info.value.hint == "set_rounds"
+    assert "yisai event rounds -d " in cli_message(info.value, "zh")  # the CLI words the hint
     with ctx.work() as w:
         set_round_count(w, event.id, "甲组", 8, note="报名人数较多")
     with ctx.work() as w:

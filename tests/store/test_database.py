@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 from sqlalchemy import inspect, text
 
+from yisai.cli.hints import cli_message
 from yisai.registry.person import Gender, Player
 from yisai.services.context import Context, open_context
 from yisai.services.settings import database_from
@@ -109,7 +110,8 @@ def test_an_out_of_date_schema_is_refused_until_db_upgrade(db_url: str, tmp_path
     engine.dispose()
     with pytest.raises(InputError) as info:
         open_context(db_url)
-    assert info.value.code == "schema_outdated" and "yisai db upgrade" in info.value.render("zh")
+    assert info.value.code == "schema_outdated" and info.value.hint == "upgrade_db"
+    assert "yisai db upgrade --db" in cli_message(info.value, "zh")  # the CLI words the hint
     assert upgrade(Settings(database=db_url)) == ("0001", head_revision())
     open_context(db_url).close()
 

@@ -45,3 +45,11 @@ def test_ctrl_c_stops_the_server_cleanly(tmp_path: Path) -> None:
     server = Server(tmp_path / "c.sqlite")
     os.kill(server.proc.pid, signal.SIGINT)
     assert server.proc.wait(timeout=15) == 0
+
+
+def test_first_start_on_an_empty_database_says_how_to_make_the_first_account(tmp_path: Path) -> None:
+    server = Server(tmp_path / "fresh.sqlite")
+    server.stop()
+    out = server.proc.stdout.read() if server.proc.stdout else ""
+    assert "数据库中还没有任何账号" in out
+    assert f"yisai account add admin --role operator --password-stdin --db {tmp_path / 'fresh.sqlite'}" in out

@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "checkin": ("papers", "报到: 逐人登记与保险确认", "check-in with insurance confirmation"),
     "pair": ("rounds", "编排一轮 (积分编排制)", "pair a round (Swiss)"),
     "opengotha": ("opengotha", "OpenGotha 文件: 按 OpenGotha 规则编排一轮", "OpenGotha files: pair a round by OpenGotha's rules"),
-    "round": ("rounds", "轮次: 对阵与成绩登记表", "rounds: pairings and result sheets"),
+    "round": ("rounds", "轮次: 对阵、公布与成绩登记表", "rounds: pairings, publishing, result sheets"),
     "result": ("rounds", "录入或导入成绩", "enter or import results"),
     "standings": ("standings", "成绩表与名次", "standings"),
     "prizes": ("awards", "录取名次与奖金", "prize lists"),
@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "sgf": ("sgf", "棋谱: 规则检查与数子", "SGF: rules check and area count"),
     "db": ("database", "数据库: 结构升级", "database: schema upgrade"),
     "demo": ("demo", "演示: 按两个规程模拟全程", "demo: simulate both seed events"),
+    "account": ("accounts", "账号: 新建、列表、改密码、停用/启用、绑定队伍", "accounts: add, list, passwd, disable, bind"),
     "serve": ("serve", "启动网站: 公开成绩、工作台与API", "web server: public site, console and API"),
     "bench": ("bench", "性能测试", "benchmarks"),
     "resident": ("resident", "常驻进程: 状态与停止 (命令秒开)", "resident process: status, stop"),
@@ -107,22 +108,31 @@ def _root(
 ROOT_OPTIONS = ("--lang", "--actor", "--role")
 
 
+# Commands with an option of a root option's name: after the command it is theirs
+# (``yisai account add wang --role referee`` gives the new account its role).
+OWN_OPTIONS: dict[str, tuple[str, ...]] = {"account": ("--role",)}
+
+
 def hoist_root_options(args: list[str]) -> list[str]:
     """Move ``--lang``/``--actor``/``--role`` (the root's options) to the front, so that they work
     wherever a referee types them (``yisai result 黑胜 -b 3 --lang en``); ``--`` ends the scan."""
     front: list[str] = []
     rest: list[str] = []
+    command: str | None = None
     i = 0
     while i < len(args):
         arg = args[i]
         if arg == "--":
             rest.extend(args[i:])
             break
-        if arg.split("=", 1)[0] in ROOT_OPTIONS:
+        name = arg.split("=", 1)[0]
+        if name in ROOT_OPTIONS and name not in OWN_OPTIONS.get(command or "", ()):
             take = 1 if "=" in arg or i + 1 == len(args) else 2
             front.extend(args[i:i + take])
             i += take
             continue
+        if command is None and not arg.startswith("-"):
+            command = arg
         rest.append(arg)
         i += 1
     return front + rest

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from yisai.awards.inputs import EventResults
+from yisai.cli.hints import cli_message
 from yisai.cli.render import check_target, print_text_table, write_file
 from yisai.cli.session import DbOption, command_work, fail, say
 from yisai.services import reports
@@ -50,7 +51,7 @@ def register(app: typer.Typer, loader: Loader | None = None) -> None:
         try:
             view = reports.prize_view(load(event, db), teams=teams)
         except ServiceError as exc:
-            fail(exc.render(), exc.render_details(), exc.exit_code)
+            fail(cli_message(exc), exc.render_details(), exc.exit_code)
         if xlsx is not None:
             write_file(xlsx, view.xlsx())
             return
@@ -66,7 +67,7 @@ def register(app: typer.Typer, loader: Loader | None = None) -> None:
         try:
             view = reports.award_view(load(event, db))
         except ServiceError as exc:
-            fail(exc.render(), exc.render_details(), exc.exit_code)
+            fail(cli_message(exc), exc.render_details(), exc.exit_code)
         if xlsx is not None:
             write_file(xlsx, view.xlsx())
             return

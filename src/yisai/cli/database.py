@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import typer
 
+from yisai.cli.hints import cli_message
 from yisai.cli.session import DbOption, fail, say, settings
 from yisai.i18n import tr
 from yisai.services.errors import ServiceError
@@ -23,7 +24,7 @@ def upgrade_cmd(db: DbOption = None) -> None:
     try:
         before, after = upgrade(settings(db))
     except ServiceError as exc:
-        fail(exc.render(), exc.render_details(), exc.exit_code)
+        fail(cli_message(exc), exc.render_details(), exc.exit_code)
     if before == after:
         say(tr(f"数据库结构已是最新 ({after})", f"schema already up to date ({after})"), "green")
     else:

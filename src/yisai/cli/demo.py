@@ -53,7 +53,9 @@ def demo(
             with open_context(str(db), actor="demo", now=moment) as ctx:
                 _run_one(ctx, path, boards, scale)
     except ServiceError as exc:
-        console.print(f"[red]{exc.message}[/red]")
+        from yisai.cli.hints import cli_message
+
+        console.print(f"[red]{cli_message(exc)}[/red]")
         for d in exc.details:
             console.print(f"  {d}")
         raise typer.Exit(exc.exit_code) from None

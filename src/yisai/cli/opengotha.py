@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from yisai.cli.hints import cli_message
 from yisai.cli.session import fail, say
 from yisai.i18n import tr
 
@@ -44,7 +45,7 @@ def register(app: typer.Typer) -> None:
         try:
             report = pair_opengotha_file(file, round_, bye=bye, replace=replace)
         except ServiceError as exc:
-            fail(exc.render(), exc.render_details(), exc.exit_code)
+            fail(cli_message(exc), exc.render_details(), exc.exit_code)
         _print(report, explain)
         if output is not None:
             write_file(output, report.file_bytes, ".xml")

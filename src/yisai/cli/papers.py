@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from yisai.cli.hints import cli_message
 from yisai.cli.session import DbOption, EventOption, fail, say, settings
 from yisai.i18n import language, tr
 
@@ -47,7 +48,7 @@ def _work(db: str | None, files: Path | None) -> Iterator[Work]:
         with unit_of_work(chosen) as work:
             yield work
     except ServiceError as exc:
-        fail(exc.render(), exc.render_details(), exc.exit_code)
+        fail(cli_message(exc), exc.render_details(), exc.exit_code)
     except (SQLAlchemyError, OSError) as exc:
         fail(tr(f"操作失败, 未保存: {exc}", f"failed, nothing saved: {exc}"), code=1)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
+from yisai.cli.hints import cli_message
 from yisai.cli.session import console, fail, say
 from yisai.i18n import tr
 
@@ -35,7 +36,7 @@ def deadlines(
         _, reg = read_regulation_file(regulation)
         stages = confirmation_deadlines(reg, calendar_file=calendar, after=start)
     except ServiceError as exc:
-        fail(exc.render(), exc.render_details(), 2)
+        fail(cli_message(exc), exc.render_details(), 2)
     for stage in stages:
         if stage.working_days is None:
             say(tr(f"{stage.stage}: 规程未规定确认期限", f"{stage.stage}: no confirmation rule"))

@@ -194,6 +194,48 @@ def round_sheet(
                   highlight=False)
 
 
+@round_app.command("publish")
+def round_publish(
+    event: str = typer.Argument(None, help="比赛编号或名称 (库中只有一个比赛时可省略)"),
+    division: str = typer.Option(..., "--division", "-d", help="组别 id 或名称"),
+    round_no: int = typer.Option(..., "--round", "-r", help="轮次"),
+    note: str = typer.Option("", "--note", help="备注 (记入操作记录)"),
+    db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
+) -> None:
+    """公布一轮的对阵: 公开页面与 API 随即显示 (裁判长)."""
+    from yisai.services.events import regulation_of, resolve_division
+    from yisai.services.publishing import publish_round
+    from yisai.services.round_results import rounds_of
+
+    with command_work(db) as work:
+        publish_round(work, event, division, round_no, note)
+        ev, reg, _ = rounds_of(work, event, division, round_no)
+        name = regulation_of(ev).division(resolve_division(reg, division)).name
+    say(tr(f"已公布 {name} 第{round_no}轮对阵, 公开页面已可查看",
+           f"round {round_no} of {name} published: the public pages show it now"))
+
+
+@round_app.command("unpublish")
+def round_unpublish(
+    event: str = typer.Argument(None, help="比赛编号或名称 (库中只有一个比赛时可省略)"),
+    division: str = typer.Option(..., "--division", "-d", help="组别 id 或名称"),
+    round_no: int = typer.Option(..., "--round", "-r", help="轮次"),
+    note: str = typer.Option("", "--note", help="理由 (记入操作记录)"),
+    db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
+) -> None:
+    """撤回一轮对阵的公布 (尚未录入成绩时; 例如发现编排有误, 重新编排后再公布)."""
+    from yisai.services.events import regulation_of, resolve_division
+    from yisai.services.publishing import unpublish_round
+    from yisai.services.round_results import rounds_of
+
+    with command_work(db) as work:
+        unpublish_round(work, event, division, round_no, note)
+        ev, reg, _ = rounds_of(work, event, division, round_no)
+        name = regulation_of(ev).division(resolve_division(reg, division)).name
+    say(tr(f"已撤回 {name} 第{round_no}轮对阵的公布, 公开页面显示“本轮对阵尚未公布”",
+           f"round {round_no} of {name} unpublished: the public pages no longer show it"))
+
+
 def result_cmd(
     result: str = typer.Argument(..., help="黑胜/白胜/和/黑弃权/白弃权/双方弃权/黑超时负/B+R/W+T …"),
     event: str = typer.Option(None, "--event", "-e", help="比赛编号或名称"),

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import typer
 
+from yisai.cli.hints import cli_message
 from yisai.i18n import tr
 
 
@@ -55,8 +56,14 @@ def serve(
                     say(tr("演示账号 (账号 / 密码 / 角色):", "demo accounts (login / password / role):"), "bold")
                     for a in accounts:
                         say(f"  {a.login} / {a.password} / {a.role.label.render()}")
+            from yisai.services.accounts import needs_first_account
+
+            with ctx.work() as work:
+                first = needs_first_account(work)
+            if first:
+                _first_account_help(db)
     except ServiceError as exc:
-        fail(exc.render(), exc.render_details(), exc.exit_code)
+        fail(cli_message(exc), exc.render_details(), exc.exit_code)
     import uvicorn
 
     secret = os.environ.get("YISAI_WEB_SECRET") or secrets.token_urlsafe(32)
@@ -83,6 +90,24 @@ def serve(
 
     uvicorn.run("yisai.web.app:app_from_environment", factory=True, host=host, port=port,
                 workers=workers, log_level="warning", access_log=False, **UVICORN_WS)
+
+
+def _first_account_help(db: str | None) -> None:
+    """A fresh database has no account, so nobody can sign in to the console: say how to make
+    the first one (in another terminal, while the server runs; no restart needed)."""
+    from yisai.cli.session import say
+
+    where = f" --db {db}" if db else ""
+    say(tr("数据库中还没有任何账号, 工作台暂时无法登录。请在另一个终端创建第一个账号 (无需重启):",
+           "the database has no account yet, so nobody can sign in to the console. In another terminal, "
+           "create the first one (no restart needed):"), "bold yellow")
+    say(f"  echo '{tr('至少8位的密码', 'a-password-of-8+')}' | yisai account add admin --role operator "
+        f"--password-stdin{where}")
+    say(f"  echo '{tr('至少8位的密码', 'a-password-of-8+')}' | yisai account add director "
+        f"--role chief_referee --password-stdin{where}")
+    say(tr("运营账号在工作台“账号管理”页为裁判员、领队建号; 详见 README “从空数据库开始”。",
+           "an operator makes referee and team leader accounts on the console's Accounts page; "
+           "see the README, “From an empty database”."))
 
 
 def register(app: typer.Typer) -> None:

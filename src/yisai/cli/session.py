@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import click
 import typer
 
+from yisai.cli.hints import cli_message
 from yisai.i18n import language, tr
 
 if TYPE_CHECKING:  # the store is imported only when a command runs, never for --help
@@ -89,7 +90,7 @@ def settings(db: str | None = None) -> Settings:
             actor=_overrides.get("actor"), role=_overrides.get("role"),
         )
     except ServiceError as exc:
-        fail(exc.render(), exc.render_details(), exc.exit_code)
+        fail(cli_message(exc), exc.render_details(), exc.exit_code)
 
 
 @contextmanager
@@ -104,7 +105,7 @@ def command_work(db: str | None) -> Iterator[Work]:
         with unit_of_work(settings(db)) as work:
             yield work
     except ServiceError as exc:
-        fail(exc.render(), exc.render_details(), exc.exit_code)
+        fail(cli_message(exc), exc.render_details(), exc.exit_code)
     except SQLAlchemyError as exc:
         fail(tr(f"数据库错误, 本次操作未保存: {exc.__class__.__name__}: {exc.orig if hasattr(exc, 'orig') else exc}",
                 f"database error, nothing saved: {exc}"), code=1)  # fmt: skip

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from yisai.cli.hints import cli_message
 from yisai.cli.session import fail, settings
 from yisai.formats.h9 import write_h9
 from yisai.formats.standings_export import fixed_headers, place_text, text, to_csv, to_json, to_xlsx
@@ -69,7 +70,7 @@ def standings_cmd(
         report = standings_service(source, settings(db), division=division, round_=round_,
                                    criteria=criteria, filters=filters, lot_seed=lot_seed)
     except ServiceError as exc:
-        fail(exc.render(), exc.render_details(), exc.exit_code)
+        fail(cli_message(exc), exc.render_details(), exc.exit_code)
     st = report.standings
     for w in report.warnings:
         typer.echo(tr("提示: ", "note: ") + w, err=True)

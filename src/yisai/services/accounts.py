@@ -3,16 +3,24 @@
 Passwords are hashed with argon2 (never stored or logged in clear). ``authenticate`` returns the
 ``Actor`` every service then checks; a wrong login or password gets one message for both, so
 the answer does not tell which logins exist.
+
+Managing accounts (``yisai account …``, the operator's accounts page) is for operators and chief
+referees; only an operator, or whoever holds the database on the command line, may make or change
+an operator account, so a chief referee cannot raise anyone above themselves. A disabled account
+cannot sign in, and the sessions it already has stop working at their next request.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from yisai.i18n import Text
 from yisai.services.context import Work
-from yisai.services.errors import InputError, Refused
+from yisai.services.errors import Forbidden, Hint, InputError, NotFoundError, Refused
+from yisai.services.events import resolve_event
 from yisai.services.identity import Action, Actor, Role
 from yisai.store import Conflict, NotFound, UserRecord
 
@@ -47,12 +55,14 @@ def create_user(
     try:
         chosen = role if isinstance(role, Role) else Role.parse(role)
     except ValueError:
-        raise InputError(Text(f"未知角色: {role}", f"unknown role: {role}"), code="bad_role") from None
-    if password is not None and len(password) < MIN_PASSWORD:
-        raise InputError(
-            Text(f"密码至少{MIN_PASSWORD}个字符", f"password must have at least {MIN_PASSWORD} characters"),
-            code="weak_password",
-        )
+        raise InputError(Text(f"未知角色: {role} (可用: {ROLE_CHOICES})", f"unknown role: {role} (use: {ROLE_CHOICES})"),
+                         code="bad_role", params={"role": role}) from None
+    _check_may_manage(work, chosen)
+    if team_id is not None and chosen is not Role.TEAM_LEADER:
+        raise InputError(Text("只有领队账号可以绑定队伍", "only a team leader's account is bound to a team"),
+                         code="team_for_non_leader", params={"role": chosen.value})
+    if password is not None:
+        _check_password(password)
     hashed = _hasher.hash(password) if password is not None else None
     try:
         user = work.repo.add_user(login, display_name.strip() or login, chosen.value, hashed,
@@ -62,6 +72,144 @@ def create_user(
                       code="login_taken") from None
     work.emit("user_created", event_id, user_id=user.id, role=chosen.value)
     return user
+
+
+ROLE_CHOICES = "chief_referee 裁判长 / referee 裁判员 / team_leader 领队 / operator 运营"
+
+
+def _check_password(password: str) -> None:
+    if len(password) < MIN_PASSWORD:
+        raise InputError(
+            Text(f"密码至少{MIN_PASSWORD}个字符", f"password must have at least {MIN_PASSWORD} characters"),
+            code="weak_password", params={"min": MIN_PASSWORD},
+        )
+
+
+def _local(actor: Actor) -> bool:
+    """Whoever holds the database itself (the command line, local jobs), not a web session."""
+    return actor.id.startswith("cli:") or actor.id == "system"
+
+
+def _check_may_manage(work: Work, role: Role) -> None:
+    """Operator accounts are made and changed only by an operator or on the command line."""
+    work.require(Action.MANAGE_USERS)
+    if role is Role.OPERATOR and work.actor.role is not Role.OPERATOR and not _local(work.actor):
+        raise Forbidden(Text("只有运营账号可以新建或更改运营账号", "only an operator may make or change an operator account"),
+                        code="operator_only", params={"role": role.value})
+
+
+@dataclass(frozen=True)
+class AccountView:
+    """One account as the lists show it: the team and event by name, never the password."""
+
+    user: UserRecord
+    event_name: str | None
+    team_name: str | None
+
+    @property
+    def role(self) -> Role:
+        return Role(self.user.role)
+
+
+def find_account(work: Work, login: str) -> UserRecord:
+    """An account by its login (for managing it)."""
+    work.require(Action.MANAGE_USERS)
+    found = work.repo.find_user(login.strip())
+    if found is None or found[0].role == Role.PLAYER.value:  # players sign in by phone code
+        raise NotFoundError(Text(f"没有账号 {login}", f"no account {login}"), code="no_account",
+                            params={"login": login})
+    return found[0]
+
+
+def _team_of(work: Work, event_ref: str | None, team_ref: str) -> tuple[int, int, str]:
+    """(team id, event id, team name) for a team given by its number or name in the event."""
+    event = resolve_event(work, event_ref)
+    text = team_ref.strip()
+    for t in work.repo.list_teams(event.id):
+        if text in (str(t.id), t.name):
+            return int(t.id), event.id, t.name
+    raise NotFoundError(Text(f"{event.name}没有队伍“{text}” (队伍编号或队名)",
+                             f"{event.name} has no team “{text}” (a team number or name)"),
+                        code="unknown_team", params={"team": text, "event": event.id})
+
+
+def add_account(
+    work: Work, login: str, role: Role | str, password: str, *, display_name: str = "",
+    team: str | None = None, event_ref: str | None = None,
+) -> UserRecord:
+    """``yisai account add`` and the accounts page: a new account, a 领队 bound to their team
+    (registered in the console, from the CLI or from a roster file) when ``team`` is given."""
+    work.require(Action.MANAGE_USERS)
+    if str(role).strip() in (Role.PLAYER.value, Role.PLAYER.label.zh):  # players sign in by phone code
+        raise InputError(Text(f"棋手用手机验证码登录, 不在此建账号 (可用: {ROLE_CHOICES})",
+                              f"players sign in with a phone code (use: {ROLE_CHOICES})"),
+                         code="bad_role", params={"role": str(role)})
+    if not password:
+        raise InputError(Text("没有给出密码", "no password given"), code="password_required", hint=Hint.PASSWORD)
+    team_id = event_id = None
+    if team is not None and team.strip():
+        team_id, event_id, _name = _team_of(work, event_ref, team)
+    return create_user(work, login, display_name or login, role, password, event_id=event_id, team_id=team_id)
+
+
+def list_accounts(work: Work) -> list[AccountView]:
+    """Every account but the players' (they sign in by phone code), with its event and team
+    named (``yisai account list``, the accounts page)."""
+    work.require(Action.MANAGE_USERS)
+    events = {e.id: e for e in work.repo.list_events()}
+    teams: dict[int, str] = {}
+    for event_id in events:
+        teams.update({int(t.id): t.name for t in work.repo.list_teams(event_id)})
+    return [AccountView(u, events[u.event_id].name if u.event_id in events else None,
+                        teams.get(u.team_id) if u.team_id is not None else None)
+            for u in work.repo.list_users(without_role=Role.PLAYER.value)]
+
+
+def reset_password(work: Work, login: str, password: str) -> UserRecord:
+    """A new password for an account (``yisai account passwd``); its old one stops working."""
+    user = find_account(work, login)
+    _check_may_manage(work, Role(user.role))
+    if not password:
+        raise InputError(Text("没有给出密码", "no password given"), code="password_required", hint=Hint.PASSWORD)
+    _check_password(password)
+    work.repo.set_password_hash(user.id, _hasher.hash(password))
+    work.emit("user_changed", user.event_id, user_id=user.id, change="password")
+    return user
+
+
+def set_account_active(work: Work, login: str, active: bool) -> UserRecord:
+    """Disable an account (it cannot sign in; its open sessions end) or enable it again."""
+    user = find_account(work, login)
+    _check_may_manage(work, Role(user.role))
+    if not active and work.actor.id == str(user.id):
+        raise Refused(Text("不能停用自己正在使用的账号", "you cannot disable the account you are signed in with"),
+                      code="disable_self", params={"login": user.login})
+    if user.active != active:
+        work.repo.set_user_active(user.id, active)
+        work.emit("user_changed", user.event_id, user_id=user.id, change="enabled" if active else "disabled")
+    return work.repo.get_user(user.id)
+
+
+def bind_team(work: Work, login: str, team: str, event_ref: str | None = None) -> AccountView:
+    """Bind a 领队 account to a team registered from the CLI or a roster file: the leader then
+    sees and does for that team what the leader of a team registered in the console does."""
+    user = find_account(work, login)
+    _check_may_manage(work, Role(user.role))
+    if user.role != Role.TEAM_LEADER.value:
+        raise InputError(Text(f"账号 {user.login} 是{Role(user.role).label.zh}, 只有领队账号可以绑定队伍",
+                              f"{user.login} is a {Role(user.role).label.en}: only a team leader's account is bound to a team"),
+                         code="team_for_non_leader", params={"login": user.login, "role": user.role})
+    team_id, event_id, name = _team_of(work, event_ref, team)
+    work.repo.set_user_team(user.id, team_id, event_id)
+    work.emit("user_changed", event_id, user_id=user.id, change="team", team=team_id)
+    event = work.repo.get_event(event_id)
+    return AccountView(work.repo.get_user(user.id), event.name, name)
+
+
+def needs_first_account(work: Work) -> bool:
+    """True while no account can sign in (a fresh database): ``yisai serve`` then says how to
+    make the first one. Reading a count needs no role."""
+    return work.repo.count_users(active_only=True, without_role=Role.PLAYER.value) == 0
 
 
 def authenticate(work: Work, login: str, password: str) -> Actor:
@@ -99,11 +247,7 @@ def list_users(work: Work, event_id: int | None = None) -> list[UserRecord]:
 
 def set_own_password(work: Work, password: str) -> None:
     """A signed-in user's optional password (players sign in by code; a password is a shortcut)."""
-    if len(password) < MIN_PASSWORD:
-        raise InputError(
-            Text(f"密码至少{MIN_PASSWORD}个字符", f"password must have at least {MIN_PASSWORD} characters"),
-            code="weak_password",
-        )
+    _check_password(password)
     if not work.actor.id.isdigit():
         raise Refused(Text("只有网站账号可以设置密码", "only site accounts have passwords"), code="no_account")
     work.repo.set_password_hash(int(work.actor.id), _hasher.hash(password))

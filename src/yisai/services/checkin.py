@@ -17,7 +17,7 @@ from yisai.registry.person import Player
 from yisai.regulation import Regulation
 from yisai.regulation.admin import Arrival
 from yisai.services.context import Work
-from yisai.services.errors import InputError
+from yisai.services.errors import Hint, InputError
 from yisai.services.events import regulation_of
 from yisai.services.identity import Action, Role
 from yisai.services.papers import check_event_access, check_team_access, resolve_team
@@ -65,9 +65,8 @@ def _player(work: Work, event: EventRecord, ref: str) -> Player:
         raise InputError(Text(f"有{len(named)}名棋手叫“{text}”, 请用编号: {ids}",
                               f"{len(named)} players are called {text!r}; use an id: {ids}"),
                          code="ambiguous_player")
-    raise InputError(Text(f"找不到棋手“{text}” (请用 yisai player list 中的编号)",
-                          f"no player {text!r} (use an id from yisai player list)"),
-                     code="player_not_found", params={"player": text})
+    raise InputError(Text(f"找不到棋手“{text}”", f"no player {text!r}"),
+                     code="player_not_found", params={"player": text}, hint=Hint.LIST_PLAYERS)
 
 
 def tick(work: Work, event: EventRecord, player_ref: str, *, arrived: bool = True,

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from yisai.i18n import Text
-from yisai.services.errors import Conflict, Forbidden, InputError, Refused, ServiceError
+from yisai.services.errors import Conflict, Forbidden, Hint, InputError, Refused, ServiceError
 from yisai.services.identity import Action, Actor
 from yisai.services.settings import BEIJING, Settings, fixed_clock
 from yisai.store import Database, Repository, SchemaOutdated, StoreError, open_database
@@ -129,9 +129,10 @@ def open_context(
         return Context(open_database(settings.database, auto_upgrade=settings.auto_upgrade), settings)
     except SchemaOutdated as exc:
         raise InputError(
-            Text(str(exc), f"the database schema is {exc.current or 'empty'}, the program needs "
-                           f"{exc.head}; run first: yisai db upgrade --db <the same database>"),
-            code="schema_outdated", params={"current": exc.current, "head": exc.head},
+            Text(f"数据库结构版本为 {exc.current or '空'}, 程序需要 {exc.head}",
+                 f"the database schema is {exc.current or 'empty'}, the program needs {exc.head}"),
+            code="schema_outdated", params={"current": exc.current, "head": exc.head, "database": exc.url},
+            hint=Hint.UPGRADE_DB,
         ) from exc
     except StoreError as exc:
         raise InputError(str(exc), code="store_unavailable") from exc

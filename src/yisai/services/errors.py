@@ -3,11 +3,16 @@
 Front ends decide how to show them: the CLI prints ``render(lang)`` and exits with ``exit_code``
 (2 bad input, 1 refused by the regulation or by someone else's change); the web answers with
 ``status`` and the message in the request's language; the API returns ``as_dict()``.
+
+What the user can do about it is a ``Hint`` kind, never words: the CLI words it with its flags
+(``--force --note``), the web with its buttons and fields (cli/hints.py, web/hints.py), so no
+page ever tells a director to type a command-line option.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from yisai.i18n import Text
@@ -17,6 +22,27 @@ def _text(message: str | Text, en: str | None) -> Text:
     if isinstance(message, Text):
         return message
     return Text(message, en if en is not None else message)
+
+
+class Hint(StrEnum):
+    """What the user may do next, as data; each front end words it (cli/hints.py, web/hints.py)."""
+
+    FORCE_APPROVE = "force_approve"  # the chief referee may approve anyway, with a note
+    NOTE = "note"  # say why in a note (forced approval, forced team, replacement, late upload)
+    REASON = "reason"  # a rejection needs its reason
+    FORCE_IMPORT = "force_import"  # the chief referee may import the teams anyway, with a note
+    REPLACE = "replace"  # pair a round without results again
+    GROUP = "group"  # name the group (several groups share the board numbers)
+    CHANGE = "change"  # allow changing a result already entered
+    DIVISION = "division"  # choose the division
+    EVENT = "event"  # choose the event
+    CREATE_EVENT = "create_event"  # the store has no event yet
+    UPGRADE_DB = "upgrade_db"  # the database schema is behind the program
+    PASSWORD = "password"  # give the password the way this front end takes it
+    SET_ROUNDS = "set_rounds"  # the chief referee sets a division's round count first
+    LIST_PLAYERS = "list_players"  # where to find a player's number
+    LIST_TEAMS = "list_teams"  # where to find the teams
+    LIST_EVENTS = "list_events"  # where to find the events
 
 
 class ServiceError(Exception):
@@ -34,8 +60,10 @@ class ServiceError(Exception):
         en: str | None = None,
         code: str | None = None,
         params: Mapping[str, Any] | None = None,
+        hint: Hint | None = None,
     ) -> None:
         self.text = _text(message, en)
+        self.hint = hint
         self.detail_texts = [d if isinstance(d, Text) else Text(d, d) for d in details or ()]
         self.code = code or self.default_code
         self.params = dict(params or {})
@@ -62,6 +90,7 @@ class ServiceError(Exception):
         return {
             "code": self.code,
             "params": self.params,
+            "hint": self.hint.value if self.hint else None,
             "message": self.render(lang),
             "details": self.render_details(lang),
         }

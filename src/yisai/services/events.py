@@ -16,6 +16,7 @@ from yisai.registry.entry import EntryStatus
 from yisai.regulation import Regulation, RegulationError, loads
 from yisai.regulation.stages import AnnouncedLaterFormat, LadderFormat, Stage
 from yisai.services.context import InputError, Work
+from yisai.services.errors import Hint
 from yisai.services.identity import Action
 from yisai.store import EventRecord, NotFound
 
@@ -93,16 +94,15 @@ def resolve_event(work: Work, ref: str | int | None) -> EventRecord:
             return events[0]
         if not events:
             raise InputError(
-                Text("数据库中还没有比赛, 请先运行 yisai event create --regulation 规程文件",
-                     "the database has no event yet: first run yisai event create --regulation FILE"),
-                code="no_event",
+                Text("数据库中还没有比赛", "the database has no event yet"),
+                code="no_event", hint=Hint.CREATE_EVENT,
             )
         names = "、".join(f"{e.id}({e.name})" for e in events)
         names_en = ", ".join(f"{e.id} ({e.name})" for e in events)
         raise InputError(
-            Text(f"数据库中有{len(events)}个比赛, 请用 --event 指定其一: {names}",
-                 f"the database has {len(events)} events: name one with --event: {names_en}"),
-            code="event_ambiguous",
+            Text(f"数据库中有{len(events)}个比赛: {names}",
+                 f"the database has {len(events)} events: {names_en}"),
+            code="event_ambiguous", hint=Hint.EVENT,
         )
     text = str(ref).strip()
     if text.isdigit():
@@ -114,9 +114,8 @@ def resolve_event(work: Work, ref: str | int | None) -> EventRecord:
     if len(named) == 1:
         return named[0]
     if not named:
-        raise InputError(Text(f"没有名为\u201c{text}\u201d的比赛 (可用 yisai event list 查看)",
-                              f"no event named \u201c{text}\u201d (see yisai event list)"),
-                         code="event_not_found", params={"event": text})
+        raise InputError(Text(f"没有名为\u201c{text}\u201d的比赛", f"no event named \u201c{text}\u201d"),
+                         code="event_not_found", params={"event": text}, hint=Hint.LIST_EVENTS)
     numbers = ", ".join(str(e.id) for e in named)
     raise InputError(Text(f"有{len(named)}个比赛名为\u201c{text}\u201d, 请改用编号: {numbers}",
                           f"{len(named)} events are named \u201c{text}\u201d: use a number: {numbers}"),

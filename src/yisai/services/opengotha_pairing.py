@@ -17,7 +17,7 @@ from yisai.formats.opengotha_pairing import read_og_tournament, write_round
 from yisai.i18n import Text
 from yisai.pairing.opengotha import OGPairingError, OGRoundPairing, OGTournament, pair_og_round
 from yisai.record import Game, Result
-from yisai.services.errors import InputError, Refused
+from yisai.services.errors import Hint, InputError, Refused
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 
@@ -83,11 +83,9 @@ def pair_opengotha_file(
                       code="later_round_paired", params={"round": round_, "later": later[0]})
     existing = [g for g in games if g.round == round_ and g.white is not None]
     if existing and not replace:
-        raise Refused(Text(f"{path}: 第{round_}轮已有 {len(existing)} 局对局; "
-                           "如需重新编排请加 --replace",
-                           f"{path}: round {round_} already has {len(existing)} games; "
-                           "add --replace to pair it again"),
-                      code="round_already_paired", params={"round": round_})
+        raise Refused(Text(f"{path}: 第{round_}轮已有 {len(existing)} 局对局",
+                           f"{path}: round {round_} already has {len(existing)} games"),
+                      code="round_already_paired", params={"round": round_}, hint=Hint.REPLACE)
     recorded_bye = next((g.black for g in games if g.round == round_ and g.white is None), None)
     keys = {p.id for p in tour.players}
     if bye is not None:

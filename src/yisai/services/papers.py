@@ -26,7 +26,7 @@ from yisai.registry.team import Team
 from yisai.regulation import Regulation
 from yisai.regulation.admin import Attachments
 from yisai.services.context import Work
-from yisai.services.errors import Forbidden, InputError, NotFoundError, Refused
+from yisai.services.errors import Forbidden, Hint, InputError, NotFoundError, Refused
 from yisai.services.events import regulation_of
 from yisai.services.identity import Action, Role
 from yisai.store import EventRecord
@@ -172,9 +172,8 @@ def resolve_team(work: Work, event: EventRecord, ref: str | int | None) -> Team:
     for t in work.repo.list_teams(event.id):
         if text in (t.id, t.name):
             return t
-    raise NotFoundError(Text(f"没有队伍“{text}” (可用 yisai team list 查看)",
-                             f"no team {text!r} (see yisai team list)"),
-                        code="team_not_found", params={"team": text})
+    raise NotFoundError(Text(f"没有队伍“{text}”", f"no team {text!r}"),
+                        code="team_not_found", params={"team": text}, hint=Hint.LIST_TEAMS)
 
 
 def _member(work: Work, event: EventRecord, team: Team, ref: str) -> Player:
@@ -228,8 +227,8 @@ def _check_deadline(work: Work, rules: Attachments, force: bool, note: str) -> N
     if force:
         work.require(Action.APPROVE)
         if not note.strip():
-            raise InputError(Text("截止后补交须写明理由 (--note)", "a late upload needs a note"),
-                             code="note_required")
+            raise InputError(Text("截止后补交须写明理由", "a late upload needs a note giving the reason"),
+                             code="note_required", hint=Hint.NOTE)
         return
     wording = rules.deadline_wording or f"{rules.deadline:%m月%d日%H:%M}前上传报名附件"
     raise Refused(

@@ -14,7 +14,7 @@ from yisai.i18n import Text
 from yisai.record import Game, Result
 from yisai.record.parse import result_word
 from yisai.services.context import Conflict, InputError, Refused, Work
-from yisai.services.events import playing_stage, regulation_of, resolve_event
+from yisai.services.events import playing_stage, regulation_of, resolve_division, resolve_event
 from yisai.services.identity import Action
 from yisai.services.round_results import record_result, rounds_of
 from yisai.store import AuditRecord
@@ -30,6 +30,28 @@ def publish_round(work: Work, event_ref: str | None, division: str, round_no: in
         if r.status != PUBLISHED:
             work.repo.set_round_status(r.id, PUBLISHED, note)
     work.emit("round_published", event.id, division=division, round=round_no)
+    return len(rounds)
+
+
+PAIRED = "paired"
+
+
+def unpublish_round(work: Work, event_ref: str | None, division: str, round_no: int, note: str = "") -> int:
+    """Take a published round's pairings off the public pages again (a mistake seen before play:
+    re-pair, then publish again). Refused once a game of it has a result: what was played stays
+    public. Returns the number of groups."""
+    work.require(Action.PUBLISH)
+    event, reg, rounds = rounds_of(work, event_ref, division, round_no)
+    played = sum(1 for r in rounds for g in r.games if not g.is_bye and g.result != Result.UNKNOWN)
+    if played:
+        name = reg.division(resolve_division(reg, division)).name
+        raise Refused(Text(f"{name}第{round_no}轮已录入{played}台成绩, 不能撤回公布",
+                           f"round {round_no} of {name} has {played} result(s) entered; it cannot be unpublished"),
+                      code="round_has_results", params={"round": round_no, "division": division, "results": played})
+    for r in rounds:
+        if r.status == PUBLISHED:
+            work.repo.set_round_status(r.id, PAIRED, note)
+    work.emit("round_unpublished", event.id, division=division, round=round_no)
     return len(rounds)
 
 

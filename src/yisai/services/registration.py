@@ -30,6 +30,7 @@ from yisai.registry.team_split import split_extra_players
 from yisai.regulation import Regulation
 from yisai.regulation.teams import TeamRules
 from yisai.services.context import InputError, Refused, Work
+from yisai.services.errors import Hint
 from yisai.services.events import regulation_of, resolve_division, resolve_stage
 from yisai.services.identity import Action
 from yisai.store import Conflict, EventRecord, NotFound
@@ -323,15 +324,13 @@ def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note:
     params = {"entry": entry.id, "division": entry.division}
     if reasons and not force:
         raise Refused(
-            Text(f"{label}不符合参赛资格, 未批准 (裁判长可用 --force --note 说明理由后强制批准)",
-                 f"{label_en} is not eligible: not approved (the chief referee may approve it with "
-                 "--force and a --note giving the reason)"),
-            reasons, code="ineligible", params=params,
+            Text(f"{label}不符合参赛资格, 未批准", f"{label_en} is not eligible: not approved"),
+            reasons, code="ineligible", params=params, hint=Hint.FORCE_APPROVE,
         )
     if reasons and not note.strip():
-        raise InputError(Text(f"强制批准{label}须用 --note 写明理由",
-                              f"forcing the approval of {label_en} needs a --note giving the reason"),
-                         code="note_required", params=params)
+        raise InputError(Text(f"强制批准{label}须写明理由",
+                              f"forcing the approval of {label_en} needs a note giving the reason"),
+                         code="note_required", params=params, hint=Hint.NOTE)
     updated = entry.model_copy(
         update={
             "status": EntryStatus.APPROVED,
@@ -362,8 +361,8 @@ def approve_all_eligible(work: Work, event: EventRecord, *, note: str = "") -> t
 def reject_entry(work: Work, entry_id: str | int, reason: str) -> Entry:
     work.require(Action.APPROVE)
     if not reason.strip():
-        raise InputError(Text("不予批准须写明理由 (--reason)", "a rejection needs a reason (--reason)"),
-                         code="reason_required")
+        raise InputError(Text("不予批准须写明理由", "a rejection needs a reason"),
+                         code="reason_required", hint=Hint.REASON)
     entry, event = _entry_for_change(work, entry_id, EntryStatus.REJECTED)
     updated = entry.model_copy(
         update={"status": EntryStatus.REJECTED, "note": reason.strip(), "forced": False}
@@ -444,9 +443,8 @@ def _resolve_player(work: Work, event: EventRecord, ref: str) -> Player:
         except NotFound:
             pass
     raise InputError(
-        Text(f"找不到棋手“{ref}” (请用 yisai player list 中的编号或身份证号)",
-             f"no player “{ref}” (use a number shown by yisai player list, or an ID number)"),
-        code="unknown_player", params={"player": ref},
+        Text(f"找不到棋手“{ref}”", f"no player “{ref}”"),
+        code="unknown_player", params={"player": ref}, hint=Hint.LIST_PLAYERS,
     )
 
 
@@ -543,9 +541,9 @@ def _save_team(work: Work, event: EventRecord, team: Team, *, force: bool, note:
 
 
 def _team_note_required(name: str) -> InputError:
-    return InputError(Text(f"强制登记队伍“{name}”须用 --note 写明理由",
-                           f"forcing the registration of team “{name}” needs a --note giving the reason"),
-                      code="note_required", params={"team": name})
+    return InputError(Text(f"强制登记队伍“{name}”须写明理由",
+                           f"forcing the registration of team “{name}” needs a note giving the reason"),
+                      code="note_required", params={"team": name}, hint=Hint.NOTE)
 
 
 def list_teams(work: Work, event: EventRecord) -> list[TeamView]:
@@ -562,8 +560,8 @@ def replace_team_member(work: Work, event: EventRecord, team_ref: str | int, out
     note in the audit; the team's composition is checked again and its findings kept."""
     work.require(Action.APPROVE)
     if not note.strip():
-        raise InputError(Text("递补须写明理由 (--note)", "a replacement needs a note (--note)"),
-                         code="note_required")
+        raise InputError(Text("递补须写明理由", "a replacement needs a note giving the reason"),
+                         code="note_required", hint=Hint.NOTE)
     try:
         team = work.repo.get_team(team_ref) if str(team_ref).isdigit() else work.repo.find_team(event.id, str(team_ref))
     except NotFound as exc:
@@ -730,10 +728,9 @@ def _import_teams(
                     for r, teams in shared.items()]
     if problems:
         raise Refused(
-            Text("以下队伍不符合组队规定, 未导入任何数据 (裁判长可用 --force --note 强制导入)",
-                 "these teams break the team composition rules; nothing imported (the chief "
-                 "referee may import them with --force and a --note)"),
-            problems, code="team_composition",
+            Text("以下队伍不符合组队规定, 未导入任何数据",
+                 "these teams break the team composition rules; nothing imported"),
+            problems, code="team_composition", hint=Hint.FORCE_IMPORT,
         )
 
 

@@ -20,6 +20,7 @@ from yisai.formats.awards_report import TextTable, prize_tables, rank_award_tabl
 from yisai.i18n import Text, language, tr
 from yisai.registry.person import Gender
 from yisai.services.context import InputError, Work
+from yisai.services.errors import Hint
 from yisai.services.events import regulation_of, resolve_division, resolve_event
 from yisai.services.results import division_standings, load_event_results
 from yisai.services.settings import Settings
@@ -119,10 +120,10 @@ def event_standings(
         if len(playing) != 1:
             choices = "、".join(f"{d.name}({d.id})" for d in playing)
             raise InputError(
-                Text(f"本比赛有{len(playing)}个组别, 各组分别排名; 请用 --division 指定: {choices}",
-                     f"this event has {len(playing)} divisions, ranked separately; choose one "
-                     f"with --division: {', '.join(f'{d.id} ({d.name})' for d in playing)}"),
-                code="division_required",
+                Text(f"本比赛有{len(playing)}个组别, 各组分别排名: {choices}",
+                     f"this event has {len(playing)} divisions, ranked separately: "
+                     f"{', '.join(f'{d.id} ({d.name})' for d in playing)}"),
+                code="division_required", hint=Hint.DIVISION,
             )
         division = playing[0].id
     did = resolve_division(reg, division)

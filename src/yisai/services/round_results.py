@@ -22,7 +22,7 @@ from yisai.record.parse import (
 )
 from yisai.regulation import Regulation
 from yisai.services.context import InputError, Refused, Work
-from yisai.services.errors import Conflict
+from yisai.services.errors import Conflict, Hint
 from yisai.services.events import playing_stage, regulation_of, resolve_division, resolve_event
 from yisai.services.identity import Action
 from yisai.store import EventRecord, NotFound, RoundRecord, StaleVersion
@@ -82,10 +82,10 @@ def record_result(
     if len(matches) > 1:
         groups = "、".join(r.group for r, _ in matches)
         raise InputError(
-            Text(f"第{round_no}轮有多个第{board}台 (分组: {groups}), 请用 --group 指定",
+            Text(f"第{round_no}轮有多个第{board}台 (分组: {groups})",
                  f"round {round_no} has more than one board {board} (groups: "
-                 f"{', '.join(r.group for r, _ in matches)}): name one with --group"),
-            code="board_ambiguous", params={"round": round_no, "board": board},
+                 f"{', '.join(r.group for r, _ in matches)})"),
+            code="board_ambiguous", params={"round": round_no, "board": board}, hint=Hint.GROUP,
         )
     rnd, game = matches[0]
     return enter_result(work, rnd, game, parsed, change=change, note=note,
@@ -123,10 +123,8 @@ def entry_problem(game: Game, parsed: ParsedResult) -> Text | None:
 
 def already_entered(game: Game) -> Text:
     word = result_word(game.result, game.played, game.reason)
-    return Text(f"第{game.round}轮第{game.board}台已有成绩 {word}; "
-                "如需更改请加 --change (将记录修改前后的成绩)",
-                f"round {game.round} board {game.board} already has a result ({word}); to change it "
-                "add --change (the result before and after is recorded)")
+    return Text(f"第{game.round}轮第{game.board}台已有成绩 {word}",
+                f"round {game.round} board {game.board} already has a result ({word})")
 
 
 def enter_result(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult, *, change: bool,
@@ -147,7 +145,7 @@ def enter_result(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult,
         return ResultEntry(game, False)
     if game.result != Result.UNKNOWN and not change:
         raise Refused(already_entered(game), code="result_exists",
-                      params={"board": game.board, "current": game.result.value})
+                      params={"board": game.board, "current": game.result.value}, hint=Hint.CHANGE)
     warnings: list[Text] = []
     later = _later_rounds(work, rnd) if game.result != Result.UNKNOWN else []
     if later:

@@ -41,7 +41,7 @@ from yisai.regulation import Regulation
 from yisai.regulation.rules import Scoring
 from yisai.regulation.stages import Stage, SwissFormat, TwoGroupSwissFormat
 from yisai.services.context import InputError, Refused, Work
-from yisai.services.errors import Conflict
+from yisai.services.errors import Conflict, Hint
 from yisai.services.event_data import (
     PLACEMENT_GROUP,
     division_players,
@@ -160,11 +160,11 @@ def pair(
                 name = reg.division(division).name
                 raise Refused(
                     Text(f"规程暂定{fmt.rounds}轮 (视报名情况而定); 要编排第{round_no}轮, 请裁判长先确定"
-                         f"{name}的轮数: yisai event rounds -d {name} {round_no}",
+                         f"{name}的轮数",
                          f"the regulation provisionally sets {fmt.rounds} rounds; to pair round "
-                         f"{round_no}, the chief referee first sets {name}'s round count: "
-                         f"yisai event rounds -d {name} {round_no}"),
-                    code="round_count_not_set", params={"rounds": fmt.rounds, "round": round_no})
+                         f"{round_no}, the chief referee first sets {name}'s round count"),
+                    code="round_count_not_set", params={"rounds": fmt.rounds, "round": round_no, "division": name},
+                    hint=Hint.SET_ROUNDS)
             order = current_order(work, event, division, stage, [e.id for e in entrants])
             return [("", pair_round(entrants, games, round_no, rules=rules, scoring=scoring,
                                     seed=event.seed, absent=absent, controls=controls, order=order))]
@@ -209,9 +209,8 @@ def pair(
             raise Conflict(exc.text, code="pairing_conflict",
                            params={"round": round_no, "division": division}) from None
         except StoreConflict as exc:
-            raise Refused(Text(f"{exc.text.zh} (重新编排未赛的轮次请加 --replace)",
-                               f"{exc.text.en} (to pair a round without results again, add --replace)"),
-                          code="round_exists", params={"round": round_no, "division": division}) from None
+            raise Refused(exc.text, code="round_exists", params={"round": round_no, "division": division},
+                          hint=Hint.REPLACE) from None
     work.emit("round_paired", event.id, division=division, round=round_no,
               groups=[g for g, _ in parts], replaced=replace)
     names = {p.id: p.name for p in work.repo.list_players(event.id)}
@@ -465,9 +464,11 @@ def import_results(
     seen: dict[tuple[str, int], SheetRow] = {}
     todo: list[tuple[RoundRecord, Game, ParsedResult]] = []
     unchanged = blank = bye_rows = 0
+    grouped = False  # a row whose group is missing or wrong: the hint says how to name it
     for row in sheet.rows:
         where = _row_group(row, group, [r.group for r in rounds], issues)
         if where is None:
+            grouped = True
             continue
         if row.is_bye:
             bye_rows += 1
@@ -543,8 +544,9 @@ def import_results(
         details = [text for _, text in problems]
         params = {"file": sheet.file, "round": round_no, "problems": len(problems)}
         if issues:
-            raise InputError(message, details, code="bad_result_sheet", params=params)
-        raise Refused(message, details, code="results_already_entered", params=params)
+            raise InputError(message, details, code="bad_result_sheet", params=params,
+                             hint=Hint.GROUP if grouped else None)
+        raise Refused(message, details, code="results_already_entered", params=params, hint=Hint.CHANGE)
     entries = [enter_result(work, rnd, game, parsed, change=change, note=note) for rnd, game, parsed in todo]
     warnings = tuple(dict.fromkeys(w for e in entries for w in e.warnings))
     return ImportReport([e.game for e in entries], unchanged, blank, bye_rows, warnings)
@@ -582,8 +584,8 @@ def _row_group(row: SheetRow, chosen: str | None, groups: list[str], issues: lis
                 f"this round has no group \u201c{row.group}\u201d (allowed: {_choices(groups, en=True)})"))
             return None
         if chosen is not None and g != chosen:
-            issues.append(_problem(row, "group", f"分组{row.group}与 --group {group_label(chosen)} 不一致",
-                                   f"group {row.group} differs from --group {group_label(chosen)}"))
+            issues.append(_problem(row, "group", f"分组{row.group}与所选分组{group_label(chosen)}不一致",
+                                   f"group {row.group} differs from the chosen group {group_label(chosen)}"))
             return None
         return g
     if chosen is not None:
@@ -591,9 +593,8 @@ def _row_group(row: SheetRow, chosen: str | None, groups: list[str], issues: lis
     if len(groups) == 1:
         return groups[0]
     issues.append(_problem(
-        row, "group", f"本轮有多个分组, 请填写分组 (允许: {_choices(groups)}) 或加 --group",
-        f"this round has several groups: fill in the group (allowed: {_choices(groups, en=True)}) "
-        "or add --group"))
+        row, "group", f"本轮有多个分组, 请填写分组 (允许: {_choices(groups)})",
+        f"this round has several groups: fill in the group (allowed: {_choices(groups, en=True)})"))
     return None
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, time
 
 from yisai.i18n import Text
-from yisai.registry.entry import Entry
+from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.team import Team
 from yisai.regulation import Regulation
 from yisai.regulation.teams import TeamRules
@@ -23,6 +23,8 @@ from yisai.services.registration import (
     TeamView,
     add_team,
     eligibility_reasons,
+    eligibility_texts,
+    list_entries,
     register_player,
     row_from_fields,
     team_rules,
@@ -169,3 +171,46 @@ def register_individual(work: Work, event_ref: str | None, division: str, fields
                            f"{row.player.name} is already entered"), code="already_entered")
     work.emit("entry_created", event.id, entry=saved.entry.id)
     return saved.entry
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a registration came to, said honestly to the registrant: how many entries are
+    approved already, how many wait for the chief referee, and the eligibility reasons (data from
+    the registry's checks) of those that will not pass as they are."""
+
+    approved: int
+    pending: int
+    reasons: tuple[Text, ...] = ()
+
+    def text(self, who: Text) -> Text:
+        """``who`` (what was registered) followed by the state of its entries, in both languages."""
+        if self.reasons:
+            return Text(f"{who.zh}, 但不符合参赛资格: {'；'.join(r.zh for r in self.reasons)}。"
+                        "报名已保存, 除非裁判长特批, 将不予通过",
+                        f"{who.en}, but not eligible: {'; '.join(r.en for r in self.reasons)}. The entry is "
+                        "saved; unless the chief referee makes an exception it will not be approved")
+        if self.pending == 0:
+            return Text(f"{who.zh}, 报名已通过", f"{who.en}; the entry is approved")
+        if self.approved == 0:
+            return Text(f"{who.zh}, 等待裁判长审核", f"{who.en}, awaiting the chief referee's approval")
+        return Text(f"{who.zh}, {self.approved}项报名已通过, {self.pending}项等待裁判长审核",
+                    f"{who.en}: {self.approved} entries approved, {self.pending} awaiting the chief referee's approval")
+
+
+def entry_outcome(work: Work, event_ref: str | None, player_ids: list[str]) -> Outcome:
+    """The current state of these players' entries in the event (after a registration)."""
+    event = resolve_event(work, event_ref)
+    regulation = regulation_of(event)
+    wanted = set(player_ids)
+    approved = pending = 0
+    reasons: list[Text] = []
+    for view in list_entries(work, event):
+        if view.entry.player_id not in wanted:
+            continue
+        if view.entry.status is EntryStatus.APPROVED:
+            approved += 1
+        elif view.entry.status is EntryStatus.PENDING:
+            pending += 1
+            reasons += eligibility_texts(regulation, view.player, view.entry.division)
+    return Outcome(approved, pending, tuple(dict.fromkeys(reasons)))

@@ -37,8 +37,7 @@ class SchemaOutdated(StoreError):
         shown = make_url(url).render_as_string(hide_password=True)
         self.url, self.current, self.head = url, current, head
         super().__init__(
-            f"数据库结构版本为 {current or '空'}, 程序需要 {head}; "
-            f"请先运行: yisai db upgrade --db {shown}"
+            f"数据库结构版本为 {current or '空'}, 程序需要 {head}; 请先升级数据库结构 ({shown})"
         )
 
 

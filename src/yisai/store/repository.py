@@ -883,16 +883,33 @@ class Repository:
         row = self.session.scalars(select(UserRow).where(UserRow.login == login)).first()
         return (_user(row), row.password_hash) if row else None
 
-    def list_users(self, event_id: int | None = None) -> list[UserRecord]:
+    def list_users(self, event_id: int | None = None, *, without_role: str | None = None) -> list[UserRecord]:
         q = select(UserRow)
         if event_id is not None:
             q = q.where(UserRow.event_id == event_id)
+        if without_role is not None:
+            q = q.where(UserRow.role != without_role)
         return [_user(r) for r in self.session.scalars(q.order_by(UserRow.id))]
 
     def set_password_hash(self, user_id: int, password_hash: str) -> None:
         row = self._user_row(user_id)
         row.password_hash = password_hash
         self.audit(row.event_id, "update", "user", row.id, None, {"password": "changed"})
+
+    def set_user_active(self, user_id: int, active: bool) -> None:
+        """Disable (or enable again) an account; a disabled one cannot sign in or keep a session."""
+        row = self._user_row(user_id)
+        before = {"active": row.active}
+        row.active = active
+        self.audit(row.event_id, "update", "user", row.id, before, {"active": active})
+
+    def count_users(self, *, active_only: bool = True, without_role: str | None = None) -> int:
+        q = select(func.count()).select_from(UserRow)
+        if active_only:
+            q = q.where(UserRow.active.is_(True))
+        if without_role is not None:
+            q = q.where(UserRow.role != without_role)
+        return int(self.session.scalar(q) or 0)
 
     def set_user_team(self, user_id: int, team_id: int, event_id: int) -> None:
         """Bind a team leader's account to the team it registered (and that team's event)."""

@@ -23,7 +23,17 @@ from yisai.live.tasks import stop_task
 from yisai.services.context import open_context
 from yisai.services.errors import ServiceError
 from yisai.services.settings import Settings, settings_from_environment
-from yisai.web import api, appeals, console, papers, play, public, qualification, registration
+from yisai.web import (
+    accounts,
+    api,
+    appeals,
+    console,
+    papers,
+    play,
+    public,
+    qualification,
+    registration,
+)
 from yisai.web.core import (
     HERE,
     LanguageMiddleware,
@@ -34,6 +44,7 @@ from yisai.web.core import (
     lang_of,
     page,
 )
+from yisai.web.hints import web_dict, web_message
 
 SECRET_ENV = "YISAI_WEB_SECRET"
 DEV_OUTBOX_ENV = "YISAI_DEV_OUTBOX"  # "1": the developer outbox page shows sign-in codes
@@ -68,6 +79,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
                              cache=PageCache(min_age=refresh_seconds), stamps=StampCache(ttl=refresh_seconds / 2))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(public.router)
+    app.include_router(accounts.router)
     app.include_router(console.router)
     app.include_router(api.router)
     app.include_router(appeals.router)
@@ -90,10 +102,12 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> Response:
         lang = lang_of(request)
-        if request.url.path.startswith("/api/") or "application/json" in request.headers.get("content-type", ""):
+        if request.url.path.startswith("/api/"):  # API clients get the hint as a kind, not words
             return JSONResponse(exc.as_dict(lang), status_code=exc.status)
+        if "application/json" in request.headers.get("content-type", ""):
+            return JSONResponse(web_dict(exc, lang), status_code=exc.status)
         return page(request, "error.html", http_status=exc.status, title=tr("无法完成", "Not done"),
-                    message=exc.render(lang), details=exc.render_details(lang))
+                    message=web_message(exc, lang), details=exc.render_details(lang))
 
     @app.exception_handler(console.LoginRequired)
     async def login_required(request: Request, exc: console.LoginRequired) -> Response:

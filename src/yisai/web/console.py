@@ -36,6 +36,7 @@ from yisai.services.publishing import (
     publish_round,
     record_refused_attempt,
     rounds_index,
+    unpublish_round,
 )
 from yisai.services.registration import (
     approve_entry,
@@ -56,6 +57,7 @@ from yisai.web.core import (
     signed_out,
     state,
 )
+from yisai.web.hints import web_dict
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -346,7 +348,7 @@ def save_result(request: Request, actor: Actor, event_id: int, division: str, nu
             with web.ctx.work(actor=actor) as work:
                 record_refused_attempt(work, str(event_id), division, number, board, text,
                                        {"code": exc.code, "seen_version": version, **exc.params})
-        return JSONResponse(exc.as_dict(lang), status_code=exc.status)
+        return JSONResponse(web_dict(exc, lang), status_code=exc.status)
     word = views.result_text(saved.game)
     message = tr(f"第{board}台已保存: {word}", f"board {board} saved: {word}")
     warnings = [w.render(lang) for w in saved.warnings]
@@ -361,6 +363,16 @@ async def publish(request: Request, event_id: int, division: str, number: int) -
         _event_context(work, event_id)
         publish_round(work, str(event_id), division, number, _text(form, "note"))
     return back(f"/console/events/{event_id}/rounds/{division}/{number}", tr("已公布", "published"))
+
+
+@router.post("/events/{event_id}/rounds/{division}/{number}/unpublish")
+async def unpublish(request: Request, event_id: int, division: str, number: int) -> Response:
+    """Take the pairings off the public pages again (refused once a result is entered)."""
+    form = await _form(request)
+    with acting(request) as work:
+        _event_context(work, event_id)
+        unpublish_round(work, str(event_id), division, number, _text(form, "note"))
+    return back(f"/console/events/{event_id}/rounds/{division}/{number}", tr("已撤回公布", "unpublished"))
 
 
 @router.post("/events/{event_id}/rounds/{division}/{number}/sheet")

@@ -23,6 +23,7 @@ from yisai.services.errors import InputError, ServiceError
 from yisai.services.identity import Action
 from yisai.web.console import _event_context, _form, _text, acting, back
 from yisai.web.core import lang_of, page
+from yisai.web.hints import web_message
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 HARD_CAP = 64 * 1024 * 1024  # far above any regulation's per-file limit; the service names the limit
@@ -118,7 +119,7 @@ async def upload(request: Request, event_id: int) -> Response:
         with acting(request) as work:
             ctx = _papers_context(work, event_id)
         return page(request, "console/papers.html", http_status=exc.status, msg="",
-                    err=exc.render(lang_of(request)), only_missing=False, **ctx)
+                    err=web_message(exc, lang_of(request)), only_missing=False, **ctx)
     return back(f"/console/events/{event_id}/papers",
                 tr(f"已上传: {view.paper.file_name}", f"uploaded: {view.paper.file_name}"))
 

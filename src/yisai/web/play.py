@@ -60,8 +60,8 @@ def play_state(request: Request) -> PlayState:
 def _config(work: Work, request: Request) -> live_svc.LiveConfig:
     event = play_state(request).event
     if event is None:
-        raise NotFoundError(Text("本站未开放网络海选 (启动时未指定 --qualifier)",
-                                 "no online qualifier on this site (started without --qualifier)"),
+        raise NotFoundError(Text("本站未开放网络海选",
+                                 "no online qualifier on this site"),
                             code="no_qualifier")
     return live_svc.live_config(work, event)
 

@@ -36,6 +36,7 @@ from yisai.services.identity import Action, Actor
 from yisai.services.live import pool_names
 from yisai.web.console import acting
 from yisai.web.core import PUBLIC, check_csrf, lang_of, page, state
+from yisai.web.hints import web_message
 from yisai.web.play import play_state
 
 router = APIRouter(include_in_schema=False)
@@ -93,7 +94,7 @@ def _back(url: str, message: str = "", *, ok: bool = True) -> RedirectResponse:
 
 
 def _error_text(exc: ServiceError, lang: str) -> str:
-    return "；".join([exc.render(lang), *exc.render_details(lang)])
+    return "；".join([web_message(exc, lang), *exc.render_details(lang)])
 
 
 # ------------------------------------------------------------------ public list

@@ -6,12 +6,13 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from yisai.i18n import tr
+from yisai.i18n import Text
 from yisai.services.identity import Action
 from yisai.services.team_registration import (
     FIELD_HEADERS,
     MemberIn,
     check_member,
+    entry_outcome,
     register_individual,
     register_team,
     team_slots,
@@ -57,9 +58,11 @@ async def team(request: Request, event_id: int) -> Response:
         view = register_team(work, str(event_id), name=_text(form, "team"), province=_text(form, "province"),
                              city=_text(form, "city"), leader=_text(form, "leader"), coach=_text(form, "coach"),
                              members=members)
-    return back(f"/console/events/{event_id}/register",
-                tr(f"队伍“{view.team.name}”已登记, {len(view.players)}名队员, 等待裁判长审核",
-                   f"team {view.team.name} registered with {len(view.players)} players"))
+        outcome = entry_outcome(work, str(event_id), [p.id for p in view.players])
+    who = Text(f"队伍“{view.team.name}”已登记{len(view.players)}名队员", f"team {view.team.name} "
+               f"registered with {len(view.players)} players")
+    return back(f"/console/events/{event_id}/register", outcome.text(who).render(lang_of(request)),
+                ok=not outcome.reasons)
 
 
 @router.post("/events/{event_id}/register/individual")
@@ -68,9 +71,11 @@ async def individual(request: Request, event_id: int) -> Response:
     with acting(request) as work:
         _event_context(work, event_id)
         entry = register_individual(work, str(event_id), _text(form, "division"), _fields(form, "p_", None))
-    waiting = entry.status.value == "pending"
-    return back(f"/console/events/{event_id}/register",
-                tr("已报名" + (", 等待主办方审核" if waiting else ""), "entered" + (", awaiting approval" if waiting else "")))
+        outcome = entry_outcome(work, str(event_id), [entry.player_id])
+    name = _text(form, "p_name")
+    who = Text(f"{name}已报名", f"{name} entered")
+    return back(f"/console/events/{event_id}/register", outcome.text(who).render(lang_of(request)),
+                ok=not outcome.reasons)
 
 
 @router.post("/events/{event_id}/register/check")

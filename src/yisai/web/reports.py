@@ -12,6 +12,7 @@ from yisai.services.errors import ServiceError
 from yisai.services.events import regulation_of, resolve_division, resolve_event
 from yisai.services.results import division_standings
 from yisai.standings.ranking import Standings
+from yisai.web.hints import web_message
 
 
 def event_standings(work: Work, event_ref: str, division: str) -> Standings:
@@ -37,7 +38,7 @@ def award_pages(work: Work, event_ref: str) -> AwardPages:
         prizes = reports.prizes(work, event_ref)
         awards = reports.awards(work, event_ref)
     except ServiceError as exc:
-        return AwardPages([], [], [], exc.render())
+        return AwardPages([], [], [], web_message(exc))
     return AwardPages(prizes.team_tables, prizes.prize_tables, awards.tables)
 
 

@@ -1,0 +1,58 @@
+"""The command line's words for a service error's hint: what to type next, with its options.
+
+Services say *what* the user may do (``Hint``); only here is it worded as flags, so the web
+(web/hints.py) can word the same hint with its buttons and fields.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from yisai.i18n import Text
+
+if TYPE_CHECKING:
+    from yisai.services.errors import ServiceError
+
+# keyed by ``Hint`` value (a str), so that this module loads without the services
+HINTS: dict[str, Text] = {
+    "force_approve": Text("裁判长可用 --force --note 说明理由后强制批准",
+                          "the chief referee may approve it with --force and a --note giving the reason"),
+    "note": Text("请用 --note 写明理由", "give the reason with --note"),
+    "reason": Text("请用 --reason 写明理由", "give the reason with --reason"),
+    "force_import": Text("裁判长可用 --force --note 强制导入",
+                         "the chief referee may import them with --force and a --note"),
+    "replace": Text("重新编排未赛的轮次请加 --replace", "to pair a round without results again, add --replace"),
+    "group": Text("请用 --group 指定分组", "name the group with --group"),
+    "change": Text("如需更改请加 --change (将记录修改前后的成绩)",
+                   "to change it add --change (the result before and after is recorded)"),
+    "division": Text("请用 --division 指定组别", "choose one with --division"),
+    "event": Text("请用 --event 指定其一", "name one with --event"),
+    "create_event": Text("请先运行 yisai event create --regulation 规程文件",
+                         "first run yisai event create --regulation FILE"),
+    "upgrade_db": Text("请先运行: yisai db upgrade --db {database}",
+                       "run first: yisai db upgrade --db {database}"),
+    "password": Text("请用 --password-stdin 从标准输入给出密码 (如 echo 密码 | yisai account …)",
+                     "give the password on standard input with --password-stdin"),
+    "set_rounds": Text("yisai event rounds -d {division} {round}", "yisai event rounds -d {division} {round}"),
+    "list_players": Text("请用 yisai player list 中的编号或身份证号", "use a number shown by yisai player list, or an ID number"),
+    "list_teams": Text("可用 yisai team list 查看", "see yisai team list"),
+    "list_events": Text("可用 yisai event list 查看", "see yisai event list"),
+}
+
+
+def cli_message(exc: ServiceError, lang: str | None = None) -> str:
+    """The error's message followed by what to type next (if the service gave a hint)."""
+    text = exc.render(lang)
+    if exc.hint is None:
+        return text
+    words = HINTS[exc.hint.value].render(lang)
+    for key, value in exc.params.items():  # {division}, {round}: the refusal's own parameters
+        if key != "database":
+            words = words.replace("{" + key + "}", str(value))
+    if "{database}" in words:
+        from sqlalchemy.engine import make_url
+
+        raw = str(exc.params.get("database") or "<同一数据库>")
+        shown = make_url(raw).render_as_string(hide_password=True) if "://" in raw else raw
+        words = words.replace("{database}", shown)
+    return f"{text} ({words})"

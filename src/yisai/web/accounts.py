@@ -1,0 +1,129 @@
+"""The operator's accounts page (账号管理): create accounts, reset passwords, disable or enable
+them, bind a team leader to a team registered from the CLI or a roster file.
+
+Operators only, checked here on the server for every request (the page is not linked for others)
+and again by the accounts services; every form carries the session's CSRF token; passwords are
+taken from a form field and hashed by the service, never shown or logged.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from yisai.i18n import Text, tr
+from yisai.services.accounts import (
+    MIN_PASSWORD,
+    ROLE_CHOICES,
+    add_account,
+    bind_team,
+    list_accounts,
+    reset_password,
+    set_account_active,
+)
+from yisai.services.context import Work
+from yisai.services.errors import Forbidden, InputError, ServiceError
+from yisai.services.events import list_events
+from yisai.services.identity import Role
+from yisai.services.registration import list_teams
+from yisai.web.console import _form, _text, acting, back
+from yisai.web.core import lang_of, page
+from yisai.web.hints import web_message
+
+router = APIRouter(prefix="/console/accounts", include_in_schema=False)
+ROLES = [Role.CHIEF_REFEREE, Role.REFEREE, Role.TEAM_LEADER, Role.OPERATOR]
+HOME = "/console/accounts"
+
+
+def _operator_only(work: Work) -> None:
+    if work.actor.role is not Role.OPERATOR:
+        raise Forbidden(Text("账号管理只对运营账号开放", "only operators manage accounts"), code="operator_only")
+
+
+def _teams(work: Work) -> list[tuple[str, str]]:
+    """(value, label) for the team choice: ``event:team`` so a team's number is never ambiguous."""
+    out = []
+    for event in list_events(work):
+        out += [(f"{event.id}:{v.team.id}", f"{v.team.name} (#{v.team.id}) · {event.name}")
+                for v in list_teams(work, event)]
+    return out
+
+
+def _split_team(value: str) -> tuple[str | None, str | None]:
+    event, sep, team = value.partition(":")
+    if not value:
+        return None, None
+    if not sep or not event.isdigit() or not team:
+        raise InputError(Text("请从列表中选择队伍", "choose the team from the list"), code="bad_team_choice")
+    return event, team
+
+
+@router.get("", response_class=HTMLResponse)
+def accounts_page(request: Request, msg: str = "", err: str = "") -> Response:
+    with acting(request) as work:
+        _operator_only(work)
+        rows = list_accounts(work)
+        teams = _teams(work)
+    return page(request, "console/accounts.html", rows=rows, teams=teams, roles=ROLES, msg=msg, err=err,
+                min_password=MIN_PASSWORD, role_choices=ROLE_CHOICES)
+
+
+async def _do(request: Request, action: str, login: str = "") -> Response:
+    """One form post: its result as a message on the list, or the error worded for the web."""
+    form = await _form(request)
+    lang = lang_of(request)
+    try:
+        with acting(request) as work:
+            _operator_only(work)
+            if action == "add":
+                event, team = _split_team(_text(form, "team"))
+                user = add_account(work, _text(form, "login"), _text(form, "role"),
+                                   str(form.get("password") or ""), display_name=_text(form, "name"),
+                                   team=team, event_ref=event)
+                message = tr(f"已建立账号 {user.login}", f"account {user.login} created")
+            elif action == "password":
+                user = reset_password(work, login, str(form.get("password") or ""))
+                message = tr(f"已重设账号 {user.login} 的密码", f"password of {user.login} reset")
+            elif action in ("disable", "enable"):
+                user = set_account_active(work, login, action == "enable")
+                message = (tr(f"已恢复账号 {user.login}", f"account {user.login} enabled") if user.active
+                           else tr(f"已停用账号 {user.login}, 其登录随即失效",
+                                   f"account {user.login} disabled; its sessions have ended"))
+            else:  # "team"
+                event, team = _split_team(_text(form, "team"))
+                if team is None:
+                    raise InputError(Text("请选择队伍", "choose a team"), code="bad_team_choice")
+                view = bind_team(work, login, team, event)
+                message = tr(f"领队账号 {view.user.login} 已绑定队伍“{view.team_name}”",
+                             f"{view.user.login} now leads team {view.team_name}")
+    except ServiceError as exc:
+        if exc.status == 403:
+            raise
+        text = "；".join([web_message(exc, lang), *exc.render_details(lang)])
+        return back(HOME, text, ok=False)
+    return back(HOME, message)
+
+
+@router.post("")
+async def add(request: Request) -> Response:
+    return await _do(request, "add")
+
+
+@router.post("/{login}/password")
+async def password(request: Request, login: str) -> Response:
+    return await _do(request, "password", login)
+
+
+@router.post("/{login}/disable")
+async def disable(request: Request, login: str) -> Response:
+    return await _do(request, "disable", login)
+
+
+@router.post("/{login}/enable")
+async def enable(request: Request, login: str) -> Response:
+    return await _do(request, "enable", login)
+
+
+@router.post("/{login}/team")
+async def team(request: Request, login: str) -> Response:
+    return await _do(request, "team", login)
