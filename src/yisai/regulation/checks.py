@@ -37,6 +37,9 @@ def check(reg: Regulation) -> list[Finding]:
     out += _references(reg)
     out += _place_tables(reg)
     out += _numbers(reg)
+    from yisai.regulation.bracket_checks import check_brackets
+
+    out += check_brackets(reg)
     return out
 
 
