@@ -1,0 +1,182 @@
+"""regulations/examples/round-robin-knockout.toml from an empty database to the final places,
+through the generic services (pair, record_result, standings, prizes) and the CLI.
+
+18 players, all 5段, ratings 2790, 2780 … 2620 (选手01 strongest), so the seeding order is
+选手01 … 选手18 and the snake gives (by hand: A B C D D C B A A B C D D C B A A B)
+A = 01 08 09 16 17, B = 02 07 10 15 18, C = 03 06 11 14, D = 04 05 12 13.
+The stronger player wins, except in group A (built so 小循环 decides 2nd–4th) and two
+knockout games (an upset and a forfeit)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date, datetime
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.conftest import REGULATIONS
+from yisai.registry.person import Gender, Player
+from yisai.services import reports
+from yisai.services.context import Context, open_context
+from yisai.services.events import create_event
+from yisai.services.registration import register_player
+from yisai.services.round_results import record_result
+from yisai.services.rounds import pair, round_view
+
+EXAMPLE = REGULATIONS / "examples" / "round-robin-knockout.toml"
+RATING = {f"选手{i:02d}": 2800 - 10 * i for i in range(1, 19)}
+# Group A by hand: U=16 beats 17, 01, 08; Z=09 beats 16, 17; X=01 beats 08, 09; Y=08 beats 17, 09;
+# V=17 beats 01. Points: 16 → 6; 01, 08, 09 → 4; 17 → 2. Among 01, 08, 09: 01 4, 08 2, 09 0.
+GROUP_A_WINS = {frozenset(p): p[0] for p in [
+    ("选手16", "选手17"), ("选手16", "选手01"), ("选手16", "选手08"), ("选手09", "选手16"),
+    ("选手09", "选手17"), ("选手01", "选手08"), ("选手01", "选手09"), ("选手08", "选手17"),
+    ("选手08", "选手09"), ("选手17", "选手01")]}
+UPSET = {frozenset(("选手16", "选手07")): "选手16"}  # quarter-final A1–B2: the lower rating wins
+FORFEIT = frozenset(("选手04", "选手06"))  # quarter-final D1–C2: 选手04 does not come
+
+
+def _result(black: str, white: str) -> str:
+    pair_ = frozenset((black, white))
+    if pair_ == FORFEIT:
+        return "黑弃权" if black == "选手04" else "白弃权"
+    winner = GROUP_A_WINS.get(pair_) or UPSET.get(pair_) or max((black, white), key=RATING.__getitem__)
+    return "黑胜" if winner == black else "白胜"
+
+
+@pytest.fixture(scope="module")
+def event(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Context, int, list[object]]]:
+    db = Path(tmp_path_factory.mktemp("rrko")) / "e.sqlite"
+    views = []
+    with open_context(str(db), actor="裁判长", now=datetime(2026, 3, 20, 9, 0)) as ctx:
+        with ctx.work() as w:
+            ev = create_event(w, EXAMPLE, seed=2026)
+            for name, rating in RATING.items():
+                register_player(w, ev, Player(id="", name=name, gender=Gender.MALE, birth_date=date(1990, 1, 1),
+                                              rank="5段", rating=rating, region="中国大陆", province="浙江",
+                                              city="杭州"), division="open")
+        for r in range(1, 9):
+            with ctx.work() as w:
+                paired = pair(w, ev.id, "open", r)
+                names = paired.names
+                for group, pairing in paired.parts:
+                    for b in pairing.boards:
+                        record_result(w, ev.id, "open", r, b.board,
+                                      _result(names[b.black], names[b.white]), group=group)
+            with ctx.work() as w:
+                views.append(round_view(w, ev.id, "open", r))
+        yield ctx, ev.id, views
+
+
+def _names(view: object) -> list[tuple[str, list[frozenset[str]]]]:
+    out = []
+    for rnd in view.rounds:  # type: ignore[attr-defined]
+        out.append((rnd.group, [frozenset((view.names[g.black], view.names[g.white]))  # type: ignore[attr-defined]
+                                for g in rnd.games if g.white]))
+    return out
+
+
+def test_groups_by_snake_and_every_pair_meets_once(event: tuple[Context, int, list[object]]) -> None:
+    _ctx, _eid, views = event
+    met: dict[str, list[frozenset[str]]] = {}
+    for view in views[:5]:
+        for group, pairs in _names(view):
+            met.setdefault(group, []).extend(pairs)
+    members = {g: sorted({p for pr in pairs for p in pr}) for g, pairs in met.items()}
+    assert members == {
+        "A": ["选手01", "选手08", "选手09", "选手16", "选手17"],
+        "B": ["选手02", "选手07", "选手10", "选手15", "选手18"],
+        "C": ["选手03", "选手06", "选手11", "选手14"],
+        "D": ["选手04", "选手05", "选手12", "选手13"],
+    }
+    for g, pairs in met.items():
+        n = len(members[g])
+        assert len(pairs) == len(set(pairs)) == n * (n - 1) // 2
+    # Groups of 4 play 3 rounds, groups of 5 five (one bye each): rounds 4–5 have A and B only.
+    assert [g for g, _ in _names(views[3])] == ["A", "B"]
+    byes_a = [g.black for v in views[:5] for r in v.rounds if r.group == "A" for g in r.games if g.is_bye]
+    assert len(byes_a) == len(set(byes_a)) == 5
+
+
+def test_the_bracket_is_crossed_from_the_group_places(event: tuple[Context, int, list[object]]) -> None:
+    _ctx, _eid, views = event
+    # A: 16, then 01, 08, 09 on 4 points split by 小循环 (01 4, 08 2, 09 0), then 17.
+    # A1–B2, C1–D2, B1–A2, D1–C2.
+    assert _names(views[5]) == [("knockout", [
+        frozenset(("选手16", "选手07")), frozenset(("选手03", "选手05")),
+        frozenset(("选手02", "选手01")), frozenset(("选手04", "选手06"))])]
+    # Winners: 16 (upset), 03, 01, 06 (forfeit) → semi-finals 16–03 and 01–06.
+    assert _names(views[6]) == [("knockout", [frozenset(("选手16", "选手03")), frozenset(("选手01", "选手06"))])]
+    # Final 03–01 on board 1, third-place match 16–06 on board 2.
+    assert _names(views[7]) == [("knockout", [frozenset(("选手03", "选手01")), frozenset(("选手16", "选手06"))])]
+
+
+def test_final_places_and_prizes(event: tuple[Context, int, list[object]]) -> None:
+    ctx, eid, _views = event
+    with ctx.work() as w:
+        rows = reports.event_standings(w, eid, "open").standings.rows
+    got = [(r.place, r.player.name) for r in rows]
+    assert got == [
+        (1, "选手01"), (2, "选手03"), (3, "选手06"), (4, "选手16"),
+        (5, "选手07"), (5, "选手05"), (5, "选手02"), (5, "选手04"),
+        (9, "选手08"), (9, "选手10"), (9, "选手11"), (9, "选手12"),
+        (13, "选手09"), (13, "选手15"), (13, "选手14"), (13, "选手13"),
+        (17, "选手17"), (17, "选手18"),
+    ]
+    assert [r.shared for r in rows[:5]] == [False, False, False, False, True]
+
+
+def test_a_ninth_round_does_not_exist(event: tuple[Context, int, list[object]]) -> None:
+    from yisai.services.context import Refused
+
+    ctx, eid, _views = event
+    with pytest.raises(Refused) as info, ctx.work() as w:
+        pair(w, eid, "open", 9)
+    assert info.value.code == "no_such_round"
+
+
+runner = CliRunner()
+
+
+def test_the_same_event_through_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The generic commands drive the format with nothing special: pair, result, standings."""
+    from yisai.cli.app import app
+
+    monkeypatch.setenv("YISAI_DB", str(tmp_path / "c.sqlite"))
+    monkeypatch.setenv("YISAI_NOW", "2026-03-20T09:00:00")
+    assert runner.invoke(app, ["event", "create", "--regulation", str(EXAMPLE), "--seed", "5"]).exit_code == 0
+    ranks = ["9段", "8段", "7段", "6段", "5段", "4段", "3段", "2段", "1段", "1级", "2级", "3级"]
+    for i, rank in enumerate(ranks, start=1):
+        r = runner.invoke(app, ["player", "add", "--name", f"棋手{i:02d}", "--gender", "男", "--birth", "1990-01-01",
+                                "--rank", rank, "--division", "open"])
+        assert r.exit_code == 0, r.output
+    # 12 players in 4 groups of 3: one round each of 3 rounds (everyone rests once), then the
+    # 8-player bracket: rounds 4, 5, 6. Black always wins.
+    for n in range(1, 7):
+        r = runner.invoke(app, ["pair", "-d", "open", "-r", str(n)])
+        assert r.exit_code == 0, (n, r.output)
+        from yisai.services.context import unit_of_work
+        from yisai.services.events import resolve_event
+
+        with unit_of_work(str(tmp_path / "c.sqlite")) as w:
+            ev = resolve_event(w, None)
+            rounds = w.repo.list_rounds(ev.id, "open", number=n)
+            boards = [(rnd.group, g.board) for rnd in rounds for g in rnd.games if g.white]
+        for group, board in boards:
+            r = runner.invoke(app, ["result", "黑胜", "-d", "open", "-r", str(n), "-b", str(board), "--group", group])
+            assert r.exit_code == 0, r.output
+    assert runner.invoke(app, ["pair", "-d", "open", "-r", "7"]).exit_code == 1
+    shown = runner.invoke(app, ["round", "show", "-d", "open", "-r", "6"])
+    assert shown.exit_code == 0 and "淘汰赛" in shown.output
+    with unit_of_work(str(tmp_path / "c.sqlite")) as w:
+        ev = resolve_event(w, None)
+        final = w.repo.list_rounds(ev.id, "open", number=6)[0]
+        names = {p.id: p.name for p in w.repo.list_players(ev.id)}
+    champion = names[final.games[0].black]  # Black won the final (board 1)
+    third = names[final.games[1].black]  # and the third-place match (board 2)
+    r = runner.invoke(app, ["standings", str(ev.id), "-d", "open"])
+    assert r.exit_code == 0, r.output
+    lines = [line for line in r.output.splitlines() if champion in line or third in line]
+    assert champion in lines[0] and "1" in lines[0].split(champion)[0]
+    assert third in lines[1]
