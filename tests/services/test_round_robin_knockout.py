@@ -1,83 +1,38 @@
 """regulations/examples/round-robin-knockout.toml from an empty database to the final places,
-through the generic services (pair, record_result, standings, prizes) and the CLI.
-
-18 players, all 5段, ratings 2790, 2780 … 2620 (选手01 strongest), so the seeding order is
-选手01 … 选手18 and the snake gives (by hand: A B C D D C B A A B C D D C B A A B)
-A = 01 08 09 16 17, B = 02 07 10 15 18, C = 03 06 11 14, D = 04 05 12 13.
-The stronger player wins, except in group A (built so 小循环 decides 2nd–4th) and two
-knockout games (an upset and a forfeit)."""
+through the generic services (pair, record_result, standings) and the CLI; the event and its
+hand-made results are described in ``tests/services/rrko_event.py``."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date, datetime
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from tests.conftest import REGULATIONS
-from yisai.registry.person import Gender, Player
+from tests.services.rrko_event import EXAMPLE, NOW, play_example
 from yisai.services import reports
 from yisai.services.context import Context, open_context
-from yisai.services.events import create_event
-from yisai.services.registration import register_player
-from yisai.services.round_results import record_result
-from yisai.services.rounds import pair, round_view
-
-EXAMPLE = REGULATIONS / "examples" / "round-robin-knockout.toml"
-RATING = {f"选手{i:02d}": 2800 - 10 * i for i in range(1, 19)}
-# Group A by hand: U=16 beats 17, 01, 08; Z=09 beats 16, 17; X=01 beats 08, 09; Y=08 beats 17, 09;
-# V=17 beats 01. Points: 16 → 6; 01, 08, 09 → 4; 17 → 2. Among 01, 08, 09: 01 4, 08 2, 09 0.
-GROUP_A_WINS = {frozenset(p): p[0] for p in [
-    ("选手16", "选手17"), ("选手16", "选手01"), ("选手16", "选手08"), ("选手09", "选手16"),
-    ("选手09", "选手17"), ("选手01", "选手08"), ("选手01", "选手09"), ("选手08", "选手17"),
-    ("选手08", "选手09"), ("选手17", "选手01")]}
-UPSET = {frozenset(("选手16", "选手07")): "选手16"}  # quarter-final A1–B2: the lower rating wins
-FORFEIT = frozenset(("选手04", "选手06"))  # quarter-final D1–C2: 选手04 does not come
-
-
-def _result(black: str, white: str) -> str:
-    pair_ = frozenset((black, white))
-    if pair_ == FORFEIT:
-        return "黑弃权" if black == "选手04" else "白弃权"
-    winner = GROUP_A_WINS.get(pair_) or UPSET.get(pair_) or max((black, white), key=RATING.__getitem__)
-    return "黑胜" if winner == black else "白胜"
+from yisai.services.rounds import RoundView, pair
 
 
 @pytest.fixture(scope="module")
-def event(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Context, int, list[object]]]:
+def event(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Context, int, list[RoundView]]]:
     db = Path(tmp_path_factory.mktemp("rrko")) / "e.sqlite"
-    views = []
-    with open_context(str(db), actor="裁判长", now=datetime(2026, 3, 20, 9, 0)) as ctx:
-        with ctx.work() as w:
-            ev = create_event(w, EXAMPLE, seed=2026)
-            for name, rating in RATING.items():
-                register_player(w, ev, Player(id="", name=name, gender=Gender.MALE, birth_date=date(1990, 1, 1),
-                                              rank="5段", rating=rating, region="中国大陆", province="浙江",
-                                              city="杭州"), division="open")
-        for r in range(1, 9):
-            with ctx.work() as w:
-                paired = pair(w, ev.id, "open", r)
-                names = paired.names
-                for group, pairing in paired.parts:
-                    for b in pairing.boards:
-                        record_result(w, ev.id, "open", r, b.board,
-                                      _result(names[b.black], names[b.white]), group=group)
-            with ctx.work() as w:
-                views.append(round_view(w, ev.id, "open", r))
-        yield ctx, ev.id, views
+    with open_context(str(db), actor="裁判长", now=NOW) as ctx:
+        event_id, views = play_example(ctx)
+        yield ctx, event_id, views
 
 
-def _names(view: object) -> list[tuple[str, list[frozenset[str]]]]:
+def _names(view: RoundView) -> list[tuple[str, list[frozenset[str]]]]:
     out = []
-    for rnd in view.rounds:  # type: ignore[attr-defined]
-        out.append((rnd.group, [frozenset((view.names[g.black], view.names[g.white]))  # type: ignore[attr-defined]
+    for rnd in view.rounds:
+        out.append((rnd.group, [frozenset((view.names[g.black], view.names[g.white]))
                                 for g in rnd.games if g.white]))
     return out
 
 
-def test_groups_by_snake_and_every_pair_meets_once(event: tuple[Context, int, list[object]]) -> None:
+def test_groups_by_snake_and_every_pair_meets_once(event: tuple[Context, int, list[RoundView]]) -> None:
     _ctx, _eid, views = event
     met: dict[str, list[frozenset[str]]] = {}
     for view in views[:5]:
@@ -99,7 +54,7 @@ def test_groups_by_snake_and_every_pair_meets_once(event: tuple[Context, int, li
     assert len(byes_a) == len(set(byes_a)) == 5
 
 
-def test_the_bracket_is_crossed_from_the_group_places(event: tuple[Context, int, list[object]]) -> None:
+def test_the_bracket_is_crossed_from_the_group_places(event: tuple[Context, int, list[RoundView]]) -> None:
     _ctx, _eid, views = event
     # A: 16, then 01, 08, 09 on 4 points split by 小循环 (01 4, 08 2, 09 0), then 17.
     # A1–B2, C1–D2, B1–A2, D1–C2.
@@ -112,7 +67,7 @@ def test_the_bracket_is_crossed_from_the_group_places(event: tuple[Context, int,
     assert _names(views[7]) == [("knockout", [frozenset(("选手03", "选手01")), frozenset(("选手16", "选手06"))])]
 
 
-def test_final_places_and_prizes(event: tuple[Context, int, list[object]]) -> None:
+def test_final_places_and_prizes(event: tuple[Context, int, list[RoundView]]) -> None:
     ctx, eid, _views = event
     with ctx.work() as w:
         rows = reports.event_standings(w, eid, "open").standings.rows
@@ -127,7 +82,7 @@ def test_final_places_and_prizes(event: tuple[Context, int, list[object]]) -> No
     assert [r.shared for r in rows[:5]] == [False, False, False, False, True]
 
 
-def test_a_ninth_round_does_not_exist(event: tuple[Context, int, list[object]]) -> None:
+def test_a_ninth_round_does_not_exist(event: tuple[Context, int, list[RoundView]]) -> None:
     from yisai.services.context import Refused
 
     ctx, eid, _views = event

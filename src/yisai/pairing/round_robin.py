@@ -77,3 +77,15 @@ def pair_group_round(seats: Sequence[str], group_round: int, round_no: int, *, b
                                  f"Berger table round {group_round}: seat {row.bye} rests "
                                  "(odd group: everyone rests once)")),)
     return RoundPairing(round_no, boards, byes)
+
+
+def planned_rounds(groups: int, entrants: int, knockout_qualifiers: int | None = None) -> int:
+    """Rounds a round-robin stage takes for ``entrants`` players in ``groups`` snake groups
+    (the largest group's), plus the bracket's rounds when ``knockout_qualifiers`` go on."""
+    from yisai.pairing.knockout import bracket_size
+
+    largest = -(-entrants // groups)
+    rounds = round_count(largest) if largest >= 2 else 0
+    if knockout_qualifiers:
+        rounds += bracket_size(knockout_qualifiers).bit_length() - 1
+    return rounds
