@@ -57,6 +57,7 @@ def test_crosstables_and_bracket_are_public(finished: tuple[TestClient, int, Pat
     for word in ("1/4决赛", "半决赛", "决赛", "季军赛", "A1", "B2", "C1", "D2"):
         assert word in text
     assert "第1名 选手01" in text and "第2名 选手03" in text and "第3名 选手06" in text
+    assert "第5名(并列) 选手07" in text
     # The forfeit shows as such.
     assert "弃权" in text
 

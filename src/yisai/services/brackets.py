@@ -10,6 +10,7 @@ bracket's pairs in order, the seeds, the third-place pair.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -306,6 +307,7 @@ class Match:
     a_from: str = ""
     b_from: str = ""
     winner: str = ""  # "a", "b" or "" (not decided yet)
+    winner_name: str = ""
     result: str = ""
     note: str = ""  # how a drawn or both-lost game was settled; a walkover
 
@@ -328,7 +330,7 @@ class StageView:
     stage: Stage
     groups: tuple[CrossTable, ...]
     bracket: tuple[BracketColumn, ...]
-    places: tuple[tuple[int, str], ...]  # (place, name) once the bracket is decided
+    places: tuple[tuple[int, bool, str], ...]  # (place, shared, name) once the bracket is decided
 
 
 def has_brackets(reg: Regulation, division: str) -> bool:
@@ -411,7 +413,8 @@ def stage_view(work: Work, event_ref: str | int | None, division: str, *,
     from yisai.services.results import _final_order
 
     final = _final_order(work, event, reg, division, None)
-    places = tuple((p, names.get(pid, pid)) for p, pid, _why in final) if final and not hidden else ()
+    count = Counter(p for p, _pid, _why in final or [])
+    places = tuple((p, count[p] > 1, names.get(pid, pid)) for p, pid, _why in final) if final and not hidden else ()
     return StageView(event, division, reg.division(division).name, stage, tuple(groups), tuple(columns), places)
 
 
@@ -453,4 +456,6 @@ class _Sides:
             side_b += colour if game.black == b else ""
         elif a is None or b is None:
             note = tr("轮空晋级", "goes on with a bye")
-        return Match(k, side_a, side_b, self.origin(a), self.origin(b), winner, text, note)
+        went_on = self.names.get(a or "", a or "") if winner == "a" else (
+            self.names.get(b or "", b or "") if winner == "b" else "")
+        return Match(k, side_a, side_b, self.origin(a), self.origin(b), winner, went_on, text, note)
