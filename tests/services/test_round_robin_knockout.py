@@ -106,6 +106,9 @@ def test_the_same_event_through_the_cli(tmp_path: Path, monkeypatch: pytest.Monk
         r = runner.invoke(app, ["player", "add", "--name", f"棋手{i:02d}", "--gender", "男", "--birth", "1990-01-01",
                                 "--rank", rank, "--division", "open"])
         assert r.exit_code == 0, r.output
+    # The Berger table is fixed: the director's controls are refused with the reason.
+    refused = runner.invoke(app, ["pair", "-d", "open", "-r", "1", "--sit-out", "1"])
+    assert refused.exit_code == 1 and "贝格尔表" in refused.output and "弃权" in refused.output
     # 12 players in 4 groups of 3: one round each of 3 rounds (everyone rests once), then the
     # 8-player bracket: rounds 4, 5, 6. Black always wins.
     for n in range(1, 7):
@@ -118,6 +121,12 @@ def test_the_same_event_through_the_cli(tmp_path: Path, monkeypatch: pytest.Monk
             ev = resolve_event(w, None)
             rounds = w.repo.list_rounds(ev.id, "open", number=n)
             boards = [(rnd.group, g.board) for rnd in rounds for g in rnd.games if g.white]
+        if n == 5:  # a bracket round without results paired again: the same pairs
+            again = runner.invoke(app, ["pair", "-d", "open", "-r", "5", "--replace"])
+            assert again.exit_code == 0, again.output
+            with unit_of_work(str(tmp_path / "c.sqlite")) as w:
+                assert [g for r in w.repo.list_rounds(ev.id, "open", number=5) for g in r.games] == [
+                    g for r in rounds for g in r.games]
         for group, board in boards:
             r = runner.invoke(app, ["result", "黑胜", "-d", "open", "-r", str(n), "-b", str(board), "--group", group])
             assert r.exit_code == 0, r.output

@@ -197,6 +197,12 @@ def _play_rules(reg: Regulation) -> str:
 def _pairing(reg: Regulation) -> str:
     p = reg.pairing
     seeding = _join(_SEED[k].render() for k in p.round1_seeding)
+    formats = [f for s in reg.stages for f in (s.format, *s.formats_by_division.values())]
+    if formats and all(isinstance(f, RoundRobinFormat | KnockoutFormat | LadderFormat | AnnouncedLaterFormat)
+                       for f in formats) and any(isinstance(f, RoundRobinFormat | KnockoutFormat) for f in formats):
+        # No Swiss stage: only the seeding order is used (groups, seats, bracket seeds).
+        return tr(f"种子顺序 (分组、淘汰赛种子): 按{seeding}排序",
+                  f"Seeding order (groups, knockout seeds): by {seeding}")
     in_group = (tr("上半区对下半区", "top half against bottom half") if p.in_group == "split"
                 else tr("相邻配对", "neighbours paired"))
     avoid = ""

@@ -95,6 +95,7 @@ class KnockoutRound:
     pairs: tuple[Pair, ...]
     games: tuple[Game, ...]
     third: tuple[str, str] | None = None
+    number: int = 0  # the stage's round number (0 when it does not matter)
 
 
 @dataclass(frozen=True)

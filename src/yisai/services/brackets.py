@@ -61,7 +61,7 @@ def knockout_rounds(work: Work, event: EventRecord, division: str, stage: Stage)
     for r in work.repo.list_rounds(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP):
         pairs = tuple((a, b) for a, b in r.info.get("bracket", []))
         third = r.info.get("third")
-        out.append(KnockoutRound(pairs, tuple(r.games), (third[0], third[1]) if third else None))
+        out.append(KnockoutRound(pairs, tuple(r.games), (third[0], third[1]) if third else None, r.number))
     return out
 
 
@@ -199,7 +199,7 @@ def _later_bracket_round(work: Work, event: EventRecord, division: str, stage: S
         semi_final_losers,
     )
 
-    done = knockout_rounds(work, event, division, stage)
+    done = [r for r in knockout_rounds(work, event, division, stage) if r.number < round_no]  # not the one replaced
     if not done or round_no > last_round:
         raise _no_round(stage, last_round, round_no)
     prev = done[-1]
