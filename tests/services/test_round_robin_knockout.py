@@ -144,3 +144,70 @@ def test_the_same_event_through_the_cli(tmp_path: Path, monkeypatch: pytest.Monk
     lines = [line for line in r.output.splitlines() if champion in line or third in line]
     assert champion in lines[0] and "1" in lines[0].split(champion)[0]
     assert third in lines[1]
+
+
+KNOCKOUT_ONLY = EXAMPLE.read_text(encoding="utf-8")
+_start = KNOCKOUT_ONLY.index("[stages.format]")
+_end = KNOCKOUT_ONLY.index("[stages.time_control]")
+KNOCKOUT_ONLY = (KNOCKOUT_ONLY[:_start] + '[stages.format]\nkind = "knockout"\nseeding = "rank"\nthird_place = true\n'
+                 'on_draw = "replay"\non_both_lose = "higher_seed"\n' + KNOCKOUT_ONLY[_end:]).replace(
+    "mini_league = true\n", "")
+
+
+def test_a_knockout_by_rank_with_byes_a_replay_and_a_both_lost_game(tmp_path: Path) -> None:
+    """Six players seeded by rating (K1 strongest): an 8-slot bracket 1–bye, 4–5, 2–bye, 3–6
+    (seeds 7 and 8 do not exist). 4–5 is drawn and must be replayed (K5 wins the replay); 3–6
+    both lose and the higher seed K3 goes on. Semi-finals K1–K5, K2–K3; final and third place."""
+    from yisai.registry.person import Gender, Player
+    from yisai.services.context import Refused
+    from yisai.services.events import create_event
+    from yisai.services.registration import register_player
+    from yisai.services.round_results import record_result
+
+    reg_file = tmp_path / "ko.toml"
+    reg_file.write_text(KNOCKOUT_ONLY, encoding="utf-8")
+    with open_context(str(tmp_path / "k.sqlite"), actor="裁判长", now=NOW) as ctx:
+        with ctx.work() as w:
+            ev = create_event(w, reg_file, seed=3)
+            for i in range(1, 7):
+                register_player(w, ev, Player(id="", name=f"K{i}", gender=Gender.MALE, rank="5段",
+                                              rating=2000 - i, region="中国大陆"), division="open")
+        with ctx.work() as w:
+            first = pair(w, ev.id, "open", 1)
+            names = first.names
+            (_, rp), = first.parts
+            assert sorted(names[y.player] for y in rp.byes) == ["K1", "K2"]
+            boards = {frozenset((names[b.black], names[b.white])): b for b in rp.boards}
+            assert set(boards) == {frozenset(("K4", "K5")), frozenset(("K3", "K6"))}
+            b45, b36 = boards[frozenset(("K4", "K5"))], boards[frozenset(("K3", "K6"))]
+            record_result(w, ev.id, "open", 1, b45.board, "和", group="knockout")
+            record_result(w, ev.id, "open", 1, b36.board, "双方弃权", group="knockout")
+        with pytest.raises(Refused) as info, ctx.work() as w:
+            pair(w, ev.id, "open", 2)
+        assert "重赛" in info.value.render("zh")
+        assert sorted(d.split(" ")[0] for d in info.value.render_details("zh")) == ["K4", "K5"]  # named
+        with ctx.work() as w:  # the replay: K5 wins
+            k5_black = names[b45.black] == "K5"
+            record_result(w, ev.id, "open", 1, b45.board, "黑胜" if k5_black else "白胜", group="knockout",
+                          change=True, note="重赛")
+            semis = pair(w, ev.id, "open", 2)
+            (_, sp), = semis.parts
+            assert [frozenset((names[b.black], names[b.white])) for b in sp.boards] == [
+                frozenset(("K1", "K5")), frozenset(("K2", "K3"))]
+            for b in sp.boards:  # the higher rating wins
+                won = min((b.black, b.white), key=lambda p: int(names[p][1:]))
+                record_result(w, ev.id, "open", 2, b.board, "黑胜" if won == b.black else "白胜", group="knockout")
+        with ctx.work() as w:
+            final = pair(w, ev.id, "open", 3)
+            (_, fp), = final.parts
+            assert [frozenset((names[b.black], names[b.white])) for b in fp.boards] == [
+                frozenset(("K1", "K2")), frozenset(("K5", "K3"))]
+            for b in fp.boards:  # the lower rating wins both
+                won = max((b.black, b.white), key=lambda p: int(names[p][1:]))
+                record_result(w, ev.id, "open", 3, b.board, "黑胜" if won == b.black else "白胜", group="knockout")
+        with ctx.work() as w:
+            rows = reports.event_standings(w, ev.id, "open").standings.rows
+        # Final: K2 beat K1; third place: K5 beat K3; first round: K4 lost the replay, K6 was out
+        # with K3 (both lost, the higher seed K3 went on) — both first-round losers share 5th.
+        assert [(r.place, names[r.player.id]) for r in rows] == [
+            (1, "K2"), (2, "K1"), (3, "K5"), (4, "K3"), (5, "K4"), (5, "K6")]
