@@ -60,6 +60,12 @@ def test_crosstables_and_bracket_are_public(finished: tuple[TestClient, int, Pat
     assert "第5名(并列) 选手07" in text
     # The forfeit shows as such.
     assert "弃权" in text
+    # The standings page gives the same final order and says why, e.g. a group's 3rd place.
+    standings = client.get(f"/events/{event_id}/standings/open")
+    assert standings.status_code == 200
+    ids = re.findall(r'href="\?explain=([^"]+)"', standings.text)
+    why = _text(client.get(f"/events/{event_id}/standings/open?explain={ids[8]}").text)
+    assert "小组第3名" in why
 
 
 def test_unpublished_rounds_stay_hidden(tmp_path: Path) -> None:
