@@ -28,7 +28,7 @@ from yisai.formats.result_sheet import (
     SheetRow,
     same_name,
 )
-from yisai.i18n import Text, both, failure_text, language
+from yisai.i18n import Text, both, failure_text, language, tr
 from yisai.record import Game, Result
 from yisai.record.groups import KNOCKOUT_GROUP, group_id, group_label, group_title
 from yisai.record.parse import (
@@ -382,11 +382,18 @@ def round_view(work: Work, event_ref: str | int | None, division: str, round_no:
     stage = playing_stage(reg, division, stage_ref)
     names = {p.id: p.name for p in work.repo.list_players(event.id)}
     players = {pid for r in rounds for g in r.games for pid in (g.black, g.white) if pid}
-    games = work.repo.games(event.id, division, stage=stage.id)
+    from yisai.services.event_data import stage_games
+
+    games = stage_games(work, event, division, stage)  # a bracket's games score nothing
     scores = scores_before(players, games, round_no, reg.scoring_for(division))
     info = {r.group: explanation_with_names(r.info.get("explain", []), names) for r in rounds}
     seeds = _final_seeds(work, event, division, stage) if any(
         r.group == PLACEMENT_GROUP for r in rounds) else {}
+    if any(r.group == KNOCKOUT_GROUP for r in rounds):
+        from yisai.services.brackets import knockout_origins, knockout_seeds
+
+        seeds = {p: tr(f"{n}号种子", f"seed {n}") for p, n in knockout_seeds(work, event, division, stage).items()}
+        seeds.update(knockout_origins(work, event, division, stage))
     return RoundView(event, division, stage, round_no, rounds, names, scores, info, seeds)
 
 
