@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from tests.services.rrko_event import EXAMPLE, NOW, play_example
 from yisai.services import reports
-from yisai.services.context import Context, open_context
+from yisai.services.context import Context, Refused, open_context
 from yisai.services.rounds import RoundView, pair
 
 
@@ -211,3 +211,44 @@ def test_a_knockout_by_rank_with_byes_a_replay_and_a_both_lost_game(tmp_path: Pa
         # with K3 (both lost, the higher seed K3 went on) — both first-round losers share 5th.
         assert [(r.place, names[r.player.id]) for r in rows] == [
             (1, "K2"), (2, "K1"), (3, "K5"), (4, "K3"), (5, "K4"), (5, "K6")]
+
+
+def test_one_group_without_knockout_is_ranked_by_points_then_mini_league(tmp_path: Path) -> None:
+    """The five players of group A alone, in one round robin without a knockout: five rounds,
+    each rests once (轮空不得分), and the final order is the ranking itself:
+    选手16 (6), then 01, 08, 09 on 4 split by 小循环 (4, 2, 0), then 选手17 (2)."""
+    from tests.services.rrko_event import GROUP_A_WINS, RATING
+    from yisai.registry.person import Gender, Player
+    from yisai.services.events import create_event
+    from yisai.services.registration import register_player
+    from yisai.services.round_results import record_result
+
+    text = EXAMPLE.read_text(encoding="utf-8").replace('groups = ["A", "B", "C", "D"]', 'groups = ["A"]')
+    start, end = text.index("[stages.format.knockout]"), text.index("[stages.time_control]")
+    reg_file = tmp_path / "rr.toml"
+    reg_file.write_text(text[:start] + text[end:], encoding="utf-8")
+    players = ["选手01", "选手08", "选手09", "选手16", "选手17"]
+    with open_context(str(tmp_path / "r.sqlite"), actor="裁判长", now=NOW) as ctx:
+        with ctx.work() as w:
+            ev = create_event(w, reg_file, seed=9)
+            for name in players:
+                register_player(w, ev, Player(id="", name=name, gender=Gender.MALE, rank="5段",
+                                              rating=RATING[name], region="中国大陆"), division="open")
+        rested = []
+        for r in range(1, 6):
+            with ctx.work() as w:
+                paired = pair(w, ev.id, "open", r)
+                names = paired.names
+                (_, rp), = paired.parts
+                rested += [names[y.player] for y in rp.byes]
+                for b in rp.boards:
+                    winner = GROUP_A_WINS[frozenset((names[b.black], names[b.white]))]
+                    record_result(w, ev.id, "open", r, b.board, "黑胜" if winner == names[b.black] else "白胜",
+                                  group="A")
+        assert sorted(rested) == sorted(players)
+        with pytest.raises(Refused), ctx.work() as w:
+            pair(w, ev.id, "open", 6)
+        with ctx.work() as w:
+            st = reports.event_standings(w, ev.id, "open").standings
+    assert [(r.place, names[r.player.id], r.values["score"]) for r in st.rows] == [
+        (1, "选手16", 6), (2, "选手01", 4), (3, "选手08", 4), (4, "选手09", 4), (5, "选手17", 2)]
