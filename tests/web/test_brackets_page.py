@@ -68,6 +68,17 @@ def test_crosstables_and_bracket_are_public(finished: tuple[TestClient, int, Pat
     assert "小组第3名" in why
 
 
+def test_the_json_api_gives_the_same_view(finished: tuple[TestClient, int, Path]) -> None:
+    client, event_id, _db = finished
+    data = client.get(f"/api/events/{event_id}/brackets/open").json()
+    assert [g["group"] for g in data["groups"]] == ["A", "B", "C", "D"]
+    assert [c["name"] for c in data["bracket"]] == ["1/4决赛", "半决赛", "决赛"]
+    assert data["bracket"][-1]["third"]["winner_name"] == "选手06"
+    assert data["places"][0] == {"place": 1, "shared": False, "name": "选手01"}
+    unknown = client.get("/api/events/999/brackets/open")
+    assert unknown.status_code == 400 and unknown.json()["code"]
+
+
 def test_unpublished_rounds_stay_hidden(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite"
     event_id = _site(db, 5)  # the groups are over; the bracket is paired but not published
