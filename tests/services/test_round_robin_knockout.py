@@ -252,3 +252,38 @@ def test_one_group_without_knockout_is_ranked_by_points_then_mini_league(tmp_pat
             st = reports.event_standings(w, ev.id, "open").standings
     assert [(r.place, names[r.player.id], r.values["score"]) for r in st.rows] == [
         (1, "选手16", 6), (2, "选手01", 4), (3, "选手08", 4), (4, "选手09", 4), (5, "选手17", 2)]
+
+
+def test_a_knockout_of_the_top_four_places_the_others_after_the_bracket(tmp_path: Path) -> None:
+    """players = 4 of six entrants: semi-finals K1–K4 and K2–K3 (seeds 1 v 4, 2 v 3); K5 and K6
+    never play and share 5th after the bracket. The higher rating wins every game."""
+    from yisai.registry.person import Gender, Player
+    from yisai.services.events import create_event
+    from yisai.services.registration import register_player
+    from yisai.services.round_results import record_result
+
+    reg_file = tmp_path / "ko4.toml"
+    reg_file.write_text(KNOCKOUT_ONLY.replace('seeding = "rank"\n', 'seeding = "rank"\nplayers = 4\n'),
+                        encoding="utf-8")
+    with open_context(str(tmp_path / "k4.sqlite"), actor="裁判长", now=NOW) as ctx:
+        with ctx.work() as w:
+            ev = create_event(w, reg_file, seed=4)
+            for i in range(1, 7):
+                register_player(w, ev, Player(id="", name=f"K{i}", gender=Gender.MALE, rank="5段",
+                                              rating=2000 - i, region="中国大陆"), division="open")
+        for r in (1, 2):
+            with ctx.work() as w:
+                paired = pair(w, ev.id, "open", r)
+                names = paired.names
+                (_, rp), = paired.parts
+                if r == 1:
+                    assert [frozenset((names[b.black], names[b.white])) for b in rp.boards] == [
+                        frozenset(("K1", "K4")), frozenset(("K2", "K3"))]
+                for b in rp.boards:
+                    won = min((b.black, b.white), key=lambda p: int(names[p][1:]))
+                    record_result(w, ev.id, "open", r, b.board, "黑胜" if won == b.black else "白胜",
+                                  group="knockout")
+        with ctx.work() as w:
+            rows = reports.event_standings(w, ev.id, "open").standings.rows
+    assert [(r.place, names[r.player.id]) for r in rows] == [
+        (1, "K1"), (2, "K2"), (3, "K3"), (4, "K4"), (5, "K5"), (5, "K6")]

@@ -257,6 +257,13 @@ def bracket_final_order(work: Work, event: EventRecord, division: str, stage: St
             places += [(place, pid, tr(f"小组第{k + 1}名 (并列第{place}名)",
                                        f"place {k + 1} in the group (place {place}=)")) for pid in tier]
             place += len(tier)
+    else:  # a knockout of the top seeds only: the others share the place after the bracket
+        from yisai.services.registration import approved_players
+
+        rest = [p.id for p in approved_players(work, event, division) if p.id not in seed_of]
+        after = len(seed_of) + 1
+        places += [(after, pid, tr(f"未进入淘汰赛 (并列第{after}名)", f"not in the bracket (place {after}=)"))
+                   for pid in rest]
     return places
 
 
