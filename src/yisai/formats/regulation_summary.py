@@ -398,8 +398,8 @@ def _format(fmt: object, reg: Regulation) -> list[str]:
     if isinstance(fmt, RoundRobinFormat):
         return _round_robin(fmt)
     if isinstance(fmt, KnockoutFormat):
-        seeding = (tr("按段位/等级分定种子", "seeded by rank/rating") if fmt.seeding == "rank"
-                   else tr("抽签定种子", "seeds drawn by lot"))
+        seeding = (tr("按种子顺序定种子", "seeded in seeding order") if fmt.seeding == "rank"
+                   else tr("抽签定种子", "seeds drawn by lot")) + _default_mark(fmt, "seeding")
         who = tr(f"种子顺序前{fmt.players}名", f"the top {fmt.players} seeds") if fmt.players else tr(
             "全部报名者", "every entrant")
         return [tr(f"赛制: 淘汰赛, {who}, {seeding}; 人数不是2的幂时高位种子首轮轮空",
