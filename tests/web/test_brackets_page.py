@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from tests.services.rrko_event import NOW, play_example
 from yisai.services.context import open_context
+from yisai.services.publishing import publish_round
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
 from yisai.web.app import create_app
@@ -87,7 +88,15 @@ def test_unpublished_rounds_stay_hidden(tmp_path: Path) -> None:
     app = create_app(replace(Settings(database=str(db)), clock=lambda: NOW), secret="t", refresh_seconds=0)
     with TestClient(app) as client:
         text = _text(client.get(f"/events/{event_id}/brackets/open").text)
-    assert "A组" in text and "1/4决赛" not in text
+        assert "A组" in text and "1/4决赛" not in text
+        with open_context(str(db), actor="裁判长", now=NOW) as ctx, ctx.work() as w:
+            publish_round(w, str(event_id), "open", 6)
+        page = client.get(f"/events/{event_id}/brackets/open").text
+    # Published: the quarter-finals, and the rounds to come with who will meet there.
+    text = _text(page)
+    assert "1/4决赛 第6轮" in text
+    assert "1/4决赛第1场胜者" in text and "半决赛第2场胜者" in text and "半决赛第1场负者" in text
+    assert page.count('class="bround tocome"') == 2  # semi-finals, final (with the third place)
 
 
 CHROMIUM = "/usr/bin/chromium"

@@ -417,12 +417,38 @@ def stage_view(work: Work, event_ref: str | int | None, division: str, *,
         zh, en = round_name(2 * len(pairs))
         columns.append(BracketColumn(r.number, tr(zh, en), ms,
                                      sides.match(0, third[0], third[1], r.games) if third else None))
+    columns += _rounds_to_come(columns, rules)
     from yisai.services.results import _final_order
 
     final = _final_order(work, event, reg, division, None)
     count = Counter(p for p, _pid, _why in final or [])
     places = tuple((p, count[p] > 1, names.get(pid, pid)) for p, pid, _why in final) if final and not hidden else ()
     return StageView(event, division, reg.division(division).name, stage, tuple(groups), tuple(columns), places)
+
+
+def _rounds_to_come(columns: list[BracketColumn], rules: KnockoutRules) -> list[BracketColumn]:
+    """The bracket's rounds not paired yet, with "winner of match k" on each side, so the page
+    shows the whole bracket from the first round on (round 0: not paired yet)."""
+    from yisai.pairing.knockout import round_name
+
+    out: list[BracketColumn] = []
+    if not columns:
+        return out
+    matches_before = len(columns[-1].matches)
+    while matches_before > 1:
+        zh, en = round_name(2 * matches_before)  # the round whose winners meet next
+        count = matches_before // 2
+        matches = tuple(Match(k, tr(f"{zh}第{2 * k - 1}场胜者", f"winner of {en} match {2 * k - 1}"),
+                              tr(f"{zh}第{2 * k}场胜者", f"winner of {en} match {2 * k}"), note=tr("待定", "to come"))
+                        for k in range(1, count + 1))
+        third = None
+        if count == 1 and rules.third_place:
+            third = Match(0, tr("半决赛第1场负者", "loser of semi-final 1"), tr("半决赛第2场负者", "loser of semi-final 2"),
+                          note=tr("待定", "to come"))
+        nzh, nen = round_name(2 * count)
+        out.append(BracketColumn(0, tr(nzh, nen), matches, third))
+        matches_before = count
+    return out
 
 
 @dataclass(frozen=True)

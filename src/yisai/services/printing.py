@@ -577,6 +577,8 @@ def _brackets(ctx: _Ctx) -> Document:
                 tuple((str(r.seat), r.name, *r.cells, r.score, f"{r.place}{'=' if r.shared else ''}")
                       for r in g.rows)))
         for col in view.bracket:
+            if not col.round:
+                continue  # not paired yet: the paper shows what was played
             matches = [*col.matches, *([col.third] if col.third else [])]
             rows = []
             for m in matches:
