@@ -24,7 +24,7 @@ from yisai.services.event_data import group_members
 from yisai.store import EventRecord
 
 if TYPE_CHECKING:
-    from yisai.pairing import Entrant, RoundPairing
+    from yisai.pairing import Controls, Entrant, RoundPairing
     from yisai.pairing.knockout import KnockoutRound, Slot
     from yisai.regulation import Regulation
 
@@ -79,10 +79,8 @@ def knockout_origins(work: Work, event: EventRecord, division: str, stage: Stage
     return {}
 
 
-def _refuse_controls(stage: Stage, controls: object, absent: Sequence[str]) -> None:
-    from yisai.pairing import Controls
-
-    if absent or (isinstance(controls, Controls) and (
+def _refuse_controls(stage: Stage, controls: Controls | None, absent: Sequence[str]) -> None:
+    if absent or (controls is not None and (
             controls.fixed_pairs or controls.forbidden_pairs or controls.requested_byes or controls.sit_outs)):
         raise Refused(Text(f"{stage.name}按贝格尔表/对阵表编排, 不能指定配对、回避、轮空或缺席; "
                            "未到场的棋手请在录入成绩时判弃权",
@@ -98,7 +96,7 @@ def _no_round(stage: Stage, last: int, round_no: int) -> Refused:
 
 
 def pair_round_robin(work: Work, event: EventRecord, division: str, stage: Stage, fmt: RoundRobinFormat,
-                     round_no: int, entrants: list[Entrant], reg: Regulation, controls: object,
+                     round_no: int, entrants: list[Entrant], reg: Regulation, controls: Controls | None,
                      absent: Sequence[str]) -> Paired:
     """Round ``round_no`` of a round-robin stage: every group still playing, or the bracket."""
     from yisai.pairing.round_robin import group_rounds, pair_group_round, snake_groups
@@ -147,7 +145,7 @@ def pair_round_robin(work: Work, event: EventRecord, division: str, stage: Stage
 
 
 def pair_knockout(work: Work, event: EventRecord, division: str, stage: Stage, fmt: KnockoutFormat,
-                  round_no: int, entrants: list[Entrant], reg: Regulation, controls: object,
+                  round_no: int, entrants: list[Entrant], reg: Regulation, controls: Controls | None,
                   absent: Sequence[str]) -> Paired:
     """Round ``round_no`` of a stand-alone knockout seeded by rank (or lot)."""
     from yisai.pairing.knockout import seeded_slots

@@ -162,9 +162,11 @@ def pair(
         if isinstance(fmt, RoundRobinFormat | KnockoutFormat):
             from yisai.services.brackets import pair_knockout, pair_round_robin
 
-            run = pair_round_robin if isinstance(fmt, RoundRobinFormat) else pair_knockout
-            paired = run(work, event, division, stage, fmt, round_no, entrants, reg,  # type: ignore[arg-type]
-                         None if not explicit_controls else controls, absent)
+            given = controls if explicit_controls else None  # check-in's sit-outs are not the director's
+            if isinstance(fmt, RoundRobinFormat):
+                paired = pair_round_robin(work, event, division, stage, fmt, round_no, entrants, reg, given, absent)
+            else:
+                paired = pair_knockout(work, event, division, stage, fmt, round_no, entrants, reg, given, absent)
             extra.clear()
             extra.update(paired.info)
             return paired.parts
