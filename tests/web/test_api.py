@@ -30,7 +30,7 @@ def test_openapi_lists_every_endpoint(site: Site) -> None:
     assert paths == {
         "/api/token", "/api/events", "/api/events/{event_id}", "/api/events/{event_id}/entries",
         "/api/events/{event_id}/rounds", "/api/events/{event_id}/rounds/{division}/{number}",
-        "/api/events/{event_id}/standings/{division}",
+        "/api/events/{event_id}/standings/{division}", "/api/events/{event_id}/brackets/{division}",
         "/api/events/{event_id}/rounds/{division}/{number}/results",
     }
     assert site.client.get("/docs").status_code == 200

@@ -19,7 +19,12 @@ from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.registry.team import Team
 from yisai.regulation import Regulation
-from yisai.regulation.stages import SwissFormat, TwoGroupSwissFormat
+from yisai.regulation.stages import (
+    KnockoutFormat,
+    RoundRobinFormat,
+    SwissFormat,
+    TwoGroupSwissFormat,
+)
 from yisai.services.context import Context, Work
 from yisai.services.event_data import division_players
 from yisai.services.events import EventRecord, create_event, playing_stage, regulation_of
@@ -219,6 +224,16 @@ def rounds_for(reg: Regulation, division: str, entrants: int) -> int:
     fmt = playing_stage(reg, division).format_for(division)
     if isinstance(fmt, TwoGroupSwissFormat):
         return fmt.placement_final.round
+    if isinstance(fmt, RoundRobinFormat):
+        from yisai.pairing.round_robin import planned_rounds
+
+        ko = fmt.knockout
+        return planned_rounds(len(fmt.groups), entrants,
+                              len(fmt.groups) * ko.qualifiers_per_group if ko else None)
+    if isinstance(fmt, KnockoutFormat):
+        from yisai.pairing.knockout import bracket_size
+
+        return bracket_size(min(entrants, fmt.players or entrants)).bit_length() - 1
     assert isinstance(fmt, SwissFormat)
     if fmt.rounds is not None:
         return fmt.rounds

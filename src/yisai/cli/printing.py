@@ -14,7 +14,7 @@ from yisai.cli.session import DbOption, command_work
 KIND_HELP = (
     "pairings 对阵表 | cards 台签 | slips 记分单 | standings 成绩表 | teams 团体成绩 | "
     "prizes 获奖名单 | rank-awards 段位申报名单 | certificates 获奖证书 | entries 参赛名单 | "
-    "booklet 秩序册"
+    "booklet 秩序册 | brackets 循环赛交叉表与淘汰赛对阵"
 )
 
 
@@ -34,7 +34,7 @@ def print_cmd(
 
     KIND: pairings 对阵表 | cards 台签 | slips 记分单 | standings 成绩表 | teams 团体成绩 |
     prizes 获奖名单 | rank-awards 段位申报名单 | certificates 获奖证书 | entries 参赛名单 |
-    booklet 秩序册 (英文或中文名均可).
+    booklet 秩序册 | brackets 循环赛交叉表与淘汰赛对阵 (英文或中文名均可).
     """
     from yisai.services.events import regulation_of, resolve_event
     from yisai.services.printing import PrintOptions, file_name, kind_of, print_pdf, print_png

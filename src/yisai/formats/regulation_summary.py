@@ -20,7 +20,10 @@ from yisai.regulation.rules import Criterion, RankingRules, TimeControl, criteri
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import (
     AnnouncedLaterFormat,
+    KnockoutFormat,
+    KnockoutRules,
     LadderFormat,
+    RoundRobinFormat,
     Stage,
     SwissFormat,
     TimetableEntry,
@@ -197,6 +200,12 @@ def _play_rules(reg: Regulation) -> str:
 def _pairing(reg: Regulation) -> str:
     p = reg.pairing
     seeding = _join(_SEED[k].render() for k in p.round1_seeding)
+    formats = [f for s in reg.stages for f in (s.format, *s.formats_by_division.values())]
+    if formats and all(isinstance(f, RoundRobinFormat | KnockoutFormat | LadderFormat | AnnouncedLaterFormat)
+                       for f in formats) and any(isinstance(f, RoundRobinFormat | KnockoutFormat) for f in formats):
+        # No Swiss stage: only the seeding order is used (groups, seats, bracket seeds).
+        return tr(f"种子顺序 (分组、淘汰赛种子): 按{seeding}排序",
+                  f"Seeding order (groups, knockout seeds): by {seeding}")
     in_group = (tr("上半区对下半区", "top half against bottom half") if p.in_group == "split"
                 else tr("相邻配对", "neighbours paired"))
     avoid = "; " + p.avoid_policy() if p.avoid_policy() else ""
@@ -391,9 +400,80 @@ def _format(fmt: object, reg: Regulation) -> list[str]:
             tr(f"同名次决赛以外的名次: 按组内名次交替排列{'、'.join(fmt.groups)}组",
                f"places outside the placement finals: groups {', '.join(fmt.groups)} alternate by place in group"),
         ]
+    if isinstance(fmt, RoundRobinFormat):
+        return _round_robin(fmt)
+    if isinstance(fmt, KnockoutFormat):
+        seeding = (tr("按种子顺序定种子", "seeded in seeding order") if fmt.seeding == "rank"
+                   else tr("抽签定种子", "seeds drawn by lot")) + _default_mark(fmt, "seeding")
+        who = tr(f"种子顺序前{fmt.players}名", f"the top {fmt.players} seeds") if fmt.players else tr(
+            "全部报名者", "every entrant")
+        return [tr(f"赛制: 淘汰赛, {who}, {seeding}; 人数不是2的幂时高位种子首轮轮空",
+                   f"format: knockout, {who}, {seeding}; when the number is not a power of two the top "
+                   "seeds have a first-round bye"), *_knockout_rules(fmt)]
     if isinstance(fmt, AnnouncedLaterFormat):
         return [tr("赛制: ", "format: ") + fmt.note]
     return []
+
+
+def _default_mark(model: object, name: str) -> str:
+    """"(默认)" after a setting the file did not state (the product's default is shown)."""
+    stated: set[str] = getattr(model, "model_fields_set", set())
+    return "" if name in stated else tr(" (默认)", " (default)")
+
+
+def _round_robin(fmt: RoundRobinFormat) -> list[str]:
+    split = (tr("按种子顺序蛇形分组", "snake seeding in seeding order") if fmt.split == "snake"
+             else tr("抽签分组", "groups drawn by lot")) + _default_mark(fmt, "split")
+    seats = (tr("组内序号抽签", "seats in each group drawn by lot") if fmt.seats == "lot"
+             else tr("组内序号按种子顺序", "seats in each group in seeding order")) + _default_mark(fmt, "seats")
+    if len(fmt.groups) == 1:
+        lines = [tr(f"赛制: 单循环 (贝格尔编排表, 先列者执黑); {seats}",
+                    f"format: round robin (Berger tables, the seat named first takes Black); {seats}")]
+    else:
+        lines = [tr(f"赛制: 分{'、'.join(fmt.groups)}{len(fmt.groups)}组单循环 ({split}; {seats}; "
+                    "贝格尔编排表, 先列者执黑; 单数组每轮一人轮空)",
+                    f"format: round robin in groups {', '.join(fmt.groups)} ({split}; {seats}; Berger tables, "
+                    "the seat named first takes Black; in an odd group one player rests each round)")]
+    ko = fmt.knockout
+    if ko is not None:
+        q = ko.qualifiers_per_group
+        if ko.bracket == "cross":
+            pairs = []
+            tops: list[str] = []
+            bottoms: list[str] = []
+            for j in range(0, len(fmt.groups) - 1, 2):
+                x, y = fmt.groups[j], fmt.groups[j + 1]
+                tops.append(f"{x}1–{y}2")
+                bottoms.append(f"{y}1–{x}2")
+            pairs = tops + bottoms
+            bracket = tr(f"交叉对阵 {'、'.join(pairs)}", f"crossed bracket {', '.join(pairs)}")
+        else:
+            bracket = tr("各组第1名为前几号种子, 第2名接着排, 按种子位置排入对阵表",
+                         "group winners are the first seeds, the runners-up next, placed by seed")
+        lines.append(tr(f"第二阶段: 各组前{q}名进入淘汰赛, {bracket}",
+                        f"second stage: the top {q} of each group play a knockout, {bracket}"))
+        lines += _knockout_rules(ko)
+        lines.append(tr("未出线者按小组名次排列, 各组同名次者并列",
+                        "players who do not qualify are placed by group place, equal group places shared"))
+    return lines
+
+
+def _knockout_rules(ko: KnockoutRules) -> list[str]:
+    draw = {"replay": tr("重赛", "replayed"), "black_wins": tr("黑方晋级", "Black goes on"),
+            "white_wins": tr("白方晋级", "White goes on"),
+            "higher_seed": tr("种子序号靠前者晋级", "the higher seed goes on")}[ko.on_draw]
+    both = {"replay": tr("重赛", "replayed"), "higher_seed": tr("种子序号靠前者晋级", "the higher seed goes on"),
+            "both_out": tr("两人均淘汰, 下一轮对手轮空晋级", "both are out, the next opponent goes on with a bye")
+            }[ko.on_both_lose]
+    third = (tr("半决赛负者进行季军赛, 决出第3、4名", "the semi-final losers play for places 3 and 4")
+             if ko.third_place else tr("不设季军赛, 半决赛负者并列第3名", "no third-place match: both semi-final losers are 3rd"))
+    return [
+        tr("淘汰赛: 每场抽签定黑白; ", "knockout: colours by lot; ") + third + _default_mark(ko, "third_place"),
+        tr(f"淘汰赛和棋: {draw}", f"knockout, drawn game: {draw}") + _default_mark(ko, "on_draw")
+        + tr(f"; 双方弃权或双方判负: {both}", f"; both forfeit or both lose: {both}") + _default_mark(ko, "on_both_lose"),
+        tr("淘汰赛名次: 决赛负者第2名; 各轮负者并列 (如八强负者并列第5名)",
+           "knockout places: the final's loser 2nd; the losers of a round share a place (quarter-final losers 5th=)"),
+    ]
 
 
 def _ladder(fmt: LadderFormat, reg: Regulation) -> list[str]:
@@ -440,6 +520,9 @@ def _ranking(title: str, rr: RankingRules) -> list[str]:
             label += (tr("(从最后一轮起)", " (from the last round)") if spec.from_last_round
                       else tr("(从第1轮起)", " (from round 1)"))
         names.append(label)
+    if rr.mini_league and names:
+        names.insert(1, tr("小循环(并列者之间的对局积分, 分不开的再在仍相同者之间比)",
+                           "mini-league (points in the games among the tied, again among those still tied)"))
     lines = [
         f"{title}: "
         + (tr("全胜者冠军, 除全胜者外 ", "a player winning every game is champion; the others ")

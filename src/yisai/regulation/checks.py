@@ -13,7 +13,13 @@ from yisai.i18n import Text
 from yisai.regulation.messages import NONE
 from yisai.regulation.rules import PairingRules, Scoring, TimeControl
 from yisai.regulation.schema import Regulation
-from yisai.regulation.stages import LadderFormat, Stage, SwissFormat, TwoGroupSwissFormat
+from yisai.regulation.stages import (
+    AnnouncedLaterFormat,
+    LadderFormat,
+    Stage,
+    SwissFormat,
+    TwoGroupSwissFormat,
+)
 
 Path = tuple[str | int, ...]
 
@@ -39,6 +45,9 @@ def check(reg: Regulation) -> list[Finding]:
     out += _numbers(reg)
     out += _avoidance(reg)
     out += _timetables(reg)
+    from yisai.regulation.bracket_checks import check_brackets
+
+    out += check_brackets(reg)
     return out
 
 
@@ -89,6 +98,8 @@ def _max_rounds(s: Stage) -> int | None:
             counts.append(fmt.rounds)
         elif isinstance(fmt, TwoGroupSwissFormat):
             counts.append(fmt.placement_final.round)
+        elif not isinstance(fmt, (LadderFormat, AnnouncedLaterFormat)):
+            return None  # round robin / knockout: the count follows the field
     return max(counts) if counts else None
 
 

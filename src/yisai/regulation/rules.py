@@ -123,6 +123,11 @@ class RankingRules(Strict):
         min_length=1,
     )
     undefeated_champion: bool = Field(False, description="全胜者冠军")
+    mini_league: bool = Field(
+        False,
+        description="小循环 (循环赛): 第一项指标相同的选手先比相互之间的对局积分 (两人即直胜; 须两两都已对局), "
+        "分不开的再在仍相同者之间重比, 然后才用其余指标",
+    )
     total_score: dict[Criterion, Annotated[int, Field(ge=1, le=100)]] = Field(
         default_factory=lambda: {Criterion.SCORE: 1, Criterion.SOS: 1},
         description="总得分 = Σ 权重 × 指标 (默认 积分 + 对手分)",

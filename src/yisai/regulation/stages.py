@@ -1,4 +1,5 @@
-"""Stages (赛程) and their formats: online ladder, Swiss, two-group Swiss with a same-place final."""
+"""Stages (赛程) and their formats: online ladder, Swiss, two-group Swiss with a same-place final,
+round robin in groups (optionally followed by a knockout), knockout."""
 
 from __future__ import annotations
 
@@ -87,6 +88,69 @@ class TwoGroupSwissFormat(Strict):
     placement_final: PlacementFinal
 
 
+DrawRule = Literal["replay", "black_wins", "white_wins", "higher_seed"]
+BothLoseRule = Literal["replay", "higher_seed", "both_out"]
+
+
+class KnockoutRules(Strict):
+    """淘汰赛 settings shared by a stand-alone knockout and the knockout after groups.
+
+    A game must send exactly one player on. With komi 7.5 there is no jigo, but a drawn result
+    (integer komi, referee's decision) and 双方弃权/双方判负 can still be entered: what happens
+    then is stated here, never guessed.
+    """
+
+    third_place: bool = Field(False, description="季军赛: 半决赛负者争第3、4名 (否则并列第3名)")
+    on_draw: DrawRule = Field(
+        "replay",
+        description="和棋 (无胜负) 时: replay 重赛 (录入重赛结果, 加 --change); black_wins 和棋黑胜; "
+        "white_wins 和棋白胜; higher_seed 种子序号靠前者晋级",
+    )
+    on_both_lose: BothLoseRule = Field(
+        "both_out",
+        description="双方弃权/双方判负时: both_out 两人都淘汰, 下一轮对手轮空晋级; "
+        "higher_seed 种子序号靠前者晋级; replay 重赛",
+    )
+
+
+class GroupKnockout(KnockoutRules):
+    """The knockout after a round-robin group stage: who qualifies and how the bracket is seeded."""
+
+    qualifiers_per_group: int = Field(ge=1, le=64, description="各组前N名出线")
+    bracket: Literal["cross", "seeded"] = Field(
+        "cross",
+        description="cross: 相邻两组交叉 (A1–B2、C1–D2 在上半区, B1–A2、D1–C2 在下半区), 须每组2人出线且组数为偶数; "
+        "seeded: 各组第1名为1…G号种子, 第2名接着排, 按标准种子位置排入对阵表 (1对N, 种子多时高位种子轮空)",
+    )
+
+
+class RoundRobinFormat(Strict):
+    """循环赛: groups by snake seeding (or lot), each a Berger-table round robin, optionally
+    followed by a knockout of the groups' top places (淘汰赛, in the rounds after the groups)."""
+
+    kind: Literal["round_robin"]
+    groups: list[Annotated[str, Field(pattern=r"^[A-Z]$")]] = Field(
+        default_factory=lambda: ["A"], min_length=1, max_length=26,
+        description="组名, 如 [\"A\", \"B\", \"C\", \"D\"]; 一组即单循环",
+    )
+    split: Literal["snake", "lot"] = Field("snake", description="分组: snake 按段位/等级分蛇形; lot 抽签")
+    seats: Literal["lot", "seeding"] = Field(
+        "lot", description="组内序号 (贝格尔表位置): lot 抽签; seeding 按种子顺序 (1号种子为1号)"
+    )
+    knockout: GroupKnockout | None = Field(None, description="小组赛后的淘汰赛")
+
+
+class KnockoutFormat(KnockoutRules):
+    """淘汰赛 on its own: the division's entrants (or its top ``players`` seeds) in a seeded
+    bracket; byes go to the top seeds when the number is not a power of two."""
+
+    kind: Literal["knockout"]
+    seeding: Literal["rank", "lot"] = Field(
+        "rank", description="种子: rank 按 [pairing].round1_seeding (段位、等级分、抽签); lot 全部抽签"
+    )
+    players: int | None = Field(None, ge=2, le=1024, description="只取种子顺序前N名; 不填为全部报名者")
+
+
 class AnnouncedLaterFormat(Strict):
     """组织形式另行通知: the regulation defers the format to a supplementary notice."""
 
@@ -95,7 +159,8 @@ class AnnouncedLaterFormat(Strict):
 
 
 Format = Annotated[
-    LadderFormat | SwissFormat | TwoGroupSwissFormat | AnnouncedLaterFormat,
+    LadderFormat | SwissFormat | TwoGroupSwissFormat | RoundRobinFormat | KnockoutFormat
+    | AnnouncedLaterFormat,
     Field(discriminator="kind"),
 ]
 
@@ -145,5 +210,6 @@ class Stage(Strict):
         default_factory=list, description="竞赛日程 (秩序册): 每轮及报到、开幕式、颁奖等的时间",
     )
 
-    def format_for(self, division: str) -> LadderFormat | SwissFormat | TwoGroupSwissFormat | AnnouncedLaterFormat:
+    def format_for(self, division: str) -> (LadderFormat | SwissFormat | TwoGroupSwissFormat | RoundRobinFormat
+                                            | KnockoutFormat | AnnouncedLaterFormat):
         return self.formats_by_division.get(division, self.format)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from yisai.i18n import Text
 from yisai.record import Game
-from yisai.record.groups import PLACEMENT_GROUP
+from yisai.record.groups import KNOCKOUT_GROUP, PLACEMENT_GROUP
 from yisai.registry.person import Player
 from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Work
@@ -52,12 +52,30 @@ def entrants_of(players: list[Player], teams: dict[str, str]) -> list[Entrant]:
 
 
 def group_members(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, list[str]]:
-    """Groups A/B of a two-group stage, as drawn in round 1 (empty for a plain Swiss)."""
+    """Groups of a two-group stage or a round robin, as drawn in round 1 (empty for a plain
+    Swiss or a knockout)."""
     groups: dict[str, list[str]] = {}
     for r in work.repo.list_rounds(event.id, division, stage=stage.id, number=1):
-        if r.group and r.group != PLACEMENT_GROUP:
+        if r.group and r.group not in (PLACEMENT_GROUP, KNOCKOUT_GROUP):
             groups[r.group] = list(r.info.get("members", []))
     return groups
+
+
+def stage_games(work: Work, event: EventRecord, division: str, stage: Stage) -> list[Game]:
+    """The games that count in the stage's standings: all but a knockout bracket's (those
+    decide places by the bracket, never by points)."""
+    games = work.repo.games(event.id, division, stage=stage.id)
+    if not _has_knockout(stage, division):
+        return games
+    bracket = set(work.repo.round_numbers(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP))
+    return [g for g in games if g.round not in bracket]
+
+
+def _has_knockout(stage: Stage, division: str) -> bool:
+    from yisai.regulation.stages import KnockoutFormat, RoundRobinFormat
+
+    fmt = stage.format_for(division)
+    return isinstance(fmt, KnockoutFormat) or (isinstance(fmt, RoundRobinFormat) and fmt.knockout is not None)
 
 
 def division_players(work: Work, event: EventRecord, division: str) -> list[Player]:
@@ -84,7 +102,7 @@ def standings_input(
         if not dplayers:
             continue
         st = playing_stage(reg, did, stage)
-        dgames = work.repo.games(event.id, did, stage=st.id)
+        dgames = stage_games(work, event, did, st)
         group_of = {pid: g for g, members in group_members(work, event, did, st).items() for pid in members}
         games += dgames
         rounds = max(rounds, max((g.round for g in dgames), default=0))

@@ -31,6 +31,7 @@ from yisai.formats.printing.labels import labels
 from yisai.formats.printing.tables import standings_table
 from yisai.formats.regulation_summary import fmt_date, summarize, time_control, timetable_item
 from yisai.i18n import Text, tr
+from yisai.record.groups import KNOCKOUT_GROUP
 from yisai.record.parse import result_word
 from yisai.registry.person import Player
 from yisai.registry.team import TeamMember
@@ -57,15 +58,18 @@ KINDS: dict[str, str] = {
     "certificates": "获奖证书",
     "entries": "参赛名单",
     "booklet": "秩序册",
+    "brackets": "循环赛交叉表与淘汰赛对阵",
 }
 KINDS_EN: dict[str, str] = {
     "pairings": "Pairings", "cards": "Table cards", "slips": "Score slips", "standings": "Standings",
     "teams": "Team standings", "prizes": "Prize list", "rank-awards": "Rank (dan) award list",
     "certificates": "Certificates", "entries": "Entry list", "booklet": "Event booklet",
+    "brackets": "Round-robin crosstables and knockout bracket",
 }
 ALIASES = {zh: key for key, zh in KINDS.items()} | {
     "团体成绩表": "teams", "奖金名单": "prizes", "段位": "rank-awards", "证书": "certificates",
     "报名名单": "entries", "对阵": "pairings", "成绩": "standings",
+    "交叉表": "brackets", "循环赛": "brackets", "淘汰赛": "brackets", "对阵图": "brackets",
 }
 
 
@@ -210,8 +214,8 @@ def _signatures() -> tuple[str, ...]:
 
 
 def _group_text(group: str) -> str:
-    return {"": "", PLACEMENT_GROUP: tr(" 同名次决赛", " same-place final")}.get(
-        group, tr(f" {group}组", f" group {group}"))
+    return {"": "", PLACEMENT_GROUP: tr(" 同名次决赛", " same-place final"),
+            KNOCKOUT_GROUP: tr(" 淘汰赛", " knockout")}.get(group, tr(f" {group}组", f" group {group}"))
 
 
 # ------------------------------------------------------------------ rounds: 对阵表 台签 记分单
@@ -621,6 +625,57 @@ def _booklet(ctx: _Ctx) -> Document:
     return ctx.document("report", "booklet", sections=tuple(sections), cover=tuple(cover))
 
 
+# ------------------------------------------------------------------ 循环赛交叉表 淘汰赛对阵
+
+
+def _brackets(ctx: _Ctx) -> Document:
+    """Each round-robin / knockout division as the public page shows it
+    (``services.brackets.stage_view``): the final places once decided, every group's crosstable
+    with points and places, then the bracket round by round with where each side came from."""
+    from yisai.services.brackets import has_brackets, stage_view
+
+    sections: list[Section] = []
+    for did in ctx.divisions():
+        if not has_brackets(ctx.reg, did) or not approved_players(ctx.work, ctx.event, did):
+            continue
+        view = stage_view(ctx.work, ctx.event.id, did)
+        if not view.groups and not view.bracket:
+            continue
+        tables: list[Table] = []
+        if view.places:
+            tables.append(Table(f"{view.division_name} " + tr("最终名次", "final places"),
+                                (Column(tr("名次", "Place"), "right"), Column(tr("姓名", "Name"), share=1.0)),
+                                tuple((f"{p}{'=' if shared else ''}", name) for p, shared, name in view.places)))
+        for g in view.groups:
+            seats = tuple(Column(str(r.seat), "center") for r in g.rows)
+            tables.append(Table(
+                f"{view.division_name} " + tr(f"{g.group}组 循环赛交叉表", f"group {g.group} crosstable"),
+                (Column(tr("序号", "Seat"), "right"), Column(tr("姓名", "Name"), share=1.0), *seats,
+                 Column(tr("积分", "Pts"), "right"), Column(tr("名次", "Place"), "right")),
+                tuple((str(r.seat), r.name, *r.cells, r.score, f"{r.place}{'=' if r.shared else ''}")
+                      for r in g.rows)))
+        for col in view.bracket:
+            if not col.round:
+                continue  # not paired yet: the paper shows what was played
+            matches = [*col.matches, *([col.third] if col.third else [])]
+            rows = []
+            for m in matches:
+                label = tr("季军赛", "3rd place") if m.number == 0 else str(m.number)
+                rows.append((label, f"{m.a_from} {m.a}".strip(), f"{m.b_from} {m.b}".strip(),
+                             " · ".join(x for x in (m.result, m.note) if x), m.winner_name))
+            tables.append(Table(
+                f"{view.division_name} {col.name} " + tr(f"(第{col.round}轮)", f"(round {col.round})"),
+                (Column(tr("场次", "Match"), "right"), Column(tr("上方", "Upper"), share=1.0),
+                 Column(tr("下方", "Lower"), share=1.0), Column(tr("结果", "Result"), share=0.8),
+                 Column(tr("胜者", "Winner"), share=0.8)),
+                tuple(rows)))
+        sections.append(Section(tables=tuple(tables), new_page=bool(sections)))
+    if not sections:
+        raise InputError(Text("没有循环赛或淘汰赛可以打印", "no round robin or knockout to print"),
+                         code="nothing_to_print")
+    return ctx.document("report", "brackets", sections=tuple(sections), signatures=_signatures())
+
+
 _BUILDERS: dict[str, Callable[[_Ctx], Document]] = {
     "pairings": _pairings,
     "cards": _cards,
@@ -632,4 +687,5 @@ _BUILDERS: dict[str, Callable[[_Ctx], Document]] = {
     "certificates": _certificates,
     "entries": _entries,
     "booklet": _booklet,
+    "brackets": _brackets,
 }

@@ -12,7 +12,7 @@ from yisai.i18n import failure_text
 from yisai.pairing.groups import final_places
 from yisai.regulation import Regulation
 from yisai.regulation.divisions import Division
-from yisai.regulation.stages import TwoGroupSwissFormat
+from yisai.regulation.stages import KnockoutFormat, RoundRobinFormat, TwoGroupSwissFormat
 from yisai.services.context import InputError, Work
 from yisai.services.event_data import PLACEMENT_GROUP, group_members, standings_input
 from yisai.services.events import playing_stage, regulation_of, resolve_event
@@ -38,6 +38,10 @@ def _final_order(work: Work, event: EventRecord, reg: Regulation, division: str,
     """(place, player, reason) after a complete same-place final; None if there is none yet."""
     stage = playing_stage(reg, division)
     fmt = stage.format_for(division)
+    if isinstance(fmt, RoundRobinFormat | KnockoutFormat):
+        from yisai.services.brackets import bracket_final_order
+
+        return bracket_final_order(work, event, division, stage, round_)
     if not isinstance(fmt, TwoGroupSwissFormat):
         return None
     if round_ is not None and round_ < fmt.placement_final.round:

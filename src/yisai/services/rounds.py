@@ -28,9 +28,9 @@ from yisai.formats.result_sheet import (
     SheetRow,
     same_name,
 )
-from yisai.i18n import Text, both, failure_text, language
+from yisai.i18n import Text, both, failure_text, language, tr
 from yisai.record import Game, Result
-from yisai.record.groups import group_id, group_label, group_title
+from yisai.record.groups import KNOCKOUT_GROUP, group_id, group_label, group_title
 from yisai.record.parse import (
     ACCEPTED,
     BOTH_WIN_WORD,
@@ -39,7 +39,13 @@ from yisai.record.parse import (
 )
 from yisai.regulation import Regulation
 from yisai.regulation.rules import Scoring
-from yisai.regulation.stages import Stage, SwissFormat, TwoGroupSwissFormat
+from yisai.regulation.stages import (
+    KnockoutFormat,
+    RoundRobinFormat,
+    Stage,
+    SwissFormat,
+    TwoGroupSwissFormat,
+)
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Conflict, Hint
 from yisai.services.event_data import (
@@ -86,8 +92,8 @@ def _check_previous_complete(work: Work, event: EventRecord, division: str, stag
                            f"round {n - 1} is not paired yet: round {n} cannot be paired"),
                       code="previous_round_not_paired", params={"round": n})
     missing = [
-        Text(f"{r.group + '组' if r.group and r.group != PLACEMENT_GROUP else ''}第{g.board}台",
-             f"{'group ' + r.group + ' ' if r.group and r.group != PLACEMENT_GROUP else ''}board {g.board}")
+        Text(f"{group_title(r.group) if r.group != PLACEMENT_GROUP else ''}第{g.board}台",
+             f"{_group_en(r.group) if r.group != PLACEMENT_GROUP else ''}board {g.board}")
         for r in previous
         for g in r.games
         if g.result == Result.UNKNOWN and not g.is_bye
@@ -139,6 +145,7 @@ def pair(
     rules = reg.pairing_for(division)
     scoring = reg.scoring_for(division)
     games = work.repo.games(event.id, division, stage=stage.id)
+    explicit_controls = controls is not None and controls != Controls()
     controls = controls or Controls()
     # Check-in (报到, issue 15): players not checked in sit out (round 1's are kept as late
     # entrants who join from the regulation's round); the reasons go into the stored round.
@@ -149,7 +156,20 @@ def pair(
         controls = Controls(controls.fixed_pairs, controls.forbidden_pairs, controls.requested_byes,
                             tuple(dict.fromkeys([*controls.sit_outs, *excluded])))
 
+    extra: dict[str, dict] = {}  # group → what the format stores with the round (seats, bracket)
+
     def pair_parts() -> list[tuple[str, RoundPairing]]:
+        if isinstance(fmt, RoundRobinFormat | KnockoutFormat):
+            from yisai.services.brackets import pair_knockout, pair_round_robin
+
+            given = controls if explicit_controls else None  # check-in's sit-outs are not the director's
+            if isinstance(fmt, RoundRobinFormat):
+                paired = pair_round_robin(work, event, division, stage, fmt, round_no, entrants, reg, given, absent)
+            else:
+                paired = pair_knockout(work, event, division, stage, fmt, round_no, entrants, reg, given, absent)
+            extra.clear()
+            extra.update(paired.info)
+            return paired.parts
         if isinstance(fmt, SwissFormat):
             decided = event.decided_rounds(division)
             if decided is not None and round_no > decided:
@@ -197,7 +217,8 @@ def pair(
             zh = [*zh, *(f"{_mark(p)}: {t['zh']}" for p, t in held.items())]
             en = [*en, *(f"{_mark(p)}: {t['en']}" for p, t in held.items())]
             info["explain"] = {"zh": zh, "en": en}
-        if round_no == 1 and group and group != PLACEMENT_GROUP:
+        info.update(extra.get(group, {}))
+        if round_no == 1 and group and group not in (PLACEMENT_GROUP, KNOCKOUT_GROUP) and "members" not in info:
             info["members"] = sorted({g.black for g in pairing.games()} | {
                 g.white for g in pairing.games() if g.white} | set(pairing.sit_outs))
         try:
@@ -362,11 +383,18 @@ def round_view(work: Work, event_ref: str | int | None, division: str, round_no:
     stage = playing_stage(reg, division, stage_ref)
     names = {p.id: p.name for p in work.repo.list_players(event.id)}
     players = {pid for r in rounds for g in r.games for pid in (g.black, g.white) if pid}
-    games = work.repo.games(event.id, division, stage=stage.id)
+    from yisai.services.event_data import stage_games
+
+    games = stage_games(work, event, division, stage)  # a bracket's games score nothing
     scores = scores_before(players, games, round_no, reg.scoring_for(division))
     info = {r.group: explanation_with_names(r.info.get("explain", []), names) for r in rounds}
     seeds = _final_seeds(work, event, division, stage) if any(
         r.group == PLACEMENT_GROUP for r in rounds) else {}
+    if any(r.group == KNOCKOUT_GROUP for r in rounds):
+        from yisai.services.brackets import knockout_origins, knockout_seeds
+
+        seeds = {p: tr(f"{n}号种子", f"seed {n}") for p, n in knockout_seeds(work, event, division, stage).items()}
+        seeds.update(knockout_origins(work, event, division, stage))
     return RoundView(event, division, stage, round_no, rounds, names, scores, info, seeds)
 
 
@@ -565,6 +593,8 @@ def _group_en(group: str) -> str:
     """The English of ``group_title``, followed by a space: "group A ", "the placement final "."""
     if not group:
         return ""
+    if group == KNOCKOUT_GROUP:
+        return "the knockout "
     return "the placement final " if group == PLACEMENT_GROUP else f"group {group} "
 
 

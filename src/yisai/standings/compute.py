@@ -32,6 +32,7 @@ from yisai.standings.ranking import (
     Standings,
     direct_points,
     rank_by_keys,
+    with_mini_league,
 )
 from yisai.standings.table import compute_table
 
@@ -149,6 +150,8 @@ def _chinese(
             og = ref.og
             vals = [og_value(scores.value(og, i, r), og) for i in range(len(inp.players))]
             keys.append(RankKey(key, ref.label, vals, header=header))
+    if not headers:  # the regulation's own list: its 小循环 setting applies
+        keys = with_mini_league(keys, inp.ranking)
     display = [k for k in keys if not k.direct]
     if "score" not in seen:
         display.insert(0, RankKey("score", tr("积分", "score"), table.columns["score"]))

@@ -8,6 +8,7 @@ places below the final).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from itertools import pairwise
@@ -16,9 +17,11 @@ from yisai.standings.ranking import Decision, Standings
 
 
 def apply_final_places(standings: Standings, places: Sequence[tuple[int, str, str]]) -> Standings:
-    """``places``: (place, player id, reason) for every player, best first."""
+    """``places``: (place, player id, reason) for every player, best first; a place given
+    to several players (a knockout's losers of one round) is shared (并列)."""
     by_id = {row.player.id: row for row in standings.rows}
-    rows = [replace(by_id[pid], place=place, shared=False) for place, pid, _why in places if pid in by_id]
+    count = Counter(place for place, pid, _why in places if pid in by_id)
+    rows = [replace(by_id[pid], place=place, shared=count[place] > 1) for place, pid, _why in places if pid in by_id]
     placed = {r.player.id for r in rows}
     rows += [r for r in standings.rows if r.player.id not in placed]  # nobody may vanish
     why = {pid: reason for _place, pid, reason in places}

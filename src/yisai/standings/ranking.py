@@ -6,6 +6,10 @@ Rules (DESIGN.md "Rules and their defaults"):
   with the NEXT criterion (the sub-group restart rule), never with the one that split it.
 - 直胜 only among the players still tied: two players compare their mutual games; three or more
   only when every pair of them has met, else the criterion is skipped.
+- 小循环 (mini-league, ``RankingRules.mini_league``, for round robins): right after the first
+  criterion, players tied on it are ordered by their points in the games among themselves
+  (only when every pair of them has met); a sub-group still tied is compared again among
+  itself the same way, and only then do the remaining criteria apply.
 - Players equal on everything share the place (并列) unless 抽签 (lot) is in the list.
 - A ranking list over a subset (a division, one gender, an age band) orders only that subset's
   rows; the criteria themselves were computed from all games.
@@ -40,6 +44,7 @@ class RankKey:
     lower_is_better: bool = False
     direct: bool = False
     header: str = ""  # column title in exports (the name as the user typed it)
+    repeat: bool = False  # 小循环: a sub-group it leaves tied is compared again among itself
 
     @property
     def title(self) -> str:
@@ -134,8 +139,8 @@ def describe(d: Decision, upper_is_me: bool) -> str:
     mine, theirs = (up, low) if upper_is_me else (low, up)
     if d.kind == "direct":
         return tr(
-            f"直胜: 并列选手之间的对局得分 {format_value(mine)} 对 {format_value(theirs)}",
-            f"direct encounter: points among the tied players {format_value(mine)} vs {format_value(theirs)}",
+            f"{d.label}: 并列选手之间的对局得分 {format_value(mine)} 对 {format_value(theirs)}",
+            f"{d.label}: points among the tied players {format_value(mine)} vs {format_value(theirs)}",
         )
     rel = ">" if upper_is_me else "<"
     if d.key == "lot":
@@ -284,7 +289,7 @@ def _rank(
             return split(members, idx + 1)
         blocks: list[list[int]] = []
         for run in runs:
-            sub = split(run, idx + 1)
+            sub = split(run, idx if key.repeat and len(run) > 1 else idx + 1)
             if blocks:
                 upper, lower = blocks[-1][-1], sub[0][0]
                 decisions[(pid[upper], pid[lower])] = Decision(
@@ -317,6 +322,17 @@ def _rank(
     return Standings(rows=rows, keys=list(keys), round=round_, decisions=decisions)
 
 
+MINI_LEAGUE_KEY = "mini_league"
+
+
+def with_mini_league(keys: list[RankKey], rules: RankingRules) -> list[RankKey]:
+    """``keys`` with 小循环 right after the first criterion when the regulation asks for it."""
+    if not rules.mini_league or not keys:
+        return keys
+    mini = RankKey(MINI_LEAGUE_KEY, tr("小循环", "mini-league"), direct=True, repeat=True)
+    return [keys[0], mini, *keys[1:]]
+
+
 def keys_for(table: CriteriaTable, specs: Sequence[CriterionSpec]) -> list[RankKey]:
     out = []
     for spec in specs:
@@ -340,7 +356,7 @@ def rank(
     """The regulation's ranking of ``subset`` (default: everybody) after the table's round."""
     index = table.ledger.index
     sub = None if subset is None else [index[pid] for pid in subset]
-    keys = keys_for(table, rules.criteria)
+    keys = with_mini_league(keys_for(table, rules.criteria), rules)
     shown = [k for k in keys if not k.direct]
     columns = {k.key: k.values for k in shown}
     columns.setdefault("score", table.columns["score"])

@@ -723,11 +723,14 @@ class Repository:
         )
         return [_round(r) for r in self.session.scalars(q)]
 
-    def round_numbers(self, event_id: int, division: str, *, stage: str | None = None) -> list[int]:
-        """The numbers of the paired rounds (no games loaded)."""
+    def round_numbers(self, event_id: int, division: str, *, stage: str | None = None,
+                      group: str | None = None) -> list[int]:
+        """The numbers of the paired rounds (no games loaded), optionally of one group."""
         q = select(RoundRow.number).where(RoundRow.event_id == event_id, RoundRow.division == division)
         if stage is not None:
             q = q.where(RoundRow.stage == stage)
+        if group is not None:
+            q = q.where(RoundRow.group_name == group)
         return sorted(set(self.session.scalars(q)))
 
     def games(

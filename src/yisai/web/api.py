@@ -146,6 +146,24 @@ def standings(request: Request, event_id: int, division: str) -> dict[str, Any]:
         return views.standings_json(reports.event_standings(work, str(event_id), division))
 
 
+@router.get("/events/{event_id}/brackets/{division}")
+def brackets(request: Request, event_id: int, division: str) -> dict[str, Any]:
+    """A round-robin / knockout division: each group's crosstable (places by the regulation's
+    ranking), the bracket so far (published rounds) and the final places once decided."""
+    from dataclasses import asdict
+
+    from yisai.services.brackets import stage_view
+
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        view = stage_view(work, str(event_id), division, published_only=True)
+    return {
+        "event": view.event.id, "division": view.division, "stage": view.stage.id,
+        "groups": [asdict(g) for g in view.groups],
+        "bracket": [asdict(c) for c in view.bracket],
+        "places": [{"place": p, "shared": shared, "name": name} for p, shared, name in view.places],
+    }
+
+
 @router.post("/events/{event_id}/rounds/{division}/{number}/results")
 def post_result(request: Request, event_id: int, division: str, number: int, body: ResultIn) -> Response:
     """Enter one board's result (bearer token; referee or chief referee). 409 on a stale version."""

@@ -73,8 +73,11 @@ def _template(request: Request, name: str, **context: Any) -> str:
 def _event_nav(work: Work, event_id: int) -> dict[str, Any]:
     event = resolve_event(work, str(event_id))
     reg = regulation_of(event)
+    from yisai.services.brackets import has_brackets
+
     return {"event": event, "reg": reg, "divisions": views.divisions_of(reg),
-            "rounds": rounds_index(work, event.id)}
+            "rounds": rounds_index(work, event.id),
+            "bracket_divisions": [d.id for d in reg.divisions if has_brackets(reg, d.id)]}
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -172,6 +175,35 @@ async def standings_page(request: Request, event_id: int, division: str, explain
 async def standings_fragment(request: Request, event_id: int, division: str) -> Response:
     return await serve_cached(request, event_id, ("standings", division),
                               _standings_html(request, event_id, division))
+
+
+def _brackets_html(request: Request, event_id: int, division: str) -> Render:
+    def render(work: Work) -> str:
+        from yisai.services.brackets import stage_view
+
+        view = stage_view(work, str(event_id), division, published_only=True)
+        return state(request).templates.get_template("_brackets.html").render(t=tr, view=view)
+    return render
+
+
+@router.get("/events/{event_id}/brackets/{division}", response_class=HTMLResponse, include_in_schema=False)
+async def brackets_page(request: Request, event_id: int, division: str) -> Response:
+    """循环赛 crosstables (one per group, places by the regulation's ranking) and the knockout
+    bracket so far; a polled fragment, so results appear without a reload."""
+    table = _brackets_html(request, event_id, division)
+
+    def render(work: Work) -> str:
+        nav = _event_nav(work, event_id)
+        body = cached(request, work, event_id, ("brackets", division), table)[0].decode()
+        poll = f"/events/{event_id}/brackets/{division}/fragment"
+        return _template(request, "brackets.html", division=division, table=body, poll=poll, **nav)
+
+    return await serve_cached(request, event_id, ("brackets-page", division), render)
+
+
+@router.get("/events/{event_id}/brackets/{division}/fragment", include_in_schema=False)
+async def brackets_fragment(request: Request, event_id: int, division: str) -> Response:
+    return await serve_cached(request, event_id, ("brackets", division), _brackets_html(request, event_id, division))
 
 
 def _qualifier_html(request: Request, event_id: int) -> Render:

@@ -1,0 +1,492 @@
+"""Round robins (循环赛) and knockouts (淘汰赛) as the referee runs them: the same ``pair`` and
+``record_result`` calls as a Swiss, with the Berger table and the bracket behind them.
+
+Rounds are numbered through the stage: a round robin's groups play rounds 1..R together (a
+smaller group finishes earlier), a following knockout takes rounds R+1, R+2 … (stored as group
+``knockout``); a stand-alone knockout starts at round 1. What a later round needs is stored with
+round 1 and each bracket round (``RoundRecord.info``): the groups' members and Berger seats, the
+bracket's pairs in order, the seeds, the third-place pair.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from yisai.i18n import Text, tr
+from yisai.record import Game
+from yisai.record.groups import KNOCKOUT_GROUP
+from yisai.regulation.stages import KnockoutFormat, KnockoutRules, RoundRobinFormat, Stage
+from yisai.services.context import Refused, Work
+from yisai.services.event_data import group_members
+from yisai.store import EventRecord
+
+if TYPE_CHECKING:
+    from yisai.pairing import Controls, Entrant, RoundPairing
+    from yisai.pairing.knockout import KnockoutRound, Slot
+    from yisai.regulation import Regulation
+
+Part = tuple[str, "RoundPairing"]
+
+
+@dataclass
+class Paired:
+    """The parts of one round and what to store with each (group → extra info)."""
+
+    parts: list[Part] = field(default_factory=list)
+    info: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def group_seats(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, list[str]]:
+    """Each round-robin group's Berger seats (seat 1 first), as drawn in round 1."""
+    return {r.group: list(r.info.get("seats", [])) for r in
+            work.repo.list_rounds(event.id, division, stage=stage.id, number=1)
+            if r.group and r.group != KNOCKOUT_GROUP and r.info.get("seats")}
+
+
+def group_stage_rounds(seats: dict[str, list[str]]) -> int:
+    """R: the rounds of the largest group (the groups play rounds 1..R together)."""
+    from yisai.pairing.round_robin import group_rounds
+
+    return max((group_rounds(len(s)) for s in seats.values()), default=0)
+
+
+def knockout_rounds(work: Work, event: EventRecord, division: str, stage: Stage) -> list[KnockoutRound]:
+    """The stored bracket rounds, first to last."""
+    from yisai.pairing.knockout import KnockoutRound
+
+    out = []
+    for r in work.repo.list_rounds(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP):
+        pairs = tuple((a, b) for a, b in r.info.get("bracket", []))
+        third = r.info.get("third")
+        out.append(KnockoutRound(pairs, tuple(r.games), (third[0], third[1]) if third else None, r.number))
+    return out
+
+
+def knockout_seeds(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, int]:
+    """player → seed number in the bracket (1 = top seed), as stored with its first round."""
+    for r in work.repo.list_rounds(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP):
+        return {k: int(v) for k, v in r.info.get("seeds", {}).items()}
+    return {}
+
+
+def knockout_origins(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, str]:
+    """player → where he entered the bracket from ("A1", "B2" …), for groups then knockout."""
+    for r in work.repo.list_rounds(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP):
+        return dict(r.info.get("origins", {}))
+    return {}
+
+
+def _refuse_controls(stage: Stage, controls: Controls | None, absent: Sequence[str]) -> None:
+    if absent or (controls is not None and (
+            controls.fixed_pairs or controls.forbidden_pairs or controls.requested_byes or controls.sit_outs)):
+        raise Refused(Text(f"{stage.name}按贝格尔表/对阵表编排, 不能指定配对、回避、轮空或缺席; "
+                           "未到场的棋手请在录入成绩时判弃权",
+                           f"{stage.name} is paired by its Berger table / bracket: pairs, avoidances, byes "
+                           "and absences cannot be set; record a player who does not come as a forfeit"),
+                      code="fixed_schedule", params={"stage": stage.id})
+
+
+def _no_round(stage: Stage, last: int, round_no: int) -> Refused:
+    return Refused(Text(f"{stage.name}共{last}轮, 没有第{round_no}轮",
+                        f"{stage.name} has {last} rounds: there is no round {round_no}"),
+                   code="no_such_round", params={"round": round_no, "stage": stage.id})
+
+
+def pair_round_robin(work: Work, event: EventRecord, division: str, stage: Stage, fmt: RoundRobinFormat,
+                     round_no: int, entrants: list[Entrant], reg: Regulation, controls: Controls | None,
+                     absent: Sequence[str]) -> Paired:
+    """Round ``round_no`` of a round-robin stage: every group still playing, or the bracket."""
+    from yisai.pairing.round_robin import group_rounds, pair_group_round, snake_groups
+    from yisai.pairing.round_robin import group_seats as draw_seats
+
+    _refuse_controls(stage, controls, absent)
+    rules = reg.pairing_for(division)
+    out = Paired()
+    if round_no == 1:
+        drawn = snake_groups(entrants, len(fmt.groups), method=fmt.split, rules=rules, seed=event.seed)
+        seats = {name: draw_seats(members, fmt.seats, event.seed, name)
+                 for name, members in zip(fmt.groups, drawn, strict=True)}
+        for name, s in seats.items():
+            out.info[name] = {"seats": s, "members": sorted(s)}
+    else:
+        seats = group_seats(work, event, division, stage)
+        if not seats:
+            raise Refused(Text("找不到第1轮的分组", "the groups of round 1 are not found"),
+                          code="groups_not_found", params={"stage": stage.id})
+    last_group_round = group_stage_rounds(seats)
+    bye = reg.scoring_for(division).bye
+    if round_no <= last_group_round:
+        for name, s in seats.items():
+            if round_no <= group_rounds(len(s)):
+                out.parts.append((name, pair_group_round(s, round_no, round_no, bye_points=bye, group=name)))
+        return out
+    if fmt.knockout is None:
+        raise _no_round(stage, last_group_round, round_no)
+    ko = fmt.knockout
+    if round_no == last_group_round + 1:
+        from yisai.pairing.knockout import cross_slots, group_seeds, seeded_slots
+        from yisai.services.rounds import current_order
+
+        orders = [current_order(work, event, division, stage, seats[g], last_group_round) for g in seats]
+        names = list(seats)
+        if ko.bracket == "cross":
+            slots: list[Slot] = list(cross_slots([o[:2] for o in orders]))
+        else:
+            slots = list(seeded_slots(group_seeds(orders, ko.qualifiers_per_group)))
+        seeds = group_seeds(orders, ko.qualifiers_per_group)
+        origins = {pid: f"{names[gi]}{place + 1}" for gi, o in enumerate(orders)
+                   for place, pid in enumerate(o[:ko.qualifiers_per_group])}
+        return _first_bracket_round(out, slots, seeds, origins, round_no, event.seed)
+    return _later_bracket_round(work, event, division, stage, ko, out, round_no,
+                                last_round=last_group_round + _bracket_rounds(work, event, division, stage))
+
+
+def pair_knockout(work: Work, event: EventRecord, division: str, stage: Stage, fmt: KnockoutFormat,
+                  round_no: int, entrants: list[Entrant], reg: Regulation, controls: Controls | None,
+                  absent: Sequence[str]) -> Paired:
+    """Round ``round_no`` of a stand-alone knockout seeded by rank (or lot)."""
+    from yisai.pairing.knockout import seeded_slots
+    from yisai.pairing.lot import shuffled
+    from yisai.pairing.swiss import seeding_order
+
+    _refuse_controls(stage, controls, absent)
+    out = Paired()
+    if round_no == 1:
+        order = seeding_order(entrants, reg.pairing_for(division), event.seed)
+        if fmt.seeding == "lot":
+            order = shuffled(order, event.seed, "knockout-seeds")
+        seeds = order[:fmt.players] if fmt.players else order
+        if len(seeds) < 2:
+            raise Refused(Text("淘汰赛至少需要2人", "a knockout needs at least 2 players"),
+                          code="too_few_players", params={"stage": stage.id})
+        return _first_bracket_round(out, seeded_slots(seeds), seeds, {}, round_no, event.seed)
+    return _later_bracket_round(work, event, division, stage, fmt, out, round_no,
+                                last_round=_bracket_rounds(work, event, division, stage))
+
+
+def _bracket_rounds(work: Work, event: EventRecord, division: str, stage: Stage) -> int:
+    """How many rounds the stored bracket takes (log2 of its size); 0 before it is drawn."""
+    rounds = work.repo.list_rounds(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP)
+    if not rounds:
+        return 0
+    size = 2 * len(rounds[0].info.get("bracket", []))
+    return max(size.bit_length() - 1, 1)
+
+
+def _first_bracket_round(out: Paired, slots: Sequence[Slot], seeds: Sequence[str], origins: dict[str, str],
+                         round_no: int, seed: int) -> Paired:
+    from yisai.pairing.knockout import pair_knockout_round, round_name
+
+    seed_of = {pid: k for k, pid in enumerate(seeds, start=1)}
+    pairing, pairs = pair_knockout_round(list(slots), round_no, seed=seed, seed_of=seed_of)
+    out.parts.append((KNOCKOUT_GROUP, pairing))
+    out.info[KNOCKOUT_GROUP] = {"bracket": [list(p) for p in pairs], "seeds": seed_of, "origins": origins,
+                                "name": round_name(len(slots))[0]}
+    return out
+
+
+def _later_bracket_round(work: Work, event: EventRecord, division: str, stage: Stage, rules: KnockoutRules,
+                         out: Paired, round_no: int, last_round: int) -> Paired:
+    from yisai.pairing.knockout import (
+        next_entries,
+        pair_knockout_round,
+        round_name,
+        semi_final_losers,
+    )
+
+    done = [r for r in knockout_rounds(work, event, division, stage) if r.number < round_no]  # not the one replaced
+    if not done or round_no > last_round:
+        raise _no_round(stage, last_round, round_no)
+    prev = done[-1]
+    seed_of = knockout_seeds(work, event, division, stage)
+    entries = next_entries(prev, rules, seed_of)
+    third = semi_final_losers(prev, rules, seed_of) if rules.third_place else None
+    pairing, pairs = pair_knockout_round(entries, round_no, seed=event.seed, third=third, seed_of=seed_of)
+    out.parts.append((KNOCKOUT_GROUP, pairing))
+    out.info[KNOCKOUT_GROUP] = {"bracket": [list(p) for p in pairs], "seeds": seed_of,
+                                "origins": knockout_origins(work, event, division, stage),
+                                "third": list(third) if third else None, "name": round_name(len(entries))[0]}
+    return out
+
+
+# ------------------------------------------------------------------ final places
+
+
+def bracket_final_order(work: Work, event: EventRecord, division: str, stage: Stage,
+                        round_: int | None) -> list[tuple[int, str, str]] | None:
+    """(place, player, reason) once the bracket is decided: the bracket's places, then (after
+    groups) the players who did not qualify by their place in the group, equal group places
+    sharing a place. None before the final and third-place match have results."""
+    from yisai.pairing import PairingError
+    from yisai.pairing.knockout import knockout_places
+    from yisai.services.rounds import current_order
+
+    fmt = stage.format_for(division)
+    rules: KnockoutRules
+    if isinstance(fmt, RoundRobinFormat) and fmt.knockout is not None:
+        rules = fmt.knockout
+    elif isinstance(fmt, KnockoutFormat):
+        rules = fmt
+    else:
+        return None
+    rounds = knockout_rounds(work, event, division, stage)
+    numbers = work.repo.round_numbers(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP)
+    if not rounds or (round_ is not None and round_ < max(numbers)):
+        return None
+    seed_of = knockout_seeds(work, event, division, stage)
+    try:
+        places = knockout_places(rounds, rules, seed_of)
+    except PairingError:
+        return None
+    if 2 ** len(rounds) != 2 * len(rounds[0].pairs):
+        return None  # the bracket has more rounds to play
+    if isinstance(fmt, RoundRobinFormat):
+        assert fmt.knockout is not None
+        seats = group_seats(work, event, division, stage)
+        last = group_stage_rounds(seats)
+        orders = [current_order(work, event, division, stage, s, last) for s in seats.values()]
+        place = len(seed_of) + 1
+        q = fmt.knockout.qualifiers_per_group
+        for k in range(q, max((len(o) for o in orders), default=0)):
+            tier = [o[k] for o in orders if k < len(o)]
+            places += [(place, pid, tr(f"小组第{k + 1}名 (并列第{place}名)",
+                                       f"place {k + 1} in the group (place {place}=)")) for pid in tier]
+            place += len(tier)
+    else:  # a knockout of the top seeds only: the others share the place after the bracket
+        from yisai.services.registration import approved_players
+
+        rest = [p.id for p in approved_players(work, event, division) if p.id not in seed_of]
+        after = len(seed_of) + 1
+        places += [(after, pid, tr(f"未进入淘汰赛 (并列第{after}名)", f"not in the bracket (place {after}=)"))
+                   for pid in rest]
+    return places
+
+
+def group_orders(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, list[str]]:
+    """Each round-robin group's current order (best first), for crosstables and printing."""
+    from yisai.services.rounds import current_order
+
+    seats = group_seats(work, event, division, stage) or group_members(work, event, division, stage)
+    last = group_stage_rounds(seats)
+    played = [n for n in work.repo.round_numbers(event.id, division, stage=stage.id) if n <= last]
+    return {g: current_order(work, event, division, stage, s, max(played, default=0) or None)
+            for g, s in seats.items()}
+
+
+def games_of(work: Work, event: EventRecord, division: str, stage: Stage, group: str) -> list[Game]:
+    return work.repo.games(event.id, division, stage=stage.id, group=group)
+
+
+# ------------------------------------------------------------------ crosstables and the bracket
+
+
+@dataclass(frozen=True)
+class CrossRow:
+    """One player's line of a crosstable: place in the group, seat, name, result per seat."""
+
+    place: int
+    shared: bool
+    seat: int
+    player_id: str
+    name: str
+    cells: tuple[str, ...]  # by opponent seat: 胜 / 负 / 和 / 胜(弃) / 负(弃) / "" (not yet) / — (self)
+    score: str
+
+
+@dataclass(frozen=True)
+class CrossTable:
+    group: str
+    rows: tuple[CrossRow, ...]  # in seat order
+
+
+@dataclass(frozen=True)
+class Match:
+    """One bracket match as shown: the two sides (with where they came from), who went on."""
+
+    number: int
+    a: str
+    b: str
+    a_from: str = ""
+    b_from: str = ""
+    winner: str = ""  # "a", "b" or "" (not decided yet)
+    winner_name: str = ""
+    result: str = ""
+    note: str = ""  # how a drawn or both-lost game was settled; a walkover
+
+
+@dataclass(frozen=True)
+class BracketColumn:
+    round: int
+    name: str
+    matches: tuple[Match, ...]
+    third: Match | None = None
+
+
+@dataclass(frozen=True)
+class StageView:
+    """A round-robin / knockout stage for the public page and print: crosstables, bracket, places."""
+
+    event: EventRecord
+    division: str
+    division_name: str
+    stage: Stage
+    groups: tuple[CrossTable, ...]
+    bracket: tuple[BracketColumn, ...]
+    places: tuple[tuple[int, bool, str], ...]  # (place, shared, name) once the bracket is decided
+
+
+def has_brackets(reg: Regulation, division: str) -> bool:
+    """Whether the division's playing stage is a round robin or a knockout (a page to show)."""
+    from yisai.services.events import playing_stage
+
+    try:
+        fmt = playing_stage(reg, division).format_for(division)
+    except Exception:  # no pairable stage: nothing to show
+        return False
+    return isinstance(fmt, RoundRobinFormat | KnockoutFormat)
+
+
+def _cell(game: Game, player: str) -> str:
+    from yisai.record import Result
+
+    if game.result == Result.UNKNOWN:
+        return ""
+    out = game.outcome_for(player)
+    word = {"W": tr("胜", "W"), "L": tr("负", "L"), "D": tr("和", "D")}.get(out, "")
+    return word + (tr("(弃)", " (ff)") if not game.played else "")
+
+
+def stage_view(work: Work, event_ref: str | int | None, division: str, *,
+               published_only: bool = False) -> StageView:
+    """The crosstable of every group (places from the regulation's ranking, 小循环 included)
+    and the bracket so far; ``published_only`` hides rounds not yet published (public pages)."""
+    from yisai.pairing.knockout import round_name
+    from yisai.services.event_data import standings_input
+    from yisai.services.events import playing_stage, regulation_of, resolve_division, resolve_event
+    from yisai.services.publishing import is_published
+    from yisai.standings import compute_standings
+
+    event = resolve_event(work, event_ref)
+    reg = regulation_of(event)
+    division = resolve_division(reg, division)
+    stage = playing_stage(reg, division)
+    fmt = stage.format_for(division)
+    if not isinstance(fmt, RoundRobinFormat | KnockoutFormat):
+        raise Refused(Text(f"{stage.name}不是循环赛或淘汰赛", f"{stage.name} is neither a round robin nor a knockout"),
+                      code="not_round_robin", params={"stage": stage.id})
+    names = {p.id: p.name for p in work.repo.list_players(event.id)}
+    rounds = work.repo.list_rounds(event.id, division, stage=stage.id)
+    hidden = {(r.group, r.number) for r in rounds if published_only and not is_published(r.status)}
+    groups: list[CrossTable] = []
+    seats = group_seats(work, event, division, stage)
+    if seats:
+        inp = standings_input(work, event, division, stage.id)
+        for g, order in seats.items():
+            st = compute_standings(inp, subset=order, lot_seed=event.seed)
+            place = {r.player.id: (r.place, r.shared, r.values.get("score", 0)) for r in st.rows}
+            games = [x for r in rounds if r.group == g and (g, r.number) not in hidden for x in r.games if x.white]
+            rows = []
+            for k, pid in enumerate(order, start=1):
+                cells = []
+                for opp in order:
+                    if opp == pid:
+                        cells.append("—")
+                        continue
+                    game = next((x for x in games if {x.black, x.white} == {pid, opp}), None)
+                    cells.append(_cell(game, pid) if game else "")
+                pl, shared, score = place.get(pid, (0, False, 0))
+                rows.append(CrossRow(pl, shared, k, pid, names.get(pid, pid), tuple(cells), str(score)))
+            groups.append(CrossTable(g, tuple(rows)))
+    columns: list[BracketColumn] = []
+    seed_of = knockout_seeds(work, event, division, stage)
+    origins = knockout_origins(work, event, division, stage)
+    rules: KnockoutRules = fmt.knockout if isinstance(fmt, RoundRobinFormat) and fmt.knockout else (
+        fmt if isinstance(fmt, KnockoutFormat) else KnockoutRules())
+    for r in rounds:
+        if r.group != KNOCKOUT_GROUP or (r.group, r.number) in hidden:
+            continue
+        pairs = [(a, b) for a, b in r.info.get("bracket", [])]
+        sides = _Sides(names, origins, seed_of, rules)
+        ms = tuple(sides.match(k, a, b, r.games) for k, (a, b) in enumerate(pairs, start=1))
+        third = r.info.get("third")
+        zh, en = round_name(2 * len(pairs))
+        columns.append(BracketColumn(r.number, tr(zh, en), ms,
+                                     sides.match(0, third[0], third[1], r.games) if third else None))
+    columns += _rounds_to_come(columns, rules)
+    from yisai.services.results import _final_order
+
+    final = _final_order(work, event, reg, division, None)
+    count = Counter(p for p, _pid, _why in final or [])
+    places = tuple((p, count[p] > 1, names.get(pid, pid)) for p, pid, _why in final) if final and not hidden else ()
+    return StageView(event, division, reg.division(division).name, stage, tuple(groups), tuple(columns), places)
+
+
+def _rounds_to_come(columns: list[BracketColumn], rules: KnockoutRules) -> list[BracketColumn]:
+    """The bracket's rounds not paired yet, with "winner of match k" on each side, so the page
+    shows the whole bracket from the first round on (round 0: not paired yet)."""
+    from yisai.pairing.knockout import round_name
+
+    out: list[BracketColumn] = []
+    if not columns:
+        return out
+    matches_before = len(columns[-1].matches)
+    while matches_before > 1:
+        zh, en = round_name(2 * matches_before)  # the round whose winners meet next
+        count = matches_before // 2
+        matches = tuple(Match(k, tr(f"{zh}第{2 * k - 1}场胜者", f"winner of {en} match {2 * k - 1}"),
+                              tr(f"{zh}第{2 * k}场胜者", f"winner of {en} match {2 * k}"), note=tr("待定", "to come"))
+                        for k in range(1, count + 1))
+        third = None
+        if count == 1 and rules.third_place:
+            third = Match(0, tr("半决赛第1场负者", "loser of semi-final 1"), tr("半决赛第2场负者", "loser of semi-final 2"),
+                          note=tr("待定", "to come"))
+        nzh, nen = round_name(2 * count)
+        out.append(BracketColumn(0, tr(nzh, nen), matches, third))
+        matches_before = count
+    return out
+
+
+@dataclass(frozen=True)
+class _Sides:
+    """Words for the two sides of a bracket match: names, origin (A1, seed 3), colour, winner."""
+
+    names: dict[str, str]
+    origins: dict[str, str]
+    seed_of: dict[str, int]
+    rules: KnockoutRules
+
+    def origin(self, p: str | None) -> str:
+        if p is None:
+            return ""
+        if p in self.origins:
+            return self.origins[p]
+        return tr(f"{self.seed_of[p]}号种子", f"seed {self.seed_of[p]}") if p in self.seed_of else ""
+
+    def match(self, k: int, a: str | None, b: str | None, games: Sequence[Game]) -> Match:
+        from yisai.pairing import PairingError
+        from yisai.pairing.knockout import match_outcome
+        from yisai.record.parse import result_word
+
+        side_a = self.names.get(a, a) if a else tr("轮空", "bye")
+        side_b = self.names.get(b, b) if b else tr("轮空", "bye")
+        winner = note = text = ""
+        try:
+            out = match_outcome((a, b), games, self.rules, self.seed_of)
+            winner = "a" if a and out.winner == a else ("b" if b and out.winner == b else "")
+            note = out.note
+        except PairingError:
+            pass  # not decided yet: shown without a winner
+        game = next((x for x in games if a and b and {x.black, x.white} == {a, b}), None)
+        if game is not None:
+            text = result_word(game.result, game.played, game.reason) if game.result.value != "?" else ""
+            colour = tr(" (黑)", " (B)")
+            side_a += colour if game.black == a else ""
+            side_b += colour if game.black == b else ""
+        elif a is None or b is None:
+            note = tr("轮空晋级", "goes on with a bye")
+        went_on = self.names.get(a or "", a or "") if winner == "a" else (
+            self.names.get(b or "", b or "") if winner == "b" else "")
+        return Match(k, side_a, side_b, self.origin(a), self.origin(b), winner, went_on, text, note)
