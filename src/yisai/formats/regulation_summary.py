@@ -9,8 +9,10 @@ Formats are fixed so lines can be compared with the text: amounts ``60000元``, 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import date, datetime, time
+
+from pydantic import BaseModel
 
 from yisai.i18n import Text, tr
 from yisai.regulation.divisions import Division, Eligibility
@@ -25,7 +27,7 @@ from yisai.regulation.stages import (
     SwissFormat,
     TwoGroupSwissFormat,
 )
-from yisai.regulation.wording import grant_text, places
+from yisai.regulation.wording import grant_text, places, promotion_text
 from yisai.vocabulary.people import Gender
 
 _KIND_LABELS = {
@@ -106,6 +108,25 @@ def time_control(tc: TimeControl) -> str:
     return text
 
 
+def _default(model: BaseModel, *names: str) -> str:
+    """``（默认）`` when none of ``names`` was written in the file: what the summary prints
+    from a default is marked as one (pydantic records the fields a file set)."""
+    if any(n in model.model_fields_set for n in names):
+        return ""
+    return tr("（默认）", " (default)")
+
+
+def _defaults_note(model: BaseModel, names: Iterable[str]) -> str:
+    """After a sentence built from several settings: ``（默认）`` if the file wrote none of
+    them, ``（win、bye 为默认）`` naming those it left out, or nothing."""
+    unset = [n for n in names if n not in model.model_fields_set]
+    if not unset:
+        return ""
+    if len(unset) == len(list(names)):
+        return tr("（默认）", " (default)")
+    return tr(f"（{'、'.join(unset)} 为默认）", f" ({', '.join(unset)} by default)")
+
+
 def _section(zh: str, en: str) -> str:
     return tr(f"【{zh}】", f"【{en}】")
 
@@ -138,12 +159,12 @@ def summarize(reg: Regulation) -> list[str]:
         f"Points: win {sc.win}, draw {sc.draw}, loss {sc.loss}; bye {sc.bye} (not counted in anyone's SOS); "
         f"opponent forfeits {sc.forfeit_win}, the player who forfeits {sc.forfeit_loss}, "
         f"both forfeit {sc.both_forfeit} each",
-    ))
-    out.append(
+    ) + _defaults_note(sc, _SCORING_FIELDS))
+    out.append((
         tr("弃权局计入对手分", "Forfeited games count in SOS") if sc.forfeit_counts_in_sos
         else tr("未下的弃权局不计入对手分(与轮空相同); 超时判负计入",
                 "Forfeited games not played do not count in SOS (as a bye); losses on time count")
-    )
+    ) + _default(sc, "forfeit_counts_in_sos"))
     out += _ranking(tr("个人名次", "Individual ranking"), reg.ranking)
     for d in reg.divisions:
         if d.ranking_rules:
@@ -156,6 +177,11 @@ def summarize(reg: Regulation) -> list[str]:
         out += ["", _section("段位授予/申报", "Rank awards")]
         for ra in reg.rank_awards:
             out += _rank_award(ra, reg)
+    if reg.promotions:
+        out += ["", _section("升段/定级", "Promotion by wins")]
+        for pr in reg.promotions:
+            out.append(f"{reg.division(pr.division).name}: {promotion_text(pr)}" + _defaults_note(
+                pr, ("forfeit_wins_count", "byes_count", "must_play_all_rounds")))
     out += ["", _section("费用", "Fees"), *_fees(reg)]
     out += ["", _section("报名", "Registration"), *_registration(reg)]
     out += ["", _section("裁判与申诉", "Referees and appeals"), *_officials(reg)]
@@ -175,6 +201,9 @@ def summarize(reg: Regulation) -> list[str]:
     return out
 
 
+_SCORING_FIELDS: Sequence[str] = ("win", "draw", "loss", "bye", "forfeit_win", "forfeit_loss", "both_forfeit")
+
+
 def _play_rules(reg: Regulation) -> str:
     r = reg.rules
     if r.superko == "positional":
@@ -188,7 +217,7 @@ def _play_rules(reg: Regulation) -> str:
         f"棋盘{r.board_size}路, 中国规则数子法, 贴{r.komi}目({_stones(r.komi)}子), {ko}, {suicide}自杀; {r.rules_text}",
         f"Board {r.board_size}×{r.board_size}, Chinese rules (area counting), komi {r.komi} points "
         f"({_stones(r.komi)} stones), {ko}, suicide {suicide}; {r.rules_text}",
-    )
+    ) + _defaults_note(r, ("board_size", "komi", "superko", "suicide_allowed", "rules_text"))
 
 
 def _pairing(reg: Regulation) -> str:
@@ -205,7 +234,7 @@ def _pairing(reg: Regulation) -> str:
         f"编排: 第一轮按{seeding}排序, {_ROUND1[p.round1_method].zh}; 同分组内{in_group}; 不重复对局; 平衡黑白",
         f"Pairing: round 1 sorted by {seeding}; {_ROUND1[p.round1_method].en}; within a score group {in_group}; "
         "no repeat games; colours balanced",
-    ) + avoid
+    ) + avoid + _defaults_note(p, ("round1_seeding", "round1_method", "in_group"))
 
 
 _SEED = {"rank": Text("段位", "rank"), "rating": Text("等级分", "rating"), "lot": Text("抽签", "lot")}
@@ -256,11 +285,12 @@ def _eligibility(e: Eligibility) -> list[str]:
     if e.certificate_required:
         lines.append(tr("须持有中国围棋协会监制的业余段级位证书",
                         "an amateur rank certificate issued under the Chinese Weiqi Association is required"))
-    lines.append(_PRO_LABELS[e.professionals].render())
+    lines.append(_PRO_LABELS[e.professionals].render() + _default(e, "professionals"))
     if e.regions:
         lines.append(tr("仅限: " + "、".join(e.regions) + "棋手", "only players from: " + ", ".join(e.regions)))
     lines += [f"{k}: {v}" for k, v in e.region_notes.items()]
-    lines.append(tr("参赛途径", "entry routes") + ": " + _join(_ROUTE_LABELS[r].render() for r in e.routes))
+    lines.append(tr("参赛途径", "entry routes") + ": " + _join(_ROUTE_LABELS[r].render() for r in e.routes)
+                 + _default(e, "routes"))
     if e.represent_rule:
         lines.append(e.represent_rule)
     if e.approval_required:
@@ -353,7 +383,8 @@ def _disconnection(s: Stage) -> str:
         + ("every interruption counts towards the total" if dc.short_absences_count_in_total
            else "only disconnections over the limit count towards the total")
         + "; the clock runs during a disconnection",
-    )
+    ) + _defaults_note(dc, ("disconnection_after_seconds", "max_disconnections", "max_total_absence_seconds",
+                            "absence_definition", "short_absences_count_in_total"))
 
 
 def _minutes(seconds: int) -> str:
@@ -384,7 +415,8 @@ def _format(fmt: object, reg: Regulation) -> list[str]:
                f"in round {pf.round} the top {pf.top} of each group play placement finals "
                f"({a}1 v {b}1 for places 1 and 2, {a}2 v {b}2 for places 3 and 4 …)"),
             tr(f"同名次决赛以外的名次: 按组内名次交替排列{'、'.join(fmt.groups)}组",
-               f"places outside the placement finals: groups {', '.join(fmt.groups)} alternate by place in group"),
+               f"places outside the placement finals: groups {', '.join(fmt.groups)} alternate by place in group")
+            + _default(pf, "below_rule"),
         ]
     if isinstance(fmt, AnnouncedLaterFormat):
         return [tr("赛制: ", "format: ") + fmt.note]
@@ -404,11 +436,13 @@ def _ladder(fmt: LadderFormat, reg: Regulation) -> list[str]:
         tr(f"赛制: 积分晋级制, 随机匹配; 胜得{fmt.win:+d}分, 负{fmt.loss:+d}分; "
            f"逃跑{fmt.escape:+d}分, 对手{fmt.escape_opponent:+d}分",
            f"format: points ladder, random matching; win {fmt.win:+d}, loss {fmt.loss:+d}; "
-           f"escaping a game {fmt.escape:+d}, the opponent {fmt.escape_opponent:+d}"),
+           f"escaping a game {fmt.escape:+d}, the opponent {fmt.escape_opponent:+d}")
+        + _defaults_note(fmt, ("matching", "win", "loss", "escape", "escape_opponent")),
         tr("录取: ", "qualify: ") + "; ".join(quota)
         + tr("; 积分相同胜局数多者列前", "; on equal points more wins rank higher")
-        + (tr("; 胜局数也相同则并列一同晋级", "; players equal in wins too all qualify") if fmt.all_tied_qualify else ""),
-        tr("比赛时间: ", "playing hours: ") + fmt.play_hours,
+        + (tr("; 胜局数也相同则并列一同晋级", "; players equal in wins too all qualify") if fmt.all_tied_qualify else "")
+        + _defaults_note(fmt, ("tie_break", "all_tied_qualify")),
+        tr("比赛时间: ", "playing hours: ") + fmt.play_hours + _default(fmt, "play_hours"),
     ]
     if fmt.confirm_within_working_days:
         n = fmt.confirm_within_working_days
@@ -416,14 +450,17 @@ def _ladder(fmt: LadderFormat, reg: Regulation) -> list[str]:
                         f"qualifiers must complete their entry details within {n} working days, "
                         "or are treated as withdrawn"))
     if fmt.may_replay_next_period:
-        lines.append(tr("成绩不理想可重新参加下一期", "players may play again in the next period"))
+        lines.append(tr("成绩不理想可重新参加下一期", "players may play again in the next period")
+                     + _default(fmt, "may_replay_next_period"))
     lines.append(tr("前期已晋级者再次名列前茅: ", "an earlier qualifier placing again: ")
                  + (tr("名额顺延给下一名", "the place passes to the next player")
                     if fmt.earlier_qualifier_place == "passed_on"
-                    else tr("仍占名次, 名额不顺延", "keeps the place, which is not passed on")))
+                    else tr("仍占名次, 名额不顺延", "keeps the place, which is not passed on"))
+                 + _default(fmt, "earlier_qualifier_place"))
     if fmt.guardian_under_age:
         n = fmt.guardian_under_age
-        lines.append(tr(f"未满{n}周岁的晋级选手须填写监护人信息", f"qualifiers under {n} must give a guardian's details"))
+        lines.append(tr(f"未满{n}周岁的晋级选手须填写监护人信息", f"qualifiers under {n} must give a guardian's details")
+                     + _default(fmt, "guardian_under_age"))
     return lines
 
 
@@ -441,12 +478,13 @@ def _ranking(title: str, rr: RankingRules) -> list[str]:
            if rr.undefeated_champion else "")
         + tr("依次比较 ", "compared in order by ")
         + _join(names)
+        + _default(rr, "criteria")
     ]
     if Criterion.TOTAL_SCORE in {c.criterion for c in rr.criteria}:
         terms = " + ".join(
             (f"{w}×" if w != 1 else "") + criterion_label(c) for c, w in rr.total_score.items()
         )
-        lines.append(tr("总得分", "Total score") + f" = {terms}")
+        lines.append(tr("总得分", "Total score") + f" = {terms}" + _default(rr, "total_score"))
     return lines
 
 
@@ -482,8 +520,9 @@ def _teams(reg: Regulation) -> list[str]:
         lines.append(
             tr(f"{c.name}{'(' + scope + ')' if scope else ''}: {c.size}人, {method}",
                f"{c.name}{' (' + scope + ')' if scope else ''}: {c.size} players, {method}")
-            + (tr("; 只计报满人数的队", "; only full teams are ranked") if c.complete_only else "")
-            + tr(f"; 相同依次比较{ties}", f"; ties broken by {ties}")
+            + (tr("; 只计报满人数的队", "; only full teams are ranked") + _default(c, "complete_only")
+               if c.complete_only else "")
+            + tr(f"; 相同依次比较{ties}", f"; ties broken by {ties}") + _default(c, "tie_breaks")
         )
         if c.method_note:
             lines.append(f"  ({c.method_note})")
@@ -504,14 +543,22 @@ def _prizes(reg: Regulation) -> list[str]:
             age = tr(f", {sa.min_age}岁以上(年龄以{ref}计)", f", aged {sa.min_age} and over (age on {ref})")
         lines.append(
             f"{sa.name} ({reg.division(sa.division).name}{age}): {who} {value}"
-            + (tr("; 可与名次奖累积", "; may be combined with place prizes") if sa.cumulative else "")
+            + (tr("; 可与名次奖累积", "; may be combined with place prizes") + _default(sa, "cumulative")
+               if sa.cumulative else "")
         )
     for pa in pz.participation:
         names = _join(reg.division(d).name for d in pa.divisions)
         lines.append(tr(f"参赛奖 ({names}): 其余棋手获参赛奖, 奖励价值{yuan(pa.amount)}",
                         f"Participation prize ({names}): every other player receives a prize worth {yuan(pa.amount)}"))
+    if pz.tied_places == "share":
+        lines.append(tr("名次并列时, 合并所占各名次的奖金平均分配",
+                        "Tied players share the prize money of the places they occupy equally"))
+    elif any(pl.rows for pl in pz.lists):
+        lines.append(tr("名次并列时, 各得该名次奖金", "Tied players each receive the prize of their place")
+                     + _default(pz, "tied_places"))
     if pz.pre_tax:
-        lines.append(tr("注: 以上奖金均为税前奖金", "Note: all prize money above is before tax"))
+        lines.append(tr("注: 以上奖金均为税前奖金", "Note: all prize money above is before tax")
+                     + _default(pz, "pre_tax"))
     if pz.value_note:
         lines.append(tr("注: ", "Note: ") + pz.value_note)
     return lines
@@ -544,9 +591,13 @@ def _prize_list(pl: PrizeList, reg: Regulation) -> list[str]:
     if pl.cumulative_with:
         names = _join(_list_name(x, reg) for x in pl.cumulative_with)
         lines.append(tr(f"  - 可与{names}奖金累积", f"  - may be combined with the prize money of {names}"))
-    if pl.fewer_entrants == "n_minus_1":
-        lines.append(tr(f"  - 若报名人数不足{pl.places}人, 按照总人数减1录取",
-                        f"  - with fewer than {pl.places} entries, the places awarded are the entries minus 1"))
+    for rule in sorted(pl.entrant_rules(), key=lambda r: r.below):
+        if rule.minus is not None:
+            lines.append(tr(f"  - 若参赛人数不足{rule.below}人, 按照总人数减{rule.minus}录取",
+                            f"  - with fewer than {rule.below} entries, the places awarded are the entries minus {rule.minus}"))
+        else:
+            lines.append(tr(f"  - 若参赛人数不足{rule.below}人, 只录取前{rule.places}名",
+                            f"  - with fewer than {rule.below} entries, only the top {rule.places} are awarded"))
     total = sum((r.amount or 0) * (r.place_to - r.place_from + 1) for r in pl.rows)
     if total:
         lines.append(tr("  - 合计: ", "  - total: ") + yuan(total))
@@ -587,8 +638,12 @@ def _rank_award(ra: RankAwardRule, reg: Regulation) -> list[str]:
     if ra.skip_if_already_holding:
         rules.append(tr("已持有该段位或更高者顺延给下一名", "a player already holding the rank or higher passes it down"))
     if rules:
-        lines.append("  - " + "; ".join(rules))
-    lines.append(f"  - {ra.procedure}")
+        lines.append("  - " + "; ".join(rules) + _defaults_note(
+            ra, ("amateurs_only", "exclude_new_pros", "skip_if_already_holding")))
+    if ra.places_among_amateurs:
+        lines.append(tr("  - 名次按业余棋手重新排列", "  - places are counted among amateurs")
+                     + _default(ra, "places_among_amateurs"))
+    lines.append(f"  - {ra.procedure}" + _default(ra, "procedure"))
     return lines
 
 
@@ -646,7 +701,8 @@ def _registration(reg: Regulation) -> list[str]:
 
 def _officials(reg: Regulation) -> list[str]:
     of = reg.officials
-    lines = [tr("裁判长: ", "Chief referee: ") + of.chief_referee, tr("其他技术官员: ", "Other officials: ") + of.others]
+    lines = [tr("裁判长: ", "Chief referee: ") + of.chief_referee + _default(of, "chief_referee"),
+             tr("其他技术官员: ", "Other officials: ") + of.others + _default(of, "others")]
     if reg.appeals:
         a = reg.appeals
         lines.append(tr(
@@ -656,6 +712,7 @@ def _officials(reg: Regulation) -> list[str]:
             f"Appeals: {'in writing, ' if a.written else ''}within {a.window_minutes} minutes of the end of the round, "
             f"fee {yuan(a.fee)}, {'refunded if upheld, kept if not' if a.refunded_if_upheld else 'not refunded'}, "
             f"handled by {a.handled_by}",
-        ))
-        lines.append(tr("非裁判类争议: ", "Disputes not about refereeing: ") + a.non_referee_disputes)
+        ) + _defaults_note(a, ("written", "refunded_if_upheld", "handled_by")))
+        lines.append(tr("非裁判类争议: ", "Disputes not about refereeing: ") + a.non_referee_disputes
+                     + _default(a, "non_referee_disputes"))
     return lines

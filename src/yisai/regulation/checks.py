@@ -11,9 +11,16 @@ from datetime import date
 
 from yisai.i18n import Text
 from yisai.regulation.messages import NONE
+from yisai.regulation.prizes import PrizeList
+from yisai.regulation.promotions import PromotionRule
 from yisai.regulation.rules import Scoring, TimeControl
 from yisai.regulation.schema import Regulation
-from yisai.regulation.stages import LadderFormat, TwoGroupSwissFormat
+from yisai.regulation.stages import (
+    AnnouncedLaterFormat,
+    LadderFormat,
+    SwissFormat,
+    TwoGroupSwissFormat,
+)
 
 Path = tuple[str | int, ...]
 
@@ -37,7 +44,57 @@ def check(reg: Regulation) -> list[Finding]:
     out += _references(reg)
     out += _place_tables(reg)
     out += _numbers(reg)
+    out += _promotions(reg)
     return out
+
+
+def _promotions(reg: Regulation) -> list[Finding]:
+    """升段/定级: the division exists and plays games; a stated game count is its round count;
+    the rank ranges of one division's rules do not overlap (a player gets one grant)."""
+    out: list[Finding] = []
+    divisions = {d.id for d in reg.divisions}
+    seen: dict[str, list[tuple[int, PromotionRule]]] = {}
+    for i, rule in enumerate(reg.promotions):
+        path: Path = ("promotions", i)
+        if rule.division not in divisions:
+            out.append(Finding((*path, "division"), Text(f"未知组别: {rule.division}",
+                                                         f"unknown division: {rule.division}"),
+                               _allowed(", ".join(divisions))))
+            continue
+        stages = [s for s in reg.stages if rule.division in s.divisions]
+        fmts = [s.format_for(rule.division) for s in stages]
+        if fmts and all(isinstance(f, LadderFormat | AnnouncedLaterFormat) for f in fmts):
+            out.append(Finding((*path, "division"),
+                               Text(f"组别 {rule.division} 没有按轮次下的比赛 (线上积分赛或赛制另行通知), "
+                                    "按胜局数升段无从计算",
+                                    f"division {rule.division} plays no rounds (online ladder or format "
+                                    "announced later): promotion by wins cannot be computed")))
+        fixed = {f.rounds for f in fmts if isinstance(f, SwissFormat) and f.rounds is not None
+                 and not f.rounds_provisional}
+        if rule.rounds is not None and fixed and rule.rounds not in fixed:
+            out.append(Finding((*path, "rounds"),
+                               Text(f"规则写{rule.rounds}局, 但该组别比赛共{min(fixed)}轮",
+                                    f"the rule says {rule.rounds} games, but the division plays "
+                                    f"{min(fixed)} rounds"),
+                               Text(f"应为 {min(fixed)}", f"should be {min(fixed)}")))
+        for j, other in seen.get(rule.division, []):
+            if _ranks_overlap(rule, other):
+                out.append(Finding((*path, "min_rank"),
+                                   Text(f"与 promotions.{j} 的适用段级位重叠: 同一棋手只能适用一条规则",
+                                        f"overlaps the ranks of promotions.{j}: a player may match one rule "
+                                        "only")))
+        seen.setdefault(rule.division, []).append((i, rule))
+    return out
+
+
+def _ranks_overlap(a: PromotionRule, b: PromotionRule) -> bool:
+    if a.unranked and b.unranked:
+        return True
+    if not (a.ranked and b.ranked):
+        return False
+    low = max(a.min_rank.value if a.min_rank else -10_000, b.min_rank.value if b.min_rank else -10_000)
+    high = min(a.max_rank.value if a.max_rank else 10_000, b.max_rank.value if b.max_rank else 10_000)
+    return low <= high
 
 
 def _numbers(reg: Regulation) -> list[Finding]:
@@ -190,6 +247,7 @@ def _place_tables(reg: Regulation) -> list[Finding]:
                                     "are awarded"),
                                Text("rows 须恰好覆盖第1名至第places名",
                                     "rows must cover exactly places 1 to places")))
+        out += _entrant_rules(path, pl)
     for i, ra in enumerate(reg.rank_awards):
         for j, g in enumerate(ra.grants):
             path = ("rank_awards", i, "grants", j)
@@ -210,6 +268,35 @@ def _place_tables(reg: Regulation) -> list[Finding]:
                     out.append(Finding(cpath, Text(f"区间为空: 达到{c.at_least}人且不足{c.below}人",
                                                    f"empty range: at least {c.at_least} and fewer than "
                                                    f"{c.below} players")))
+    return out
+
+
+def _entrant_rules(path: Path, pl: PrizeList) -> list[Finding]:
+    """按参赛人数录取: a rule must cut the list (else it says nothing), one rule per threshold."""
+    out: list[Finding] = []
+    seen: set[int] = set()
+    if pl.fewer_entrants == "n_minus_1":
+        seen.add(pl.places)
+    for k, rule in enumerate(pl.by_entrants):
+        rpath = (*path, "by_entrants", k)
+        if rule.below in seen:
+            out.append(Finding((*rpath, "below"),
+                               Text(f"“不足{rule.below}人”已有一条规则"
+                                    + ("（fewer_entrants = \"n_minus_1\" 即不足录取名额时减1）"
+                                       if rule.below == pl.places and pl.fewer_entrants == "n_minus_1" else ""),
+                                    f"there is already a rule for fewer than {rule.below} entrants")))
+        seen.add(rule.below)
+        if rule.places is not None and rule.places >= pl.places:
+            out.append(Finding((*rpath, "places"),
+                               Text(f"录取前{rule.places}名不少于本奖项的前{pl.places}名: 这条规则不起作用",
+                                    f"the top {rule.places} are no fewer than the list's {pl.places}: "
+                                    "the rule has no effect"),
+                               Text(f"须 < {pl.places}", f"must be < {pl.places}")))
+        if rule.minus is not None and rule.below - 1 - rule.minus >= pl.places:
+            out.append(Finding((*rpath, "minus"),
+                               Text(f"不足{rule.below}人减{rule.minus}也不少于前{pl.places}名: 这条规则不起作用",
+                                    f"n−{rule.minus} below {rule.below} entrants is never under {pl.places}: "
+                                    "the rule has no effect")))
     return out
 
 
