@@ -180,8 +180,8 @@ def summarize(reg: Regulation) -> list[str]:
     if reg.promotions:
         out += ["", _section("升段/定级", "Promotion by wins")]
         for pr in reg.promotions:
-            out.append(f"{reg.division(pr.division).name}: {promotion_text(pr)}" + _defaults_note(
-                pr, ("forfeit_wins_count", "byes_count", "must_play_all_rounds")))
+            mark = _defaults_note(pr, ("forfeit_wins_count", "byes_count", "must_play_all_rounds"))
+            out.append(f"{reg.division(pr.division).name}: {promotion_text(pr, mark)}")
     out += ["", _section("费用", "Fees"), *_fees(reg)]
     out += ["", _section("报名", "Registration"), *_registration(reg)]
     out += ["", _section("裁判与申诉", "Referees and appeals"), *_officials(reg)]
@@ -687,6 +687,9 @@ def _registration(reg: Regulation) -> list[str]:
             line += tr(" 途径: ", " via: ") + w.channel
         if w.note:
             line += f"; {w.note}"
+        if w.enforce:
+            scope = _join(reg.division(d).name for d in w.divisions) if w.divisions else tr("全部组别", "every division")
+            line += tr(f" (时间以外的报名不予接受: {scope})", f" (entries outside it are refused: {scope})")
         lines.append(line)
     if rg.required_documents:
         lines.append(tr("须提交: ", "Documents: ") + "; ".join(rg.required_documents))

@@ -511,6 +511,9 @@ def _references(reg: Regulation) -> list[Finding]:
     for j, ra in enumerate(reg.rank_awards):
         if need_division(("rank_awards", j, "division"), ra.division):
             need_ranking(("rank_awards", j, "ranking"), ra.division, ra.ranking)
+    for j, w in enumerate(reg.registration.windows):
+        for k, did in enumerate(w.divisions):
+            need_division(("registration", "windows", j, "divisions", k), did)
     for j, fee in enumerate(reg.fees.items):
         for k, ref in enumerate(fee.applies_to):
             if ref not in divisions and ref not in stage_ids:

@@ -61,8 +61,9 @@ def promotion_step_text(rule: PromotionRule, step: PromotionStep) -> str:
     return tr(f"{games}胜{step.wins}局{grant}", f"{step.wins} wins {games}: {grant}")
 
 
-def promotion_text(rule: PromotionRule) -> str:
-    """One promotion rule in a sentence, with its settings."""
+def promotion_text(rule: PromotionRule, settings_mark: str = "") -> str:
+    """One promotion rule in a sentence, with its settings (``settings_mark``, e.g. （默认）,
+    follows them)."""
     steps = tr("；", "; ").join(promotion_step_text(rule, s) for s in sorted(rule.steps, key=lambda s: -s.wins))
     text = tr(f"{rule.name}（{promotion_rank_range(rule)}）：{steps}",
               f"{rule.name} ({promotion_rank_range(rule)}): {steps}")
@@ -74,7 +75,7 @@ def promotion_text(rule: PromotionRule) -> str:
     extra.append(tr("轮空计胜局", "byes count as wins") if rule.byes_count else tr("轮空不计胜局", "byes do not count"))
     if rule.must_play_all_rounds:
         extra.append(tr("须参加全部轮次", "must play every round"))
-    text += tr("（", " (") + tr("，", ", ").join(extra) + tr("）", ")")
+    text += tr("（", " (") + tr("，", ", ").join(extra) + tr("）", ")") + settings_mark
     if rule.note:
         text += f"; {rule.note}"
     return text
