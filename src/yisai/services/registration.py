@@ -126,7 +126,12 @@ def _rendered(reasons: Iterable[Text]) -> tuple[str, ...]:
 
 
 def _needs_approval(regulation: Regulation, division: str) -> bool:
-    return regulation.division(division).eligibility.approval_required
+    """The division's own rule when it states one, else ``registration.approval_required``
+    (报名后须审核, for every division that does not say otherwise)."""
+    e = regulation.division(division).eligibility
+    if "approval_required" in e.model_fields_set:
+        return e.approval_required
+    return regulation.registration.approval_required
 
 
 def merge_player(existing: Player, incoming: Player) -> Player:
