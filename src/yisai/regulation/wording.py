@@ -51,14 +51,14 @@ def promotion_rank_range(rule: PromotionRule) -> str:
 
 def promotion_step_text(rule: PromotionRule, step: PromotionStep) -> str:
     """``7局胜5局升一段`` / ``胜5局定1段`` as the regulation words it."""
-    games = tr(f"{rule.rounds}局", f"of {rule.rounds} games ") if rule.rounds else ""
+    games = tr(f"{rule.rounds}局", f" of {rule.rounds}") if rule.rounds else ""
     if step.rank is not None:
         grant = tr(f"定{step.rank}", f"graded {step.rank.short}")
     else:
         unit = ("级" if rule.max_rank is not None and not rule.max_rank.is_dan
                 else "段" if rule.min_rank is not None and rule.min_rank.is_dan else "段(级)")
         grant = tr(f"升{_CN_NUMBERS.get(step.promote or 0, str(step.promote))}{unit}", f"up {step.promote} rank(s)")
-    return tr(f"{games}胜{step.wins}局{grant}", f"{step.wins} wins {games}: {grant}")
+    return tr(f"{games}胜{step.wins}局{grant}", f"{step.wins} wins{games}: {grant}")
 
 
 def promotion_text(rule: PromotionRule, settings_mark: str = "") -> str:
