@@ -104,7 +104,7 @@ def time_control(tc: TimeControl) -> str:
         text += tr(f" + {tc.byoyomi_periods}次{tc.byoyomi_seconds}秒读秒",
                    f" + byo-yomi {tc.byoyomi_periods} × {tc.byoyomi_seconds} s")
     if tc.loss_on_time:
-        text += tr(", 超时判负", ", loss on time")
+        text += tr(", 超时判负", ", loss on time") + _default(tc, "loss_on_time")
     return text
 
 
@@ -323,6 +323,7 @@ def _division(d: Division, reg: Regulation) -> list[str]:
         lines.append(
             tr(f"  - {m.decided_by}{cond}: 可并入{into}", f"  - {m.decided_by}{cond}: may be merged into {into}")
             + (tr(", 分别计算名次", ", ranked separately") if m.separate_ranking else "")
+            + _defaults_note(m, ("decided_by", "separate_ranking"))
         )
     if d.platform:
         lines.append(tr("  - 线上平台: ", "  - online platform: ") + d.platform)
@@ -407,7 +408,7 @@ def _format(fmt: object, reg: Regulation) -> list[str]:
         pf = fmt.placement_final
         a, b = fmt.groups[0], fmt.groups[1]
         split = (tr("按段位/等级分蛇形分组", "snake seeding by rank/rating") if fmt.split == "snake"
-                 else tr("抽签分组", "groups drawn by lot"))
+                 else tr("抽签分组", "groups drawn by lot")) + _defaults_note(fmt, ("groups", "split"))
         return [
             tr(f"赛制: 积分编排制, 分{''.join(fmt.groups)}组({split})各赛{fmt.group_rounds}轮, "
                f"第{pf.round}轮各组前{pf.top}名同名次决赛({a}1对{b}1决定第1、2名, {a}2对{b}2决定第3、4名 …)",
@@ -491,7 +492,8 @@ def _ranking(title: str, rr: RankingRules) -> list[str]:
 def _teams(reg: Regulation) -> list[str]:
     t = reg.teams
     assert t is not None
-    lines = [tr(f"{t.name}: 每队最多{t.max_players}人", f"{t.name}: at most {t.max_players} players per team")]
+    lines = [tr(f"{t.name}{_default(t, 'name')}: 每队最多{t.max_players}人",
+                f"{t.name}{_default(t, 'name')}: at most {t.max_players} players per team")]
     if t.max_men is not None or t.max_women is not None:
         men, women = t.max_men or 0, t.max_women or 0
         lines[-1] += tr(f"({men}男{women}女)", f" ({men} men, {women} women)")
