@@ -102,3 +102,47 @@ def test_an_online_ladder_cannot_be_simulated_and_says_so(tmp_path: Path) -> Non
     assert "无法模拟这个规程的比赛" in result.output
     assert "公开组(open): 只有线上积分晋级赛" in result.output
     assert not (tmp_path / "x.sqlite").exists()  # nothing was created
+
+
+CLUB_TEAMS = '''[teams]
+kind = "club"
+name = "俱乐部队"
+max_players = 4
+[[teams.competitions]]
+id = "club"
+name = "俱乐部团体"
+division = "dan"
+size = 4
+method = "sum_of_scores"
+ranking = "all"
+tie_breaks = ["sos"]
+complete_only = true
+
+# 七、录取名次与奖励'''
+
+
+def test_a_regulation_with_teams_gets_teams_made_from_its_team_rules(tmp_path: Path) -> None:
+    path = tmp_path / "teams.toml"
+    path.write_text(EXAMPLE.read_text(encoding="utf-8").replace("# 七、录取名次与奖励", CLUB_TEAMS, 1),
+                    encoding="utf-8")
+    db = tmp_path / "t.sqlite"
+    result = CliRunner().invoke(app, ["demo", "--regulation", str(path), "--seed", "3", "--scale", "0.5",
+                                      "--boards", "1", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "4 支队" in result.output
+    with unit_of_work(str(db)) as work:
+        (event,) = work.repo.list_events()
+        teams = work.repo.list_teams(event.id)
+        games = work.repo.games(event.id, "dan", stage="main")
+        names = {pid: p.name for pid, p in work.repo.players_by_id(event.id).items()}
+    assert len(teams) == 4 and all(len(t.members) == 4 for t in teams)
+    # 个人积分之和 recomputed from the games (胜2 负0, 轮空2, 对方弃权2) against the printed table.
+    score: dict[str, int] = defaultdict(int)
+    for g in games:
+        for pid in (g.black, g.white):
+            if pid is not None and g.outcome_for(pid) == "W":
+                score[pid] += 2
+    lines = result.output.split("【俱乐部团体】")[1].splitlines()[2:6]
+    printed = {cells[1]: int(cells[2]) for cells in (ln.split("  ") for ln in lines)}
+    assert printed == {t.name: sum(score[m.player_id] for m in t.members) for t in teams}
+    assert all(names[m.player_id] in result.output for t in teams for m in t.members)
