@@ -229,9 +229,13 @@ def generic_people(reg: Regulation, seed: int, scale: float = 1.0
     if reg.teams is not None:
         rules = reg.teams
         n_teams = max(4, min(_n(8, scale), rules.max_teams or 10_000))
+        # One team per province first (规程 often limit a region to one team), then cities again.
+        by_province: dict[str, tuple[str, str | None]] = {p: (p, c) for p, c in reversed(PLACES)}
+        homes = list(by_province.values())[::-1]
+        homes += [(p, None) for p in PROVINCES if p not in {h[0] for h in homes}]
         for k in range(n_teams):
-            province, city = PLACES[k % len(PLACES)]
-            team = f"{city}{'' if k < len(PLACES) else k // len(PLACES) + 1}队"
+            province, city = homes[k % len(homes)]
+            team = f"{city or province}{'' if k < len(homes) else k // len(homes) + 1}队"
             teams[team] = (province, city)
             if rules.slots:
                 for slot in rules.slots:
@@ -284,10 +288,12 @@ def cannot_simulate(reg: Regulation) -> list[Text]:
     return out
 
 
-def _window_moment(reg: Regulation) -> datetime | None:
-    """A moment inside every enforced registration window, if they have one in common."""
-    opens: list[datetime] = []
-    closes: list[datetime] = []
+def _window_moment(reg: Regulation, team_opens: datetime | None = None,
+                   team_closes: datetime | None = None) -> datetime | None:
+    """A moment inside every enforced registration window (and the team window given), if they
+    have one in common."""
+    opens: list[datetime] = [team_opens] if team_opens else []
+    closes: list[datetime] = [team_closes] if team_closes else []
     for w in reg.registration.windows:
         if not w.enforce:
             continue
@@ -307,7 +313,10 @@ def registration_moment(reg: Regulation) -> datetime:
     """A moment inside the team registration window and the regulation's enforced windows,
     so the demo registers on time."""
     teams = reg.teams
-    fallback = _window_moment(reg) or datetime(reg.year, 1, 1, 9, 0)
+    enforced = _window_moment(reg)
+    if enforced is not None and teams is not None and (teams.registration_from or teams.registration_to):
+        return _window_moment(reg, teams.registration_from, teams.registration_to) or enforced
+    fallback = enforced or datetime(reg.year, 1, 1, 9, 0)
     if teams is None or teams.registration_to is None:
         return teams.registration_from if teams and teams.registration_from else fallback
     moment = teams.registration_to - timedelta(days=7)
