@@ -66,6 +66,7 @@ def test_aliases_tables_and_formula_terms_in_chinese() -> None:
 def test_an_unknown_chinese_name_is_refused_with_the_allowed_names() -> None:
     (issue,) = _issues(_with(EXAMPLE_TEXT, '"对手分", "累进分"]', '"对手分", "魔法分"]'))
     assert "ranking.criteria.2.criterion" in issue and "'魔法分'" in issue and "'cumulative'" in issue
+    assert "或中文名: 积分、总得分、对手分、累进分、胜对手分、直胜、逐轮减去对手分" in issue
 
 
 # ------------------------------------------------------------------ settings with no effect
