@@ -150,7 +150,7 @@ def _cut_note(pl: PrizeList, n: int, cut: int, rule: EntrantRule | None) -> str:
               f"{n} entrants, fewer than {rule.below}: only the top {cut} awarded")
 
 
-def shared_amount(rows: Sequence[PrizeRow], place: int, tied: int, cut: int) -> tuple[int, str]:
+def shared_amount(rows: Sequence[PrizeRow], place: int, tied: int, cut: int, unit: str = "人") -> tuple[int, str]:
     """名次并列, 奖金平分: ``tied`` players sharing ``place`` split the money of places
     place..place+tied−1 (those within the ``cut``) equally, in whole yuan; a remainder that does
     not split is stated."""
@@ -158,7 +158,7 @@ def shared_amount(rows: Sequence[PrizeRow], place: int, tied: int, cut: int) -> 
     pool = sum((row.amount or 0) for q in range(place, last + 1) if (row := amount_for(rows, q)))
     each, rest = divmod(pool, tied)
     span = tr(f"第{place}至{place + tied - 1}名", f"places {place}–{place + tied - 1}")
-    note = tr(f"{tied}人并列第{place}名，平分{span}奖金共{pool}元", f"{tied} tied for place {place}: "
+    note = tr(f"{tied}{unit}并列第{place}名，平分{span}奖金共{pool}元", f"{tied} tied for place {place}: "
               f"{span} prize money ({pool} yuan) shared")
     if rest:
         note += tr(f"（余{rest}元不可均分）", f" ({rest} yuan left over)")
@@ -261,7 +261,7 @@ def _prize_list(
             row = amount_for(pl.rows, t.place)
             amount, note = (row.amount or 0) if row else 0, tr("并列", "shared") if ties[t.place] > 1 else ""
             if share and ties[t.place] > 1 and row is not None and row.amount is not None:
-                amount, note = shared_amount(pl.rows, t.place, ties[t.place], cut)
+                amount, note = shared_amount(pl.rows, t.place, ties[t.place], cut, "队")
             lines.append(
                 PrizeLine(
                     place=t.place,
