@@ -230,11 +230,13 @@ def _pairing(reg: Regulation) -> str:
         what = _AVOID[p.avoid_same]
         avoid = tr(f"; 前{p.avoid_rounds}轮回避同{what.zh}",
                    f"; players of the same {what.en} avoided in the first {p.avoid_rounds} rounds")
+    colours = (tr("平衡黑白", "colours balanced") if p.colour_balance
+               else tr("不考虑黑白平衡", "colours not balanced"))
     return tr(
-        f"编排: 第一轮按{seeding}排序, {_ROUND1[p.round1_method].zh}; 同分组内{in_group}; 不重复对局; 平衡黑白",
+        f"编排: 第一轮按{seeding}排序, {_ROUND1[p.round1_method].zh}; 同分组内{in_group}; 不重复对局; {colours}",
         f"Pairing: round 1 sorted by {seeding}; {_ROUND1[p.round1_method].en}; within a score group {in_group}; "
-        "no repeat games; colours balanced",
-    ) + avoid + _defaults_note(p, ("round1_seeding", "round1_method", "in_group"))
+        f"no repeat games; {colours}",
+    ) + avoid + _defaults_note(p, ("round1_seeding", "round1_method", "in_group", "colour_balance"))
 
 
 _SEED = {"rank": Text("段位", "rank"), "rating": Text("等级分", "rating"), "lot": Text("抽签", "lot")}
