@@ -93,6 +93,9 @@ NO_EFFECT = [
      "by_entrants = [{ below = 16, places = 8 }]", "prizes.lists.1.by_entrants.0.places: 录取前8名不少于本奖项的前8名"),
     ("an age date without an age", 'name = "定级组名次"', 'name = "定级组名次"\nage_reference = 2026-03-28',
      "divisions.2.rankings.0.age_reference: 名次表没有年龄限制"),
+    ("disconnection rules over the board", "[stages.time_control]\nmain_minutes = 30",
+     "[stages.disconnection]\nmax_disconnections = 2\n[stages.time_control]\nmain_minutes = 30",
+     "stages.0.disconnection: 断线与逃跑规定只用于线上对局"),
     ("window divisions without enforce", 'enforce = true }', 'divisions = ["dan"] }',
      "registration.windows.0: divisions 只在 enforce = true 时起作用"),
 ]

@@ -127,6 +127,10 @@ def _no_effect(reg: Regulation) -> list[Finding]:
                                     "no confirmation deadline (confirm_within_working_days) to remind of",
                                     "写 confirm_within_working_days 或删去 confirm_reminder_days",
                                     "set confirm_within_working_days or remove confirm_reminder_days"))
+        if s.disconnection is not None and not any(isinstance(f, LadderFormat) for _, f in formats):
+            out.append(_useless(("stages", i, "disconnection"), "断线与逃跑规定只用于线上对局 (online_ladder), 本阶段没有线上对局",
+                                "disconnection rules apply to online games (online_ladder); this stage has none",
+                                "删去 disconnection", "remove disconnection"))
     for j, pl in enumerate(reg.prizes.lists):
         if not pl.others_keep_place:
             continue
