@@ -29,8 +29,10 @@ def test_the_example_dan_event_runs_to_the_end(tmp_path: Path) -> None:
                     "【定级组定级（5轮）】", "完成:"):
         assert heading in out, heading
     assert "定级组 第6轮" not in out
-    # 12 players a division (scale 0.5): fewer than 16, so only the top 6 are awarded.
-    assert "参赛12人，不足16人，只录取前6名" in out
+    # Scale 0.5: 12 players, but at least twice the rounds so 7 rounds pair without a rematch:
+    # 段位组 and 级位组 14, 定级组 (5 rounds) 12 — all fewer than 16, so only the top 6 are awarded.
+    assert out.count("参赛14人，不足16人，只录取前6名") == 2
+    assert out.count("参赛12人，不足16人，只录取前6名") == 1
     with unit_of_work(str(db)) as work:
         (event,) = work.repo.list_events()
         players = work.repo.players_by_id(event.id)

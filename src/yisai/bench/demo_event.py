@@ -183,7 +183,7 @@ def xiaoqiwang_people(seed: int, scale: float = 1.0) -> tuple[list[DemoPlayer], 
 
 
 def _division_people(rnd: random.Random, names: NameMaker, reg: Regulation, division: str, count: int,
-                     gender: Gender | None = None) -> list[Player]:
+                     gender: Gender | None = None, home: tuple[str, str | None] | None = None) -> list[Player]:
     """``count`` players who meet the division's eligibility as the regulation states it: birth
     window, genders, rank limits, certificate, region; unranked where the division's promotion
     rules are for unranked players only (定级组)."""
@@ -200,7 +200,7 @@ def _division_people(rnd: random.Random, names: NameMaker, reg: Regulation, divi
     out = []
     for _ in range(count):
         g = gender or (rnd.choice(e.genders) if e.genders else (Gender.FEMALE if rnd.random() < 0.3 else Gender.MALE))
-        province, city = rnd.choice(PLACES)
+        province, city = home or rnd.choice(PLACES)  # a team's players come from its place
         region = e.regions[0] if e.regions else "中国大陆"
         born = _birth(rnd, born_from, born_to)
         if unranked_only:
@@ -228,7 +228,7 @@ def generic_people(reg: Regulation, seed: int, scale: float = 1.0
     team_divisions: set[str] = set()
     if reg.teams is not None:
         rules = reg.teams
-        n_teams = max(4, min(_n(8, scale), rules.max_teams or 10_000))
+        n_teams = min(max(4, _n(8, scale)), rules.max_teams or 10_000)
         # One team per province first (规程 often limit a region to one team), then cities again.
         by_province: dict[str, tuple[str, str | None]] = {p: (p, c) for p, c in reversed(PLACES)}
         homes = list(by_province.values())[::-1]
@@ -241,7 +241,7 @@ def generic_people(reg: Regulation, seed: int, scale: float = 1.0
                 for slot in rules.slots:
                     did = slot.division or reg.divisions[0].id
                     team_divisions.add(did)
-                    for p in _division_people(rnd, names, reg, did, 1, slot.gender):
+                    for p in _division_people(rnd, names, reg, did, 1, slot.gender, (province, city)):
                         people.append(DemoPlayer(p, did, team))
                 continue
             comps = rules.competitions or []
@@ -253,14 +253,31 @@ def generic_people(reg: Regulation, seed: int, scale: float = 1.0
             genders = [Gender.MALE] * min(men, size) + [Gender.FEMALE] * min(women, max(0, size - men))
             genders += [Gender.MALE] * (size - len(genders))
             for g in genders:
-                for p in _division_people(rnd, names, reg, did, 1, g):
+                for p in _division_people(rnd, names, reg, did, 1, g, (province, city)):
                     people.append(DemoPlayer(p, did, team))
+    seated = {d: sum(1 for dp in people if dp.division == d) for d in team_divisions}
     for d in reg.divisions:
-        if d.id in team_divisions or not _playable(reg, d.id):
+        if not _playable(reg, d.id):
             continue
-        for p in _division_people(rnd, names, reg, d.id, _n(24, scale, 6)):
+        want = max(_n(24, scale, 6), least_field(reg, d.id))
+        count = max(0, least_field(reg, d.id) - seated[d.id]) if d.id in team_divisions else want
+        for p in _division_people(rnd, names, reg, d.id, count):
             people.append(DemoPlayer(p, d.id))
     return people, teams
+
+
+def least_field(reg: Regulation, division: str) -> int:
+    """Players a division needs so its rounds can be paired without a rematch: twice the rounds
+    of a Swiss (with at most n/2 rounds a rematch-free pairing always exists), for two groups
+    twice that again. A format that knows its own needs adds none."""
+    need = 0
+    for stage in pairable_stages(reg, division):
+        fmt = stage.format_for(division)
+        if isinstance(fmt, SwissFormat) and fmt.rounds is not None:
+            need = max(need, 2 * fmt.rounds)
+        elif isinstance(fmt, TwoGroupSwissFormat):
+            need = max(need, 4 * fmt.group_rounds)
+    return need
 
 
 def _playable(reg: Regulation, division: str) -> bool:
