@@ -148,3 +148,21 @@ def test_a_regulation_with_teams_gets_teams_made_from_its_team_rules(tmp_path: P
     printed = {cells[1]: int(cells[2]) for cells in (ln.split("  ") for ln in lines)}
     assert printed == {t.name: sum(score[m.player_id] for m in t.members) for t in teams}
     assert all(names[m.player_id] in result.output for t in teams for m in t.members)
+
+
+def test_both_seed_files_run_through_the_generic_field_too(tmp_path: Path) -> None:
+    """Under another file name the seeds get no hand-made field: the generic one must fit them
+    (seats of six by division and gender; city teams of 3 men + 2 women; groups A/B of 9 rounds)."""
+    for stem, scale in (("2025-xiaoqiwang", "0.2"), ("2025-shanhai-cup", "0.1")):
+        path = tmp_path / f"copy-of-{stem}.toml"
+        path.write_text((REGULATIONS / f"{stem}.toml").read_text(encoding="utf-8"), encoding="utf-8")
+        db = tmp_path / f"{stem}.sqlite"
+        result = CliRunner().invoke(app, ["demo", "--regulation", str(path), "--scale", scale, "--boards", "0",
+                                          "--db", str(db)])
+        assert result.exit_code == 0, result.output
+        assert "不予批准" not in result.output and "完成:" in result.output
+        with unit_of_work(str(db)) as work:
+            (event,) = work.repo.list_events()
+            assert len(work.repo.list_teams(event.id)) == 4
+            for rnd in work.repo.list_rounds(event.id):
+                assert all(g.result != Result.UNKNOWN for g in rnd.games), (stem, rnd.division, rnd.number)
