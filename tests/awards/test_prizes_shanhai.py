@@ -242,3 +242,25 @@ def test_summary_says_pre_tax_because_seed_000_says_so():
     players, pids = open_field()
     rep = compute_prizes(results(shanhai(), players, [table("open", "mixed", pids)]))
     assert "以上金额均为税前（元）" in prize_summary(rep).notes
+
+
+def test_tied_teams_share_the_money_of_the_places_they_take_when_the_file_says_so():
+    # Issue 23: two men's teams tied for 2nd took 6,000 each (12,000 for places worth 10,000).
+    # With prizes.tied_places = "share" they split 2nd + 3rd = 6,000 + 4,000 → 5,000 each.
+    reg = shanhai()
+    men = reg.teams.competitions[0].model_copy(update={"tie_breaks": ["sos"]})
+    teams_rules = reg.teams.model_copy(update={"competitions": [men, *reg.teams.competitions[1:]]})
+    data = {"a1": 16, "b1": 14, "c1": 14, "a2": 14, "b2": 12, "c2": 12, "a3": 10, "b3": 12, "c3": 12}
+    order = list(data)
+    players = [player(p) for p in order]
+    t = table("open", "mixed", order, [data[p] for p in order], [50.0] * len(order),
+              places=list(range(1, len(order) + 1)))
+    teams = [team("A", ["a1", "a2", "a3"]), team("B", ["b1", "b2", "b3"]), team("C", ["c1", "c2", "c3"])]
+    for tied, paid in (("each_full", [10000, 6000, 6000]), ("share", [10000, 5000, 5000])):
+        r = reg.model_copy(update={"teams": teams_rules,
+                                   "prizes": reg.prizes.model_copy(update={"tied_places": tied})})
+        lines = compute_prizes(results(r, players, [t], teams=teams)).list("men-team").lines
+        # A: 16+14+10 = 40; B: 14+12+12 = 38, C: 14+12+12 = 38, equal 对手分 → both 2nd
+        assert [(ln.team_id, ln.place, ln.amount) for ln in lines] == [
+            ("A", 1, paid[0]), ("B", 2, paid[1]), ("C", 2, paid[2])]
+    assert lines[1].note == "2队并列第2名，平分第2至3名奖金共10000元"

@@ -25,12 +25,9 @@ def group(division: str, boys: int, girls: int):
 
 
 def test_n_minus_1_rule():
-    # 若报名人数不足8人，按照总人数减1录取
-    assert awarded_places(8, 38, "n_minus_1") == 8
-    assert awarded_places(8, 8, "n_minus_1") == 8
-    assert awarded_places(8, 7, "n_minus_1") == 6
-    assert awarded_places(8, 5, "n_minus_1") == 4
-    assert awarded_places(8, 1, "n_minus_1") == 0
+    # 若报名人数不足8人，按照总人数减1录取 (the list's rule as data: fewer_entrants = n_minus_1)
+    rules = xiaoqiwang().prizes.lists[1].entrant_rules()
+    assert [awarded_places(8, n, rules)[0] for n in (38, 8, 7, 5, 1)] == [8, 8, 6, 4, 0]
 
 
 def test_top_8_per_group_and_gender_values_per_group_and_participation():

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 
+from yisai.record import Game
 from yisai.registry.person import Player
 from yisai.registry.team import Team
 from yisai.regulation.divisions import RankingList
@@ -34,6 +35,8 @@ class EventResults:
 
     ``entrants`` lists, per division, who entered (报名); absent, it is everyone in that
     division's ranking tables. ``team_lot`` is a drawn order of team ids for "lot" tie-breaks.
+    ``games`` holds each division's games (of its playing stage) and ``rounds`` the number of
+    rounds every player of the division is meant to play: promotion by wins reads them.
     """
 
     regulation: Regulation
@@ -43,6 +46,8 @@ class EventResults:
     team_matches: Mapping[str, Sequence[TeamMatch]] = field(default_factory=dict)
     entrants: Mapping[str, Sequence[str]] = field(default_factory=dict)
     team_lot: Sequence[str] | None = None
+    games: Mapping[str, Sequence[Game]] = field(default_factory=dict)
+    rounds: Mapping[str, int] = field(default_factory=dict)
 
     def ranking_tables(self) -> dict[RankingKey, RankingTable]:
         """Every ranking list of the regulation that is given or derivable, by (division, id)."""

@@ -2,8 +2,11 @@
 
 Rules applied (each one a field of ``yisai.regulation.prizes``):
 
-* A list awards the top ``places`` of its ranking; with ``fewer_entrants = n_minus_1`` and fewer
-  entrants than places, only n−1 are awarded (seed 002 九(二)).
+* A list awards the top ``places`` of its ranking; conditional rules (``by_entrants``) cut that
+  when there are fewer entrants than they say (不足16人只录取前6名), and ``fewer_entrants =
+  n_minus_1`` is the rule "fewer entrants than places: n−1" (seed 002 九(二)).
+* Tied places (并列): each takes the prize of the place, or with ``prizes.tied_places = share``
+  they share the money of the places they occupy equally (two tied 2nd share 2nd + 3rd).
 * ``others_keep_place``: the list is read from the division's unfiltered ranking, so a woman
   inside the "男子个人" top 32 takes that place and its prize and nobody moves down
   (seed 000 十三(一)1 "名次不再顺延").
@@ -33,6 +36,7 @@ from yisai.i18n import tr
 from yisai.registry.person import Player
 from yisai.regulation.divisions import RankingList
 from yisai.regulation.prizes import (
+    EntrantRule,
     ParticipationAward,
     PrizeKind,
     PrizeList,
@@ -40,7 +44,7 @@ from yisai.regulation.prizes import (
     SpecialAward,
 )
 from yisai.regulation.schema import Regulation
-from yisai.standings.teams import RankedPlayer, RankingKey, RankingTable, TeamTable
+from yisai.standings.teams import RankingKey, RankingTable, TeamTable
 
 KIND_LABELS: dict[str, str] = {"cash": "奖金", "ecard": "电商卡", "gift": "实物", "honour": "荣誉"}
 
@@ -122,11 +126,43 @@ class PrizeReport:
 # ---------------------------------------------------------------------------------------------
 
 
-def awarded_places(places: int, entrants: int, rule: str) -> int:
-    """录取名额: ``places``, or with fewer entrants all of them / n−1 (seed 002 九(二))."""
-    if entrants >= places:
-        return places
-    return max(entrants - 1, 0) if rule == "n_minus_1" else entrants
+def awarded_places(places: int, entrants: int, rules: Sequence[EntrantRule] = ()) -> tuple[int, EntrantRule | None]:
+    """录取名额 and the conditional rule that set it: ``places``, never more than the entrants;
+    with fewer entrants than a rule's ``below`` (the smallest such ``below`` wins) its places
+    (不足16人只录取前6名) or n − ``minus`` (seed 002 九(二): 不足8人按总人数减1录取)."""
+    applicable = [r for r in rules if entrants < r.below]
+    if not applicable:
+        return min(places, entrants), None
+    rule = min(applicable, key=lambda r: r.below)
+    cut = rule.places if rule.places is not None else max(entrants - (rule.minus or 0), 0)
+    return min(cut, places, entrants), rule
+
+
+def _cut_note(pl: PrizeList, n: int, cut: int, rule: EntrantRule | None) -> str:
+    if rule is None:
+        if cut < pl.places:
+            return tr(f"参赛{n}人，不足{pl.places}人，全部录取", f"{n} entrants: all awarded")
+        return ""
+    if rule.minus is not None:
+        return tr(f"参赛{n}人，不足{rule.below}人，按总人数减{rule.minus}录取{cut}名",
+                  f"{n} entrants, fewer than {rule.below}: n−{rule.minus} = {cut} awarded")
+    return tr(f"参赛{n}人，不足{rule.below}人，只录取前{cut}名",
+              f"{n} entrants, fewer than {rule.below}: only the top {cut} awarded")
+
+
+def shared_amount(rows: Sequence[PrizeRow], place: int, tied: int, cut: int, unit: str = "人") -> tuple[int, str]:
+    """名次并列, 奖金平分: ``tied`` players sharing ``place`` split the money of places
+    place..place+tied−1 (those within the ``cut``) equally, in whole yuan; a remainder that does
+    not split is stated."""
+    last = min(place + tied - 1, cut)
+    pool = sum((row.amount or 0) for q in range(place, last + 1) if (row := amount_for(rows, q)))
+    each, rest = divmod(pool, tied)
+    span = tr(f"第{place}至{place + tied - 1}名", f"places {place}–{place + tied - 1}")
+    note = tr(f"{tied}{unit}并列第{place}名，平分{span}奖金共{pool}元", f"{tied} tied for place {place}: "
+              f"{span} prize money ({pool} yuan) shared")
+    if rest:
+        note += tr(f"（余{rest}元不可均分）", f" ({rest} yuan left over)")
+    return each, note
 
 
 def amount_for(rows: Sequence[PrizeRow], place: int) -> PrizeRow | None:
@@ -192,13 +228,6 @@ def _entrants_for(results: EventResults, division: str, rl: RankingList | None, 
     return count
 
 
-def _shared_places(rows: Sequence[RankedPlayer]) -> set[int]:
-    seen: dict[int, int] = defaultdict(int)
-    for r in rows:
-        seen[r.place] += 1
-    return {p for p, n in seen.items() if n > 1}
-
-
 def _name(players: Mapping[str, Player], pid: str) -> str:
     p = players.get(pid)
     return p.name if p is not None else pid
@@ -222,26 +251,31 @@ def _prize_list(
         tt = team_tables.get(pl.team_competition)
         ranked = tt.ranked if tt is not None else ()
         n = len(ranked)
-        cut = awarded_places(pl.places, n, pl.fewer_entrants)
-        shared = _shared_team_places([t.place for t in ranked if t.place is not None])
+        cut, by_rule = awarded_places(pl.places, n, pl.entrant_rules())
+        ties = _tie_counts([t.place for t in ranked if t.place is not None])
+        share = results.regulation.prizes.tied_places == "share"
         lines = []
         for t in ranked:
             if t.place is None or t.place > cut:
                 continue
             row = amount_for(pl.rows, t.place)
+            amount, note = (row.amount or 0) if row else 0, tr("并列", "shared") if ties[t.place] > 1 else ""
+            if share and ties[t.place] > 1 and row is not None and row.amount is not None:
+                amount, note = shared_amount(pl.rows, t.place, ties[t.place], cut, "队")
             lines.append(
                 PrizeLine(
                     place=t.place,
                     name=t.name,
                     team_id=t.team_id,
-                    amount=(row.amount or 0) if row else 0,
+                    amount=amount,
                     nominal=row.amount if row else None,
                     gift=row.gift if row else None,
-                    shared=t.place in shared,
-                    note=tr("并列", "shared") if t.place in shared else "",
+                    shared=ties[t.place] > 1,
+                    note=note,
                 )
             )
-        return PrizeListResult(**common, places=cut, entrants=n, lines=tuple(lines))
+        return PrizeListResult(**common, places=cut, entrants=n, lines=tuple(lines),
+                               note=_cut_note(pl, n, cut, by_rule))
 
     reg = results.regulation
     rid, widened = source_ranking(reg, pl)
@@ -257,16 +291,22 @@ def _prize_list(
     division = reg.division(pl.division)
     rl = next((r for r in division.rankings if r.id == rid), None)
     n = _entrants_for(results, pl.division, rl, table)
-    cut = awarded_places(pl.places, n, pl.fewer_entrants)
-    shared = _shared_places(table.rows)
+    cut, by_rule = awarded_places(pl.places, n, pl.entrant_rules())
+    ties = _tie_counts([r.place for r in table.rows])
+    share = reg.prizes.tied_places == "share"
     lines = []
     for r in table.rows:
         if r.place > cut:
             break
         row = amount_for(pl.rows, r.place)
+        amount = (row.amount or 0) if row else 0
         notes = []
-        if r.place in shared:
-            notes.append(tr("并列", "shared"))
+        if ties[r.place] > 1:
+            if share and row is not None and row.amount is not None:
+                amount, shared_note = shared_amount(pl.rows, r.place, ties[r.place], cut)
+                notes.append(shared_note)
+            else:
+                notes.append(tr("并列", "shared"))
         if widened:
             wanted = next((x for x in division.rankings if x.id == pl.ranking), None)
             p = results.players.get(r.player_id)
@@ -282,28 +322,23 @@ def _prize_list(
                 place=r.place,
                 name=_name(results.players, r.player_id),
                 player_id=r.player_id,
-                amount=(row.amount or 0) if row else 0,
+                amount=amount,
                 nominal=row.amount if row else None,
                 gift=row.gift if row else None,
-                shared=r.place in shared,
+                shared=ties[r.place] > 1,
                 note="；".join(notes),
             )
         )
-    note = ""
-    if cut < pl.places:
-        note = (
-            tr(f"参赛{n}人，不足{pl.places}人，按总人数减1录取{cut}名", f"{n} entrants: n−1 = {cut} awarded")
-            if pl.fewer_entrants == "n_minus_1"
-            else tr(f"参赛{n}人，不足{pl.places}人，全部录取", f"{n} entrants: all awarded")
-        )
-    return PrizeListResult(**common, places=cut, entrants=n, lines=tuple(lines), note=note)
+    return PrizeListResult(**common, places=cut, entrants=n, lines=tuple(lines),
+                           note=_cut_note(pl, n, cut, by_rule))
 
 
-def _shared_team_places(places: Sequence[int]) -> set[int]:
+def _tie_counts(places: Sequence[int]) -> dict[int, int]:
+    """How many share each place (1 = not shared)."""
     seen: dict[int, int] = defaultdict(int)
     for p in places:
         seen[p] += 1
-    return {p for p, n in seen.items() if n > 1}
+    return seen
 
 
 def _cumulative(a: str, b: str, defs: Mapping[str, PrizeList]) -> bool:

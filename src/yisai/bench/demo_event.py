@@ -1,6 +1,8 @@
-"""`yisai demo`: a realistic event per seed regulation, run from registration to awards.
+"""`yisai demo`: a realistic event for any regulation, run from registration to awards.
 
-Generated people (plausible Chinese names, birth dates inside and just outside the windows,
+For the two seed regulations the field is hand-shaped (below); for any other file it is
+generated from the regulation itself (``generic_people``: each division's eligibility, teams as
+``[teams]`` makes them up). Generated people (plausible Chinese names, birth dates inside and just outside the windows,
 ranks, provinces and cities), teams, a few deliberately ineligible entries, then every round
 paired by the engine with simulated results (the stronger player wins more often), standings,
 team standings, prizes and rank awards. Seeded, so two runs print the same event.
@@ -11,21 +13,25 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
+from yisai.i18n import Text
 from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.registry.team import Team
 from yisai.regulation import Regulation
 from yisai.regulation.stages import (
+    AnnouncedLaterFormat,
     KnockoutFormat,
+    LadderFormat,
     RoundRobinFormat,
+    Stage,
     SwissFormat,
     TwoGroupSwissFormat,
 )
-from yisai.services.context import Context, Work
+from yisai.services.context import Context, Refused, Work
 from yisai.services.event_data import division_players
 from yisai.services.events import EventRecord, create_event, playing_stage, regulation_of
 from yisai.services.registration import (
@@ -37,7 +43,7 @@ from yisai.services.registration import (
 )
 from yisai.services.results import load_event_results
 from yisai.services.round_results import record_result
-from yisai.services.rounds import PairedRound, pair, round_view
+from yisai.services.rounds import PairedRound, pair, round_view, set_round_count
 from yisai.vocabulary.rank import Rank
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
@@ -178,10 +184,158 @@ def xiaoqiwang_people(seed: int, scale: float = 1.0) -> tuple[list[DemoPlayer], 
     return people, teams
 
 
+def _division_people(rnd: random.Random, names: NameMaker, reg: Regulation, division: str, count: int,
+                     gender: Gender | None = None, home: tuple[str, str | None] | None = None) -> list[Player]:
+    """``count`` players who meet the division's eligibility as the regulation states it: birth
+    window, genders, rank limits, certificate, region; unranked where the division's promotion
+    rules are for unranked players only (定级组)."""
+    e = reg.division(division).eligibility
+    start = _first_day(reg)
+    born_from = e.born_from or (e.born_to - timedelta(days=365 * 30) if e.born_to else date(start.year - 50, 1, 1))
+    born_to = e.born_to or min(born_from + timedelta(days=365 * 8), start - timedelta(days=365 * 5))
+    if born_to < born_from:
+        born_to = born_from
+    rules = [r for r in reg.promotions if r.division == division]
+    unranked_only = bool(rules) and all(not r.ranked for r in rules) and e.min_rank is None and e.max_rank is None
+    low = e.min_rank.value + 1 if e.min_rank else -9  # _rank() counts dan numbers: 1段 = 1, 1级 = 0
+    high = e.max_rank.value + 1 if e.max_rank else 6
+    out = []
+    for _ in range(count):
+        g = gender or (rnd.choice(e.genders) if e.genders else (Gender.FEMALE if rnd.random() < 0.3 else Gender.MALE))
+        province, city = home or rnd.choice(PLACES)  # a team's players come from its place
+        region = e.regions[0] if e.regions else "中国大陆"
+        born = _birth(rnd, born_from, born_to)
+        if unranked_only:
+            out.append(Player(id="", name=names(g), gender=g, birth_date=born, rank=None,
+                              certificate_no=None, region=region, province=province, city=city, rating=None))
+            continue
+        out.append(_player(rnd, names, g, born, _rank(rnd, low, high), province, city)
+                   .model_copy(update={"region": region}))
+    return out
+
+
+def _first_day(reg: Regulation) -> date:
+    days = [s.start for s in reg.stages if s.start is not None]
+    return min(days) if days else date(reg.year, 6, 1)
+
+
+def generic_people(reg: Regulation, seed: int, scale: float = 1.0
+                   ) -> tuple[list[DemoPlayer], dict[str, tuple[str, str | None]]]:
+    """A field for any regulation: teams as ``[teams]`` makes them up (one player per seat, or
+    full teams of ``max_players`` for each team competition's division), and individual entries
+    for every division that plays rounds. Seeded."""
+    rnd, names = random.Random(seed), NameMaker(random.Random(seed + 1))
+    people: list[DemoPlayer] = []
+    teams: dict[str, tuple[str, str | None]] = {}
+    team_divisions: set[str] = set()
+    if reg.teams is not None:
+        rules = reg.teams
+        n_teams = min(max(4, _n(8, scale)), rules.max_teams or 10_000)
+        # One team per province first (规程 often limit a region to one team), then cities again.
+        by_province: dict[str, tuple[str, str | None]] = {p: (p, c) for p, c in reversed(PLACES)}
+        homes = list(by_province.values())[::-1]
+        homes += [(p, None) for p in PROVINCES if p not in {h[0] for h in homes}]
+        for k in range(n_teams):
+            province, city = homes[k % len(homes)]
+            team = f"{city or province}{'' if k < len(homes) else k // len(homes) + 1}队"
+            teams[team] = (province, city)
+            if rules.slots:
+                for slot in rules.slots:
+                    did = slot.division or reg.divisions[0].id
+                    team_divisions.add(did)
+                    for p in _division_people(rnd, names, reg, did, 1, slot.gender, (province, city)):
+                        people.append(DemoPlayer(p, did, team))
+                continue
+            comps = rules.competitions or []
+            did = comps[0].division if comps else reg.divisions[0].id
+            team_divisions.add(did)
+            men = rules.max_men if rules.max_men is not None else rules.max_players
+            women = rules.max_women if rules.max_women is not None else 0
+            size = min(rules.max_players, max(c.size for c in comps) if comps else rules.max_players)
+            genders = [Gender.MALE] * min(men, size) + [Gender.FEMALE] * min(women, max(0, size - men))
+            genders += [Gender.MALE] * (size - len(genders))
+            for g in genders:
+                for p in _division_people(rnd, names, reg, did, 1, g, (province, city)):
+                    people.append(DemoPlayer(p, did, team))
+    seated = {d: sum(1 for dp in people if dp.division == d) for d in team_divisions}
+    for d in reg.divisions:
+        if not _playable(reg, d.id):
+            continue
+        want = max(_n(24, scale, 6), least_field(reg, d.id))
+        count = max(0, least_field(reg, d.id) - seated[d.id]) if d.id in team_divisions else want
+        for p in _division_people(rnd, names, reg, d.id, count):
+            people.append(DemoPlayer(p, d.id))
+    return people, teams
+
+
+def least_field(reg: Regulation, division: str) -> int:
+    """Players a division needs so its rounds can be paired without a rematch: twice the rounds
+    of a Swiss (with at most n/2 rounds a rematch-free pairing always exists), for two groups
+    twice that again. A format that knows its own needs adds none."""
+    need = 0
+    for stage in pairable_stages(reg, division):
+        fmt = stage.format_for(division)
+        if isinstance(fmt, SwissFormat) and fmt.rounds is not None:
+            need = max(need, 2 * fmt.rounds)
+        elif isinstance(fmt, TwoGroupSwissFormat):
+            need = max(need, 4 * fmt.group_rounds)
+    return need
+
+
+def _playable(reg: Regulation, division: str) -> bool:
+    return bool(pairable_stages(reg, division))
+
+
+def pairable_stages(reg: Regulation, division: str) -> list[Stage]:
+    """The division's stages played in rounds over the board, in the file's order."""
+    return [s for s in reg.stages if division in s.divisions
+            and not isinstance(s.format_for(division), LadderFormat | AnnouncedLaterFormat)]
+
+
+def cannot_simulate(reg: Regulation) -> list[Text]:
+    """Why the regulation cannot be run through a simulated event (empty: it can)."""
+    out = []
+    for d in reg.divisions:
+        if pairable_stages(reg, d.id):
+            continue
+        kinds = {s.format_for(d.id).kind for s in reg.stages if d.id in s.divisions}
+        why = Text("只有线上积分晋级赛 (线上对局, 用 yisai qualifier simulate 模拟一期)",
+                   "only an online ladder (online games: simulate a period with yisai qualifier simulate)") \
+            if kinds == {"online_ladder"} else Text("赛制另行通知或没有按轮次进行的比赛",
+                                                   "its format is announced later or it plays no rounds")
+        out.append(Text(f"{d.name}({d.id}): {why.zh}", f"{d.name} ({d.id}): {why.en}"))
+    return out
+
+
+def _window_moment(reg: Regulation, team_opens: datetime | None = None,
+                   team_closes: datetime | None = None) -> datetime | None:
+    """A moment inside every enforced registration window (and the team window given), if they
+    have one in common."""
+    opens: list[datetime] = [team_opens] if team_opens else []
+    closes: list[datetime] = [team_closes] if team_closes else []
+    for w in reg.registration.windows:
+        if not w.enforce:
+            continue
+        if w.opens is not None:
+            opens.append(w.opens if isinstance(w.opens, datetime) else datetime.combine(w.opens, time(9, 0)))
+        if w.closes is not None:
+            closes.append(w.closes if isinstance(w.closes, datetime) else datetime.combine(w.closes, time(9, 0)))
+    if not opens and not closes:
+        return None
+    moment = min(closes) - timedelta(days=3) if closes else max(opens) + timedelta(days=1)
+    if opens and moment < max(opens):
+        moment = max(opens)
+    return moment.replace(second=0)
+
+
 def registration_moment(reg: Regulation) -> datetime:
-    """A moment inside the team registration window, so the demo registers on time."""
+    """A moment inside the team registration window and the regulation's enforced windows,
+    so the demo registers on time."""
     teams = reg.teams
-    fallback = datetime(reg.year, 1, 1, 9, 0)
+    enforced = _window_moment(reg)
+    if enforced is not None and teams is not None and (teams.registration_from or teams.registration_to):
+        return _window_moment(reg, teams.registration_from, teams.registration_to) or enforced
+    fallback = enforced or datetime(reg.year, 1, 1, 9, 0)
     if teams is None or teams.registration_to is None:
         return teams.registration_from if teams and teams.registration_from else fallback
     moment = teams.registration_to - timedelta(days=7)
@@ -219,9 +373,14 @@ def register_all(work: Work, event: EventRecord, reg: Regulation, people: list[D
     return Registration(approved, rejected)
 
 
-def rounds_for(reg: Regulation, division: str, entrants: int) -> int:
-    """Rounds of a division's Swiss; 'decided by entries' → enough to find a winner, plus two."""
-    fmt = playing_stage(reg, division).format_for(division)
+MAX_ROUNDS = 50  # a format that never says "no such round" stops here
+
+
+def rounds_for(reg: Regulation, division: str, entrants: int, stage: Stage | None = None) -> int | None:
+    """Rounds of a division's stage: the regulation's count; 'decided by entries' → enough to
+    find a winner, plus two; None for a format that knows its own rounds (pair until the
+    pairing service says there is no such round)."""
+    fmt = (stage or playing_stage(reg, division)).format_for(division)
     if isinstance(fmt, TwoGroupSwissFormat):
         return fmt.placement_final.round
     if isinstance(fmt, RoundRobinFormat):
@@ -234,7 +393,8 @@ def rounds_for(reg: Regulation, division: str, entrants: int) -> int:
         from yisai.pairing.knockout import bracket_size
 
         return bracket_size(min(entrants, fmt.players or entrants)).bit_length() - 1
-    assert isinstance(fmt, SwissFormat)
+    if not isinstance(fmt, SwissFormat):
+        return None
     if fmt.rounds is not None:
         return fmt.rounds
     # With at most n/2 rounds a rematch-free pairing always exists (Dirac: the graph of
@@ -242,19 +402,23 @@ def rounds_for(reg: Regulation, division: str, entrants: int) -> int:
     return max(1, min(entrants // 2, 9, (entrants - 1).bit_length() + 2))
 
 
-def play_round(work: Work, event: EventRecord, division: str, n: int, seed: int) -> PairedRound:
-    """Pair round ``n`` and enter simulated results (the stronger player wins more often)."""
+def play_round(work: Work, event: EventRecord, division: str, n: int, seed: int,
+               stage_ref: str | None = None, forfeit_rate: float = 0.0) -> PairedRound:
+    """Pair round ``n`` and enter simulated results (the stronger player wins more often; a
+    few games are lost on time, and with ``forfeit_rate`` some are forfeited)."""
     rnd = random.Random(seed)
     strength = {p.id: p.rank.value if p.rank else -30 for p in division_players(work, event, division)}
-    paired = pair(work, str(event.id), division, n)
+    paired = pair(work, str(event.id), division, n, stage_ref=stage_ref)
     for group, pairing in paired.parts:
         for b in pairing.boards:
-            diff = strength[b.black] - strength[b.white]
+            diff = strength.get(b.black, -30) - strength.get(b.white, -30)
             p_black = 1 / (1 + 10 ** (-diff / 3))
             text = "黑胜" if rnd.random() < p_black else "白胜"
             if rnd.random() < 0.01:
                 text = "白超时负" if text == "黑胜" else "黑超时负"
-            record_result(work, str(event.id), division, n, b.board, text, group=group)
+            elif rnd.random() < forfeit_rate:
+                text = "白弃权" if text == "黑胜" else "黑弃权"
+            record_result(work, str(event.id), division, n, b.board, text, group=group, stage_ref=stage_ref)
     return paired
 
 
@@ -270,21 +434,30 @@ DEMO_SEEDS: dict[str, tuple[Callable[[int, float], tuple[list[DemoPlayer], dict[
 @dataclass(frozen=True)
 class DemoStep:
     """One thing the demo did, for a front end to show: ``kind`` is ``event``, ``registered``,
-    ``division`` (a division starts: name, players, rounds), ``round`` (a RoundView), or
+    ``division`` (a division's stage starts: division, players, rounds or None when the format
+    decides, stage), ``round`` (a RoundView), or
     ``results`` (the final EventResults)."""
 
     kind: str
     data: Any
 
 
-def run_demo(ctx: Context, path: Path, scale: float) -> Iterator[DemoStep]:
+def run_demo(ctx: Context, path: Path, scale: float, seed: int | None = None) -> Iterator[DemoStep]:
     """Create the event of regulation ``path``, register a synthetic field inside its window,
-    play every division's rounds with simulated results, and yield each step as it is done."""
+    play every division's stages round by round with simulated results, and yield each step
+    as it is done. Everything goes through the services the commands use (register, approve,
+    pair, record a result, results); a format is played by asking the pairing service for the
+    next round until it says there is none."""
+    known = DEMO_SEEDS.get(path.stem)
     with ctx.work() as work:
-        event = create_event(work, path, seed=DEMO_SEEDS.get(path.stem, (None, 1))[1])
+        event = create_event(work, path, seed=seed if seed is not None else (known[1] if known else 1))
     reg = regulation_of(event)
-    make_people = DEMO_SEEDS.get(path.stem, (shanhai_people, 0))[0]
-    people, teams = make_people(event.seed, scale)
+    if known is not None:
+        people, teams = known[0](event.seed, scale)
+        forfeits = 0.0
+    else:
+        people, teams = generic_people(reg, event.seed, scale)
+        forfeits = 0.03
     yield DemoStep("event", (event, reg))
     with ctx.work() as work:
         registration = register_all(work, event, reg, people, teams)
@@ -294,12 +467,22 @@ def run_demo(ctx: Context, path: Path, scale: float) -> Iterator[DemoStep]:
             n = len(approved_players(work, event, d.id))
         if n < 2:
             continue
-        total = rounds_for(reg, d.id, n)
-        yield DemoStep("division", (d, n, total))
-        for n_round in range(1, total + 1):
-            with ctx.work() as work:
-                play_round(work, event, d.id, n_round, event.seed + n_round)
-            with ctx.work() as work:
-                yield DemoStep("round", round_view(work, str(event.id), d.id, n_round))
+        for stage in pairable_stages(reg, d.id):
+            total = rounds_for(reg, d.id, n, stage)
+            fmt = stage.format_for(d.id)
+            if isinstance(fmt, SwissFormat) and fmt.rounds is None and total is not None:
+                with ctx.work() as work:  # 轮次视报名情况而定: the chief referee fixes the count
+                    set_round_count(work, str(event.id), d.id, total, note="demo")
+            yield DemoStep("division", (d, n, total, stage))
+            for n_round in range(1, (total or MAX_ROUNDS) + 1):
+                try:
+                    with ctx.work() as work:
+                        play_round(work, event, d.id, n_round, event.seed + n_round, stage.id, forfeits)
+                except Refused as exc:
+                    if total is None and exc.code == "no_such_round":
+                        break  # the format's own end (knockout final played, all groups done …)
+                    raise
+                with ctx.work() as work:
+                    yield DemoStep("round", round_view(work, str(event.id), d.id, n_round, stage.id))
     with ctx.work() as work:
         yield DemoStep("results", load_event_results(work, str(event.id)))

@@ -15,8 +15,15 @@ from typing import BinaryIO
 import xlsxwriter
 
 from yisai.awards.prizes import PrizeReport
+from yisai.awards.promotions import PromotionReport
 from yisai.awards.rank_awards import RankAwardReport
-from yisai.formats.awards_report import TextTable, prize_tables, rank_award_tables, team_table
+from yisai.formats.awards_report import (
+    TextTable,
+    prize_tables,
+    promotion_tables,
+    rank_award_tables,
+    team_table,
+)
 from yisai.registry.person import Player
 from yisai.registry.team import Team
 from yisai.standings.teams import TeamTable
@@ -90,8 +97,15 @@ def write_prizes(
 
 
 def write_rank_awards(
-    report: RankAwardReport, players: Mapping[str, Player], target: str | Path | BinaryIO,
+    report: RankAwardReport,
+    players: Mapping[str, Player],
+    target: str | Path | BinaryIO,
+    promotions: PromotionReport | None = None,
     teams: Sequence[Team] = (),
 ) -> None:
-    """段位申报: the applicants sheet, then one sheet per division with every decision."""
-    write_tables(rank_award_tables(report, players, teams), target)
+    """段位申报: the applicants sheet, then one sheet per division with every decision; then
+    升段/定级 (the promoted list and one sheet per rule) when the regulation has any."""
+    tables = rank_award_tables(report, players, teams)
+    if promotions is not None:
+        tables += promotion_tables(promotions, players)
+    write_tables(tables, target)

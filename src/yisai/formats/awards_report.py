@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from yisai.awards.prizes import KIND_LABELS, PrizeListResult, PrizeReport
+from yisai.awards.promotions import PromotionReport
 from yisai.awards.rank_awards import RankAwardReport
 from yisai.i18n import tr
 from yisai.registry.person import Player
@@ -168,6 +169,8 @@ def _tie_cell(v: object) -> Cell:
 
 def rank_award_tables(report: RankAwardReport, players: Mapping[str, Player],
                       teams: Iterable[Team] = ()) -> list[TextTable]:
+    if not report.rules:  # the regulation grants no 段位 by place
+        return []
     out = [applicant_table(report, players, team_names(teams))]
     for rule in report.rules:
         rows: list[tuple[Cell, ...]] = []
@@ -220,6 +223,40 @@ def applicant_table(report: RankAwardReport, players: Mapping[str, Player],
         (tr("段位资格审核、证书颁发按照《中国围棋业余等级制及管理办法》执行",
             "certificates per the CWA amateur grading rules"),),
     )
+
+
+def promotion_tables(report: PromotionReport, players: Mapping[str, Player]) -> list[TextTable]:
+    """升段/定级: the list of players promoted, then one table per rule with every decision."""
+    if not report.rules:
+        return []
+    rows = []
+    for o, pr in report.promoted():
+        rows.append((o.division_name, pr.name, unit_of(players.get(pr.player_id)), pr.before or tr("无", "none"),
+                     pr.wins, pr.after, pr.step, pr.note))
+    out = [TextTable(
+        tr("升段/定级名单", "promotions by wins"),
+        (tr("组别", "division"), tr("姓名", "name"), tr("单位", "unit"), tr("原段级位", "rank held"),
+         tr("胜局", "wins"), tr("授予", "granted"), tr("依据", "by"), tr("说明", "note")),
+        tuple(rows),
+        (tr(f"共{len(rows)}人", f"{len(rows)} players"),),
+    )]
+    for o in report.rules:
+        detail: list[tuple[Cell, ...]] = []
+        if not o.applies:
+            detail.append(("", "", "", "", o.reason))
+        for pr in o.promoted:
+            detail.append((pr.name, pr.before or tr("无", "none"), pr.wins, pr.after, pr.note))
+        for npr in o.not_promoted:
+            detail.append((npr.name, npr.before or tr("无", "none"), npr.wins, tr("未授予", "not granted"),
+                           npr.reason))
+        out.append(TextTable(
+            tr(f"{o.division_name}{o.rule.name}（{o.rounds}轮）", f"{o.division_name} {o.rule.name} ({o.rounds} rounds)"),
+            (tr("姓名", "name"), tr("原段级位", "rank held"), tr("胜局", "wins"), tr("结果", "result"),
+             tr("说明", "note")),
+            tuple(detail),
+            (o.label,),
+        ))
+    return out
 
 
 def to_lines(tables: Iterable[TextTable]) -> list[str]:

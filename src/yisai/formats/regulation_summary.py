@@ -9,8 +9,10 @@ Formats are fixed so lines can be compared with the text: amounts ``60000元``, 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import date, datetime, time
+
+from pydantic import BaseModel
 
 from yisai.i18n import Text, tr
 from yisai.regulation.divisions import Division, Eligibility
@@ -29,7 +31,7 @@ from yisai.regulation.stages import (
     TimetableEntry,
     TwoGroupSwissFormat,
 )
-from yisai.regulation.wording import grant_text, places
+from yisai.regulation.wording import grant_text, places, promotion_text
 from yisai.vocabulary.people import Gender
 
 _KIND_LABELS = {
@@ -106,8 +108,27 @@ def time_control(tc: TimeControl) -> str:
         text += tr(f" + {tc.byoyomi_periods}次{tc.byoyomi_seconds}秒读秒",
                    f" + byo-yomi {tc.byoyomi_periods} × {tc.byoyomi_seconds} s")
     if tc.loss_on_time:
-        text += tr(", 超时判负", ", loss on time")
+        text += tr(", 超时判负", ", loss on time") + _default(tc, "loss_on_time")
     return text
+
+
+def _default(model: BaseModel, *names: str) -> str:
+    """``（默认）`` when none of ``names`` was written in the file: what the summary prints
+    from a default is marked as one (pydantic records the fields a file set)."""
+    if any(n in model.model_fields_set for n in names):
+        return ""
+    return tr("（默认）", " (default)")
+
+
+def _defaults_note(model: BaseModel, names: Iterable[str]) -> str:
+    """After a sentence built from several settings: ``（默认）`` if the file wrote none of
+    them, ``（win、bye 为默认）`` naming those it left out, or nothing."""
+    unset = [n for n in names if n not in model.model_fields_set]
+    if not unset:
+        return ""
+    if len(unset) == len(list(names)):
+        return tr("（默认）", " (default)")
+    return tr(f"（{'、'.join(unset)} 为默认）", f" ({', '.join(unset)} by default)")
 
 
 def _section(zh: str, en: str) -> str:
@@ -144,12 +165,12 @@ def summarize(reg: Regulation, *, ids: bool = True) -> list[str]:
         f"Points: win {sc.win}, draw {sc.draw}, loss {sc.loss}; bye {sc.bye} (not counted in anyone's SOS); "
         f"opponent forfeits {sc.forfeit_win}, the player who forfeits {sc.forfeit_loss}, "
         f"both forfeit {sc.both_forfeit} each",
-    ))
-    out.append(
+    ) + _defaults_note(sc, _SCORING_FIELDS))
+    out.append((
         tr("弃权局计入对手分", "Forfeited games count in SOS") if sc.forfeit_counts_in_sos
         else tr("未下的弃权局不计入对手分(与轮空相同); 超时判负计入",
                 "Forfeited games not played do not count in SOS (as a bye); losses on time count")
-    )
+    ) + _default(sc, "forfeit_counts_in_sos"))
     out += _ranking(tr("个人名次", "Individual ranking"), reg.ranking)
     for d in reg.divisions:
         if d.ranking_rules:
@@ -162,6 +183,11 @@ def summarize(reg: Regulation, *, ids: bool = True) -> list[str]:
         out += ["", _section("段位授予/申报", "Rank awards")]
         for ra in reg.rank_awards:
             out += _rank_award(ra, reg, ids)
+    if reg.promotions:
+        out += ["", _section("升段/定级", "Promotion by wins")]
+        for pr in reg.promotions:
+            mark = _defaults_note(pr, ("forfeit_wins_count", "byes_count", "must_play_all_rounds"))
+            out.append(f"{reg.division(pr.division).name}: {promotion_text(pr, mark)}")
     out += ["", _section("费用", "Fees"), *_fees(reg)]
     out += ["", _section("报名", "Registration"), *_registration(reg)]
     out += ["", _section("裁判与申诉", "Referees and appeals"), *_officials(reg)]
@@ -181,6 +207,9 @@ def summarize(reg: Regulation, *, ids: bool = True) -> list[str]:
     return out
 
 
+_SCORING_FIELDS: Sequence[str] = ("win", "draw", "loss", "bye", "forfeit_win", "forfeit_loss", "both_forfeit")
+
+
 def _play_rules(reg: Regulation) -> str:
     r = reg.rules
     if r.superko == "positional":
@@ -194,7 +223,7 @@ def _play_rules(reg: Regulation) -> str:
         f"棋盘{r.board_size}路, 中国规则数子法, 贴{r.komi}目({_stones(r.komi)}子), {ko}, {suicide}自杀; {r.rules_text}",
         f"Board {r.board_size}×{r.board_size}, Chinese rules (area counting), komi {r.komi} points "
         f"({_stones(r.komi)} stones), {ko}, suicide {suicide}; {r.rules_text}",
-    )
+    ) + _defaults_note(r, ("board_size", "komi", "superko", "suicide_allowed", "rules_text"))
 
 
 def _pairing(reg: Regulation) -> str:
@@ -209,11 +238,13 @@ def _pairing(reg: Regulation) -> str:
     in_group = (tr("上半区对下半区", "top half against bottom half") if p.in_group == "split"
                 else tr("相邻配对", "neighbours paired"))
     avoid = "; " + p.avoid_policy() if p.avoid_policy() else ""
+    colours = (tr("平衡黑白", "colours balanced") if p.colour_balance
+               else tr("不考虑黑白平衡", "colours not balanced"))
     return tr(
-        f"编排: 第一轮按{seeding}排序, {_ROUND1[p.round1_method].zh}; 同分组内{in_group}; 不重复对局; 平衡黑白",
+        f"编排: 第一轮按{seeding}排序, {_ROUND1[p.round1_method].zh}; 同分组内{in_group}; 不重复对局; {colours}",
         f"Pairing: round 1 sorted by {seeding}; {_ROUND1[p.round1_method].en}; within a score group {in_group}; "
-        "no repeat games; colours balanced",
-    ) + avoid
+        f"no repeat games; {colours}",
+    ) + avoid + _defaults_note(p, ("round1_seeding", "round1_method", "in_group", "colour_balance"))
 
 
 _SEED = {"rank": Text("段位", "rank"), "rating": Text("等级分", "rating"), "lot": Text("抽签", "lot")}
@@ -256,11 +287,12 @@ def _eligibility(e: Eligibility) -> list[str]:
     if e.certificate_required:
         lines.append(tr("须持有中国围棋协会监制的业余段级位证书",
                         "an amateur rank certificate issued under the Chinese Weiqi Association is required"))
-    lines.append(_PRO_LABELS[e.professionals].render())
+    lines.append(_PRO_LABELS[e.professionals].render() + _default(e, "professionals"))
     if e.regions:
         lines.append(tr("仅限: " + "、".join(e.regions) + "棋手", "only players from: " + ", ".join(e.regions)))
     lines += [f"{k}: {v}" for k, v in e.region_notes.items()]
-    lines.append(tr("参赛途径", "entry routes") + ": " + _join(_ROUTE_LABELS[r].render() for r in e.routes))
+    lines.append(tr("参赛途径", "entry routes") + ": " + _join(_ROUTE_LABELS[r].render() for r in e.routes)
+                 + _default(e, "routes"))
     if e.represent_rule:
         lines.append(e.represent_rule)
     if e.approval_required:
@@ -293,6 +325,7 @@ def _division(d: Division, reg: Regulation, ids: bool = True) -> list[str]:
         lines.append(
             tr(f"  - {m.decided_by}{cond}: 可并入{into}", f"  - {m.decided_by}{cond}: may be merged into {into}")
             + (tr(", 分别计算名次", ", ranked separately") if m.separate_ranking else "")
+            + _defaults_note(m, ("decided_by", "separate_ranking"))
         )
     if d.platform:
         lines.append(tr("  - 线上平台: ", "  - online platform: ") + d.platform)
@@ -367,7 +400,8 @@ def _disconnection(s: Stage) -> str:
         + ("every interruption counts towards the total" if dc.short_absences_count_in_total
            else "only disconnections over the limit count towards the total")
         + "; the clock runs during a disconnection",
-    )
+    ) + _defaults_note(dc, ("disconnection_after_seconds", "max_disconnections", "max_total_absence_seconds",
+                            "absence_definition", "short_absences_count_in_total"))
 
 
 def _minutes(seconds: int) -> str:
@@ -390,7 +424,7 @@ def _format(fmt: object, reg: Regulation) -> list[str]:
         pf = fmt.placement_final
         a, b = fmt.groups[0], fmt.groups[1]
         split = (tr("按段位/等级分蛇形分组", "snake seeding by rank/rating") if fmt.split == "snake"
-                 else tr("抽签分组", "groups drawn by lot"))
+                 else tr("抽签分组", "groups drawn by lot")) + _defaults_note(fmt, ("groups", "split"))
         return [
             tr(f"赛制: 积分编排制, 分{''.join(fmt.groups)}组({split})各赛{fmt.group_rounds}轮, "
                f"第{pf.round}轮各组前{pf.top}名同名次决赛({a}1对{b}1决定第1、2名, {a}2对{b}2决定第3、4名 …)",
@@ -398,7 +432,8 @@ def _format(fmt: object, reg: Regulation) -> list[str]:
                f"in round {pf.round} the top {pf.top} of each group play placement finals "
                f"({a}1 v {b}1 for places 1 and 2, {a}2 v {b}2 for places 3 and 4 …)"),
             tr(f"同名次决赛以外的名次: 按组内名次交替排列{'、'.join(fmt.groups)}组",
-               f"places outside the placement finals: groups {', '.join(fmt.groups)} alternate by place in group"),
+               f"places outside the placement finals: groups {', '.join(fmt.groups)} alternate by place in group")
+            + _default(pf, "below_rule"),
         ]
     if isinstance(fmt, RoundRobinFormat):
         return _round_robin(fmt)
@@ -489,11 +524,13 @@ def _ladder(fmt: LadderFormat, reg: Regulation) -> list[str]:
         tr(f"赛制: 积分晋级制, 随机匹配; 胜得{fmt.win:+d}分, 负{fmt.loss:+d}分; "
            f"逃跑{fmt.escape:+d}分, 对手{fmt.escape_opponent:+d}分",
            f"format: points ladder, random matching; win {fmt.win:+d}, loss {fmt.loss:+d}; "
-           f"escaping a game {fmt.escape:+d}, the opponent {fmt.escape_opponent:+d}"),
+           f"escaping a game {fmt.escape:+d}, the opponent {fmt.escape_opponent:+d}")
+        + _defaults_note(fmt, ("matching", "win", "loss", "escape", "escape_opponent")),
         tr("录取: ", "qualify: ") + "; ".join(quota)
         + tr("; 积分相同胜局数多者列前", "; on equal points more wins rank higher")
-        + (tr("; 胜局数也相同则并列一同晋级", "; players equal in wins too all qualify") if fmt.all_tied_qualify else ""),
-        tr("比赛时间: ", "playing hours: ") + fmt.play_hours,
+        + (tr("; 胜局数也相同则并列一同晋级", "; players equal in wins too all qualify") if fmt.all_tied_qualify else "")
+        + _defaults_note(fmt, ("tie_break", "all_tied_qualify")),
+        tr("比赛时间: ", "playing hours: ") + fmt.play_hours + _default(fmt, "play_hours"),
     ]
     if fmt.confirm_within_working_days:
         n = fmt.confirm_within_working_days
@@ -501,14 +538,17 @@ def _ladder(fmt: LadderFormat, reg: Regulation) -> list[str]:
                         f"qualifiers must complete their entry details within {n} working days, "
                         "or are treated as withdrawn"))
     if fmt.may_replay_next_period:
-        lines.append(tr("成绩不理想可重新参加下一期", "players may play again in the next period"))
+        lines.append(tr("成绩不理想可重新参加下一期", "players may play again in the next period")
+                     + _default(fmt, "may_replay_next_period"))
     lines.append(tr("前期已晋级者再次名列前茅: ", "an earlier qualifier placing again: ")
                  + (tr("名额顺延给下一名", "the place passes to the next player")
                     if fmt.earlier_qualifier_place == "passed_on"
-                    else tr("仍占名次, 名额不顺延", "keeps the place, which is not passed on")))
+                    else tr("仍占名次, 名额不顺延", "keeps the place, which is not passed on"))
+                 + _default(fmt, "earlier_qualifier_place"))
     if fmt.guardian_under_age:
         n = fmt.guardian_under_age
-        lines.append(tr(f"未满{n}周岁的晋级选手须填写监护人信息", f"qualifiers under {n} must give a guardian's details"))
+        lines.append(tr(f"未满{n}周岁的晋级选手须填写监护人信息", f"qualifiers under {n} must give a guardian's details")
+                     + _default(fmt, "guardian_under_age"))
     return lines
 
 
@@ -529,19 +569,21 @@ def _ranking(title: str, rr: RankingRules) -> list[str]:
            if rr.undefeated_champion else "")
         + tr("依次比较 ", "compared in order by ")
         + _join(names)
+        + _default(rr, "criteria")
     ]
     if Criterion.TOTAL_SCORE in {c.criterion for c in rr.criteria}:
         terms = " + ".join(
             (f"{w}×" if w != 1 else "") + criterion_label(c) for c, w in rr.total_score.items()
         )
-        lines.append(tr("总得分", "Total score") + f" = {terms}")
+        lines.append(tr("总得分", "Total score") + f" = {terms}" + _default(rr, "total_score"))
     return lines
 
 
 def _teams(reg: Regulation) -> list[str]:
     t = reg.teams
     assert t is not None
-    lines = [tr(f"{t.name}: 每队最多{t.max_players}人", f"{t.name}: at most {t.max_players} players per team")]
+    lines = [tr(f"{t.name}{_default(t, 'name')}: 每队最多{t.max_players}人",
+                f"{t.name}{_default(t, 'name')}: at most {t.max_players} players per team")]
     if t.max_men is not None or t.max_women is not None:
         men, women = t.max_men or 0, t.max_women or 0
         lines[-1] += tr(f"({men}男{women}女)", f" ({men} men, {women} women)")
@@ -570,8 +612,9 @@ def _teams(reg: Regulation) -> list[str]:
         lines.append(
             tr(f"{c.name}{'(' + scope + ')' if scope else ''}: {c.size}人, {method}",
                f"{c.name}{' (' + scope + ')' if scope else ''}: {c.size} players, {method}")
-            + (tr("; 只计报满人数的队", "; only full teams are ranked") if c.complete_only else "")
-            + tr(f"; 相同依次比较{ties}", f"; ties broken by {ties}")
+            + (tr("; 只计报满人数的队", "; only full teams are ranked") + _default(c, "complete_only")
+               if c.complete_only else "")
+            + tr(f"; 相同依次比较{ties}", f"; ties broken by {ties}") + _default(c, "tie_breaks")
         )
         if c.method_note:
             lines.append(f"  ({c.method_note})")
@@ -592,14 +635,22 @@ def _prizes(reg: Regulation) -> list[str]:
             age = tr(f", {sa.min_age}岁以上(年龄以{ref}计)", f", aged {sa.min_age} and over (age on {ref})")
         lines.append(
             f"{sa.name} ({reg.division(sa.division).name}{age}): {who} {value}"
-            + (tr("; 可与名次奖累积", "; may be combined with place prizes") if sa.cumulative else "")
+            + (tr("; 可与名次奖累积", "; may be combined with place prizes") + _default(sa, "cumulative")
+               if sa.cumulative else "")
         )
     for pa in pz.participation:
         names = _join(reg.division(d).name for d in pa.divisions)
         lines.append(tr(f"参赛奖 ({names}): 其余棋手获参赛奖, 奖励价值{yuan(pa.amount)}",
                         f"Participation prize ({names}): every other player receives a prize worth {yuan(pa.amount)}"))
+    if pz.tied_places == "share":
+        lines.append(tr("名次并列时, 合并所占各名次的奖金平均分配",
+                        "Tied players share the prize money of the places they occupy equally"))
+    elif any(pl.rows for pl in pz.lists):
+        lines.append(tr("名次并列时, 各得该名次奖金", "Tied players each receive the prize of their place")
+                     + _default(pz, "tied_places"))
     if pz.pre_tax:
-        lines.append(tr("注: 以上奖金均为税前奖金", "Note: all prize money above is before tax"))
+        lines.append(tr("注: 以上奖金均为税前奖金", "Note: all prize money above is before tax")
+                     + _default(pz, "pre_tax"))
     if pz.value_note:
         lines.append(tr("注: ", "Note: ") + pz.value_note)
     day = reg.award_day()
@@ -641,9 +692,13 @@ def _prize_list(pl: PrizeList, reg: Regulation) -> list[str]:
     if pl.cumulative_with:
         names = _join(_list_name(x, reg) for x in pl.cumulative_with)
         lines.append(tr(f"  - 可与{names}奖金累积", f"  - may be combined with the prize money of {names}"))
-    if pl.fewer_entrants == "n_minus_1":
-        lines.append(tr(f"  - 若报名人数不足{pl.places}人, 按照总人数减1录取",
-                        f"  - with fewer than {pl.places} entries, the places awarded are the entries minus 1"))
+    for rule in sorted(pl.entrant_rules(), key=lambda r: r.below):
+        if rule.minus is not None:
+            lines.append(tr(f"  - 若参赛人数不足{rule.below}人, 按照总人数减{rule.minus}录取",
+                            f"  - with fewer than {rule.below} entries, the places awarded are the entries minus {rule.minus}"))
+        else:
+            lines.append(tr(f"  - 若参赛人数不足{rule.below}人, 只录取前{rule.places}名",
+                            f"  - with fewer than {rule.below} entries, only the top {rule.places} are awarded"))
     total = sum((r.amount or 0) * (r.place_to - r.place_from + 1) for r in pl.rows)
     if total:
         lines.append(tr("  - 合计: ", "  - total: ") + yuan(total))
@@ -685,8 +740,12 @@ def _rank_award(ra: RankAwardRule, reg: Regulation, ids: bool = True) -> list[st
     if ra.skip_if_already_holding:
         rules.append(tr("已持有该段位或更高者顺延给下一名", "a player already holding the rank or higher passes it down"))
     if rules:
-        lines.append("  - " + "; ".join(rules))
-    lines.append(f"  - {ra.procedure}")
+        lines.append("  - " + "; ".join(rules) + _defaults_note(
+            ra, ("amateurs_only", "exclude_new_pros", "skip_if_already_holding")))
+    if ra.places_among_amateurs:
+        lines.append(tr("  - 名次按业余棋手重新排列", "  - places are counted among amateurs")
+                     + _default(ra, "places_among_amateurs"))
+    lines.append(f"  - {ra.procedure}" + _default(ra, "procedure"))
     return lines
 
 
@@ -730,6 +789,9 @@ def _registration(reg: Regulation) -> list[str]:
             line += tr(" 途径: ", " via: ") + w.channel
         if w.note:
             line += f"; {w.note}"
+        if w.enforce:
+            scope = _join(reg.division(d).name for d in w.divisions) if w.divisions else tr("全部组别", "every division")
+            line += tr(f" (时间以外的报名不予接受: {scope})", f" (entries outside it are refused: {scope})")
         lines.append(line)
     if rg.required_documents:
         lines.append(tr("须提交: ", "Documents: ") + "; ".join(rg.required_documents))
@@ -744,7 +806,8 @@ def _registration(reg: Regulation) -> list[str]:
 
 def _officials(reg: Regulation) -> list[str]:
     of = reg.officials
-    lines = [tr("裁判长: ", "Chief referee: ") + of.chief_referee, tr("其他技术官员: ", "Other officials: ") + of.others]
+    lines = [tr("裁判长: ", "Chief referee: ") + of.chief_referee + _default(of, "chief_referee"),
+             tr("其他技术官员: ", "Other officials: ") + of.others + _default(of, "others")]
     if of.people:
         lines.append(tr("技术官员: ", "Officials: ") + "; ".join(
             f"{o.role} {o.name}" + (f" ({o.unit})" if o.unit else "") for o in of.people))
@@ -757,6 +820,7 @@ def _officials(reg: Regulation) -> list[str]:
             f"Appeals: {'in writing, ' if a.written else ''}within {a.window_minutes} minutes of the end of the round, "
             f"fee {yuan(a.fee)}, {'refunded if upheld, kept if not' if a.refunded_if_upheld else 'not refunded'}, "
             f"handled by {a.handled_by}",
-        ))
-        lines.append(tr("非裁判类争议: ", "Disputes not about refereeing: ") + a.non_referee_disputes)
+        ) + _defaults_note(a, ("written", "refunded_if_upheld", "handled_by")))
+        lines.append(tr("非裁判类争议: ", "Disputes not about refereeing: ") + a.non_referee_disputes
+                     + _default(a, "non_referee_disputes"))
     return lines

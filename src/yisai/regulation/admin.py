@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal
+from typing import Literal, Self
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
+from yisai.regulation.messages import BadValue
 from yisai.regulation.rules import Strict
 
 
@@ -25,11 +26,28 @@ class Fees(Strict):
 
 
 class RegistrationWindow(Strict):
+    """报名时间. With ``enforce`` an entry to the divisions named (all if none) is refused
+    before ``opens`` and after ``closes`` (a date closes at its end of day); without it the
+    window is the regulation's wording, shown but not applied (teams have their own window in
+    ``teams.registration_from``/``registration_to``)."""
+
     who: str
     opens: date | datetime | None = None
     closes: date | datetime | None = None
     channel: str | None = Field(None, description="报名途径")
     note: str | None = None
+    enforce: bool = Field(False, description="据此拒绝时间以外的个人报名")
+    divisions: list[str] = Field(default_factory=list, description="enforce 适用的组别; 空为全部组别")
+
+    @model_validator(mode="after")
+    def _effective(self) -> Self:
+        if self.enforce and self.opens is None and self.closes is None:
+            raise BadValue("enforce = true 但没有写 opens 或 closes: 没有可执行的报名时间",
+                           "enforce = true without opens or closes: there is no window to apply")
+        if self.divisions and not self.enforce:
+            raise BadValue("divisions 只在 enforce = true 时起作用: 请加 enforce = true 或删去 divisions",
+                           "divisions only matter with enforce = true: add it or remove divisions")
+        return self
 
 
 PaperKind = Literal["pdf", "jpeg", "png"]

@@ -11,7 +11,9 @@ from datetime import date
 
 from yisai.i18n import Text
 from yisai.regulation.messages import NONE
-from yisai.regulation.rules import PairingRules, Scoring, TimeControl
+from yisai.regulation.prizes import PrizeList
+from yisai.regulation.promotions import PromotionRule
+from yisai.regulation.rules import Criterion, PairingRules, RankingRules, Scoring, TimeControl
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import (
     AnnouncedLaterFormat,
@@ -48,6 +50,8 @@ def check(reg: Regulation) -> list[Finding]:
     from yisai.regulation.bracket_checks import check_brackets
 
     out += check_brackets(reg)
+    out += _promotions(reg)
+    out += _no_effect(reg)
     return out
 
 
@@ -131,6 +135,173 @@ def _avoidance(reg: Regulation) -> list[Finding]:
                                Text("删去 avoid_same, 或按单位回避: \"province\" | \"city\" | \"club\"",
                                     "remove avoid_same, or avoid by unit: \"province\" | \"city\" | \"club\"")))
     return out
+
+
+def _useless(path: Path, zh: str, en: str, fix_zh: str, fix_en: str) -> Finding:
+    return Finding(path, Text(f"{zh}: 这项设置不起作用", f"{en}: this setting has no effect"),
+                   Text(fix_zh, fix_en))
+
+
+def _no_effect(reg: Regulation) -> list[Finding]:
+    """Settings the file states that would change nothing (a file that says something must do
+    it): refused with the reason and what to write instead. Team settings are checked with the
+    team section."""
+    out: list[Finding] = []
+    rankings: list[tuple[Path, RankingRules]] = [(("ranking",), reg.ranking)]
+    pairings: list[tuple[Path, PairingRules]] = [(("pairing",), reg.pairing)]
+    for i, d in enumerate(reg.divisions):
+        if d.ranking_rules is not None:
+            rankings.append((("divisions", i, "ranking_rules"), d.ranking_rules))
+        if d.pairing is not None:
+            pairings.append((("divisions", i, "pairing"), d.pairing))
+        for j, rl in enumerate(d.rankings):
+            if rl.age_reference is not None and rl.min_age is None:
+                out.append(_useless(("divisions", i, "rankings", j, "age_reference"),
+                                    "名次表没有年龄限制 (min_age), 计算年龄的日期用不上",
+                                    "the ranking has no age limit (min_age), so no age is computed",
+                                    "写 min_age 或删去 age_reference", "add min_age or remove age_reference"))
+        if d.merge is not None and d.merge.when_entries_below is not None:
+            out.append(_useless(("divisions", i, "merge", "when_entries_below"),
+                                "按人数自动合并组别尚未执行 (合并与否由裁判长按 decided_by 决定)",
+                                "merging by entry count is not applied automatically (the chief referee "
+                                "decides, as decided_by says)",
+                                "删去 when_entries_below, 把人数写进 decided_by 的文字",
+                                "remove when_entries_below and write the count into decided_by"))
+    for path, rr in rankings:
+        for j, spec in enumerate(rr.criteria):
+            if spec.from_last_round and spec.criterion is not Criterion.SOS_CUT:
+                out.append(_useless((*path, "criteria", j, "from_last_round"),
+                                    f"from_last_round 只用于逐轮减去对手分 (sos_cut), 不用于 {spec.criterion.value}",
+                                    f"from_last_round only applies to sos_cut, not {spec.criterion.value}",
+                                    "删去 from_last_round", "remove from_last_round"))
+        used = {c.criterion for c in rr.criteria}
+        if "total_score" in rr.model_fields_set and Criterion.TOTAL_SCORE not in used:
+            out.append(_useless((*path, "total_score"), "名次指标中没有总得分 (total_score), 公式用不上",
+                                "the criteria do not include total_score, so the formula is unused",
+                                "把 \"total_score\" 加入 criteria, 或删去 total_score",
+                                "add \"total_score\" to criteria, or remove total_score"))
+    for path, pr in pairings:
+        if pr.avoid_same is not None and pr.avoid_rounds == 0:
+            out.append(_useless((*path, "avoid_same"), "回避同单位但 avoid_rounds = 0 (不回避任何一轮)",
+                                "avoid_same is set but avoid_rounds is 0 (no round avoids it)",
+                                "写 avoid_rounds = 前几轮回避", "set avoid_rounds to the rounds that avoid it"))
+        if pr.avoid_rounds > 0 and pr.avoid_same is None:
+            out.append(_useless((*path, "avoid_rounds"), "前几轮回避但没有写回避什么 (avoid_same)",
+                                "avoid_rounds without avoid_same (nothing to avoid)",
+                                "写 avoid_same = \"team\"/\"province\"/\"city\"/\"club\"",
+                                "set avoid_same to team, province, city or club"))
+        if "round1_seeding" in pr.model_fields_set and pr.round1_method == "random":
+            out.append(_useless((*path, "round1_seeding"), "第一轮完全随机配对 (round1_method = \"random\") 不看排序",
+                                "a fully random round 1 ignores the seeding order",
+                                "删去 round1_seeding 或改用其他 round1_method",
+                                "remove round1_seeding or choose another round1_method"))
+    if "cycle_result" in reg.rules.model_fields_set and reg.rules.superko == "positional":
+        out.append(_useless(("rules", "cycle_result"), "全局同形禁止 (superko = \"positional\") 下不会出现循环劫",
+                            "with positional superko no cycle can occur",
+                            "删去 cycle_result, 或 superko = \"simple_ko\"",
+                            "remove cycle_result, or set superko = \"simple_ko\""))
+    for i, s in enumerate(reg.stages):
+        formats = [(("stages", i, "format"), s.format)] + [
+            (("stages", i, "formats_by_division", did), f) for did, f in s.formats_by_division.items()]
+        for path, fmt in formats:
+            if isinstance(fmt, SwissFormat) and fmt.rounds_provisional and fmt.rounds is None:
+                out.append(_useless((*path, "rounds_provisional"), "没有写轮数 (rounds), 无所谓暂定",
+                                    "no rounds are given, so nothing is provisional",
+                                    "写 rounds = 暂定轮数, 或删去 rounds_provisional",
+                                    "set rounds to the provisional count, or remove rounds_provisional"))
+            if isinstance(fmt, LadderFormat) and "confirm_reminder_days" in fmt.model_fields_set \
+                    and fmt.confirm_within_working_days is None:
+                out.append(_useless((*path, "confirm_reminder_days"), "没有确认期限 (confirm_within_working_days), 无从提醒",
+                                    "no confirmation deadline (confirm_within_working_days) to remind of",
+                                    "写 confirm_within_working_days 或删去 confirm_reminder_days",
+                                    "set confirm_within_working_days or remove confirm_reminder_days"))
+        if s.disconnection is not None and not any(isinstance(f, LadderFormat) for _, f in formats):
+            out.append(_useless(("stages", i, "disconnection"), "断线与逃跑规定只用于线上对局 (online_ladder), 本阶段没有线上对局",
+                                "disconnection rules apply to online games (online_ladder); this stage has none",
+                                "删去 disconnection", "remove disconnection"))
+    for j, pl in enumerate(reg.prizes.lists):
+        if not pl.others_keep_place:
+            continue
+        division = next((d for d in reg.divisions if d.id == pl.division), None)
+        if pl.ranking is None or (division is not None and all(r.gender is None for r in division.rankings)):
+            out.append(_useless(("prizes", "lists", j, "others_keep_place"),
+                                "团体名单或不分性别的组别没有“其他性别选手占名次”的问题",
+                                "a team list, or a division without a ranking by gender, has no players of "
+                                "the other gender keeping places",
+                                "删去 others_keep_place", "remove others_keep_place"))
+    for j, sa in enumerate(reg.prizes.special):
+        if sa.age_reference is not None and sa.min_age is None:
+            out.append(_useless(("prizes", "special", j, "age_reference"), "特别奖没有年龄限制 (min_age), 计算年龄的日期用不上",
+                                "the award has no age limit (min_age), so no age is computed",
+                                "写 min_age 或删去 age_reference", "add min_age or remove age_reference"))
+    att = reg.registration.attachments
+    if att is not None and att.deadline_wording and att.deadline is None:
+        out.append(_useless(("registration", "attachments", "deadline_wording"), "没有上传截止时间 (deadline), 原文无处引用",
+                            "no upload deadline (deadline) for the wording to quote",
+                            "写 deadline 或删去 deadline_wording", "set deadline or remove deadline_wording"))
+    arr = reg.registration.arrival
+    if arr is not None:
+        if arr.insurance_wording and not arr.insurance_required:
+            out.append(_useless(("registration", "arrival", "insurance_wording"), "报到时不确认保险 (insurance_required = false)",
+                                "insurance is not confirmed on arrival (insurance_required = false)",
+                                "写 insurance_required = true 或删去 insurance_wording",
+                                "set insurance_required = true or remove insurance_wording"))
+        if "late_entry_from_round" in arr.model_fields_set and not arr.check_in_required:
+            out.append(_useless(("registration", "arrival", "late_entry_from_round"),
+                                "不要求报到 (check_in_required = false), 就没有未报到者补入",
+                                "check-in is not required, so nobody joins late for missing it",
+                                "写 check_in_required = true 或删去 late_entry_from_round",
+                                "set check_in_required = true or remove late_entry_from_round"))
+    return out
+
+
+def _promotions(reg: Regulation) -> list[Finding]:
+    """升段/定级: the division exists and plays games; a stated game count is its round count;
+    the rank ranges of one division's rules do not overlap (a player gets one grant)."""
+    out: list[Finding] = []
+    divisions = {d.id for d in reg.divisions}
+    seen: dict[str, list[tuple[int, PromotionRule]]] = {}
+    for i, rule in enumerate(reg.promotions):
+        path: Path = ("promotions", i)
+        if rule.division not in divisions:
+            out.append(Finding((*path, "division"), Text(f"未知组别: {rule.division}",
+                                                         f"unknown division: {rule.division}"),
+                               _allowed(", ".join(divisions))))
+            continue
+        stages = [s for s in reg.stages if rule.division in s.divisions]
+        fmts = [s.format_for(rule.division) for s in stages]
+        if fmts and all(isinstance(f, LadderFormat | AnnouncedLaterFormat) for f in fmts):
+            out.append(Finding((*path, "division"),
+                               Text(f"组别 {rule.division} 没有按轮次下的比赛 (线上积分赛或赛制另行通知), "
+                                    "按胜局数升段无从计算",
+                                    f"division {rule.division} plays no rounds (online ladder or format "
+                                    "announced later): promotion by wins cannot be computed")))
+        fixed = {f.rounds for f in fmts if isinstance(f, SwissFormat) and f.rounds is not None
+                 and not f.rounds_provisional}
+        if rule.rounds is not None and fixed and rule.rounds not in fixed:
+            out.append(Finding((*path, "rounds"),
+                               Text(f"规则写{rule.rounds}局, 但该组别比赛共{min(fixed)}轮",
+                                    f"the rule says {rule.rounds} games, but the division plays "
+                                    f"{min(fixed)} rounds"),
+                               Text(f"应为 {min(fixed)}", f"should be {min(fixed)}")))
+        for j, other in seen.get(rule.division, []):
+            if _ranks_overlap(rule, other):
+                out.append(Finding((*path, "min_rank"),
+                                   Text(f"与 promotions.{j} 的适用段级位重叠: 同一棋手只能适用一条规则",
+                                        f"overlaps the ranks of promotions.{j}: a player may match one rule "
+                                        "only")))
+        seen.setdefault(rule.division, []).append((i, rule))
+    return out
+
+
+def _ranks_overlap(a: PromotionRule, b: PromotionRule) -> bool:
+    if a.unranked and b.unranked:
+        return True
+    if not (a.ranked and b.ranked):
+        return False
+    low = max(a.min_rank.value if a.min_rank else -10_000, b.min_rank.value if b.min_rank else -10_000)
+    high = min(a.max_rank.value if a.max_rank else 10_000, b.max_rank.value if b.max_rank else 10_000)
+    return low <= high
 
 
 def _numbers(reg: Regulation) -> list[Finding]:
@@ -283,6 +454,7 @@ def _place_tables(reg: Regulation) -> list[Finding]:
                                     "are awarded"),
                                Text("rows 须恰好覆盖第1名至第places名",
                                     "rows must cover exactly places 1 to places")))
+        out += _entrant_rules(path, pl)
     for i, ra in enumerate(reg.rank_awards):
         for j, g in enumerate(ra.grants):
             path = ("rank_awards", i, "grants", j)
@@ -303,6 +475,35 @@ def _place_tables(reg: Regulation) -> list[Finding]:
                     out.append(Finding(cpath, Text(f"区间为空: 达到{c.at_least}人且不足{c.below}人",
                                                    f"empty range: at least {c.at_least} and fewer than "
                                                    f"{c.below} players")))
+    return out
+
+
+def _entrant_rules(path: Path, pl: PrizeList) -> list[Finding]:
+    """按参赛人数录取: a rule must cut the list (else it says nothing), one rule per threshold."""
+    out: list[Finding] = []
+    seen: set[int] = set()
+    if pl.fewer_entrants == "n_minus_1":
+        seen.add(pl.places)
+    for k, rule in enumerate(pl.by_entrants):
+        rpath = (*path, "by_entrants", k)
+        if rule.below in seen:
+            out.append(Finding((*rpath, "below"),
+                               Text(f"“不足{rule.below}人”已有一条规则"
+                                    + ("（fewer_entrants = \"n_minus_1\" 即不足录取名额时减1）"
+                                       if rule.below == pl.places and pl.fewer_entrants == "n_minus_1" else ""),
+                                    f"there is already a rule for fewer than {rule.below} entrants")))
+        seen.add(rule.below)
+        if rule.places is not None and rule.places >= pl.places:
+            out.append(Finding((*rpath, "places"),
+                               Text(f"录取前{rule.places}名不少于本奖项的前{pl.places}名: 这条规则不起作用",
+                                    f"the top {rule.places} are no fewer than the list's {pl.places}: "
+                                    "the rule has no effect"),
+                               Text(f"须 < {pl.places}", f"must be < {pl.places}")))
+        if rule.minus is not None and rule.below - 1 - rule.minus >= pl.places:
+            out.append(Finding((*rpath, "minus"),
+                               Text(f"不足{rule.below}人减{rule.minus}也不少于前{pl.places}名: 这条规则不起作用",
+                                    f"n−{rule.minus} below {rule.below} entrants is never under {pl.places}: "
+                                    "the rule has no effect")))
     return out
 
 
@@ -517,6 +718,9 @@ def _references(reg: Regulation) -> list[Finding]:
     for j, ra in enumerate(reg.rank_awards):
         if need_division(("rank_awards", j, "division"), ra.division):
             need_ranking(("rank_awards", j, "ranking"), ra.division, ra.ranking)
+    for j, w in enumerate(reg.registration.windows):
+        for k, did in enumerate(w.divisions):
+            need_division(("registration", "windows", j, "divisions", k), did)
     for j, fee in enumerate(reg.fees.items):
         for k, ref in enumerate(fee.applies_to):
             if ref not in divisions and ref not in stage_ids:

@@ -78,6 +78,11 @@ def field_message(err: ErrorDetails) -> tuple[Text, Text]:
         expected = ctx.get("expected", "")
         problem = Text(f"取值无效: {given!r}", f"invalid value: {given!r}")
         allowed = Text(f"允许: {expected}", f"allowed: {expected}")
+        if "'total_score'" in expected:  # a criterion: its Chinese names are accepted too
+            from yisai.regulation.rules import CRITERION_LABELS
+
+            names = "、".join(CRITERION_LABELS.values())
+            allowed = Text(f"{allowed.zh}; 或中文名: {names}", f"{allowed.en}; or the Chinese names: {names}")
     elif kind in _SIGNS:
         bound = next(iter(ctx.values()), "")
         problem = Text(f"数值超出范围: {given!r}", f"out of range: {given!r}")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
+from typing import Literal, Self
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
+from yisai.regulation.messages import BadValue
 from yisai.regulation.rules import Strict
 from yisai.vocabulary import Gender
 
@@ -24,6 +25,22 @@ class PrizeRow(Strict):
     gift: str | None = Field(None, description="实物奖励")
 
     model_config = Strict.model_config | {"populate_by_name": True}
+
+
+class EntrantRule(Strict):
+    """参赛不足 ``below`` 人时: 只录取前 ``places`` 名 (不足16人只录取前6名), or the number of
+    entrants minus ``minus`` (不足8人按总人数减1录取)."""
+
+    below: int = Field(ge=2, le=MAX_PLACE, description="参赛人数少于此数时适用")
+    places: int | None = Field(None, ge=0, le=MAX_PLACE, description="录取前N名")
+    minus: int | None = Field(None, ge=1, le=MAX_PLACE, description="按参赛人数减N录取")
+
+    @model_validator(mode="after")
+    def _one_of(self) -> Self:
+        if (self.places is None) == (self.minus is None):
+            raise BadValue("places (录取前N名) 与 minus (按人数减N录取) 须写且只写一个",
+                           "write exactly one of places and minus")
+        return self
 
 
 class PrizeList(Strict):
@@ -47,6 +64,18 @@ class PrizeList(Strict):
     fewer_entrants: Literal["all", "n_minus_1"] = Field(
         "all", description="参赛人数不足N人时: all 全部录取; n_minus_1 按总人数减1录取"
     )
+    by_entrants: list[EntrantRule] = Field(
+        default_factory=list,
+        description="按参赛人数确定录取名额, 如 不足16人只录取前6名; 多条时取 below 最小的适用条",
+    )
+
+    def entrant_rules(self) -> list[EntrantRule]:
+        """The list's conditional rules, ``fewer_entrants = n_minus_1`` being the rule
+        "fewer than ``places`` entrants: n − 1"."""
+        rules = list(self.by_entrants)
+        if self.fewer_entrants == "n_minus_1":
+            rules.append(EntrantRule(below=self.places, minus=1))
+        return rules
 
 
 class SpecialAward(Strict):
@@ -77,8 +106,15 @@ class ParticipationAward(Strict):
     amount: int = Field(ge=0, le=MAX_AMOUNT)
 
 
+TiedPlaces = Literal["each_full", "share"]
+
+
 class Prizes(Strict):
     currency: Literal["CNY"] = "CNY"
+    tied_places: TiedPlaces = Field(
+        "each_full",
+        description="名次并列时: each_full 各得该名次奖金; share 合并所占各名次的奖金平均分配",
+    )
     pre_tax: bool = Field(True, description="奖金均为税前")
     value_note: str | None = Field(None, description="如 奖励相应价值电商卡")
     lists: list[PrizeList] = Field(default_factory=list)

@@ -86,6 +86,47 @@ def criterion_label(criterion: Criterion) -> str:
     return tr(CRITERION_LABELS[criterion], CRITERION_LABELS_EN[criterion])
 
 
+# Names people write besides the code names and the labels above (the glossary's other forms).
+# The one table of criterion names: the regulation file and the command line both read it.
+_CRITERION_ALIASES: dict[str, tuple[Criterion, bool]] = {
+    "逐轮减去对手分(从最后一轮)": (Criterion.SOS_CUT, True),
+    "逐轮减去对手分（从最后一轮）": (Criterion.SOS_CUT, True),
+    "sos_cut_from_last": (Criterion.SOS_CUT, True),
+    "sos_cut_last": (Criterion.SOS_CUT, True),
+    "sos-1": (Criterion.SOS_MINUS1, False),
+    "sos-2": (Criterion.SOS_MINUS2, False),
+    "对手分-1": (Criterion.SOS_MINUS1, False),
+    "对手分-2": (Criterion.SOS_MINUS2, False),
+    "对手分（去掉最低1个）": (Criterion.SOS_MINUS1, False),
+    "对手分（去掉最低2个）": (Criterion.SOS_MINUS2, False),
+    "对手的对手分之和": (Criterion.SOSOS, False),
+    "段位": (Criterion.RANK, False),
+    "等级分": (Criterion.RATING, False),
+}
+
+
+def criterion_by_name(name: str) -> tuple[Criterion, bool] | None:
+    """A criterion named as people write it — code name (``sos``), Chinese label (对手分) or an
+    alias — as ``(criterion, from_last_round)``; None when the name is not one of ours."""
+    given = name.strip()
+    low = given.lower()
+    for crit in Criterion:
+        if low == crit.value:
+            return crit, False
+    for crit, label in CRITERION_LABELS.items():
+        if given == label:
+            return crit, False
+    return _CRITERION_ALIASES.get(given) or _CRITERION_ALIASES.get(low)
+
+
+def _code_name(value: object) -> object:
+    """A Chinese criterion name in a regulation file becomes its code name (the rest is left
+    for the field's own validation, which lists the allowed values)."""
+    if isinstance(value, str) and (found := criterion_by_name(value)) is not None:
+        return found[0].value
+    return value
+
+
 class Scoring(Strict):
     """Points per game outcome (积分). Defaults: win 2, draw 1, loss 0, bye 2."""
 
@@ -109,6 +150,11 @@ class CriterionSpec(Strict):
     from_last_round: bool = Field(
         False, description="仅用于逐轮减去对手分: 从最后一轮开始减(默认从第1轮开始)"
     )
+
+    @field_validator("criterion", mode="before")
+    @classmethod
+    def _chinese_name(cls, value: object) -> object:
+        return _code_name(value)
 
 
 class RankingRules(Strict):
@@ -136,9 +182,17 @@ class RankingRules(Strict):
     @field_validator("criteria", mode="before")
     @classmethod
     def _names_to_specs(cls, value: object) -> object:
-        # Allow the short form criteria = ["score", "sos"] as well as tables.
+        # Allow the short form criteria = ["score", "sos"] (or ["积分", "对手分"]) as well as
+        # tables; an alias such as "逐轮减去对手分(从最后一轮)" carries its parameter.
         if isinstance(value, list):
-            return [{"criterion": v} if isinstance(v, str) else v for v in value]
+            return [_short_spec(v) if isinstance(v, str) else v for v in value]
+        return value
+
+    @field_validator("total_score", mode="before")
+    @classmethod
+    def _chinese_terms(cls, value: object) -> object:
+        if isinstance(value, dict):
+            return {_code_name(k): v for k, v in value.items()}
         return value
 
     @field_validator("total_score")
@@ -151,6 +205,14 @@ class RankingRules(Strict):
         if not value:
             raise BadValue("总得分公式至少需要一项", "the total score formula needs at least one term")
         return value
+
+
+def _short_spec(name: str) -> dict[str, object]:
+    found = criterion_by_name(name)
+    if found is None:
+        return {"criterion": name}
+    crit, from_last = found
+    return {"criterion": crit.value, "from_last_round": True} if from_last else {"criterion": crit.value}
 
 
 Round1Method = Literal["slide", "fold", "split_lot", "random"]
@@ -278,5 +340,6 @@ __all__ = [
     "Scoring",
     "Strict",
     "TimeControl",
+    "criterion_by_name",
     "criterion_label",
 ]

@@ -18,6 +18,7 @@ from yisai.regulation.admin import (
 )
 from yisai.regulation.divisions import Division
 from yisai.regulation.prizes import Prizes
+from yisai.regulation.promotions import PromotionRule
 from yisai.regulation.rank_awards import RankAwardRule
 from yisai.regulation.rules import PairingRules, PlayRules, RankingRules, Scoring, Strict
 from yisai.regulation.stages import Stage
@@ -42,6 +43,9 @@ class Regulation(Strict):
     teams: TeamRules | None = None
     prizes: Prizes = Field(default_factory=Prizes)
     rank_awards: list[RankAwardRule] = Field(default_factory=list)
+    promotions: list[PromotionRule] = Field(
+        default_factory=list, description="升段/定级: 按胜局数授予段级位"
+    )
     fees: Fees = Field(default_factory=Fees)
     registration: Registration = Field(default_factory=Registration)
     appeals: Appeals | None = None

@@ -427,9 +427,14 @@ def _prizes(ctx: _Ctx) -> Document:
 
 
 def _rank_awards(ctx: _Ctx) -> Document:
-    tables = [_from_text_table(t) for t in ctx.awards().tables]
+    view = ctx.awards()
+    tables = [_from_text_table(t) for t in view.tables]
+    parts: dict[str, object] = {}
+    if view.promotion_tables:  # 升段/定级 by wins print with (or instead of) the 段位申报
+        parts["title"] = (tr("段位申报与升段/定级名单", "Rank awards and promotions") if view.rank_award_tables
+                          else tr("升段/定级名单", "Promotions by wins"))
     return ctx.document("report", "rank-awards", sections=(Section(tables=tuple(tables)),),
-                        landscape=True, signatures=_signatures())
+                        landscape=True, signatures=_signatures(), **parts)
 
 
 def _certificates(ctx: _Ctx) -> Document:

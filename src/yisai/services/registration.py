@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime, time
 from pathlib import Path
 
 from yisai.formats.roster import Roster, RosterIssue, RosterRow, Sheet, parse_sheets
@@ -28,6 +29,7 @@ from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team, TeamMember
 from yisai.registry.team_split import split_extra_players
 from yisai.regulation import Regulation
+from yisai.regulation.admin import RegistrationWindow
 from yisai.regulation.teams import TeamRules
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Hint
@@ -125,7 +127,12 @@ def _rendered(reasons: Iterable[Text]) -> tuple[str, ...]:
 
 
 def _needs_approval(regulation: Regulation, division: str) -> bool:
-    return regulation.division(division).eligibility.approval_required
+    """The division's own rule when it states one, else ``registration.approval_required``
+    (报名后须审核, for every division that does not say otherwise)."""
+    e = regulation.division(division).eligibility
+    if "approval_required" in e.model_fields_set:
+        return e.approval_required
+    return regulation.registration.approval_required
 
 
 def merge_player(existing: Player, incoming: Player) -> Player:
@@ -188,6 +195,7 @@ def register_player(
     if division_id is not None:
         entry = work.repo.find_entry(saved.id, division_id, stage_id)
         if entry is None:
+            _check_entry_window(work, regulation, division_id)
             _check_one_live_entry(work, event, regulation, saved, division_id, stage_id)
             entry = _open_entry(work, event, regulation, saved, division_id, stage_id, fee_paid, note)
             entry_created = True
@@ -224,6 +232,41 @@ def _open_entry(
 
 
 LIVE = (EntryStatus.PENDING, EntryStatus.APPROVED)
+
+
+def _window_bounds(w: RegistrationWindow) -> tuple[datetime | None, datetime | None]:
+    """A date opens at 00:00 and closes at the end of its day (规程: 报名截止3月20日)."""
+    opens = w.opens if isinstance(w.opens, datetime) or w.opens is None else datetime.combine(w.opens, time(0, 0))
+    closes = w.closes
+    if closes is not None and not isinstance(closes, datetime):
+        closes = datetime.combine(closes, time(23, 59, 59))
+    elif closes is not None and closes.time() == time(0, 0):
+        closes = datetime.combine(closes.date(), time(23, 59, 59))
+    return opens, closes
+
+
+def _check_entry_window(work: Work, regulation: Regulation, division: str) -> None:
+    """报名时间 (``registration.windows`` with ``enforce``): an entry outside it is refused with
+    the regulation's dates and the time now (the services' clock)."""
+    now = work.now
+    for w in regulation.registration.windows:
+        if not w.enforce or (w.divisions and division not in w.divisions):
+            continue
+        opens, closes = _window_bounds(w)
+        name = _division_name(regulation, division)
+        if closes is not None and now > closes:
+            raise Refused(
+                Text(f"{name}报名已于{closes:%Y-%m-%d %H:%M}截止 (规程: {w.who}报名截止{closes:%Y-%m-%d %H:%M}); "
+                     f"现在是{now:%Y-%m-%d %H:%M}",
+                     f"entries to {name} closed at {closes:%Y-%m-%d %H:%M}; it is now {now:%Y-%m-%d %H:%M}"),
+                code="registration_closed", params={"closes": f"{closes:%Y-%m-%d %H:%M}",
+                                                    "now": f"{now:%Y-%m-%d %H:%M}"})
+        if opens is not None and now < opens:
+            raise Refused(
+                Text(f"{name}报名尚未开始: {opens:%Y-%m-%d %H:%M}起接受报名; 现在是{now:%Y-%m-%d %H:%M}",
+                     f"entries to {name} open at {opens:%Y-%m-%d %H:%M}; it is now {now:%Y-%m-%d %H:%M}"),
+                code="registration_not_open", params={"opens": f"{opens:%Y-%m-%d %H:%M}",
+                                                      "now": f"{now:%Y-%m-%d %H:%M}"})
 
 
 def _check_one_live_entry(work: Work, event: EventRecord, regulation: Regulation, player: Player,

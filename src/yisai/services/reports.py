@@ -9,14 +9,21 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from yisai.awards.inputs import EventResults
 from yisai.awards.prizes import PrizeReport, compute_prizes
+from yisai.awards.promotions import PromotionReport, compute_promotions
 from yisai.awards.rank_awards import RankAwardReport, compute_rank_awards
 from yisai.formats import awards_export
-from yisai.formats.awards_report import TextTable, prize_tables, rank_award_tables, team_table
+from yisai.formats.awards_report import (
+    TextTable,
+    prize_tables,
+    promotion_tables,
+    rank_award_tables,
+    team_table,
+)
 from yisai.i18n import Text, language, tr
 from yisai.registry.person import Gender
 from yisai.services.context import InputError, Work
@@ -208,13 +215,23 @@ class PrizeView:
 
 @dataclass(frozen=True)
 class AwardView:
+    """段位申报 and 升段/定级: ``tables`` holds both (rank awards first), as every front end
+    shows them; ``promotion_tables`` the promotions alone, for a page that heads them apart."""
+
     results: EventResults
     report: RankAwardReport
     tables: list[TextTable]
+    promotions: PromotionReport = field(default_factory=lambda: PromotionReport(()))
+    promotion_tables: list[TextTable] = field(default_factory=list)
+
+    @property
+    def rank_award_tables(self) -> list[TextTable]:
+        return self.tables[:len(self.tables) - len(self.promotion_tables)]
 
     def xlsx(self) -> bytes:
         buf = io.BytesIO()
-        awards_export.write_rank_awards(self.report, self.results.players, buf, self.results.teams)
+        awards_export.write_rank_awards(self.report, self.results.players, buf, self.promotions,
+                                        teams=self.results.teams)
         return buf.getvalue()
 
 
@@ -227,7 +244,9 @@ def prize_view(results: EventResults, *, teams: bool = True) -> PrizeView:
 
 def award_view(results: EventResults) -> AwardView:
     report = _computed(lambda: compute_rank_awards(results))
-    return AwardView(results, report, rank_award_tables(report, results.players, results.teams))
+    promoted = _computed(lambda: compute_promotions(results))
+    extra = promotion_tables(promoted, results.players)
+    return AwardView(results, report, rank_award_tables(report, results.players, results.teams) + extra, promoted, extra)
 
 
 def prizes(work: Work, event_ref: str | int | None, *, teams: bool = True) -> PrizeView:
@@ -236,5 +255,6 @@ def prizes(work: Work, event_ref: str | int | None, *, teams: bool = True) -> Pr
 
 
 def awards(work: Work, event_ref: str | int | None) -> AwardView:
-    """段位申报: who may apply for which rank, with every decision of the 顺延 rule."""
+    """段位申报: who may apply for which rank, with every decision of the 顺延 rule; then
+    升段/定级 by wins, with the reason for everyone a rule covers who is not promoted."""
     return award_view(load_event_results(work, event_ref))

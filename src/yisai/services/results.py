@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from yisai.awards.inputs import EventResults, table_from_standings
 from yisai.i18n import failure_text
 from yisai.pairing.groups import final_places
+from yisai.record import Game
 from yisai.regulation import Regulation
 from yisai.regulation.divisions import Division
 from yisai.regulation.stages import KnockoutFormat, RoundRobinFormat, TwoGroupSwissFormat
@@ -109,10 +110,28 @@ def load_event_results(work: Work, event_ref: str | int | None) -> EventResults:
     entrants = {
         d.id: [p.id for p in approved_players(work, event, d.id)] for d in reg.divisions
     }
+    games = {}
+    rounds = {}
+    for d in reg.divisions:
+        if not entrants[d.id] or not reg.promotions:
+            continue
+        stage = playing_stage(reg, d.id)
+        games[d.id] = work.repo.games(event.id, d.id, stage=stage.id)
+        rounds[d.id] = rounds_for_everyone(stage.format_for(d.id), games[d.id])
     return EventResults(
         regulation=reg,
         players=work.repo.players_by_id(event.id),
         rankings=tables,
         teams=work.repo.list_teams(event.id),
         entrants=entrants,
+        games=games,
+        rounds=rounds,
     )
+
+
+def rounds_for_everyone(fmt: object, games: Sequence[Game]) -> int:
+    """Rounds every player of a division is meant to play (promotion's "played all rounds"):
+    the group rounds before a same-place final only some play, else every round held."""
+    if isinstance(fmt, TwoGroupSwissFormat):
+        return fmt.group_rounds
+    return max((g.round for g in games), default=0)

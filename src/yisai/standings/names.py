@@ -9,20 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yisai.i18n import tr
-from yisai.regulation.rules import CRITERION_LABELS, Criterion, CriterionSpec, criterion_label
+from yisai.regulation.rules import Criterion, CriterionSpec, criterion_by_name, criterion_label
 from yisai.standings.opengotha import OG_LABELS, og_name
-
-_EXTRA_CN: dict[str, CriterionSpec] = {
-    "逐轮减去对手分(从最后一轮)": CriterionSpec(criterion=Criterion.SOS_CUT, from_last_round=True),
-    "sos_cut_from_last": CriterionSpec(criterion=Criterion.SOS_CUT, from_last_round=True),
-    "sos_cut_last": CriterionSpec(criterion=Criterion.SOS_CUT, from_last_round=True),
-    "sos-1": CriterionSpec(criterion=Criterion.SOS_MINUS1),
-    "sos-2": CriterionSpec(criterion=Criterion.SOS_MINUS2),
-    "对手分-1": CriterionSpec(criterion=Criterion.SOS_MINUS1),
-    "对手分-2": CriterionSpec(criterion=Criterion.SOS_MINUS2),
-    "段位": CriterionSpec(criterion=Criterion.RANK),
-    "等级分": CriterionSpec(criterion=Criterion.RATING),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,14 +42,10 @@ def resolve(name: str) -> CriterionRef:
                 "undefeated champion is a switch of the regulation, not a criterion",
             )
         )
-    for crit in Criterion:
-        if low == crit.value:
-            return CriterionRef(given, spec=CriterionSpec(criterion=crit))
-    for crit, label in CRITERION_LABELS.items():
-        if given == label:
-            return CriterionRef(given, spec=CriterionSpec(criterion=crit))
-    if given in _EXTRA_CN or low in _EXTRA_CN:
-        return CriterionRef(given, spec=_EXTRA_CN.get(given) or _EXTRA_CN[low])
+    found = criterion_by_name(given)
+    if found is not None:
+        crit, from_last = found
+        return CriterionRef(given, spec=CriterionSpec(criterion=crit, from_last_round=from_last))
     og = og_name(given)
     if og is not None:
         return CriterionRef(given, og=og)

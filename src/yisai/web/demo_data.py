@@ -66,7 +66,7 @@ def _load_one(ctx: Context, path: Path, scale: float) -> int:
             n = len(approved_players(work, event, d.id))
         if n < 2:
             continue
-        total = rounds_for(reg, d.id, n)
+        total = rounds_for(reg, d.id, n) or 2  # a format that sets its own rounds: play 1, pair 2
         played = max(1, total // 2)
         for number in range(1, played + 1):
             with ctx.work(actor=DIRECTOR) as work:

@@ -3,7 +3,7 @@ standings, prizes, rank awards and team tables as the CLI prints them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from yisai.formats.awards_report import TextTable
 from yisai.services import reports
@@ -29,6 +29,7 @@ class AwardPages:
     prizes: list[TextTable]
     awards: list[TextTable]
     problem: str = ""
+    promotions: list[TextTable] = field(default_factory=list)
 
 
 def award_pages(work: Work, event_ref: str) -> AwardPages:
@@ -39,7 +40,8 @@ def award_pages(work: Work, event_ref: str) -> AwardPages:
         awards = reports.awards(work, event_ref)
     except ServiceError as exc:
         return AwardPages([], [], [], web_message(exc))
-    return AwardPages(prizes.team_tables, prizes.prize_tables, awards.tables)
+    return AwardPages(prizes.team_tables, prizes.prize_tables, awards.rank_award_tables,
+                      promotions=awards.promotion_tables)
 
 
 def prizes_xlsx(work: Work, event_ref: str) -> bytes:
