@@ -181,15 +181,6 @@ def _no_effect(reg: Regulation) -> list[Finding]:
                                 "把 \"total_score\" 加入 criteria, 或删去 total_score",
                                 "add \"total_score\" to criteria, or remove total_score"))
     for path, pr in pairings:
-        if pr.avoid_same is not None and pr.avoid_rounds == 0:
-            out.append(_useless((*path, "avoid_same"), "回避同单位但 avoid_rounds = 0 (不回避任何一轮)",
-                                "avoid_same is set but avoid_rounds is 0 (no round avoids it)",
-                                "写 avoid_rounds = 前几轮回避", "set avoid_rounds to the rounds that avoid it"))
-        if pr.avoid_rounds > 0 and pr.avoid_same is None:
-            out.append(_useless((*path, "avoid_rounds"), "前几轮回避但没有写回避什么 (avoid_same)",
-                                "avoid_rounds without avoid_same (nothing to avoid)",
-                                "写 avoid_same = \"team\"/\"province\"/\"city\"/\"club\"",
-                                "set avoid_same to team, province, city or club"))
         if "round1_seeding" in pr.model_fields_set and pr.round1_method == "random":
             out.append(_useless((*path, "round1_seeding"), "第一轮完全随机配对 (round1_method = \"random\") 不看排序",
                                 "a fully random round 1 ignores the seeding order",
