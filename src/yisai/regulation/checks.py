@@ -37,6 +37,9 @@ def check(reg: Regulation) -> list[Finding]:
     out += _references(reg)
     out += _place_tables(reg)
     out += _numbers(reg)
+    from yisai.regulation.team_checks import check_teams
+
+    out += check_teams(reg)
     return out
 
 

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from yisai.regulation.rules import DisconnectionRules, Strict, TimeControl
+from yisai.regulation.team_match import TeamMatchFormat
 
 
 class Period(Strict):
@@ -94,7 +95,7 @@ class AnnouncedLaterFormat(Strict):
 
 
 Format = Annotated[
-    LadderFormat | SwissFormat | TwoGroupSwissFormat | AnnouncedLaterFormat,
+    LadderFormat | SwissFormat | TwoGroupSwissFormat | AnnouncedLaterFormat | TeamMatchFormat,
     Field(discriminator="kind"),
 ]
 
@@ -124,5 +125,7 @@ class Stage(Strict):
     disconnection: DisconnectionRules | None = None
     details_note: str | None = Field(None, description="如 具体比赛细则将在《竞赛补充规定》中另行公布")
 
-    def format_for(self, division: str) -> LadderFormat | SwissFormat | TwoGroupSwissFormat | AnnouncedLaterFormat:
+    def format_for(
+        self, division: str
+    ) -> LadderFormat | SwissFormat | TwoGroupSwissFormat | AnnouncedLaterFormat | TeamMatchFormat:
         return self.formats_by_division.get(division, self.format)
