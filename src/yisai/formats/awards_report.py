@@ -13,7 +13,8 @@ from yisai.awards.prizes import KIND_LABELS, PrizeListResult, PrizeReport
 from yisai.awards.rank_awards import RankAwardReport
 from yisai.i18n import tr
 from yisai.registry.person import Player
-from yisai.standings.teams import METHOD_LABELS, TeamTable
+from yisai.regulation.team_match import BoardPrize
+from yisai.standings.teams import METHOD_LABELS, BoardPrizeRow, TeamTable
 
 Cell = str | int | float | None
 
@@ -126,6 +127,11 @@ def team_table(tt: TeamTable, players: Mapping[str, Player]) -> TextTable:
     comp = tt.competition
     method = METHOD_LABELS.get(comp.method, comp.method)
     tie_headers = tuple(label for label, _ in (tt.rows[0].tie_values if tt.rows else ()))
+    if comp.method == "match_points":  # 场分制: the table is the matches' (no member places)
+        headers = (tr("名次", "place"), tr("队名", "team"), method, *tie_headers)
+        return TextTable(comp.name, headers, tuple(
+            (_place(r.place), r.name, _num(r.value), *(_tie_cell(v) for _, v in r.tie_values))
+            for r in tt.rows), (comp.method_note,) if comp.method_note else ())
     headers = (tr("名次", "place"), tr("队名", "team"), method, *tie_headers,
                tr("队员", "members"), tr("说明", "note"))
     rows = []
@@ -216,3 +222,22 @@ def to_lines(tables: Iterable[TextTable]) -> list[str]:
         lines.extend(f"  {n}" for n in t.notes)
         lines.append("")
     return lines
+
+
+def board_prize_table(prize: BoardPrize, rows: Iterable[BoardPrizeRow], players: Mapping[str, Player],
+                      team_names: Mapping[str, str]) -> TextTable:
+    """台次奖 (最佳主将 …): place, player, team, 局分 on that board, games there, percentage, prize."""
+    headers = (tr("名次", "place"), tr("姓名", "name"), tr("队名", "team"), tr("该台局分", "board points"),
+               tr("该台出场", "games"), tr("胜率", "percentage"), tr("奖励", "prize"))
+    value = " ".join(x for x in ((f"{prize.amount}" if prize.amount is not None else ""), prize.gift or "") if x)
+    out = []
+    for r in rows:
+        p = players.get(r.player_id)
+        out.append((_place(r.place), p.name if p else r.player_id, team_names.get(r.team_id, r.team_id),
+                    _num(r.points), r.games, f"{r.percentage:.0%}", value))
+    rule = (tr("该台局分最多", "most board points on the board") if prize.rule == "board_points"
+            else tr("该台胜率最高", "best percentage on the board"))
+    notes = (tr(f"第{prize.board}台, {rule}, 至少出场{prize.min_games}次",
+                f"board {prize.board}, {rule}, at least {prize.min_games} games"),)
+    money = (6,) if prize.amount is not None and not prize.gift else ()
+    return TextTable(prize.name, headers, tuple(out), notes, money)

@@ -16,7 +16,13 @@ from yisai.awards.inputs import EventResults
 from yisai.awards.prizes import PrizeReport, compute_prizes
 from yisai.awards.rank_awards import RankAwardReport, compute_rank_awards
 from yisai.formats import awards_export
-from yisai.formats.awards_report import TextTable, prize_tables, rank_award_tables, team_table
+from yisai.formats.awards_report import (
+    TextTable,
+    board_prize_table,
+    prize_tables,
+    rank_award_tables,
+    team_table,
+)
 from yisai.i18n import Text, language, tr
 from yisai.registry.person import Gender
 from yisai.services.context import InputError, Work
@@ -219,8 +225,10 @@ class AwardView:
 def prize_view(results: EventResults, *, teams: bool = True) -> PrizeView:
     report = _computed(lambda: compute_prizes(results))
     team = list(_computed(results.team_tables).values()) if teams else []
+    names = {t.id: t.name for t in results.teams}
+    boards = [board_prize_table(p, rows, results.players, names) for p, rows in results.board_prizes()]
     return PrizeView(results, report, team, [team_table(t, results.players) for t in team],
-                     prize_tables(report, results.players))
+                     prize_tables(report, results.players) + boards)
 
 
 def award_view(results: EventResults) -> AwardView:

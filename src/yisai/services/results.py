@@ -105,10 +105,17 @@ def load_event_results(work: Work, event_ref: str | int | None) -> EventResults:
     entrants = {
         d.id: [p.id for p in approved_players(work, event, d.id)] for d in reg.divisions
     }
+    from yisai.services.team_matches import event_team_matches
+    from yisai.standings.teams import draw_team_lot
+
+    teams = work.repo.list_teams(event.id)
     return EventResults(
         regulation=reg,
         players=work.repo.players_by_id(event.id),
         rankings=tables,
-        teams=work.repo.list_teams(event.id),
+        teams=teams,
         entrants=entrants,
+        team_matches=event_team_matches(work, event),
+        # 抽签 between teams really draws: once per event, from its stored seed
+        team_lot=draw_team_lot([t.id for t in teams], event.seed),
     )
