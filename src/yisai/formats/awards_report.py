@@ -13,8 +13,7 @@ from yisai.awards.prizes import KIND_LABELS, PrizeListResult, PrizeReport
 from yisai.awards.rank_awards import RankAwardReport
 from yisai.i18n import tr
 from yisai.registry.person import Player
-from yisai.regulation.team_match import BoardPrize
-from yisai.standings.teams import METHOD_LABELS, BoardPrizeRow, TeamTable
+from yisai.standings.teams import METHOD_LABELS, TeamTable
 
 Cell = str | int | float | None
 
@@ -223,21 +222,3 @@ def to_lines(tables: Iterable[TextTable]) -> list[str]:
         lines.append("")
     return lines
 
-
-def board_prize_table(prize: BoardPrize, rows: Iterable[BoardPrizeRow], players: Mapping[str, Player],
-                      team_names: Mapping[str, str]) -> TextTable:
-    """台次奖 (最佳主将 …): place, player, team, 局分 on that board, games there, percentage, prize."""
-    headers = (tr("名次", "place"), tr("姓名", "name"), tr("队名", "team"), tr("该台局分", "board points"),
-               tr("该台出场", "games"), tr("胜率", "percentage"), tr("奖励", "prize"))
-    value = " ".join(x for x in ((f"{prize.amount}" if prize.amount is not None else ""), prize.gift or "") if x)
-    out = []
-    for r in rows:
-        p = players.get(r.player_id)
-        out.append((_place(r.place), p.name if p else r.player_id, team_names.get(r.team_id, r.team_id),
-                    _num(r.points), r.games, f"{r.percentage:.0%}", value))
-    rule = (tr("该台局分最多", "most board points on the board") if prize.rule == "board_points"
-            else tr("该台胜率最高", "best percentage on the board"))
-    notes = (tr(f"第{prize.board}台, {rule}, 至少出场{prize.min_games}次",
-                f"board {prize.board}, {rule}, at least {prize.min_games} games"),)
-    money = (6,) if prize.amount is not None and not prize.gift else ()
-    return TextTable(prize.name, headers, tuple(out), notes, money)

@@ -417,10 +417,11 @@ def _team_match(fmt: TeamMatchFormat) -> list[str]:
            f"board points: win {bp.win:g}, draw {bp.draw:g}, loss {bp.loss:g}; an empty or forfeited board is lost")
         + _default_mark(fmt, "board_points"),
     ]
-    if fmt.system == "round_robin":
-        lines.append(tr("队号: " + ("按比赛种子抽签" if fmt.seating == "lot" else "按报名顺序"),
-                        "team numbers: " + ("drawn with the event's seed" if fmt.seating == "lot" else "registered order"))
-                     + _default_mark(fmt, "seating"))
+    use = tr("贝格尔表位置", "Berger positions") if fmt.system == "round_robin" else tr("第一轮排序", "round-1 seeding")
+    lines.append(tr(f"队号 ({use}): " + ("按比赛种子抽签" if fmt.seating == "lot" else "按报名顺序"),
+                    f"team numbers ({use}): " + ("drawn with the event's seed" if fmt.seating == "lot"
+                                                 else "registered order"))
+                 + _default_mark(fmt, "seating"))
     lines.append(tr("台次颜色: 对阵表上方的队单数轮单数台执黑、双数台执白, 双数轮相反",
                     "colours: the first-named team has Black on odd boards in odd rounds, on even boards in even rounds")
                  + _default_mark(fmt, "colours"))

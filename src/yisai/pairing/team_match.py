@@ -60,10 +60,12 @@ def pair_teams_swiss(
     *, seed: int, order: Sequence[str] | None = None,
 ) -> tuple[list[PairedMatch], RoundPairing]:
     """Swiss pairing of teams by 场分: ``teams`` in seeding order (round 1 pairs the upper half
-    against the lower half), ``order`` the current team standings for later rounds."""
+    against the lower half: 1–4, 2–5, 3–6), ``order`` the current team standings for later
+    rounds."""
     seeding = list(order or teams)
-    entrants = [Entrant(id=t) for t in seeding]
-    rules = PairingRules(round1_seeding=["lot"], round1_method="slide", in_group="split",
+    # the seeding order is the teams' rating (first = highest), so round 1 slides it as given
+    entrants = [Entrant(id=t, rating=len(seeding) - k) for k, t in enumerate(seeding)]
+    rules = PairingRules(round1_seeding=["rating"], round1_method="slide", in_group="split",
                          colour_balance=True)
     pairing = pair_round(entrants, [_as_game(m) for m in history], round_no, rules=rules,
                          scoring=match_scoring(fmt), seed=seed, order=seeding)
@@ -74,8 +76,8 @@ def pair_teams_swiss(
 
 
 def round_robin_seats(teams: Sequence[str], fmt: TeamMatchFormat, seed: int) -> list[str]:
-    """队号: seat k of the Berger table is ``seats[k - 1]`` (drawn with the event's seed, or the
-    registered order, as ``seating`` says)."""
+    """队号: seat k of the Berger table (round robin) or the k-th seed of round 1 (Swiss) is
+    ``seats[k - 1]``: drawn with the event's seed, or the registered order, as ``seating`` says."""
     if fmt.seating == "registered_order":
         return list(teams)
     return shuffled(sorted(teams), seed, "team_round_robin")

@@ -61,7 +61,8 @@ class TeamMatchFormat(Strict):
     )
     boards: int = Field(ge=1, le=MAX_BOARDS, description="每场台数, 如 3")
     seating: Literal["lot", "registered_order"] = Field(
-        "lot", description="round_robin 的队号 (贝格尔表位置): lot 按比赛种子抽签; registered_order 按报名顺序"
+        "lot", description="队号 (单循环的贝格尔表位置; 积分编排第一轮的排序): lot 按比赛种子抽签; "
+        "registered_order 按报名顺序"
     )
     competition: str = Field(description="本阶段产生的团体名次: teams.competitions 的 id (method = match_points)")
     match_points: MatchPoints = Field(default_factory=MatchPoints, description="场分: 胜/平/负")

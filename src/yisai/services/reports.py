@@ -18,7 +18,6 @@ from yisai.awards.rank_awards import RankAwardReport, compute_rank_awards
 from yisai.formats import awards_export
 from yisai.formats.awards_report import (
     TextTable,
-    board_prize_table,
     prize_tables,
     rank_award_tables,
     team_table,
@@ -225,10 +224,8 @@ class AwardView:
 def prize_view(results: EventResults, *, teams: bool = True) -> PrizeView:
     report = _computed(lambda: compute_prizes(results))
     team = list(_computed(results.team_tables).values()) if teams else []
-    names = {t.id: t.name for t in results.teams}
-    boards = [board_prize_table(p, rows, results.players, names) for p, rows in results.board_prizes()]
     return PrizeView(results, report, team, [team_table(t, results.players) for t in team],
-                     prize_tables(report, results.players) + boards)
+                     prize_tables(report, results.players))
 
 
 def award_view(results: EventResults) -> AwardView:

@@ -301,7 +301,8 @@ def pair_team_round(work: Work, event: EventRecord, reg: Regulation, division: s
         records = [MatchRecord(m.round, m.team_a, m.team_b,
                                history_outcome(m.board_points_a, m.board_points_b) if m.team_b else "A")
                    for m in history]
-        order = team_order(work, event, reg, fmt, teams, history) if history else ids
+        order = (team_order(work, event, reg, fmt, teams, history) if history
+                 else round_robin_seats(ids, fmt, event.seed))
         try:
             matches, pairing = pair_teams_swiss(ids, records, round_no, fmt, seed=event.seed, order=order)
         except PairingError as exc:
