@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
+from yisai.registry.team import Team
 from yisai.regulation.team_match import BoardPrize, MatchPoints
 from yisai.regulation.teams import TeamCompetition
-from yisai.registry.team import Team
 from yisai.standings.teams import (
     BoardResult,
     TeamMatch,
