@@ -354,7 +354,7 @@ def pair_team_round(work: Work, event: EventRecord, reg: Regulation, division: s
     player_names = {p.id: p.name for p in work.repo.list_players(event.id)}
     boards = _as_pairing(work, event, division, stage, round_no, stored, games, names)
     return PairedRound(event, division, stage, round_no, (("", boards),), player_names, {},
-                       matches=tuple(match_rows(matches_of_round(info, games, round_no, fmt), names, fmt)))
+                       matches=tuple(match_rows(matches_of_round(info, games, round_no, fmt), names, fmt, info)))
 
 
 def _as_pairing(work: Work, event: EventRecord, division: str, stage: Stage, round_no: int,
@@ -412,10 +412,18 @@ class MatchRow:
     match_b: int | None
     boards: tuple[BoardResult, ...]
     finished: bool
+    tables: tuple[int, ...] = ()  # the round's board numbers of its boards (result entry)
+
+    @property
+    def table_span(self) -> str:
+        """第4–6台: where the match sits in the round's table."""
+        if not self.tables:
+            return ""
+        return f"{self.tables[0]}–{self.tables[-1]}" if len(self.tables) > 1 else str(self.tables[0])
 
 
 def match_rows(matches: Sequence[TeamMatch], names: Mapping[str, str],
-               fmt: TeamMatchFormat | None = None) -> list[MatchRow]:
+               fmt: TeamMatchFormat | None = None, info: Mapping[str, Any] | None = None) -> list[MatchRow]:
     from yisai.standings.teams import match_points
 
     mp = fmt.match_points if fmt is not None else None
@@ -429,9 +437,11 @@ def match_rows(matches: Sequence[TeamMatch], names: Mapping[str, str],
             else:
                 ma, mb = match_points(m.board_points_a, m.board_points_b,
                                       *((mp.win, mp.draw, mp.loss) if mp else (2, 1, 0)))
+        stored = (info or {}).get("team_matches", [])
+        tables = tuple(b["table"] for b in stored[k - 1].get("boards", [])) if k <= len(stored) else ()
         out.append(MatchRow(k, m.team_a, m.team_b, names.get(m.team_a, m.team_a),
                             names.get(m.team_b, m.team_b) if m.team_b else "", m.board_points_a,
-                            m.board_points_b, ma, mb, m.boards, m.finished))
+                            m.board_points_b, ma, mb, m.boards, m.finished, tables))
     return out
 
 
@@ -463,7 +473,7 @@ def team_round_view(work: Work, event_ref: str | int | None, round_no: int, *,
                          code="round_not_paired", params={"round": round_no})
     r = rounds[0]
     names = {t.id: t.name for t in work.repo.list_teams(event.id)}
-    matches = match_rows(matches_of_round(r.info, r.games, round_no, fmt), names, fmt)
+    matches = match_rows(matches_of_round(r.info, r.games, round_no, fmt), names, fmt, r.info)
     tables = {}
     colours = {}
     for m in r.info.get("team_matches", []):
