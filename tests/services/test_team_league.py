@@ -79,6 +79,10 @@ def test_team_league_end_to_end(run, tmp_path: Path) -> None:  # type: ignore[no
         run("team", "add", "--name", f"{t}队", *members)
 
     db = str(tmp_path / "league.sqlite")
+    # 报名费 600 元/队 is charged once per team, not on each player's entry
+    assert "每队报名费 600 元 (规程按队收取), 共 3600 元" in run("team", "list")
+    with open_context(db, actor="裁判长") as ctx, ctx.work() as w:
+        assert {e.fee_due for e in w.repo.list_entries(1)} == {0}
     for rnd in range(1, 6):
         if rnd == 2:
             run("match", "lineup", "青山队", "青山一", "青山女", "-r", "2")
