@@ -112,6 +112,10 @@ def test_team_league_end_to_end(run, tmp_path: Path) -> None:  # type: ignore[no
         shown = run("match", "show", "-r", str(rnd))
         assert "场分" in shown
     run("pair", "-d", "团体组", "-r", "6", code=1)  # 6 teams: 5 rounds
+    with open_context(db, actor="裁判长") as ctx, ctx.work() as w:
+        from yisai.services.team_matches import team_stage_rounds
+
+        assert team_stage_rounds(w, 1) == 5
 
     with open_context(db, actor="裁判长") as ctx, ctx.work() as w:
         view = reports.prizes(w, 1)

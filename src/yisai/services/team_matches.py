@@ -485,6 +485,22 @@ def team_round_view(work: Work, event_ref: str | int | None, round_no: int, *,
                          {g.board: g for g in r.games}, colours)
 
 
+def team_stage_rounds(work: Work, event_ref: str | int | None, division: str | None = None) -> int | None:
+    """How many rounds the team-match stage has: as stated (Swiss), or the Berger count of the
+    teams playing (round robin); None when the regulation has no team-match stage. For callers
+    that play a stage to its end (the demo) without knowing its format."""
+    from yisai.pairing.berger import round_count
+
+    event = resolve_event(work, event_ref)
+    found = team_match_stage(regulation_of(event), division)
+    if found is None:
+        return None
+    _stage, did, fmt = found
+    if fmt.system == "swiss":
+        return fmt.rounds
+    return round_count(len(playing_teams(work, event, did)))
+
+
 def team_rounds(work: Work, event: EventRecord, division: str | None = None) -> list[int]:
     reg = regulation_of(event)
     found = team_match_stage(reg, division)
@@ -519,4 +535,5 @@ __all__ = [
     "team_order",
     "team_round_view",
     "team_rounds",
+    "team_stage_rounds",
 ]

@@ -1,0 +1,66 @@
+"""A Swiss team stage through the generic services: five teams (one sits out each round with a
+bye = a won match and every board), 场分 groups, never a rematch."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from pathlib import Path
+
+from tests.conftest import REGULATIONS
+from yisai.registry.person import Gender, Player
+from yisai.registry.team import Team
+from yisai.services import reports
+from yisai.services.context import open_context
+from yisai.services.events import create_event
+from yisai.services.registration import add_team, register_player
+from yisai.services.round_results import record_result
+from yisai.services.rounds import pair
+from yisai.services.team_matches import team_round_view
+
+TEAMS = ["甲", "乙", "丙", "丁", "戊"]
+
+
+def test_five_teams_swiss(tmp_path: Path) -> None:
+    text = (REGULATIONS / "examples" / "team-league.toml").read_text(encoding="utf-8")
+    text = text.replace('system = "round_robin"', 'system = "swiss"\nrounds = 3')
+    text = text.replace('seating = "lot"', 'seating = "registered_order"')
+    reg = tmp_path / "swiss.toml"
+    reg.write_text(text, encoding="utf-8")
+    with open_context(str(tmp_path / "s.sqlite"), actor="裁判长", now=datetime(2026, 3, 20, 9)) as ctx:
+        with ctx.work() as w:
+            event = create_event(w, reg, seed=9)
+            for i, t in enumerate(TEAMS):
+                ids = []
+                for k, g in enumerate((Gender.MALE, Gender.MALE, Gender.FEMALE)):
+                    p = Player(id="", name=f"{t}{k + 1}", gender=g, birth_date=date(1990, 1 + i, 1 + k))
+                    ids.append((register_player(w, event, p, division="league").player.id, None))
+                add_team(w, event, Team(name=f"{t}队"), ids)
+        met: set[frozenset[str]] = set()
+        byes: list[str] = []
+        for rnd in (1, 2, 3):
+            with ctx.work() as w:
+                pair(w, event.id, "league", rnd)
+                view = team_round_view(w, event.id, rnd)
+                if rnd == 1:  # registered order: 甲 乙 | 丙 丁 (戊, last, has the bye): 1–3, 2–4
+                    assert {frozenset((m.name_a, m.name_b)) for m in view.matches if m.team_b} == {
+                        frozenset(("甲队", "丙队")), frozenset(("乙队", "丁队"))}
+                for m in view.matches:
+                    if m.team_b is None:
+                        byes.append(m.name_a)
+                        continue
+                    pair_ = frozenset((m.name_a, m.name_b))
+                    assert pair_ not in met
+                    met.add(pair_)
+                    winner = min(m.name_a, m.name_b, key=lambda n: TEAMS.index(n[0]))
+                    for b in m.boards:  # the team registered first wins every board
+                        table = view.tables[(m.number, b.board)]
+                        g = view.games[table]
+                        black_team = view.player_names[g.black][0] + "队"
+                        record_result(w, event.id, "league", rnd, table, "黑胜" if black_team == winner else "白胜")
+        assert len(set(byes)) == 3  # a different team sits out each round
+        with ctx.work() as w:
+            table = reports.prizes(w, event.id).teams[0]
+    got = {r.name: (r.value, r.board_points) for r in table.rows}
+    # a bye: 2 场分 and 3 局分; every match: the earlier-registered team 3:0
+    assert byes[0] == "戊队" and got["甲队"][0] == 6 and got["甲队"][1] == 9
+    assert sum(v for v, _ in got.values()) == 3 * 2 * 2 + 3 * 2  # 2 matches and 1 bye per round
