@@ -58,9 +58,12 @@ def show_cmd(
         if m.team_b is None:
             say(tr(f"第{m.number}场 {m.name_a} 轮空 (记胜一场)", f"match {m.number}: {m.name_a} has the bye"))
             continue
-        score = (f"{m.points_a:g}:{m.points_b:g}" + (f"  场分 {m.match_a}:{m.match_b}" if m.finished else "")
+        score = (f"{m.points_a:g}:{m.points_b:g}" + tr(f"  场分 {m.match_a}:{m.match_b}",
+                                                        f"  match points {m.match_a}:{m.match_b}")
                  if m.finished else tr("未赛完", "in progress"))
-        t = Table(title=f"第{view.round}轮 第{m.number}场  {m.name_a} — {m.name_b}  {score}", title_style="bold")
+        t = Table(title=tr(f"第{view.round}轮 第{m.number}场  {m.name_a} — {m.name_b}  {score}",
+                           f"round {view.round} match {m.number}  {m.name_a} — {m.name_b}  {score}"),
+                  title_style="bold")
         for h in (tr("台次", "board"), m.name_a, tr("颜色", "colour"), m.name_b, tr("局分", "points"),
                   tr("录入台号", "table")):
             t.add_column(h)

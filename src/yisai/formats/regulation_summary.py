@@ -429,7 +429,7 @@ def _team_match(fmt: TeamMatchFormat) -> list[str]:
              if fmt.fixed_order else tr("台次顺序不限", "any board order"))
     lines.append(tr("出场名单: ", "line-up: ") + order + _default_mark(fmt, "fixed_order"))
     if fmt.min_women:
-        lines.append(tr(f"每场至少{fmt.min_women}名女棋手上场", f"at least {fmt.min_women} women play each match"))
+        lines.append(tr(f"每场至少{fmt.min_women}名女棋手上场", f"at least {fmt.min_women} {'woman plays' if fmt.min_women == 1 else 'women play'} each match"))
     who = (tr("领队或裁判长", "the team leader or the chief referee") if fmt.lineup_by == "leader_or_director"
            else tr("裁判长", "the chief referee"))
     lines.append(tr(f"出场名单由{who}在每轮编排前提交; 未提交的按报名顺序出场",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from yisai.i18n import Text, both
+from yisai.i18n import Text, both, tr
 from yisai.record import Game, Result
 from yisai.registry.lineup import default_lineup, lineup_problems
 from yisai.registry.person import Player
@@ -372,9 +372,11 @@ def _as_pairing(work: Work, event: EventRecord, division: str, stage: Stage, rou
     for m in stored:
         for s in m.get("boards", []):
             team_black = m["a"] if s["a_black"] else m["b"]
+            a, b = names.get(m["a"], m["a"]), names.get(m["b"], m["b"])
             where[s["table"]] = (
-                f"第{m['match']}场 {names.get(m['a'], m['a'])}—{names.get(m['b'], m['b'])} 第{s['board']}台",
-                f"{names.get(team_black, team_black)}按台次颜色规则执黑")
+                tr(f"第{m['match']}场 {a}—{b} 第{s['board']}台", f"match {m['match']} {a}—{b} board {s['board']}"),
+                tr(f"{names.get(team_black, team_black)}按台次颜色规则执黑",
+                   f"{names.get(team_black, team_black)} has Black by the board colour rule"))
     boards = tuple(BoardPairing(g.board, g.black, g.white or "", scores.get(g.black, 0),
                                 scores.get(g.white or "", 0), (where[g.board][0],), where[g.board][1])
                    for g in games)
@@ -513,10 +515,12 @@ def team_rounds(work: Work, event: EventRecord, division: str | None = None) -> 
 def board_result_word(r: BoardResult, game: Game | None) -> str:
     """How a board's result reads on pages and sheets, from team A's side."""
     if r.player_a is None or r.player_b is None:
-        return "缺人判负" if (r.player_a is None) != (r.player_b is None) else "双方缺人"
+        score = f"{r.points_a:g}:{r.points_b:g} "
+        return score + (tr("(缺人判负)", "(nobody: lost)") if (r.player_a is None) != (r.player_b is None)
+                        else tr("(双方缺人)", "(nobody on either side)"))
     if game is None or game.result == Result.UNKNOWN:
         return ""
-    return f"{r.points_a:g}:{r.points_b:g}" + ("" if game.played else " (弃权)")
+    return f"{r.points_a:g}:{r.points_b:g}" + ("" if game.played else tr(" (弃权)", " (forfeit)"))
 
 
 __all__ = [
