@@ -64,3 +64,32 @@ def test_five_teams_swiss(tmp_path: Path) -> None:
     # a bye: 2 场分 and 3 局分; every match: the earlier-registered team 3:0
     assert byes[0] == "戊队" and got["甲队"][0] == 6 and got["甲队"][1] == 9
     assert sum(v for v, _ in got.values()) == 3 * 2 * 2 + 3 * 2  # 2 matches and 1 bye per round
+
+
+def test_a_player_not_checked_in_gives_his_board_to_the_next_registered(tmp_path: Path) -> None:
+    # 报到 required: a team without a line-up plays its registered order minus who has not arrived.
+    text = (REGULATIONS / "examples" / "team-league.toml").read_text(encoding="utf-8")
+    text = text.replace("[prizes]\n", "[registration.arrival]\nday = 2026-04-11\n\n[prizes]\n", 1)
+    reg = tmp_path / "arrive.toml"
+    reg.write_text(text, encoding="utf-8")
+    from yisai.services.checkin import tick
+
+    with open_context(str(tmp_path / "a.sqlite"), actor="裁判长", now=datetime(2026, 3, 20, 9)) as ctx:
+        with ctx.work() as w:
+            event = create_event(w, reg, seed=3)
+            for i, t in enumerate(("东", "西")):
+                ids = []
+                for k, (suffix, g) in enumerate((("一", Gender.MALE), ("二", Gender.MALE), ("三", Gender.MALE),
+                                                 ("女", Gender.FEMALE))):
+                    p = Player(id="", name=f"{t}{suffix}", gender=g, birth_date=date(1990, 1 + i, 1 + k))
+                    ids.append((register_player(w, event, p, division="league").player.id, None))
+                add_team(w, event, Team(name=f"{t}队"), ids)
+            for p in w.repo.list_players(event.id):
+                if p.name != "东一":  # 东一 has not arrived
+                    tick(w, event, p.id)
+            pair(w, event.id, "league", 1)
+            view = team_round_view(w, event.id, 1)
+    (m,) = view.matches
+    east = [b.player_a if m.name_a == "东队" else b.player_b for b in m.boards]
+    # 东一 sits out: 东二 and 东三 move up; the woman stays on board 3 (min_women = 1)
+    assert [view.player_names[p] for p in east if p] == ["东二", "东三", "东女"]

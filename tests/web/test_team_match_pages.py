@@ -83,6 +83,7 @@ def test_public_pages_show_matches_and_team_standings_after_grid_entry(league) -
     director.post("/console/events/1/pair", data={"csrf": token, "division": "league", "round": "1"})
     public = site.new_client()
     assert "尚未公布" in public.get("/events/1/rounds/league/1").text
+    assert public.get("/api/events/1/teams/rounds/1").status_code == 404  # not published yet
     director.post("/console/events/1/rounds/league/1/publish", data={"csrf": token})
     referee = site.login("referee")
     grid = referee.get("/console/events/1/rounds/league/1").text
@@ -104,3 +105,12 @@ def test_public_pages_show_matches_and_team_standings_after_grid_entry(league) -
     # the match winner leads with 2 场分 (won 2:1); the loser has 1 局分
     rows = re.findall(r"<tr><td>(\d+)</td><td>([^<]+)</td><td>(\d+)</td><td>([\d.]+)</td>", teams)
     assert (rows[0][1], rows[0][2], rows[0][3]) == (first.name_a, "2", "2")
+    api = public.get("/api/events/1/teams/rounds/1").json()
+    m1 = api["matches"][0]
+    assert (m1["a"], m1["points"], m1["match"]) == (first.name_a, "2 : 1", "2 : 0")
+    assert [b["board"] for b in m1["boards"]] == [1, 2, 3] and "1390000" not in str(api)
+    standings = public.get("/api/events/1/teams").json()["competitions"][0]
+    assert standings["method"] == "match_points"
+    top = standings["rows"][0]
+    assert (top["team"], top["place"], top["value"], top["board_points"]) == (first.name_a, 1, 2, 2)
+    assert [t["name"] for t in top["tie_breaks"]] == ["局分", "直胜", "主将台局分", "对手场分", "抽签"]

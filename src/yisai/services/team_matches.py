@@ -172,13 +172,21 @@ def submit_lineup(work: Work, event_ref: str | int | None, team_ref: str | int, 
 
 def lineups(work: Work, event: EventRecord, division: str, stage: Stage, fmt: TeamMatchFormat,
             round_no: int) -> dict[str, Lineup]:
-    """Every playing team's line-up for the round (submitted, else the stated default)."""
+    """Every playing team's line-up for the round (submitted, else the stated default). The
+    default leaves out players held back by check-in (报到), so an absent player's board goes
+    to the next registered player rather than being forfeited."""
+    from yisai.services.checkin import held_back
+
     players = work.repo.players_by_id(event.id)
     stored = LineupRows(work.repo).for_round(event.id, stage.id, round_no)
+    teams = playing_teams(work, event, division)
+    absent = held_back(work, event, division, stage.id, round_no,
+                       [m.player_id for t in teams for m in t.members])
     out = {}
-    for t in playing_teams(work, event, division):
+    for t in teams:
         rec = stored.get(t.id)
-        chosen = tuple(rec.players) if rec else tuple(default_lineup(t, players, fmt))
+        here = [m.player_id for m in t.members if m.player_id not in absent]
+        chosen = tuple(rec.players) if rec else tuple(default_lineup(t, players, fmt, here))
         out[t.id] = Lineup(t, chosen, rec)
     return out
 
