@@ -74,21 +74,21 @@ def test_a_player_not_checked_in_gives_his_board_to_the_next_registered(tmp_path
     reg.write_text(text, encoding="utf-8")
     from yisai.services.checkin import tick
 
-    with open_context(str(tmp_path / "a.sqlite"), actor="裁判长", now=datetime(2026, 3, 20, 9)) as ctx:
-        with ctx.work() as w:
-            event = create_event(w, reg, seed=3)
-            for i, t in enumerate(("东", "西")):
-                ids = []
-                for k, (suffix, g) in enumerate((("一", Gender.MALE), ("二", Gender.MALE), ("三", Gender.MALE),
-                                                 ("女", Gender.FEMALE))):
-                    p = Player(id="", name=f"{t}{suffix}", gender=g, birth_date=date(1990, 1 + i, 1 + k))
-                    ids.append((register_player(w, event, p, division="league").player.id, None))
-                add_team(w, event, Team(name=f"{t}队"), ids)
-            for p in w.repo.list_players(event.id):
-                if p.name != "东一":  # 东一 has not arrived
-                    tick(w, event, p.id)
-            pair(w, event.id, "league", 1)
-            view = team_round_view(w, event.id, 1)
+    with open_context(str(tmp_path / "a.sqlite"), actor="裁判长", now=datetime(2026, 3, 20, 9)) as ctx, \
+            ctx.work() as w:
+        event = create_event(w, reg, seed=3)
+        for i, t in enumerate(("东", "西")):
+            ids = []
+            for k, (suffix, g) in enumerate((("一", Gender.MALE), ("二", Gender.MALE), ("三", Gender.MALE),
+                                             ("女", Gender.FEMALE))):
+                p = Player(id="", name=f"{t}{suffix}", gender=g, birth_date=date(1990, 1 + i, 1 + k))
+                ids.append((register_player(w, event, p, division="league").player.id, None))
+            add_team(w, event, Team(name=f"{t}队"), ids)
+        for p in w.repo.list_players(event.id):
+            if p.name != "东一":  # 东一 has not arrived
+                tick(w, event, p.id)
+        pair(w, event.id, "league", 1)
+        view = team_round_view(w, event.id, 1)
     (m,) = view.matches
     east = [b.player_a if m.name_a == "东队" else b.player_b for b in m.boards]
     # 东一 sits out: 东二 and 东三 move up; the woman stays on board 3 (min_women = 1)
