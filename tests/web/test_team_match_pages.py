@@ -114,3 +114,15 @@ def test_public_pages_show_matches_and_team_standings_after_grid_entry(league) -
     top = standings["rows"][0]
     assert (top["team"], top["place"], top["value"], top["board_points"]) == (first.name_a, 1, 2, 2)
     assert [t["name"] for t in top["tie_breaks"]] == ["局分", "直胜", "主将台局分", "对手场分", "抽签"]
+
+
+def test_team_pages_in_english(league) -> None:  # type: ignore[no-untyped-def]
+    site, _ids = league
+    director = site.login("director")
+    token = _csrf(director, "/console/events/1")
+    director.post("/console/events/1/pair", data={"csrf": token, "division": "league", "round": "1"})
+    director.post("/console/events/1/rounds/league/1/publish", data={"csrf": token})
+    page = site.new_client().get("/events/1/teams?lang=en").text
+    for words in ("Team standings", "match points", "board points", "direct encounter", "board-1 points",
+                  "Match 1", "in progress"):
+        assert words in page, words

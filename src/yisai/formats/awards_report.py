@@ -13,7 +13,7 @@ from yisai.awards.prizes import KIND_LABELS, PrizeListResult, PrizeReport
 from yisai.awards.rank_awards import RankAwardReport
 from yisai.i18n import tr
 from yisai.registry.person import Player
-from yisai.standings.teams import METHOD_LABELS, TeamTable
+from yisai.standings.teams import METHOD_LABELS, METHOD_LABELS_EN, TIE_LABELS_EN, TeamTable
 
 Cell = str | int | float | None
 
@@ -124,8 +124,9 @@ def prize_tables(report: PrizeReport, players: Mapping[str, Player]) -> list[Tex
 
 def team_table(tt: TeamTable, players: Mapping[str, Player]) -> TextTable:
     comp = tt.competition
-    method = METHOD_LABELS.get(comp.method, comp.method)
-    tie_headers = tuple(label for label, _ in (tt.rows[0].tie_values if tt.rows else ()))
+    method = tr(METHOD_LABELS.get(comp.method, comp.method), METHOD_LABELS_EN.get(comp.method, comp.method))
+    tie_headers = tuple(tr(label, TIE_LABELS_EN.get(label, label))
+                        for label, _ in (tt.rows[0].tie_values if tt.rows else ()))
     if comp.method == "match_points":  # 场分制: the table is the matches' (no member places)
         headers = (tr("名次", "place"), tr("队名", "team"), method, *tie_headers)
         return TextTable(comp.name, headers, tuple(

@@ -148,6 +148,18 @@ TIE_LABELS = {
     "lot": "抽签",
 }
 
+TIE_LABELS_EN = {
+    "最高个人名次": "best place", "次高个人名次": "next places", "对手分之和": "sum of SOS",
+    "累进分之和": "sum of cumulative", "局分": "board points", "对手场分": "opponents' match points",
+    "直胜": "direct encounter", "主将台局分": "board-1 points", "抽签": "lot",
+}
+
+METHOD_LABELS_EN = {
+    "sum_of_places": "sum of places",
+    "sum_of_scores": "sum of points",
+    "match_points": "match points",
+}
+
 METHOD_LABELS = {
     "sum_of_places": "个人名次之和",
     "sum_of_scores": "个人积分之和",
