@@ -126,6 +126,8 @@ def test_team_league_end_to_end(run, tmp_path: Path) -> None:  # type: ignore[no
         ("汉阳队", 4, 4, 6), ("武昌队", 5, 2, 3), ("青山队", 6, 0, 0)]
     assert [dict(r.tie_values)["主将台局分"] for r in table.rows[:3]] == [5, 4, 3]
     assert [dict(r.tie_values)["直胜"] for r in table.rows[:3]] == [2, 2, 2]
+    # 抽签 is drawn (once, from the event's seed 2026): every team holds one number 1..6
+    assert sorted(dict(r.tie_values)["抽签"] for r in table.rows) == [1, 2, 3, 4, 5, 6]
     qs = next(m for m in r2.matches if "青山队" in (m.name_a, m.name_b))
     side_b = qs.name_b == "青山队"
     forfeited = qs.boards[2]
