@@ -93,3 +93,33 @@ def test_a_player_not_checked_in_gives_his_board_to_the_next_registered(tmp_path
     east = [b.player_a if m.name_a == "东队" else b.player_b for b in m.boards]
     # 东一 sits out: 东二 and 东三 move up; the woman stays on board 3 (min_women = 1)
     assert [view.player_names[p] for p in east if p] == ["东二", "东三", "东女"]
+
+
+def test_the_generic_round_loop_plays_a_team_league_to_the_end(tmp_path: Path) -> None:
+    """What a simulated event does for any regulation — pair, enter each board of
+    ``paired.parts``, rank — plays the team league with no team-specific call."""
+    from yisai.bench.demo_event import play_round
+    from yisai.services.team_matches import team_stage_rounds
+
+    reg = REGULATIONS / "examples" / "team-league.toml"
+    with open_context(str(tmp_path / "g.sqlite"), actor="裁判长", now=datetime(2026, 3, 20, 9)) as ctx:
+        with ctx.work() as w:
+            event = create_event(w, reg, seed=12)
+            for i, t in enumerate(("一", "二", "三", "四", "五", "六")):
+                ids = []
+                for k, g in enumerate((Gender.MALE, Gender.MALE, Gender.MALE, Gender.FEMALE)):
+                    p = Player(id="", name=f"{t}队{k + 1}", gender=g, birth_date=date(1990, 1 + i, 1 + k))
+                    ids.append((register_player(w, event, p, division="league").player.id, None))
+                add_team(w, event, Team(name=f"{t}队"), ids)
+            rounds = team_stage_rounds(w, event.id)
+        assert rounds == 5
+        for n in range(1, rounds + 1):
+            with ctx.work() as w:
+                play_round(w, event, "league", n, seed=100 + n)
+        with ctx.work() as w:
+            view = reports.prizes(w, event.id)
+    table = view.teams[0]
+    # 15 matches, each gives 2 场分 in all (2+0 or 1+1); 3 boards each give 1 局分 in all
+    assert sum(r.value for r in table.rows) == 30 and sum(r.board_points for r in table.rows) == 45
+    assert len(table.rows) == 6 and all(r.place is not None for r in table.rows)
+    assert {pl.id for pl in view.report.lists} >= {"teams", "best-board1", "best-board2", "best-board3"}
