@@ -157,15 +157,16 @@ def test_show_in_english_reads_like_the_regulation() -> None:
 
 
 def test_show_names_every_team_tie_break(tmp_path: Path) -> None:
-    # board_points is an allowed tie-break; the summary used to fail on it with a KeyError.
+    # Every allowed tie-break has its words (the summary once failed on one with a KeyError);
+    # board_points on a sum of scores is refused now (tests/regulation/test_team_match_checks.py).
     f = tmp_path / "bp.toml"
     f.write_text(SHANHAI_TEXT.replace('tie_breaks = ["sos", "best_place", "next_place"]',
-                                      'tie_breaks = ["board_points", "lot"]'), encoding="utf-8")
+                                      'tie_breaks = ["cumulative", "lot"]'), encoding="utf-8")
     zh = runner.invoke(app, ["regulation", "show", str(f)])
     en = runner.invoke(app, ["--lang", "en", "regulation", "show", str(f)])
     assert zh.exit_code == en.exit_code == 0, zh.output
-    assert "相同依次比较局分、抽签" in zh.output
-    assert "ties broken by board points, lot" in en.output
+    assert "相同依次比较累进分之和、抽签(按比赛种子)" in zh.output
+    assert "ties broken by sum of cumulative scores, lot (drawn with the event's seed)" in en.output
 
 
 def test_regulation_help_in_english() -> None:

@@ -32,6 +32,7 @@ def test_openapi_lists_every_endpoint(site: Site) -> None:
         "/api/events/{event_id}/rounds", "/api/events/{event_id}/rounds/{division}/{number}",
         "/api/events/{event_id}/standings/{division}", "/api/events/{event_id}/brackets/{division}",
         "/api/events/{event_id}/rounds/{division}/{number}/results",
+        "/api/events/{event_id}/teams", "/api/events/{event_id}/teams/rounds/{number}",
     }
     assert site.client.get("/docs").status_code == 200
 

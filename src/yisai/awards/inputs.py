@@ -18,13 +18,16 @@ from yisai.registry.person import Player
 from yisai.registry.team import Team
 from yisai.regulation.divisions import RankingList
 from yisai.regulation.schema import Regulation
+from yisai.regulation.team_match import BoardPrize, MatchPoints, TeamMatchFormat
 from yisai.standings.ranking import Standings
 from yisai.standings.teams import (
+    BoardPrizeRow,
     RankedPlayer,
     RankingKey,
     RankingTable,
     TeamMatch,
     TeamTable,
+    board_prize_rows,
     team_standings,
 )
 
@@ -79,15 +82,48 @@ class EventResults:
         return {
             comp.id: team_standings(
                 comp,
-                self.teams,
+                self._playing_teams(comp.id),
                 self.players,
                 tables,
                 self.team_matches.get(comp.id, ()),
                 self.team_lot,
                 rules.slots,
+                points=_points(self.match_format(comp.id)),
             )
             for comp in rules.competitions
         }
+
+    def match_format(self, competition: str) -> TeamMatchFormat | None:
+        """The team-match stage format that plays ``competition`` (None for other methods)."""
+        for s in self.regulation.stages:
+            for did in s.divisions:
+                fmt = s.format_for(did)
+                if isinstance(fmt, TeamMatchFormat) and fmt.competition == competition:
+                    return fmt
+        return None
+
+    def _playing_teams(self, competition: str) -> Sequence[Team]:
+        """A match-points table ranks the teams that played matches (all, when none yet)."""
+        matches = self.team_matches.get(competition, ())
+        if not matches or self.match_format(competition) is None:
+            return self.teams
+        played = {m.team_a for m in matches} | {m.team_b for m in matches if m.team_b}
+        return [t for t in self.teams if t.id in played]
+
+    def board_prizes(self) -> list[tuple[BoardPrize, list[BoardPrizeRow]]]:
+        """台次奖 (最佳主将 …) of every team-match stage, from its matches."""
+        out: list[tuple[BoardPrize, list[BoardPrizeRow]]] = []
+        for s in self.regulation.stages:
+            for did in s.divisions:
+                fmt = s.format_for(did)
+                if isinstance(fmt, TeamMatchFormat):
+                    matches = self.team_matches.get(fmt.competition, ())
+                    out += [(p, board_prize_rows(p, matches, fmt.board_points.win)) for p in fmt.board_prizes]
+        return out
+
+
+def _points(fmt: TeamMatchFormat | None) -> MatchPoints | None:
+    return fmt.match_points if fmt is not None else None
 
 
 def _is_base(rl: RankingList) -> bool:

@@ -44,7 +44,8 @@ from yisai.regulation.prizes import (
     SpecialAward,
 )
 from yisai.regulation.schema import Regulation
-from yisai.standings.teams import RankingKey, RankingTable, TeamTable
+from yisai.regulation.team_match import BoardPrize
+from yisai.standings.teams import BoardPrizeRow, RankingKey, RankingTable, TeamTable
 
 KIND_LABELS: dict[str, str] = {"cash": "奖金", "ecard": "电商卡", "gift": "实物", "honour": "荣誉"}
 
@@ -182,6 +183,7 @@ def compute_prizes(results: EventResults) -> PrizeReport:
     all_lists = lists + specials
     for pa in reg.prizes.participation:
         all_lists.append(_participation(pa, results, tables, all_lists))
+    all_lists += [_board_prize(prize, rows, results) for prize, rows in results.board_prizes()]
     return PrizeReport(
         lists=tuple(all_lists),
         pre_tax=reg.prizes.pre_tax,
@@ -331,6 +333,26 @@ def _prize_list(
         )
     return PrizeListResult(**common, places=cut, entrants=n, lines=tuple(lines),
                            note=_cut_note(pl, n, cut, by_rule))
+
+
+def _board_prize(prize: BoardPrize, rows: Sequence[BoardPrizeRow], results: EventResults) -> PrizeListResult:
+    """台次奖 (最佳主将 …) as a prize list: paid on top of any other prize (a board prize rewards
+    the board, not a place); each line says the record that won it."""
+    teams = {t.id: t.name for t in results.teams}
+    shared = {p for p, n in _tie_counts([r.place for r in rows]).items() if n > 1}
+    lines = tuple(
+        PrizeLine(place=r.place, name=_name(results.players, r.player_id), player_id=r.player_id,
+                  amount=prize.amount or 0, nominal=prize.amount, gift=prize.gift, shared=r.place in shared,
+                  note=tr(f"{teams.get(r.team_id, r.team_id)}; 第{prize.board}台{r.games}场得局分{r.points:g} "
+                          f"(胜率{r.percentage:.0%})",
+                          f"{teams.get(r.team_id, r.team_id)}; board {prize.board}: {r.points:g} board points in "
+                          f"{r.games} games ({r.percentage:.0%})")
+                  + (tr("; 并列", "; shared") if r.place in shared else ""))
+        for r in rows)
+    return PrizeListResult(id=prize.id, name=prize.name, division="", kind="cash" if prize.amount else "gift",
+                           source="board", items=(), places=prize.places, entrants=len(rows), lines=lines,
+                           note=tr(f"第{prize.board}台, 至少出场{prize.min_games}场",
+                                   f"board {prize.board}, at least {prize.min_games} games"))
 
 
 def _tie_counts(places: Sequence[int]) -> dict[int, int]:

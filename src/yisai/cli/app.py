@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "checkin": ("papers", "报到: 逐人登记与保险确认", "check-in with insurance confirmation"),
     "pair": ("rounds", "编排一轮 (积分编排制)", "pair a round (Swiss)"),
     "opengotha": ("opengotha", "OpenGotha 文件: 按 OpenGotha 规则编排一轮", "OpenGotha files: pair a round by OpenGotha's rules"),
+    "match": ("team_matches", "团体赛: 出场名单、各场对阵、团体名次", "team matches: line-ups, matches, team standings"),
     "round": ("rounds", "轮次: 对阵、公布与成绩登记表", "rounds: pairings, publishing, result sheets"),
     "result": ("rounds", "录入或导入成绩", "enter or import results"),
     "standings": ("standings", "成绩表与名次", "standings"),

@@ -92,6 +92,14 @@ def pair_cmd(
         paired = pair(work, event, division, round_no, stage_ref=stage, controls=controls,
                       replace=replace)
     names = paired.names
+    if paired.matches:  # 团体赛: which team meets which, and on which boards
+        t = Table(title=tr(f"第{round_no}轮 团体对阵", f"round {round_no}: team matches"), title_style="bold")
+        for h in (tr("场次", "match"), tr("队", "team"), tr("队", "team"), tr("台次", "boards")):
+            t.add_column(h)
+        for m in paired.matches:
+            boards = tr("轮空", "bye") if m.team_b is None else tr(f"第{m.table_span}台", f"boards {m.table_span}")
+            t.add_row(tr(f"第{m.number}场", f"match {m.number}"), m.name_a, m.name_b or "—", boards)
+        console.print(t)
     for group, pairing in paired.parts:
         title = _title(paired.event, paired.division, round_no, group)
         t = Table(title=title, title_style="bold")

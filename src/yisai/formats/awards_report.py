@@ -15,7 +15,7 @@ from yisai.awards.rank_awards import RankAwardReport
 from yisai.i18n import tr
 from yisai.registry.person import Player
 from yisai.registry.team import Team
-from yisai.standings.teams import METHOD_LABELS, TeamTable
+from yisai.standings.teams import METHOD_LABELS, METHOD_LABELS_EN, TIE_LABELS_EN, TeamTable
 
 Cell = str | int | float | None
 
@@ -138,8 +138,14 @@ def prize_tables(report: PrizeReport, players: Mapping[str, Player],
 
 def team_table(tt: TeamTable, players: Mapping[str, Player]) -> TextTable:
     comp = tt.competition
-    method = METHOD_LABELS.get(comp.method, comp.method)
-    tie_headers = tuple(label for label, _ in (tt.rows[0].tie_values if tt.rows else ()))
+    method = tr(METHOD_LABELS.get(comp.method, comp.method), METHOD_LABELS_EN.get(comp.method, comp.method))
+    tie_headers = tuple(tr(label, TIE_LABELS_EN.get(label, label))
+                        for label, _ in (tt.rows[0].tie_values if tt.rows else ()))
+    if comp.method == "match_points":  # 场分制: the table is the matches' (no member places)
+        headers = (tr("名次", "place"), tr("队名", "team"), method, *tie_headers)
+        return TextTable(comp.name, headers, tuple(
+            (_place(r.place), r.name, _num(r.value), *(_tie_cell(v) for _, v in r.tie_values))
+            for r in tt.rows), (comp.method_note,) if comp.method_note else ())
     headers = (tr("名次", "place"), tr("队名", "team"), method, *tie_headers,
                tr("队员", "members"), tr("说明", "note"))
     rows = []
@@ -270,3 +276,4 @@ def to_lines(tables: Iterable[TextTable]) -> list[str]:
         lines.extend(f"  {n}" for n in t.notes)
         lines.append("")
     return lines
+

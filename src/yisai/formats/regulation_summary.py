@@ -31,6 +31,7 @@ from yisai.regulation.stages import (
     TimetableEntry,
     TwoGroupSwissFormat,
 )
+from yisai.regulation.team_match import TeamMatchFormat
 from yisai.regulation.wording import grant_text, places, promotion_text
 from yisai.vocabulary.people import Gender
 
@@ -64,8 +65,8 @@ _PRIZE_KIND = {
 _TEAM_METHOD = {
     "sum_of_places": Text("队员个人名次之和, 低者列前", "sum of the members' individual places, lower ranks higher"),
     "sum_of_scores": Text("队员个人积分之和, 高者列前", "sum of the members' individual points, higher ranks higher"),
-    "match_points": Text("场分(胜2 和1 负0, 由局分决定)",
-                         "match points (win 2, draw 1, loss 0, decided by board points)"),
+    "match_points": Text("场分(由各场局分决定, 分值见团体赛阶段)",
+                         "match points (from each match's board points; values in the team-match stage)"),
 }
 _TEAM_TIE = {
     "best_place": Text("最高个人名次", "best individual place"),
@@ -73,7 +74,10 @@ _TEAM_TIE = {
     "sos": Text("对手分之和", "sum of SOS"),
     "cumulative": Text("累进分之和", "sum of cumulative scores"),
     "board_points": Text("局分", "board points"),
-    "lot": Text("抽签", "lot"),
+    "opponent_match_points": Text("对手场分", "opponents' match points"),
+    "direct": Text("直胜", "direct encounter"),
+    "board1_points": Text("主将台局分", "board-1 points"),
+    "lot": Text("抽签(按比赛种子)", "lot (drawn with the event's seed)"),
 }
 
 
@@ -447,6 +451,8 @@ def _format(fmt: object, reg: Regulation) -> list[str]:
                    "seeds have a first-round bye"), *_knockout_rules(fmt)]
     if isinstance(fmt, AnnouncedLaterFormat):
         return [tr("赛制: ", "format: ") + fmt.note]
+    if isinstance(fmt, TeamMatchFormat):
+        return _team_match(fmt)
     return []
 
 
@@ -509,6 +515,48 @@ def _knockout_rules(ko: KnockoutRules) -> list[str]:
         tr("淘汰赛名次: 决赛负者第2名; 各轮负者并列 (如八强负者并列第5名)",
            "knockout places: the final's loser 2nd; the losers of a round share a place (quarter-final losers 5th=)"),
     ]
+
+
+def _team_match(fmt: TeamMatchFormat) -> list[str]:
+    system = (tr("单循环 (贝格尔编排表)", "single round robin (Berger tables)") if fmt.system == "round_robin"
+              else tr(f"按场分积分编排 {fmt.rounds}轮, 不重复相遇", f"Swiss by match points, {fmt.rounds} rounds, no rematch"))
+    mp, bp = fmt.match_points, fmt.board_points
+    lines = [
+        tr(f"赛制: 团体赛, {system}, 每场{fmt.boards}台", f"format: team matches, {system}, {fmt.boards} boards a match"),
+        tr(f"场分: 胜{mp.win} 平{mp.draw} 负{mp.loss} (局分多者胜该场, 相同为平)",
+           f"match points: win {mp.win}, draw {mp.draw}, loss {mp.loss} (more board points wins the match, equal is a draw)")
+        + _default_mark(fmt, "match_points"),
+        tr(f"局分: 每盘胜{bp.win:g} 和{bp.draw:g} 负{bp.loss:g}; 缺人或弃权的台次判负",
+           f"board points: win {bp.win:g}, draw {bp.draw:g}, loss {bp.loss:g}; an empty or forfeited board is lost")
+        + _default_mark(fmt, "board_points"),
+    ]
+    use = tr("贝格尔表位置", "Berger positions") if fmt.system == "round_robin" else tr("第一轮排序", "round-1 seeding")
+    lines.append(tr(f"队号 ({use}): " + ("按比赛种子抽签" if fmt.seating == "lot" else "按报名顺序"),
+                    f"team numbers ({use}): " + ("drawn with the event's seed" if fmt.seating == "lot"
+                                                 else "registered order"))
+                 + _default_mark(fmt, "seating"))
+    lines.append(tr("台次颜色: 对阵表上方的队单数轮单数台执黑、双数台执白, 双数轮相反",
+                    "colours: the first-named team has Black on odd boards in odd rounds, on even boards in even rounds")
+                 + _default_mark(fmt, "colours"))
+    order = (tr("按报名顺序排台 (替补可上场, 不得颠倒)", "boards in the registered order (substitutes may play, no swapping)")
+             if fmt.fixed_order else tr("台次顺序不限", "any board order"))
+    lines.append(tr("出场名单: ", "line-up: ") + order + _default_mark(fmt, "fixed_order"))
+    if fmt.min_women:
+        lines.append(tr(f"每场至少{fmt.min_women}名女棋手上场", f"at least {fmt.min_women} {'woman plays' if fmt.min_women == 1 else 'women play'} each match"))
+    who = (tr("领队或裁判长", "the team leader or the chief referee") if fmt.lineup_by == "leader_or_director"
+           else tr("裁判长", "the chief referee"))
+    lines.append(tr(f"出场名单由{who}在每轮编排前提交; 未提交的按报名顺序出场",
+                    f"line-ups are submitted by {who} before the round is paired; a team without one plays "
+                    "in the registered order") + _default_mark(fmt, "lineup_default"))
+    lines.append(tr("轮空: 记胜一场, 各台记胜局局分", "bye: a won match, every board scored as won") + _default_mark(fmt, "bye"))
+    for p in fmt.board_prizes:
+        rule = (tr("该台局分最多", "most board points on that board") if p.rule == "board_points"
+                else tr("该台胜率最高", "best winning percentage on that board"))
+        value = tr(f", 奖金{p.amount}元", f", {p.amount} yuan") if p.amount is not None else ""
+        value += f", {p.gift}" if p.gift else ""
+        lines.append(tr(f"{p.name}: 第{p.board}台{rule} (至少{p.min_games}场), 取{p.places}名{value}",
+                        f"{p.name}: board {p.board}, {rule} (at least {p.min_games} games), {p.places} place(s){value}"))
+    return lines
 
 
 def _ladder(fmt: LadderFormat, reg: Regulation) -> list[str]:
@@ -613,7 +661,7 @@ def _teams(reg: Regulation) -> list[str]:
             tr(f"{c.name}{'(' + scope + ')' if scope else ''}: {c.size}人, {method}",
                f"{c.name}{' (' + scope + ')' if scope else ''}: {c.size} players, {method}")
             + (tr("; 只计报满人数的队", "; only full teams are ranked") + _default(c, "complete_only")
-               if c.complete_only else "")
+               if c.complete_only and c.method != "match_points" else "")
             + tr(f"; 相同依次比较{ties}", f"; ties broken by {ties}") + _default(c, "tie_breaks")
         )
         if c.method_note:
@@ -761,7 +809,7 @@ def _fees(reg: Regulation) -> list[str]:
                 except KeyError:
                     names.append(reg.division(ref).name)
             scope = f" ({_join(names)})"
-        line = f"{f.name}{scope}: {yuan(f.amount)}"
+        line = f"{f.name}{scope}: {yuan(f.amount)}" + (tr("/队", " per team") if f.per == "team" else "")
         if not f.refundable_if_absent:
             line += tr("; 报名后无故不参加比赛者不予退还", "; not refunded to an entered player who does not play without good reason")
         if f.note:

@@ -14,6 +14,9 @@ from yisai.regulation.rules import Strict
 class Fee(Strict):
     name: str
     amount: int = Field(ge=0, le=100_000_000, description="元")
+    per: Literal["entry", "team"] = Field(
+        "entry", description="entry 每名报名棋手缴纳; team 每支参赛队缴纳一次 (不计入个人报名费)"
+    )
     applies_to: list[str] = Field(default_factory=list, description="阶段或组别 id; 空为全部")
     refundable_if_absent: bool = Field(True, description="报名后无故不参加比赛是否退还")
     note: str | None = None

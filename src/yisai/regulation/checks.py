@@ -52,6 +52,9 @@ def check(reg: Regulation) -> list[Finding]:
     out += check_brackets(reg)
     out += _promotions(reg)
     out += _no_effect(reg)
+    from yisai.regulation.team_checks import check_teams
+
+    out += check_teams(reg)
     return out
 
 

@@ -10,6 +10,7 @@ from pydantic import Field, model_validator
 
 from yisai.regulation.messages import BadValue
 from yisai.regulation.rules import DisconnectionRules, Strict, TimeControl
+from yisai.regulation.team_match import TeamMatchFormat
 
 
 class Period(Strict):
@@ -160,7 +161,7 @@ class AnnouncedLaterFormat(Strict):
 
 Format = Annotated[
     LadderFormat | SwissFormat | TwoGroupSwissFormat | RoundRobinFormat | KnockoutFormat
-    | AnnouncedLaterFormat,
+    | AnnouncedLaterFormat | TeamMatchFormat,
     Field(discriminator="kind"),
 ]
 
@@ -211,5 +212,5 @@ class Stage(Strict):
     )
 
     def format_for(self, division: str) -> (LadderFormat | SwissFormat | TwoGroupSwissFormat | RoundRobinFormat
-                                            | KnockoutFormat | AnnouncedLaterFormat):
+                                            | KnockoutFormat | AnnouncedLaterFormat | TeamMatchFormat):
         return self.formats_by_division.get(division, self.format)

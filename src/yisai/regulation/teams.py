@@ -14,7 +14,13 @@ MAX_TEAM = 100  # players (or staff) in one team
 TeamMethod = Literal["sum_of_places", "sum_of_scores", "match_points"]
 
 
-TeamTieBreak = Literal["best_place", "next_place", "sos", "cumulative", "board_points", "lot"]
+TeamTieBreak = Literal[
+    "best_place", "next_place", "sos", "cumulative",  # individual-result methods
+    "board_points", "opponent_match_points", "direct", "board1_points",  # match_points (团体赛)
+    "lot",  # drawn with the event's stored seed
+]
+PLACE_TIE_BREAKS = frozenset({"best_place", "next_place", "sos", "cumulative"})
+MATCH_TIE_BREAKS = frozenset({"board_points", "opponent_match_points", "direct", "board1_points"})
 
 
 def _best_then_next() -> list[TeamTieBreak]:
@@ -51,7 +57,9 @@ class TeamCompetition(Strict):
     )
     tie_breaks: list[TeamTieBreak] = Field(
         default_factory=_best_then_next,
-        description="相同时依次比较: best_place 最高个人名次, next_place 次高个人名次, board_points 局分(场分制) ...",
+        description="相同时依次比较: best_place 最高个人名次, next_place 次高个人名次, sos 对手分之和, "
+        "cumulative 累进分之和; 场分制: board_points 局分, opponent_match_points 对手场分, direct 直胜, "
+        "board1_points 主将台局分; lot 抽签 (按比赛种子)",
     )
     method_note: str | None = Field(None, description="规程未写明方法时, 这里写明所选默认")
 

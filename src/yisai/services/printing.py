@@ -53,6 +53,7 @@ KINDS: dict[str, str] = {
     "slips": "记分单",
     "standings": "成绩表",
     "teams": "团体成绩",
+    "matches": "团体对阵单",
     "prizes": "获奖名单",
     "rank-awards": "段位申报名单",
     "certificates": "获奖证书",
@@ -62,7 +63,7 @@ KINDS: dict[str, str] = {
 }
 KINDS_EN: dict[str, str] = {
     "pairings": "Pairings", "cards": "Table cards", "slips": "Score slips", "standings": "Standings",
-    "teams": "Team standings", "prizes": "Prize list", "rank-awards": "Rank (dan) award list",
+    "teams": "Team standings", "matches": "Team match sheets", "prizes": "Prize list", "rank-awards": "Rank (dan) award list",
     "certificates": "Certificates", "entries": "Entry list", "booklet": "Event booklet",
     "brackets": "Round-robin crosstables and knockout bracket",
 }
@@ -70,6 +71,7 @@ ALIASES = {zh: key for key, zh in KINDS.items()} | {
     "团体成绩表": "teams", "奖金名单": "prizes", "段位": "rank-awards", "证书": "certificates",
     "报名名单": "entries", "对阵": "pairings", "成绩": "standings",
     "交叉表": "brackets", "循环赛": "brackets", "淘汰赛": "brackets", "对阵图": "brackets",
+    "对阵单": "matches", "团体对阵": "matches",
 }
 
 
@@ -404,9 +406,64 @@ def _teams(ctx: _Ctx) -> Document:
     if not tables:
         raise InputError(Text("本赛事规程没有团体比赛", "this event's regulation has no team competition"),
                          code="no_team_competition")
-    out = [_from_text_table(t, wide=(len(t.headers) - 2,)) for t in tables]
+    # the members column is the wide one; a match-points table has none (its columns are numbers)
+    out = [_from_text_table(t, wide=(len(t.headers) - 2,) if t.headers[-1] == tr("说明", "note") else ())
+           for t in tables]
     return ctx.document("report", "teams", sections=(Section(tables=tuple(out)),),
                         landscape=True, signatures=_signatures())
+
+
+def _matches(ctx: _Ctx) -> Document:
+    """团体对阵单: one sheet per team match of the round — boards, players, colours, a result cell
+    each (filled in once entered), the 局分 and 场分, and both teams' signatures."""
+    from yisai.services.team_matches import (
+        board_result_word,
+        team_match_stage,
+        team_round_view,
+        team_rounds,
+    )
+
+    found = team_match_stage(ctx.reg, resolve_division(ctx.reg, ctx.opts.division) if ctx.opts.division else None,
+                             ctx.opts.stage)
+    if found is None:
+        raise InputError(Text("本赛事规程没有团体赛阶段", "this event's regulation has no team-match stage"),
+                         code="no_team_match_stage")
+    numbers = team_rounds(ctx.work, ctx.event, found[1])
+    if not numbers:
+        raise InputError(Text("团体赛还没有编排任何一轮", "no team round is paired yet"), code="nothing_to_print")
+    n = ctx.opts.round if ctx.opts.round is not None else max(numbers)
+    view = team_round_view(ctx.work, ctx.event.id, n, division=found[1], stage_ref=found[0].id)
+    pn = view.player_names
+    columns = (Column(tr("台次", "Board"), "center"), Column(tr("台号", "Table"), "center"),
+               Column("", share=1), Column(tr("执色", "Colour"), "center"), Column("", share=1),
+               Column(tr("结果 (局分)", "Result (points)"), share=0.8))
+    sections = []
+    for m in view.matches:
+        if m.team_b is None:
+            sections.append(Section(heading=tr(f"第{n}轮 第{m.number}场: {m.name_a} 轮空 (记胜一场)",
+                                               f"Round {n} match {m.number}: {m.name_a} has the bye")))
+            continue
+        rows = []
+        for b in m.boards:
+            table = view.tables.get((m.number, b.board))
+            game = view.games.get(table) if table else None
+            colour = tr("黑", "B") if view.a_black.get((m.number, b.board)) else tr("白", "W")
+            rows.append((str(b.board), str(table or ""), pn.get(b.player_a or "", "—"), colour,
+                         pn.get(b.player_b or "", "—"), board_result_word(b, game)))
+        total = (f"{m.points_a:g} : {m.points_b:g}" + (tr(f", 场分 {m.match_a} : {m.match_b}",
+                                                          f", match points {m.match_a} : {m.match_b}")
+                                                       if m.finished else "")) if m.finished else ""
+        rows.append(("", "", tr("局分合计", "Board points"), "", "", total))
+        cols = (*columns[:2], Column(m.name_a, share=1), columns[3], Column(m.name_b, share=1), columns[5])
+        notes = (tr(f"{m.name_a}领队签字: ____________    {m.name_b}领队签字: ____________    裁判员: ____________",
+                    f"{m.name_a} leader: ____________    {m.name_b} leader: ____________    referee: ____________"),)
+        sections.append(Section(tables=(Table(
+            tr(f"第{n}轮 第{m.number}场  {m.name_a} — {m.name_b}", f"Round {n} match {m.number}  {m.name_a} — {m.name_b}"),
+            cols, tuple(rows), notes),)))
+    rule = tr("对阵表上方的队单数轮单数台执黑、双数台执白, 双数轮相反; 空出的台次判该队负",
+              "the first-named team has Black on odd boards in odd rounds, even boards in even rounds; an empty board is lost")
+    return ctx.document("report", "matches", title=tr(f"第{n}轮 团体对阵单", f"Round {n} team match sheets"),
+                        subtitle=rule, sections=tuple(sections), signatures=_signatures())
 
 
 def _prizes(ctx: _Ctx) -> Document:
@@ -687,6 +744,7 @@ _BUILDERS: dict[str, Callable[[_Ctx], Document]] = {
     "slips": _slips,
     "standings": _standings,
     "teams": _teams,
+    "matches": _matches,
     "prizes": _prizes,
     "rank-awards": _rank_awards,
     "certificates": _certificates,

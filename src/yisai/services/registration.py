@@ -93,6 +93,8 @@ def fee_for(regulation: Regulation, division: str, stage: str = "") -> int:
     stages_of_division = {s.id for s in regulation.stages if division in s.divisions}
     total = 0
     for item in regulation.fees.items:
+        if item.per == "team":  # paid once by the team (``team_fee_for``), not by each entry
+            continue
         scope = set(item.applies_to)
         if (
             not scope
@@ -102,6 +104,11 @@ def fee_for(regulation: Regulation, division: str, stage: str = "") -> int:
         ):
             total += item.amount
     return total
+
+
+def team_fee_for(regulation: Regulation) -> int:
+    """Fees a team pays once (``per = "team"``), whatever its number of players."""
+    return sum(item.amount for item in regulation.fees.items if item.per == "team")
 
 
 def texts(make: Callable[[], list[str]]) -> list[Text]:

@@ -118,14 +118,21 @@ def load_event_results(work: Work, event_ref: str | int | None) -> EventResults:
         stage = playing_stage(reg, d.id)
         games[d.id] = work.repo.games(event.id, d.id, stage=stage.id)
         rounds[d.id] = rounds_for_everyone(stage.format_for(d.id), games[d.id])
+    from yisai.services.team_matches import event_team_matches
+    from yisai.standings.teams import draw_team_lot
+
+    teams = work.repo.list_teams(event.id)
     return EventResults(
         regulation=reg,
         players=work.repo.players_by_id(event.id),
         rankings=tables,
-        teams=work.repo.list_teams(event.id),
+        teams=teams,
         entrants=entrants,
         games=games,
         rounds=rounds,
+        team_matches=event_team_matches(work, event),
+        # 抽签 between teams really draws: once per event, from its stored seed
+        team_lot=draw_team_lot([t.id for t in teams], event.seed),
     )
 
 

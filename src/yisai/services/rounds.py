@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from yisai.formats.result_sheet import (
     ResultSheet,
@@ -46,6 +46,7 @@ from yisai.regulation.stages import (
     SwissFormat,
     TwoGroupSwissFormat,
 )
+from yisai.regulation.team_match import TeamMatchFormat
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Conflict, Hint
 from yisai.services.event_data import (
@@ -81,6 +82,7 @@ class PairedRound:
     parts: tuple[tuple[str, RoundPairing], ...]  # (group, pairing); group "" for plain Swiss
     names: dict[str, str] = field(default_factory=dict)  # player id → name, for showing it
     held_back: dict[str, Text] = field(default_factory=dict)  # sat out for check-in, and why
+    matches: tuple[Any, ...] = ()  # team matches (services.team_matches.MatchRow) of a team round
 
 
 def _check_previous_complete(work: Work, event: EventRecord, division: str, stage: Stage, n: int) -> None:
@@ -140,6 +142,10 @@ def pair(
         raise InputError(Text(f"轮次须从1开始: {round_no}", f"rounds are numbered from 1: {round_no}"),
                          code="bad_round", params={"round": round_no})
     _check_previous_complete(work, event, division, stage, round_no)
+    if isinstance(fmt, TeamMatchFormat):  # 团体赛: teams meet teams, line-ups on the boards
+        from yisai.services.team_matches import pair_team_round
+
+        return pair_team_round(work, event, reg, division, stage, fmt, round_no, replace=replace)
     players = division_players(work, event, division)
     entrants = entrants_of(players, team_of(work, event))
     rules = reg.pairing_for(division)

@@ -18,8 +18,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from yisai.i18n import tr
+from yisai.pairing.lot import shuffled
 from yisai.registry.person import Player
 from yisai.registry.team import Team
+from yisai.regulation.team_match import BoardPrize, MatchPoints
 from yisai.regulation.teams import TeamCompetition, TeamSlot
 
 # ---------------------------------------------------------------------------------------------
@@ -62,14 +64,39 @@ RankingKey = tuple[str, str]  # (division id, ranking id)
 
 
 @dataclass(frozen=True, slots=True)
+class BoardResult:
+    """One board of a team match: who sat there (None = nobody, the board is forfeited) and the
+    局分 each side took."""
+
+    board: int  # 1 = 主将台
+    player_a: str | None
+    player_b: str | None
+    points_a: float
+    points_b: float
+    finished: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class TeamMatch:
-    """One team match (团体赛的一场): board points (局分) of each side; ``team_b`` None = bye."""
+    """One team match (团体赛的一场): board points (局分) of each side; ``team_b`` None = bye.
+
+    ``boards`` holds the board-by-board results when known (主将台 points, board prizes);
+    an unfinished match (a board still without a result) counts nothing yet.
+    """
 
     round: int
     team_a: str
     team_b: str | None
     board_points_a: float
     board_points_b: float = 0
+    boards: tuple[BoardResult, ...] = ()
+    finished: bool = True
+
+    def board_points_on(self, board: int, team: str) -> float:
+        for b in self.boards:
+            if b.board == board:
+                return b.points_a if team == self.team_a else b.points_b
+        return 0.0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -115,7 +142,22 @@ TIE_LABELS = {
     "sos": "对手分之和",
     "cumulative": "累进分之和",
     "board_points": "局分",
+    "opponent_match_points": "对手场分",
+    "direct": "直胜",
+    "board1_points": "主将台局分",
     "lot": "抽签",
+}
+
+TIE_LABELS_EN = {
+    "最高个人名次": "best place", "次高个人名次": "next places", "对手分之和": "sum of SOS",
+    "累进分之和": "sum of cumulative", "局分": "board points", "对手场分": "opponents' match points",
+    "直胜": "direct encounter", "主将台局分": "board-1 points", "抽签": "lot",
+}
+
+METHOD_LABELS_EN = {
+    "sum_of_places": "sum of places",
+    "sum_of_scores": "sum of points",
+    "match_points": "match points",
 }
 
 METHOD_LABELS = {
@@ -126,6 +168,12 @@ METHOD_LABELS = {
 
 
 # ---------------------------------------------------------------------------------------------
+
+
+def draw_team_lot(team_ids: Sequence[str], seed: int) -> list[str]:
+    """抽签 between teams: a seeded order of all team ids (earlier is better), drawn once per
+    event from its stored seed so every page and sheet shows the same draw."""
+    return shuffled(sorted(team_ids), seed, "team_lot")
 
 
 def match_points(
@@ -147,6 +195,7 @@ def team_standings(
     matches: Sequence[TeamMatch] = (),
     lot_order: Sequence[str] | None = None,
     slots: Sequence[TeamSlot] = (),
+    points: MatchPoints | None = None,
 ) -> TeamTable:
     """Rank ``teams`` in ``competition``.
 
@@ -160,7 +209,7 @@ def team_standings(
     place from the other division.
     """
     if competition.method == "match_points":
-        return _match_point_table(competition, teams, matches, lot_order)
+        return _match_point_table(competition, teams, matches, lot_order, points or MatchPoints())
 
     standings: list[TeamStanding] = []
     for team in teams:
@@ -365,30 +414,159 @@ def _match_point_table(
     teams: Sequence[Team],
     matches: Sequence[TeamMatch],
     lot_order: Sequence[str] | None,
+    points: MatchPoints,
 ) -> TeamTable:
-    mp = {t.id: 0.0 for t in teams}
-    bp = {t.id: 0.0 for t in teams}
-    for m in matches:
-        if m.team_b is None:  # bye: a won match, board points as recorded
-            mp[m.team_a] = mp.get(m.team_a, 0) + 2
-            bp[m.team_a] = bp.get(m.team_a, 0) + m.board_points_a
+    """场分制: 场分 from each finished match's 局分, then the listed tie-breaks.
+
+    Ties are broken as individual standings are (DESIGN.md): criteria in order, only among the
+    teams still tied; after a criterion splits a group, each part goes on with the next one.
+    直胜 between two teams is their match(es); among three or more it is the mini-league of their
+    matches, used only when each has met every other, else skipped. Teams still equal share a
+    place (1, 2, 2, 4).
+    """
+    ids = [t.id for t in teams]
+    done = [m for m in matches if m.finished]
+    mp = dict.fromkeys(ids, 0.0)
+    bp = dict.fromkeys(ids, 0.0)
+    b1 = dict.fromkeys(ids, 0.0)
+    opponents: dict[str, list[str]] = {t: [] for t in ids}
+    for m in done:
+        a, b = m.team_a, m.team_b
+        for t in (a, b):
+            if t is not None and t not in mp:
+                mp[t] = bp[t] = b1[t] = 0.0
+                opponents[t] = []
+        bp[a] += m.board_points_a
+        b1[a] += m.board_points_on(1, a)
+        if b is None:  # bye: a won match
+            mp[a] += points.win
             continue
-        a, b = match_points(m.board_points_a, m.board_points_b)
-        mp[m.team_a] = mp.get(m.team_a, 0) + a
-        mp[m.team_b] = mp.get(m.team_b, 0) + b
-        bp[m.team_a] = bp.get(m.team_a, 0) + m.board_points_a
-        bp[m.team_b] = bp.get(m.team_b, 0) + m.board_points_b
-    standings = [
-        TeamStanding(
-            team_id=t.id,
-            name=t.name,
-            place=None,
-            value=mp[t.id],
-            members=(),
-            tie_values=((TIE_LABELS["board_points"], bp[t.id]),),
-            board_points=bp[t.id],
-        )
-        for t in teams
-    ]
-    ordered = _assign_places(competition, standings, _key_fn(competition, lot_order))
-    return TeamTable(competition=competition, rows=tuple(ordered))
+        pa, pb = match_points(m.board_points_a, m.board_points_b, points.win, points.draw, points.loss)
+        mp[a] += pa
+        mp[b] += pb
+        bp[b] += m.board_points_b
+        b1[b] += m.board_points_on(1, b)
+        opponents[a].append(b)
+        opponents[b].append(a)
+    omp = {t: sum(mp[o] for o in opponents[t]) for t in ids}
+    lot_index = {tid: i for i, tid in enumerate(lot_order or ())}
+    direct_shown: dict[str, float] = {}
+
+    def direct(group: list[str]) -> dict[str, float] | None:
+        members = set(group)
+        met: dict[frozenset[str], int] = {}
+        score = dict.fromkeys(group, 0.0)
+        for m in done:
+            if m.team_b is None or m.team_a not in members or m.team_b not in members:
+                continue
+            met[frozenset((m.team_a, m.team_b))] = 1
+            pa, pb = match_points(m.board_points_a, m.board_points_b, points.win, points.draw, points.loss)
+            score[m.team_a] += pa
+            score[m.team_b] += pb
+        if len(met) < len(group) * (len(group) - 1) // 2:
+            return None  # not everyone has met everyone: skip to the next criterion
+        direct_shown.update(score)
+        return score
+
+    def values(tb: str, group: list[str]) -> dict[str, float] | None:
+        if tb == "board_points":
+            return {t: bp[t] for t in group}
+        if tb == "opponent_match_points":
+            return {t: omp[t] for t in group}
+        if tb == "board1_points":
+            return {t: b1[t] for t in group}
+        if tb == "direct":
+            return direct(group)
+        if tb == "lot" and lot_order is not None:
+            return {t: -float(lot_index.get(t, len(lot_index))) for t in group}
+        return None
+
+    def split(group: list[str], criteria: list[str]) -> list[list[str]]:
+        if len(group) == 1 or not criteria:
+            return [sorted(group)]
+        found = values(criteria[0], group)
+        if found is None:
+            return split(group, criteria[1:])
+        out: list[list[str]] = []
+        for v in sorted(set(found.values()), reverse=True):
+            out += split([t for t in group if found[t] == v], criteria[1:])
+        return out
+
+    blocks: list[list[str]] = []
+    for v in sorted(set(mp[t] for t in ids), reverse=True):
+        blocks += split([t for t in ids if mp[t] == v], list(competition.tie_breaks))
+    names = {t.id: t.name for t in teams}
+    rows: list[TeamStanding] = []
+    position = 1
+    for block in blocks:
+        for t in block:
+            tie: list[tuple[str, object]] = []
+            for tb in competition.tie_breaks:
+                if tb == "board_points":
+                    tie.append((TIE_LABELS[tb], bp[t]))
+                elif tb == "opponent_match_points":
+                    tie.append((TIE_LABELS[tb], omp[t]))
+                elif tb == "board1_points":
+                    tie.append((TIE_LABELS[tb], b1[t]))
+                elif tb == "direct":
+                    tie.append((TIE_LABELS[tb], direct_shown.get(t)))
+                elif tb == "lot":
+                    tie.append((TIE_LABELS[tb], lot_index.get(t, 0) + 1 if lot_order else None))
+            rows.append(TeamStanding(team_id=t, name=names.get(t, t), place=position, value=mp[t],
+                                     members=(), tie_values=tuple(tie), board_points=bp[t]))
+        position += len(block)
+    return TeamTable(competition=competition, rows=tuple(rows))
+
+
+# ---------------------------------------------------------------------------------------------
+# 台次奖 (最佳主将 …)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPrizeRow:
+    place: int
+    player_id: str
+    team_id: str
+    points: float
+    games: int
+    percentage: float  # points / (games × a won board's points)
+
+
+def board_prize_rows(prize: BoardPrize, matches: Sequence[TeamMatch], win_points: float) -> list[BoardPrizeRow]:
+    """Who is best on ``prize.board``: every player seated on that board in finished matches
+    (a forfeited board counts for the side present, as its 局分 do), at least ``min_games``
+    times; ordered by 局分 (``board_points``) or by winning percentage (``percentage``),
+    equal records sharing a place; the top ``places`` places are returned."""
+    pts: dict[str, float] = {}
+    games: dict[str, int] = {}
+    team: dict[str, str] = {}
+    for m in matches:
+        if not m.finished or m.team_b is None:
+            continue
+        for b in m.boards:
+            if b.board != prize.board:
+                continue
+            for pid, p, t in ((b.player_a, b.points_a, m.team_a), (b.player_b, b.points_b, m.team_b)):
+                if pid is None:
+                    continue
+                pts[pid] = pts.get(pid, 0.0) + p
+                games[pid] = games.get(pid, 0) + 1
+                team[pid] = t
+    rows = [BoardPrizeRow(0, pid, team[pid], pts[pid], games[pid],
+                          pts[pid] / (games[pid] * win_points) if win_points else 0.0)
+            for pid in pts if games[pid] >= prize.min_games]
+
+    def key(r: BoardPrizeRow) -> tuple[float, ...]:
+        return (-r.points,) if prize.rule == "board_points" else (-r.percentage,)
+
+    rows.sort(key=lambda r: (key(r), r.player_id))
+    out: list[BoardPrizeRow] = []
+    place = 0
+    prev: tuple[float, ...] | None = None
+    for i, r in enumerate(rows, start=1):
+        if key(r) != prev:
+            place, prev = i, key(r)
+        if place > prize.places:
+            break
+        out.append(BoardPrizeRow(place, r.player_id, r.team_id, r.points, r.games, r.percentage))
+    return out

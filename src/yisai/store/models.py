@@ -414,3 +414,21 @@ class PlayerProfileRow(Base):
     rank: Mapped[str] = mapped_column(String(16), default="")  # "" = no grade yet
     guardian_phone: Mapped[str | None] = mapped_column(String(32))  # required under 18
     updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class LineupRow(Base):
+    """出场名单: a team's players on the boards of one round of a team-match stage."""
+
+    __tablename__ = "team_lineups"
+    __table_args__ = (
+        UniqueConstraint("team_id", "stage", "number", name="uq_team_lineups_team_stage_number"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
+    stage: Mapped[str] = mapped_column(String(64))
+    number: Mapped[int] = mapped_column(Integer)  # the round
+    players: Mapped[list[str]] = mapped_column(default=list)  # player ids, board 1 first
+    submitted_by: Mapped[str] = mapped_column(String(100))
+    submitted_at: Mapped[datetime] = mapped_column(DateTime)

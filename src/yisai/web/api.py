@@ -164,6 +164,38 @@ def brackets(request: Request, event_id: int, division: str) -> dict[str, Any]:
     }
 
 
+@router.get("/events/{event_id}/teams")
+def team_standings(request: Request, event_id: int) -> dict[str, Any]:
+    """Team standings of every team competition (团体赛: 场分, 局分 and the tie-breaks)."""
+    from yisai.services.reports import prizes
+
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        view = prizes(work, str(event_id))
+    return {"competitions": [
+        {"id": t.competition.id, "name": t.competition.name, "method": t.competition.method,
+         "rows": [{"place": r.place, "team": r.name, "value": r.value, "board_points": r.board_points,
+                   "tie_breaks": [{"name": k, "value": v if isinstance(v, int | float | str) or v is None else str(v)}
+                                  for k, v in r.tie_values]} for r in t.rows]}
+        for t in view.teams]}
+
+
+@router.get("/events/{event_id}/teams/rounds/{number}")
+def team_round(request: Request, event_id: int, number: int) -> dict[str, Any]:
+    """A published team round: each match with its boards (players' names only), 局分 and 场分."""
+    from yisai.services.team_matches import team_match_stage
+    from yisai.web.team_matches import match_cards
+
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        e = resolve_event(work, str(event_id))
+        found = team_match_stage(regulation_of(e))
+        stored = (work.repo.list_rounds(e.id, found[1], stage=found[0].id, number=number)
+                  if found is not None else [])
+        if not stored or not all(is_published(r.status) for r in stored):
+            raise NotFoundError(Text(f"第{number}轮团体对阵尚未公布", f"team round {number} is not published yet"),
+                                code="not_published")
+        return {"round": number, "matches": match_cards(work, event_id, number)}
+
+
 @router.post("/events/{event_id}/rounds/{division}/{number}/results")
 def post_result(request: Request, event_id: int, division: str, number: int, body: ResultIn) -> Response:
     """Enter one board's result (bearer token; referee or chief referee). 409 on a stale version."""

@@ -33,6 +33,7 @@ from yisai.web import (
     public,
     qualification,
     registration,
+    team_matches,
 )
 from yisai.web.core import (
     HERE,
@@ -89,6 +90,8 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     app.state.web.templates.env.globals["play_on"] = bool(qualifier_event)  # the header's 对弈 link
     app.include_router(play.router)
     app.include_router(qualification.router)
+    app.include_router(team_matches.public_router)
+    app.include_router(team_matches.console_router)
     if qualifier_event:  # the online qualifier's live games (WebSocket /live/ws) for that event
         from yisai.live.server import LiveOptions, create_live_router
 

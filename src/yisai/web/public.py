@@ -116,6 +116,10 @@ def _pairings_html(request: Request, event_id: int, division: str, number: int) 
     def render(work: Work) -> str:
         view = round_view(work, str(event_id), division, number)
         published = all(is_published(r.status) for r in view.rounds)
+        from yisai.web.team_matches import is_team_division, match_fragment
+
+        if is_team_division(work, event_id, division):  # 团体赛: matches with their boards
+            return match_fragment(request, work, event_id, number, published)
         return state(request).templates.get_template("_pairings.html").render(
             t=tr, published=published, groups=views.board_lines(view) if published else [])
     return render

@@ -1,0 +1,88 @@
+"""团体赛: a stage played team against team on a fixed number of boards.
+
+Each round pairs teams (Swiss by 场分 with no rematch, or a round robin); each team puts a
+line-up (出场名单) of its registered players on the boards; the board results give 局分 (board
+points) and the match result gives 场分 (match points). The ranking it feeds is the
+``teams.competitions`` entry named by ``competition`` (method ``match_points``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from yisai.regulation.rules import Strict
+
+MAX_BOARDS = 20
+
+
+class MatchPoints(Strict):
+    """场分 of one team match, from its board points: more 局分 wins the match."""
+
+    win: int = Field(2, ge=0, le=100, description="胜一场得分")
+    draw: int = Field(1, ge=0, le=100, description="平一场得分 (局分相同)")
+    loss: int = Field(0, ge=0, le=100, description="负一场得分")
+
+
+class BoardPoints(Strict):
+    """局分 of one board: a forfeited board (缺人或弃权) is a loss for the side that forfeits."""
+
+    win: float = Field(1, ge=0, le=100, allow_inf_nan=False, description="每盘胜局得局分")
+    draw: float = Field(0.5, ge=0, le=100, allow_inf_nan=False, description="和棋得局分")
+    loss: float = Field(0, ge=0, le=100, allow_inf_nan=False, description="负局(含弃权)得局分")
+
+
+class BoardPrize(Strict):
+    """台次奖 (最佳主将, 最佳第二台 …): the best record on one board over the stage."""
+
+    id: str = Field(pattern=r"^[a-z0-9_\-]+$")
+    name: str = Field(description="如 最佳主将")
+    board: int = Field(ge=1, le=MAX_BOARDS, description="台次, 1 = 主将台")
+    places: int = Field(1, ge=1, le=100, description="评选名额")
+    rule: Literal["board_points", "percentage"] = Field(
+        "board_points",
+        description="board_points 在该台所得局分最多; percentage 该台胜率最高 (须至少下满 min_games 盘)",
+    )
+    min_games: int = Field(1, ge=1, le=100, description="至少在该台出场的盘数")
+    amount: int | None = Field(None, ge=0, le=100_000_000, description="奖金 (元)")
+    gift: str | None = Field(None, description="奖品, 如 奖杯")
+
+
+class TeamMatchFormat(Strict):
+    """团体赛 (team against team on ``boards`` boards)."""
+
+    kind: Literal["team_match"]
+    system: Literal["swiss", "round_robin"] = Field(
+        description="swiss 按场分积分编排 (不重复相遇); round_robin 单循环 (贝格尔编排)"
+    )
+    rounds: int | None = Field(
+        None, ge=1, le=30, description="轮数; swiss 必填; round_robin 由队数决定 (填写则须相符)"
+    )
+    boards: int = Field(ge=1, le=MAX_BOARDS, description="每场台数, 如 3")
+    seating: Literal["lot", "registered_order"] = Field(
+        "lot", description="队号 (单循环的贝格尔表位置; 积分编排第一轮的排序): lot 按比赛种子抽签; "
+        "registered_order 按报名顺序"
+    )
+    competition: str = Field(description="本阶段产生的团体名次: teams.competitions 的 id (method = match_points)")
+    match_points: MatchPoints = Field(default_factory=MatchPoints, description="场分: 胜/平/负")
+    board_points: BoardPoints = Field(default_factory=BoardPoints, description="局分: 胜/和/负")
+    colours: Literal["alternate"] = Field(
+        "alternate",
+        description="alternate: 对阵表上方的队在单数轮单数台执黑、双数台执白, 双数轮相反",
+    )
+    fixed_order: bool = Field(
+        True, description="台次顺序固定: 出场队员须按报名顺序排台 (可跳过替补, 不可颠倒)"
+    )
+    min_women: int = Field(0, ge=0, le=MAX_BOARDS, description="每场出场阵容中至少几名女棋手")
+    lineup_by: Literal["leader_or_director", "director"] = Field(
+        "leader_or_director", description="出场名单由谁提交: 领队或裁判长 / 只由裁判长"
+    )
+    lineup_default: Literal["registered_order"] = Field(
+        "registered_order",
+        description="编排该轮时仍未提交出场名单的队: 按报名顺序取前 boards 名 (满足 min_women)",
+    )
+    bye: Literal["match_win_all_boards"] = Field(
+        "match_win_all_boards", description="队数为单数时轮空的队: 记胜一场, 各台均记胜局的局分"
+    )
+    board_prizes: list[BoardPrize] = Field(default_factory=list, description="台次奖, 如 最佳主将")

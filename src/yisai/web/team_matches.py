@@ -1,0 +1,130 @@
+"""团体赛 pages: the public team table and matches, and the line-up form (team leader for his own
+team, or the chief referee) in the console.
+
+The public round page shows a team round's matches through ``public._pairings_html`` (which asks
+``match_fragment`` here); board results are entered on the console's ordinary result grid.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from yisai.i18n import tr
+from yisai.services.context import Work
+from yisai.services.events import regulation_of, resolve_event
+from yisai.services.identity import Action
+from yisai.services.publishing import is_published
+from yisai.services.team_matches import (
+    board_result_word,
+    lineups,
+    submit_lineup,
+    team_match_stage,
+    team_round_view,
+    team_rounds,
+)
+from yisai.web import reports
+from yisai.web.console import _event_context, _form, _text, acting, back
+from yisai.web.core import page, state
+
+public_router = APIRouter(include_in_schema=False)
+console_router = APIRouter(prefix="/console", include_in_schema=False)
+
+
+def match_cards(work: Work, event_id: int, number: int) -> list[dict[str, Any]]:
+    """A team round as plain rows for the templates: each match, its boards, names, results."""
+    view = team_round_view(work, str(event_id), number)
+    pn = view.player_names
+    out = []
+    for m in view.matches:
+        boards = []
+        for b in m.boards:
+            table = view.tables.get((m.number, b.board))
+            game = view.games.get(table) if table else None
+            boards.append({
+                "board": b.board, "table": table or "",
+                "a": pn.get(b.player_a or "", "—"), "b": pn.get(b.player_b or "", "—"),
+                "a_colour": tr("黑", "B") if view.a_black.get((m.number, b.board)) else tr("白", "W"),
+                "result": board_result_word(b, game),
+            })
+        out.append({"number": m.number, "a": m.name_a, "b": m.name_b, "bye": m.team_b is None,
+                    "points": f"{m.points_a:g} : {m.points_b:g}", "finished": m.finished,
+                    "match": f"{m.match_a} : {m.match_b}" if m.finished and m.team_b else "",
+                    "span": m.table_span, "boards": boards})
+    return out
+
+
+def match_fragment(request: Request, work: Work, event_id: int, number: int, published: bool) -> str:
+    return state(request).templates.get_template("_team_matches.html").render(
+        t=tr, published=published, matches=match_cards(work, event_id, number) if published else [])
+
+
+def is_team_division(work: Work, event_id: int, division: str) -> bool:
+    reg = regulation_of(resolve_event(work, str(event_id)))
+    return team_match_stage(reg, division) is not None
+
+
+@public_router.get("/events/{event_id}/teams", response_class=HTMLResponse)
+async def teams_page(request: Request, event_id: int) -> Response:
+    """团体名次 (场分, 局分, the regulation's tie-breaks) and every round's match scores."""
+    from yisai.web.public import _event_nav, _template, serve_cached
+
+    def render(work: Work) -> str:
+        nav = _event_nav(work, event_id)
+        pages = reports.award_pages(work, str(event_id))
+        rounds = []
+        found = team_match_stage(nav["reg"])
+        for n in team_rounds(work, nav["event"]):
+            if found is None:
+                break
+            stage, division, _fmt = found
+            stored = work.repo.list_rounds(nav["event"].id, division, stage=stage.id, number=n)
+            if stored and all(is_published(r.status) for r in stored):  # unpublished rounds stay hidden
+                rounds.append((n, match_cards(work, event_id, n)))
+        return _template(request, "teams.html", pages=pages, match_rounds=rounds, **nav)
+
+    return await serve_cached(request, event_id, ("teams",), render)
+
+
+# ------------------------------------------------------------------ line-ups (console)
+
+
+@console_router.get("/events/{event_id}/lineups/{number}", response_class=HTMLResponse)
+def lineup_page(request: Request, event_id: int, number: int, msg: str = "", err: str = "") -> Response:
+    """出场名单: the teams this account may hand one in for (a leader: his own team only)."""
+    with acting(request) as work:
+        ctx = _event_context(work, event_id)
+        found = team_match_stage(ctx["reg"])
+        teams: list[dict[str, Any]] = []
+        boards = 0
+        paired = False
+        if found is not None:
+            stage, division, fmt = found
+            boards = fmt.boards
+            paired = bool(work.repo.list_rounds(ctx["event"].id, division, stage=stage.id, number=number))
+            players = work.repo.players_by_id(ctx["event"].id)
+            director = work.actor.may(Action.PAIR)
+            for tid, lu in lineups(work, ctx["event"], division, stage, fmt, number).items():
+                if not director and work.actor.team != tid:
+                    continue
+                teams.append({"id": tid, "name": lu.team.name, "source": lu.source.render(),
+                              "current": list(lu.players),
+                              "members": [(m.player_id, players[m.player_id].name) for m in lu.team.members]})
+    return page(request, "console/lineups.html", number=number, teams=teams, boards=boards, paired=paired,
+                fmt=found[2] if found else None, msg=msg, err=err, **ctx)
+
+
+@console_router.post("/events/{event_id}/lineups/{number}")
+async def lineup_submit(request: Request, event_id: int, number: int) -> Response:
+    form = await _form(request)
+    team = _text(form, "team")
+    chosen = [_text(form, f"b{k}") for k in range(1, 21)]
+    while chosen and not chosen[-1]:
+        chosen.pop()
+    with acting(request) as work:
+        _event_context(work, event_id)
+        saved = submit_lineup(work, str(event_id), team, number, [c for c in chosen if c])
+    return back(f"/console/events/{event_id}/lineups/{number}",
+                tr(f"已保存{saved.team.name}第{number}轮出场名单", f"line-up of {saved.team.name} for round {number} saved"))
