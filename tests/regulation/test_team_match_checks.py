@@ -107,8 +107,8 @@ def test_show_prints_the_team_match_rules_and_marks_defaults(tmp_path: Path) -> 
     assert zh.exit_code == 0, zh.output
     assert "赛制: 团体赛, 单循环 (贝格尔编排表), 每场3台" in zh.output
     assert "场分: 胜2 平1 负0 (局分多者胜该场, 相同为平)" in zh.output
-    assert "场分: 胜2 平1 负0 (局分多者胜该场, 相同为平) (默认)" not in zh.output  # stated
-    assert "轮空: 记胜一场, 各台记胜局局分 (默认)" in zh.output  # not stated
+    assert "场分: 胜2 平1 负0 (局分多者胜该场, 相同为平)（默认）" not in zh.output  # stated
+    assert "轮空: 记胜一场, 各台记胜局局分（默认）" in zh.output  # not stated
     assert "最佳主将: 第1台该台局分最多 (至少3场), 取1名, 奖金1000元" in zh.output
     assert "报名费: 600元/队" in zh.output
     en = runner.invoke(app, ["--lang", "en", "regulation", "show", str(LEAGUE)])

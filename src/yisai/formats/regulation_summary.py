@@ -443,7 +443,7 @@ def _format(fmt: object, reg: Regulation) -> list[str]:
         return _round_robin(fmt)
     if isinstance(fmt, KnockoutFormat):
         seeding = (tr("按种子顺序定种子", "seeded in seeding order") if fmt.seeding == "rank"
-                   else tr("抽签定种子", "seeds drawn by lot")) + _default_mark(fmt, "seeding")
+                   else tr("抽签定种子", "seeds drawn by lot")) + _default(fmt, "seeding")
         who = tr(f"种子顺序前{fmt.players}名", f"the top {fmt.players} seeds") if fmt.players else tr(
             "全部报名者", "every entrant")
         return [tr(f"赛制: 淘汰赛, {who}, {seeding}; 人数不是2的幂时高位种子首轮轮空",
@@ -456,17 +456,11 @@ def _format(fmt: object, reg: Regulation) -> list[str]:
     return []
 
 
-def _default_mark(model: object, name: str) -> str:
-    """"(默认)" after a setting the file did not state (the product's default is shown)."""
-    stated: set[str] = getattr(model, "model_fields_set", set())
-    return "" if name in stated else tr(" (默认)", " (default)")
-
-
 def _round_robin(fmt: RoundRobinFormat) -> list[str]:
     split = (tr("按种子顺序蛇形分组", "snake seeding in seeding order") if fmt.split == "snake"
-             else tr("抽签分组", "groups drawn by lot")) + _default_mark(fmt, "split")
+             else tr("抽签分组", "groups drawn by lot")) + _default(fmt, "split")
     seats = (tr("组内序号抽签", "seats in each group drawn by lot") if fmt.seats == "lot"
-             else tr("组内序号按种子顺序", "seats in each group in seeding order")) + _default_mark(fmt, "seats")
+             else tr("组内序号按种子顺序", "seats in each group in seeding order")) + _default(fmt, "seats")
     if len(fmt.groups) == 1:
         lines = [tr(f"赛制: 单循环 (贝格尔编排表, 先列者执黑); {seats}",
                     f"format: round robin (Berger tables, the seat named first takes Black); {seats}")]
@@ -509,9 +503,9 @@ def _knockout_rules(ko: KnockoutRules) -> list[str]:
     third = (tr("半决赛负者进行季军赛, 决出第3、4名", "the semi-final losers play for places 3 and 4")
              if ko.third_place else tr("不设季军赛, 半决赛负者并列第3名", "no third-place match: both semi-final losers are 3rd"))
     return [
-        tr("淘汰赛: 每场抽签定黑白; ", "knockout: colours by lot; ") + third + _default_mark(ko, "third_place"),
-        tr(f"淘汰赛和棋: {draw}", f"knockout, drawn game: {draw}") + _default_mark(ko, "on_draw")
-        + tr(f"; 双方弃权或双方判负: {both}", f"; both forfeit or both lose: {both}") + _default_mark(ko, "on_both_lose"),
+        tr("淘汰赛: 每场抽签定黑白; ", "knockout: colours by lot; ") + third + _default(ko, "third_place"),
+        tr(f"淘汰赛和棋: {draw}", f"knockout, drawn game: {draw}") + _default(ko, "on_draw")
+        + tr(f"; 双方弃权或双方判负: {both}", f"; both forfeit or both lose: {both}") + _default(ko, "on_both_lose"),
         tr("淘汰赛名次: 决赛负者第2名; 各轮负者并列 (如八强负者并列第5名)",
            "knockout places: the final's loser 2nd; the losers of a round share a place (quarter-final losers 5th=)"),
     ]
@@ -525,30 +519,30 @@ def _team_match(fmt: TeamMatchFormat) -> list[str]:
         tr(f"赛制: 团体赛, {system}, 每场{fmt.boards}台", f"format: team matches, {system}, {fmt.boards} boards a match"),
         tr(f"场分: 胜{mp.win} 平{mp.draw} 负{mp.loss} (局分多者胜该场, 相同为平)",
            f"match points: win {mp.win}, draw {mp.draw}, loss {mp.loss} (more board points wins the match, equal is a draw)")
-        + _default_mark(fmt, "match_points"),
+        + _default(fmt, "match_points"),
         tr(f"局分: 每盘胜{bp.win:g} 和{bp.draw:g} 负{bp.loss:g}; 缺人或弃权的台次判负",
            f"board points: win {bp.win:g}, draw {bp.draw:g}, loss {bp.loss:g}; an empty or forfeited board is lost")
-        + _default_mark(fmt, "board_points"),
+        + _default(fmt, "board_points"),
     ]
     use = tr("贝格尔表位置", "Berger positions") if fmt.system == "round_robin" else tr("第一轮排序", "round-1 seeding")
     lines.append(tr(f"队号 ({use}): " + ("按比赛种子抽签" if fmt.seating == "lot" else "按报名顺序"),
                     f"team numbers ({use}): " + ("drawn with the event's seed" if fmt.seating == "lot"
                                                  else "registered order"))
-                 + _default_mark(fmt, "seating"))
+                 + _default(fmt, "seating"))
     lines.append(tr("台次颜色: 对阵表上方的队单数轮单数台执黑、双数台执白, 双数轮相反",
                     "colours: the first-named team has Black on odd boards in odd rounds, on even boards in even rounds")
-                 + _default_mark(fmt, "colours"))
+                 + _default(fmt, "colours"))
     order = (tr("按报名顺序排台 (替补可上场, 不得颠倒)", "boards in the registered order (substitutes may play, no swapping)")
              if fmt.fixed_order else tr("台次顺序不限", "any board order"))
-    lines.append(tr("出场名单: ", "line-up: ") + order + _default_mark(fmt, "fixed_order"))
+    lines.append(tr("出场名单: ", "line-up: ") + order + _default(fmt, "fixed_order"))
     if fmt.min_women:
         lines.append(tr(f"每场至少{fmt.min_women}名女棋手上场", f"at least {fmt.min_women} {'woman plays' if fmt.min_women == 1 else 'women play'} each match"))
     who = (tr("领队或裁判长", "the team leader or the chief referee") if fmt.lineup_by == "leader_or_director"
            else tr("裁判长", "the chief referee"))
     lines.append(tr(f"出场名单由{who}在每轮编排前提交; 未提交的按报名顺序出场",
                     f"line-ups are submitted by {who} before the round is paired; a team without one plays "
-                    "in the registered order") + _default_mark(fmt, "lineup_default"))
-    lines.append(tr("轮空: 记胜一场, 各台记胜局局分", "bye: a won match, every board scored as won") + _default_mark(fmt, "bye"))
+                    "in the registered order") + _default(fmt, "lineup_default"))
+    lines.append(tr("轮空: 记胜一场, 各台记胜局局分", "bye: a won match, every board scored as won") + _default(fmt, "bye"))
     for p in fmt.board_prizes:
         rule = (tr("该台局分最多", "most board points on that board") if p.rule == "board_points"
                 else tr("该台胜率最高", "best winning percentage on that board"))
