@@ -339,18 +339,30 @@ def _board_prize(prize: BoardPrize, rows: Sequence[BoardPrizeRow], results: Even
     """台次奖 (最佳主将 …) as a prize list: paid on top of any other prize (a board prize rewards
     the board, not a place); each line says the record that won it."""
     teams = {t.id: t.name for t in results.teams}
-    shared = {p for p, n in _tie_counts([r.place for r in rows]).items() if n > 1}
-    lines = tuple(
-        PrizeLine(place=r.place, name=_name(results.players, r.player_id), player_id=r.player_id,
-                  amount=prize.amount or 0, nominal=prize.amount, gift=prize.gift, shared=r.place in shared,
-                  note=tr(f"{teams.get(r.team_id, r.team_id)}; 第{prize.board}台{r.games}场得局分{r.points:g} "
-                          f"(胜率{r.percentage:.0%})",
-                          f"{teams.get(r.team_id, r.team_id)}; board {prize.board}: {r.points:g} board points in "
-                          f"{r.games} games ({r.percentage:.0%})")
-                  + (tr("; 并列", "; shared") if r.place in shared else ""))
-        for r in rows)
+    ties = _tie_counts([r.place for r in rows])
+    # the regulation's one rule for tied places holds here too: with "share" the tied split the
+    # money of the places they occupy (every place of a board prize pays the same amount)
+    share = results.regulation.prizes.tied_places == "share" and prize.amount is not None
+    per_place = (PrizeRow(place_from=1, place_to=prize.places, amount=prize.amount),)
+
+    def paid(place: int) -> tuple[int, str]:
+        if share and ties[place] > 1:
+            amount, note = shared_amount(per_place, place, ties[place], prize.places)
+            return amount, "; " + note
+        return prize.amount or 0, tr("; 并列", "; shared") if ties[place] > 1 else ""
+
+    lines = []
+    for r in rows:
+        amount, tie_note = paid(r.place)
+        lines.append(PrizeLine(
+            place=r.place, name=_name(results.players, r.player_id), player_id=r.player_id,
+            amount=amount, nominal=prize.amount, gift=prize.gift, shared=ties[r.place] > 1,
+            note=tr(f"{teams.get(r.team_id, r.team_id)}; 第{prize.board}台{r.games}场得局分{r.points:g} "
+                    f"(胜率{r.percentage:.0%})",
+                    f"{teams.get(r.team_id, r.team_id)}; board {prize.board}: {r.points:g} board points in "
+                    f"{r.games} games ({r.percentage:.0%})") + tie_note))
     return PrizeListResult(id=prize.id, name=prize.name, division="", kind="cash" if prize.amount else "gift",
-                           source="board", items=(), places=prize.places, entrants=len(rows), lines=lines,
+                           source="board", items=(), places=prize.places, entrants=len(rows), lines=tuple(lines),
                            note=tr(f"第{prize.board}台, 至少出场{prize.min_games}场",
                                    f"board {prize.board}, at least {prize.min_games} games"))
 
