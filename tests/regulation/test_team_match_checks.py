@@ -113,3 +113,17 @@ def test_show_prints_the_team_match_rules_and_marks_defaults(tmp_path: Path) -> 
     assert "报名费: 600元/队" in zh.output
     en = runner.invoke(app, ["--lang", "en", "regulation", "show", str(LEAGUE)])
     assert "match points: win 2, draw 1, loss 0" in en.output and "600 yuan per team" in en.output.replace("600元", "600 yuan")
+
+
+def test_a_match_points_competition_without_tie_breaks_gets_the_match_default_not_a_refusal() -> None:
+    import re
+
+    from yisai.regulation.loader import loads
+
+    text = (Path(__file__).resolve().parents[2] / "regulations" / "examples" / "team-league.toml").read_text("utf-8")
+    bare = re.sub(r"\ntie_breaks = \[[^\]]*\]\n", "\n", text, count=1)
+    assert bare != text
+    comp = next(c for c in loads(bare, "league.toml").teams.competitions if c.method == "match_points")
+    # 局分, then 直胜, then 主将台局分: values a 场分 table has (no individual places to compare)
+    assert comp.tie_breaks == ["board_points", "direct", "board1_points"]
+    assert "tie_breaks" not in comp.model_fields_set  # shown as a default, not as the file's words

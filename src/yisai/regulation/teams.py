@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from yisai.regulation.rules import Strict
 from yisai.vocabulary import Gender
@@ -21,6 +21,9 @@ TeamTieBreak = Literal[
 ]
 PLACE_TIE_BREAKS = frozenset({"best_place", "next_place", "sos", "cumulative"})
 MATCH_TIE_BREAKS = frozenset({"board_points", "opponent_match_points", "direct", "board1_points"})
+
+
+MATCH_DEFAULT_TIE_BREAKS: tuple[TeamTieBreak, ...] = ("board_points", "direct", "board1_points")
 
 
 def _best_then_next() -> list[TeamTieBreak]:
@@ -62,6 +65,14 @@ class TeamCompetition(Strict):
         "board1_points 主将台局分; lot 抽签 (按比赛种子)",
     )
     method_note: str | None = Field(None, description="规程未写明方法时, 这里写明所选默认")
+
+    @model_validator(mode="after")
+    def _tie_breaks_follow_the_method(self) -> TeamCompetition:
+        """Unstated tie-breaks default by method: a 场分 competition has no individual places to
+        compare, so its default is 局分, 直胜, 主将台局分 (still marked as a default by show)."""
+        if self.method == "match_points" and "tie_breaks" not in self.model_fields_set:
+            self.__dict__["tie_breaks"] = list(MATCH_DEFAULT_TIE_BREAKS)
+        return self
 
 
 class TeamRules(Strict):
