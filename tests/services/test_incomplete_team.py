@@ -62,6 +62,7 @@ def test_a_team_of_four_leaves_two_slots_empty(ctx: tuple[Context, int]) -> None
     assert [is_empty_slot(m) for m in members] == [False, True, True, False, False, False]
     with c.work() as w:
         view = register_team(w, str(event_id), name="江苏队", province="江苏", members=members)
+    assert view.team.name == "江苏队" and view.team.province == "江苏"
     assert [(m.slot, p.name) for m, p in zip(view.team.members, view.players, strict=True)] == [
         ("甲组男", "江苏甲男"), ("乙组女", "江苏乙女"), ("丙组男", "江苏丙男"), ("丙组女", "江苏丙女")]
 

@@ -146,5 +146,6 @@ def test_a_province_team_with_empty_slots_is_registered_with_the_players_it_has(
     r = leader.post("/console/events/1/register/team", data=data, follow_redirects=False)
     assert r.status_code == 303, r.text
     teams = site.client.get("/api/events/1/entries").json()["teams"]
+    assert teams[0]["name"] == "江苏队"
     assert [(m["slot"], m["name"]) for m in teams[0]["members"]] == [
         ("甲组男", "江苏1号"), ("乙组女", "江苏4号"), ("丙组男", "江苏5号"), ("丙组女", "江苏6号")]

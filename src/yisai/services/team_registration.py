@@ -141,8 +141,8 @@ def register_team(
     for k, m in rows:
         who = f"第{k}名队员" + (f"({m.slot})" if m.slot else "")
         reasons = check_member(work, str(event.id), m.division, m.fields)
-        name = m.fields.get("姓名", "").strip()
-        problems += [f"{who}{' ' + name if name else ''}: {r}" for r in reasons]
+        person = m.fields.get("姓名", "").strip()
+        problems += [f"{who}{' ' + person if person else ''}: {r}" for r in reasons]
         if not reasons:
             players.append(m)
     if problems:

@@ -10,7 +10,7 @@ from yisai.services import reports
 from yisai.services.context import Work
 from yisai.services.errors import ServiceError
 from yisai.services.events import regulation_of, resolve_division, resolve_event
-from yisai.services.results import division_standings
+from yisai.services.results import RankingView, division_standings, ranking_lists
 from yisai.standings.ranking import Standings
 
 
@@ -20,6 +20,13 @@ def event_standings(work: Work, event_ref: str, division: str) -> Standings:
     reads the event's games a second time; a public page polls this)."""
     event = resolve_event(work, event_ref)
     return division_standings(work, event, resolve_division(regulation_of(event), division))
+
+
+def event_rankings(work: Work, event_ref: str, division: str) -> list[RankingView]:
+    """Each ranking list the regulation defines for the division (男子 / 女子 / 混合), the final
+    applied, from one computation of the division's order."""
+    event = resolve_event(work, event_ref)
+    return ranking_lists(work, event, resolve_division(regulation_of(event), division))
 
 
 @dataclass(frozen=True)
