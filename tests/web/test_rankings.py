@@ -95,7 +95,10 @@ def test_the_standings_page_has_one_tab_per_list_with_gender_and_no_personal_dat
     assert [r[:3] for r in _cells(boys)[1:]] == [["1", "男一", "男"], ["2", "男二", "男"]]
     why = site.client.get(url + "?ranking=boys&explain=男二").text
     assert "按甲组男女混合排名（段位授予）: 第2名在第4名之前" in why
-    for text in (page, girls, boys, why):
+    api = site.client.get(f"/api/events/{event_id}/standings/jia", params={"ranking": "girls"}).json()
+    assert api["ranking"] == "girls" and [r["id"] for r in api["rankings"]] == ["boys", "girls", "mixed"]
+    assert [(r["place"], r["name"], r["gender"]) for r in api["rows"]] == [(1, "女一", "F"), (2, "女二", "F")]
+    for text in (page, girls, boys, why, str(api)):
         for name, born in BORN.items():
             assert born.isoformat() not in text and born.strftime("%Y%m%d") not in text, name
         assert "CERT-77" not in text and "1380000" not in text

@@ -140,17 +140,11 @@ async def round_fragment(request: Request, event_id: int, division: str, number:
                               _pairings_html(request, event_id, division, number))
 
 
-def _chosen(lists: list[RankingView], ranking: str) -> RankingView:
-    """The ranking list asked for (?ranking=girls), else the whole division's (混合), so that
-    nobody is missing from the page first opened."""
-    return next((r for r in lists if r.id == ranking), None) or next((r for r in lists if r.is_base), lists[0])
-
-
 def _standings_html(request: Request, event_id: int, division: str, ranking: str = "",
                     computed: list[RankingView] | None = None) -> Render:
     def render(work: Work) -> str:
         lists = computed or reports.event_rankings(work, str(event_id), division)
-        st = _chosen(lists, ranking).standings
+        st = reports.chosen_ranking(lists, ranking).standings
         flags = {"gender": any(r.ranking.gender is not None for r in lists), "group": views.has_groups(st)}
         return state(request).templates.get_template("_standings.html").render(
             t=tr, columns=views.standings_columns(st, **flags), rows=views.standings_rows(st, **flags),
@@ -168,7 +162,7 @@ async def standings_page(request: Request, event_id: int, division: str, explain
     def render(work: Work) -> str:
         nav = _event_nav(work, event_id)
         lists = reports.event_rankings(work, str(event_id), division)
-        chosen = _chosen(lists, ranking)
+        chosen = reports.chosen_ranking(lists, ranking)
         table = _standings_html(request, event_id, division, chosen.id, lists)
         body = cached(request, work, event_id, ("standings", division, chosen.id), table)[0].decode()
         explanation: list[str] = []

@@ -29,6 +29,12 @@ def event_rankings(work: Work, event_ref: str, division: str) -> list[RankingVie
     return ranking_lists(work, event, resolve_division(regulation_of(event), division))
 
 
+def chosen_ranking(lists: list[RankingView], ranking: str) -> RankingView:
+    """The list asked for (?ranking=girls), else the whole division's (混合), so that nobody is
+    missing from what is first shown (the page and the API alike)."""
+    return next((r for r in lists if r.id == ranking), None) or next((r for r in lists if r.is_base), lists[0])
+
+
 @dataclass(frozen=True)
 class AwardPages:
     teams: list[TextTable]

@@ -171,6 +171,7 @@ def standings_json(st: Standings) -> dict[str, Any]:
         "rows": [
             {"place": r.place, "shared": r.shared, "id": r.player.id, "name": r.player.name,
              "club": r.player.club, "rank": str(r.player.rank) if r.player.rank is not None else "",
+             "gender": r.player.tags.get("gender"), **({"group": r.player.tags["group"]} if "group" in r.player.tags else {}),
              "values": {k.key: plain(r.values.get(k.key)) for k in keys}}
             for r in st.rows
         ],
