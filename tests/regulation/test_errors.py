@@ -186,3 +186,12 @@ def test_ladder_and_final_numbers_are_checked(old: str, new: str, field: str, wo
     issues = _issues(text)
     hits = [i for i in issues if f": {field}: " in i]
     assert hits and words in hits[0], issues
+
+
+def test_an_age_band_ranking_without_its_reference_day_is_refused() -> None:
+    """中老年组60岁以上 ranks nobody without the day ages are computed on: refused, not ignored."""
+    text = SHANHAI_TEXT.replace("min_age = 60\nage_reference = 2025-11-07\n", "min_age = 60\n", 1)
+    assert text != SHANHAI_TEXT
+    issues = _issues(text)
+    assert any("divisions.3.rankings.2.age_reference: 名次表“中老年组60岁以上”限60岁以上, 但未给出计算年龄的日期" in i
+               for i in issues), issues
