@@ -119,7 +119,13 @@ def test_round_ten_and_the_final_standings(browser, final: tuple[Context, int]) 
     with ctx.work() as w:
         for n in range(1, 11):
             publish_round(w, str(event_id), "open", n)
+    _accounts(Path(ctx.settings.database))
     with Server(Path(ctx.settings.database)) as server:
+        console = browser.new_context(viewport=DESKTOP).new_page()
+        _login(console, server.url, "director")
+        console.goto(f"{server.url}/console/events/{event_id}/rounds/open/10")
+        assert "A组第1名 — B组第1名 (争第1–2名)" in console.inner_text("tr[data-board='1'] td:first-child")
+        _shot(console, "final-round10-console-desktop")
         for viewport, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
             page = browser.new_context(viewport=viewport).new_page()
             page.goto(f"{server.url}/events/{event_id}/rounds/open/10")
