@@ -145,7 +145,7 @@ def standings(request: Request, event_id: int, division: str, ranking: str = "")
     chooses one of the regulation's lists (``rankings`` names them; default: the whole division)."""
     with state(request).ctx.work(actor=PUBLIC) as work:
         lists = reports.event_rankings(work, str(event_id), division)
-    chosen = reports.chosen_ranking(lists, ranking)
+    chosen = reports.ranking_of(lists, ranking)
     return {**views.standings_json(chosen.standings), "ranking": chosen.id,
             "rankings": [{"id": r.id, "name": r.name} for r in lists]}
 

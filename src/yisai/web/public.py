@@ -21,10 +21,15 @@ from fastapi.responses import HTMLResponse, Response
 from yisai.formats.regulation_summary import summarize
 from yisai.i18n import tr
 from yisai.services.context import Work
-from yisai.services.events import list_events, regulation_of, resolve_event, summarise_event
+from yisai.services.events import (
+    list_events,
+    regulation_of,
+    resolve_division,
+    resolve_event,
+    summarise_event,
+)
 from yisai.services.publishing import event_stamp, is_published, rounds_index
 from yisai.services.registration import list_entries, list_teams
-from yisai.services.results import RankingView
 from yisai.services.rounds import round_view
 from yisai.web import reports, views
 from yisai.web.core import PUBLIC, lang_of, state
@@ -140,11 +145,10 @@ async def round_fragment(request: Request, event_id: int, division: str, number:
                               _pairings_html(request, event_id, division, number))
 
 
-def _standings_html(request: Request, event_id: int, division: str, ranking: str = "",
-                    computed: list[RankingView] | None = None) -> Render:
+def _standings_html(request: Request, event_id: int, division: str, ranking: str = "") -> Render:
     def render(work: Work) -> str:
-        lists = computed or reports.event_rankings(work, str(event_id), division)
-        st = reports.chosen_ranking(lists, ranking).standings
+        lists = reports.event_rankings(work, str(event_id), division)
+        st = reports.ranking_of(lists, ranking).standings
         flags = {"gender": any(r.ranking.gender is not None for r in lists), "group": views.has_groups(st)}
         return state(request).templates.get_template("_standings.html").render(
             t=tr, columns=views.standings_columns(st, **flags), rows=views.standings_rows(st, **flags),
@@ -161,18 +165,20 @@ async def standings_page(request: Request, event_id: int, division: str, explain
 
     def render(work: Work) -> str:
         nav = _event_nav(work, event_id)
-        lists = reports.event_rankings(work, str(event_id), division)
-        chosen = reports.chosen_ranking(lists, ranking)
-        table = _standings_html(request, event_id, division, chosen.id, lists)
+        rankings = nav["reg"].division(resolve_division(nav["reg"], division)).rankings
+        chosen = next(r for r in rankings if r.id == reports.chosen_ranking(rankings, ranking))
+        # the table is computed only when it is not rendered already (or for "why")
+        table = _standings_html(request, event_id, division, chosen.id)
         body = cached(request, work, event_id, ("standings", division, chosen.id), table)[0].decode()
         explanation: list[str] = []
         if explain:
+            st = reports.ranking_of(reports.event_rankings(work, str(event_id), division), chosen.id).standings
             try:
-                explanation = chosen.standings.explain(explain).text().splitlines()
+                explanation = st.explain(explain).text().splitlines()
             except KeyError as exc:
                 explanation = [str(exc.args[0]) if exc.args else str(exc)]
         poll = f"/events/{event_id}/standings/{division}/fragment?ranking={quote(chosen.id)}"
-        tabs = [(r.id, r.name) for r in lists] if len(lists) > 1 else []
+        tabs = [(r.id, r.name) for r in rankings] if len(rankings) > 1 else []
         return _template(request, "standings.html", division=division, table=body, poll=poll,
                          explanation=explanation, tabs=tabs, chosen=chosen, **nav)
 

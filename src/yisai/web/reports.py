@@ -3,9 +3,12 @@ standings, prizes, rank awards and team tables as the CLI prints them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from yisai.awards.inputs import is_base
 from yisai.formats.awards_report import TextTable
+from yisai.regulation.divisions import RankingList
 from yisai.services import reports
 from yisai.services.context import Work
 from yisai.services.errors import ServiceError
@@ -29,10 +32,17 @@ def event_rankings(work: Work, event_ref: str, division: str) -> list[RankingVie
     return ranking_lists(work, event, resolve_division(regulation_of(event), division))
 
 
-def chosen_ranking(lists: list[RankingView], ranking: str) -> RankingView:
-    """The list asked for (?ranking=girls), else the whole division's (混合), so that nobody is
-    missing from what is first shown (the page and the API alike)."""
-    return next((r for r in lists if r.id == ranking), None) or next((r for r in lists if r.is_base), lists[0])
+def chosen_ranking(lists: Sequence[RankingList], ranking: str) -> str:
+    """The id of the list asked for (?ranking=girls), else the whole division's (混合), so that
+    nobody is missing from what is first shown (the page and the API alike)."""
+    return next((r.id for r in lists if r.id == ranking), None) or next(
+        (r.id for r in lists if is_base(r)), lists[0].id)
+
+
+def ranking_of(lists: Sequence[RankingView], ranking: str) -> RankingView:
+    """The computed list ``chosen_ranking`` chooses."""
+    wanted = chosen_ranking([r.ranking for r in lists], ranking)
+    return next(r for r in lists if r.id == wanted)
 
 
 @dataclass(frozen=True)
