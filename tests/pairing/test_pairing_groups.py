@@ -82,3 +82,23 @@ def test_two_groups_then_final_end_to_end():
     places = final_places(ra, rb, final, limit=4)
     assert sorted(p.place for p in places) == list(range(1, 21))
     assert {p.player for p in places} == {p.id for p in players}
+
+
+def test_final_places_say_why_in_the_words_of_the_final():
+    """Each place says which game decided it (winner 2k−1, loser 2k) or, below the final, the
+    stated rule: A3 is the first player below a final of places 1–4."""
+    ra, rb = ["a1", "a2", "a3"], ["b1", "b2"]
+    final = [g(10, "a1", "b1", "W+"), g(10, "b2", "a2", "W+")]  # White wins: b1, then a2
+    assert [(p.place, p.player, p.reason) for p in final_places(ra, rb, final, limit=2)] == [
+        (1, "b1", "同名次决赛 B组第1名胜A组第1名, 获第1名"),
+        (2, "a1", "同名次决赛 A组第1名负于B组第1名, 获第2名"),
+        (3, "a2", "同名次决赛 A组第2名胜B组第2名, 获第3名"),
+        (4, "b2", "同名次决赛 B组第2名负于A组第2名, 获第4名"),
+        (5, "a3", "同名次决赛只决定第1–4名; 以下按组内名次交错排列(同名次按组内小分, 再A组在前): A组第3名获第5名"),
+    ]
+    # a drawn final game: the group tie-breaks decide, and the words say so
+    drawn = [g(10, "a1", "b1", "="), g(10, "b2", "a2", "W+")]
+    first = final_places(ra, rb, drawn, limit=2, tiebreak=lambda p: {"a1": (1.0,), "b1": (2.0,)}.get(p, (0.0,)))[:2]
+    assert [(p.player, p.reason) for p in first] == [
+        ("b1", "同名次决赛 A组第1名与B组第1名未分胜负, 按组内小分(相同则A组在前)B组第1名获第1名"),
+        ("a1", "同名次决赛 A组第1名与B组第1名未分胜负, 按组内小分(相同则A组在前)A组第1名获第2名")]

@@ -54,6 +54,14 @@ def _flat(text_: str) -> str:
     return re.sub(r"\s+", "", text_)
 
 
+def _section(text_: str, heading: str) -> str:
+    """The layout text from the first line holding ``heading`` (spaces ignored) to the end."""
+    lines = text_.splitlines()
+    start = next((i for i, ln in enumerate(lines) if _flat(heading) in _flat(ln)), None)
+    assert start is not None, f"no heading {heading}"
+    return "\n".join(lines[start:])
+
+
 @pytest.mark.parametrize("event", EVENTS)
 @pytest.mark.parametrize("kind", [k for k in KINDS if k not in ("brackets", "matches")])  # test_brackets_print, test_team_match_print
 def test_every_kind_renders_with_footer_and_page_images(demo_db: DemoDb, event: str, kind: str) -> None:
@@ -91,8 +99,10 @@ def test_standings_show_every_tie_break_value_of_the_division(demo_db: DemoDb, e
             assert len(titles) >= 3  # 积分 and at least two tie-breaks
             header = _line_with(txt, "名次", "姓名", *titles)
             assert header
+            # the division's whole list (混合) is one section among the regulation's lists
+            whole = _section(txt, next(r.name for r in d.rankings if r.gender is None and r.min_age is None))
             for row in st.rows:
-                tokens = _row(txt, row.player.name)
+                tokens = _row(whole, row.player.name)
                 values = [text(row.values.get(k.key)) for k in st.shown_keys]
                 assert tokens[-len(values):] == values, (row.player.name, tokens, values)
                 if not row.player.tags.get("group"):  # plain Swiss: the place is the standings'
@@ -114,7 +124,8 @@ def test_two_group_final_prints_final_places_then_each_group(demo_db: DemoDb) ->
     assert winner and loser
     assert _row(txt, names[winner])[0] == "1"
     assert _row(txt, names[loser])[0] == "2"
-    for heading in ("公开组最终名次", "公开组A组第9轮后成绩", "公开组B组第9轮后成绩"):
+    for heading in ("公开组男子个人（男女混合排名）最终名次", "公开组女子个人最终名次", "公开组A组第9轮后成绩",
+                    "公开组B组第9轮后成绩"):
         assert heading in _flat(txt)
 
 

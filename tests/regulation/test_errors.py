@@ -242,3 +242,12 @@ def test_seed_002_avoids_teammates_every_round() -> None:
     reg = loads(XIAO_TEXT, "f.toml")
     assert reg.pairing.avoid_in(1) == reg.pairing.avoid_in(7) == "team"
     assert any(p.topic == "同队回避" for p in reg.open_points)
+
+
+def test_an_age_band_ranking_without_its_reference_day_is_refused() -> None:
+    """中老年组60岁以上 ranks nobody without the day ages are computed on: refused, not ignored."""
+    text = SHANHAI_TEXT.replace("min_age = 60\nage_reference = 2025-11-07\n", "min_age = 60\n", 1)
+    assert text != SHANHAI_TEXT
+    issues = _issues(text)
+    assert any("divisions.3.rankings.2.age_reference: 名次表“中老年组60岁以上”限60岁以上, 但未给出计算年龄的日期" in i
+               for i in issues), issues

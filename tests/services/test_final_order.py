@@ -3,6 +3,7 @@ used by standings, prizes and awards alike (issue: the final ranking ignored rou
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -104,3 +105,40 @@ def test_the_final_round_shows_where_each_player_comes_from(final: tuple[Context
     assert len(sit_out) == (1 if expected else 0)
     if expected:
         assert sit_out[0].startswith(f"本轮不参赛({expected}人): ")
+
+
+def test_the_final_is_labelled_and_each_place_says_why(final: tuple[Context, int]) -> None:
+    """Round 10 pairs A_k–B_k on board k for places 2k−1 and 2k (规程); both groups have more
+    than 16 players, so the final (top 16 of each group) decides places 1–32 and place 33 is
+    the better group-place-17 player by the stated interleaving rule."""
+    from yisai.services.rounds import round_view
+
+    ctx, event_id = final
+    with ctx.work() as w:
+        view = round_view(w, event_id, "公开组", 10)
+        rows = reports.event_standings(w, event_id, "open").standings.rows
+    boards = sorted((g for g in view.rounds[0].games if g.white), key=lambda g: g.board)
+    assert len(boards) == 16 and min(Counter(g for g, _k in view.seats.values()).values()) > 16
+    for g in boards:
+        k = g.board
+        assert sorted((view.seats[g.black], view.seats[g.white or ""])) == [("A", k), ("B", k)]
+        assert view.matchup(g.black, g.white) == f"A组第{k}名 — B组第{k}名 (争第{2 * k - 1}–{2 * k}名)"
+        assert view.matchup(g.white or "", g.black) == view.matchup(g.black, g.white)  # A first
+    one = boards[0]
+    winner, loser = (one.black, one.white) if one.outcome_for(one.black) == "W" else (one.white, one.black)
+    assert winner and loser
+    (wg, _), (lg, _) = view.seats[winner], view.seats[loser]
+    first = rows[0].player.id
+    assert first == winner
+    assert f"同名次决赛 {wg}组第1名胜{lg}组第1名, 获第1名" in next(
+        ln for ln in reports_explain(ctx, event_id, first) if ln.startswith("  高于"))
+    assert f"同名次决赛 {lg}组第1名负于{wg}组第1名, 获第2名" in next(
+        ln for ln in reports_explain(ctx, event_id, loser) if ln.startswith("  低于"))
+    below = "\n".join(reports_explain(ctx, event_id, rows[32].player.id))
+    assert "同名次决赛只决定第1–32名" in below and "组第17名获第33名" in below
+    assert {r.player.tags["group"] for r in rows} == {"A", "B"}
+
+
+def reports_explain(ctx: Context, event_id: int, pid: str) -> list[str]:
+    with ctx.work() as w:
+        return reports.event_standings(w, event_id, "open").standings.explain(pid).text().splitlines()

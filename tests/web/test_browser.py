@@ -120,7 +120,7 @@ def test_director_runs_round_one_and_the_public_page_follows(browser, tmp_path: 
         public = browser.new_context(viewport=PHONE).new_page()
         public.goto(f"{base}/events/1/standings/jia")
         public.evaluate("window.__noReload = 1")
-        scores = "rows => rows.map(r => r.children[5].innerText)"  # 名次 姓名 单位 段位 总得分 积分
+        scores = "rows => rows.map(r => r.children[6].innerText)"  # 名次 姓名 性别 单位 段位 总得分 积分
         assert set(public.eval_on_selector_all("#standings tbody tr", scores)) == {"0"}
         _shot(public, "public-standings-before-phone")
         # keyboard grid: "2" (White wins) + Enter on every board; the cursor moves by itself

@@ -128,3 +128,24 @@ def test_a_team_leader_may_not_register_for_another_event(site: Site) -> None:
     assert leader.get(f"/console/events/{event}/register").status_code == 403
     r = leader.post(f"/console/events/{event}/register/team", data=_city_team(token_of(leader), "嘉兴队"))
     assert r.status_code == 403
+
+
+def test_a_province_team_with_empty_slots_is_registered_with_the_players_it_has(site: Site) -> None:
+    """Seed 002 lets a province send fewer than six: the empty rows of the form are empty slots
+    (not "找不到表头行" once per empty row); a row typed in part names its slot and field."""
+    leader = site.login("leader")
+    token = token_of(leader)
+    data = _team_002(token)
+    for k in (1, 2):  # 甲组女 and 乙组男 left empty
+        for key in ("name", "birth", "id", "rank", "cert", "province", "city"):
+            data[f"m{k}_{key}"] = ""
+    partial = {**data, "m2_birth": "2015-05-03"}  # 乙组男: a birth date and nothing else
+    r = leader.post("/console/events/1/register/team", data=partial)
+    assert r.status_code == 409 and "表头" not in r.text
+    assert "第3名队员(乙组男): 姓名: 姓名不能为空" in r.text
+    r = leader.post("/console/events/1/register/team", data=data, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    teams = site.client.get("/api/events/1/entries").json()["teams"]
+    assert teams[0]["name"] == "江苏队"
+    assert [(m["slot"], m["name"]) for m in teams[0]["members"]] == [
+        ("甲组男", "江苏1号"), ("乙组女", "江苏4号"), ("丙组男", "江苏5号"), ("丙组女", "江苏6号")]

@@ -59,7 +59,7 @@ class EventResults:
             base = _base_table(division.rankings, division.id, tables)
             for rl in division.rankings:
                 key = (division.id, rl.id)
-                if key in tables or base is None or _is_base(rl):
+                if key in tables or base is None or is_base(rl):
                     continue
                 tables[key] = derive_ranking(base, rl, self.players, rl.age_reference)
         return tables
@@ -126,7 +126,7 @@ def _points(fmt: TeamMatchFormat | None) -> MatchPoints | None:
     return fmt.match_points if fmt is not None else None
 
 
-def _is_base(rl: RankingList) -> bool:
+def is_base(rl: RankingList) -> bool:
     return rl.gender is None and rl.min_age is None
 
 
@@ -134,7 +134,7 @@ def _base_table(
     lists: Sequence[RankingList], division: str, tables: Mapping[RankingKey, RankingTable]
 ) -> RankingTable | None:
     for rl in lists:
-        if _is_base(rl) and (division, rl.id) in tables:
+        if is_base(rl) and (division, rl.id) in tables:
             return tables[(division, rl.id)]
     return None
 
@@ -148,22 +148,28 @@ def derive_ranking(
     """The sub-list of ``base`` that ``ranking`` filters on, places renumbered (ties kept)."""
 
     def keep(pid: str) -> bool:
-        p = players.get(pid)
-        if p is None:
-            return False
-        if ranking.gender is not None and p.gender != ranking.gender:
-            return False
-        if ranking.min_age is not None:
-            if age_reference is None:
-                raise ValueError(
-                    f"名次表 {ranking.id} 限 {ranking.min_age} 岁以上, 但未给出计算年龄的日期 age_reference"
-                )
-            age = p.age_on(age_reference)
-            if age is None or age < ranking.min_age:
-                return False
-        return True
+        return belongs(ranking, players.get(pid), age_reference)
 
     return RankingTable(base.division, ranking.id, renumber([r for r in base.rows if keep(r.player_id)]))
+
+
+def belongs(ranking: RankingList, player: Player | None, age_reference: date | None = None) -> bool:
+    """Whether ``player`` is in the list ``ranking`` filters on (its gender, its age band); the
+    one filter behind prize lists, the standings page and the printed 成绩表."""
+    if player is None:
+        return False
+    if ranking.gender is not None and player.gender != ranking.gender:
+        return False
+    if ranking.min_age is not None:
+        reference = age_reference or ranking.age_reference
+        if reference is None:
+            raise ValueError(
+                f"名次表 {ranking.id} 限 {ranking.min_age} 岁以上, 但未给出计算年龄的日期 age_reference"
+            )
+        age = player.age_on(reference)
+        if age is None or age < ranking.min_age:
+            return False
+    return True
 
 
 def renumber(rows: Sequence[RankedPlayer]) -> tuple[RankedPlayer, ...]:

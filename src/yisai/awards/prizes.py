@@ -343,7 +343,7 @@ def _board_prize(prize: BoardPrize, rows: Sequence[BoardPrizeRow], results: Even
     # the regulation's one rule for tied places holds here too: with "share" the tied split the
     # money of the places they occupy (every place of a board prize pays the same amount)
     share = results.regulation.prizes.tied_places == "share" and prize.amount is not None
-    per_place = (PrizeRow(place_from=1, place_to=prize.places, amount=prize.amount),)
+    per_place = (PrizeRow.model_validate({"from": 1, "to": prize.places, "amount": prize.amount}),)
 
     def paid(place: int) -> tuple[int, str]:
         if share and ties[place] > 1:

@@ -93,8 +93,9 @@ def final_places(
     *,
     limit: int = 16,
     tiebreak: TieBreak | None = None,
+    groups: tuple[str, str] = ("A", "B"),
 ) -> list[FinalPlace]:
-    """The overall places after the same-place final.
+    """The overall places after the same-place final, each with its reason in words.
 
     The winner of A_k–B_k takes place 2k−1, the loser 2k; if neither won (draw, both lost),
     ``tiebreak`` (the groups' tie-break values, larger better) decides, then group A first.
@@ -103,6 +104,7 @@ def final_places(
     n = min(limit, len(ranking_a), len(ranking_b))
     by_pair = {frozenset((g.black, g.white)): g for g in final_games if g.white is not None}
     key = tiebreak or (lambda _p: ())
+    ga, gb = groups
     out: list[FinalPlace] = []
     for k in range(n):
         a, b = ranking_a[k], ranking_b[k]
@@ -112,21 +114,32 @@ def final_places(
         oa, ob = game.outcome_for(a), game.outcome_for(b)
         if "?" in (oa, ob):
             raise PairingError(tr(f"同名次决赛 {a}—{b} 尚无结果", f"final {a}—{b} has no result"), (a, b))
-        if oa == "W" and ob == "L":
-            first, second, why = a, b, tr("同名次决赛胜", "won the final")
-        elif ob == "W" and oa == "L":
-            first, second, why = b, a, tr("同名次决赛胜", "won the final")
-        else:
-            first, second = (a, b) if key(a) >= key(b) else (b, a)
-            why = tr("决赛未分胜负, 按组内小分(相同则A组在前)", "final undecided: group tie-breaks, then A")
-        out.append(FinalPlace(2 * k + 1, first, why))
-        out.append(FinalPlace(2 * k + 2, second, tr("同名次决赛负", "lost the final")
-                              if why.startswith(("同名次决赛胜", "won")) else why))
+        seat = {a: (ga, k + 1), b: (gb, k + 1)}
+        if {oa, ob} == {"W", "L"}:
+            first, second = (a, b) if oa == "W" else (b, a)
+            (wg, wk), (lg, lk) = seat[first], seat[second]
+            out.append(FinalPlace(2 * k + 1, first, tr(
+                f"同名次决赛 {wg}组第{wk}名胜{lg}组第{lk}名, 获第{2 * k + 1}名",
+                f"same-place final: {wg}#{wk} beat {lg}#{lk}, place {2 * k + 1}")))
+            out.append(FinalPlace(2 * k + 2, second, tr(
+                f"同名次决赛 {lg}组第{lk}名负于{wg}组第{wk}名, 获第{2 * k + 2}名",
+                f"same-place final: {lg}#{lk} lost to {wg}#{wk}, place {2 * k + 2}")))
+            continue
+        first, second = (a, b) if key(a) >= key(b) else (b, a)
+        for place, who in ((2 * k + 1, first), (2 * k + 2, second)):
+            out.append(FinalPlace(place, who, tr(
+                f"同名次决赛 {ga}组第{k + 1}名与{gb}组第{k + 1}名未分胜负, 按组内小分(相同则{ga}组在前)"
+                f"{seat[who][0]}组第{k + 1}名获第{place}名",
+                f"same-place final {ga}#{k + 1}–{gb}#{k + 1} undecided: by group tie-breaks "
+                f"(then {ga} first), {seat[who][0]}#{k + 1} takes place {place}")))
     rest = [(k, 0, p) for k, p in enumerate(ranking_a) if k >= n]
     rest += [(k, 1, p) for k, p in enumerate(ranking_b) if k >= n]
     rest.sort(key=lambda t: (t[0], tuple(-x for x in key(t[2])), t[1]))
     for k, grp, p in rest:
-        out.append(FinalPlace(len(out) + 1, p, tr(
-            f"{'AB'[grp]}组第{k + 1}名(按组内名次、小分交错排列)",
-            f"group {'AB'[grp]} place {k + 1} (interleaved by group place, then tie-breaks)")))
+        place = len(out) + 1
+        out.append(FinalPlace(place, p, tr(
+            f"同名次决赛只决定第1–{2 * n}名; 以下按组内名次交错排列(同名次按组内小分, 再{ga}组在前): "
+            f"{groups[grp]}组第{k + 1}名获第{place}名",
+            f"the same-place final decides places 1–{2 * n}; below, group places interleave (then "
+            f"group tie-breaks, then {ga} first): {groups[grp]}#{k + 1} takes place {place}")))
     return out

@@ -545,6 +545,15 @@ def _age_windows(reg: Regulation) -> list[Finding]:
             )
         elif e.born_from or e.born_to:
             windows.append((i, e.born_from or date.min, e.born_to or date.max))
+    for i, d in enumerate(reg.divisions):  # an age-band list is nobody without its reference day
+        for j, r in enumerate(d.rankings):
+            if r.min_age is not None and r.age_reference is None:
+                out.append(Finding(
+                    ("divisions", i, "rankings", j, "age_reference"),
+                    Text(f"名次表“{r.name}”限{r.min_age}岁以上, 但未给出计算年龄的日期",
+                         f"ranking list {r.name} is limited to {r.min_age}+ but has no date to compute ages"),
+                    Text("加上 age_reference = YYYY-MM-DD (如总决赛首日)", "add age_reference = YYYY-MM-DD (e.g. the final's first day)"),
+                ))
     # Divisions that split one field by age (same parent, or exact age groups) must not overlap.
     for a in range(len(windows)):
         for b in range(a + 1, len(windows)):

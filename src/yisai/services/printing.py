@@ -42,7 +42,7 @@ from yisai.services.event_data import PLACEMENT_GROUP, group_members, standings_
 from yisai.services.events import playing_stage, regulation_of, resolve_division, resolve_event
 from yisai.services.registration import approved_players
 from yisai.services.reports import AwardView, PrizeView, awards, prizes
-from yisai.services.results import division_standings
+from yisai.services.results import division_standings, ranking_lists
 from yisai.services.rounds import RoundView, round_view
 from yisai.standings import compute_standings
 from yisai.store import EventRecord
@@ -269,24 +269,29 @@ def _caption(ctx: _Ctx, view: RoundView, group: str) -> str:
 
 
 def _pairing_tables(ctx: _Ctx, view: RoundView) -> list[Table]:
-    """One 对阵表 per group of a paired round (board, both players with unit and score)."""
+    """One 对阵表 per group of a paired round (board, both players with unit and score); the
+    same-place final's boards also say who meets whom for which places (A组第1名 — B组第1名
+    (争第1–2名))."""
     tables = []
     for r in view.rounds:
+        final = r.group == PLACEMENT_GROUP
         rows = []
         for g in sorted(r.games, key=lambda g: (g.is_bye, g.board)):
             black = view.names.get(g.black, g.black)
             result = result_word(g.result, g.played, g.reason, g.is_bye)
+            head = (str(g.board), view.matchup(g.black, g.white)) if final else (str(g.board),)
             if g.is_bye:
-                rows.append(("", black, ctx.unit(g.black), str(view.scores.get(g.black, 0)),
+                rows.append(("", *head[1:], black, ctx.unit(g.black), str(view.scores.get(g.black, 0)),
                              "", "", "", result))
                 continue
             white = g.white or ""
-            rows.append((str(g.board), black, ctx.unit(g.black), str(view.scores.get(g.black, 0)),
+            rows.append((*head, black, ctx.unit(g.black), str(view.scores.get(g.black, 0)),
                          view.names.get(white, white), ctx.unit(white),
                          str(view.scores.get(white, 0)), result))
+        matchup = (Column(tr("同名次决赛", "Same-place final"), share=1.6),) if final else ()
         tables.append(Table(
             f"{_caption(ctx, view, r.group)} " + tr("对阵表", "pairings"),
-            (Column(tr("台次", "Board"), "right"), Column(tr("黑方", "Black"), share=1.2),
+            (Column(tr("台次", "Board"), "right"), *matchup, Column(tr("黑方", "Black"), share=1.2),
              Column(tr("单位", "Unit"), share=1), Column(tr("积分", "Score"), "right"),
              Column(tr("白方", "White"), share=1.2), Column(tr("单位", "Unit"), share=1),
              Column(tr("积分", "Score"), "right"), Column(tr("结果", "Result"), "center")),
@@ -297,9 +302,12 @@ def _pairing_tables(ctx: _Ctx, view: RoundView) -> list[Table]:
 
 
 def _pairings(ctx: _Ctx) -> Document:
-    sections = [Section(tables=tuple(_pairing_tables(ctx, view)), new_page=True)
-                for view in _round_views(ctx)]
-    return ctx.document("report", "pairings", sections=tuple(sections))
+    """对阵表 per division and group, printed landscape when a same-place final's extra column
+    is on it."""
+    views = _round_views(ctx)
+    sections = [Section(tables=tuple(_pairing_tables(ctx, view)), new_page=True) for view in views]
+    landscape = any(r.group == PLACEMENT_GROUP for view in views for r in view.rounds)
+    return ctx.document("report", "pairings", sections=tuple(sections), landscape=landscape)
 
 
 def _boards(ctx: _Ctx) -> Iterable[tuple[RoundView, str, int, str, str]]:
@@ -341,10 +349,16 @@ def _final_complete(ctx: _Ctx, did: str, stage_id: str) -> bool:
     return bool(finals) and all(g.result.value != "?" for g in finals[0].games)
 
 
+def _list_title(division: str, ranking: str) -> str:
+    """甲组男子 as the regulation names it; 公开组 女子个人 when the name does not say the division."""
+    return ranking if ranking.startswith(division) else f"{division} {ranking}"
+
+
 def _standings(ctx: _Ctx) -> Document:
     """Each division's standings as `yisai standings EVENT -d DIVISION` computes them (the
-    same-place final applied); a two-group stage adds each group after its group rounds — the
-    order that paired the final."""
+    same-place final applied), one section per ranking list the regulation defines (男子,
+    女子, 混合 …; 性别 shown where it ranks men and women apart); a two-group stage adds each
+    group after its group rounds — the order that paired the final."""
     sections = []
     landscape = False
     for did in ctx.divisions():
@@ -354,23 +368,33 @@ def _standings(ctx: _Ctx) -> Document:
         fmt = stage.format_for(did)
         name = ctx.division_name(did)
         st = division_standings(ctx.work, ctx.event, did, round_=ctx.opts.round)
+        lists = ranking_lists(ctx.work, ctx.event, did, standings=st)
+        gender = any(r.ranking.gender is not None for r in lists)
         tables = []
         groups = group_members(ctx.work, ctx.event, did, stage) if isinstance(fmt, TwoGroupSwissFormat) else {}
+        group_of = {pid: g for g, members in groups.items() for pid in members}
         if groups and isinstance(fmt, TwoGroupSwissFormat):
-            group_of = {pid: g for g, members in groups.items() for pid in members}
             final = st.round >= fmt.placement_final.round and _final_complete(ctx, did, stage.id)
-            title = f"{name} " + (tr("最终名次 (同名次决赛后)", "final places (after the same-place final)")
-                                  if final else _after(st.round))
-            tables.append(standings_table(title, st, group_of=group_of))
+            after = (tr("最终名次 (同名次决赛后)", "final places (after the same-place final)")
+                     if final else _after(st.round))
+        else:
+            after = _after(st.round)
+        for rl in lists:
+            if not rl.standings.rows:
+                continue
+            title = f"{name} {after}" if len(lists) == 1 else f"{_list_title(name, rl.name)} {after}"
+            tables.append(standings_table(title, rl.standings, group_of=group_of or None, gender=gender))
+            landscape = landscape or len(tables[-1].columns) > 9
+            sections.append(Section(tables=(tables[-1],), new_page=True))
+        if groups and isinstance(fmt, TwoGroupSwissFormat):
             inp = standings_input(ctx.work, ctx.event, did, stage.id)
             last = min(st.round, fmt.group_rounds)
+            group_tables = []
             for g, members in groups.items():
                 gst = compute_standings(inp, round_=last, subset=members, lot_seed=ctx.event.seed)
-                tables.append(standings_table(f"{name} {tr(f'{g}组', f'group {g}')} {_after(gst.round)}", gst))
-        else:
-            tables.append(standings_table(f"{name} {_after(st.round)}", st))
-        landscape = landscape or any(len(t.columns) > 9 for t in tables)
-        sections.append(Section(tables=tuple(tables), new_page=True))
+                group_tables.append(standings_table(f"{name} {tr(f'{g}组', f'group {g}')} {_after(gst.round)}", gst))
+            landscape = landscape or any(len(t.columns) > 9 for t in group_tables)
+            sections.append(Section(tables=tuple(group_tables)))
     if not sections:
         raise InputError(Text("还没有任何成绩可以打印", "no results to print yet"), code="nothing_to_print")
     return ctx.document("report", "standings", sections=tuple(sections), landscape=landscape,

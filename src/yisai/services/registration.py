@@ -823,7 +823,12 @@ def row_from_fields(
     ``fields`` are keyed by roster header (姓名, 性别 …); ``labels`` name the input each header
     came from (e.g. 性别 → --gender) so messages point at what the user typed.
     """
-    headers = [h for h, v in fields.items() if v not in (None, "")]
+    # 姓名 is always a column, so a row typed without a name says "姓名: 姓名不能为空" (not
+    # "no header row", which speaks of files).
+    headers = [h for h, v in fields.items() if v not in (None, "") or h == "姓名"]
+    if "姓名" not in headers:
+        headers.insert(0, "姓名")
+        fields = {**fields, "姓名": None}
     sheet = Sheet("输入", [headers, [fields[h] for h in headers]])
     roster = parse_sheets([sheet], regulation)
     labels = labels or {}

@@ -6,13 +6,14 @@ exports and the web alike.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
-from yisai.awards.inputs import EventResults, table_from_standings
-from yisai.i18n import failure_text
+from yisai.awards.inputs import EventResults, belongs, is_base, table_from_standings
+from yisai.i18n import Text, failure_text
 from yisai.pairing.groups import final_places
 from yisai.record import Game
 from yisai.regulation import Regulation
-from yisai.regulation.divisions import Division
+from yisai.regulation.divisions import RankingList
 from yisai.regulation.stages import KnockoutFormat, RoundRobinFormat, TwoGroupSwissFormat
 from yisai.services.context import InputError, Work
 from yisai.services.event_data import PLACEMENT_GROUP, group_members, standings_input
@@ -24,14 +25,6 @@ from yisai.standings.names import CriterionRef
 from yisai.standings.placement import apply_final_places
 from yisai.standings.teams import RankingTable
 from yisai.store import EventRecord
-
-
-def _base_ranking(d: Division) -> str:
-    """The division's unfiltered ranking list (mixed); filtered lists derive from it."""
-    for r in d.rankings:
-        if r.gender is None and r.min_age is None:
-            return r.id
-    return d.rankings[0].id
 
 
 def _final_order(work: Work, event: EventRecord, reg: Regulation, division: str,
@@ -56,7 +49,8 @@ def _final_order(work: Work, event: EventRecord, reg: Regulation, division: str,
     a = current_order(work, event, division, stage, groups[names[0]], fmt.group_rounds)
     b = current_order(work, event, division, stage, groups[names[1]], fmt.group_rounds)
     return [(p.place, p.player, p.reason)
-            for p in final_places(a, b, finals[0].games, limit=fmt.placement_final.top)]
+            for p in final_places(a, b, finals[0].games, limit=fmt.placement_final.top,
+                                 groups=(names[0], names[1]))]
 
 
 def division_standings(
@@ -95,12 +89,53 @@ def division_standings(
     return standings
 
 
+@dataclass(frozen=True)
+class RankingView:
+    """One ranking list of a division as the regulation names it (甲组男子 / 甲组女子 / 混合)."""
+
+    id: str
+    name: str
+    ranking: RankingList
+    standings: Standings
+
+    @property
+    def is_base(self) -> bool:
+        return is_base(self.ranking)
+
+
+def ranking_lists(work: Work, event: EventRecord, division: str, *, round_: int | None = None,
+                  standings: Standings | None = None) -> list[RankingView]:
+    """Every ranking list the regulation defines for ``division``, in its order (seed 002:
+    男子, 女子, 男女混合): a filtered list (a gender, an age band) is its players in the
+    division's order, renumbered as prize lists renumber it (``awards.inputs.belongs``)."""
+    from yisai.standings.placement import subset_of
+
+    d = regulation_of(event).division(division)
+    full = standings if standings is not None else division_standings(work, event, division, round_=round_)
+    basis = next((r.name for r in d.rankings if is_base(r)), d.name)
+    players = work.repo.players_by_id(event.id)
+    out = []
+    for rl in d.rankings:
+        if is_base(rl):
+            st = full
+        else:
+            try:
+                ids = [r.player.id for r in full.rows if belongs(rl, players.get(r.player.id))]
+            except ValueError as exc:
+                raise InputError(Text(f"规程数据无法应用: {exc}", f"regulation data cannot be applied: {exc}"),
+                                 code="regulation_not_applicable") from None
+            st = subset_of(full, ids, basis)
+        out.append(RankingView(rl.id, rl.name, rl, st))
+    return out
+
+
 def division_table(work: Work, event: EventRecord, reg: Regulation, division: str) -> RankingTable | None:
     d = reg.division(division)
     if not approved_players(work, event, division):
         return None
     standings = division_standings(work, event, division)
-    return table_from_standings(division, _base_ranking(d), standings, len(standings.rows))
+    return table_from_standings(division, next((r.id for r in d.rankings if is_base(r)), d.rankings[0].id),
+                                standings, len(standings.rows))
 
 
 def load_event_results(work: Work, event_ref: str | int | None) -> EventResults:

@@ -380,6 +380,18 @@ class RoundView:
     scores: dict[str, int]  # player id → score before this round (the regulation's Scoring)
     info: dict[str, list[str]] = field(default_factory=dict)  # group → explanation with names
     seeds: dict[str, str] = field(default_factory=dict)  # same-place final: player → "A1", "B1" …
+    seats: dict[str, tuple[str, int]] = field(default_factory=dict)  # player → ("A", 1) in the final
+
+    def matchup(self, black: str, white: str | None) -> str:
+        """A same-place final's board as people say it: "A组第1名 — B组第1名 (争第1–2名)",
+        the first group first whatever the colours; "" for any other board."""
+        if not white or black not in self.seats or white not in self.seats:
+            return ""
+        (g1, k1), (g2, k2) = sorted((self.seats[black], self.seats[white]))
+        if k1 != k2:  # a board changed by hand: no places at stake to state
+            return tr(f"{g1}组第{k1}名 — {g2}组第{k2}名", f"{g1}#{k1} — {g2}#{k2}")
+        return tr(f"{g1}组第{k1}名 — {g2}组第{k2}名 (争第{2 * k1 - 1}–{2 * k1}名)",
+                  f"{g1}#{k1} — {g2}#{k2} (for places {2 * k1 - 1}–{2 * k1})")
 
 
 def round_view(work: Work, event_ref: str | int | None, division: str, round_no: int,
@@ -394,25 +406,26 @@ def round_view(work: Work, event_ref: str | int | None, division: str, round_no:
     games = stage_games(work, event, division, stage)  # a bracket's games score nothing
     scores = scores_before(players, games, round_no, reg.scoring_for(division))
     info = {r.group: explanation_with_names(r.info.get("explain", []), names) for r in rounds}
-    seeds = _final_seeds(work, event, division, stage) if any(
+    seats = _final_seats(work, event, division, stage) if any(
         r.group == PLACEMENT_GROUP for r in rounds) else {}
+    seeds = {pid: f"{g}{k}" for pid, (g, k) in seats.items()}
     if any(r.group == KNOCKOUT_GROUP for r in rounds):
         from yisai.services.brackets import knockout_origins, knockout_seeds
 
         seeds = {p: tr(f"{n}号种子", f"seed {n}") for p, n in knockout_seeds(work, event, division, stage).items()}
         seeds.update(knockout_origins(work, event, division, stage))
-    return RoundView(event, division, stage, round_no, rounds, names, scores, info, seeds)
+    return RoundView(event, division, stage, round_no, rounds, names, scores, info, seeds, seats)
 
 
-def _final_seeds(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, str]:
+def _final_seats(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, tuple[str, int]]:
     """Who comes from where in the same-place final: group and place after the group rounds."""
     fmt = stage.format_for(division)
     if not isinstance(fmt, TwoGroupSwissFormat):
         return {}
-    out: dict[str, str] = {}
+    out: dict[str, tuple[str, int]] = {}
     for name, members in group_members(work, event, division, stage).items():
         order = current_order(work, event, division, stage, members, fmt.group_rounds)
-        out.update({pid: f"{name}{k}" for k, pid in enumerate(order, start=1)})
+        out.update({pid: (name, k) for k, pid in enumerate(order, start=1)})
     return out
 
 

@@ -57,6 +57,16 @@ def _closes(moment: datetime) -> datetime:
     return datetime.combine(moment.date(), time(23, 59, 59)) if moment.time() == time(0, 0) else moment
 
 
+# What a form fills in for every row by itself (the slot's gender, the region): a row with only
+# these is a slot left empty, not a player with a missing name.
+PRESET_HEADERS = frozenset({"性别", "地区"})
+
+
+def is_empty_slot(member: MemberIn) -> bool:
+    """Nothing typed in the row: the team sends fewer players (seed 002 allows it)."""
+    return not any(v.strip() for h, v in member.fields.items() if h not in PRESET_HEADERS)
+
+
 def team_slots(regulation: Regulation) -> list[TeamSlotView]:
     """The rows of the team form: fixed slots (seed 002), else one row per allowed player."""
     rules = team_rules(regulation)
@@ -125,15 +135,16 @@ def register_team(
                       code="one_team_per_leader")
     if not name.strip():
         raise InputError(Text("队名不能为空", "the team name is required"), code="team_name")
-    rows = [m for m in members if any(v.strip() for v in m.fields.values())]
+    rows = [(k, m) for k, m in enumerate(members, 1) if not is_empty_slot(m)]
     if not rows:
         raise InputError(Text("请至少填写一名队员", "enter at least one player"), code="no_members")
     problems: list[str] = []
     players = []
-    for k, m in enumerate(rows, 1):
+    for k, m in rows:
         who = f"第{k}名队员" + (f"({m.slot})" if m.slot else "")
         reasons = check_member(work, str(event.id), m.division, m.fields)
-        problems += [f"{who} {m.fields.get('姓名', '')}: {r}" for r in reasons]
+        person = m.fields.get("姓名", "").strip()
+        problems += [f"{who}{' ' + person if person else ''}: {r}" for r in reasons]
         if not reasons:
             players.append(m)
     if problems:

@@ -122,7 +122,10 @@ def describe(d: Decision, upper_is_me: bool) -> str:
     """One Chinese phrase for a decision, seen from the player being explained."""
     if d.kind == "undefeated":
         return tr("全胜者冠军 (全胜者名列第一, 不比其他指标)", "undefeated player is champion")
-    if d.kind == "placement":
+    if d.kind == "placement":  # each side's own reason when given (同名次决赛 A组第1名胜B组第1名…)
+        mine = d.upper_value if upper_is_me else d.lower_value
+        if isinstance(mine, str) and mine:
+            return mine
         return d.label or tr("按同名次决赛后的名次", "by the places after the same-place final")
     if d.kind == "tie":
         return tr("并列 (所有名次指标均相同, 未设抽签)", "tied on every criterion (shared place)")

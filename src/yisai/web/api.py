@@ -140,10 +140,14 @@ def round_(request: Request, event_id: int, division: str, number: int) -> dict[
 
 
 @router.get("/events/{event_id}/standings/{division}")
-def standings(request: Request, event_id: int, division: str) -> dict[str, Any]:
-    """The division's standings with every tie-break criterion of the regulation."""
+def standings(request: Request, event_id: int, division: str, ranking: str = "") -> dict[str, Any]:
+    """The division's standings with every tie-break criterion of the regulation; ``ranking``
+    chooses one of the regulation's lists (``rankings`` names them; default: the whole division)."""
     with state(request).ctx.work(actor=PUBLIC) as work:
-        return views.standings_json(reports.event_standings(work, str(event_id), division))
+        lists = reports.event_rankings(work, str(event_id), division)
+    chosen = reports.ranking_of(lists, ranking)
+    return {**views.standings_json(chosen.standings), "ranking": chosen.id,
+            "rankings": [{"id": r.id, "name": r.name} for r in lists]}
 
 
 @router.get("/events/{event_id}/brackets/{division}")

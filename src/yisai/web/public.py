@@ -12,6 +12,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
@@ -20,7 +21,13 @@ from fastapi.responses import HTMLResponse, Response
 from yisai.formats.regulation_summary import summarize
 from yisai.i18n import tr
 from yisai.services.context import Work
-from yisai.services.events import list_events, regulation_of, resolve_event, summarise_event
+from yisai.services.events import (
+    list_events,
+    regulation_of,
+    resolve_division,
+    resolve_event,
+    summarise_event,
+)
 from yisai.services.publishing import event_stamp, is_published, rounds_index
 from yisai.services.registration import list_entries, list_teams
 from yisai.services.rounds import round_view
@@ -145,40 +152,50 @@ async def round_fragment(request: Request, event_id: int, division: str, number:
                               _pairings_html(request, event_id, division, number))
 
 
-def _standings_html(request: Request, event_id: int, division: str) -> Render:
+def _standings_html(request: Request, event_id: int, division: str, ranking: str = "") -> Render:
     def render(work: Work) -> str:
-        st = reports.event_standings(work, str(event_id), division)
+        lists = reports.event_rankings(work, str(event_id), division)
+        st = reports.ranking_of(lists, ranking).standings
+        flags = {"gender": any(r.ranking.gender is not None for r in lists), "group": views.has_groups(st)}
         return state(request).templates.get_template("_standings.html").render(
-            t=tr, columns=views.standings_columns(st), rows=views.standings_rows(st), round=st.round)
+            t=tr, columns=views.standings_columns(st, **flags), rows=views.standings_rows(st, **flags),
+            round=st.round, ranking=ranking if len(lists) > 1 else "")
     return render
 
 
 @router.get("/events/{event_id}/standings/{division}", response_class=HTMLResponse,
             include_in_schema=False)
-async def standings_page(request: Request, event_id: int, division: str, explain: str | None = None) -> Response:
-    table = _standings_html(request, event_id, division)
+async def standings_page(request: Request, event_id: int, division: str, explain: str | None = None,
+                         ranking: str = "") -> Response:
+    """A division's standings; where the regulation ranks apart (男子 / 女子 / 混合), one tab per
+    ranking list — plain links (?ranking=ID), so they work without JavaScript."""
 
     def render(work: Work) -> str:
         nav = _event_nav(work, event_id)
-        body = cached(request, work, event_id, ("standings", division), table)[0].decode()
+        rankings = nav["reg"].division(resolve_division(nav["reg"], division)).rankings
+        chosen = next(r for r in rankings if r.id == reports.chosen_ranking(rankings, ranking))
+        # the table is computed only when it is not rendered already (or for "why")
+        table = _standings_html(request, event_id, division, chosen.id)
+        body = cached(request, work, event_id, ("standings", division, chosen.id), table)[0].decode()
         explanation: list[str] = []
         if explain:
-            st = reports.event_standings(work, str(event_id), division)
+            st = reports.ranking_of(reports.event_rankings(work, str(event_id), division), chosen.id).standings
             try:
                 explanation = st.explain(explain).text().splitlines()
             except KeyError as exc:
                 explanation = [str(exc.args[0]) if exc.args else str(exc)]
-        poll = f"/events/{event_id}/standings/{division}/fragment"
+        poll = f"/events/{event_id}/standings/{division}/fragment?ranking={quote(chosen.id)}"
+        tabs = [(r.id, r.name) for r in rankings] if len(rankings) > 1 else []
         return _template(request, "standings.html", division=division, table=body, poll=poll,
-                         explanation=explanation, **nav)
+                         explanation=explanation, tabs=tabs, chosen=chosen, **nav)
 
-    return await serve_cached(request, event_id, ("standings-page", division, explain or ""), render)
+    return await serve_cached(request, event_id, ("standings-page", division, ranking, explain or ""), render)
 
 
 @router.get("/events/{event_id}/standings/{division}/fragment", include_in_schema=False)
-async def standings_fragment(request: Request, event_id: int, division: str) -> Response:
-    return await serve_cached(request, event_id, ("standings", division),
-                              _standings_html(request, event_id, division))
+async def standings_fragment(request: Request, event_id: int, division: str, ranking: str = "") -> Response:
+    return await serve_cached(request, event_id, ("standings", division, ranking),
+                              _standings_html(request, event_id, division, ranking))
 
 
 def _brackets_html(request: Request, event_id: int, division: str) -> Render:

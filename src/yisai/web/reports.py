@@ -3,14 +3,17 @@ standings, prizes, rank awards and team tables as the CLI prints them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from yisai.awards.inputs import is_base
 from yisai.formats.awards_report import TextTable
+from yisai.regulation.divisions import RankingList
 from yisai.services import reports
 from yisai.services.context import Work
 from yisai.services.errors import ServiceError
 from yisai.services.events import regulation_of, resolve_division, resolve_event
-from yisai.services.results import division_standings
+from yisai.services.results import RankingView, division_standings, ranking_lists
 from yisai.standings.ranking import Standings
 from yisai.web.hints import web_message
 
@@ -21,6 +24,26 @@ def event_standings(work: Work, event_ref: str, division: str) -> Standings:
     reads the event's games a second time; a public page polls this)."""
     event = resolve_event(work, event_ref)
     return division_standings(work, event, resolve_division(regulation_of(event), division))
+
+
+def event_rankings(work: Work, event_ref: str, division: str) -> list[RankingView]:
+    """Each ranking list the regulation defines for the division (男子 / 女子 / 混合), the final
+    applied, from one computation of the division's order."""
+    event = resolve_event(work, event_ref)
+    return ranking_lists(work, event, resolve_division(regulation_of(event), division))
+
+
+def chosen_ranking(lists: Sequence[RankingList], ranking: str) -> str:
+    """The id of the list asked for (?ranking=girls), else the whole division's (混合), so that
+    nobody is missing from what is first shown (the page and the API alike)."""
+    return next((r.id for r in lists if r.id == ranking), None) or next(
+        (r.id for r in lists if is_base(r)), lists[0].id)
+
+
+def ranking_of(lists: Sequence[RankingView], ranking: str) -> RankingView:
+    """The computed list ``chosen_ranking`` chooses."""
+    wanted = chosen_ranking([r.ranking for r in lists], ranking)
+    return next(r for r in lists if r.id == wanted)
 
 
 @dataclass(frozen=True)

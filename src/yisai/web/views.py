@@ -12,7 +12,7 @@ from typing import Any
 from yisai.formats.standings_export import plain, text
 from yisai.i18n import tr
 from yisai.record import Game, Result
-from yisai.record.groups import group_label
+from yisai.record.groups import group_label, group_title
 from yisai.record.parse import result_word
 from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player
@@ -95,6 +95,9 @@ class BoardLine:
     result: str
     version: int
     bye: bool
+    matchup: str = ""  # same-place final: "A组第1名 — B组第1名 (争第1–2名)"
+    black_seat: str = ""  # same-place final: where each comes from, "A1" / "B1"
+    white_seat: str = ""
 
 
 def board_lines(view: RoundView) -> list[tuple[str, list[BoardLine]]]:
@@ -107,7 +110,8 @@ def board_lines(view: RoundView) -> list[tuple[str, list[BoardLine]]]:
                 r.group, None if g.is_bye else g.board, view.names.get(g.black, g.black), g.black,
                 view.names.get(g.white, g.white) if g.white else "", g.white or "",
                 view.scores.get(g.black, 0), view.scores.get(g.white, 0) if g.white else 0,
-                result_text(g), r.version_of(g.board), g.is_bye,
+                result_text(g), r.version_of(g.board), g.is_bye, view.matchup(g.black, g.white),
+                view.seeds.get(g.black, ""), view.seeds.get(g.white or "", ""),
             ))
         out.append((group_label(r.group), lines))
     return out
@@ -122,26 +126,38 @@ def round_json(view: RoundView) -> dict[str, Any]:
             {"group": label, "boards": [
                 {"board": b.board, "black": {"id": b.black_id, "name": b.black, "score": b.black_score},
                  "white": {"id": b.white_id, "name": b.white, "score": b.white_score} if not b.bye else None,
-                 "result": b.result, "version": b.version, "bye": b.bye}
+                 "result": b.result, "version": b.version, "bye": b.bye,
+                 **({"matchup": b.matchup} if b.matchup else {})}
                 for b in lines]}
             for label, lines in board_lines(view)
         ],
     }
 
 
-def standings_columns(st: Standings) -> list[str]:
-    return [tr("名次", "place"), tr("姓名", "name"), tr("单位", "club"), tr("段位", "rank")] + [
-        k.title for k in st.shown_keys
-    ]
+def standings_columns(st: Standings, *, gender: bool = False, group: bool = False) -> list[str]:
+    """名次 姓名 [性别] 单位 段位 [分组] and every shown criterion; gender where the regulation
+    ranks men and women apart, the group where the division played in groups (seed 000's A/B)."""
+    return ([tr("名次", "place"), tr("姓名", "name")] + ([tr("性别", "gender")] if gender else [])
+            + [tr("单位", "club"), tr("段位", "rank")] + ([tr("分组", "group")] if group else [])
+            + [k.title for k in st.shown_keys])
 
 
-def standings_rows(st: Standings) -> list[tuple[str, list[str]]]:
-    """(player id, cells) per row, every tie-break column included."""
+def has_groups(st: Standings) -> bool:
+    return any("group" in r.player.tags for r in st.rows)
+
+
+def standings_rows(st: Standings, *, gender: bool = False, group: bool = False) -> list[tuple[str, list[str]]]:
+    """(player id, cells) per row, every tie-break column included (public data only)."""
     out = []
     for row in st.rows:
         p = row.player
-        cells = [f"{row.place}=" if row.shared else str(row.place), p.name, p.club,
-                 str(p.rank) if p.rank is not None else ""]
+        cells = [f"{row.place}=" if row.shared else str(row.place), p.name]
+        if gender:
+            g = p.tags.get("gender")
+            cells.append(gender_label(Gender(g)) if g else "")
+        cells += [p.club, str(p.rank) if p.rank is not None else ""]
+        if group:
+            cells.append(group_title(p.tags.get("group", "")))
         cells += [text(row.values.get(k.key)) for k in st.shown_keys]
         out.append((p.id, cells))
     return out
@@ -155,6 +171,7 @@ def standings_json(st: Standings) -> dict[str, Any]:
         "rows": [
             {"place": r.place, "shared": r.shared, "id": r.player.id, "name": r.player.name,
              "club": r.player.club, "rank": str(r.player.rank) if r.player.rank is not None else "",
+             "gender": r.player.tags.get("gender"), **({"group": r.player.tags["group"]} if "group" in r.player.tags else {}),
              "values": {k.key: plain(r.values.get(k.key)) for k in keys}}
             for r in st.rows
         ],
