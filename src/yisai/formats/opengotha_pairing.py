@@ -65,6 +65,8 @@ _PAIRING_ATTRS: dict[str, tuple[str, str]] = {
     "paiSeAvoidSameGeo": ("avoid_same_geo", "weight"),
     "paiSePreferMMSDiffRatherThanSameCountry": ("mms_diff_rather_than_same_country", "small"),
     "paiSePreferMMSDiffRatherThanSameClub": ("mms_diff_rather_than_same_club", "small"),
+    # written by OpenGotha up to 3.49, no longer read by 3.5x (a clubs group counts half a club)
+    "paiSePreferMMSDiffRatherThanSameClubsGroup": ("mms_diff_rather_than_same_clubs_group", "small"),
 }
 _HANDICAP_ATTRS: dict[str, tuple[str, str]] = {
     "hdBasedOnMMS": ("based_on_mms", "bool"),
@@ -133,8 +135,19 @@ def _read_set(rd: _ParamReader, el: _Element | None, attrs: dict[str, tuple[str,
     out: dict[str, object] = {}
     if el is None:
         return out
+    unknown = sorted(set(el.attrs) - set(attrs))
+    if unknown:  # a setting we would not apply: refused, never ignored
+        raise rd.fail(el, f"未知的属性 {', '.join(unknown)} (yisai 按 OpenGotha 3.51 的参数读取, 不认识该项)",
+                      f"unknown attribute {', '.join(unknown)} (yisai reads OpenGotha 3.51's "
+                      "parameters and does not know it)")
     for attr, (name, kind) in attrs.items():
         out[name] = rd.value(el, attr, kind, getattr(defaults, name))
+    if out.get("random") and out.get("deterministic") is False:
+        raise rd.fail(el, f"paiBaDeterministic='false' 且 paiBaRandom={out['random']}: OpenGotha 此时每次"
+                      "抽取不同的随机数, 无法复现; 请改为 paiBaDeterministic='true' 或 paiBaRandom='0'",
+                      f"paiBaDeterministic='false' with paiBaRandom={out['random']}: OpenGotha then "
+                      "draws a new random number each time, which cannot be reproduced; set "
+                      "paiBaDeterministic='true' or paiBaRandom='0'")
     return out
 
 

@@ -8,6 +8,7 @@ is stored; front ends print the pairing and write the bytes where the user asks.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from yisai.formats.opengotha import OpenGothaError
 from yisai.formats.opengotha_pairing import read_og_tournament, write_round
 from yisai.i18n import Text
 from yisai.pairing.opengotha import OGPairingError, OGRoundPairing, OGTournament, pair_og_round
+from yisai.pairing.opengotha.costs import RULES
 from yisai.record import Game, Result
 from yisai.services.errors import InputError, Refused
 
@@ -54,13 +56,15 @@ def pair_opengotha_file(
     *,
     bye: str | None = None,
     replace: bool = False,
+    rules: str = "3.51",
 ) -> OGPairingReport:
     """Pair round ``round_`` of the OpenGotha file at ``path`` with the file's parameters.
 
     Games of earlier rounds are the history; a round that already has games is refused unless
     ``replace`` (then its games are dropped and paired again). ``bye`` (a player key such as
     ``NAMEFIRSTNAME``) forces the bye; otherwise the bye recorded in the file for that round,
-    else OpenGotha's bye rule.
+    else OpenGotha's bye rule. ``rules`` chooses OpenGotha's cost rules (``RULES``: "3.51", the
+    default, or "3.52", the rules of OpenGotha 3.52's weights files).
     """
     path = Path(path)
     data = _read(path)
@@ -69,7 +73,11 @@ def pair_opengotha_file(
     except OpenGothaError as exc:
         raise InputError(Text(str(exc), str(exc)), code="bad_opengotha_file",
                          params={"path": str(path)}) from None
-    tour, games = f.tournament, f.source.games
+    if rules not in RULES:
+        raise InputError(Text(f"OpenGotha 代价规则 {rules!r} 应为 {' / '.join(RULES)} 之一",
+                              f"OpenGotha cost rules {rules!r} must be one of {', '.join(RULES)}"),
+                         code="bad_rules", params={"rules": rules})
+    tour, games = dataclasses.replace(f.tournament, rules=rules), f.source.games
     rounds = tour.params.number_of_rounds
     if not 1 <= round_ <= rounds:
         raise InputError(Text(f"{path}: 轮次 {round_} 不在 1 至 {rounds} 之间",
@@ -102,6 +110,13 @@ def pair_opengotha_file(
         bye = recorded_bye
     history = [g for g in games if g.round < round_]
     warnings = list(_unknown_results(history))
+    unused = tour.pairing.mms_diff_rather_than_same_clubs_group
+    if unused:
+        warnings.append(Text(
+            f"paiSePreferMMSDiffRatherThanSameClubsGroup={unused}: OpenGotha 3.5x 已不读取此项 "
+            "(同一俱乐部组按半个俱乐部计), 此处同样不起作用",
+            f"paiSePreferMMSDiffRatherThanSameClubsGroup={unused}: OpenGotha 3.5x no longer reads "
+            "it (a clubs group counts as half a club); it has no effect here either"))
     try:
         pairing = pair_og_round(tour, history, round_, bye=bye)
     except OGPairingError as exc:
