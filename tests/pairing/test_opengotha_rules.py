@@ -10,6 +10,7 @@ also what a local build of OpenGotha 3.51.02 gave on the 567 rounds of the real 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,61 @@ def test_clubs_group_preference_is_reported_as_unused(tmp_path: Path) -> None:
                     encoding="utf-8")
     report = pair_opengotha_file(path, 1)
     assert any("paiSePreferMMSDiffRatherThanSameClubsGroup=2" in w.render() for w in report.warnings)
+
+
+# One real file per combination of the cost parameters found in the 2020–21 files (seed
+# systems, DUDD modes and compensation, categories 1–4, handicap ceiling and handicap cost,
+# geography weights, McMahon or Swiss, handicap from rank or MMS), at its last round:
+# (file, round, candidate pairs, first 16 hex digits of the SHA-256 of the sorted lines
+# "KEY1<TAB>KEY2<TAB>cost\n"). Expected values: OpenGotha 3.51.02's own costValue of every
+# candidate pair (the players its pairing window lists, bye removed, KEY1 before KEY2 in that
+# list), printed by a local build; the digest stands for the whole list of costs.
+OPENGOTHA_351_COSTS = (
+    ("20210108111429_TestMM500.xml", 5, 124750, "6afecfa94c8f4575"),
+    ("20201010144608_congreso2020.xml", 5, 8646, "d1338b4cd225a161"),
+    ("20201207093611_VAOther.xml", 4, 1770, "a63dc5980c18ca37"),
+    ("20201108232703_Finalr5pairing19x19.xml", 5, 946, "36b1dd254ee17c5c"),
+    ("20201122182801_CNJ-2020-U12.xml", 6, 630, "fc38bbcae9be1d1b"),
+    ("20210107200305_vieuxdragons.xml", 5, 780, "9ac55df8a871cf96"),
+    ("20201101144313_CdFO2020-v9.xml", 7, 231, "360c4a55cfe048e8"),
+    ("20201021132756_MEOWMEOW.xml", 1, 11781, "4bc908ba62a4c7f7"),
+    ("20201115194208_cdff2020.xml", 5, 435, "57b8763b8127ebf3"),
+    ("20201214080001_ull.xml", 6, 276, "5b92dab5af26ef6f"),
+    ("20201001183411_PPiK2009.xml", 6, 190, "aa002342f3c69ea1"),
+    ("20201019212913_AVG11-14-10-20.xml", 4, 378, "3478a97fc9ab23fd"),
+    ("20201213225041_GoenelPuertoFinalk.xml", 4, 231, "f73035af468dd45f"),
+    ("20201114194116_jiromaeda2020final.xml", 4, 120, "f3d9b1f81721e9df"),
+    ("20201025003604_2020.xml", 1, 2016, "8431b4d81f286430"),
+    ("20201214160646_EcoleGreNov2020.xml", 4, 28, "2ea3a3961f6c538a"),
+    ("20201011180311_semifinalacn2020.xml", 6, 15, "09c285b726ccba07"),
+    ("20201007155701_tournoiecolegojeune.xml", 4, 66, "69f2b62e497e4383"),
+    ("20201011171651_ACT2020-4443.xml", 3, 66, "10ea6982192ba5fe"),
+    ("20201227224409_7thKarlovacChristmasTournament.xml", 3, 66, "edc0c3941db231e9"),
+    ("20201219161431_live-asynchronous-13x13.xml", 3, 45, "b7d3043f051f89cb"),
+    ("20201005204346_test--tourney.xml", 1, 276, "c63ffbd23fc8ebdd"),
+    ("20201004194027_trnpermpau20r6.xml", 1, 66, "492b76e0fa991763"),
+    ("20200918204322_lagoleague.xml", 2, 15, "f461787216c9d2e0"),
+    ("20201226190942_LA19.xml", 1, 28, "2386a7d3a43510c6"),
+)
+
+
+@pytest.mark.parametrize(("name", "round_", "count", "digest"), OPENGOTHA_351_COSTS,
+                         ids=[c[0] for c in OPENGOTHA_351_COSTS])
+def test_every_pair_costs_what_opengotha_351_computes_on_real_files(
+        testdata: Path, name: str, round_: int, count: int, digest: str) -> None:
+    """costValue of every candidate pair on real files, all their parameter combinations."""
+    from yisai.pairing.opengotha.engine import choose_bye, pairable_players
+
+    path = testdata / "opengotha" / "lucvannier" / "remote_latest" / name
+    f = read_og_tournament(path)
+    tour = f.tournament
+    earlier = [g for g in f.source.games if g.round < round_]
+    state = RoundState(tour, earlier, round_)
+    players = sorted(pairable_players(tour, earlier, round_), key=state.position.__getitem__)
+    if len(players) % 2:
+        players.remove(choose_bye(state, players))
+    ids = [tour.players[i].id for i in players]
+    lines = sorted(f"{ids[a]}\t{ids[b]}\t{state.cost(players[a], players[b]).total}\n"
+                   for a in range(len(players)) for b in range(a + 1, len(players)))
+    assert len(lines) == count
+    assert hashlib.sha256("".join(lines).encode()).hexdigest()[:16] == digest
