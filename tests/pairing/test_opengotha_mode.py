@@ -23,6 +23,7 @@ import pytest
 from yisai.formats.opengotha_pairing import read_og_tournament
 from yisai.pairing.opengotha import COMPONENTS, RoundState, pair_og_round
 from yisai.pairing.opengotha.engine import choose_bye, pairable_players
+from yisai.pairing.opengotha.matrix import cost_totals
 from yisai.record import Game
 
 FIXTURES = ("simpleswiss", "notsosimpleswiss", "simplemm", "notsimplemm", "Toulouse2024",
@@ -109,6 +110,12 @@ def test_every_pair_costs_what_opengotha_says(testdata: Path, name: str) -> None
             ours = [getattr(cost, c) for c in COMPONENTS] + [cost.total]
             assert ours == expected, (name, round_, n1, n2, list(zip([*COMPONENTS, "total"], ours, expected, strict=True)))
             checked += 1
+        # the matrix the matching reads: the same totals, first player as in OpenGotha's list
+        members = sorted({by_name[n] for pair in oracle for n in pair}, key=state.position.__getitem__)
+        matrix = cost_totals(state, members)
+        for a, i in enumerate(members):
+            for b in range(a + 1, len(members)):
+                assert matrix[a, b] == state.cost(i, members[b]).total, (name, round_)
     assert checked == sum(len(_weights(_weights_file(testdata, name, r)))
                           for r in range(1, ROUNDS[name] + 1))
 

@@ -18,6 +18,7 @@ import pytest
 from yisai.formats.opengotha import OpenGothaError
 from yisai.formats.opengotha_pairing import read_og_tournament
 from yisai.pairing.opengotha import RoundState, pair_og_round
+from yisai.pairing.opengotha.matrix import cost_totals
 from yisai.services.opengotha_pairing import pair_opengotha_file
 
 Player = tuple[str, str, str, int, str, str]  # name, first name, rank, rating, club, status
@@ -212,3 +213,8 @@ def test_every_pair_costs_what_opengotha_351_computes_on_real_files(
                    for a in range(len(players)) for b in range(a + 1, len(players)))
     assert len(lines) == count
     assert hashlib.sha256("".join(lines).encode()).hexdigest()[:16] == digest
+    # the matrix the matching reads holds the same numbers
+    matrix = cost_totals(state, players)
+    fast = sorted(f"{ids[a]}\t{ids[b]}\t{matrix[a, b]}\n"
+                  for a in range(len(players)) for b in range(a + 1, len(players)))
+    assert fast == lines

@@ -18,6 +18,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import rustworkx as rx
 
 from yisai.i18n import Text
@@ -29,6 +30,7 @@ from yisai.pairing.opengotha.costs import (
     jdiv,
     player_rank,
 )
+from yisai.pairing.opengotha.matrix import cost_totals
 from yisai.record import Game, Result
 from yisai.standings.opengotha import category
 
@@ -151,12 +153,13 @@ def split_field(state: RoundState, players: list[int]) -> list[list[int]]:
 
 
 def _match(state: RoundState, group: list[int]) -> list[tuple[int, int]]:
+    costs = cost_totals(state, group)
+    upper = np.triu_indices(len(group), 1)
     graph = rx.PyGraph()
     graph.add_nodes_from(group)
-    for a in range(len(group)):
-        for b in range(a + 1, len(group)):
-            graph.add_edge(a, b, state.cost(group[a], group[b]).total)
-    mates = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda w: w)
+    graph.extend_from_weighted_edge_list(
+        list(zip(upper[0].tolist(), upper[1].tolist(), costs[upper].tolist(), strict=True)))
+    mates = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     pairs = [(min(u, v), max(u, v)) for u, v in mates]
     return sorted((group[a], group[b]) for a, b in pairs)
 
