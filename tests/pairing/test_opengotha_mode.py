@@ -14,7 +14,6 @@ test checks that both totals are equal under OpenGotha's weights.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from pathlib import Path
 
@@ -70,8 +69,8 @@ TABLES_AGREE = {
 
 def _load(testdata: Path, name: str):
     """A fixture read with the cost rules of the OpenGotha that wrote its weights files (3.52)."""
-    f = read_og_tournament(testdata / "pairgoth" / "opengotha" / "pairings" / f"{name}.xml")
-    return dataclasses.replace(f, tournament=dataclasses.replace(f.tournament, rules="3.52"))
+    return read_og_tournament(testdata / "pairgoth" / "opengotha" / "pairings" / f"{name}.xml",
+                              rules="3.52")
 
 
 def _weights(path: Path) -> dict[tuple[str, str], list[int]]:
@@ -124,8 +123,8 @@ def test_bosp2024_round3_costs_leave_preregistered_players_out_of_groups(testdat
     """bosp2024: 71 players of whom 29 only pre-registered (PRE); OpenGotha's round-3 weights
     equal ours only if score groups hold finally registered players alone."""
     folder = testdata / "pairgoth" / "opengotha" / "bosp2024"
-    f = read_og_tournament(folder / "bosp2024.xml")
-    tour = dataclasses.replace(f.tournament, rules="3.52")
+    f = read_og_tournament(folder / "bosp2024.xml", rules="3.52")
+    tour = f.tournament
     assert sum(p.tags.get("registering") == "PRE" for p in tour.players) == 29
     by_name = {p.name: i for i, p in enumerate(tour.players)}
     state = RoundState(tour, f.source.games, 3)

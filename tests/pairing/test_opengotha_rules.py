@@ -9,7 +9,6 @@ also what a local build of OpenGotha 3.51.02 gave on the 567 rounds of the real 
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from pathlib import Path
 
@@ -54,9 +53,8 @@ def _xml(players: list[Player], *, criteria: tuple[str, ...] = ("NBW",),
 def _state(tmp_path: Path, xml: str, rules: str, round_: int = 1) -> RoundState:
     path = tmp_path / "t.xml"
     path.write_text(xml, encoding="utf-8")
-    f = read_og_tournament(path)
-    tour = dataclasses.replace(f.tournament, rules=rules)
-    return RoundState(tour, f.source.games, round_)
+    f = read_og_tournament(path, rules=rules)
+    return RoundState(f.tournament, f.source.games, round_)
 
 
 def test_351_score_groups_hold_every_registered_player(tmp_path: Path) -> None:
@@ -218,3 +216,18 @@ def test_every_pair_costs_what_opengotha_351_computes_on_real_files(
     fast = sorted(f"{ids[a]}\t{ids[b]}\t{matrix[a, b]}\n"
                   for a in range(len(players)) for b in range(a + 1, len(players)))
     assert fast == lines
+
+
+def test_351_reads_a_file_without_data_version_as_version_200(tmp_path: Path) -> None:
+    """OpenGotha 3.51 reads a missing dataVersion as 200 and adds 2050 to such a file's
+    ratings, capped at 2949. Ratings 800, 850, 900, 950 become 2850, 2900, 2949, 2949: inside
+    the round-1 group (order: rating, then name) C and D tie and go by name, C first; read
+    with the ratings as written (3.52's reading), D (950) is first."""
+    players = [("A", "a", "1D", 800, "X", "FIN"), ("B", "b", "1D", 850, "X", "FIN"),
+               ("C", "c", "1D", 900, "X", "FIN"), ("D", "d", "1D", 950, "X", "FIN")]
+    xml = _xml(players).replace('<Tournament dataVersion="201">', "<Tournament>")
+    st = _state(tmp_path, xml, "3.51")
+    assert [p.rating for p in st.tour.players] == [2850, 2900, 2949, 2949]
+    assert [st.placed[i].inner for i in range(4)] == [3, 2, 0, 1]
+    st = _state(tmp_path, xml, "3.52")
+    assert [st.placed[i].inner for i in range(4)] == [3, 2, 1, 0]

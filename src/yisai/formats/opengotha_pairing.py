@@ -12,6 +12,7 @@ writes them, so OpenGotha opens the result.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -151,9 +152,18 @@ def _read_set(rd: _ParamReader, el: _Element | None, attrs: dict[str, tuple[str,
     return out
 
 
-def read_og_tournament(path: str | Path, data: bytes | None = None) -> OGTournamentFile:
-    """Read an OpenGotha file for pairing. Raises ``OpenGothaError`` naming file, line, element
-    and attribute."""
+OLD_DATA_RATING_SHIFT = 2050  # OpenGotha 3.51 adds it to ratings of files with dataVersion < 201
+MAX_RATING = 2949  # OpenGotha's Player.MAX_RATING
+
+
+def read_og_tournament(path: str | Path, data: bytes | None = None,
+                       rules: str = "3.51") -> OGTournamentFile:
+    """Read an OpenGotha file for pairing under OpenGotha's cost ``rules`` (``RULES``). Raises
+    ``OpenGothaError`` naming file, line, element and attribute.
+
+    OpenGotha 3.51 reads a file without ``dataVersion`` as version 200, whose ratings it
+    shifts by +2050 (capped at 2949) when loading: with the 3.51 rules the pairing sees those
+    ratings (they order the players inside a score group and number the tables)."""
     path = Path(path)
     source = read_opengotha(path, data)
     if data is None:
@@ -177,12 +187,20 @@ def read_og_tournament(path: str | Path, data: bytes | None = None) -> OGTournam
             groups[-1] = frozenset(current)
     params = source.opengotha
     assert isinstance(params, OGParameters)  # read_opengotha always sets it
+    players = source.players
+    if rules == "3.51" and "dataVersion" not in elements[0].attrs:
+        players = tuple(
+            dataclasses.replace(p, rating=min(MAX_RATING, p.rating + OLD_DATA_RATING_SHIFT))
+            if p.rating is not None else p
+            for p in players
+        )
     tournament = OGTournament(
-        players=source.players,
+        players=players,
         params=params,
         pairing=pairing,
         handicap=handicap,
         clubs_groups=tuple(groups),
+        rules=rules,
     )
     return OGTournamentFile(source=source, tournament=tournament)
 

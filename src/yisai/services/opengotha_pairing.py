@@ -8,7 +8,6 @@ is stored; front ends print the pairing and write the bytes where the user asks.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,16 +67,16 @@ def pair_opengotha_file(
     """
     path = Path(path)
     data = _read(path)
-    try:
-        f = read_og_tournament(path, data)
-    except OpenGothaError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="bad_opengotha_file",
-                         params={"path": str(path)}) from None
     if rules not in RULES:
         raise InputError(Text(f"OpenGotha 代价规则 {rules!r} 应为 {' / '.join(RULES)} 之一",
                               f"OpenGotha cost rules {rules!r} must be one of {', '.join(RULES)}"),
                          code="bad_rules", params={"rules": rules})
-    tour, games = dataclasses.replace(f.tournament, rules=rules), f.source.games
+    try:
+        f = read_og_tournament(path, data, rules)
+    except OpenGothaError as exc:
+        raise InputError(Text(str(exc), str(exc)), code="bad_opengotha_file",
+                         params={"path": str(path)}) from None
+    tour, games = f.tournament, f.source.games
     rounds = tour.params.number_of_rounds
     if not 1 <= round_ <= rounds:
         raise InputError(Text(f"{path}: 轮次 {round_} 不在 1 至 {rounds} 之间",
