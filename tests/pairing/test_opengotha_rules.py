@@ -231,3 +231,16 @@ def test_351_reads_a_file_without_data_version_as_version_200(tmp_path: Path) ->
     assert [st.placed[i].inner for i in range(4)] == [3, 2, 0, 1]
     st = _state(tmp_path, xml, "3.52")
     assert [st.placed[i].inner for i in range(4)] == [3, 2, 1, 0]
+
+
+def test_clubs_are_compared_on_their_first_four_characters(tmp_path: Path) -> None:
+    """OpenGotha cuts a player's club to 4 characters when it loads him (Player.MAX_CLUB_LENGTH),
+    so "Paris Go" and "Paris Ouest" are one club ("pari"). Four 10K players of one country,
+    one score group: same club → ratio 0 → geoCost = 10^11 − 10^11 = 0; other clubs → 10^11
+    (as in the geographic test above)."""
+    players = [("A", "a", "10K", 1000, "Paris Go", "FIN"), ("B", "b", "10K", 990, "Paris Ouest", "FIN"),
+               ("C", "c", "10K", 980, "Lyon", "FIN"), ("D", "d", "10K", 970, "Nice", "FIN")]
+    st = _state(tmp_path, _xml(players), "3.51")
+    assert st.cost(0, 1).geo == 0
+    assert st.cost(0, 2).geo == 100_000_000_000
+    assert cost_totals(st, [0, 1, 2, 3])[0, 1] == st.cost(0, 1).total

@@ -124,6 +124,15 @@ class OGTournament:
         return self.params.criteria[0] == "MMS" if self.params.criteria else False
 
 
+MAX_CLUB_LENGTH = 4  # OpenGotha keeps the first 4 characters of a club name (Player.MAX_CLUB_LENGTH)
+
+
+def og_club(p: StandingsPlayer) -> str:
+    """The club as OpenGotha's geographic cost compares it: cut to 4 characters when the
+    player is loaded, then lower-cased ("Paris Go" and "Paris Ouest" are one club, "pari")."""
+    return p.club[:MAX_CLUB_LENGTH].lower()
+
+
 def og_full_name(p: StandingsPlayer) -> str:
     """NAME + firstName without a space, as OpenGotha's deterministic random uses it."""
     return (p.last_name or p.name) + p.first_name
@@ -432,7 +441,7 @@ class RoundState:
         country_ratio = 0.0
         if p1.country.lower() != p2.country.lower() and pp.mms_diff_rather_than_same_country:
             country_ratio = min(1.0, pp.mms_diff_rather_than_same_country / sco_range)
-        club1, club2 = p1.club.lower(), p2.club.lower()
+        club1, club2 = og_club(p1), og_club(p2)
         same_club = club1 == club2
         same_group = any(club1 in g and club2 in g for g in self.tour.clubs_groups)
         factor = pp.mms_diff_rather_than_same_club

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from yisai.pairing.opengotha.costs import RoundState, _utf16
+from yisai.pairing.opengotha.costs import RoundState, _utf16, og_club
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -173,7 +173,7 @@ def cost_totals(state: RoundState, order: Sequence[int]) -> I64:
     # geography
     players = [tour.players[i] for i in order]
     country = np.unique([p.country.lower() for p in players], return_inverse=True)[1]
-    club_names = [p.club.lower() for p in players]
+    club_names = [og_club(p) for p in players]
     club = np.unique(club_names, return_inverse=True)[1]
     diff_country = country[:, None] != country[None, :]
     same_club = club[:, None] == club[None, :]
