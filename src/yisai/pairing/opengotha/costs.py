@@ -113,6 +113,10 @@ class OGTournament:
     clubs_groups: tuple[frozenset[str], ...] = ()
     rules: str = "3.51"  # which OpenGotha's cost rules: see ``RULES``
 
+    def __post_init__(self) -> None:
+        if self.rules not in RULES:
+            raise ValueError(f"OpenGotha cost rules {self.rules!r}: not one of {', '.join(RULES)}")
+
     @property
     def main_criterion(self) -> str:
         """OpenGotha's ``mainCriterion``: the first of NBW / MMS / CPS in the criteria list."""
