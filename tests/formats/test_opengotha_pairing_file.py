@@ -218,6 +218,18 @@ def test_cli_bad_file_exits_2_with_location(tmp_path: Path, text: str, needle: s
     assert str(path) in output and needle in output and "Traceback" not in output
 
 
+def test_cli_rules_choose_opengothas_version(tmp_path: Path) -> None:
+    """--rules 3.52 pairs as well; an unknown version is refused by name (exit 2)."""
+    path = write(tmp_path, tournament_xml())
+    ok = CliRunner().invoke(app, ["--lang", "zh", "opengotha", "pair", str(path), "-r", "2",
+                                  "--rules", "3.52"])
+    assert ok.exit_code == 0, ok.output
+    bad = CliRunner().invoke(app, ["--lang", "zh", "opengotha", "pair", str(path), "-r", "2",
+                                   "--rules", "3.6"])
+    output = bad.output + (bad.stderr or "")
+    assert bad.exit_code == 2 and "3.6" in output and "3.51 / 3.52" in output, output
+
+
 def test_rustworkx_matching_is_exact_at_opengotha_magnitudes() -> None:
     """OpenGotha's weights are Java longs (< 2^63); totals of a round stay far below 2^100.
     rustworkx must tell apart two pairings differing by one unit at that size."""

@@ -33,6 +33,7 @@ def register(app: typer.Typer) -> None:
                                                     help=tr("写出含新一轮对局的 OpenGotha 文件 (.xml)", "write the OpenGotha file with the new round (.xml)"))] = None,
         bye: Annotated[str | None, typer.Option("--bye", help=tr("指定轮空选手 (选手键, 如 NAMEFIRSTNAME)", "the bye player (player key, e.g. NAMEFIRSTNAME)"))] = None,
         replace: Annotated[bool, typer.Option("--replace", help=tr("该轮已有对局时重新编排", "pair again a round that has games"))] = False,
+        rules: Annotated[str, typer.Option("--rules", help=tr("OpenGotha 代价规则: 3.51 (默认, 3.51.02 源码) 或 3.52 (3.52 的代价文件所示)", "OpenGotha's cost rules: 3.51 (default, the 3.51.02 source) or 3.52 (as 3.52's weights files show)"))] = "3.51",
         explain: Annotated[bool, typer.Option("--explain", help=tr("列出编排参数与每台 OpenGotha 代价的各项", "list the parameters and each table's OpenGotha cost components"))] = False,
     ) -> None:
         """按 OpenGotha 的规则与文件中的编排参数编排一轮 (瑞士制或麦克马洪制)."""
@@ -43,7 +44,7 @@ def register(app: typer.Typer) -> None:
         if output is not None:
             check_target(output, ".xml")
         try:
-            report = pair_opengotha_file(file, round_, bye=bye, replace=replace)
+            report = pair_opengotha_file(file, round_, bye=bye, replace=replace, rules=rules)
         except ServiceError as exc:
             fail(cli_message(exc), exc.render_details(), exc.exit_code)
         _print(report, explain)

@@ -12,6 +12,7 @@ writes them, so OpenGotha opens the result.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -65,6 +66,8 @@ _PAIRING_ATTRS: dict[str, tuple[str, str]] = {
     "paiSeAvoidSameGeo": ("avoid_same_geo", "weight"),
     "paiSePreferMMSDiffRatherThanSameCountry": ("mms_diff_rather_than_same_country", "small"),
     "paiSePreferMMSDiffRatherThanSameClub": ("mms_diff_rather_than_same_club", "small"),
+    # written by OpenGotha up to 3.49, no longer read by 3.5x (a clubs group counts half a club)
+    "paiSePreferMMSDiffRatherThanSameClubsGroup": ("mms_diff_rather_than_same_clubs_group", "small"),
 }
 _HANDICAP_ATTRS: dict[str, tuple[str, str]] = {
     "hdBasedOnMMS": ("based_on_mms", "bool"),
@@ -133,14 +136,34 @@ def _read_set(rd: _ParamReader, el: _Element | None, attrs: dict[str, tuple[str,
     out: dict[str, object] = {}
     if el is None:
         return out
+    unknown = sorted(set(el.attrs) - set(attrs))
+    if unknown:  # a setting we would not apply: refused, never ignored
+        raise rd.fail(el, f"未知的属性 {', '.join(unknown)} (yisai 按 OpenGotha 3.51 的参数读取, 不认识该项)",
+                      f"unknown attribute {', '.join(unknown)} (yisai reads OpenGotha 3.51's "
+                      "parameters and does not know it)")
     for attr, (name, kind) in attrs.items():
         out[name] = rd.value(el, attr, kind, getattr(defaults, name))
+    if out.get("random") and out.get("deterministic") is False:
+        raise rd.fail(el, f"paiBaDeterministic='false' 且 paiBaRandom={out['random']}: OpenGotha 此时每次"
+                      "抽取不同的随机数, 无法复现; 请改为 paiBaDeterministic='true' 或 paiBaRandom='0'",
+                      f"paiBaDeterministic='false' with paiBaRandom={out['random']}: OpenGotha then "
+                      "draws a new random number each time, which cannot be reproduced; set "
+                      "paiBaDeterministic='true' or paiBaRandom='0'")
     return out
 
 
-def read_og_tournament(path: str | Path, data: bytes | None = None) -> OGTournamentFile:
-    """Read an OpenGotha file for pairing. Raises ``OpenGothaError`` naming file, line, element
-    and attribute."""
+OLD_DATA_RATING_SHIFT = 2050  # OpenGotha 3.51 adds it to ratings of files with dataVersion < 201
+MAX_RATING = 2949  # OpenGotha's Player.MAX_RATING
+
+
+def read_og_tournament(path: str | Path, data: bytes | None = None,
+                       rules: str = "3.51") -> OGTournamentFile:
+    """Read an OpenGotha file for pairing under OpenGotha's cost ``rules`` (``RULES``). Raises
+    ``OpenGothaError`` naming file, line, element and attribute.
+
+    OpenGotha 3.51 reads a file without ``dataVersion`` as version 200, whose ratings it
+    shifts by +2050 (capped at 2949) when loading: with the 3.51 rules the pairing sees those
+    ratings (they order the players inside a score group and number the tables)."""
     path = Path(path)
     source = read_opengotha(path, data)
     if data is None:
@@ -164,12 +187,20 @@ def read_og_tournament(path: str | Path, data: bytes | None = None) -> OGTournam
             groups[-1] = frozenset(current)
     params = source.opengotha
     assert isinstance(params, OGParameters)  # read_opengotha always sets it
+    players = source.players
+    if rules == "3.51" and "dataVersion" not in elements[0].attrs:
+        players = tuple(
+            dataclasses.replace(p, rating=min(MAX_RATING, p.rating + OLD_DATA_RATING_SHIFT))
+            if p.rating is not None else p
+            for p in players
+        )
     tournament = OGTournament(
-        players=source.players,
+        players=players,
         params=params,
         pairing=pairing,
         handicap=handicap,
         clubs_groups=tuple(groups),
+        rules=rules,
     )
     return OGTournamentFile(source=source, tournament=tournament)
 

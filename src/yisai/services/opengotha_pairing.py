@@ -16,6 +16,7 @@ from yisai.formats.opengotha import OpenGothaError
 from yisai.formats.opengotha_pairing import read_og_tournament, write_round
 from yisai.i18n import Text
 from yisai.pairing.opengotha import OGPairingError, OGRoundPairing, OGTournament, pair_og_round
+from yisai.pairing.opengotha.costs import RULES
 from yisai.record import Game, Result
 from yisai.services.errors import Hint, InputError, Refused
 
@@ -54,18 +55,24 @@ def pair_opengotha_file(
     *,
     bye: str | None = None,
     replace: bool = False,
+    rules: str = "3.51",
 ) -> OGPairingReport:
     """Pair round ``round_`` of the OpenGotha file at ``path`` with the file's parameters.
 
     Games of earlier rounds are the history; a round that already has games is refused unless
     ``replace`` (then its games are dropped and paired again). ``bye`` (a player key such as
     ``NAMEFIRSTNAME``) forces the bye; otherwise the bye recorded in the file for that round,
-    else OpenGotha's bye rule.
+    else OpenGotha's bye rule. ``rules`` chooses OpenGotha's cost rules (``RULES``: "3.51", the
+    default, or "3.52", the rules of OpenGotha 3.52's weights files).
     """
     path = Path(path)
     data = _read(path)
+    if rules not in RULES:
+        raise InputError(Text(f"OpenGotha 代价规则 {rules!r} 应为 {' / '.join(RULES)} 之一",
+                              f"OpenGotha cost rules {rules!r} must be one of {', '.join(RULES)}"),
+                         code="bad_rules", params={"rules": rules})
     try:
-        f = read_og_tournament(path, data)
+        f = read_og_tournament(path, data, rules)
     except OpenGothaError as exc:
         raise InputError(Text(str(exc), str(exc)), code="bad_opengotha_file",
                          params={"path": str(path)}) from None
@@ -100,6 +107,13 @@ def pair_opengotha_file(
         bye = recorded_bye
     history = [g for g in games if g.round < round_]
     warnings = list(_unknown_results(history))
+    unused = tour.pairing.mms_diff_rather_than_same_clubs_group
+    if unused:
+        warnings.append(Text(
+            f"paiSePreferMMSDiffRatherThanSameClubsGroup={unused}: OpenGotha 3.5x 已不读取此项 "
+            "(同一俱乐部组按半个俱乐部计), 此处同样不起作用",
+            f"paiSePreferMMSDiffRatherThanSameClubsGroup={unused}: OpenGotha 3.5x no longer reads "
+            "it (a clubs group counts as half a club); it has no effect here either"))
     try:
         pairing = pair_og_round(tour, history, round_, bye=bye)
     except OGPairingError as exc:

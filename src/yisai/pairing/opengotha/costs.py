@@ -25,10 +25,18 @@ from yisai.standings.opengotha import (
     OGScores,
     category,
     compute_og_scores,
+    og_order,
     smms,
 )
 
 MIN_RANK = -30
+# OpenGotha's cost rules. "3.51": the 3.51.02 source (what the real files of 2020-21 were paired
+# with): every registered player is placed in the score groups, draw-up/draw-down counts only
+# between groups less than 4 apart, the geographic cost ignores the secondary thresholds.
+# "3.52": the rules of the weights files OpenGotha 3.52 writes (pairgoth's fixtures): only
+# finally registered players of the round are grouped, draw-up/draw-down at any distance, and
+# the geographic cost is full (both above the thresholds) or half way (one above).
+RULES = ("3.51", "3.52")
 SMMS_CORR_MIN, SMMS_CORR_MAX = -1, 2  # OpenGotha's bounds of the McMahon-score correction
 
 
@@ -103,6 +111,11 @@ class OGTournament:
     pairing: OGPairingParameters
     handicap: OGHandicapParameters
     clubs_groups: tuple[frozenset[str], ...] = ()
+    rules: str = "3.51"  # which OpenGotha's cost rules: see ``RULES``
+
+    def __post_init__(self) -> None:
+        if self.rules not in RULES:
+            raise ValueError(f"OpenGotha cost rules {self.rules!r}: not one of {', '.join(RULES)}")
 
     @property
     def main_criterion(self) -> str:
@@ -113,6 +126,15 @@ class OGTournament:
     def is_mcmahon(self) -> bool:
         """OpenGotha's tournament type: McMahon when MMS is the first placement criterion."""
         return self.params.criteria[0] == "MMS" if self.params.criteria else False
+
+
+MAX_CLUB_LENGTH = 4  # OpenGotha keeps the first 4 characters of a club name (Player.MAX_CLUB_LENGTH)
+
+
+def og_club(p: StandingsPlayer) -> str:
+    """The club as OpenGotha's geographic cost compares it: cut to 4 characters when the
+    player is loaded, then lower-cased ("Paris Go" and "Paris Ouest" are one club, "pari")."""
+    return p.club[:MAX_CLUB_LENGTH].lower()
 
 
 def og_full_name(p: StandingsPlayer) -> str:
@@ -133,9 +155,9 @@ class RoundState:
     """Everything OpenGotha's cost function reads for pairing ``round_`` (1-based).
 
     ``games`` are the games and byes of earlier rounds (later ones are ignored). Score groups
-    and their inner order cover the finally registered players participating in the round,
-    whether paired or not (absent and pre-registered players are left out, as OpenGotha's
-    weights files show).
+    and their inner order cover every player of the file under the 3.51 rules (OpenGotha
+    3.51.02 groups all its scored players), and the finally registered players participating
+    in the round under the 3.52 rules (as 3.52's weights files show), paired or not.
     """
 
     def __init__(self, tour: OGTournament, games: Sequence[Game], round_: int) -> None:
@@ -144,6 +166,10 @@ class RoundState:
         self.games = [g for g in games if g.round < round_]
         self.index = {p.id: i for i, p in enumerate(tour.players)}
         self.scores: OGScores = compute_og_scores(tour.players, self.games, tour.params)
+        # OpenGotha's standings before the round: the order its pairing window lists the
+        # players in (which player of a pair is "first"), and the DC/SDC the groups sort by.
+        self.standing = og_order(self.scores, round_ - 1)
+        self.position = {i: k for k, i in enumerate(self.standing.order)}
         n = len(tour.players)
         self.placed = [_Placed() for _ in range(n)]
         self.number_of_groups = 0
@@ -186,10 +212,13 @@ class RoundState:
     def crit(self, criterion: str, i: int, after_round: int | None = None) -> int:
         """Criterion value (OpenGotha units) after ``after_round`` (default: the previous round).
 
-        DC and SDC count 0 here: OpenGotha's pairing reads whatever was last computed for them.
+        DC and SDC are those of the standings before the round (OpenGotha's pairing reads the
+        values its pairing window last computed, which are those).
         """
-        if criterion in ("NULL", "DC", "SDC"):
+        if criterion == "NULL":
             return 0
+        if criterion in ("DC", "SDC"):
+            return self.standing.criterion_value(self.scores, criterion, i)
         r = self.round - 1 if after_round is None else after_round
         return self.scores.value(criterion, i, r)
 
@@ -223,8 +252,10 @@ class RoundState:
         cats = [category(p, tour.params) for p in players]
         mains = [jdiv(self.crit(main, i), 2) for i in range(len(players))]
         by_score: dict[tuple[int, int], list[int]] = {}
+        every_player = tour.rules == "3.51"
         for i, p in enumerate(players):
-            if self.round not in p.absent_rounds and p.tags.get("registering", "FIN") == "FIN":
+            if every_player or (self.round not in p.absent_rounds
+                                and p.tags.get("registering", "FIN") == "FIN"):
                 by_score.setdefault((cats[i], mains[i]), []).append(i)
         group = 0
         for cat in range(max(1, tour.params.number_of_categories)):
@@ -332,6 +363,8 @@ class RoundState:
         pp = self.tour.pairing
         if a.group == b.group:
             return 0
+        if self.tour.rules == "3.51" and abs(a.group - b.group) >= 4:
+            return 0
         scenario = 2
         if a.du > 0 and a.group > b.group:
             scenario -= 1
@@ -412,7 +445,7 @@ class RoundState:
         country_ratio = 0.0
         if p1.country.lower() != p2.country.lower() and pp.mms_diff_rather_than_same_country:
             country_ratio = min(1.0, pp.mms_diff_rather_than_same_country / sco_range)
-        club1, club2 = p1.club.lower(), p2.club.lower()
+        club1, club2 = og_club(p1), og_club(p2)
         same_club = club1 == club2
         same_group = any(club1 in g and club2 in g for g in self.tour.clubs_groups)
         factor = pp.mms_diff_rather_than_same_club
@@ -428,6 +461,8 @@ class RoundState:
             ratio += 0.5 / sco_range
         raw = float(pp.avoid_same_geo) * (1.0 - ratio) * (1.0 + k * ratio)
         nominal = min(pp.minimize_score_difference - int(raw), pp.avoid_same_geo)
+        if self.tour.rules == "3.51":
+            return nominal
         if above == 2:
             return pp.avoid_same_geo
         if above == 1:

@@ -2,13 +2,14 @@
 
 Steps, as in OpenGotha 3.5x: the pairable players are those finally registered ("FIN") and
 participating in the round; with an odd number, the bye goes to the player with the least
-``rank + 2·MMS + 1000·(earlier byes)`` (the last such in name order, as OpenGotha's ``<=``
-picks); above 600 players the field is cut into groups from the top score down; each group
+``rank + 2·MMS + 1000·(earlier byes)`` (the last such in the standings before the round, the
+order OpenGotha's pairing window hands it, as its ``<=`` picks); above 600 players the field is cut into groups from the top score down; each group
 is paired by a maximum-weight matching of the costs in ``costs.py``; colours and handicap as
 OpenGotha's ``gameBetween``; tables by OpenGotha's "best score then rating" order.
 
-OpenGotha's matching (Galil's weighted matching) and rustworkx's may pick different optima
-when several pairings have the same total weight; both are maxima of the same weights.
+OpenGotha's matching (its own weighted-matching code) and rustworkx's may pick different
+optima when several pairings have the same total weight; both are maxima of the same weights
+(a "tie": docs/pairing.md gives how often it happens on real files).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import rustworkx as rx
 
 from yisai.i18n import Text
@@ -28,8 +30,9 @@ from yisai.pairing.opengotha.costs import (
     jdiv,
     player_rank,
 )
+from yisai.pairing.opengotha.matrix import cost_totals
 from yisai.record import Game, Result
-from yisai.standings.opengotha import category, compute_og_scores
+from yisai.standings.opengotha import category
 
 GROUP_MIN_SIZE = 200  # OpenGotha's PAIRING_GROUP_MIN_SIZE
 GROUP_MAX_SIZE = 3 * GROUP_MIN_SIZE
@@ -150,12 +153,13 @@ def split_field(state: RoundState, players: list[int]) -> list[list[int]]:
 
 
 def _match(state: RoundState, group: list[int]) -> list[tuple[int, int]]:
+    costs = cost_totals(state, group)
+    upper = np.triu_indices(len(group), 1)
     graph = rx.PyGraph()
     graph.add_nodes_from(group)
-    for a in range(len(group)):
-        for b in range(a + 1, len(group)):
-            graph.add_edge(a, b, state.cost(group[a], group[b]).total)
-    mates = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda w: w)
+    graph.extend_from_weighted_edge_list(
+        list(zip(upper[0].tolist(), upper[1].tolist(), costs[upper].tolist(), strict=True)))
+    mates = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     pairs = [(min(u, v), max(u, v)) for u, v in mates]
     return sorted((group[a], group[b]) for a, b in pairs)
 
@@ -182,7 +186,11 @@ def pair_og_round(
         if unknown:
             raise OGPairingError(f"选手不在名单中: {', '.join(unknown)}",
                                  f"players not registered: {', '.join(unknown)}")
-        players = _name_order(tour, sorted({index[pid] for pid in selected}))
+        players = sorted({index[pid] for pid in selected})
+    # OpenGotha's pairing window lists the players by the standings before the round; that
+    # order decides the bye among equals, which player of a pair comes first, and the games'
+    # order before the tables are renumbered.
+    players.sort(key=state.position.__getitem__)
     if not players:
         raise OGPairingError(f"第{round_}轮没有可编排的选手", f"round {round_} has no players to pair")
     if bye is not None:
@@ -203,7 +211,7 @@ def pair_og_round(
     pairs: list[tuple[int, int]] = []
     for group in split_field(state, players):
         pairs.extend(_match(state, group))
-    # OpenGotha lists the games by their first player's place in the players' (name) order.
+    # OpenGotha lists the games by their first player's place in the players' order.
     position = {i: k for k, i in enumerate(players)}
     boards = []
     total = 0
@@ -216,7 +224,7 @@ def pair_og_round(
         cost = state.cost(first, second)
         total += cost.total
         boards.append((white, black, hd, cost))
-    ordered = _table_order(tour, games, round_, boards, bye)
+    ordered = _table_order(state, boards)
     out = tuple(
         OGBoard(table=t + 1, white=tour.players[w].id, black=tour.players[b].id,
                 handicap=hd, cost=cost)
@@ -226,28 +234,31 @@ def pair_og_round(
 
 
 def _table_order(
-    tour: OGTournament,
-    games: Sequence[Game],
-    round_: int,
+    state: RoundState,
     boards: list[tuple[int, int, int, OGCost]],
-    bye: str | None,
 ) -> list[tuple[int, int, int, OGCost]]:
-    """OpenGotha's ``renumberTablesByBestScoreThenRating`` (including its comparator's quirks:
-    the game's "best" player is taken as OpenGotha takes it)."""
-    new = [Game(round=round_, black=tour.players[b].id, white=tour.players[w].id, handicap=hd)
-           for w, b, hd, _ in boards]
-    if bye is not None:
-        new.append(Game(round=round_, black=bye, white=None, result=Result.BLACK_WINS,
-                        played=False))
-    scores = compute_og_scores(tour.players,
-                               [g for g in games if g.round < round_] + new, tour.params)
-    crits = [c for c in tour.params.criteria if c not in ("DC", "SDC")]
+    """OpenGotha's ``renumberTablesByBestScoreThenRating``, quirks included.
+
+    Its comparator reads the placement criteria "after" the round being paired while that
+    round has no games yet and its bye is not yet counted (OpenGotha refreshes its scores only
+    after a change it records, and choosing a bye is none): every player scores that round as
+    not paired. DC/SDC are those of the standings before the round (the values last computed).
+    A game's "best" player is taken as OpenGotha's comparator takes it (the weaker of two
+    unequal players), and games whose best players tie go by rating, never equal, so the
+    result depends on the games' order before sorting (OpenGotha's: by first player).
+    """
+    round_ = state.round
+    tour, scores, standing = state.tour, state.scores, state.standing
+    crits = [c for c in tour.params.criteria if c != "NULL"]
+
+    def value(c: str, i: int) -> int:
+        if c in ("DC", "SDC"):
+            return standing.criterion_value(scores, c, i)
+        return scores.value(c, i, round_)
 
     def better(i: int, j: int) -> int:  # ScoredPlayerComparator with ex aequo kept
         for c in crits:
-            if c == "NULL":
-                continue
-            vi, vj = scores.value(c, i, round_ - 1), scores.value(c, j, round_ - 1)
+            vi, vj = value(c, i), value(c, j)
             if vi != vj:
                 return -1 if vi > vj else 1
         return 0

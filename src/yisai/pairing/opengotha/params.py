@@ -42,6 +42,9 @@ class OGPairingParameters:
     avoid_same_geo: int = 100_000_000_000  # paiSeAvoidSameGeo
     mms_diff_rather_than_same_country: int = 1  # paiSePreferMMSDiffRatherThanSameCountry
     mms_diff_rather_than_same_club: int = 3  # paiSePreferMMSDiffRatherThanSameClub
+    # paiSePreferMMSDiffRatherThanSameClubsGroup: OpenGotha 3.5x neither reads nor uses it (a
+    # clubs group counts as half a club); kept, and reported when the file gives it (not 0)
+    mms_diff_rather_than_same_clubs_group: int = 0
 
 
 @dataclass(frozen=True, slots=True)
