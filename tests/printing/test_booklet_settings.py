@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REGULATIONS
-from yisai.regulation import RegulationError, loads
+from tests.regulation_text import issues_of as _issues
+from yisai.regulation import loads
 from yisai.services import events
 from yisai.services.context import Context, open_context
 from yisai.services.printing import PrintOptions, _certificate_date, build_document
@@ -84,11 +85,6 @@ def test_certificate_date_is_the_award_day_else_the_last_day_of_play() -> None:
     undated = XIAO.replace("start = 2025-05-01\nend = 2025-05-04\ncheck_in = 2025-05-01\n", "")
     assert _certificate_date(loads(undated, "x.toml")) == "　　年　　月　　日"
 
-
-def _issues(text: str) -> list[str]:
-    with pytest.raises(RegulationError) as info:
-        loads(text, "f.toml")
-    return [str(i) for i in info.value.issues]
 
 
 def test_timetable_lines_are_checked() -> None:

@@ -9,6 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import REGULATIONS
+from tests.regulation_text import issues_of as _issues
+from tests.regulation_text import line_of as _line_of
 from yisai.cli.app import app
 from yisai.regulation import RegulationError, load, loads
 
@@ -18,20 +20,6 @@ XIAO_TEXT = (REGULATIONS / "2025-xiaoqiwang.toml").read_text(encoding="utf-8")
 LINE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): (?P<rest>.+)$")
 
 
-def _issues(text: str) -> list[str]:
-    with pytest.raises(RegulationError) as info:
-        loads(text, "f.toml")
-    return [str(i) for i in info.value.issues]
-
-
-def _line_of(text: str, needle: str, nth: int = 1) -> int:
-    seen = 0
-    for number, line in enumerate(text.splitlines(), start=1):
-        if needle in line:
-            seen += 1
-            if seen == nth:
-                return number
-    raise AssertionError(needle)
 
 
 def test_wrong_type_names_line_and_field() -> None:

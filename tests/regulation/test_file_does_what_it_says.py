@@ -11,10 +11,11 @@ import pytest
 
 from tests.awards.awardfields import player, results, table
 from tests.conftest import REGULATIONS
+from tests.regulation_text import issues_of as _issues
 from yisai.awards.prizes import awarded_places, compute_prizes
 from yisai.formats.regulation_summary import summarize
 from yisai.registry.person import Gender, Player
-from yisai.regulation import RegulationError, load, loads
+from yisai.regulation import load, loads
 from yisai.regulation.prizes import EntrantRule
 from yisai.regulation.rules import CRITERION_LABELS, Criterion, CriterionSpec
 from yisai.services import events, registration
@@ -29,11 +30,6 @@ EXAMPLE = REGULATIONS / "examples" / "2026-kids-dan-grading.toml"
 EXAMPLE_TEXT = EXAMPLE.read_text(encoding="utf-8")
 XIAO_TEXT = (REGULATIONS / "2025-xiaoqiwang.toml").read_text(encoding="utf-8")
 
-
-def _issues(text: str) -> list[str]:
-    with pytest.raises(RegulationError) as info:
-        loads(text, "f.toml")
-    return [str(i) for i in info.value.issues]
 
 
 def _with(text: str, old: str, new: str) -> str:

@@ -6,22 +6,16 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import REGULATIONS
+from tests.regulation_text import issues_of as _issues
+from tests.regulation_text import line_of as _line_of
 from yisai.formats.regulation_summary import summarize
-from yisai.regulation import RegulationError, loads
+from yisai.regulation import loads
 from yisai.regulation.stages import RoundRobinFormat
 
 EXAMPLE = (REGULATIONS / "examples" / "round-robin-knockout.toml").read_text(encoding="utf-8")
 XIAO = (REGULATIONS / "2025-xiaoqiwang.toml").read_text(encoding="utf-8")
 
 
-def _issues(text: str) -> list[str]:
-    with pytest.raises(RegulationError) as info:
-        loads(text, "f.toml")
-    return [str(i) for i in info.value.issues]
-
-
-def _line_of(text: str, needle: str) -> int:
-    return next(n for n, line in enumerate(text.splitlines(), start=1) if needle in line)
 
 
 def test_the_example_loads_and_shows_groups_bracket_and_rules() -> None:

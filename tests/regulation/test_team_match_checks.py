@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import REGULATIONS
+from tests.regulation_text import issues_of as _issues
+from tests.regulation_text import line_of as _line_of
 from yisai.cli.app import app
-from yisai.regulation import RegulationError, load, loads
+from yisai.regulation import load
 from yisai.regulation.team_match import TeamMatchFormat
 
 runner = CliRunner()
@@ -19,14 +20,6 @@ LEAGUE_TEXT = LEAGUE.read_text(encoding="utf-8")
 SHANHAI_TEXT = (REGULATIONS / "2025-shanhai-cup.toml").read_text(encoding="utf-8")
 
 
-def _issues(text: str) -> list[str]:
-    with pytest.raises(RegulationError) as info:
-        loads(text, "f.toml")
-    return [str(i) for i in info.value.issues]
-
-
-def _line_of(text: str, needle: str) -> int:
-    return next(n for n, line in enumerate(text.splitlines(), start=1) if needle in line)
 
 
 def test_the_example_team_league_loads_with_its_stated_settings() -> None:

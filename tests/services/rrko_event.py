@@ -13,11 +13,12 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from tests.conftest import REGULATIONS
+from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player
-from yisai.services.context import Context
+from yisai.services.context import Context, Work
 from yisai.services.events import create_event
 from yisai.services.publishing import publish_round
-from yisai.services.registration import register_player
+from yisai.services.registration import Registered, approve_entry, register_player
 from yisai.services.round_results import record_result
 from yisai.services.rounds import RoundView, pair, round_view
 
@@ -44,15 +45,24 @@ def _result(black: str, white: str) -> str:
 NOW = datetime(2026, 3, 20, 9, 0)  # inside the example's registration window
 
 
+def approve_all(w: Work, done: list[Registered]) -> None:
+    """The example's 规程 says 报名后须经审核 (approval_required): the director approves each entry."""
+    for d in done:
+        assert d.entry is not None
+        if d.entry.status is not EntryStatus.APPROVED:
+            approve_entry(w, d.entry.id)
+
+
 def play_example(ctx: Context, publish: bool = False, last_round: int = 8) -> tuple[int, list[RoundView]]:
     """Create the event and play rounds 1..``last_round`` (8 = to the end); (event id, round views)."""
     views = []
     with ctx.work() as w:
         ev = create_event(w, EXAMPLE, seed=2026)
         for name, rating in RATING.items():
-            register_player(w, ev, Player(id="", name=name, gender=Gender.MALE, birth_date=date(1990, 1, 1),
-                                          rank="5段", rating=rating, region="中国大陆", province="浙江",
-                                          city="杭州"), division="open")
+            done = register_player(w, ev, Player(id="", name=name, gender=Gender.MALE, birth_date=date(1990, 1, 1),
+                                                 rank="5段", rating=rating, region="中国大陆", province="浙江",
+                                                 city="杭州"), division="open")
+            approve_all(w, [done])
     for r in range(1, last_round + 1):
         with ctx.work() as w:
             paired = pair(w, ev.id, "open", r)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tests.services.rrko_event import EXAMPLE, NOW, play_example
+from tests.services.rrko_event import EXAMPLE, NOW, approve_all, play_example
 from yisai.services import reports
 from yisai.services.context import Context, Refused, open_context
 from yisai.services.rounds import RoundView, pair
@@ -106,6 +106,9 @@ def test_the_same_event_through_the_cli(tmp_path: Path, monkeypatch: pytest.Monk
         r = runner.invoke(app, ["player", "add", "--name", f"棋手{i:02d}", "--gender", "男", "--birth", "1990-01-01",
                                 "--rank", rank, "--division", "open"])
         assert r.exit_code == 0, r.output
+    # 报名后须经审核 (the example's approval_required): the director approves them all
+    approved = runner.invoke(app, ["entry", "approve", "--all"])
+    assert approved.exit_code == 0, approved.output
     # The Berger table is fixed: the director's controls are refused with the reason.
     refused = runner.invoke(app, ["pair", "-d", "open", "-r", "1", "--sit-out", "1"])
     assert refused.exit_code == 1 and "贝格尔表" in refused.output and "弃权" in refused.output
@@ -170,8 +173,8 @@ def test_a_knockout_by_rank_with_byes_a_replay_and_a_both_lost_game(tmp_path: Pa
         with ctx.work() as w:
             ev = create_event(w, reg_file, seed=3)
             for i in range(1, 7):
-                register_player(w, ev, Player(id="", name=f"K{i}", gender=Gender.MALE, rank="5段",
-                                              rating=2000 - i, region="中国大陆"), division="open")
+                approve_all(w, [register_player(w, ev, Player(id="", name=f"K{i}", gender=Gender.MALE, rank="5段",
+                                              rating=2000 - i, region="中国大陆"), division="open")])
         with ctx.work() as w:
             first = pair(w, ev.id, "open", 1)
             names = first.names
@@ -232,8 +235,8 @@ def test_one_group_without_knockout_is_ranked_by_points_then_mini_league(tmp_pat
         with ctx.work() as w:
             ev = create_event(w, reg_file, seed=9)
             for name in players:
-                register_player(w, ev, Player(id="", name=name, gender=Gender.MALE, rank="5段",
-                                              rating=RATING[name], region="中国大陆"), division="open")
+                approve_all(w, [register_player(w, ev, Player(id="", name=name, gender=Gender.MALE, rank="5段",
+                                              rating=RATING[name], region="中国大陆"), division="open")])
         rested = []
         for r in range(1, 6):
             with ctx.work() as w:
@@ -269,8 +272,8 @@ def test_a_knockout_of_the_top_four_places_the_others_after_the_bracket(tmp_path
         with ctx.work() as w:
             ev = create_event(w, reg_file, seed=4)
             for i in range(1, 7):
-                register_player(w, ev, Player(id="", name=f"K{i}", gender=Gender.MALE, rank="5段",
-                                              rating=2000 - i, region="中国大陆"), division="open")
+                approve_all(w, [register_player(w, ev, Player(id="", name=f"K{i}", gender=Gender.MALE, rank="5段",
+                                              rating=2000 - i, region="中国大陆"), division="open")])
         for r in (1, 2):
             with ctx.work() as w:
                 paired = pair(w, ev.id, "open", r)

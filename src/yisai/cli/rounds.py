@@ -14,6 +14,7 @@ from yisai.record import Game, Result
 from yisai.record.groups import group_title
 
 if TYPE_CHECKING:  # services (and the store) load when a command runs, not for --help
+    from yisai.services.context import Work
     from yisai.services.events import EventRecord
     from yisai.services.rounds import RoundView
 
@@ -202,6 +203,15 @@ def round_sheet(
                   highlight=False)
 
 
+def _division_name(work: Work, event: str | None, division: str, round_no: int) -> str:
+    """The division's name as the regulation writes it (甲组), for the confirmation line."""
+    from yisai.services.events import regulation_of, resolve_division
+    from yisai.services.round_results import rounds_of
+
+    ev, reg, _ = rounds_of(work, event, division, round_no)
+    return regulation_of(ev).division(resolve_division(reg, division)).name
+
+
 @round_app.command("publish")
 def round_publish(
     event: str = typer.Argument(None, help="比赛编号或名称 (库中只有一个比赛时可省略)"),
@@ -211,14 +221,11 @@ def round_publish(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
 ) -> None:
     """公布一轮的对阵: 公开页面与 API 随即显示 (裁判长)."""
-    from yisai.services.events import regulation_of, resolve_division
     from yisai.services.publishing import publish_round
-    from yisai.services.round_results import rounds_of
 
     with command_work(db) as work:
         publish_round(work, event, division, round_no, note)
-        ev, reg, _ = rounds_of(work, event, division, round_no)
-        name = regulation_of(ev).division(resolve_division(reg, division)).name
+        name = _division_name(work, event, division, round_no)
     say(tr(f"已公布 {name} 第{round_no}轮对阵, 公开页面已可查看",
            f"round {round_no} of {name} published: the public pages show it now"))
 
@@ -232,14 +239,11 @@ def round_unpublish(
     db: str = typer.Option(None, "--db", envvar="YISAI_DB"),
 ) -> None:
     """撤回一轮对阵的公布 (尚未录入成绩时; 例如发现编排有误, 重新编排后再公布)."""
-    from yisai.services.events import regulation_of, resolve_division
     from yisai.services.publishing import unpublish_round
-    from yisai.services.round_results import rounds_of
 
     with command_work(db) as work:
         unpublish_round(work, event, division, round_no, note)
-        ev, reg, _ = rounds_of(work, event, division, round_no)
-        name = regulation_of(ev).division(resolve_division(reg, division)).name
+        name = _division_name(work, event, division, round_no)
     say(tr(f"已撤回 {name} 第{round_no}轮对阵的公布, 公开页面显示“本轮对阵尚未公布”",
            f"round {round_no} of {name} unpublished: the public pages no longer show it"))
 
