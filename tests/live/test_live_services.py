@@ -11,9 +11,9 @@ from sqlalchemy import text
 
 from tests.conftest import REGULATIONS
 from yisai.game.board import BLACK, WHITE
-from yisai.live.matching import Matchmaker
-from yisai.live.otp import OutboxSender
-from yisai.live.session import Kind, LiveGame
+from yisai.qualifier.matching import Matchmaker
+from yisai.qualifier.otp import OutboxSender
+from yisai.qualifier.session import Kind, LiveGame
 from yisai.services import live
 from yisai.services.context import Context, open_context
 from yisai.services.errors import Conflict, InputError, Refused

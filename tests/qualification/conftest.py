@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import REGULATIONS
 from tests.store.conftest import db_url
 from yisai.game.board import WHITE
-from yisai.live.session import Kind
+from yisai.qualifier.session import Kind
 from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender
 from yisai.services import live

@@ -10,7 +10,7 @@ import pytest
 from tests.qualification.conftest import epoch, player
 from yisai.game.board import BLACK, WHITE, Board
 from yisai.game.fairplay import MIN_MOVES, game_signals, think_times
-from yisai.live.session import Kind
+from yisai.qualifier.session import Kind
 from yisai.services import fairplay, live
 from yisai.services import qualification as q
 from yisai.services.context import Context

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from tests.qualification.conftest import epoch
-from yisai.live.matching import Matchmaker
+from yisai.qualifier.matching import Matchmaker
 from yisai.services import live, operations
 from yisai.services.context import Context
 from yisai.services.simulation import SimClock, simulate_period

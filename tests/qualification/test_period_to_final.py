@@ -10,8 +10,8 @@ import pytest
 
 from tests.qualification.conftest import CLOSE, fields, player
 from yisai.game.board import WHITE
-from yisai.live.periods import queue_refusal
-from yisai.live.session import Kind
+from yisai.qualifier.periods import queue_refusal
+from yisai.qualifier.session import Kind
 from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team

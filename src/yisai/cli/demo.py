@@ -13,7 +13,6 @@ from rich.table import Table
 from yisai.awards.inputs import EventResults
 from yisai.awards.prizes import compute_prizes
 from yisai.awards.rank_awards import compute_rank_awards
-from yisai.bench.demo_event import registration_moment, run_demo
 from yisai.cli.rounds import print_round
 from yisai.formats.awards_report import (
     prize_summary,
@@ -26,6 +25,7 @@ from yisai.formats.regulation_summary import fmt_date
 from yisai.i18n import tr
 from yisai.regulation import Regulation
 from yisai.services.context import Context, ServiceError, open_context
+from yisai.services.demo_event import registration_moment, run_demo
 from yisai.services.events import read_regulation_file
 
 console = Console()
@@ -63,7 +63,7 @@ def demo(
 
 
 def _run_one(ctx: Context, path: Path, boards: int, scale: float) -> None:
-    """Render the demo's steps (the work itself is ``bench.demo_event.run_demo``)."""
+    """Render the demo's steps (the work itself is ``services.demo_event.run_demo``)."""
     bar: Progress | None = None
     task = None
     reg = None

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from yisai.i18n import Text, normalise
 from yisai.live.cluster import Unanswered
-from yisai.live.session import LiveGame, color_name
 from yisai.live.sockets import Client, Slot
+from yisai.qualifier.session import LiveGame, color_name
 from yisai.services import live as svc
 
 if TYPE_CHECKING:

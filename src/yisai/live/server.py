@@ -68,12 +68,12 @@ from yisai.i18n import Text, normalise
 from yisai.live import relay
 from yisai.live.cluster import Cluster, Unanswered
 from yisai.live.delay import DelayLine, delayed_state
-from yisai.live.matching import Matchmaker
 from yisai.live.metrics import Metrics
-from yisai.live.periods import closed_reason, open_period, pool_of
-from yisai.live.session import Action, Kind, LiveGame, LiveRefused, color_name
 from yisai.live.sockets import Client, Slot, dumps
 from yisai.live.writer import Writer
+from yisai.qualifier.matching import Matchmaker
+from yisai.qualifier.periods import closed_reason, open_period, pool_of
+from yisai.qualifier.session import Action, Kind, LiveGame, LiveRefused, color_name
 from yisai.services import fairplay
 from yisai.services import live as svc
 from yisai.services.context import Context, Work

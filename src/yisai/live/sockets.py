@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import WebSocket
 
 from yisai.live.delay import Recent
-from yisai.live.session import LiveGame
+from yisai.qualifier.session import LiveGame
 from yisai.services import live as svc
 
 

@@ -22,11 +22,11 @@ from typing import Any
 
 from yisai.game.board import BLACK, WHITE
 from yisai.i18n import Text
-from yisai.live import otp
-from yisai.live.ladder import LadderLine, deltas, table
-from yisai.live.matching import WaveRecord
-from yisai.live.periods import NoLadder, ladder_stage, pools
-from yisai.live.session import Action, Kind, LiveGame, LiveRules
+from yisai.qualifier import otp
+from yisai.qualifier.ladder import LadderLine, deltas, table
+from yisai.qualifier.matching import WaveRecord
+from yisai.qualifier.periods import NoLadder, ladder_stage, pools
+from yisai.qualifier.session import Action, Kind, LiveGame, LiveRules
 from yisai.regulation.rules import DisconnectionRules
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import LadderFormat, Stage

@@ -18,9 +18,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from yisai.i18n import Text
-from yisai.live import otp
-from yisai.live.periods import closed_reason, open_period
 from yisai.live.server import issue_ticket
+from yisai.qualifier import otp
+from yisai.qualifier.periods import closed_reason, open_period
 from yisai.services import live as live_svc
 from yisai.services.accounts import set_own_password
 from yisai.services.context import Work
