@@ -17,7 +17,7 @@ from yisai.live import protocol
 from yisai.live.sockets import Slot
 from yisai.live.spectators import Spectators
 from yisai.live.state import HubState
-from yisai.qualifier.session import Action, Kind, LiveGame, LiveRefused
+from yisai.qualifier.session import Action, Kind, LiveGame, LiveGameInfo, LiveRefused
 from yisai.services import live as svc
 from yisai.services.context import Work
 from yisai.services.errors import ServiceError
@@ -99,7 +99,7 @@ class Acting:
         st = self.state
         cfg = st.config()
 
-        def load() -> tuple[svc.LiveGameInfo, LiveGame]:
+        def load() -> tuple[LiveGameInfo, LiveGame]:
             with st.ctx.work(actor=st.actor) as work:
                 return svc.load_game(work, cfg, slot.info.id, st.now())
 

@@ -23,7 +23,7 @@ from yisai.live.cluster import Cluster, Unanswered
 from yisai.live.sockets import Client, Slot
 from yisai.live.spectators import Spectators
 from yisai.live.state import CHUNK, HubState
-from yisai.qualifier.session import LiveGame, color_name
+from yisai.qualifier.session import LiveGame, LiveGameInfo, color_name
 from yisai.services import live as svc
 
 log = logging.getLogger("yisai.live")
@@ -217,7 +217,7 @@ class ClusterLink:
         (info, start): built in memory as ``start_game`` built them, no store read. A game whose
         key someone else holds (the leader gave up waiting and took it) is not ours."""
         cfg = self.state.config()
-        infos = [(svc.LiveGameInfo(**fields), float(start)) for fields, start in started]
+        infos = [(LiveGameInfo(**fields), float(start)) for fields, start in started]
         claimed = await self.cluster.claim_many([info.id for info, _ in infos])
         for (info, start), ours in zip(infos, claimed, strict=True):
             if ours:

@@ -16,7 +16,7 @@ from yisai.live.link import ClusterLink
 from yisai.live.sockets import Client, Slot
 from yisai.live.spectators import Spectators
 from yisai.live.state import HubState
-from yisai.qualifier.session import color_name
+from yisai.qualifier.session import LiveGameInfo, color_name
 from yisai.services import live as svc
 from yisai.services.errors import ServiceError
 
@@ -68,7 +68,7 @@ class Play:
         st = self.state
         cfg = st.config()
 
-        def load() -> tuple[svc.LiveGameInfo, Any] | None:
+        def load() -> tuple[LiveGameInfo, Any] | None:
             try:
                 with st.ctx.work(actor=st.actor) as work:
                     return svc.load_game(work, cfg, gid, st.now())

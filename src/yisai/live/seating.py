@@ -24,7 +24,7 @@ from yisai.live.sockets import Client, Slot
 from yisai.live.state import CHUNK, HubState
 from yisai.qualifier.matching import Matchmaker
 from yisai.qualifier.periods import closed_reason, open_period, pool_of
-from yisai.qualifier.session import LiveGame, color_name
+from yisai.qualifier.session import LiveGame, LiveGameInfo, color_name
 from yisai.services import fairplay
 from yisai.services import live as svc
 from yisai.services.context import Work
@@ -215,7 +215,7 @@ class Seating:
             owners = {m.black: self.origin.get(m.black, st.me) for m in wave.pairs}
 
             def write(work: Work, wave: Any = wave, pool: str = pool, now: float = now,
-                      owners: dict[str, str] = owners) -> list[tuple[svc.LiveGameInfo, LiveGame]]:
+                      owners: dict[str, str] = owners) -> list[tuple[LiveGameInfo, LiveGame]]:
                 svc.store_wave(work, cfg, beijing.date(), wave)
                 pairs = [((m.black, names.get(m.black, m.black)), (m.white, names.get(m.white, m.white)),
                           owners[m.black]) for m in wave.pairs]  # fmt: skip
@@ -270,7 +270,7 @@ class Seating:
                 del self.origin[player]
                 log.info("live: %s left the queue with their process %s", player, origin)
 
-    async def seat(self, started: list[tuple[svc.LiveGameInfo, LiveGame]],
+    async def seat(self, started: list[tuple[LiveGameInfo, LiveGame]],
                    owners: dict[str, str]) -> dict[int, str]:
         """New games go to their owners: here, or adopted by the process holding Black (one
         request per process per wave). A game its owner did not take in time is ours, unless
@@ -278,7 +278,7 @@ class Seating:
         Returns each game's owner (sent with ``matched``: the players' processes need not ask)."""
         st, cluster = self.state, self.state.cluster
         where: dict[int, str] = {}
-        by_owner: dict[str, list[tuple[svc.LiveGameInfo, LiveGame]]] = {}
+        by_owner: dict[str, list[tuple[LiveGameInfo, LiveGame]]] = {}
         for info, game in started:
             by_owner.setdefault(owners[info.black] if cluster else st.me, []).append((info, game))
         for owner, games in by_owner.items():

@@ -64,7 +64,7 @@ from yisai.live.seating import Seating
 from yisai.live.sockets import Client, Slot
 from yisai.live.spectators import Spectators
 from yisai.live.state import DEFAULT_SPECTATOR_DELAY, HubState, LiveOptions
-from yisai.qualifier.session import LiveGame
+from yisai.qualifier.session import LiveGame, LiveGameInfo
 from yisai.services import fairplay
 from yisai.services import live as svc
 from yisai.services.context import Context
@@ -133,7 +133,7 @@ class LiveHub:
                 self.tasks.append(asyncio.create_task(self.housekeeping.keep_keys()))
             self.started = True
 
-    def load(self, now: float) -> tuple[svc.LiveConfig, list[tuple[svc.LiveGameInfo, LiveGame]]]:
+    def load(self, now: float) -> tuple[svc.LiveConfig, list[tuple[LiveGameInfo, LiveGame]]]:
         st = self.state
         with st.ctx.work(actor=st.actor) as work:
             cfg = svc.live_config(work, st.opt.event, lag_cap=st.opt.lag_cap)
