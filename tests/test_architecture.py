@@ -1,4 +1,4 @@
-"""DESIGN.md's layering, checked on the source: the pure core (regulation, registry, pairing,
+"""The layering (README.md, "Architecture"), checked on the source: the pure core (regulation, registry, pairing,
 standings, awards, game, qualifier, record, vocabulary, i18n) imports nothing from the layers
 around it (store, formats, services, cli, web, live, bench) — not even inside a function; the
 services, store and formats import no front end (cli, web, live, bench); no two packages (and
