@@ -131,7 +131,14 @@ def pair_round(
     controls: Controls | None = None,
     order: Sequence[str] | None = None,
 ) -> RoundPairing:
-    """Everything ``pair_round`` needs before the matching: histories, pool, layout, costs."""
+    """Pair round ``round_no`` of one division/stage.
+
+    ``players``: every entrant of the division (withdrawn players simply left out);
+    ``games``: all earlier rounds' games and byes; ``absent``: players not playing this round;
+    ``order``: current placement order (standings) used inside score groups — by default the
+    seeding order (rank, rating, lot). Raises ``PairingError`` (Chinese message, ``blocking``
+    players) when the round cannot be paired without a rematch.
+    """
     rules = rules or PairingRules()
     scoring = scoring or Scoring()
     controls = controls or Controls()
@@ -174,14 +181,8 @@ def prepare_round(
     controls: Controls | None = None,
     order: Sequence[str] | None = None,
 ) -> Problem:
-    """Pair round ``round_no`` of one division/stage.
-
-    ``players``: every entrant of the division (withdrawn players simply left out);
-    ``games``: all earlier rounds' games and byes; ``absent``: players not playing this round;
-    ``order``: current placement order (standings) used inside score groups — by default the
-    seeding order (rank, rating, lot). Raises ``PairingError`` (Chinese message, ``blocking``
-    players) when the round cannot be paired without a rematch.
-    """
+    """Everything ``pair_round`` needs before the matching: histories, pool, layout, costs
+    (``PairingError`` already here for bad controls, e.g. a fixed pair that is a rematch)."""
     rules = rules or PairingRules()
     scoring = scoring or Scoring()
     controls = controls or Controls()

@@ -29,7 +29,7 @@ the measured one-way network delay; the clock credits at most ``LiveRules.lag_ca
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -540,11 +540,6 @@ def parse_color(text: str) -> int:
     if t in ("W", "WHITE", "白"):
         return WHITE
     raise ValueError(text)
-
-
-def as_json(obj: Any) -> Any:
-    """Dataclass → JSON-ready dict (for logs and tests)."""
-    return asdict(obj)
 
 
 __all__ = [
