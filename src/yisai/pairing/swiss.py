@@ -14,8 +14,9 @@ import numpy as np
 
 from yisai.i18n import tr
 from yisai.pairing.colours import MAX_COLOUR_COST, choose_colours, colour_costs, pair_colour_cost
-from yisai.pairing.graph import BYE, Layout, Node, Solution, in_group_cost, solve
+from yisai.pairing.graph import BYE, Layout, Node, Solution, solve
 from yisai.pairing.history import PlayerHistory, build_histories
+from yisai.pairing.layout import in_group_cost
 from yisai.pairing.lot import lot, mix_lots, pair_lot, shuffled
 from yisai.pairing.model import (
     BoardPairing,
