@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 
 from tests.conftest import REGULATIONS
 from tests.formats.roster_files import write_xlsx, xqw_rows
-from yisai.bench.startup import _prepare
 from yisai.cli.app import app, hoist_root_options
+from yisai.cli.startup_bench import _prepare
 from yisai.services.accounts import authenticate
 from yisai.services.context import open_context
 from yisai.services.errors import ServiceError

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from yisai.bench.startup import _prepare
 from yisai.cli import launch
 from yisai.cli.resident import ask
+from yisai.cli.startup_bench import _prepare
 
 ROOT = Path(__file__).resolve().parents[2]
 

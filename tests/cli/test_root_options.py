@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from yisai.bench.startup import _prepare
 from yisai.cli.app import hoist_root_options
+from yisai.cli.startup_bench import _prepare
 
 
 def test_hoisting_keeps_everything_else_in_order() -> None:

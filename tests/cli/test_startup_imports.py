@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from yisai.bench.startup import _prepare
+from yisai.cli.startup_bench import _prepare
 
 PROBE = """
 import json, runpy, sys

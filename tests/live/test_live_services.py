@@ -11,9 +11,9 @@ from sqlalchemy import text
 
 from tests.conftest import REGULATIONS
 from yisai.game.board import BLACK, WHITE
-from yisai.live.matching import Matchmaker
-from yisai.live.otp import OutboxSender
-from yisai.live.session import Kind, LiveGame
+from yisai.qualifier.matching import Matchmaker
+from yisai.qualifier.otp import OutboxSender
+from yisai.qualifier.session import Kind, LiveGame
 from yisai.services import live
 from yisai.services.context import Context, open_context
 from yisai.services.errors import Conflict, InputError, Refused
@@ -165,14 +165,14 @@ def test_result_sgf_and_ladder_in_one_transaction(ctx: Context) -> None:
         live.finish_game(work, cfg, gid2, g2)
         table = live.ladder_table(work, cfg, 1, "open")
         sgf = live.game_sgf(work, gid)
-    got = {r.player: (r.points, r.wins, r.games, r.escapes) for r in table}
+    got = {r.line.player: (r.line.points, r.line.wins, r.line.games, r.line.escapes) for r in table}
     assert got == {"u1": (2, 1, 1, 0), "u3": (2, 1, 1, 0), "u2": (-4, 0, 2, 1)}
-    assert [r.player for r in table][-1] == "u2" and all(r.qualified for r in table)
+    assert [r.line.player for r in table][-1] == "u2" and all(r.qualified for r in table)
     assert "RE[B+R]" in sgf and "PB[甲]" in sgf and "B[dp]" in sgf  # D4 = column d, 16th row from the top
     with pytest.raises(Conflict), ctx.work() as work:
         live.finish_game(work, cfg, gid, game)  # already finished: the ladder is not counted twice
     with ctx.work() as work:
-        assert {r.player: r.points for r in live.ladder_table(work, cfg, 1, "open")}["u1"] == 2
+        assert {r.line.player: r.line.points for r in live.ladder_table(work, cfg, 1, "open")}["u1"] == 2
 
 
 def test_waves_are_stored_with_their_seed_for_replay(ctx: Context) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import REGULATIONS
 from yisai.game.board import BLACK, WHITE
-from yisai.live.session import Kind, LiveGame, LiveRefused, LiveRules
+from yisai.qualifier.session import Kind, LiveGame, LiveRefused, LiveRules
 from yisai.regulation.loader import load
 from yisai.regulation.rules import DisconnectionRules, PlayRules, TimeControl
 from yisai.regulation.stages import LadderFormat

@@ -189,7 +189,7 @@ def test_duplicate_and_stale_moves(server: Server) -> None:
     asyncio.run(run())
     with open_context(server.db, actor="x") as ctx, ctx.work() as work:
         cfg = live.live_config(work, None)
-        table = {r.player: (r.points, r.wins, r.games) for r in live.ladder_table(work, cfg, 1, "open")}
+        table = {r.line.player: (r.line.points, r.line.wins, r.line.games) for r in live.ladder_table(work, cfg, 1, "open")}
     black = "p1" if table["p1"][0] > 0 else "p2"
     white = "p2" if black == "p1" else "p1"
     assert table[black] == (2, 1, 1) and table[white] == (-2, 0, 1)
@@ -313,7 +313,7 @@ def test_the_server_clock_flags_and_the_ladder_is_written_before_anyone_is_told(
             assert (ended["result"], ended["reason"]) == ("W+T", "time")
             with open_context(srv.db, actor="x") as ctx, ctx.work() as work:
                 cfg = live.live_config(work, None)
-                lines = {r.player: r.points for r in live.ladder_table(work, cfg, 1, "open")}
+                lines = {r.line.player: r.line.points for r in live.ladder_table(work, cfg, 1, "open")}
                 assert live.game_sgf(work, gid)  # the record is stored too
             names = await _player_of(b), await _player_of(w)
             await b.expect("ended", game=gid)
@@ -345,7 +345,7 @@ def test_an_absent_player_escapes_and_both_were_told_the_time_left(tmp_path: Pat
             await b.close()
             with open_context(srv.db, actor="x") as ctx, ctx.work() as work:
                 cfg = live.live_config(work, None)
-                rows = {r.player: (r.points, r.escapes) for r in live.ladder_table(work, cfg, 1, "open")}
+                rows = {r.line.player: (r.line.points, r.line.escapes) for r in live.ladder_table(work, cfg, 1, "open")}
             black = await _player_of(b)
             white = "e2" if black == "e1" else "e1"
             assert rows == {black: (2, 0), white: (-2, 1)}

@@ -16,8 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.pairing.pairing_helpers import field, random_history
-from yisai.pairing import graph as G
-from yisai.pairing.certify import Orientation, odd_set_score, violations
+from yisai.pairing import candidates as C
+from yisai.pairing import proof as P
+from yisai.pairing import universe as U
+from yisai.pairing.certify import Orientation, odd_set_score, shifted, violations
 from yisai.pairing.swiss import prepare_round
 from yisai.pairing.weights import LEVELS
 from yisai.regulation.rules import PairingRules
@@ -31,7 +33,7 @@ def _oracle(prob, mate, cm, tests, shift, slack):
     table, layout = prob.table, prob.layout
     gid = np.array([nd.idx for nd in layout.nodes], dtype=np.int64)
     found = set()
-    for i, j in G.universe(layout, True):
+    for i, j in U.universe(layout, True):
         cv = table.vectors(gid[i], gid[j])
         cv[:, 2] -= shift[j] - shift[i]
         allowed = table.allowed(gid[i], gid[j])
@@ -67,19 +69,19 @@ def test_tiles_and_levels_find_exactly_the_pair_by_pair_violations(seed, in_grou
     layout, table = prob.layout, prob.table
     size = len(layout.nodes)
     shift = odd_set_score([len(g) for g in layout.groups], [g[0].score for g in layout.groups])
-    graph = G._Graph(layout.nodes, table)
+    graph = C.CandidateGraph(layout.nodes, table)
     tests: list[tuple[list[np.ndarray], Orientation | None]] = []
     if engine:  # the sparse graph's optimum and its real potentials: most tiles are pruned
-        graph.add_nodes(G.candidate_pairs(layout, 2, 1, table.adjacent, G.colour_kinds(table)))
+        graph.add_nodes(C.candidate_pairs(layout, 2, 1, table.adjacent, C.colour_kinds(table)))
         mate, _ = graph.match()
         if (mate < 0).any():
             return
         ei, ej, cv = graph.arrays()
         own = np.arange(size, dtype=np.int64)
-        cm = G.shifted(graph.pair_vectors(mate), np.minimum(own, mate), np.maximum(own, mate),
+        cm = shifted(graph.pair_vectors(mate), np.minimum(own, mate), np.maximum(own, mate),
                        shift)
-        cv = G.shifted(cv, ei, ej, shift)
-        tests = G._patterned_potentials(G._floats(layout, mate), [], size, mate, ei, ej, cv, cm,
+        cv = shifted(cv, ei, ej, shift)
+        tests = P.patterned_potentials(P.floats_of(layout, mate), [], size, mate, ei, ej, cv, cm,
                                         N)
     else:  # any perfect pairing, arbitrary potentials
         order = list(range(size))
@@ -88,7 +90,7 @@ def test_tiles_and_levels_find_exactly_the_pair_by_pair_violations(seed, in_grou
         for a, b in zip(order[0::2], order[1::2], strict=True):
             mate[a], mate[b] = b, a
         cm = graph.pair_vectors(mate)
-    floats = G._floats(layout, mate)
+    floats = P.floats_of(layout, mate)
     for _ in range(0 if engine else rnd.randint(1, 3)):
         depth = rnd.randint(1, N)
         spread = rnd.choice([0, 1, 3, 20])
@@ -102,7 +104,7 @@ def test_tiles_and_levels_find_exactly_the_pair_by_pair_violations(seed, in_grou
     slack = rnd.choice([0, 0, 3])
     gid = graph.gid
     expected = _oracle(prob, mate, cm, tests, shift, slack)
-    for chunks in (G.universe(layout, True), G.universe_tiles(layout),
-                   G.universe_tiles(layout, 3), G.universe_tiles(layout, 8)):
+    for chunks in (U.universe(layout, True), U.universe_tiles(layout),
+                   U.universe_tiles(layout, 3), U.universe_tiles(layout, 8)):
         vi, vj = violations(table, gid, mate, cm, tests, chunks, shift, slack)
         assert set(zip(vi.tolist(), vj.tolist(), strict=True)) == expected

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from yisai.bench.pairing import engine_totals
 from yisai.bench.simulate import play_round, synthetic_field
 from yisai.pairing import PairingError, pair_round
+from yisai.pairing import candidates as C
 from yisai.pairing import graph as G
 from yisai.pairing.assign import assign
 from yisai.pairing.swiss import prepare_round
@@ -45,8 +46,8 @@ def segmented_path(rounds: int | None = None, fallback: bool = True) -> Iterator
 
     mp = pytest.MonkeyPatch()
     try:
-        mp.setattr(G, "SMALL_GROUP", 8)
-        mp.setattr(G, "DEFAULT_WIDTH", 3)
+        mp.setattr(C, "SMALL_GROUP", 8)
+        mp.setattr(C, "DEFAULT_WIDTH", 3)
         mp.setattr(G, "BLOCK_MIN", 20)
         mp.setattr(G, "SEGMENT_MAX", 40)
         mp.setattr(G, "SEGMENT_TARGET", 24)

@@ -23,6 +23,7 @@ from tests.pairing.pairing_helpers import (
     scores_from_games,
 )
 from yisai.pairing import Controls, PairingError, pair_round
+from yisai.pairing import candidates as C
 from yisai.pairing import graph as G
 from yisai.pairing.swiss import prepare_round
 from yisai.pairing.weights import LEVELS, lexicographic_totals
@@ -197,8 +198,8 @@ def test_windows_blocks_and_segments_still_reach_the_optimum_on_every_level(seed
     full = G.solve_layout(prob.layout, prob.table, steps=[G.Step(None, None)], prove=False)
     mp = pytest.MonkeyPatch()
     try:
-        mp.setattr(G, "SMALL_GROUP", 6)
-        mp.setattr(G, "DEFAULT_WIDTH", 2)
+        mp.setattr(C, "SMALL_GROUP", 6)
+        mp.setattr(C, "DEFAULT_WIDTH", 2)
         mp.setattr(G, "BLOCK_MIN", 20)
         mp.setattr(G, "SEGMENT_MAX", 30)
         mp.setattr(G, "SEGMENT_TARGET", 16)

@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import REGULATIONS
 from tests.store.conftest import db_url
 from yisai.game.board import WHITE
-from yisai.live.session import Kind
+from yisai.qualifier.session import Kind
 from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender
 from yisai.services import live
@@ -111,5 +111,5 @@ def build_site_db(db: Path, password: str) -> tuple[int, str, int]:
         with ctx.work() as work:
             q.close_period(work, None, 1)
         with ctx.work() as work:
-            assert live_rows.get_game(work.session, x1_game).black == "X1"
+            assert live_rows.get_game(work.session, x1_game).info.black == "X1"
         return event.id, str(me.id), x1_game

@@ -18,7 +18,7 @@ def test_cli_round_trip(closed: tuple[Context, SimClock, live.LiveConfig], db_ur
                         monkeypatch) -> None:  # type: ignore[no-untyped-def]
     ctx, _, cfg = closed
     with ctx.work() as work:
-        x1 = live_rows.games_of(work.session, cfg.event_id, "X1")[0].id
+        x1 = live_rows.games_of(work.session, cfg.event_id, "X1")[0].info.id
     runner = CliRunner()
     monkeypatch.setenv("YISAI_NOW", CLOSE.isoformat())
     out = runner.invoke(app, ["qualifier", "close", "--period", "1", "--db", db_url])

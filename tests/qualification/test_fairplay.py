@@ -10,7 +10,7 @@ import pytest
 from tests.qualification.conftest import epoch, player
 from yisai.game.board import BLACK, WHITE, Board
 from yisai.game.fairplay import MIN_MOVES, game_signals, think_times
-from yisai.live.session import Kind
+from yisai.qualifier.session import Kind
 from yisai.services import fairplay, live
 from yisai.services import qualification as q
 from yisai.services.context import Context
@@ -63,7 +63,7 @@ def test_annul_rescored_and_list_amended(closed: tuple[Context, SimClock, live.L
     ctx, clock, cfg = closed
     clock.now = datetime(2025, 5, 27, 9, 0)
     with ctx.work() as work:
-        x1_game = next(g for g in live_rows.games_of(work.session, cfg.event_id, "X1"))
+        x1_game = next(g.info for g in live_rows.games_of(work.session, cfg.event_id, "X1"))
     referee = Actor("7", "裁判员甲", Role.REFEREE)
     with pytest.raises(Forbidden), ctx.work(referee) as work:
         fairplay.annul_game(work, None, x1_game.id, "疑似作弊")
@@ -93,7 +93,7 @@ def test_annul_rescored_and_list_amended(closed: tuple[Context, SimClock, live.L
 def test_change_result_counts_the_new_result(closed: tuple[Context, SimClock, live.LiveConfig]) -> None:
     ctx, _, cfg = closed
     with ctx.work() as work:
-        t01 = next(g for g in live_rows.games_of(work.session, cfg.event_id, "T01"))
+        t01 = next(g.info for g in live_rows.games_of(work.session, cfg.event_id, "T01"))
         with pytest.raises(InputError):
             fairplay.change_result(work, None, t01.id, "B+5", "x")
         fairplay.change_result(work, None, t01.id, "W+R", "记录员录反")

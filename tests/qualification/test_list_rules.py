@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.conftest import REGULATIONS
 from yisai.awards.qualifier import period_list
-from yisai.live.periods import ladder_stage
+from yisai.qualifier.periods import ladder_stage
 from yisai.regulation import load
 
 REG = load(REGULATIONS / "2025-shanhai-cup.toml")

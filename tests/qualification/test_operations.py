@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from tests.qualification.conftest import epoch
-from yisai.live.matching import Matchmaker
+from yisai.qualifier.matching import Matchmaker
 from yisai.services import live, operations
 from yisai.services.context import Context
 from yisai.services.simulation import SimClock, simulate_period
@@ -37,7 +37,7 @@ def test_dashboard_counts(world: tuple[Context, SimClock]) -> None:
     assert dict(d.games_per_hour)[hour] == len(last_wave)
     escapes = {}
     for g in finished:
-        if g.reason == "escape" and g.finished_at is not None:
+        if g.info.reason == "escape" and g.finished_at is not None:
             escapes[g.finished_at.strftime("%m-%d")] = escapes.get(g.finished_at.strftime("%m-%d"), 0) + 1
     assert {k: v for k, v in d.escapes_per_day if v} == escapes and report.escapes == sum(escapes.values())
     hist = dict(d.wait_histogram)

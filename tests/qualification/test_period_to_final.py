@@ -10,8 +10,8 @@ import pytest
 
 from tests.qualification.conftest import CLOSE, fields, player
 from yisai.game.board import WHITE
-from yisai.live.periods import queue_refusal
-from yisai.live.session import Kind
+from yisai.qualifier.periods import queue_refusal
+from yisai.qualifier.session import Kind
 from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team
@@ -56,7 +56,7 @@ def test_whole_period_close_and_ties(world: tuple[Context, SimClock]) -> None:
     clock.now = datetime(2025, 5, 26, 0, 1)  # the game goes on after the boundary
     late.act(WHITE, Kind.RESIGN, late.version, epoch(clock.now))
     with ctx.work() as work:
-        gid = live_rows.games_with_status(work.session, "playing")[0].id
+        gid = live_rows.games_with_status(work.session, "playing")[0].info.id
         live.finish_game(work, cfg, gid, late)
         q.close_period(work, None, 1)
         lists = q.close_period(work, None, 1)  # closing twice publishes nothing new

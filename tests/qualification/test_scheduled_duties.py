@@ -8,7 +8,7 @@ from datetime import datetime
 import pytest
 
 from tests.qualification.conftest import player
-from yisai.live.otp import OutboxSender
+from yisai.qualifier.otp import OutboxSender
 from yisai.services import live
 from yisai.services import qualification as q
 from yisai.services.context import Context

@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REGULATIONS
-from yisai.bench.demo_event import (
+from yisai.services import reports
+from yisai.services.context import Context, InputError, open_context
+from yisai.services.demo_event import (
     play_round,
     register_all,
     registration_moment,
     rounds_for,
     shanhai_people,
 )
-from yisai.services import reports
-from yisai.services.context import Context, InputError, open_context
 from yisai.services.events import create_event, read_regulation_file, regulation_of
 from yisai.services.registration import approved_players
 

@@ -98,7 +98,7 @@ def test_a_player_not_checked_in_gives_his_board_to_the_next_registered(tmp_path
 def test_the_generic_round_loop_plays_a_team_league_to_the_end(tmp_path: Path) -> None:
     """What a simulated event does for any regulation — pair, enter each board of
     ``paired.parts``, rank — plays the team league with no team-specific call."""
-    from yisai.bench.demo_event import play_round
+    from yisai.services.demo_event import play_round
     from yisai.services.team_matches import team_stage_rounds
 
     reg = REGULATIONS / "examples" / "team-league.toml"

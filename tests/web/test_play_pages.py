@@ -236,7 +236,7 @@ def test_the_play_page_says_when_the_next_period_opens(site: tuple[TestClient, C
 
 
 def test_my_games_and_records_are_the_players_own(site: tuple[TestClient, Clock, int]) -> None:
-    from yisai.live.session import Kind
+    from yisai.qualifier.session import Kind
     from yisai.services.live import finish_game, live_config, start_game
 
     client, _, event_id = site

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from yisai.bench import board, opengotha_pairing, pairing, printing, standings, startup, web
+from yisai.bench import board, opengotha_pairing, pairing, printing, standings, web
+from yisai.cli import startup_bench as startup
 from yisai.live import bench as live_bench
 
 bench_app = typer.Typer(help="性能基准测试 (benchmarks with fixed seeds)", no_args_is_help=True)

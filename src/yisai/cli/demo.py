@@ -12,13 +12,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from yisai.awards.inputs import EventResults
-from yisai.bench.demo_event import cannot_simulate, registration_moment, run_demo
 from yisai.cli.rounds import print_round
 from yisai.formats.awards_report import to_lines
 from yisai.formats.regulation_summary import fmt_date
 from yisai.i18n import tr
 from yisai.regulation import Regulation
 from yisai.services.context import Context, ServiceError, open_context
+from yisai.services.demo_event import cannot_simulate, registration_moment, run_demo
 from yisai.services.events import read_regulation_file
 from yisai.services.reports import award_view, prize_view
 
@@ -75,7 +75,7 @@ def demo(
 
 
 def _run_one(ctx: Context, path: Path, boards: int, scale: float, seed: int | None) -> None:
-    """Render the demo's steps (the work itself is ``bench.demo_event.run_demo``)."""
+    """Render the demo's steps (the work itself is ``services.demo_event.run_demo``)."""
     bar: Progress | None = None
     task = None
     reg = None

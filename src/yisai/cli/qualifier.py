@@ -113,7 +113,7 @@ def places(event: str = EVENT, db: str = DB, status: str = typer.Option(None, "-
 def remind(event: str = EVENT, db: str = DB) -> None:
     """发送截止前提醒 (站内通知; 有手机号的账号同时经验证码通道发送)."""
     from yisai.cli.session import command_work
-    from yisai.live.otp import OutboxSender
+    from yisai.qualifier.otp import OutboxSender
     from yisai.services.qualification import send_reminders
 
     with command_work(db) as work:
@@ -221,7 +221,7 @@ def simulate(
     """整期网络海选模拟: 经服务层匹配、开局、结束、计分, 期末公布晋级名单 (对局为短棋谱, 结果按隐藏棋力随机)."""
     import time as walltime
 
-    from yisai.live.periods import window
+    from yisai.qualifier.periods import window
     from yisai.services.context import open_context
     from yisai.services.errors import ServiceError
     from yisai.services.events import create_event, list_events

@@ -1,5 +1,4 @@
-"""Online play (线上海选赛): live game sessions, matchmaking, the points ladder, the WebSocket server.
-
-``session`` and ``matching`` and ``ladder`` are pure (time and randomness passed in); the server
-(``server``) and the store access (``yisai.services.live``) are the shells around them.
+"""The live server (线上海选赛): a front end like ``yisai.web``. Sockets, game ownership, the
+frame protocol, spectators' delay and the cluster link; it calls ``yisai.services`` (never the
+store) and plays the pure rules of ``yisai.qualifier``. Services never import it.
 """

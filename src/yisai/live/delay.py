@@ -18,8 +18,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from yisai.game.board import BLACK
-from yisai.live.session import LiveGame
 from yisai.live.tasks import stop_task
+from yisai.qualifier.session import LiveGame
 
 
 class DelayLine:

@@ -10,8 +10,7 @@ from typing import Any
 from fastapi import WebSocket
 
 from yisai.live.delay import Recent
-from yisai.live.session import LiveGame
-from yisai.services import live as svc
+from yisai.qualifier.session import LiveGame, LiveGameInfo
 
 
 def dumps(msg: dict[str, Any]) -> str:
@@ -46,7 +45,7 @@ class Client:
 
 @dataclass(eq=False)
 class Slot:
-    info: svc.LiveGameInfo
+    info: LiveGameInfo
     game: LiveGame
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)

@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar, cast
 
 from yisai.live.metrics import Metrics
-from yisai.live.session import Action, LiveGame
 from yisai.live.tasks import stop_task
+from yisai.qualifier.session import Action, LiveGame
 from yisai.services import live as svc
 from yisai.services.context import Context, Work
 from yisai.services.identity import Actor

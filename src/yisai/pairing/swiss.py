@@ -14,8 +14,9 @@ import numpy as np
 
 from yisai.i18n import tr
 from yisai.pairing.colours import MAX_COLOUR_COST, choose_colours, colour_costs, pair_colour_cost
-from yisai.pairing.graph import BYE, Layout, Node, Solution, in_group_cost, solve
+from yisai.pairing.graph import BYE, Layout, Node, Solution, solve
 from yisai.pairing.history import PlayerHistory, build_histories
+from yisai.pairing.layout import in_group_cost
 from yisai.pairing.lot import lot, mix_lots, pair_lot, shuffled
 from yisai.pairing.model import (
     BoardPairing,
@@ -132,7 +133,14 @@ def pair_round(
     controls: Controls | None = None,
     order: Sequence[str] | None = None,
 ) -> RoundPairing:
-    """Everything ``pair_round`` needs before the matching: histories, pool, layout, costs."""
+    """Pair round ``round_no`` of one division/stage.
+
+    ``players``: every entrant of the division (withdrawn players simply left out);
+    ``games``: all earlier rounds' games and byes; ``absent``: players not playing this round;
+    ``order``: current placement order (standings) used inside score groups — by default the
+    seeding order (rank, rating, lot). Raises ``PairingError`` (Chinese message, ``blocking``
+    players) when the round cannot be paired without a rematch.
+    """
     rules = rules or PairingRules()
     scoring = scoring or Scoring()
     controls = controls or Controls()
@@ -178,14 +186,8 @@ def prepare_round(
     controls: Controls | None = None,
     order: Sequence[str] | None = None,
 ) -> Problem:
-    """Pair round ``round_no`` of one division/stage.
-
-    ``players``: every entrant of the division (withdrawn players simply left out);
-    ``games``: all earlier rounds' games and byes; ``absent``: players not playing this round;
-    ``order``: current placement order (standings) used inside score groups — by default the
-    seeding order (rank, rating, lot). Raises ``PairingError`` (Chinese message, ``blocking``
-    players) when the round cannot be paired without a rematch.
-    """
+    """Everything ``pair_round`` needs before the matching: histories, pool, layout, costs
+    (``PairingError`` already here for bad controls, e.g. a fixed pair that is a rematch)."""
     rules = rules or PairingRules()
     scoring = scoring or Scoring()
     controls = controls or Controls()

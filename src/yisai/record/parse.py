@@ -117,11 +117,6 @@ def _positive(margin: str) -> bool:
     return "半" in margin or any(c in "123456789" for c in margin)
 
 
-def accepted_words() -> str:
-    """The list of accepted words, in the user's language (for error messages)."""
-    return tr(ACCEPTED, ACCEPTED_EN)
-
-
 def parse_result(text: str) -> ParsedResult:
     """The result ``text`` names, or ResultSyntaxError listing the accepted words."""
     if len(text) > 4 * MAX_LENGTH:  # never normalise megabytes to refuse them

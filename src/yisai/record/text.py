@@ -34,11 +34,6 @@ def clean_text(text: str) -> str:
     return _DROP.sub("", out).strip()
 
 
-def has_controls(text: str) -> bool:
-    """True when ``clean_text`` would remove something other than whitespace."""
-    return bool(_DROP.search(_SPACE.sub(" ", text)) or _SURROGATE.search(text))
-
-
 def shown(text: str, limit: int | None = 40) -> str:
     """Echo what the user wrote inside a message without letting it act on the terminal: controls
     (line breaks included) are written out as ``\\x1b`` / ``\\u202e``, and text beyond ``limit``

@@ -18,8 +18,8 @@ from yisai.game.board import BLACK, EMPTY, WHITE
 from yisai.game.fairplay import game_signals
 from yisai.game.flow import EndReason, Outcome
 from yisai.i18n import Text
-from yisai.live.ladder import deltas
-from yisai.live.periods import Suspension, open_period, queue_refusal, window
+from yisai.qualifier.ladder import deltas
+from yisai.qualifier.periods import Suspension, open_period, queue_refusal, window
 from yisai.services.context import Context, Work
 from yisai.services.errors import Forbidden, InputError, NotFoundError
 from yisai.services.identity import Action

@@ -22,11 +22,11 @@ from typing import Any
 
 from yisai.game.board import BLACK, WHITE
 from yisai.i18n import Text
-from yisai.live import otp
-from yisai.live.ladder import LadderLine, deltas, table
-from yisai.live.matching import WaveRecord
-from yisai.live.periods import NoLadder, ladder_stage, pools
-from yisai.live.session import Action, Kind, LiveGame, LiveRules
+from yisai.qualifier import otp
+from yisai.qualifier.ladder import LadderLine, deltas, table
+from yisai.qualifier.matching import WaveRecord
+from yisai.qualifier.periods import NoLadder, ladder_stage, pools
+from yisai.qualifier.session import Action, Kind, LiveGame, LiveGameInfo, LiveRules
 from yisai.regulation.rules import DisconnectionRules
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import LadderFormat, Stage
@@ -56,32 +56,11 @@ class LiveConfig:
 
 
 @dataclass(frozen=True)
-class LiveGameInfo:
-    id: int
-    period: int
-    pool: str
-    black: str
-    white: str
-    black_name: str
-    white_name: str
-    status: str
-    version: int
-    result: str
-    reason: str
-
-    def color_of(self, player: str) -> int | None:
-        return BLACK if player == self.black else WHITE if player == self.white else None
-
-
-@dataclass(frozen=True)
 class LadderRow:
+    """A player's line (积分, 胜局数, games, escapes) with its place in the period's table."""
+
     place: int
-    player: str
-    name: str
-    points: int  # 积分
-    wins: int  # 胜局数
-    games: int
-    escapes: int
+    line: LadderLine
     qualified: bool
     note: str = ""  # 并列第38名，一同晋级
 
@@ -104,11 +83,6 @@ def live_config(work: Work, event_ref: str | int | None, *, lag_cap: float | Non
     if lag_cap is not None:
         rules = LiveRules(rules.play, rules.time, rules.disconnection, lag_cap)
     return LiveConfig(event.id, reg, stage, ladder, rules)
-
-
-def _info(r: rows.LiveGameRecord) -> LiveGameInfo:
-    return LiveGameInfo(r.id, r.period, r.pool, r.black, r.white, r.black_name, r.white_name,
-                        r.status, r.version, r.result, r.reason)  # fmt: skip
 
 
 def _move(a: Action) -> rows.LiveMoveRecord:
@@ -201,9 +175,9 @@ def finish_game(
     if action is not None:
         record_action(work, game_id, game, action)
     outcome, ending = game.ending.outcome, game.ending
-    sgf = game.sgf(black=record.black_name or record.black, white=record.white_name or record.white,
+    sgf = game.sgf(black=record.info.black_name or record.info.black, white=record.info.white_name or record.info.white,
                    date=work.now.date().isoformat(), event=cfg.regulation.name)  # fmt: skip
-    escaped = [record.black if c == BLACK else record.white for c in ending.escaped]
+    escaped = [record.info.black if c == BLACK else record.info.white for c in ending.escaped]
     if not rows.finish_game(work.session, game_id, result=outcome.sgf, reason=outcome.reason.value,
                             escaped=escaped, sgf=sgf.decode("utf-8"), state=game.snapshot(),
                             alive_at=ending.at, finished_at=work.now):  # fmt: skip
@@ -211,15 +185,15 @@ def finish_game(
                        code="live_finished", params={"game": game_id})
     work.repo.audit(cfg.event_id, "finish", "live_game", game_id, None,
                     {"result": outcome.sgf, "reason": outcome.reason.value})  # moves the event's change stamp
-    by_color = {BLACK: (record.black, record.black_name), WHITE: (record.white, record.white_name)}
+    by_color = {BLACK: (record.info.black, record.info.black_name), WHITE: (record.info.white, record.info.white_name)}
     for color, d in deltas(cfg.ladder, outcome, ending.escaped).items():
         player, name = by_color[color]
         rows.ladder_add(work.session, event_id=cfg.event_id, stage=record.stage,
-                        period=record.period, pool=record.pool, player=player, name=name,
+                        period=record.info.period, pool=record.info.pool, player=player, name=name,
                         points=d.points, win=d.win, loss=d.loss, escape=d.escape, at=work.now)  # fmt: skip
     work.emit("live_game_finished", cfg.event_id, game=game_id, result=outcome.sgf,
-              reason=outcome.reason.value, period=record.period, pool=record.pool)  # fmt: skip
-    return _info(rows.get_game(work.session, game_id))
+              reason=outcome.reason.value, period=record.info.period, pool=record.info.pool)  # fmt: skip
+    return rows.get_game(work.session, game_id).info
 
 
 def touch(work: Work, game_ids: list[int], at: float) -> None:
@@ -233,7 +207,7 @@ def resume_games(
     """Every game still playing, rebuilt, with the outage since its ``alive_at`` not charged."""
     found = rows.games_with_status(work.session, "playing", cfg.event_id)
     out = [_resume(work, r, up_at) for r in found]
-    rows.claim(work.session, [r.id for r in found], owner)
+    rows.claim(work.session, [r.info.id for r in found], owner)
     return out
 
 
@@ -247,19 +221,19 @@ def take_over(
         r = rows.get_game(work.session, game_id)
     except NotFound:
         return None
-    if r.status != "playing" or r.event_id != cfg.event_id:
+    if r.info.status != "playing" or r.event_id != cfg.event_id:
         return None
     out = _resume(work, r, up_at)
-    rows.claim(work.session, [r.id], owner)
+    rows.claim(work.session, [r.info.id], owner)
     return out
 
 
 def _resume(work: Work, r: rows.LiveGameRecord, up_at: float) -> tuple[LiveGameInfo, LiveGame]:
-    actions = [_action(m) for m in rows.moves(work.session, r.id)]
+    actions = [_action(m) for m in rows.moves(work.session, r.info.id)]
     game = LiveGame.restore(LiveRules.from_dict(r.rules), r.started_at, actions, r.state,
                             down_from=r.alive_at, up_at=up_at)  # fmt: skip
-    rows.save_state(work.session, r.id, state=game.snapshot(), alive_at=up_at)
-    return _info(r), game
+    rows.save_state(work.session, r.info.id, state=game.snapshot(), alive_at=up_at)
+    return r.info, game
 
 
 def playing_ids(work: Work, cfg: LiveConfig) -> list[int]:
@@ -268,7 +242,7 @@ def playing_ids(work: Work, cfg: LiveConfig) -> list[int]:
 
 def playing_games_of(work: Work, cfg: LiveConfig, player: str) -> list[int]:
     """The ids of a player's games in progress (any process may own them)."""
-    return [r.id for r in rows.games_of(work.session, cfg.event_id, player) if r.status == "playing"]
+    return [r.info.id for r in rows.games_of(work.session, cfg.event_id, player) if r.info.status == "playing"]
 
 
 def load_game(work: Work, cfg: LiveConfig, game_id: int, now: float) -> tuple[LiveGameInfo, LiveGame]:
@@ -278,16 +252,16 @@ def load_game(work: Work, cfg: LiveConfig, game_id: int, now: float) -> tuple[Li
         r = rows.get_game(work.session, game_id)
     except NotFound:
         raise NotFoundError(Text(f"没有对局 {game_id}", f"no game {game_id}"), code="no_game") from None
-    actions = [_action(m) for m in rows.moves(work.session, r.id)]
-    at = now if r.status == "playing" else r.alive_at
+    actions = [_action(m) for m in rows.moves(work.session, r.info.id)]
+    at = now if r.info.status == "playing" else r.alive_at
     game = LiveGame.restore(LiveRules.from_dict(r.rules), r.started_at, actions, r.state,
                             down_from=at, up_at=at)  # fmt: skip
-    return _info(r), game
+    return r.info, game
 
 
 def game_info(work: Work, game_id: int) -> LiveGameInfo:
     try:
-        return _info(rows.get_game(work.session, game_id))
+        return rows.get_game(work.session, game_id).info
     except NotFound:
         raise NotFoundError(Text(f"没有对局 {game_id}", f"no game {game_id}"), code="no_game") from None
 
@@ -301,7 +275,7 @@ def game_sgf(work: Work, game_id: int) -> str:
 
 
 def player_games(work: Work, cfg: LiveConfig, player: str) -> list[LiveGameInfo]:
-    return [_info(r) for r in rows.games_of(work.session, cfg.event_id, player)]
+    return [r.info for r in rows.games_of(work.session, cfg.event_id, player)]
 
 
 def pool_names(regulation: Regulation) -> dict[str, str]:
@@ -316,20 +290,14 @@ def pool_names(regulation: Regulation) -> dict[str, str]:
 
 def games_in_play(work: Work, cfg: LiveConfig) -> list[LiveGameInfo]:
     """The games being played now (the spectators' list: names and pools, nothing personal)."""
-    return [_info(r) for r in rows.games_with_status(work.session, "playing", cfg.event_id)]
+    return [r.info for r in rows.games_with_status(work.session, "playing", cfg.event_id)]
 
 
 def ladder_table(work: Work, cfg: LiveConfig, period: int, pool: str) -> list[LadderRow]:
     """积分, 胜局数, games, escapes per player, ordered and marked as the regulation qualifies."""
-    lines = [LadderLine(r.player, r.name, r.points, r.wins, r.losses, r.games, r.escapes)
-             for r in rows.ladder_lines(work.session, cfg.event_id, cfg.stage.id, period, pool)]  # fmt: skip
+    lines = rows.ladder_lines(work.session, cfg.event_id, cfg.stage.id, period, pool)
     result, by_player = table(cfg.ladder, pool, lines)
-    out = []
-    for q in result.rows:
-        line = by_player[q.player_id]
-        out.append(LadderRow(q.place, line.player, line.name, line.points, line.wins, line.games,
-                             line.escapes, q.qualified, q.note))  # fmt: skip
-    return out
+    return [LadderRow(q.place, by_player[q.player_id], q.qualified, q.note) for q in result.rows]
 
 
 def store_wave(work: Work, cfg: LiveConfig, day: date, wave: WaveRecord) -> None:

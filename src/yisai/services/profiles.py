@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from yisai.i18n import Text
-from yisai.live import otp
-from yisai.live.periods import pool_of
+from yisai.qualifier import otp
+from yisai.qualifier.periods import pool_of
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import LadderFormat, Stage
 from yisai.services.context import Work

@@ -18,8 +18,8 @@ from pathlib import Path
 from yisai.awards.final_entries import Candidate, FinalPlan, plan_final
 from yisai.awards.qualifier import ListedRow, confirm_deadline, period_list
 from yisai.i18n import Text
-from yisai.live import otp
-from yisai.live.periods import window
+from yisai.qualifier import otp
+from yisai.qualifier.periods import window
 from yisai.registry.eligibility import in_window
 from yisai.registry.entry import EntryStatus
 from yisai.registry.idcard import normalise
@@ -427,7 +427,7 @@ def confirm_place(work: Work, event_ref: str | int | None, place_id: int, fields
 def send_reminders(work: Work, event_ref: str | int | None) -> list[OutgoingCode]:
     """In-app reminders ``confirm_reminder_days`` before the deadline day (default 3 days and
     1 day, each once), and the messages
-    for the code sender (``yisai.live.otp``) to players whose account has a phone; the caller
+    for the code sender (``yisai.qualifier.otp``) to players whose account has a phone; the caller
     sends them after the commit. Overdue places lapse first."""
     work.require(Action.QUALIFIER_DUTIES)
     cfg = live_config(work, event_ref)

@@ -498,14 +498,9 @@ def _resolve_player(work: Work, event: EventRecord, ref: str) -> Player:
     )
 
 
-def check_team_composition(work: Work, event: EventRecord, team: Team) -> list[str]:
-    """Reasons ``team`` (as it would be saved) breaks the regulation's team rules, as of now,
-    in the caller's language."""
-    return [t.render() for t in team_composition_texts(work, event, team)]
-
-
 def team_composition_texts(work: Work, event: EventRecord, team: Team) -> list[Text]:
-    """The same reasons in both languages, as they are stored with the team."""
+    """Reasons ``team`` (as it would be saved) breaks the regulation's team rules, as of now, in
+    both languages, as they are stored with the team."""
     regulation = regulation_of(event)
     rules = team_rules(regulation)
     others = [t for t in work.repo.list_teams(event.id) if t.name != team.name]

@@ -1,9 +1,10 @@
 """Entering results into paired rounds, one board at a time: the path a referee pays start-up
 time for on every result, so it imports no pairing, standings, roster or sheet code.
 
-``enter_result`` is the one way a result is saved (``record_result`` here, sheet import in
-``services.rounds``): every result has its history and audit entry, and none is entered twice
-without ``change``.
+``record_result`` is the one use case for one board, for every front end (``yisai result``, the
+console's grid with the version the referee saw); it and the sheet import (``services.rounds``)
+both end in ``write_result``: every result has its history and audit entry, and none is entered
+twice without ``change``.
 """
 
 from __future__ import annotations
@@ -60,9 +61,13 @@ def record_result(
     """Enter one board's result. A board that already has a result is changed only with
     ``change`` (audited with the earlier value), so nothing is entered twice by accident.
 
-    ``expected_version`` is the game's version the referee saw (web forms carry it); a stale one,
-    or another referee's write landing between our read and our write, is a ``Conflict``.
+    ``expected_version`` is the board's version the referee saw (the console's forms carry it).
+    A board that moved on since is a ``Conflict`` (``result_conflict``) naming the result and the
+    version stored now, and so is another referee's write landing between our read and our
+    write; nothing is overwritten. With a version, correcting a result needs no ``change`` (the
+    form showed the result it corrects) but a ``note`` (the audit keeps before and after).
     """
+    work.require(Action.RECORD_RESULT)
     try:
         parsed = parse_result(text)
     except ResultSyntaxError as exc:
@@ -88,8 +93,22 @@ def record_result(
             code="board_ambiguous", params={"round": round_no, "board": board}, hint=Hint.GROUP,
         )
     rnd, game = matches[0]
-    return enter_result(work, rnd, game, parsed, change=change, note=note,
-                  expected_version=expected_version)
+    note = note.strip()
+    if expected_version is not None:
+        current = rnd.version_of(board)
+        if current != expected_version:
+            raise conflict(rnd.number, board, game, current)
+        if game.result != Result.UNKNOWN:
+            work.require(Action.CHANGE_RESULT)
+            if not note:
+                word = _word(game)
+                raise InputError(
+                    Text(f"第{board}台已有成绩 {word}, 更正须写明理由",
+                         f"board {board} already has {word}; a correction needs a note"),
+                    code="note_required", params={"current": word},
+                )
+            change = True
+    return write_result(work, rnd, game, parsed, change=change, note=note, expected_version=expected_version)
 
 
 @dataclass(frozen=True)
@@ -100,6 +119,7 @@ class ResultEntry:
     game: Game
     changed: bool
     warnings: tuple[Text, ...] = ()
+    version: int = 0  # the board's version after the entry (a form shows it for the next one)
 
 
 def same_result(game: Game, parsed: ParsedResult) -> bool:
@@ -127,10 +147,10 @@ def already_entered(game: Game) -> Text:
                 f"round {game.round} board {game.board} already has a result ({word})")
 
 
-def enter_result(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult, *, change: bool,
-           note: str, expected_version: int | None = None) -> ResultEntry:
-    """The one way a result is saved (``yisai result`` and sheet import): checks, then the
-    repository's audited, version-checked write with result history.
+def write_result(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult, *, change: bool,
+                 note: str, expected_version: int | None = None) -> ResultEntry:
+    """Where ``record_result`` and the sheet import end, the board already found: checks, then
+    the repository's audited, version-checked write with result history.
 
     The same result again is no change (nothing written, no ``change`` needed). Changing a result
     after later rounds were paired is allowed but warned about, and the audit note says so.
@@ -141,8 +161,8 @@ def enter_result(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult,
         raise InputError(problem, code="bye_mismatch", params={"round": rnd.number, "board": game.board})
     if game.result != Result.UNKNOWN and same_result(game, parsed):
         if expected_version is not None and expected_version != rnd.version_of(game.board):
-            raise _conflict(rnd, game, StaleVersion("", game))
-        return ResultEntry(game, False)
+            raise conflict(rnd.number, game.board, game, rnd.version_of(game.board))
+        return ResultEntry(game, False, (), rnd.version_of(game.board))
     if game.result != Result.UNKNOWN and not change:
         raise Refused(already_entered(game), code="result_exists",
                       params={"board": game.board, "current": game.result.value}, hint=Hint.CHANGE)
@@ -160,24 +180,49 @@ def enter_result(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult,
         saved = work.repo.record_result(rnd.id, game.board, parsed.result, played=parsed.played,
                                         reason=parsed.reason, note=note, expected_version=version)
     except StaleVersion as exc:
-        raise _conflict(rnd, game, exc) from None
+        raise conflict(rnd.number, game.board, exc.current, None) from None
     except NotFound as exc:
         raise InputError(exc.text, code="board_not_found",
                          params={"round": rnd.number, "board": game.board}) from None
     work.emit("result_recorded", rnd.event_id, division=rnd.division, round=rnd.number,
               group=rnd.group, board=game.board, result=saved.result.value,
               version=version + 1, changed=game.result != Result.UNKNOWN)
-    return ResultEntry(saved, True, tuple(warnings))
+    return ResultEntry(saved, True, tuple(warnings), version + 1)
 
 
-def _conflict(rnd: RoundRecord, game: Game, exc: StaleVersion) -> Conflict:
-    now = exc.current
-    shown = result_word(now.result, now.played, now.reason) if now is not None else "?"
+def _word(game: Game) -> str:
+    if game.result == Result.UNKNOWN:
+        return ""
+    return result_word(game.result, game.played, game.reason)
+
+
+def conflict(round_no: int, board: int, game: Game | None, version: int | None) -> Conflict:
+    """Someone else entered or changed the board first: what is stored now and its version (None
+    when unknown here: ``current_conflict`` reads them in a fresh transaction)."""
+    if game is None:
+        return Conflict(
+            Text(f"第{round_no}轮第{board}台的成绩刚被他人录入, 你的输入未保存",
+                 f"round {round_no} board {board} was just entered by someone else; yours was not saved"),
+            code="result_conflict", params={"round": round_no, "board": board, "current": None, "version": version},
+        )
+    word = _word(game) or "—"
     return Conflict(
-        Text(f"第{rnd.number}轮第{game.board}台的成绩已被他人录入或修改 (现为 {shown}); "
-             "本次未保存, 请刷新后核对",
-             f"round {rnd.number} board {game.board} was entered or changed by someone else "
-             f"(now {shown}); nothing saved, reload and check"),
+        Text(f"第{round_no}轮第{board}台的成绩已被他人录入为 {word}, 你的输入未保存; 请核对后再改",
+             f"round {round_no} board {board} was just entered by someone else as {word}; "
+             "yours was not saved — check and correct if needed"),
         code="result_conflict",
-        params={"round": rnd.number, "board": game.board, "current": shown},
+        params={"round": round_no, "board": board, "current": word, "version": version},
     )
+
+
+def current_conflict(work: Work, event_ref: str | None, division: str, round_no: int, board: int,
+                     group: str | None = None) -> Conflict:
+    """The conflict answer naming what is stored now on a board and its version."""
+    _event, _reg, rounds = rounds_of(work, event_ref, division, round_no)
+    for r in rounds:
+        if group is not None and r.group != group:
+            continue
+        for g in r.games:
+            if g.board == board:
+                return conflict(round_no, board, g, r.version_of(board))
+    return conflict(round_no, board, None, None)

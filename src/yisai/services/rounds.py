@@ -7,7 +7,7 @@ round (player ids marked, so names are put in when it is printed again later).
 
 Results come in one board at a time (``services.round_results.record_result``) or as a whole
 result sheet (``import_results`` here, all or nothing); both save through
-``round_results.enter_result``, so every result has its history and audit entry and none is
+``round_results.write_result``, so every result has its history and audit entry and none is
 entered twice without ``change``.
 """
 
@@ -61,10 +61,10 @@ from yisai.services.events import playing_stage, regulation_of, resolve_division
 from yisai.services.identity import Action
 from yisai.services.round_results import (
     already_entered,
-    enter_result,
     entry_problem,
     rounds_of,
     same_result,
+    write_result,
 )
 from yisai.store import Conflict as StoreConflict
 from yisai.store import EventRecord, RoundRecord, StaleVersion
@@ -594,7 +594,7 @@ def import_results(
             raise InputError(message, details, code="bad_result_sheet", params=params,
                              hint=Hint.GROUP if grouped else None)
         raise Refused(message, details, code="results_already_entered", params=params, hint=Hint.CHANGE)
-    entries = [enter_result(work, rnd, game, parsed, change=change, note=note) for rnd, game, parsed in todo]
+    entries = [write_result(work, rnd, game, parsed, change=change, note=note) for rnd, game, parsed in todo]
     warnings = tuple(dict.fromkeys(w for e in entries for w in e.warnings))
     return ImportReport([e.game for e in entries], unchanged, blank, bye_rows, warnings)
 

@@ -1,6 +1,6 @@
 """A whole online-qualifier period simulated through the real services (no web, no sockets).
 
-What is real: the matching (``live.matching.Matchmaker`` waves, seeded, stored with
+What is real: the matching (``qualifier.matching.Matchmaker`` waves, seeded, stored with
 ``store_wave``), ``start_game`` and ``finish_game`` (result, SGF, ladder lines in one
 transaction), the live game itself (``LiveGame``: clocks, presence, escape), the period close and
 the qualification list. What is simulated: the players' play — a game is a few moves, then the
@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from yisai.game.board import BLACK, WHITE
-from yisai.live.matching import Matchmaker
-from yisai.live.periods import pool_of, window
-from yisai.live.session import Kind, LiveGame
+from yisai.qualifier.matching import Matchmaker
+from yisai.qualifier.periods import pool_of, window
+from yisai.qualifier.session import Kind, LiveGame
 from yisai.services.context import Context
 from yisai.services.live import LiveConfig, finish_game, live_config, start_game, store_wave
 

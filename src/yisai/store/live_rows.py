@@ -14,30 +14,25 @@ from sqlalchemy import JSON, Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from yisai.qualifier.ladder import LadderLine
+from yisai.qualifier.session import LiveGameInfo
 from yisai.store.models import LiveCodeRow, LiveGameRow, LiveLadderRow, LiveMoveRow, LiveWaveRow
 from yisai.store.repository import Conflict, NotFound, StaleVersion
 
 
 @dataclass(frozen=True, slots=True)
 class LiveGameRecord:
-    id: int
+    """A stored live game: its ``LiveGameInfo`` (players, period, pool, status, result) and what
+    only the store and the resume need (rules, snapshot, alive stamp, owner, SGF, matching)."""
+
+    info: LiveGameInfo
     event_id: int
     stage: str
-    period: int
-    pool: str
-    black: str
-    white: str
-    black_name: str
-    white_name: str
-    status: str
-    version: int
     rules: dict[str, Any]
     state: dict[str, Any]
     started_at: float
     alive_at: float
     owner: str
-    result: str
-    reason: str
     escaped: list[str]
     sgf: str
     matching: dict[str, Any]
@@ -55,24 +50,11 @@ class LiveMoveRecord:
     lag: float
 
 
-@dataclass(frozen=True, slots=True)
-class LadderRecordRow:
-    player: str
-    name: str
-    points: int
-    wins: int
-    losses: int
-    games: int
-    escapes: int
-
-
 def _game(r: LiveGameRow) -> LiveGameRecord:
-    return LiveGameRecord(
-        r.id, r.event_id, r.stage, r.period, r.pool, r.black, r.white, r.black_name,
-        r.white_name, r.status, r.version, dict(r.rules), dict(r.state), r.started_at,
-        r.alive_at, r.owner, r.result, r.reason, list(r.escaped), r.sgf, dict(r.matching),
-        r.created_at, r.finished_at,
-    )  # fmt: skip
+    info = LiveGameInfo(r.id, r.period, r.pool, r.black, r.white, r.black_name, r.white_name, r.status,
+                        r.version, r.result, r.reason)  # fmt: skip
+    return LiveGameRecord(info, r.event_id, r.stage, dict(r.rules), dict(r.state), r.started_at, r.alive_at,
+                          r.owner, list(r.escaped), r.sgf, dict(r.matching), r.created_at, r.finished_at)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -307,12 +289,12 @@ def ladder_add(
     s.flush()
 
 
-def ladder_lines(s: Session, event_id: int, stage: str, period: int, pool: str) -> list[LadderRecordRow]:
+def ladder_lines(s: Session, event_id: int, stage: str, period: int, pool: str) -> list[LadderLine]:
     q = select(LiveLadderRow).where(
         LiveLadderRow.event_id == event_id, LiveLadderRow.stage == stage,
         LiveLadderRow.period == period, LiveLadderRow.pool == pool,
     ).order_by(LiveLadderRow.player)  # fmt: skip
-    return [LadderRecordRow(r.player, r.name, r.points, r.wins, r.losses, r.games, r.escapes)
+    return [LadderLine(r.player, r.name, r.points, r.wins, r.losses, r.games, r.escapes)
             for r in s.scalars(q)]  # fmt: skip
 
 

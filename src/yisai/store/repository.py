@@ -838,14 +838,6 @@ class Repository:
         )
         return {(d, s): n for d, s, n in self.session.execute(q)}
 
-    def delete_round(self, round_id: int, note: str = "") -> None:
-        row = self.session.get(RoundRow, round_id)
-        if row is None:
-            raise NotFound(Text(f"没有编号为{round_id}的轮次", f"no round numbered {round_id}"))
-        before = {"number": row.number, "games": [_game_json(_game(g, row.number)) for g in row.games]}
-        self.audit(row.event_id, "delete", "round", row.id, before, None, note)
-        self.session.delete(row)
-
 
     # -------------------------------------------------------------- users
 

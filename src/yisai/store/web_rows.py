@@ -24,11 +24,6 @@ def event_stamp(session: Session, event_id: int) -> int:
     return int(found or 0)
 
 
-def global_stamp(session: Session) -> int:
-    found = session.scalar(select(func.max(AuditRow.id)))
-    return int(found or 0)
-
-
 # ------------------------------------------------------------------ appeals
 
 

@@ -31,8 +31,6 @@ from yisai.services.events import create_event_from_text, list_events, regulatio
 from yisai.services.identity import Action, Actor
 from yisai.services.publishing import (
     audit_log,
-    current_conflict,
-    enter_result,
     publish_round,
     record_refused_attempt,
     rounds_index,
@@ -45,6 +43,7 @@ from yisai.services.registration import (
     reject_entry,
     set_fee_paid,
 )
+from yisai.services.round_results import current_conflict, record_result
 from yisai.services.rounds import import_results, pair, round_view, sheet_lines, sheet_title
 from yisai.web import reports, views
 from yisai.web.core import (
@@ -61,6 +60,8 @@ from yisai.web.hints import web_dict
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
+# The grid's one-key results: the only copy (the grid sends what was typed; the page's hint is
+# rendered from it).
 GRID_WORDS = {"1": "黑胜", "2": "白胜", "=": "和", "0": "双方弃权"}
 MAX_UPLOAD = 5 * 1024 * 1024
 
@@ -310,7 +311,7 @@ def round_console(request: Request, event_id: int, division: str, number: int,
         matches = match_cards(work, event_id, number) if is_team_division(work, event_id, division) else []
     published = all(r.status == "published" for r in view.rounds)
     return page(request, "console/round.html", division=division, number=number, view=view, matches=matches,
-                groups=views.board_lines(view), published=published, msg=msg, err=err,
+                groups=views.board_lines(view), published=published, msg=msg, err=err, grid_words=GRID_WORDS,
                 post=f"/console/events/{event_id}/rounds/{division}/{number}/result", **ctx)
 
 
@@ -341,10 +342,10 @@ def save_result(request: Request, actor: Actor, event_id: int, division: str, nu
     try:
         with web.ctx.work(actor=actor) as work:
             _event_context(work, event_id)
-            saved = enter_result(work, str(event_id), division, number, board, text,
-                                 expected_version=version, group=group, note=note)
+            saved = record_result(work, str(event_id), division, number, board, text,
+                                  expected_version=version, group=group, note=note)
     except ServiceError as exc:
-        if exc.code == "result_conflict" and exc.params.get("current") in (None, "?"):
+        if exc.code == "result_conflict" and exc.params.get("version") is None:
             with web.ctx.work(actor=actor) as work:
                 exc = current_conflict(work, str(event_id), division, number, board, group)
         if exc.code in ("result_conflict", "forbidden"):

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from yisai.bench.demo_event import (
+from yisai.services.accounts import create_user
+from yisai.services.context import Context, open_context
+from yisai.services.demo_event import (
     DEMO_SEEDS,
     play_round,
     register_all,
@@ -18,8 +20,6 @@ from yisai.bench.demo_event import (
     rounds_for,
     shanhai_people,
 )
-from yisai.services.accounts import create_user
-from yisai.services.context import Context, open_context
 from yisai.services.events import create_event, read_regulation_file, regulation_of
 from yisai.services.identity import Actor, Role
 from yisai.services.publishing import publish_round

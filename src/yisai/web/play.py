@@ -18,9 +18,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from yisai.i18n import Text
-from yisai.live import otp
-from yisai.live.periods import closed_reason, open_period
 from yisai.live.server import issue_ticket
+from yisai.qualifier import otp
+from yisai.qualifier.periods import closed_reason, open_period
 from yisai.services import live as live_svc
 from yisai.services.accounts import set_own_password
 from yisai.services.context import Work
@@ -278,7 +278,7 @@ def play_page(request: Request) -> Response:
         period = open_period(cfg.stage, state(request).ctx.settings.clock())
         if period is not None:  # the player's line in this period's table, if they have played
             rows = live_svc.ladder_table(work, cfg, period.number, pool)
-            standing = next((r for r in rows if r.player == actor.id), None)
+            standing = next((r for r in rows if r.line.player == actor.id), None)
     return _board_page(request, cfg, mode="play", ticket=ticket, me=profile.name, standing=standing,
                        division=cfg.regulation.division(division).name, pool=live_svc.pool_names(cfg.regulation).get(pool, pool))
 

@@ -26,7 +26,7 @@ from markupsafe import Markup
 from yisai.awards.final_entries import SOURCE_LABELS
 from yisai.formats.svg_chart import bar_chart
 from yisai.i18n import Text, tr
-from yisai.live.otp import CodeSender
+from yisai.qualifier.otp import CodeSender
 from yisai.services import fairplay, operations
 from yisai.services import qualification as q
 from yisai.services.context import Context

@@ -1,9 +1,9 @@
 // Result-entry grid: type 1 / 2 / = (or 黑胜, 白胜, B+R ...) and press Enter: the result is sent
-// with the board's version; the cursor moves to the next board. A conflict (someone else entered
+// as typed (the server's one map of keys reads 1, 2, =, 0) with the board's version; the cursor
+// moves to the next board. A conflict (someone else entered
 // the board first) shows the other entry and keeps yours in the box for a deliberate correction.
 (function () {
   "use strict";
-  var WORDS = { "1": "黑胜", "2": "白胜", "=": "和", "0": "双方弃权" };
   function send(input) {
     var grid = input.closest("table.grid");
     var row = input.closest("tr");
@@ -14,7 +14,7 @@
     var body = {
       board: parseInt(row.getAttribute("data-board"), 10),
       group: row.getAttribute("data-group"),
-      result: WORDS[text] || text,
+      result: text,
       version: parseInt(row.getAttribute("data-version"), 10),
       note: noteBox ? noteBox.value : ""
     };

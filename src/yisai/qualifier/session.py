@@ -29,7 +29,7 @@ the measured one-way network delay; the clock credits at most ``LiveRules.lag_ca
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -507,6 +507,28 @@ class LiveGame:
         return game
 
 
+@dataclass(frozen=True)
+class LiveGameInfo:
+    """A live game in a word: who plays whom (ids and names) in which period and pool, and how it
+    stands (status, version, result). The one record of it: the store's ``LiveGameRecord`` holds
+    one, the live server keeps one per game and sends it to another process as a dict."""
+
+    id: int
+    period: int
+    pool: str
+    black: str
+    white: str
+    black_name: str
+    white_name: str
+    status: str
+    version: int
+    result: str
+    reason: str
+
+    def color_of(self, player: str) -> int | None:
+        return BLACK if player == self.black else WHITE if player == self.white else None
+
+
 def color_name(color: int) -> str:
     return "B" if color == BLACK else "W" if color == WHITE else ""
 
@@ -518,11 +540,6 @@ def parse_color(text: str) -> int:
     if t in ("W", "WHITE", "白"):
         return WHITE
     raise ValueError(text)
-
-
-def as_json(obj: Any) -> Any:
-    """Dataclass → JSON-ready dict (for logs and tests)."""
-    return asdict(obj)
 
 
 __all__ = [

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from yisai.i18n import Text
 
-log = logging.getLogger("yisai.live.otp")
+log = logging.getLogger("yisai.qualifier.otp")
 
 CODE_DIGITS = 6
 PHONE_RE = re.compile(r"^1[3-9]\d{9}$")  # mainland China mobile numbers

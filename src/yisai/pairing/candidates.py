@@ -1,0 +1,230 @@
+"""The candidate graph: which pairs are joined (same and neighbouring groups; in a very large group
+only the ``width`` players around the ideal opponent, plus colour-kind neighbours), the
+widening steps up to the complete graph, and ``CandidateGraph``, the pairs of one layout with
+their cost vectors and the maximum-weight matching over them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import rustworkx as rx
+
+from yisai.pairing.layout import N_LEVELS, Layout, Node, Solution
+from yisai.pairing.table import IntArray, PairTable
+from yisai.pairing.weights import make_radix
+
+DEFAULT_WIDTH = 12
+KIND_WIDTH = 3  # rank-neighbours of each colour kind joined to a player (kind_pairs)
+SMALL_GROUP = 2 * DEFAULT_WIDTH + 8  # groups up to this size are joined completely
+
+
+def _windowed(group_size: int, width: int | None) -> bool:
+    """Is a group of this size joined only through a window (not completely)?"""
+    return width is not None and group_size > max(SMALL_GROUP, 2 * width + 2)
+
+
+def candidate_pairs(layout: Layout, width: int | None, reach: int | None,
+                    adjacent: bool, kinds: IntArray | None = None
+                    ) -> Iterator[tuple[Node, Node]]:
+    """Candidate pairs (upper node first) of the sparse graph for this widening step.
+
+    Works on positions inside the whole score group, so a layout may hold part of a group
+    (a segment of a very large field, see ``segments``). ``kinds`` (per ``Node.idx``: the
+    colour need, see ``colour_kinds``) adds, in a windowed group, each player's
+    rank-neighbours of every kind in the other half (``kind_pairs``).
+    """
+    groups = layout.groups
+    for gi, grp in enumerate(groups):
+        gsize = grp[0].gsize
+        if kinds is not None and not adjacent and _windowed(gsize, width):
+            yield from kind_pairs(grp, kinds)
+        if not _windowed(gsize, width):
+            for i in range(len(grp)):
+                for j in range(i + 1, len(grp)):
+                    yield grp[i], grp[j]
+        else:
+            assert width is not None
+            at = {n.pos: n for n in grp}
+            half = gsize // 2
+            for u in grp:
+                i = u.pos
+                if adjacent:
+                    lo, hi = i + 1, i + 2 * width + 1
+                else:
+                    lo, hi = max(i + 1, i + half - width), i + half + width + 1
+                near = [j for j in range(i + 1, i + 3) if j < lo]  # for odd leftovers
+                for j in (*near, *range(lo, hi)):
+                    v = at.get(j)
+                    if v is not None:
+                        yield u, v
+        last = len(groups) if reach is None else min(len(groups), gi + reach + 1)
+        for gj in range(gi + 1, last):
+            other = groups[gj]
+            w = width or 0
+            ups = [n for n in grp if n.gsize - 1 - n.pos < w] if _windowed(gsize, width) else grp
+            downs = [n for n in other if n.pos < w] if _windowed(other[0].gsize, width) else other
+            for u in ups:
+                for v in downs:
+                    yield u, v
+
+
+def colour_kinds(table: PairTable) -> IntArray | None:
+    """Per node, its colour need (the pair of colour costs): players of one kind are
+    interchangeable on the colour level."""
+    if not table.colour_balance:
+        return None
+    return np.asarray(table.colour_black * (int(table.colour_white.max(initial=0)) + 1)
+                      + table.colour_white)
+
+
+def by_kind(nodes: list[Node], kinds: IntArray) -> dict[int, list[Node]]:
+    """The nodes of each colour kind, in their order."""
+    out: dict[int, list[Node]] = {}
+    for nd in nodes:
+        out.setdefault(int(kinds[nd.idx]), []).append(nd)
+    return out
+
+
+def kind_pairs(grp: list[Node], kinds: IntArray, reach: int = KIND_WIDTH
+               ) -> Iterator[tuple[Node, Node]]:
+    """For each player, the players of each colour kind in the other half whose rank inside
+    that kind matches his rank inside his own kind (± ``reach``).
+
+    The colour level wants complementary kinds paired, and the seat level then pairs them in
+    order: the r-th Black-needing player of the top half meets about the r-th White-needing
+    of the bottom half. When the kinds are unevenly spread that partner drifts far from the
+    ideal seat (tens of places in a 1,000-player group), out of the seat window; these pairs
+    put it in the graph from the start instead of letting the certificate add it."""
+    half = grp[0].gsize // 2
+    top = [n for n in grp if n.pos < half]
+    bottom = [n for n in grp if n.pos >= half]
+    for side, other in ((top, bottom), (bottom, top)):
+        mine, theirs = by_kind(side, kinds), by_kind(other, kinds)
+        for members in mine.values():
+            m = len(members)
+            for partners in theirs.values():
+                k = len(partners)
+                for r, u in enumerate(members):
+                    t = (2 * r + 1) * k // (2 * m)
+                    for v in partners[max(0, t - reach):t + reach + 1]:
+                        yield (u, v) if u.pos < v.pos else (v, u)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    width: int | None
+    reach: int | None
+
+
+def widening_steps(pool_size: int, largest_group: int) -> list[Step]:
+    """The sequence of ever wider graphs tried for a problem of this size."""
+    steps: list[Step] = []
+    if largest_group > SMALL_GROUP:
+        steps += [Step(DEFAULT_WIDTH, 1), Step(4 * DEFAULT_WIDTH, 1), Step(4 * DEFAULT_WIDTH, 2)]
+    steps += [Step(None, 1), Step(None, 2), Step(None, 4), Step(None, None)]
+    return steps
+
+
+class CandidateGraph:
+    """Candidate pairs of one layout, as local node indices (``i < j``) with cost vectors."""
+
+    def __init__(self, nodes: list[Node], table: PairTable) -> None:
+        self.nodes = nodes
+        self.table = table
+        self.n = len(nodes)
+        self.gid: IntArray = np.array([nd.idx for nd in nodes], dtype=np.int64)
+        self.local = {nd.pid: k for k, nd in enumerate(nodes)}
+        self.seen: set[int] = set()
+        self._i: list[IntArray] = []
+        self._j: list[IntArray] = []
+        self._v: list[IntArray] = []
+        self._cache: tuple[IntArray, IntArray, IntArray] | None = None
+
+    def add_nodes(self, pairs: Iterator[tuple[Node, Node]]) -> None:
+        li, lj = [], []
+        local = self.local
+        for u, v in pairs:
+            li.append(local[u.pid])
+            lj.append(local[v.pid])
+        self.add(np.array(li, dtype=np.int64), np.array(lj, dtype=np.int64))
+
+    def add(self, i: IntArray, j: IntArray) -> int:
+        """Add the allowed pairs among ``i``–``j`` not yet in the graph; returns how many."""
+        if not len(i):
+            return 0
+        lo, hi = np.minimum(i, j), np.maximum(i, j)
+        keys = lo * self.n + hi
+        keys, first = np.unique(keys, return_index=True)
+        lo, hi = lo[first], hi[first]
+        fresh = np.array([k not in self.seen for k in keys.tolist()], dtype=bool)
+        lo, hi, keys = lo[fresh], hi[fresh], keys[fresh]
+        ok = self.table.allowed(self.gid[lo], self.gid[hi])
+        lo, hi, keys = lo[ok], hi[ok], keys[ok]
+        if not len(lo):
+            return 0
+        self.seen.update(keys.tolist())
+        self._i.append(lo)
+        self._j.append(hi)
+        self._v.append(self.table.vectors(self.gid[lo], self.gid[hi]))
+        self._cache = None
+        return len(lo)
+
+    def arrays(self) -> tuple[IntArray, IntArray, IntArray]:
+        if self._cache is None:
+            if self._i:
+                self._cache = (np.concatenate(self._i), np.concatenate(self._j),
+                               np.concatenate(self._v))
+            else:
+                z = np.zeros(0, dtype=np.int64)
+                self._cache = (z, z, np.zeros((0, N_LEVELS), dtype=np.int64))
+        return self._cache
+
+    @property
+    def edges(self) -> int:
+        return len(self.seen)
+
+    def match(self) -> tuple[IntArray, int]:
+        """Maximum-cardinality, lexicographically best matching: (mate or -1, levels in the
+        weight)."""
+        ei, ej, cv = self.arrays()
+        radix = make_radix(cv, max(self.n // 2, 1), np.stack([ei, ej], axis=1))
+        weights = radix.weights(cv)
+        graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=False)
+        graph.add_nodes_from([None] * self.n)
+        graph.add_edges_from(list(zip(ei.tolist(), ej.tolist(), range(len(ei)), strict=True)))
+        chosen = rx.max_weight_matching(graph, max_cardinality=True,
+                                        weight_fn=weights.__getitem__)
+        mate = np.full(self.n, -1, dtype=np.int64)
+        for a, b in chosen:
+            mate[a], mate[b] = b, a
+        return mate, radix.levels
+
+    def pair_vectors(self, mate: IntArray) -> IntArray:
+        """Cost vector of each node's own pair (rows of unmatched nodes are 0)."""
+        out = np.zeros((self.n, N_LEVELS), dtype=np.int64)
+        has = np.nonzero(mate >= 0)[0]
+        if len(has):
+            lo, hi = np.minimum(has, mate[has]), np.maximum(has, mate[has])
+            out[has] = self.table.vectors(self.gid[lo], self.gid[hi])
+        return out
+
+    def solution(self, mate: IntArray, widenings: int, levels: int, score_ok: bool,
+                 checks: int = 0, added: int = 0) -> Solution:
+        pairs: list[tuple[Node, Node]] = []
+        idx: list[tuple[int, int]] = []
+        for a in range(self.n):
+            b = int(mate[a])
+            if b > a:
+                pairs.append((self.nodes[a], self.nodes[b]))
+                idx.append((a, b))
+        vecs = self.table.vectors(self.gid[[a for a, _ in idx]], self.gid[[b for _, b in idx]])
+        unmatched = [self.nodes[k].pid for k in range(self.n) if mate[k] < 0]
+        full = levels == N_LEVELS and not unmatched
+        return Solution(pairs, vecs.tolist(), full, widenings, self.edges, unmatched=unmatched,
+                        exact=full, levels=levels if not unmatched else 0, score_ok=score_ok,
+                        checks=checks, added=added)
+
+
+__all__ = ["DEFAULT_WIDTH", "KIND_WIDTH", "SMALL_GROUP", "CandidateGraph", "Step", "by_kind", "candidate_pairs", "colour_kinds", "kind_pairs", "widening_steps"]
