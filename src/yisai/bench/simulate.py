@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from yisai.pairing.lot import lot
+from yisai.lot import lot
 from yisai.pairing.model import Entrant, RoundPairing
 from yisai.pairing.swiss import pair_round
 from yisai.record import Game, Result

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from yisai.i18n import tr
+from yisai.lot import pair_lot, shuffled
 from yisai.pairing.colours import choose_colours
 from yisai.pairing.history import build_histories
-from yisai.pairing.lot import pair_lot, shuffled
 from yisai.pairing.model import BoardPairing, Entrant, PairingError, RoundPairing
 from yisai.pairing.swiss import seeding_order
 from yisai.record import Game

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from yisai.i18n import tr
-from yisai.pairing.lot import pair_lot
+from yisai.lot import pair_lot
 from yisai.pairing.model import BoardPairing, ByeAssignment, PairingError, RoundPairing
 from yisai.record import Game, Result
 from yisai.regulation.stages import KnockoutRules

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from yisai.i18n import tr
+from yisai.lot import shuffled
 from yisai.pairing.berger import berger_rounds, round_count
-from yisai.pairing.lot import shuffled
 from yisai.pairing.model import BoardPairing, ByeAssignment, Entrant, PairingError, RoundPairing
 from yisai.pairing.swiss import seeding_order
 from yisai.regulation.rules import PairingRules

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from yisai.i18n import tr
+from yisai.lot import lot, mix_lots, pair_lot, shuffled
 from yisai.pairing.colours import MAX_COLOUR_COST, choose_colours, colour_costs, pair_colour_cost
 from yisai.pairing.graph import BYE, Layout, Node, Solution, solve
 from yisai.pairing.history import PlayerHistory, build_histories
 from yisai.pairing.layout import in_group_cost
-from yisai.pairing.lot import lot, mix_lots, pair_lot, shuffled
 from yisai.pairing.model import (
     BoardPairing,
     ByeAssignment,

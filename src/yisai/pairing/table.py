@@ -18,7 +18,7 @@ from yisai.pairing.weights import LEVELS
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # lot.mix_lots's multiplier
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # yisai.lot.mix_lots's multiplier
 N_LEVELS = len(LEVELS)
 
 
@@ -33,7 +33,7 @@ class PairTable:
     team: IntArray  # -1: no value or no avoidance this round
     colour_black: IntArray  # colour cost if this player takes Black
     colour_white: IntArray
-    lot: IntArray  # the player's own lot of the round (lot.lot(seed, round, id))
+    lot: IntArray  # the player's own lot of the round (yisai.lot.lot(seed, round, id))
     bye_lot: IntArray  # lot of this player taking the bye (mod LOT_RANGE)
     had_bye: IntArray
     bye: int  # index of the bye vertex, -1 if none

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from yisai.lot import shuffled
 from yisai.pairing.berger import berger_rounds
-from yisai.pairing.lot import shuffled
 from yisai.pairing.model import Entrant, RoundPairing
 from yisai.pairing.swiss import pair_round
 from yisai.record import Game, Result

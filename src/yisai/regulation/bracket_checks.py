@@ -6,17 +6,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from yisai.i18n import Text
+from yisai.regulation.findings import Finding, Path
 from yisai.regulation.rules import Criterion
 from yisai.regulation.stages import KnockoutFormat, RoundRobinFormat
 
 if TYPE_CHECKING:
-    from yisai.regulation.checks import Finding, Path
     from yisai.regulation.schema import Regulation
 
 
 def check_brackets(reg: Regulation) -> list[Finding]:
-    from yisai.regulation.checks import Finding
-
     out: list[Finding] = []
     round_robin = False
     for i, s in enumerate(reg.stages):
@@ -55,8 +53,6 @@ def check_brackets(reg: Regulation) -> list[Finding]:
 
 
 def _round_robin(path: Path, fmt: RoundRobinFormat) -> list[Finding]:
-    from yisai.regulation.checks import Finding
-
     out: list[Finding] = []
     groups = fmt.groups
     dupes = sorted({g for g in groups if groups.count(g) > 1})

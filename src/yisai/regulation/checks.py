@@ -6,11 +6,11 @@ English), so the loader can attach a line number; all findings are returned at o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 
 from yisai.i18n import Text
-from yisai.regulation.messages import NONE
+from yisai.regulation.bracket_checks import check_brackets
+from yisai.regulation.findings import Finding, Path, allowed_values
 from yisai.regulation.prizes import PrizeList
 from yisai.regulation.promotions import PromotionRule
 from yisai.regulation.rules import Criterion, PairingRules, RankingRules, Scoring, TimeControl
@@ -22,19 +22,7 @@ from yisai.regulation.stages import (
     SwissFormat,
     TwoGroupSwissFormat,
 )
-
-Path = tuple[str | int, ...]
-
-
-@dataclass(frozen=True)
-class Finding:
-    path: Path
-    problem: Text
-    allowed: Text = NONE
-
-
-def _allowed(values: str) -> Text:
-    return Text(f"允许: {values}", f"allowed: {values}")
+from yisai.regulation.team_checks import check_teams
 
 
 def check(reg: Regulation) -> list[Finding]:
@@ -47,13 +35,9 @@ def check(reg: Regulation) -> list[Finding]:
     out += _numbers(reg)
     out += _avoidance(reg)
     out += _timetables(reg)
-    from yisai.regulation.bracket_checks import check_brackets
-
     out += check_brackets(reg)
     out += _promotions(reg)
     out += _no_effect(reg)
-    from yisai.regulation.team_checks import check_teams
-
     out += check_teams(reg)
     return out
 
@@ -79,7 +63,7 @@ def _timetables(reg: Regulation) -> list[Finding]:
                 out.append(Finding((*path, "round"),
                                    Text(f"{s.name}共{rounds}轮, 没有第{e.round}轮",
                                         f"{s.name} has {rounds} rounds: there is no round {e.round}"),
-                                   _allowed(f"1–{rounds}")))
+                                   allowed_values(f"1–{rounds}")))
             if e.round in seen:
                 out.append(Finding((*path, "round"),
                                    Text(f"第{e.round}轮在日程中出现两次 (另见第{seen[e.round] + 1}项)",
@@ -129,7 +113,7 @@ def _avoidance(reg: Regulation) -> list[Finding]:
             out.append(Finding((*path, "avoid_rounds"),
                                Text(f"回避轮数为 {p.avoid_rounds}, 但没有设置回避什么 (avoid_same), 不起作用",
                                     f"avoid_rounds is {p.avoid_rounds} but avoid_same is not set: it has no effect"),
-                               _allowed("avoid_same = \"team\" | \"province\" | \"city\" | \"club\"")))
+                               allowed_values("avoid_same = \"team\" | \"province\" | \"city\" | \"club\"")))
         if p.avoid_same == "team" and reg.teams is None:
             out.append(Finding((*path, "avoid_same"),
                                Text("回避同队 (avoid_same = \"team\"), 但本赛事没有参赛队 (规程无 [teams]), 不起作用",
@@ -260,7 +244,7 @@ def _promotions(reg: Regulation) -> list[Finding]:
         if rule.division not in divisions:
             out.append(Finding((*path, "division"), Text(f"未知组别: {rule.division}",
                                                          f"unknown division: {rule.division}"),
-                               _allowed(", ".join(divisions))))
+                               allowed_values(", ".join(divisions))))
             continue
         stages = [s for s in reg.stages if rule.division in s.divisions]
         fmts = [s.format_for(rule.division) for s in stages]
@@ -623,7 +607,7 @@ def _references(reg: Regulation) -> list[Finding]:
 
     def need_division(path: Path, did: str) -> bool:
         if did not in divisions:
-            out.append(Finding(path, Text(f"未知组别: {did}", f"unknown division: {did}"), _allowed(allowed_divs)))
+            out.append(Finding(path, Text(f"未知组别: {did}", f"unknown division: {did}"), allowed_values(allowed_divs)))
             return False
         return True
 
@@ -633,7 +617,7 @@ def _references(reg: Regulation) -> list[Finding]:
         ids = [r.id for r in divisions[did].rankings]
         if rid not in ids:
             out.append(Finding(path, Text(f"组别 {did} 没有名次表: {rid}", f"division {did} has no ranking: {rid}"),
-                               _allowed(", ".join(ids))))
+                               allowed_values(", ".join(ids))))
 
     for i, d in enumerate(reg.divisions):
         for j, other in enumerate(d.may_enter_instead):
@@ -662,7 +646,7 @@ def _references(reg: Regulation) -> list[Finding]:
                 out.append(
                     Finding(("stages", i, "format", "qualifies_for"),
                             Text(f"未知阶段: {fmt.qualifies_for}", f"unknown stage: {fmt.qualifies_for}"),
-                            _allowed(", ".join(sorted(stage_ids))))
+                            allowed_values(", ".join(sorted(stage_ids))))
                 )
     team_comps: set[str] = set()
     if reg.teams:
@@ -699,7 +683,7 @@ def _references(reg: Regulation) -> list[Finding]:
         for k, other in enumerate(pl.cumulative_with):
             if other not in list_ids:
                 out.append(Finding(("prizes", "lists", j, "cumulative_with", k), _unknown_prize(other),
-                                   _allowed(", ".join(sorted(list_ids)))))
+                                   allowed_values(", ".join(sorted(list_ids)))))
     for j, sa in enumerate(reg.prizes.special):
         path = ("prizes", "special", j)
         if need_division((*path, "division"), sa.division):

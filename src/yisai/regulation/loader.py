@@ -20,6 +20,7 @@ from yisai.i18n import Text
 from yisai.regulation.checks import check
 from yisai.regulation.locate import key_lines, line_of
 from yisai.regulation.messages import NONE, field_message
+from yisai.regulation.rules import criterion_other_names
 from yisai.regulation.schema import Regulation
 
 
@@ -238,7 +239,7 @@ def _dotted(path: tuple[str | int, ...]) -> str:
 
 def _field_issue(filename: str, lines: dict[tuple[str | int, ...], int], err: ErrorDetails) -> Issue:
     loc = _clean_loc(err["loc"])
-    problem, allowed = field_message(err)
+    problem, allowed = field_message(err, criterion_other_names)
     line = line_of(lines, loc[:-1]) if err["type"] == "missing" else line_of(lines, loc)
     return Issue(filename, line, _dotted(loc), problem, allowed)
 

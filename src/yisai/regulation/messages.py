@@ -8,6 +8,8 @@ loader can print them in the reader's language. Validators that need their own w
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic_core import ErrorDetails
 
 from yisai.i18n import Text
@@ -68,8 +70,16 @@ _MESSAGES: dict[str, tuple[Text, Text]] = {
 _SIGNS = {"greater_than_equal": "≥", "greater_than": ">", "less_than_equal": "≤", "less_than": "<"}
 
 
-def field_message(err: ErrorDetails) -> tuple[Text, Text]:
-    """(what is wrong, what is allowed) for one pydantic error, in both languages."""
+def _no_other_names(expected: str) -> str | None:
+    return None
+
+
+def field_message(err: ErrorDetails, other_names: Callable[[str], str | None] = _no_other_names) -> tuple[Text, Text]:
+    """(what is wrong, what is allowed) for one pydantic error, in both languages.
+
+    ``other_names`` gives, for a refused choice's list of allowed code names, the other names
+    that choice also accepts (the criteria's Chinese names: ``rules.criterion_other_names``), or
+    None; passed in so these generic words need not know the rules' vocabulary."""
     kind = err["type"]
     ctx = err.get("ctx") or {}
     given = err.get("input")
@@ -78,10 +88,7 @@ def field_message(err: ErrorDetails) -> tuple[Text, Text]:
         expected = ctx.get("expected", "")
         problem = Text(f"取值无效: {given!r}", f"invalid value: {given!r}")
         allowed = Text(f"允许: {expected}", f"allowed: {expected}")
-        if "'total_score'" in expected:  # a criterion: its Chinese names are accepted too
-            from yisai.regulation.rules import CRITERION_LABELS
-
-            names = "、".join(CRITERION_LABELS.values())
+        if names := other_names(expected):
             allowed = Text(f"{allowed.zh}; 或中文名: {names}", f"{allowed.en}; or the Chinese names: {names}")
     elif kind in _SIGNS:
         bound = next(iter(ctx.values()), "")

@@ -119,6 +119,12 @@ def criterion_by_name(name: str) -> tuple[Criterion, bool] | None:
     return _CRITERION_ALIASES.get(given) or _CRITERION_ALIASES.get(low)
 
 
+def criterion_other_names(expected: str) -> str | None:
+    """The criteria's Chinese names, when a refused value's allowed list (pydantic's
+    ``expected``) is the criteria's code names: a regulation file may write either."""
+    return "、".join(CRITERION_LABELS.values()) if repr(Criterion.TOTAL_SCORE.value) in expected else None
+
+
 def _code_name(value: object) -> object:
     """A Chinese criterion name in a regulation file becomes its code name (the rest is left
     for the field's own validation, which lists the allowed values)."""
@@ -342,4 +348,5 @@ __all__ = [
     "TimeControl",
     "criterion_by_name",
     "criterion_label",
+    "criterion_other_names",
 ]

@@ -3,7 +3,7 @@
 A ``match_points`` ranking needs a team-match stage to feed it; a team-match stage needs a
 ``match_points`` competition to rank; a tie-break or field that the competition's method never
 reads is refused (it would be silently ignored); a sum of individual results needs the ranking
-list it sums. Each finding names its field (``checks.Finding``).
+list it sums. Each finding names its field (``findings.Finding``).
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from yisai.i18n import Text
+from yisai.regulation.findings import Finding
 from yisai.regulation.team_match import TeamMatchFormat
 from yisai.regulation.teams import MATCH_TIE_BREAKS, PLACE_TIE_BREAKS
 
 if TYPE_CHECKING:
-    from yisai.regulation.checks import Finding
     from yisai.regulation.schema import Regulation
 
 
@@ -32,8 +32,6 @@ def team_match_stages(reg: Regulation) -> list[tuple[tuple[str | int, ...], str,
 
 
 def check_teams(reg: Regulation) -> list[Finding]:
-    from yisai.regulation.checks import Finding
-
     out: list[Finding] = []
     comps = {c.id: c for c in reg.teams.competitions} if reg.teams else {}
     fed: set[str] = set()

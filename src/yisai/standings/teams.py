@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from yisai.i18n import tr
-from yisai.pairing.lot import shuffled
+from yisai.lot import shuffled
 from yisai.registry.person import Player
 from yisai.registry.team import Team
 from yisai.regulation.team_match import BoardPrize, MatchPoints

@@ -1,0 +1,29 @@
+"""One finding of the cross-field checks: the field path, what is wrong and what is allowed.
+
+Its own module so the checks (``checks``, ``bracket_checks``, ``team_checks``) share the type
+and its wording without importing one another; the loader attaches a line number to the path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from yisai.i18n import Text
+from yisai.regulation.messages import NONE
+
+Path = tuple[str | int, ...]
+"""A field's place in the regulation file: keys and list indexes, outermost first."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A refusal of a setting: its field, the problem and (when there is one) what to write."""
+
+    path: Path
+    problem: Text
+    allowed: Text = NONE
+
+
+def allowed_values(values: str) -> Text:
+    """'允许: …' — the values a field may take, in both languages."""
+    return Text(f"允许: {values}", f"allowed: {values}")
