@@ -11,8 +11,9 @@ from yisai.store.database import (
     resolve_url,
     upgrade_database,
 )
+from yisai.store.errors import Conflict, NotFound, StaleVersion
 from yisai.store.records import AuditRecord, EventRecord, ResultChange, RoundRecord, UserRecord
-from yisai.store.repository import Conflict, NotFound, Repository, StaleVersion
+from yisai.store.repository import Repository
 
 __all__ = [
     "AuditRecord",

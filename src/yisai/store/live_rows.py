@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 
 from yisai.qualifier.ladder import LadderLine
 from yisai.qualifier.session import LiveGameInfo
+from yisai.store.errors import Conflict, NotFound, StaleVersion
 from yisai.store.models import LiveCodeRow, LiveGameRow, LiveLadderRow, LiveMoveRow, LiveWaveRow
-from yisai.store.repository import Conflict, NotFound, StaleVersion
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,3 +86,12 @@ class UserRecord:
     phone: str | None
     active: bool
     created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """Who writes and when: every audited write of a row module takes one (the unit of work's
+    actor and clock), so the audit line names them."""
+
+    actor: str
+    at: datetime

@@ -14,8 +14,9 @@ from typing import Any
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
+from yisai.store.errors import NotFound
 from yisai.store.models import AppealRow, AuditRow, GameRow, ResultChangeRow, RoundRow
-from yisai.store.repository import NotFound, Repository
+from yisai.store.repository import Repository
 
 
 def event_stamp(session: Session, event_id: int) -> int:

@@ -1,0 +1,55 @@
+"""Row access for the audit log: every write of the store leaves one line here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from yisai.record.text import clean_text
+from yisai.store.models import AuditRow
+from yisai.store.records import AuditRecord, Stamp
+
+
+def audit(
+    s: Session,
+    by: Stamp,
+    event_id: int | None,
+    action: str,
+    entity: str,
+    entity_id: str | int,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+    note: str = "",
+) -> None:
+    s.add(
+        AuditRow(
+            event_id=event_id,
+            actor=by.actor,
+            at=by.at,
+            action=action,
+            entity=entity,
+            entity_id=str(entity_id),
+            before=before,
+            after=after,
+            note=clean_text(note),  # notes keep any script but never control characters
+        )
+    )
+
+
+def audit_log(
+    s: Session, event_id: int, entity: str | None = None, entity_id: str | int | None = None
+) -> list[AuditRecord]:
+    q = select(AuditRow).where(AuditRow.event_id == event_id)
+    if entity is not None:
+        q = q.where(AuditRow.entity == entity)
+    if entity_id is not None:
+        q = q.where(AuditRow.entity_id == str(entity_id))
+    return [
+        AuditRecord(
+            r.id, r.event_id, r.actor, r.at, r.action, r.entity, r.entity_id, r.before,
+            r.after, r.note,
+        )
+        for r in s.scalars(q.order_by(AuditRow.id))
+    ]
