@@ -248,6 +248,8 @@ class Resident:
                     other.conn.close()
                 conn.close()
                 code = _run_child(request, fds)
+            except KeyboardInterrupt:  # Ctrl-C forwarded before the command's own handler was set
+                code = 130
             finally:
                 os._exit(code)
         for fd in fds:
