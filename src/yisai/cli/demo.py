@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from yisai.awards.inputs import EventResults
+from yisai.cli.hints import cli_hint
 from yisai.cli.rounds import print_round
 from yisai.formats.awards_report import to_lines
 from yisai.formats.regulation_summary import fmt_date
@@ -51,7 +52,7 @@ def demo(
         if reasons:
             console.print(tr(f"[red]{path}: 无法模拟这个规程的比赛:[/red]", f"[red]{path}: this regulation cannot be simulated:[/red]"))
             for why in reasons:
-                console.print(f"  {why.render()}")
+                console.print(f"  {why.reason.render()}" + (f" ({cli_hint(why.hint)})" if why.hint else ""))
             raise typer.Exit(2)
     workdir = None
     if db is None:

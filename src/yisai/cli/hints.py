@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from yisai.i18n import Text
 
 if TYPE_CHECKING:
-    from yisai.services.errors import ServiceError
+    from yisai.services.errors import Hint, ServiceError
 
 # keyed by ``Hint`` value (a str), so that this module loads without the services
 HINTS: dict[str, Text] = {
@@ -37,7 +37,13 @@ HINTS: dict[str, Text] = {
     "list_players": Text("请用 yisai player list 中的编号或身份证号", "use a number shown by yisai player list, or an ID number"),
     "list_teams": Text("可用 yisai team list 查看", "see yisai team list"),
     "list_events": Text("可用 yisai event list 查看", "see yisai event list"),
+    "simulate_qualifier": Text("用 yisai qualifier simulate 模拟一期", "simulate a period with yisai qualifier simulate"),
 }
+
+
+def cli_hint(hint: Hint, lang: str | None = None) -> str:
+    """A hint's words on their own (a list of reasons, each with what to do instead)."""
+    return HINTS[hint.value].render(lang)
 
 
 def cli_message(exc: ServiceError, lang: str | None = None) -> str:
@@ -45,7 +51,7 @@ def cli_message(exc: ServiceError, lang: str | None = None) -> str:
     text = exc.render(lang)
     if exc.hint is None:
         return text
-    words = HINTS[exc.hint.value].render(lang)
+    words = cli_hint(exc.hint, lang)
     for key, value in exc.params.items():  # {division}, {round}: the refusal's own parameters
         if key != "database":
             words = words.replace("{" + key + "}", str(value))

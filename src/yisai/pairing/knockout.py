@@ -132,9 +132,9 @@ def match_outcome(pair: Pair, games: Sequence[Game], rules: KnockoutRules,
         return Outcome(win, (b if win == a else a,))
     if g.result == Result.DRAW:
         if rules.on_draw == "replay":
-            raise Undecided(tr(f"{zh}和棋, 按规程须重赛: 重赛后用 --change 录入重赛结果",
+            raise Undecided(tr(f"{zh}和棋, 按规程须重赛: 重赛后录入重赛结果 (更正本局成绩)",
                                f"{en} is drawn and the regulation says replay: enter the replay's "
-                               "result with --change"), (a, b))
+                               "result as a correction of this game"), (a, b))
         if rules.on_draw in ("black_wins", "white_wins"):
             win = g.black if rules.on_draw == "black_wins" else g.white
             assert win is not None
@@ -143,9 +143,9 @@ def match_outcome(pair: Pair, games: Sequence[Game], rules: KnockoutRules,
         return Outcome(higher, (lower,), tr("和棋, 种子序号靠前者晋级", "drawn: the higher seed goes on"))
     if g.result == Result.BOTH_LOSE:
         if rules.on_both_lose == "replay":
-            raise Undecided(tr(f"{zh}双方判负, 按规程须重赛: 重赛后用 --change 录入重赛结果",
+            raise Undecided(tr(f"{zh}双方判负, 按规程须重赛: 重赛后录入重赛结果 (更正本局成绩)",
                                f"{en}: both lost and the regulation says replay: enter the replay's "
-                               "result with --change"), (a, b))
+                               "result as a correction of this game"), (a, b))
         if rules.on_both_lose == "higher_seed":
             return Outcome(higher, (lower,), tr("双方判负, 种子序号靠前者晋级",
                                                 "both lost: the higher seed goes on"))

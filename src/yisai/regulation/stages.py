@@ -104,7 +104,7 @@ class KnockoutRules(Strict):
     third_place: bool = Field(False, description="季军赛: 半决赛负者争第3、4名 (否则并列第3名)")
     on_draw: DrawRule = Field(
         "replay",
-        description="和棋 (无胜负) 时: replay 重赛 (录入重赛结果, 加 --change); black_wins 和棋黑胜; "
+        description="和棋 (无胜负) 时: replay 重赛 (重赛结果作为本局成绩的更正录入); black_wins 和棋黑胜; "
         "white_wins 和棋白胜; higher_seed 种子序号靠前者晋级",
     )
     on_both_lose: BothLoseRule = Field(

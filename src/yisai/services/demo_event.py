@@ -32,8 +32,10 @@ from yisai.regulation.stages import (
     TwoGroupSwissFormat,
 )
 from yisai.services.context import Context, Refused, Work
+from yisai.services.errors import Hint
 from yisai.services.event_data import division_players
 from yisai.services.events import EventRecord, create_event, playing_stage, regulation_of
+from yisai.services.paired import PairedRound
 from yisai.services.registration import (
     add_team,
     approve_entry,
@@ -43,7 +45,7 @@ from yisai.services.registration import (
 )
 from yisai.services.results import load_event_results
 from yisai.services.round_results import record_result
-from yisai.services.rounds import PairedRound, pair, round_view, set_round_count
+from yisai.services.rounds import pair, round_view, set_round_count
 from yisai.vocabulary.rank import Rank
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
@@ -292,18 +294,27 @@ def pairable_stages(reg: Regulation, division: str) -> list[Stage]:
             and not isinstance(s.format_for(division), LadderFormat | AnnouncedLaterFormat)]
 
 
-def cannot_simulate(reg: Regulation) -> list[Text]:
+@dataclass(frozen=True)
+class Unsimulable:
+    """Why a division cannot be simulated, and what to do instead as a ``Hint`` kind (an online
+    ladder is simulated a period at a time), worded by each front end."""
+
+    reason: Text
+    hint: Hint | None = None
+
+
+def cannot_simulate(reg: Regulation) -> list[Unsimulable]:
     """Why the regulation cannot be run through a simulated event (empty: it can)."""
     out = []
     for d in reg.divisions:
         if pairable_stages(reg, d.id):
             continue
         kinds = {s.format_for(d.id).kind for s in reg.stages if d.id in s.divisions}
-        why = Text("只有线上积分晋级赛 (线上对局, 用 yisai qualifier simulate 模拟一期)",
-                   "only an online ladder (online games: simulate a period with yisai qualifier simulate)") \
-            if kinds == {"online_ladder"} else Text("赛制另行通知或没有按轮次进行的比赛",
-                                                   "its format is announced later or it plays no rounds")
-        out.append(Text(f"{d.name}({d.id}): {why.zh}", f"{d.name} ({d.id}): {why.en}"))
+        ladder = kinds == {"online_ladder"}
+        why = Text("只有线上积分晋级赛 (线上对局)", "only an online ladder (online games)") if ladder else Text(
+            "赛制另行通知或没有按轮次进行的比赛", "its format is announced later or it plays no rounds")
+        out.append(Unsimulable(Text(f"{d.name}({d.id}): {why.zh}", f"{d.name} ({d.id}): {why.en}"),
+                               Hint.SIMULATE_QUALIFIER if ladder else None))
     return out
 
 

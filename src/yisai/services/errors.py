@@ -43,6 +43,7 @@ class Hint(StrEnum):
     LIST_PLAYERS = "list_players"  # where to find a player's number
     LIST_TEAMS = "list_teams"  # where to find the teams
     LIST_EVENTS = "list_events"  # where to find the events
+    SIMULATE_QUALIFIER = "simulate_qualifier"  # an online ladder is simulated a period at a time
 
 
 class ServiceError(Exception):

@@ -133,3 +133,16 @@ def standings_input(
         source=f"event:{event.id}",
         meta={"event": event.name, "seed": str(event.seed)},
     )
+
+
+def current_order(work: Work, event: EventRecord, division: str, stage: Stage, members: list[str],
+                  up_to: int | None = None) -> list[str]:
+    """Current placement order of ``members`` (after round ``up_to``, default the latest): what
+    pairing seeds by, a group stage hands on to its final or bracket, and a final places by."""
+    from yisai.standings import compute_standings
+
+    inp = standings_input(work, event, division, stage.id)
+    if up_to is not None:
+        up_to = min(up_to, inp.rounds)
+    rows = compute_standings(inp, round_=up_to, subset=members, lot_seed=event.seed).rows
+    return [r.player.id for r in rows]

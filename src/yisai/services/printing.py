@@ -716,9 +716,9 @@ def _booklet(ctx: _Ctx) -> Document:
 
 def _brackets(ctx: _Ctx) -> Document:
     """Each round-robin / knockout division as the public page shows it
-    (``services.brackets.stage_view``): the final places once decided, every group's crosstable
+    (``services.stage_view.stage_view``): the final places once decided, every group's crosstable
     with points and places, then the bracket round by round with where each side came from."""
-    from yisai.services.brackets import has_brackets, stage_view
+    from yisai.services.stage_view import has_brackets, stage_view
 
     sections: list[Section] = []
     for did in ctx.divisions():

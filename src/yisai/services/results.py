@@ -15,11 +15,11 @@ from yisai.record import Game
 from yisai.regulation import Regulation
 from yisai.regulation.divisions import RankingList
 from yisai.regulation.stages import KnockoutFormat, RoundRobinFormat, TwoGroupSwissFormat
+from yisai.services.brackets import bracket_final_order
 from yisai.services.context import InputError, Work
-from yisai.services.event_data import PLACEMENT_GROUP, group_members, standings_input
+from yisai.services.event_data import PLACEMENT_GROUP, current_order, group_members, standings_input
 from yisai.services.events import playing_stage, regulation_of, resolve_event
 from yisai.services.registration import approved_players
-from yisai.services.rounds import current_order
 from yisai.standings import Standings, StandingsInput, compute_standings
 from yisai.standings.names import CriterionRef
 from yisai.standings.placement import apply_final_places
@@ -27,14 +27,13 @@ from yisai.standings.teams import RankingTable
 from yisai.store import EventRecord
 
 
-def _final_order(work: Work, event: EventRecord, reg: Regulation, division: str,
+def final_order(work: Work, event: EventRecord, reg: Regulation, division: str,
                  round_: int | None) -> list[tuple[int, str, str]] | None:
-    """(place, player, reason) after a complete same-place final; None if there is none yet."""
+    """(place, player, reason) after a complete same-place final or a decided bracket; None if
+    there is none yet. Standings, prizes and the stage's page all place by this one order."""
     stage = playing_stage(reg, division)
     fmt = stage.format_for(division)
     if isinstance(fmt, RoundRobinFormat | KnockoutFormat):
-        from yisai.services.brackets import bracket_final_order
-
         return bracket_final_order(work, event, division, stage, round_)
     if not isinstance(fmt, TwoGroupSwissFormat):
         return None
@@ -81,7 +80,7 @@ def division_standings(
             lambda: compute_standings(inp, round_, criteria, members, lot_seed=event.seed), ValueError, exc)
         raise InputError(text, code="bad_standings_request") from None
     if criteria is None:
-        order = _final_order(work, event, reg, division, round_)
+        order = final_order(work, event, reg, division, round_)
         if order is not None:
             standings = apply_final_places(standings, order)
     if subset is not None:

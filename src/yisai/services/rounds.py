@@ -17,9 +17,9 @@ from __future__ import annotations
 # single result entry (a referee pays start-up time per result).
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from yisai.formats.result_sheet import (
     ResultSheet,
@@ -38,7 +38,6 @@ from yisai.record.parse import (
     result_word,
 )
 from yisai.regulation import Regulation
-from yisai.regulation.rules import Scoring
 from yisai.regulation.stages import (
     KnockoutFormat,
     RoundRobinFormat,
@@ -51,14 +50,15 @@ from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Conflict, Hint
 from yisai.services.event_data import (
     PLACEMENT_GROUP,
+    current_order,
     division_players,
     entrants_of,
     group_members,
-    standings_input,
     team_of,
 )
 from yisai.services.events import playing_stage, regulation_of, resolve_division, resolve_event
 from yisai.services.identity import Action
+from yisai.services.paired import PairedRound, scores_before
 from yisai.services.round_results import (
     already_entered,
     entry_problem,
@@ -71,18 +71,6 @@ from yisai.store import EventRecord, RoundRecord, StaleVersion
 
 if TYPE_CHECKING:
     from yisai.pairing import Controls, RoundPairing
-
-
-@dataclass(frozen=True)
-class PairedRound:
-    event: EventRecord
-    division: str
-    stage: Stage
-    round: int
-    parts: tuple[tuple[str, RoundPairing], ...]  # (group, pairing); group "" for plain Swiss
-    names: dict[str, str] = field(default_factory=dict)  # player id → name, for showing it
-    held_back: dict[str, Text] = field(default_factory=dict)  # sat out for check-in, and why
-    matches: tuple[Any, ...] = ()  # team matches (services.team_matches.MatchRow) of a team round
 
 
 def _check_previous_complete(work: Work, event: EventRecord, division: str, stage: Stage, n: int) -> None:
@@ -105,18 +93,6 @@ def _check_previous_complete(work: Work, event: EventRecord, division: str, stag
                            f"round {n - 1} still has {len(missing)} board(s) without a result: "
                            f"round {n} cannot be paired"),
                       missing[:20], code="previous_round_incomplete", params={"round": n})
-
-
-def current_order(work: Work, event: EventRecord, division: str, stage: Stage, members: list[str],
-           up_to: int | None = None) -> list[str]:
-    """Current placement order of ``members`` (after round ``up_to``, default the latest)."""
-    from yisai.standings import compute_standings
-
-    inp = standings_input(work, event, division, stage.id)
-    if up_to is not None:
-        up_to = min(up_to, inp.rounds)
-    rows = compute_standings(inp, round_=up_to, subset=members, lot_seed=event.seed).rows
-    return [r.player.id for r in rows]
 
 
 def pair(
@@ -427,19 +403,6 @@ def _final_seats(work: Work, event: EventRecord, division: str, stage: Stage) ->
         order = current_order(work, event, division, stage, members, fmt.group_rounds)
         out.update({pid: (name, k) for k, pid in enumerate(order, start=1)})
     return out
-
-
-def scores_before(players: set[str], games: list[Game], round_no: int, scoring: Scoring) -> dict[str, int]:
-    """Each player's score after the rounds before ``round_no``, as pairing counts it.
-
-    A game whose result is still missing counts nothing (instead of stopping, as pairing does:
-    a table can be shown while a result is being corrected).
-    """
-    settled = [replace(g, played=False) if g.result == Result.UNKNOWN and not g.is_bye else g
-               for g in games if g.round < round_no]
-    from yisai.pairing.history import build_histories
-
-    return {p: h.score for p, h in build_histories(players, settled, round_no, scoring).items()}
 
 
 def sheet_lines(view: RoundView) -> list[SheetLine]:

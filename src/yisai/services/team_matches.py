@@ -25,9 +25,10 @@ from yisai.regulation import Regulation
 from yisai.regulation.stages import Stage
 from yisai.regulation.team_match import TeamMatchFormat
 from yisai.services.context import InputError, Refused, Work
-from yisai.services.errors import Forbidden
+from yisai.services.errors import Forbidden, Hint
 from yisai.services.events import regulation_of, resolve_division, resolve_event
 from yisai.services.identity import Action, Role
+from yisai.services.paired import PairedRound, scores_before
 from yisai.services.registration import approved_players
 from yisai.standings.teams import BoardResult, TeamMatch
 from yisai.store import Conflict as StoreConflict
@@ -36,7 +37,6 @@ from yisai.store.lineup_rows import LineupRecord, LineupRows
 
 if TYPE_CHECKING:
     from yisai.pairing import RoundPairing
-    from yisai.services.rounds import PairedRound
 
 
 def team_match_stage(reg: Regulation, division: str | None = None,
@@ -269,7 +269,6 @@ def pair_team_round(work: Work, event: EventRecord, reg: Regulation, division: s
         pair_teams_swiss,
         round_robin_seats,
     )
-    from yisai.services.rounds import PairedRound
 
     teams = playing_teams(work, event, division)
     if len(teams) < 2:
@@ -355,9 +354,8 @@ def pair_team_round(work: Work, event: EventRecord, reg: Regulation, division: s
 
         raise Conflict(exc.text, code="pairing_conflict", params={"round": round_no, "division": division}) from None
     except StoreConflict as exc:
-        raise Refused(Text(f"{exc.text.zh} (重新编排未赛的轮次请加 --replace)",
-                           f"{exc.text.en} (to pair a round without results again, add --replace)"),
-                      code="round_exists", params={"round": round_no, "division": division}) from None
+        raise Refused(exc.text, code="round_exists", params={"round": round_no, "division": division},
+                      hint=Hint.REPLACE) from None
     work.emit("round_paired", event.id, division=division, round=round_no, groups=[""], replaced=replace)
     player_names = {p.id: p.name for p in work.repo.list_players(event.id)}
     boards = _as_pairing(work, event, division, stage, round_no, stored, games, names)
@@ -370,7 +368,6 @@ def _as_pairing(work: Work, event: EventRecord, division: str, stage: Stage, rou
     """The round's board games in the shape every caller of ``pair`` reads (``parts``), so a
     team round is listed, explained and played like any other: each board says its match."""
     from yisai.pairing import BoardPairing, RoundPairing
-    from yisai.services.rounds import scores_before
 
     reg = regulation_of(event)
     players = {pid for g in games for pid in (g.black, g.white) if pid}

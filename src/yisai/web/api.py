@@ -156,7 +156,7 @@ def brackets(request: Request, event_id: int, division: str) -> dict[str, Any]:
     ranking), the bracket so far (published rounds) and the final places once decided."""
     from dataclasses import asdict
 
-    from yisai.services.brackets import stage_view
+    from yisai.services.stage_view import stage_view
 
     with state(request).ctx.work(actor=PUBLIC) as work:
         view = stage_view(work, str(event_id), division, published_only=True)
@@ -187,7 +187,6 @@ def team_standings(request: Request, event_id: int) -> dict[str, Any]:
 def team_round(request: Request, event_id: int, number: int) -> dict[str, Any]:
     """A published team round: each match with its boards (players' names only), 局分 and 场分."""
     from yisai.services.team_matches import team_match_stage
-    from yisai.web.team_matches import match_cards
 
     with state(request).ctx.work(actor=PUBLIC) as work:
         e = resolve_event(work, str(event_id))
@@ -197,7 +196,7 @@ def team_round(request: Request, event_id: int, number: int) -> dict[str, Any]:
         if not stored or not all(is_published(r.status) for r in stored):
             raise NotFoundError(Text(f"第{number}轮团体对阵尚未公布", f"team round {number} is not published yet"),
                                 code="not_published")
-        return {"round": number, "matches": match_cards(work, event_id, number)}
+        return {"round": number, "matches": views.match_cards(work, event_id, number)}
 
 
 @router.post("/events/{event_id}/rounds/{division}/{number}/results")

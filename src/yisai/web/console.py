@@ -303,12 +303,11 @@ async def pair_round(request: Request, event_id: int) -> Response:
 @router.get("/events/{event_id}/rounds/{division}/{number}", response_class=HTMLResponse)
 def round_console(request: Request, event_id: int, division: str, number: int,
                   msg: str = "", err: str = "") -> Response:
-    from yisai.web.team_matches import is_team_division, match_cards
-
     with acting(request) as work:
         ctx = _event_context(work, event_id)
         view = round_view(work, str(event_id), division, number)
-        matches = match_cards(work, event_id, number) if is_team_division(work, event_id, division) else []
+        matches = (views.match_cards(work, event_id, number)
+                   if views.is_team_division(work, event_id, division) else [])
     published = all(r.status == "published" for r in view.rounds)
     return page(request, "console/round.html", division=division, number=number, view=view, matches=matches,
                 groups=views.board_lines(view), published=published, msg=msg, err=err, grid_words=GRID_WORDS,

@@ -31,6 +31,8 @@ HINTS: dict[Hint, Text] = {
     Hint.LIST_PLAYERS: Text("请用“报名审核”页中的编号或身份证号", "use a number from the Entries page, or an ID number"),
     Hint.LIST_TEAMS: Text("队伍见“报名附件”页", "the teams are listed on the Papers page"),
     Hint.LIST_EVENTS: Text("比赛见工作台首页", "the events are listed on the console's start page"),
+    Hint.SIMULATE_QUALIFIER: Text("线上积分晋级赛须由服务器管理员在命令行按期模拟",
+                                  "an online ladder is simulated period by period on the server's command line"),
 }
 
 

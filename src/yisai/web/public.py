@@ -80,7 +80,7 @@ def _template(request: Request, name: str, **context: Any) -> str:
 def _event_nav(work: Work, event_id: int) -> dict[str, Any]:
     event = resolve_event(work, str(event_id))
     reg = regulation_of(event)
-    from yisai.services.brackets import has_brackets
+    from yisai.services.stage_view import has_brackets
 
     return {"event": event, "reg": reg, "divisions": views.divisions_of(reg),
             "rounds": rounds_index(work, event.id),
@@ -123,10 +123,9 @@ def _pairings_html(request: Request, event_id: int, division: str, number: int) 
     def render(work: Work) -> str:
         view = round_view(work, str(event_id), division, number)
         published = all(is_published(r.status) for r in view.rounds)
-        from yisai.web.team_matches import is_team_division, match_fragment
-
-        if is_team_division(work, event_id, division):  # 团体赛: matches with their boards
-            return match_fragment(request, work, event_id, number, published)
+        if views.is_team_division(work, event_id, division):  # 团体赛: matches with their boards
+            return state(request).templates.get_template("_team_matches.html").render(
+                t=tr, published=published, matches=views.match_cards(work, event_id, number) if published else [])
         return state(request).templates.get_template("_pairings.html").render(
             t=tr, published=published, groups=views.board_lines(view) if published else [])
     return render
@@ -200,7 +199,7 @@ async def standings_fragment(request: Request, event_id: int, division: str, ran
 
 def _brackets_html(request: Request, event_id: int, division: str) -> Render:
     def render(work: Work) -> str:
-        from yisai.services.brackets import stage_view
+        from yisai.services.stage_view import stage_view
 
         view = stage_view(work, str(event_id), division, published_only=True)
         return state(request).templates.get_template("_brackets.html").render(t=tr, view=view)

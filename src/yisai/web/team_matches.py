@@ -1,8 +1,8 @@
 """团体赛 pages: the public team table and matches, and the line-up form (team leader for his own
 team, or the chief referee) in the console.
 
-The public round page shows a team round's matches through ``public._pairings_html`` (which asks
-``match_fragment`` here); board results are entered on the console's ordinary result grid.
+The public round page, the console's round page and the API show a team round's matches from
+``views.match_cards``; board results are entered on the console's ordinary result grid.
 """
 
 from __future__ import annotations
@@ -14,62 +14,21 @@ from fastapi.responses import HTMLResponse, Response
 
 from yisai.i18n import tr
 from yisai.services.context import Work
-from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action
 from yisai.services.publishing import is_published
-from yisai.services.team_matches import (
-    board_result_word,
-    lineups,
-    submit_lineup,
-    team_match_stage,
-    team_round_view,
-    team_rounds,
-)
-from yisai.web import reports
+from yisai.services.team_matches import lineups, submit_lineup, team_match_stage, team_rounds
+from yisai.web import reports, views
 from yisai.web.console import _event_context, _form, _text, acting, back
-from yisai.web.core import page, state
+from yisai.web.core import page
+from yisai.web.public import _event_nav, _template, serve_cached
 
 public_router = APIRouter(include_in_schema=False)
 console_router = APIRouter(prefix="/console", include_in_schema=False)
 
 
-def match_cards(work: Work, event_id: int, number: int) -> list[dict[str, Any]]:
-    """A team round as plain rows for the templates: each match, its boards, names, results."""
-    view = team_round_view(work, str(event_id), number)
-    pn = view.player_names
-    out = []
-    for m in view.matches:
-        boards = []
-        for b in m.boards:
-            table = view.tables.get((m.number, b.board))
-            game = view.games.get(table) if table else None
-            boards.append({
-                "board": b.board, "table": table or "",
-                "a": pn.get(b.player_a or "", "—"), "b": pn.get(b.player_b or "", "—"),
-                "a_colour": tr("黑", "B") if view.a_black.get((m.number, b.board)) else tr("白", "W"),
-                "result": board_result_word(b, game),
-            })
-        out.append({"number": m.number, "a": m.name_a, "b": m.name_b, "bye": m.team_b is None,
-                    "points": f"{m.points_a:g} : {m.points_b:g}", "finished": m.finished,
-                    "match": f"{m.match_a} : {m.match_b}" if m.finished and m.team_b else "",
-                    "span": m.table_span, "boards": boards})
-    return out
-
-
-def match_fragment(request: Request, work: Work, event_id: int, number: int, published: bool) -> str:
-    return state(request).templates.get_template("_team_matches.html").render(
-        t=tr, published=published, matches=match_cards(work, event_id, number) if published else [])
-
-
-def is_team_division(work: Work, event_id: int, division: str) -> bool:
-    reg = regulation_of(resolve_event(work, str(event_id)))
-    return team_match_stage(reg, division) is not None
-
-
 @public_router.get("/events/{event_id}/teams", response_class=HTMLResponse)
 async def teams_page(request: Request, event_id: int) -> Response:
     """团体名次 (场分, 局分, the regulation's tie-breaks) and every round's match scores."""
-    from yisai.web.public import _event_nav, _template, serve_cached
 
     def render(work: Work) -> str:
         nav = _event_nav(work, event_id)
@@ -82,7 +41,7 @@ async def teams_page(request: Request, event_id: int) -> Response:
             stage, division, _fmt = found
             stored = work.repo.list_rounds(nav["event"].id, division, stage=stage.id, number=n)
             if stored and all(is_published(r.status) for r in stored):  # unpublished rounds stay hidden
-                rounds.append((n, match_cards(work, event_id, n)))
+                rounds.append((n, views.match_cards(work, event_id, n)))
         return _template(request, "teams.html", pages=pages, match_rounds=rounds, **nav)
 
     return await serve_cached(request, event_id, ("teams",), render)

@@ -17,8 +17,11 @@ from yisai.record.parse import result_word
 from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player
 from yisai.regulation import Regulation
+from yisai.services.context import Work
+from yisai.services.events import regulation_of, resolve_event
 from yisai.services.registration import EntryView, TeamView
 from yisai.services.rounds import RoundView
+from yisai.services.team_matches import board_result_word, team_match_stage, team_round_view
 from yisai.standings.ranking import Standings
 
 STATUS_EN = {"pending": "pending", "approved": "approved", "rejected": "rejected", "withdrawn": "withdrawn"}
@@ -191,3 +194,35 @@ def summary_sections(lines: list[str]) -> list[tuple[str, list[str]]]:
 
 def divisions_of(reg: Regulation) -> list[tuple[str, str]]:
     return [(d.id, d.name) for d in reg.divisions]
+
+
+# ------------------------------------------------------------------ team matches (团体赛)
+
+
+def match_cards(work: Work, event_id: int, number: int) -> list[dict[str, Any]]:
+    """A team round as plain rows for the templates: each match, its boards, names, results."""
+    view = team_round_view(work, str(event_id), number)
+    pn = view.player_names
+    out = []
+    for m in view.matches:
+        boards = []
+        for b in m.boards:
+            table = view.tables.get((m.number, b.board))
+            game = view.games.get(table) if table else None
+            boards.append({
+                "board": b.board, "table": table or "",
+                "a": pn.get(b.player_a or "", "—"), "b": pn.get(b.player_b or "", "—"),
+                "a_colour": tr("黑", "B") if view.a_black.get((m.number, b.board)) else tr("白", "W"),
+                "result": board_result_word(b, game),
+            })
+        out.append({"number": m.number, "a": m.name_a, "b": m.name_b, "bye": m.team_b is None,
+                    "points": f"{m.points_a:g} : {m.points_b:g}", "finished": m.finished,
+                    "match": f"{m.match_a} : {m.match_b}" if m.finished and m.team_b else "",
+                    "span": m.table_span, "boards": boards})
+    return out
+
+
+def is_team_division(work: Work, event_id: int, division: str) -> bool:
+    """Whether the division plays team matches (its rounds are shown as matches with boards)."""
+    reg = regulation_of(resolve_event(work, str(event_id)))
+    return team_match_stage(reg, division) is not None
