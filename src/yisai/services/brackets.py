@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from yisai.i18n import Text, tr
-from yisai.record import Game
 from yisai.record.groups import KNOCKOUT_GROUP
 from yisai.regulation.stages import KnockoutFormat, KnockoutRules, RoundRobinFormat, Stage
 from yisai.services.context import Refused, Work
-from yisai.services.event_data import current_order, group_members
+from yisai.services.event_data import current_order
 from yisai.store import EventRecord
 
 if TYPE_CHECKING:
@@ -146,8 +145,8 @@ def pair_knockout(work: Work, event: EventRecord, division: str, stage: Stage, f
                   round_no: int, entrants: list[Entrant], reg: Regulation, controls: Controls | None,
                   absent: Sequence[str]) -> Paired:
     """Round ``round_no`` of a stand-alone knockout seeded by rank (or lot)."""
+    from yisai.lot import shuffled
     from yisai.pairing.knockout import seeded_slots
-    from yisai.pairing.lot import shuffled
     from yisai.pairing.swiss import seeding_order
 
     _refuse_controls(stage, controls, absent)
@@ -260,16 +259,3 @@ def bracket_final_order(work: Work, event: EventRecord, division: str, stage: St
         places += [(after, pid, tr(f"未进入淘汰赛 (并列第{after}名)", f"not in the bracket (place {after}=)"))
                    for pid in rest]
     return places
-
-
-def group_orders(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, list[str]]:
-    """Each round-robin group's current order (best first), for crosstables and printing."""
-    seats = group_seats(work, event, division, stage) or group_members(work, event, division, stage)
-    last = group_stage_rounds(seats)
-    played = [n for n in work.repo.round_numbers(event.id, division, stage=stage.id) if n <= last]
-    return {g: current_order(work, event, division, stage, s, max(played, default=0) or None)
-            for g, s in seats.items()}
-
-
-def games_of(work: Work, event: EventRecord, division: str, stage: Stage, group: str) -> list[Game]:
-    return work.repo.games(event.id, division, stage=stage.id, group=group)
