@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the board loads in the client processes, not at import
+    from yisai.game.board import Board
 
 
 @dataclass
@@ -89,11 +92,7 @@ async def player(
             elif t == "state" and msg.get("game") == game:  # resync: rebuild from the moves
                 board = Board(19)
                 for a in msg["moves"]:
-                    color = BLACK if a["color"] == "B" else WHITE
-                    if a["kind"] == "move":
-                        board.play(color, board.parse_gtp(a["point"]))
-                    elif a["kind"] == "pass":
-                        board.pass_move(color)
+                    _apply(board, a)
                 version = msg["version"]
                 await maybe_move()
             elif t == "ack":
@@ -102,12 +101,7 @@ async def player(
                     stats.acks.append((done_at, done_at - sent_at))
                 sent_at = None
             elif t == "update" and msg["version"] == version + 1:
-                a = msg["action"]
-                color = BLACK if a["color"] == "B" else WHITE
-                if a["kind"] == "move":
-                    board.play(color, board.parse_gtp(a["point"]))
-                elif a["kind"] == "pass":
-                    board.pass_move(color)
+                _apply(board, msg["action"])
                 version = msg["version"]
                 await maybe_move()
             elif t == "ended":
@@ -173,3 +167,14 @@ def client_process(index: int, count: int, bases: list[str], secret: str, games:
 
 
 __all__ = ["Stats", "client_process", "default_clients", "player"]
+
+
+def _apply(board: Board, action: dict[str, Any]) -> None:
+    """Play one action of the server's record on the client's own board (moves and passes)."""
+    from yisai.game.board import BLACK, WHITE
+
+    color = BLACK if action["color"] == "B" else WHITE
+    if action["kind"] == "move":
+        board.play(color, board.parse_gtp(action["point"]))
+    elif action["kind"] == "pass":
+        board.pass_move(color)
