@@ -14,8 +14,11 @@ balances, earlier meetings) is computed once per round in ``RoundState``.
 
 from __future__ import annotations
 
+import array
+import functools
+import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from yisai.pairing.opengotha.params import OGHandicapParameters, OGPairingParameters
 from yisai.record import Game
@@ -46,14 +49,18 @@ def jdiv(a: int, b: int) -> int:
     return q if (a >= 0) == (b >= 0) else -q
 
 
-def _utf16(text: str) -> list[int]:
-    data = text.encode("utf-16-be")
-    return [int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data), 2)]
+@functools.lru_cache(maxsize=1 << 16)
+def utf16_units(text: str) -> tuple[int, ...]:
+    """The UTF-16 code units Java compares strings by (cached: names are compared often)."""
+    units = array.array("H", text.encode("utf-16-le"))
+    if sys.byteorder == "big":
+        units.byteswap()
+    return tuple(units)
 
 
 def java_compare(a: str, b: str) -> int:
     """Sign of Java's ``String.compareTo`` (UTF-16 code units)."""
-    ua, ub = _utf16(a), _utf16(b)
+    ua, ub = utf16_units(a), utf16_units(b)
     return (ua > ub) - (ua < ub)
 
 
@@ -65,7 +72,7 @@ def det_random(maximum: int, name1: str, name2: str) -> int:
     inverse = java_compare(name1, name2) > 0
     if inverse:
         name1, name2 = name2, name1
-    total = sum(c * (i + 1) for i, c in enumerate(_utf16(name1 + name2)))
+    total = sum(c * (i + 1) for i, c in enumerate(utf16_units(name1 + name2)))
     value = (total * 1234567) % (maximum + 1)
     return maximum - value if inverse else value
 
@@ -165,7 +172,10 @@ class RoundState:
         self.round = round_
         self.games = [g for g in games if g.round < round_]
         self.index = {p.id: i for i, p in enumerate(tour.players)}
-        self.scores: OGScores = compute_og_scores(tour.players, self.games, tour.params)
+        # Scores up to the round being paired are all the pairing reads (its tables read that
+        # round, still unplayed); a criterion's value never depends on later rounds.
+        upto = replace(tour.params, number_of_rounds=min(tour.params.number_of_rounds, round_))
+        self.scores: OGScores = compute_og_scores(tour.players, self.games, upto)
         # OpenGotha's standings before the round: the order its pairing window lists the
         # players in (which player of a pair is "first"), and the DC/SDC the groups sort by.
         self.standing = og_order(self.scores, round_ - 1)
@@ -264,8 +274,8 @@ class RoundState:
                 if members:
                     members.sort(key=lambda i: (
                         tuple(-self.crit(c, i) for c in crits),
-                        _utf16(players[i].last_name or players[i].name),
-                        _utf16(players[i].first_name),
+                        utf16_units(players[i].last_name or players[i].name),
+                        utf16_units(players[i].first_name),
                     ))
                     for pos, i in enumerate(members):
                         self.placed[i].group = group

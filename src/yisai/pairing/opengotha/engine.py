@@ -26,11 +26,11 @@ from yisai.pairing.opengotha.costs import (
     OGCost,
     OGTournament,
     RoundState,
-    java_compare,
     jdiv,
     player_rank,
+    utf16_units,
 )
-from yisai.pairing.opengotha.matrix import cost_totals
+from yisai.pairing.opengotha.matrix import pair_costs
 from yisai.record import Game, Result
 from yisai.standings.opengotha import category
 
@@ -77,17 +77,13 @@ class OGRoundPairing:
         return out
 
 
-def _name_key(tour: OGTournament, i: int) -> tuple[str, str]:
-    p = tour.players[i]
-    return (p.last_name or p.name, p.first_name)
-
-
 def _name_order(tour: OGTournament, members: Sequence[int]) -> list[int]:
-    def cmp(i: int, j: int) -> int:
-        (n1, f1), (n2, f2) = _name_key(tour, i), _name_key(tour, j)
-        return java_compare(n1, n2) or java_compare(f1, f2)
+    """By name then first name, as Java's ``String.compareTo`` orders them (UTF-16 units)."""
+    def key(i: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        p = tour.players[i]
+        return utf16_units(p.last_name or p.name), utf16_units(p.first_name)
 
-    return sorted(members, key=functools.cmp_to_key(cmp))
+    return sorted(members, key=key)
 
 
 def pairable_players(tour: OGTournament, games: Sequence[Game], round_: int) -> list[int]:
@@ -153,12 +149,12 @@ def split_field(state: RoundState, players: list[int]) -> list[list[int]]:
 
 
 def _match(state: RoundState, group: list[int]) -> list[tuple[int, int]]:
-    costs = cost_totals(state, group)
-    upper = np.triu_indices(len(group), 1)
+    rows, cols = np.triu_indices(len(group), 1)
+    costs = pair_costs(state, group, rows, cols)
     graph = rx.PyGraph()
     graph.add_nodes_from(group)
     graph.extend_from_weighted_edge_list(
-        list(zip(upper[0].tolist(), upper[1].tolist(), costs[upper].tolist(), strict=True)))
+        list(zip(rows.tolist(), cols.tolist(), costs.tolist(), strict=True)))
     mates = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     pairs = [(min(u, v), max(u, v)) for u, v in mates]
     return sorted((group[a], group[b]) for a, b in pairs)
@@ -256,12 +252,12 @@ def _table_order(
             return standing.criterion_value(scores, c, i)
         return scores.value(c, i, round_)
 
+    players = {i for w, b, _, _ in boards for i in (w, b)}
+    values = {i: tuple(value(c, i) for c in crits) for i in players}
+
     def better(i: int, j: int) -> int:  # ScoredPlayerComparator with ex aequo kept
-        for c in crits:
-            vi, vj = value(c, i), value(c, j)
-            if vi != vj:
-                return -1 if vi > vj else 1
-        return 0
+        vi, vj = values[i], values[j]
+        return -1 if vi > vj else 1 if vi < vj else 0
 
     def rating(i: int) -> int:
         r = tour.players[i].rating
