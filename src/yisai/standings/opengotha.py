@@ -22,10 +22,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from yisai.record import Game, Result
 from yisai.standings.confrontation import Confrontation
 from yisai.standings.model import StandingsPlayer
+
+if TYPE_CHECKING:  # numpy is imported where it is used: the standings load without it
+    import numpy as np
+    import numpy.typing as npt
+
+    I64 = npt.NDArray[np.int64]
 
 # Participation states (OpenGotha's ScoredPlayer constants)
 ABSENT, NOT_ASSIGNED, BYE, PAIRED = -3, -2, -1, 1
@@ -358,74 +365,21 @@ def compute_og_scores(
                 wx2[i][r] = _wx2(met.result, is_white)
                 hd_sign[i][r] = met.handicap if is_white else -met.handicap
 
-    virtual = params.count_not_played_as_half
-    sosw = [[0] * R for _ in range(n)]
-    soswm1 = [[0] * R for _ in range(n)]
-    soswm2 = [[0] * R for _ in range(n)]
-    sdsw = [[0] * R for _ in range(n)]
-    sosm = [[0] * R for _ in range(n)]
-    sosmm1 = [[0] * R for _ in range(n)]
-    sosmm2 = [[0] * R for _ in range(n)]
-    sdsm = [[0] * R for _ in range(n)]
-    sosts = [[0] * R for _ in range(n)]
-    w_base = nbwv if virtual else nbw
-    m_base = mmsv if virtual else mms
-    for r in range(R):
-        for i in range(n):
-            osw = [0] * (r + 1)
-            osm = [0] * (r + 1)
-            sds_w = sds_m = sos_ts = 0
-            for rr in range(r + 1):
-                o = opp[i][rr]
-                if o < 0:
-                    osm[rr] = 2 * smms_of[i]
-                    sos_ts += 2 * smms_of[i]
-                    continue
-                osw[rr] = w_base[o][r]
-                sds_w += osw[rr] * wx2[i][rr]
-                osm[rr] = m_base[o][r] + 2 * hd_sign[i][rr]
-                sds_m += osm[rr] * wx2[i][rr]
-                sos_ts += (0 if virtual else sts[o][r]) + 2 * hd_sign[i][rr]
-            sosw[i][r], sdsw[i][r] = sum(osw), sds_w
-            sosm[i][r], sdsm[i][r], sosts[i][r] = sum(osm), sds_m, sos_ts
-            soswm1[i][r], soswm2[i][r] = _minus_one_two(osw, r, sosw[i][r])
-            if r >= 2:
-                sosmm1[i][r], sosmm2[i][r] = _minus_one_two(osm, r, sosm[i][r])
+    import numpy as np
 
-    # 5) SOSOSW, SOSOSM
-    sososw = [[0] * R for _ in range(n)]
-    sososm = [[0] * R for _ in range(n)]
-    for r in range(R):
-        for i in range(n):
-            tw = tm = 0
-            for rr in range(r + 1):
-                o = opp[i][rr]
-                if o < 0:
-                    tm += 2 * smms_of[i] * (r + 1)
-                else:
-                    tw += sosw[o][r]
-                    tm += sosm[o][r]
-            sososw[i][r], sososm[i][r] = tw, tm
-
-    # 6) EXT, EXR: attempted / achieved "exploits" against stronger opponents
-    ext = [[0] * R for _ in range(n)]
-    exr = [[0] * R for _ in range(n)]
-    ranks = [p.rank.value if p.rank is not None else -30 for p in players]
-    for r in range(R):
-        for i in range(n):
-            te = tr_ = 0
-            for rr in range(r + 1):
-                o = opp[i][rr]
-                if o < 0:
-                    continue
-                real_hd = hd_sign[i][rr]
-                natural = ranks[i] - ranks[o]
-                diff = real_hd - natural
-                coef = 0 if diff < 0 else 1 if diff == 0 else 2 if diff == 1 else 3
-                te += nbw[o][r] * coef
-                if wx2[i][rr] == 2:
-                    tr_ += nbw[o][r] * coef
-            ext[i][r], exr[i][r] = te, tr_
+    sos = _opponent_sums(
+        np.array(opp, np.int64).reshape(n, R), np.array(wx2, np.int64).reshape(n, R),
+        np.array(hd_sign, np.int64).reshape(n, R),
+        np.array(nbwv if params.count_not_played_as_half else nbw, np.int64).reshape(n, R),
+        np.array(mmsv if params.count_not_played_as_half else mms, np.int64).reshape(n, R),
+        np.array(nbw, np.int64).reshape(n, R), np.array(sts, np.int64).reshape(n, R),
+        np.array(smms_of, np.int64),
+        np.array([p.rank.value if p.rank is not None else -30 for p in players], np.int64),
+        params.count_not_played_as_half,
+    )
+    sosw, soswm1, soswm2, sdsw, sosm, sosmm1, sosmm2, sdsm, sosts, sososw, sososm, ext, exr = (
+        sos[name] for name in ("SOSW", "SOSWM1", "SOSWM2", "SODOSW", "SOSM", "SOSMM1",
+                               "SOSMM2", "SODOSM", "SOSTS", "SOSOSW", "SOSOSM", "EXT", "EXR"))
 
     values = {
         "NBW": nbw,
@@ -451,24 +405,64 @@ def compute_og_scores(
     return OGScores(players=players, params=params, rounds=R, values=values, games=og_games)
 
 
-def _minus_one_two(contrib: list[int], r: int, total: int) -> tuple[int, int]:
-    """OpenGotha's SOS−1 and SOS−2 (its exact tie handling when picking the lowest rounds)."""
+def _opponent_sums(opp: I64, wx2: I64, hd_sign: I64, w_base: I64, m_base: I64, nbw: I64,
+                   sts: I64, smms2: I64, ranks: I64, virtual: bool) -> dict[str, list[list[int]]]:
+    """The criteria summed over a player's opponents (SOS, SOS−1/−2, SODOS, SOSOS, EXT/EXR)
+    for every player and round at once: arrays ``[player, round]``, ``opp`` −1 where unpaired.
+
+    An unpaired round adds the player's own starting McMahon score to the McMahon sums (and
+    nothing to the wins sums), as OpenGotha's virtual opponent does."""
+    import numpy as np
+
+    n, R = opp.shape
+    paired = opp >= 0
+    o = np.where(paired, opp, 0)
+    out = {name: np.zeros((n, R), np.int64) for name in (
+        "SOSW", "SOSWM1", "SOSWM2", "SODOSW", "SOSM", "SOSMM1", "SOSMM2", "SODOSM", "SOSTS",
+        "SOSOSW", "SOSOSM", "EXT", "EXR")}
+    own = 2 * smms2[:, None]
+    natural = ranks[:, None] - ranks[o]
+    diff = hd_sign - natural
+    coef = np.select([diff < 0, diff == 0, diff == 1], [0, 1, 2], 3)
+    for r in range(R):
+        k = r + 1
+        on, wx, hd, op = paired[:, :k], wx2[:, :k], hd_sign[:, :k], o[:, :k]
+        osw = np.where(on, w_base[op, r], 0)
+        osm = np.where(on, m_base[op, r] + 2 * hd, own)
+        out["SOSW"][:, r] = osw.sum(axis=1)
+        out["SODOSW"][:, r] = (osw * wx).sum(axis=1)
+        out["SOSM"][:, r] = osm.sum(axis=1)
+        out["SODOSM"][:, r] = np.where(on, osm * wx, 0).sum(axis=1)
+        out["SOSTS"][:, r] = np.where(on, (0 if virtual else sts[op, r]) + 2 * hd, own).sum(axis=1)
+        out["SOSWM1"][:, r], out["SOSWM2"][:, r] = _minus_one_two_all(osw, r)
+        if r >= 2:
+            out["SOSMM1"][:, r], out["SOSMM2"][:, r] = _minus_one_two_all(osm, r)
+        out["SOSOSW"][:, r] = np.where(on, out["SOSW"][op, r], 0).sum(axis=1)
+        out["SOSOSM"][:, r] = np.where(on, out["SOSM"][op, r], own * k).sum(axis=1)
+        exploit = np.where(on, nbw[op, r] * coef[:, :k], 0)
+        out["EXT"][:, r] = exploit.sum(axis=1)
+        out["EXR"][:, r] = np.where(wx == 2, exploit, 0).sum(axis=1)
+    return {name: values.tolist() for name, values in out.items()}
+
+
+def _minus_one_two_all(contrib: I64, r: int) -> tuple[I64, I64]:
+    """OpenGotha's SOS−1 and SOS−2 for every player, its exact tie handling included: drop the
+    first lowest round, then the first lowest of the others (its scan with strict ``<``); after
+    two rounds SOS−1 is the larger contribution and SOS−2 is 0."""
+    import numpy as np
+
+    n = len(contrib)
+    total = contrib.sum(axis=1)
     if r == 0:
-        return 0, 0
+        return np.zeros(n, np.int64), np.zeros(n, np.int64)
     if r == 1:
-        return max(contrib[0], contrib[1]), 0
-    r_min = 0
-    for rr in range(1, r + 1):
-        if contrib[rr] < contrib[r_min]:
-            r_min = rr
-    r_min2 = 1 if r_min == 0 else 0
-    for rr in range(r + 1):
-        if rr == r_min:
-            continue
-        if contrib[rr] < contrib[r_min2]:
-            r_min2 = rr
-    m1 = total - contrib[r_min]
-    return m1, m1 - contrib[r_min2]
+        return contrib.max(axis=1), np.zeros(n, np.int64)
+    rows = np.arange(n)
+    first = contrib.argmin(axis=1)
+    m1 = total - contrib[rows, first]
+    rest = contrib.copy()
+    rest[rows, first] = np.iinfo(np.int64).max
+    return m1, m1 - rest[rows, rest.argmin(axis=1)]
 
 
 @dataclass(slots=True)
