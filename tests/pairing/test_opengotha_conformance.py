@@ -2,7 +2,7 @@
 
 Oracle: ``data/opengotha351_rounds.tsv``, what OpenGotha 3.51.02 (built from its public
 source on a developer's machine; the build and its driver may not be part of the project, see
-docs/pairing.md "Conformance in CI") made of each round: the file truncated before the round,
+docs/pairing.md "Conformance with OpenGotha 3.51.02 itself") made of each round: the file truncated before the round,
 the players its pairing window lists, its bye rule, ``makeAutomaticPairing`` and its table
 renumbering. The file holds digests of OpenGotha's games (so no name from the test data is
 copied into the repository), the bye, and the total of OpenGotha's own ``costValue``.

@@ -244,3 +244,48 @@ def test_clubs_are_compared_on_their_first_four_characters(tmp_path: Path) -> No
     assert st.cost(0, 1).geo == 0
     assert st.cost(0, 2).geo == 100_000_000_000
     assert cost_totals(st, [0, 1, 2, 3])[0, 1] == st.cost(0, 1).total
+
+
+def _best_total(state: RoundState, players: list[int]) -> int:
+    """The maximum over every perfect pairing (brute force), OpenGotha's orientation."""
+    best = -1
+
+    def walk(rest: list[int], total: int) -> None:
+        nonlocal best
+        if not rest:
+            best = max(best, total)
+            return
+        first = rest[0]
+        for k in range(1, len(rest)):
+            walk(rest[1:k] + rest[k + 1:], total + state.cost(first, rest[k]).total)
+
+    walk(players, 0)
+    return best
+
+
+@pytest.mark.parametrize("scale", ["file", "beyond 2^53"])
+def test_the_matching_is_the_maximum_whichever_way_its_graph_is_built(
+        testdata: Path, scale: str) -> None:
+    """Costs below 2^53 reach rustworkx as one float matrix (exact in doubles), larger ones as
+    Python integers; both must return the maximum of every perfect pairing (brute force over
+    every pairing of the 10–12 players), on each round of a real file."""
+    import dataclasses
+
+    from yisai.pairing.opengotha.engine import EXACT_IN_FLOAT, choose_bye, pairable_players
+
+    f = read_og_tournament(testdata / "opengotha" / "lucvannier" / "remote_latest"
+                           / "20201011171651_ACT2020-4443.xml")
+    tour = f.tournament
+    if scale != "file":
+        tour = dataclasses.replace(tour, pairing=dataclasses.replace(
+            tour.pairing, avoid_duplicate_game=2 * EXACT_IN_FLOAT))
+    for round_ in (1, 2, 3):
+        earlier = [g for g in f.source.games if g.round < round_]
+        state = RoundState(tour, earlier, round_)
+        players = sorted(pairable_players(tour, earlier, round_), key=state.position.__getitem__)
+        if len(players) % 2:
+            players.remove(choose_bye(state, players))
+        assert len(players) >= 10
+        largest = max(state.cost(i, j).total for i in players for j in players if i < j)
+        assert (largest < EXACT_IN_FLOAT) == (scale == "file")
+        assert pair_og_round(tour, earlier, round_).total == _best_total(state, players)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import rustworkx as rx
@@ -148,16 +149,33 @@ def split_field(state: RoundState, players: list[int]) -> list[list[int]]:
     return groups
 
 
+EXACT_IN_FLOAT = 2**53  # every integer below is exact in a double
+
+
 def _match(state: RoundState, group: list[int]) -> list[tuple[int, int]]:
-    rows, cols = np.triu_indices(len(group), 1)
+    """One maximum-weight matching over every pair of the group (as OpenGotha's)."""
+    n = len(group)
+    rows, cols = np.triu_indices(n, 1)
     costs = pair_costs(state, group, rows, cols)
-    graph = rx.PyGraph()
-    graph.add_nodes_from(group)
-    graph.extend_from_weighted_edge_list(
-        list(zip(rows.tolist(), cols.tolist(), costs.tolist(), strict=True)))
+    if len(costs) and int(np.abs(costs).max()) < EXACT_IN_FLOAT:
+        # built in rustworkx from one matrix (the same edges in the same order as below, so
+        # the same matching); the doubles hold the integer costs exactly, ``int`` reads them back
+        matrix = np.full((n, n), -np.inf)
+        matrix[rows, cols] = costs
+        matrix[cols, rows] = costs
+        graph = rx.PyGraph.from_adjacency_matrix(matrix, null_value=-np.inf)
+    else:
+        graph = _exact_graph(n, rows.tolist(), cols.tolist(), costs.tolist())
     mates = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     pairs = [(min(u, v), max(u, v)) for u, v in mates]
     return sorted((group[a], group[b]) for a, b in pairs)
+
+
+def _exact_graph(n: int, rows: list[int], cols: list[int], costs: list[int]) -> Any:
+    graph: rx.PyGraph[None, int] = rx.PyGraph()
+    graph.add_nodes_from([None] * n)
+    graph.extend_from_weighted_edge_list(list(zip(rows, cols, costs, strict=True)))
+    return graph
 
 
 def pair_og_round(
