@@ -367,46 +367,23 @@ def compute_og_scores(
 
     import numpy as np
 
-    sos = _opponent_sums(
-        np.array(opp, np.int64).reshape(n, R), np.array(wx2, np.int64).reshape(n, R),
-        np.array(hd_sign, np.int64).reshape(n, R),
-        np.array(nbwv if params.count_not_played_as_half else nbw, np.int64).reshape(n, R),
-        np.array(mmsv if params.count_not_played_as_half else mms, np.int64).reshape(n, R),
-        np.array(nbw, np.int64).reshape(n, R), np.array(sts, np.int64).reshape(n, R),
-        np.array(smms_of, np.int64),
-        np.array([p.rank.value if p.rank is not None else -30 for p in players], np.int64),
-        params.count_not_played_as_half,
-    )
-    sosw, soswm1, soswm2, sdsw, sosm, sosmm1, sosmm2, sdsm, sosts, sososw, sososm, ext, exr = (
-        sos[name] for name in ("SOSW", "SOSWM1", "SOSWM2", "SODOSW", "SOSM", "SOSMM1",
-                               "SOSMM2", "SODOSM", "SOSTS", "SOSOSW", "SOSOSM", "EXT", "EXR"))
+    def table(rows: list[list[int]]) -> I64:
+        return np.array(rows, np.int64).reshape(n, R)
 
+    virtual = params.count_not_played_as_half
     values = {
-        "NBW": nbw,
-        "MMS": mms,
-        "CPS": cps,
-        "STS": sts,
-        "SOSW": sosw,
-        "SOSWM1": soswm1,
-        "SOSWM2": soswm2,
-        "SODOSW": sdsw,
-        "SOSOSW": sososw,
-        "CUSSW": cussw,
-        "SOSM": sosm,
-        "SOSMM1": sosmm1,
-        "SOSMM2": sosmm2,
-        "SODOSM": sdsm,
-        "SOSOSM": sososm,
-        "CUSSM": cussm,
-        "SOSTS": sosts,
-        "EXT": ext,
-        "EXR": exr,
+        "NBW": nbw, "MMS": mms, "CPS": cps, "STS": sts, "CUSSW": cussw, "CUSSM": cussm,
+        **_opponent_sums(
+            table(opp), table(wx2), table(hd_sign), table(nbwv if virtual else nbw),
+            table(mmsv if virtual else mms), table(nbw), table(sts), np.array(smms_of, np.int64),
+            np.array([p.rank.value if p.rank is not None else -30 for p in players], np.int64),
+            virtual),
     }
     return OGScores(players=players, params=params, rounds=R, values=values, games=og_games)
 
 
 def _opponent_sums(opp: I64, wx2: I64, hd_sign: I64, w_base: I64, m_base: I64, nbw: I64,
-                   sts: I64, smms2: I64, ranks: I64, virtual: bool) -> dict[str, list[list[int]]]:
+                   sts: I64, smms: I64, ranks: I64, virtual: bool) -> dict[str, list[list[int]]]:
     """The criteria summed over a player's opponents (SOS, SOS−1/−2, SODOS, SOSOS, EXT/EXR)
     for every player and round at once: arrays ``[player, round]``, ``opp`` −1 where unpaired.
 
@@ -420,7 +397,7 @@ def _opponent_sums(opp: I64, wx2: I64, hd_sign: I64, w_base: I64, m_base: I64, n
     out = {name: np.zeros((n, R), np.int64) for name in (
         "SOSW", "SOSWM1", "SOSWM2", "SODOSW", "SOSM", "SOSMM1", "SOSMM2", "SODOSM", "SOSTS",
         "SOSOSW", "SOSOSM", "EXT", "EXR")}
-    own = 2 * smms2[:, None]
+    own = 2 * smms[:, None]  # the virtual opponent's McMahon score (x2)
     natural = ranks[:, None] - ranks[o]
     diff = hd_sign - natural
     coef = np.select([diff < 0, diff == 0, diff == 1], [0, 1, 2], 3)
