@@ -18,7 +18,9 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 stamp=.venv/.yisai-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+# reinstalled when the project's metadata or its C extension (the pairing's matching) changed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stamp" ] \
+    || [ src/yisai/pairing/_perfect_matching.c -nt "$stamp" ]; then
   echo "[setup] installing Python packages"
   .venv/bin/pip install -q -U pip >/dev/null
   .venv/bin/pip install -q -e '.[test,postgres,redis]'

@@ -264,21 +264,22 @@ def _best_total(state: RoundState, players: list[int]) -> int:
 
 
 @pytest.mark.parametrize("scale", ["file", "beyond 2^53"])
-def test_the_matching_is_the_maximum_whichever_way_its_graph_is_built(
+def test_the_matching_is_the_maximum_of_every_pairing_at_any_magnitude(
         testdata: Path, scale: str) -> None:
-    """Costs below 2^53 reach rustworkx as one float matrix (exact in doubles), larger ones as
-    Python integers; both must return the maximum of every perfect pairing (brute force over
-    every pairing of the 10–12 players), on each round of a real file."""
+    """The round's pairs are the maximum of every perfect pairing of the 10–12 players (brute
+    force), on each round of a real file, with the file's weights and with a duplicate-game
+    weight beyond 2^53, where a double could no longer tell two totals apart."""
     import dataclasses
 
-    from yisai.pairing.opengotha.engine import EXACT_IN_FLOAT, choose_bye, pairable_players
+    from yisai.pairing.opengotha.engine import choose_bye, pairable_players
 
+    beyond = 2**53
     f = read_og_tournament(testdata / "opengotha" / "lucvannier" / "remote_latest"
                            / "20201011171651_ACT2020-4443.xml")
     tour = f.tournament
     if scale != "file":
         tour = dataclasses.replace(tour, pairing=dataclasses.replace(
-            tour.pairing, avoid_duplicate_game=2 * EXACT_IN_FLOAT))
+            tour.pairing, avoid_duplicate_game=2 * beyond))
     for round_ in (1, 2, 3):
         earlier = [g for g in f.source.games if g.round < round_]
         state = RoundState(tour, earlier, round_)
@@ -287,5 +288,5 @@ def test_the_matching_is_the_maximum_whichever_way_its_graph_is_built(
             players.remove(choose_bye(state, players))
         assert len(players) >= 10
         largest = max(state.cost(i, j).total for i in players for j in players if i < j)
-        assert (largest < EXACT_IN_FLOAT) == (scale == "file")
+        assert (largest < beyond) == (scale == "file")
         assert pair_og_round(tour, earlier, round_).total == _best_total(state, players)

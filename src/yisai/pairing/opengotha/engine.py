@@ -7,9 +7,10 @@ order OpenGotha's pairing window hands it, as its ``<=`` picks); above 600 playe
 is paired by a maximum-weight matching of the costs in ``costs.py``; colours and handicap as
 OpenGotha's ``gameBetween``; tables by OpenGotha's "best score then rating" order.
 
-OpenGotha's matching (its own weighted-matching code) and rustworkx's may pick different
-optima when several pairings have the same total weight; both are maxima of the same weights
-(a "tie": docs/pairing.md gives how often it happens on real files).
+OpenGotha's matching (its own weighted-matching code) and ours (``_perfect_matching.c``, the
+players in the standings order) may pick different optima when several pairings have the same
+total weight; both are maxima of the same weights (a "tie": docs/pairing.md gives how often it
+happens on real files).
 """
 
 from __future__ import annotations
@@ -17,12 +18,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
-import rustworkx as rx
 
 from yisai.i18n import Text
+from yisai.pairing._perfect_matching import perfect_matching
 from yisai.pairing.opengotha.costs import (
     OGCost,
     OGTournament,
@@ -149,33 +149,15 @@ def split_field(state: RoundState, players: list[int]) -> list[list[int]]:
     return groups
 
 
-EXACT_IN_FLOAT = 2**53  # every integer below is exact in a double
-
-
 def _match(state: RoundState, group: list[int]) -> list[tuple[int, int]]:
-    """One maximum-weight matching over every pair of the group (as OpenGotha's)."""
+    """One maximum-weight perfect matching over every pair of the group (as OpenGotha's)."""
     n = len(group)
     rows, cols = np.triu_indices(n, 1)
-    costs = pair_costs(state, group, rows, cols)
-    if len(costs) and int(np.abs(costs).max()) < EXACT_IN_FLOAT:
-        # built in rustworkx from one matrix (the same edges in the same order as below, so
-        # the same matching); the doubles hold the integer costs exactly, ``int`` reads them back
-        matrix = np.full((n, n), -np.inf)
-        matrix[rows, cols] = costs
-        matrix[cols, rows] = costs
-        graph = rx.PyGraph.from_adjacency_matrix(matrix, null_value=-np.inf)
-    else:
-        graph = _exact_graph(n, rows.tolist(), cols.tolist(), costs.tolist())
-    mates = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
-    pairs = [(min(u, v), max(u, v)) for u, v in mates]
-    return sorted((group[a], group[b]) for a, b in pairs)
-
-
-def _exact_graph(n: int, rows: list[int], cols: list[int], costs: list[int]) -> Any:
-    graph: rx.PyGraph[None, int] = rx.PyGraph()
-    graph.add_nodes_from([None] * n)
-    graph.extend_from_weighted_edge_list(list(zip(rows, cols, costs, strict=True)))
-    return graph
+    weights = np.zeros((n, n), np.int64)
+    weights[rows, cols] = pair_costs(state, group, rows, cols)
+    weights[cols, rows] = weights[rows, cols]
+    mates = perfect_matching(weights)
+    return sorted((group[a], group[mates[a]]) for a in range(n) if a < mates[a])
 
 
 def pair_og_round(
