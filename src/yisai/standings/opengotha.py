@@ -162,16 +162,19 @@ class OGGame:
     handicap: int
 
 
+_RESULT_CODES = {
+    Result.WHITE_WINS: WHITEWINS,
+    Result.BLACK_WINS: BLACKWINS,
+    Result.DRAW: EQUAL,
+    Result.BOTH_LOSE: BOTHLOSE,
+    Result.BOTH_WIN: BOTHWIN,
+    Result.UNKNOWN: UNKNOWN,
+}
+
+
 def og_result(g: Game) -> str:
     """Our ledger result → OpenGotha's result code (unplayed games are "_BYDEF")."""
-    base = {
-        Result.WHITE_WINS: WHITEWINS,
-        Result.BLACK_WINS: BLACKWINS,
-        Result.DRAW: EQUAL,
-        Result.BOTH_LOSE: BOTHLOSE,
-        Result.BOTH_WIN: BOTHWIN,
-        Result.UNKNOWN: UNKNOWN,
-    }[g.result]
+    base = _RESULT_CODES[g.result]
     if base != UNKNOWN and not g.played:
         return base + BYDEF
     return base

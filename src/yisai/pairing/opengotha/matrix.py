@@ -94,9 +94,10 @@ def pair_costs(state: RoundState, order: Sequence[int], a: Idx, b: Idx) -> I64:
             met[where[i], where[j]] = met[where[j], where[i]] = True
     total += np.where(met[a, b], 0, pp.avoid_duplicate_game)
 
+    system = pp.seed_system1 if state.round <= pp.last_round_seed_system1 else pp.seed_system2
+    # the names feed only the deterministic random part and the split-and-random seeding
     names = _name_sums([state.names[i] for i in order]) if (
-        pp.random or pp.seed_system1 == "SPLITANDRANDOM" or pp.seed_system2 == "SPLITANDRANDOM"
-    ) else None
+        (pp.deterministic and pp.random) or system == "SPLITANDRANDOM") else None
     if pp.deterministic and pp.random and names is not None:
         total += _det_random(pp.random, names, a, b)
 
@@ -158,7 +159,6 @@ def pair_costs(state: RoundState, order: Sequence[int], a: Idx, b: Idx) -> I64:
 
     # seeding
     same = gap == 0
-    system = pp.seed_system1 if state.round <= pp.last_round_seed_system1 else pp.seed_system2
     top = pp.maximize_seeding
     c1, c2, sz = inner[a], inner[b], size[a]
     if system == "SPLITANDRANDOM":
