@@ -7,6 +7,10 @@ need_apt=()
 for pkg in fonts-noto-cjk fonts-noto-cjk-extra fonts-hanazono chromium poppler-utils; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
+# the pairing's matching is a C extension: a compiler and Python's headers
+command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
+python3 -c 'import os, sysconfig; raise SystemExit(not os.path.exists(
+    os.path.join(sysconfig.get_paths()["include"], "Python.h")))' || need_apt+=(python3-dev)
 if [ ${#need_apt[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "[setup] apt-get install ${need_apt[*]}"
   apt-get update -qq >/dev/null 2>&1 || true

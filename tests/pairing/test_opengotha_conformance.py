@@ -30,10 +30,10 @@ EXPECTED = Path(__file__).parent / "data" / "opengotha351_rounds.tsv"
 # Rounds where OpenGotha's tables differ although its games are ours: its table comparator
 # ranks games whose "best" players tie on every criterion and rating as never equal, which is
 # no order, so the result depends on Java's TimSort merges (docs/pairing.md, step 7).
+# (With rustworkx's matching, congreso2020 round 2 and egc2011 round 6 were such rounds too;
+# their pairs are now other maxima, so their tables are not comparable.)
 OTHER_TABLES = {
-    ("lucvannier/remote_latest/20201010144608_congreso2020.xml", 2),
     ("lucvannier/remote_latest/20201010144608_congreso2020.xml", 4),
-    ("rgf/egc2011.xml", 6),
 }
 # OpenGotha 3.51 reads this file (no dataVersion) as version 200 and then finds game players by
 # an old ASCII key, dropping the 19 games whose names hold "-", "Ç" or "Â"; OpenGotha's

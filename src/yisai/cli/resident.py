@@ -38,7 +38,7 @@ PRELOAD = (
     "yisai.services.context", "yisai.services.round_results", "yisai.services.rounds",
     "yisai.services.events", "yisai.services.registration", "yisai.services.standings",
     "yisai.store", "yisai.regulation",
-    "yisai.services.opengotha_pairing", "yisai.formats.opengotha_pairing",  # numpy, rustworkx
+    "yisai.services.opengotha_pairing", "yisai.formats.opengotha_pairing",  # numpy, the C matching
 )  # fmt: skip
 
 
