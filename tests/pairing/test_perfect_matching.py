@@ -104,6 +104,8 @@ def test_bad_matrices_are_refused_not_crashed() -> None:
     assert perfect_matching(np.zeros((0, 0), np.int64)) == []
     with pytest.raises(ValueError, match="even number"):
         perfect_matching(np.zeros((3, 3), np.int64))
+    with pytest.raises(ValueError, match="at most 2048"):
+        perfect_matching(np.zeros((2050, 2050), np.int64))
     with pytest.raises(TypeError, match="square"):
         perfect_matching(np.zeros((2, 4), np.int64))
     with pytest.raises(TypeError, match="int64"):

@@ -23,6 +23,9 @@
 
 typedef __int128 wide;
 
+/* OpenGotha pairs groups of at most 600; the tables grow as (2n)^2 (about 200 MB at 2048) */
+#define MAX_VERTICES 2048
+
 enum { FREE = -1, OUTER = 0, INNER = 1 };
 
 typedef struct {
@@ -440,10 +443,10 @@ static PyObject *perfect_matching(PyObject *self, PyObject *arg) {
         return NULL;
     }
     Py_ssize_t n = view.shape[0];
-    if (n % 2 || n > 1 << 14) {
+    if (n % 2 || n > MAX_VERTICES) {
         PyBuffer_Release(&view);
         PyErr_Format(PyExc_ValueError, "a perfect matching needs an even number of vertices "
-                     "(at most 16384), not %zd", n);
+                     "(at most %d), not %zd", MAX_VERTICES, n);
         return NULL;
     }
     const int64_t *w = (const int64_t *)view.buf;
