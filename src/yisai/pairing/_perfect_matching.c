@@ -86,17 +86,22 @@ static void refresh_best(Solver *s, int x) {
         if (s->top[u] != x && s->label[s->top[u]] == OUTER) offer(s, u, x);
 }
 
+/* Reverse a cycle's order, keeping its base (place 0) first. */
+static void reverse_after_base(int *k, int nk) {
+    for (int i = 1, j = nk - 1; i < j; i++, j--) {
+        int t = k[i];
+        k[i] = k[j];
+        k[j] = t;
+    }
+}
+
 /* Bring child xr of blossom b to an even place of its cycle (reversing the cycle if it sits
  * at an odd one) and return that place. */
 static int even_place(Solver *s, int b, int xr) {
     int *k = s->kids + (size_t)b * s->n, nk = s->nkids[b], at = 0;
     while (k[at] != xr) at++;
     if (at % 2 == 0) return at;
-    for (int i = 1, j = nk - 1; i < j; i++, j--) {
-        int t = k[i];
-        k[i] = k[j];
-        k[j] = t;
-    }
+    reverse_after_base(k, nk);
     return nk - at;
 }
 
@@ -147,6 +152,19 @@ static int meeting(Solver *s, int x, int y) {
     return -1;
 }
 
+/* Append the tree path from OUTER node x up to base (exclusive), each OUTER node and the INNER
+ * node it is matched to; the INNER ones become OUTER and are queued. Returns the new count. */
+static int walk_to_base(Solver *s, int x, int base, int *k, int nk) {
+    for (int u = x; u != base;) {
+        int v = s->top[s->mate[u]];
+        k[nk++] = u;
+        k[nk++] = v;
+        push(s, v);
+        u = s->top[s->parent[v]];
+    }
+    return nk;
+}
+
 static int add_blossom(Solver *s, int x, int base, int y) {
     int b = s->n;
     while (b < s->used && s->top[b] >= 0) b++;
@@ -157,25 +175,9 @@ static int add_blossom(Solver *s, int x, int base, int y) {
     s->mate[b] = s->mate[base];
     int *k = s->kids + (size_t)b * s->n, nk = 0;
     k[nk++] = base;
-    for (int u = x; u != base;) {
-        int v = s->top[s->mate[u]];
-        k[nk++] = u;
-        k[nk++] = v;
-        push(s, v);
-        u = s->top[s->parent[v]];
-    }
-    for (int i = 1, j = nk - 1; i < j; i++, j--) {
-        int t = k[i];
-        k[i] = k[j];
-        k[j] = t;
-    }
-    for (int u = y; u != base;) {
-        int v = s->top[s->mate[u]];
-        k[nk++] = u;
-        k[nk++] = v;
-        push(s, v);
-        u = s->top[s->parent[v]];
-    }
+    nk = walk_to_base(s, x, base, k, nk);
+    reverse_after_base(k, nk);
+    nk = walk_to_base(s, y, base, k, nk);
     s->nkids[b] = nk;
     set_top(s, b, b);
     size_t cap = (size_t)s->cap;
