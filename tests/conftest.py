@@ -38,3 +38,14 @@ def _chinese_by_default() -> Iterator[None]:
 
     with use_language("zh"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cli_consoles() -> None:
+    """rich reads the terminal's width (COLUMNS) when its console is made; in use every command
+    is a process of its own, so each test's commands get consoles of their own too (with test
+    workers in parallel, which test made the console first would otherwise decide its width)."""
+    from yisai.cli.session import console, err_console
+
+    console.reset()
+    err_console.reset()

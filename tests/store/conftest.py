@@ -14,6 +14,7 @@ from datetime import datetime
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ProgrammingError
 
 from yisai.services.context import Context, open_context
 from yisai.store import upgrade_database
@@ -46,7 +47,11 @@ def ensure_database(base: str) -> None:
                 text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": url.database}
             ).scalar()
             if not found:
-                conn.execute(text(f'CREATE DATABASE "{url.database}"'))
+                try:
+                    conn.execute(text(f'CREATE DATABASE "{url.database}"'))
+                except ProgrammingError as exc:  # another test worker created it meanwhile
+                    if "already exists" not in str(exc):
+                        raise
     except Exception as exc:
         pytest.fail(f"PostgreSQL at {url.render_as_string()} not usable: {exc}")
     finally:

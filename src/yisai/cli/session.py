@@ -39,6 +39,11 @@ class _LazyConsole:
             self._real = Console(stderr=self._stderr, highlight=False)
         return getattr(self._real, name)
 
+    def reset(self) -> None:
+        """Forget the console, so the next use reads the terminal (COLUMNS) anew: each command
+        normally runs in a process of its own, a test process runs many."""
+        self._real = None
+
 
 console = _LazyConsole()
 err_console = _LazyConsole(stderr=True)
