@@ -670,4 +670,4 @@ def _unpaired_points(inp: StandingsInput, bye: bool) -> int:
         if bye:
             return params.mms2_bye if mcmahon else params.nbw2_bye
         return params.mms2_absent if mcmahon else params.nbw2_absent
-    return inp.scoring.bye if bye else inp.scoring.absent
+    return inp.scoring.points("bye" if bye else "absent", "W")

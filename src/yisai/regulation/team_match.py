@@ -32,6 +32,10 @@ class BoardPoints(Strict):
     draw: float = Field(0.5, ge=0, le=100, allow_inf_nan=False, description="和棋得局分")
     loss: float = Field(0, ge=0, le=100, allow_inf_nan=False, description="负局(含弃权)得局分")
 
+    def of(self, outcome: str) -> float:
+        """局分 for one board's outcome letter ('W' 'D' 'L'; '?' not finished: nothing yet)."""
+        return {"W": self.win, "D": self.draw, "L": self.loss}.get(outcome, 0.0)
+
 
 class BoardPrize(Strict):
     """台次奖 (最佳主将, 最佳第二台 …): the best record on one board over the stage."""
