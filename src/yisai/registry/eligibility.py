@@ -384,6 +384,9 @@ def _member_reasons(
     if rules.max_women is not None and women > rules.max_women:
         out.append(tr(f"女队员{women}人, 超过限报{rules.max_women}人",
                       f"{women} women: more than the limit of {rules.max_women}"))
+    if rules.min_women is not None and women < rules.min_women:
+        out.append(tr(f"女队员{women}人, 规程要求每队至少{rules.min_women}名女棋手",
+                      f"{women} women: the regulation asks for at least {rules.min_women} per team"))
     if rules.slots:
         out += _slot_reasons(known, players, rules, regulation)
     out += _member_place_reasons(team, known, players, rules)

@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from yisai.i18n import Text, tr
 from yisai.record.groups import KNOCKOUT_GROUP
-from yisai.regulation.stages import GroupKnockout, KnockoutFormat, KnockoutRules, RoundRobinFormat, Stage
+from yisai.regulation.stages import (
+    GroupKnockout,
+    KnockoutFormat,
+    KnockoutRules,
+    RoundRobinFormat,
+    Stage,
+)
 from yisai.services.context import Refused, Work
 from yisai.services.event_data import current_order
 from yisai.store import EventRecord
@@ -270,14 +276,14 @@ def _group_values(work: Work, event: EventRecord, division: str, stage: Stage, o
                   last: int, ko: GroupKnockout) -> dict[str, dict[str, float]]:
     """player → each criterion of ``places_below`` after the group stage (rounds 1..``last``):
     the place in his group, 积分, 对手分 … of the group games only."""
-    from yisai.regulation.rules import CriterionSpec
+    from yisai.regulation.rules import Criterion, CriterionSpec
     from yisai.services.event_data import standings_input
     from yisai.standings.table import compute_table
 
-    wanted = sorted({c for r in ko.places_below for c in r.criteria} - {"group_place"})
+    wanted: list[str] = sorted({str(c) for r in ko.places_below for c in r.criteria} - {"group_place"})
     inp = standings_input(work, event, division, stage.id)
     table = compute_table(inp.players, inp.games, min(last, inp.rounds), inp.scoring, inp.ranking,
-                          [CriterionSpec(criterion=c) for c in wanted], lot_seed=event.seed)
+                          [CriterionSpec(criterion=Criterion(c)) for c in wanted], lot_seed=event.seed)
     out: dict[str, dict[str, float]] = {}
     for order in orders:
         for k, pid in enumerate(order):

@@ -86,9 +86,9 @@ def order_places_below(places: Sequence[tuple[int, str, str]], rules: Sequence[P
             continue
         start = min(e[0] for e in inside)
 
-        def key(pid: str) -> tuple[float, ...]:
+        def key(pid: str, criteria: Sequence[str] = tuple(rule.criteria)) -> tuple[float, ...]:
             row = values.get(pid, {})
-            return tuple(row.get(c, 0.0) * (1 if c in LOWER_FIRST else -1) for c in rule.criteria)
+            return tuple(row.get(c, 0.0) * (1 if c in LOWER_FIRST else -1) for c in criteria)
 
         ordered = sorted(inside, key=lambda e: key(e[1]))  # stable: the bracket's order among equals
         span = (tr(f"第{rule.place_from}名以后", f"places {rule.place_from} on") if top is None else
