@@ -55,14 +55,15 @@ def approve_all(w: Work, done: list[Registered]) -> None:
 
 
 def play_example(ctx: Context, publish: bool = False, last_round: int = 8,
-                 regulation: Path = EXAMPLE) -> tuple[int, list[RoundView]]:
-    """Create the event (from the example, or a variant of it) and play rounds 1..``last_round``
-    (8 = to the end); (event id, round views)."""
+                 regulation: Path = EXAMPLE, women: frozenset[str] = frozenset()) -> tuple[int, list[RoundView]]:
+    """Create the event (from the example, or a variant of it; ``women`` the players entered as
+    women) and play rounds 1..``last_round`` (8 = to the end); (event id, round views)."""
     views = []
     with ctx.work() as w:
         ev = create_event(w, regulation, seed=2026)
         for name, rating in RATING.items():
-            done = register_player(w, ev, Player(id="", name=name, gender=Gender.MALE, birth_date=date(1990, 1, 1),
+            gender = Gender.FEMALE if name in women else Gender.MALE
+            done = register_player(w, ev, Player(id="", name=name, gender=gender, birth_date=date(1990, 1, 1),
                                                  rank="5段", rating=rating, region="中国大陆", province="浙江",
                                                  city="杭州"), division="open")
             approve_all(w, [done])

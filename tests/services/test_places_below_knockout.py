@@ -15,6 +15,9 @@ Not qualified, by group place, then points, then 对手分:
        11 2 (03 6 + 06 4 + 14 0 = 10), 12 2 (04 6 + 05 4 + 13 0 = 10) → 11th =
   4th: 09 4 → 13th; 15 2 → 14th; 14 0 (03 6 + 06 4 + 11 2 = 12), 13 0 (04 6 + 05 4 + 12 2 = 12) → 15th =
   5th: 17 2 → 17th; 18 0 → 18th.
+A women's list (女子前3名 1000/600/400) with 06, 07 and 04 entered as women: 06 (3rd) is the
+first woman, then 07 (6th) and 04 (7th) — without the rule 07 and 04 were both 5th =, both the
+second woman, and the 2nd women's prize was paid twice (600 + 600, the 3rd prize to nobody).
 """
 
 from __future__ import annotations
@@ -36,6 +39,18 @@ places_below = [
 """
 
 
+WOMEN = """
+[[prizes.lists]]
+id = "women"
+name = "女子"
+division = "open"
+ranking = "women"
+places = 3
+cumulative_with = ["top8"]
+rows = [{ from = 1, to = 1, amount = 1000 }, { from = 2, to = 2, amount = 600 }, { from = 3, to = 3, amount = 400 }]
+"""
+
+
 def _variant(tmp: Path) -> Path:
     text = EXAMPLE.read_text("utf-8")
     assert "third_place = true\n" in text
@@ -43,6 +58,9 @@ def _variant(tmp: Path) -> Path:
     text = text.replace("{ from = 5, to = 8, amount = 500 },",
                         "{ from = 5, to = 5, amount = 800 }, { from = 6, to = 6, amount = 600 }, "
                         "{ from = 7, to = 7, amount = 500 }, { from = 8, to = 8, amount = 400 },")
+    text = text.replace('name = "个人总名次"\n', 'name = "个人总名次"\n[[divisions.rankings]]\nid = "women"\n'
+                        'name = "女子名次"\ngender = "F"\n', 1)
+    text += WOMEN
     path = tmp / "rrko-places.toml"
     path.write_text(text, "utf-8")
     return path
@@ -50,7 +68,7 @@ def _variant(tmp: Path) -> Path:
 
 def test_places_below_the_bracket_follow_the_regulation(tmp_path: Path) -> None:
     with open_context(str(tmp_path / "e.sqlite"), actor="裁判长", now=NOW) as ctx:
-        eid, _views = play_example(ctx, regulation=_variant(tmp_path))
+        eid, _views = play_example(ctx, regulation=_variant(tmp_path), women=frozenset({"选手06", "选手07", "选手04"}))
         with ctx.work() as w:
             rows = reports.event_standings(w, eid, "open").standings.rows
             view = reports.prizes(w, str(eid))
@@ -63,6 +81,8 @@ def test_places_below_the_bracket_follow_the_regulation(tmp_path: Path) -> None:
     ]
     paid = [(ln.place, ln.name, ln.amount) for ln in view.report.list("top8").lines]
     assert paid[4:] == [(5, "选手02", 800), (6, "选手07", 600), (7, "选手04", 500), (8, "选手05", 400)]
+    women = [(ln.place, ln.name, ln.amount) for ln in view.report.list("women").lines]
+    assert women == [(1, "选手06", 1000), (2, "选手07", 600), (3, "选手04", 400)]
 
 
 def test_overlapping_place_rules_are_refused_naming_the_field() -> None:
