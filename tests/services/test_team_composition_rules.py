@@ -66,3 +66,21 @@ def test_more_women_than_a_team_can_hold_is_refused() -> None:
     with pytest.raises(RegulationError) as err:
         loads(LEAGUE.replace("max_players = 4\n", "max_players = 4\nmin_women = 5\n", 1), "league.toml")
     assert "min_women" in str(err.value) and "最多只能报4名" in str(err.value)
+
+
+def test_entries_of_a_team_without_a_woman_are_not_approved_unforced(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = Path(_variant(tmp_path))
+    path.write_text(path.read_text("utf-8") + "\n[registration]\napproval_required = true\n", "utf-8")
+    run("event", "create", "--regulation", str(path), "--seed", "1")
+    for k, name in enumerate(("甲一", "甲二", "甲三", "甲四"), start=1):
+        run("player", "add", "--name", name, "--gender", "男", "--birth", f"199{k}-01-15", "--division", "团体组")
+    run("team", "add", "--name", "甲队", "-m", "1", "-m", "2", "-m", "3", "-m", "4",
+        "--force", "--note", "女棋手赛前补报")
+    out = run("entry", "approve", "1", code=1)
+    assert "未批准" in out and "所在的甲队女队员0人, 规程要求每队至少1名女棋手" in out
+    run("entry", "approve", "--all")  # the batch leaves them pending
+    assert not any(name in run("entry", "list", "--status", "approved") for name in ("甲一", "甲二"))
+    listed = run("entry", "list", "--status", "pending")
+    assert all(name in listed for name in ("甲一", "甲二", "甲三", "甲四"))
+    run("entry", "approve", "1", "--force", "--note", "女棋手赛前补报")
+    assert "甲一" in run("entry", "list", "--status", "approved")
