@@ -24,7 +24,6 @@ Amounts are integers in yuan; they are called pre-tax only when the regulation s
 
 from __future__ import annotations
 
-import builtins
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -120,8 +119,6 @@ class PrizeReport:
                     out[ln.player_id] += ln.amount
         return dict(out)
 
-    def lines_of(self, player_id: str) -> builtins.list[tuple[PrizeListResult, PrizeLine]]:
-        return [(pl, ln) for pl in self.lists for ln in pl.lines if ln.player_id == player_id]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -52,10 +52,6 @@ class RankingTable:
     rows: tuple[RankedPlayer, ...]
     entrants: int | None = None
 
-    @property
-    def n_entrants(self) -> int:
-        return self.entrants if self.entrants is not None else len(self.rows)
-
     def by_player(self) -> dict[str, RankedPlayer]:
         return {r.player_id: r for r in self.rows}
 
