@@ -101,8 +101,8 @@ def _check_directory(infos: list[zipfile.ZipInfo]) -> None:
 
 def _too_big(name: str, size: int, limit: int) -> SheetError:
     return SheetError(tr(
-        f"工作簿内的 {name} 解压后有 {size // MB} MB 以上, 超过每个部分 {limit // MB} MB 的上限, 未读取",
-        f"{name} inside the workbook unpacks to {size // MB} MB or more, over the limit of"
+        f"工作簿内的 {name} 解压后有 {size // MB} MB, 超过每个部分 {limit // MB} MB 的上限, 未读取",
+        f"{name} inside the workbook unpacks to {size // MB} MB, over the limit of"
         f" {limit // MB} MB per part; nothing was read",
     ))
 
