@@ -13,6 +13,7 @@ package); they are re-exported here so this module lists them all.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 MB = 1024 * 1024
@@ -88,4 +89,13 @@ __all__ = [
     "MB",
     "SHEET_WORKER_MEMORY",
     "SHEET_WORKER_SECONDS",
+    "read_at_most",
 ]  # fmt: skip
+
+
+def read_at_most(path: str | Path, limit: int) -> bytes:
+    """A file's bytes, but never more than ``limit`` + 1 of them: a reader that finds more
+    refuses the file without having read a larger one (or /dev/zero) into memory.
+    Raises OSError as ``open`` does."""
+    with open(path, "rb") as f:
+        return f.read(limit + 1)
