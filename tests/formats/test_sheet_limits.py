@@ -282,3 +282,17 @@ def test_hostile_workbook_messages_in_english(tmp_path: Path) -> None:
     assert _refused(hw.one_cell_at(tmp_path / "p.xlsx", "XFD1048576")).startswith(
         f"sheet \u201c成绩\u201d has a filled cell at XFD1048576, past the limits (at most {MAX_COLUMNS} columns,"
         f" row {MAX_SHEET_ROW}, {MAX_SHEET_CELLS} cells from A1); nothing was read")
+
+
+def test_docs_state_every_limit_with_its_value() -> None:
+    from tests.conftest import ROOT
+    from yisai.formats import limits
+
+    doc = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    section = doc[doc.index("### 上传与导入文件的上限 / Limits on files"):doc.index("\n## Tests")]
+    rows = {line.split("`")[1]: line for line in section.splitlines() if line.startswith("| ") and "`" in line}
+    names = [n for n in limits.__all__ if n.isupper() and n != "MB"] + list(limits._CORE)
+    for name in names:
+        value = getattr(limits, name)
+        shown = f"{value // limits.MB} MB" if value % limits.MB == 0 and value >= limits.MB else str(value)
+        assert name in rows and shown in rows[name], (name, shown)
