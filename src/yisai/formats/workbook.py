@@ -38,7 +38,7 @@ _BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from yisai.formats.workboo
 
 def read_workbook(path: Path) -> list[Sheet]:
     """Every worksheet of the workbook at ``path``; SheetError (caller's language) if refused."""
-    command = [sys.executable, "-I", "-c", _BOOT, _SRC, language(), str(path)]
+    command = [sys.executable, "-Ic", _BOOT, _SRC, language(), str(path)]  # isolated: no PYTHON* variables
     try:
         done = subprocess.run(command, capture_output=True, timeout=SHEET_WORKER_SECONDS, check=False)
     except subprocess.TimeoutExpired:
@@ -65,7 +65,7 @@ def _exhausted() -> SheetError:
 
 
 def child() -> None:
-    """``python -I -c _BOOT SRC LANG PATH``: limits first, then the scan, then calamine."""
+    """``python -Ic _BOOT SRC LANG PATH``: limits first, then the scan, then calamine."""
     _limit_self()
     set_language(sys.argv[2])
     try:
