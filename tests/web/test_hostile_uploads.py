@@ -90,3 +90,38 @@ def test_a_regulation_with_a_5000_digit_integer_is_a_located_refusal(server: Ser
                       files={"regulation": ("huge.toml", big)})
     assert r.status_code == 400 and "超过规程文件的上限 1048576 字节 (1 MB)" in r.text
     _still_serving(server)
+
+
+def test_pages_answer_while_a_big_workbook_is_read(server: Server, tmp_path: Path) -> None:
+    # A real 10,000-row result sheet takes a second or two to check and read; the upload waits
+    # for the reading process in a thread, so the one server process goes on answering (on main
+    # calamine ran on the event loop and every page waited for it).
+    import threading
+    import time
+
+    import xlsxwriter
+
+    path = tmp_path / "big.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("成绩")
+    sheet.write_row(0, 0, ["台次", "结果", "备注"])
+    for r in range(1, 9_999):
+        sheet.write_row(r, 0, [str(r), "黑胜", f"第{r}台的备注" * 3])
+    book.close()
+    director = _director(server)
+    token = _csrf(director, "/console/events/1")
+    done: dict[str, float] = {}
+
+    def upload() -> None:
+        director.post("/console/events/1/rounds/jia/1/sheet", data={"csrf": token},
+                      files={"sheet": ("big.xlsx", path.read_bytes())})
+        done["upload"] = time.monotonic()
+
+    worker = threading.Thread(target=upload)
+    worker.start()
+    time.sleep(0.3)  # the upload has been sent and is being read
+    with httpx.Client(base_url=server.url, timeout=30) as other:
+        assert other.get("/api/events").status_code == 200
+    answered = time.monotonic()
+    worker.join(timeout=120)
+    assert "upload" in done and answered < done["upload"], "the page waited for the workbook"
