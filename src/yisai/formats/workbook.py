@@ -40,7 +40,8 @@ def read_workbook(path: Path) -> list[Sheet]:
     """Every worksheet of the workbook at ``path``; SheetError (caller's language) if refused."""
     command = [sys.executable, "-Ic", _BOOT, _SRC, language(), str(path)]  # isolated: no PYTHON* variables
     try:
-        done = subprocess.run(command, capture_output=True, timeout=SHEET_WORKER_SECONDS, check=False)
+        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, timeout=SHEET_WORKER_SECONDS,
+                              check=False)
     except subprocess.TimeoutExpired:
         raise _exhausted() from None
     if done.returncode != 0:  # killed: out of memory (calamine aborts) or of CPU time
