@@ -43,13 +43,13 @@ HEADER = row(1, inline("A1", "台次"), inline("B1", "结果"))
 
 
 def xlsx(path: Path, rows: str = HEADER, *, dimension: str = "", extra: dict[str, bytes | str] | None = None,
-         shared_strings: str | None = None) -> Path:
-    """A workbook with one sheet 成绩 whose ``<sheetData>`` is ``rows``."""
+         shared_strings: str | None = None, part: str = "worksheets/sheet1.xml") -> Path:
+    """A workbook with one sheet 成绩 whose ``<sheetData>`` is ``rows``, stored at xl/``part``."""
     sheet = (f'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="{MAIN}">'
              f'{f"<dimension ref={chr(34)}{dimension}{chr(34)}/>" if dimension else ""}'
              f"<sheetData>{rows}</sheetData></worksheet>")
     rels = (f'<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="{PKG}">'
-            f'<Relationship Id="rId1" Type="{REL}/worksheet" Target="worksheets/sheet1.xml"/>')
+            f'<Relationship Id="rId1" Type="{REL}/worksheet" Target="{part}"/>')
     if shared_strings is not None:
         rels += f'<Relationship Id="rId2" Type="{REL}/sharedStrings" Target="sharedStrings.xml"/>'
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
@@ -57,7 +57,7 @@ def xlsx(path: Path, rows: str = HEADER, *, dimension: str = "", extra: dict[str
         z.writestr("_rels/.rels", _ROOT_RELS)
         z.writestr("xl/workbook.xml", _WORKBOOK)
         z.writestr("xl/_rels/workbook.xml.rels", rels + "</Relationships>")
-        z.writestr("xl/worksheets/sheet1.xml", sheet)
+        z.writestr(f"xl/{part}", sheet)
         if shared_strings is not None:
             z.writestr("xl/sharedStrings.xml", shared_strings)
         for name, data in (extra or {}).items():

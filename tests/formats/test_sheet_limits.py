@@ -296,3 +296,12 @@ def test_docs_state_every_limit_with_its_value() -> None:
         value = getattr(limits, name)
         shown = f"{value // limits.MB} MB" if value % limits.MB == 0 and value >= limits.MB else str(value)
         assert name in rows and shown in rows[name], (name, shown)
+
+
+def test_a_sheet_stored_under_another_name_is_scanned_too(tmp_path: Path) -> None:
+    # calamine follows the workbook's relationships to any part name and reads it as XML.
+    rows = hw.HEADER + hw.row(1048576, hw.inline("XFD1048576"))
+    path = hw.xlsx(tmp_path / "dat.xlsx", rows, part="worksheets/sheet1.dat")
+    assert _refused(path).startswith(f"工作表\u201c成绩\u201d有内容的单元格 XFD1048576, {PAST}")
+    [sheet] = read_sheets(hw.xlsx(tmp_path / "ok.xlsx", part="worksheets/sheet1.dat"))
+    assert sheet.cells == [["台次", "结果"]]

@@ -62,7 +62,10 @@ def check_workbook(path: Path) -> None:
             names = {} if ods else _sheet_names(book)
             for info in infos:
                 if not info.is_dir():
-                    _check_part(book, info, ods, names.get(info.filename, info.filename))
+                    # A sheet is XML whatever its part is called (not in .xlsb, whose sheets are binary).
+                    xml = info.filename.lower().endswith(".xml") or (
+                        info.filename in names and path.suffix.lower() != ".xlsb")
+                    _check_part(book, info, ods, names.get(info.filename, info.filename), xml)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, OSError) as exc:
         raise SheetError(tr(
             f"无法读取Excel文件: 压缩包已损坏 ({exc}); 请确认文件未损坏且不是加密文件",
@@ -138,10 +141,10 @@ def _attrs(tag: bytes) -> dict[str, str]:
             for k, a, b in _ATTR.findall(tag)}
 
 
-def _check_part(book: zipfile.ZipFile, info: zipfile.ZipInfo, ods: bool, sheet: str) -> None:
+def _check_part(book: zipfile.ZipFile, info: zipfile.ZipInfo, ods: bool, sheet: str, xml: bool) -> None:
     """Stream one part (the CRC is checked at its end); scan it if it is XML."""
     scan: _CellScan | _XmlScan | None = None
-    if info.filename.lower().endswith(".xml"):
+    if xml:
         scan = _XmlScan(info.filename) if ods else _CellScan(info.filename, sheet)
     read = 0
     with book.open(info) as part:
