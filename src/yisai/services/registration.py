@@ -171,8 +171,12 @@ def register_player(
     stage: str = "",
     fee_paid: bool | None = None,
     note: str = "",
+    late: bool = False,
 ) -> Registered:
     """Add or update a player (matched on ID number, else name + birth date) and enter him.
+
+    ``late``: the chief referee admits the entry after the registration deadline (逾期报名), with
+    ``note`` as the reason; only the window is waived, every other rule still applies.
 
     ``division``/``stage`` are ids or names. The entry is approved at once when the division
     needs no approval and no eligibility rule fails; otherwise it waits, with its reasons.
@@ -180,6 +184,8 @@ def register_player(
     first entry is withdrawn.
     """
     work.require(Action.REGISTER)
+    if late:
+        _require_late_admission(work, note)
     regulation = regulation_of(event)
     division_id = resolve_division(regulation, division) if division else None
     stage_id = resolve_stage(regulation, stage)
@@ -202,9 +208,11 @@ def register_player(
     if division_id is not None:
         entry = work.repo.find_entry(saved.id, division_id, stage_id)
         if entry is None:
-            _check_entry_window(work, regulation, division_id)
+            waived = _window_waived(work, regulation, division_id, late)
             _check_one_live_entry(work, event, regulation, saved, division_id, stage_id)
             entry = _open_entry(work, event, regulation, saved, division_id, stage_id, fee_paid, note)
+            if waived:
+                entry = mark_late(work, entry, note)
             entry_created = True
         elif fee_paid is not None and entry.fee_paid != fee_paid:
             entry = work.repo.update_entry(entry.model_copy(update={"fee_paid": fee_paid}), "fee", note)
@@ -239,6 +247,35 @@ def _open_entry(
 
 
 LIVE = (EntryStatus.PENDING, EntryStatus.APPROVED)
+
+
+def late_note(reason: str) -> Text:
+    """How a late admission reads in the entry list and the audit (逾期报名, with the reason)."""
+    return Text(f"逾期报名 (裁判长批准: {reason.strip()})", f"late entry (admitted by the chief referee: {reason.strip()})")
+
+
+def mark_late(work: Work, entry: Entry, reason: str) -> Entry:
+    """Record on the entry that the chief referee admitted it after the deadline (entry list, audit)."""
+    return work.repo.update_entry(entry.model_copy(update={"note": late_note(reason).zh}), "late", reason.strip())
+
+
+def _window_waived(work: Work, regulation: Regulation, division: str, late: bool) -> bool:
+    """The entry window's check; a closed window is waived (True) for a late admission."""
+    try:
+        _check_entry_window(work, regulation, division)
+    except Refused:
+        if not late:
+            raise
+        return True
+    return False
+
+
+def _require_late_admission(work: Work, reason: str) -> None:
+    """Only the chief referee (the roles that approve entries) admits late, and says why."""
+    work.require(Action.APPROVE)
+    if not reason.strip():
+        raise InputError(Text("逾期报名须写明理由 (裁判长批准的依据)", "a late entry needs the reason it is admitted"),
+                         code="note_required", hint=Hint.NOTE)
 
 
 def _window_bounds(w: RegistrationWindow) -> tuple[datetime | None, datetime | None]:
@@ -673,9 +710,11 @@ def import_roster(
     require_team: bool = False,
     force: bool = False,
     note: str = "",
+    late: bool = False,
 ) -> ImportReport:
     """Import a roster (the file's bytes and name, or rows already parsed) in one go: any bad
-    row, or any team breaking its rules, saves nothing.
+    row, or any team breaking its rules, saves nothing. ``late`` waives the registration
+    deadline alone (the chief referee's 逾期报名, ``note`` the reason); ``force`` waives every rule.
 
     Importing the same file again finds everyone already there and adds nobody.
     """
@@ -702,12 +741,14 @@ def import_roster(
         )
     if force:
         work.require(Action.APPROVE)
+    if late:
+        _require_late_admission(work, note)
     report = ImportReport(rows=len(roster.rows), warnings=list(roster.warnings))
     registered: list[tuple[RosterRow, Registered]] = []
     for row in roster.rows:
         reg = register_player(
             work, event, row.player, division=row.division, stage=row.stage,
-            fee_paid=row.fee_paid, note=note,
+            fee_paid=row.fee_paid, note=note, late=late,
         )  # fmt: skip
         registered.append((row, reg))
         report.players_created += reg.player_created
@@ -719,7 +760,7 @@ def import_roster(
             if reg.entry.reasons:  # as read back: in the caller's language
                 name = _division_name(regulation, reg.entry.division)
                 report.ineligible += [f"{reg.player.name}({name}): {r}" for r in reg.entry.reasons]
-    _import_teams(work, event, regulation, registered, report, force=force, note=note)
+    _import_teams(work, event, regulation, registered, report, force=force, note=note, late=late)
     work.emit("roster_imported", event.id, rows=report.rows, created=report.entries_created)
     return report
 
@@ -733,6 +774,7 @@ def _import_teams(
     *,
     force: bool,
     note: str,
+    late: bool = False,
 ) -> None:
     by_team: dict[str, list[tuple[RosterRow, Registered]]] = {}
     for row, reg in registered:
@@ -762,6 +804,9 @@ def _import_teams(
         filled = _fill_slots(rules, [*base.members, *new_members], players)
         candidate = base.model_copy(update={"members": tuple(filled)})
         reasons = team_composition_texts(work, event, candidate)
+        waived = late and any(r in closed for r in reasons)
+        if waived:  # the chief referee admits the team after the deadline: that reason alone goes
+            reasons = [r for r in reasons if r not in closed]
         if reasons and not force:
             rows_text = "、".join(str(r.row) for r, _ in rows)
             rows_en = ", ".join(str(r.row) for r, _ in rows)
@@ -774,6 +819,11 @@ def _import_teams(
             continue
         if reasons and not note.strip():
             raise _team_note_required(name)
+        if waived:
+            reasons = [*reasons, late_note(note)]  # kept with the team: why it came after the deadline
+            for _row, reg in rows:
+                if reg.entry_created and reg.entry is not None and not reg.entry.note:
+                    mark_late(work, reg.entry, note)
         if existing is None:
             work.repo.add_team(event.id, candidate, reasons, note.strip())
             report.teams_created += 1
@@ -783,6 +833,7 @@ def _import_teams(
             for m in added:
                 work.repo.add_team_member(existing.id, m, note.strip())
             report.members_added += len(added)
+    only_late = bool(shared) and not problems  # every team failed on the closed window alone
     problems[:0] = [Text(f"{r.zh} (涉及{len(teams)}支队: {'、'.join(teams)})",
                          f"{r.en} ({len(teams)} teams: {', '.join(teams)})")
                     for r, teams in shared.items()]
@@ -790,7 +841,7 @@ def _import_teams(
         raise Refused(
             Text("以下队伍不符合组队规定, 未导入任何数据",
                  "these teams break the team composition rules; nothing imported"),
-            problems, code="team_composition", hint=Hint.FORCE_IMPORT,
+            problems, code="team_composition", hint=Hint.LATE_IMPORT if only_late else Hint.FORCE_IMPORT,
         )
 
 

@@ -262,7 +262,8 @@ async def roster_upload(request: Request, event_id: int) -> Response:
         with acting(request) as work:
             ctx = _event_context(work, event_id)
             work.require(Action.REGISTER)
-            return import_roster(work, ctx["event"], data, filename, note=_text(form, "note"))
+            return import_roster(work, ctx["event"], data, filename, note=_text(form, "note"),
+                                 late=_text(form, "late") == "1")
 
     report = await run_in_threadpool(run)
     message = tr(f"导入{report.rows}行: 新增棋手{report.players_created}人, 报名{report.entries_created}项 "
