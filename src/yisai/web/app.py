@@ -42,10 +42,12 @@ from yisai.web.core import (
     SecurityHeadersMiddleware,
     StampCache,
     WebState,
+    answers_json,
     lang_of,
     page,
 )
 from yisai.web.hints import web_dict, web_message
+from yisai.web.requests import bad_request
 
 SECRET_ENV = "YISAI_WEB_SECRET"
 DEV_OUTBOX_ENV = "YISAI_DEV_OUTBOX"  # "1": the developer outbox page shows sign-in codes
@@ -107,7 +109,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
         lang = lang_of(request)
         if request.url.path.startswith("/api/"):  # API clients get the hint as a kind, not words
             return JSONResponse(exc.as_dict(lang), status_code=exc.status)
-        if "application/json" in request.headers.get("content-type", ""):
+        if answers_json(request):  # a console script's endpoint, or a JSON request
             return JSONResponse(web_dict(exc, lang), status_code=exc.status)
         return page(request, "error.html", http_status=exc.status, title=tr("无法完成", "Not done"),
                     message=web_message(exc, lang), details=exc.render_details(lang))
@@ -127,10 +129,10 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
                             status_code=401)
 
     @app.exception_handler(RequestValidationError)
-    async def bad_request(request: Request, exc: RequestValidationError) -> Response:
-        details = [f"{'.'.join(str(x) for x in e.get('loc', ()))}: {e.get('msg', '')}" for e in exc.errors()]
-        return JSONResponse({"code": "bad_input", "message": tr("请求格式有误", "malformed request"),
-                             "details": details, "params": {}}, status_code=422)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        # a path id outside the store (or not a number) → 404; a bad body or query → 400, each
+        # field named in the request's language (web/requests.py)
+        return await service_error(request, bad_request(exc.errors()))
 
     return app
 
