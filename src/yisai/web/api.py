@@ -27,8 +27,27 @@ from yisai.web.console import client_of, save_result
 from yisai.web.core import PUBLIC, state
 from yisai.web.requests import MAX_ID, Id
 
-router = APIRouter(prefix="/api", tags=["api"])
 TOKEN_AGE = 12 * 3600
+
+
+class ErrorOut(BaseModel):
+    """Every error of the API: a stable code, its parameters, the message in the request's language."""
+
+    code: str
+    params: dict[str, Any] = {}
+    hint: str | None = None
+    message: str
+    details: list[str] = []
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    words = {400: "bad request: body, query or reference (each problem named)", 401: "no or invalid token",
+             403: "the role may not do this", 404: "no such object, or an id outside 1..2147483647",
+             409: "refused by the regulation, or a stale version", 429: "too many failed logins"}
+    return {s: {"model": ErrorOut, "description": words[s]} for s in statuses}
+
+
+router = APIRouter(prefix="/api", tags=["api"], responses=_errors(400, 404, 409))
 
 
 class TokenRequest(BaseModel):
@@ -71,7 +90,7 @@ def _bearer(request: Request) -> Actor:
     return actor
 
 
-@router.post("/token", response_model=TokenAnswer)
+@router.post("/token", response_model=TokenAnswer, responses=_errors(429))
 def token(request: Request, body: TokenRequest) -> TokenAnswer:
     """Exchange a login and password for a bearer token (rate-limited like the login page)."""
     web = state(request)
@@ -200,7 +219,7 @@ def team_round(request: Request, event_id: Id, number: Id) -> dict[str, Any]:
         return {"round": number, "matches": views.match_cards(work, event_id, number)}
 
 
-@router.post("/events/{event_id}/rounds/{division}/{number}/results")
+@router.post("/events/{event_id}/rounds/{division}/{number}/results", responses=_errors(401, 403))
 def post_result(request: Request, event_id: Id, division: str, number: Id, body: ResultIn) -> Response:
     """Enter one board's result (bearer token; referee or chief referee). 409 on a stale version."""
     actor = _bearer(request)
