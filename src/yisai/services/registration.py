@@ -22,7 +22,7 @@ from pathlib import Path
 from yisai.formats.roster import Roster, RosterIssue, RosterRow, Sheet, parse_sheets
 from yisai.formats.uploads import read_roster_bytes
 from yisai.i18n import Text, both, tr
-from yisai.registry.eligibility import check_player, check_team, window_reasons
+from yisai.registry.eligibility import check_player, check_team, composition_reasons, window_reasons
 from yisai.registry.entry import TRANSITIONS, Entry, EntryStatus
 from yisai.registry.idcard import normalise
 from yisai.registry.person import Gender, Player
@@ -367,7 +367,7 @@ def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note:
     entry, event = _entry_for_change(work, entry_id, EntryStatus.APPROVED)
     regulation = regulation_of(event)
     player = work.repo.get_player(entry.player_id)
-    reasons = eligibility_texts(regulation, player, entry.division)
+    reasons = eligibility_texts(regulation, player, entry.division) + _team_texts(work, event, regulation, player)
     division_name = _division_name(regulation, entry.division)
     label = f"报名{entry.id}({player.name}, {division_name})"
     label_en = f"entry {entry.id} ({player.name}, {division_name})"
@@ -395,6 +395,18 @@ def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note:
     return saved
 
 
+def _team_texts(work: Work, event: EventRecord, regulation: Regulation, player: Player) -> list[Text]:
+    """Reasons the player's team breaks the regulation's team make-up (min_women), for approval."""
+    rules = regulation.teams
+    if rules is None or rules.min_women is None:
+        return []
+    team = next((t for t in work.repo.list_teams(event.id) if any(m.player_id == player.id for m in t.members)), None)
+    if team is None:
+        return []
+    players = work.repo.players_by_id(event.id)
+    return texts(lambda: composition_reasons(team, players, rules))
+
+
 def approve_all_eligible(work: Work, event: EventRecord, *, note: str = "") -> tuple[list[Entry], list[EntryView]]:
     """Approve every pending entry that meets every rule now (报名审核: 批量通过); the others
     stay pending and are returned with their current reasons."""
@@ -403,8 +415,11 @@ def approve_all_eligible(work: Work, event: EventRecord, *, note: str = "") -> t
     for view in list_entries(work, event, status=EntryStatus.PENDING):
         if view.entry.reasons:
             left.append(view)
-        else:
+            continue
+        try:
             approved.append(approve_entry(work, view.entry.id, note=note))
+        except Refused:  # a reason that is not the entry's own (its team's make-up): stays pending
+            left.append(view)
     return approved, left
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
@@ -37,6 +38,7 @@ from yisai.services.publishing import (
     rounds_index,
     unpublish_round,
 )
+from yisai.services.registration import ImportReport as RosterReport
 from yisai.services.registration import (
     approve_entry,
     import_roster,
@@ -45,6 +47,7 @@ from yisai.services.registration import (
     set_fee_paid,
 )
 from yisai.services.round_results import current_conflict, record_result
+from yisai.services.rounds import ImportReport as SheetReport
 from yisai.services.rounds import import_results, pair, round_view, sheet_lines, sheet_title
 from yisai.web import reports, views
 from yisai.web.core import (
@@ -267,10 +270,14 @@ async def decide_entry(request: Request, event_id: Id, entry_id: str) -> Respons
 async def roster_upload(request: Request, event_id: Id) -> Response:
     form = await _form(request)
     filename, data = await _upload(form, "roster")
-    with acting(request) as work:
-        ctx = _event_context(work, event_id)
-        work.require(Action.REGISTER)
-        report = import_roster(work, ctx["event"], data, filename, note=_text(form, "note"))
+
+    def run() -> RosterReport:  # off the event loop: reading a workbook waits for its own process
+        with acting(request) as work:
+            ctx = _event_context(work, event_id)
+            work.require(Action.REGISTER)
+            return import_roster(work, ctx["event"], data, filename, note=_text(form, "note"))
+
+    report = await run_in_threadpool(run)
     message = tr(f"导入{report.rows}行: 新增棋手{report.players_created}人, 报名{report.entries_created}项 "
                  f"(待审核{report.entries_pending}), 队伍{report.teams_created}支",
                  f"{report.rows} rows: {report.players_created} players, {report.entries_created} entries "
@@ -385,15 +392,19 @@ async def unpublish(request: Request, event_id: Id, division: str, number: Id) -
 async def sheet_upload(request: Request, event_id: Id, division: str, number: Id) -> Response:
     form = await _form(request)
     filename, data = await _upload(form, "sheet")
-    with acting(request) as work:
-        _event_context(work, event_id)
-        work.require(Action.RECORD_RESULT)
-        sheet = read_result_sheet_bytes(data, filename)
-        change = bool(form.get("change"))
-        if change:
-            work.require(Action.CHANGE_RESULT)
-        report = import_results(work, str(event_id), division, number, sheet, change=change,
-                                note=_text(form, "note"))
+
+    def run() -> SheetReport:  # off the event loop: reading a workbook waits for its own process
+        with acting(request) as work:
+            _event_context(work, event_id)
+            work.require(Action.RECORD_RESULT)
+            sheet = read_result_sheet_bytes(data, filename)
+            change = bool(form.get("change"))
+            if change:
+                work.require(Action.CHANGE_RESULT)
+            return import_results(work, str(event_id), division, number, sheet, change=change,
+                                  note=_text(form, "note"))
+
+    report = await run_in_threadpool(run)
     return back(f"/console/events/{event_id}/rounds/{division}/{number}",
                 tr(f"已导入{len(report.saved)}台成绩", f"{len(report.saved)} results imported"))
 
