@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
 
 from yisai.formats.result_sheet import write_result_sheet
 from yisai.formats.standings_export import to_xlsx
@@ -54,12 +55,14 @@ from yisai.web.core import (
     check_csrf,
     lang_of,
     page,
+    read_json,
     session_of,
     signed_in,
     signed_out,
     state,
 )
 from yisai.web.hints import web_dict
+from yisai.web.requests import MAX_ID, Id, QueryNumber, form_number, read_form
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -67,6 +70,16 @@ router = APIRouter(prefix="/console", include_in_schema=False)
 # rendered from it).
 GRID_WORDS = {"1": "黑胜", "2": "白胜", "=": "和", "0": "双方弃权"}
 MAX_UPLOAD = 5 * 1024 * 1024
+
+
+class GridResult(BaseModel):
+    """What the grid's script sends for one board (static/grid.js)."""
+
+    board: int = Field(ge=1, le=MAX_ID)
+    version: int = Field(ge=1, le=MAX_ID)
+    result: str = Field(default="", max_length=40)
+    group: str | None = Field(default=None, max_length=100)
+    note: str = Field(default="", max_length=2000)
 
 
 class LoginRequired(Exception):
@@ -111,7 +124,7 @@ def back(url: str, message: str = "", *, ok: bool = True) -> RedirectResponse:
 
 async def _form(request: Request) -> dict[str, Any]:
     await check_csrf(request)
-    form = await request.form()
+    form = await read_form(request)
     return {k: form.get(k) for k in form}
 
 
@@ -210,7 +223,7 @@ def _event_context(work: Work, event_id: int) -> dict[str, Any]:
 
 
 @router.get("/events/{event_id}", response_class=HTMLResponse)
-def event_console(request: Request, event_id: int, msg: str = "", err: str = "") -> Response:
+def event_console(request: Request, event_id: Id, msg: str = "", err: str = "") -> Response:
     with acting(request) as work:
         ctx = _event_context(work, event_id)
         counts: dict[str, dict[str, int]] = {}
@@ -224,7 +237,7 @@ def event_console(request: Request, event_id: int, msg: str = "", err: str = "")
 
 
 @router.get("/events/{event_id}/entries", response_class=HTMLResponse)
-def entries(request: Request, event_id: int, status: str = "", msg: str = "", err: str = "") -> Response:
+def entries(request: Request, event_id: Id, status: str = "", msg: str = "", err: str = "") -> Response:
     with acting(request) as work:
         ctx = _event_context(work, event_id)
         chosen = EntryStatus(status) if status in {s.value for s in EntryStatus} else None
@@ -234,7 +247,7 @@ def entries(request: Request, event_id: int, status: str = "", msg: str = "", er
 
 
 @router.post("/events/{event_id}/entries/{entry_id}")
-async def decide_entry(request: Request, event_id: int, entry_id: str) -> Response:
+async def decide_entry(request: Request, event_id: Id, entry_id: str) -> Response:
     form = await _form(request)
     decision, note = _text(form, "decision"), _text(form, "note")
     with acting(request) as work:
@@ -254,7 +267,7 @@ async def decide_entry(request: Request, event_id: int, entry_id: str) -> Respon
 
 
 @router.post("/events/{event_id}/roster")
-async def roster_upload(request: Request, event_id: int) -> Response:
+async def roster_upload(request: Request, event_id: Id) -> Response:
     form = await _form(request)
     filename, data = await _upload(form, "roster")
 
@@ -292,13 +305,12 @@ def _ids(text: str) -> tuple[str, ...]:
 
 
 @router.post("/events/{event_id}/pair")
-async def pair_round(request: Request, event_id: int) -> Response:
+async def pair_round(request: Request, event_id: Id) -> Response:
     form = await _form(request)
     division = _text(form, "division")
-    try:
-        number = int(_text(form, "round"))
-    except ValueError:
-        raise InputError(Text("轮次须为数字", "the round must be a number"), code="bad_round") from None
+    number = form_number(_text(form, "round"), Text("轮次", "the round"))
+    if number is None:
+        raise InputError(Text("轮次须为数字", "the round must be a number"), code="bad_round")
     controls = Controls(fixed_pairs=_pairs(_text(form, "fix")), forbidden_pairs=_pairs(_text(form, "forbid")),
                         sit_outs=_ids(_text(form, "sit_out")))
     with acting(request) as work:
@@ -309,7 +321,7 @@ async def pair_round(request: Request, event_id: int) -> Response:
 
 
 @router.get("/events/{event_id}/rounds/{division}/{number}", response_class=HTMLResponse)
-def round_console(request: Request, event_id: int, division: str, number: int,
+def round_console(request: Request, event_id: Id, division: str, number: Id,
                   msg: str = "", err: str = "") -> Response:
     with acting(request) as work:
         ctx = _event_context(work, event_id)
@@ -323,21 +335,12 @@ def round_console(request: Request, event_id: int, division: str, number: int,
 
 
 @router.post("/events/{event_id}/rounds/{division}/{number}/result")
-async def post_result(request: Request, event_id: int, division: str, number: int) -> Response:
+async def post_result(request: Request, event_id: Id, division: str, number: Id) -> Response:
     """One board from the grid (JSON); a conflict answers 409 with the stored result."""
-    await check_csrf(request)
-    body = await request.json()
-    lang = lang_of(request)
-    try:
-        board = int(body.get("board"))
-        version = int(body.get("version"))
-    except (TypeError, ValueError):
-        return JSONResponse(InputError(Text("台次与版本须为数字", "board and version must be numbers"))
-                            .as_dict(lang), status_code=400)
-    text = str(body.get("result") or "")
-    group = body.get("group")
-    return save_result(request, require_login(request), event_id, division, number, board, text, version,
-                       group if isinstance(group, str) else None, str(body.get("note") or ""))
+    actor = require_login(request)  # before the body is read
+    body = await read_json(request, GridResult)
+    return save_result(request, actor, event_id, division, number, body.board, body.result, body.version,
+                       body.group, body.note)
 
 
 def save_result(request: Request, actor: Actor, event_id: int, division: str, number: int, board: int,
@@ -368,7 +371,7 @@ def save_result(request: Request, actor: Actor, event_id: int, division: str, nu
 
 
 @router.post("/events/{event_id}/rounds/{division}/{number}/publish")
-async def publish(request: Request, event_id: int, division: str, number: int) -> Response:
+async def publish(request: Request, event_id: Id, division: str, number: Id) -> Response:
     form = await _form(request)
     with acting(request) as work:
         _event_context(work, event_id)
@@ -377,7 +380,7 @@ async def publish(request: Request, event_id: int, division: str, number: int) -
 
 
 @router.post("/events/{event_id}/rounds/{division}/{number}/unpublish")
-async def unpublish(request: Request, event_id: int, division: str, number: int) -> Response:
+async def unpublish(request: Request, event_id: Id, division: str, number: Id) -> Response:
     """Take the pairings off the public pages again (refused once a result is entered)."""
     form = await _form(request)
     with acting(request) as work:
@@ -387,7 +390,7 @@ async def unpublish(request: Request, event_id: int, division: str, number: int)
 
 
 @router.post("/events/{event_id}/rounds/{division}/{number}/sheet")
-async def sheet_upload(request: Request, event_id: int, division: str, number: int) -> Response:
+async def sheet_upload(request: Request, event_id: Id, division: str, number: Id) -> Response:
     form = await _form(request)
     filename, data = await _upload(form, "sheet")
 
@@ -408,7 +411,7 @@ async def sheet_upload(request: Request, event_id: int, division: str, number: i
 
 
 @router.get("/events/{event_id}/rounds/{division}/{number}/sheet.xlsx")
-def sheet_download(request: Request, event_id: int, division: str, number: int) -> Response:
+def sheet_download(request: Request, event_id: Id, division: str, number: Id) -> Response:
     with acting(request) as work, tempfile.TemporaryDirectory(prefix="yisai-dl-") as tmp:
         _event_context(work, event_id)
         view = round_view(work, str(event_id), division, number)
@@ -421,8 +424,8 @@ def sheet_download(request: Request, event_id: int, division: str, number: int) 
 
 
 @router.get("/events/{event_id}/print/{kind}.pdf")
-def print_download(request: Request, event_id: int, kind: str, division: str | None = None,
-                   round: int | None = None) -> Response:
+def print_download(request: Request, event_id: Id, kind: str, division: str | None = None,
+                   round: QueryNumber = None) -> Response:
     """打印: the same PDF as ``yisai print KIND`` (pairing list, table cards, score slips, standings,
     team standings, prize list, rank-award list, certificates, entry list, booklet)."""
     from urllib.parse import quote as url_quote
@@ -444,7 +447,7 @@ def _download(data: bytes, filename: str) -> Response:
 
 
 @router.get("/events/{event_id}/standings/{division}.xlsx")
-def standings_xlsx(request: Request, event_id: int, division: str) -> Response:
+def standings_xlsx(request: Request, event_id: Id, division: str) -> Response:
     with acting(request) as work:
         _event_context(work, event_id)
         data = to_xlsx(reports.event_standings(work, str(event_id), division))
@@ -452,7 +455,7 @@ def standings_xlsx(request: Request, event_id: int, division: str) -> Response:
 
 
 @router.get("/events/{event_id}/prizes.xlsx")
-def prizes_xlsx(request: Request, event_id: int) -> Response:
+def prizes_xlsx(request: Request, event_id: Id) -> Response:
     with acting(request) as work:
         _event_context(work, event_id)
         data = reports.prizes_xlsx(work, str(event_id))
@@ -460,7 +463,7 @@ def prizes_xlsx(request: Request, event_id: int) -> Response:
 
 
 @router.get("/events/{event_id}/awards.xlsx")
-def awards_xlsx(request: Request, event_id: int) -> Response:
+def awards_xlsx(request: Request, event_id: Id) -> Response:
     with acting(request) as work:
         _event_context(work, event_id)
         data = reports.awards_xlsx(work, str(event_id))
@@ -468,7 +471,7 @@ def awards_xlsx(request: Request, event_id: int) -> Response:
 
 
 @router.get("/events/{event_id}/audit", response_class=HTMLResponse)
-def audit(request: Request, event_id: int) -> Response:
+def audit(request: Request, event_id: Id) -> Response:
     with acting(request) as work:
         ctx = _event_context(work, event_id)
         lines = list(reversed(audit_log(work, str(event_id))))[:500]
