@@ -882,8 +882,8 @@ def _registration(reg: Regulation) -> list[str]:
         lines.append(line)
     if rg.required_documents:
         lines.append(tr("须提交: ", "Documents: ") + "; ".join(rg.required_documents))
-    if rg.attachment_name_pattern:
-        lines.append(tr("附件命名: ", "Attachment names: ") + rg.attachment_name_pattern)
+    if rg.attachments is not None:
+        lines.append(tr("附件命名: ", "Attachment names: ") + rg.attachments.name_pattern)
     lines += [tr("联系: ", "Contact: ") + c for c in rg.contacts]
     if rg.check_in:
         lines.append(tr("报到: ", "Check-in: ") + rg.check_in)
