@@ -267,8 +267,8 @@ def team_list(event: EventOption = None, db: DbOption = None) -> None:
         if v.reasons:
             members += "\n" + "\n".join(f"! {r}" for r in v.reasons)
         table.add_row(t.id, t.name, t.place, "、".join(t.leaders), "、".join(t.coaches), members)
+    from yisai.registry.fees import team_fee_for
     from yisai.services.events import regulation_of
-    from yisai.services.registration import team_fee_for
 
     fee = team_fee_for(regulation_of(ev))
     if fee:  # a fee the regulation charges per team (fees.items with per = "team")

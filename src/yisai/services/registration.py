@@ -24,6 +24,7 @@ from yisai.formats.uploads import read_roster_bytes
 from yisai.i18n import Text, both, tr
 from yisai.registry.eligibility import check_player, check_team, composition_reasons, window_reasons
 from yisai.registry.entry import TRANSITIONS, Entry, EntryStatus
+from yisai.registry.fees import fee_for
 from yisai.registry.idcard import normalise
 from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team, TeamMember
@@ -83,32 +84,6 @@ class ImportReport:
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def fee_for(regulation: Regulation, division: str, stage: str = "") -> int:
-    """Fees that apply to an entry: items for all, for the division, or for its stage(s).
-
-    With no stage named, an item for any stage that includes the division applies (once).
-    """
-    stages_of_division = {s.id for s in regulation.stages if division in s.divisions}
-    total = 0
-    for item in regulation.fees.items:
-        if item.per == "team":  # paid once by the team (``team_fee_for``), not by each entry
-            continue
-        scope = set(item.applies_to)
-        if (
-            not scope
-            or division in scope
-            or (stage and stage in scope)
-            or (not stage and scope & stages_of_division)
-        ):
-            total += item.amount
-    return total
-
-
-def team_fee_for(regulation: Regulation) -> int:
-    """Fees a team pays once (``per = "team"``), whatever its number of players."""
-    return sum(item.amount for item in regulation.fees.items if item.per == "team")
 
 
 def texts(make: Callable[[], list[str]]) -> list[Text]:
