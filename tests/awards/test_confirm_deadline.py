@@ -48,4 +48,8 @@ def test_cli_prints_every_period() -> None:
     r = CliRunner().invoke(app, ["qualifier", "deadlines", "--regulation",
                                  str(REGULATIONS / "2025-shanhai-cup.toml")])
     assert r.exit_code == 0, r.output
-    assert "2025-06-09" in r.output and "2025-09-17" in r.output and "10个工作日" in r.output
+    # counted from the day each list can be published, the day after the period's last day (as
+    # the places count): period 1 from Mon 2025-05-26: May 27–30 (4), Jun 3–6 (8), Jun 9, 10;
+    # period 6 from Thu Sep 4: Sep 5, 8–12, 15–18 → Sep 18
+    assert "│ 2025-05-26 │ 2025-06-10" in r.output and "│ 2025-09-04 │ 2025-09-18" in r.output
+    assert "10个工作日" in r.output

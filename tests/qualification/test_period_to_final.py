@@ -107,9 +107,9 @@ def test_tie_at_38_qualifies_all_and_deadline(closed: tuple[Context, SimClock, l
         q.confirm_place(work, None, t02.id, fields("李四", date(1990, 3, 2), 2))
     assert exc.value.code == "confirm_late"
     with ctx.work(player("T02")) as work:
-        assert [p.status for p in q.my_places(work, None)] == ["lapsed"]
+        assert [p.status for p in q.my_places(work, None)] == ["lapsed"]  # shown so; reading wrote nothing
     with ctx.work() as work:
-        assert len(q.lapse_overdue(work, None)) == 38  # everyone else who did not confirm
+        assert len(q.lapse_overdue(work, None)) == 39  # T02 and the 38 others who did not confirm
         assert q.lapse_overdue(work, None) == []
         lapsed = {p.player for p in q.all_places(work, None, "lapsed")}
     assert "T02" in lapsed and "T01" not in lapsed and len(lapsed) == 39

@@ -19,7 +19,7 @@ qualifier_app = typer.Typer(help="网络海选赛: 晋级确认期限 (online qu
 @qualifier_app.command("deadlines")
 def deadlines(
     regulation: Path = typer.Option(..., "--regulation", help="规程文件"),
-    after: str = typer.Option(None, "--after", help="从哪天起算 (公布晋级名单之日, 默认各期最后一天)"),
+    after: str = typer.Option(None, "--after", help="从哪天起算 (公布晋级名单之日, 默认最早可公布之日: 各期最后一天的次日)"),
     calendar: Path = typer.Option(None, "--calendar", envvar="YISAI_CALENDAR",
                                   help="补充节假日安排的 TOML 文件 (YISAI_CALENDAR)"),
 ) -> None:
@@ -91,14 +91,11 @@ def _print_list(pl: object) -> None:
 @qualifier_app.command("places")
 def places(event: str = EVENT, db: str = DB, status: str = typer.Option(None, "--status",
            help="qualified / confirmed / lapsed / revoked")) -> None:
-    """晋级名额及确认情况 (逾期未确认的先按弃权处理)."""
+    """晋级名额及确认情况 (只读: 逾期未确认的显示为逾期弃权; 记为弃权并通知用 yisai qualifier lapse)."""
     from yisai.cli.session import command_work
-    from yisai.services.identity import Action
-    from yisai.services.qualification import all_places, lapse_overdue
+    from yisai.services.qualification import all_places
 
     with command_work(db) as work:
-        if work.actor.may(Action.QUALIFIER_DUTIES):
-            lapse_overdue(work, event)
         found = all_places(work, event, status)
     t = Table(title=tr("晋级名额", "qualified places"), title_style="bold")
     for h in (tr("期", "period"), tr("组", "pool"), tr("编号", "player"), tr("姓名", "name"),
@@ -107,6 +104,20 @@ def places(event: str = EVENT, db: str = DB, status: str = typer.Option(None, "-
     for p in found:
         t.add_row(str(p.period), p.pool, p.player, p.name, str(p.deadline), p.status_label.render())
     console.print(t)
+
+
+@qualifier_app.command("lapse")
+def lapse(event: str = EVENT, db: str = DB) -> None:
+    """把逾期未确认的晋级名额记为弃权 (通知棋手, 记入审计); 服务器运行时每10分钟自动执行."""
+    from yisai.cli.session import command_work
+    from yisai.services.qualification import lapse_overdue
+
+    with command_work(db) as work:
+        done = lapse_overdue(work, event)
+    for p in done:
+        say(tr(f"第{p.period}期 {p.name} ({p.player}): 截止 {p.deadline}, 记为逾期弃权",
+               f"period {p.period} {p.name} ({p.player}): deadline {p.deadline}, lapsed"))
+    say(tr(f"逾期弃权 {len(done)} 个名额", f"{len(done)} places lapsed"))
 
 
 @qualifier_app.command("remind")

@@ -89,8 +89,14 @@ def _due_by(deadline: date) -> datetime:
     return datetime.combine(deadline + timedelta(days=1), time(0))
 
 
-def _view(p: rows.PlaceRecord) -> PlaceView:
-    return PlaceView(p.id, p.period, p.pool, p.player, p.name, p.status, p.deadline, _due_by(p.deadline),
+def _view(p: rows.PlaceRecord, now: datetime | None = None) -> PlaceView:
+    """A place as shown. Given ``now``, an unconfirmed place past its deadline shows as lapsed
+    although nothing was written yet: reading never writes; the lapse itself (status, notice,
+    audit) is ``lapse_overdue``'s, run by the server's scheduled duty or ``yisai qualifier lapse``."""
+    status = p.status
+    if now is not None and status == "qualified" and now >= _due_by(p.deadline):
+        status = "lapsed"
+    return PlaceView(p.id, p.period, p.pool, p.player, p.name, status, p.deadline, _due_by(p.deadline),
                      {k: str(v) for k, v in p.details.items()}, p.division, p.confirmed_at, p.lapsed_at)
 
 
@@ -108,6 +114,13 @@ def _deadline(work: Work, cfg: LiveConfig, counted_from: date) -> date:
     if n is None:
         return date.max - timedelta(days=1)
     return confirm_deadline(counted_from, n, china_workday_calendar(work.calendar_file))
+
+
+def list_day(period: Period) -> date:
+    """The day a period's list is published at the earliest: the period closes at the midnight
+    after its last day. A place's working days count from the day its list is published (the
+    places' own ``counted_from``), so the deadline table counts from this day too."""
+    return window(period).closes.date()
 
 
 def _earlier(work: Work, cfg: LiveConfig, period: int) -> dict[str, int]:
@@ -149,7 +162,8 @@ class StageDeadlines:
 def confirmation_deadlines(
     regulation: Regulation, *, calendar_file: Path | None = None, after: date | None = None
 ) -> list[StageDeadlines]:
-    """Each ladder stage's confirmation deadline per period (from ``after`` or the period's end)."""
+    """Each ladder stage's confirmation deadline per period, counted from ``after`` (the day the
+    list was published) or else from the earliest day it can be (``list_day``)."""
     ladders = [s for s in regulation.stages if isinstance(s.format, LadderFormat)]
     if not ladders:
         raise InputError(Text("规程中没有网络海选赛 (online_ladder)", "no online ladder in this regulation"),
@@ -161,8 +175,8 @@ def confirmation_deadlines(
         assert isinstance(fmt, LadderFormat)
         n = fmt.confirm_within_working_days
         periods = tuple(
-            PeriodDeadline(p.number, p.start, p.end, after or p.end,
-                           confirm_deadline(after or p.end, n, is_workday))
+            PeriodDeadline(p.number, p.start, p.end, after or list_day(p),
+                           confirm_deadline(after or list_day(p), n, is_workday))
             for p in stage.periods
         ) if n is not None else ()
         out.append(StageDeadlines(stage.name, n, periods))
@@ -309,16 +323,14 @@ def all_places(work: Work, event_ref: str | int | None, status: str | None = Non
     if work.actor.role not in (Role.CHIEF_REFEREE, Role.OPERATOR, Role.REFEREE):
         raise Forbidden(Text("只有裁判和运营可查看晋级选手信息", "officials only"), code="forbidden")
     cfg = live_config(work, event_ref)
-    return [_view(p) for p in rows.places(work.session, cfg.event_id, cfg.stage.id)
-            if status is None or p.status == status]
+    shown = [_view(p, work.now) for p in rows.places(work.session, cfg.event_id, cfg.stage.id)]
+    return [p for p in shown if status is None or p.status == status]
 
 
 def my_places(work: Work, event_ref: str | int | None) -> list[PlaceView]:
     """The signed-in player's places (their own details prefilled)."""
     cfg = live_config(work, event_ref)
-    mine = rows.places(work.session, cfg.event_id, cfg.stage.id, player=work.actor.id)
-    _lapse_due(work, cfg, mine)
-    return [_view(p) for p in rows.places(work.session, cfg.event_id, cfg.stage.id, player=work.actor.id)]
+    return [_view(p, work.now) for p in rows.places(work.session, cfg.event_id, cfg.stage.id, player=work.actor.id)]
 
 
 def my_notices(work: Work, event_ref: str | int | None) -> list[rows.NoticeRecord]:

@@ -149,9 +149,7 @@ def console_page(request: Request, event_id: Id, msg: str = "", err: str = "") -
     with acting(request) as work:
         event = resolve_event(work, str(event_id))
         reg = regulation_of(event)
-        if work.actor.may(Action.QUALIFIER_DUTIES):
-            q.lapse_overdue(work, event_id)
-        places = q.all_places(work, event_id)
+        places = q.all_places(work, event_id)  # overdue places show as lapsed; the duty writes it
         lists = q.published_lists(work, event_id)
         preview = q.final_preview(work, event_id) if work.actor.may(Action.APPROVE) else None
         stage = next(s for s in reg.stages if getattr(s.format, "kind", "") == "online_ladder")
