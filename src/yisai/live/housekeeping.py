@@ -82,8 +82,10 @@ class Housekeeping:
                 group = sockets.ping_groups[turn % sockets.ping_shares]
                 if not group:
                     continue
-                text = dumps({"t": "ping", "at": st.now()})
+                at = st.now()
+                text = dumps({"t": "ping", "at": at})
                 for c in list(group):
+                    c.pinged(at)
                     await c.send_text(text)
                 st.metrics.hist("ping").add(time.perf_counter() - began)
             except Exception:

@@ -21,8 +21,9 @@ Guarantees: an action is stored (committed) before its ``ack`` and the ``update`
 a resent action (same version and content) gets the same ack again and is applied once; a stale
 one is refused with the current version so the client resyncs; the result, SGF and ladder are
 committed before ``ended`` is sent. Lag compensation: the server measures each connection's
-round trip from its pings (a pong echoes the ping's ``at``) and credits half of it to a move,
-at most the game's ``lag_cap`` (0.5 s by default); a client cannot claim a delay.
+round trip from its pings (a pong echoes the ping's ``at``; only the ping sent last counts, once)
+and credits the least of the last few half round trips to a move, at most the game's ``lag_cap``
+(0.5 s by default); a client cannot claim a delay by forging ``at``.
 
 Spectators (sockets that are not one of the game's two players) get every ``update``,
 ``presence`` and ``ended`` ``spectator_delay`` seconds after it happened, and their ``state``
@@ -238,9 +239,7 @@ class LiveHub:
         if kind != "act":  # any frame shows the player is on the platform (act does it itself)
             await self.play.frames(client)
         if kind == "pong":
-            sent = msg.get("at")
-            if isinstance(sent, int | float) and 0 <= now - sent < 60:
-                client.delay = (now - sent) / 2
+            client.ponged(msg.get("at"), now)
             return
         elif kind == "queue":
             await self.seating.queue(client)
