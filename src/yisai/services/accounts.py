@@ -227,17 +227,32 @@ def authenticate(work: Work, login: str, password: str) -> Actor:
     except (VerificationError, InvalidHashError):
         raise refusal from None
     if _hasher.check_needs_rehash(hashed):
-        work.repo.set_password_hash(user.id, _hasher.hash(password))
+        work.repo.set_password_hash(user.id, _hasher.hash(password), end_sessions=False)
     return actor_of(user)
 
 
-def user_actor(work: Work, user_id: int) -> Actor | None:
-    """The actor behind a session cookie's user id; None if the account is gone or disabled."""
+def user_actor(work: Work, user_id: int, epoch: int = 0) -> Actor | None:
+    """The actor behind a session cookie's (or API token's) user id and session generation; None
+    if the account is gone or disabled, or its sessions were ended since (logout, a new password,
+    disabling). It reads the store on every request, so this, and a new role or binding, holds in
+    every worker at once."""
     try:
         user = work.repo.get_user(user_id)
     except NotFound:
         return None
-    return actor_of(user) if user.active else None
+    return actor_of(user) if user.active and user.session_epoch == epoch else None
+
+
+def session_epoch(work: Work, user_id: int) -> int:
+    """The generation a new session of the account is issued at (reading it needs no role)."""
+    return work.repo.get_user(user_id).session_epoch
+
+
+def end_own_sessions(work: Work) -> None:
+    """Logout: every session and token of the signed-in account ends, here and in every worker."""
+    if work.actor.id.isdigit():
+        work.repo.end_sessions(int(work.actor.id))
+        work.emit("user_changed", None, user_id=int(work.actor.id), change="logout")
 
 
 def list_users(work: Work, event_id: int | None = None) -> list[UserRecord]:

@@ -16,7 +16,7 @@ def _user(row: UserRow) -> UserRecord:
     return UserRecord(
         id=row.id, login=row.login, display_name=row.display_name, role=row.role,
         event_id=row.event_id, team_id=row.team_id, phone=row.phone, active=row.active,
-        created_at=row.created_at,
+        created_at=row.created_at, session_epoch=row.session_epoch or 0,
     )  # fmt: skip
 
 
@@ -71,10 +71,20 @@ def list_users(s: Session, event_id: int | None = None, *, without_role: str | N
     return [_user(r) for r in s.scalars(q.order_by(UserRow.id))]
 
 
-def set_password_hash(s: Session, by: Stamp, user_id: int, password_hash: str) -> None:
+def set_password_hash(s: Session, by: Stamp, user_id: int, password_hash: str, *, end_sessions: bool = True) -> None:
+    """A new password ends the account's sessions (not for a rehash of the same password)."""
     row = _user_row(s, user_id)
     row.password_hash = password_hash
-    audit(s, by, row.event_id, "update", "user", row.id, None, {"password": "changed"})
+    if end_sessions:
+        row.session_epoch = (row.session_epoch or 0) + 1
+        audit(s, by, row.event_id, "update", "user", row.id, None, {"password": "changed", "sessions": "ended"})
+
+
+def end_sessions(s: Session, by: Stamp, user_id: int) -> None:
+    """Every session cookie and API token of the account stops working (logout, in every worker)."""
+    row = _user_row(s, user_id)
+    row.session_epoch = (row.session_epoch or 0) + 1
+    audit(s, by, row.event_id, "logout", "user", row.id, None, {"sessions": "ended"})
 
 
 def set_user_active(s: Session, by: Stamp, user_id: int, active: bool) -> None:
@@ -82,6 +92,7 @@ def set_user_active(s: Session, by: Stamp, user_id: int, active: bool) -> None:
     row = _user_row(s, user_id)
     before = {"active": row.active}
     row.active = active
+    row.session_epoch = (row.session_epoch or 0) + 1
     audit(s, by, row.event_id, "update", "user", row.id, before, {"active": active})
 
 

@@ -217,6 +217,8 @@ class UserRow(Base):
     phone: Mapped[str | None] = mapped_column(String(32))
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
+    # raised to end every session and API token of the account (logout, new password, disabling)
+    session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class AppealRow(Base):

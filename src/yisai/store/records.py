@@ -86,6 +86,7 @@ class UserRecord:
     phone: str | None
     active: bool
     created_at: datetime
+    session_epoch: int = 0  # a session or token made at an older one is no longer valid
 
 
 @dataclass(frozen=True, slots=True)

@@ -216,8 +216,11 @@ class Repository:
     def list_users(self, event_id: int | None = None, *, without_role: str | None = None) -> list[UserRecord]:
         return account_rows.list_users(self.session, event_id, without_role=without_role)
 
-    def set_password_hash(self, user_id: int, password_hash: str) -> None:
-        account_rows.set_password_hash(self.session, self.stamp, user_id, password_hash)
+    def set_password_hash(self, user_id: int, password_hash: str, *, end_sessions: bool = True) -> None:
+        account_rows.set_password_hash(self.session, self.stamp, user_id, password_hash, end_sessions=end_sessions)
+
+    def end_sessions(self, user_id: int) -> None:
+        account_rows.end_sessions(self.session, self.stamp, user_id)
 
     def set_user_active(self, user_id: int, active: bool) -> None:
         account_rows.set_user_active(self.session, self.stamp, user_id, active)

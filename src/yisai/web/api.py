@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from yisai.formats.regulation_summary import summarize
 from yisai.i18n import Text
-from yisai.services.accounts import authenticate, user_actor
+from yisai.services.accounts import authenticate, session_epoch, user_actor
 from yisai.services.errors import NotFoundError, ServiceError
 from yisai.services.events import list_events, regulation_of, resolve_event
 from yisai.services.identity import Actor
@@ -84,7 +84,7 @@ def _bearer(request: Request) -> Actor:
     except BadSignature:
         raise Unauthorised(Text("令牌无效或已过期", "the token is invalid or expired")) from None
     with state(request).ctx.work(actor=PUBLIC) as work:
-        actor = user_actor(work, int(data.get("u", 0))) if isinstance(data, dict) else None
+        actor = user_actor(work, int(data.get("u", 0)), int(data.get("e", 0))) if isinstance(data, dict) else None
     if actor is None:
         raise Unauthorised(Text("账号不存在或已停用", "the account is gone or disabled"))
     return actor
@@ -102,7 +102,9 @@ def token(request: Request, body: TokenRequest) -> TokenAnswer:
         web.limiter.failed(client_of(request), body.login)
         raise
     web.limiter.succeeded(client_of(request), body.login)
-    return TokenAnswer(token=web.token_signer.dumps({"u": int(actor.id)}), role=actor.role.value)
+    with web.ctx.work(actor=PUBLIC) as work:
+        epoch = session_epoch(work, int(actor.id))
+    return TokenAnswer(token=web.token_signer.dumps({"u": int(actor.id), "e": epoch}), role=actor.role.value)
 
 
 @router.get("/events")

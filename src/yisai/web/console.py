@@ -87,11 +87,12 @@ class LoginRequired(Exception):
 
 
 def current_actor(request: Request) -> Actor | None:
-    uid = session_of(request).get("u")
-    if not isinstance(uid, int):
+    data = session_of(request)
+    uid, epoch = data.get("u"), data.get("e", 0)
+    if not isinstance(uid, int) or not isinstance(epoch, int):
         return None
     with state(request).ctx.work(actor=PUBLIC) as work:
-        actor = user_actor(work, uid)
+        actor = user_actor(work, uid, epoch)
     request.state.actor = actor
     return actor
 

@@ -27,6 +27,7 @@ from fastapi.templating import Jinja2Templates
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from yisai.i18n import normalise, tr, use_language
+from yisai.services.accounts import end_own_sessions, session_epoch, user_actor
 from yisai.services.context import Context
 from yisai.services.errors import Refused, ServiceError
 from yisai.services.identity import ACTION_LABELS, Action, Actor, Role
@@ -289,13 +290,26 @@ def write_session(request: Request, response: Response, data: dict[str, Any]) ->
 
 
 def signed_in(request: Request, url: str, user_id: int) -> RedirectResponse:
-    """Go to ``url`` with a new session for the account (and a fresh CSRF token)."""
+    """Go to ``url`` with a new session for the account (and a fresh CSRF token), at the
+    account's current session generation (a logout or a new password raises it)."""
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        epoch = session_epoch(work, user_id)
     response = RedirectResponse(url, status_code=303)
-    write_session(request, response, {"u": user_id, "c": secrets.token_urlsafe(24)})
+    write_session(request, response, {"u": user_id, "e": epoch, "c": secrets.token_urlsafe(24)})
     return response
 
 
 def signed_out(request: Request, url: str) -> RedirectResponse:
+    """Sign out: every session and token of the account end on the server (a copied cookie
+    too, in every worker), then this browser gets an empty session."""
+    data = session_of(request)
+    uid, epoch = data.get("u"), data.get("e", 0)
+    if isinstance(uid, int) and isinstance(epoch, int):
+        with state(request).ctx.work(actor=PUBLIC) as work:
+            actor = user_actor(work, uid, epoch)
+        if actor is not None:
+            with state(request).ctx.work(actor=actor) as work:
+                end_own_sessions(work)
     response = RedirectResponse(url, status_code=303)
     write_session(request, response, {"c": secrets.token_urlsafe(24)})
     return response
