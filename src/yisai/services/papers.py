@@ -153,8 +153,7 @@ def check_team_access(work: Work, event_id: int, team_id: str) -> None:
     check_event_access(work, event_id)
     if _is_official(work):
         return
-    if work.actor.role is Role.TEAM_LEADER and work.actor.team is not None \
-            and str(work.actor.team) == str(team_id):
+    if work.actor.leads(team_id):
         return
     raise Forbidden(Text("只能查看和上传本队的报名附件", "you may only see and upload your own "
                          "team's papers"), code="papers_forbidden", params={"team": str(team_id)})

@@ -109,7 +109,7 @@ def _may_submit(work: Work, fmt: TeamMatchFormat, team: Team) -> None:
     actor = work.actor
     if actor.may(Action.PAIR):
         return
-    if fmt.lineup_by == "leader_or_director" and actor.role is Role.TEAM_LEADER and actor.team == team.id:
+    if fmt.lineup_by == "leader_or_director" and actor.leads(team.id):
         return
     if actor.role is Role.TEAM_LEADER and fmt.lineup_by == "leader_or_director":
         raise Forbidden(Text(f"领队只能提交本队的出场名单 ({team.name}不是本账号的队伍)",
