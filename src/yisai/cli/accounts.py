@@ -89,7 +89,7 @@ def list_cmd(db: DbOption = None) -> None:
         team = f"{v.team_name} (#{u.team_id})" if u.team_id is not None else ""
         if u.max_teams > 1:
             team += tr(f" (可登记{u.max_teams}支队)", f" (may register {u.max_teams} teams)")
-        scope = f"{v.event_name} (#{u.event_id})" if u.event_id is not None else tr("全部比赛", "all events")
+        scope = f"#{u.event_id} {v.event_name}" if u.event_id is not None else tr("全部比赛", "all events")
         t.add_row(u.login, u.display_name, _role_word(u.role), scope, team,
                   tr("可用", "active") if u.active else tr("已停用", "disabled"))
     console.print(t)

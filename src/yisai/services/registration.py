@@ -271,11 +271,11 @@ def change_needs_approval(work: Work, event: EventRecord, regulation: Regulation
     if work.actor.may(Action.APPROVE):
         return None
     entries = work.repo.list_entries(event.id, player_id=player.id, status=LIVE)
-    if any(e.status is EntryStatus.APPROVED for e in entries):
-        return "approved"
     in_team = team_of_player(work, event, player.id) is not None
     if registration_closed(work, regulation, [e.division for e in entries], in_team):
         return "deadline"
+    if any(e.status is EntryStatus.APPROVED for e in entries):
+        return "approved"
     return None
 
 
