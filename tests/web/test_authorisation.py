@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
+from tests.conftest import REGULATIONS
 from tests.formats.roster_files import write_xlsx, xqw_rows
 from tests.web.conftest import NOW, Site
 from tests.web.test_console import token_of
@@ -26,8 +27,6 @@ from yisai.services.identity import Actor, Role
 from yisai.services.registration import approve_all_eligible, import_roster
 from yisai.services.settings import Settings
 from yisai.vocabulary.rank import Rank
-
-from tests.conftest import REGULATIONS
 
 SEED_002 = REGULATIONS / "2025-xiaoqiwang.toml"
 CHIEF = Actor.cli("裁判长", Role.CHIEF_REFEREE)
@@ -62,7 +61,7 @@ def _snapshot(db: str) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of the tables a registration could write (audit lines included)."""
     engine = create_engine(f"sqlite:///{db}")
     with engine.connect() as c:
-        out = {t: [tuple(r) for r in c.execute(text(f"SELECT * FROM {t} ORDER BY id"))]  # noqa: S608
+        out = {t: [tuple(r) for r in c.execute(text(f"SELECT * FROM {t} ORDER BY id"))]
                for t in ("players", "entries", "teams", "team_members", "users", "audit", "player_changes")}
     engine.dispose()
     return out
@@ -98,7 +97,8 @@ def two_teams(site: Site, tmp_path: Path) -> Site:
 def test_a_leaders_file_naming_another_team_is_refused_whole_with_the_row(two_teams: Site, tmp_path: Path) -> None:
     site = two_teams
     before = _snapshot(site.db)
-    rows = _rows("江苏队", "江苏", "320102")[:1] + [_rows("浙江队", "浙江", "330102")[0][:11] + ["甲组", "浙江队", "x", "y"]]
+    intruder = _rows("浙江队", "浙江", "330102")[0]
+    rows = [_rows("江苏队", "江苏", "320102")[0], intruder]
     rows[1][1] = "混入者"
     rows[1][4] = make_id_number("330102", date(2013, 4, 12), 40, Gender.MALE)
     r = _upload(site.login("leader"), _file(tmp_path, "mixed.xlsx", rows))
@@ -239,7 +239,7 @@ def test_account_add_event_limits_a_referee_to_that_event(site: Site, monkeypatc
                          follow_redirects=False).status_code == 303
     assert c.get(f"/console/events/{other}").status_code == 200
     operator.post("/console/accounts/ref1/event", data={"csrf": token_of(operator), "event": str(other)})
-    assert 'data-scope="%d"' % other in operator.get("/console/accounts").text
+    assert f'data-scope="{other}"' in operator.get("/console/accounts").text
     assert c.get("/console/events/1").status_code == 403
     out = _cli("account", "scope", "ref1", "--clear")
     assert "不再限定" in out

@@ -22,9 +22,11 @@ from yisai.services.identity import Action
 from yisai.services.registration import (
     TeamView,
     add_team,
+    check_may_change_player,
     claim_teams,
     eligibility_reasons,
     eligibility_texts,
+    find_existing_player,
     list_entries,
     register_player,
     row_from_fields,
@@ -129,7 +131,6 @@ def register_team(
     closed = window_refusal(regulation, rules, work.now)
     if closed is not None:
         raise closed
-    claim_teams(work, 1)  # one team per leader account unless the operator allows more
     if not name.strip():
         raise InputError(Text("队名不能为空", "the team name is required"), code="team_name")
     rows = [(k, m) for k, m in enumerate(members, 1) if not is_empty_slot(m)]
@@ -141,9 +142,16 @@ def register_team(
         who = f"第{k}名队员" + (f"({m.slot})" if m.slot else "")
         reasons = check_member(work, str(event.id), m.division, m.fields)
         person = m.fields.get("姓名", "").strip()
+        if not reasons:  # a player of another team is refused outright (Forbidden), not listed
+            row = row_from_fields(regulation, {**{h: m.fields.get(h) or None for h in FIELD_HEADERS},
+                                               "组别": resolve_division(regulation, m.division)})
+            existing = find_existing_player(work, event, row.player)
+            if existing is not None:
+                check_may_change_player(work, event, existing)
         problems += [f"{who}{' ' + person if person else ''}: {r}" for r in reasons]
         if not reasons:
             players.append(m)
+    claim_teams(work, 1)  # one team per leader account unless the operator allows more
     if problems:
         raise Refused(Text(f"队伍“{name}”有{len(problems)}处问题, 未登记任何队员",
                            f"team {name}: {len(problems)} problem(s); nothing registered"), problems,

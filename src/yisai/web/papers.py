@@ -130,6 +130,7 @@ async def decide(request: Request, event_id: int, paper_id: int) -> Response:
     decision = _text(form, "decision")
     with acting(request) as work:
         _event_context(work, event_id)
+        work.require(Action.APPROVE)
         if decision == "accept":
             view = papers.accept(work, paper_id)
         elif decision == "return":

@@ -213,6 +213,7 @@ async def decide(request: Request, event_id: int, game_id: int) -> Response:
     what, reason = form.get("decision", ""), form.get("reason", "")
     try:
         with acting(request) as work:
+            work.require(Action.REVIEW_GAMES, event_id)  # role and event before the form: never "bad input"
             if what == "annul":
                 versions = fairplay.annul_game(work, event_id, game_id, reason)
             elif what == "restore":
