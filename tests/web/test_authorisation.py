@@ -139,22 +139,31 @@ def test_a_change_to_an_approved_player_waits_for_the_chief_referee(two_teams: S
     assert "request_change" in audit and "change_approved" in audit and "证书核实" in audit
 
 
-def test_after_the_deadline_a_change_waits_and_the_chief_referee_may_reject_it(site: Site, tmp_path: Path) -> None:
+def test_after_the_deadline_a_change_waits_and_the_chief_referee_may_reject_it(
+        site: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     leader = site.login("leader")
     rows = _rows("江苏队", "江苏", "320102")
-    assert _upload(leader, _file(tmp_path, "js.xlsx", rows)).status_code == 303  # pending entries, not approved
+    assert _upload(leader, _file(tmp_path, "js.xlsx", rows)).status_code == 303
     site.clock.moment = datetime(2025, 4, 19, 9, 0)  # seed 002 closes 04-18 17:00
     rows[2][5] = "6段"
     r = _upload(leader, _file(tmp_path, "late.xlsx", rows))
     assert r.status_code == 303, r.text
     assert _rank_of(site.db, "江苏3号") == Rank.parse("2段").value
     with open_context(_settings(site)) as ctx, ctx.work(actor=CHIEF) as work:
-        from yisai.services.player_changes import list_changes, reject_change
+        from yisai.services.player_changes import list_changes
 
         [view] = list_changes(work, "1")
         assert view.change.why == "deadline" and view.change.after == {"rank": "6段"}
-        reject_change(work, view.change.id, "截止后不得更改段位")
+    # the chief referee on the command line: listed, then rejected with a reason
+    _cli_env(monkeypatch, site.db, "2025-04-19T10:00")
+    listed = _cli("change", "list")
+    assert "江苏3号" in listed and "报名已截止" in listed and "6段" in listed
+    _cli("change", "reject", str(view.change.id), code=2)  # a reason is required
+    out = _cli("change", "reject", str(view.change.id), "--reason", "截止后不得更改段位")
+    assert "已驳回" in out
     assert _rank_of(site.db, "江苏3号") == Rank.parse("2段").value
+    assert "没有待审更改" in _cli("change", "list")
+    _cli("change", "approve", str(view.change.id), code=1)  # decided already
 
 
 def test_one_account_registers_one_team_unless_the_operator_allows_more(two_teams: Site, tmp_path: Path) -> None:
@@ -199,6 +208,13 @@ def _cli(*args: str, stdin: str | None = None, code: int = 0) -> str:
     return out
 
 
+def _cli_env(monkeypatch: pytest.MonkeyPatch, db: str, now: str = "2025-04-10T09:00") -> None:
+    monkeypatch.setenv("YISAI_DB", db)
+    monkeypatch.setenv("YISAI_NOW", now)
+    for name in ("YISAI_DATABASE_URL", "YISAI_EVENT", "YISAI_ROLE", "YISAI_ACTOR"):
+        monkeypatch.delenv(name, raising=False)
+
+
 def _second_event(db: str) -> int:
     with open_context(Settings(database=db, clock=lambda: NOW)) as ctx, ctx.work(actor=CHIEF) as work:
         return create_event(work, SEED_002, name="第二个比赛", seed=3).id
@@ -206,10 +222,7 @@ def _second_event(db: str) -> int:
 
 def test_account_add_event_limits_a_referee_to_that_event(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
     other = _second_event(site.db)
-    monkeypatch.setenv("YISAI_DB", site.db)
-    monkeypatch.setenv("YISAI_NOW", "2025-04-10T09:00")
-    for name in ("YISAI_DATABASE_URL", "YISAI_EVENT", "YISAI_ROLE", "YISAI_ACTOR"):
-        monkeypatch.delenv(name, raising=False)
+    _cli_env(monkeypatch, site.db)
     out = _cli("account", "add", "ref1", "--role", "referee", "--event", "1", "--password-stdin",
                stdin="ref1-password\n")
     assert "限第1号比赛" in out
