@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -120,6 +121,7 @@ def test_a_change_to_an_approved_player_waits_for_the_chief_referee(two_teams: S
     rows[0][5] = "1段"
     r = _upload(site.login("leader"), _file(tmp_path, "again.xlsx", rows))
     assert r.status_code == 303, r.text
+    assert "1名已登记棋手的资料更改须裁判长批准" in unquote(r.headers["location"])
     assert _rank_of(site.db, "江苏1号") == Rank.parse("5段").value  # not straight into the data
     director = site.login("director")
     page = director.get("/console/events/1/changes").text
