@@ -10,4 +10,9 @@ echo "[test] ruff"
 echo "[test] mypy"
 .venv/bin/mypy
 echo "[test] pytest"
-exec .venv/bin/python -m pytest "$@"
+# two workers, one per core (YISAI_TEST_WORKERS=0 runs serially); worksteal evens out the slow files
+workers="${YISAI_TEST_WORKERS:-2}"
+if [ "$workers" = "0" ]; then
+  exec .venv/bin/python -m pytest "$@"
+fi
+exec .venv/bin/python -m pytest -n "$workers" --dist worksteal "$@"

@@ -167,3 +167,35 @@ def test_the_private_check_can_fail() -> None:
     sample = ("class G:\n    def __init__(self):\n        self._due = 1\n\n"
               "def f(hub, game):\n    return hub._lock, game._due, other._x, hub.__class__\n")
     assert _private_reaches("x.py", sample) == ["x.py:6: hub._lock", "x.py:6: other._x"]
+
+
+# Which front end may import which (docs/services.md, "Layers"): the command line launches the
+# others (`yisai serve`, `yisai bench`); the web app mounts the live server's sockets; the
+# benchmarks drive the servers as separate processes and import no other front end.
+FRONT_MAY_IMPORT: dict[str, set[str]] = {
+    "cli": {"web", "live", "bench"},
+    "web": {"live"},
+    "live": set(),
+    "bench": set(),
+}
+
+
+def test_front_ends_never_import_the_store() -> None:
+    """Front ends reach the store through services only (migrations and scratch schemas too)."""
+    files = _files(*FRONT)
+    assert SRC / "cli" / "qualifier.py" in files and SRC / "live" / "bench.py" in files
+    assert _wrong(files, ("store",)) == []
+
+
+def test_front_ends_import_only_the_front_ends_they_may() -> None:
+    assert set(FRONT_MAY_IMPORT) == set(FRONT)
+    wrong = [w for front in FRONT
+             for w in _wrong(_files(front), tuple(set(FRONT) - FRONT_MAY_IMPORT[front] - {front}))]  # fmt: skip
+    assert wrong == []
+
+
+def test_the_import_checks_can_fail() -> None:
+    """The checks above read real imports: a store import inside a function is found."""
+    sample = SRC / "cli" / "qualifier.py"
+    assert any(m.startswith("yisai.services.maintenance") for _, m in _imports(sample))
+    assert _wrong([SRC / "services" / "maintenance.py"], ("store",)) != []

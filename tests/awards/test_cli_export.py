@@ -44,8 +44,9 @@ def test_prizes_command_prints_lists_and_total_and_writes_xlsx(tmp_path):
     wb = load_workbook(out)
     assert "奖励汇总" in wb.sheetnames
     ws = wb[wb.sheetnames[[n.startswith("公开组男子个人") for n in wb.sheetnames].index(True)]]
-    assert [c.value for c in ws[2]] == ["名次", "姓名", "单位", "奖金(元)", "说明"]
-    assert ws["D3"].value == 60000 and ws["B3"].value == "p1"
+    # the regulation's items (奖牌、荣誉证书、奖金): the money in its column, the honours in 奖励
+    assert [c.value for c in ws[2]] == ["名次", "姓名", "单位", "奖金(元)", "奖励", "说明"]
+    assert ws["D3"].value == 60000 and ws["B3"].value == "p1" and ws["E3"].value == "奖牌、荣誉证书"
     summary = wb["奖励汇总"]
     last = [c.value for c in summary[summary.max_row - 0]]
     totals = [row for row in summary.iter_rows(values_only=True) if row[0] == "合计"]

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import ROOT
+from tests.formats import hostile_workbooks as hw
 from tests.fuzz.conftest import assert_clean_exit, player_names, round_games, run
 from yisai.formats.sheets import MAX_ROWS
 from yisai.record import Result
@@ -224,3 +229,35 @@ def test_huge_sgf_file_is_refused_without_reading_it_all(tmp_path: Path) -> None
     out = run("sgf", "check", str(path))
     assert_clean_exit(out, (2,))
     assert "big.sgf: 格式错误: 文件有 31457280 字节, 超过上限 20971520 字节 (20 MB)" in out.output
+
+
+# ------------------------------------------------------------------ issue 30, item 1: workbooks that exhaust calamine
+
+
+def _cli(db: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The real command in a process of its own: on main the probe's file aborted it (SIGABRT)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "YISAI_DB": db, "YISAI_RESIDENT": "0"}
+    env.pop("YISAI_DATABASE_URL", None)
+    return subprocess.run([sys.executable, "-m", "yisai.cli.app", *args], env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+
+
+@pytest.mark.parametrize("ref", ["XFD1048576", "GR1000000"])
+def test_the_probes_workbook_is_refused_by_team_and_result_import(paired_db: str, tmp_path: Path, ref: str) -> None:
+    path = hw.one_cell_at(tmp_path / "probe.xlsx", ref)
+    for args in (("team", "import", str(path)), ("player", "import", str(path)),
+                 ("result", "import", str(path), "-d", "jia", "-r", "1")):
+        done = _cli(paired_db, *args)
+        out = done.stdout + done.stderr
+        assert done.returncode == 2, out
+        assert f"工作表\u201c成绩\u201d有内容的单元格 {ref}, 超过上限 (最多 200 列、第 100000 行" in out
+        assert "Traceback" not in out
+    assert len(player_names(paired_db)) == 5
+    assert all(g.result is Result.UNKNOWN for g in round_games(paired_db) if not g.is_bye)
+
+
+def test_a_gigabyte_xls_is_refused_by_the_cli(paired_db: str, tmp_path: Path) -> None:
+    done = _cli(paired_db, "--lang", "en", "result", "import", str(hw.xls_corner(tmp_path / "c.xls")),
+                "-d", "jia", "-r", "1")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "reading this file needs more than 1024 MB of memory or 60 seconds; refused" in done.stdout + done.stderr

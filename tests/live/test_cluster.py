@@ -83,6 +83,23 @@ def label(process: str) -> str:
     return name
 
 
+async def until(condition: Any, what: str, timeout: float = 15.0) -> None:
+    """Wait for ``condition()`` (polled every 50 ms, in a thread: it may query a server or the
+    database) instead of sleeping a guessed time; fail naming what never happened."""
+    limit = time.monotonic() + timeout
+    while not await asyncio.to_thread(condition):
+        if time.monotonic() > limit:
+            raise AssertionError(f"not within {timeout} s: {what}")
+        await asyncio.sleep(0.05)
+
+
+def alive_at(url: str, game: int) -> float:
+    """When the owning process last stamped ``game`` alive (epoch seconds)."""
+    with open_context(url, actor="x") as ctx, ctx.work() as work:
+        return float(work.session.execute(text("SELECT alive_at FROM live_games WHERE id = :g"),
+                                          {"g": game}).scalar() or 0.0)
+
+
 def owner_of(url: str, game: int) -> str:
     with open_context(url, actor="x") as ctx, ctx.work() as work:
         return label(str(work.session.execute(text("SELECT owner FROM live_games WHERE id = :g"),
@@ -162,7 +179,8 @@ def test_kill_9_of_the_owner_the_other_process_takes_the_game_over(db_url: str, 
             await white.send(t="act", game=gid, kind="move", point="Q16", version=1)
             assert (await white.expect("ack", game=gid))["version"] == 2
             await black.expect("update", game=gid, version=2)
-            await asyncio.sleep(0.4)  # the owner stamps the game alive
+            moved = time.time()
+            await until(lambda: alive_at(url, gid) >= moved, "the owner stamps the game alive after the moves")
             killed_at = time.monotonic()
             servers[owner].kill9()
             # the player on the dead process reconnects to the survivor; the survivor takes over
@@ -336,7 +354,8 @@ def test_a_player_queued_through_a_killed_process_is_not_paired(db_url: str, red
             gone = await tab(victim, "q1")
             await gone.send(t="queue")
             await gone.expect("queued")
-            await asyncio.sleep(0.5)  # the leader has the forwarded queue entry
+            await until(lambda: http_json(servers[leader], "/test/cluster")["kinds"].get("queue", 0) >= 1,
+                        "the leader has the forwarded queue entry")
             if renamed:
                 again = Server(url, **victim.env)  # the same name, YISAI_LIVE_TEST_OWNER
                 again.start()

@@ -138,3 +138,20 @@ def test_suspension_refuses_queueing_and_focus_counts(closed: tuple[Context, Sim
         queue = fairplay.review_queue(work, None)
     assert queue[0].game_id == info.id and queue[0].signals["black"]["focus_losses"] == 30
     assert [x.score for x in queue] == sorted((x.score for x in queue), reverse=True)
+
+
+def test_a_rescore_and_the_live_sums_are_one_accumulator(closed: tuple[Context, SimClock, live.LiveConfig]) -> None:
+    """The lines the live server stored game by game equal a rescore from the finished games
+    (both fold ``LadderLine.add``); the figures follow from the fixture and 十(一)1 (胜+2, 负−2)."""
+    ctx, _, cfg = closed
+    with ctx.work() as work:
+        stored = live_rows.ladder_lines(work.session, cfg.event_id, "online", 1, "open")
+        fairplay.rescore(work, cfg, 1, "open")
+        rescored = live_rows.ladder_lines(work.session, cfg.event_id, "online", 1, "open")
+    assert rescored == stored
+    by = {line.player: line for line in stored}
+    assert (by["T01"].points, by["T01"].wins, by["T01"].losses, by["T01"].games) == (4, 2, 0, 2)
+    assert (by["X1"].points, by["X1"].wins, by["X1"].games) == (2, 1, 1)
+    # 77 games against L01…L40 in turn: L01…L37 lose twice (−4), L38…L40 once (−2)
+    assert (by["L01"].points, by["L01"].losses, by["L01"].games) == (-4, 2, 2)
+    assert (by["L40"].points, by["L40"].losses) == (-2, 1)

@@ -13,6 +13,7 @@ from tests.regulation_text import issues_of as _issues
 from tests.regulation_text import line_of as _line_of
 from yisai.cli.app import app
 from yisai.regulation import RegulationError, load, loads
+from yisai.regulation.loader import MAX_REGULATION_BYTES
 
 runner = CliRunner()
 SHANHAI_TEXT = (REGULATIONS / "2025-shanhai-cup.toml").read_text(encoding="utf-8")
@@ -239,3 +240,56 @@ def test_an_age_band_ranking_without_its_reference_day_is_refused() -> None:
     issues = _issues(text)
     assert any("divisions.3.rankings.2.age_reference: 名次表“中老年组60岁以上”限60岁以上, 但未给出计算年龄的日期" in i
                for i in issues), issues
+
+
+# Issue 30, item 8: tomllib reads integers of any size, and past 4,300 digits Python's int()
+# raises ValueError (a traceback in `yisai regulation check`, a 500 on the web's event creation).
+
+
+@pytest.mark.parametrize(
+    "number",
+    ["9" * 5000, "-" + "9" * 5000, "0x" + "f" * 5000, "1" + "0" * 30, "1_000_000_000_000_000_000_000_000"],
+)
+def test_a_huge_integer_is_a_located_issue_naming_its_field(number: str) -> None:
+    text = XIAO_TEXT.replace("max_mb = 10", f"max_mb = {number}", 1)
+    (issue,) = _issues(text)
+    assert issue == (f"f.toml:{_line_of(text, 'max_mb = ')}: registration.attachments.max_mb: 数字过大"
+                     " (超过24个字符或超出64位整数范围), 未读取 (整数须在 -2^63 到 2^63-1 之间; 数字最多24个字符)")
+
+
+def test_integers_beyond_64_bits_are_refused_even_when_short() -> None:
+    # 2^63 has 19 digits: under the length limit, over TOML's range (found after parsing)
+    text = XIAO_TEXT.replace("max_mb = 10", f"max_mb = {2**63}", 1)
+    (issue,) = _issues(text)
+    assert issue.startswith(f"f.toml:{_line_of(text, 'max_mb = ')}: registration.attachments.max_mb: 数字过大")
+    at_edge = XIAO_TEXT.replace("max_mb = 10", f"max_mb = {2**63 - 1}", 1)
+    assert "数字过大" not in " ".join(_issues(at_edge))  # within range: the field's own check speaks
+
+
+def test_long_digit_runs_inside_strings_and_comments_are_text() -> None:
+    text = XIAO_TEXT.replace('disputes = "', 'disputes = "' + "9" * 5000, 1) + "\n# " + "9" * 5000 + "\n"
+    assert loads(text, "f.toml").disputes.startswith("9" * 5000)  # type: ignore[union-attr]
+
+
+def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
+    big = tmp_path / "big.toml"
+    big.write_bytes(XIAO_TEXT.encode("utf-8") + b"# " + b"x" * MAX_REGULATION_BYTES + b"\n")
+    size = big.stat().st_size
+    with pytest.raises(RegulationError) as info:
+        load(big)
+    (issue,) = info.value.issues
+    assert str(issue) == (f"{big}:0: 文件有 {size} 字节, 超过规程文件的上限 {MAX_REGULATION_BYTES} 字节 (1 MB), 未读取"
+                          " (规程文件通常只有几十 KB; 请检查是否选错了文件)")
+    with pytest.raises(RegulationError):
+        loads(big.read_bytes(), "big.toml")
+
+
+def test_cli_reports_the_huge_integer_without_a_traceback(tmp_path: Path) -> None:
+    f = tmp_path / "int.toml"
+    f.write_text(XIAO_TEXT.replace("max_mb = 10", "max_mb = " + "9" * 5000, 1), encoding="utf-8")
+    for args in (["regulation", "check", str(f)], ["event", "create", "--regulation", str(f), "--db",
+                                                   str(tmp_path / "e.sqlite")]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        assert "registration.attachments.max_mb: 数字过大" in result.output

@@ -11,6 +11,7 @@ knockout games (an upset and a forfeit).
 from __future__ import annotations
 
 from datetime import date, datetime
+from pathlib import Path
 
 from tests.conftest import REGULATIONS
 from yisai.registry.entry import EntryStatus
@@ -53,13 +54,16 @@ def approve_all(w: Work, done: list[Registered]) -> None:
             approve_entry(w, d.entry.id)
 
 
-def play_example(ctx: Context, publish: bool = False, last_round: int = 8) -> tuple[int, list[RoundView]]:
-    """Create the event and play rounds 1..``last_round`` (8 = to the end); (event id, round views)."""
+def play_example(ctx: Context, publish: bool = False, last_round: int = 8,
+                 regulation: Path = EXAMPLE, women: frozenset[str] = frozenset()) -> tuple[int, list[RoundView]]:
+    """Create the event (from the example, or a variant of it; ``women`` the players entered as
+    women) and play rounds 1..``last_round`` (8 = to the end); (event id, round views)."""
     views = []
     with ctx.work() as w:
-        ev = create_event(w, EXAMPLE, seed=2026)
+        ev = create_event(w, regulation, seed=2026)
         for name, rating in RATING.items():
-            done = register_player(w, ev, Player(id="", name=name, gender=Gender.MALE, birth_date=date(1990, 1, 1),
+            gender = Gender.FEMALE if name in women else Gender.MALE
+            done = register_player(w, ev, Player(id="", name=name, gender=gender, birth_date=date(1990, 1, 1),
                                                  rank="5段", rating=rating, region="中国大陆", province="浙江",
                                                  city="杭州"), division="open")
             approve_all(w, [done])

@@ -93,8 +93,15 @@ def test_one_sided_game_is_kept_with_a_warning(tmp_path):
 def test_chinese_names_become_question_marks_like_opengotha(testdata):
     ref = next(r for r in references(testdata) if r.name == "TournoiChinois")
     inp = read_opengotha(ref.xml)
-    blob = write_h9(inp, compute_standings(inp, round_=inp.rounds))
-    assert "?" in blob.decode("iso-8859-15")
+    lines = _body(write_h9(inp, compute_standings(inp, round_=inp.rounds)))
+    # ISO-8859-15 has no CJK: OpenGotha writes one "?" per character of surname and given name
+    # (高 传德 → "? ??"); Latin names stay as they are. Expected names come from the XML itself.
+    expected = sorted(("?" * len(p.last_name) + " " + "?" * len(p.first_name)) if not p.name.isascii()
+                      else f"{p.last_name} {p.first_name}" for p in inp.players)
+    names = sorted(ln[5:].split("  ")[0].strip() for ln in lines)  # the name ends at the column gap
+    assert names == expected
+    assert "? ??" in names and "Vannier Remi" in names
+    assert lines == _body(ref.h9.read_bytes())  # and the whole line as OpenGotha wrote it
 
 
 # ---------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 90
 
 
 def free_port() -> int:
@@ -33,7 +34,9 @@ class Server:
              "--workers", str(workers), *args],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
-        deadline = time.monotonic() + 30
+        # generous: two workers on a loaded two-core machine (parallel test workers) start slowly;
+        # the loop returns as soon as the server answers
+        deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.proc.stdout.read() if self.proc.stdout else ''}")
@@ -43,7 +46,7 @@ class Server:
             except OSError:
                 time.sleep(0.1)
         self.stop()
-        raise RuntimeError("server did not start in 30 s")
+        raise RuntimeError(f"server did not start in {START_TIMEOUT} s")
 
     def stop(self) -> None:
         if self.proc.poll() is None:

@@ -100,7 +100,7 @@ def test_bad_token_login_and_malformed_body(site: Site) -> None:
     r = site.client.post("/api/token", json={"login": "referee", "password": "wrong-password"})
     assert r.status_code == 409 and r.json()["code"] == "bad_credentials"
     r = site.client.post("/api/events/1/rounds/jia/1/results", json={"board": "x"})
-    assert r.status_code == 422
+    assert r.status_code == 400 and r.json()["code"] == "bad_body"  # each field named: test_no_server_errors
 
 
 def test_unpublished_round_is_not_public(site: Site) -> None:

@@ -135,8 +135,12 @@ def test_director_runs_round_one_and_the_public_page_follows(browser, tmp_path: 
         _shot(page, "console-grid")
         whites = page.eval_on_selector_all(
             "table.grid tbody tr", "rows => rows.map(r => r.children[2].innerText.split(' ')[0])")
-        public.wait_for_function("document.querySelector('#standings').getAttribute('data-updated') !== null",
-                                 timeout=15000)
+        # the poll may first swap in a table rendered while results were still coming in: wait
+        # for the one with every board's result (4 winners), not for the first swap
+        public.wait_for_function(
+            "document.querySelector('#standings').getAttribute('data-updated') !== null && "
+            "[...document.querySelectorAll('#standings tbody tr')]"
+            ".filter(r => r.children[6].innerText === '2').length === 4", timeout=30000)
         assert public.evaluate("window.__noReload") == 1  # same document: no reload happened
         top = public.inner_text("#standings tbody tr:first-child td:nth-child(2)")
         assert top in whites  # after a round White won everywhere, a White player leads

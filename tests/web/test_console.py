@@ -211,11 +211,17 @@ def test_publishing_makes_a_round_public(site: Site) -> None:
         assert grid_post(referee, board, "=", 1)[0] == 200
     director = site.login("director")
     token = token_of(director)
-    director.post("/console/events/1/pair", data={"division": "jia", "round": "2", "csrf": token})
-    assert "尚未公布" in site.client.get("/events/1/rounds/jia/2").text
+    r = director.post("/console/events/1/pair", data={"division": "jia", "round": "2", "csrf": token},
+                      follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/console/events/1/rounds/jia/2")
+    console = director.get(r.headers["location"]).text
+    assert all(f"棋手{k}" in console for k in range(1, 8))  # the pairing exists: 棋手1…7 seated (8: the XSS name)
+    before = site.client.get("/events/1/rounds/jia/2").text
+    assert "尚未公布" in before and "棋手1" not in before
     r = director.post("/console/events/1/rounds/jia/2/publish", data={"csrf": token}, follow_redirects=False)
     assert r.status_code == 303
-    assert "尚未公布" not in site.client.get("/events/1/rounds/jia/2").text
+    after = site.client.get("/events/1/rounds/jia/2").text
+    assert "尚未公布" not in after and all(f"棋手{k}" in after for k in range(1, 8))
 
 
 def test_fragments_answer_304_until_something_changes(site: Site) -> None:

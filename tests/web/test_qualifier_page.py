@@ -9,6 +9,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from tests.conftest import REGULATIONS
+from yisai.qualifier.ladder import Delta
 from yisai.services.context import open_context
 from yisai.services.events import create_event
 from yisai.services.live import live_config
@@ -30,14 +31,14 @@ def test_the_public_qualifier_list_marks_the_tie_at_the_quota(tmp_path: Path) ->
             wins, points = (5, 10) if i <= 36 else (3, 6)
             for _ in range(wins):
                 ladder_add(w.session, event_id=event.id, stage=stage, period=1, pool="open",
-                           player=f"p{i:02d}", name=f"棋手{i:02d}", points=2, win=True, loss=False,
-                           escape=False, at=AT)
+                           player=f"p{i:02d}", name=f"棋手{i:02d}", delta=Delta(2, True, False, False),
+                           at=AT)
             if points < wins * 2:
                 ladder_add(w.session, event_id=event.id, stage=stage, period=1, pool="open",
-                           player=f"p{i:02d}", name=f"棋手{i:02d}", points=points - wins * 2,
-                           win=False, loss=True, escape=False, at=AT)
+                           player=f"p{i:02d}", name=f"棋手{i:02d}",
+                           delta=Delta(points - wins * 2, False, True, False), at=AT)
         ladder_add(w.session, event_id=event.id, stage=stage, period=1, pool="open", player="p41",
-                   name="<script>x</script>", points=-2, win=False, loss=True, escape=True, at=AT)
+                   name="<script>x</script>", delta=Delta(-2, False, True, True), at=AT)
     client = TestClient(create_app(Settings(database=db)))
     page = client.get(f"/events/{event.id}/qualifier").text
     assert "第1期" in page and "录取38名" in page and "少年组、幼儿组" in page  # the youth pool named by its divisions

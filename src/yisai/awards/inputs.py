@@ -51,6 +51,7 @@ class EventResults:
     team_lot: Sequence[str] | None = None
     games: Mapping[str, Sequence[Game]] = field(default_factory=dict)
     rounds: Mapping[str, int] = field(default_factory=dict)
+    lot_seed: int = 0  # the event's seed: a lot among players (a single board prize still tied)
 
     def ranking_tables(self) -> dict[RankingKey, RankingTable]:
         """Every ranking list of the regulation that is given or derivable, by (division, id)."""
@@ -116,10 +117,20 @@ class EventResults:
         for s in self.regulation.stages:
             for did in s.divisions:
                 fmt = s.format_for(did)
-                if isinstance(fmt, TeamMatchFormat):
+                if isinstance(fmt, TeamMatchFormat) and fmt.board_prizes:
                     matches = self.team_matches.get(fmt.competition, ())
-                    out += [(p, board_prize_rows(p, matches, fmt.board_points.win)) for p in fmt.board_prizes]
+                    places = self._team_places(fmt) if any(
+                        "team_place" in p.tie_breaks for p in fmt.board_prizes) else {}
+                    out += [(p, board_prize_rows(p, matches, fmt.board_points.win, places, self.lot_seed))
+                            for p in fmt.board_prizes]
         return out
+
+    def _team_places(self, fmt: TeamMatchFormat) -> dict[str, int]:
+        """团体名次 of the competition a team-match stage plays (所在队团体名次)."""
+        table = self.team_tables().get(fmt.competition)
+        if table is None:
+            return {}
+        return {t.team_id: t.place for t in table.ranked if t.place is not None}
 
 
 def _points(fmt: TeamMatchFormat | None) -> MatchPoints | None:

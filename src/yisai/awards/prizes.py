@@ -24,7 +24,6 @@ Amounts are integers in yuan; they are called pre-tax only when the regulation s
 
 from __future__ import annotations
 
-import builtins
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -120,8 +119,6 @@ class PrizeReport:
                     out[ln.player_id] += ln.amount
         return dict(out)
 
-    def lines_of(self, player_id: str) -> builtins.list[tuple[PrizeListResult, PrizeLine]]:
-        return [(pl, ln) for pl in self.lists for ln in pl.lines if ln.player_id == player_id]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -354,13 +351,20 @@ def _board_prize(prize: BoardPrize, rows: Sequence[BoardPrizeRow], results: Even
     lines = []
     for r in rows:
         amount, tie_note = paid(r.place)
+        extra = ""
+        if prize.rule == "wins":
+            extra += tr(f", 胜{r.wins}局", f", {r.wins} wins")
+        if "team_place" in prize.tie_breaks and r.team_place is not None:
+            extra += tr(f", 所在队团体第{r.team_place}名", f", team placed {r.team_place}")
+        if r.by_lot:
+            extra += tr("; 仍相同, 抽签决定", "; still equal: decided by lot")
         lines.append(PrizeLine(
             place=r.place, name=_name(results.players, r.player_id), player_id=r.player_id,
             amount=amount, nominal=prize.amount, gift=prize.gift, shared=ties[r.place] > 1,
             note=tr(f"{teams.get(r.team_id, r.team_id)}; 第{prize.board}台{r.games}场得局分{r.points:g} "
                     f"(胜率{r.percentage:.0%})",
                     f"{teams.get(r.team_id, r.team_id)}; board {prize.board}: {r.points:g} board points in "
-                    f"{r.games} games ({r.percentage:.0%})") + tie_note))
+                    f"{r.games} games ({r.percentage:.0%})") + extra + tie_note))
     return PrizeListResult(id=prize.id, name=prize.name, division="", kind="cash" if prize.amount else "gift",
                            source="board", items=(), places=prize.places, entrants=len(rows), lines=tuple(lines),
                            note=tr(f"第{prize.board}台, 至少出场{prize.min_games}场",

@@ -21,6 +21,9 @@ HINTS: dict[str, Text] = {
     "reason": Text("请用 --reason 写明理由", "give the reason with --reason"),
     "force_import": Text("裁判长可用 --force --note 强制导入",
                          "the chief referee may import them with --force and a --note"),
+    "late_import": Text("报名已截止: 裁判长可用 --late --note 理由 逾期导入 (只免除报名时间)",
+                        "registration has closed: the chief referee may admit them with --late and a --note "
+                        "giving the reason (only the deadline is waived)"),
     "replace": Text("重新编排未赛的轮次请加 --replace", "to pair a round without results again, add --replace"),
     "group": Text("请用 --group 指定分组", "name the group with --group"),
     "change": Text("如需更改请加 --change (将记录修改前后的成绩)",

@@ -227,16 +227,16 @@ def simulate(
     from yisai.services.events import create_event, list_events
     from yisai.services.identity import Actor
     from yisai.services.live import live_config
+    from yisai.services.maintenance import scratch_database, upgrade
     from yisai.services.qualification import close_period
     from yisai.services.settings import Settings
     from yisai.services.simulation import SimClock, simulate_period
-    from yisai.store import StoreError, upgrade_database
-    from yisai.store.database import fresh_schema as new_schema
 
     clock = SimClock(datetime(2025, 1, 1))
     try:
-        url = new_schema(db) if fresh_schema else db
-        upgrade_database(url)
+        url = scratch_database(db, "yisai_sim") if fresh_schema else db
+        if not fresh_schema:
+            upgrade(Settings(database=url, clock=clock))
         with open_context(Settings(database=url, clock=clock), actor=Actor.system()) as ctx:
             with ctx.work() as work:
                 events = list_events(work)
@@ -251,7 +251,7 @@ def simulate(
             with ctx.work() as work:
                 lists = close_period(work, event.id, period)
             close_seconds = walltime.perf_counter() - t0
-    except (ServiceError, StoreError) as exc:
+    except ServiceError as exc:
         fail(str(exc))
     say(tr(f"对局 {report.games} 局 (逃跑 {report.escapes}), 匹配轮 {report.waves}, 用时 {report.wall_seconds:.1f} 秒 "
            f"(CPU {report.cpu_seconds:.1f} 秒), 每局 {1000 * report.wall_seconds / max(1, report.games):.2f} 毫秒; "

@@ -33,6 +33,8 @@ change_app = typer.Typer(help="待审更改: 已审核或截止后对已登记�
 template_app = typer.Typer(help="模板: 按规程生成报名表 (templates)", no_args_is_help=True)
 
 ForceOption = Annotated[bool, typer.Option("--force", help="裁判长决定: 不符合规定也执行 (须同时用 --note 写明理由)")]
+LateOption = Annotated[bool, typer.Option(
+    "--late", help="裁判长决定: 报名截止后逾期报名 (只免除报名时间, 其他规定照常; 须同时用 --note 写明理由)")]
 NoteOption = Annotated[str, typer.Option("--note", help="说明 (记入审计日志)")]
 
 OPTION_OF = {
@@ -136,21 +138,22 @@ def player_add(
 def player_import(
     file: Annotated[Path, typer.Argument(help="报名表: .xlsx / .xls / .csv")],
     force: ForceOption = False,
+    late: LateOption = False,
     note: NoteOption = "",
     event: EventOption = None,
     db: DbOption = None,
 ) -> None:
     """导入报名表; 任何一行有错则整个文件都不导入. 重复导入同一文件不会重复登记."""
-    _import(file, teams=False, force=force, note=note, event=event, db=db)
+    _import(file, teams=False, force=force, late=late, note=note, event=event, db=db)
 
 
-def _import(file: Path, *, teams: bool, force: bool, note: str, event: str | None,
+def _import(file: Path, *, teams: bool, force: bool, late: bool, note: str, event: str | None,
             db: str | None) -> None:
     """`player import` and `team import`: one roster service, teams required or not."""
     data = read_input(file)
     with command_work(db) as work:
         report = reg.import_roster(work, resolve_event(work, event), data, file.name,
-                                   require_team=teams, force=force, note=note)
+                                   require_team=teams, force=force, late=late, note=note)
     _print_report(report)
 
 
@@ -248,12 +251,13 @@ def team_replace(
 def team_import(
     file: Annotated[Path, typer.Argument(help="报名表 (每行须有队名): .xlsx / .xls / .csv")],
     force: ForceOption = False,
+    late: LateOption = False,
     note: NoteOption = "",
     event: EventOption = None,
     db: DbOption = None,
 ) -> None:
-    """按报名表导入代表队及队员; 有错误或不符合组队规定则整个文件都不导入."""
-    _import(file, teams=True, force=force, note=note, event=event, db=db)
+    """按报名表导入代表队及队员; 有错误或不符合组队规定则整个文件都不导入. 报名截止后由裁判长 --late --note 逾期导入."""
+    _import(file, teams=True, force=force, late=late, note=note, event=event, db=db)
 
 
 @team_app.command("list")

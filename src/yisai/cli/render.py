@@ -9,6 +9,7 @@ from rich.table import Table
 
 from yisai.cli.session import console, fail, say
 from yisai.formats.awards_report import TextTable
+from yisai.formats.limits import MAX_FILE_BYTES, MB, read_at_most
 from yisai.i18n import tr
 
 
@@ -30,10 +31,17 @@ def print_text_table(t: TextTable) -> None:
         say("  " + note, "dim")
 
 
-def read_input(path: Path) -> bytes:
-    """An input file's bytes; a missing or unreadable file is a message naming it."""
+def read_input(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """An input file's bytes; a missing or unreadable file, or one over ``limit`` (never read
+    whole), is a message naming it."""
     try:
-        return path.read_bytes()
+        data = read_at_most(path, limit)
+        if len(data) > limit:
+            size = path.stat().st_size
+            fail(tr(f"{path}: 文件有 {size} 字节, 超过上限 {limit // MB} MB, 未读取; 请分成几个文件",
+                    f"{path}: the file has {size} bytes, over the limit of {limit // MB} MB; nothing was read."
+                    " Split it into several files"))
+        return data
     except OSError as exc:
         fail(tr(f"无法读取 {path}: {exc.strerror or exc}", f"cannot read {path}: {exc.strerror or exc}"))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from yisai.awards.prizes import KIND_LABELS, PrizeListResult, PrizeReport
+from yisai.awards.prizes import KIND_LABELS, PrizeLine, PrizeListResult, PrizeReport
 from yisai.awards.promotions import PromotionReport
 from yisai.awards.rank_awards import RankAwardReport
 from yisai.i18n import tr
@@ -58,42 +58,56 @@ def _place(place: int | None, shared: bool = False) -> Cell:
     return f"{place}=" if shared else place
 
 
+def pays_money(pl: PrizeListResult) -> bool:
+    """A list that pays (or could pay) money: cash or card value on some line."""
+    return pl.kind in ("cash", "ecard") and any(ln.amount or ln.nominal for ln in pl.lines)
+
+
+def honours_of(pl: PrizeListResult, ln: PrizeLine) -> str:
+    """The honours a line receives (奖杯、证书, a gift): the list's items and the line's gift."""
+    items = [i for i in pl.items if "奖金" not in i and "现金" not in i]  # the money has its own column
+    parts = [*items, *([ln.gift] if ln.gift and ln.gift not in items else [])]
+    return "、".join(parts)
+
+
 def prize_table(pl: PrizeListResult, players: Mapping[str, Player],
                 teams: Mapping[str, str] | None = None) -> TextTable:
     """One prize list; 单位 is the player's team (``teams``: player id → team name) when he
-    plays for one — what a team event's organisers print — else his club/city/province."""
+    plays for one — what a team event's organisers print — else his club/city/province.
+
+    Money goes in its own column only where the list pays money; honours (奖杯、证书, a gift)
+    in an 奖励 column on every awarded line, so a list of trophies and certificates shows them
+    and a place beyond the money table shows its honours, not a 0."""
     teams = teams or {}
     team = any(ln.team_id for ln in pl.lines)
-    value_header = tr(f"{KIND_LABELS.get(pl.kind, '奖励')}(元)", "amount (yuan)")
+    money = pays_money(pl)
+    honours = any(honours_of(pl, ln) for ln in pl.lines)
     headers = (
         tr("名次", "place"),
         tr("队名", "team") if team else tr("姓名", "name"),
         *(() if team else (tr("单位", "unit"),)),  # a team is its own unit: no empty column
-        value_header if pl.kind not in ("gift", "honour") else tr("奖励", "award"),
+        *((tr(f"{KIND_LABELS.get(pl.kind, '奖励')}(元)", "amount (yuan)"),) if money else ()),
+        *((tr("奖励", "award"),) if honours or not money else ()),
         tr("说明", "note"),
     )
     rows: list[tuple[Cell, ...]] = []
     for ln in pl.lines:
         p = players.get(ln.player_id) if ln.player_id else None
-        if pl.kind == "gift":
-            value: Cell = ln.gift or ""
-        elif pl.kind == "honour":
-            value = "、".join(pl.items)
-        else:
-            value = ln.amount
         unit: tuple[Cell, ...] = () if team else (
             (teams.get(ln.player_id or "") or unit_of(p)),)
-        rows.append((_place(ln.place, ln.shared), ln.name, *unit, value, ln.note))
+        amount: tuple[Cell, ...] = ()
+        if money:  # a place the money table does not reach is blank, not 0 yuan
+            amount = (ln.amount if (ln.amount or ln.nominal is not None) else None,)
+        award: tuple[Cell, ...] = (honours_of(pl, ln),) if honours or not money else ()
+        rows.append((_place(ln.place, ln.shared), ln.name, *unit, *amount, *award, ln.note))
     title = pl.name
     if pl.source == "list":
         title += tr(f"（录取前{pl.places}名）", f" (top {pl.places})")
     notes = [pl.note] if pl.note else []
-    if pl.items and pl.kind not in ("honour",):
-        notes.append(tr("颁发", "awarded: ") + "、".join(pl.items))
     if pl.total:
         notes.append(tr(f"小计 {pl.total} 元", f"subtotal {pl.total} yuan"))
-    money = ((2 if team else 3),) if pl.kind in ("cash", "ecard") else ()
-    return TextTable(title, headers, tuple(rows), tuple(notes), money)
+    columns = ((2 if team else 3),) if money else ()
+    return TextTable(title, headers, tuple(rows), tuple(notes), columns)
 
 
 def prize_summary(report: PrizeReport) -> TextTable:
@@ -105,22 +119,24 @@ def prize_summary(report: PrizeReport) -> TextTable:
         teams += n if is_team else 0
         people += 0 if is_team else n
         count = tr(f"{n}队", f"{n} teams") if is_team else tr(f"{n}人", f"{n} players")
-        rows.append((pl.name, KIND_LABELS.get(pl.kind, pl.kind), count, pl.total))
+        honours = "、".join(dict.fromkeys(h for ln in pl.lines if (h := honours_of(pl, ln))))
+        kind = KIND_LABELS.get(pl.kind, pl.kind) if pays_money(pl) or not honours else honours
+        rows.append((pl.name, kind, count, pl.total if pays_money(pl) else None))
     total = tr(f"{people}人", f"{people} players") + (tr(f"、{teams}队", f", {teams} teams") if teams else "")
-    rows.append((tr("合计", "total"), "", total, report.total))
+    money = any(pays_money(pl) for pl in report.lists)
+    rows.append((tr("合计", "total"), "", total, report.total if money else None))
     notes = [
         tr(f"{KIND_LABELS.get(k, k)}合计 {v} 元", f"{k}: {v} yuan")
         for k, v in report.totals_by_kind.items()
     ]
     if report.gifts:
         notes.append(tr(f"实物奖励 {report.gifts} 份", f"{report.gifts} gifts"))
-    # Only what the regulation states: "税前" when it says so, its own value note otherwise.
+    # Only what the regulation states: "税前" when it says so, its own value note otherwise;
+    # and only where there is money (奖杯、证书 carry no tax).
     if report.value_note:
         notes.append(report.value_note)
-    if report.pre_tax:
-        notes.append(tr("以上金额均为税前（元）", "amounts are pre-tax, in yuan"))
-    else:
-        notes.append(tr("金额单位：元", "amounts in yuan"))
+    if money_note := amounts_note(report):
+        notes.append(money_note)
     return TextTable(
         tr("奖励汇总", "payout summary"),
         (tr("奖项", "list"), tr("类别", "kind"), tr("获奖", "awarded"), tr("金额(元)", "yuan")),
@@ -128,6 +144,16 @@ def prize_summary(report: PrizeReport) -> TextTable:
         tuple(notes),
         (3,),
     )
+
+
+def amounts_note(report: PrizeReport) -> str:
+    """"以上金额均为税前（元）" where the regulation says so and some prize is money; "金额单位：元"
+    for money not called pre-tax; nothing for honours alone."""
+    if not any(pays_money(pl) for pl in report.lists):
+        return ""
+    if report.pre_tax:
+        return tr("以上金额均为税前（元）", "amounts are pre-tax, in yuan")
+    return tr("金额单位：元", "amounts in yuan")
 
 
 def prize_tables(report: PrizeReport, players: Mapping[str, Player],

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+from yisai.formats.limits import MAX_H9_BYTES, MAX_H9_LINE_CHARS, MAX_H9_LINES, MB, read_at_most
 from yisai.i18n import tr
 from yisai.record import Game, Result
 from yisai.standings.model import StandingsInput, StandingsPlayer
@@ -193,7 +194,7 @@ def read_h9(path: str | Path, data: bytes | None = None) -> StandingsInput:
     path = Path(path)
     if data is None:
         try:
-            data = path.read_bytes()
+            data = read_at_most(path, MAX_H9_BYTES)
         except OSError as exc:
             raise H9Error(
                 tr(
@@ -201,6 +202,7 @@ def read_h9(path: str | Path, data: bytes | None = None) -> StandingsInput:
                     f"{path}: cannot read ({exc.strerror})",
                 )
             ) from exc
+    _check_size(path, data)
     text = _decode(data)
     meta: dict[str, str] = {}
     crit_names: list[str] = []
@@ -212,6 +214,10 @@ def read_h9(path: str | Path, data: bytes | None = None) -> StandingsInput:
         line = raw.rstrip()
         if not line.strip():
             continue
+        if len(line) > MAX_H9_LINE_CHARS:
+            raise _fail(path, lineno, f"一行超过 {MAX_H9_LINE_CHARS} 个字符 (一名选手的行不到 500 个字符), 未读取",
+                        f"a line longer than {MAX_H9_LINE_CHARS} characters (a player's line is under 500);"
+                        " nothing was read")
         if line.lstrip().startswith(";"):
             m = re.match(r"^;\s*([A-Z]{2})\[(.*)\]\s*$", line)
             if m:
@@ -227,6 +233,24 @@ def read_h9(path: str | Path, data: bytes | None = None) -> StandingsInput:
         raise H9Error(tr(f"{path}: 没有选手行", f"{path}: no player lines"))
     _check_columns(path, rows, header_line, header_no, crit_names)
     return _build(path, rows, meta, crit_names)
+
+
+def _check_size(path: Path, data: bytes) -> None:
+    """Size and line count within the stated limits, before any line is read."""
+    if len(data) > MAX_H9_BYTES:
+        raise H9Error(tr(
+            f"{path}: 文件超过 h9 文件的上限 {MAX_H9_BYTES // MB} MB ({MAX_H9_BYTES} 字节), 未读取",
+            f"{path}: the file is over the limit of {MAX_H9_BYTES // MB} MB ({MAX_H9_BYTES} bytes) for an"
+            " h9 file; nothing was read",
+        ))
+    ends = data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")  # LF, CRLF or CR alone
+    lines = ends + (0 if data.endswith((b"\n", b"\r")) or not data else 1)
+    if lines > MAX_H9_LINES:
+        raise H9Error(tr(
+            f"{path}: 文件有 {lines} 行, 超过 h9 文件的上限 {MAX_H9_LINES} 行, 未读取",
+            f"{path}: the file has {lines} lines, over the limit of {MAX_H9_LINES} for an h9 file;"
+            " nothing was read",
+        ))
 
 
 def _fail(path: Path, lineno: int, zh: str, en: str) -> H9Error:
@@ -670,4 +694,4 @@ def _unpaired_points(inp: StandingsInput, bye: bool) -> int:
         if bye:
             return params.mms2_bye if mcmahon else params.nbw2_bye
         return params.mms2_absent if mcmahon else params.nbw2_absent
-    return inp.scoring.bye if bye else inp.scoring.absent
+    return inp.scoring.points("bye" if bye else "absent", "W")

@@ -16,6 +16,13 @@ import xml.parsers.expat
 from dataclasses import dataclass
 from pathlib import Path
 
+from yisai.formats.limits import (
+    MAX_OPENGOTHA_BYTES,
+    MAX_OPENGOTHA_DEPTH,
+    MAX_OPENGOTHA_ELEMENTS,
+    MB,
+    read_at_most,
+)
 from yisai.i18n import tr
 from yisai.record import Game, Result
 from yisai.regulation.rules import Scoring
@@ -88,16 +95,60 @@ def _ascii_key(text: str) -> str:
     return "".join(c for c in folded if not unicodedata.combining(c)).replace(" ", "").upper()
 
 
+class _Refused(Exception):
+    """Raised from inside expat's handlers; turned into OpenGothaError with the file's name."""
+
+
 def _read_elements(path: Path, data: bytes) -> list[_Element]:
+    """Every element in document order, within the stated limits: the file's size, the number of
+    elements and their nesting. OpenGotha writes ``<!DOCTYPE Tournament SYSTEM "tournament.dtd">``,
+    which expat never fetches; a DOCTYPE with an internal subset or any entity declaration
+    (entity expansion, "billion laughs") is refused outright, as OpenGotha never writes one."""
+    if len(data) > MAX_OPENGOTHA_BYTES:
+        raise OpenGothaError(tr(
+            f"{path}: 文件超过 OpenGotha 文件的上限 {MAX_OPENGOTHA_BYTES // MB} MB ({MAX_OPENGOTHA_BYTES} 字节), 未读取",
+            f"{path}: the file is over the limit of {MAX_OPENGOTHA_BYTES // MB} MB ({MAX_OPENGOTHA_BYTES} bytes)"
+            " for an OpenGotha file; nothing was read",
+        ))
     parser = xml.parsers.expat.ParserCreate()
     out: list[_Element] = []
+    depth = 0
 
     def start(tag: str, attrs: dict[str, str]) -> None:
-        out.append(_Element(tag, attrs, parser.CurrentLineNumber))
+        nonlocal depth
+        depth += 1
+        line = parser.CurrentLineNumber
+        if depth > MAX_OPENGOTHA_DEPTH:
+            raise _Refused(tr(f"第{line}行 <{tag[:40]}>: 元素嵌套超过 {MAX_OPENGOTHA_DEPTH} 层 (OpenGotha 只嵌套 3 层), 未读取",
+                              f"line {line} <{tag[:40]}>: elements nest deeper than {MAX_OPENGOTHA_DEPTH} levels"
+                              " (OpenGotha nests 3); nothing was read"))
+        if len(out) >= MAX_OPENGOTHA_ELEMENTS:
+            raise _Refused(tr(f"第{line}行: 元素超过 {MAX_OPENGOTHA_ELEMENTS} 个, 未读取",
+                              f"line {line}: more than {MAX_OPENGOTHA_ELEMENTS} elements; nothing was read"))
+        out.append(_Element(tag, attrs, line))
+
+    def end(tag: str) -> None:
+        nonlocal depth
+        depth -= 1
+
+    def doctype(name: str, system: str | None, public: str | None, internal_subset: int) -> None:
+        if internal_subset:
+            declaration()
+
+    def declaration(*_: object) -> None:
+        line = parser.CurrentLineNumber
+        raise _Refused(tr(f"第{line}行: 含有 DOCTYPE 内部声明或实体声明, OpenGotha 不会写出这样的文件, 未读取",
+                          f"line {line}: a DOCTYPE with declarations or an entity declaration, which OpenGotha never writes;"
+                          " nothing was read"))
 
     parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.StartDoctypeDeclHandler = doctype
+    parser.EntityDeclHandler = declaration
     try:
         parser.Parse(data, True)
+    except _Refused as exc:
+        raise OpenGothaError(f"{path}: {exc}") from None
     except xml.parsers.expat.ExpatError as exc:
         raise OpenGothaError(
             tr(
@@ -163,7 +214,7 @@ def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInpu
     path = Path(path)
     if data is None:
         try:
-            data = path.read_bytes()
+            data = read_at_most(path, MAX_OPENGOTHA_BYTES)
         except OSError as exc:
             raise OpenGothaError(
                 tr(

@@ -18,6 +18,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+from yisai.formats.limits import MAX_OPENGOTHA_BYTES, read_at_most
 from yisai.formats.opengotha import (
     OpenGothaError,
     _Element,
@@ -167,7 +168,7 @@ def read_og_tournament(path: str | Path, data: bytes | None = None,
     path = Path(path)
     source = read_opengotha(path, data)
     if data is None:
-        data = path.read_bytes()
+        data = read_at_most(path, MAX_OPENGOTHA_BYTES)
     elements = _read_elements(path, data)
     rd = _ParamReader(path)
     pairing_el = next((e for e in elements if e.tag == "PairingParameterSet"), None)

@@ -21,6 +21,7 @@ from yisai.regulation.rank_awards import CountCondition, RankAwardRule
 from yisai.regulation.rules import Criterion, RankingRules, TimeControl, criterion_label
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import (
+    PLACE_CRITERION_LABELS,
     AnnouncedLaterFormat,
     KnockoutFormat,
     KnockoutRules,
@@ -31,6 +32,7 @@ from yisai.regulation.stages import (
     TimetableEntry,
     TwoGroupSwissFormat,
 )
+from yisai.regulation.team_checks import team_match_stages
 from yisai.regulation.team_match import TeamMatchFormat
 from yisai.regulation.wording import grant_text, places, promotion_text
 from yisai.vocabulary.people import Gender
@@ -488,8 +490,16 @@ def _round_robin(fmt: RoundRobinFormat) -> list[str]:
         lines.append(tr(f"第二阶段: 各组前{q}名进入淘汰赛, {bracket}",
                         f"second stage: the top {q} of each group play a knockout, {bracket}"))
         lines += _knockout_rules(ko)
-        lines.append(tr("未出线者按小组名次排列, 各组同名次者并列",
-                        "players who do not qualify are placed by group place, equal group places shared"))
+        for rule in ko.places_below:
+            span = (tr(f"第{rule.place_from}名以后", f"places {rule.place_from} on") if rule.place_to is None
+                    else tr(f"第{rule.place_from}–{rule.place_to}名", f"places {rule.place_from}–{rule.place_to}"))
+            zh = "、".join(PLACE_CRITERION_LABELS[c][0] for c in rule.criteria)
+            en = ", ".join(PLACE_CRITERION_LABELS[c][1] for c in rule.criteria)
+            lines.append(tr(f"{span}按{zh}排列 (小组赛成绩), 仍相同者并列",
+                            f"{span} by {en} (group stage), a remaining tie shared"))
+        if not ko.places_below:
+            lines.append(tr("未出线者按小组名次排列, 各组同名次者并列",
+                            "players who do not qualify are placed by group place, equal group places shared"))
     return lines
 
 
@@ -509,6 +519,18 @@ def _knockout_rules(ko: KnockoutRules) -> list[str]:
         tr("淘汰赛名次: 决赛负者第2名; 各轮负者并列 (如八强负者并列第5名)",
            "knockout places: the final's loser 2nd; the losers of a round share a place (quarter-final losers 5th=)"),
     ]
+
+
+_BOARD_RULE: dict[str, Text] = {
+    "board_points": Text("该台局分最多", "most board points on that board"),
+    "percentage": Text("该台胜率最高", "best winning percentage on that board"),
+    "wins": Text("该台胜局最多", "most wins on that board"),
+}
+_BOARD_TIE: dict[str, Text] = {
+    "team_place": Text("所在队团体名次", "the team's place"), "board_points": Text("该台局分", "board points"),
+    "percentage": Text("该台胜率", "winning percentage"), "wins": Text("该台胜局数", "wins"),
+    "lot": Text("抽签", "lot"),
+}
 
 
 def _team_match(fmt: TeamMatchFormat) -> list[str]:
@@ -544,12 +566,17 @@ def _team_match(fmt: TeamMatchFormat) -> list[str]:
                     "in the registered order") + _default(fmt, "lineup_default"))
     lines.append(tr("轮空: 记胜一场, 各台记胜局局分", "bye: a won match, every board scored as won") + _default(fmt, "bye"))
     for p in fmt.board_prizes:
-        rule = (tr("该台局分最多", "most board points on that board") if p.rule == "board_points"
-                else tr("该台胜率最高", "best winning percentage on that board"))
+        rule = _BOARD_RULE[p.rule].render()
         value = tr(f", 奖金{p.amount}元", f", {p.amount} yuan") if p.amount is not None else ""
         value += f", {p.gift}" if p.gift else ""
-        lines.append(tr(f"{p.name}: 第{p.board}台{rule} (至少{p.min_games}场), 取{p.places}名{value}",
-                        f"{p.name}: board {p.board}, {rule} (at least {p.min_games} games), {p.places} place(s){value}"))
+        ties = ""
+        if p.tie_breaks:
+            ties = tr(f"; 相同依次比较{'、'.join(_BOARD_TIE[x].zh for x in p.tie_breaks)}",
+                      f"; ties broken by {', '.join(_BOARD_TIE[x].en for x in p.tie_breaks)}")
+        ties += (tr("; 只评此名额, 仍相同抽签", "; exactly this many, a lot decides a remaining tie") if p.single
+                 else tr("; 仍相同者并列", "; a remaining tie is shared"))
+        lines.append(tr(f"{p.name}: 第{p.board}台{rule} (至少{p.min_games}场), 取{p.places}名{value}{ties}",
+                        f"{p.name}: board {p.board}, {rule} (at least {p.min_games} games), {p.places} place(s){value}{ties}"))
     return lines
 
 
@@ -629,13 +656,20 @@ def _teams(reg: Regulation) -> list[str]:
     if t.max_men is not None or t.max_women is not None:
         men, women = t.max_men or 0, t.max_women or 0
         lines[-1] += tr(f"({men}男{women}女)", f" ({men} men, {women} women)")
+    if t.min_women is not None:
+        lines[-1] += tr(f"(其中至少{t.min_women}名女棋手, 报名时检查)",
+                        f" (at least {t.min_women} {'woman' if t.min_women == 1 else 'women'}, checked at registration)")
     if t.slots:
         lines.append(tr("席位: ", "Seats: ") + _join(s.label for s in t.slots))
     if t.leaders or t.coaches:
         lines.append(tr(f"领队{t.leaders}名, 教练{t.coaches}名", f"Team leaders: {t.leaders}, coaches: {t.coaches}"))
-    if t.max_teams:
-        lines.append(tr(f"限报{t.max_teams}支队", f"At most {t.max_teams} teams")
-                     + (tr(f", 每个地区{t.per_region}支", f", {t.per_region} per region") if t.per_region else ""))
+    if t.max_teams or t.per_region:
+        limits = []
+        if t.max_teams:
+            limits.append(tr(f"限报{t.max_teams}支队", f"At most {t.max_teams} teams"))
+        if t.per_region:
+            limits.append(tr(f"每个参赛单位(地区)限报{t.per_region}支队", f"at most {t.per_region} teams per region"))
+        lines.append(tr("，", "; ").join(limits))
     if t.registration_from or t.registration_to:
         lines.append(tr("报名时间: ", "Registration: ") + _span(t.registration_from, t.registration_to))
     if t.own_associations:
@@ -690,7 +724,10 @@ def _prizes(reg: Regulation) -> list[str]:
     elif any(pl.rows for pl in pz.lists):
         lines.append(tr("名次并列时, 各得该名次奖金", "Tied players each receive the prize of their place")
                      + _default(pz, "tied_places"))
-    if pz.pre_tax:
+    if pz.pool is not None:
+        lines.append(tr(f"奖金总额: {yuan(pz.pool)} (各奖项发出的奖金之和不得超过)",
+                        f"Prize pool: {yuan(pz.pool)} (the prizes paid may not exceed it)"))
+    if pz.pre_tax and _pays_money(reg):
         lines.append(tr("注: 以上奖金均为税前奖金", "Note: all prize money above is before tax")
                      + _default(pz, "pre_tax"))
     if pz.value_note:
@@ -702,6 +739,14 @@ def _prizes(reg: Regulation) -> list[str]:
         lines.append(tr(f"证书落款日期: {fmt_date(day)} (规程未写颁奖日期, 取比赛最后一天)",
                         f"Certificates dated {fmt_date(day)} (no award day given: the last day of play)"))
     return lines
+
+
+def _pays_money(reg: Regulation) -> bool:
+    """"以上奖金均为税前" only where some prize is money (奖杯、证书 carry no tax)."""
+    pz = reg.prizes
+    return (any(row.amount for pl in pz.lists for row in pl.rows) or any(sa.amount for sa in pz.special)
+            or any(pa.amount for pa in pz.participation) or pz.pool is not None
+            or any(bp.amount for _p, _s, f in team_match_stages(reg) for bp in f.board_prizes))
 
 
 def _age_ref(ref: str | None, reg: Regulation) -> str:
@@ -837,8 +882,8 @@ def _registration(reg: Regulation) -> list[str]:
         lines.append(line)
     if rg.required_documents:
         lines.append(tr("须提交: ", "Documents: ") + "; ".join(rg.required_documents))
-    if rg.attachment_name_pattern:
-        lines.append(tr("附件命名: ", "Attachment names: ") + rg.attachment_name_pattern)
+    if rg.attachments is not None:
+        lines.append(tr("附件命名: ", "Attachment names: ") + rg.attachments.name_pattern)
     lines += [tr("联系: ", "Contact: ") + c for c in rg.contacts]
     if rg.check_in:
         lines.append(tr("报到: ", "Check-in: ") + rg.check_in)

@@ -4,13 +4,16 @@ Shared by every import (roster, result sheets) so they all accept the same files
 cell the same way: sheet, 1-based row, column letter. Numbers Excel stored in text columns
 (ID cards, board numbers) come back as text without a trailing ``.0``.
 
-Limits, checked while reading so an oversized file is refused at once (the biggest real event
-has a few thousand players; a 10,000-player Swiss round is 5,000 boards):
+Limits (``yisai.formats.limits``, listed in docs/web.md), checked while reading so an oversized
+file is refused at once (the biggest real event has a few thousand players; a 10,000-player
+Swiss round is 5,000 boards):
 
 - ``MAX_ROWS``: at most 10,000 filled rows in a file (all sheets, header and title rows
   included; blank rows do not count);
 - ``MAX_COLUMNS``: at most 200 columns;
 - ``MAX_FILE_BYTES``: at most 50 MB;
+- a workbook is read in a process of its own within memory and time limits, after its cells'
+  positions and declared sizes are checked (``workbook``, ``workbook_scan``);
 - a CSV cell holds at most ``csv.field_size_limit()`` characters (131,072 by default; the limit is
   never raised: no name, number or result is that long).
 
@@ -23,29 +26,22 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from yisai.formats.limits import MAX_COLUMNS, MAX_FILE_BYTES, MAX_ROWS
+from yisai.formats.table import RowCounter, Sheet, SheetError, cell_text, column_letter
+from yisai.formats.workbook import read_workbook
 from yisai.i18n import tr
 
 EXCEL_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
 CSV_SUFFIXES = (".csv", ".txt", ".tsv")
 HEADER_SEARCH_ROWS = 10  # title rows above the header are common on printed sheets
-MAX_ROWS = 10_000
-MAX_COLUMNS = 200
-MAX_FILE_BYTES = 50 * 1024 * 1024
 
-
-class SheetError(ValueError):
-    """The file cannot be read as a table; the message (user's language) says where and why."""
-
-
-@dataclass(frozen=True)
-class Sheet:
-    name: str
-    cells: list[list[Any]]  # row 0 is the sheet's first row
+__all__ = [
+    "CSV_SUFFIXES", "EXCEL_SUFFIXES", "MAX_COLUMNS", "MAX_FILE_BYTES", "MAX_ROWS", "Sheet", "SheetError",
+    "cell_text", "column_letter", "find_header_row", "read_sheets",
+]  # fmt: skip
 
 
 def read_sheets(path: str | Path) -> list[Sheet]:
@@ -71,66 +67,7 @@ def read_sheets(path: str | Path) -> list[Sheet]:
         ))
     if suffix in CSV_SUFFIXES:
         return [Sheet(p.name, _read_csv(p))]
-    return _read_excel(p)
-
-
-class _Counter:
-    """Counts filled rows over a whole file and refuses the row past ``MAX_ROWS``."""
-
-    def __init__(self) -> None:
-        self.filled = 0
-
-    def row(self, sheet: str | None, number: int, cells: list[Any]) -> None:
-        """``sheet`` is None for a CSV file (one table, rows are lines)."""
-        where = tr(f"第{number}行", f"line {number}") if sheet is None else tr(
-            f"工作表\u201c{sheet}\u201d第{number}行", f"sheet \u201c{sheet}\u201d row {number}")
-        if len(cells) > MAX_COLUMNS and any(cell_text(c) for c in cells[MAX_COLUMNS:]):
-            raise SheetError(tr(
-                f"{where}: 有 {len(cells)} 列, 超过上限 {MAX_COLUMNS} 列; 请删除多余的列",
-                f"{where}: {len(cells)} columns, over the limit of {MAX_COLUMNS}; delete the extra columns",
-            ))
-        if any(cell_text(c) for c in cells):
-            self.filled += 1
-            if self.filled > MAX_ROWS:
-                raise SheetError(tr(
-                    f"{where}: 文件超过 {MAX_ROWS} 行 (含表头) 的上限, 未读取; 请把它分成几个文件分别导入",
-                    f"{where}: the file has more than {MAX_ROWS} rows (header included), the limit;"
-                    " nothing was read. Split it into several files",
-                ))
-
-
-def _read_excel(path: Path) -> list[Sheet]:
-    import python_calamine
-
-    def damaged(exc: Exception) -> SheetError:
-        return SheetError(tr(
-            f"无法读取Excel文件: {exc}; 请确认文件未损坏且不是加密文件",
-            f"cannot read the Excel file: {exc}; check that it is not damaged or encrypted",
-        ))
-
-    try:
-        book = python_calamine.CalamineWorkbook.from_path(str(path))
-    except Exception as exc:  # calamine raises several types for damaged files
-        raise damaged(exc) from None
-    counter = _Counter()
-    sheets = []
-    for meta in book.sheets_metadata:
-        if str(meta.typ) != str(python_calamine.SheetTypeEnum.WorkSheet):
-            continue
-        try:
-            sheet = book.get_sheet_by_name(meta.name)
-            # Rows are counted as calamine streams them (iter_rows yields rows from the sheet's
-            # first row), so an oversized sheet is refused before it is converted whole;
-            # to_python(skip_empty_area=False) then keeps absolute row and column positions.
-            for i, row in enumerate(sheet.iter_rows()):
-                counter.row(meta.name, i + 1, row)
-            cells = sheet.to_python(skip_empty_area=False)
-        except SheetError:
-            raise
-        except Exception as exc:  # a damaged sheet inside a readable workbook
-            raise damaged(exc) from None
-        sheets.append(Sheet(meta.name, cells))
-    return sheets
+    return read_workbook(p)
 
 
 def _read_csv(path: Path) -> list[list[Any]]:
@@ -155,7 +92,7 @@ def _read_csv(path: Path) -> list[list[Any]]:
         delimiter = ","
     # Universal newlines: files saved with old Mac line ends (CR only) read like any other.
     reader = csv.reader(io.StringIO(text, newline=None), csv.excel, delimiter=delimiter, strict=True)
-    counter = _Counter()
+    counter = RowCounter()
     rows: list[list[Any]] = []
     while True:
         start = reader.line_num + 1  # the line this row starts on (a quoted cell may span lines)
@@ -192,29 +129,6 @@ def _csv_problem(line: int, error: str) -> str:
             " by the separator); check the quotes on that line",
         )
     return tr(f"第{line}行: CSV 格式错误 ({error})", f"line {line}: malformed CSV ({error})")
-
-
-def cell_text(value: Any) -> str:
-    """Cell → text; numbers Excel stored (ID, phone, board) come back without '.0'."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "是" if value else "否"
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else str(value)
-    if isinstance(value, datetime | date):
-        return f"{value:%Y-%m-%d}"
-    return str(value).strip()
-
-
-def column_letter(index: int) -> str:
-    """0 → A, 25 → Z, 26 → AA: how spreadsheet users name a column."""
-    out = ""
-    n = index + 1
-    while n:
-        n, rem = divmod(n - 1, 26)
-        out = chr(65 + rem) + out
-    return out
 
 
 def find_header_row(sheet: Sheet, is_header: Callable[[list[Any]], bool]) -> int | None:

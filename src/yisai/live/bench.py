@@ -96,35 +96,22 @@ class _Store:
         from yisai.services.context import open_context
         from yisai.services.events import create_event
 
-        self.admin: Any = None
-        self.schema = ""
-        if db and db.startswith("postgresql"):
-            import secrets
+        self.scratch = bool(db and db.startswith("postgresql"))
+        if self.scratch:
+            from yisai.services.maintenance import scratch_database
 
-            from sqlalchemy import create_engine, text
-            from sqlalchemy.engine import make_url
-
-            from yisai.store import upgrade_database
-
-            self.schema = f"yisai_bench_{secrets.token_hex(4)}"
-            self.admin = create_engine(db)
-            with self.admin.begin() as conn:
-                conn.execute(text(f'CREATE SCHEMA "{self.schema}"'))
-            url = make_url(db).update_query_dict({"options": f"-csearch_path={self.schema}"})
-            self.url = url.render_as_string(hide_password=False)
-            upgrade_database(self.url)
+            assert db is not None
+            self.url = scratch_database(db, "yisai_bench")
         else:
             self.url = f"sqlite:///{folder / 'bench.sqlite'}"
         with open_context(self.url, actor="bench") as ctx, ctx.work() as work:
             create_event(work, regulation)
 
     def drop(self) -> None:
-        if self.admin is not None:
-            from sqlalchemy import text
+        if self.scratch:
+            from yisai.services.maintenance import drop_scratch
 
-            with self.admin.begin() as conn:
-                conn.execute(text(f'DROP SCHEMA "{self.schema}" CASCADE'))
-            self.admin.dispose()
+            drop_scratch(self.url)
 
 
 def _start_server(env: dict[str, str], log: Path) -> tuple[Any, int]:

@@ -118,7 +118,7 @@ class Step:
     reach: int | None
 
 
-def widening_steps(pool_size: int, largest_group: int) -> list[Step]:
+def widening_steps(largest_group: int) -> list[Step]:
     """The sequence of ever wider graphs tried for a problem of this size."""
     steps: list[Step] = []
     if largest_group > SMALL_GROUP:

@@ -478,11 +478,3 @@ def shifted(cv: IntArray, i: IntArray, j: IntArray, shift: IntArray) -> IntArray
     out = cv.copy()
     out[:, SCORE] -= shift[j] - shift[i]
     return out
-
-
-def _negative(reduced: IntArray) -> BoolArray:
-    """Rows whose first non-zero entry is negative."""
-    nz = reduced != 0
-    first = nz.argmax(axis=1)
-    lead = reduced[np.arange(len(reduced)), first]
-    return np.asarray(nz.any(axis=1) & (lead < 0))

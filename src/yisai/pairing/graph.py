@@ -60,7 +60,7 @@ from yisai.pairing.layout import (
     reaches_score_bound,
 )
 from yisai.pairing.proof import CHECK_PAIRS, SLACK, floats_of, patterned_potentials, prove_optimal
-from yisai.pairing.table import BoolArray, IntArray, PairTable
+from yisai.pairing.table import IntArray, PairTable
 from yisai.pairing.universe import pairs_within, universe_size, universe_tiles
 
 BLOCK_MIN = 1200  # pools above this size are solved block by block
@@ -113,7 +113,7 @@ def solve_layout(layout: Layout, table: PairTable, steps: Sequence[Step] | None 
     if steps is None and (quick := ideal_pairing(layout, table)) is not None:
         return quick
     largest = max((len(g) for g in layout.groups), default=0)
-    steps = list(steps) if steps is not None else widening_steps(len(nodes), largest)
+    steps = list(steps) if steps is not None else widening_steps(largest)
     mate = np.full(len(nodes), -1, dtype=np.int64)
     weight_levels = N_LEVELS
     k = 0
@@ -263,15 +263,6 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
         return sol
     cm = graph.pair_vectors(mate)
     return graph.solution(mate, widenings, levels, reaches_score_bound(block, cm, True), checks, added)
-
-
-def _crosses_halves(block: Layout, gid: IntArray, table: PairTable, i: IntArray,
-                    j: IntArray) -> BoolArray:
-    """Pairs inside one score group with one player in each half (what ``_polish`` re-solves)."""
-    gi, gj = gid[i], gid[j]
-    half = table.gsize[gi] // 2
-    return np.asarray((table.group[gi] == table.group[gj])
-                      & ((table.pos[gi] < half) != (table.pos[gj] < half)))
 
 
 def _polish(block: Layout, graph: CandidateGraph, mate: IntArray) -> None:

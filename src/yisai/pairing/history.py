@@ -32,18 +32,6 @@ class PlayerHistory:
         return self.colours.count("B") - self.colours.count("W")
 
 
-def game_score(game: Game, player: str, scoring: Scoring) -> int:
-    """Points ``player`` earned from one game record under ``scoring``."""
-    if game.is_bye:
-        return scoring.bye
-    outcome = game.outcome_for(player)
-    if not game.played:
-        if game.result == Result.BOTH_LOSE:
-            return scoring.both_forfeit
-        return {"W": scoring.forfeit_win, "L": scoring.forfeit_loss, "D": scoring.draw}.get(outcome, 0)
-    return {"W": scoring.win, "D": scoring.draw, "L": scoring.loss}.get(outcome, 0)
-
-
 def build_histories(
     players: Iterable[str], games: Iterable[Game], round_no: int, scoring: Scoring
 ) -> dict[str, PlayerHistory]:
@@ -63,7 +51,7 @@ def build_histories(
                 continue
             h = hist[pid]
             h.rounds_present.add(g.round)
-            h.score += game_score(g, pid, scoring)
+            h.score += scoring.game_points(g, pid)
             if g.is_bye:
                 h.byes += 1
                 continue
@@ -79,5 +67,5 @@ def build_histories(
         )
     for h in hist.values():
         absent_rounds = (round_no - 1) - len(h.rounds_present)
-        h.score += scoring.absent * max(absent_rounds, 0)
+        h.score += scoring.points("absent", "") * max(absent_rounds, 0)
     return hist

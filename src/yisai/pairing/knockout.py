@@ -10,7 +10,7 @@ or drawn / both lost under a rule that says replay) stops the next round with a 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from yisai.i18n import tr
@@ -206,8 +206,8 @@ def pair_knockout_round(entries: Sequence[Slot], round_no: int, *, seed: int = 0
     return RoundPairing(round_no, tuple(boards), tuple(byes)), pairs
 
 
-def knockout_places(rounds: Sequence[KnockoutRound], rules: KnockoutRules, seed_of: Mapping[str, int],
-                    namer: Callable[[str], str] | None = None) -> list[tuple[int, str, str]]:
+def knockout_places(rounds: Sequence[KnockoutRound], rules: KnockoutRules,
+                    seed_of: Mapping[str, int]) -> list[tuple[int, str, str]]:
     """(place, player, reason) for everyone the bracket placed, best first.
 
     Champion 1, final loser 2; with a third-place match its winner 3 and loser 4, else both

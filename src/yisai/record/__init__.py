@@ -1,5 +1,5 @@
 """The games ledger shared by pairing and standings: who met whom, with which colour and result."""
 
-from yisai.record.games import Game, Result, game_points
+from yisai.record.games import Game, Result
 
-__all__ = ["Game", "Result", "game_points"]
+__all__ = ["Game", "Result"]

@@ -63,8 +63,3 @@ class Game:
             return "W"
         black_won = r == Result.BLACK_WINS
         return "W" if black_won == (player == self.black) else "L"
-
-
-def game_points(outcome: str, win: int = 2, draw: int = 1, loss: int = 0) -> int:
-    """Points for one outcome letter under the event's scoring (default 2/1/0)."""
-    return {"W": win, "D": draw, "L": loss}.get(outcome, 0)

@@ -249,6 +249,19 @@ def check_team(
     return reasons
 
 
+def composition_reasons(team: Team, players: Mapping[str, Player], rules: TeamRules) -> list[str]:
+    """The team's make-up the regulation asks for (每队至少N名女棋手), said of a member's entry
+    when it is approved: an entry of a team that breaks it is not approved unforced."""
+    if rules.min_women is None:
+        return []
+    women = sum(1 for m in team.members if (p := players.get(m.player_id)) is not None
+                and p.gender is Gender.FEMALE)
+    if women >= rules.min_women:
+        return []
+    return [tr(f"所在的{team.name}女队员{women}人, 规程要求每队至少{rules.min_women}名女棋手",
+               f"{team.name} has {women} women: the regulation asks for at least {rules.min_women} per team")]
+
+
 def _label(rules: TeamRules) -> str:
     """The team kind's short name: 省队（各省、自治区…） reads as 省队 in a sentence."""
     return rules.name.split("（")[0].split("(")[0].strip() or "代表队"
@@ -384,6 +397,9 @@ def _member_reasons(
     if rules.max_women is not None and women > rules.max_women:
         out.append(tr(f"女队员{women}人, 超过限报{rules.max_women}人",
                       f"{women} women: more than the limit of {rules.max_women}"))
+    if rules.min_women is not None and women < rules.min_women:
+        out.append(tr(f"女队员{women}人, 规程要求每队至少{rules.min_women}名女棋手",
+                      f"{women} women: the regulation asks for at least {rules.min_women} per team"))
     if rules.slots:
         out += _slot_reasons(known, players, rules, regulation)
     out += _member_place_reasons(team, known, players, rules)

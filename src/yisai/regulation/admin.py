@@ -90,13 +90,24 @@ class Arrival(Strict):
 class Registration(Strict):
     windows: list[RegistrationWindow] = Field(default_factory=list)
     required_documents: list[str] = Field(default_factory=list)
-    attachment_name_pattern: str | None = None
     contacts: list[str] = Field(default_factory=list)
     check_in: str | None = None
     approval_required: bool = False
     notes: list[str] = Field(default_factory=list)
     attachments: Attachments | None = None
     arrival: Arrival | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_name_pattern(cls, data: object) -> object:
+        """Attachment names are set in one field, the one the upload enforces."""
+        if isinstance(data, dict) and "attachment_name_pattern" in data:
+            raise BadValue(
+                "attachment_name_pattern 已不再使用: 附件命名写在 [registration.attachments] 的 name_pattern"
+                " (上传时按它检查), 请把该行移到那里",
+                "attachment_name_pattern is no longer read: attachment names go in [registration.attachments]"
+                " name_pattern (the upload checks it); move the line there")
+        return data
 
 
 class Appeals(Strict):

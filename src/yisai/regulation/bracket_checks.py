@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from yisai.i18n import Text
 from yisai.regulation.findings import Finding, Path
 from yisai.regulation.rules import Criterion
-from yisai.regulation.stages import KnockoutFormat, RoundRobinFormat
+from yisai.regulation.stages import KnockoutFormat, PlacesBelow, RoundRobinFormat
 
 if TYPE_CHECKING:
     from yisai.regulation.schema import Regulation
@@ -85,9 +85,31 @@ def _round_robin(path: Path, fmt: RoundRobinFormat) -> list[Finding]:
                                Text(f"交叉对阵须有2、4、8…个小组, 本阶段{n}组",
                                     f"a crossed bracket needs 2, 4, 8 … groups, this stage has {n}"),
                                Text("改为 bracket = \"seeded\"", "use bracket = \"seeded\"")))
+    out += _places_below(kp, ko.places_below)
     if ko.third_place and 0 < total <= 2:
         out.append(Finding((*kp, "third_place"),
                            Text(f"只有{total}人出线, 没有半决赛, 季军赛无从进行",
                                 f"only {total} qualify: there are no semi-finals, so no third-place match"),
                            Text("删去 third_place", "drop third_place")))
+    return out
+
+
+def _places_below(kp: Path, rules: list[PlacesBelow]) -> list[Finding]:
+    """Each range must be a range, and no place may be ordered by two rules."""
+    out: list[Finding] = []
+    taken: list[tuple[int, float, int]] = []
+    for j, r in enumerate(rules):
+        top = float("inf") if r.place_to is None else r.place_to
+        if r.place_to is not None and r.place_to < r.place_from:
+            out.append(Finding((*kp, "places_below", j, "to"),
+                               Text(f"第{r.place_from}名到第{r.place_to}名: 止于起点之前",
+                                    f"places {r.place_from} to {r.place_to}: the range ends before it starts"),
+                               Text(f"to ≥ {r.place_from}, 或不写 (到最后)", f"to ≥ {r.place_from}, or none (to the end)")))
+            continue
+        for lo, hi, k in taken:
+            if r.place_from <= hi and lo <= top:
+                out.append(Finding((*kp, "places_below", j, "from"),
+                                   Text(f"名次范围与第{k + 1}条重叠", f"the places overlap rule {k + 1}'s"),
+                                   Text("每个名次只由一条规则排定", "order each place by one rule only")))
+        taken.append((r.place_from, top, j))
     return out

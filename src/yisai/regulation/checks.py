@@ -11,6 +11,7 @@ from datetime import date
 from yisai.i18n import Text
 from yisai.regulation.bracket_checks import check_brackets
 from yisai.regulation.findings import Finding, Path, allowed_values
+from yisai.regulation.prize_checks import check_pool
 from yisai.regulation.prizes import PrizeList
 from yisai.regulation.promotions import PromotionRule
 from yisai.regulation.rules import Criterion, PairingRules, RankingRules, Scoring, TimeControl
@@ -39,6 +40,7 @@ def check(reg: Regulation) -> list[Finding]:
     out += _promotions(reg)
     out += _no_effect(reg)
     out += check_teams(reg)
+    out += check_pool(reg)
     return out
 
 

@@ -60,18 +60,31 @@ class RegulationError(Exception):
 
 
 def load(path: str | Path) -> Regulation:
+    return loads(read_file(path), str(path))
+
+
+def read_file(path: str | Path) -> bytes:
+    """A regulation file's bytes, refused unread past MAX_REGULATION_BYTES; RegulationError
+    (never OSError) when it cannot be read."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        with p.open("rb") as f:
+            size = p.stat().st_size
+            if size > MAX_REGULATION_BYTES:
+                raise RegulationError([_size_issue(str(p), size)])
+            raw = f.read(MAX_REGULATION_BYTES + 1)  # a file that grows meanwhile stops here
     except OSError as exc:
         why = exc.strerror or exc
         raise RegulationError(
             [Issue(str(p), 0, "", Text(f"无法读取文件: {why}", f"cannot read the file: {why}"))]
         ) from None
-    return loads(raw, str(p))
+    return raw
 
 
 def loads(data: bytes | str, filename: str = "<regulation>") -> Regulation:
+    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
+    if size > MAX_REGULATION_BYTES:
+        raise RegulationError([_size_issue(filename, size)])
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8-sig")
@@ -85,12 +98,21 @@ def loads(data: bytes | str, filename: str = "<regulation>") -> Regulation:
     too_deep = _too_deep_line(text)
     if too_deep is not None:
         raise RegulationError([_nesting_issue(filename, too_deep)])
+    long_number = _long_number_line(text)
+    if long_number is not None:
+        raise RegulationError([_number_issue(filename, text, long_number)])
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RegulationError([_syntax_issue(filename, exc)]) from None
     except RecursionError:  # the scan above should make this unreachable; never a traceback
         raise RegulationError([_nesting_issue(filename, 1)]) from None
+    except ValueError:  # int() past Python's digit limit; the scan above should make it unreachable
+        raise RegulationError([_number_issue(filename, text, 1)]) from None
+    huge = _integers_out_of_range(doc)
+    if huge:
+        lines = key_lines(text)
+        raise RegulationError([_number_issue(filename, text, line_of(lines, path), path) for path in huge])
     try:
         reg = Regulation.model_validate(doc)
     except ValidationError as exc:
@@ -163,6 +185,11 @@ def _delete(data: object, loc: tuple[str | int, ...], err_type: str) -> bool:
 
 MAX_NESTING = 16
 """Deepest nesting of arrays and inline tables accepted; our files need 3, tomllib recurses."""
+MAX_REGULATION_BYTES = 1024 * 1024
+"""A regulation file is a few dozen KB; a bigger one is refused before it is parsed."""
+MAX_NUMBER_LENGTH = 24
+"""Characters in one bare number or date; integers must also fit in 64 bits (as TOML says).
+Python refuses to convert more than 4,300 digits (a ValueError), far slower long before."""
 
 
 def _nesting_issue(filename: str, line: int) -> Issue:
@@ -176,16 +203,39 @@ def _nesting_issue(filename: str, line: int) -> Issue:
 
 
 def _too_deep_line(text: str) -> int | None:
-    """The line where ``[``/``{`` nesting outside strings and comments passes MAX_NESTING.
+    """The line where ``[``/``{`` nesting outside strings and comments passes MAX_NESTING."""
+    return _scan(text)[0]
+
+
+def _long_number_line(text: str) -> int | None:
+    """The line of the first number (outside strings and comments) longer than MAX_NUMBER_LENGTH."""
+    return _scan(text)[1]
+
+
+def _scan(text: str) -> tuple[int | None, int | None]:
+    """One pass over the text outside strings and comments: the line where nesting passes
+    MAX_NESTING, and the line of the first bare token that starts with a digit (a number, a
+    date) and is longer than MAX_NUMBER_LENGTH; None for what is not there.
 
     A table header (``[a.b]``, ``[[a]]``) opens and closes on its own line, so counting every
     bracket is safe. Strings (basic, literal, multi-line) and comments are skipped.
     """
     depth = 0
     line = 1
+    too_deep: int | None = None
+    long_number: int | None = None
+    token_start = -1  # where the current run of [0-9A-Za-z_] starts, if it starts with a digit
     i, n = 0, len(text)
-    while i < n:
+    while i < n and (too_deep is None or long_number is None):
         ch = text[i]
+        if ch.isascii() and (ch.isalnum() or ch == "_"):
+            if token_start < 0 and ch.isdigit() and (i == 0 or not _word_char(text[i - 1])):
+                token_start = i
+            if token_start >= 0 and i - token_start >= MAX_NUMBER_LENGTH and long_number is None:
+                long_number = line
+            i += 1
+            continue
+        token_start = -1
         if ch == "\n":
             line += 1
         elif ch == "#":
@@ -210,12 +260,55 @@ def _too_deep_line(text: str) -> int | None:
             continue
         elif ch in "[{":
             depth += 1
-            if depth > MAX_NESTING:
-                return line
+            if depth > MAX_NESTING and too_deep is None:
+                too_deep = line
         elif ch in "]}":
             depth = max(depth - 1, 0)
         i += 1
-    return None
+    return too_deep, long_number
+
+
+def _word_char(ch: str) -> bool:
+    return ch.isascii() and (ch.isalnum() or ch == "_")
+
+
+def _integers_out_of_range(doc: object, path: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    """Paths of integers outside TOML's 64-bit range (tomllib reads any size)."""
+    if isinstance(doc, bool):
+        return []
+    if isinstance(doc, int):
+        return [path] if not -(2**63) <= doc < 2**63 else []
+    if isinstance(doc, dict):
+        return [p for k, v in doc.items() for p in _integers_out_of_range(v, (*path, k))]
+    if isinstance(doc, list):
+        return [p for i, v in enumerate(doc) for p in _integers_out_of_range(v, (*path, i))]
+    return []
+
+
+def _number_issue(filename: str, text: str, line: int, path: tuple[str | int, ...] | None = None) -> Issue:
+    """A number too long for a regulation: named by its line and, where known, its field."""
+    if path is None:
+        on_line = [p for p, at in key_lines(text).items() if at == line]
+        path = max(on_line, key=len) if on_line else ()
+    return Issue(
+        filename, line, _dotted(path),
+        Text(f"数字过大 (超过{MAX_NUMBER_LENGTH}个字符或超出64位整数范围), 未读取",
+             f"number too large (longer than {MAX_NUMBER_LENGTH} characters or beyond a 64-bit"
+             " integer); nothing was read"),
+        Text(f"整数须在 -2^63 到 2^63-1 之间; 数字最多{MAX_NUMBER_LENGTH}个字符",
+             f"integers lie between -2^63 and 2^63-1; a number has at most {MAX_NUMBER_LENGTH} characters"),
+    )
+
+
+def _size_issue(filename: str, size: int) -> Issue:
+    return Issue(
+        filename, 0, "",
+        Text(f"文件有 {size} 字节, 超过规程文件的上限 {MAX_REGULATION_BYTES} 字节 (1 MB), 未读取",
+             f"the file has {size} bytes, over the limit of {MAX_REGULATION_BYTES} bytes (1 MB) for a"
+             " regulation; nothing was read"),
+        Text("规程文件通常只有几十 KB; 请检查是否选错了文件",
+             "a regulation file is a few dozen KB; check that this is the right file"),
+    )
 
 
 _POS = re.compile(r"\(at line (\d+), column (\d+)\)")

@@ -116,6 +116,11 @@ class Prizes(Strict):
         description="名次并列时: each_full 各得该名次奖金; share 合并所占各名次的奖金平均分配",
     )
     pre_tax: bool = Field(True, description="奖金均为税前")
+    pool: int | None = Field(
+        None, ge=0, le=MAX_AMOUNT * 100,
+        description="规程写明的奖金总额 (元), 如 总奖金20500元: 各奖项 (名次奖、特别奖、台次奖、参赛奖) "
+        "可能发出的金额之和不得超过它 (regulation check 时按最多可发的金额检查, 计算奖金时按实发金额检查)",
+    )
     value_note: str | None = Field(None, description="如 奖励相应价值电商卡")
     lists: list[PrizeList] = Field(default_factory=list)
     special: list[SpecialAward] = Field(default_factory=list)

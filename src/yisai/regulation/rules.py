@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from yisai.i18n import Text, tr
+from yisai.record.games import Game, Result
 from yisai.regulation.messages import BadValue
 
 
@@ -133,6 +134,10 @@ def _code_name(value: object) -> object:
     return value
 
 
+#: What happened to a player in one round (``Scoring.points``).
+RoundKind = Literal["game", "forfeit", "bye", "absent"]
+
+
 class Scoring(Strict):
     """Points per game outcome (积分). Defaults: win 2, draw 1, loss 0, bye 2."""
 
@@ -147,6 +152,32 @@ class Scoring(Strict):
     forfeit_counts_in_sos: bool = Field(
         False, description="未下的弃权局对手是否计入对手分(默认否, 与轮空相同)"
     )
+
+    def points(self, kind: RoundKind, outcome: str, *, both_lose: bool = False) -> int:
+        """积分 for one player's round: the one table that pairing, standings and teams read.
+
+        ``kind`` is what happened that round ('game' over the board — a loss on time is one —,
+        'forfeit' paired but not played, 'bye', 'absent'); ``outcome`` is 'W' 'D' 'L' or '?'
+        (not yet entered) from the player's side; ``both_lose`` marks a 双方弃权/双方判负 result.
+        A bye the referee marked lost scores as a loss; an unplayed both-lose scores
+        ``both_forfeit`` for each side.
+        """
+        if kind == "absent":
+            return self.absent
+        if kind == "bye":
+            return self.bye if outcome == "W" else self.loss
+        if outcome == "?":
+            return 0
+        if kind == "forfeit":
+            if both_lose:
+                return self.both_forfeit
+            return {"W": self.forfeit_win, "D": self.draw}.get(outcome, self.forfeit_loss)
+        return {"W": self.win, "D": self.draw}.get(outcome, self.loss)
+
+    def game_points(self, game: Game, player: str) -> int:
+        """积分 ``player`` earned from one game record (a bye is a game without White)."""
+        kind: RoundKind = "bye" if game.is_bye else "game" if game.played else "forfeit"
+        return self.points(kind, game.outcome_for(player), both_lose=game.result == Result.BOTH_LOSE)
 
 
 class CriterionSpec(Strict):

@@ -114,8 +114,38 @@ class KnockoutRules(Strict):
     )
 
 
+PlaceCriterion = Literal["group_place", "score", "sos", "sodos", "wins", "cumulative", "lot"]
+PLACE_CRITERION_LABELS: dict[str, tuple[str, str]] = {
+    "group_place": ("小组名次", "group place"), "score": ("小组赛积分", "group points"),
+    "sos": ("对手分", "SOS"), "sodos": ("胜对手分", "SODOS"), "wins": ("胜局数", "wins"),
+    "cumulative": ("累进分", "cumulative score"), "lot": ("抽签", "lot"),
+}
+
+
+class PlacesBelow(Strict):
+    """How the players the bracket leaves on places ``from``..``to`` are ordered, e.g.
+    第5–8名按小组赛积分、对手分 (the quarter-final losers) or 第9名以后按小组名次、小组积分、对手分
+    (those who did not qualify). Every value is of the group stage; still equal → shared place."""
+
+    place_from: int = Field(ge=2, le=100_000, alias="from", description="从第N名起")
+    place_to: int | None = Field(None, ge=2, le=100_000, alias="to", description="到第N名止; 不填为到最后")
+    criteria: list[PlaceCriterion] = Field(
+        min_length=1,
+        description="依次比较: group_place 小组名次; score 小组赛积分; sos 对手分; sodos 胜对手分; "
+        "wins 胜局数; cumulative 累进分; lot 抽签 (均按小组赛的对局)",
+    )
+
+    model_config = Strict.model_config | {"populate_by_name": True}
+
+
 class GroupKnockout(KnockoutRules):
     """The knockout after a round-robin group stage: who qualifies and how the bracket is seeded."""
+
+    places_below: list[PlacesBelow] = Field(
+        default_factory=list,
+        description="淘汰赛以下名次的排法, 如 第5–8名按小组赛积分、对手分; 不写则同一轮负者并列 (八强负者并列第5名), "
+        "未出线者按小组名次并列 (各组第3名并列第9名 …)",
+    )
 
     qualifiers_per_group: int = Field(ge=1, le=64, description="各组前N名出线")
     bracket: Literal["cross", "seeded"] = Field(

@@ -35,6 +35,7 @@ def check_teams(reg: Regulation) -> list[Finding]:
     out: list[Finding] = []
     comps = {c.id: c for c in reg.teams.competitions} if reg.teams else {}
     fed: set[str] = set()
+    out += _composition(reg)
     for path, _sid, fmt in team_match_stages(reg):
         if reg.teams is None:
             out.append(Finding(path, Text("团体赛阶段须有 [teams] (各队报名队员)",
@@ -143,3 +144,17 @@ def check_teams(reg: Regulation) -> list[Finding]:
                                        Text("允许: best_place, next_place, sos, cumulative, lot",
                                             "allowed: best_place, next_place, sos, cumulative, lot")))
     return out
+
+
+def _composition(reg: Regulation) -> list[Finding]:
+    """At least N women in a team that may hold fewer players (or women) could never register."""
+    t = reg.teams
+    if t is None or t.min_women is None:
+        return []
+    most = min(t.max_players, t.max_women if t.max_women is not None else t.max_players)
+    if t.min_women <= most:
+        return []
+    return [Finding(("teams", "min_women"),
+                    Text(f"每队至少{t.min_women}名女棋手, 但每队最多只能报{most}名",
+                         f"at least {t.min_women} women per team, but a team may hold only {most}"),
+                    Text(f"允许: 1–{most}", f"allowed: 1–{most}"))]

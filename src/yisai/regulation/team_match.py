@@ -15,6 +15,8 @@ from pydantic import Field
 from yisai.regulation.rules import Strict
 
 MAX_BOARDS = 20
+BoardPrizeRule = Literal["board_points", "percentage", "wins"]
+BoardPrizeTieBreak = Literal["team_place", "board_points", "percentage", "wins", "lot"]
 
 
 class MatchPoints(Strict):
@@ -32,6 +34,10 @@ class BoardPoints(Strict):
     draw: float = Field(0.5, ge=0, le=100, allow_inf_nan=False, description="和棋得局分")
     loss: float = Field(0, ge=0, le=100, allow_inf_nan=False, description="负局(含弃权)得局分")
 
+    def of(self, outcome: str) -> float:
+        """局分 for one board's outcome letter ('W' 'D' 'L'; '?' not finished: nothing yet)."""
+        return {"W": self.win, "D": self.draw, "L": self.loss}.get(outcome, 0.0)
+
 
 class BoardPrize(Strict):
     """台次奖 (最佳主将, 最佳第二台 …): the best record on one board over the stage."""
@@ -40,9 +46,18 @@ class BoardPrize(Strict):
     name: str = Field(description="如 最佳主将")
     board: int = Field(ge=1, le=MAX_BOARDS, description="台次, 1 = 主将台")
     places: int = Field(1, ge=1, le=100, description="评选名额")
-    rule: Literal["board_points", "percentage"] = Field(
+    rule: BoardPrizeRule = Field(
         "board_points",
-        description="board_points 在该台所得局分最多; percentage 该台胜率最高 (须至少下满 min_games 盘)",
+        description="board_points 在该台所得局分最多; percentage 该台胜率最高; wins 该台胜局最多 "
+        "(须至少下满 min_games 盘)",
+    )
+    tie_breaks: list[BoardPrizeTieBreak] = Field(
+        default_factory=list,
+        description="评选指标相同时依次比较: team_place 所在队团体名次 (靠前者列前); board_points 该台局分; "
+        "percentage 该台胜率; wins 该台胜局数; lot 抽签. 如 胜局相同比较所在队团体名次 = [\"team_place\"]",
+    )
+    single: bool = Field(
+        False, description="规程写明只评 places 名 (如 最佳主将1名): 比完 tie_breaks 仍相同时抽签, 不并列获奖",
     )
     min_games: int = Field(1, ge=1, le=100, description="至少在该台出场的盘数")
     amount: int | None = Field(None, ge=0, le=100_000_000, description="奖金 (元)")

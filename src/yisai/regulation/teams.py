@@ -82,6 +82,9 @@ class TeamRules(Strict):
     max_players: int = Field(ge=1, le=MAX_TEAM)
     max_men: int | None = Field(None, ge=0, le=MAX_TEAM)
     max_women: int | None = Field(None, ge=0, le=MAX_TEAM)
+    min_women: int | None = Field(
+        None, ge=1, le=MAX_TEAM, description="每队报名队员中至少几名女棋手, 如 每队4人(其中至少1名女棋手)",
+    )
     slots: list[TeamSlot] = Field(default_factory=list, description="固定席位, 如 甲乙丙组男女各1名")
     leaders: int = Field(0, ge=0, le=MAX_TEAM, description="领队人数上限")
     coaches: int = Field(0, ge=0, le=MAX_TEAM, description="教练人数上限")

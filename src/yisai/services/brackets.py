@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from yisai.i18n import Text, tr
 from yisai.record.groups import KNOCKOUT_GROUP
-from yisai.regulation.stages import KnockoutFormat, KnockoutRules, RoundRobinFormat, Stage
+from yisai.regulation.stages import (
+    GroupKnockout,
+    KnockoutFormat,
+    KnockoutRules,
+    RoundRobinFormat,
+    Stage,
+)
 from yisai.services.context import Refused, Work
 from yisai.services.event_data import current_order
 from yisai.store import EventRecord
@@ -251,6 +257,11 @@ def bracket_final_order(work: Work, event: EventRecord, division: str, stage: St
             places += [(place, pid, tr(f"小组第{k + 1}名 (并列第{place}名)",
                                        f"place {k + 1} in the group (place {place}=)")) for pid in tier]
             place += len(tier)
+        if fmt.knockout.places_below:
+            from yisai.standings.placement import order_places_below
+
+            values = _group_values(work, event, division, stage, orders, last, fmt.knockout)
+            places = order_places_below(places, fmt.knockout.places_below, values)
     else:  # a knockout of the top seeds only: the others share the place after the bracket
         from yisai.services.registration import approved_players
 
@@ -259,3 +270,30 @@ def bracket_final_order(work: Work, event: EventRecord, division: str, stage: St
         places += [(after, pid, tr(f"未进入淘汰赛 (并列第{after}名)", f"not in the bracket (place {after}=)"))
                    for pid in rest]
     return places
+
+
+def _group_values(work: Work, event: EventRecord, division: str, stage: Stage, orders: Sequence[Sequence[str]],
+                  last: int, ko: GroupKnockout) -> dict[str, dict[str, float]]:
+    """player → each criterion of ``places_below`` after the group stage (rounds 1..``last``):
+    the place in his group, 积分, 对手分 … of the group games only."""
+    from yisai.regulation.rules import Criterion, CriterionSpec
+    from yisai.services.event_data import standings_input
+    from yisai.standings.table import compute_table
+
+    wanted: list[str] = sorted({str(c) for r in ko.places_below for c in r.criteria} - {"group_place"})
+    inp = standings_input(work, event, division, stage.id)
+    table = compute_table(inp.players, inp.games, min(last, inp.rounds), inp.scoring, inp.ranking,
+                          [CriterionSpec(criterion=Criterion(c)) for c in wanted], lot_seed=event.seed)
+    out: dict[str, dict[str, float]] = {}
+    for order in orders:
+        for k, pid in enumerate(order):
+            row = {c: _number(table.value(pid, c)) for c in wanted}
+            out[pid] = {"group_place": float(k + 1), **row}
+    return out
+
+
+def _number(v: object) -> float:
+    """A criterion value as one number (those offered by places_below are single numbers)."""
+    if isinstance(v, tuple):
+        return float(v[0]) if v else 0.0
+    return float(v)  # type: ignore[arg-type]

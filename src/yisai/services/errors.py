@@ -31,6 +31,7 @@ class Hint(StrEnum):
     NOTE = "note"  # say why in a note (forced approval, forced team, replacement, late upload)
     REASON = "reason"  # a rejection needs its reason
     FORCE_IMPORT = "force_import"  # the chief referee may import the teams anyway, with a note
+    LATE_IMPORT = "late_import"  # only the deadline stands in the way: the chief referee may admit it late
     REPLACE = "replace"  # pair a round without results again
     GROUP = "group"  # name the group (several groups share the board numbers)
     CHANGE = "change"  # allow changing a result already entered

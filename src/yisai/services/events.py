@@ -14,6 +14,7 @@ from pathlib import Path
 from yisai.i18n import Text
 from yisai.registry.entry import EntryStatus
 from yisai.regulation import Regulation, RegulationError, loads
+from yisai.regulation.loader import read_file
 from yisai.regulation.stages import AnnouncedLaterFormat, LadderFormat, Stage
 from yisai.services.context import InputError, Work
 from yisai.services.errors import Hint
@@ -41,10 +42,10 @@ def read_regulation_file(path: str | Path) -> tuple[str, Regulation]:
     """The file's text and its model, or InputError listing every ``FILE:LINE:`` problem."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        why = exc.strerror or exc
-        raise InputError(Text(f"无法读取规程文件 {p}: {why}", f"cannot read the regulation file {p}: {why}"),
+        raw = read_file(p)  # unreadable, or over the size limit: one issue saying which
+    except RegulationError as exc:
+        problem = exc.issues[0].problem
+        raise InputError(Text(f"无法读取规程文件 {p}: {problem.zh}", f"cannot read the regulation file {p}: {problem.en}"),
                          code="regulation_unreadable", params={"file": str(p)}) from None
     try:
         regulation = loads(raw, str(p))

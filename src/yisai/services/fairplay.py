@@ -18,7 +18,7 @@ from yisai.game.board import BLACK, EMPTY, WHITE
 from yisai.game.fairplay import game_signals
 from yisai.game.flow import EndReason, Outcome
 from yisai.i18n import Text
-from yisai.qualifier.ladder import deltas
+from yisai.qualifier.ladder import LadderLine, deltas
 from yisai.qualifier.periods import Suspension, open_period, queue_refusal, window
 from yisai.services.context import Context, Work
 from yisai.services.errors import Forbidden, InputError, NotFoundError
@@ -121,7 +121,7 @@ def _outcome(result: str, reason: str) -> Outcome:
 def rescore(work: Work, cfg: LiveConfig, period: int, pool: str) -> None:
     """Rebuild one period × pool's ladder from its finished games and the referees' decisions."""
     decided = _latest_decisions(work, cfg.event_id)
-    lines: dict[str, list[Any]] = {}
+    lines: dict[str, LadderLine] = {}
     for g in rows.finished_games(work.session, cfg.event_id, cfg.stage.id, period, pool):
         d = decided.get(g.id)
         if d is not None and d.kind == "annul":
@@ -134,14 +134,9 @@ def rescore(work: Work, cfg: LiveConfig, period: int, pool: str) -> None:
             escaped = tuple(BLACK if p == g.black else WHITE for p in g.escaped)
         for color, delta in deltas(cfg.ladder, outcome, escaped).items():
             player, name = (g.black, g.black_name) if color == BLACK else (g.white, g.white_name)
-            line = lines.setdefault(player, [name, 0, 0, 0, 0, 0])
-            line[1] += delta.points
-            line[2] += delta.win
-            line[3] += delta.loss
-            line[4] += 1
-            line[5] += delta.escape
+            lines[player] = lines.get(player, LadderLine(player, name)).add(delta)
     rows.replace_ladder(work.session, event_id=cfg.event_id, stage=cfg.stage.id, period=period, pool=pool,
-                        lines={p: (v[0], v[1], v[2], v[3], v[4], v[5]) for p, v in lines.items()}, at=work.now)
+                        lines=lines.values(), at=work.now)
 
 
 def _decide(work: Work, event_ref: str | int | None, game_id: int, kind: str, result: str,

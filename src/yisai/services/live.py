@@ -190,7 +190,7 @@ def finish_game(
         player, name = by_color[color]
         rows.ladder_add(work.session, event_id=cfg.event_id, stage=record.stage,
                         period=record.info.period, pool=record.info.pool, player=player, name=name,
-                        points=d.points, win=d.win, loss=d.loss, escape=d.escape, at=work.now)  # fmt: skip
+                        delta=d, at=work.now)  # fmt: skip
     work.emit("live_game_finished", cfg.event_id, game=game_id, result=outcome.sgf,
               reason=outcome.reason.value, period=record.info.period, pool=record.info.pool)  # fmt: skip
     return rows.get_game(work.session, game_id).info

@@ -1,4 +1,5 @@
-"""Operator jobs on the store itself: schema upgrades (role-checked like every write)."""
+"""Operator jobs on the store itself: schema upgrades (role-checked like every write), and the
+scratch schemas benchmarks and simulations write into instead of a database with real events."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from yisai.services.errors import InputError
 from yisai.services.identity import Action
 from yisai.services.settings import Settings
 from yisai.store import StoreError, upgrade_database
+from yisai.store.database import drop_schema, fresh_schema
 
 
 def upgrade(settings: Settings) -> tuple[str | None, str]:
@@ -16,3 +18,23 @@ def upgrade(settings: Settings) -> tuple[str | None, str]:
         return upgrade_database(settings.database)
     except StoreError as exc:
         raise InputError(Text(str(exc), str(exc)), code="upgrade_failed") from exc
+
+
+def scratch_database(db: str, prefix: str) -> str:
+    """A new, empty PostgreSQL schema on ``db``'s server, migrated to head; returns its URL.
+    Touches no existing data, so no role is needed; ``drop_scratch`` removes it."""
+    try:
+        url = fresh_schema(db, prefix)
+        upgrade_database(url)
+    except StoreError as exc:
+        raise InputError(Text(str(exc), str(exc)), code="scratch_failed") from exc
+    return url
+
+
+def drop_scratch(url: str) -> None:
+    """Remove a schema made by ``scratch_database``."""
+    try:
+        drop_schema(url)
+    except StoreError as exc:
+        raise InputError(Text(str(exc), str(exc)), code="scratch_failed") from exc
+

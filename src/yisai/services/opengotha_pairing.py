@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from yisai.formats.limits import MAX_OPENGOTHA_BYTES, read_at_most
 from yisai.formats.opengotha import OpenGothaError
 from yisai.formats.opengotha_pairing import read_og_tournament, write_round
 from yisai.i18n import Text
@@ -20,7 +21,7 @@ from yisai.pairing.opengotha.costs import RULES
 from yisai.record import Game, Result
 from yisai.services.errors import Hint, InputError, Refused
 
-MAX_FILE_BYTES = 20 * 1024 * 1024
+MAX_FILE_BYTES = MAX_OPENGOTHA_BYTES  # yisai.formats.limits
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,7 @@ def _read(path: Path) -> bytes:
             raise InputError(Text(f"{path}: 文件有 {size} 字节, 超过上限 20 MB",
                                   f"{path}: the file has {size} bytes, over the 20 MB limit"),
                              code="file_too_large", params={"path": str(path)})
-        return path.read_bytes()
+        return read_at_most(path, MAX_FILE_BYTES)  # a file grown meanwhile is refused by the reader
     except OSError as exc:
         raise InputError(Text(f"{path}: 无法读取文件 ({exc.strerror})",
                               f"{path}: cannot read the file ({exc.strerror})"),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from yisai.formats.awards_report import TextTable, unit_of
+from yisai.formats.awards_report import TextTable, pays_money, unit_of
 from yisai.formats.printing import (
     Certificate,
     Column,
@@ -500,9 +500,12 @@ def _prizes(ctx: _Ctx) -> Document:
     ]
     if ctx.opts.division is None:  # the payout summary covers the whole event
         tables.append(_from_text_table(view.prize_tables[-1]))
-    # "税前" only when the regulation says so (seed 002 does not: 奖励相应价值电商卡)
-    subtitle = (tr("以下金额均为税前, 单位: 元", "Amounts are pre-tax, in yuan") if view.report.pre_tax
-                else tr("金额单位: 元", "Amounts in yuan"))
+    # "税前" only when the regulation says so (seed 002 does not: 奖励相应价值电商卡), and only
+    # where there is money: a list of 奖杯、证书 alone has no amounts to qualify
+    money = any(pays_money(pl) for pl in view.report.lists)
+    subtitle = ((tr("以下金额均为税前, 单位: 元", "Amounts are pre-tax, in yuan") if view.report.pre_tax
+                 else tr("金额单位: 元", "Amounts in yuan")) if money
+                else tr("以下均为荣誉奖励, 不含奖金", "Honours only, no prize money"))
     return ctx.document("report", "prizes", sections=(Section(tables=tuple(tables)),),
                         subtitle=subtitle, signatures=_signatures())
 

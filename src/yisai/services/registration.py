@@ -23,7 +23,7 @@ from typing import Any
 from yisai.formats.roster import Roster, RosterIssue, RosterRow, Sheet, parse_sheets
 from yisai.formats.uploads import read_roster_bytes
 from yisai.i18n import Text, both, tr
-from yisai.registry.eligibility import check_player, check_team, window_reasons
+from yisai.registry.eligibility import check_player, check_team, composition_reasons, window_reasons
 from yisai.registry.entry import TRANSITIONS, Entry, EntryStatus
 from yisai.registry.idcard import normalise
 from yisai.registry.person import Gender, Player
@@ -174,8 +174,12 @@ def register_player(
     stage: str = "",
     fee_paid: bool | None = None,
     note: str = "",
+    late: bool = False,
 ) -> Registered:
     """Add or update a player (matched on ID number, else name + birth date) and enter him.
+
+    ``late``: the chief referee admits the entry after the registration deadline (逾期报名), with
+    ``note`` as the reason; only the window is waived, every other rule still applies.
 
     ``division``/``stage`` are ids or names. The entry is approved at once when the division
     needs no approval and no eligibility rule fails; otherwise it waits, with its reasons.
@@ -184,6 +188,8 @@ def register_player(
     """
     work.require(Action.REGISTER)
     work.check_event(event.id)
+    if late:
+        _require_late_admission(work, note)
     regulation = regulation_of(event)
     division_id = resolve_division(regulation, division) if division else None
     stage_id = resolve_stage(regulation, stage)
@@ -208,9 +214,11 @@ def register_player(
     if division_id is not None:
         entry = work.repo.find_entry(saved.id, division_id, stage_id)
         if entry is None:
-            _check_entry_window(work, regulation, division_id)
+            waived = _window_waived(work, regulation, division_id, late)
             _check_one_live_entry(work, event, regulation, saved, division_id, stage_id)
             entry = _open_entry(work, event, regulation, saved, division_id, stage_id, fee_paid, note)
+            if waived:
+                entry = mark_late(work, entry, note)
             entry_created = True
         elif fee_paid is not None and entry.fee_paid != fee_paid:
             entry = work.repo.update_entry(entry.model_copy(update={"fee_paid": fee_paid}), "fee", note)
@@ -324,6 +332,35 @@ def _open_entry(
 
 
 LIVE = (EntryStatus.PENDING, EntryStatus.APPROVED)
+
+
+def late_note(reason: str) -> Text:
+    """How a late admission reads in the entry list and the audit (逾期报名, with the reason)."""
+    return Text(f"逾期报名 (裁判长批准: {reason.strip()})", f"late entry (admitted by the chief referee: {reason.strip()})")
+
+
+def mark_late(work: Work, entry: Entry, reason: str) -> Entry:
+    """Record on the entry that the chief referee admitted it after the deadline (entry list, audit)."""
+    return work.repo.update_entry(entry.model_copy(update={"note": late_note(reason).zh}), "late", reason.strip())
+
+
+def _window_waived(work: Work, regulation: Regulation, division: str, late: bool) -> bool:
+    """The entry window's check; a closed window is waived (True) for a late admission."""
+    try:
+        _check_entry_window(work, regulation, division)
+    except Refused:
+        if not late:
+            raise
+        return True
+    return False
+
+
+def _require_late_admission(work: Work, reason: str) -> None:
+    """Only the chief referee (the roles that approve entries) admits late, and says why."""
+    work.require(Action.APPROVE)
+    if not reason.strip():
+        raise InputError(Text("逾期报名须写明理由 (裁判长批准的依据)", "a late entry needs the reason it is admitted"),
+                         code="note_required", hint=Hint.NOTE)
 
 
 def _window_bounds(w: RegistrationWindow) -> tuple[datetime | None, datetime | None]:
@@ -453,7 +490,7 @@ def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note:
     entry, event = _entry_for_change(work, entry_id, EntryStatus.APPROVED)
     regulation = regulation_of(event)
     player = work.repo.get_player(entry.player_id)
-    reasons = eligibility_texts(regulation, player, entry.division)
+    reasons = eligibility_texts(regulation, player, entry.division) + _team_texts(work, event, regulation, player)
     division_name = _division_name(regulation, entry.division)
     label = f"报名{entry.id}({player.name}, {division_name})"
     label_en = f"entry {entry.id} ({player.name}, {division_name})"
@@ -481,6 +518,18 @@ def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note:
     return saved
 
 
+def _team_texts(work: Work, event: EventRecord, regulation: Regulation, player: Player) -> list[Text]:
+    """Reasons the player's team breaks the regulation's team make-up (min_women), for approval."""
+    rules = regulation.teams
+    if rules is None or rules.min_women is None:
+        return []
+    team = next((t for t in work.repo.list_teams(event.id) if any(m.player_id == player.id for m in t.members)), None)
+    if team is None:
+        return []
+    players = work.repo.players_by_id(event.id)
+    return texts(lambda: composition_reasons(team, players, rules))
+
+
 def approve_all_eligible(work: Work, event: EventRecord, *, note: str = "") -> tuple[list[Entry], list[EntryView]]:
     """Approve every pending entry that meets every rule now (报名审核: 批量通过); the others
     stay pending and are returned with their current reasons."""
@@ -490,8 +539,11 @@ def approve_all_eligible(work: Work, event: EventRecord, *, note: str = "") -> t
     for view in list_entries(work, event, status=EntryStatus.PENDING):
         if view.entry.reasons:
             left.append(view)
-        else:
+            continue
+        try:
             approved.append(approve_entry(work, view.entry.id, note=note))
+        except Refused:  # a reason that is not the entry's own (its team's make-up): stays pending
+            left.append(view)
     return approved, left
 
 
@@ -809,9 +861,11 @@ def import_roster(
     require_team: bool = False,
     force: bool = False,
     note: str = "",
+    late: bool = False,
 ) -> ImportReport:
     """Import a roster (the file's bytes and name, or rows already parsed) in one go: any bad
-    row, or any team breaking its rules, saves nothing.
+    row, or any team breaking its rules, saves nothing. ``late`` waives the registration
+    deadline alone (the chief referee's 逾期报名, ``note`` the reason); ``force`` waives every rule.
 
     Importing the same file again finds everyone already there and adds nobody.
     """
@@ -840,6 +894,8 @@ def import_roster(
     if force:
         work.require(Action.APPROVE)
         work.check_event(event.id)
+    if late:
+        _require_late_admission(work, note)
     if work.actor.role is Role.TEAM_LEADER:
         _leader_rows(work, event, roster)
     report = ImportReport(rows=len(roster.rows), warnings=list(roster.warnings))
@@ -847,7 +903,7 @@ def import_roster(
     for row in roster.rows:
         reg = register_player(
             work, event, row.player, division=row.division, stage=row.stage,
-            fee_paid=row.fee_paid, note=note,
+            fee_paid=row.fee_paid, note=note, late=late,
         )  # fmt: skip
         registered.append((row, reg))
         report.players_created += reg.player_created
@@ -860,7 +916,7 @@ def import_roster(
             if reg.entry.reasons:  # as read back: in the caller's language
                 name = _division_name(regulation, reg.entry.division)
                 report.ineligible += [f"{reg.player.name}({name}): {r}" for r in reg.entry.reasons]
-    _import_teams(work, event, regulation, registered, report, force=force, note=note)
+    _import_teams(work, event, regulation, registered, report, force=force, note=note, late=late)
     work.emit("roster_imported", event.id, rows=report.rows, created=report.entries_created)
     return report
 
@@ -874,6 +930,7 @@ def _import_teams(
     *,
     force: bool,
     note: str,
+    late: bool = False,
 ) -> None:
     by_team: dict[str, list[tuple[RosterRow, Registered]]] = {}
     for row, reg in registered:
@@ -903,6 +960,9 @@ def _import_teams(
         filled = _fill_slots(rules, [*base.members, *new_members], players)
         candidate = base.model_copy(update={"members": tuple(filled)})
         reasons = team_composition_texts(work, event, candidate)
+        waived = late and any(r in closed for r in reasons)
+        if waived:  # the chief referee admits the team after the deadline: that reason alone goes
+            reasons = [r for r in reasons if r not in closed]
         if reasons and not force:
             rows_text = "、".join(str(r.row) for r, _ in rows)
             rows_en = ", ".join(str(r.row) for r, _ in rows)
@@ -915,6 +975,11 @@ def _import_teams(
             continue
         if reasons and not note.strip():
             raise _team_note_required(name)
+        if waived:
+            reasons = [*reasons, late_note(note)]  # kept with the team: why it came after the deadline
+            for _row, reg in rows:
+                if reg.entry_created and reg.entry is not None and not reg.entry.note:
+                    mark_late(work, reg.entry, note)
         if existing is None:
             made = work.repo.add_team(event.id, candidate, reasons, note.strip())
             bind_new_team(work, event, int(made.id))
@@ -925,6 +990,7 @@ def _import_teams(
             for m in added:
                 work.repo.add_team_member(existing.id, m, note.strip())
             report.members_added += len(added)
+    only_late = bool(shared) and not problems  # every team failed on the closed window alone
     problems[:0] = [Text(f"{r.zh} (涉及{len(teams)}支队: {'、'.join(teams)})",
                          f"{r.en} ({len(teams)} teams: {', '.join(teams)})")
                     for r, teams in shared.items()]
@@ -932,7 +998,7 @@ def _import_teams(
         raise Refused(
             Text("以下队伍不符合组队规定, 未导入任何数据",
                  "these teams break the team composition rules; nothing imported"),
-            problems, code="team_composition", hint=Hint.FORCE_IMPORT,
+            problems, code="team_composition", hint=Hint.LATE_IMPORT if only_late else Hint.FORCE_IMPORT,
         )
 
 

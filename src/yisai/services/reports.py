@@ -26,7 +26,7 @@ from yisai.formats.awards_report import (
 )
 from yisai.i18n import Text, language, tr
 from yisai.registry.person import Gender
-from yisai.services.context import InputError, Work
+from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Hint
 from yisai.services.events import regulation_of, resolve_division, resolve_event
 from yisai.services.results import division_standings, load_event_results
@@ -237,9 +237,23 @@ class AwardView:
 
 def prize_view(results: EventResults, *, teams: bool = True) -> PrizeView:
     report = _computed(lambda: compute_prizes(results))
+    _refuse_over_pool(report, results.regulation.prizes.pool)
     team = list(_computed(results.team_tables).values()) if teams else []
     return PrizeView(results, report, team, [team_table(t, results.players) for t in team],
                      prize_tables(report, results.players, results.teams))
+
+
+def _refuse_over_pool(report: PrizeReport, pool: int | None) -> None:
+    """Prizes that would pay more than the regulation's stated total (prizes.pool) are not shown
+    as if payable: the director must correct the regulation (or the results) first."""
+    if pool is None or report.total <= pool:
+        return
+    parts = [Text(f"{pl.name}: {pl.total}元", f"{pl.name}: {pl.total} yuan") for pl in report.lists if pl.total]
+    raise Refused(Text(f"按成绩应发奖金{report.total}元, 超过规程写明的奖金总额 (prizes.pool) {pool}元",
+                       f"the results pay {report.total} yuan, more than the regulation's stated pool "
+                       f"(prizes.pool) of {pool} yuan"),
+                  parts, code="prize_pool_exceeded",
+                  params={"field": "prizes.pool", "pool": pool, "total": report.total})
 
 
 def award_view(results: EventResults) -> AwardView:

@@ -167,6 +167,7 @@ def load_event_results(work: Work, event_ref: str | int | None) -> EventResults:
         team_matches=event_team_matches(work, event),
         # 抽签 between teams really draws: once per event, from its stored seed
         team_lot=draw_team_lot([t.id for t in teams], event.seed),
+        lot_seed=event.seed,
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import getpass
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -49,9 +49,6 @@ class Settings:
     actor: Actor = field(default_factory=Actor.system)
     auto_upgrade: bool = True  # migrate a brand-new SQLite file on open (never an existing one)
     files_dir: Path | None = None  # uploaded papers; default: a folder next to the SQLite file
-
-    def with_actor(self, actor: Actor) -> Settings:
-        return replace(self, actor=actor)
 
 
 def database_from(option: str | None, env: Mapping[str, str]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from yisai.formats.h9 import H9Error, read_h9
+from yisai.formats.limits import MAX_H9_BYTES, MAX_OPENGOTHA_BYTES, read_at_most
 from yisai.formats.opengotha import OpenGothaError, read_opengotha
 from yisai.i18n import tr
 from yisai.services.settings import Settings
@@ -51,7 +52,7 @@ def load_source(source: str, settings: Settings | None = None) -> StandingsInput
             )
         )
     try:
-        data = path.read_bytes()
+        data = read_at_most(path, max(MAX_OPENGOTHA_BYTES, MAX_H9_BYTES))  # each reader checks its own limit
     except OSError as exc:
         raise SourceError(
             tr(f"{source}: 无法读取 ({exc.strerror})", f"{source}: cannot read ({exc.strerror})")

@@ -201,11 +201,6 @@ def lineups(work: Work, event: EventRecord, division: str, stage: Stage, fmt: Te
 # ------------------------------------------------------------------ the matches of a stage
 
 
-def _board_points(outcome: str, fmt: TeamMatchFormat) -> float:
-    bp = fmt.board_points
-    return {"W": bp.win, "D": bp.draw, "L": bp.loss}.get(outcome, 0.0)
-
-
 def matches_of_round(info: Mapping[str, Any], games: Sequence[Game], round_no: int,
                      fmt: TeamMatchFormat) -> list[TeamMatch]:
     """The round's team matches with their 局分, from the stored layout and the board games."""
@@ -231,7 +226,7 @@ def matches_of_round(info: Mapping[str, Any], games: Sequence[Game], round_no: i
                 boards.append(BoardResult(s["board"], pa, pb, 0.0, 0.0, finished=False))
                 continue
             other = g.outcome_for(pb) if g is not None else "?"
-            boards.append(BoardResult(s["board"], pa, pb, _board_points(outcome, fmt), _board_points(other, fmt)))
+            boards.append(BoardResult(s["board"], pa, pb, fmt.board_points.of(outcome), fmt.board_points.of(other)))
         out.append(TeamMatch(round_no, a, b, sum(x.points_a for x in boards), sum(x.points_b for x in boards),
                              tuple(boards), finished=all(x.finished for x in boards)))
     return out

@@ -13,17 +13,18 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Final
 
 from yisai.record import Game, Result
-from yisai.regulation.rules import Scoring
+from yisai.regulation.rules import RoundKind, Scoring
 
 NO_OPPONENT = -1
 
 # Round kinds: what happened to a player in one round.
-PLAYED = "game"  # a game over the board (a loss on time is one)
-FORFEIT = "forfeit"  # a paired game not played: 弃权 (either side)
-BYE = "bye"  # 轮空
-ABSENT = "absent"  # neither paired nor bye: withdrawn, absent, not yet paired
+PLAYED: Final = "game"  # a game over the board (a loss on time is one)
+FORFEIT: Final = "forfeit"  # a paired game not played: 弃权 (either side)
+BYE: Final = "bye"  # 轮空
+ABSENT: Final = "absent"  # neither paired nor bye: withdrawn, absent, not yet paired
 
 
 @dataclass(slots=True)
@@ -95,29 +96,26 @@ def build_ledger(
     index = {pid: i for i, pid in enumerate(ids)}
     if len(index) != n:
         raise ValueError("选手编号重复 (duplicate player id)")
-    absent_card = (NO_OPPONENT, (ABSENT, scoring.absent, "", "", False))
+    absent_card = (NO_OPPONENT, (ABSENT, scoring.points("absent", ""), "", "", False))
     cards = [[absent_card] * rounds for _ in range(n)]
     seen = bytearray(n * rounds)
-    game_pts = {"W": scoring.win, "D": scoring.draw, "L": scoring.loss, "?": 0}
-    forfeit_pts = {"W": scoring.forfeit_win, "D": scoring.draw, "L": scoring.forfeit_loss, "?": 0}
     # (kind, points, outcome, colour, counted) for Black and White, per (result, played):
     # computed once so the loop over games only stores two small tuples per game.
     face: dict[tuple[Result, bool], tuple[tuple, tuple]] = {}
     for res, (b_out, w_out) in _OUTCOMES.items():
+        both_lose = res == Result.BOTH_LOSE
         for played in (True, False):
+            k: RoundKind = PLAYED if played else FORFEIT
+            pts = (scoring.points(k, b_out, both_lose=both_lose), scoring.points(k, w_out, both_lose=both_lose))
             if played:
-                pts = (game_pts[b_out], game_pts[w_out])
                 cnt = b_out != "?"
-            elif res == Result.BOTH_LOSE:
-                pts = (scoring.both_forfeit, scoring.both_forfeit)
+            elif both_lose:
                 cnt = scoring.forfeit_counts_in_sos
             else:
-                pts = (forfeit_pts[b_out], forfeit_pts[w_out])
                 cnt = scoring.forfeit_counts_in_sos and b_out != "?"
-            k = PLAYED if played else FORFEIT
             face[(res, played)] = ((k, pts[0], b_out, "B", cnt), (k, pts[1], w_out, "W", cnt))
-    bye_win = (NO_OPPONENT, (BYE, scoring.bye, "W", "", False))
-    bye_loss = (NO_OPPONENT, (BYE, scoring.loss, "L", "", False))
+    bye_win = (NO_OPPONENT, (BYE, scoring.points(BYE, "W"), "W", "", False))
+    bye_loss = (NO_OPPONENT, (BYE, scoring.points(BYE, "L"), "L", "", False))
 
     def claim(pid: str, r0: int, g: Game) -> int:
         i = index.get(pid)

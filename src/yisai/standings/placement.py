@@ -8,13 +8,18 @@ places below the final).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from itertools import pairwise
 
 from yisai.i18n import tr
+from yisai.regulation.stages import PLACE_CRITERION_LABELS, PlacesBelow
 from yisai.standings.ranking import Decision, StandingRow, Standings
+
+_SHARED = re.compile(r"\s*\((并列第|place ).*\)$")
+LOWER_FIRST = frozenset({"group_place", "lot"})  # a smaller group place or lot number is better
 
 
 def apply_final_places(standings: Standings, places: Sequence[tuple[int, str, str]]) -> Standings:
@@ -65,3 +70,39 @@ def subset_of(standings: Standings, ids: Iterable[str], basis: str = "") -> Stan
                 f"by {basis}: place {full[up.player.id]} before place {full[low.player.id]}"),
                 up.place, low.place)
     return replace(standings, rows=rows, decisions=decisions)
+
+
+def order_places_below(places: Sequence[tuple[int, str, str]], rules: Sequence[PlacesBelow],
+                       values: Mapping[str, Mapping[str, float]]) -> list[tuple[int, str, str]]:
+    """The bracket's (place, player, reason) with each rule's range re-ordered by its criteria
+    (第5–8名按小组赛积分、对手分): the players the bracket put on places ``from``..``to`` take
+    those places in the order of ``values`` (player → criterion → group-stage value), equal
+    values sharing a place."""
+    out = list(places)
+    for rule in rules:
+        top = rule.place_to
+        inside = [e for e in out if e[0] >= rule.place_from and (top is None or e[0] <= top)]
+        if not inside:
+            continue
+        start = min(e[0] for e in inside)
+
+        def key(pid: str, criteria: Sequence[str] = tuple(rule.criteria)) -> tuple[float, ...]:
+            row = values.get(pid, {})
+            return tuple(row.get(c, 0.0) * (1 if c in LOWER_FIRST else -1) for c in criteria)
+
+        ordered = sorted(inside, key=lambda e: key(e[1]))  # stable: the bracket's order among equals
+        span = (tr(f"第{rule.place_from}名以后", f"places {rule.place_from} on") if top is None else
+                tr(f"第{rule.place_from}–{top}名", f"places {rule.place_from}–{top}"))
+        zh = "、".join(PLACE_CRITERION_LABELS[c][0] for c in rule.criteria)
+        en = ", ".join(PLACE_CRITERION_LABELS[c][1] for c in rule.criteria)
+        redone: dict[str, tuple[int, str, str]] = {}
+        place = start
+        for k, (_old, pid, why) in enumerate(ordered):
+            if k and key(pid) != key(ordered[k - 1][1]):
+                place = start + k
+            row = values.get(pid, {})
+            shown = ", ".join(f"{PLACE_CRITERION_LABELS[c][0]}{row.get(c, 0):g}" for c in rule.criteria)
+            how = _SHARED.sub("", why)  # the bracket's "(place 5=)" no longer holds
+            redone[pid] = (place, pid, tr(f"{how}; {span}按{zh}: {shown}", f"{how}; {span} by {en}: {shown}"))
+        out = [redone.get(e[1], e) for e in out]
+    return sorted(out, key=lambda e: e[0])

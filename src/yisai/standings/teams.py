@@ -15,7 +15,7 @@ Pure: no I/O; a lot, when a regulation asks for one, is an explicit order passed
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from yisai.i18n import tr
 from yisai.lot import shuffled
@@ -51,10 +51,6 @@ class RankingTable:
     ranking: str
     rows: tuple[RankedPlayer, ...]
     entrants: int | None = None
-
-    @property
-    def n_entrants(self) -> int:
-        return self.entrants if self.entrants is not None else len(self.rows)
 
     def by_player(self) -> dict[str, RankedPlayer]:
         return {r.player_id: r for r in self.rows}
@@ -530,15 +526,22 @@ class BoardPrizeRow:
     points: float
     games: int
     percentage: float  # points / (games × a won board's points)
+    wins: int = 0
+    team_place: int | None = None  # the team's place in its competition (for the tie rule)
+    by_lot: bool = False  # still tied after the regulation's tie-breaks: a lot decided (single)
 
 
-def board_prize_rows(prize: BoardPrize, matches: Sequence[TeamMatch], win_points: float) -> list[BoardPrizeRow]:
+def board_prize_rows(prize: BoardPrize, matches: Sequence[TeamMatch], win_points: float,
+                     team_place: Mapping[str, int] | None = None, lot_seed: int = 0) -> list[BoardPrizeRow]:
     """Who is best on ``prize.board``: every player seated on that board in finished matches
     (a forfeited board counts for the side present, as its 局分 do), at least ``min_games``
-    times; ordered by 局分 (``board_points``) or by winning percentage (``percentage``),
-    equal records sharing a place; the top ``places`` places are returned."""
+    times; ordered by 局分 (``board_points``), winning percentage (``percentage``) or wins
+    (``wins``), then by the prize's ``tie_breaks`` (所在队团体名次 from ``team_place``, lot);
+    equal records share a place unless the prize is ``single``, when a lot (seeded by
+    ``lot_seed``) orders the still tied. The top ``places`` places are returned."""
     pts: dict[str, float] = {}
     games: dict[str, int] = {}
+    wins: dict[str, int] = {}
     team: dict[str, str] = {}
     for m in matches:
         if not m.finished or m.team_b is None:
@@ -546,27 +549,49 @@ def board_prize_rows(prize: BoardPrize, matches: Sequence[TeamMatch], win_points
         for b in m.boards:
             if b.board != prize.board:
                 continue
-            for pid, p, t in ((b.player_a, b.points_a, m.team_a), (b.player_b, b.points_b, m.team_b)):
+            for pid, p, q, t in ((b.player_a, b.points_a, b.points_b, m.team_a),
+                                 (b.player_b, b.points_b, b.points_a, m.team_b)):
                 if pid is None:
                     continue
                 pts[pid] = pts.get(pid, 0.0) + p
                 games[pid] = games.get(pid, 0) + 1
+                wins[pid] = wins.get(pid, 0) + (1 if p > q else 0)
                 team[pid] = t
+    places = team_place or {}
     rows = [BoardPrizeRow(0, pid, team[pid], pts[pid], games[pid],
-                          pts[pid] / (games[pid] * win_points) if win_points else 0.0)
+                          pts[pid] / (games[pid] * win_points) if win_points else 0.0, wins[pid],
+                          places.get(team[pid]))
             for pid in pts if games[pid] >= prize.min_games]
+    drawn = {pid: k for k, pid in enumerate(shuffled(sorted(pts), lot_seed, "board-prize", prize.id))}
+
+    def measure(name: str, r: BoardPrizeRow) -> float:
+        if name == "board_points":
+            return -r.points
+        if name == "percentage":
+            return -r.percentage
+        if name == "wins":
+            return -float(r.wins)
+        if name == "team_place":
+            return float(r.team_place) if r.team_place is not None else float("inf")
+        return float(drawn[r.player_id])  # lot
 
     def key(r: BoardPrizeRow) -> tuple[float, ...]:
-        return (-r.points,) if prize.rule == "board_points" else (-r.percentage,)
+        return tuple(measure(n, r) for n in (prize.rule, *prize.tie_breaks))
 
-    rows.sort(key=lambda r: (key(r), r.player_id))
+    rows.sort(key=lambda r: (key(r), drawn[r.player_id] if prize.single else 0, r.player_id))
     out: list[BoardPrizeRow] = []
     place = 0
     prev: tuple[float, ...] | None = None
     for i, r in enumerate(rows, start=1):
+        lot = False
         if key(r) != prev:
             place, prev = i, key(r)
+        elif prize.single:
+            place, lot = i, True
+        if lot and out and not out[-1].by_lot:
+            out[-1] = replace(out[-1], by_lot=True)  # the one drawn ahead of a tied player
         if place > prize.places:
             break
-        out.append(BoardPrizeRow(place, r.player_id, r.team_id, r.points, r.games, r.percentage))
+        out.append(BoardPrizeRow(place, r.player_id, r.team_id, r.points, r.games, r.percentage, r.wins,
+                                 r.team_place, lot))
     return out

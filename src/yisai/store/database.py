@@ -269,3 +269,21 @@ def fresh_schema(db: str, prefix: str = "yisai_sim") -> str:
         engine.dispose()
     return make_url(url).update_query_dict({"options": f"-csearch_path={name}"}).render_as_string(
         hide_password=False)
+
+
+def drop_schema(url: str) -> None:
+    """Drop the PostgreSQL schema a ``fresh_schema`` URL names (its ``search_path``)."""
+    parsed = make_url(url)
+    options = str(parsed.query.get("options", ""))
+    prefix = "-csearch_path="
+    if not url.startswith("postgresql") or not options.startswith(prefix):
+        raise StoreError(tr("这个地址没有指定 schema", "this URL names no schema"))
+    name = options[len(prefix):]
+    base = parsed.difference_update_query(["options"]).render_as_string(hide_password=False)
+    engine = make_engine(base)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
+    finally:
+        engine.dispose()
+

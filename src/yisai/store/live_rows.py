@@ -14,7 +14,7 @@ from sqlalchemy import JSON, Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from yisai.qualifier.ladder import LadderLine
+from yisai.qualifier.ladder import Delta, LadderLine
 from yisai.qualifier.session import LiveGameInfo
 from yisai.store.errors import Conflict, NotFound, StaleVersion
 from yisai.store.models import LiveCodeRow, LiveGameRow, LiveLadderRow, LiveMoveRow, LiveWaveRow
@@ -260,13 +260,11 @@ def ladder_add(
     pool: str,
     player: str,
     name: str,
-    points: int,
-    win: bool,
-    loss: bool,
-    escape: bool,
+    delta: Delta,
     at: datetime,
 ) -> None:
-    """Add one finished game to a player's line (created on their first game)."""
+    """Add one finished game to a player's line (created on their first game); the sum is
+    ``LadderLine.add``, the one accumulator, so the stored line and a rescore agree."""
     row = s.scalars(
         select(LiveLadderRow).where(
             LiveLadderRow.event_id == event_id, LiveLadderRow.stage == stage,
@@ -275,18 +273,22 @@ def ladder_add(
         ).with_for_update()
     ).first()  # fmt: skip
     if row is None:
-        row = LiveLadderRow(event_id=event_id, stage=stage, period=period, pool=pool,
-                            player=player, name=name, points=0, wins=0, losses=0, games=0,
-                            escapes=0, updated_at=at)  # fmt: skip
+        row = LiveLadderRow(event_id=event_id, stage=stage, period=period, pool=pool, player=player)
         s.add(row)
-    row.points += points
-    row.wins += int(win)
-    row.losses += int(loss)
-    row.games += 1
-    row.escapes += int(escape)
-    row.name = name or row.name
-    row.updated_at = at
+        line = LadderLine(player, name)
+    else:
+        line = ladder_line(row)
+    store_line(row, line.add(delta), name=name or row.name, at=at)
     s.flush()
+
+
+def ladder_line(row: LiveLadderRow) -> LadderLine:
+    return LadderLine(row.player, row.name, row.points, row.wins, row.losses, row.games, row.escapes)
+
+
+def store_line(row: LiveLadderRow, line: LadderLine, *, name: str, at: datetime) -> None:
+    row.name, row.points, row.wins, row.losses = name, line.points, line.wins, line.losses
+    row.games, row.escapes, row.updated_at = line.games, line.escapes, at
 
 
 def ladder_lines(s: Session, event_id: int, stage: str, period: int, pool: str) -> list[LadderLine]:
@@ -294,8 +296,7 @@ def ladder_lines(s: Session, event_id: int, stage: str, period: int, pool: str) 
         LiveLadderRow.event_id == event_id, LiveLadderRow.stage == stage,
         LiveLadderRow.period == period, LiveLadderRow.pool == pool,
     ).order_by(LiveLadderRow.player)  # fmt: skip
-    return [LadderLine(r.player, r.name, r.points, r.wins, r.losses, r.games, r.escapes)
-            for r in s.scalars(q)]  # fmt: skip
+    return [ladder_line(r) for r in s.scalars(q)]
 
 
 # ----- matching waves ---------------------------------------------------------------------------

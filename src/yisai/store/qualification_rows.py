@@ -7,6 +7,7 @@ unit of work. Plain records go out.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -14,6 +15,8 @@ from typing import Any
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
+from yisai.qualifier.ladder import LadderLine
+from yisai.store.live_rows import store_line
 from yisai.store.models import LiveGameRow, LiveLadderRow, LiveMoveRow, LiveWaveRow
 from yisai.store.qualification_models import (
     FairPlayRow,
@@ -227,15 +230,15 @@ def move_times(s: Session, game_id: int) -> list[tuple[int, str, int | None, flo
 
 
 def replace_ladder(s: Session, *, event_id: int, stage: str, period: int, pool: str,
-                   lines: dict[str, tuple[str, int, int, int, int, int]], at: datetime) -> None:
-    """Rewrite one period × pool's ladder (player → name, points, wins, losses, games, escapes)."""
+                   lines: Iterable[LadderLine], at: datetime) -> None:
+    """Rewrite one period × pool's ladder with these lines (a rescore's sums)."""
     s.execute(delete(LiveLadderRow).where(
         LiveLadderRow.event_id == event_id, LiveLadderRow.stage == stage, LiveLadderRow.period == period,
         LiveLadderRow.pool == pool))  # fmt: skip
-    for player, (name, points, wins, losses, games, escapes) in lines.items():
-        s.add(LiveLadderRow(event_id=event_id, stage=stage, period=period, pool=pool, player=player,
-                            name=name, points=points, wins=wins, losses=losses, games=games,
-                            escapes=escapes, updated_at=at))  # fmt: skip
+    for line in lines:
+        row = LiveLadderRow(event_id=event_id, stage=stage, period=period, pool=pool, player=line.player)
+        store_line(row, line, name=line.name, at=at)
+        s.add(row)
     s.flush()
 
 

@@ -25,9 +25,29 @@ from yisai.services.rounds import round_view
 from yisai.web import reports, views
 from yisai.web.console import client_of, save_result
 from yisai.web.core import PUBLIC, state
+from yisai.web.requests import MAX_ID, Id
 
-router = APIRouter(prefix="/api", tags=["api"])
 TOKEN_AGE = 12 * 3600
+
+
+class ErrorOut(BaseModel):
+    """Every error of the API: a stable code, its parameters, the message in the request's language."""
+
+    code: str
+    params: dict[str, Any] = {}
+    hint: str | None = None
+    message: str
+    details: list[str] = []
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    words = {400: "bad request: body, query or reference (each problem named)", 401: "no or invalid token",
+             403: "the role may not do this", 404: "no such object, or an id outside 1..2147483647",
+             409: "refused by the regulation, or a stale version", 429: "too many failed logins"}
+    return {s: {"model": ErrorOut, "description": words[s]} for s in statuses}
+
+
+router = APIRouter(prefix="/api", tags=["api"], responses=_errors(400, 404, 409))
 
 
 class TokenRequest(BaseModel):
@@ -42,11 +62,11 @@ class TokenAnswer(BaseModel):
 
 
 class ResultIn(BaseModel):
-    board: int = Field(ge=1)
+    board: int = Field(ge=1, le=MAX_ID)
     result: str = Field(min_length=1, max_length=40, description="黑胜 / 白胜 / 和 / B+R / W+T / 1 / 2 / = …")
-    version: int = Field(ge=1, description="the game's version as read from GET …/rounds/{division}/{round}")
-    group: str | None = None
-    note: str = ""
+    version: int = Field(ge=1, le=MAX_ID, description="the game's version as read from GET …/rounds/{division}/{round}")
+    group: str | None = Field(default=None, max_length=100)
+    note: str = Field(default="", max_length=2000)
 
 
 class Unauthorised(ServiceError):
@@ -70,7 +90,7 @@ def _bearer(request: Request) -> Actor:
     return actor
 
 
-@router.post("/token", response_model=TokenAnswer)
+@router.post("/token", response_model=TokenAnswer, responses=_errors(429))
 def token(request: Request, body: TokenRequest) -> TokenAnswer:
     """Exchange a login and password for a bearer token (rate-limited like the login page)."""
     web = state(request)
@@ -97,7 +117,7 @@ def events(request: Request) -> list[dict[str, Any]]:
 
 
 @router.get("/events/{event_id}")
-def event(request: Request, event_id: int) -> dict[str, Any]:
+def event(request: Request, event_id: Id) -> dict[str, Any]:
     """One event: divisions, the regulation summary, the rounds paired so far."""
     with state(request).ctx.work(actor=PUBLIC) as work:
         e = resolve_event(work, str(event_id))
@@ -112,7 +132,7 @@ def event(request: Request, event_id: int) -> dict[str, Any]:
 
 
 @router.get("/events/{event_id}/entries")
-def entries(request: Request, event_id: int) -> dict[str, Any]:
+def entries(request: Request, event_id: Id) -> dict[str, Any]:
     """Entries (approved and pending) and teams, public fields only."""
     with state(request).ctx.work(actor=PUBLIC) as work:
         e = resolve_event(work, str(event_id))
@@ -121,7 +141,7 @@ def entries(request: Request, event_id: int) -> dict[str, Any]:
 
 
 @router.get("/events/{event_id}/rounds")
-def rounds(request: Request, event_id: int) -> list[dict[str, Any]]:
+def rounds(request: Request, event_id: Id) -> list[dict[str, Any]]:
     """Paired rounds: division, number, published, boards, results entered."""
     with state(request).ctx.work(actor=PUBLIC) as work:
         resolve_event(work, str(event_id))
@@ -129,7 +149,7 @@ def rounds(request: Request, event_id: int) -> list[dict[str, Any]]:
 
 
 @router.get("/events/{event_id}/rounds/{division}/{number}")
-def round_(request: Request, event_id: int, division: str, number: int) -> dict[str, Any]:
+def round_(request: Request, event_id: Id, division: str, number: Id) -> dict[str, Any]:
     """A published round's boards with scores before the round, results and game versions."""
     with state(request).ctx.work(actor=PUBLIC) as work:
         view = round_view(work, str(event_id), division, number)
@@ -140,7 +160,7 @@ def round_(request: Request, event_id: int, division: str, number: int) -> dict[
 
 
 @router.get("/events/{event_id}/standings/{division}")
-def standings(request: Request, event_id: int, division: str, ranking: str = "") -> dict[str, Any]:
+def standings(request: Request, event_id: Id, division: str, ranking: str = "") -> dict[str, Any]:
     """The division's standings with every tie-break criterion of the regulation; ``ranking``
     chooses one of the regulation's lists (``rankings`` names them; default: the whole division)."""
     with state(request).ctx.work(actor=PUBLIC) as work:
@@ -151,7 +171,7 @@ def standings(request: Request, event_id: int, division: str, ranking: str = "")
 
 
 @router.get("/events/{event_id}/brackets/{division}")
-def brackets(request: Request, event_id: int, division: str) -> dict[str, Any]:
+def brackets(request: Request, event_id: Id, division: str) -> dict[str, Any]:
     """A round-robin / knockout division: each group's crosstable (places by the regulation's
     ranking), the bracket so far (published rounds) and the final places once decided."""
     from dataclasses import asdict
@@ -169,7 +189,7 @@ def brackets(request: Request, event_id: int, division: str) -> dict[str, Any]:
 
 
 @router.get("/events/{event_id}/teams")
-def team_standings(request: Request, event_id: int) -> dict[str, Any]:
+def team_standings(request: Request, event_id: Id) -> dict[str, Any]:
     """Team standings of every team competition (团体赛: 场分, 局分 and the tie-breaks)."""
     from yisai.services.reports import prizes
 
@@ -184,7 +204,7 @@ def team_standings(request: Request, event_id: int) -> dict[str, Any]:
 
 
 @router.get("/events/{event_id}/teams/rounds/{number}")
-def team_round(request: Request, event_id: int, number: int) -> dict[str, Any]:
+def team_round(request: Request, event_id: Id, number: Id) -> dict[str, Any]:
     """A published team round: each match with its boards (players' names only), 局分 and 场分."""
     from yisai.services.team_matches import team_match_stage
 
@@ -199,8 +219,8 @@ def team_round(request: Request, event_id: int, number: int) -> dict[str, Any]:
         return {"round": number, "matches": views.match_cards(work, event_id, number)}
 
 
-@router.post("/events/{event_id}/rounds/{division}/{number}/results")
-def post_result(request: Request, event_id: int, division: str, number: int, body: ResultIn) -> Response:
+@router.post("/events/{event_id}/rounds/{division}/{number}/results", responses=_errors(401, 403))
+def post_result(request: Request, event_id: Id, division: str, number: Id, body: ResultIn) -> Response:
     """Enter one board's result (bearer token; referee or chief referee). 409 on a stale version."""
     actor = _bearer(request)
     return save_result(request, actor, event_id, division, number, body.board, body.result, body.version,

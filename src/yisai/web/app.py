@@ -11,14 +11,17 @@ import os
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 from urllib.parse import quote
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from yisai.i18n import tr
+from yisai.i18n import Text, tr
 from yisai.live.tasks import stop_task
 from yisai.services.context import open_context
 from yisai.services.errors import ServiceError
@@ -42,13 +45,18 @@ from yisai.web.core import (
     SecurityHeadersMiddleware,
     StampCache,
     WebState,
+    answers_json,
     lang_of,
     page,
 )
 from yisai.web.hints import web_dict, web_message
+from yisai.web.requests import BadBody, bad_request
 
 SECRET_ENV = "YISAI_WEB_SECRET"
 DEV_OUTBOX_ENV = "YISAI_DEV_OUTBOX"  # "1": the developer outbox page shows sign-in codes
+UNREADABLE = Text("请求体无法读取 (应为UTF-8编码的JSON)", "the body cannot be read (it must be JSON in UTF-8)")
+HTTP_WORDS = {404: Text("没有这个页面或对象", "not found"), 405: Text("此地址不接受这种请求方法", "method not allowed"),
+              413: Text("请求体过大", "body too large")}
 
 
 def create_app(settings: Settings, *, secret: str | None = None, secure_cookies: bool = False,
@@ -102,12 +110,14 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(LanguageMiddleware)
 
+    _document_errors(app)
+
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> Response:
         lang = lang_of(request)
         if request.url.path.startswith("/api/"):  # API clients get the hint as a kind, not words
             return JSONResponse(exc.as_dict(lang), status_code=exc.status)
-        if "application/json" in request.headers.get("content-type", ""):
+        if answers_json(request):  # a console script's endpoint, or a JSON request
             return JSONResponse(web_dict(exc, lang), status_code=exc.status)
         return page(request, "error.html", http_status=exc.status, title=tr("无法完成", "Not done"),
                     message=web_message(exc, lang), details=exc.render_details(lang))
@@ -126,13 +136,43 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
         return JSONResponse({"code": "login_required", "message": tr("请先登录", "sign in first")},
                             status_code=401)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        # FastAPI's own answers (an unreadable body, no such route, a wrong method) in the shape
+        # and language of every other error; the headers (Allow on a 405) are kept
+        if exc.status_code == 400:
+            return await service_error(request, BadBody([UNREADABLE]))
+        if not answers_json(request):
+            return await http_exception_handler(request, exc)
+        words = HTTP_WORDS.get(exc.status_code, Text("请求未能完成", "the request was not done"))
+        body: dict[str, Any] = {"code": words.en.replace(" ", "_") if exc.status_code in HTTP_WORDS else "http_error",
+                "params": {}, "hint": None, "message": words.render(lang_of(request)), "details": []}
+        return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
     @app.exception_handler(RequestValidationError)
-    async def bad_request(request: Request, exc: RequestValidationError) -> Response:
-        details = [f"{'.'.join(str(x) for x in e.get('loc', ()))}: {e.get('msg', '')}" for e in exc.errors()]
-        return JSONResponse({"code": "bad_input", "message": tr("请求格式有误", "malformed request"),
-                             "details": details, "params": {}}, status_code=422)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        # a path id outside the store (or not a number) → 404; a bad body or query → 400, each
+        # field named in the request's language (web/requests.py)
+        return await service_error(request, bad_request(exc.errors()))
 
     return app
+
+
+def _document_errors(app: FastAPI) -> None:
+    """The OpenAPI document says what the API answers: FastAPI's 422 "Validation Error" is never
+    sent (a bad body or query is a 400 ``ErrorOut``, a bad path id a 404), so it is left out."""
+    made = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        spec = made()
+        for operations in spec.get("paths", {}).values():
+            for operation in operations.values():
+                operation.get("responses", {}).pop("422", None)
+        for name in ("HTTPValidationError", "ValidationError"):
+            spec.get("components", {}).get("schemas", {}).pop(name, None)
+        return spec
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def app_from_environment() -> FastAPI:

@@ -16,12 +16,13 @@ from yisai.services.appeals import (
 from yisai.services.errors import InputError
 from yisai.web.console import _event_context, _form, _text, acting, back
 from yisai.web.core import page
+from yisai.web.requests import Id, form_number
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
 
 @router.get("/events/{event_id}/appeals", response_class=HTMLResponse)
-def appeals_page(request: Request, event_id: int, msg: str = "", err: str = "") -> Response:
+def appeals_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> Response:
     with acting(request) as work:
         ctx = _event_context(work, event_id)
         appeals = list_appeals(work, str(event_id))
@@ -31,33 +32,23 @@ def appeals_page(request: Request, event_id: int, msg: str = "", err: str = "") 
                 division_names=dict(ctx["divisions"]), **ctx)  # 乙组, never "yi"
 
 
-def _int(text: str, what: Text) -> int | None:
-    if not text:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise InputError(Text(f"{what.zh}须为数字: {text}", f"{what.en} must be a number: {text}"),
-                         code="bad_number") from None
-
-
 @router.post("/events/{event_id}/appeals")
-async def file(request: Request, event_id: int) -> Response:
+async def file(request: Request, event_id: Id) -> Response:
     form = await _form(request)
-    number = _int(_text(form, "round"), Text("轮次", "round"))
+    number = form_number(_text(form, "round"), Text("轮次", "round"))
     if number is None:
         raise InputError(Text("请填写轮次", "the round is required"), code="bad_number")
     with acting(request) as work:
         _event_context(work, event_id)
         saved = file_appeal(work, str(event_id), _text(form, "division"), number,
                             appellant=_text(form, "appellant"), subject=_text(form, "subject"),
-                            board=_int(_text(form, "board"), Text("台次", "board")))
+                            board=form_number(_text(form, "board"), Text("台次", "board")))
     return back(f"/console/events/{event_id}/appeals",
                 tr(f"申诉{saved.id}已登记, 申诉费{saved.fee}元", f"appeal {saved.id} filed, fee {saved.fee} yuan"))
 
 
 @router.post("/events/{event_id}/appeals/{appeal_id}")
-async def decide(request: Request, event_id: int, appeal_id: int) -> Response:
+async def decide(request: Request, event_id: Id, appeal_id: Id) -> Response:
     form = await _form(request)
     with acting(request) as work:
         _event_context(work, event_id)

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
 
 from yisai.formats.result_sheet import write_result_sheet
 from yisai.formats.standings_export import to_xlsx
@@ -36,6 +38,7 @@ from yisai.services.publishing import (
     rounds_index,
     unpublish_round,
 )
+from yisai.services.registration import ImportReport as RosterReport
 from yisai.services.registration import (
     approve_entry,
     import_roster,
@@ -44,6 +47,7 @@ from yisai.services.registration import (
     set_fee_paid,
 )
 from yisai.services.round_results import current_conflict, record_result
+from yisai.services.rounds import ImportReport as SheetReport
 from yisai.services.rounds import import_results, pair, round_view, sheet_lines, sheet_title
 from yisai.web import reports, views
 from yisai.web.core import (
@@ -51,12 +55,14 @@ from yisai.web.core import (
     check_csrf,
     lang_of,
     page,
+    read_json,
     session_of,
     signed_in,
     signed_out,
     state,
 )
 from yisai.web.hints import web_dict
+from yisai.web.requests import MAX_ID, Id, QueryNumber, form_number, read_form
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -64,6 +70,16 @@ router = APIRouter(prefix="/console", include_in_schema=False)
 # rendered from it).
 GRID_WORDS = {"1": "黑胜", "2": "白胜", "=": "和", "0": "双方弃权"}
 MAX_UPLOAD = 5 * 1024 * 1024
+
+
+class GridResult(BaseModel):
+    """What the grid's script sends for one board (static/grid.js)."""
+
+    board: int = Field(ge=1, le=MAX_ID)
+    version: int = Field(ge=1, le=MAX_ID)
+    result: str = Field(default="", max_length=40)
+    group: str | None = Field(default=None, max_length=100)
+    note: str = Field(default="", max_length=2000)
 
 
 class LoginRequired(Exception):
@@ -108,7 +124,7 @@ def back(url: str, message: str = "", *, ok: bool = True) -> RedirectResponse:
 
 async def _form(request: Request) -> dict[str, Any]:
     await check_csrf(request)
-    form = await request.form()
+    form = await read_form(request)
     return {k: form.get(k) for k in form}
 
 
@@ -207,7 +223,7 @@ def _event_context(work: Work, event_id: int) -> dict[str, Any]:
 
 
 @router.get("/events/{event_id}", response_class=HTMLResponse)
-def event_console(request: Request, event_id: int, msg: str = "", err: str = "") -> Response:
+def event_console(request: Request, event_id: Id, msg: str = "", err: str = "") -> Response:
     with acting(request) as work:
         ctx = _event_context(work, event_id)
         counts: dict[str, dict[str, int]] = {}
@@ -221,7 +237,7 @@ def event_console(request: Request, event_id: int, msg: str = "", err: str = "")
 
 
 @router.get("/events/{event_id}/entries", response_class=HTMLResponse)
-def entries(request: Request, event_id: int, status: str = "", msg: str = "", err: str = "") -> Response:
+def entries(request: Request, event_id: Id, status: str = "", msg: str = "", err: str = "") -> Response:
     with acting(request) as work:
         ctx = _event_context(work, event_id)
         chosen = EntryStatus(status) if status in {s.value for s in EntryStatus} else None
@@ -231,7 +247,7 @@ def entries(request: Request, event_id: int, status: str = "", msg: str = "", er
 
 
 @router.post("/events/{event_id}/entries/{entry_id}")
-async def decide_entry(request: Request, event_id: int, entry_id: str) -> Response:
+async def decide_entry(request: Request, event_id: Id, entry_id: str) -> Response:
     form = await _form(request)
     decision, note = _text(form, "decision"), _text(form, "note")
     with acting(request) as work:
@@ -251,13 +267,18 @@ async def decide_entry(request: Request, event_id: int, entry_id: str) -> Respon
 
 
 @router.post("/events/{event_id}/roster")
-async def roster_upload(request: Request, event_id: int) -> Response:
+async def roster_upload(request: Request, event_id: Id) -> Response:
     form = await _form(request)
     filename, data = await _upload(form, "roster")
-    with acting(request) as work:
-        ctx = _event_context(work, event_id)
-        work.require(Action.REGISTER)
-        report = import_roster(work, ctx["event"], data, filename, note=_text(form, "note"))
+
+    def run() -> RosterReport:  # off the event loop: reading a workbook waits for its own process
+        with acting(request) as work:
+            ctx = _event_context(work, event_id)
+            work.require(Action.REGISTER)
+            return import_roster(work, ctx["event"], data, filename, note=_text(form, "note"),
+                                 late=_text(form, "late") == "1")
+
+    report = await run_in_threadpool(run)
     message = tr(f"导入{report.rows}行: 新增棋手{report.players_created}人, 报名{report.entries_created}项 "
                  f"(待审核{report.entries_pending}), 队伍{report.teams_created}支",
                  f"{report.rows} rows: {report.players_created} players, {report.entries_created} entries "
@@ -287,13 +308,12 @@ def _ids(text: str) -> tuple[str, ...]:
 
 
 @router.post("/events/{event_id}/pair")
-async def pair_round(request: Request, event_id: int) -> Response:
+async def pair_round(request: Request, event_id: Id) -> Response:
     form = await _form(request)
     division = _text(form, "division")
-    try:
-        number = int(_text(form, "round"))
-    except ValueError:
-        raise InputError(Text("轮次须为数字", "the round must be a number"), code="bad_round") from None
+    number = form_number(_text(form, "round"), Text("轮次", "the round"))
+    if number is None:
+        raise InputError(Text("轮次须为数字", "the round must be a number"), code="bad_round")
     controls = Controls(fixed_pairs=_pairs(_text(form, "fix")), forbidden_pairs=_pairs(_text(form, "forbid")),
                         sit_outs=_ids(_text(form, "sit_out")))
     with acting(request) as work:
@@ -304,7 +324,7 @@ async def pair_round(request: Request, event_id: int) -> Response:
 
 
 @router.get("/events/{event_id}/rounds/{division}/{number}", response_class=HTMLResponse)
-def round_console(request: Request, event_id: int, division: str, number: int,
+def round_console(request: Request, event_id: Id, division: str, number: Id,
                   msg: str = "", err: str = "") -> Response:
     with acting(request) as work:
         ctx = _event_context(work, event_id)
@@ -318,21 +338,12 @@ def round_console(request: Request, event_id: int, division: str, number: int,
 
 
 @router.post("/events/{event_id}/rounds/{division}/{number}/result")
-async def post_result(request: Request, event_id: int, division: str, number: int) -> Response:
+async def post_result(request: Request, event_id: Id, division: str, number: Id) -> Response:
     """One board from the grid (JSON); a conflict answers 409 with the stored result."""
-    await check_csrf(request)
-    body = await request.json()
-    lang = lang_of(request)
-    try:
-        board = int(body.get("board"))
-        version = int(body.get("version"))
-    except (TypeError, ValueError):
-        return JSONResponse(InputError(Text("台次与版本须为数字", "board and version must be numbers"))
-                            .as_dict(lang), status_code=400)
-    text = str(body.get("result") or "")
-    group = body.get("group")
-    return save_result(request, require_login(request), event_id, division, number, board, text, version,
-                       group if isinstance(group, str) else None, str(body.get("note") or ""))
+    actor = require_login(request)  # before the body is read
+    body = await read_json(request, GridResult)
+    return save_result(request, actor, event_id, division, number, body.board, body.result, body.version,
+                       body.group, body.note)
 
 
 def save_result(request: Request, actor: Actor, event_id: int, division: str, number: int, board: int,
@@ -363,7 +374,7 @@ def save_result(request: Request, actor: Actor, event_id: int, division: str, nu
 
 
 @router.post("/events/{event_id}/rounds/{division}/{number}/publish")
-async def publish(request: Request, event_id: int, division: str, number: int) -> Response:
+async def publish(request: Request, event_id: Id, division: str, number: Id) -> Response:
     form = await _form(request)
     with acting(request) as work:
         _event_context(work, event_id)
@@ -372,7 +383,7 @@ async def publish(request: Request, event_id: int, division: str, number: int) -
 
 
 @router.post("/events/{event_id}/rounds/{division}/{number}/unpublish")
-async def unpublish(request: Request, event_id: int, division: str, number: int) -> Response:
+async def unpublish(request: Request, event_id: Id, division: str, number: Id) -> Response:
     """Take the pairings off the public pages again (refused once a result is entered)."""
     form = await _form(request)
     with acting(request) as work:
@@ -382,24 +393,28 @@ async def unpublish(request: Request, event_id: int, division: str, number: int)
 
 
 @router.post("/events/{event_id}/rounds/{division}/{number}/sheet")
-async def sheet_upload(request: Request, event_id: int, division: str, number: int) -> Response:
+async def sheet_upload(request: Request, event_id: Id, division: str, number: Id) -> Response:
     form = await _form(request)
     filename, data = await _upload(form, "sheet")
-    with acting(request) as work:
-        _event_context(work, event_id)
-        work.require(Action.RECORD_RESULT)
-        sheet = read_result_sheet_bytes(data, filename)
-        change = bool(form.get("change"))
-        if change:
-            work.require(Action.CHANGE_RESULT)
-        report = import_results(work, str(event_id), division, number, sheet, change=change,
-                                note=_text(form, "note"))
+
+    def run() -> SheetReport:  # off the event loop: reading a workbook waits for its own process
+        with acting(request) as work:
+            _event_context(work, event_id)
+            work.require(Action.RECORD_RESULT)
+            sheet = read_result_sheet_bytes(data, filename)
+            change = bool(form.get("change"))
+            if change:
+                work.require(Action.CHANGE_RESULT)
+            return import_results(work, str(event_id), division, number, sheet, change=change,
+                                  note=_text(form, "note"))
+
+    report = await run_in_threadpool(run)
     return back(f"/console/events/{event_id}/rounds/{division}/{number}",
                 tr(f"已导入{len(report.saved)}台成绩", f"{len(report.saved)} results imported"))
 
 
 @router.get("/events/{event_id}/rounds/{division}/{number}/sheet.xlsx")
-def sheet_download(request: Request, event_id: int, division: str, number: int) -> Response:
+def sheet_download(request: Request, event_id: Id, division: str, number: Id) -> Response:
     with acting(request) as work, tempfile.TemporaryDirectory(prefix="yisai-dl-") as tmp:
         _event_context(work, event_id)
         view = round_view(work, str(event_id), division, number)
@@ -412,8 +427,8 @@ def sheet_download(request: Request, event_id: int, division: str, number: int) 
 
 
 @router.get("/events/{event_id}/print/{kind}.pdf")
-def print_download(request: Request, event_id: int, kind: str, division: str | None = None,
-                   round: int | None = None) -> Response:
+def print_download(request: Request, event_id: Id, kind: str, division: str | None = None,
+                   round: QueryNumber = None) -> Response:
     """打印: the same PDF as ``yisai print KIND`` (pairing list, table cards, score slips, standings,
     team standings, prize list, rank-award list, certificates, entry list, booklet)."""
     from urllib.parse import quote as url_quote
@@ -435,7 +450,7 @@ def _download(data: bytes, filename: str) -> Response:
 
 
 @router.get("/events/{event_id}/standings/{division}.xlsx")
-def standings_xlsx(request: Request, event_id: int, division: str) -> Response:
+def standings_xlsx(request: Request, event_id: Id, division: str) -> Response:
     with acting(request) as work:
         _event_context(work, event_id)
         data = to_xlsx(reports.event_standings(work, str(event_id), division))
@@ -443,7 +458,7 @@ def standings_xlsx(request: Request, event_id: int, division: str) -> Response:
 
 
 @router.get("/events/{event_id}/prizes.xlsx")
-def prizes_xlsx(request: Request, event_id: int) -> Response:
+def prizes_xlsx(request: Request, event_id: Id) -> Response:
     with acting(request) as work:
         _event_context(work, event_id)
         data = reports.prizes_xlsx(work, str(event_id))
@@ -451,7 +466,7 @@ def prizes_xlsx(request: Request, event_id: int) -> Response:
 
 
 @router.get("/events/{event_id}/awards.xlsx")
-def awards_xlsx(request: Request, event_id: int) -> Response:
+def awards_xlsx(request: Request, event_id: Id) -> Response:
     with acting(request) as work:
         _event_context(work, event_id)
         data = reports.awards_xlsx(work, str(event_id))
@@ -459,7 +474,7 @@ def awards_xlsx(request: Request, event_id: int) -> Response:
 
 
 @router.get("/events/{event_id}/audit", response_class=HTMLResponse)
-def audit(request: Request, event_id: int) -> Response:
+def audit(request: Request, event_id: Id) -> Response:
     with acting(request) as work:
         ctx = _event_context(work, event_id)
         lines = list(reversed(audit_log(work, str(event_id))))[:500]

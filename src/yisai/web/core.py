@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from fastapi import Request
@@ -30,6 +30,7 @@ from yisai.i18n import normalise, tr, use_language
 from yisai.services.context import Context
 from yisai.services.errors import Refused, ServiceError
 from yisai.services.identity import ACTION_LABELS, Action, Actor, Role
+from yisai.web.requests import parse_json, read_form
 
 HERE = Path(__file__).resolve().parent
 SESSION_COOKIE = "yisai_session"
@@ -41,6 +42,7 @@ Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+T = TypeVar("T")
 
 
 class RateLimited(Refused):
@@ -316,11 +318,26 @@ async def check_csrf(request: Request) -> None:
     expected = session_of(request).get("c")
     given = request.headers.get("x-csrf-token")
     if given is None:
-        form = await request.form()
+        form = await read_form(request)
         value = form.get("csrf")
         given = value if isinstance(value, str) else None
     if not expected or not given or not hmac.compare_digest(str(expected), given):
         raise CsrfFailed()
+
+
+async def read_json(request: Request, shape: type[T]) -> T:
+    """The JSON body a console script sends (grid, registration check), validated as ``shape``:
+    its errors are answered as JSON; the CSRF header is checked before the body is read (the
+    caller checks the login before this)."""
+    request.state.answer_json = True
+    await check_csrf(request)
+    return await parse_json(request, shape)
+
+
+def answers_json(request: Request) -> bool:
+    """Whether an error is answered as JSON: the API, a JSON request, or a script's endpoint."""
+    return (request.url.path.startswith("/api/") or getattr(request.state, "answer_json", False)
+            or "application/json" in request.headers.get("content-type", ""))
 
 
 class CsrfFailed(ServiceError):

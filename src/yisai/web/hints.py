@@ -16,6 +16,9 @@ HINTS: dict[Hint, Text] = {
     Hint.NOTE: Text("请在“备注/理由”栏写明理由", "write the reason in the note field"),
     Hint.REASON: Text("请在“备注/理由”栏写明不予批准的理由", "write the reason for the rejection in the note field"),
     Hint.FORCE_IMPORT: Text("请按所列问题修改报名表后重新上传", "correct the listed problems and upload the roster again"),
+    Hint.LATE_IMPORT: Text("报名已截止: 裁判长可勾选“逾期报名”并在“备注/理由”栏写明理由后重新上传",
+                           "registration has closed: the chief referee may tick “late entry”, write the reason "
+                           "in the note field and upload again"),
     Hint.REPLACE: Text("如需重新编排未赛的本轮, 请勾选“重新编排”", "to pair the round again, tick “Re-pair”"),
     Hint.GROUP: Text("请在成绩表的“分组”列填写分组", "fill in the 分组 (group) column of the sheet"),
     Hint.CHANGE: Text("如需更正, 请勾选“允许更正已有成绩”后重新上传 (将记录修改前后的成绩)",

@@ -24,6 +24,7 @@ from yisai.services.identity import Action
 from yisai.web.console import _event_context, _form, _text, acting, back
 from yisai.web.core import lang_of, page
 from yisai.web.hints import web_message
+from yisai.web.requests import Id
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 HARD_CAP = 64 * 1024 * 1024  # far above any regulation's per-file limit; the service names the limit
@@ -73,7 +74,7 @@ def _papers_context(work: Work, event_id: int) -> dict[str, Any]:
 
 
 @router.get("/events/{event_id}/papers", response_class=HTMLResponse)
-def papers_page(request: Request, event_id: int, msg: str = "", err: str = "",
+def papers_page(request: Request, event_id: Id, msg: str = "", err: str = "",
                 missing: int = 0) -> Response:
     with acting(request) as work:
         ctx = _papers_context(work, event_id)
@@ -81,7 +82,7 @@ def papers_page(request: Request, event_id: int, msg: str = "", err: str = "",
 
 
 @router.get("/events/{event_id}/papers/form.xlsx")
-def form_download(request: Request, event_id: int, team: str = "") -> Response:
+def form_download(request: Request, event_id: Id, team: str = "") -> Response:
     with acting(request) as work:
         ctx = _event_context(work, event_id)
         name, data = papers.entry_form(work, ctx["event"], team or None)
@@ -102,7 +103,7 @@ async def _file(form: dict[str, Any], key: str) -> tuple[str, bytes]:
 
 
 @router.post("/events/{event_id}/papers/upload")
-async def upload(request: Request, event_id: int) -> Response:
+async def upload(request: Request, event_id: Id) -> Response:
     """The stamped form or one player's identity proof (multipart); a refusal (file type by
     content, size, deadline) is shown on the papers page with the service's message."""
     form = await _form(request)
@@ -125,7 +126,7 @@ async def upload(request: Request, event_id: int) -> Response:
 
 
 @router.post("/events/{event_id}/papers/{paper_id}")
-async def decide(request: Request, event_id: int, paper_id: int) -> Response:
+async def decide(request: Request, event_id: Id, paper_id: Id) -> Response:
     form = await _form(request)
     decision = _text(form, "decision")
     with acting(request) as work:
@@ -143,7 +144,7 @@ async def decide(request: Request, event_id: int, paper_id: int) -> Response:
 
 
 @router.get("/events/{event_id}/papers/{paper_id}/file")
-def paper_download(request: Request, event_id: int, paper_id: int) -> Response:
+def paper_download(request: Request, event_id: Id, paper_id: Id) -> Response:
     """The file itself (the service writes every download to the audit log)."""
     with acting(request) as work:
         _event_context(work, event_id)
@@ -157,7 +158,7 @@ def paper_download(request: Request, event_id: int, paper_id: int) -> Response:
 
 
 @router.get("/events/{event_id}/checkin", response_class=HTMLResponse)
-def checkin_page(request: Request, event_id: int, msg: str = "", err: str = "") -> Response:
+def checkin_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> Response:
     with acting(request) as work:
         ctx = _event_context(work, event_id)
         teams = checkin.list_arrivals(work, ctx["event"])
@@ -167,7 +168,7 @@ def checkin_page(request: Request, event_id: int, msg: str = "", err: str = "") 
 
 
 @router.post("/events/{event_id}/checkin")
-async def tick(request: Request, event_id: int) -> Response:
+async def tick(request: Request, event_id: Id) -> Response:
     form = await _form(request)
     player = _text(form, "player")
     arrived = _text(form, "action") != "undo"

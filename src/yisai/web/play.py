@@ -36,6 +36,7 @@ from yisai.services.profiles import (
 )
 from yisai.web.console import current_actor, password_login
 from yisai.web.core import HERE, PUBLIC, check_csrf, lang_of, page, signed_in, signed_out, state
+from yisai.web.requests import Id, read_form
 
 router = APIRouter(prefix="/play", include_in_schema=False)
 BUNDLE = HERE / "static" / "build" / "play.js"
@@ -115,7 +116,7 @@ def signin_form(request: Request) -> Response:
 
 async def _fields(request: Request) -> dict[str, str]:
     await check_csrf(request)
-    form = await request.form()
+    form = await read_form(request)
     return {k: v.strip() if isinstance(v, str) else "" for k, v in form.items()}
 
 
@@ -312,7 +313,7 @@ def my_games(request: Request) -> Response:
 
 
 @router.get("/games/{game_id}.sgf")
-def game_sgf(request: Request, game_id: int) -> Response:
+def game_sgf(request: Request, game_id: Id) -> Response:
     """A finished game's record, for its two players (and officials)."""
     actor = _player(request)
     with state(request).ctx.work(actor=actor) as work:
@@ -340,7 +341,7 @@ def watch_list(request: Request) -> Response:
 
 
 @router.get("/watch/{game_id}", response_class=HTMLResponse)
-def watch_game(request: Request, game_id: int) -> Response:
+def watch_game(request: Request, game_id: Id) -> Response:
     """A read-only board: the socket is a spectator's (no ticket)."""
     current_actor(request)
     with state(request).ctx.work(actor=PUBLIC) as work:

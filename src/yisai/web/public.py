@@ -33,6 +33,7 @@ from yisai.services.registration import list_entries, list_teams
 from yisai.services.rounds import round_view
 from yisai.web import reports, views
 from yisai.web.core import PUBLIC, lang_of, state
+from yisai.web.requests import Id
 
 router = APIRouter()
 Render = Callable[[Work], str]
@@ -95,7 +96,7 @@ def index(request: Request) -> Response:
 
 
 @router.get("/events/{event_id}", response_class=HTMLResponse, include_in_schema=False)
-async def event_page(request: Request, event_id: int) -> Response:
+async def event_page(request: Request, event_id: Id) -> Response:
     def render(work: Work) -> str:
         nav = _event_nav(work, event_id)
         summary = summarise_event(work, nav["event"])
@@ -106,7 +107,7 @@ async def event_page(request: Request, event_id: int) -> Response:
 
 
 @router.get("/events/{event_id}/entries", response_class=HTMLResponse, include_in_schema=False)
-async def entries_page(request: Request, event_id: int) -> Response:
+async def entries_page(request: Request, event_id: Id) -> Response:
     def render(work: Work) -> str:
         nav = _event_nav(work, event_id)
         entries = views.public_entries(list_entries(work, nav["event"]))
@@ -133,7 +134,7 @@ def _pairings_html(request: Request, event_id: int, division: str, number: int) 
 
 @router.get("/events/{event_id}/rounds/{division}/{number}", response_class=HTMLResponse,
             include_in_schema=False)
-async def round_page(request: Request, event_id: int, division: str, number: int) -> Response:
+async def round_page(request: Request, event_id: Id, division: str, number: Id) -> Response:
     table = _pairings_html(request, event_id, division, number)
 
     def render(work: Work) -> str:
@@ -146,7 +147,7 @@ async def round_page(request: Request, event_id: int, division: str, number: int
 
 
 @router.get("/events/{event_id}/rounds/{division}/{number}/fragment", include_in_schema=False)
-async def round_fragment(request: Request, event_id: int, division: str, number: int) -> Response:
+async def round_fragment(request: Request, event_id: Id, division: str, number: Id) -> Response:
     return await serve_cached(request, event_id, ("pairings", division, number),
                               _pairings_html(request, event_id, division, number))
 
@@ -164,7 +165,7 @@ def _standings_html(request: Request, event_id: int, division: str, ranking: str
 
 @router.get("/events/{event_id}/standings/{division}", response_class=HTMLResponse,
             include_in_schema=False)
-async def standings_page(request: Request, event_id: int, division: str, explain: str | None = None,
+async def standings_page(request: Request, event_id: Id, division: str, explain: str | None = None,
                          ranking: str = "") -> Response:
     """A division's standings; where the regulation ranks apart (男子 / 女子 / 混合), one tab per
     ranking list — plain links (?ranking=ID), so they work without JavaScript."""
@@ -192,7 +193,7 @@ async def standings_page(request: Request, event_id: int, division: str, explain
 
 
 @router.get("/events/{event_id}/standings/{division}/fragment", include_in_schema=False)
-async def standings_fragment(request: Request, event_id: int, division: str, ranking: str = "") -> Response:
+async def standings_fragment(request: Request, event_id: Id, division: str, ranking: str = "") -> Response:
     return await serve_cached(request, event_id, ("standings", division, ranking),
                               _standings_html(request, event_id, division, ranking))
 
@@ -207,7 +208,7 @@ def _brackets_html(request: Request, event_id: int, division: str) -> Render:
 
 
 @router.get("/events/{event_id}/brackets/{division}", response_class=HTMLResponse, include_in_schema=False)
-async def brackets_page(request: Request, event_id: int, division: str) -> Response:
+async def brackets_page(request: Request, event_id: Id, division: str) -> Response:
     """循环赛 crosstables (one per group, places by the regulation's ranking) and the knockout
     bracket so far; a polled fragment, so results appear without a reload."""
     table = _brackets_html(request, event_id, division)
@@ -222,7 +223,7 @@ async def brackets_page(request: Request, event_id: int, division: str) -> Respo
 
 
 @router.get("/events/{event_id}/brackets/{division}/fragment", include_in_schema=False)
-async def brackets_fragment(request: Request, event_id: int, division: str) -> Response:
+async def brackets_fragment(request: Request, event_id: Id, division: str) -> Response:
     return await serve_cached(request, event_id, ("brackets", division), _brackets_html(request, event_id, division))
 
 
@@ -237,7 +238,7 @@ def _qualifier_html(request: Request, event_id: int) -> Render:
 
 
 @router.get("/events/{event_id}/qualifier", response_class=HTMLResponse, include_in_schema=False)
-async def qualifier_page(request: Request, event_id: int) -> Response:
+async def qualifier_page(request: Request, event_id: Id) -> Response:
     """网络海选: each period's points table per pool with who qualifies (ties noted); the tables
     are a polled fragment, so finished games show up without a reload."""
     lists = _qualifier_html(request, event_id)
@@ -251,12 +252,12 @@ async def qualifier_page(request: Request, event_id: int) -> Response:
 
 
 @router.get("/events/{event_id}/qualifier/fragment", response_class=HTMLResponse, include_in_schema=False)
-async def qualifier_fragment(request: Request, event_id: int) -> Response:
+async def qualifier_fragment(request: Request, event_id: Id) -> Response:
     return await serve_cached(request, event_id, ("qualifier-lists",), _qualifier_html(request, event_id))
 
 
 @router.get("/events/{event_id}/awards", response_class=HTMLResponse, include_in_schema=False)
-async def awards_page(request: Request, event_id: int) -> Response:
+async def awards_page(request: Request, event_id: Id) -> Response:
     def render(work: Work) -> str:
         nav = _event_nav(work, event_id)
         return _template(request, "awards.html", pages=reports.award_pages(work, str(event_id)), **nav)

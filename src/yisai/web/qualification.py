@@ -38,6 +38,7 @@ from yisai.web.console import acting
 from yisai.web.core import PUBLIC, check_csrf, lang_of, page, state
 from yisai.web.hints import web_message
 from yisai.web.play import play_state
+from yisai.web.requests import Id, read_form
 
 router = APIRouter(include_in_schema=False)
 
@@ -84,7 +85,7 @@ def sender_of(request: Request) -> CodeSender:
 
 async def _form(request: Request) -> dict[str, str]:
     await check_csrf(request)
-    form = await request.form()
+    form = await read_form(request)
     return {k: v.strip() for k, v in form.items() if isinstance(v, str)}
 
 
@@ -99,7 +100,7 @@ def _error_text(exc: ServiceError, lang: str) -> str:
 
 # ------------------------------------------------------------------ public list
 @router.get("/events/{event_id}/qualification", response_class=HTMLResponse)
-def public_lists(request: Request, event_id: int) -> Response:
+def public_lists(request: Request, event_id: Id) -> Response:
     with state(request).ctx.work(actor=PUBLIC) as work:
         event = resolve_event(work, str(event_id))
         reg = regulation_of(event)
@@ -110,7 +111,7 @@ def public_lists(request: Request, event_id: int) -> Response:
 
 # ------------------------------------------------------------------ the player's page
 @router.get("/qualification/{event_id}", response_class=HTMLResponse)
-def my_page(request: Request, event_id: int, msg: str = "", err: str = "") -> Response:
+def my_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> Response:
     with acting(request) as work:
         event = resolve_event(work, str(event_id))
         places = q.my_places(work, event_id)
@@ -121,7 +122,7 @@ def my_page(request: Request, event_id: int, msg: str = "", err: str = "") -> Re
 
 
 @router.post("/qualification/{event_id}/places/{place_id}")
-async def confirm(request: Request, event_id: int, place_id: int) -> Response:
+async def confirm(request: Request, event_id: Id, place_id: Id) -> Response:
     form = await _form(request)
     fields = {k: form.get(k, "") for k in (*q.FORM_FIELDS, *q.GUARDIAN_FIELDS)}
     try:
@@ -144,7 +145,7 @@ async def confirm(request: Request, event_id: int, place_id: int) -> Response:
 
 # ------------------------------------------------------------------ console: close, places, final
 @router.get("/console/events/{event_id}/qualification", response_class=HTMLResponse)
-def console_page(request: Request, event_id: int, msg: str = "", err: str = "") -> Response:
+def console_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> Response:
     with acting(request) as work:
         event = resolve_event(work, str(event_id))
         reg = regulation_of(event)
@@ -161,7 +162,7 @@ def console_page(request: Request, event_id: int, msg: str = "", err: str = "") 
 
 
 @router.post("/console/events/{event_id}/qualification/close/{period}")
-async def close(request: Request, event_id: int, period: int) -> Response:
+async def close(request: Request, event_id: Id, period: Id) -> Response:
     await _form(request)
     url = f"/console/events/{event_id}/qualification"
     try:
@@ -175,7 +176,7 @@ async def close(request: Request, event_id: int, period: int) -> Response:
 
 
 @router.post("/console/events/{event_id}/qualification/reminders")
-async def reminders(request: Request, event_id: int) -> Response:
+async def reminders(request: Request, event_id: Id) -> Response:
     await _form(request)
     with acting(request) as work:
         outgoing = q.send_reminders(work, event_id)
@@ -187,7 +188,7 @@ async def reminders(request: Request, event_id: int) -> Response:
 
 
 @router.post("/console/events/{event_id}/qualification/final")
-async def apply_final(request: Request, event_id: int) -> Response:
+async def apply_final(request: Request, event_id: Id) -> Response:
     await _form(request)
     with acting(request) as work:
         plan = q.apply_final(work, event_id)
@@ -197,7 +198,7 @@ async def apply_final(request: Request, event_id: int) -> Response:
 
 # ------------------------------------------------------------------ console: fair play
 @router.get("/console/events/{event_id}/fairplay", response_class=HTMLResponse)
-def fairplay_page(request: Request, event_id: int, msg: str = "", err: str = "") -> Response:
+def fairplay_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> Response:
     with acting(request) as work:
         event = resolve_event(work, str(event_id))
         queue = fairplay.review_queue(work, event_id, limit=100)
@@ -207,7 +208,7 @@ def fairplay_page(request: Request, event_id: int, msg: str = "", err: str = "")
 
 
 @router.post("/console/events/{event_id}/fairplay/games/{game_id}")
-async def decide(request: Request, event_id: int, game_id: int) -> Response:
+async def decide(request: Request, event_id: Id, game_id: Id) -> Response:
     form = await _form(request)
     url = f"/console/events/{event_id}/fairplay"
     what, reason = form.get("decision", ""), form.get("reason", "")
@@ -231,7 +232,7 @@ async def decide(request: Request, event_id: int, game_id: int) -> Response:
 
 
 @router.post("/console/events/{event_id}/fairplay/suspend")
-async def suspend(request: Request, event_id: int) -> Response:
+async def suspend(request: Request, event_id: Id) -> Response:
     form = await _form(request)
     url = f"/console/events/{event_id}/fairplay"
     try:
@@ -251,7 +252,7 @@ async def suspend(request: Request, event_id: int) -> Response:
 
 # ------------------------------------------------------------------ console: operations
 @router.get("/console/events/{event_id}/operations", response_class=HTMLResponse)
-def operations_page(request: Request, event_id: int) -> Response:
+def operations_page(request: Request, event_id: Id) -> Response:
     with acting(request) as work:
         event = resolve_event(work, str(event_id))
         d = operations.dashboard(work, event_id)

@@ -3,8 +3,11 @@ individual entry, with each row checked as it is typed (``/register/check``)."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import StringConstraints
 
 from yisai.i18n import Text, tr
 from yisai.services.errors import InputError
@@ -21,7 +24,8 @@ from yisai.services.team_registration import (
     window_refusal,
 )
 from yisai.web.console import _event_context, _form, _text, acting, back
-from yisai.web.core import check_csrf, lang_of, page
+from yisai.web.core import lang_of, page, read_json
+from yisai.web.requests import Id
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 FIELDS = [("姓名", "name"), ("出生日期", "birth"), ("身份证号", "id"), ("段位", "rank"), ("证书编号", "cert"),
@@ -29,7 +33,7 @@ FIELDS = [("姓名", "name"), ("出生日期", "birth"), ("身份证号", "id"),
 
 
 @router.get("/events/{event_id}/register", response_class=HTMLResponse)
-def register_page(request: Request, event_id: int, msg: str = "", err: str = "") -> Response:
+def register_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> Response:
     with acting(request) as work:
         ctx = _event_context(work, event_id)
         work.require(Action.REGISTER)
@@ -50,7 +54,7 @@ def _fields(form: dict[str, object], prefix: str, gender: str | None) -> dict[st
 
 
 @router.post("/events/{event_id}/register/team")
-async def team(request: Request, event_id: int) -> Response:
+async def team(request: Request, event_id: Id) -> Response:
     form = await _form(request)
     with acting(request) as work:
         ctx = _event_context(work, event_id)
@@ -68,7 +72,7 @@ async def team(request: Request, event_id: int) -> Response:
 
 
 @router.post("/events/{event_id}/register/individual")
-async def individual(request: Request, event_id: int) -> Response:
+async def individual(request: Request, event_id: Id) -> Response:
     form = await _form(request)
     with acting(request) as work:
         _event_context(work, event_id)
@@ -81,10 +85,11 @@ async def individual(request: Request, event_id: int) -> Response:
 
 
 @router.post("/events/{event_id}/register/check")
-async def check(request: Request, event_id: int) -> Response:
+async def check(request: Request, event_id: Id) -> Response:
     """One typed row → its problems (JSON), for checking as the leader types."""
-    await check_csrf(request)
-    body = await request.json()
+    with acting(request) as work:  # login and the account's event before the body is read
+        _event_context(work, event_id)
+    body = await read_json(request, dict[str, Annotated[str, StringConstraints(max_length=200)] | None])
     fields = {h: str(body.get(h) or "") for h in FIELD_HEADERS}
     with acting(request) as work:
         _event_context(work, event_id)

@@ -21,13 +21,14 @@ from yisai.web import reports, views
 from yisai.web.console import _event_context, _form, _text, acting, back
 from yisai.web.core import page
 from yisai.web.public import _event_nav, _template, serve_cached
+from yisai.web.requests import Id
 
 public_router = APIRouter(include_in_schema=False)
 console_router = APIRouter(prefix="/console", include_in_schema=False)
 
 
 @public_router.get("/events/{event_id}/teams", response_class=HTMLResponse)
-async def teams_page(request: Request, event_id: int) -> Response:
+async def teams_page(request: Request, event_id: Id) -> Response:
     """团体名次 (场分, 局分, the regulation's tie-breaks) and every round's match scores."""
 
     def render(work: Work) -> str:
@@ -51,7 +52,7 @@ async def teams_page(request: Request, event_id: int) -> Response:
 
 
 @console_router.get("/events/{event_id}/lineups/{number}", response_class=HTMLResponse)
-def lineup_page(request: Request, event_id: int, number: int, msg: str = "", err: str = "") -> Response:
+def lineup_page(request: Request, event_id: Id, number: Id, msg: str = "", err: str = "") -> Response:
     """出场名单: the teams this account may hand one in for (a leader: his own team only)."""
     with acting(request) as work:
         ctx = _event_context(work, event_id)
@@ -76,7 +77,7 @@ def lineup_page(request: Request, event_id: int, number: int, msg: str = "", err
 
 
 @console_router.post("/events/{event_id}/lineups/{number}")
-async def lineup_submit(request: Request, event_id: int, number: int) -> Response:
+async def lineup_submit(request: Request, event_id: Id, number: Id) -> Response:
     form = await _form(request)
     team = _text(form, "team")
     chosen = [_text(form, f"b{k}") for k in range(1, 21)]
