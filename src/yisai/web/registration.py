@@ -101,7 +101,7 @@ async def check(request: Request, event_id: Id) -> Response:
 
 
 @router.get("/events/{event_id}/changes", response_class=HTMLResponse)
-def changes_page(request: Request, event_id: int, msg: str = "", err: str = "") -> Response:
+def changes_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> Response:
     """Changes to registered players waiting for the chief referee (after approval or the deadline)."""
     with acting(request) as work:
         ctx = _event_context(work, event_id)
@@ -110,7 +110,7 @@ def changes_page(request: Request, event_id: int, msg: str = "", err: str = "") 
 
 
 @router.post("/events/{event_id}/changes/{change_id}")
-async def decide_change(request: Request, event_id: int, change_id: int) -> Response:
+async def decide_change(request: Request, event_id: Id, change_id: Id) -> Response:
     form = await _form(request)
     decision, note = _text(form, "decision"), _text(form, "note")
     with acting(request) as work:
