@@ -28,6 +28,8 @@ from yisai.services.registration import ImportReport
 player_app = typer.Typer(help="棋手: 登记、导入报名表、列表 (players)", no_args_is_help=True)
 team_app = typer.Typer(help="代表队: 登记、导入、列表 (teams)", no_args_is_help=True)
 entry_app = typer.Typer(help="报名审核: 批准、不予批准、退赛、缴费 (entries)", no_args_is_help=True)
+change_app = typer.Typer(help="待审更改: 已审核或截止后对已登记棋手的更改, 由裁判长批准或驳回 (pending changes)",
+                          no_args_is_help=True)
 template_app = typer.Typer(help="模板: 按规程生成报名表 (templates)", no_args_is_help=True)
 
 ForceOption = Annotated[bool, typer.Option("--force", help="裁判长决定: 不符合规定也执行 (须同时用 --note 写明理由)")]
@@ -67,6 +69,10 @@ def _print_report(report: ImportReport) -> None:
         ),
         "green",
     )
+    if report.changes_pending:
+        say(tr(f"{report.changes_pending}名已登记棋手的资料更改须裁判长批准, 暂未生效 (yisai change list)",
+               f"{report.changes_pending} change(s) to registered players wait for the chief referee "
+               "(yisai change list)"), "yellow")
     for w in report.warnings:
         say(tr(f"提示: {w}", f"note: {w}"), "yellow")
     if report.ineligible:
@@ -115,7 +121,12 @@ def player_add(
     names = {d.id: d.name for d in regulation.divisions}
     p = done.player
     verb = tr("已登记", "added") if done.player_created else tr("已更新", "updated")
-    say(f"{verb} {tr('棋手', 'player')} #{p.id} {p.name}", "green")
+    if done.change_pending is not None:
+        say(tr(f"棋手 #{p.id} {p.name} 的资料更改 (待审更改 #{done.change_pending}) 须裁判长批准, 暂未生效",
+               f"the change to player #{p.id} {p.name} (pending change #{done.change_pending}) waits for the "
+               "chief referee"), "yellow")
+    else:
+        say(f"{verb} {tr('棋手', 'player')} #{p.id} {p.name}", "green")
     if done.entry is not None:
         e = done.entry
         say(_status_text(e, names.get(e.division, e.division)))
@@ -400,9 +411,64 @@ def template_roster(
     say(tr(f"已生成报名表模板: {out}", f"wrote roster template: {out}"), "green")
 
 
+@change_app.command("list")
+def change_list(
+    all_changes: Annotated[bool, typer.Option("--all", help="也列出已批准和已驳回的更改")] = False,
+    event: EventOption = None,
+    db: DbOption = None,
+) -> None:
+    """列出待裁判长审核的棋手资料更改: 编号、棋手、原因、更改前后、提出者."""
+    from yisai.services.player_changes import list_changes
+
+    with command_work(db) as work:
+        rows = list_changes(work, event, pending_only=not all_changes)
+    if not rows:
+        say(tr("没有待审更改", "no pending changes"))
+        return
+    t = Table(title=tr(f"待审更改 ({len(rows)})", f"pending changes ({len(rows)})"), title_style="bold")
+    for h in (tr("编号", "no."), tr("棋手", "player"), tr("原因", "why"), tr("更改", "change"),
+              tr("提出者", "by"), tr("状态", "status")):
+        t.add_column(h)
+    for v in rows:
+        c = v.change
+        what = "; ".join(f"{k}: {c.before.get(k)} → {c.after[k]}" for k in c.after)
+        t.add_row(str(c.id), v.player, v.why.render(), what, c.requested_by, v.status_label.render())
+    console.print(t)
+
+
+@change_app.command("approve")
+def change_approve(
+    change_id: Annotated[str, typer.Argument(help="待审更改编号 (yisai change list)")],
+    note: NoteOption = "",
+    db: DbOption = None,
+) -> None:
+    """批准一项更改: 棋手资料随即更新, 报名资格重新检查."""
+    from yisai.services.player_changes import approve_change
+
+    with command_work(db) as work:
+        p = approve_change(work, change_id, note)
+    say(tr(f"已批准更改 #{change_id}: 棋手 #{p.id} {p.name} 已更新", f"change #{change_id} approved: player #{p.id} "
+           f"{p.name} updated"), "green")
+
+
+@change_app.command("reject")
+def change_reject(
+    change_id: Annotated[str, typer.Argument(help="待审更改编号")],
+    reason: Annotated[str, typer.Option("--reason", help="驳回的理由")],
+    db: DbOption = None,
+) -> None:
+    """驳回一项更改 (须写理由): 棋手资料保持原样."""
+    from yisai.services.player_changes import reject_change
+
+    with command_work(db) as work:
+        c = reject_change(work, change_id, reason)
+    say(tr(f"已驳回更改 #{c.id}: {c.reason}", f"change #{c.id} rejected: {c.reason}"), "green")
+
+
 def register(app: typer.Typer) -> None:
     """Attach `yisai player|team|entry|template ...`."""
     app.add_typer(player_app, name="player")
     app.add_typer(team_app, name="team")
     app.add_typer(entry_app, name="entry")
     app.add_typer(template_app, name="template")
+    app.add_typer(change_app, name="change")

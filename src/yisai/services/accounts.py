@@ -22,17 +22,23 @@ from yisai.services.context import Work
 from yisai.services.errors import Forbidden, Hint, InputError, NotFoundError, Refused
 from yisai.services.events import resolve_event
 from yisai.services.identity import Action, Actor, Role
-from yisai.store import Conflict, NotFound, UserRecord
+from yisai.store import Conflict, NotFound, UserRecord, account_rows
 
 _hasher = PasswordHasher()
 MIN_PASSWORD = 8
 
 
-def actor_of(user: UserRecord) -> Actor:
+def actor_of(work: Work, user: UserRecord) -> Actor:
+    """The actor an account acts as: its role, its event (if limited to one), its teams."""
+    teams = frozenset(str(t) for t in account_rows.teams_of_account(work.session, user.id))
     return Actor(
         id=str(user.id), name=user.display_name, role=Role(user.role),
         team=str(user.team_id) if user.team_id is not None else None, event=user.event_id,
+        teams=teams, max_teams=user.max_teams,
     )  # fmt: skip
+
+
+SCOPED_ROLES = (Role.CHIEF_REFEREE, Role.REFEREE, Role.TEAM_LEADER)
 
 
 def create_user(
@@ -61,6 +67,14 @@ def create_user(
     if team_id is not None and chosen is not Role.TEAM_LEADER:
         raise InputError(Text("只有领队账号可以绑定队伍", "only a team leader's account is bound to a team"),
                          code="team_for_non_leader", params={"role": chosen.value})
+    if event_id is not None and chosen not in (*SCOPED_ROLES, Role.PLAYER):
+        raise InputError(Text(f"{chosen.label.zh}账号不限于一个比赛, 不能指定比赛",
+                              f"a {chosen.label.en}'s account is not limited to one event: give no event"),
+                         code="event_for_unscoped_role", params={"role": chosen.value})
+    if work.actor.event is not None and chosen is not Role.PLAYER:
+        # an account limited to one event makes accounts of that event only
+        event_id = work.actor.event if event_id is None else event_id
+        work.check_event(event_id)
     if password is not None:
         _check_password(password)
     hashed = _hasher.hash(password) if password is not None else None
@@ -149,6 +163,8 @@ def add_account(
     team_id = event_id = None
     if team is not None and team.strip():
         team_id, event_id, _name = _team_of(work, event_ref, team)
+    elif event_ref is not None and str(event_ref).strip():
+        event_id = resolve_event(work, event_ref).id  # a referee or chief referee of this event only
     return create_user(work, login, display_name or login, role, password, event_id=event_id, team_id=team_id)
 
 
@@ -206,6 +222,59 @@ def bind_team(work: Work, login: str, team: str, event_ref: str | None = None) -
     return AccountView(work.repo.get_user(user.id), event.name, name)
 
 
+def set_account_event(work: Work, login: str, event_ref: str | None) -> AccountView:
+    """Limit a referee's or chief referee's account to one event (``event_ref``), or lift the
+    limit (None): every service then refuses it any other event. A 领队's event is its team's."""
+    user = find_account(work, login)
+    _check_may_manage(work, Role(user.role))
+    role = Role(user.role)
+    if role not in (Role.CHIEF_REFEREE, Role.REFEREE):
+        raise InputError(Text(f"账号 {user.login} 是{role.label.zh}: 只有裁判长和裁判员账号可以限定比赛"
+                              + ("(领队的比赛即其队伍所在的比赛)" if role is Role.TEAM_LEADER else ""),
+                              f"{user.login} is a {role.label.en}: only referees' and chief referees' accounts "
+                              "are limited to one event"),
+                         code="event_for_unscoped_role", params={"login": user.login, "role": user.role})
+    event_id = resolve_event(work, event_ref).id if event_ref is not None and str(event_ref).strip() else None
+    work.check_event(user.event_id)  # a manager limited to one event cannot free or move another's account
+    if event_id is None and work.actor.event is not None:
+        raise Forbidden(Text("此账号只限一个比赛, 不能解除其他账号的比赛限定",
+                             "an account limited to one event cannot lift another account's limit"),
+                        code="event_scope", params={"login": user.login})
+    if event_id != user.event_id:
+        account_rows.set_user_event(work.session, work.repo.stamp, user.id, event_id)
+        work.emit("user_changed", event_id if event_id is not None else user.event_id, user_id=user.id,
+                  change="event", event=event_id)
+    return _view_of(work, work.repo.get_user(user.id))
+
+
+MAX_TEAMS = 50
+
+
+def set_max_teams(work: Work, login: str, count: int) -> AccountView:
+    """How many teams a 领队 account may register (one unless the operator allows more)."""
+    user = find_account(work, login)
+    if work.actor.role is not Role.OPERATOR and not _local(work.actor):
+        raise Forbidden(Text("只有运营账号可以允许一个领队账号登记多支队伍",
+                             "only an operator may let a team leader's account register more than one team"),
+                        code="operator_only")
+    if user.role != Role.TEAM_LEADER.value:
+        raise InputError(Text(f"账号 {user.login} 不是领队账号", f"{user.login} is not a team leader's account"),
+                         code="team_for_non_leader", params={"login": user.login, "role": user.role})
+    if not 1 <= count <= MAX_TEAMS:
+        raise InputError(Text(f"队伍数须在1到{MAX_TEAMS}之间: {count}", f"the number of teams is 1 to {MAX_TEAMS}: {count}"),
+                         code="bad_max_teams", params={"count": count})
+    if count != user.max_teams:
+        account_rows.set_user_max_teams(work.session, work.repo.stamp, user.id, count)
+        work.emit("user_changed", user.event_id, user_id=user.id, change="max_teams", max_teams=count)
+    return _view_of(work, work.repo.get_user(user.id))
+
+
+def _view_of(work: Work, user: UserRecord) -> AccountView:
+    event = work.repo.get_event(user.event_id).name if user.event_id is not None else None
+    team = work.repo.get_team(user.team_id).name if user.team_id is not None else None
+    return AccountView(user, event, team)
+
+
 def needs_first_account(work: Work) -> bool:
     """True while no account can sign in (a fresh database): ``yisai serve`` then says how to
     make the first one. Reading a count needs no role."""
@@ -228,7 +297,7 @@ def authenticate(work: Work, login: str, password: str) -> Actor:
         raise refusal from None
     if _hasher.check_needs_rehash(hashed):
         work.repo.set_password_hash(user.id, _hasher.hash(password), end_sessions=False)
-    return actor_of(user)
+    return actor_of(work, user)
 
 
 def user_actor(work: Work, user_id: int, epoch: int = 0) -> Actor | None:
@@ -240,7 +309,7 @@ def user_actor(work: Work, user_id: int, epoch: int = 0) -> Actor | None:
         user = work.repo.get_user(user_id)
     except NotFound:
         return None
-    return actor_of(user) if user.active and user.session_epoch == epoch else None
+    return actor_of(work, user) if user.active and user.session_epoch == epoch else None
 
 
 def session_epoch(work: Work, user_id: int) -> int:

@@ -93,11 +93,12 @@ def list_arrivals(work: Work, event: EventRecord, team_ref: str | None = None) -
     """Teams and their players with each one's tick; a team leader sees their own team only."""
     check_event_access(work, event.id)
     regulation = regulation_of(event)
-    if team_ref is None and work.actor.role not in (Role.CHIEF_REFEREE, Role.REFEREE):
-        team_ref = work.actor.team
-        if team_ref is None:
+    if team_ref is None and work.actor.role not in (Role.CHIEF_REFEREE, Role.REFEREE):  # the own team(s)
+        teams = [t for t in work.repo.list_teams(event.id) if work.actor.leads(t.id)]
+        if not teams:
             check_team_access(work, event.id, "")
-    teams = [resolve_team(work, event, team_ref)] if team_ref else work.repo.list_teams(event.id)
+    else:
+        teams = [resolve_team(work, event, team_ref)] if team_ref else work.repo.list_teams(event.id)
     players = work.repo.players_by_id(event.id)
     ticks = PaperRows(work.session).check_ins(event.id)
     names = {d.id: d.name for d in regulation.divisions}

@@ -59,8 +59,14 @@ class Work:
     settings: Settings
     events: list[DomainEvent] = field(default_factory=list)
 
-    def require(self, action: Action) -> None:
+    def require(self, action: Action, event_id: int | None = None) -> None:
+        """The actor's role may do ``action`` (and, given ``event_id``, in that event)."""
         self.actor.require(action)
+        self.actor.check_event(event_id)
+
+    def check_event(self, event_id: int | None) -> None:
+        """An account limited to one event (``--event``) is refused any other."""
+        self.actor.check_event(event_id)
 
     def emit(self, kind: str, event_id: int | None, **data: Any) -> DomainEvent:
         ev = DomainEvent(kind, event_id, data)
@@ -88,6 +94,10 @@ class Context:
         who = actor or self.settings.actor
         moment = self.settings.clock()
         with self.database.session() as session:
+            if who.id.startswith("cli:"):
+                who = _account_scope(session, who)
+            if who.event is not None:
+                guard_event_scope(session, who)
             yield Work(session, Repository(session, who.audit_name, moment), who, moment,
                        self.settings)
 
@@ -99,6 +109,36 @@ class Context:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _account_scope(session: Session, who: Actor) -> Actor:
+    """A command-line actor named like an account (``--actor ref1``) keeps that account's limits:
+    its event, and for a 领队 its teams. The role stays the one the command line gives."""
+    from yisai.store import account_rows
+
+    found = account_rows.find_user(session, who.name)
+    if found is None or found[0].role == "player":
+        return who
+    user = found[0]
+    teams = frozenset(str(t) for t in account_rows.teams_of_account(session, user.id))
+    return replace(who, event=user.event_id, team=str(user.team_id) if user.team_id is not None else None,
+                   teams=teams, max_teams=user.max_teams)
+
+
+def guard_event_scope(session: Session, who: Actor) -> None:
+    """The last line behind every service's own check: whatever a unit of work writes for an
+    account limited to one event must belong to that event. Any row with an ``event_id`` (new,
+    changed or deleted; audit lines included, and every write is audited) naming another event
+    makes the flush, and so the whole unit of work, fail with ``Forbidden``."""
+    from sqlalchemy import event as sa_event
+
+    def check(s: Session, _context: object, _instances: object) -> None:
+        for obj in [*s.new, *s.dirty, *s.deleted]:
+            event_id = getattr(obj, "event_id", None)
+            if isinstance(event_id, int):
+                who.check_event(event_id)
+
+    sa_event.listen(session, "before_flush", check)
 
 
 def _settings(

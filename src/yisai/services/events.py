@@ -88,7 +88,17 @@ def list_events(work: Work) -> list[EventRecord]:
 
 
 def resolve_event(work: Work, ref: str | int | None) -> EventRecord:
-    """An event by number or exact name; with no reference, the only event in the store."""
+    """An event by number or exact name; with no reference, the only event in the store (or the
+    one event an account is limited to). An account limited to one event is refused any other
+    here, where every service finds its event (``Actor.check_event``)."""
+    found = _find_event(work, ref)
+    work.check_event(found.id)
+    return found
+
+
+def _find_event(work: Work, ref: str | int | None) -> EventRecord:
+    if (ref is None or str(ref).strip() == "") and work.actor.event is not None:
+        ref = work.actor.event
     if ref is None or str(ref).strip() == "":
         events = work.repo.list_events()
         if len(events) == 1:

@@ -97,8 +97,10 @@ ALLOWED: dict[Action, frozenset[Role]] = {
 class Actor:
     """``id`` is the user id (web) or ``cli:<name>``; ``name`` is what the audit shows.
 
-    ``team`` limits a team leader to one team (its store id); ``event`` limits an account to
-    one event where it was made for one.
+    ``team`` limits a team leader to one team (its store id), ``teams`` holds every team the
+    account registered where the operator allowed it more than one (``max_teams``); ``event``
+    limits an account to one event (a referee or chief referee made with ``--event``, a team
+    leader by its team), checked by every service through ``check_event``.
     """
 
     id: str
@@ -106,6 +108,26 @@ class Actor:
     role: Role
     team: str | None = None
     event: int | None = None
+    teams: frozenset[str] = frozenset()
+    max_teams: int = 1
+
+    @property
+    def own_teams(self) -> frozenset[str]:
+        """The teams this account leads (its bound team and any other it registered)."""
+        return self.teams | ({str(self.team)} if self.team is not None else set())
+
+    def leads(self, team_id: str | int) -> bool:
+        """A team leader of this very team."""
+        return self.role is Role.TEAM_LEADER and str(team_id) in self.own_teams
+
+    def check_event(self, event_id: int | None) -> None:
+        """Refuse (``Forbidden``) an account limited to one event touching another."""
+        if self.event is not None and event_id is not None and event_id != self.event:
+            raise Forbidden(
+                Text(f"此账号只限第{self.event}号比赛, 不能操作第{event_id}号比赛",
+                     f"this account is limited to event {self.event}; event {event_id} is out of its scope"),
+                code="event_scope", params={"event": event_id, "scope": self.event},
+            )
 
     @property
     def audit_name(self) -> str:

@@ -380,11 +380,11 @@ def sign_in_with_code(work: Work, phone_text: str, code: str, *, name: str = "")
         return None
     existing = work.repo.find_user(phone)
     if existing is not None:
-        return actor_of(existing[0]) if existing[0].active else None
+        return actor_of(work, existing[0]) if existing[0].active else None
     shown = name.strip() or f"{phone[:3]}****{phone[-4:]}"
     user = work.repo.add_user(phone, shown, Role.PLAYER.value, None, phone=phone)
     work.emit("user_created", None, user_id=user.id, role=Role.PLAYER.value)
-    return actor_of(user)
+    return actor_of(work, user)
 
 
 def day_waves(work: Work, cfg: LiveConfig, day: date) -> list[dict[str, Any]]:

@@ -153,8 +153,7 @@ def check_team_access(work: Work, event_id: int, team_id: str) -> None:
     check_event_access(work, event_id)
     if _is_official(work):
         return
-    if work.actor.role is Role.TEAM_LEADER and work.actor.team is not None \
-            and str(work.actor.team) == str(team_id):
+    if work.actor.leads(team_id):
         return
     raise Forbidden(Text("只能查看和上传本队的报名附件", "you may only see and upload your own "
                          "team's papers"), code="papers_forbidden", params={"team": str(team_id)})
@@ -355,12 +354,13 @@ def list_papers(work: Work, event: EventRecord, team_ref: str | int | None = Non
     no team is named; a team leader gets their own team only."""
     check_event_access(work, event.id)
     regulation = regulation_of(event)
-    if team_ref is None and not _is_official(work):
-        team_ref = work.actor.team
-        if team_ref is None:
+    if team_ref is None and not _is_official(work):  # a team leader: the own team(s)
+        teams = [t for t in work.repo.list_teams(event.id) if work.actor.leads(t.id)]
+        if not teams:
             check_team_access(work, event.id, "")
-    teams = [resolve_team(work, event, team_ref)] if team_ref is not None else \
-        work.repo.list_teams(event.id)
+    else:
+        teams = [resolve_team(work, event, team_ref)] if team_ref is not None else \
+            work.repo.list_teams(event.id)
     players = work.repo.players_by_id(event.id)
     all_papers = rows(work).list(event.id)
     out = []

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, time
 from pathlib import Path
+from typing import Any
 
 from yisai.formats.roster import Roster, RosterIssue, RosterRow, Sheet, parse_sheets
 from yisai.formats.uploads import read_roster_bytes
@@ -33,10 +34,10 @@ from yisai.regulation import Regulation
 from yisai.regulation.admin import RegistrationWindow
 from yisai.regulation.teams import TeamRules
 from yisai.services.context import InputError, Refused, Work
-from yisai.services.errors import Hint
+from yisai.services.errors import Forbidden, Hint
 from yisai.services.events import regulation_of, resolve_division, resolve_stage
-from yisai.services.identity import Action
-from yisai.store import Conflict, EventRecord, NotFound
+from yisai.services.identity import Action, Role
+from yisai.store import Conflict, EventRecord, NotFound, account_rows, change_rows
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Registered:
     entry: Entry | None
     player_created: bool
     entry_created: bool
+    change_pending: int | None = None  # a change waiting for the chief referee (its number)
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ class ImportReport:
     entries_pending: int = 0
     teams_created: int = 0
     members_added: int = 0
+    changes_pending: int = 0  # changes to registered players waiting for the chief referee
     warnings: list[str] = field(default_factory=list)
     ineligible: list[str] = field(default_factory=list)  # "姓名(组别): reason" in the caller's language
 
@@ -159,6 +162,7 @@ def register_player(
     first entry is withdrawn.
     """
     work.require(Action.REGISTER)
+    work.check_event(event.id)
     if late:
         _require_late_admission(work, note)
     regulation = regulation_of(event)
@@ -166,19 +170,21 @@ def register_player(
     stage_id = resolve_stage(regulation, stage)
     if player.id_number:
         player = player.model_copy(update={"id_number": normalise(player.id_number)})
-    existing = work.repo.find_player(
-        event.id, id_number=player.id_number, name=player.name, birth_date=player.birth_date
-    )
-    if existing is None and player.id_number:
-        # Registered earlier without an ID number: same name and birth date is the same person.
-        same = work.repo.find_player(event.id, name=player.name, birth_date=player.birth_date)
-        existing = same if same is not None and not same.id_number else None
+    existing = find_existing_player(work, event, player)
     created = existing is None
+    pending: int | None = None
     if existing is None:
         saved = work.repo.add_player(event.id, player.model_copy(update={"id": ""}))
     else:
+        check_may_change_player(work, event, existing)
         merged = merge_player(existing, player)
-        saved = work.repo.update_player(merged, note) if merged != existing else existing
+        saved = existing
+        if merged != existing:
+            why = change_needs_approval(work, event, regulation, existing)
+            if why is None:
+                saved = work.repo.update_player(merged, note)
+            else:
+                pending = request_change(work, event, existing, merged, why, note)
     entry, entry_created = None, False
     if division_id is not None:
         entry = work.repo.find_entry(saved.id, division_id, stage_id)
@@ -191,7 +197,86 @@ def register_player(
             entry_created = True
         elif fee_paid is not None and entry.fee_paid != fee_paid:
             entry = work.repo.update_entry(entry.model_copy(update={"fee_paid": fee_paid}), "fee", note)
-    return Registered(saved, entry, created, entry_created)
+    return Registered(saved, entry, created, entry_created, pending)
+
+
+def find_existing_player(work: Work, event: EventRecord, player: Player) -> Player | None:
+    """The stored player this one is (matched on ID number, else name + birth date)."""
+    id_number = normalise(player.id_number) if player.id_number else None
+    existing = work.repo.find_player(event.id, id_number=id_number, name=player.name,
+                                     birth_date=player.birth_date)
+    if existing is None and id_number:
+        # Registered earlier without an ID number: same name and birth date is the same person.
+        same = work.repo.find_player(event.id, name=player.name, birth_date=player.birth_date)
+        existing = same if same is not None and not same.id_number else None
+    return existing
+
+
+def team_of_player(work: Work, event: EventRecord, player_id: str) -> Team | None:
+    return next((t for t in work.repo.list_teams(event.id) if any(m.player_id == player_id for m in t.members)),
+                None)
+
+
+def check_may_change_player(work: Work, event: EventRecord, player: Player) -> None:
+    """A team leader touches only the own team: a player of another team is refused."""
+    if work.actor.role is not Role.TEAM_LEADER:
+        return
+    team = team_of_player(work, event, player.id)
+    if team is not None and not work.actor.leads(team.id):
+        raise Forbidden(Text(f"{player.name}是{team.name}的队员, 不是本账号的队伍: 领队只能登记和更改本队棋手",
+                             f"{player.name} plays for {team.name}, not this account's team: a team leader "
+                             "registers and changes only the own team's players"),
+                        code="not_own_team", params={"player": player.id, "team": team.id})
+
+
+def registration_closed(work: Work, regulation: Regulation, divisions: Iterable[str], in_team: bool) -> bool:
+    """The registration deadline for any of these divisions (or, for a team's player, the team
+    registration deadline) has passed."""
+    wanted = set(divisions)
+    for w in regulation.registration.windows:
+        if w.divisions and not wanted & set(w.divisions):
+            continue
+        _opens, closes = _window_bounds(w)
+        if closes is not None and work.now > closes:
+            return True
+    if in_team and regulation.teams is not None and regulation.teams.registration_to is not None:
+        closes = regulation.teams.registration_to
+        if closes.time() == time(0, 0):
+            closes = datetime.combine(closes.date(), time(23, 59, 59))
+        return work.now > closes
+    return False
+
+
+def change_needs_approval(work: Work, event: EventRecord, regulation: Regulation, player: Player) -> str | None:
+    """Why a change to this registered player waits for the chief referee ("approved": one of
+    the player's entries is approved; "deadline": registration has closed), or None when it
+    may be saved at once. The chief referee's own changes never wait."""
+    if work.actor.may(Action.APPROVE):
+        return None
+    entries = work.repo.list_entries(event.id, player_id=player.id, status=LIVE)
+    in_team = team_of_player(work, event, player.id) is not None
+    if registration_closed(work, regulation, [e.division for e in entries], in_team):
+        return "deadline"
+    if any(e.status is EntryStatus.APPROVED for e in entries):
+        return "approved"
+    return None
+
+
+def _changed_fields(before: Player, after: Player) -> tuple[dict[str, Any], dict[str, Any]]:
+    b, a = before.model_dump(mode="json"), after.model_dump(mode="json")
+    keys = [k for k in a if k != "id" and a[k] != b.get(k)]
+    return {k: b.get(k) for k in keys}, {k: a[k] for k in keys}
+
+
+def request_change(work: Work, event: EventRecord, player: Player, changed: Player, why: str, note: str) -> int:
+    """Keep a change to a registered player for the chief referee instead of saving it."""
+    before, after = _changed_fields(player, changed)
+    for old in change_rows.list_changes(work.session, event.id, status="pending"):
+        if old.player_id == int(player.id) and old.after == after:
+            return old.id  # the same change asked again: still the one waiting
+    saved = change_rows.add_change(work.session, work.repo.stamp, event.id, int(player.id), before, after, why, note)
+    work.emit("player_change_requested", event.id, change=saved.id, player=player.id, why=why)
+    return saved.id
 
 
 def _open_entry(
@@ -363,6 +448,7 @@ def _entry_for_change(work: Work, entry_id: str | int, target: EntryStatus) -> t
         event = work.repo.get_event(work.repo.entry_event(entry_id))
     except NotFound as exc:
         raise InputError(exc.text, code="entry_not_found", params={"entry": str(entry_id)}) from None
+    work.check_event(event.id)
     if target not in TRANSITIONS[entry.status]:
         raise InputError(
             Text(f"报名{entry.id}当前状态为{entry.status.label}, 不能改为{target.label}",
@@ -423,6 +509,7 @@ def approve_all_eligible(work: Work, event: EventRecord, *, note: str = "") -> t
     """Approve every pending entry that meets every rule now (报名审核: 批量通过); the others
     stay pending and are returned with their current reasons."""
     work.require(Action.APPROVE)
+    work.check_event(event.id)
     approved, left = [], []
     for view in list_entries(work, event, status=EntryStatus.PENDING):
         if view.entry.reasons:
@@ -452,6 +539,8 @@ def reject_entry(work: Work, entry_id: str | int, reason: str) -> Entry:
 def withdraw_entry(work: Work, entry_id: str | int, reason: str = "") -> Entry:
     work.require(Action.REGISTER)
     entry, event = _entry_for_change(work, entry_id, EntryStatus.WITHDRAWN)
+    work.check_event(event.id)
+    check_may_change_player(work, event, work.repo.get_player(entry.player_id))
     updated = entry.model_copy(update={"status": EntryStatus.WITHDRAWN, "note": reason.strip() or entry.note})
     saved = work.repo.update_entry(updated, "withdraw", reason.strip())
     work.emit("entry_withdrawn", event.id, entry=saved.id)
@@ -462,6 +551,7 @@ def set_fee_paid(work: Work, entry_id: str | int, paid: bool = True, note: str =
     work.require(Action.APPROVE)
     try:
         entry = work.repo.get_entry(entry_id)
+        work.check_event(work.repo.entry_event(entry_id))
     except NotFound as exc:
         raise InputError(exc.text, code="entry_not_found", params={"entry": str(entry_id)}) from None
     return work.repo.update_entry(entry.model_copy(update={"fee_paid": paid}), "fee", note)
@@ -470,6 +560,7 @@ def set_fee_paid(work: Work, entry_id: str | int, paid: bool = True, note: str =
 def recheck_entries(work: Work, event: EventRecord) -> int:
     """Refresh the reasons of undecided entries (after player data changed); returns how many changed."""
     work.require(Action.REGISTER)
+    work.check_event(event.id)
     regulation = regulation_of(event)
     changed = 0
     for entry in work.repo.list_entries(event.id, status=EntryStatus.PENDING):
@@ -560,13 +651,16 @@ def add_team(
 ) -> TeamView:
     """Register a team; ``members`` are (player number or ID number, slot or None for automatic)."""
     work.require(Action.REGISTER)
+    work.check_event(event.id)
     rules = team_rules(regulation_of(event))
     if work.repo.find_team(event.id, team.name):
         raise InputError(Text(f"队名“{team.name}”已存在", f"a team named “{team.name}” already exists"),
                          code="team_exists", params={"team": team.name})
+    claim_teams(work, 1)
     seated: list[TeamMember] = []
     for ref, slot in members:
         player = _resolve_player(work, event, ref)
+        check_may_change_player(work, event, player)
         seated.append(TeamMember(player_id=player.id, slot=slot))
     seated = list(_with_divisions(work, event, seated))
     players = work.repo.players_by_id(event.id)
@@ -607,9 +701,65 @@ def _save_team(work: Work, event: EventRecord, team: Team, *, force: bool, note:
         saved = work.repo.add_team(event.id, team, reasons, note.strip())
     except (Conflict, NotFound) as exc:
         raise InputError(exc.text, code="team_not_saved", params={"team": team.name}) from None
+    bind_new_team(work, event, int(saved.id))
     players = work.repo.players_by_id(event.id)
     work.emit("team_added", event.id, team=saved.id, name=saved.name, forced=bool(reasons))
     return TeamView(saved, tuple(players[m.player_id] for m in saved.members), _rendered(reasons))
+
+
+def claim_teams(work: Work, new: int) -> None:
+    """One 领队 account registers one team, unless the operator allows it more (``max_teams``)."""
+    actor = work.actor
+    if actor.role is not Role.TEAM_LEADER or new <= 0:
+        return
+    have = len(actor.own_teams)
+    if have + new > actor.max_teams:
+        raise Refused(Text(f"本账号已登记{have}支队伍, 最多可登记{actor.max_teams}支; 每个领队账号对应一支队伍, "
+                           "如需多登记请联系运营",
+                           f"this account has registered {have} team(s) of the {actor.max_teams} it may: one team "
+                           "per leader account unless the operator allows more"),
+                      code="one_team_per_leader", params={"have": have, "max": actor.max_teams, "new": new})
+
+
+def bind_new_team(work: Work, event: EventRecord, team_id: int) -> None:
+    """A team a 领队 account registered is its own from then on (papers, players, line-ups)."""
+    if work.actor.role is not Role.TEAM_LEADER or not work.actor.id.isdigit():
+        return
+    user_id = int(work.actor.id)
+    account_rows.set_team_account(work.session, team_id, user_id)
+    if work.actor.team is None:
+        work.repo.set_user_team(user_id, team_id, event.id)
+
+
+def _leader_rows(work: Work, event: EventRecord, roster: Roster) -> None:
+    """A team leader's file names the own team(s) only, on every row; a row naming another team
+    (or a player of another team) refuses the whole file, with the row."""
+    problems: list[Text] = []
+    new: list[str] = []
+    for r in roster.rows:
+        where = Text(f"{r.sheet} 第{r.row}行", f"{r.sheet} row {r.row}")
+        if not r.team:
+            problems.append(Text(f"{where.zh}: 缺少队名 (领队只登记本队棋手, 每行须填写本队队名)",
+                                 f"{where.en}: no team name (a team leader registers the own team's players only)"))
+            continue
+        team = work.repo.find_team(event.id, r.team)
+        if team is not None and not work.actor.leads(team.id):
+            problems.append(Text(f"{where.zh}: 队伍“{r.team}”不是本账号的队伍",
+                                 f"{where.en}: team {r.team} is not this account's team"))
+            continue
+        if team is None and r.team not in new:
+            new.append(r.team)
+        existing = find_existing_player(work, event, r.player)
+        other = team_of_player(work, event, existing.id) if existing is not None else None
+        if other is not None and not work.actor.leads(other.id):
+            problems.append(Text(f"{where.zh}: {existing.name if existing else ''}是{other.name}的队员, 不是本队棋手",
+                                 f"{where.en}: {existing.name if existing else ''} plays for {other.name}"))
+    if problems:
+        raise Forbidden(Text(f"报名表有{len(problems)}行涉及其他队伍, 未导入任何数据; 领队只能登记本队",
+                             f"{len(problems)} row(s) of the file concern other teams; nothing imported: a team "
+                             "leader registers the own team only"),
+                        problems, code="not_own_team")
+    claim_teams(work, len(new))
 
 
 def _team_note_required(name: str) -> InputError:
@@ -631,6 +781,7 @@ def replace_team_member(work: Work, event: EventRecord, team_ref: str | int, out
     """递补: a registered player takes a team member's seat (same slot, same division), with a
     note in the audit; the team's composition is checked again and its findings kept."""
     work.require(Action.APPROVE)
+    work.check_event(event.id)
     if not note.strip():
         raise InputError(Text("递补须写明理由", "a replacement needs a note giving the reason"),
                          code="note_required", hint=Hint.NOTE)
@@ -694,6 +845,7 @@ def import_roster(
     Importing the same file again finds everyone already there and adds nobody.
     """
     work.require(Action.REGISTER)
+    work.check_event(event.id)
     regulation = regulation_of(event)
     roster = data if isinstance(data, Roster) else read_roster_bytes(data, filename, regulation)
     path = Path(filename or "roster")
@@ -716,8 +868,11 @@ def import_roster(
         )
     if force:
         work.require(Action.APPROVE)
+        work.check_event(event.id)
     if late:
         _require_late_admission(work, note)
+    if work.actor.role is Role.TEAM_LEADER:
+        _leader_rows(work, event, roster)
     report = ImportReport(rows=len(roster.rows), warnings=list(roster.warnings))
     registered: list[tuple[RosterRow, Registered]] = []
     for row in roster.rows:
@@ -727,7 +882,8 @@ def import_roster(
         )  # fmt: skip
         registered.append((row, reg))
         report.players_created += reg.player_created
-        report.players_updated += not reg.player_created
+        report.players_updated += not reg.player_created and reg.change_pending is None
+        report.changes_pending += reg.change_pending is not None
         if reg.entry_created and reg.entry is not None:
             report.entries_created += 1
             if reg.entry.status is EntryStatus.PENDING:
@@ -800,7 +956,8 @@ def _import_teams(
                 if reg.entry_created and reg.entry is not None and not reg.entry.note:
                     mark_late(work, reg.entry, note)
         if existing is None:
-            work.repo.add_team(event.id, candidate, reasons, note.strip())
+            made = work.repo.add_team(event.id, candidate, reasons, note.strip())
+            bind_new_team(work, event, int(made.id))
             report.teams_created += 1
             report.members_added += len(candidate.members)
         else:

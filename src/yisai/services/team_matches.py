@@ -109,7 +109,7 @@ def _may_submit(work: Work, fmt: TeamMatchFormat, team: Team) -> None:
     actor = work.actor
     if actor.may(Action.PAIR):
         return
-    if fmt.lineup_by == "leader_or_director" and actor.role is Role.TEAM_LEADER and actor.team == team.id:
+    if fmt.lineup_by == "leader_or_director" and actor.leads(team.id):
         return
     if actor.role is Role.TEAM_LEADER and fmt.lineup_by == "leader_or_director":
         raise Forbidden(Text(f"领队只能提交本队的出场名单 ({team.name}不是本账号的队伍)",
@@ -142,10 +142,17 @@ def submit_lineup(work: Work, event_ref: str | int | None, team_ref: str | int, 
     paired (the pairing lays it on the boards; a later line-up would change nothing and is
     refused). The line-up rules of the stage are checked and every broken one reported.
     """
+    if not work.actor.may(Action.PAIR) and work.actor.role is not Role.TEAM_LEADER:
+        raise Forbidden(Text("出场名单由领队或裁判长提交", "line-ups are submitted by a team leader or the chief referee"),
+                        code="lineup_forbidden", params={"role": work.actor.role.value})
     event = resolve_event(work, event_ref)
+    team = _team(work, event, team_ref)
+    if not work.actor.may(Action.PAIR) and not work.actor.leads(team.id):
+        raise Forbidden(Text(f"领队只能提交本队的出场名单 ({team.name}不是本账号的队伍)",
+                             f"a team leader submits only his own team's line-up ({team.name} is not this "
+                             "account's team)"), code="not_own_team", params={"team": team.id})
     reg = regulation_of(event)
     stage, division, fmt = _need_stage(reg, None, stage_ref)
-    team = _team(work, event, team_ref)
     _may_submit(work, fmt, team)
     if round_no < 1:
         raise InputError(Text(f"轮次须从1开始: {round_no}", f"rounds are numbered from 1: {round_no}"),

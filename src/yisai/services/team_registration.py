@@ -18,12 +18,15 @@ from yisai.regulation import Regulation
 from yisai.regulation.teams import TeamRules
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.events import regulation_of, resolve_division, resolve_event
-from yisai.services.identity import Action, Role
+from yisai.services.identity import Action
 from yisai.services.registration import (
     TeamView,
     add_team,
+    check_may_change_player,
+    claim_teams,
     eligibility_reasons,
     eligibility_texts,
+    find_existing_player,
     list_entries,
     register_player,
     row_from_fields,
@@ -128,11 +131,6 @@ def register_team(
     closed = window_refusal(regulation, rules, work.now)
     if closed is not None:
         raise closed
-    leader_account = work.actor.role is Role.TEAM_LEADER and work.actor.id.isdigit()
-    if leader_account and work.actor.team is not None:
-        raise Refused(Text("本账号已登记一支队伍; 每个领队账号对应一支队伍",
-                           "this account has registered a team already: one team per leader account"),
-                      code="one_team_per_leader")
     if not name.strip():
         raise InputError(Text("队名不能为空", "the team name is required"), code="team_name")
     rows = [(k, m) for k, m in enumerate(members, 1) if not is_empty_slot(m)]
@@ -144,9 +142,16 @@ def register_team(
         who = f"第{k}名队员" + (f"({m.slot})" if m.slot else "")
         reasons = check_member(work, str(event.id), m.division, m.fields)
         person = m.fields.get("姓名", "").strip()
+        if not reasons:  # a player of another team is refused outright (Forbidden), not listed
+            row = row_from_fields(regulation, {**{h: m.fields.get(h) or None for h in FIELD_HEADERS},
+                                               "组别": resolve_division(regulation, m.division)})
+            existing = find_existing_player(work, event, row.player)
+            if existing is not None:
+                check_may_change_player(work, event, existing)
         problems += [f"{who}{' ' + person if person else ''}: {r}" for r in reasons]
         if not reasons:
             players.append(m)
+    claim_teams(work, 1)  # one team per leader account unless the operator allows more
     if problems:
         raise Refused(Text(f"队伍“{name}”有{len(problems)}处问题, 未登记任何队员",
                            f"team {name}: {len(problems)} problem(s); nothing registered"), problems,
@@ -160,9 +165,7 @@ def register_team(
     team = Team(name=name.strip(), province=province.strip() or None, city=city.strip() or None,
                 region="中国大陆", leaders=tuple(x for x in [leader.strip()] if x),
                 coaches=tuple(x for x in [coach.strip()] if x))
-    view = add_team(work, event, team, seated, note=f"web: {work.actor.audit_name}")
-    if leader_account:  # the leader's account now stands for this team (its papers, its players)
-        work.repo.set_user_team(int(work.actor.id), int(view.team.id), event.id)
+    view = add_team(work, event, team, seated, note=f"web: {work.actor.audit_name}")  # binds a leader's account
     work.emit("team_registered", event.id, team=view.team.id)
     return view
 

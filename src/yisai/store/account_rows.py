@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 from yisai.i18n import Text
 from yisai.store.audit_rows import audit
 from yisai.store.errors import Conflict, NotFound
-from yisai.store.models import UserRow
+from yisai.store.models import TeamRow, UserRow
 from yisai.store.records import Stamp, UserRecord
 
 
@@ -17,6 +17,7 @@ def _user(row: UserRow) -> UserRecord:
         id=row.id, login=row.login, display_name=row.display_name, role=row.role,
         event_id=row.event_id, team_id=row.team_id, phone=row.phone, active=row.active,
         created_at=row.created_at, session_epoch=row.session_epoch or 0,
+        max_teams=row.max_teams if row.max_teams is not None else 1,
     )  # fmt: skip
 
 
@@ -111,3 +112,34 @@ def set_user_team(s: Session, by: Stamp, user_id: int, team_id: int, event_id: i
     before = {"team_id": row.team_id, "event_id": row.event_id}
     row.team_id, row.event_id = team_id, event_id
     audit(s, by, event_id, "update", "user", row.id, before, {"team_id": team_id, "event_id": event_id})
+
+
+def set_user_event(s: Session, by: Stamp, user_id: int, event_id: int | None) -> None:
+    """Limit an account to one event (a referee or chief referee), or lift the limit (None)."""
+    row = _user_row(s, user_id)
+    before = {"event_id": row.event_id}
+    row.event_id = event_id
+    audit(s, by, event_id if event_id is not None else before["event_id"], "update", "user", row.id,
+          before, {"event_id": event_id})
+
+
+def set_user_max_teams(s: Session, by: Stamp, user_id: int, max_teams: int) -> None:
+    """How many teams a 领队 account may register (1 unless the operator allows more)."""
+    row = _user_row(s, user_id)
+    before = {"max_teams": row.max_teams}
+    row.max_teams = max_teams
+    audit(s, by, row.event_id, "update", "user", row.id, before, {"max_teams": max_teams})
+
+
+def set_team_account(s: Session, team_id: int, user_id: int) -> None:
+    """Record which 领队 account registered a team (its own team from then on)."""
+    row = s.get(TeamRow, team_id)
+    if row is None:
+        raise NotFound(Text(f"没有编号为{team_id}的队伍", f"no team numbered {team_id}"))
+    row.account_id = user_id
+
+
+def teams_of_account(s: Session, user_id: int) -> list[int]:
+    """The teams an account registered (ids, in the order they were made)."""
+    q = select(TeamRow.id).where(TeamRow.account_id == user_id).order_by(TeamRow.id)
+    return [int(i) for i in s.scalars(q)]

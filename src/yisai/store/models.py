@@ -89,6 +89,7 @@ class TeamRow(Base):
     coaches: Mapped[list[str]] = mapped_column(default=list)
     reasons: Mapped[list[str]] = mapped_column(default=list)
     note: Mapped[str] = mapped_column(Text, default="")
+    account_id: Mapped[int | None] = mapped_column(Integer)  # the 领队 account that registered it
     members: Mapped[list[TeamMemberRow]] = relationship(
         back_populates="team", cascade="all, delete-orphan", order_by="TeamMemberRow.id"
     )
@@ -219,6 +220,27 @@ class UserRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
     # raised to end every session and API token of the account (logout, new password, disabling)
     session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    max_teams: Mapped[int] = mapped_column(Integer, default=1, server_default="1")  # 领队: teams it may register
+
+
+class PlayerChangeRow(Base):
+    """A change to a registered player that waits for the chief referee (after the registration
+    deadline or after the entry was approved): the fields before and after, and the decision."""
+
+    __tablename__ = "player_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    after: Mapped[dict[str, Any]] = mapped_column(JSON)
+    why: Mapped[str] = mapped_column(String(32))  # "approved" / "deadline"
+    requested_by: Mapped[str] = mapped_column(String(100))
+    requested_at: Mapped[datetime] = mapped_column(DateTime)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    decided_by: Mapped[str | None] = mapped_column(String(100))
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime)
+    reason: Mapped[str] = mapped_column(Text, default="", server_default="")
 
 
 class AppealRow(Base):

@@ -86,6 +86,7 @@ class UserRecord:
     phone: str | None
     active: bool
     created_at: datetime
+    max_teams: int = 1  # how many teams a 领队 account may register (the operator raises it)
     session_epoch: int = 0  # a session or token made at an older one is no longer valid
 
 

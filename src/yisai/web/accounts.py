@@ -20,6 +20,8 @@ from yisai.services.accounts import (
     list_accounts,
     reset_password,
     set_account_active,
+    set_account_event,
+    set_max_teams,
 )
 from yisai.services.context import Work
 from yisai.services.errors import Forbidden, InputError, ServiceError
@@ -64,7 +66,9 @@ def accounts_page(request: Request, msg: str = "", err: str = "") -> Response:
         _operator_only(work)
         rows = list_accounts(work)
         teams = _teams(work)
+        events = list_events(work)
     return page(request, "console/accounts.html", rows=rows, teams=teams, roles=ROLES, msg=msg, err=err,
+                events=events,
                 min_password=MIN_PASSWORD, role_choices=ROLE_CHOICES)
 
 
@@ -77,9 +81,13 @@ async def _do(request: Request, action: str, login: str = "") -> Response:
             _operator_only(work)
             if action == "add":
                 event, team = _split_team(_text(form, "team"))
+                scope = _text(form, "event") or None
+                if team is not None and scope is not None and scope != event:
+                    raise InputError(Text("所选队伍不在所选比赛中", "the team chosen is not in the event chosen"),
+                                     code="bad_team_choice")
                 user = add_account(work, _text(form, "login"), _text(form, "role"),
                                    str(form.get("password") or ""), display_name=_text(form, "name"),
-                                   team=team, event_ref=event)
+                                   team=team, event_ref=event or scope)
                 message = tr(f"已建立账号 {user.login}", f"account {user.login} created")
             elif action == "password":
                 user = reset_password(work, login, str(form.get("password") or ""))
@@ -89,6 +97,19 @@ async def _do(request: Request, action: str, login: str = "") -> Response:
                 message = (tr(f"已恢复账号 {user.login}", f"account {user.login} enabled") if user.active
                            else tr(f"已停用账号 {user.login}, 其登录随即失效",
                                    f"account {user.login} disabled; its sessions have ended"))
+            elif action == "event":
+                view = set_account_event(work, login, _text(form, "event") or None)
+                message = (tr(f"账号 {login} 只能操作 {view.event_name}", f"{login} is limited to {view.event_name}")
+                           if view.user.event_id is not None
+                           else tr(f"账号 {login} 不再限定比赛", f"{login} is no longer limited to one event"))
+            elif action == "max-teams":
+                try:
+                    count = int(_text(form, "count"))
+                except ValueError:
+                    raise InputError(Text("队伍数须为数字", "the number of teams must be a number"),
+                                     code="bad_max_teams") from None
+                view = set_max_teams(work, login, count)
+                message = tr(f"领队账号 {login} 最多可登记{count}支队伍", f"{login} may register up to {count} teams")
             else:  # "team"
                 event, team = _split_team(_text(form, "team"))
                 if team is None:
@@ -122,6 +143,16 @@ async def disable(request: Request, login: str) -> Response:
 @router.post("/{login}/enable")
 async def enable(request: Request, login: str) -> Response:
     return await _do(request, "enable", login)
+
+
+@router.post("/{login}/event")
+async def event_scope(request: Request, login: str) -> Response:
+    return await _do(request, "event", login)
+
+
+@router.post("/{login}/max-teams")
+async def max_teams(request: Request, login: str) -> Response:
+    return await _do(request, "max-teams", login)
 
 
 @router.post("/{login}/team")

@@ -284,6 +284,9 @@ async def roster_upload(request: Request, event_id: Id) -> Response:
                  f"(待审核{report.entries_pending}), 队伍{report.teams_created}支",
                  f"{report.rows} rows: {report.players_created} players, {report.entries_created} entries "
                  f"({report.entries_pending} pending), {report.teams_created} teams")
+    if report.changes_pending:
+        message += tr(f"; {report.changes_pending}名已登记棋手的资料更改须裁判长批准, 暂未生效",
+                      f"; {report.changes_pending} change(s) to registered players wait for the chief referee")
     return back(f"/console/events/{event_id}/entries", message)
 
 

@@ -131,6 +131,7 @@ async def decide(request: Request, event_id: Id, paper_id: Id) -> Response:
     decision = _text(form, "decision")
     with acting(request) as work:
         _event_context(work, event_id)
+        work.require(Action.APPROVE)
         if decision == "accept":
             view = papers.accept(work, paper_id)
         elif decision == "return":

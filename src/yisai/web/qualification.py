@@ -212,6 +212,7 @@ async def decide(request: Request, event_id: Id, game_id: Id) -> Response:
     what, reason = form.get("decision", ""), form.get("reason", "")
     try:
         with acting(request) as work:
+            work.require(Action.REVIEW_GAMES, event_id)  # role and event before the form: never "bad input"
             if what == "annul":
                 versions = fairplay.annul_game(work, event_id, game_id, reason)
             elif what == "restore":

@@ -9,8 +9,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import StringConstraints
 
-from yisai.i18n import Text
+from yisai.i18n import Text, tr
+from yisai.services.errors import InputError
 from yisai.services.identity import Action
+from yisai.services.player_changes import approve_change, list_changes, reject_change
 from yisai.services.team_registration import (
     FIELD_HEADERS,
     MemberIn,
@@ -21,7 +23,7 @@ from yisai.services.team_registration import (
     team_slots,
     window_refusal,
 )
-from yisai.web.console import _event_context, _form, _text, acting, back, require_login
+from yisai.web.console import _event_context, _form, _text, acting, back
 from yisai.web.core import lang_of, page, read_json
 from yisai.web.requests import Id
 
@@ -85,10 +87,41 @@ async def individual(request: Request, event_id: Id) -> Response:
 @router.post("/events/{event_id}/register/check")
 async def check(request: Request, event_id: Id) -> Response:
     """One typed row → its problems (JSON), for checking as the leader types."""
-    require_login(request)  # before the body is read
+    with acting(request) as work:  # login and the account's event before the body is read
+        _event_context(work, event_id)
     body = await read_json(request, dict[str, Annotated[str, StringConstraints(max_length=200)] | None])
     fields = {h: str(body.get(h) or "") for h in FIELD_HEADERS}
     with acting(request) as work:
         _event_context(work, event_id)
         reasons = check_member(work, str(event_id), str(body.get("division") or ""), fields)
     return JSONResponse({"reasons": reasons})
+
+
+# ------------------------------------------------------------------ pending changes (chief referee)
+
+
+@router.get("/events/{event_id}/changes", response_class=HTMLResponse)
+def changes_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> Response:
+    """Changes to registered players waiting for the chief referee (after approval or the deadline)."""
+    with acting(request) as work:
+        ctx = _event_context(work, event_id)
+        rows = list_changes(work, str(event_id))
+    return page(request, "console/changes.html", rows=rows, msg=msg, err=err, **ctx)
+
+
+@router.post("/events/{event_id}/changes/{change_id}")
+async def decide_change(request: Request, event_id: Id, change_id: Id) -> Response:
+    form = await _form(request)
+    decision, note = _text(form, "decision"), _text(form, "note")
+    with acting(request) as work:
+        _event_context(work, event_id)
+        work.require(Action.APPROVE)
+        if decision == "approve":
+            approve_change(work, change_id, note)
+            message = tr(f"已批准更改 #{change_id}", f"change #{change_id} approved")
+        elif decision == "reject":
+            reject_change(work, change_id, note)
+            message = tr(f"已驳回更改 #{change_id}", f"change #{change_id} rejected")
+        else:
+            raise InputError(Text(f"未知操作: {decision}", f"unknown decision: {decision}"), code="bad_decision")
+    return back(f"/console/events/{event_id}/changes", message)

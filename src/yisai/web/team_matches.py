@@ -67,7 +67,7 @@ def lineup_page(request: Request, event_id: Id, number: Id, msg: str = "", err: 
             players = work.repo.players_by_id(ctx["event"].id)
             director = work.actor.may(Action.PAIR)
             for tid, lu in lineups(work, ctx["event"], division, stage, fmt, number).items():
-                if not director and work.actor.team != tid:
+                if not director and not work.actor.leads(tid):
                     continue
                 teams.append({"id": tid, "name": lu.team.name, "source": lu.source.render(),
                               "current": list(lu.players),

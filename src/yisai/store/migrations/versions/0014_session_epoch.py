@@ -2,7 +2,7 @@
 and disabling; a session cookie or API token of an older generation is refused.
 
 Revision ID: 0014
-Revises: 0011
+Revises: 0013 (re-chained after the authorisation branch's 0013)
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0014"
-down_revision = "0011"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 
