@@ -94,14 +94,24 @@ def _stream(fd: int, mode: str, spec: object) -> io.TextIOWrapper:
                             line_buffering=interactive or fd == 2, write_through=fd == 2)  # fmt: skip
 
 
-def _run_child(request: dict[str, object], fds: list[int]) -> int:
-    """In the forked child: become the caller's command, run it, return its exit code."""
+# The signals a caller forwards to its command (yisai.cli.launch.hand_over).
+FORWARDED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT}
+
+
+def _run_child(request: dict[str, object], fds: list[int], mask: set[int | signal.Signals] | None = None) -> int:
+    """In the forked child: become the caller's command, run it, return its exit code.
+
+    The signals arrive blocked (the resident blocks them around the fork); they are unblocked
+    once the command's own handlers are set, so a Ctrl-C forwarded in between is delivered
+    then instead of meeting whatever disposition the resident inherited (an ignored SIGINT)."""
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
         os.close(fd)
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
         signal.signal(sig, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    if mask is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     spec = request.get("io") if isinstance(request.get("io"), dict) else {}
     assert isinstance(spec, dict)
     sys.stdin = _stream(0, "r", spec.get("stdin"))
@@ -238,7 +248,10 @@ class Resident:
             conn.close()
             return
         self.last = time.monotonic()
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, FORWARDED)
         pid = os.fork()
+        if pid != 0:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         if pid == 0:  # the child: never returns into this loop
             code = 1
             try:
@@ -248,7 +261,7 @@ class Resident:
                     os.close(other_fd)
                     other.conn.close()
                 conn.close()
-                code = _run_child(request, fds)
+                code = _run_child(request, fds, mask)
             except KeyboardInterrupt:  # Ctrl-C forwarded before the command's own handler was set
                 code = 130
             finally:
