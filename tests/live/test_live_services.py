@@ -267,3 +267,31 @@ def test_a_code_expires_and_dies_after_five_wrong_guesses(db_url: str) -> None:
         assert bad.value.code == "bad_phone"
     finally:
         ctx.close()
+
+
+def test_codes_are_limited_per_client_address_and_for_the_site(db_url: str) -> None:
+    """#30 item 6: 20 numbers from one client no longer get 20 codes. The per-address limit
+    (5 an hour) refuses the 6th with when to try again; another address still gets one; the
+    site-wide hourly limit holds for everyone; an unknown number is answered like a known one."""
+    moments = [datetime(2025, 5, 6, 10, 0)]
+    ctx = open_context(db_url, actor="x", now=lambda: moments[0])
+    try:
+        sent = []
+        for i in range(8):
+            try:
+                with ctx.work() as work:
+                    sent.append(live.request_code(work, f"1390000{i:04d}", client="198.51.100.7").phone)
+            except Refused as exc:
+                assert exc.code == "code_client_limit" and "60分钟后再试" in exc.render("zh")
+        assert len(sent) == live.CODES_PER_CLIENT_HOUR == 5
+        with ctx.work() as work:  # another address is not affected
+            assert live.request_code(work, "13900009999", client="198.51.100.8").phone == "13900009999"
+        moments[0] = datetime(2025, 5, 6, 10, 30)
+        with pytest.raises(Refused) as site, ctx.work() as work:  # 6 codes this hour: a site limit of 6
+            live.request_code(work, "13700000001", client="198.51.100.9", site_hour=6)
+        assert site.value.code == "code_site_limit" and "30分钟后再试" in site.value.render("zh")
+        moments[0] = datetime(2025, 5, 6, 11, 1)  # an hour after the first ones: the address may ask again
+        with ctx.work() as work:
+            assert live.request_code(work, "13900000008", client="198.51.100.7").phone == "13900000008"
+    finally:
+        ctx.close()

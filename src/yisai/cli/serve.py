@@ -29,6 +29,9 @@ def serve(
                               help="Redis 地址, 多个进程分担线上对局 (如 redis://127.0.0.1:6379/0); 不填则单进程"),
     spectator_delay: float = typer.Option(None, "--spectator-delay", min=0, max=3600,
                                           help="观战延迟秒数 (默认 60; 0 = 实时; 对局者从不延迟)"),
+    forwarded_allow_ips: str = typer.Option(
+        "", "--forwarded-allow-ips", envvar="YISAI_FORWARDED_ALLOW_IPS",
+        help="只信任这些地址 (反向代理, 逗号分隔) 发来的 X-Forwarded-For; 默认不信任任何地址"),
 ) -> None:
     """启动网站: 公开成绩页、裁判工作台与 JSON API (web server)."""
     from yisai.cli.session import fail, say
@@ -88,8 +91,12 @@ def serve(
     say(tr("按 Ctrl-C 停止", "press Ctrl-C to stop"))
     from yisai.live.server import UVICORN_WS
 
+    # Proxy headers decide the client address the login and code limits count by: trusted only
+    # from the proxies named here (uvicorn would otherwise trust them from 127.0.0.1).
+    proxies = forwarded_allow_ips.strip()
     uvicorn.run("yisai.web.app:app_from_environment", factory=True, host=host, port=port,
-                workers=workers, log_level="warning", access_log=False, **UVICORN_WS)
+                workers=workers, log_level="warning", access_log=False,
+                proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None, **UVICORN_WS)
 
 
 def _first_account_help(db: str | None) -> None:

@@ -15,6 +15,7 @@ Times are floats of epoch seconds from the server's clock (passed in); dates are
 
 from __future__ import annotations
 
+import math
 import secrets
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -324,6 +325,8 @@ def last_opponents(work: Work, cfg: LiveConfig) -> dict[str, str]:
 CODE_MINUTES = 5  # a code is valid this long
 CODE_INTERVAL_SECONDS = 60  # at most one code per number per minute
 CODES_PER_DAY = 10  # and this many per number per day
+CODES_PER_CLIENT_HOUR = 5  # per client address per hour (an SMS costs the organiser money)
+CODES_PER_SITE_HOUR = 300  # for the whole site per hour
 CODE_ATTEMPTS = 5  # wrong guesses before a code is dead
 
 
@@ -344,9 +347,27 @@ def _phone(text: str) -> str:
     return phone
 
 
-def request_code(work: Work, phone_text: str) -> OutgoingCode:
-    """Store a new one-time code for a number (rate limited) and return the message to send."""
+def _hourly(work: Work, client: str | None, limit: int, zh: str, en: str, code: str) -> None:
+    hour = work.now - timedelta(hours=1)
+    if rows.codes_since(work.session, None, hour, client=client) < limit:
+        return
+    oldest = rows.oldest_code_since(work.session, hour, client=client) or work.now
+    wait = max(1, math.ceil((oldest + timedelta(hours=1) - work.now).total_seconds() / 60))
+    raise Refused(Text(f"{zh}, 请{wait}分钟后再试", f"{en}; try again in {wait} min"), code=code,
+                  params={"retry_after_minutes": wait})
+
+
+def request_code(work: Work, phone_text: str, *, client: str = "",
+                 per_client_hour: int = CODES_PER_CLIENT_HOUR, site_hour: int = CODES_PER_SITE_HOUR) -> OutgoingCode:
+    """Store a new one-time code for a number and return the message to send. Limited per number
+    (a minute apart, ``CODES_PER_DAY`` a day), per client address and for the whole site per
+    hour; the answer is the same whether or not the number has an account (no enumeration)."""
     phone = _phone(phone_text)
+    _hourly(work, None, site_hour, "本站验证码发送量已达每小时上限", "the site's hourly limit of codes is reached",
+            "code_site_limit")
+    if client:
+        _hourly(work, client, per_client_hour, "本设备/网络请求验证码过于频繁",
+                "too many codes requested from this address", "code_client_limit")
     recent = rows.codes_since(work.session, phone, work.now - timedelta(seconds=CODE_INTERVAL_SECONDS))
     if recent:
         raise Refused(Text("验证码发送过于频繁, 请一分钟后再试", "a code was sent less than a minute ago; wait"),
@@ -356,7 +377,7 @@ def request_code(work: Work, phone_text: str) -> OutgoingCode:
                       code="code_limit")
     code, salt = otp.new_code(), secrets.token_hex(16)
     rows.add_code(work.session, phone, salt, otp.digest(salt, phone, code), work.now,
-                  work.now + timedelta(minutes=CODE_MINUTES))  # fmt: skip
+                  work.now + timedelta(minutes=CODE_MINUTES), client=client)  # fmt: skip
     return OutgoingCode(phone, otp.code_message(code, CODE_MINUTES))
 
 

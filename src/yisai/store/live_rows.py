@@ -328,16 +328,28 @@ class CodeRecord:
 
 
 def add_code(s: Session, phone: str, salt: str, digest: str, created_at: datetime,
-             expires_at: datetime) -> None:
+             expires_at: datetime, client: str = "") -> None:
     s.add(LiveCodeRow(phone=phone, salt=salt, digest=digest, created_at=created_at,
-                      expires_at=expires_at, attempts=0, used=False))  # fmt: skip
+                      expires_at=expires_at, attempts=0, used=False, client=client[:64]))  # fmt: skip
     s.flush()
 
 
-def codes_since(s: Session, phone: str, since: datetime) -> int:
-    q = select(func.count()).select_from(LiveCodeRow).where(
-        LiveCodeRow.phone == phone, LiveCodeRow.created_at >= since)
+def codes_since(s: Session, phone: str | None, since: datetime, *, client: str | None = None) -> int:
+    """Codes sent since ``since``: to one number, to one client address, or (both None) site-wide."""
+    q = select(func.count()).select_from(LiveCodeRow).where(LiveCodeRow.created_at >= since)
+    if phone is not None:
+        q = q.where(LiveCodeRow.phone == phone)
+    if client is not None:
+        q = q.where(LiveCodeRow.client == client[:64])
     return int(s.scalar(q) or 0)
+
+
+def oldest_code_since(s: Session, since: datetime, *, client: str | None = None) -> datetime | None:
+    """When the oldest code of the window was sent (the refusal says when the window frees up)."""
+    q = select(func.min(LiveCodeRow.created_at)).where(LiveCodeRow.created_at >= since)
+    if client is not None:
+        q = q.where(LiveCodeRow.client == client[:64])
+    return s.scalar(q)
 
 
 def latest_code(s: Session, phone: str) -> CodeRecord | None:

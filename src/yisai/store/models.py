@@ -17,6 +17,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -362,6 +363,7 @@ class LiveCodeRow(Base):
     """A one-time sign-in code sent to a mobile number (only a salted digest is kept)."""
 
     __tablename__ = "live_codes"
+    __table_args__ = (Index("ix_live_codes_client_created", "client", "created_at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     phone: Mapped[str] = mapped_column(String(32), index=True)
@@ -371,6 +373,7 @@ class LiveCodeRow(Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     used: Mapped[bool] = mapped_column(Boolean, default=False)
+    client: Mapped[str] = mapped_column(String(64), default="", server_default="")  # who asked for it
 
 
 # ---------------------------------------------------------------- papers and check-in (issue 15)

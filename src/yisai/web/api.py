@@ -24,7 +24,7 @@ from yisai.services.registration import list_entries, list_teams
 from yisai.services.rounds import round_view
 from yisai.web import reports, views
 from yisai.web.console import client_of, save_result
-from yisai.web.core import PUBLIC, state
+from yisai.web.core import PUBLIC, login_source, state
 from yisai.web.requests import MAX_ID, Id
 
 TOKEN_AGE = 12 * 3600
@@ -94,14 +94,15 @@ def _bearer(request: Request) -> Actor:
 def token(request: Request, body: TokenRequest) -> TokenAnswer:
     """Exchange a login and password for a bearer token (rate-limited like the login page)."""
     web = state(request)
-    web.limiter.check(client_of(request), body.login)
+    source = login_source(request, body.login, client_of(request))
+    web.limiter.check(source, body.login)
     try:
         with web.ctx.work(actor=PUBLIC) as work:
             actor = authenticate(work, body.login, body.password)
     except ServiceError:
-        web.limiter.failed(client_of(request), body.login)
+        web.limiter.failed(source, body.login)
         raise
-    web.limiter.succeeded(client_of(request), body.login)
+    web.limiter.succeeded(source, body.login)
     with web.ctx.work(actor=PUBLIC) as work:
         epoch = session_epoch(work, int(actor.id))
     return TokenAnswer(token=web.token_signer.dumps({"u": int(actor.id), "e": epoch}), role=actor.role.value)

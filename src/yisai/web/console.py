@@ -54,8 +54,10 @@ from yisai.web.core import (
     PUBLIC,
     check_csrf,
     lang_of,
+    login_source,
     page,
     read_json,
+    remember_device,
     session_of,
     signed_in,
     signed_out,
@@ -150,15 +152,16 @@ async def _upload(form: dict[str, Any], key: str) -> tuple[str, bytes]:
 def password_login(request: Request, login_name: str, password: str) -> Actor:
     """Check a login and password under the per-client rate limit (console and players)."""
     web = state(request)
-    web.limiter.check(client_of(request), login_name)
+    source = login_source(request, login_name, client_of(request))
+    web.limiter.check(source, login_name)
     try:
         with web.ctx.work(actor=PUBLIC) as work:
             actor = authenticate(work, login_name, password)
     except ServiceError as exc:
         if exc.code == "bad_credentials":
-            web.limiter.failed(client_of(request), login_name)
+            web.limiter.failed(source, login_name)
         raise
-    web.limiter.succeeded(client_of(request), login_name)
+    web.limiter.succeeded(source, login_name)
     return actor
 
 
@@ -176,7 +179,9 @@ async def login(request: Request) -> Response:
     except ServiceError as exc:
         return page(request, "login.html", http_status=429 if exc.code == "rate_limited" else 401,
                     error=exc.render(lang_of(request)))
-    return signed_in(request, "/console", int(actor.id))
+    response = signed_in(request, "/console", int(actor.id))
+    remember_device(request, response, _text(form, "login"))
+    return response
 
 
 @router.post("/logout")

@@ -37,6 +37,8 @@ HERE = Path(__file__).resolve().parent
 SESSION_COOKIE = "yisai_session"
 LANG_COOKIE = "yisai_lang"
 SESSION_AGE = 12 * 3600
+DEVICE_COOKIE = "yisai_device"
+DEVICE_AGE = 180 * 24 * 3600  # a browser that signed in keeps its own allowance this long
 PUBLIC = Actor(id="public", name="public", role=Role.PLAYER)
 
 Scope = MutableMapping[str, Any]
@@ -297,6 +299,29 @@ def signed_in(request: Request, url: str, user_id: int) -> RedirectResponse:
     response = RedirectResponse(url, status_code=303)
     write_session(request, response, {"u": user_id, "e": epoch, "c": secrets.token_urlsafe(24)})
     return response
+
+
+def remember_device(request: Request, response: Response, login: str) -> None:
+    """After a correct password: a signed device cookie naming the login (OWASP's device cookie),
+    so this browser's tries are counted apart from everyone else's and guesses from other
+    clients cannot lock it out."""
+    value = state(request).signer.dumps({"l": login.strip().lower(), "d": secrets.token_urlsafe(12)})
+    response.set_cookie(DEVICE_COOKIE, value, max_age=DEVICE_AGE, httponly=True, samesite="lax",
+                        secure=state(request).secure_cookies, path="/")
+
+
+def login_source(request: Request, login: str, client: str) -> str:
+    """Whose tries a login attempt counts against: this browser's device cookie when it holds a
+    valid one for ``login``, else the client's address (shared by everyone behind it)."""
+    raw = request.cookies.get(DEVICE_COOKIE)
+    if raw:
+        try:
+            data = state(request).signer.loads(raw, max_age=DEVICE_AGE)
+        except BadSignature:
+            data = None
+        if isinstance(data, dict) and data.get("l") == login.strip().lower() and isinstance(data.get("d"), str):
+            return f"device:{data['d']}"
+    return client
 
 
 def signed_out(request: Request, url: str) -> RedirectResponse:

@@ -34,7 +34,7 @@ from yisai.services.profiles import (
     pool_for,
     save_profile,
 )
-from yisai.web.console import current_actor, password_login
+from yisai.web.console import client_of, current_actor, password_login
 from yisai.web.core import HERE, PUBLIC, check_csrf, lang_of, page, signed_in, signed_out, state
 from yisai.web.requests import Id, read_form
 
@@ -128,7 +128,7 @@ async def send_code(request: Request) -> Response:
     lang = lang_of(request)
     try:
         with state(request).ctx.work(actor=PUBLIC) as work:
-            outgoing = live_svc.request_code(work, phone)
+            outgoing = live_svc.request_code(work, phone, client=client_of(request))
     except ServiceError as exc:
         return _signin_page(request, status=exc.status, phone=phone, error=exc.render(lang))
     play_state(request).sender.send(outgoing.phone, outgoing.text.render(lang))  # after the commit
