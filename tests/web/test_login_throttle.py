@@ -63,3 +63,25 @@ def test_rotating_x_forwarded_for_against_the_real_server_is_throttled(tmp_path:
                        headers={"X-Forwarded-For": f"203.0.113.{i + 1}"})
             codes.append(r.status_code)
     assert codes[:5] == [401] * 5 and set(codes[5:]) == {429}, codes
+
+
+def test_an_operator_unlocks_a_throttled_login(site: Site) -> None:
+    attacker = site.new_client()
+    for i in range(5):
+        assert _try(attacker, "director", f"guess-{i}") == 401
+    assert _try(attacker, "director", PASSWORDS["director"]) == 429
+    operator = site.new_client()
+    assert _try(operator, "operator", PASSWORDS["operator"]) == 303
+    page = operator.get("/console/accounts").text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert csrf and "/console/accounts/director/unlock" in page
+    r = operator.post("/console/accounts/director/unlock", data={"csrf": csrf.group(1)}, follow_redirects=False)
+    assert r.status_code == 303
+    assert _try(attacker, "director", PASSWORDS["director"]) == 303  # the count is gone
+    director = site.new_client()  # a referee may not unlock
+    assert _try(director, "referee", PASSWORDS["referee"]) == 303
+    page = director.get("/console").text
+    token = re.search(r'name="csrf" value="([^"]+)"', page)
+    r = director.post("/console/accounts/director/unlock", data={"csrf": token.group(1) if token else ""},
+                      follow_redirects=False)
+    assert r.status_code == 403

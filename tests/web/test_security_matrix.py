@@ -87,6 +87,7 @@ ROUTES: dict[tuple[str, str], Rule] = {
     ("POST", "/console/accounts/{login}/password"): Rule(frozenset({OPERATOR}), event=False),
     ("POST", "/console/accounts/{login}/disable"): Rule(frozenset({OPERATOR}), event=False),
     ("POST", "/console/accounts/{login}/enable"): Rule(frozenset({OPERATOR}), event=False),
+    ("POST", "/console/accounts/{login}/unlock"): Rule(frozenset({OPERATOR}), event=False),
     ("POST", "/console/accounts/{login}/event"): Rule(frozenset({OPERATOR}), event=False),
     ("POST", "/console/accounts/{login}/max-teams"): Rule(frozenset({OPERATOR}), event=False),
     ("POST", "/console/accounts/{login}/team"): Rule(frozenset({OPERATOR}), event=False),

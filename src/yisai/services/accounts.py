@@ -335,3 +335,12 @@ def set_own_password(work: Work, password: str) -> None:
     if not work.actor.id.isdigit():
         raise Refused(Text("只有网站账号可以设置密码", "only site accounts have passwords"), code="no_account")
     work.repo.set_password_hash(int(work.actor.id), _hasher.hash(password))
+
+
+def unlock_account(work: Work, login: str) -> UserRecord:
+    """The operator's unlock of an account's sign-in throttling (the web server forgets the
+    failures it counted); recorded in the audit. Role-checked like every account change."""
+    user = find_account(work, login)
+    _check_may_manage(work, Role(user.role))
+    work.repo.audit(user.event_id, "unlock", "user", user.id, None, {"login_failures": "cleared"})
+    return user

@@ -22,6 +22,7 @@ from yisai.services.accounts import (
     set_account_active,
     set_account_event,
     set_max_teams,
+    unlock_account,
 )
 from yisai.services.context import Work
 from yisai.services.errors import Forbidden, InputError, ServiceError
@@ -29,7 +30,7 @@ from yisai.services.events import list_events
 from yisai.services.identity import Role
 from yisai.services.registration import list_teams
 from yisai.web.console import _form, _text, acting, back
-from yisai.web.core import lang_of, page
+from yisai.web.core import lang_of, page, state
 from yisai.web.hints import web_message
 
 router = APIRouter(prefix="/console/accounts", include_in_schema=False)
@@ -97,6 +98,10 @@ async def _do(request: Request, action: str, login: str = "") -> Response:
                 message = (tr(f"已恢复账号 {user.login}", f"account {user.login} enabled") if user.active
                            else tr(f"已停用账号 {user.login}, 其登录随即失效",
                                    f"account {user.login} disabled; its sessions have ended"))
+            elif action == "unlock":
+                user = unlock_account(work, login)
+                state(request).limiter.unlock(user.login)
+                message = tr(f"已解除账号 {user.login} 的登录限制", f"sign-in throttling of {user.login} cleared")
             elif action == "event":
                 view = set_account_event(work, login, _text(form, "event") or None)
                 message = (tr(f"账号 {login} 只能操作 {view.event_name}", f"{login} is limited to {view.event_name}")
@@ -143,6 +148,11 @@ async def disable(request: Request, login: str) -> Response:
 @router.post("/{login}/enable")
 async def enable(request: Request, login: str) -> Response:
     return await _do(request, "enable", login)
+
+
+@router.post("/{login}/unlock")
+async def unlock(request: Request, login: str) -> Response:
+    return await _do(request, "unlock", login)
 
 
 @router.post("/{login}/event")

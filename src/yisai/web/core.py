@@ -82,6 +82,16 @@ class LoginLimiter:
         with self._lock:
             self._recent((client, login.strip().lower()), time.monotonic()).append(time.monotonic())
 
+    def unlock(self, login: str) -> int:
+        """The operator's unlock: forget every failure counted for ``login`` (any source) in this
+        process; the number of sources that were counting."""
+        key = login.strip().lower()
+        with self._lock:
+            gone = [k for k in self._failures if k[1] == key]
+            for k in gone:
+                del self._failures[k]
+        return len(gone)
+
     def succeeded(self, client: str, login: str) -> None:
         with self._lock:
             self._failures.pop((client, login.strip().lower()), None)
