@@ -9,7 +9,7 @@ from typing import Any
 
 import xlsxwriter
 
-from yisai.registry.idcard import make_id_number
+from tests.idnumbers import make_id_number
 from yisai.registry.person import Gender
 
 HEADERS = ["序号", "姓名", "性别", "出生日期", "身份证号", "段位", "证书编号", "省份", "城市", "单位", "手机", "组别", "队名", "领队", "教练"]

@@ -11,7 +11,7 @@ from typing import Any
 
 from tests.conftest import REGULATIONS
 from tests.formats.roster_files import write_csv, xqw_rows
-from yisai.registry.idcard import make_id_number
+from tests.idnumbers import make_id_number
 from yisai.registry.person import Gender
 from yisai.services import events, registration
 from yisai.services.context import Context, Work, open_context

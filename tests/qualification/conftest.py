@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REGULATIONS
+from tests.idnumbers import make_id_number
 from tests.store.conftest import db_url
 from yisai.game.board import WHITE
 from yisai.qualifier.session import Kind
-from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender
 from yisai.services import live
 from yisai.services import qualification as q

@@ -8,11 +8,11 @@ from datetime import date, datetime
 
 import pytest
 
+from tests.idnumbers import make_id_number
 from tests.qualification.conftest import CLOSE, fields, player
 from yisai.game.board import WHITE
 from yisai.qualifier.periods import queue_refusal
 from yisai.qualifier.session import Kind
-from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team
 from yisai.services import live

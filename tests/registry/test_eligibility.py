@@ -13,8 +13,8 @@ from datetime import date
 import pytest
 
 from tests.conftest import REGULATIONS
+from tests.idnumbers import make_id_number
 from yisai.registry.eligibility import check_player, place_name, region_of
-from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.regulation import Regulation, load
 

@@ -6,7 +6,8 @@ from datetime import date
 
 import pytest
 
-from yisai.registry.idcard import MAINLAND, make_id_number, parse_id_number
+from tests.idnumbers import make_id_number
+from yisai.registry.idcard import MAINLAND, parse_id_number
 from yisai.registry.person import Gender
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import REGULATIONS
 from tests.formats.roster_files import write_csv, xqw_rows
-from yisai.registry.idcard import make_id_number
+from tests.idnumbers import make_id_number
 from yisai.registry.person import Gender
 from yisai.services import events, registration
 from yisai.services.context import Context, Forbidden, InputError, Refused, open_context

@@ -18,9 +18,9 @@ import pytest
 from sqlalchemy import select
 
 from tests.conftest import REGULATIONS, ROOT
+from tests.idnumbers import make_id_number
 from tests.store.conftest import db_url  # noqa: F401  (the fixture: both backends)
 from yisai.i18n import Text, use_language
-from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team
 from yisai.services import events, registration

@@ -12,9 +12,9 @@ import pytest
 
 from tests.conftest import REGULATIONS
 from tests.formats.roster_files import write_csv, xqw_rows
+from tests.idnumbers import make_id_number
 from yisai.cli.hints import cli_message
 from yisai.registry.entry import EntryStatus
-from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender, Player
 from yisai.services import events, registration
 from yisai.services.context import Context, Refused, open_context

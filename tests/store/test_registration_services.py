@@ -7,8 +7,8 @@ from datetime import date
 import pytest
 
 from tests.conftest import REGULATIONS
+from tests.idnumbers import make_id_number
 from yisai.registry.entry import EntryStatus
-from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team
 from yisai.services import events, registration

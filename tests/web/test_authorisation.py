@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 
 from tests.conftest import REGULATIONS
 from tests.formats.roster_files import write_xlsx, xqw_rows
+from tests.idnumbers import make_id_number
 from tests.web.conftest import NOW, Site
 from tests.web.test_console import token_of
 from yisai.cli.app import app as cli_app
-from yisai.registry.idcard import make_id_number
 from yisai.registry.person import Gender, Player
 from yisai.services.accounts import create_user
 from yisai.services.context import open_context

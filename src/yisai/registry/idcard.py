@@ -67,11 +67,3 @@ def parse_id_number(text: str) -> IdCard:
         raise ValueError(f"身份证号校验位错误: 按前17位应为{expected}, 实为{n[17]}, 请核对号码: {n}")
     gender = Gender.MALE if int(n[16]) % 2 == 1 else Gender.FEMALE
     return IdCard(n, born, gender, PROVINCES[code], _NON_MAINLAND.get(code, MAINLAND))
-
-
-def make_id_number(prefix6: str, born: date, sequence: int, gender: Gender) -> str:
-    """Build a valid number (test data and demos): ``sequence`` 0..99, gender sets digit 17."""
-    seq = f"{sequence % 100:02d}"
-    g = (1 if gender is Gender.MALE else 0) + 2 * (sequence % 5)
-    body = f"{prefix6}{born:%Y%m%d}{seq}{g % 10}"
-    return body + check_digit(body)
