@@ -23,7 +23,7 @@ from tests.store.conftest import db_url  # noqa: F401  (the fixture: both backen
 from yisai.i18n import Text, use_language
 from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team
-from yisai.services import events, registration
+from yisai.services import events, registration, withdrawal
 from yisai.services.context import Context, Work, open_context
 from yisai.services.errors import InputError, Refused, ServiceError
 from yisai.services.identity import Actor, Role
@@ -161,7 +161,7 @@ def test_service_errors_have_a_code_and_render_in_each_language(ctx: Context) ->
     with ctx.work() as w:
         e = registration.register_player(w, ev, _kid("赵四", date(2015, 5, 5)), division="少年组").entry
         assert e is not None
-        registration.withdraw_entry(w, e.id, "本人申请")
+        withdrawal.withdraw_entry(w, e.id, "本人申请")
     bad = _error(ctx, lambda w: registration.approve_entry(w, e.id))
     assert bad.code == "bad_transition"
     assert bad.params == {"entry": e.id, "status": "withdrawn", "target": "approved"}

@@ -16,7 +16,7 @@ from tests.idnumbers import make_id_number
 from yisai.cli.hints import cli_message
 from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player
-from yisai.services import events, registration
+from yisai.services import events, registration, withdrawal
 from yisai.services.context import Context, Refused, open_context
 from yisai.vocabulary.rank import Rank
 
@@ -102,7 +102,7 @@ def test_a_player_holds_one_live_entry_per_stage(ctx: Context) -> None:
     assert info.value.code == "second_live_entry" and "乙组" in info.value.render("zh")
     with ctx.work() as w:
         assert first.entry is not None
-        registration.withdraw_entry(w, first.entry.id, "改报甲组")
+        withdrawal.withdraw_entry(w, first.entry.id, "改报甲组")
         moved = registration.register_player(w, event, girl, division="甲组")
     assert moved.entry is not None and moved.entry.division == "jia"
     with ctx.work() as w:

@@ -11,7 +11,7 @@ from tests.idnumbers import make_id_number
 from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team
-from yisai.services import events, registration
+from yisai.services import events, registration, withdrawal
 from yisai.services.context import Context, InputError, Refused
 from yisai.store import EventRecord
 
@@ -102,7 +102,7 @@ def test_reject_and_withdraw_follow_the_allowed_transitions(ctx: Context) -> Non
         registration.reject_entry(w, e.id, " ")
     with ctx.work() as w:
         assert registration.reject_entry(w, e.id, "资料不全").status is EntryStatus.REJECTED
-        assert registration.withdraw_entry(w, e.id, "本人申请").status is EntryStatus.WITHDRAWN
+        assert withdrawal.withdraw_entry(w, e.id, "本人申请").status is EntryStatus.WITHDRAWN
     with pytest.raises(InputError, match="当前状态为已退赛, 不能改为已通过"), ctx.work() as w:
         registration.approve_entry(w, e.id)
 

@@ -291,3 +291,29 @@ def test_print_downloads_are_the_print_service_pdfs(site: Site) -> None:
                                  follow_redirects=False).status_code == 303  # login first
     bad = director.get("/console/events/1/print/nonsense.pdf")
     assert bad.status_code == 400
+
+
+def test_director_withdraws_and_reinstates_mid_event_from_the_console(site: Site) -> None:
+    """Round 1 is paired: withdrawing entry 3 needs the chief referee and a reason; the player
+    keeps his round-1 game, shows as 退赛 on the public standings and comes back on 恢复参赛."""
+    referee = site.login("referee")
+    r = referee.post("/console/events/1/entries/3", data={"decision": "withdraw", "note": "伤病",
+                                                          "csrf": token_of(referee)})
+    assert r.status_code == 403  # a referee cannot decide a mid-event withdrawal
+    director = site.login("director")
+    token = token_of(director)
+    r = director.post("/console/events/1/entries/3", data={"decision": "withdraw", "note": "", "csrf": token})
+    assert r.status_code == 400 and "理由" in r.text
+    r = director.post("/console/events/1/entries/3", data={"decision": "withdraw", "note": "伤病中途退赛",
+                                                           "csrf": token}, follow_redirects=False)
+    assert r.status_code == 303
+    page = director.get("/console/events/1/entries?status=withdrawn").text
+    assert "棋手3" in page and "伤病中途退赛" in page and 'value="reinstate"' in page
+    assert "棋手3（退赛）" in site.client.get("/events/1/standings/jia").text
+    r = director.post("/console/events/1/entries/3", data={"decision": "reinstate", "note": "伤愈归队",
+                                                           "csrf": token}, follow_redirects=False)
+    assert r.status_code == 303
+    assert "棋手3（退赛）" not in site.client.get("/events/1/standings/jia").text
+    with open_context(site.db) as c, c.work() as w:
+        actions = [(a.action, a.note) for a in w.repo.audit_log(1, "entry", "3")]
+    assert ("withdraw", "伤病中途退赛") in actions and ("reinstate", "伤愈归队") in actions

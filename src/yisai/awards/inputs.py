@@ -52,6 +52,8 @@ class EventResults:
     games: Mapping[str, Sequence[Game]] = field(default_factory=dict)
     rounds: Mapping[str, int] = field(default_factory=dict)
     lot_seed: int = 0  # the event's seed: a lot among players (a single board prize still tied)
+    # division → player id → "withdrawn" / "disqualified": who left the event (not in ``entrants``)
+    left: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def ranking_tables(self) -> dict[RankingKey, RankingTable]:
         """Every ranking list of the regulation that is given or derivable, by (division, id)."""

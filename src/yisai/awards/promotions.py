@@ -9,6 +9,9 @@ Reading of the regulation's data (``yisai.regulation.promotions``):
 * ``must_play_all_rounds``: a player absent from a round — no game in it, or his own forfeit
   (弃权, 双方弃权) — is not promoted, whatever his wins. The rounds are those every player of
   the division is meant to play (a same-place final played by some only is not required).
+* ``withdrawn_excluded`` (default): a player who withdrew (退赛) or was disqualified is not
+  granted, however many games he won — apart from ``must_play_all_rounds``, so a regulation can
+  refuse 中途退赛 yet accept a single forfeited round.
 * The step with the most wins reached is the grant: ``promote`` ranks up from the rank at entry
   (1级 → 1段 is one step), never above ``highest``; ``rank`` grades to that rank. A grant that
   is not above the rank held is no promotion and is listed with the reason.
@@ -160,12 +163,18 @@ def compute_promotions(results: EventResults) -> PromotionReport:
         promoted: list[Promotion] = []
         refused: list[NotPromoted] = []
         steps = sorted(rule.steps, key=lambda s: -s.wins)
-        for pid in results.division_entrants(rule.division):
+        left = results.left.get(rule.division, {})
+        for pid in [*results.division_entrants(rule.division), *left]:
             p = results.players.get(pid)
             if p is None or not _covers(rule, p):
                 continue
             before = str(p.rank) if p.rank is not None else ""
             wc = count_wins(pid, games, rounds, rule)
+            if pid in left and rule.withdrawn_excluded:
+                what = (tr("中途退赛", "withdrew during the event") if left[pid] == "withdrawn"
+                        else tr("被取消资格", "disqualified"))
+                refused.append(NotPromoted(pid, p.name, before, wc.wins, what + tr(", 不予授予", ": not granted")))
+                continue
             if wc.missing_results:
                 refused.append(NotPromoted(pid, p.name, before, wc.wins, tr(
                     f"第{'、'.join(map(str, wc.missing_results))}轮成绩未录入",

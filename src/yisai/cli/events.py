@@ -61,14 +61,17 @@ def show_cmd(
     say(tr(f"抽签种子: {ev.seed}", f"lot seed: {ev.seed}"))
     say(tr(f"建立: {ev.created_at:%Y-%m-%d %H:%M} ({ev.created_by})", f"created: {ev.created_at}"))
     say(tr(f"棋手 {summary.players} 人, 队伍 {summary.teams} 支", f"{summary.players} players, {summary.teams} teams"))
+    # 取消资格 is rare: its column only when some entry has it (the table stays narrow)
+    shown = [s for s in EntryStatus if s is not EntryStatus.DISQUALIFIED
+             or any(c.get(s) for c in summary.entries.values())]
     table = Table(
         tr("组别", "division"), tr("出生日期", "born"),
-        *(s.label for s in EntryStatus), title=tr("报名情况", "entries"),
+        *(s.label for s in shown), title=tr("报名情况", "entries"),
     )  # fmt: skip
     for d in reg.divisions:
         counts = summary.entries.get(d.id, {})
         born = window_text(d.eligibility.born_from, d.eligibility.born_to)
-        table.add_row(f"{d.name} ({d.id})", born, *(str(counts.get(s, 0)) for s in EntryStatus))
+        table.add_row(f"{d.name} ({d.id})", born, *(str(counts.get(s, 0)) for s in shown))
     console.print(table)
 
 

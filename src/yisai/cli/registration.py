@@ -336,13 +336,43 @@ def entry_reject(
 @entry_app.command("withdraw")
 def entry_withdraw(
     entry_id: Annotated[str, typer.Argument(help="报名编号")],
-    reason: Annotated[str, typer.Option("--reason", help="退赛原因")] = "",
+    reason: Annotated[str, typer.Option("--reason", help="退赛原因 (比赛开始后必填, 仅裁判长)")] = "",
     db: DbOption = None,
 ) -> None:
-    """退赛 (撤销报名)."""
+    """退赛: 已下的对局保留 (计入对手分与团体), 此后不再编排。"""
+    from yisai.services.withdrawal import withdraw_entry
+
     with command_work(db) as work:
-        e = reg.withdraw_entry(work, entry_id, reason)
+        e = withdraw_entry(work, entry_id, reason)
     say(tr(f"报名 #{e.id} 已退赛", f"entry #{e.id} withdrawn"), "green")
+
+
+@entry_app.command("disqualify")
+def entry_disqualify(
+    entry_id: Annotated[str, typer.Argument(help="报名编号")],
+    reason: Annotated[str, typer.Option("--reason", help="取消资格的理由 (必填)")] = "",
+    db: DbOption = None,
+) -> None:
+    """取消资格 (裁判长): 不计名次; 已赛对局按规程 withdrawal.disqualified_games 处理。"""
+    from yisai.services.withdrawal import disqualify_entry
+
+    with command_work(db) as work:
+        e = disqualify_entry(work, entry_id, reason)
+    say(tr(f"报名 #{e.id} 已取消资格: {e.note}", f"entry #{e.id} disqualified: {e.note}"), "green")
+
+
+@entry_app.command("reinstate")
+def entry_reinstate(
+    entry_id: Annotated[str, typer.Argument(help="报名编号")],
+    reason: Annotated[str, typer.Option("--reason", help="恢复参赛的理由 (必填)")] = "",
+    db: DbOption = None,
+) -> None:
+    """恢复参赛 (裁判长): 退赛或取消资格的报名恢复为已通过, 自下一轮起参加编排。"""
+    from yisai.services.withdrawal import reinstate_entry
+
+    with command_work(db) as work:
+        e = reinstate_entry(work, entry_id, reason)
+    say(tr(f"报名 #{e.id} 已恢复参赛", f"entry #{e.id} reinstated"), "green")
 
 
 @entry_app.command("pay")
@@ -361,7 +391,7 @@ def entry_pay(
 def entry_list(
     division: Annotated[str | None, typer.Option("--division", "-d", help="组别")] = None,
     status: Annotated[
-        str | None, typer.Option("--status", help="pending / approved / rejected / withdrawn")
+        str | None, typer.Option("--status", help="pending / approved / rejected / withdrawn / disqualified")
     ] = None,
     event: EventOption = None,
     db: DbOption = None,
@@ -372,7 +402,7 @@ def entry_list(
         try:
             wanted = EntryStatus(status)
         except ValueError:
-            fail(tr(f"--status {status}: 应为 pending/approved/rejected/withdrawn", f"bad --status {status}"))
+            fail(tr(f"--status {status}: 应为 pending/approved/rejected/withdrawn/disqualified", f"bad --status {status}"))
     with command_work(db) as work:
         ev = resolve_event(work, event)
         views = reg.list_entries(work, ev, division=division, status=wanted)

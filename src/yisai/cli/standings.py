@@ -32,9 +32,9 @@ def render_table(st: Standings, console: Console, title: str = "") -> None:
         table.add_column(h)
     for k in st.shown_keys:
         table.add_column(k.title, justify="right")
-    for row in st.rows:
+    for row in st.listed:
         p = row.player
-        cells = [place_text(row), p.name, p.club, str(p.rank) if p.rank is not None else ""]
+        cells = [place_text(row), p.marked_name, p.club, str(p.rank) if p.rank is not None else ""]
         cells += [text(row.values.get(k.key)) for k in st.shown_keys]
         table.add_row(*cells)
     console.print(table)

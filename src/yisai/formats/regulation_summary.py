@@ -177,6 +177,17 @@ def summarize(reg: Regulation, *, ids: bool = True) -> list[str]:
         else tr("未下的弃权局不计入对手分(与轮空相同); 超时判负计入",
                 "Forfeited games not played do not count in SOS (as a bye); losses on time count")
     ) + _default(sc, "forfeit_counts_in_sos"))
+    wd = reg.withdrawal
+    out.append((tr("中途退赛者保留已赛成绩和名次(标注“退赛”)", "Players who withdraw keep their games and a place (marked)")
+                if wd.withdrawn_ranked else
+                tr("中途退赛者已赛对局有效(计入对手分), 但不计名次、不参加录取",
+                   "Players who withdraw: their games stand (in SOS), but they take no place or prize"))
+               + _default(wd, "withdrawn_ranked"))
+    out.append((tr("被取消资格者不计名次, 已赛对局成绩有效", "Disqualified players take no place; their games stand")
+                if wd.disqualified_games == "stand" else
+                tr("被取消资格者不计名次, 已赛对局全部判负 (对手计胜)",
+                   "Disqualified players take no place; all their games count as their losses"))
+               + _default(wd, "disqualified_games"))
     out += _ranking(tr("个人名次", "Individual ranking"), reg.ranking)
     for d in reg.divisions:
         if d.ranking_rules:
@@ -192,7 +203,8 @@ def summarize(reg: Regulation, *, ids: bool = True) -> list[str]:
     if reg.promotions:
         out += ["", _section("升段/定级", "Promotion by wins")]
         for pr in reg.promotions:
-            mark = _defaults_note(pr, ("forfeit_wins_count", "byes_count", "must_play_all_rounds"))
+            mark = _defaults_note(pr, ("forfeit_wins_count", "byes_count", "must_play_all_rounds",
+                                       "withdrawn_excluded"))
             out.append(f"{reg.division(pr.division).name}: {promotion_text(pr, mark)}")
     out += ["", _section("费用", "Fees"), *_fees(reg)]
     out += ["", _section("报名", "Registration"), *_registration(reg)]

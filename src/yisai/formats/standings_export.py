@@ -40,12 +40,15 @@ def text(value: object) -> str:
 
 
 def place_text(row: StandingRow) -> str:
+    """``3``, ``3=`` (shared), or ``—`` for a player without a place (退赛/取消资格)."""
+    if not row.place:
+        return "—"
     return f"{row.place}=" if row.shared else str(row.place)
 
 
 def _row_cells(st: Standings, row: StandingRow) -> list[str]:
     p = row.player
-    cells = [place_text(row), p.name, p.club, str(p.rank) if p.rank is not None else ""]
+    cells = [place_text(row), p.marked_name, p.club, str(p.rank) if p.rank is not None else ""]
     cells += [text(row.values.get(k.key)) for k in st.shown_keys]
     return cells
 
@@ -55,7 +58,7 @@ def to_csv(st: Standings) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(fixed_headers() + [k.title for k in st.shown_keys])
-    for row in st.rows:
+    for row in st.listed:
         w.writerow(_row_cells(st, row))
     return buf.getvalue()
 
@@ -74,9 +77,10 @@ def to_json(st: Standings) -> str:
                 "name": row.player.name,
                 "club": row.player.club,
                 "rank": str(row.player.rank) if row.player.rank is not None else None,
+                **({"status": row.player.status} if row.player.status else {}),
                 "values": {k.key: plain(row.values.get(k.key)) for k in st.shown_keys},
             }
-            for row in st.rows
+            for row in st.listed
         ],
     }
     return json.dumps(data, ensure_ascii=False, indent=2)
@@ -98,13 +102,13 @@ def to_xlsx(st: Standings) -> bytes:
     headers = fixed_headers() + [k.title for k in st.shown_keys]
     for c, h in enumerate(headers):
         ws.write(row0, c, h, bold)
-    for r, row in enumerate(st.rows, start=row0 + 1):
+    for r, row in enumerate(st.listed, start=row0 + 1):
         p = row.player
-        if row.shared:  # "3=" (shared place) stays text; a plain place is a number to sort by
+        if row.shared or not row.place:  # "3=" or "—" stays text; a plain place is a number to sort by
             ws.write_string(r, 0, place_text(row), txt)
         else:
             ws.write_number(r, 0, row.place)
-        ws.write_string(r, 1, p.name, txt)
+        ws.write_string(r, 1, p.marked_name, txt)
         ws.write_string(r, 2, p.club, txt)
         ws.write_string(r, 3, str(p.rank) if p.rank is not None else "", txt)
         for c, k in enumerate(st.shown_keys, start=4):

@@ -7,7 +7,8 @@ game with ``white is None``. ``played`` is False for forfeits (弃权) and byes,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 
@@ -63,3 +64,23 @@ class Game:
             return "W"
         black_won = r == Result.BLACK_WINS
         return "W" if black_won == (player == self.black) else "L"
+
+
+def forfeited_by(games: Iterable[Game], players: Collection[str]) -> list[Game]:
+    """The ledger with every game of ``players`` scored as their loss (取消资格, 已赛对局全部判负):
+    each is won by the opponent (both in ``players`` → both lose). A game played over the board
+    stays played (its colours and its place in 对手分 are facts); byes and games not yet
+    decided are left as they are, and so is every game of nobody in ``players``."""
+    gone = set(players)
+    out: list[Game] = []
+    for g in games:
+        b_gone, w_gone = g.black in gone, g.white in gone
+        if g.is_bye or g.result == Result.UNKNOWN or not (b_gone or w_gone):
+            out.append(g)
+            continue
+        if b_gone and w_gone:
+            result = Result.BOTH_LOSE
+        else:
+            result = Result.WHITE_WINS if b_gone else Result.BLACK_WINS
+        out.append(replace(g, result=result, reason="取消资格"))
+    return out

@@ -12,20 +12,27 @@ class EntryStatus(StrEnum):
     APPROVED = "approved"
     REJECTED = "rejected"
     WITHDRAWN = "withdrawn"
+    DISQUALIFIED = "disqualified"  # 取消资格: by the chief referee, never by the player
 
     @property
     def label(self) -> str:
-        return {"pending": "待审核", "approved": "已通过", "rejected": "未通过", "withdrawn": "已退赛"}[
-            self.value
-        ]
+        return {"pending": "待审核", "approved": "已通过", "rejected": "未通过", "withdrawn": "已退赛",
+                "disqualified": "取消资格"}[self.value]
+
+    @property
+    def has_left(self) -> bool:
+        """Withdrawn or disqualified: not paired again, but games already played still stand."""
+        return self in (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED)
 
 
-# Which decisions may follow which: a withdrawn entry is final (re-register instead).
+# Which decisions may follow which. A withdrawn or disqualified entry is never simply approved:
+# the way back is 恢复参赛, the chief referee's decision with a reason (services.withdrawal).
 TRANSITIONS: dict[EntryStatus, frozenset[EntryStatus]] = {
     EntryStatus.PENDING: frozenset({EntryStatus.APPROVED, EntryStatus.REJECTED, EntryStatus.WITHDRAWN}),
-    EntryStatus.APPROVED: frozenset({EntryStatus.REJECTED, EntryStatus.WITHDRAWN}),
+    EntryStatus.APPROVED: frozenset({EntryStatus.REJECTED, EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED}),
     EntryStatus.REJECTED: frozenset({EntryStatus.APPROVED, EntryStatus.WITHDRAWN}),
-    EntryStatus.WITHDRAWN: frozenset(),
+    EntryStatus.WITHDRAWN: frozenset({EntryStatus.DISQUALIFIED}),
+    EntryStatus.DISQUALIFIED: frozenset(),
 }
 
 

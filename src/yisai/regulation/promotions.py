@@ -48,6 +48,8 @@ class PromotionRule(Strict):
     forfeit_wins_count: bool = Field(False, description="对方弃权的胜局计入胜局数")
     byes_count: bool = Field(False, description="轮空计入胜局数")
     must_play_all_rounds: bool = Field(True, description="须参加全部轮次 (本人弃权或缺席即不授予)")
+    withdrawn_excluded: bool = Field(
+        True, description="中途退赛或被取消资格者不予授予 (未下满N轮(中途退赛)者不予升段); 与 must_play_all_rounds 无关")
     note: str | None = Field(None, description="如 由中国围棋协会审核后颁发证书")
 
     @model_validator(mode="after")

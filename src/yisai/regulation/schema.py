@@ -23,6 +23,7 @@ from yisai.regulation.rank_awards import RankAwardRule
 from yisai.regulation.rules import PairingRules, PlayRules, RankingRules, Scoring, Strict
 from yisai.regulation.stages import Stage
 from yisai.regulation.teams import TeamRules
+from yisai.regulation.withdrawal import Withdrawal
 
 
 class Regulation(Strict):
@@ -45,6 +46,9 @@ class Regulation(Strict):
     rank_awards: list[RankAwardRule] = Field(default_factory=list)
     promotions: list[PromotionRule] = Field(
         default_factory=list, description="升段/定级: 按胜局数授予段级位"
+    )
+    withdrawal: Withdrawal = Field(
+        default_factory=Withdrawal, description="中途退赛与取消资格: 名次与已赛对局"
     )
     fees: Fees = Field(default_factory=Fees)
     registration: Registration = Field(default_factory=Registration)

@@ -75,6 +75,8 @@ def promotion_text(rule: PromotionRule, settings_mark: str = "") -> str:
     extra.append(tr("轮空计胜局", "byes count as wins") if rule.byes_count else tr("轮空不计胜局", "byes do not count"))
     if rule.must_play_all_rounds:
         extra.append(tr("须参加全部轮次", "must play every round"))
+    extra.append(tr("中途退赛者不予授予", "not for players who withdraw") if rule.withdrawn_excluded
+                 else tr("中途退赛者按已赛胜局授予", "players who withdraw are granted by the wins they have"))
     text += tr("（", " (") + tr("，", ", ").join(extra) + tr("）", ")") + settings_mark
     if rule.note:
         text += f"; {rule.note}"

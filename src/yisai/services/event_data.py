@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING
 
 from yisai.i18n import Text
 from yisai.record import Game
+from yisai.record.games import forfeited_by
 from yisai.record.groups import KNOCKOUT_GROUP, PLACEMENT_GROUP
+from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Player
 from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Work
@@ -61,10 +63,34 @@ def group_members(work: Work, event: EventRecord, division: str, stage: Stage) -
     return groups
 
 
+def division_games(work: Work, event: EventRecord, division: str, stage: Stage) -> list[Game]:
+    """The stage's games as they count for pairing and standings: as recorded, except that a
+    disqualified player's games are his losses where the regulation says so
+    (``withdrawal.disqualified_games = "forfeit"``)."""
+    games = work.repo.games(event.id, division, stage=stage.id)
+    if regulation_of(event).withdrawal.disqualified_games == "forfeit":
+        gone = [e.player_id for e in work.repo.list_entries(event.id, division=division,
+                                                             status=EntryStatus.DISQUALIFIED)]
+        if gone:
+            return forfeited_by(games, gone)
+    return games
+
+
+def left_players(work: Work, event: EventRecord, division: str) -> dict[str, tuple[Player, EntryStatus]]:
+    """Players whose entry in the division was withdrawn or disqualified (退赛/取消资格), with
+    the status: they are paired no more, but the games they played still stand."""
+    players = work.repo.players_by_id(event.id)
+    return {
+        e.player_id: (players[e.player_id], e.status)
+        for e in work.repo.list_entries(event.id, division=division, stage="",
+                                        status=(EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED))
+    }
+
+
 def stage_games(work: Work, event: EventRecord, division: str, stage: Stage) -> list[Game]:
     """The games that count in the stage's standings: all but a knockout bracket's (those
     decide places by the bracket, never by points)."""
-    games = work.repo.games(event.id, division, stage=stage.id)
+    games = division_games(work, event, division, stage)
     if not _has_knockout(stage, division):
         return games
     bracket = set(work.repo.round_numbers(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP))
@@ -106,6 +132,11 @@ def standings_input(
         group_of = {pid: g for g, members in group_members(work, event, did, st).items() for pid in members}
         games += dgames
         rounds = max(rounds, max((g.round for g in dgames), default=0))
+        # who left keeps the games played: listed (退赛/取消资格) when he has any in this stage
+        in_games = {g.black for g in dgames} | {g.white for g in dgames if g.white}
+        left = {pid: ps for pid, ps in left_players(work, event, did).items() if pid in in_games}
+        status = {pid: s.value for pid, (_p, s) in left.items()}
+        dplayers += [p for p, _s in left.values()]
         players += [
             StandingsPlayer(
                 id=p.id,
@@ -119,6 +150,8 @@ def standings_input(
                     **({"team": teams[p.id]} if p.id in teams else {}),
                     **({"group": group_of[p.id]} if p.id in group_of else {}),
                 },
+                status=status.get(p.id, ""),
+                ranked=reg.withdrawal.keeps_place(status.get(p.id, "")),
             )
             for p in dplayers
         ]

@@ -442,14 +442,16 @@ def approved_players(work: Work, event: EventRecord, division: str, stage: str =
 # ------------------------------------------------------------------ decisions
 
 
-def _entry_for_change(work: Work, entry_id: str | int, target: EntryStatus) -> tuple[Entry, EventRecord]:
+def _entry_for_change(work: Work, entry_id: str | int, target: EntryStatus | None) -> tuple[Entry, EventRecord]:
+    """The entry and its event, in the actor's event scope; ``target``: the status it may take
+    by ``TRANSITIONS`` (None: the caller checks)."""
     try:
         entry = work.repo.get_entry(entry_id)
         event = work.repo.get_event(work.repo.entry_event(entry_id))
     except NotFound as exc:
         raise InputError(exc.text, code="entry_not_found", params={"entry": str(entry_id)}) from None
     work.check_event(event.id)
-    if target not in TRANSITIONS[entry.status]:
+    if target is not None and target not in TRANSITIONS[entry.status]:
         raise InputError(
             Text(f"报名{entry.id}当前状态为{entry.status.label}, 不能改为{target.label}",
                  f"entry {entry.id} is {entry.status.value}; it cannot become {target.value}"),
@@ -533,17 +535,6 @@ def reject_entry(work: Work, entry_id: str | int, reason: str) -> Entry:
     )
     saved = work.repo.update_entry(updated, "reject", reason.strip())
     work.emit("entry_rejected", event.id, entry=saved.id)
-    return saved
-
-
-def withdraw_entry(work: Work, entry_id: str | int, reason: str = "") -> Entry:
-    work.require(Action.REGISTER)
-    entry, event = _entry_for_change(work, entry_id, EntryStatus.WITHDRAWN)
-    work.check_event(event.id)
-    check_may_change_player(work, event, work.repo.get_player(entry.player_id))
-    updated = entry.model_copy(update={"status": EntryStatus.WITHDRAWN, "note": reason.strip() or entry.note})
-    saved = work.repo.update_entry(updated, "withdraw", reason.strip())
-    work.emit("entry_withdrawn", event.id, entry=saved.id)
     return saved
 
 

@@ -17,7 +17,14 @@ from yisai.regulation.divisions import RankingList
 from yisai.regulation.stages import KnockoutFormat, RoundRobinFormat, TwoGroupSwissFormat
 from yisai.services.brackets import bracket_final_order
 from yisai.services.context import InputError, Work
-from yisai.services.event_data import PLACEMENT_GROUP, current_order, group_members, standings_input
+from yisai.services.event_data import (
+    PLACEMENT_GROUP,
+    current_order,
+    division_games,
+    group_members,
+    left_players,
+    standings_input,
+)
 from yisai.services.events import playing_stage, regulation_of, resolve_event
 from yisai.services.registration import approved_players
 from yisai.standings import Standings, StandingsInput, compute_standings
@@ -150,7 +157,7 @@ def load_event_results(work: Work, event_ref: str | int | None) -> EventResults:
         if not entrants[d.id] or not reg.promotions:
             continue
         stage = playing_stage(reg, d.id)
-        games[d.id] = work.repo.games(event.id, d.id, stage=stage.id)
+        games[d.id] = division_games(work, event, d.id, stage)
         rounds[d.id] = rounds_for_everyone(stage.format_for(d.id), games[d.id])
     from yisai.services.team_matches import event_team_matches
     from yisai.standings.teams import draw_team_lot
@@ -168,6 +175,8 @@ def load_event_results(work: Work, event_ref: str | int | None) -> EventResults:
         # 抽签 between teams really draws: once per event, from its stored seed
         team_lot=draw_team_lot([t.id for t in teams], event.seed),
         lot_seed=event.seed,
+        left={d.id: {pid: status.value for pid, (_p, status) in left_players(work, event, d.id).items()}
+              for d in reg.divisions},
     )
 
 

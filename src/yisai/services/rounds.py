@@ -51,6 +51,7 @@ from yisai.services.errors import Conflict, Hint
 from yisai.services.event_data import (
     PLACEMENT_GROUP,
     current_order,
+    division_games,
     division_players,
     entrants_of,
     group_members,
@@ -126,7 +127,7 @@ def pair(
     entrants = entrants_of(players, team_of(work, event))
     rules = reg.pairing_for(division)
     scoring = reg.scoring_for(division)
-    games = work.repo.games(event.id, division, stage=stage.id)
+    games = division_games(work, event, division, stage)
     explicit_controls = controls is not None and controls != Controls()
     controls = controls or Controls()
     # Check-in (报到, issue 15): players not checked in sit out (round 1's are kept as late

@@ -83,6 +83,28 @@ def compute_standings(
         missing = [pid for pid in sub if pid not in known]
         if missing:
             raise ValueError(tr(f"名单中没有这些选手: {missing}", f"unknown players: {missing}"))
+    wanted = None if sub is None else set(sub)
+    unranked = [p.id for p in inp.players if not p.ranked and (wanted is None or p.id in wanted)]
+    if not unranked:
+        return _compute(inp, r, criteria, sub, lot_seed, undefeated_champion)
+    # 退赛 / 取消资格 without a place: the others are ranked as if they were not there (their
+    # games still count for everyone's criteria); they follow below, in the same order, unplaced.
+    gone = set(unranked)
+    st = _compute(inp, r, criteria, [pid for pid in (sub if sub is not None else (p.id for p in inp.players))
+                                     if pid not in gone], lot_seed, undefeated_champion)
+    below = _compute(inp, r, criteria, unranked, lot_seed, undefeated_champion)
+    st.unranked = [StandingRow(0, row.player, row.values) for row in below.rows]
+    return st
+
+
+def _compute(
+    inp: StandingsInput,
+    r: int,
+    criteria: Sequence[CriterionRef] | None,
+    sub: list[str] | None,
+    lot_seed: int,
+    undefeated_champion: bool | None,
+) -> Standings:
     if criteria is None:
         if isinstance(inp.opengotha, OGParameters):
             crits = [c for c in inp.opengotha.criteria if c != "NULL"]

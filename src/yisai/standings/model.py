@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from yisai.i18n import tr
 from yisai.record import Game
 from yisai.regulation.rules import RankingRules, Scoring
 from yisai.vocabulary.rank import Rank
@@ -34,6 +35,18 @@ class StandingsPlayer:
     country: str = ""
     first_name: str = ""
     last_name: str = ""
+    status: str = ""  # "" in play; "withdrawn" 退赛 or "disqualified" 取消资格 (shown beside the name)
+    ranked: bool = True  # False: listed after the ranked rows, without a place (Standings.unranked)
+
+    @property
+    def marked_name(self) -> str:
+        """The name as lists print it: ``张三（退赛）`` for a player who left the event."""
+        mark = STATUS_MARKS.get(self.status)
+        return f"{self.name}（{tr(*mark)}）" if mark else self.name
+
+
+STATUS_MARKS: Mapping[str, tuple[str, str]] = {
+    "withdrawn": ("退赛", "withdrawn"), "disqualified": ("取消资格", "disqualified")}
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,7 +69,8 @@ def subset_of(standings: Standings, ids: Iterable[str], basis: str = "") -> Stan
                 f"按{basis}: 第{full[up.player.id]}名在第{full[low.player.id]}名之前",
                 f"by {basis}: place {full[up.player.id]} before place {full[low.player.id]}"),
                 up.place, low.place)
-    return replace(standings, rows=rows, decisions=decisions)
+    return replace(standings, rows=rows, decisions=decisions,
+                   unranked=[r for r in standings.unranked if r.player.id in wanted])
 
 
 def order_places_below(places: Sequence[tuple[int, str, str]], rules: Sequence[PlacesBelow],

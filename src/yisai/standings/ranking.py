@@ -166,6 +166,14 @@ class Standings:
     title: str = ""
     mode: str = "chinese"  # or "opengotha"
     display: list[RankKey] = field(default_factory=list)  # columns shown; default: the keys
+    # 退赛/取消资格 players without a place (regulation.withdrawal): shown after ``rows``, place 0,
+    # never in prize lists or awards, which read ``rows``
+    unranked: list[StandingRow] = field(default_factory=list)
+
+    @property
+    def listed(self) -> list[StandingRow]:
+        """Every row a printed list shows: the ranked ones, then those without a place."""
+        return self.rows + self.unranked if self.unranked else self.rows
 
     @property
     def shown_keys(self) -> list[RankKey]:

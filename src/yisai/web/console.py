@@ -49,6 +49,7 @@ from yisai.services.registration import (
 from yisai.services.round_results import current_conflict, record_result
 from yisai.services.rounds import ImportReport as SheetReport
 from yisai.services.rounds import import_results, pair, round_view, sheet_lines, sheet_title
+from yisai.services.withdrawal import disqualify_entry, reinstate_entry, withdraw_entry
 from yisai.web import reports, views
 from yisai.web.core import (
     PUBLIC,
@@ -267,6 +268,14 @@ async def decide_entry(request: Request, event_id: Id, entry_id: str) -> Respons
         elif decision in ("paid", "unpaid"):
             work.require(Action.APPROVE)
             set_fee_paid(work, entry_id, decision == "paid", note)
+        elif decision == "withdraw":  # 退赛; mid-event the service asks for the chief referee and a reason
+            withdraw_entry(work, entry_id, note)
+        elif decision == "disqualify":
+            work.require(Action.APPROVE)
+            disqualify_entry(work, entry_id, note)
+        elif decision == "reinstate":
+            work.require(Action.APPROVE)
+            reinstate_entry(work, entry_id, note)
         else:
             raise InputError(Text(f"未知操作: {decision}", f"unknown decision: {decision}"))
     return back(f"/console/events/{event_id}/entries", tr("已保存", "saved"))

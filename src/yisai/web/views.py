@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from yisai.formats.standings_export import plain, text
+from yisai.formats.standings_export import place_text, plain, text
 from yisai.i18n import tr
 from yisai.record import Game, Result
 from yisai.record.groups import group_label, group_title
@@ -24,7 +24,8 @@ from yisai.services.rounds import RoundView
 from yisai.services.team_matches import board_result_word, team_match_stage, team_round_view
 from yisai.standings.ranking import Standings
 
-STATUS_EN = {"pending": "pending", "approved": "approved", "rejected": "rejected", "withdrawn": "withdrawn"}
+STATUS_EN = {"pending": "pending", "approved": "approved", "rejected": "rejected", "withdrawn": "withdrawn",
+             "disqualified": "disqualified"}
 
 
 def gender_label(g: Gender | None) -> str:
@@ -152,9 +153,9 @@ def has_groups(st: Standings) -> bool:
 def standings_rows(st: Standings, *, gender: bool = False, group: bool = False) -> list[tuple[str, list[str]]]:
     """(player id, cells) per row, every tie-break column included (public data only)."""
     out = []
-    for row in st.rows:
+    for row in st.listed:
         p = row.player
-        cells = [f"{row.place}=" if row.shared else str(row.place), p.name]
+        cells = [place_text(row), p.marked_name]
         if gender:
             g = p.tags.get("gender")
             cells.append(gender_label(Gender(g)) if g else "")
@@ -175,8 +176,9 @@ def standings_json(st: Standings) -> dict[str, Any]:
             {"place": r.place, "shared": r.shared, "id": r.player.id, "name": r.player.name,
              "club": r.player.club, "rank": str(r.player.rank) if r.player.rank is not None else "",
              "gender": r.player.tags.get("gender"), **({"group": r.player.tags["group"]} if "group" in r.player.tags else {}),
+             **({"status": r.player.status} if r.player.status else {}),
              "values": {k.key: plain(r.values.get(k.key)) for k in keys}}
-            for r in st.rows
+            for r in st.listed
         ],
     }
 

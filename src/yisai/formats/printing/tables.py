@@ -19,8 +19,8 @@ def standings_table(title: str, st: Standings, order: Sequence[tuple[str, str]] 
     ``order`` — (player id, place text) pairs — prints those players in that order with those
     places instead (a same-place final decides the places; the values stay the standings').
     """
-    by_id = {row.player.id: row for row in st.rows}
-    keyed = [(place_text(row), row) for row in st.rows] if order is None else \
+    by_id = {row.player.id: row for row in st.listed}
+    keyed = [(place_text(row), row) for row in st.listed] if order is None else \
         [(place, by_id[pid]) for pid, place in order if pid in by_id]
     columns = [Column(tr("名次", "Place"), "right"), Column(tr("姓名", "Name"), share=1.3)]
     if gender:
@@ -32,7 +32,7 @@ def standings_table(title: str, st: Standings, order: Sequence[tuple[str, str]] 
     rows = []
     for place, row in keyed:
         p = row.player
-        cells = [place, p.name]
+        cells = [place, p.marked_name]
         if gender:
             cells.append({"M": tr("男", "M"), "F": tr("女", "F")}.get(p.tags.get("gender", ""), ""))
         cells += [p.club, str(p.rank) if p.rank is not None else ""]
