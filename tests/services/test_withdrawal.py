@@ -264,3 +264,80 @@ def test_promotion_refuses_a_withdrawn_player_apart_from_a_forfeited_round(tmp_p
     # P5 won round 1 (one win is enough under this rule) but withdrew: refused, with the reason.
     line = next(ln for ln in out.splitlines() if "P5" in ln)
     assert "中途退赛" in line and "不予授予" in line
+
+
+def test_a_player_who_leaves_after_the_group_stage_meets_nobody_in_the_same_place_final(
+        tmp_path: Path) -> None:
+    """Seed 000's final: groups A/B, 9 rounds, then A_k–B_k. Group A's leader withdraws after
+    round 9: round 10 pairs the others only, and his games still stand in the standings."""
+    from tests.conftest import REGULATIONS
+    from yisai.services import reports
+    from yisai.services.demo_event import (
+        play_round,
+        register_all,
+        registration_moment,
+        shanhai_people,
+    )
+    from yisai.services.event_data import group_members
+    from yisai.services.events import (
+        create_event,
+        playing_stage,
+        read_regulation_file,
+        regulation_of,
+    )
+    from yisai.services.registration import approved_players
+    from yisai.services.rounds import pair
+    from yisai.services.withdrawal import withdraw_entry
+
+    path = REGULATIONS / "2025-shanhai-cup.toml"
+    with open_context(str(tmp_path / "f.sqlite"), actor="裁判长",
+                      now=registration_moment(read_regulation_file(path)[1])) as ctx:
+        with ctx.work() as w:
+            event = create_event(w, path, seed=20250430)
+            reg = regulation_of(event)
+            people, teams = shanhai_people(event.seed, 0.1)
+            register_all(w, event, reg, people, teams)
+        for r in range(1, 10):
+            with ctx.work() as w:
+                play_round(w, event, "open", r, event.seed + r)
+        with ctx.work() as w:
+            groups = group_members(w, event, "open", playing_stage(reg, "open"))
+            first_a = reports.event_standings(w, event.id, "公开组").standings.rows[0].player.id
+            assert first_a in groups["A"] or first_a in groups["B"]
+            (entry,) = [e for e in w.repo.list_entries(event.id, division="open", player_id=first_a)]
+            withdraw_entry(w, entry.id, "赛后离会, 不参加同名次决赛")
+            n_playing = len(approved_players(w, event, "open"))
+        with ctx.work() as w:
+            paired = pair(w, str(event.id), "open", 10)
+        with ctx.work() as w:
+            (r10,) = [r for r in w.repo.list_rounds(event.id, "open") if r.number == 10]
+            seated = {g.black for g in r10.games} | {g.white for g in r10.games if g.white}
+            assert first_a not in seated and seated
+            assert paired is not None
+            rows = reports.event_standings(w, event.id, "公开组").standings.listed
+            (mine,) = [r for r in rows if r.player.id == first_a]
+            assert mine.player.status == "withdrawn" and mine.values["score"] > 0
+            assert len(rows) == n_playing + 1
+
+
+def test_a_group_winner_who_withdraws_is_not_drawn_into_the_knockout(tmp_path: Path) -> None:
+    """The round-robin + knockout example (tests/services/rrko_event.py): group A ends 16, then
+    01, 08, 09 on 4 points (小循环 01, 08, 09), then 17. 选手16 withdraws after the groups, so
+    A1 is 选手01 and A2 选手08: the quarter-finals A1–B2, C1–D2, B1–A2, D1–C2 become
+    01–07, 03–05, 02–08, 04–06."""
+    from tests.services.rrko_event import NOW, play_example
+    from yisai.services.rounds import pair
+    from yisai.services.withdrawal import withdraw_entry
+
+    with open_context(str(tmp_path / "rr.sqlite"), actor="裁判长", now=NOW) as ctx:
+        event_id, _views = play_example(ctx, last_round=5)
+        with ctx.work() as w:
+            names = {p.id: p.name for p in w.repo.list_players(event_id)}
+            (pid,) = [i for i, n in names.items() if n == "选手16"]
+            (entry,) = w.repo.list_entries(event_id, division="open", player_id=pid)
+            withdraw_entry(w, entry.id, "家中有事, 不参加淘汰赛")
+        with ctx.work() as w:
+            paired = pair(w, event_id, "open", 6)
+        quarter = {frozenset((names[b.black], names[b.white])) for _g, p in paired.parts for b in p.boards}
+        assert quarter == {frozenset(("选手01", "选手07")), frozenset(("选手03", "选手05")),
+                           frozenset(("选手02", "选手08")), frozenset(("选手04", "选手06"))}

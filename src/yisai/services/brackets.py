@@ -133,7 +133,9 @@ def pair_round_robin(work: Work, event: EventRecord, division: str, stage: Stage
     if round_no == last_group_round + 1:
         from yisai.pairing.knockout import cross_slots, group_seeds, seeded_slots
 
-        orders = [current_order(work, event, division, stage, seats[g], last_group_round) for g in seats]
+        playing = {e.id for e in entrants}  # who withdrew during the groups is not drawn into the bracket
+        orders = [current_order(work, event, division, stage, [m for m in seats[g] if m in playing],
+                                last_group_round) for g in seats]
         names = list(seats)
         if ko.bracket == "cross":
             slots: list[Slot] = list(cross_slots([o[:2] for o in orders]))

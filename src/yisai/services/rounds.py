@@ -303,8 +303,9 @@ def _pair_two_groups(
                            f"the placement final: there is no round {round_no}"),
                       code="no_such_round", params={"round": round_no, "stage": stage.id})
     names = list(groups)
-    ranking_a = current_order(work, event, division, stage, groups[names[0]])
-    ranking_b = current_order(work, event, division, stage, groups[names[1]])
+    playing = {e.id for e in entrants}  # who withdrew after the group stage meets nobody in the final
+    ranking_a = current_order(work, event, division, stage, [m for m in groups[names[0]] if m in playing])
+    ranking_b = current_order(work, event, division, stage, [m for m in groups[names[1]] if m in playing])
     return [(PLACEMENT_GROUP, pair_placement_final(
         ranking_a, ranking_b, games, round_no, limit=fmt.placement_final.top, rules=rules,
         scoring=scoring, seed=event.seed))]
