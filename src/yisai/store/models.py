@@ -144,6 +144,9 @@ class RoundRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="paired")
     info: Mapped[dict[str, Any]] = mapped_column(default=dict)  # pairing explanations, seed ...
     created_at: Mapped[datetime] = mapped_column(DateTime)
+    # Changes with every change to the round's games (store.revisions): what caches of the
+    # games are keyed by. Unique over time, so a round deleted and paired again never repeats one.
+    revision: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     games: Mapped[list[GameRow]] = relationship(
         back_populates="round", cascade="all, delete-orphan", order_by="GameRow.board"
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.exc import StaleDataError
@@ -21,6 +21,7 @@ from yisai.store.errors import Conflict, NotFound, StaleVersion
 from yisai.store.models import GameRow, ResultChangeRow, RoundRow
 from yisai.store.player_rows import player_number, player_row
 from yisai.store.records import ResultChange, RoundRecord, Stamp
+from yisai.store.revisions import GAMES
 
 
 def _game(row: GameRow, number: int) -> Game:
@@ -208,8 +209,39 @@ def round_numbers(
 def games(
     s: Session, event_id: int, division: str, *, stage: str | None = None, group: str | None = None
 ) -> list[Game]:
-    """Every game of a division (optionally one stage/group), round by round, board by board."""
-    return [g for r in list_rounds(s, event_id, division, stage=stage, group=group) for g in r.games]
+    """Every game of a division (optionally one stage/group), round by round, board by board.
+
+    Reads the rounds' revisions, then only the games of rounds this process has not read at
+    that revision (``store.revisions``): one result entered costs one round's rows, not all."""
+    q = select(RoundRow.id, RoundRow.number, RoundRow.revision).where(
+        RoundRow.event_id == event_id, RoundRow.division == division)
+    if stage is not None:
+        q = q.where(RoundRow.stage == stage)
+    if group is not None:
+        q = q.where(RoundRow.group_name == group)
+    rounds = s.execute(q.order_by(RoundRow.stage, RoundRow.group_name, RoundRow.number)).all()
+    where = database_key(s)
+    held = {rid: GAMES.get((where, rid, rev)) for rid, _n, rev in rounds}
+    missing = {rid: (number, rev) for rid, number, rev in rounds if held[rid] is None}
+    if missing:
+        fresh: dict[int, list[Game]] = {rid: [] for rid in missing}
+        ids = list(missing)
+        for k in range(0, len(ids), 500):  # bounded IN lists
+            rows = s.scalars(select(GameRow).where(GameRow.round_id.in_(ids[k:k + 500]))
+                             .order_by(GameRow.round_id, GameRow.board))
+            for row in rows:
+                fresh[row.round_id].append(_game(row, missing[row.round_id][0]))
+        for rid, got in fresh.items():
+            held[rid] = tuple(got)
+        GAMES.put_all(((where, rid, missing[rid][1]), tuple(got)) for rid, got in fresh.items())
+    return [g for rid, _n, _rev in rounds for g in held[rid] or ()]
+
+
+def database_key(s: Session) -> str:
+    """Which database a session reads (a cache must never mix two)."""
+    bind = s.get_bind()
+    engine = bind if isinstance(bind, Engine) else bind.engine
+    return engine.url.render_as_string(hide_password=True)
 
 
 def set_round_status(s: Session, by: Stamp, round_id: int, status: str, note: str = "") -> None:

@@ -1,0 +1,88 @@
+"""The games cache (store.revisions) is an optimisation, never the source of truth: after any
+sequence of writes — results entered and corrected, rounds paired, re-paired and deleted with
+reused ids, writes from another process — the cached read equals a full read of the rows, on
+SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.store.test_repository import _event, _players
+from yisai.record import Game, Result
+from yisai.services.context import Context
+from yisai.store.round_rows import list_rounds
+
+RESULTS = [Result.BLACK_WINS, Result.WHITE_WINS, Result.DRAW, Result.BOTH_LOSE, Result.UNKNOWN]
+OPS = st.lists(st.tuples(st.sampled_from(["result", "pair", "repair", "drop"]), st.integers(0, 10**6)),
+               min_size=1, max_size=25)
+
+
+def _full(ctx: Context, event_id: int) -> list[Game]:
+    """Every game read from the rows themselves (no cache)."""
+    with ctx.work() as w:
+        return [g for r in list_rounds(w.session, event_id, "d") for g in r.games]
+
+
+def _cached(ctx: Context, event_id: int) -> list[Game]:
+    with ctx.work() as w:
+        return w.repo.games(event_id, "d")
+
+
+def _pairs(ids: list[str], rnd: random.Random, number: int) -> list[Game]:
+    order = ids[:]
+    rnd.shuffle(order)
+    return [Game(number, order[k], order[k + 1], board=k // 2 + 1) for k in range(0, len(order) - 1, 2)]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=OPS)
+def test_cached_games_equal_a_full_read_after_any_writes(ctx: Context, ops: list[tuple[str, int]]) -> None:
+    event = _event(ctx)
+    ids = [p.id for p in _players(ctx, event.id, 6)]
+    with ctx.work() as w:
+        w.repo.save_round(event.id, "d", 1, _pairs(ids, random.Random(0), 1))
+    assert _cached(ctx, event.id) == _full(ctx, event.id)
+    for op, n in ops:
+        rnd = random.Random(n)
+        with ctx.work() as w:
+            rounds = w.repo.list_rounds(event.id, "d")
+            last = rounds[-1] if rounds else None
+            if op == "result" and last is not None:
+                w.repo.record_result(last.id, rnd.randint(1, len(last.games)), rnd.choice(RESULTS))
+            elif op == "pair":
+                number = (last.number + 1) if last else 1
+                w.repo.save_round(event.id, "d", number, _pairs(ids, rnd, number))
+            elif op == "repair" and last is not None and all(g.result == Result.UNKNOWN for g in last.games):
+                w.repo.save_round(event.id, "d", last.number, _pairs(ids, rnd, last.number), replace=True)
+            elif op == "drop" and last is not None:  # the newest rows go: SQLite reuses their ids
+                from yisai.store.models import RoundRow
+
+                w.session.delete(w.session.get(RoundRow, last.id))
+        # every step: the cached read is the rows as they are now
+        assert _cached(ctx, event.id) == _full(ctx, event.id)
+
+
+def test_a_write_by_another_process_is_seen_at_once(ctx: Context, db_url: str) -> None:
+    """Another worker (a separate process, its own cache) enters a result: this process's next
+    read has it, though it had the round cached."""
+    event = _event(ctx)
+    ids = [p.id for p in _players(ctx, event.id, 4)]
+    with ctx.work() as w:
+        saved = w.repo.save_round(event.id, "d", 1, [Game(1, ids[0], ids[1], board=1), Game(1, ids[2], ids[3], board=2)])
+    assert [g.result for g in _cached(ctx, event.id)] == [Result.UNKNOWN, Result.UNKNOWN]
+    script = (
+        "import sys; from yisai.services.context import open_context; from yisai.record import Result\n"
+        "with open_context(sys.argv[1], actor='另一进程') as c, c.work() as w:\n"
+        "    w.repo.record_result(int(sys.argv[2]), 2, Result.WHITE_WINS)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, db_url, str(saved.id)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert [g.result for g in _cached(ctx, event.id)] == [Result.UNKNOWN, Result.WHITE_WINS]
+    assert _cached(ctx, event.id) == _full(ctx, event.id)
+
