@@ -13,7 +13,7 @@ from tests.conftest import REGULATIONS
 from tests.formats.roster_files import write_csv, xqw_rows
 from tests.idnumbers import make_id_number
 from yisai.registry.person import Gender
-from yisai.services import events, registration
+from yisai.services import events, roster_import
 from yisai.services.context import Context, Work, open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings
@@ -77,7 +77,7 @@ def make_event(ctx: Context, tmp_path: Path, units: list[tuple[str, str, str, st
     path = write_csv(tmp_path / "teams.csv", rows, "utf-8")
     with ctx.work() as w:
         event = events.create_event(w, SEED_002, seed=7)
-        registration.import_roster(w, event, path.read_bytes(), path.name, require_team=True)
+        roster_import.import_roster(w, event, path.read_bytes(), path.name, require_team=True)
     return event
 
 

@@ -19,8 +19,8 @@ from yisai.services.demo_event import (
     rounds_for,
     shanhai_people,
 )
+from yisai.services.event_data import approved_players
 from yisai.services.events import create_event, read_regulation_file, regulation_of
-from yisai.services.registration import approved_players
 
 
 @pytest.fixture(scope="module")

@@ -21,11 +21,12 @@ from tests.web.test_console import token_of
 from yisai.cli.app import app as cli_app
 from yisai.registry.person import Gender, Player
 from yisai.services.accounts import create_user
+from yisai.services.approvals import approve_all_eligible
 from yisai.services.context import open_context
 from yisai.services.errors import Forbidden
 from yisai.services.events import create_event, resolve_event
 from yisai.services.identity import Actor, Role
-from yisai.services.registration import approve_all_eligible, import_roster
+from yisai.services.roster_import import import_roster
 from yisai.services.settings import Settings
 from yisai.vocabulary.rank import Rank
 

@@ -33,7 +33,7 @@ from yisai.services.accounts import create_user
 from yisai.services.context import open_context
 from yisai.services.events import create_event, resolve_event
 from yisai.services.identity import Actor, Role
-from yisai.services.registration import import_roster
+from yisai.services.roster_import import import_roster
 from yisai.services.settings import Settings
 
 OPERATOR, CHIEF, REFEREE, LEADER = Role.OPERATOR, Role.CHIEF_REFEREE, Role.REFEREE, Role.TEAM_LEADER

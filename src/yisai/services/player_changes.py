@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 from yisai.i18n import Text
 from yisai.registry.person import Player
+from yisai.services.approvals import recheck_entries
 from yisai.services.context import Work
 from yisai.services.errors import Hint, InputError, NotFoundError, Refused
 from yisai.services.events import resolve_event
 from yisai.services.identity import Action
-from yisai.services.registration import recheck_entries
 from yisai.store import NotFound, change_rows
 from yisai.store.change_rows import PlayerChangeRecord
 
