@@ -2,7 +2,7 @@
 
 A change to a player whose entry is approved, or made after the registration deadline, by anyone
 but the chief referee (a team leader's corrected roster, a referee's form) is not written into
-the player: it is kept as a pending change (``registration.request_change``) with the fields
+the player: it is kept as a pending change (``players.request_change``) with the fields
 before and after. The chief referee approves it (the player is updated, the entries' reasons are
 checked again) or rejects it with a reason; both are audited.
 """
