@@ -180,7 +180,8 @@ def test_service_errors_have_a_code_and_render_in_each_language(ctx: Context) ->
 
 
 # The services whose every error is data; the lead's modules are checked when they join the list.
-SERVICES = ("registration", "events", "event_data", "rounds", "workdays", "results")
+SERVICES = ("registration", "players", "entries", "approvals", "teams", "roster_import", "registration_window",
+            "eligibility", "events", "event_data", "rounds", "result_sheets", "workdays", "results")
 ERRORS = {"InputError", "Refused", "Conflict", "ServiceError", "NotFoundError"}
 
 
@@ -228,7 +229,7 @@ def test_text_from_stored_data() -> None:
 def test_round_and_result_errors_have_codes_and_both_languages(ctx: Context) -> None:
     from yisai.formats.result_sheet import ResultSheet, SheetRow
     from yisai.record.parse import parse_result
-    from yisai.services import round_results, rounds
+    from yisai.services import result_sheets, round_results, rounds
 
     ev = _event(ctx, "2025-xiaoqiwang")
     with ctx.work() as w:
@@ -258,7 +259,7 @@ def test_round_and_result_errors_have_codes_and_both_languages(ctx: Context) -> 
     assert "无法识别的成绩" in word.render("zh")
     # A sheet row naming a board the round does not have: the place is the same in both languages.
     row = SheetRow("r1.xlsx", "成绩", 3, 9, "9", "", "", "", "黑胜", parse_result("黑胜"), {"board": "A(台次)"})
-    sheet = _error(ctx, lambda w: rounds.import_results(w, None, "甲组", 1, ResultSheet("r1.xlsx", [row])))
+    sheet = _error(ctx, lambda w: result_sheets.import_results(w, None, "甲组", 1, ResultSheet("r1.xlsx", [row])))
     assert sheet.code == "bad_result_sheet" and sheet.params["problems"] == 1
     assert sheet.render_details("zh") == ["r1.xlsx:成绩:3:A(台次): 第1轮没有第9台 (允许: 第1–3台)"]
     assert sheet.render_details("en") == ["r1.xlsx:成绩:3:A(台次): round 1 has no board 9 (allowed: boards 1–3)"]

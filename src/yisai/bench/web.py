@@ -43,7 +43,8 @@ def build_event(db: Path, players: int, rounds: int, seed: int) -> None:
     from yisai.services.events import create_event
     from yisai.services.identity import Actor, Role
     from yisai.services.publishing import publish_round
-    from yisai.services.rounds import import_results, pair, round_view, set_round_count
+    from yisai.services.result_sheets import import_results
+    from yisai.services.rounds import pair, round_view, set_round_count
     from yisai.services.settings import Settings
     from yisai.vocabulary.rank import Rank
 

@@ -40,11 +40,12 @@ from yisai.services.publishing import (
     rounds_index,
     unpublish_round,
 )
+from yisai.services.result_sheets import ImportReport as SheetReport
+from yisai.services.result_sheets import import_results
 from yisai.services.roster_import import ImportReport as RosterReport
 from yisai.services.roster_import import import_roster
 from yisai.services.round_results import current_conflict, record_result
-from yisai.services.rounds import ImportReport as SheetReport
-from yisai.services.rounds import import_results, pair, round_view, sheet_lines, sheet_title
+from yisai.services.rounds import pair, round_view, sheet_lines, sheet_title
 from yisai.web import reports, views
 from yisai.web.core import (
     PUBLIC,
