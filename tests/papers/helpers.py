@@ -5,14 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from datetime import date, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from tests.conftest import REGULATIONS
-from tests.formats.roster_files import write_csv, xqw_rows
-from tests.idnumbers import make_id_number
-from yisai.registry.person import Gender
+from tests.formats.roster_files import team_rows, write_csv
 from yisai.services import events, roster_import
 from yisai.services.context import Context, Work, open_context
 from yisai.services.identity import Actor, Role
@@ -45,23 +42,6 @@ UNITS: list[tuple[str, str, str, str]] = [
     ("宁波队", "浙江省", "宁波", "330203"), ("厦门队", "福建省", "厦门", "350203"),
     ("深圳队", "广东省", "深圳", "440303"), ("兵团队", "新疆维吾尔自治区", "新疆生产建设兵团", "659001"),
 ]  # fmt: skip
-
-
-def team_rows(team: str, province: str, city: str, area: str, seq: int = 1,
-              count: int = 6) -> list[list[Any]]:
-    """A full team (甲乙丙 × 男女) shaped like xqw_rows, with names and ID numbers of its own."""
-    rows = []
-    for i, row in enumerate(xqw_rows()[:count], start=1):
-        born = date.fromisoformat(row[3])
-        gender = Gender.MALE if row[2] == "男" else Gender.FEMALE
-        row = list(row)
-        row[1] = f"{team[:-1]}{i}号"
-        row[4] = make_id_number(area, born, seq * 10 + i, gender)
-        row[6] = f"{area}{i}"
-        row[7], row[8], row[12] = province, city, team
-        row[13], row[14] = f"{team[:-1]}领队", f"{team[:-1]}教练"
-        rows.append(row)
-    return rows
 
 
 @contextmanager

@@ -8,7 +8,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from tests.papers.helpers import UNITS, make_event, papers_context, referee, team_rows
+from tests.formats.roster_files import team_rows
+from tests.papers.helpers import UNITS, make_event, papers_context, referee
 from yisai.services import checkin, papers, players, roster_import, round_results, rounds, teams
 from yisai.services.context import Work
 from yisai.services.errors import Forbidden

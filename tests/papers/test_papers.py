@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.formats.roster_files import write_csv
+from tests.formats.roster_files import team_rows, write_csv
 from tests.papers.helpers import (
     EXE,
     JPEG,
@@ -21,7 +21,6 @@ from tests.papers.helpers import (
     papers_context,
     referee,
     team_id,
-    team_rows,
 )
 from yisai.services import papers, roster_import
 from yisai.services.errors import Forbidden, NotFoundError, Refused

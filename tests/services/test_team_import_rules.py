@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REGULATIONS
-from tests.formats.roster_files import write_csv, xqw_rows
+from tests.formats.roster_files import team_rows, write_csv
 from tests.idnumbers import make_id_number
 from yisai.cli.hints import cli_message
 from yisai.registry.entry import EntryStatus
@@ -29,23 +29,9 @@ def ctx(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Context]:
         yield c
 
 
-def _province_team(team: str, province: str, city: str, area: str, seq: int) -> list[list[Any]]:
-    rows = []
-    for i, row in enumerate(xqw_rows(), start=1):
-        born = date.fromisoformat(row[3])
-        gender = Gender.MALE if row[2] == "男" else Gender.FEMALE
-        row = list(row)
-        row[1] = f"{team[:2]}{i}号"
-        row[4] = make_id_number(area, born, seq * 10 + i, gender)
-        row[6] = f"{team}{i}"
-        row[7], row[8], row[12] = province, city, team
-        rows.append(row)
-    return rows
-
-
 def test_a_planned_city_fields_its_own_team_beside_its_province(ctx: Context, tmp_path: Path) -> None:
-    rows = _province_team("辽宁队", "辽宁省", "沈阳", "210102", 1)
-    rows += _province_team("大连队", "辽宁省", "大连", "210202", 2)
+    rows = team_rows("辽宁队", "辽宁省", "沈阳", "210102", 1)
+    rows += team_rows("大连队", "辽宁省", "大连", "210202", 2)
     path = write_csv(tmp_path / "r.csv", rows, "utf-8")
     with ctx.work() as w:
         event = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml", seed=3)
@@ -55,7 +41,7 @@ def test_a_planned_city_fields_its_own_team_beside_its_province(ctx: Context, tm
                                             require_team=True)
     assert report.teams_created == 2
     # A second 辽宁 provincial team is still one too many.
-    more = write_csv(tmp_path / "m.csv", _province_team("辽宁二队", "辽宁省", "鞍山", "210302", 3), "utf-8")
+    more = write_csv(tmp_path / "m.csv", team_rows("辽宁二队", "辽宁省", "鞍山", "210302", 3), "utf-8")
     with pytest.raises(Refused) as info, ctx.work() as w:
         roster_import.import_roster(w, events.resolve_event(w, event.id), more.read_bytes(), more.name,
                                    require_team=True)
@@ -114,7 +100,7 @@ def test_a_team_member_is_replaced_in_the_same_seat_with_a_note(ctx: Context, tm
     """递补: a registered player of the seat's division takes the seat; audited; wrong ones refused."""
     from yisai.services.errors import InputError
 
-    path = write_csv(tmp_path / "t.csv", _province_team("辽宁队", "辽宁省", "沈阳", "210102", 1), "utf-8")
+    path = write_csv(tmp_path / "t.csv", team_rows("辽宁队", "辽宁省", "沈阳", "210102", 1), "utf-8")
     with ctx.work() as w:
         event = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml", seed=3)
         roster_import.import_roster(w, event, path.read_bytes(), path.name, require_team=True)
@@ -176,8 +162,8 @@ def test_a_provisional_round_count_is_set_before_pairing_beyond_it(ctx: Context)
 
 
 def test_a_late_roster_names_the_closed_window_once_for_all_teams(tmp_path: Path) -> None:
-    rows = _province_team("辽宁队", "辽宁省", "沈阳", "210102", 1)
-    rows += _province_team("大连队", "辽宁省", "大连", "210202", 2)
+    rows = team_rows("辽宁队", "辽宁省", "沈阳", "210102", 1)
+    rows += team_rows("大连队", "辽宁省", "大连", "210202", 2)
     path = write_csv(tmp_path / "late.csv", rows, "utf-8")
     with open_context(str(tmp_path / "l.sqlite"), now=datetime(2025, 4, 19, 9)) as c:
         with c.work() as w:
