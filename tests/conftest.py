@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -65,10 +67,12 @@ def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Calla
     with (folder / f"{name}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         if not target.exists():
-            work = folder / f"building-{os.getpid()}"
-            work.mkdir()
-            build(work / name)
-            (work / name).rename(target)  # whole or absent: a reader never sees half a build
+            work = Path(tempfile.mkdtemp(prefix=f"building-{name}-", dir=folder))  # no trace of a failed try
+            try:
+                build(work / name)
+                (work / name).rename(target)  # whole or absent: a reader never sees half a build
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
     return target
 
 
