@@ -1,9 +1,11 @@
-"""The layering (README.md, "Architecture"), checked on the source: the pure core (regulation, registry, pairing,
-standings, awards, game, qualifier, record, vocabulary, lot, i18n) imports nothing from the layers
-around it (store, formats, services, cli, web, live, bench) — not even inside a function; the
-services, store and formats import no front end (cli, web, live, bench); no two packages (and
-no two modules) import each other, directly or round a longer loop; and the live server's
-modules reach no private attribute of another module's object."""
+"""The layering (docs/services.md, "Layers, as the test enforces them"), checked on the source:
+the pure core (regulation, registry, pairing, standings, awards, game, qualifier, record,
+vocabulary, lot, i18n) imports nothing from the layers around it (store, formats, services, cli,
+web, live, bench) — not even inside a function; the store and formats import only the core; the
+services import no front end (cli, web, live, bench); front ends never import the store and
+only the front ends they may; no two packages (and no two modules) import each other, directly
+or round a longer loop; and the live server's modules reach no private attribute of another
+module's object."""
 
 from __future__ import annotations
 
@@ -104,6 +106,14 @@ def test_services_store_and_formats_import_no_front_end() -> None:
     files = _files("services", "store", "formats")
     assert SRC / "services" / "live.py" in files
     assert _wrong(files, FRONT) == []
+
+
+def test_store_and_formats_import_only_the_core() -> None:
+    """Not the services, no front end, not each other (docs/services.md's table)."""
+    assert SRC / "store" / "live_rows.py" in _files("store")
+    assert SRC / "formats" / "h9.py" in _files("formats")
+    assert _wrong(_files("store"), ("formats", "services", *FRONT)) == []
+    assert _wrong(_files("formats"), ("store", "services", *FRONT)) == []
 
 
 def test_every_package_is_in_a_layer() -> None:

@@ -89,6 +89,14 @@ def bilingual(make: Callable[[], str]) -> Text:
     return Text(zh, en)
 
 
+def bilingual_list(make: Callable[[], list[str]]) -> list[Text]:
+    """Sentences built by core code (one list per language), paired up as ``Text``s."""
+    zh, en = both(make)
+    if len(zh) != len(en):  # a sentence that exists in one language only: keep the Chinese
+        return [Text(z, z) for z in zh]
+    return [Text(z, e) for z, e in zip(zh, en, strict=True)]
+
+
 E = TypeVar("E", bound=BaseException)
 
 

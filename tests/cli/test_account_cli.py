@@ -12,11 +12,11 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
+from tests.cli_runner import run_cli as run
 from tests.conftest import REGULATIONS
 from tests.formats.roster_files import write_xlsx, xqw_rows
-from yisai.cli.app import app, hoist_root_options
+from yisai.cli.app import hoist_root_options
 from yisai.cli.startup_bench import _prepare
 from yisai.services.accounts import authenticate
 from yisai.services.context import open_context
@@ -38,13 +38,6 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("YISAI_ROLE", raising=False)
     monkeypatch.chdir(tmp_path)
     return path
-
-
-def run(*args: str, stdin: str | None = None, code: int = 0) -> str:
-    result = CliRunner().invoke(app, ["--lang", "zh", *args], input=stdin, catch_exceptions=False)
-    out = result.stdout + (result.stderr or "")
-    assert result.exit_code == code, out
-    return out
 
 
 def signs_in(db: Path, login: str, password: str) -> bool:

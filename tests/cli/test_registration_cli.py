@@ -2,36 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
+from tests.cli_runner import as_director, run_cli
 from tests.conftest import REGULATIONS
 from tests.formats.roster_files import write_xlsx, xqw_rows
-from yisai.cli.app import app
 
 SEED_002 = str(REGULATIONS / "2025-xiaoqiwang.toml")
 SEED_000 = str(REGULATIONS / "2025-shanhai-cup.toml")
 
 
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("YISAI_DB", str(tmp_path / "y.sqlite"))
-    monkeypatch.setenv("YISAI_NOW", "2025-04-10T09:00")
-    monkeypatch.setenv("YISAI_ACTOR", "裁判长")
-    monkeypatch.delenv("YISAI_DATABASE_URL", raising=False)
-    monkeypatch.delenv("YISAI_EVENT", raising=False)
-    monkeypatch.chdir(tmp_path)
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0) -> str:
-        result = runner.invoke(app, ["--lang", "zh", *args], catch_exceptions=False)
-        out = result.stdout + (result.stderr or "")
-        assert result.exit_code == code, out
-        return out
-
-    return invoke
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., str]:
+    as_director(monkeypatch, tmp_path / "y.sqlite", "2025-04-10T09:00")
+    return run_cli
 
 
 def test_event_create_list_show(run) -> None:  # type: ignore[no-untyped-def]

@@ -53,6 +53,8 @@ def test_a_result_entry_loads_no_engine_no_roster_and_no_rich(tmp_path: Path) ->
     assert code == 0
     assert "已录入: 第1轮第1台" in out
     heavy = ("yisai.pairing", "yisai.standings", "yisai.awards", "yisai.formats",
-             "yisai.services.registration", "yisai.services.rounds", "rich")
+             "yisai.services.registration", "yisai.services.players", "yisai.services.entries",
+             "yisai.services.approvals", "yisai.services.teams", "yisai.services.roster_import",
+             "yisai.services.eligibility", "yisai.services.rounds", "rich")
     assert not {m for m in loaded if m.startswith(heavy)}
     assert "yisai.services.round_results" in loaded  # the probe really ran the entry

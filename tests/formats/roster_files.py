@@ -35,6 +35,25 @@ def xqw_rows() -> list[list[Any]]:
     return rows
 
 
+def team_rows(team: str, province: str, city: str, area: str, seq: int = 1,
+              count: int = 6) -> list[list[Any]]:
+    """Another seed-002 team shaped like ``xqw_rows`` (甲乙丙 × 男女) with people of its own: names
+    ``浙江1号`` …, ID numbers from the area code (sequence ``seq * 10 + i``, so teams with
+    different ``seq`` never share one), certificate numbers, place, team name, leader and coach."""
+    rows = []
+    for i, row in enumerate(xqw_rows()[:count], start=1):
+        born = date.fromisoformat(row[3])
+        gender = Gender.MALE if row[2] == Gender.MALE.label else Gender.FEMALE
+        row = list(row)
+        row[1] = f"{team[:-1]}{i}号"
+        row[4] = make_id_number(area, born, seq * 10 + i, gender)
+        row[6] = f"{area}{i}"
+        row[7], row[8], row[12] = province, city, team
+        row[13], row[14] = f"{team[:-1]}领队", f"{team[:-1]}教练"
+        rows.append(row)
+    return rows
+
+
 def write_xlsx(path: Path, rows: list[list[Any]], *, sheet: str = "报名表", title_rows: int = 0,
                headers: list[str] = HEADERS, numeric_ids: bool = False) -> Path:  # fmt: skip
     book = xlsxwriter.Workbook(str(path))

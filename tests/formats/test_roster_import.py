@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import REGULATIONS
 from tests.formats.roster_files import write_csv, write_xls, write_xlsx, xqw_rows
 from yisai.registry.entry import EntryStatus
-from yisai.services import events, registration
+from yisai.services import events, roster_import, teams
 from yisai.services.context import Context, InputError, Refused, open_context
 from yisai.store import EventRecord
 
@@ -41,11 +41,11 @@ def counts(ctx: Context, ev: EventRecord) -> tuple[int, int, int]:
 def test_good_file_imports_players_entries_and_the_team(ctx: Context, event: EventRecord, tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = write_xlsx(tmp_path / "浙江队.xlsx", xqw_rows())
     with ctx.work() as w:
-        report = registration.import_roster(w, event, *upload(path))
+        report = roster_import.import_roster(w, event, *upload(path))
     assert (report.rows, report.players_created, report.entries_created, report.teams_created) == (6, 6, 6, 1)
     assert report.ineligible == []
     with ctx.work() as w:
-        [team] = registration.list_teams(w, event)
+        [team] = teams.list_teams(w, event)
         assert [m.slot for m in team.team.members] == ["甲组男", "甲组女", "乙组男", "乙组女", "丙组男", "丙组女"]
         assert team.team.leaders == ("周领队",) and team.team.province == "浙江省"
         assert all(e.status is EntryStatus.APPROVED for e in w.repo.list_entries(event.id))
@@ -61,10 +61,10 @@ def test_importing_the_same_file_twice_duplicates_nobody(ctx: Context, event: Ev
     }[writer]()
     for _ in range(2):
         with ctx.work() as w:
-            registration.import_roster(w, event, *upload(path))
+            roster_import.import_roster(w, event, *upload(path))
     assert counts(ctx, event) == (6, 6, 1)
     with ctx.work() as w:
-        second = registration.import_roster(w, event, *upload(path))
+        second = roster_import.import_roster(w, event, *upload(path))
     assert (second.players_created, second.entries_created, second.teams_created, second.members_added) == (0, 0, 0, 0)
 
 
@@ -73,11 +73,11 @@ def test_match_on_name_and_birth_date_without_id(ctx: Context, event: EventRecor
     path = write_csv(tmp_path / "r.csv", rows, "utf-8-sig")
     for _ in range(2):
         with ctx.work() as w:
-            registration.import_roster(w, event, *upload(path))
+            roster_import.import_roster(w, event, *upload(path))
     assert counts(ctx, event) == (6, 6, 1)
     # A later file with ID numbers updates the same people instead of adding new ones.
     with ctx.work() as w:
-        registration.import_roster(w, event, *upload(write_csv(tmp_path / "ids.csv", xqw_rows(), "utf-8")))
+        roster_import.import_roster(w, event, *upload(write_csv(tmp_path / "ids.csv", xqw_rows(), "utf-8")))
     assert counts(ctx, event) == (6, 6, 1)
     with ctx.work() as w:
         assert all(p.id_number for p in w.repo.list_players(event.id))
@@ -88,7 +88,7 @@ def test_a_file_with_one_bad_row_imports_nothing(ctx: Context, event: EventRecor
     rows[5][3] = "2019/13/01"
     path = write_xlsx(tmp_path / "r.xlsx", rows)
     with pytest.raises(InputError) as err, ctx.work() as w:
-        registration.import_roster(w, event, *upload(path))
+        roster_import.import_roster(w, event, *upload(path))
     assert err.value.message == "r.xlsx 有1处错误, 未导入任何数据"
     assert err.value.details == ["报名表 第7行 D列(出生日期): 2019/13/01不是存在的日期, 请写成如 2012-05-01"]
     assert counts(ctx, event) == (0, 0, 0)
@@ -98,7 +98,7 @@ def test_a_team_breaking_its_rules_imports_nothing(ctx: Context, event: EventRec
     rows = xqw_rows()
     rows[1][13] = "另一位领队"  # two different leaders named for 浙江队
     with pytest.raises(Refused) as err, ctx.work() as w:
-        registration.import_roster(w, event, *upload(write_xlsx(tmp_path / "r.xlsx", rows)))
+        roster_import.import_roster(w, event, *upload(write_xlsx(tmp_path / "r.xlsx", rows)))
     assert err.value.details == ["浙江队(第2、3、4、5、6、7行): 领队2人(周领队、另一位领队), 超过限报1人"]
     assert counts(ctx, event) == (0, 0, 0)
 
@@ -107,7 +107,7 @@ def test_ineligible_rows_import_as_pending_with_reasons(ctx: Context, event: Eve
     rows = xqw_rows()
     rows[0][6] = ""  # no certificate
     with ctx.work() as w:
-        report = registration.import_roster(w, event, *upload(write_csv(tmp_path / "r.csv", rows, "utf-8")))
+        report = roster_import.import_roster(w, event, *upload(write_csv(tmp_path / "r.csv", rows, "utf-8")))
     assert report.entries_pending == 1
     assert report.ineligible == ["陈浩然(甲组): 缺少中国围棋协会监制的业余段级位证书(请填写证书编号)"]
 
@@ -116,6 +116,6 @@ def test_team_import_requires_a_team_name_on_every_row(ctx: Context, event: Even
     rows = xqw_rows()
     rows[2][12] = ""
     with pytest.raises(InputError) as err, ctx.work() as w:
-        registration.import_roster(w, event, *upload(write_csv(tmp_path / "r.csv", rows, "utf-8")), require_team=True)
+        roster_import.import_roster(w, event, *upload(write_csv(tmp_path / "r.csv", rows, "utf-8")), require_team=True)
     assert err.value.details == ["r.csv 第4行: 缺少队名, 导入队伍时每行都须填写“队名”"]
     assert counts(ctx, event) == (0, 0, 0)

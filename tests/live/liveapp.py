@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
@@ -39,11 +40,15 @@ def make_app() -> FastAPI:
     hub = router.hub  # type: ignore[attr-defined]
 
     @app.get("/test/cluster")
-    async def cluster() -> dict[str, Any]:  # the cluster messages this process received, by kind
-        return {"kinds": dict(hub.cluster.kinds) if hub.cluster is not None else {}}
+    async def cluster() -> dict[str, Any]:  # the cluster messages this process received and sent, by kind
+        if hub.cluster is None:
+            return {"kinds": {}, "sent": {}}
+        return {"kinds": dict(hub.cluster.kinds), "sent": dict(hub.cluster.sent_kinds)}
 
     @app.get("/test/stall")
-    async def stall(seconds: float) -> dict[str, float]:  # a busy owner: the event loop blocked
+    async def stall(seconds: float, mark: str = "") -> dict[str, float]:  # a busy owner: the event loop blocked
+        if mark:  # the test waits for this file: the loop is blocked from now on
+            Path(mark).touch()
         time.sleep(seconds)
         return {"stalled": seconds}
 

@@ -14,9 +14,11 @@ import json
 import os
 import socket
 import time
+import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -288,7 +290,8 @@ def test_a_wave_seats_every_player_with_one_join_request_per_owner(db_url: str, 
         stop(a, b)
 
 
-def test_a_slow_owner_serves_a_forwarded_move_once_and_it_is_not_refused(db_url: str, redis: str) -> None:
+def test_a_slow_owner_serves_a_forwarded_move_once_and_it_is_not_refused(db_url: str, redis: str,
+                                                                        tmp_path: Path) -> None:
     """The owner's event loop is blocked longer than ``request_seconds`` (0.5 s here): the
     other process asks again with the same request id, the owner serves the request once
     when it wakes (ignoring the repeats) and the player gets one ack, not a refusal."""
@@ -301,19 +304,28 @@ def test_a_slow_owner_serves_a_forwarded_move_once_and_it_is_not_refused(db_url:
             owner = owner_of(url, gid)
             version = 0
             remote = next(c for c, (p, _) in where.items() if p != owner)
+            asker = where[remote][0]  # the process that forwards the remote player's move
             if remote == "W":  # Black (on the owner) moves first
                 await tabs["B"].send(t="act", game=gid, kind="move", point="D4", version=0)
                 await tabs["B"].expect("ack", game=gid)
                 await tabs["W"].expect("update", game=gid, version=1)
                 version = 1
-            stall = asyncio.create_task(asyncio.to_thread(http_json, servers[owner], "/test/stall?seconds=1.2"))
-            await asyncio.sleep(0.2)  # the owner is blocked now
+            mark = tmp_path / "stalling"
+            stall = asyncio.create_task(asyncio.to_thread(
+                http_json, servers[owner], f"/test/stall?seconds=1.2&mark={urllib.parse.quote(str(mark))}"))
+            await until(mark.exists, "the owner's event loop is blocked")
             player = tabs[remote]
             await player.send(t="act", game=gid, kind="move", point="Q16", version=version)
             ack = await player.expect("ack", game=gid, timeout=10)
             assert (ack["version"], ack["duplicate"]) == (version + 1, False)
             await stall
-            await asyncio.sleep(1.5)  # any repeat the owner served would have been acked by now
+
+            def delivered() -> bool:  # every repeat reached the owner, every answer came back
+                here, there = http_json(servers[owner], "/test/cluster"), http_json(servers[asker], "/test/cluster")
+                return (here["kinds"].get("act", 0) >= there["sent"].get("act", 0) > 0
+                        and there["kinds"].get("rep", 0) >= here["sent"].get("rep", 0))
+
+            await until(delivered, "the owner received every repeat of the move and its answers arrived")
             with contextlib.suppress(TimeoutError):
                 await player.expect("no-such-message", timeout=0.5)  # read what came in
             acks = [m for m in player.seen if m["t"] == "ack" and m.get("version") == version + 1]

@@ -5,15 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from datetime import date, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from tests.conftest import REGULATIONS
-from tests.formats.roster_files import write_csv, xqw_rows
-from tests.idnumbers import make_id_number
-from yisai.registry.person import Gender
-from yisai.services import events, registration
+from tests.formats.roster_files import team_rows, write_csv
+from yisai.services import events, roster_import
 from yisai.services.context import Context, Work, open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings
@@ -47,23 +44,6 @@ UNITS: list[tuple[str, str, str, str]] = [
 ]  # fmt: skip
 
 
-def team_rows(team: str, province: str, city: str, area: str, seq: int = 1,
-              count: int = 6) -> list[list[Any]]:
-    """A full team (甲乙丙 × 男女) shaped like xqw_rows, with names and ID numbers of its own."""
-    rows = []
-    for i, row in enumerate(xqw_rows()[:count], start=1):
-        born = date.fromisoformat(row[3])
-        gender = Gender.MALE if row[2] == "男" else Gender.FEMALE
-        row = list(row)
-        row[1] = f"{team[:-1]}{i}号"
-        row[4] = make_id_number(area, born, seq * 10 + i, gender)
-        row[6] = f"{area}{i}"
-        row[7], row[8], row[12] = province, city, team
-        row[13], row[14] = f"{team[:-1]}领队", f"{team[:-1]}教练"
-        rows.append(row)
-    return rows
-
-
 @contextmanager
 def papers_context(tmp_path: Path, when: datetime = BEFORE_DEADLINE) -> Iterator[Context]:
     settings = Settings(database=str(tmp_path / "p.sqlite"), files_dir=tmp_path / "files")
@@ -77,7 +57,7 @@ def make_event(ctx: Context, tmp_path: Path, units: list[tuple[str, str, str, st
     path = write_csv(tmp_path / "teams.csv", rows, "utf-8")
     with ctx.work() as w:
         event = events.create_event(w, SEED_002, seed=7)
-        registration.import_roster(w, event, path.read_bytes(), path.name, require_team=True)
+        roster_import.import_roster(w, event, path.read_bytes(), path.name, require_team=True)
     return event
 
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from tests.papers.helpers import UNITS, make_event, papers_context, referee, team_rows
-from yisai.services import checkin, papers, registration, round_results, rounds
+from tests.formats.roster_files import team_rows
+from tests.papers.helpers import UNITS, make_event, papers_context, referee
+from yisai.services import checkin, papers, players, roster_import, round_results, rounds, teams
 from yisai.services.context import Work
 from yisai.services.errors import Forbidden
 from yisai.services.identity import Actor, Role
@@ -20,7 +21,7 @@ THREE = [u for u in UNITS if u[0] in ("浙江队", "江苏队", "上海队")]
 
 def _jia(work: Work, event: EventRecord) -> dict[str, str]:
     """甲组 players: name → id (each team's 1号 and 2号, born 2013/2014)."""
-    return {p.player.name: p.player.id for p in registration.list_players(work, event, division="甲组")}
+    return {p.player.name: p.player.id for p in players.list_players(work, event, division="甲组")}
 
 
 def test_round_one_pairs_only_the_checked_in_and_late_arrivals_join_from_round_two(tmp_path: Path) -> None:
@@ -115,9 +116,9 @@ def test_the_entry_form_carries_the_team_header_and_imports_back(tmp_path: Path)
         out = io.BytesIO()
         book.save(out)
         with ctx.work() as w:
-            again = registration.import_roster(w, event, data, name)  # unchanged: nothing new
+            again = roster_import.import_roster(w, event, data, name)  # unchanged: nothing new
             assert (again.players_created, again.entries_created, again.members_added) == (0, 0, 0)
-            report = registration.import_roster(w, event, out.getvalue(), name)
+            report = roster_import.import_roster(w, event, out.getvalue(), name)
             assert (report.players_created, report.entries_created, report.members_added) == (2, 2, 2)
-            [team] = registration.list_teams(w, event)
+            [team] = teams.list_teams(w, event)
             assert sorted(p.name for p in team.players) == [f"浙江{i}号" for i in range(1, 7)]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.formats.roster_files import write_csv
+from tests.formats.roster_files import team_rows, write_csv
 from tests.papers.helpers import (
     EXE,
     JPEG,
@@ -21,9 +21,8 @@ from tests.papers.helpers import (
     papers_context,
     referee,
     team_id,
-    team_rows,
 )
-from yisai.services import papers, registration
+from yisai.services import papers, roster_import
 from yisai.services.errors import Forbidden, NotFoundError, Refused
 from yisai.services.identity import Actor, Role
 
@@ -132,7 +131,7 @@ def test_the_directors_missing_papers_view_for_38_teams(tmp_path: Path) -> None:
         host = [("慈溪队", "浙江省", "慈溪", "330282")]  # the host's extra team, forced in
         path = write_csv(tmp_path / "host.csv", team_rows(*host[0], seq=5), "utf-8")
         with ctx.work() as w:
-            registration.import_roster(w, event, path.read_bytes(), path.name, require_team=True,
+            roster_import.import_roster(w, event, path.read_bytes(), path.name, require_team=True,
                                        force=True, note="东道主增补 (七(二) 递补)")
         with ctx.work() as w:
             papers.upload(w, event, "浙江队", papers.ENTRY_FORM, PDF, "f.pdf")

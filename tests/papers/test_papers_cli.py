@@ -6,30 +6,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from tests.formats.roster_files import write_csv
-from tests.papers.helpers import EXE, PDF, SEED_002, UNITS, team_rows
-from yisai.cli.app import app
+from tests.cli_runner import as_director, run_cli
+from tests.formats.roster_files import team_rows, write_csv
+from tests.papers.helpers import EXE, PDF, SEED_002, UNITS
 
 
 @pytest.fixture
 def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., str]:
-    monkeypatch.setenv("YISAI_DB", str(tmp_path / "y.sqlite"))
-    monkeypatch.setenv("YISAI_NOW", "2025-04-10T09:00")
-    monkeypatch.setenv("YISAI_ACTOR", "裁判长")
-    for name in ("YISAI_DATABASE_URL", "YISAI_EVENT", "YISAI_FILES", "YISAI_ROLE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0) -> str:
-        result = runner.invoke(app, ["--lang", "zh", *args], catch_exceptions=False)
-        out = result.stdout + (result.stderr or "")
-        assert result.exit_code == code, out
-        return out
-
-    return invoke
+    as_director(monkeypatch, tmp_path / "y.sqlite", "2025-04-10T09:00")
+    return run_cli
 
 
 def test_papers_and_check_in_from_the_terminal(run: Callable[..., str], tmp_path: Path) -> None:

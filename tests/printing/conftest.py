@@ -12,10 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from yisai.awards.prizes import compute_prizes
-from yisai.cli.app import app
 from yisai.services.context import unit_of_work
 from yisai.services.results import load_event_results
 
@@ -56,19 +54,20 @@ def page_images(pdf: bytes, name: str, pages: int = 2) -> list[Path]:
 
 
 @pytest.fixture(scope="session")
-def demo_db() -> Iterator[DemoDb]:
+def demo_db(seed_demo_db: Path) -> Iterator[DemoDb]:
+    """This worker's copy of both seeds' demo events (built once per session), with the rare
+    names put in."""
     # Its own temporary folder: pytest prunes old numbered base folders, and another pytest
     # session on the same machine must not delete this database half-way through ours.
     folder = Path(tempfile.mkdtemp(prefix="yisai-print-test-"))
     try:
-        yield _build(folder / "demo.sqlite")
+        shutil.copy(seed_demo_db, folder / "demo.sqlite")
+        yield _rename_winners(folder / "demo.sqlite")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _build(db: Path) -> DemoDb:
-    result = CliRunner().invoke(app, ["demo", "--scale", "0.2", "--boards", "1", "--db", str(db)])
-    assert result.exit_code == 0, result.output
+def _rename_winners(db: Path) -> DemoDb:
     with unit_of_work(str(db)) as work:
         events = [str(e.id) for e in work.repo.list_events()]
         assert len(events) == 2

@@ -17,10 +17,9 @@ from yisai.awards.rank_awards import compute_rank_awards
 from yisai.formats.standings_export import place_text, text
 from yisai.record import Result
 from yisai.services.context import InputError, unit_of_work
-from yisai.services.event_data import standings_input
+from yisai.services.event_data import approved_players, standings_input
 from yisai.services.events import playing_stage, regulation_of, resolve_event
 from yisai.services.printing import KINDS, PrintOptions, build_document, kind_of, print_pdf
-from yisai.services.registration import approved_players
 from yisai.services.results import load_event_results
 from yisai.standings import compute_standings
 

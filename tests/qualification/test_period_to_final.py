@@ -17,12 +17,14 @@ from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team
 from yisai.services import live
 from yisai.services import qualification as q
+from yisai.services.approvals import approve_entry
 from yisai.services.context import Context
+from yisai.services.entries import register_player
 from yisai.services.errors import Forbidden, Refused
 from yisai.services.events import resolve_event
-from yisai.services.registration import add_team, approve_entry, register_player
 from yisai.services.rounds import pair
 from yisai.services.simulation import SimClock, epoch, simulate_period
+from yisai.services.teams import add_team
 from yisai.store import live_rows
 
 # Ten working days counted from 2025-05-26 (Mon), by hand from the State Council's 2025

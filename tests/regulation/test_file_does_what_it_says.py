@@ -18,7 +18,7 @@ from yisai.registry.person import Gender, Player
 from yisai.regulation import load, loads
 from yisai.regulation.prizes import EntrantRule
 from yisai.regulation.rules import CRITERION_LABELS, Criterion, CriterionSpec
-from yisai.services import events, registration
+from yisai.services import entries, events
 from yisai.services.context import open_context
 from yisai.services.errors import Refused
 from yisai.services.identity import Actor, Role
@@ -222,10 +222,10 @@ def test_entries_after_the_stated_close_are_refused_with_the_date(tmp_path: Path
         with open_context(Settings(database=db, actor=chief, clock=lambda now=now: now)) as ctx, ctx.work() as w:
             ev = w.repo.get_event(event.id)
             if now <= datetime(2026, 3, 20, 23, 59, 59) and now >= datetime(2026, 2, 20):
-                registration.register_player(w, ev, _kid(f"棋手{k}"), division="段位组")
+                entries.register_player(w, ev, _kid(f"棋手{k}"), division="段位组")
                 continue
             with pytest.raises(Refused) as info:
-                registration.register_player(w, ev, _kid(f"棋手{k}"), division="段位组")
+                entries.register_player(w, ev, _kid(f"棋手{k}"), division="段位组")
             if now > datetime(2026, 3, 20):
                 assert info.value.code == "registration_closed"
                 assert info.value.message.startswith("段位组报名已于2026-03-20 23:59截止")
@@ -233,4 +233,4 @@ def test_entries_after_the_stated_close_are_refused_with_the_date(tmp_path: Path
             else:
                 assert info.value.code == "registration_not_open"
     with open_context(Settings(database=db, actor=chief)) as ctx, ctx.work() as w:
-        assert len(registration.list_entries(w, w.repo.get_event(event.id))) == 2
+        assert len(entries.list_entries(w, w.repo.get_event(event.id))) == 2

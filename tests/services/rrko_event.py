@@ -16,10 +16,11 @@ from pathlib import Path
 from tests.conftest import REGULATIONS
 from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player
+from yisai.services.approvals import approve_entry
 from yisai.services.context import Context, Work
+from yisai.services.entries import Registered, register_player
 from yisai.services.events import create_event
 from yisai.services.publishing import publish_round
-from yisai.services.registration import Registered, approve_entry, register_player
 from yisai.services.round_results import record_result
 from yisai.services.rounds import RoundView, pair, round_view
 

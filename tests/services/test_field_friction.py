@@ -15,7 +15,7 @@ from yisai.cli.app import app
 from yisai.formats.awards_report import place_of
 from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player
-from yisai.services import events, registration
+from yisai.services import approvals, entries, events, roster_import
 from yisai.services.context import open_context
 from yisai.vocabulary import Rank
 
@@ -31,22 +31,22 @@ def test_approve_all_eligible_and_reasons_that_follow_corrections(tmp_path: Path
     db = str(tmp_path / "t.sqlite")
     with open_context(db, now=NOW) as ctx, ctx.work() as w:
         event = events.create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=1)
-        ok = registration.register_player(w, event, _kid("合格", date(1960, 5, 1)), division="中老年组")
-        bad = registration.register_player(w, event, _kid("无证", date(1961, 5, 1), None),
+        ok = entries.register_player(w, event, _kid("合格", date(1960, 5, 1)), division="中老年组")
+        bad = entries.register_player(w, event, _kid("无证", date(1961, 5, 1), None),
                                            division="中老年组")
     assert ok.entry is not None and bad.entry is not None
     assert bad.entry.reasons  # no certificate
     with open_context(db, now=NOW) as ctx, ctx.work() as w:
-        done, left = registration.approve_all_eligible(w, w.repo.get_event(event.id))
+        done, left = approvals.approve_all_eligible(w, w.repo.get_event(event.id))
     assert [v.entry.id for v in left] == [bad.entry.id]
     with open_context(db, now=NOW) as ctx, ctx.work() as w:
-        status = {v.player.name: v.entry.status for v in registration.list_entries(w, w.repo.get_event(event.id))}
+        status = {v.player.name: v.entry.status for v in entries.list_entries(w, w.repo.get_event(event.id))}
     assert status == {"合格": EntryStatus.APPROVED, "无证": EntryStatus.PENDING}
     assert all(e.status is EntryStatus.APPROVED for e in done)
     # The certificate number is supplied later: the listed reason disappears at once.
     with open_context(db, now=NOW) as ctx, ctx.work() as w:
-        registration.register_player(w, w.repo.get_event(event.id), _kid("无证", date(1961, 5, 1), "C9"))
-        views = {v.player.name: v for v in registration.list_entries(w, w.repo.get_event(event.id))}
+        entries.register_player(w, w.repo.get_event(event.id), _kid("无证", date(1961, 5, 1), "C9"))
+        views = {v.player.name: v for v in entries.list_entries(w, w.repo.get_event(event.id))}
     assert views["无证"].entry.reasons == () and views["无证"].entry.status is EntryStatus.PENDING
 
 
@@ -84,7 +84,7 @@ def test_a_typed_in_player_is_told_about_the_options(tmp_path: Path) -> None:
     with open_context(str(tmp_path / "p.sqlite"), now=NOW) as ctx, ctx.work() as w:
         reg = events.regulation_of(events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml", seed=1))
     with pytest.raises(InputError) as info:
-        registration.row_from_fields(reg, {"姓名": "张三", "出生日期": "2013-01-01"},
+        roster_import.row_from_fields(reg, {"姓名": "张三", "出生日期": "2013-01-01"},
                                      {"姓名": "--name", "性别": "--gender", "身份证号": "--id-number",
                                       "出生日期": "--birth"})
     text = "\n".join(info.value.render_details("zh"))

@@ -3,6 +3,7 @@ used by standings, prizes and awards alike (issue: the final ranking ignored rou
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,32 +15,21 @@ from yisai.services import reports
 from yisai.services.context import Context, InputError, open_context
 from yisai.services.demo_event import (
     play_round,
-    register_all,
     registration_moment,
-    rounds_for,
-    shanhai_people,
 )
-from yisai.services.events import create_event, read_regulation_file, regulation_of
-from yisai.services.registration import approved_players
+from yisai.services.events import read_regulation_file
 
 
 @pytest.fixture(scope="module")
-def final(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Context, int]]:
-    path = REGULATIONS / "2025-shanhai-cup.toml"
-    moment = registration_moment(read_regulation_file(path)[1])
+def final(shanhai_final_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Context, int]]:
+    """This module's own copy of the played final (``tests/conftest.py`` builds it once)."""
     db = Path(tmp_path_factory.mktemp("final")) / "f.sqlite"
+    shutil.copy(shanhai_final_db, db)
+    moment = registration_moment(read_regulation_file(REGULATIONS / "2025-shanhai-cup.toml")[1])
     with open_context(str(db), actor="裁判长", now=moment) as ctx:
         with ctx.work() as w:
-            event = create_event(w, path, seed=20250430)
-            reg = regulation_of(event)
-            people, teams = shanhai_people(event.seed, 0.2)
-            register_all(w, event, reg, people, teams)
-        with ctx.work() as w:
-            n = len(approved_players(w, event, "open"))
-        for r in range(1, rounds_for(reg, "open", n) + 1):
-            with ctx.work() as w:
-                play_round(w, event, "open", r, event.seed + r)
-        yield ctx, event.id
+            (event,) = w.repo.list_events()
+        yield ctx, int(event.id)
 
 
 def test_standings_after_the_final_follow_the_final_games(final: tuple[Context, int]) -> None:

@@ -14,7 +14,7 @@ from openpyxl import load_workbook
 from tests.conftest import REGULATIONS
 from yisai.i18n import use_language
 from yisai.registry.person import Gender, Player
-from yisai.services import accounts, events, registration, reports, round_results, rounds
+from yisai.services import accounts, approvals, entries, events, reports, round_results, rounds
 from yisai.services.context import open_context
 from yisai.services.errors import Forbidden, InputError
 from yisai.services.identity import Actor, Role
@@ -36,7 +36,7 @@ def _event_with_players(db: str, n: int = 6) -> int:
     with open_context(Settings(database=db, actor=CHIEF, clock=lambda: NOW)) as ctx, ctx.work() as w:
         event = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml", seed=9)
         for i in range(1, n + 1):
-            registration.register_player(w, event, _player(i), division="甲组")
+            entries.register_player(w, event, _player(i), division="甲组")
         return event.id
 
 
@@ -56,8 +56,8 @@ def test_two_databases_in_one_process(tmp_path: Path) -> None:
     a, b = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
     first, second = _event_with_players(a, 4), _event_with_players(b, 6)
     with open_context(a) as ca, open_context(b) as cb, ca.work() as wa, cb.work() as wb:
-        assert len(registration.list_entries(wa, wa.repo.get_event(first))) == 4
-        assert len(registration.list_entries(wb, wb.repo.get_event(second))) == 6
+        assert len(entries.list_entries(wa, wa.repo.get_event(first))) == 4
+        assert len(entries.list_entries(wb, wb.repo.get_event(second))) == 6
 
 
 def test_two_languages_in_one_process_at_the_same_time(tmp_path: Path) -> None:
@@ -102,7 +102,7 @@ def test_roles_are_checked_by_the_services(tmp_path: Path) -> None:
             rounds.pair(w, event_id, "jia", 1)
         assert info.value.render("zh") == "裁判员无权编排" and info.value.status == 403
         with pytest.raises(Forbidden), ctx.work(actor=LEADER) as w:
-            registration.approve_entry(w, 1)
+            approvals.approve_entry(w, 1)
         with pytest.raises(Forbidden), ctx.work(actor=REFEREE) as w:
             events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml")
         with ctx.work(actor=CHIEF) as w:

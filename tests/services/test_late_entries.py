@@ -14,7 +14,7 @@ from tests.conftest import REGULATIONS
 from tests.formats.roster_files import write_csv, xqw_rows
 from tests.idnumbers import make_id_number
 from yisai.registry.person import Gender
-from yisai.services import events, registration
+from yisai.services import entries, events, roster_import, teams
 from yisai.services.context import Context, Forbidden, InputError, Refused, open_context
 from yisai.services.errors import Hint
 from yisai.services.identity import Actor, Role
@@ -40,7 +40,7 @@ def _said(error: Refused) -> str:
 
 
 def _import(work, path: Path, **kw):  # type: ignore[no-untyped-def]
-    return registration.import_roster(work, events.resolve_event(work, 1), path.read_bytes(), path.name,
+    return roster_import.import_roster(work, events.resolve_event(work, 1), path.read_bytes(), path.name,
                                       require_team=True, **kw)
 
 
@@ -55,11 +55,11 @@ def test_the_chief_referee_admits_a_team_late_with_a_reason(ctx: Context, tmp_pa
         _import(w, _roster(tmp_path), late=True)  # no reason given
     with ctx.work() as w:
         report = _import(w, _roster(tmp_path), late=True, note=REASON)
-        entries = registration.list_entries(w, events.resolve_event(w, 1))
-        (team,) = registration.list_teams(w, events.resolve_event(w, 1))
+        listed = entries.list_entries(w, events.resolve_event(w, 1))
+        (team,) = teams.list_teams(w, events.resolve_event(w, 1))
     assert (report.teams_created, report.entries_created) == (1, 6)
-    assert [v.entry.note for v in entries] == [f"逾期报名 (裁判长批准: {REASON})"] * 6
-    assert all(v.entry.status.value == "approved" for v in entries)  # nothing else was wrong
+    assert [v.entry.note for v in listed] == [f"逾期报名 (裁判长批准: {REASON})"] * 6
+    assert all(v.entry.status.value == "approved" for v in listed)  # nothing else was wrong
     assert any("逾期报名" in str(r) for r in team.reasons)
 
 

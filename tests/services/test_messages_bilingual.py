@@ -23,7 +23,14 @@ from tests.store.conftest import db_url  # noqa: F401  (the fixture: both backen
 from yisai.i18n import Text, use_language
 from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team
-from yisai.services import events, registration, withdrawal
+from yisai.services import (
+    approvals,
+    entries,
+    events,
+    roster_import,
+    teams,
+    withdrawal,
+)
 from yisai.services.context import Context, Work, open_context
 from yisai.services.errors import InputError, Refused, ServiceError
 from yisai.services.identity import Actor, Role
@@ -61,20 +68,20 @@ def _kid(name: str, born: date, gender: Gender = Gender.MALE, seq: int = 1) -> P
 def test_entry_reasons_are_stored_in_both_languages_and_shown_in_the_readers(ctx: Context) -> None:
     ev = _event(ctx, "2025-shanhai-cup")
     with ctx.work() as w:  # registered by a Chinese front end
-        entry = registration.register_player(w, ev, _kid("王三", date(2010, 8, 31)), division="少年组").entry
+        entry = entries.register_player(w, ev, _kid("王三", date(2010, 8, 31)), division="少年组").entry
     assert entry is not None and entry.reasons == (JUNIOR_ZH,)
     with use_language("en"), ctx.work() as w:
-        [view] = registration.list_entries(w, ev)
+        [view] = entries.list_entries(w, ev)
         assert view.entry.reasons == (JUNIOR_EN,)
         assert w.repo.get_entry(entry.id).reasons == (JUNIOR_EN,)
     with ctx.work() as w:
-        [view] = registration.list_entries(w, ev)
+        [view] = entries.list_entries(w, ev)
         assert view.entry.reasons == (JUNIOR_ZH,)
         stored = w.repo.session.scalars(select(EntryRow.reasons)).one()
         assert stored == [{"zh": JUNIOR_ZH, "en": JUNIOR_EN}]
     # The refusal lists the same reasons, rendered by whoever shows it.
     with pytest.raises(Refused) as err, ctx.work() as w:
-        registration.approve_entry(w, entry.id)
+        approvals.approve_entry(w, entry.id)
     assert err.value.code == "ineligible" and err.value.params["entry"] == entry.id
     assert err.value.render_details("en") == [JUNIOR_EN]
     assert err.value.render_details("zh") == [JUNIOR_ZH]
@@ -84,9 +91,9 @@ def test_entry_reasons_are_stored_in_both_languages_and_shown_in_the_readers(ctx
 def test_forced_approval_keeps_both_languages(ctx: Context) -> None:
     ev = _event(ctx, "2025-shanhai-cup")
     with use_language("en"), ctx.work() as w:  # this time an English front end registers
-        entry = registration.register_player(w, ev, _kid("王三", date(2010, 8, 31)), division="junior").entry
+        entry = entries.register_player(w, ev, _kid("王三", date(2010, 8, 31)), division="junior").entry
         assert entry is not None and entry.reasons == (JUNIOR_EN,)
-        forced = registration.approve_entry(w, entry.id, force=True, note="wild card")
+        forced = approvals.approve_entry(w, entry.id, force=True, note="wild card")
         assert forced.reasons == (JUNIOR_EN,) and forced.forced
     with ctx.work() as w:
         assert w.repo.get_entry(entry.id).reasons == (JUNIOR_ZH,)
@@ -97,7 +104,7 @@ def test_forced_approval_keeps_both_languages(ctx: Context) -> None:
 def test_rows_written_before_reasons_were_bilingual_still_load(ctx: Context) -> None:
     ev = _event(ctx, "2025-shanhai-cup")
     with ctx.work() as w:
-        entry = registration.register_player(w, ev, _kid("王三", date(2010, 8, 31)), division="少年组").entry
+        entry = entries.register_player(w, ev, _kid("王三", date(2010, 8, 31)), division="少年组").entry
         assert entry is not None
         row = w.repo.session.get(EntryRow, int(entry.id))
         assert row is not None
@@ -107,36 +114,36 @@ def test_rows_written_before_reasons_were_bilingual_still_load(ctx: Context) -> 
             assert w.repo.get_entry(entry.id).reasons == ("旧版本保存的原因",)
     # Rechecking the pending entry replaces the old string by the bilingual reasons.
     with ctx.work() as w:
-        assert registration.recheck_entries(w, ev) == 1
+        assert approvals.recheck_entries(w, ev) == 1
     with use_language("en"), ctx.work() as w:
         assert w.repo.get_entry(entry.id).reasons == (JUNIOR_EN,)
-        assert registration.recheck_entries(w, ev) == 0
+        assert approvals.recheck_entries(w, ev) == 0
 
 
 def test_team_reasons_follow_the_reader_language(ctx: Context) -> None:
     ev = _event(ctx, "2025-xiaoqiwang")
     with ctx.work() as w:
-        registration.add_team(w, ev, Team(name="浙江队", province="浙江"))
+        teams.add_team(w, ev, Team(name="浙江队", province="浙江"))
         with pytest.raises(Refused) as err:
-            registration.add_team(w, ev, Team(name="浙江二队", province="浙江省"))
+            teams.add_team(w, ev, Team(name="浙江二队", province="浙江省"))
     assert err.value.code == "team_composition" and err.value.params == {"team": "浙江二队"}
     assert err.value.render_details("zh") == [PER_PLACE_ZH]
     assert err.value.render_details("en") == [PER_PLACE_EN]
     with ctx.work() as w:
-        forced = registration.add_team(w, ev, Team(name="浙江二队", province="浙江省"), force=True, note="递补")
+        forced = teams.add_team(w, ev, Team(name="浙江二队", province="浙江省"), force=True, note="递补")
         assert forced.reasons == (PER_PLACE_ZH,)
     with use_language("en"), ctx.work() as w:
-        views = {v.team.name: v for v in registration.list_teams(w, ev)}
+        views = {v.team.name: v for v in teams.list_teams(w, ev)}
         assert views["浙江二队"].reasons == (PER_PLACE_EN,) and views["浙江队"].reasons == ()
     with ctx.work() as w:
-        views = {v.team.name: v for v in registration.list_teams(w, ev)}
+        views = {v.team.name: v for v in teams.list_teams(w, ev)}
         assert views["浙江二队"].reasons == (PER_PLACE_ZH,)
         stored = w.repo.session.scalars(select(TeamRow.reasons).where(TeamRow.name == "浙江二队")).one()
         assert stored == [{"zh": PER_PLACE_ZH, "en": PER_PLACE_EN}]
         # an older team row holding a plain Chinese string still reads
         w.repo.session.scalars(select(TeamRow).where(TeamRow.name == "浙江队")).one().reasons = ["旧原因"]
     with use_language("en"), ctx.work() as w:
-        views = {v.team.name: v for v in registration.list_teams(w, ev)}
+        views = {v.team.name: v for v in teams.list_teams(w, ev)}
         assert views["浙江队"].reasons == ("旧原因",)
 
 
@@ -154,24 +161,24 @@ def test_service_errors_have_a_code_and_render_in_each_language(ctx: Context) ->
     seed = _error(ctx, lambda w: events.create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=-1))
     assert (seed.code, seed.params) == ("bad_seed", {"seed": -1})
     assert "抽签种子须在0至" in seed.render("zh") and "the lot seed must be between 0 and" in seed.render("en")
-    missing = _error(ctx, lambda w: registration.approve_entry(w, 999))
+    missing = _error(ctx, lambda w: approvals.approve_entry(w, 999))
     # a store NotFound handed on in both languages
     assert (missing.code, missing.params) == ("entry_not_found", {"entry": "999"})
     assert (missing.render("zh"), missing.render("en")) == ("没有编号为999的报名", "no entry numbered 999")
     with ctx.work() as w:
-        e = registration.register_player(w, ev, _kid("赵四", date(2015, 5, 5)), division="少年组").entry
+        e = entries.register_player(w, ev, _kid("赵四", date(2015, 5, 5)), division="少年组").entry
         assert e is not None
         withdrawal.withdraw_entry(w, e.id, "本人申请")
-    bad = _error(ctx, lambda w: registration.approve_entry(w, e.id))
+    bad = _error(ctx, lambda w: approvals.approve_entry(w, e.id))
     assert bad.code == "bad_transition"
     assert bad.params == {"entry": e.id, "status": "withdrawn", "target": "approved"}
     assert bad.render("zh") == f"报名{e.id}当前状态为已退赛, 不能改为已通过"
     assert bad.render("en") == f"entry {e.id} is withdrawn; it cannot become approved"
-    stage = _error(ctx, lambda w: registration.register_player(w, ev, _kid("钱五", date(2015, 5, 5), seq=2),
+    stage = _error(ctx, lambda w: entries.register_player(w, ev, _kid("钱五", date(2015, 5, 5), seq=2),
                                                                division="少年组", stage="决赛圈"))
     assert (stage.code, stage.params) == ("unknown_stage", {"stage": "决赛圈"})
     assert stage.render("zh").startswith("没有阶段“决赛圈”") and stage.render("en").startswith("no stage '决赛圈'")
-    reason = _error(ctx, lambda w: registration.reject_entry(w, e.id, " "))
+    reason = _error(ctx, lambda w: approvals.reject_entry(w, e.id, " "))
     assert reason.code == "reason_required" and reason.render("zh") != reason.render("en")
     # str() stays in the caller's language (Chinese by default), as the CLI has always shown it
     assert str(reason) == "不予批准须写明理由" and reason.hint == "reason"
@@ -180,7 +187,8 @@ def test_service_errors_have_a_code_and_render_in_each_language(ctx: Context) ->
 
 
 # The services whose every error is data; the lead's modules are checked when they join the list.
-SERVICES = ("registration", "events", "event_data", "rounds", "workdays", "results")
+SERVICES = ("registration", "players", "entries", "approvals", "teams", "roster_import", "registration_window",
+            "eligibility", "events", "event_data", "rounds", "result_sheets", "workdays", "results")
 ERRORS = {"InputError", "Refused", "Conflict", "ServiceError", "NotFoundError"}
 
 
@@ -228,12 +236,12 @@ def test_text_from_stored_data() -> None:
 def test_round_and_result_errors_have_codes_and_both_languages(ctx: Context) -> None:
     from yisai.formats.result_sheet import ResultSheet, SheetRow
     from yisai.record.parse import parse_result
-    from yisai.services import round_results, rounds
+    from yisai.services import result_sheets, round_results, rounds
 
     ev = _event(ctx, "2025-xiaoqiwang")
     with ctx.work() as w:
         for i in range(1, 7):
-            registration.register_player(w, ev, _kid(f"棋手{i}", date(2013, 1, i), seq=i), division="甲组")
+            entries.register_player(w, ev, _kid(f"棋手{i}", date(2013, 1, i), seq=i), division="甲组")
     early = _error(ctx, lambda w: rounds.pair(w, None, "甲组", 2))
     assert (early.code, early.params["round"]) == ("previous_round_not_paired", 2)
     assert early.render("zh") == "第1轮尚未编排, 不能编排第2轮"
@@ -258,7 +266,7 @@ def test_round_and_result_errors_have_codes_and_both_languages(ctx: Context) -> 
     assert "无法识别的成绩" in word.render("zh")
     # A sheet row naming a board the round does not have: the place is the same in both languages.
     row = SheetRow("r1.xlsx", "成绩", 3, 9, "9", "", "", "", "黑胜", parse_result("黑胜"), {"board": "A(台次)"})
-    sheet = _error(ctx, lambda w: rounds.import_results(w, None, "甲组", 1, ResultSheet("r1.xlsx", [row])))
+    sheet = _error(ctx, lambda w: result_sheets.import_results(w, None, "甲组", 1, ResultSheet("r1.xlsx", [row])))
     assert sheet.code == "bad_result_sheet" and sheet.params["problems"] == 1
     assert sheet.render_details("zh") == ["r1.xlsx:成绩:3:A(台次): 第1轮没有第9台 (允许: 第1–3台)"]
     assert sheet.render_details("en") == ["r1.xlsx:成绩:3:A(台次): round 1 has no board 9 (allowed: boards 1–3)"]
@@ -272,12 +280,12 @@ def test_roster_import_reports_reasons_in_the_callers_language(ctx: Context, tmp
     rows[0][6] = ""  # no certificate (seed 002 requires the 中国围棋协会 grade certificate)
     path = write_csv(tmp_path / "r.csv", rows, "utf-8")
     with use_language("en"), ctx.work() as w:
-        report = registration.import_roster(w, ev, path.read_bytes(), path.name)
+        report = roster_import.import_roster(w, ev, path.read_bytes(), path.name)
     assert report.ineligible == [
         "陈浩然(甲组): no amateur grade certificate issued under the Chinese Weiqi Association "
         "(fill in the certificate number)"]
     with ctx.work() as w:
-        pending = [v for v in registration.list_entries(w, ev) if v.entry.reasons]
+        pending = [v for v in entries.list_entries(w, ev) if v.entry.reasons]
     assert [v.entry.reasons for v in pending] == [("缺少中国围棋协会监制的业余段级位证书(请填写证书编号)",)]
 
 

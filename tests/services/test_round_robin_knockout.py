@@ -163,8 +163,8 @@ def test_a_knockout_by_rank_with_byes_a_replay_and_a_both_lost_game(tmp_path: Pa
     both lose and the higher seed K3 goes on. Semi-finals K1–K5, K2–K3; final and third place."""
     from yisai.registry.person import Gender, Player
     from yisai.services.context import Refused
+    from yisai.services.entries import register_player
     from yisai.services.events import create_event
-    from yisai.services.registration import register_player
     from yisai.services.round_results import record_result
 
     reg_file = tmp_path / "ko.toml"
@@ -222,8 +222,8 @@ def test_one_group_without_knockout_is_ranked_by_points_then_mini_league(tmp_pat
     选手16 (6), then 01, 08, 09 on 4 split by 小循环 (4, 2, 0), then 选手17 (2)."""
     from tests.services.rrko_event import GROUP_A_WINS, RATING
     from yisai.registry.person import Gender, Player
+    from yisai.services.entries import register_player
     from yisai.services.events import create_event
-    from yisai.services.registration import register_player
     from yisai.services.round_results import record_result
 
     text = EXAMPLE.read_text(encoding="utf-8").replace('groups = ["A", "B", "C", "D"]', 'groups = ["A"]')
@@ -261,8 +261,8 @@ def test_a_knockout_of_the_top_four_places_the_others_after_the_bracket(tmp_path
     """players = 4 of six entrants: semi-finals K1–K4 and K2–K3 (seeds 1 v 4, 2 v 3); K5 and K6
     never play and share 5th after the bracket. The higher rating wins every game."""
     from yisai.registry.person import Gender, Player
+    from yisai.services.entries import register_player
     from yisai.services.events import create_event
-    from yisai.services.registration import register_player
     from yisai.services.round_results import record_result
 
     reg_file = tmp_path / "ko4.toml"

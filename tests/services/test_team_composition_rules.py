@@ -4,13 +4,13 @@ with the per-region limit (每个参赛单位限报N队) that used to be printed
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
+from tests.cli_runner import as_director, run_cli
 from tests.conftest import REGULATIONS
-from yisai.cli.app import app
 
 LEAGUE = (REGULATIONS / "examples" / "team-league.toml").read_text("utf-8")
 
@@ -24,21 +24,9 @@ def _variant(tmp: Path) -> str:
 
 
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("YISAI_DB", str(tmp_path / "league.sqlite"))
-    monkeypatch.setenv("YISAI_NOW", "2026-03-20T09:00")
-    monkeypatch.setenv("YISAI_ACTOR", "裁判长")
-    monkeypatch.delenv("YISAI_DATABASE_URL", raising=False)
-    monkeypatch.delenv("YISAI_EVENT", raising=False)
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0) -> str:
-        result = runner.invoke(app, ["--lang", "zh", *args], catch_exceptions=False)
-        out = result.stdout + (result.stderr or "")
-        assert result.exit_code == code, out
-        return out
-
-    return invoke
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., str]:
+    as_director(monkeypatch, tmp_path / "league.sqlite", "2026-03-20T09:00")
+    return run_cli
 
 
 def test_a_team_without_a_woman_is_refused_at_registration(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

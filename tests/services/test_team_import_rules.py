@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from tests.conftest import REGULATIONS
-from tests.formats.roster_files import write_csv, xqw_rows
+from tests.formats.roster_files import team_rows, write_csv
 from tests.idnumbers import make_id_number
 from yisai.cli.hints import cli_message
 from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player
-from yisai.services import events, registration, withdrawal
+from yisai.services import entries, events, roster_import, teams, withdrawal
 from yisai.services.context import Context, Refused, open_context
 from yisai.vocabulary.rank import Rank
 
@@ -29,35 +29,21 @@ def ctx(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Context]:
         yield c
 
 
-def _province_team(team: str, province: str, city: str, area: str, seq: int) -> list[list[Any]]:
-    rows = []
-    for i, row in enumerate(xqw_rows(), start=1):
-        born = date.fromisoformat(row[3])
-        gender = Gender.MALE if row[2] == "男" else Gender.FEMALE
-        row = list(row)
-        row[1] = f"{team[:2]}{i}号"
-        row[4] = make_id_number(area, born, seq * 10 + i, gender)
-        row[6] = f"{team}{i}"
-        row[7], row[8], row[12] = province, city, team
-        rows.append(row)
-    return rows
-
-
 def test_a_planned_city_fields_its_own_team_beside_its_province(ctx: Context, tmp_path: Path) -> None:
-    rows = _province_team("辽宁队", "辽宁省", "沈阳", "210102", 1)
-    rows += _province_team("大连队", "辽宁省", "大连", "210202", 2)
+    rows = team_rows("辽宁队", "辽宁省", "沈阳", "210102", 1)
+    rows += team_rows("大连队", "辽宁省", "大连", "210202", 2)
     path = write_csv(tmp_path / "r.csv", rows, "utf-8")
     with ctx.work() as w:
         event = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml", seed=3)
     with ctx.work() as w:
         w_event = events.resolve_event(w, event.id)
-        report = registration.import_roster(w, w_event, path.read_bytes(), path.name,
+        report = roster_import.import_roster(w, w_event, path.read_bytes(), path.name,
                                             require_team=True)
     assert report.teams_created == 2
     # A second 辽宁 provincial team is still one too many.
-    more = write_csv(tmp_path / "m.csv", _province_team("辽宁二队", "辽宁省", "鞍山", "210302", 3), "utf-8")
+    more = write_csv(tmp_path / "m.csv", team_rows("辽宁二队", "辽宁省", "鞍山", "210302", 3), "utf-8")
     with pytest.raises(Refused) as info, ctx.work() as w:
-        registration.import_roster(w, events.resolve_event(w, event.id), more.read_bytes(), more.name,
+        roster_import.import_roster(w, events.resolve_event(w, event.id), more.read_bytes(), more.name,
                                    require_team=True)
     assert any("辽宁" in d for d in info.value.details)
 
@@ -78,16 +64,16 @@ def test_a_city_roster_with_four_men_keeps_three_and_enters_the_fourth_alone(
     with ctx.work() as w:
         event = events.create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=3)
     with ctx.work() as w:
-        report = registration.import_roster(w, events.resolve_event(w, event.id), path.read_bytes(),
+        report = roster_import.import_roster(w, events.resolve_event(w, event.id), path.read_bytes(),
                                             path.name, require_team=True)
     assert report.teams_created == 1 and report.members_added == 5
     assert any("男四" in n and "个人名义" in n for n in report.warnings), report.warnings
     with ctx.work() as w:
         ev = events.resolve_event(w, event.id)
-        (team,) = registration.list_teams(w, ev)
-        entries = {v.player.name: v.entry for v in registration.list_entries(w, ev)}
+        (team,) = teams.list_teams(w, ev)
+        entry_of = {v.player.name: v.entry for v in entries.list_entries(w, ev)}
     assert {p.name for p in team.players} == {"男一", "男二", "男三", "女一", "女二"}
-    assert entries["男四"].division == "open"  # still plays, as an individual
+    assert entry_of["男四"].division == "open"  # still plays, as an individual
 
 
 def test_a_player_holds_one_live_entry_per_stage(ctx: Context) -> None:
@@ -96,17 +82,17 @@ def test_a_player_holds_one_live_entry_per_stage(ctx: Context) -> None:
     girl = Player(id="", name="林雨欣", gender=Gender.FEMALE, birth_date=date(2014, 7, 1),
                   rank=Rank.parse("3段"), certificate_no="C1", region="中国大陆", province="浙江")
     with ctx.work() as w:
-        first = registration.register_player(w, event, girl, division="yi")
+        first = entries.register_player(w, event, girl, division="yi")
     with pytest.raises(Refused) as info, ctx.work() as w:
-        registration.register_player(w, event, girl, division="甲组")
+        entries.register_player(w, event, girl, division="甲组")
     assert info.value.code == "second_live_entry" and "乙组" in info.value.render("zh")
     with ctx.work() as w:
         assert first.entry is not None
         withdrawal.withdraw_entry(w, first.entry.id, "改报甲组")
-        moved = registration.register_player(w, event, girl, division="甲组")
+        moved = entries.register_player(w, event, girl, division="甲组")
     assert moved.entry is not None and moved.entry.division == "jia"
     with ctx.work() as w:
-        statuses = sorted(v.entry.status for v in registration.list_entries(w, event))
+        statuses = sorted(v.entry.status for v in entries.list_entries(w, event))
     assert statuses.count(EntryStatus.WITHDRAWN) == 1 and len(statuses) == 2
 
 
@@ -114,25 +100,25 @@ def test_a_team_member_is_replaced_in_the_same_seat_with_a_note(ctx: Context, tm
     """递补: a registered player of the seat's division takes the seat; audited; wrong ones refused."""
     from yisai.services.errors import InputError
 
-    path = write_csv(tmp_path / "t.csv", _province_team("辽宁队", "辽宁省", "沈阳", "210102", 1), "utf-8")
+    path = write_csv(tmp_path / "t.csv", team_rows("辽宁队", "辽宁省", "沈阳", "210102", 1), "utf-8")
     with ctx.work() as w:
         event = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml", seed=3)
-        registration.import_roster(w, event, path.read_bytes(), path.name, require_team=True)
-        sub = registration.register_player(w, event, Player(
+        roster_import.import_roster(w, event, path.read_bytes(), path.name, require_team=True)
+        sub = entries.register_player(w, event, Player(
             id="", name="替补甲", gender=Gender.MALE, birth_date=date(2013, 6, 1), rank=Rank.parse("2段"),
             certificate_no="S1", region="中国大陆", province="辽宁"), division="甲组")
-        other = registration.register_player(w, event, Player(
+        other = entries.register_player(w, event, Player(
             id="", name="丙组生", gender=Gender.MALE, birth_date=date(2018, 6, 1), rank=Rank.parse("1段"),
             certificate_no="S2", region="中国大陆", province="辽宁"), division="丙组")
-        (team,) = registration.list_teams(w, event)
+        (team,) = teams.list_teams(w, event)
         leaving = next(p for p in team.players if p.name == "辽宁1号")  # the 甲组 boy
     with pytest.raises(InputError), ctx.work() as w:
-        registration.replace_team_member(w, event, "辽宁队", leaving.id, sub.player.id, note="")
+        teams.replace_team_member(w, event, "辽宁队", leaving.id, sub.player.id, note="")
     with pytest.raises(Refused) as info, ctx.work() as w:  # a 丙组 player cannot take a 甲组 seat
-        registration.replace_team_member(w, event, "辽宁队", leaving.id, other.player.id, note="伤病")
+        teams.replace_team_member(w, event, "辽宁队", leaving.id, other.player.id, note="伤病")
     assert info.value.code == "no_entry_for_seat"
     with ctx.work() as w:
-        view = registration.replace_team_member(w, event, "辽宁队", leaving.id, sub.player.id, note="伤病递补")
+        view = teams.replace_team_member(w, event, "辽宁队", leaving.id, sub.player.id, note="伤病递补")
     assert "替补甲" in {p.name for p in view.players} and "辽宁1号" not in {p.name for p in view.players}
     seat = next(m for m in view.team.members if m.player_id == sub.player.id)
     before = next(m for m in team.team.members if m.player_id == leaving.id)
@@ -150,7 +136,7 @@ def test_a_provisional_round_count_is_set_before_pairing_beyond_it(ctx: Context)
     with ctx.work() as w:
         event = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml", seed=3)
         for i in range(1, 21):
-            registration.register_player(w, event, Player(
+            entries.register_player(w, event, Player(
                 id="", name=f"棋手{i}", gender=Gender.MALE, birth_date=date(2013, 1, i),
                 rank=Rank.parse("1段"), certificate_no=f"P{i}", region="中国大陆", province="浙江"),
                 division="jia")
@@ -176,13 +162,13 @@ def test_a_provisional_round_count_is_set_before_pairing_beyond_it(ctx: Context)
 
 
 def test_a_late_roster_names_the_closed_window_once_for_all_teams(tmp_path: Path) -> None:
-    rows = _province_team("辽宁队", "辽宁省", "沈阳", "210102", 1)
-    rows += _province_team("大连队", "辽宁省", "大连", "210202", 2)
+    rows = team_rows("辽宁队", "辽宁省", "沈阳", "210102", 1)
+    rows += team_rows("大连队", "辽宁省", "大连", "210202", 2)
     path = write_csv(tmp_path / "late.csv", rows, "utf-8")
     with open_context(str(tmp_path / "l.sqlite"), now=datetime(2025, 4, 19, 9)) as c:
         with c.work() as w:
             event = events.create_event(w, REGULATIONS / "2025-xiaoqiwang.toml", seed=3)
         with pytest.raises(Refused) as info, c.work() as w:
-            registration.import_roster(w, event, path.read_bytes(), path.name, require_team=True)
+            roster_import.import_roster(w, event, path.read_bytes(), path.name, require_team=True)
     window = [d for d in info.value.details if "报名时间" in d]
     assert len(window) == 1 and "2支队" in window[0] and "辽宁队" in window[0] and "大连队" in window[0]

@@ -20,13 +20,13 @@ Prizes 8000/5000/3000; 最佳主将 东湖一 (5 in 5), 最佳二台 黄鹤二 (
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
+from tests.cli_runner import as_director, run_cli
 from tests.conftest import REGULATIONS
-from yisai.cli.app import app
 
 LEAGUE = str(REGULATIONS / "examples" / "team-league.toml")
 TEAMS = ["东湖", "江汉", "黄鹤", "汉阳", "武昌", "青山"]
@@ -45,21 +45,9 @@ def board_winner(team_a: str, team_b: str, board: int) -> str:
 
 
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("YISAI_DB", str(tmp_path / "league.sqlite"))
-    monkeypatch.setenv("YISAI_NOW", "2026-03-20T09:00")
-    monkeypatch.setenv("YISAI_ACTOR", "裁判长")
-    monkeypatch.delenv("YISAI_DATABASE_URL", raising=False)
-    monkeypatch.delenv("YISAI_EVENT", raising=False)
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0) -> str:
-        result = runner.invoke(app, ["--lang", "zh", *args], catch_exceptions=False)
-        out = result.stdout + (result.stderr or "")
-        assert result.exit_code == code, out
-        return out
-
-    return invoke
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., str]:
+    as_director(monkeypatch, tmp_path / "league.sqlite", "2026-03-20T09:00")
+    return run_cli
 
 
 def test_team_league_end_to_end(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -11,11 +11,12 @@ from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team
 from yisai.services import reports
 from yisai.services.context import open_context
+from yisai.services.entries import register_player
 from yisai.services.events import create_event
-from yisai.services.registration import add_team, register_player
 from yisai.services.round_results import record_result
 from yisai.services.rounds import pair
 from yisai.services.team_matches import team_round_view
+from yisai.services.teams import add_team
 
 TEAMS = ["甲", "乙", "丙", "丁", "戊"]
 

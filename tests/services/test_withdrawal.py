@@ -278,14 +278,13 @@ def test_a_player_who_leaves_after_the_group_stage_meets_nobody_in_the_same_plac
         registration_moment,
         shanhai_people,
     )
-    from yisai.services.event_data import group_members
+    from yisai.services.event_data import approved_players, group_members
     from yisai.services.events import (
         create_event,
         playing_stage,
         read_regulation_file,
         regulation_of,
     )
-    from yisai.services.registration import approved_players
     from yisai.services.rounds import pair
     from yisai.services.withdrawal import withdraw_entry
 

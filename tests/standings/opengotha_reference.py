@@ -73,3 +73,15 @@ def references(testdata: Path) -> Iterator[Reference]:
         xml = _input_for(testdata, allcrit.parent.name, name)
         assert xml is not None, f"no input file for {name}"
         yield Reference(name, allcrit, allcrit.with_name(f"{name}.opengotha.h9"), xml)
+
+
+def collected_references(testdata: Path) -> list[Reference]:
+    """``references`` as a list for ``pytest.mark.parametrize`` (one test per tournament, so the
+    parallel workers share them out); empty without the shared data."""
+    return list(references(testdata)) if testdata.is_dir() else []
+
+
+def reference_ids(refs: list[Reference]) -> list[str]:
+    """The test ids: the tournament names, or one placeholder that the ``testdata`` fixture skips
+    (or fails under CI) when the data is absent."""
+    return [r.name for r in refs] or ["no-testdata"]

@@ -15,10 +15,11 @@ import pytest
 
 from tests.conftest import REGULATIONS
 from yisai.registry.person import Gender, Player
+from yisai.services.approvals import approve_entry
 from yisai.services.context import Context, open_context
+from yisai.services.entries import register_player
 from yisai.services.errors import Conflict, Refused
 from yisai.services.events import create_event, resolve_event
-from yisai.services.registration import approve_entry, register_player
 from yisai.services.round_results import record_result
 from yisai.services.rounds import pair, round_view
 from yisai.vocabulary.rank import Rank

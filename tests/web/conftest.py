@@ -16,15 +16,15 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.conftest import REGULATIONS
+from tests.conftest import REGULATIONS, built_once
 from yisai.registry.idcard import check_digit
 from yisai.registry.person import Gender, Player
 from yisai.services.accounts import create_user
 from yisai.services.context import open_context
+from yisai.services.entries import register_player
 from yisai.services.events import create_event
 from yisai.services.identity import Actor, Role
 from yisai.services.publishing import publish_round
-from yisai.services.registration import register_player
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
 from yisai.vocabulary.rank import Rank
@@ -116,9 +116,8 @@ def build(database: str) -> None:
 
 @pytest.fixture(scope="session")
 def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("webdb") / "template.sqlite"
-    build(str(path))
-    return path
+    """The shared event on SQLite, built once per session (``built_once``); tests copy it."""
+    return built_once(tmp_path_factory, "web-site.sqlite", lambda path: build(str(path)))
 
 
 @pytest.fixture

@@ -11,12 +11,13 @@ from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team
 from yisai.services.accounts import create_user
 from yisai.services.context import open_context
+from yisai.services.entries import register_player
 from yisai.services.events import create_event
 from yisai.services.identity import Actor, Role
 from yisai.services.publishing import publish_round
-from yisai.services.registration import add_team, register_player
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
+from yisai.services.teams import add_team
 
 LEAGUE = REGULATIONS / "examples" / "team-league.toml"
 NOW = datetime(2026, 3, 20, 9, 30)

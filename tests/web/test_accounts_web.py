@@ -17,9 +17,10 @@ from tests.web.test_console import token_of
 from tests.web.test_registration import _shanhai_event, _team_002
 from yisai.registry.person import Gender, Player
 from yisai.services.context import open_context
+from yisai.services.entries import register_player
 from yisai.services.events import resolve_event
 from yisai.services.identity import Actor, Role
-from yisai.services.registration import import_roster, register_player
+from yisai.services.roster_import import import_roster
 from yisai.services.settings import Settings
 from yisai.vocabulary.rank import Rank
 

@@ -11,38 +11,26 @@ from urllib.parse import unquote
 
 import pytest
 from sqlalchemy import create_engine, text
-from typer.testing import CliRunner
 
+from tests.cli_runner import run_cli
 from tests.conftest import REGULATIONS
-from tests.formats.roster_files import write_xlsx, xqw_rows
+from tests.formats.roster_files import team_rows, write_xlsx
 from tests.idnumbers import make_id_number
 from tests.web.conftest import NOW, Site
 from tests.web.test_console import token_of
-from yisai.cli.app import app as cli_app
 from yisai.registry.person import Gender, Player
 from yisai.services.accounts import create_user
+from yisai.services.approvals import approve_all_eligible
 from yisai.services.context import open_context
 from yisai.services.errors import Forbidden
 from yisai.services.events import create_event, resolve_event
 from yisai.services.identity import Actor, Role
-from yisai.services.registration import approve_all_eligible, import_roster
+from yisai.services.roster_import import import_roster
 from yisai.services.settings import Settings
 from yisai.vocabulary.rank import Rank
 
 SEED_002 = REGULATIONS / "2025-xiaoqiwang.toml"
 CHIEF = Actor.cli("裁判长", Role.CHIEF_REFEREE)
-
-
-def _rows(team: str, prefix: str, region: str) -> list[list[Any]]:
-    """A complete seed-002 team (甲乙丙 × 男女) of its own people: names, ID numbers."""
-    out = []
-    for i, row in enumerate(xqw_rows(), start=1):
-        born = date.fromisoformat(row[3])
-        gender = Gender.MALE if row[2] == Gender.MALE.label else Gender.FEMALE
-        out.append([row[0], f"{prefix}{i}号", row[2], row[3], make_id_number(region, born, i, gender), row[5],
-                    f"{region}-{i}", f"{prefix}省", f"{prefix}市", f"{prefix}实验小学", f"139{region[:4]}{i:04d}", row[11],
-                    team, f"{prefix}领队", f"{prefix}教练"])
-    return out
 
 
 def _file(tmp: Path, name: str, rows: list[list[Any]]) -> bytes:
@@ -81,12 +69,12 @@ def two_teams(site: Site, tmp_path: Path) -> Site:
     """Leader ``leader`` registers 江苏队 from a roster file (and is bound to it); the chief
     referee imports 浙江队, whose leader account ``zj`` is bound to it; every entry approved."""
     leader = site.login("leader")
-    r = _upload(leader, _file(tmp_path, "js.xlsx", _rows("江苏队", "江苏", "320102")))
+    r = _upload(leader, _file(tmp_path, "js.xlsx", team_rows("江苏队", "江苏省", "江苏市", "320102", seq=0)))
     assert r.status_code == 303 and "err=" not in r.headers["location"], r.text
     with open_context(_settings(site)) as ctx:
         with ctx.work(actor=CHIEF) as work:
             event = resolve_event(work, "1")
-            import_roster(work, event, _file(tmp_path, "zj.xlsx", _rows("浙江队", "浙江", "330102")), "zj.xlsx")
+            import_roster(work, event, _file(tmp_path, "zj.xlsx", team_rows("浙江队", "浙江省", "浙江市", "330102", seq=0)), "zj.xlsx")
         with ctx.work(actor=Actor.system()) as work:
             team = next(t for t in work.repo.list_teams(1) if t.name == "浙江队")
             create_user(work, "zj", "浙江领队", Role.TEAM_LEADER, "zj-leader-pw", event_id=1, team_id=int(team.id))
@@ -98,8 +86,8 @@ def two_teams(site: Site, tmp_path: Path) -> Site:
 def test_a_leaders_file_naming_another_team_is_refused_whole_with_the_row(two_teams: Site, tmp_path: Path) -> None:
     site = two_teams
     before = _snapshot(site.db)
-    intruder = _rows("浙江队", "浙江", "330102")[0]
-    rows = [_rows("江苏队", "江苏", "320102")[0], intruder]
+    intruder = team_rows("浙江队", "浙江省", "浙江市", "330102", seq=0)[0]
+    rows = [team_rows("江苏队", "江苏省", "江苏市", "320102", seq=0)[0], intruder]
     rows[1][1] = "混入者"
     rows[1][4] = make_id_number("330102", date(2013, 4, 12), 40, Gender.MALE)
     r = _upload(site.login("leader"), _file(tmp_path, "mixed.xlsx", rows))
@@ -107,7 +95,7 @@ def test_a_leaders_file_naming_another_team_is_refused_whole_with_the_row(two_te
     assert "第3行" in r.text and "浙江队" in r.text and "不是本账号的队伍" in r.text
     assert _snapshot(site.db) == before  # nothing at all written, not even the own team's row
     # a row for a player of another team (matched by ID number) under the own team's name
-    stolen = _rows("浙江队", "浙江", "330102")[0]
+    stolen = team_rows("浙江队", "浙江省", "浙江市", "330102", seq=0)[0]
     stolen[12] = "江苏队"
     r = _upload(site.login("leader"), _file(tmp_path, "stolen.xlsx", [stolen]))
     assert r.status_code == 403 and "浙江1号是浙江队的队员" in r.text
@@ -117,7 +105,7 @@ def test_a_leaders_file_naming_another_team_is_refused_whole_with_the_row(two_te
 def test_a_change_to_an_approved_player_waits_for_the_chief_referee(two_teams: Site, tmp_path: Path) -> None:
     site = two_teams
     assert _rank_of(site.db, "江苏1号") == Rank.parse("5段").value
-    rows = _rows("江苏队", "江苏", "320102")
+    rows = team_rows("江苏队", "江苏省", "江苏市", "320102", seq=0)
     rows[0][5] = "1段"
     r = _upload(site.login("leader"), _file(tmp_path, "again.xlsx", rows))
     assert r.status_code == 303, r.text
@@ -144,7 +132,7 @@ def test_a_change_to_an_approved_player_waits_for_the_chief_referee(two_teams: S
 def test_after_the_deadline_a_change_waits_and_the_chief_referee_may_reject_it(
         site: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     leader = site.login("leader")
-    rows = _rows("江苏队", "江苏", "320102")
+    rows = team_rows("江苏队", "江苏省", "江苏市", "320102", seq=0)
     assert _upload(leader, _file(tmp_path, "js.xlsx", rows)).status_code == 303
     site.clock.moment = datetime(2025, 4, 19, 9, 0)  # seed 002 closes 04-18 17:00
     rows[2][5] = "6段"
@@ -158,20 +146,20 @@ def test_after_the_deadline_a_change_waits_and_the_chief_referee_may_reject_it(
         assert view.change.why == "deadline" and view.change.after == {"rank": "6段"}
     # the chief referee on the command line: listed, then rejected with a reason
     _cli_env(monkeypatch, site.db, "2025-04-19T10:00")
-    listed = _cli("change", "list")
+    listed = run_cli("change", "list")
     assert "江苏3号" in listed and "报名已截止" in listed and "6段" in listed
-    _cli("change", "reject", str(view.change.id), code=2)  # a reason is required
-    out = _cli("change", "reject", str(view.change.id), "--reason", "截止后不得更改段位")
+    run_cli("change", "reject", str(view.change.id), code=2)  # a reason is required
+    out = run_cli("change", "reject", str(view.change.id), "--reason", "截止后不得更改段位")
     assert "已驳回" in out
     assert _rank_of(site.db, "江苏3号") == Rank.parse("2段").value
-    assert "没有待审更改" in _cli("change", "list")
-    _cli("change", "approve", str(view.change.id), code=1)  # decided already
+    assert "没有待审更改" in run_cli("change", "list")
+    run_cli("change", "approve", str(view.change.id), code=1)  # decided already
 
 
 def test_one_account_registers_one_team_unless_the_operator_allows_more(two_teams: Site, tmp_path: Path) -> None:
     site = two_teams
     leader = site.login("leader")
-    second = _file(tmp_path, "ah.xlsx", _rows("安徽队", "安徽", "340102"))
+    second = _file(tmp_path, "ah.xlsx", team_rows("安徽队", "安徽省", "安徽市", "340102", seq=0))
     before = _snapshot(site.db)
     r = _upload(leader, second)
     assert r.status_code == 409 and "每个领队账号对应一支队伍" in r.text
@@ -185,7 +173,7 @@ def test_one_account_registers_one_team_unless_the_operator_allows_more(two_team
     assert r.status_code == 303 and "err=" not in r.headers["location"], r.text
     papers = leader.get("/console/events/1/papers").text  # both teams are this account's own now
     assert "安徽队" in papers and "江苏队" in papers and "浙江队" not in papers
-    assert _upload(leader, _file(tmp_path, "x.xlsx", _rows("上海队", "上海", "310102"))).status_code == 409
+    assert _upload(leader, _file(tmp_path, "x.xlsx", team_rows("上海队", "上海省", "上海市", "310102", seq=0))).status_code == 409
 
 
 def test_a_leader_submits_papers_and_line_ups_for_the_own_team_only(two_teams: Site) -> None:
@@ -203,13 +191,6 @@ def test_a_leader_submits_papers_and_line_ups_for_the_own_team_only(two_teams: S
 # ------------------------------------------------------------------ event scope (item 5)
 
 
-def _cli(*args: str, stdin: str | None = None, code: int = 0) -> str:
-    result = CliRunner().invoke(cli_app, ["--lang", "zh", *args], input=stdin, catch_exceptions=False)
-    out = result.stdout + (result.stderr or "")
-    assert result.exit_code == code, out
-    return out
-
-
 def _cli_env(monkeypatch: pytest.MonkeyPatch, db: str, now: str = "2025-04-10T09:00") -> None:
     monkeypatch.setenv("YISAI_DB", db)
     monkeypatch.setenv("YISAI_NOW", now)
@@ -225,14 +206,14 @@ def _second_event(db: str) -> int:
 def test_account_add_event_limits_a_referee_to_that_event(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
     other = _second_event(site.db)
     _cli_env(monkeypatch, site.db)
-    out = _cli("account", "add", "ref1", "--role", "referee", "--event", "1", "--password-stdin",
+    out = run_cli("account", "add", "ref1", "--role", "referee", "--event", "1", "--password-stdin",
                stdin="ref1-password\n")
     assert "限第1号比赛" in out
-    listed = _cli("account", "list")
+    listed = run_cli("account", "list")
     line = next(x for x in listed.splitlines() if "ref1" in x)
     assert "#1" in line
     # an operator is platform-wide: the option is refused, not ignored
-    _cli("account", "add", "op2", "--role", "operator", "--event", "1", "--password-stdin",
+    run_cli("account", "add", "op2", "--role", "operator", "--event", "1", "--password-stdin",
          stdin="op2-password\n", code=2)
     # the web: 403 on the other event, its pages and its writes
     c = site.new_client()
@@ -245,9 +226,9 @@ def test_account_add_event_limits_a_referee_to_that_event(site: Site, monkeypatc
     # the command line, acting as that account: refused on the other event, allowed on its own
     player = ["player", "add", "--name", "范围测试", "--gender", "男", "--birth", "2013-03-03",
               "--rank", "1段", "--cert", "C-1", "--region", "中国大陆", "--division", "甲组"]
-    out = _cli("--actor", "ref1", "--role", "referee", *player, "-e", str(other), code=1)
+    out = run_cli("--actor", "ref1", "--role", "referee", *player, "-e", str(other), code=1)
     assert "只限第1号比赛" in out
-    _cli("--actor", "ref1", "--role", "referee", *player, "-e", "1")
+    run_cli("--actor", "ref1", "--role", "referee", *player, "-e", "1")
     # the operator lifts the limit (console), then sets it again
     operator = site.login("operator")
     assert operator.post("/console/accounts/ref1/event", data={"csrf": token_of(operator), "event": ""},
@@ -256,7 +237,7 @@ def test_account_add_event_limits_a_referee_to_that_event(site: Site, monkeypatc
     operator.post("/console/accounts/ref1/event", data={"csrf": token_of(operator), "event": str(other)})
     assert f'data-scope="{other}"' in operator.get("/console/accounts").text
     assert c.get("/console/events/1").status_code == 403
-    out = _cli("account", "scope", "ref1", "--clear")
+    out = run_cli("account", "scope", "ref1", "--clear")
     assert "不再限定" in out
 
 

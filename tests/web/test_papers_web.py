@@ -22,7 +22,7 @@ from httpx import Response
 
 from tests.papers.helpers import EXE, PDF, UNITS, make_event, papers_context, team_id
 from tests.web.conftest import Clock
-from yisai.services import registration, rounds
+from yisai.services import players, rounds
 from yisai.services.accounts import create_user
 from yisai.services.context import open_context
 from yisai.services.identity import Actor, Role
@@ -63,7 +63,7 @@ def build(tmp: Path) -> tuple[Path, int, dict[str, str], dict[str, str]]:
         event = make_event(ctx, tmp, THREE)
         with ctx.work() as w:
             teams = {n: team_id(w, event, n) for n in ("浙江队", "江苏队", "上海队")}
-            jia = {p.player.name: p.player.id for p in registration.list_players(w, event, division="甲组")}
+            jia = {p.player.name: p.player.id for p in players.list_players(w, event, division="甲组")}
             create_user(w, "director", "裁判长", Role.CHIEF_REFEREE, PASSWORD)
             create_user(w, "referee", "裁判员", Role.REFEREE, PASSWORD)
             create_user(w, "zj", "浙江领队", Role.TEAM_LEADER, PASSWORD, event_id=event.id,

@@ -17,11 +17,11 @@ from datetime import date, datetime
 from tests.web.conftest import SEED_002, Site, id_number
 from yisai.registry.person import Gender, Player
 from yisai.services.context import open_context
+from yisai.services.entries import register_player
 from yisai.services.events import create_event
 from yisai.services.identity import Actor, Role
 from yisai.services.printing import PrintOptions, build_document
 from yisai.services.publishing import publish_round
-from yisai.services.registration import register_player
 from yisai.services.results import ranking_lists
 from yisai.services.round_results import record_result
 from yisai.services.rounds import pair

@@ -26,14 +26,15 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from tests.conftest import REGULATIONS
+from tests.formats.roster_files import team_rows
 from tests.web.conftest import NOW, Site
-from tests.web.test_authorisation import _file, _rows, _upload
+from tests.web.test_authorisation import _file, _upload
 from tests.web.test_console import token_of
 from yisai.services.accounts import create_user
 from yisai.services.context import open_context
 from yisai.services.events import create_event, resolve_event
 from yisai.services.identity import Actor, Role
-from yisai.services.registration import import_roster
+from yisai.services.roster_import import import_roster
 from yisai.services.settings import Settings
 
 OPERATOR, CHIEF, REFEREE, LEADER = Role.OPERATOR, Role.CHIEF_REFEREE, Role.REFEREE, Role.TEAM_LEADER
@@ -190,8 +191,8 @@ def world(site: Site, tmp_path: Path) -> Iterator[World]:
     """Event 1 with 江苏队 (leader ``leader``) and 浙江队 (leader ``zj``); event 2 with a chief
     referee and a referee limited to it; a pending entry, a paper and a pending change."""
     w = World(site)
-    assert _upload(w.client("leader"), _file(tmp_path, "js.xlsx", _rows("江苏队", "江苏", "320102"))).status_code == 303
-    zj_rows = _rows("浙江队", "浙江", "330102")
+    assert _upload(w.client("leader"), _file(tmp_path, "js.xlsx", team_rows("江苏队", "江苏省", "江苏市", "320102", seq=0))).status_code == 303
+    zj_rows = team_rows("浙江队", "浙江省", "浙江市", "330102", seq=0)
     settings = Settings(database=site.db, clock=lambda: NOW)
     chief = Actor.cli("裁判长", Role.CHIEF_REFEREE)
     with open_context(settings) as ctx:

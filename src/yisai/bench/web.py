@@ -39,11 +39,12 @@ def build_event(db: Path, players: int, rounds: int, seed: int) -> None:
     from yisai.registry.person import Gender, Player
     from yisai.services.accounts import create_user
     from yisai.services.context import open_context
+    from yisai.services.entries import register_player
     from yisai.services.events import create_event
     from yisai.services.identity import Actor, Role
     from yisai.services.publishing import publish_round
-    from yisai.services.registration import register_player
-    from yisai.services.rounds import import_results, pair, round_view, set_round_count
+    from yisai.services.result_sheets import import_results
+    from yisai.services.rounds import pair, round_view, set_round_count
     from yisai.services.settings import Settings
     from yisai.vocabulary.rank import Rank
 

@@ -21,9 +21,9 @@ from yisai.i18n import tr
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.team import Team
 from yisai.regulation import RegulationError, load
-from yisai.services import registration as reg
+from yisai.services import approvals, entries, players, roster_import, teams
 from yisai.services.events import regulation_of, resolve_event
-from yisai.services.registration import ImportReport
+from yisai.services.roster_import import ImportReport
 
 player_app = typer.Typer(help="棋手: 登记、导入报名表、列表 (players)", no_args_is_help=True)
 team_app = typer.Typer(help="代表队: 登记、导入、列表 (teams)", no_args_is_help=True)
@@ -113,8 +113,8 @@ def player_add(
     with command_work(db) as work:
         ev = resolve_event(work, event)
         regulation = regulation_of(ev)
-        row = reg.row_from_fields(regulation, fields, OPTION_OF)
-        done = reg.register_player(
+        row = roster_import.row_from_fields(regulation, fields, OPTION_OF)
+        done = entries.register_player(
             work, ev, row.player, division=row.division, stage=row.stage,
             fee_paid=row.fee_paid,
         )  # fmt: skip
@@ -152,7 +152,7 @@ def _import(file: Path, *, teams: bool, force: bool, late: bool, note: str, even
     """`player import` and `team import`: one roster service, teams required or not."""
     data = read_input(file)
     with command_work(db) as work:
-        report = reg.import_roster(work, resolve_event(work, event), data, file.name,
+        report = roster_import.import_roster(work, resolve_event(work, event), data, file.name,
                                    require_team=teams, force=force, late=late, note=note)
     _print_report(report)
 
@@ -167,7 +167,7 @@ def player_list(
     with command_work(db) as work:
         ev = resolve_event(work, event)
         regulation = regulation_of(ev)
-        views = reg.list_players(work, ev, division=division)
+        views = players.list_players(work, ev, division=division)
     names = {d.id: d.name for d in regulation.divisions}
     table = Table(
         tr("编号", "id"), tr("姓名", "name"), tr("性别", "sex"), tr("出生日期", "born"),
@@ -176,14 +176,14 @@ def player_list(
     )  # fmt: skip
     for v in views:
         p = v.player
-        entries = "\n".join(_status_text(e, names.get(e.division, e.division)) for e in v.entries)
+        cell = "\n".join(_status_text(e, names.get(e.division, e.division)) for e in v.entries)
         reasons = [r for e in v.entries if e.status is EntryStatus.PENDING for r in e.reasons]
         if reasons:
-            entries += "\n" + "\n".join(f"! {r}" for r in reasons)
+            cell += "\n" + "\n".join(f"! {r}" for r in reasons)
         table.add_row(
             p.id, p.name, p.gender.label, f"{p.birth_date:%Y-%m-%d}" if p.birth_date else "",
             str(p.rank) if p.rank else "", place_of(p),
-            v.team or "", entries,
+            v.team or "", cell,
         )  # fmt: skip
     console.print(table)
 
@@ -221,7 +221,7 @@ def team_add(
     )  # fmt: skip
     with command_work(db) as work:
         ev = resolve_event(work, event)
-        view = reg.add_team(work, ev, team, members, force=force, note=note)
+        view = teams.add_team(work, ev, team, members, force=force, note=note)
     say(tr(f"已登记队伍 #{view.team.id} {view.team.name}, 队员{len(view.players)}人",
            f"added team #{view.team.id} {view.team.name}"), "green")  # fmt: skip
     for r in view.reasons:
@@ -239,7 +239,7 @@ def team_replace(
 ) -> None:
     """递补: 已报名的棋手替换队员, 占用同一席位 (须写明理由, 记入审计)."""
     with command_work(db) as work:
-        view = reg.replace_team_member(work, resolve_event(work, event), team, out_player, in_player,
+        view = teams.replace_team_member(work, resolve_event(work, event), team, out_player, in_player,
                                        note=note)
     say(tr(f"已递补: {view.team.name} 现有队员 ", f"replaced: {view.team.name} now has ")
         + "、".join(p.name for p in view.players), "green")
@@ -265,7 +265,7 @@ def team_list(event: EventOption = None, db: DbOption = None) -> None:
     """列出代表队及队员席位."""
     with command_work(db) as work:
         ev = resolve_event(work, event)
-        views = reg.list_teams(work, ev)
+        views = teams.list_teams(work, ev)
     table = Table(
         tr("编号", "id"), tr("队名", "team"), tr("地区", "place"), tr("领队", "leader"),
         tr("教练", "coach"), tr("队员", "members"), title=f"{ev.name} — {len(views)}{tr('支队', ' teams')}",
@@ -306,9 +306,9 @@ def entry_approve(
                 "give entry numbers, or --all for every eligible pending entry (one of the two)"))
     with command_work(db) as work:
         if all_eligible:
-            done, left = reg.approve_all_eligible(work, resolve_event(work, event), note=note)
+            done, left = approvals.approve_all_eligible(work, resolve_event(work, event), note=note)
         else:
-            done, left = [reg.approve_entry(work, i, force=force, note=note) for i in entry_ids or []], []
+            done, left = [approvals.approve_entry(work, i, force=force, note=note) for i in entry_ids or []], []
     if all_eligible:
         say(tr(f"已批准 {len(done)} 个符合资格的报名; {len(left)} 个仍待审 (有不符合资格的原因)",
                f"approved {len(done)} eligible entries; {len(left)} still pending (with reasons)"), "green")
@@ -329,7 +329,7 @@ def entry_reject(
 ) -> None:
     """不予批准报名 (须写理由)."""
     with command_work(db) as work:
-        e = reg.reject_entry(work, entry_id, reason)
+        e = approvals.reject_entry(work, entry_id, reason)
     say(tr(f"报名 #{e.id} 不予批准: {e.note}", f"entry #{e.id} rejected: {e.note}"), "green")
 
 
@@ -383,7 +383,7 @@ def entry_pay(
 ) -> None:
     """登记已缴费 (或用 --unpaid 改回未缴)."""
     with command_work(db) as work:
-        e = reg.set_fee_paid(work, entry_id, not unpaid)
+        e = approvals.set_fee_paid(work, entry_id, not unpaid)
     say(tr(f"报名 #{e.id}: {'已缴费' if e.fee_paid else '未缴费'}", f"entry #{e.id}: paid={e.fee_paid}"), "green")
 
 
@@ -405,7 +405,7 @@ def entry_list(
             fail(tr(f"--status {status}: 应为 pending/approved/rejected/withdrawn/disqualified", f"bad --status {status}"))
     with command_work(db) as work:
         ev = resolve_event(work, event)
-        views = reg.list_entries(work, ev, division=division, status=wanted)
+        views = entries.list_entries(work, ev, division=division, status=wanted)
     table = Table(
         tr("报名", "entry"), tr("棋手", "player"), tr("组别", "division"), tr("状态", "status"),
         tr("费用", "fee"), tr("原因/说明", "reasons/note"), title=f"{ev.name} — {len(views)}",

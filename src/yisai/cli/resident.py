@@ -36,7 +36,8 @@ PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this in
 # command modules themselves come from the root's table, `yisai.cli.app.COMMANDS`).
 PRELOAD = (
     "yisai.services.context", "yisai.services.round_results", "yisai.services.rounds",
-    "yisai.services.events", "yisai.services.registration", "yisai.services.standings",
+    "yisai.services.events", "yisai.services.roster_import", "yisai.services.approvals",
+    "yisai.services.standings_source",
     "yisai.store", "yisai.regulation",
     "yisai.services.opengotha_pairing", "yisai.formats.opengotha_pairing",  # numpy, the C matching
 )  # fmt: skip

@@ -291,7 +291,7 @@ def result_import(
 ) -> None:
     """导入成绩表: 全部无误才保存, 否则逐行列出问题 (文件:工作表:行:列), 一个也不保存."""
     from yisai.formats.result_sheet import read_result_sheet
-    from yisai.services.rounds import import_results
+    from yisai.services.result_sheets import import_results
 
     sheet = read_result_sheet(file)
     for w in sheet.warnings:

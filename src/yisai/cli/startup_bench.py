@@ -44,8 +44,8 @@ def _prepare(db: Path) -> None:
 
     from yisai.registry.person import Gender, Player
     from yisai.services.context import open_context
+    from yisai.services.entries import register_player
     from yisai.services.events import create_event
-    from yisai.services.registration import register_player
     from yisai.services.rounds import pair
     from yisai.vocabulary import Rank
 

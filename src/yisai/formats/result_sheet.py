@@ -4,7 +4,7 @@
 .csv; ``read_result_sheet`` reads such a sheet (or one typed by hand: CSV in UTF-8/GB18030,
 .xlsx, .xls) and checks every cell it can judge alone: board numbers, result words. Whether a
 board exists, whether the names match the pairing, whether a result is already entered is the
-service's business (``yisai.services.rounds.import_results``), which reports with the same
+service's business (``yisai.services.result_sheets.import_results``), which reports with the same
 ``SheetIssue`` so every problem reads ``FILE:SHEET:ROW:COLUMN: problem (what is allowed)``.
 """
 

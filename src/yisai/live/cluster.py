@@ -53,7 +53,8 @@ return 1
 class Unanswered(Exception):
     """The other process did not answer in time (it may be dead: the caller retries).
     ``rid`` is the request's id: asking the same process again with it keeps the first
-    request's answer good (the owner also ignores a repeat of a request it is still serving)."""
+    request's answer good (the owner also ignores a repeat of a request it is still serving, and
+    the asker drops the answer to a repeat that came after the first answer)."""
 
     def __init__(self, process: str, rid: int | None = None) -> None:
         super().__init__(process)
@@ -80,6 +81,7 @@ class Cluster:
         self._release = self.redis.register_script(_RELEASE)
         self.sent = self.received = 0
         self.kinds: Counter[str] = Counter()  # messages received, by kind (for the bench and tests)
+        self.sent_kinds: Counter[str] = Counter()  # messages sent, by kind (tests wait for delivery)
 
     def channel(self, process: str) -> str:
         return f"{self.prefix}:p:{process}"
@@ -111,10 +113,15 @@ class Cluster:
                     msg = json.loads(raw["data"])
                     self.kinds[str(msg.get("k"))] += 1
                     msg["_rx"] = time.perf_counter()  # when it arrived (the owner's act timing)
-                    if msg.get("k") == "rep":  # an answer: wake the asker (its socket news follows)
+                    if msg.get("k") == "rep" and int(msg["id"]):  # an answer: wake the asker
                         future = self._waiting.pop(int(msg["id"]), None)
-                        if future is not None and not future.done():
-                            future.set_result(msg.get("msg") or {})
+                        if future is None or future.done():
+                            # Nobody waits for it: the answer to a repeat that reached a slow owner
+                            # after it had served the first (answered and delivered already), or one
+                            # after the asker gave up. Passing it on would tell the player twice.
+                            continue
+                        future.set_result(msg.get("msg") or {})
+                    # (a "rep" with id 0 is news for a socket that no request waits for: a seat)
                     # a task per message, created in arrival order: asyncio runs them in order
                     asyncio.get_running_loop().create_task(self._dispatch(msg))
             except asyncio.CancelledError:
@@ -135,6 +142,7 @@ class Cluster:
     async def send(self, process: str, msg: dict[str, Any]) -> int:
         """Publish to one process; the number of listeners (0: that process is gone)."""
         self.sent += 1
+        self.sent_kinds[str(msg.get("k"))] += 1
         return int(await self.redis.publish(self.channel(process), json.dumps(msg, ensure_ascii=False)))
 
     async def request(self, process: str, msg: dict[str, Any], timeout: float,

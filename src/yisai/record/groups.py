@@ -28,6 +28,15 @@ def group_title(group: str) -> str:
     return PLACEMENT_LABEL if group == PLACEMENT_GROUP else f"{group}组"
 
 
+def group_title_en(group: str) -> str:
+    """The English of ``group_title``, followed by a space: "group A ", "the placement final "."""
+    if not group:
+        return ""
+    if group == KNOCKOUT_GROUP:
+        return "the knockout "
+    return "the placement final " if group == PLACEMENT_GROUP else f"group {group} "
+
+
 def group_id(text: str) -> str:
     """Back from what people write (A组, a, 同名次决赛, 决赛, final) to the stored group id."""
     t = re.sub(r"\s+", "", text)

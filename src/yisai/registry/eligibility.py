@@ -271,7 +271,7 @@ def _fmt(moment: datetime) -> str:
     return f"{moment:%Y-%m-%d %H:%M}"
 
 
-def _closing(moment: datetime) -> datetime:
+def closing_time(moment: datetime) -> datetime:
     """A closing time of exactly 00:00 means "until that day" (规程: 报名时间6月1日—10月8日)."""
     if moment.time() == time(0, 0):
         return datetime.combine(moment.date(), time(23, 59, 59))
@@ -284,7 +284,7 @@ def window_reasons(at: datetime, rules: TeamRules) -> list[str]:
     opens, closes = rules.registration_from, rules.registration_to
     if opens is None and closes is None:
         return []
-    end = _closing(closes) if closes else None
+    end = closing_time(closes) if closes else None
     if (opens and at < opens) or (end and at > end):
         if opens and end:
             window = tr(f"{_fmt(opens)}至{_fmt(end)}", f"{_fmt(opens)} to {_fmt(end)}")

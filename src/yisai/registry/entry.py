@@ -39,7 +39,7 @@ TRANSITIONS: dict[EntryStatus, frozenset[EntryStatus]] = {
 class Entry(BaseModel):
     """``reasons`` are the eligibility findings recorded at the last check/decision, in the
     reader's language: the store keeps each in Chinese and English and renders it when the entry
-    is read (see ``services.registration``)."""
+    is read (see ``services.eligibility``)."""
 
     model_config = ConfigDict(frozen=True)
 

@@ -265,7 +265,7 @@ def bracket_final_order(work: Work, event: EventRecord, division: str, stage: St
             values = _group_values(work, event, division, stage, orders, last, fmt.knockout)
             places = order_places_below(places, fmt.knockout.places_below, values)
     else:  # a knockout of the top seeds only: the others share the place after the bracket
-        from yisai.services.registration import approved_players
+        from yisai.services.event_data import approved_players
 
         rest = [p.id for p in approved_players(work, event, division) if p.id not in seed_of]
         after = len(seed_of) + 1

@@ -31,21 +31,17 @@ from yisai.regulation.stages import (
     SwissFormat,
     TwoGroupSwissFormat,
 )
+from yisai.services.approvals import approve_entry, reject_entry
 from yisai.services.context import Context, Refused, Work
+from yisai.services.entries import register_player
 from yisai.services.errors import Hint
-from yisai.services.event_data import division_players
+from yisai.services.event_data import approved_players, division_players
 from yisai.services.events import EventRecord, create_event, playing_stage, regulation_of
 from yisai.services.paired import PairedRound
-from yisai.services.registration import (
-    add_team,
-    approve_entry,
-    approved_players,
-    register_player,
-    reject_entry,
-)
 from yisai.services.results import load_event_results
 from yisai.services.round_results import record_result
 from yisai.services.rounds import pair, round_view, set_round_count
+from yisai.services.teams import add_team
 from yisai.vocabulary.rank import Rank
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"

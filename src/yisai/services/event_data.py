@@ -17,7 +17,6 @@ from yisai.registry.person import Player
 from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Work
 from yisai.services.events import playing_stage, regulation_of
-from yisai.services.registration import approved_players
 from yisai.standings import StandingsInput, StandingsPlayer
 from yisai.store import EventRecord
 from yisai.vocabulary.rank import MIN_KYU, Rank
@@ -32,6 +31,17 @@ UNRANKED = Rank.kyu(MIN_KYU)  # a player without a recorded rank is seeded last
 def team_of(work: Work, event: EventRecord) -> dict[str, str]:
     """player id → team name."""
     return {m.player_id: t.name for t in work.repo.list_teams(event.id) for m in t.members}
+
+
+def approved_players(work: Work, event: EventRecord, division: str, stage: str = "") -> list[Player]:
+    """The players who may be paired in a division (and stage): approved entries only."""
+    players = work.repo.players_by_id(event.id)
+    return [
+        players[e.player_id]
+        for e in work.repo.list_entries(
+            event.id, division=division, stage=stage, status=EntryStatus.APPROVED
+        )
+    ]
 
 
 def entrants_of(players: list[Player], teams: dict[str, str]) -> list[Entrant]:

@@ -2,7 +2,7 @@
 
 A change to a player whose entry is approved, or made after the registration deadline, by anyone
 but the chief referee (a team leader's corrected roster, a referee's form) is not written into
-the player: it is kept as a pending change (``registration.request_change``) with the fields
+the player: it is kept as a pending change (``players.request_change``) with the fields
 before and after. The chief referee approves it (the player is updated, the entries' reasons are
 checked again) or rejects it with a reason; both are audited.
 """
@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 from yisai.i18n import Text
 from yisai.registry.person import Player
+from yisai.services.approvals import recheck_entries
 from yisai.services.context import Work
 from yisai.services.errors import Hint, InputError, NotFoundError, Refused
 from yisai.services.events import resolve_event
 from yisai.services.identity import Action
-from yisai.services.registration import recheck_entries
 from yisai.store import NotFound, change_rows
 from yisai.store.change_rows import PlayerChangeRecord
 

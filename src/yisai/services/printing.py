@@ -38,9 +38,13 @@ from yisai.registry.team import TeamMember
 from yisai.regulation import Regulation
 from yisai.regulation.stages import Stage, TwoGroupSwissFormat
 from yisai.services.context import InputError, Work
-from yisai.services.event_data import PLACEMENT_GROUP, group_members, standings_input
+from yisai.services.event_data import (
+    PLACEMENT_GROUP,
+    approved_players,
+    group_members,
+    standings_input,
+)
 from yisai.services.events import playing_stage, regulation_of, resolve_division, resolve_event
-from yisai.services.registration import approved_players
 from yisai.services.reports import AwardView, PrizeView, awards, prizes
 from yisai.services.results import division_standings, ranking_lists
 from yisai.services.rounds import RoundView, round_view

@@ -26,18 +26,16 @@ from yisai.registry.idcard import normalise
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
 from yisai.regulation.stages import LadderFormat, Period
+from yisai.services.approvals import approve_entry
 from yisai.services.context import Work
+from yisai.services.eligibility import eligibility_texts
+from yisai.services.entries import register_player
 from yisai.services.errors import Forbidden, InputError, NotFoundError, Refused
 from yisai.services.events import resolve_event
 from yisai.services.identity import Action, Role
 from yisai.services.live import LiveConfig, OutgoingCode, live_config
 from yisai.services.profiles import get_profile
-from yisai.services.registration import (
-    approve_entry,
-    eligibility_texts,
-    register_player,
-    row_from_fields,
-)
+from yisai.services.roster_import import row_from_fields
 from yisai.services.workdays import china_workday_calendar
 from yisai.store import live_rows
 from yisai.store import qualification_rows as rows

@@ -19,6 +19,7 @@ from yisai.services.brackets import bracket_final_order
 from yisai.services.context import InputError, Work
 from yisai.services.event_data import (
     PLACEMENT_GROUP,
+    approved_players,
     current_order,
     division_games,
     group_members,
@@ -26,7 +27,6 @@ from yisai.services.event_data import (
     standings_input,
 )
 from yisai.services.events import playing_stage, regulation_of, resolve_event
-from yisai.services.registration import approved_players
 from yisai.standings import Standings, StandingsInput, compute_standings
 from yisai.standings.names import CriterionRef
 from yisai.standings.placement import apply_final_places

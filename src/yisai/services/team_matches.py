@@ -26,10 +26,10 @@ from yisai.regulation.stages import Stage
 from yisai.regulation.team_match import TeamMatchFormat
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Forbidden, Hint
+from yisai.services.event_data import approved_players
 from yisai.services.events import regulation_of, resolve_division, resolve_event
 from yisai.services.identity import Action, Role
 from yisai.services.paired import PairedRound, scores_before
-from yisai.services.registration import approved_players
 from yisai.standings.teams import BoardResult, TeamMatch
 from yisai.store import Conflict as StoreConflict
 from yisai.store import EventRecord, StaleVersion

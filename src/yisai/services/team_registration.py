@@ -9,29 +9,23 @@ closed registration window (said in the regulation's own words) saves nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, time
+from datetime import datetime
 
 from yisai.i18n import Text
+from yisai.registry.eligibility import closing_time
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.team import Team
 from yisai.regulation import Regulation
 from yisai.regulation.teams import TeamRules
 from yisai.services.context import InputError, Refused, Work
+from yisai.services.eligibility import eligibility_reasons, eligibility_texts
+from yisai.services.entries import list_entries, register_player
 from yisai.services.events import regulation_of, resolve_division, resolve_event
 from yisai.services.identity import Action
-from yisai.services.registration import (
-    TeamView,
-    add_team,
-    check_may_change_player,
-    claim_teams,
-    eligibility_reasons,
-    eligibility_texts,
-    find_existing_player,
-    list_entries,
-    register_player,
-    row_from_fields,
-    team_rules,
-)
+from yisai.services.players import find_existing_player
+from yisai.services.registration import check_may_change_player
+from yisai.services.roster_import import row_from_fields
+from yisai.services.teams import TeamView, add_team, claim_teams, team_rules
 
 FIELD_HEADERS = ("姓名", "性别", "出生日期", "身份证号", "段位", "证书编号", "地区", "省份", "城市", "单位")
 
@@ -54,10 +48,6 @@ class TeamSlotView:
 
 def _fmt(moment: datetime) -> str:
     return f"{moment:%Y-%m-%d %H:%M}"
-
-
-def _closes(moment: datetime) -> datetime:
-    return datetime.combine(moment.date(), time(23, 59, 59)) if moment.time() == time(0, 0) else moment
 
 
 # What a form fills in for every row by itself (the slot's gender, the region): a row with only
@@ -86,7 +76,7 @@ def team_slots(regulation: Regulation) -> list[TeamSlotView]:
 def window_refusal(regulation: Regulation, rules: TeamRules, now: datetime) -> Refused | None:
     """Outside the team registration window: the refusal, in the regulation's words."""
     opens, closes = rules.registration_from, rules.registration_to
-    late = closes is not None and now > _closes(closes)
+    late = closes is not None and now > closing_time(closes)
     early = opens is not None and now < opens
     if not late and not early:
         return None
@@ -97,7 +87,7 @@ def window_refusal(regulation: Regulation, rules: TeamRules, now: datetime) -> R
         for w in regulation.registration.windows
         if w.closes is not None or w.opens is not None
     ]
-    window = f"{_fmt(opens) if opens else '不限'}至{_fmt(_closes(closes)) if closes else '不限'}"
+    window = f"{_fmt(opens) if opens else '不限'}至{_fmt(closing_time(closes)) if closes else '不限'}"
     zh = (f"报名已截止 (规程: {'；'.join(said) or rules.name + '报名时间' + window}); 现在是 {_fmt(now)}" if late
           else f"报名尚未开始 ({rules.name}报名时间 {window}); 现在是 {_fmt(now)}")
     en = (f"registration closed ({window}); it is now {_fmt(now)}" if late

@@ -16,7 +16,7 @@ from yisai.registry.entry import Entry, EntryStatus
 from yisai.services.context import InputError, Work
 from yisai.services.errors import Hint
 from yisai.services.identity import Action
-from yisai.services.registration import _entry_for_change, check_may_change_player
+from yisai.services.registration import check_may_change_player, entry_for_change
 from yisai.store import EventRecord
 
 
@@ -36,7 +36,7 @@ def withdraw_entry(work: Work, entry_id: str | int, reason: str = "") -> Entry:
     """退赛. Mid-event (the player has a game) only the chief referee, with a reason: the games
     played stand and count for the opponents and the team; the player is paired no more."""
     work.require(Action.REGISTER)
-    entry, event = _entry_for_change(work, entry_id, EntryStatus.WITHDRAWN)
+    entry, event = entry_for_change(work, entry_id, EntryStatus.WITHDRAWN)
     work.check_event(event.id)
     check_may_change_player(work, event, work.repo.get_player(entry.player_id))
     note = reason.strip()
@@ -53,7 +53,7 @@ def disqualify_entry(work: Work, entry_id: str | int, reason: str) -> Entry:
     """取消资格 (chief referee, with a reason): never ranked; the played games stand or become
     the player's losses as ``withdrawal.disqualified_games`` says."""
     work.require(Action.APPROVE)
-    entry, event = _entry_for_change(work, entry_id, EntryStatus.DISQUALIFIED)
+    entry, event = entry_for_change(work, entry_id, EntryStatus.DISQUALIFIED)
     note = _reason(reason, Text("取消资格", "a disqualification"))
     saved = work.repo.update_entry(
         entry.model_copy(update={"status": EntryStatus.DISQUALIFIED, "note": note}), "disqualify", note)
@@ -65,7 +65,7 @@ def reinstate_entry(work: Work, entry_id: str | int, reason: str) -> Entry:
     """恢复参赛 (chief referee, with a reason): a withdrawn or disqualified entry is approved
     again and paired from the next round; the rounds missed stay missed (absent)."""
     work.require(Action.APPROVE)
-    entry, event = _entry_for_change(work, entry_id, None)
+    entry, event = entry_for_change(work, entry_id, None)
     if not entry.status.has_left:
         raise InputError(
             Text(f"报名{entry.id}当前状态为{entry.status.label}, 只有已退赛或取消资格的报名可以恢复参赛",

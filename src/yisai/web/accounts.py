@@ -28,7 +28,7 @@ from yisai.services.context import Work
 from yisai.services.errors import Forbidden, InputError, ServiceError
 from yisai.services.events import list_events
 from yisai.services.identity import Role
-from yisai.services.registration import list_teams
+from yisai.services.teams import list_teams
 from yisai.web.console import _form, _text, acting, back
 from yisai.web.core import lang_of, page, state
 from yisai.web.hints import web_message

@@ -16,12 +16,13 @@ from pydantic import BaseModel, Field
 from yisai.formats.regulation_summary import summarize
 from yisai.i18n import Text
 from yisai.services.accounts import authenticate, session_epoch, user_actor
+from yisai.services.entries import list_entries
 from yisai.services.errors import NotFoundError, ServiceError
 from yisai.services.events import list_events, regulation_of, resolve_event
 from yisai.services.identity import Actor
 from yisai.services.publishing import is_published, rounds_index
-from yisai.services.registration import list_entries, list_teams
 from yisai.services.rounds import round_view
+from yisai.services.teams import list_teams
 from yisai.web import reports, views
 from yisai.web.console import client_of, save_result
 from yisai.web.core import PUBLIC, login_source, state

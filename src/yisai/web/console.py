@@ -27,7 +27,9 @@ from yisai.pairing import Controls
 from yisai.registry.entry import EntryStatus
 from yisai.regulation import RegulationError, loads
 from yisai.services.accounts import authenticate, user_actor
+from yisai.services.approvals import approve_entry, reject_entry, set_fee_paid
 from yisai.services.context import Work
+from yisai.services.entries import list_entries
 from yisai.services.errors import Forbidden, InputError, ServiceError
 from yisai.services.events import create_event_from_text, list_events, regulation_of, resolve_event
 from yisai.services.identity import Action, Actor
@@ -38,17 +40,12 @@ from yisai.services.publishing import (
     rounds_index,
     unpublish_round,
 )
-from yisai.services.registration import ImportReport as RosterReport
-from yisai.services.registration import (
-    approve_entry,
-    import_roster,
-    list_entries,
-    reject_entry,
-    set_fee_paid,
-)
+from yisai.services.result_sheets import ImportReport as SheetReport
+from yisai.services.result_sheets import import_results
+from yisai.services.roster_import import ImportReport as RosterReport
+from yisai.services.roster_import import import_roster
 from yisai.services.round_results import current_conflict, record_result
-from yisai.services.rounds import ImportReport as SheetReport
-from yisai.services.rounds import import_results, pair, round_view, sheet_lines, sheet_title
+from yisai.services.rounds import pair, round_view, sheet_lines, sheet_title
 from yisai.services.withdrawal import disqualify_entry, reinstate_entry, withdraw_entry
 from yisai.web import reports, views
 from yisai.web.core import (

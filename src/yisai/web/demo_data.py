@@ -20,10 +20,10 @@ from yisai.services.demo_event import (
     rounds_for,
     shanhai_people,
 )
+from yisai.services.event_data import approved_players
 from yisai.services.events import create_event, read_regulation_file, regulation_of
 from yisai.services.identity import Actor, Role
 from yisai.services.publishing import publish_round
-from yisai.services.registration import approved_players
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings, fixed_clock
 

@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, Response
 from yisai.formats.regulation_summary import summarize
 from yisai.i18n import tr
 from yisai.services.context import Work
+from yisai.services.entries import list_entries
 from yisai.services.events import (
     list_events,
     regulation_of,
@@ -29,8 +30,8 @@ from yisai.services.events import (
     summarise_event,
 )
 from yisai.services.publishing import event_stamp, is_published, rounds_index
-from yisai.services.registration import list_entries, list_teams
 from yisai.services.rounds import round_view
+from yisai.services.teams import list_teams
 from yisai.web import reports, views
 from yisai.web.core import PUBLIC, lang_of, state
 from yisai.web.requests import Id

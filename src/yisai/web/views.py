@@ -18,10 +18,11 @@ from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player
 from yisai.regulation import Regulation
 from yisai.services.context import Work
+from yisai.services.entries import EntryView
 from yisai.services.events import regulation_of, resolve_event
-from yisai.services.registration import EntryView, TeamView
 from yisai.services.rounds import RoundView
 from yisai.services.team_matches import board_result_word, team_match_stage, team_round_view
+from yisai.services.teams import TeamView
 from yisai.standings.ranking import Standings
 
 STATUS_EN = {"pending": "pending", "approved": "approved", "rejected": "rejected", "withdrawn": "withdrawn",

@@ -1,0 +1,54 @@
+"""What the regulation says of one entry, as registration stores and shows it.
+
+Eligibility is decided by ``registry.eligibility`` against the event's stored regulation; the
+reasons are saved on the entry so the director (and the audit log) sees why. They are computed
+in Chinese and English (``i18n.bilingual_list``) and stored as ``{"zh", "en"}`` objects; whatever
+hands them to a front end (``Entry.reasons`` as the store reads it, ``TeamView.reasons``,
+``ImportReport.ineligible``) gives plain strings in the caller's language at the time they are
+read. ``Entry`` keeps ``tuple[str, ...]`` so the pure registry model and everything that prints
+it stay as they were.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from yisai.i18n import Text, bilingual_list
+from yisai.registry.eligibility import check_player
+from yisai.registry.entry import EntryStatus
+from yisai.registry.person import Player
+from yisai.regulation import Regulation
+
+LIVE = (EntryStatus.PENDING, EntryStatus.APPROVED)  # the statuses that hold a place in a division
+
+
+def eligibility_reasons(regulation: Regulation, player: Player, division: str) -> list[str]:
+    """The reasons in the caller's language."""
+    return check_player(player, regulation.division(division), regulation)
+
+
+def eligibility_texts(regulation: Regulation, player: Player, division: str) -> list[Text]:
+    """The reasons in both languages, as they are stored."""
+    return bilingual_list(lambda: eligibility_reasons(regulation, player, division))
+
+
+def rendered(reasons: Iterable[Text]) -> tuple[str, ...]:
+    """Stored reasons in the caller's language, as ``Entry.reasons`` holds them."""
+    return tuple(r.render() for r in reasons)
+
+
+def needs_approval(regulation: Regulation, division: str) -> bool:
+    """The division's own rule when it states one, else ``registration.approval_required``
+    (报名后须审核, for every division that does not say otherwise)."""
+    e = regulation.division(division).eligibility
+    if "approval_required" in e.model_fields_set:
+        return e.approval_required
+    return regulation.registration.approval_required
+
+
+def division_name(regulation: Regulation, division: str) -> str:
+    """The division's name for a message; an id the regulation no longer has is shown as is."""
+    try:
+        return regulation.division(division).name
+    except KeyError:
+        return division
