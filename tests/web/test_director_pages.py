@@ -120,3 +120,33 @@ def test_round_counters_follow_the_entries(site: Site) -> None:
     assert re.search(r"第1轮 <span class=\"count\">1/4</span>", after), after
     assert "甲组" in after and 'class="division-rounds"' in after
     assert site.new_client().get("/console/events/1/rounds-nav", follow_redirects=False).status_code in (303, 401)
+
+
+def test_pairing_too_early_names_the_boards_and_links_the_grid(site: Site) -> None:
+    director = site.login("director")
+    boards = site.client.get("/api/events/1/rounds/jia/1").json()["groups"][0]["boards"]
+    assert grid_post(director, 1, "1", boards[0]["version"])[0] == 200  # board 1 done, 2–4 open
+    r = director.post("/console/events/1/pair", data={"csrf": token_of(director), "division": "jia", "round": "2"})
+    assert r.status_code == 409
+    text = html.unescape(r.text)
+    assert "第1轮还有3台没有成绩, 不能编排第2轮" in text
+    for b in boards[1:]:
+        assert f"第{b['board']}台 {b['black']['name']} — {b['white']['name']}" in text
+    assert f"第1台 {boards[0]['black']['name']}" not in text
+    assert 'href="/console/events/1/rounds/jia/1"' in r.text and "去录入第1轮成绩" in text
+
+
+def test_no_fee_is_not_shown_as_unpaid(site: Site) -> None:
+    """Seed 002 charges no entry fee: the entry list says so instead of "0元 未缴"."""
+    page = site.login("director").get("/console/events/1/entries").text
+    assert "0元" not in page and "未缴</td>" not in page
+    assert page.count("无需缴费") == 8
+
+
+def test_the_public_regulation_page_has_no_field_names(site: Site) -> None:
+    page = html.unescape(site.client.get("/events/1").text)
+    for raw in ("suicide_allowed", "both_forfeit", "分档 jia", "(jia)", "未定 至", "tier_group"):
+        assert raw not in page, raw
+    assert "报名时间: 截止 2025-04-18 17:00" in page  # the file gives only the closing moment
+    assert "（其中自杀规则为默认）" in page  # the file leaves suicide to the default, said in words
+    assert "(以下按人数分档: 只适用条件成立的第一档)" in page

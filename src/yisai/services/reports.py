@@ -137,7 +137,7 @@ def event_standings(
     inp = standings_input(work, event, did)
     subset = _subset(inp, wanted) if wanted else None
     standings = division_standings(work, event, did, round_=round_, criteria=criteria, subset=subset,
-                                   inp=inp)
+                                   inp=inp, group_table=set(wanted) == {"group"})
     name = reg.division(did).name
     title = " ".join(x for x in (event.name, name, _describe(wanted) if wanted else "") if x)
     return StandingsReport(standings, inp, tuple(inp.warnings), title)

@@ -6,7 +6,7 @@ exports and the web alike.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from yisai.awards.inputs import EventResults, belongs, is_base, table_from_standings
 from yisai.i18n import Text, failure_text
@@ -61,10 +61,15 @@ def division_standings(
     criteria: Sequence[CriterionRef] | None = None,
     subset: Iterable[str] | None = None,
     inp: StandingsInput | None = None,
+    group_table: bool = False,
 ) -> Standings:
     """One division's ranking after ``round_`` (default: the latest), the final applied.
 
-    ``subset`` (e.g. the women) keeps the division's order and renumbers it.
+    ``subset`` (e.g. the women) keeps the division's order and renumbers it. With
+    ``group_table`` the subset is one group of a group stage and is ranked on its own, as its
+    crosstable is: a tie inside the group is decided among the group (直胜, 小循环), never
+    skipped because a player of another group shares the score. Once a final or bracket has
+    placed everyone, those places stand and the group's players keep them.
     """
     from yisai.standings.placement import subset_of
 
@@ -73,16 +78,24 @@ def division_standings(
     if inp is None:  # a caller that already read the division's games passes them in
         inp = standings_input(work, event, division, stage.id)
     members = list(inp.select(division=division))
+    order = final_order(work, event, reg, division, round_) if criteria is None else None
+    held = [n for n in work.repo.round_numbers(event.id, division, stage=stage.id)
+            if round_ is None or n <= round_]
+    if round_ is not None and round_ in held and round_ > inp.rounds:
+        round_ = inp.rounds  # a knockout round: the ranked games end with the group stage
+    if group_table and subset is not None and order is None:
+        wanted = set(subset)
+        members = [m for m in members if m in wanted]
     try:
         standings = compute_standings(inp, round_, criteria, members, lot_seed=event.seed)
     except ValueError as exc:
         text = failure_text(
             lambda: compute_standings(inp, round_, criteria, members, lot_seed=event.seed), ValueError, exc)
         raise InputError(text, code="bad_standings_request") from None
-    if criteria is None:
-        order = final_order(work, event, reg, division, round_)
-        if order is not None:
-            standings = apply_final_places(standings, order)
+    if order is not None:
+        standings = apply_final_places(standings, order)
+        # The places come from the games up to the final or bracket: the heading says so.
+        standings = replace(standings, round=max(held, default=standings.round))
     if subset is not None:
         standings = subset_of(standings, subset)
     return standings

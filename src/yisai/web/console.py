@@ -63,7 +63,7 @@ from yisai.web.core import (
     signed_out,
     state,
 )
-from yisai.web.hints import web_dict
+from yisai.web.hints import web_dict, web_message
 from yisai.web.requests import MAX_ID, Id, QueryNumber, form_number, read_form
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -332,10 +332,19 @@ async def pair_round(request: Request, event_id: Id) -> Response:
         raise InputError(Text("轮次须为数字", "the round must be a number"), code="bad_round")
     controls = Controls(fixed_pairs=_pairs(_text(form, "fix")), forbidden_pairs=_pairs(_text(form, "forbid")),
                         sit_outs=_ids(_text(form, "sit_out")))
-    with acting(request) as work:
-        _event_context(work, event_id)
-        work.require(Action.PAIR)
-        pair(work, str(event_id), division, number, controls=controls, replace=bool(form.get("replace")))
+    try:
+        with acting(request) as work:
+            _event_context(work, event_id)
+            work.require(Action.PAIR)
+            pair(work, str(event_id), division, number, controls=controls, replace=bool(form.get("replace")))
+    except ServiceError as exc:
+        if exc.code != "previous_round_incomplete":
+            raise
+        lang = lang_of(request)  # the boards to finish, and the way to their grid
+        grid = f"/console/events/{event_id}/rounds/{exc.params['division']}/{exc.params['previous']}"
+        return page(request, "error.html", http_status=exc.status, title=tr("无法编排", "Cannot pair"),
+                    message=web_message(exc, lang), details=exc.render_details(lang), link=grid,
+                    link_text=tr(f"去录入第{exc.params['previous']}轮成绩", f"Enter round {exc.params['previous']}'s results"))
     return back(f"/console/events/{event_id}/rounds/{division}/{number}", tr("已编排", "paired"))
 
 

@@ -100,7 +100,7 @@ async def event_page(request: Request, event_id: Id) -> Response:
     def render(work: Work) -> str:
         nav = _event_nav(work, event_id)
         summary = summarise_event(work, nav["event"])
-        sections = views.summary_sections(summarize(nav["reg"]))
+        sections = views.summary_sections(summarize(nav["reg"], ids=False))  # parents read it: no ids
         return _template(request, "event.html", sections=sections, summary=summary, **nav)
 
     return await serve_cached(request, event_id, ("event",), render)
