@@ -314,3 +314,22 @@ def test_the_heading_counts_the_knockout_rounds(event: tuple[Context, int, list[
         assert reports.event_standings(w, eid, "open").standings.round == 8
         assert reports.event_standings(w, eid, "open", round_=7).standings.round == 5  # no final yet
         assert reports.event_standings(w, eid, "open", filters=["group=A"]).standings.round == 8
+
+
+def test_prize_lists_before_the_end_are_marked_provisional(tmp_path: Path) -> None:
+    """#31 item 7: after 3 of the 5 group rounds the prize list says 暂定 (第3轮后); the
+    finished event's list (module fixture, all 8 rounds) carries no such mark."""
+    with open_context(str(tmp_path / "p.sqlite"), actor="裁判长", now=NOW) as ctx:
+        eid, _ = play_example(ctx, last_round=3)
+        with ctx.work() as w:
+            view = reports.prizes(w, eid)
+    assert view.prize_tables[0].title == "个人（录取前8名） · 暂定 (第3轮后)"
+    assert [(p.division, p.after, p.final) for p in view.progress] == [("open", 3, False)]
+
+
+def test_the_finished_event_has_no_provisional_mark(event: tuple[Context, int, list[RoundView]]) -> None:
+    ctx, eid, _views = event
+    with ctx.work() as w:
+        view = reports.prizes(w, eid)
+    assert view.prize_tables[0].title == "个人（录取前8名）"
+    assert [(p.division, p.after, p.final) for p in view.progress] == [("open", 8, True)]

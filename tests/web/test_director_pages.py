@@ -150,3 +150,12 @@ def test_the_public_regulation_page_has_no_field_names(site: Site) -> None:
     assert "报名时间: 截止 2025-04-18 17:00" in page  # the file gives only the closing moment
     assert "（其中自杀规则为默认）" in page  # the file leaves suicide to the default, said in words
     assert "(以下按人数分档: 只适用条件成立的第一档)" in page
+
+
+def test_the_awards_page_mid_event_says_provisional(site: Site) -> None:
+    referee = site.login("referee")
+    assert "暂定 (尚未赛完一轮)" in html.unescape(site.client.get("/events/1/awards").text)
+    for b in site.client.get("/api/events/1/rounds/jia/1").json()["groups"][0]["boards"]:
+        assert grid_post(referee, b["board"], "1", b["version"])[0] == 200
+    page = html.unescape(site.client.get("/events/1/awards").text)
+    assert "暂定 (第1轮后)" in page  # seed 002 plays 7 rounds: one is complete

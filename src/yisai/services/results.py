@@ -190,3 +190,55 @@ def rounds_for_everyone(fmt: object, games: Sequence[Game]) -> int:
     if isinstance(fmt, TwoGroupSwissFormat):
         return fmt.group_rounds
     return max((g.round for g in games), default=0)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a division has got: ``after`` the last round with every result in, and whether
+    its places are final (every planned round played, or the final/bracket decided). Prize
+    lists and standings before that are provisional (暂定) and say after which round."""
+
+    division: str
+    after: int
+    final: bool
+
+    @property
+    def note(self) -> Text:
+        if self.final:
+            return Text("", "")
+        if self.after == 0:
+            return Text("暂定 (尚未赛完一轮)", "provisional (no round complete yet)")
+        return Text(f"暂定 (第{self.after}轮后)", f"provisional (after round {self.after})")
+
+
+def division_progress(work: Work, event: EventRecord, division: str) -> Progress:
+    from yisai.pairing.round_robin import planned_rounds
+
+    reg = regulation_of(event)
+    stage = playing_stage(reg, division)
+    fmt = stage.format_for(division)
+    rounds = work.repo.list_rounds(event.id, division, stage=stage.id)
+    numbers = sorted({r.number for r in rounds})
+    open_rounds = {r.number for r in rounds for g in r.games if g.result.value == "?" and not g.is_bye}
+    after = 0
+    for n in numbers:
+        if n in open_rounds or n != after + 1:
+            break
+        after = n
+    if isinstance(fmt, TwoGroupSwissFormat | KnockoutFormat) or (
+            isinstance(fmt, RoundRobinFormat) and fmt.knockout is not None):
+        final = final_order(work, event, reg, division, None) is not None
+    elif isinstance(fmt, RoundRobinFormat):
+        entrants = len(approved_players(work, event, division))
+        final = bool(numbers) and after >= planned_rounds(len(fmt.groups), entrants)
+    else:
+        planned = event.decided_rounds(division) or getattr(fmt, "rounds", None)
+        final = planned is not None and after >= planned
+    return Progress(division, after, final)
+
+
+def event_progress(work: Work, event_ref: str | int | None) -> list[Progress]:
+    """``division_progress`` of every division that has paired a round."""
+    event = resolve_event(work, event_ref)
+    return [division_progress(work, event, d.id) for d in regulation_of(event).divisions
+            if work.repo.round_numbers(event.id, d.id)]
