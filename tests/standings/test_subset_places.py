@@ -22,7 +22,7 @@ def _whole() -> Standings:
 def test_a_shared_place_stays_shared_when_both_are_kept() -> None:
     st = subset_of(_whole(), ["P2", "P3", "P4"], "全组")
     assert [(r.player.id, r.place, r.shared) for r in st.rows] == [("P2", 1, True), ("P3", 1, True), ("P4", 3, False)]
-    assert "并列" in st.explain("P3").text() and "积分 4 > 2" in st.explain("P3").text()
+    assert "并列" in st.explain("P3").text() and "由积分决定: 4 对 2 (高者列前)" in st.explain("P3").text()
 
 
 def test_non_neighbours_are_ordered_by_the_whole_list_and_it_is_said() -> None:

@@ -173,7 +173,7 @@ async def standings_page(request: Request, event_id: Id, division: str, explain:
     def render(work: Work) -> str:
         nav = _event_nav(work, event_id)
         rankings = nav["reg"].division(resolve_division(nav["reg"], division)).rankings
-        chosen = next(r for r in rankings if r.id == reports.chosen_ranking(rankings, ranking))
+        chosen = next(r for r in rankings if r.id == reports.chosen_ranking(rankings, ranking, page=True))
         # the table is computed only when it is not rendered already (or for "why")
         table = _standings_html(request, event_id, division, chosen.id)
         body = cached(request, work, event_id, ("standings", division, chosen.id), table)[0].decode()
