@@ -663,6 +663,7 @@ def add_team(
         check_may_change_player(work, event, player)
         seated.append(TeamMember(player_id=player.id, slot=slot))
     seated = list(_with_divisions(work, event, seated))
+    seated = _enter_members(work, event, rules, seated, note)
     players = work.repo.players_by_id(event.id)
     notes: list[str] = []
     seated = _as_individuals(work, event, notes, rules, team.name, seated, players, ())
@@ -670,6 +671,28 @@ def add_team(
     candidate = team.model_copy(update={"members": tuple(seated)})
     view = _save_team(work, event, candidate, force=force, note=note)
     return replace(view, notes=tuple(notes))
+
+
+def _enter_members(work: Work, event: EventRecord, rules: TeamRules, members: list[TeamMember],
+                   note: str) -> list[TeamMember]:
+    """A named member with no entry yet is entered, as `player add --division` would enter him
+    (eligibility, approval, the window, one live entry), in the division his slot names or the
+    event's only division: a team of players without entries would never be paired."""
+    regulation = regulation_of(event)
+    slot_division = {s.label: s.division for s in rules.slots if s.division}
+    only = regulation.divisions[0].id if len(regulation.divisions) == 1 else None
+    stage = resolve_stage(regulation, "")
+    out = []
+    for m in members:
+        division = m.division or slot_division.get(m.slot or "") or only
+        if m.division is None and division is not None:
+            player = work.repo.get_player(m.player_id)
+            _check_entry_window(work, regulation, division)
+            _check_one_live_entry(work, event, regulation, player, division, stage)
+            entry = _open_entry(work, event, regulation, player, division, stage, None, note)
+            m = m.model_copy(update={"division": entry.division})
+        out.append(m)
+    return out
 
 
 def _fill_slots(rules: TeamRules, members: list[TeamMember], players: dict[str, Player]) -> list[TeamMember]:
