@@ -61,7 +61,7 @@ def _field(db: str, clock: Callable[[], datetime]) -> int:
 
 
 def _cells(html: str) -> list[list[str]]:
-    rows = re.findall(r"<tr>(.*?)</tr>", html.split('<table class="standings">', 1)[1].split("</table>")[0], re.S)
+    rows = re.findall(r"<tr>(.*?)</tr>", html.split('<table class="standings keep-name">', 1)[1].split("</table>")[0], re.S)
     return [[re.sub(r"<.*?>", "", c).strip() for c in re.findall(r"<t[dh]>(.*?)</t[dh]>", r, re.S)] for r in rows]
 
 

@@ -1,0 +1,69 @@
+"""#31 item 8 in a real browser at 390×844: a wide standings table scrolls under a fixed place
+and name column and says it scrolls; the team registration form fits the phone (one card per
+seat). Screenshots go to /tmp/phone-shots/ for review."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import NOW, Clock, build
+from tests.web.server import Server
+from tests.web.test_browser import ARGS, CHROMIUM, PHONE, _login, playwright_api
+from tests.web.test_rankings import _field
+
+SHOTS = Path("/tmp/phone-shots")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+                                reason="chromium is installed by scripts/setup.sh")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def test_standings_scroll_under_the_place_and_name(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = tmp_path / "s.sqlite"
+    build(str(db))
+    event_id = _field(str(db), Clock(NOW))
+    with Server(db) as server:
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.goto(f"{server.url}/events/{event_id}/standings/jia?ranking=mixed")
+        box = page.locator("#standings .scroll")
+        assert box.evaluate("b => b.scrollWidth > b.clientWidth")  # the table is wider than the phone
+        assert page.locator("#standings .scroll-hint").is_visible()
+        assert "左右滑动" in page.inner_text("#standings .scroll-hint")
+        box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+        page.wait_for_timeout(100)
+        name = page.locator("#standings tbody tr:first-child td:nth-child(2)")
+        place = page.locator("#standings tbody tr:first-child td:nth-child(1)")
+        shown = name.bounding_box()
+        assert shown is not None and 0 <= shown["x"] < 390 / 2  # still on the left after scrolling
+        assert name.inner_text() == "女一" and place.inner_text() == "1"
+        assert place.bounding_box()["x"] >= 0  # type: ignore[index]
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "standings-scrolled.png"))
+
+
+def test_the_team_form_fits_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = tmp_path / "r.sqlite"
+    build(str(db))
+    with Server(db, now="2025-04-10T09:30:00") as server:
+        page = browser.new_context(viewport=PHONE).new_page()
+        _login(page, server.url, "director")
+        page.goto(f"{server.url}/console/events/1/register")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing off-screen sideways
+        first = page.locator("table.register tbody tr").first
+        field = first.locator("input[name=m0_name]")
+        box = field.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+        assert box["width"] > 150  # a field a thumb can type in, not a 9-character sliver
+        assert "姓名" in first.inner_text() or first.locator("td[data-label=姓名]").count() == 1
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "register-phone.png"), full_page=True)
