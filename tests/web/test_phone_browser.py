@@ -67,3 +67,45 @@ def test_the_team_form_fits_a_phone(browser, tmp_path: Path) -> None:  # type: i
         assert "姓名" in first.inner_text() or first.locator("td[data-label=姓名]").count() == 1
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / "register-phone.png"), full_page=True)
+
+
+def test_my_games_and_sign_out_on_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """我的对局 at 390 px: the SGF link of a finished game is on the screen, and 退出登录 is not
+    white on white."""
+    import json
+
+    from tests.conftest import REGULATIONS
+    from tests.web.test_play_browser import sign_up
+    from yisai.live.server import read_ticket
+    from yisai.qualifier.session import Kind
+    from yisai.services.context import open_context
+    from yisai.services.events import create_event
+    from yisai.services.live import finish_game, live_config, start_game
+
+    db = tmp_path / "q.sqlite"
+    with open_context(str(db)) as ctx, ctx.work() as w:
+        event = create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=1)
+    with Server(db, now="2025-05-10T12:00", args=("--qualifier", str(event.id), "--dev-outbox")) as srv:
+        page = browser.new_context(viewport=PHONE).new_page()
+        sign_up(page, srv.url, "13700003333", {"name": "张三丰", "gender": "M", "birth": "1990-03-04",
+                                               "region": "浙江杭州", "rank": "3段"})
+        ticket = json.loads(page.get_attribute("#play", "data-setup") or "{}").get("ticket", "")
+        who = read_ticket("browser-test", ticket)
+        assert who
+        with open_context(str(db)) as ctx, ctx.work() as w:
+            cfg = live_config(w, event.id)
+            info, game = start_game(w, cfg, period=1, pool="open", black=(who.player, "张三丰"),
+                                    white=("999", "对手名字较长"), start=0.0)
+            action = game.act(1, Kind.RESIGN, game.version, 5.0).action
+            finish_game(w, cfg, info.id, game, action)
+        page.goto(srv.url + "/play/games")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        sgf = page.locator(f'a[href="/play/games/{info.id}.sgf"]')
+        box = sgf.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 390  # on the screen, no sideways scroll
+        out = page.locator(".play-nav button.link")
+        colour, background = out.evaluate(
+            "b => [getComputedStyle(b).color, getComputedStyle(b).backgroundColor]")
+        assert colour != "rgb(255, 255, 255)" and colour != background
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "my-games-phone.png"), full_page=True)
