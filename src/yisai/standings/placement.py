@@ -67,9 +67,12 @@ def subset_of(standings: Standings, ids: Iterable[str], basis: str = "") -> Stan
         elif (decided := _first_difference(standings, up, low)) is not None:
             decisions[pair] = decided
         else:
-            decisions[pair] = Decision("placement", "basis", tr(
-                f"按{basis}: 第{full[up.player.id]}名在第{full[low.player.id]}名之前",
-                f"by {basis}: place {full[up.player.id]} before place {full[low.player.id]}"),
+            same = _equal_before_direct(standings, up, low)
+            said = (tr(f"{'、'.join(same)}都相同, ", f"equal on {', '.join(same)}; ") if same else "")
+            decisions[pair] = Decision("placement", "basis", said + tr(
+                f"按{basis}: 第{full[up.player.id]}名在第{full[low.player.id]}名之前 (由并列者之间的比较决定)",
+                f"by {basis}: place {full[up.player.id]} before place {full[low.player.id]} "
+                "(decided among the tied players)"),
                 up.place, low.place)
     return replace(standings, rows=rows, decisions=decisions)
 
@@ -90,6 +93,17 @@ def _first_difference(standings: Standings, up: StandingRow, low: StandingRow) -
             # not better: something outside the criteria put it there (全胜者冠军, a final)
             return Decision("criterion", key.key, key.label, a, b) if better else None
     return None
+
+
+def _equal_before_direct(standings: Standings, up: StandingRow, low: StandingRow) -> list[str]:
+    """The criteria, up to the first 直胜, on which two players are equal (said before "decided
+    among the tied players", so a reader sees how far they were level)."""
+    out = []
+    for key in standings.keys:
+        if key.direct or up.values.get(key.key) != low.values.get(key.key):
+            break
+        out.append(key.label)
+    return out
 
 
 def order_places_below(places: Sequence[tuple[int, str, str]], rules: Sequence[PlacesBelow],
