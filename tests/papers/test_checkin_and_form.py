@@ -80,8 +80,13 @@ def test_the_check_in_page_lists_teams_with_ticks_and_insurance(tmp_path: Path) 
         leader = Actor(id="u1", name="领队", role=Role.TEAM_LEADER, team=view["上海队"].team_id)
         with ctx.work(actor=leader) as w:
             assert [t.team for t in checkin.list_arrivals(w, event)] == ["上海队"]
+        with ctx.work(actor=leader) as w:  # 各队负责人办理报到: the own team, not another's
+            assert checkin.tick(w, event, "上海1号").arrived
         with pytest.raises(Forbidden), ctx.work(actor=leader) as w:
-            checkin.tick(w, event, "上海1号")  # team leaders do not tick themselves in
+            checkin.tick(w, event, "浙江2号")
+        with ctx.work(actor=referee()) as w:
+            view = {t.team: t for t in checkin.list_arrivals(w, event)}
+        assert [view[t].arrived for t in ("浙江队", "江苏队", "上海队")] == [2, 0, 1]
 
 
 def _form_rows(data: bytes) -> tuple[list[list[object]], openpyxl.Workbook]:

@@ -185,7 +185,7 @@ def test_tied_places_share_the_money_of_the_places_they_take() -> None:
 def test_show_marks_what_it_prints_from_a_default() -> None:
     lines = summarize(load(EXAMPLE))
     scoring = next(x for x in lines if x.startswith("积分: 胜2分"))
-    assert scoring.endswith("（both_forfeit 为默认）")  # the file writes every other point value
+    assert scoring.endswith("（其中双方弃权得分为默认）")  # the file writes every other point value
     assert next(x for x in lines if x.startswith("个人名次:")) == "个人名次: 依次比较 积分、对手分、累进分"
     promotions = [x for x in lines if x.startswith(("段位组: 升段", "级位组: 升", "定级组: 定级"))]
     assert len(promotions) == 4 and not any("默认" in x for x in promotions)

@@ -290,3 +290,46 @@ def test_a_knockout_of_the_top_four_places_the_others_after_the_bracket(tmp_path
             rows = reports.event_standings(w, ev.id, "open").standings.rows
     assert [(r.place, names[r.player.id]) for r in rows] == [
         (1, "K1"), (2, "K2"), (3, "K3"), (4, "K4"), (5, "K5"), (5, "K6")]
+
+
+def test_a_group_filtered_before_the_knockout_keeps_the_mini_league(
+        event: tuple[Context, int, list[RoundView]]) -> None:
+    """#31 item 4: `standings --round 5 --filter group=A` ranks group A as its crosstable does.
+    By hand (rrko_event): 16 has 6 points; 01, 08, 09 have 4 and among themselves 01 4, 08 2
+    (08 beat 09), 09 0; 17 has 2. Ranked among all 18 players, the 4-point tie also held
+    players of other groups, the 小循环 was skipped and 09 went above 08 on 胜对手分."""
+    ctx, eid, _views = event
+    with ctx.work() as w:
+        report = reports.event_standings(w, eid, "open", round_=5, filters=["group=A"])
+    assert [(r.place, r.player.name) for r in report.standings.rows] == [
+        (1, "选手16"), (2, "选手01"), (3, "选手08"), (4, "选手09"), (5, "选手17")]
+    assert report.standings.round == 5
+
+
+def test_the_heading_counts_the_knockout_rounds(event: tuple[Context, int, list[RoundView]]) -> None:
+    """18 players: 5 group rounds, then quarter-finals, semi-finals, final (rounds 6, 7, 8): the
+    final places are "after round 8", not after the last group round."""
+    ctx, eid, _views = event
+    with ctx.work() as w:
+        assert reports.event_standings(w, eid, "open").standings.round == 8
+        assert reports.event_standings(w, eid, "open", round_=7).standings.round == 5  # no final yet
+        assert reports.event_standings(w, eid, "open", filters=["group=A"]).standings.round == 8
+
+
+def test_prize_lists_before_the_end_are_marked_provisional(tmp_path: Path) -> None:
+    """#31 item 7: after 3 of the 5 group rounds the prize list says 暂定 (第3轮后); the
+    finished event's list (module fixture, all 8 rounds) carries no such mark."""
+    with open_context(str(tmp_path / "p.sqlite"), actor="裁判长", now=NOW) as ctx:
+        eid, _ = play_example(ctx, last_round=3)
+        with ctx.work() as w:
+            view = reports.prizes(w, eid)
+    assert view.prize_tables[0].title == "个人（录取前8名） · 暂定 (第3轮后)"
+    assert [(p.division, p.after, p.final) for p in view.progress] == [("open", 3, False)]
+
+
+def test_the_finished_event_has_no_provisional_mark(event: tuple[Context, int, list[RoundView]]) -> None:
+    ctx, eid, _views = event
+    with ctx.work() as w:
+        view = reports.prizes(w, eid)
+    assert view.prize_tables[0].title == "个人（录取前8名）"
+    assert [(p.division, p.after, p.final) for p in view.progress] == [("open", 8, True)]

@@ -162,8 +162,8 @@ def test_explain_names_the_deciding_criterion_in_chinese():
     st = compute_standings(inp, criteria=resolve_list("积分,对手分,累进分"))
     text = st.explain("B").text()
     assert "B 第2名" in text
-    assert "低于 第1名 A: 对手分 4 < 10" in text
-    assert "高于 第3名 E: 对手分 4 > 3" in text
+    assert "低于 第1名 A: 积分都相同, 由对手分决定: 4 对 10 (高者列前)" in text
+    assert "高于 第3名 E: 积分都相同, 由对手分决定: 4 对 3 (高者列前)" in text
 
 
 # --- properties over random events ------------------------------------------------------------

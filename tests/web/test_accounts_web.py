@@ -116,7 +116,8 @@ def test_team_registration_says_the_entries_are_approved(site: Site) -> None:
     assert r.status_code == 303, r.text
     said = _message(r)
     # seed 002 needs no approval for eligible players: the entries are approved, and it says so
-    assert said == "队伍“江苏队”已登记6名队员, 报名已通过" and "等待" not in said
+    assert said.split("。")[0] == "队伍“江苏队”已登记6名队员, 报名已通过" and "等待" not in said
+    assert "。下一步: 在“报名附件”页上传" in said and "不足" not in said  # what comes next (#31 item 6)
     entries = site.client.get("/api/events/1/entries").json()["entries"]
     assert {e["status"] for e in entries if e["name"].startswith("江苏")} == {"approved"}
 

@@ -126,7 +126,7 @@ def test_a_change_to_an_approved_player_waits_for_the_chief_referee(two_teams: S
     assert r.status_code == 303
     assert _rank_of(site.db, "江苏1号") == Rank.parse("1段").value
     audit = director.get("/console/events/1/audit").text
-    assert "request_change" in audit and "change_approved" in audit and "证书核实" in audit
+    assert "申请修改" in audit and "批准修改" in audit and "证书核实" in audit
 
 
 def test_after_the_deadline_a_change_waits_and_the_chief_referee_may_reject_it(

@@ -118,7 +118,7 @@ def test_director_runs_round_one_and_the_public_page_follows(browser, tmp_path: 
         page.wait_for_selector("text=已公布")
         # the public standings page, in another browser context, before any result
         public = browser.new_context(viewport=PHONE).new_page()
-        public.goto(f"{base}/events/1/standings/jia")
+        public.goto(f"{base}/events/1/standings/jia?ranking=mixed")  # the whole field (the page opens on 甲组男子)
         public.evaluate("window.__noReload = 1")
         scores = "rows => rows.map(r => r.children[6].innerText)"  # 名次 姓名 性别 单位 段位 总得分 积分
         assert set(public.eval_on_selector_all("#standings tbody tr", scores)) == {"0"}

@@ -105,15 +105,16 @@ def test_ranking_tabs_work_without_javascript(browser, tmp_path: Path) -> None: 
         for viewport, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
             page = browser.new_context(viewport=viewport, java_script_enabled=False).new_page()
             page.goto(url)
-            assert page.inner_text("nav.tabs a[aria-current=page]") == "甲组男女混合排名（段位授予）"
-            _shot(page, f"standings-mixed-{suffix}")
+            assert page.inner_text("nav.tabs a[aria-current=page]") == "甲组男子"  # 男女分别录取
+            _shot(page, f"standings-boys-{suffix}")
             page.click("text=甲组女子")
             page.wait_for_url(re.compile(r".*ranking=girls$"))
             rows = page.eval_on_selector_all("#standings tbody tr", "rs => rs.map(r => r.innerText.split('\\t').slice(0, 3))")
             assert rows == [["1", "女一", "女"], ["2", "女二", "女"]]
             _shot(page, f"standings-girls-{suffix}")
             page.click("#standings tbody tr:nth-child(2) a")  # 为何 for 女二, still in the girls' list
-            assert "按甲组男女混合排名（段位授予）: 第1名在第3名之前" in page.inner_text(".explain")
+            # by hand: 总得分 女一 6 + (4 + 2 + 0) = 12, 女二 2 + (6 + 4 + 0) = 12; then 积分 6 against 2
+            assert "总得分都相同, 由积分决定: 2 对 6 (高者列前)" in page.inner_text(".explain")
             _shot(page, f"standings-girls-why-{suffix}")
 
 

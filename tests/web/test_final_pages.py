@@ -61,7 +61,7 @@ def test_final_standings_show_the_group_and_why(client: TestClient, final: tuple
     ctx, event_id = final
     winner, loser, wg, lg = _board_one(ctx, event_id)
     page = client.get(f"/events/{event_id}/standings/open").text
-    table = page.split('<table class="standings">', 1)[1].split("</table>", 1)[0]
+    table = page.split('<table class="standings keep-name">', 1)[1].split("</table>", 1)[0]
     head = re.findall(r"<th>(.*?)</th>", table)
     assert head[:6] == ["名次", "姓名", "性别", "单位", "段位", "分组"]
     rows = [re.findall(r"<td>(.*?)</td>", r) for r in re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]]

@@ -285,3 +285,19 @@ def test_the_header_links_to_the_players_pages_only_with_a_qualifier(site: tuple
     plain = TestClient(create_app(Settings(database=str(tmp_path / "plain.sqlite"))))
     assert 'href="/play"' not in plain.get("/").text
     assert plain.get("/play", follow_redirects=False).status_code == 303  # to the sign-in page
+
+
+def test_the_watch_pages_say_the_view_is_delayed(tmp_path: Path) -> None:
+    """#31 item 8: a watcher is told that the board is behind the game (yisai serve
+    --spectator-delay, 60 s by default) and that the players see it live."""
+    db = str(tmp_path / "w.sqlite")
+    with open_context(db) as ctx, ctx.work() as w:
+        event = create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=1)
+    for delay, said in ((None, 60), (30.0, 30)):
+        app = create_app(Settings(database=db, clock=Clock(IN_PERIOD_1)), secret=SECRET,
+                         qualifier_event=str(event.id), spectator_delay=delay)
+        page = TestClient(app).get("/play/watch").text
+        assert f"观战画面比实际对局延迟{said}秒 (防止场外指导); 对局双方看到的是实时棋盘。" in page
+    live = create_app(Settings(database=db, clock=Clock(IN_PERIOD_1)), secret=SECRET,
+                      qualifier_event=str(event.id), spectator_delay=0.0)
+    assert "延迟" not in TestClient(live).get("/play/watch").text  # 0 = live: nothing to say

@@ -61,7 +61,7 @@ def _field(db: str, clock: Callable[[], datetime]) -> int:
 
 
 def _cells(html: str) -> list[list[str]]:
-    rows = re.findall(r"<tr>(.*?)</tr>", html.split('<table class="standings">', 1)[1].split("</table>")[0], re.S)
+    rows = re.findall(r"<tr>(.*?)</tr>", html.split('<table class="standings keep-name">', 1)[1].split("</table>")[0], re.S)
     return [[re.sub(r"<.*?>", "", c).strip() for c in re.findall(r"<t[dh]>(.*?)</t[dh]>", r, re.S)] for r in rows]
 
 
@@ -74,8 +74,10 @@ def test_each_ranking_list_renumbers_the_division_order(site: Site) -> None:
     assert shown == {"boys": [(1, "男一"), (2, "男二")], "girls": [(1, "女一"), (2, "女二")],
                      "mixed": [(1, "女一"), (2, "男一"), (3, "女二"), (4, "男二")]}
     boys = lists[0].standings
-    # 男一 and 男二 are not neighbours in the mixed list: the reason is the mixed order itself
-    assert "按甲组男女混合排名（段位授予）: 第2名在第4名之前" in boys.explain("男二").text()
+    # 男一 and 男二 are not neighbours in the mixed list: the criterion that parted them there is
+    # said. By hand: 总得分 = 积分 + 对手分; 男一 4 + (6 + 2 + 0) = 12, 男二 0 + (6 + 4 + 2) = 12,
+    # equal; then 积分 4 against 0.
+    assert "低于 第1名 男一: 总得分都相同, 由积分决定: 0 对 4 (高者列前)" in boys.explain("男二").text()
 
 
 def test_the_standings_page_has_one_tab_per_list_with_gender_and_no_personal_data(site: Site) -> None:
@@ -84,17 +86,21 @@ def test_the_standings_page_has_one_tab_per_list_with_gender_and_no_personal_dat
     page = site.client.get(url).text
     for rid, name in (("boys", "甲组男子"), ("girls", "甲组女子"), ("mixed", "甲组男女混合排名（段位授予）")):
         assert f'<a href="?ranking={rid}"' in page and name in page
-    assert 'href="?ranking=mixed" aria-current="page"' in page  # the whole field first
+    # 男女分别录取: the page opens on the regulation's first list, not on the mixed one
+    assert 'href="?ranking=boys" aria-current="page"' in page
     head, *rows = _cells(page)
     assert head[:5] == ["名次", "姓名", "性别", "单位", "段位"]
-    assert [r[:3] for r in rows] == [["1", "女一", "女"], ["2", "男一", "男"], ["3", "女二", "女"], ["4", "男二", "男"]]
+    assert [r[:3] for r in rows] == [["1", "男一", "男"], ["2", "男二", "男"]]
+    mixed = site.client.get(url + "?ranking=mixed").text
+    assert [r[:3] for r in _cells(mixed)[1:]] == [["1", "女一", "女"], ["2", "男一", "男"], ["3", "女二", "女"],
+                                                  ["4", "男二", "男"]]
     girls = site.client.get(url + "?ranking=girls").text
     assert [r[:3] for r in _cells(girls)[1:]] == [["1", "女一", "女"], ["2", "女二", "女"]]
     assert 'href="?ranking=girls&amp;explain=' in girls  # "why" stays in the chosen list
     boys = site.client.get(url + "/fragment?ranking=boys").text  # what the page polls
     assert [r[:3] for r in _cells(boys)[1:]] == [["1", "男一", "男"], ["2", "男二", "男"]]
     why = site.client.get(url + "?ranking=boys&explain=男二").text
-    assert "按甲组男女混合排名（段位授予）: 第2名在第4名之前" in why
+    assert "总得分都相同, 由积分决定: 0 对 4 (高者列前)" in why
     api = site.client.get(f"/api/events/{event_id}/standings/jia", params={"ranking": "girls"}).json()
     assert api["ranking"] == "girls" and [r["id"] for r in api["rankings"]] == ["boys", "girls", "mixed"]
     assert [(r["place"], r["name"], r["gender"]) for r in api["rows"]] == [(1, "女一", "F"), (2, "女二", "F")]

@@ -62,6 +62,10 @@ def _lineup(ids: dict[str, str]) -> dict[str, Any]:
     return {"team": ids["zj_team"], "b1": ids["zj_player"]}
 
 
+def _checkin(ids: dict[str, str]) -> dict[str, Any]:
+    return {"player": ids["zj_player"], "action": "arrive"}
+
+
 def _paper(ids: dict[str, str]) -> dict[str, Any]:
     return {"team": ids["zj_team"], "kind": "entry_form", "__file": ("file", "f.pdf", b"%PDF-1.4 x")}
 
@@ -110,7 +114,7 @@ ROUTES: dict[tuple[str, str], Rule] = {
     ("POST", "/console/events/{event_id}/changes/{change_id}"): Rule(frozenset({CHIEF})),
     ("POST", "/console/events/{event_id}/papers/upload"): Rule(REGISTER, leader_body=_paper),
     ("POST", "/console/events/{event_id}/papers/{paper_id}"): Rule(frozenset({CHIEF})),
-    ("POST", "/console/events/{event_id}/checkin"): Rule(frozenset({CHIEF, REFEREE})),
+    ("POST", "/console/events/{event_id}/checkin"): Rule(frozenset({CHIEF, REFEREE, LEADER}), leader_body=_checkin),
     ("POST", "/console/events/{event_id}/lineups/{number}"): Rule(frozenset({CHIEF, LEADER}), leader_body=_lineup),
     ("POST", "/console/events/{event_id}/qualification/close/{period}"): Rule(frozenset({OPERATOR, CHIEF})),
     ("POST", "/console/events/{event_id}/qualification/reminders"): Rule(frozenset({OPERATOR, CHIEF})),

@@ -108,6 +108,10 @@ def command_work(db: str | None) -> Iterator[Work]:
 
     try:
         with unit_of_work(settings(db)) as work:
+            if work.actor.role.value == "team_leader":  # imported only then: argon2 is slow to load
+                from yisai.services.accounts import bind_cli_leader
+
+                bind_cli_leader(work)  # --role team_leader --actor LOGIN: that account's own team
             yield work
     except ServiceError as exc:
         fail(cli_message(exc), exc.render_details(), exc.exit_code)

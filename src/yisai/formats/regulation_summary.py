@@ -105,6 +105,13 @@ def fmt_time(t: time) -> str:
 
 
 def _span(start: date | datetime | None, end: date | datetime | None) -> str:
+    """A period; an open end reads as "截止 …" / "自 … 起" instead of "未定 至 …"."""
+    if start is None and end is None:
+        return fmt_date(None)
+    if start is None:
+        return tr(f"截止 {fmt_date(end)}", f"until {fmt_date(end)}")
+    if end is None:
+        return tr(f"自 {fmt_date(start)} 起", f"from {fmt_date(start)}")
     return tr(f"{fmt_date(start)} 至 {fmt_date(end)}", f"{fmt_date(start)} to {fmt_date(end)}")
 
 
@@ -134,7 +141,38 @@ def _defaults_note(model: BaseModel, names: Iterable[str]) -> str:
         return ""
     if len(unset) == len(list(names)):
         return tr("（默认）", " (default)")
-    return tr(f"（{'、'.join(unset)} 为默认）", f" ({', '.join(unset)} by default)")
+    zh = "、".join(_SETTING_WORDS.get(n, (n, n))[0] for n in unset)
+    en = ", ".join(_SETTING_WORDS.get(n, (n, n))[1] for n in unset)
+    return tr(f"（其中{zh}为默认）", f" ({en} by default)")
+
+
+# What each setting is called in a sentence, so the summary never prints a field name.
+_SETTING_WORDS: dict[str, tuple[str, str]] = {
+    "win": ("胜局分", "points for a win"), "draw": ("和局分", "points for a draw"),
+    "loss": ("负局分", "points for a loss"), "bye": ("轮空分", "points for a bye"),
+    "forfeit_win": ("对方弃权得分", "points when the opponent forfeits"),
+    "forfeit_loss": ("弃权方得分", "points for forfeiting"), "both_forfeit": ("双方弃权得分", "points when both forfeit"),
+    "forfeit_wins_count": ("弃权胜是否计入", "whether forfeit wins count"),
+    "byes_count": ("轮空是否计入", "whether byes count"), "must_play_all_rounds": ("须下满全部轮次", "all rounds played"),
+    "board_size": ("棋盘大小", "board size"), "komi": ("贴目", "komi"), "superko": ("劫的规则", "ko rule"),
+    "suicide_allowed": ("自杀规则", "suicide rule"), "rules_text": ("规则依据", "rules text"),
+    "round1_seeding": ("第一轮排序", "round-1 seeding"), "round1_method": ("第一轮配对方式", "round-1 method"),
+    "in_group": ("同分组配对方式", "pairing within a score group"), "colour_balance": ("黑白平衡", "colour balance"),
+    "decided_by": ("决定方式", "deciding method"), "separate_ranking": ("是否单独排名", "separate ranking"),
+    "disconnection_after_seconds": ("断线时长", "disconnection time"),
+    "max_disconnections": ("断线次数上限", "most disconnections"),
+    "max_total_absence_seconds": ("累计离开时长上限", "longest total absence"),
+    "absence_definition": ("中断的含义", "what an interruption is"),
+    "short_absences_count_in_total": ("短暂离开是否累计", "whether short absences add up"),
+    "groups": ("分组数", "number of groups"), "split": ("分组方式", "how groups are made"),
+    "matching": ("匹配方式", "matching"), "escape": ("逃跑扣分", "points for escaping"),
+    "escape_opponent": ("逃跑对手得分", "points for the escaper's opponent"),
+    "tie_break": ("同分比较", "tie-break"), "all_tied_qualify": ("并列是否全部晋级", "whether all tied qualify"),
+    "amateurs_only": ("仅限业余棋手", "amateurs only"), "exclude_new_pros": ("不含新定段职业", "new pros excluded"),
+    "skip_if_already_holding": ("已有段位者顺延", "holders pass it down"),
+    "written": ("书面申诉", "written appeal"), "refunded_if_upheld": ("申诉成立退费", "refund if upheld"),
+    "handled_by": ("受理人", "handled by"),
+}  # fmt: skip
 
 
 def _section(zh: str, en: str) -> str:
@@ -825,11 +863,13 @@ def _rank_award(ra: RankAwardRule, reg: Regulation, ids: bool = True) -> list[st
     d = reg.division(ra.division)
     ranking = next(r.name for r in d.rankings if r.id == ra.ranking)
     lines = [tr(f"{d.name} (按{ranking}):", f"{d.name} (by {ranking}):")]
+    if not ids and any(g.tier_group for g in ra.grants):  # said once, in words, for readers of the page
+        lines.append(tr("  (以下按人数分档: 只适用条件成立的第一档)",
+                        "  (tiers by numbers of entrants: only the first tier whose conditions hold applies)"))
     for g in ra.grants:
         cond = tr("且", " and ").join(_condition(c) for c in g.when)
-        group = f" {g.tier_group}" if ids else ""
-        tier = (tr(f" [分档{group}: 取第一个成立的档]", f" [tier group{group}: the first tier that holds]")
-                if g.tier_group else "")
+        tier = (tr(f" [分档 {g.tier_group}: 取第一个成立的档]", f" [tier group {g.tier_group}: the first tier that holds]")
+                if g.tier_group and ids else "")
         lines.append(f"  - {cond + ', ' if cond else ''}{grant_text(g)}{tier}")
     rules = []
     if ra.amateurs_only:

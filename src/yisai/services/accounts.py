@@ -38,6 +38,21 @@ def actor_of(work: Work, user: UserRecord) -> Actor:
     )  # fmt: skip
 
 
+def bind_cli_leader(work: Work) -> None:
+    """``yisai --role team_leader --actor LOGIN …``: a leader on the command line acts as the
+    team-leader account of that login (its team, its event), as on the web, so the own team's
+    line-up and papers are his; a name with no such account stays a leader of no team."""
+    actor = work.actor
+    if actor.role is not Role.TEAM_LEADER or not actor.id.startswith("cli:"):
+        return
+    found = work.repo.find_user(actor.name)
+    if found is None:
+        return
+    user, _hash = found
+    if user.active and user.role == Role.TEAM_LEADER.value:
+        work.actor = actor_of(work, user)
+
+
 SCOPED_ROLES = (Role.CHIEF_REFEREE, Role.REFEREE, Role.TEAM_LEADER)
 
 

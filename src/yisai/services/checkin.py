@@ -17,7 +17,7 @@ from yisai.registry.person import Player
 from yisai.regulation import Regulation
 from yisai.regulation.admin import Arrival
 from yisai.services.context import Work
-from yisai.services.errors import Hint, InputError
+from yisai.services.errors import Forbidden, Hint, InputError
 from yisai.services.events import regulation_of
 from yisai.services.identity import Action, Role
 from yisai.services.papers import check_event_access, check_team_access, resolve_team
@@ -72,10 +72,19 @@ def _player(work: Work, event: EventRecord, ref: str) -> Player:
 def tick(work: Work, event: EventRecord, player_ref: str, *, arrived: bool = True,
          insured: bool | None = None, note: str = "") -> CheckInRecord:
     """Tick one person as arrived (or undo it with ``arrived=False``); ``insured`` records the
-    insurance confirmation the regulation asks for (left as it was when not given)."""
-    work.require(Action.RECORD_RESULT)  # the referees on duty at the venue (裁判长, 裁判员)
+    insurance confirmation the regulation asks for (left as it was when not given).
+
+    The referees on duty (裁判长, 裁判员) tick anyone; a team leader bound to a team ticks the
+    own team's people (规程: 各队负责人办理报到), never another team's."""
     check_event_access(work, event.id)
+    if work.actor.role is not Role.TEAM_LEADER:
+        work.require(Action.RECORD_RESULT)
     player = _player(work, event, player_ref)
+    if work.actor.role is Role.TEAM_LEADER:
+        teams = [t.id for t in work.repo.list_teams(event.id) if any(m.player_id == player.id for m in t.members)]
+        if not any(work.actor.leads(t) for t in teams):
+            raise Forbidden(Text("领队只能为本队棋手办理报到", "a team leader checks in the own team's players only"),
+                            code="checkin_forbidden", params={"player": player.id})
     table = PaperRows(work.session)
     before = table.check_ins(event.id).get(int(player.id))
     if insured is None:

@@ -16,7 +16,9 @@ from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.fees import fee_for
 from yisai.registry.idcard import normalise
 from yisai.registry.person import Player
+from yisai.registry.team import TeamMember
 from yisai.regulation import Regulation
+from yisai.regulation.teams import TeamRules
 from yisai.services.context import Refused, Work
 from yisai.services.eligibility import (
     LIVE,
@@ -36,7 +38,12 @@ from yisai.services.players import (
     request_change,
 )
 from yisai.services.registration import check_may_change_player
-from yisai.services.registration_window import mark_late, require_late_admission, window_waived
+from yisai.services.registration_window import (
+    _check_entry_window,
+    mark_late,
+    require_late_admission,
+    window_waived,
+)
 from yisai.store import EventRecord
 
 
@@ -178,4 +185,26 @@ def list_entries(
         if e.status is EntryStatus.PENDING:
             e = e.model_copy(update={"reasons": tuple(eligibility_reasons(regulation, player, e.division))})
         out.append(EntryView(e, player, division_name(regulation, e.division), teams.get(e.player_id)))
+    return out
+
+
+def enter_members(work: Work, event: EventRecord, rules: TeamRules, members: list[TeamMember],
+                  note: str) -> list[TeamMember]:
+    """A team member named with no entry yet is entered, as `player add --division` would enter
+    him (eligibility, approval, the window, one live entry), in the division his slot names or the
+    event's only division: a team of players without entries would never be paired."""
+    regulation = regulation_of(event)
+    slot_division = {s.label: s.division for s in rules.slots if s.division}
+    only = regulation.divisions[0].id if len(regulation.divisions) == 1 else None
+    stage = resolve_stage(regulation, "")
+    out = []
+    for m in members:
+        division = m.division or slot_division.get(m.slot or "") or only
+        if m.division is None and division is not None:
+            player = work.repo.get_player(m.player_id)
+            _check_entry_window(work, regulation, division)
+            _check_one_live_entry(work, event, regulation, player, division, stage)
+            entry = _open_entry(work, event, regulation, player, division, stage, None, note)
+            m = m.model_copy(update={"division": entry.division})
+        out.append(m)
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from yisai.awards.inputs import EventResults
@@ -29,7 +29,7 @@ from yisai.registry.person import Gender
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Hint
 from yisai.services.events import regulation_of, resolve_division, resolve_event
-from yisai.services.results import division_standings, load_event_results
+from yisai.services.results import Progress, division_standings, event_progress, load_event_results
 from yisai.services.settings import Settings
 from yisai.services.standings_source import SourceError, load_source
 from yisai.standings import Standings, StandingsInput, compute_standings, resolve_list
@@ -137,7 +137,7 @@ def event_standings(
     inp = standings_input(work, event, did)
     subset = _subset(inp, wanted) if wanted else None
     standings = division_standings(work, event, did, round_=round_, criteria=criteria, subset=subset,
-                                   inp=inp)
+                                   inp=inp, group_table=set(wanted) == {"group"})
     name = reg.division(did).name
     title = " ".join(x for x in (event.name, name, _describe(wanted) if wanted else "") if x)
     return StandingsReport(standings, inp, tuple(inp.warnings), title)
@@ -205,6 +205,7 @@ class PrizeView:
     teams: list[TeamTable]
     team_tables: list[TextTable]
     prize_tables: list[TextTable]
+    progress: tuple[Progress, ...] = ()  # each playing division: final, or after which round
 
     def xlsx(self) -> bytes:
         buf = io.BytesIO()
@@ -264,8 +265,31 @@ def award_view(results: EventResults) -> AwardView:
 
 
 def prizes(work: Work, event_ref: str | int | None, *, teams: bool = True) -> PrizeView:
-    """录取名单与奖金 of an event: every list, the special awards and the payout summary."""
-    return prize_view(load_event_results(work, event_ref), teams=teams)
+    """录取名单与奖金 of an event: every list, the special awards and the payout summary; a
+    list of a division still playing is titled 暂定 (第N轮后)."""
+    view = prize_view(load_event_results(work, event_ref), teams=teams)
+    return provisional_marks(view, event_progress(work, event_ref))
+
+
+def provisional_marks(view: PrizeView, progress: Sequence[Progress]) -> PrizeView:
+    """Titles of the lists whose division (or, for team and cross-division lists, any
+    division) has not finished say 暂定 and after which round."""
+    by_division = {p.division: p for p in progress}
+    unfinished = [p for p in progress if not p.final]
+
+    def mark(table: TextTable, division: str) -> TextTable:
+        own = by_division.get(division)
+        which = [own] if own is not None else unfinished
+        if not which or all(p.final for p in which):
+            return table
+        after = min(p.after for p in which if not p.final)
+        note = Progress(division, after, False).note.render()
+        return replace(table, title=f"{table.title} · {note}")
+
+    lists = list(view.report.lists)
+    tables = [mark(t, lists[i].division if i < len(lists) else "") for i, t in enumerate(view.prize_tables)]
+    return replace(view, prize_tables=tables, team_tables=[mark(t, "") for t in view.team_tables],
+                   progress=tuple(progress))
 
 
 def awards(work: Work, event_ref: str | int | None) -> AwardView:

@@ -6,7 +6,7 @@ exports and the web alike.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from yisai.awards.inputs import EventResults, belongs, is_base, table_from_standings
 from yisai.i18n import Text, failure_text
@@ -68,10 +68,15 @@ def division_standings(
     criteria: Sequence[CriterionRef] | None = None,
     subset: Iterable[str] | None = None,
     inp: StandingsInput | None = None,
+    group_table: bool = False,
 ) -> Standings:
     """One division's ranking after ``round_`` (default: the latest), the final applied.
 
-    ``subset`` (e.g. the women) keeps the division's order and renumbers it.
+    ``subset`` (e.g. the women) keeps the division's order and renumbers it. With
+    ``group_table`` the subset is one group of a group stage and is ranked on its own, as its
+    crosstable is: a tie inside the group is decided among the group (直胜, 小循环), never
+    skipped because a player of another group shares the score. Once a final or bracket has
+    placed everyone, those places stand and the group's players keep them.
     """
     from yisai.standings.placement import subset_of
 
@@ -80,16 +85,24 @@ def division_standings(
     if inp is None:  # a caller that already read the division's games passes them in
         inp = standings_input(work, event, division, stage.id)
     members = list(inp.select(division=division))
+    order = final_order(work, event, reg, division, round_) if criteria is None else None
+    held = [n for n in work.repo.round_numbers(event.id, division, stage=stage.id)
+            if round_ is None or n <= round_]
+    if round_ is not None and round_ in held and round_ > inp.rounds:
+        round_ = inp.rounds  # a knockout round: the ranked games end with the group stage
+    if group_table and subset is not None and order is None:
+        wanted = set(subset)
+        members = [m for m in members if m in wanted]
     try:
         standings = compute_standings(inp, round_, criteria, members, lot_seed=event.seed)
     except ValueError as exc:
         text = failure_text(
             lambda: compute_standings(inp, round_, criteria, members, lot_seed=event.seed), ValueError, exc)
         raise InputError(text, code="bad_standings_request") from None
-    if criteria is None:
-        order = final_order(work, event, reg, division, round_)
-        if order is not None:
-            standings = apply_final_places(standings, order)
+    if order is not None:
+        standings = apply_final_places(standings, order)
+        # The places come from the games up to the final or bracket: the heading says so.
+        standings = replace(standings, round=max(held, default=standings.round))
     if subset is not None:
         standings = subset_of(standings, subset)
     return standings
@@ -186,3 +199,55 @@ def rounds_for_everyone(fmt: object, games: Sequence[Game]) -> int:
     if isinstance(fmt, TwoGroupSwissFormat):
         return fmt.group_rounds
     return max((g.round for g in games), default=0)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a division has got: ``after`` the last round with every result in, and whether
+    its places are final (every planned round played, or the final/bracket decided). Prize
+    lists and standings before that are provisional (暂定) and say after which round."""
+
+    division: str
+    after: int
+    final: bool
+
+    @property
+    def note(self) -> Text:
+        if self.final:
+            return Text("", "")
+        if self.after == 0:
+            return Text("暂定 (尚未赛完一轮)", "provisional (no round complete yet)")
+        return Text(f"暂定 (第{self.after}轮后)", f"provisional (after round {self.after})")
+
+
+def division_progress(work: Work, event: EventRecord, division: str) -> Progress:
+    from yisai.pairing.round_robin import planned_rounds
+
+    reg = regulation_of(event)
+    stage = playing_stage(reg, division)
+    fmt = stage.format_for(division)
+    rounds = work.repo.list_rounds(event.id, division, stage=stage.id)
+    numbers = sorted({r.number for r in rounds})
+    open_rounds = {r.number for r in rounds for g in r.games if g.result.value == "?" and not g.is_bye}
+    after = 0
+    for n in numbers:
+        if n in open_rounds or n != after + 1:
+            break
+        after = n
+    if isinstance(fmt, TwoGroupSwissFormat | KnockoutFormat) or (
+            isinstance(fmt, RoundRobinFormat) and fmt.knockout is not None):
+        final = final_order(work, event, reg, division, None) is not None
+    elif isinstance(fmt, RoundRobinFormat):
+        entrants = len(approved_players(work, event, division))
+        final = bool(numbers) and after >= planned_rounds(len(fmt.groups), entrants)
+    else:
+        planned = event.decided_rounds(division) or getattr(fmt, "rounds", None)
+        final = planned is not None and after >= planned
+    return Progress(division, after, final)
+
+
+def event_progress(work: Work, event_ref: str | int | None) -> list[Progress]:
+    """``division_progress`` of every division that has paired a round."""
+    event = resolve_event(work, event_ref)
+    return [division_progress(work, event, d.id) for d in regulation_of(event).divisions
+            if work.repo.round_numbers(event.id, d.id)]

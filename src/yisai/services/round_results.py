@@ -94,6 +94,8 @@ def record_result(
         )
     rnd, game = matches[0]
     note = note.strip()
+    if game.result != Result.UNKNOWN and same_result(game, parsed) and entry_problem(game, parsed) is None:
+        return write_result(work, rnd, game, parsed, change=False, note=note)  # already there: no change
     if expected_version is not None:
         current = rnd.version_of(board)
         if current != expected_version:
@@ -152,17 +154,19 @@ def write_result(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult,
     """Where ``record_result`` and the sheet import end, the board already found: checks, then
     the repository's audited, version-checked write with result history.
 
-    The same result again is no change (nothing written, no ``change`` needed). Changing a result
+    The same result again is no change (nothing written, no ``change`` or note needed, even when
+    the form's version is stale: what was typed is what is stored). Changing a result
     after later rounds were paired is allowed but warned about, and the audit note says so.
     """
-    work.require(Action.CHANGE_RESULT if game.result != Result.UNKNOWN else Action.RECORD_RESULT)
     problem = entry_problem(game, parsed)
     if problem:
         raise InputError(problem, code="bye_mismatch", params={"round": rnd.number, "board": game.board})
     if game.result != Result.UNKNOWN and same_result(game, parsed):
-        if expected_version is not None and expected_version != rnd.version_of(game.board):
-            raise conflict(rnd.number, game.board, game, rnd.version_of(game.board))
+        # What the referee typed is what is stored, whoever stored it and whatever version the
+        # form saw: nothing is lost, so say "already there" instead of a conflict.
+        work.require(Action.RECORD_RESULT)
         return ResultEntry(game, False, (), rnd.version_of(game.board))
+    work.require(Action.CHANGE_RESULT if game.result != Result.UNKNOWN else Action.RECORD_RESULT)
     if game.result != Result.UNKNOWN and not change:
         raise Refused(already_entered(game), code="result_exists",
                       params={"board": game.board, "current": game.result.value}, hint=Hint.CHANGE)

@@ -69,18 +69,29 @@ def _check_previous_complete(work: Work, event: EventRecord, division: str, stag
         raise Refused(Text(f"第{n - 1}轮尚未编排, 不能编排第{n}轮",
                            f"round {n - 1} is not paired yet: round {n} cannot be paired"),
                       code="previous_round_not_paired", params={"round": n})
-    missing = [
-        Text(f"{group_title(r.group) if r.group != PLACEMENT_GROUP else ''}第{g.board}台",
-             f"{group_title_en(r.group) if r.group != PLACEMENT_GROUP else ''}board {g.board}")
-        for r in previous
-        for g in r.games
-        if g.result == Result.UNKNOWN and not g.is_bye
-    ]
-    if missing:
+    open_games = [(r, g) for r in previous for g in r.games if g.result == Result.UNKNOWN and not g.is_bye]
+    if open_games:
+        names = work.repo.players_by_id(event.id)
+
+        def who(pid: str | None) -> str:
+            found = names.get(pid or "")
+            return found.name if found else str(pid)
+
+        missing = [  # board and players, as the referee finds them on the grid
+            Text(f"{group_title(r.group) if r.group != PLACEMENT_GROUP else ''}第{g.board}台 "
+                 f"{who(g.black)} — {who(g.white)}",
+                 f"{group_title_en(r.group) if r.group != PLACEMENT_GROUP else ''}board {g.board} "
+                 f"{who(g.black)} — {who(g.white)}")
+            for r, g in open_games
+        ]
+        shown = missing[:20] + ([Text(f"… 另有{len(missing) - 20}台", f"… and {len(missing) - 20} more")]
+                                if len(missing) > 20 else [])
         raise Refused(Text(f"第{n - 1}轮还有{len(missing)}台没有成绩, 不能编排第{n}轮",
                            f"round {n - 1} still has {len(missing)} board(s) without a result: "
                            f"round {n} cannot be paired"),
-                      missing[:20], code="previous_round_incomplete", params={"round": n})
+                      shown, code="previous_round_incomplete",
+                      params={"round": n, "previous": n - 1, "division": division,
+                              "boards": [g.board for _, g in open_games]})
 
 
 def pair(

@@ -218,3 +218,33 @@ def entry_outcome(work: Work, event_ref: str | None, player_ids: list[str]) -> O
             pending += 1
             reasons += eligibility_texts(regulation, view.player, view.entry.division)
     return Outcome(approved, pending, tuple(dict.fromkeys(reasons)))
+
+
+def next_steps(work: Work, event_ref: str | None, team: Team) -> list[Text]:
+    """What a leader does after registering ``team`` on the web, and what the entry will not
+    count for: the papers the regulation asks for (报名附件), the chief referee's approval,
+    and each team ranking the team is short for (只计报满人数的队)."""
+    event = resolve_event(work, event_ref)
+    regulation = regulation_of(event)
+    out: list[Text] = []
+    documents = regulation.registration.required_documents
+    if documents:
+        said = "; ".join(documents)
+        out.append(Text(f"下一步: 在“报名附件”页上传 {said}",
+                        f"next: upload on the Papers page: {said}"))
+    if regulation.registration.approval_required:
+        out.append(Text("报名待裁判长审核", "the entries wait for the chief referee's approval"))
+    rules = regulation.teams
+    if rules is not None:
+        players = work.repo.players_by_id(event.id)
+        for comp in rules.competitions:
+            divisions = set(comp.divisions) or {comp.division}
+            counted = [m for m in team.members if m.division in divisions and (
+                comp.gender is None or (m.player_id in players and players[m.player_id].gender == comp.gender))]
+            if comp.complete_only and len(counted) < comp.size:
+                out.append(Text(
+                    f"本队{comp.name}只报{len(counted)}人, 不足{comp.size}人: 不计{comp.name}成绩 "
+                    f"(规程: 只计报满人数的队); 队员个人成绩照常",
+                    f"{comp.name}: the team has {len(counted)} of {comp.size} players and is not ranked "
+                    f"(only complete teams are); the players' own results count as usual"))
+    return out

@@ -22,6 +22,7 @@ from yisai.regulation import Regulation
 from yisai.regulation.teams import TeamRules
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.eligibility import LIVE, division_name, rendered
+from yisai.services.entries import enter_members
 from yisai.services.errors import Hint
 from yisai.services.events import regulation_of
 from yisai.services.identity import Action, Role
@@ -121,6 +122,7 @@ def add_team(
         check_may_change_player(work, event, player)
         seated.append(TeamMember(player_id=player.id, slot=slot))
     seated = list(_with_divisions(work, event, seated))
+    seated = enter_members(work, event, rules, seated, note)
     players = work.repo.players_by_id(event.id)
     notes: list[str] = []
     seated = as_individuals(work, event, notes, rules, team.name, seated, players, ())

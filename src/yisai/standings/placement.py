@@ -64,13 +64,47 @@ def subset_of(standings: Standings, ids: Iterable[str], basis: str = "") -> Stan
             decisions[pair] = standings.decisions[pair]
         elif full[up.player.id] == full[low.player.id]:
             decisions[pair] = Decision("tie", "tie", "")
+        elif (decided := _first_difference(standings, up, low)) is not None:
+            decisions[pair] = decided
         else:
-            decisions[pair] = Decision("placement", "basis", tr(
-                f"按{basis}: 第{full[up.player.id]}名在第{full[low.player.id]}名之前",
-                f"by {basis}: place {full[up.player.id]} before place {full[low.player.id]}"),
+            same = _equal_before_direct(standings, up, low)
+            said = (tr(f"{'、'.join(same)}都相同, ", f"equal on {', '.join(same)}; ") if same else "")
+            decisions[pair] = Decision("placement", "basis", said + tr(
+                f"按{basis}: 第{full[up.player.id]}名在第{full[low.player.id]}名之前 (由并列者之间的比较决定)",
+                f"by {basis}: place {full[up.player.id]} before place {full[low.player.id]} "
+                "(decided among the tied players)"),
                 up.place, low.place)
     return replace(standings, rows=rows, decisions=decisions,
                    unranked=[r for r in standings.unranked if r.player.id in wanted])
+
+
+def _first_difference(standings: Standings, up: StandingRow, low: StandingRow) -> Decision | None:
+    """What put ``up`` above ``low`` in the full list when they are not neighbours there: the
+    first criterion on which they differ, if no 直胜 (decided among a larger tie) comes before
+    it — then the criterion itself is the reason, not "place 2 before place 4"."""
+    for key in standings.keys:
+        if key.direct:
+            return None
+        a, b = up.values.get(key.key), low.values.get(key.key)
+        if a != b:
+            try:
+                better = (a < b) if key.lower_is_better else (a > b)  # type: ignore[operator]
+            except TypeError:
+                return None
+            # not better: something outside the criteria put it there (全胜者冠军, a final)
+            return Decision("criterion", key.key, key.label, a, b) if better else None
+    return None
+
+
+def _equal_before_direct(standings: Standings, up: StandingRow, low: StandingRow) -> list[str]:
+    """The criteria, up to the first 直胜, on which two players are equal (said before "decided
+    among the tied players", so a reader sees how far they were level)."""
+    out = []
+    for key in standings.keys:
+        if key.direct or up.values.get(key.key) != low.values.get(key.key):
+            break
+        out.append(key.label)
+    return out
 
 
 def order_places_below(places: Sequence[tuple[int, str, str]], rules: Sequence[PlacesBelow],

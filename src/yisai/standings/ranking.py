@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import pairwise, takewhile
 
 from yisai.i18n import tr
 from yisai.regulation.rules import Criterion, CriterionSpec, RankingRules, criterion_label
@@ -80,6 +80,7 @@ class Explanation:
     place: int
     above: tuple[StandingRow, Decision] | None  # the neighbour just above and why
     below: tuple[StandingRow, Decision] | None  # the neighbour just below and why
+    order: tuple[tuple[str, str, bool], ...] = ()  # (key, label, lower is better), in ranking order
 
     def text(self) -> str:
         lines = [
@@ -94,7 +95,7 @@ class Explanation:
                     f"  低于 第{row.place}名 {row.player.name}: ",
                     f"  below #{row.place} {row.player.name}: ",
                 )
-                + describe(d, upper_is_me=False)
+                + describe(d, upper_is_me=False, order=self.order)
             )
         if self.below is None:
             lines.append(tr("  名列最后, 下方没有选手", "  last: nobody below"))
@@ -105,7 +106,7 @@ class Explanation:
                     f"  高于 第{row.place}名 {row.player.name}: ",
                     f"  above #{row.place} {row.player.name}: ",
                 )
-                + describe(d, upper_is_me=True)
+                + describe(d, upper_is_me=True, order=self.order)
             )
         return "\n".join(lines)
 
@@ -118,8 +119,10 @@ def format_value(v: object) -> str:
     return str(v)
 
 
-def describe(d: Decision, upper_is_me: bool) -> str:
-    """One Chinese phrase for a decision, seen from the player being explained."""
+def describe(d: Decision, upper_is_me: bool, order: Sequence[tuple[str, str, bool]] = ()) -> str:
+    """One phrase for a decision, seen from the player being explained, in words a parent
+    reads: which criterion decided, that the ones before it were equal, both values and
+    which way it counts (``order``: the criteria in ranking order, to name the equal ones)."""
     if d.kind == "undefeated":
         return tr("全胜者冠军 (全胜者名列第一, 不比其他指标)", "undefeated player is champion")
     if d.kind == "placement":  # each side's own reason when given (同名次决赛 A组第1名胜B组第1名…)
@@ -140,19 +143,25 @@ def describe(d: Decision, upper_is_me: bool) -> str:
                 up, low = a, b
                 break
     mine, theirs = (up, low) if upper_is_me else (low, up)
+    known = any(k[0] == d.key for k in order)
+    earlier = [k[1] for k in takewhile(lambda k: k[0] != d.key, order)] if known else []
+    lower = any(k[0] == d.key and k[2] for k in order)
+    same = tr(f"{'、'.join(earlier)}都相同, ", f"equal on {', '.join(earlier)}; ") if earlier else ""
     if d.kind == "direct":
-        return tr(
-            f"{d.label}: 并列选手之间的对局得分 {format_value(mine)} 对 {format_value(theirs)}",
-            f"{d.label}: points among the tied players {format_value(mine)} vs {format_value(theirs)}",
+        return same + tr(
+            f"由{d.label}决定 (并列者之间对局的得分): {format_value(mine)} 对 {format_value(theirs)}",
+            f"decided by {d.label} (points in the games among the tied players): "
+            f"{format_value(mine)} vs {format_value(theirs)}",
         )
-    rel = ">" if upper_is_me else "<"
     if d.key == "lot":
-        rel = "<" if upper_is_me else ">"
-        return tr(
-            f"抽签号 {format_value(mine)} {rel} {format_value(theirs)} (号小者列前)",
-            f"lot {format_value(mine)} {rel} {format_value(theirs)} (lower first)",
+        return same + tr(
+            f"由抽签决定: 签号 {format_value(mine)} 对 {format_value(theirs)} (签号小者列前)",
+            f"decided by lot: {format_value(mine)} vs {format_value(theirs)} (lower first)",
         )
-    return f"{label} {format_value(mine)} {rel} {format_value(theirs)}"
+    return same + tr(
+        f"由{label}决定: {format_value(mine)} 对 {format_value(theirs)} ({'低' if lower else '高'}者列前)",
+        f"decided by {label}: {format_value(mine)} vs {format_value(theirs)} ({'lower' if lower else 'higher'} first)",
+    )
 
 
 @dataclass(slots=True)
@@ -214,7 +223,8 @@ class Standings:
         if k + 1 < len(self.rows):
             down = self.rows[k + 1]
             below = (down, self.decisions[(row.player.id, down.player.id)])
-        return Explanation(player=row.player, place=row.place, above=above, below=below)
+        return Explanation(player=row.player, place=row.place, above=above, below=below,
+                           order=tuple((key.key, key.label, key.lower_is_better) for key in self.keys))
 
 
 def direct_points(ledger: Ledger, group: Sequence[int]) -> list[int] | None:

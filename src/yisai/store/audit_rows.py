@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from yisai.record.text import clean_text
@@ -46,10 +46,18 @@ def audit_log(
         q = q.where(AuditRow.entity == entity)
     if entity_id is not None:
         q = q.where(AuditRow.entity_id == str(entity_id))
-    return [
-        AuditRecord(
-            r.id, r.event_id, r.actor, r.at, r.action, r.entity, r.entity_id, r.before,
-            r.after, r.note,
-        )
-        for r in s.scalars(q.order_by(AuditRow.id))
-    ]
+    return [_record(r) for r in s.scalars(q.order_by(AuditRow.id))]
+
+
+def audit_newest(s: Session, event_id: int, offset: int, limit: int) -> tuple[int, list[AuditRecord]]:
+    """One page of an event's log, newest first, and how many lines the log has in all."""
+    total = s.scalar(select(func.count()).select_from(AuditRow).where(AuditRow.event_id == event_id)) or 0
+    q = (select(AuditRow).where(AuditRow.event_id == event_id)
+         .order_by(AuditRow.id.desc()).offset(offset).limit(limit))
+    return total, [_record(r) for r in s.scalars(q)]
+
+
+def _record(r: AuditRow) -> AuditRecord:
+    return AuditRecord(
+        r.id, r.event_id, r.actor, r.at, r.action, r.entity, r.entity_id, r.before, r.after, r.note,
+    )

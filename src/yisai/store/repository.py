@@ -60,6 +60,9 @@ class Repository:
     ) -> list[AuditRecord]:
         return audit_rows.audit_log(self.session, event_id, entity, entity_id)
 
+    def audit_newest(self, event_id: int, offset: int, limit: int) -> tuple[int, list[AuditRecord]]:
+        return audit_rows.audit_newest(self.session, event_id, offset, limit)
+
     # -------------------------------------------------------------- events
 
     def add_event(

@@ -106,6 +106,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
         live = LiveOptions(event=qualifier_event, secret=app.state.web.secret, redis_url=redis_url)
         if spectator_delay is not None:
             live.spectator_delay = spectator_delay
+        app.state.play.spectator_delay = live.spectator_delay  # the watch pages say it
         app.include_router(create_live_router(ctx, live))
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(LanguageMiddleware)

@@ -12,9 +12,9 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
@@ -28,13 +28,13 @@ from yisai.registry.entry import EntryStatus
 from yisai.regulation import RegulationError, loads
 from yisai.services.accounts import authenticate, user_actor
 from yisai.services.approvals import approve_entry, reject_entry, set_fee_paid
+from yisai.services.audit_view import audit_page
 from yisai.services.context import Work
 from yisai.services.entries import list_entries
 from yisai.services.errors import Forbidden, InputError, ServiceError
 from yisai.services.events import create_event_from_text, list_events, regulation_of, resolve_event
 from yisai.services.identity import Action, Actor
 from yisai.services.publishing import (
-    audit_log,
     publish_round,
     record_refused_attempt,
     rounds_index,
@@ -61,7 +61,7 @@ from yisai.web.core import (
     signed_out,
     state,
 )
-from yisai.web.hints import web_dict
+from yisai.web.hints import web_dict, web_message
 from yisai.web.requests import MAX_ID, Id, QueryNumber, form_number, read_form
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -226,6 +226,16 @@ def _event_context(work: Work, event_id: int) -> dict[str, Any]:
             "rounds": rounds_index(work, event.id)}
 
 
+@router.get("/events/{event_id}/rounds-nav", response_class=HTMLResponse)
+def rounds_nav(request: Request, event_id: Id) -> Response:
+    """The round buttons with their entered/boards counters, polled by every console page."""
+    with acting(request) as work:
+        ctx = _event_context(work, event_id)
+    response = page(request, "console/_rounds.html", **ctx)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @router.get("/events/{event_id}", response_class=HTMLResponse)
 def event_console(request: Request, event_id: Id, msg: str = "", err: str = "") -> Response:
     with acting(request) as work:
@@ -328,10 +338,19 @@ async def pair_round(request: Request, event_id: Id) -> Response:
         raise InputError(Text("轮次须为数字", "the round must be a number"), code="bad_round")
     controls = Controls(fixed_pairs=_pairs(_text(form, "fix")), forbidden_pairs=_pairs(_text(form, "forbid")),
                         sit_outs=_ids(_text(form, "sit_out")))
-    with acting(request) as work:
-        _event_context(work, event_id)
-        work.require(Action.PAIR)
-        pair(work, str(event_id), division, number, controls=controls, replace=bool(form.get("replace")))
+    try:
+        with acting(request) as work:
+            _event_context(work, event_id)
+            work.require(Action.PAIR)
+            pair(work, str(event_id), division, number, controls=controls, replace=bool(form.get("replace")))
+    except ServiceError as exc:
+        if exc.code != "previous_round_incomplete":
+            raise
+        lang = lang_of(request)  # the boards to finish, and the way to their grid
+        grid = f"/console/events/{event_id}/rounds/{exc.params['division']}/{exc.params['previous']}"
+        return page(request, "error.html", http_status=exc.status, title=tr("无法编排", "Cannot pair"),
+                    message=web_message(exc, lang), details=exc.render_details(lang), link=grid,
+                    link_text=tr(f"去录入第{exc.params['previous']}轮成绩", f"Enter round {exc.params['previous']}'s results"))
     return back(f"/console/events/{event_id}/rounds/{division}/{number}", tr("已编排", "paired"))
 
 
@@ -377,12 +396,37 @@ def save_result(request: Request, actor: Actor, event_id: int, division: str, nu
             with web.ctx.work(actor=actor) as work:
                 record_refused_attempt(work, str(event_id), division, number, board, text,
                                        {"code": exc.code, "seen_version": version, **exc.params})
-        return JSONResponse(web_dict(exc, lang), status_code=exc.status)
+        answer = web_dict(exc, lang)
+        brief = _grid_refusal(exc, board)
+        if brief is not None:
+            answer["message"] = brief.render(lang)
+        return JSONResponse(answer, status_code=exc.status)
     word = views.result_text(saved.game)
+    if not saved.changed:
+        return JSONResponse({"board": board, "result": word, "version": saved.version, "warnings": [],
+                             "unchanged": True, "message": tr(f"第{board}台已是 {word}, 无需重录",
+                                                              f"board {board} already has {word}; nothing to do")})
     message = tr(f"第{board}台已保存: {word}", f"board {board} saved: {word}")
     warnings = [w.render(lang) for w in saved.warnings]
     return JSONResponse({"board": board, "result": word, "version": saved.version, "warnings": warnings,
                          "message": "; ".join([message, *warnings])})
+
+
+GRID_ACCEPTS = Text("可输入 1 黑胜、2 白胜、= 和、0 双方弃权, 或 黑超时负、白弃权、B+R 等",
+                    "type 1 Black wins, 2 White wins, = draw, 0 both forfeit, or 黑超时负, 白弃权, B+R …")
+
+
+def _grid_refusal(exc: ServiceError, board: int) -> Text | None:
+    """One short line for the grid's cell instead of the long list a file import prints."""
+    if exc.code == "bad_result":
+        typed = str(exc.params.get("text", ""))[:20]
+        return Text(f"第{board}台: 无法识别“{typed}”。{GRID_ACCEPTS.zh}",
+                    f"board {board}: “{typed}” is not a result; {GRID_ACCEPTS.en}")
+    if exc.code == "note_required":
+        current = exc.params.get("current", "")
+        return Text(f"第{board}台已有成绩 {current}; 更正请先在“理由”栏写明理由, 再输入新成绩",
+                    f"board {board} already has {current}; to correct it, write a note first, then the new result")
+    return None
 
 
 @router.post("/events/{event_id}/rounds/{division}/{number}/publish")
@@ -486,8 +530,9 @@ def awards_xlsx(request: Request, event_id: Id) -> Response:
 
 
 @router.get("/events/{event_id}/audit", response_class=HTMLResponse)
-def audit(request: Request, event_id: Id) -> Response:
+def audit(request: Request, event_id: Id, page_no: Annotated[int | None, Query(ge=1, le=MAX_ID, alias="page")] = None) -> Response:
+    """操作记录 in words (names, 旧 → 新), 50 lines a page, newest first."""
     with acting(request) as work:
         ctx = _event_context(work, event_id)
-        lines = list(reversed(audit_log(work, str(event_id))))[:500]
-    return page(request, "console/audit.html", lines=lines, **ctx)
+        log = audit_page(work, str(event_id), page_no or 1)
+    return page(request, "console/audit.html", log=log, **ctx)

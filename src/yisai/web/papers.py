@@ -20,7 +20,7 @@ from yisai.i18n import Text, tr
 from yisai.services import checkin, papers
 from yisai.services.context import Work
 from yisai.services.errors import InputError, ServiceError
-from yisai.services.identity import Action
+from yisai.services.identity import Action, Role
 from yisai.web.console import _event_context, _form, _text, acting, back
 from yisai.web.core import lang_of, page
 from yisai.web.hints import web_message
@@ -164,7 +164,8 @@ def checkin_page(request: Request, event_id: Id, msg: str = "", err: str = "") -
         teams = checkin.list_arrivals(work, ctx["event"])
         rules = checkin.arrival_rules(ctx["reg"])
     return page(request, "console/checkin.html", teams=teams, arrival=rules, msg=msg, err=err,
-                may_tick=work.actor.may(Action.RECORD_RESULT), **ctx)
+                may_tick=work.actor.may(Action.RECORD_RESULT) or bool(teams and work.actor.role is Role.TEAM_LEADER),
+                **ctx)
 
 
 @router.post("/events/{event_id}/checkin")

@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from yisai.i18n import Text
 from yisai.live.server import issue_ticket
+from yisai.live.state import DEFAULT_SPECTATOR_DELAY
 from yisai.qualifier import otp
 from yisai.qualifier.periods import closed_reason, open_period
 from yisai.services import live as live_svc
@@ -51,6 +52,7 @@ class PlayState:
     dev_outbox: bool = False
     sender: otp.CodeSender = field(default_factory=otp.OutboxSender)
     event_id: int | None = None  # the resolved event (for links), found on first use
+    spectator_delay: float = DEFAULT_SPECTATOR_DELAY  # what watchers are told (yisai serve --spectator-delay)
 
 
 def play_state(request: Request) -> PlayState:
@@ -337,7 +339,8 @@ def watch_list(request: Request) -> Response:
     with state(request).ctx.work(actor=PUBLIC) as work:
         cfg = _config(work, request)
         games = live_svc.games_in_play(work, cfg)
-    return _page(request, "play/watch.html", games=games, pools=live_svc.pool_names(cfg.regulation), event_id=cfg.event_id)
+    return _page(request, "play/watch.html", games=games, pools=live_svc.pool_names(cfg.regulation), event_id=cfg.event_id,
+                 delay=play_state(request).spectator_delay)
 
 
 @router.get("/watch/{game_id}", response_class=HTMLResponse)
@@ -347,7 +350,7 @@ def watch_game(request: Request, game_id: Id) -> Response:
     with state(request).ctx.work(actor=PUBLIC) as work:
         cfg = _config(work, request)
         info = live_svc.game_info(work, game_id)
-    return _board_page(request, cfg, mode="watch", game=info.id,
+    return _board_page(request, cfg, mode="watch", game=info.id, delay=play_state(request).spectator_delay,
                        title_names=f"{info.black_name} – {info.white_name}")
 
 

@@ -101,7 +101,7 @@ async def event_page(request: Request, event_id: Id) -> Response:
     def render(work: Work) -> str:
         nav = _event_nav(work, event_id)
         summary = summarise_event(work, nav["event"])
-        sections = views.summary_sections(summarize(nav["reg"]))
+        sections = views.summary_sections(summarize(nav["reg"], ids=False))  # parents read it: no ids
         return _template(request, "event.html", sections=sections, summary=summary, **nav)
 
     return await serve_cached(request, event_id, ("event",), render)
@@ -174,7 +174,7 @@ async def standings_page(request: Request, event_id: Id, division: str, explain:
     def render(work: Work) -> str:
         nav = _event_nav(work, event_id)
         rankings = nav["reg"].division(resolve_division(nav["reg"], division)).rankings
-        chosen = next(r for r in rankings if r.id == reports.chosen_ranking(rankings, ranking))
+        chosen = next(r for r in rankings if r.id == reports.chosen_ranking(rankings, ranking, page=True))
         # the table is computed only when it is not rendered already (or for "why")
         table = _standings_html(request, event_id, division, chosen.id)
         body = cached(request, work, event_id, ("standings", division, chosen.id), table)[0].decode()

@@ -18,6 +18,7 @@ from yisai.services.team_registration import (
     MemberIn,
     check_member,
     entry_outcome,
+    next_steps,
     register_individual,
     register_team,
     team_slots,
@@ -65,10 +66,12 @@ async def team(request: Request, event_id: Id) -> Response:
                              city=_text(form, "city"), leader=_text(form, "leader"), coach=_text(form, "coach"),
                              members=members)
         outcome = entry_outcome(work, str(event_id), [p.id for p in view.players])
+        steps = next_steps(work, str(event_id), view.team)
     who = Text(f"队伍“{view.team.name}”已登记{len(view.players)}名队员", f"team {view.team.name} "
                f"registered with {len(view.players)} players")
-    return back(f"/console/events/{event_id}/register", outcome.text(who).render(lang_of(request)),
-                ok=not outcome.reasons)
+    lang = lang_of(request)
+    message = ("。" if lang == "zh" else ". ").join([outcome.text(who).render(lang), *(s.render(lang) for s in steps)])
+    return back(f"/console/events/{event_id}/register", message, ok=not outcome.reasons)
 
 
 @router.post("/events/{event_id}/register/individual")

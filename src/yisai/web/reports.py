@@ -33,11 +33,16 @@ def event_rankings(work: Work, event_ref: str, division: str) -> list[RankingVie
     return ranking_lists(work, event, resolve_division(regulation_of(event), division))
 
 
-def chosen_ranking(lists: Sequence[RankingList], ranking: str) -> str:
+def chosen_ranking(lists: Sequence[RankingList], ranking: str, *, page: bool = False) -> str:
     """The id of the list asked for (?ranking=girls), else the whole division's (混合), so that
-    nobody is missing from what is first shown (the page and the API alike)."""
-    return next((r.id for r in lists if r.id == ranking), None) or next(
-        (r.id for r in lists if is_base(r)), lists[0].id)
+    an API client misses nobody. The public ``page`` opens where the regulation ranks men and
+    women apart (男女分别录取) on its first list (甲组男子), as the regulation reads."""
+    asked = next((r.id for r in lists if r.id == ranking), None)
+    if asked is not None:
+        return asked
+    if page and any(r.gender is not None for r in lists):
+        return lists[0].id
+    return next((r.id for r in lists if is_base(r)), lists[0].id)
 
 
 def ranking_of(lists: Sequence[RankingView], ranking: str) -> RankingView:

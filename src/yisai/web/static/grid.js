@@ -1,7 +1,9 @@
 // Result-entry grid: type 1 / 2 / = (or 黑胜, 白胜, B+R ...) and press Enter: the result is sent
 // as typed (the server's one map of keys reads 1, 2, =, 0) with the board's version; the cursor
-// moves to the next board. A conflict (someone else entered
-// the board first) shows the other entry and keeps yours in the box for a deliberate correction.
+// moves to the next board. A conflict (someone else entered the board first) shows the other
+// entry and keeps yours in the box for a deliberate correction; any other refusal (not a result,
+// a correction without a note) says briefly what is accepted and clears the box. The result that
+// is already stored is "already there", not an error.
 (function () {
   "use strict";
   function send(input) {
@@ -35,6 +37,9 @@
         if (data.params && data.params.version) row.setAttribute("data-version", String(data.params.version));
         if (data.params && data.params.current) row.querySelector(".current").textContent = data.params.current;
         state.textContent = data.message; state.className = "state error";
+        // A conflict keeps what was typed for a deliberate correction; any other refusal clears
+        // the box so a second Enter cannot send the refused text again.
+        if (data.code !== "result_conflict") input.value = "";
         return false;
       });
     }).catch(function () { state.textContent = "?"; state.className = "state error"; return false; });

@@ -13,7 +13,7 @@
         .then(function (r) {
           if (r.status === 200) {
             etag = r.headers.get("ETag");
-            return r.text().then(function (html) { el.innerHTML = html; el.setAttribute("data-updated", String(Date.now())); });
+            return r.text().then(function (html) { el.innerHTML = html; el.setAttribute("data-updated", String(Date.now())); document.dispatchEvent(new Event("yisai:updated")); });
           }
         })
         .catch(function () {})
