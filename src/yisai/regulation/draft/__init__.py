@@ -40,8 +40,11 @@ def _finish(d: Draft, event_id: str | None) -> None:
     """The id (the text never states one) and the sentences that only head a section."""
     year = d.year or 2000
     d.doc["schema_version"] = 1
-    d.assume(("id",), event_id or f"{year}-event", "比赛标识",
-             "比赛的短标识（小写字母、数字、连字符），如 2025-shanhai-cup？ / The event's short id?")
+    if event_id:
+        d.put(("id",), event_id)
+    else:
+        d.assume(("id",), f"{year}-event", "比赛标识",
+                 "比赛的短标识（小写字母、数字、连字符），如 2025-shanhai-cup？ / The event's short id?")
     for s in d.sentences:
         if s.headings and s.text.rstrip("：:") == s.headings[-1] and len(s.text) <= 20:
             d.use(s)  # a heading line sets nothing by itself; its section is cited below it
