@@ -18,7 +18,6 @@ from yisai.formats.regulation_summary import summarize
 from yisai.i18n import tr
 from yisai.regulation import Regulation, RegulationError, load
 
-
 _ID = re.compile(r"^[a-z0-9_\-]+$")
 
 

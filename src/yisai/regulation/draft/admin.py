@@ -10,8 +10,7 @@ from typing import Any
 from yisai.regulation.draft import stages as stg
 from yisai.regulation.draft.common import clause, find, first, items
 from yisai.regulation.draft.model import Draft
-from yisai.regulation.draft.numbers import NUM, dates, to_int
-
+from yisai.regulation.draft.numbers import NUM, dates, make_date, to_int
 
 _FEE_WORDS = ("食宿费", "交通费", "住宿费", "餐费", "差旅费", "费")
 
@@ -34,9 +33,14 @@ def _rules(draft: Draft) -> None:
         draft.put(("rules", "komi"), 7.5, komi[0])
     else:
         draft.ask(("rules", "komi"), "贴目", "规程未写贴目：按中国规则黑贴3¾子 (7.5目)？ / Komi?", "7.5")
-    draft.ask(("rules", "superko"), "全局同形与循环劫",
-              "线下对局按简单劫 (simple_ko) 还是全局同形禁止 (positional)？循环劫如何判？ / Superko?",
-              "简单劫，循环劫无胜负")
+    online = any(st["kind"] == "online_qualifier" for st in stg.stages(draft))
+    if online:
+        draft.assume(("rules", "superko"), "positional", "全局同形与循环劫",
+                     "线上对局由服务器判定：按全局同形禁止 (positional)？线下对局如何判？ / Superko?")
+    else:
+        draft.assume(("rules", "superko"), "simple_ko", "全局同形与循环劫",
+                     "线下对局按简单劫 (simple_ko)、出现循环劫判无胜负 (cycle_result = void)？ / Superko?")
+        draft.put(("rules", "cycle_result"), "void")
 
 
 def _fees(draft: Draft) -> None:
@@ -95,7 +99,10 @@ def _registration(draft: Draft) -> None:
     for s, m in find(draft, r"于(\d{1,2})月(\d{1,2})日(\d{1,2}):(\d{2})前(?:填写|报名|提交)"):
         if year is None:
             break
-        closes = datetime(year, int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)))
+        day = make_date(year, int(m.group(1)), int(m.group(2)))
+        if day is None or int(m.group(3)) > 23 or int(m.group(4)) > 59:
+            continue
+        closes = datetime(day.year, day.month, day.day, int(m.group(3)), int(m.group(4)))
         who = re.split(r"于", s.text, maxsplit=1)[0]
         draft.put(("registration", "windows"), [{"who": who, "closes": closes}], s)
         if draft.get(("teams",)) is not None:
@@ -114,24 +121,33 @@ def _registration(draft: Draft) -> None:
     if contacts:
         draft.put(("registration", "contacts"), contacts,
                   *(s for s, _ in find(draft, r"@|联系[:人]|\d{11}") if not s.under("争议")))
+    notes = [clause(s) for s, _ in find(draft, r"负有.*责任|完善.*参赛信息.*弃权")]
+    if notes:
+        draft.put(("registration", "notes"), notes, *(s for s, _ in find(draft, r"负有.*责任|完善.*参赛信息.*弃权")))
     for s, m in find(draft, r"报名时间为(\d{1,2})月(\d{1,2})日-+(\d{1,2})月(\d{1,2})日"):
         if year is None:
             break
         who = "城市代表队参赛棋手" if "城市代表队" in s.norm else "参赛棋手"
-        window = {"who": who, "opens": datetime(year, int(m.group(1)), int(m.group(2))).date(),
-                  "closes": datetime(year, int(m.group(3)), int(m.group(4))).date()}
+        opens = make_date(year, int(m.group(1)), int(m.group(2)))
+        closes_on = make_date(year, int(m.group(3)), int(m.group(4)))
+        if opens is None or closes_on is None:
+            continue
+        window = {"who": who, "opens": opens, "closes": closes_on}
         have = draft.get(("registration", "windows"), [])
         draft.put(("registration", "windows"), [*have, window], s)
-    found = first(draft, r"^报到时间:")
-    if found and year is not None:
-        day = dates(found[0].norm, year)
+    arrival = first(draft, r"^报到时间:")
+    if arrival and year is not None:
+        days = dates(arrival[0].norm, year)
         place = first(draft, r"^报到地点:(.+)")
-        if day:
-            draft.put(("registration", "arrival", "day"), day[0], found[0])
+        if days:
+            draft.put(("registration", "arrival", "day"), days[0], arrival[0])
             if place:
                 draft.put(("registration", "arrival", "place"), place[0].text.split("：", 1)[-1].rstrip("。"),
                           place[0])
             insurance = first(draft, r"人身意外(伤害)?保险")
+            if place:
+                draft.put(("registration", "check_in"),
+                          f"{days[0]} 报到，地点：{place[0].text.split('：', 1)[-1].rstrip('。')}", arrival[0], place[0])
             if insurance:
                 draft.put(("registration", "arrival", "insurance_required"), True, insurance[0])
                 draft.put(("registration", "arrival", "insurance_wording"), clause(insurance[0]), insurance[0])

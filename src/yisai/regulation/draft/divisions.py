@@ -46,7 +46,7 @@ def by_name(draft: Draft, name: str) -> int | None:
 def named_in(draft: Draft, text: str) -> list[int]:
     """The divisions a sentence names, in order of mention; a parent (少儿组) names its children;
     ``甲乙丙组`` names three."""
-    hits: list[tuple[int, int]] = []
+    hits: list[tuple[float, int]] = []
     for i, d in enumerate(divisions(draft)):
         short = d["name"].removesuffix("组")
         for word in (d["name"], short + "组"):
@@ -95,13 +95,13 @@ def read(draft: Draft) -> None:
         if name in parents:
             draft.put(("divisions", i, "parent"), parents[name])
     for name, born_from, born_to, s in windows:
-        i = by_name(draft, name)
-        if i is None:
+        found = by_name(draft, name)
+        if found is None:
             continue
         if born_from:
-            draft.put(("divisions", i, "eligibility", "born_from"), born_from, s)
+            draft.put(("divisions", found, "eligibility", "born_from"), born_from, s)
         if born_to:
-            draft.put(("divisions", i, "eligibility", "born_to"), born_to, s)
+            draft.put(("divisions", found, "eligibility", "born_to"), born_to, s)
     _conditions(draft)
 
 

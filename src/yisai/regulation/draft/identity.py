@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from yisai.regulation.draft.common import after_colon, clause, find, first, items
 from yisai.regulation.draft.model import Draft
@@ -50,7 +51,7 @@ def read(draft: Draft) -> None:
         draft.put(("website",), f"{site}（微信公众号 {account.group(1)}）" if account else site, s)
 
 
-def _issued(draft: Draft, year: int | None) -> object:
+def _issued(draft: Draft, year: int | None) -> date | None:
     """The issuer and date: the last dated line of the text, the line before it the issuer."""
     tail = draft.sentences[-4:]
     for i in range(len(tail) - 1, -1, -1):
@@ -99,7 +100,7 @@ def _organisers(draft: Draft) -> None:
 def _events(draft: Draft) -> None:
     out = []
     for s in draft.sentences:
-        if not s.headings or "竞赛项目" not in s.headings[0] and "比赛项目" not in s.headings[0]:
+        if not s.headings or ("竞赛项目" not in s.headings[0] and "比赛项目" not in s.headings[0]):
             continue
         if len(s.headings) == 1 and s.text.rstrip("：:") == s.headings[0]:
             draft.use(s)

@@ -5,6 +5,7 @@ sentences were used."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from yisai.regulation.draft.text import Sentence
@@ -44,7 +45,7 @@ class Draft:
         """Set ``path`` to ``value`` (creating tables and list items on the way), citing
         ``source``."""
         node: Any = self.doc
-        for key, nxt in zip(path, path[1:], strict=False):
+        for key, nxt in pairwise(path):
             if isinstance(key, int):
                 while len(node) <= key:
                     node.append({})

@@ -106,7 +106,7 @@ def amount(text: str) -> int | None:
         return None
     if "." in m.group(1):
         whole = float(m.group(1))
-        return int(round(whole * (10_000 if m.group(2) else 1)))
+        return round(whole * (10_000 if m.group(2) else 1))
     n = to_int(m.group(1))
     if n is None:
         return None

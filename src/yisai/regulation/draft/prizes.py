@@ -89,7 +89,7 @@ def _header(draft: Draft, s: Sentence, who: str, places: int, last_div: int | No
     ecard = "电商卡" in t
     if ecard:
         things.append("电商卡")
-        draft.put(("prizes", "value_note"), re.search(r"奖励相应价值电商卡", t) and "奖励相应价值电商卡" or "电商卡", s)
+        draft.put(("prizes", "value_note"), (re.search(r"奖励相应价值电商卡", t) and "奖励相应价值电商卡") or "电商卡", s)
     kind = "ecard" if ecard else "cash" if "奖金" in things else "honour"
     if "团体" in who:
         comps = draft.get(("teams", "competitions"), [])
@@ -175,9 +175,9 @@ def _special(draft: Draft, s: Sentence, last_div: int | None) -> None:
             "ranking": rank_id, "gender": "F", "places": 1, "kind": "cash", "amount": to_int(m.group(2))}, s)
         draft.assume(("prizes", "special", at, "cumulative"), True, f"{div['name']}最佳女棋手奖与名次奖",
                      "最佳女棋手奖能否与名次奖累积？ / Does it add to a place prize?")
-    m = re.search(rf"({NUM})岁以上选手第?({NUM})名?(?:至|到|-)第?({NUM})名奖励(.+)", t)
-    if m and last_div is not None:
-        age = to_int(m.group(1)) or 60
+    age_m = re.search(rf"({NUM})岁以上选手第?({NUM})名?(?:至|到|-)第?({NUM})名奖励(.+)", t)
+    if age_m and last_div is not None:
+        age = to_int(age_m.group(1)) or 60
         div = divs.divisions(draft)[last_div]
         final = next((st for st in draft.get(("stages",), []) if st["kind"] in ("final", "main")), None)
         ref = final.get("start") if final else None
@@ -186,11 +186,11 @@ def _special(draft: Draft, s: Sentence, last_div: int | None) -> None:
             extra["age_reference"] = ref
         rank_id = divs.ranking(draft, last_div, f"age{age}", s, name=f"{div['name']}{age}岁以上", **extra)
         at = len(draft.get(("prizes", "special"), []))
-        gift = m.group(4).rstrip("。")
+        gift = age_m.group(4).rstrip("。")
         draft.put(("prizes", "special", at), {
             "id": f"{div['id']}-{age}plus", "name": f"{div['name']}{age}岁以上选手第一名至第八名",
             "division": div["id"], "ranking": rank_id, "min_age": age,
-            "places": to_int(m.group(3)), "kind": "gift", "gift": gift}, s)
+            "places": to_int(age_m.group(3)), "kind": "gift", "gift": gift}, s)
         if final:
             draft.assume(("prizes", "special", at, "age_reference"), final["id"], f"{age}岁以上的年龄计算日",
                          "年龄按哪一天计算？默认总决赛首日 / On which day is age counted?")

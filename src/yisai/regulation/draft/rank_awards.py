@@ -23,11 +23,12 @@ _PRO = re.compile(r"或职业初段(?:\((.*?)\))?")
 def _places(word: str) -> tuple[int, int] | None:
     if word.startswith("前"):
         n = to_int(word[1:-1])
-        return (1, n) if n else None
+        return (1, n) if n and n >= 1 else None
     if "、" in word:
         nums = [to_int(w) for w in word.removeprefix("第").removesuffix("名").split("、")]
-        if all(n is not None for n in nums) and nums:
-            return min(nums), max(nums)  # type: ignore[type-var]
+        known = [n for n in nums if n is not None and n >= 1]
+        if known and len(known) == len(nums):
+            return min(known), max(known)
         return None
     return place_range(word)
 

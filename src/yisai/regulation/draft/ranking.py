@@ -92,7 +92,8 @@ def _teams(draft: Draft) -> None:
                 ties.append("next_place")
         if ties:
             comp["tie_breaks"] = ties
-        comp["method_note"] = "；".join(x.text.rstrip("。") for x in group if "团体" in x.norm)
+        comp["method_note"] = "；".join(re.sub(r"^团体名次计算[：:]", "", x.text).rstrip("。")
+                                       for x in group if "团体" in x.norm)
         comps.append(comp)
         draft.put(("teams", "competitions"), comps, *group)
         if "method" not in comp:
@@ -108,10 +109,10 @@ def _teams(draft: Draft) -> None:
         div_id = divs.divisions(draft)[j]["id"]
         rank_id = divs.ranking(draft, j, "mixed")
         pairs = [("men", "男子团体", "M", to_int(m.group(1)))]
-        if women:
+        if women is not None:
             pairs.append(("women", "女子团体", "F", to_int(women.group(1))))
-        for cid, name, gender, size in pairs:
-            comps.append({"id": cid, "name": name, "division": div_id, "gender": gender, "size": size,
+        for cid, name, gender, count in pairs:
+            comps.append({"id": cid, "name": name, "division": div_id, "gender": gender, "size": count,
                           "ranking": rank_id})
         draft.put(("teams", "competitions"), comps, s, *([scope[0]] if scope else []))
         for k in range(len(comps)):

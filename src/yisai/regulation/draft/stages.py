@@ -120,7 +120,7 @@ def _dates(draft: Draft) -> None:
         if not found:
             continue
         period: dict[str, Any] = {"number": int(m.group(1)), "start": found[0], "end": found[1]}
-        if first_day:
+        if first_day and int(first_day[1].group(1)) < 24:
             period["first_day_start"] = time(int(first_day[1].group(1)))
         periods.append(period)
         i = stage_of(draft, "网络海选")
@@ -132,13 +132,13 @@ def _dates(draft: Draft) -> None:
     for s, _ in find(draft, r"平行赛事|无递进关系"):
         i = stage_of(draft, "网络海选")
         if i is not None:
-            draft.put(("stages", i, "details_note"), clause(s), s)
+            draft.put(("stages", i, "details_note"), re.sub(r"^说明[：:]", "", clause(s)), s)
 
 
 def _venues(draft: Draft) -> None:
     for s in draft.sentences:
         if s.under("地点") and ":" in s.norm:
-            head, body = s.norm.split(":", 1)
+            head = s.norm.split(":", 1)[0]
             if head in ("时间", "报到时间"):
                 continue
             if s.under("报到"):
@@ -230,7 +230,7 @@ def _ladder(draft: Draft, i: int) -> None:
               "kept（名额不顺延）")
     draft.ask((*path, "guardian_under_age"), "未成年晋级选手的监护人信息",
               "未成年晋级选手是否须填写监护人？几岁以下？ / Must minors give a guardian?", "18")
-    for s, m in find(draft, r"全天任意时段|线上赛全程免费"):
+    for s, _ in find(draft, r"全天任意时段|线上赛全程免费"):
         if "免费" in s.norm:
             draft.put(("stages", i, "fee_note"), clause(s), s)
     for s in draft.sentences:
@@ -238,12 +238,12 @@ def _ladder(draft: Draft, i: int) -> None:
             draft.put(("stages", i, "entry_note"), clause(s), s)
     for s, m in find(draft, rf"断线总时长超过({NUM})分钟"):
         rules: dict[str, Any] = {"max_total_absence_seconds": (to_int(m.group(1)) or 0) * 60}
-        n = re.search(rf"断线次数(?:大于|超过)({NUM})次", s.norm)
-        if n:
-            rules["max_disconnections"] = to_int(n.group(1))
-        n = re.search(rf"每次中断超过({NUM})秒", s.norm)
-        if n:
-            rules["disconnection_after_seconds"] = to_int(n.group(1))
+        times = re.search(rf"断线次数(?:大于|超过)({NUM})次", s.norm)
+        if times:
+            rules["max_disconnections"] = to_int(times.group(1))
+        each = re.search(rf"每次中断超过({NUM})秒", s.norm)
+        if each:
+            rules["disconnection_after_seconds"] = to_int(each.group(1))
         draft.put(("stages", i, "disconnection"), rules, s)
         draft.ask(("stages", i, "disconnection", "short_absences_count_in_total"), "断线总时长",
                   "断线总时长是否计入不足一次断线的短暂中断？ / Do short absences count in the total?",

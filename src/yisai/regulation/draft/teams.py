@@ -17,11 +17,12 @@ KINDS = (("城市代表队", "city", "城市代表队"), ("省", "province", Non
 
 
 def read(draft: Draft) -> None:
-    found = first(draft, rf"(?:每队|每个\S{{0,6}}队)(?:限报|最多可?报)")
+    found = first(draft, r"(?:每队|每个\S{0,6}队)(?:限报|最多可?报)")
     if not found:
         return
     s = found[0]
-    t = s.norm
+    line = [x for x in draft.sentences if x.line == s.line]
+    t = "".join(x.norm for x in line)
     team: dict[str, Any] = {}
     kind = next(((k, n) for w, k, n in KINDS if w in t or any(w in x.norm for x in draft.sentences
                                                               if x.under("参赛单位"))), None)
@@ -56,20 +57,20 @@ def read(draft: Draft) -> None:
         for j in range(len(divs.divisions(draft))):
             if "routes" not in divs.divisions(draft)[j].get("eligibility", {}):
                 draft.put(("divisions", j, "eligibility", "routes"), ["team"], s)
-    m = re.search(rf"报名时间为(\d{{1,2}})月(\d{{1,2}})日-+(\d{{1,2}})月(\d{{1,2}})日", t)
+    m = re.search(r"报名时间为(\d{1,2})月(\d{1,2})日-+(\d{1,2})月(\d{1,2})日", t)
     if m and draft.year:
         a = make_date(draft.year, int(m.group(1)), int(m.group(2)))
         b = make_date(draft.year, int(m.group(3)), int(m.group(4)))
         if a and b:
             team["registration_from"] = datetime(a.year, a.month, a.day)
             team["registration_to"] = datetime(b.year, b.month, b.day, 23, 59, 59)
-    draft.put(("teams",), team, s)
+    draft.put(("teams",), team, *line)
     for s2, m2 in find(draft, rf"限报({NUM})支队"):
         draft.put(("teams", "max_teams"), to_int(m2.group(1)), s2)
     for s2, m2 in find(draft, rf"选拔或组建({NUM})支队伍"):
         draft.put(("teams", "per_region"), to_int(m2.group(1)), s2)
         if "省" in s2.norm:
-            draft.put(("teams", "name"), "省队（" + re.split(r"选拔", s2.text)[0].removeprefix("各") + "）", s2)
+            draft.put(("teams", "name"), "省队（" + re.split(r"选拔", s2.text)[0] + "）", s2)
             draft.ask(("teams", "own_associations"), "计划单列市与兵团",
                       "计划单列市、兵团是否各自单独组队（不计入所在省）？ / Do they enter apart?",
                       "规程列出者各报1支队")
