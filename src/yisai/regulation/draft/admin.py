@@ -61,7 +61,7 @@ def _fees(draft: Draft) -> None:
             fee: dict[str, Any] = {"name": f"{m.group(1)}{m.group(2)}", "amount": to_int(m.group(3))}
             if "线下" in m.group(1) and offline:
                 fee["applies_to"] = offline
-            refund = next((x for x in draft.sentences if x.line == s.line and "不予退还" in x.norm), None)
+            refund = next((x for x in draft.line_of(s) if "不予退还" in x.norm), None)
             if refund is not None:
                 fee["refundable_if_absent"] = False
                 fee["note"] = clause(refund)

@@ -20,6 +20,9 @@ IDS = {
     "高段": "high-dan", "低段": "low-dan", "业余": "amateur", "职业": "pro", "专业": "pro",
     "A": "a", "B": "b", "C": "c", "D": "d",
 }
+MAX_DIVISIONS = 40
+"""A 规程 has a handful of 组别; names past this are not read (a hostile text could list
+thousands, and every later reader looks at each division)."""
 _GROUP = r"([\u4e00-\u9fffA-D]{1,4}组)"
 _D = r"(\d{4})年(\d{1,2})月(\d{1,2})日"
 
@@ -82,6 +85,9 @@ def read(draft: Draft) -> None:
     for name, *_ in windows:
         if name not in names:
             names.append(name)
+    if len(names) > MAX_DIVISIONS:
+        draft.lack(("divisions",), f"规程中出现 {len(names)} 个组别名称, 只读取了前 {MAX_DIVISIONS} 个; 请检查")
+        names = names[:MAX_DIVISIONS]
     if not names:
         names = ["比赛组"]
         draft.assume(("divisions", 0, "name"), "比赛组", "组别",

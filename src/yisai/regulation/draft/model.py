@@ -40,6 +40,15 @@ class Draft:
     missing: list[Missing] = field(default_factory=list)
     used: set[int] = field(default_factory=set)
     year: int | None = None
+    _lines: dict[int, list[Sentence]] | None = None
+
+    def line_of(self, s: Sentence) -> list[Sentence]:
+        """All sentences on ``s``'s line (a clause often runs over several sentences)."""
+        if self._lines is None:
+            self._lines = {}
+            for x in self.sentences:
+                self._lines.setdefault(x.line, []).append(x)
+        return self._lines.get(s.line, [s])
 
     def put(self, path: Path, value: Any, *source: Sentence) -> None:
         """Set ``path`` to ``value`` (creating tables and list items on the way), citing

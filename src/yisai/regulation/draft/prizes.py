@@ -14,7 +14,9 @@ from yisai.regulation.draft.numbers import NUM, place_range, to_int
 from yisai.regulation.draft.text import Sentence
 
 _ROW = re.compile(rf"(冠军|亚军|季军|第[^元,、;。]{{1,12}}?名)(?:奖励)?(?:价值|奖金)?({NUM})元")
-_HEAD = re.compile(rf"^(.*?)(?:分别)?录取前({NUM})名")
+_HEAD = re.compile(rf"^(.{{0,40}}?)(?:分别)?录取前({NUM})名")
+MAX_HEADS = 100
+"""录取 sentences read; a 规程 has a dozen (each may name several divisions)."""
 
 
 def rows(text: str) -> list[dict[str, int]]:
@@ -40,11 +42,17 @@ def read(draft: Draft) -> None:
     current: list[int] = []  # indexes of the lists the following table lines fill
     last_div: int | None = None
     prize_sentences = [s for s in draft.sentences if s.under("录取", "奖励", "奖项")]
+    heads = [(s, m) for s in prize_sentences if (m := _HEAD.match(s.norm)) and "段" not in m.group(1)]
+    if len(heads) > MAX_HEADS:
+        draft.lack(("prizes", "lists"), f"规程中有 {len(heads)} 句录取名次, 只读取了前 {MAX_HEADS} 句; 请检查")
+    heads = heads[:MAX_HEADS]
+    whos = [(s.index, m.group(1)) for s, m in heads]
+    read_heads = {s.index for s, _ in heads}
     for s in prize_sentences:
         t = s.norm
-        head = _HEAD.match(t)
-        if head and "段" not in head.group(1):
-            current, last_div = _header(draft, s, head.group(1), to_int(head.group(2)) or 1, last_div)
+        head = _HEAD.match(t) if s.index in read_heads else None
+        if head:
+            current, last_div = _header(draft, s, head.group(1), to_int(head.group(2)) or 1, last_div, whos)
             if rows(t):
                 _fill(draft, current, s)
             continue
@@ -76,12 +84,13 @@ def read(draft: Draft) -> None:
             draft.lack(("prizes", "lists", i, "rows"), f"{pl['name']}各名次的奖金是多少？")
 
 
-def _header(draft: Draft, s: Sentence, who: str, places: int, last_div: int | None) -> tuple[list[int], int | None]:
+def _header(draft: Draft, s: Sentence, who: str, places: int, last_div: int | None,
+            whos: list[tuple[int, str]]) -> tuple[list[int], int | None]:
     named = divs.named_in(draft, who)
     if not named:
         named = [last_div if last_div is not None and not who.startswith(("男子", "女子")) else 0]
     made: list[int] = []
-    line = [x for x in draft.sentences if x.line == s.line]
+    line = draft.line_of(s)
     t = "".join(x.norm for x in line)
     draft.use(*line)
     gave = re.search(r"颁发([^。;:]*)", t)
@@ -117,7 +126,7 @@ def _header(draft: Draft, s: Sentence, who: str, places: int, last_div: int | No
                                    if k == "mixed" else None)
             only_one = len(kinds) == 1 and k == "mixed" and div["name"] in who and not any(
                 p["division"] == div["id"] for p in _lists(draft))
-            pl = {"id": div["id"] if only_one and not _more_lists(draft, s, div["name"]) else
+            pl = {"id": div["id"] if only_one and not _more_lists(whos, s, div["name"]) else
                   _list_id(draft, div["id"], rank_id),
                   "name": f"{div['name']}{_label(who, div['name']) if k == 'mixed' else {'M': '男子', 'F': '女子'}[k]}",
                   "division": div["id"], "ranking": rank_id, "places": places, "kind": kind, "items": things}
@@ -138,10 +147,9 @@ def _label(who: str, div_name: str) -> str:
     return rest or "个人"
 
 
-def _more_lists(draft: Draft, s: Sentence, div_name: str) -> bool:
+def _more_lists(whos: list[tuple[int, str]], s: Sentence, div_name: str) -> bool:
     """Whether another 录取 sentence after ``s`` names the same division."""
-    return any(x.index > s.index and _HEAD.match(x.norm) and div_name in x.norm.split("录取")[0]
-               for x in draft.sentences)
+    return any(at > s.index and div_name in who for at, who in whos)
 
 
 def _add(draft: Draft, pl: dict[str, Any], s: Sentence) -> int:

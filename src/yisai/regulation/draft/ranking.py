@@ -63,7 +63,7 @@ def _teams(draft: Draft) -> None:
     comps: list[dict[str, Any]] = []
     if found:
         s = found[0]
-        group = [x for x in draft.sentences if x.section == s.section and x.line == s.line]
+        group = [x for x in draft.line_of(s) if x.section == s.section]
         text = "".join(x.norm for x in group)
         named = divs.named_in(draft, text)
         ids = [divs.divisions(draft)[j]["id"] for j in named] or [divs.divisions(draft)[0]["id"]]

@@ -21,7 +21,7 @@ def read(draft: Draft) -> None:
     if not found:
         return
     s = found[0]
-    line = [x for x in draft.sentences if x.line == s.line]
+    line = draft.line_of(s)
     t = "".join(x.norm for x in line)
     team: dict[str, Any] = {}
     kind = next(((k, n) for w, k, n in KINDS if w in t or any(w in x.norm for x in draft.sentences

@@ -70,10 +70,13 @@ def _title(body: str) -> str:
     return head.strip()[:40]
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 def _lines(text: str) -> list[str]:
     out: list[str] = []
     for raw in text.splitlines():
-        line = raw.strip()
+        line = _CONTROL.sub(" ", raw).strip()
         while len(line) > MAX_LINE_CHARS:
             out.append(line[:MAX_LINE_CHARS])
             line = line[MAX_LINE_CHARS:]
