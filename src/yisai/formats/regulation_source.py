@@ -5,6 +5,7 @@ PDF or an image has no text to read and is refused with a message that says so."
 from __future__ import annotations
 
 import io
+import re
 import time
 import zipfile
 from pathlib import Path
@@ -117,6 +118,28 @@ def _docx(data: bytes, filename: str) -> str:
     return "\n".join(lines)
 
 
+_MARKER = re.compile(r"^\s*(?:[一二三四五六七八九十]+[、.．]|[（(]\s*[一二三四五六七八九十\d]+\s*[）)]|\d{1,2}\s*[、.．]|第\s*\d+\s*期)")
+_ENDS = tuple("。：:；;！？!?")
+_CJK = "\u4e00-\u9fff（）《》“”，。、：；"
+_GAP = re.compile(rf"(?<=[{_CJK}])[ \t]+(?=[0-9A-Za-z])|(?<=[0-9A-Za-z%])[ \t]+(?=[{_CJK}])")
+
+
+def unwrap(page: str) -> str:
+    """A PDF page's text with its layout undone: a line that fills the page width and does not end
+    a sentence continues on the next line (unless that one starts a section), and the spaces a PDF
+    puts between Chinese and digits (``2025 年 5 月``) are dropped."""
+    lines = [_GAP.sub("", line.rstrip()) for line in page.splitlines()]
+    width = max((len(line) for line in lines), default=0)
+    out: list[str] = []
+    for line in lines:
+        if (out and out[-1] and len(out[-1]) >= 0.8 * width and not out[-1].endswith(_ENDS)
+                and (not _MARKER.match(line) or out[-1].endswith(("、", "，", ",", "第")))):
+            out[-1] += line.strip()
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 def _pdf(data: bytes, filename: str) -> str:
     import pypdf  # loaded only for a PDF
 
@@ -130,7 +153,7 @@ def _pdf(data: bytes, filename: str) -> str:
                                    f"{filename}: {pages} pages, over the limit of {MAX_PDF_PAGES} for a 规程"))
         texts = []
         for page in reader.pages:
-            texts.append(page.extract_text() or "")
+            texts.append(unwrap(page.extract_text() or ""))
             if time.monotonic() - started > MAX_READ_SECONDS:
                 raise SourceError(Text(f"{filename}: 读取 PDF 文字超过 {MAX_READ_SECONDS:.0f} 秒, 已停止",
                                        f"{filename}: reading the PDF's text took over {MAX_READ_SECONDS:.0f} s;"
