@@ -10,6 +10,7 @@ from yisai.regulation.draft import (
     divisions,
     identity,
     prizes,
+    promotions,
     rank_awards,
     ranking,
     stages,
@@ -31,6 +32,7 @@ def draft(text: str, event_id: str | None = None) -> Draft:
     ranking.read(result)
     prizes.read(result)
     rank_awards.read(result)
+    promotions.read(result)
     admin.read(result)
     _finish(result, event_id)
     return result
@@ -45,6 +47,9 @@ def _finish(d: Draft, event_id: str | None) -> None:
     else:
         d.assume(("id",), f"{year}-event", "比赛标识",
                  "比赛的短标识（小写字母、数字、连字符），如 2025-shanhai-cup？ / The event's short id?")
+    for i, division in enumerate(divisions.divisions(d)):
+        if not division.get("rankings"):
+            divisions.ranking(d, i, "mixed")
     for s in d.sentences:
         if s.headings and s.text.rstrip("：:") == s.headings[-1] and len(s.text) <= 20:
             d.use(s)  # a heading line sets nothing by itself; its section is cited below it

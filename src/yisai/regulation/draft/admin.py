@@ -83,8 +83,15 @@ def _fees(draft: Draft) -> None:
         elif "费" in t and ("不退" in t or "详见" in t):
             notes.append(clause(s))
             draft.cite(("fees", "notes"), s)
-        elif m := re.search(rf"(?:报名费|参赛费)(?:为|每人)?({NUM})元", t):
-            fees.append({"name": "报名费", "amount": to_int(m.group(1)), "note": clause(s)})
+        elif m := re.search(rf"(报名费|参赛费)(?:为|每人)?({NUM})元", t):
+            fee = {"name": m.group(1), "amount": to_int(m.group(2))}
+            if re.search(r"每队\S{0,3}(报名费|参赛费)", t):
+                fee["per"] = "team"
+            refund = next((x for x in draft.line_of(s) if "不予退还" in x.norm or "不退" in x.norm), None)
+            if refund is not None:
+                fee["refundable_if_absent"] = False
+                draft.cite(("fees", "items"), refund)
+            fees.append(fee)
             draft.cite(("fees", "items"), s)
     if fees:
         draft.put(("fees", "items"), fees)

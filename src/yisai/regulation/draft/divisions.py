@@ -9,7 +9,7 @@ from typing import Any
 
 from yisai.regulation.draft.common import clause, find, first, items
 from yisai.regulation.draft.model import Draft
-from yisai.regulation.draft.numbers import make_date
+from yisai.regulation.draft.numbers import NUM, make_date, to_int
 from yisai.regulation.draft.text import Sentence
 
 IDS = {
@@ -18,7 +18,7 @@ IDS = {
     "甲": "jia", "乙": "yi", "丙": "bing", "丁": "ding", "戊": "wu",
     "男子": "men", "女子": "women", "段位": "dan", "级位": "kyu", "定级": "grading",
     "高段": "high-dan", "低段": "low-dan", "业余": "amateur", "职业": "pro", "专业": "pro",
-    "A": "a", "B": "b", "C": "c", "D": "d",
+    "A": "a", "B": "b", "C": "c", "D": "d", "比赛": "main", "团体": "team",
 }
 MAX_DIVISIONS = 40
 """A 规程 has a handful of 组别; names past this are not read (a hostile text could list
@@ -90,8 +90,9 @@ def read(draft: Draft) -> None:
         names = names[:MAX_DIVISIONS]
     if not names:
         names = ["比赛组"]
-        draft.assume(("divisions", 0, "name"), "比赛组", "组别",
-                     "规程没有写明组别：只设一个组别吗？ / No division named: is there a single one?")
+        draft.ask(("divisions", 0, "name"), "组别",
+                  "规程没有写明组别：只设一个组别（比赛组）吗？ / No division named: is there a single one?",
+                  "比赛组")
     taken: set[str] = set()
     for i, name in enumerate(names):
         div_id = division_id(name, taken)
@@ -170,7 +171,7 @@ def _all(draft: Draft, key: str, value: Any, s: Sentence) -> None:
 def _conditions(draft: Draft) -> None:
     for s, _ in find(draft, r"业余段级位证书|段级位证书"):
         _all(draft, "certificate_required", True, s)
-    for s, _ in find(draft, r"须为业余棋手|仅限业余棋手参赛|限业余棋手"):
+    for s, _ in find(draft, r"须为.{0,30}业余棋手|仅限业余棋手参赛|限业余棋手"):
         _all(draft, "professionals", "forbidden", s)
     for s, _ in find(draft, r"当年新定段的职业棋手按业余"):
         _all(draft, "professionals", "new_pro_as_amateur", s)
@@ -180,6 +181,18 @@ def _conditions(draft: Draft) -> None:
         _all(draft, "region_notes", {m.group(1): clause(s)}, s)
     for s, _ in find(draft, r"不得以大打小|按照出生日期对应的组别"):
         _all(draft, "exact_age_group", True, s)
+    for s, m in find(draft, rf"须为{_D}(?:\(含\))?(?:及|或)?以后出生"):
+        day = make_date(*(int(x) for x in m.group(1, 2, 3)))
+        if day is not None:
+            _all(draft, "born_from", day, s)
+    for s, m in find(draft, rf"^{_GROUP}:持有业余({NUM})([段级])(?:至|到|-)({NUM})([段级])"):
+        at = by_name(draft, m.group(1))
+        low, high = f"{to_int(m.group(2))}{m.group(3)}", f"{to_int(m.group(4))}{m.group(5)}"
+        if at is not None:
+            if m.group(3) == "级":  # 5级至1级: the lower rank is the larger number
+                low, high = (low, high) if (to_int(m.group(2)) or 0) >= (to_int(m.group(4)) or 0) else (high, low)
+            draft.put(("divisions", at, "eligibility", "min_rank"), low, s)
+            draft.put(("divisions", at, "eligibility", "max_rank"), high, s)
     found = first(draft, r"须代表.*参赛")
     if found:
         _all(draft, "represent_rule", clause(found[0]), found[0])

@@ -87,6 +87,8 @@ def read(draft: Draft) -> None:
 def _header(draft: Draft, s: Sentence, who: str, places: int, last_div: int | None,
             whos: list[tuple[int, str]]) -> tuple[list[int], int | None]:
     named = divs.named_in(draft, who)
+    if who.startswith("各组"):
+        named = list(range(len(divs.divisions(draft))))
     if not named:
         named = [last_div if last_div is not None and not who.startswith(("男子", "女子")) else 0]
     made: list[int] = []
@@ -143,7 +145,7 @@ def _header(draft: Draft, s: Sentence, who: str, places: int, last_div: int | No
 
 
 def _label(who: str, div_name: str) -> str:
-    rest = who.replace(div_name, "").strip()
+    rest = who.replace(div_name, "").removeprefix("各组").strip()
     return rest or "个人"
 
 

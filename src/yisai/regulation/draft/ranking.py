@@ -26,13 +26,18 @@ def criteria_in(text: str) -> list[str]:
     return out
 
 
+_TEAM_TIES = {"主将台局分": "board1_points", "对手场分": "opponent_match_points", "局分": "board_points",
+              "直胜": "direct", "抽签": "lot"}
+_TEAM_RX = re.compile("|".join(sorted(_TEAM_TIES, key=len, reverse=True)))
+
+
 def read(draft: Draft) -> None:
     _individual(draft)
     _teams(draft)
 
 
 def _individual(draft: Draft) -> None:
-    sources = [s for s in draft.sentences if re.search(r"个人名次|区分(个人)?名次|名次计算|名次排列", s.norm)
+    sources = [s for s in draft.sentences if re.search(r"个人名次|区分(个人)?名次|名次计算|名次排列|名次依次按", s.norm)
                and not re.search(r"团体", s.norm)]
     criteria: list[str] = []
     for s in sources:
@@ -78,14 +83,19 @@ def _teams(draft: Draft) -> None:
             comp["method"] = "sum_of_scores"
         elif "场分" in text:
             comp["method"] = "match_points"
-        comp["complete_only"] = bool(size) or "报满" in text
+        if comp.get("method") != "match_points":
+            comp["complete_only"] = bool(size) or "报满" in text
+        boards = next((st["format"].get("boards") for st in draft.get(("stages",), [])
+                       if st.get("format", {}).get("kind") == "team_match"), None)
+        if comp.get("method") == "match_points" and boards:
+            comp["size"] = boards
         if "男、女" in text and "名次" in text:
             j = named[0] if named else 0
             comp["place_rankings"] = {"M": divs.ranking(draft, j, "M"), "F": divs.ranking(draft, j, "F")}
             for k in named[1:]:
                 divs.ranking(draft, k, "M")
                 divs.ranking(draft, k, "F")
-        ties = []
+        ties = [_TEAM_TIES[m.group(0)] for m in _TEAM_RX.finditer(text.split("相同", 1)[-1])]
         if "最高个人名次" in text:
             ties.append("best_place")
             if "依次" in text:

@@ -105,7 +105,7 @@ def _dates(draft: Draft) -> None:
         draft.put(("stages", i, "start"), found[0], s)
         draft.put(("stages", i, "end"), found[1], s)
         month = found[0].month
-        m = re.search(r"(?:其中)?(\d{1,2})[号日]报到", s.norm)
+        m = re.search(r"(?:其中|,)(?:\d{1,2}月)?(\d{1,2})[号日](?:\d{1,2}:\d{2}|[上中下]午)?报到", s.norm)
         if m:
             day = make_date(found[0].year, month, int(m.group(1)))
             draft.put(("stages", i, "check_in"), day, s)
@@ -252,6 +252,33 @@ def _ladder(draft: Draft, i: int) -> None:
 
 def _format_of(draft: Draft, s: Sentence) -> dict[str, Any] | None:
     t = s.norm
+    boards = re.search(rf"每场({NUM})台", t)
+    if boards and ("循环" in t or "积分编排" in t):
+        fmt: dict[str, Any] = {"kind": "team_match", "system": "round_robin" if "循环" in t else "swiss",
+                               "boards": to_int(boards.group(1)), "competition": "team"}
+        rounds = re.search(rf"(?:赛|共)({NUM})轮", t)
+        if rounds:
+            fmt["rounds"] = to_int(rounds.group(1))
+        for x in draft.sentences:
+            match = re.search(rf"胜一场得({NUM})分,平一场得({NUM})分,负一场得({NUM})分", x.norm)
+            if match:
+                fmt["match_points"] = dict(zip(("win", "draw", "loss"), (to_int(g) for g in match.groups()),
+                                               strict=True))
+                draft.cite(("stages", 0, "format"), x)
+            board = re.search(r"每盘胜局得(\d+(?:\.\d)?)分,和局得(\d+(?:\.\d)?)分,负局得(\d+(?:\.\d)?)分", x.norm)
+            if board:
+                fmt["board_points"] = dict(zip(("win", "draw", "loss"), (float(g) for g in board.groups()),
+                                               strict=True))
+        return fmt
+    if ("循环" in t and "小组" in t) or "单循环" in t:
+        groups = re.search(r"分为([A-H](?:、?[A-H]){0,7})(?:[一二三四五六七八]个)?小?组", t)
+        fmt = {"kind": "round_robin", "groups": re.findall(r"[A-H]", groups.group(1)) if groups else ["A"]}
+        fmt["split"] = "lot" if "抽签分" in t else "snake"
+        out = re.search(rf"各(?:小)?组前({NUM})名(?:出线|进入)", t)
+        if out and "淘汰" in t:
+            fmt["knockout"] = {"qualifiers_per_group": to_int(out.group(1)),
+                               "third_place": bool(re.search(r"三、四名决赛|季军赛|第三名决赛", t))}
+        return fmt
     if "分AB组" in t or "分A、B组" in t:
         m = re.search(rf"分A、?B组赛?({NUM})轮", t)
         final = re.search(rf"第({NUM})轮各组前({NUM})名同名次决赛", t)
@@ -259,7 +286,7 @@ def _format_of(draft: Draft, s: Sentence) -> dict[str, Any] | None:
             return {"kind": "two_group_swiss", "groups": ["A", "B"], "group_rounds": to_int(m.group(1)),
                     "placement_final": {"round": to_int(final.group(1)), "top": to_int(final.group(2))}}
     if "积分编排" in t or "瑞士制" in t:
-        fmt: dict[str, Any] = {"kind": "swiss"}
+        fmt = {"kind": "swiss"}
         m = re.search(rf"(暂定)?(?:赛|共|比赛)?({NUM})轮", t)
         if m and "第" not in t[max(m.start() - 1, 0):m.start() + 1]:
             fmt["rounds"] = to_int(m.group(2))

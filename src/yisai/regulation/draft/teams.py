@@ -17,7 +17,7 @@ KINDS = (("城市代表队", "city", "城市代表队"), ("省", "province", Non
 
 
 def read(draft: Draft) -> None:
-    found = first(draft, r"(?:每队|每个\S{0,6}队)(?:限报|最多可?报)")
+    found = first(draft, rf"(?:每队|每个\S{{0,6}}队)(?:限报|最多可?报)|每队({NUM})人(?!出场)")
     if not found:
         return
     s = found[0]
@@ -30,15 +30,18 @@ def read(draft: Draft) -> None:
         team["kind"] = kind[0]
         if kind[1]:
             team["name"] = kind[1]
-    m = re.search(rf"({NUM})名队员|最多可?报({NUM})人|限报({NUM})人", t)
+    m = re.search(rf"({NUM})名队员|最多可?报({NUM})人|限报({NUM})人|每队({NUM})人", t)
     if m:
         team["max_players"] = to_int(next(g for g in m.groups() if g))
     m = re.search(rf"\(({NUM})男({NUM})女\)", t)
     if m:
         team["max_men"], team["max_women"] = to_int(m.group(1)), to_int(m.group(2))
-    m = re.search(rf"({NUM})名领队", t)
+    m = re.search(rf"({NUM})名领队|领队({NUM})名", t)
     if m:
-        team["leaders"] = to_int(m.group(1))
+        team["leaders"] = to_int(m.group(1) or m.group(2))
+    m = re.search(rf"至少({NUM})名女棋手", t)
+    if m:
+        team["min_women"] = to_int(m.group(1))
     m = re.search(rf"({NUM})名教练", t)
     if m:
         team["coaches"] = to_int(m.group(1))
@@ -65,9 +68,9 @@ def read(draft: Draft) -> None:
             team["registration_from"] = datetime(a.year, a.month, a.day)
             team["registration_to"] = datetime(b.year, b.month, b.day, 23, 59, 59)
     draft.put(("teams",), team, *line)
-    for s2, m2 in find(draft, rf"限报({NUM})支队"):
+    for s2, m2 in find(draft, rf"限报({NUM})支队(?!伍)"):
         draft.put(("teams", "max_teams"), to_int(m2.group(1)), s2)
-    for s2, m2 in find(draft, rf"选拔或组建({NUM})支队伍"):
+    for s2, m2 in find(draft, rf"(?:选拔或组建|限报)({NUM})支队伍"):
         draft.put(("teams", "per_region"), to_int(m2.group(1)), s2)
         if "省" in s2.norm:
             draft.put(("teams", "name"), "省队（" + re.split(r"选拔", s2.text)[0] + "）", s2)
