@@ -68,7 +68,11 @@ def _issued(draft: Draft, year: int | None) -> date | None:
                 draft.lack(("issued", "by"), "规程由哪个单位发布（落款）？ / Who issued the regulation?")
             return on[0] if on else None
     draft.lack(("issued", "on"), "规程的发布日期（落款日期）是哪天？ / On which date was it issued?")
-    draft.lack(("issued", "by"), "规程由哪个单位发布（落款）？ / Who issued the regulation?")
+    last = draft.sentences[-1] if draft.sentences else None
+    if last is not None and len(last.text) <= 40 and not re.search(r"[，。：:、]", last.text) and last.section:
+        draft.put(("issued", "by"), last.text, last)
+    else:
+        draft.lack(("issued", "by"), "规程由哪个单位发布（落款）？ / Who issued the regulation?")
     return None
 
 
