@@ -10,17 +10,17 @@ import time
 import zipfile
 from pathlib import Path
 
+from yisai.formats.limits import (
+    MAX_REGULATION_DOCX_BYTES,
+    MAX_REGULATION_SOURCE_BYTES,
+    MAX_REGULATION_SOURCE_PAGES,
+    MAX_REGULATION_SOURCE_SECONDS,
+    MAX_ZIP_ENTRIES,
+    MB,
+    read_at_most,
+)
 from yisai.i18n import Text
 from yisai.regulation.draft import MAX_TEXT_CHARS
-
-MB = 1024 * 1024
-MAX_SOURCE_BYTES = 20 * MB
-"""A 规程 file: a few dozen KB as text, a few MB as a Word file or a PDF with pictures."""
-MAX_PDF_PAGES = 100
-MAX_DOCX_XML_BYTES = 50 * MB
-"""Uncompressed size of a .docx's parts (a zip can claim any ratio)."""
-MAX_READ_SECONDS = 30.0
-"""Wall-clock time the text layer of one PDF may take; checked between pages."""
 
 TEXT_SUFFIXES = (".txt", ".text", ".md")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", ".webp", ".heic")
@@ -40,10 +40,9 @@ class SourceError(Exception):
 def read_path(path: Path) -> str:
     try:
         size = path.stat().st_size
-        if size > MAX_SOURCE_BYTES:
+        if size > MAX_REGULATION_SOURCE_BYTES:
             raise SourceError(_too_big(path.name, size))
-        with path.open("rb") as f:
-            data = f.read(MAX_SOURCE_BYTES + 1)
+        data = read_at_most(path, MAX_REGULATION_SOURCE_BYTES)
     except OSError as exc:
         why = exc.strerror or exc
         raise SourceError(Text(f"{path}: 无法读取文件: {why}", f"{path}: cannot read the file: {why}")) from None
@@ -52,7 +51,7 @@ def read_path(path: Path) -> str:
 
 def read_bytes(data: bytes, filename: str) -> str:
     """The text of a 规程 file's bytes, by its name's suffix (and its first bytes)."""
-    if len(data) > MAX_SOURCE_BYTES:
+    if len(data) > MAX_REGULATION_SOURCE_BYTES:
         raise SourceError(_too_big(filename, len(data)))
     name = filename.lower()
     if name.endswith(IMAGE_SUFFIXES) or data[:8].startswith((b"\x89PNG", b"\xff\xd8\xff", b"GIF8")):
@@ -81,8 +80,8 @@ def read_bytes(data: bytes, filename: str) -> str:
 
 def _too_big(filename: str, size: int) -> Text:
     return Text(
-        f"{filename}: 文件有 {size} 字节, 超过规程文件的上限 {MAX_SOURCE_BYTES // MB} MB, 未读取",
-        f"{filename}: {size} bytes, over the limit of {MAX_SOURCE_BYTES // MB} MB for a 规程 file; nothing was read")
+        f"{filename}: 文件有 {size} 字节, 超过规程文件的上限 {MAX_REGULATION_SOURCE_BYTES // MB} MB, 未读取",
+        f"{filename}: {size} bytes, over the limit of {MAX_REGULATION_SOURCE_BYTES // MB} MB for a 规程 file; nothing was read")
 
 
 def _decode(data: bytes, filename: str) -> str:
@@ -100,7 +99,7 @@ def _docx(data: bytes, filename: str) -> str:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             infos = z.infolist()
-            if len(infos) > 1000 or sum(i.file_size for i in infos) > MAX_DOCX_XML_BYTES:
+            if len(infos) > MAX_ZIP_ENTRIES or sum(i.file_size for i in infos) > MAX_REGULATION_DOCX_BYTES:
                 raise SourceError(Text(f"{filename}: Word 文件解压后过大, 未读取",
                                        f"{filename}: the Word file is too large unpacked; nothing was read"))
     except zipfile.BadZipFile:
@@ -148,15 +147,15 @@ def _pdf(data: bytes, filename: str) -> str:
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         pages = len(reader.pages)
-        if pages > MAX_PDF_PAGES:
-            raise SourceError(Text(f"{filename}: PDF 有 {pages} 页, 超过规程的上限 {MAX_PDF_PAGES} 页",
-                                   f"{filename}: {pages} pages, over the limit of {MAX_PDF_PAGES} for a 规程"))
+        if pages > MAX_REGULATION_SOURCE_PAGES:
+            raise SourceError(Text(f"{filename}: PDF 有 {pages} 页, 超过规程的上限 {MAX_REGULATION_SOURCE_PAGES} 页",
+                                   f"{filename}: {pages} pages, over the limit of {MAX_REGULATION_SOURCE_PAGES} for a 规程"))
         texts = []
         for page in reader.pages:
             texts.append(unwrap(page.extract_text() or ""))
-            if time.monotonic() - started > MAX_READ_SECONDS:
-                raise SourceError(Text(f"{filename}: 读取 PDF 文字超过 {MAX_READ_SECONDS:.0f} 秒, 已停止",
-                                       f"{filename}: reading the PDF's text took over {MAX_READ_SECONDS:.0f} s;"
+            if time.monotonic() - started > MAX_REGULATION_SOURCE_SECONDS:
+                raise SourceError(Text(f"{filename}: 读取 PDF 文字超过 {MAX_REGULATION_SOURCE_SECONDS:.0f} 秒, 已停止",
+                                       f"{filename}: reading the PDF's text took over {MAX_REGULATION_SOURCE_SECONDS:.0f} s;"
                                        " stopped"))
     except SourceError:
         raise

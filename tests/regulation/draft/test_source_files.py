@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 from tests.regulation.draft.flat import shown
 from tests.regulation.draft.test_seed_round_trip import seed
 from yisai.cli.app import app
-from yisai.formats.regulation_source import MAX_SOURCE_BYTES, SourceError, read_bytes, unwrap
+from yisai.formats.limits import MAX_REGULATION_SOURCE_BYTES
+from yisai.formats.regulation_source import SourceError, read_bytes, unwrap
 
 FONTS = ["/usr/share/fonts/opentype/noto"]
 
@@ -115,7 +116,7 @@ def test_unreadable_files_are_refused_with_the_reason(name: str, data: bytes, wo
 def test_oversized_file_is_refused_unread(tmp_path: Path) -> None:
     path = tmp_path / "big.txt"
     with path.open("wb") as f:
-        f.truncate(MAX_SOURCE_BYTES + 1)
+        f.truncate(MAX_REGULATION_SOURCE_BYTES + 1)
     result = CliRunner().invoke(app, ["regulation", "draft", str(path)])
     assert result.exit_code == 2
     assert "超过规程文件的上限 20 MB" in result.output
