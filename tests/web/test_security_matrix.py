@@ -241,8 +241,7 @@ def _send(client: TestClient, path: str, body: dict[str, Any], token: str | None
     files = {upload[0]: (upload[1], upload[2])} if upload else None
     if files is None and path.endswith(("/roster", "/sheet", "/papers/upload", "/console/events", "/drafts")):
         files = {"roster": ("r.xlsx", b"x"), "sheet": ("s.xlsx", b"x"), "file": ("f.pdf", b"%PDF-1.4"),
-                 "regulation": ("r.toml", b"x"), "source": ("s.txt", "一、主办单位
-中国围棋协会".encode())}
+                 "regulation": ("r.toml", b"x"), "source": ("s.txt", "一、主办单位\n中国围棋协会".encode())}
     return client.post(_url(path), data=data, files=files, follow_redirects=False)
 
 
