@@ -156,3 +156,25 @@ def test_text_drafts_to_its_hand_written_values(tmp_path: Path, name: str, expec
     assert wrong == {}
     fields = {v for k, v in got.items() if k.startswith("open_points") and k.endswith(".field")}
     assert set(open_fields) <= fields, sorted(fields)
+
+
+@pytest.mark.parametrize("name", ["team-league", "round-robin-knockout", "dan-promotion"])
+def test_every_drafted_value_cites_a_sentence_or_is_an_open_point(name: str) -> None:
+    """Issue #32 item 2: no value is written without its clause, unless it is a marked default."""
+    from yisai.formats.regulation_draft import field_name
+    from yisai.regulation.draft import draft
+
+    d = draft((TEXTS / f"{name}.txt").read_text(encoding="utf-8"))
+    defaults = {q.path for q in d.open}
+    bare = [field_name(d.doc, p) for p in _leaves(d.doc, ())
+            if p != ("schema_version",)
+            and not any(p[:k] in d.sources or p[:k] in defaults for k in range(1, len(p) + 1))]
+    assert bare == []
+
+
+def _leaves(node: object, path: tuple[str | int, ...]) -> list[tuple[str | int, ...]]:
+    if isinstance(node, dict):
+        return [p for k, v in node.items() for p in _leaves(v, (*path, k))]
+    if isinstance(node, list) and node and all(isinstance(x, dict) for x in node):
+        return [p for i, v in enumerate(node) for p in _leaves(v, (*path, i))]
+    return [path]

@@ -27,9 +27,9 @@ def test_report_counts_sentences_and_names_the_unused_one() -> None:
     fields = re.search(r"字段: 起草 (\d+), 默认 (\d+), 缺少 (\d+); 待确认 (\d+) 项", out)
     assert fields is not None
     drafted, defaulted, missing, open_points = map(int, fields.groups())
-    # defaults written: the id, rules.superko and the one division's name (the text names none)
-    assert (defaulted, missing) == (3, 0)
-    assert open_points == 4  # id, 组别, superko, forfeit in SOS (hand list in test_other_texts)
+    # defaults written: the id, rules.superko and cycle_result, the one division's name (the text names none)
+    assert (defaulted, missing) == (4, 0)
+    assert open_points == 5  # id, 组别, superko, cycle_result, forfeit in SOS
     assert drafted > 40
 
 

@@ -50,6 +50,20 @@ def _finish(d: Draft, event_id: str | None) -> None:
     for i, division in enumerate(divisions.divisions(d)):
         if not division.get("rankings"):
             divisions.ranking(d, i, "mixed")
+    _cite_items(d, ("divisions",))
+    _cite_items(d, ("stages",))
     for s in d.sentences:
         if s.headings and s.text.rstrip("：:") == s.headings[-1] and len(s.text) <= 20:
             d.use(s)  # a heading line sets nothing by itself; its section is cited below it
+
+
+def _cite_items(d: Draft, path: tuple[str, ...]) -> None:
+    """A list item (a division, a stage) made from several sentences cites the first of them,
+    so its id and name carry a source too."""
+    for i, _ in enumerate(d.get(path, [])):
+        item: tuple[str | int, ...] = (*path, i)
+        if item in d.sources:
+            continue
+        under = [idx for p, cited in d.sources.items() if p[: len(item)] == item for idx in cited]
+        if under:
+            d.cite(item, d.sentences[min(under)])

@@ -40,7 +40,8 @@ def _rules(draft: Draft) -> None:
     else:
         draft.assume(("rules", "superko"), "simple_ko", "全局同形与循环劫",
                      "线下对局按简单劫 (simple_ko)、出现循环劫判无胜负 (cycle_result = void)？ / Superko?")
-        draft.put(("rules", "cycle_result"), "void")
+        draft.assume(("rules", "cycle_result"), "void", "全局同形与循环劫",
+                     "出现循环劫判无胜负 (void) 还是和棋 (draw)？ / A triple ko: void or draw?")
 
 
 def _fees(draft: Draft) -> None:
@@ -71,6 +72,7 @@ def _fees(draft: Draft) -> None:
             paid = re.search(r"([\u4e00-\u9fff]*?)交通食宿费由参赛选手自理", t)
             if paid:
                 self_paid += [f"{paid.group(1)}交通费", f"{paid.group(1)}食宿费"]
+                draft.cite(("fees", "self_paid"), s)
         elif m := re.search(r"免收(\S*?费)", t):
             fees.append({"name": m.group(1), "amount": 0, "note": clause(s)})
             draft.cite(("fees", "items"), s)
