@@ -144,6 +144,7 @@ def _registration(draft: Draft) -> None:
         window = {"who": who, "opens": opens, "closes": closes_on}
         have = draft.get(("registration", "windows"), [])
         draft.put(("registration", "windows"), [*have, window], s)
+    _channels(draft)
     arrival = first(draft, r"^报到时间:")
     if arrival and year is not None:
         days = dates(arrival[0].norm, year)
@@ -162,6 +163,28 @@ def _registration(draft: Draft) -> None:
                 draft.put(("registration", "arrival", "insurance_wording"), clause(insurance[0]), insurance[0])
             draft.ask(("registration", "arrival", "late_entry_from_round"), "未报到棋手与第一轮编排",
                       "未报到的棋手从第几轮起可补入编排？ / From which round may a late player join?", "第2轮")
+
+
+_APPROVAL = "报名后，主办方审核通过后方可参赛"
+
+
+def _channels(draft: Draft) -> None:
+    """Registration channels without dates: ``中老年组参赛选手可直接登陆…进行报名``, a section
+    ``邀请队报名方式``: windows with who, channel and the approval note, nothing enforced."""
+    for s in draft.sentences:
+        who = channel = None
+        m = re.search(r"([\u4e00-\u9fff]{2,10}?参赛选手)可?直接登[陆录](.+?)进行报名", s.text)
+        if m:
+            who, channel = m.group(1), f"{m.group(2)} 直接报名"
+        elif s.headings and s.headings[0].endswith("报名方式") and s.text != s.headings[0]:
+            who = s.headings[0].removesuffix("报名方式")
+            channel = re.split(r"[，,]报名后", s.text)[0].rstrip("。")
+        if who and channel:
+            window: dict[str, Any] = {"who": who, "channel": channel}
+            if "审核通过后方可参赛" in s.norm:
+                window["note"] = _APPROVAL
+            have = draft.get(("registration", "windows"), [])
+            draft.put(("registration", "windows"), [*have, window], s)
 
 
 def _appeals(draft: Draft) -> None:
