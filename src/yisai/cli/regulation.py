@@ -37,7 +37,8 @@ def _load_or_exit(path: Path) -> Regulation:
 
 def register(app: typer.Typer) -> None:
     regulation_app = typer.Typer(
-        help=tr("规程文件: 检查与摘要 (regulation files)", "regulation files: check and summary"),
+        help=tr("规程文件: 检查、摘要与从规程文本起草 (regulation files)",
+                "regulation files: check, summary and drafting from the 规程 text"),
         no_args_is_help=True,
     )
     app.add_typer(regulation_app, name="regulation")
