@@ -56,7 +56,10 @@ def read(draft: Draft) -> None:
     _time_controls(draft)
     for i, st in enumerate(stages(draft)):
         if "format" not in st:
-            found = first(draft, "组织形式另行通知")
+            stage_words: tuple[str, ...] = next((w for sid, _, w, _ in KINDS if sid == st["id"]), ())
+            found = next(((s, m) for s, m in find(draft, "组织形式另行通知")
+                          if any(w in s.norm for w in stage_words)),
+                         None) or first(draft, "组织形式另行通知")
             draft.put(("stages", i, "format"), {"kind": "announced_later", "note": "组织形式另行通知"},
                       *([found[0]] if found else []))
             if not found:
@@ -168,7 +171,7 @@ def _platform(draft: Draft, s: Sentence, head: str) -> None:
 def _ladder(draft: Draft, i: int) -> None:
     fmt: dict[str, Any] = {"kind": "online_ladder"}
     path = ("stages", i, "format")
-    srcs: list[Sentence] = []
+    srcs: list[Sentence] = [s for s, _ in find(draft, r"积分晋级制")]
     for s, m in find(draft, rf"胜得?({NUM})分"):
         if "晋级" in s.norm or "匹配" in s.norm:
             fmt["win"] = to_int(m.group(1))
