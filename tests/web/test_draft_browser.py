@@ -47,6 +47,7 @@ def test_operator_drafts_corrects_and_creates_an_event(browser, tmp_path: Path) 
 
         phone = browser.new_context(viewport=PHONE).new_page()
         _login(phone, base, "admin", "Admin-pw-2025")
+        _shot(phone, "draft-upload-phone")  # the upload panel on the 工作台 page
         phone.set_input_files("form[action='/console/drafts'] input[name=source]", str(TEXT))
         phone.click("form[action='/console/drafts'] button[type=submit]")
         phone.wait_for_selector(".draft-cols")
