@@ -97,6 +97,8 @@ ROUTES: dict[tuple[str, str], Rule] = {
     ("POST", "/console/accounts/{login}/max-teams"): Rule(frozenset({OPERATOR}), event=False),
     ("POST", "/console/accounts/{login}/team"): Rule(frozenset({OPERATOR}), event=False),
     ("POST", "/console/events"): Rule(frozenset({OPERATOR, CHIEF}), event=False),
+    ("POST", "/console/drafts"): Rule(frozenset({OPERATOR, CHIEF}), event=False),
+    ("POST", "/console/drafts/event"): Rule(frozenset({OPERATOR, CHIEF}), event=False),
     ("POST", "/console/events/{event_id}/entries/{entry_id}"): Rule(frozenset({CHIEF})),
     ("POST", "/console/events/{event_id}/roster"): Rule(REGISTER, leader_body=_roster),
     ("POST", "/console/events/{event_id}/pair"): Rule(frozenset({CHIEF})),
@@ -242,9 +244,9 @@ def _send(client: TestClient, path: str, body: dict[str, Any], token: str | None
     if token:
         data["csrf"] = token
     files = {upload[0]: (upload[1], upload[2])} if upload else None
-    if files is None and path.endswith(("/roster", "/sheet", "/papers/upload", "/console/events")):
+    if files is None and path.endswith(("/roster", "/sheet", "/papers/upload", "/console/events", "/drafts")):
         files = {"roster": ("r.xlsx", b"x"), "sheet": ("s.xlsx", b"x"), "file": ("f.pdf", b"%PDF-1.4"),
-                 "regulation": ("r.toml", b"x")}
+                 "regulation": ("r.toml", b"x"), "source": ("s.txt", "一、主办单位\n中国围棋协会".encode())}
     return client.post(_url(path), data=data, files=files, follow_redirects=False)
 
 

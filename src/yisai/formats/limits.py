@@ -42,13 +42,20 @@ MAX_H9_BYTES = 5 * MB
 MAX_H9_LINES = 20_000  # lines of any kind (the largest European events have about 1,500 players)
 MAX_H9_LINE_CHARS = 4_000  # one player's line (32 rounds take about 400)
 
+# ---- a 规程 text for ``yisai regulation draft`` (.txt / .docx / .pdf)
+MAX_REGULATION_SOURCE_BYTES = 20 * MB  # the file on disk (a Word file or PDF with pictures: a few MB)
+MAX_REGULATION_SOURCE_PAGES = 100  # pages of a PDF (a 规程 has 3-10)
+MAX_REGULATION_SOURCE_SECONDS = 30  # wall clock to read a PDF's text layer, checked between pages
+MAX_REGULATION_DOCX_BYTES = 50 * MB  # a .docx's parts, uncompressed (and at most MAX_ZIP_ENTRIES of them)
+
 # ---- kept by the pure core (which cannot import this package), looked up here on first use so
 # that reading a workbook does not load the regulation schema:
 # SGF (``yisai.game.sgf``): MAX_SGF_BYTES = 20 MB, SGF_MAX_DEPTH = 10,000 nested variations,
 # SGF_MAX_NODES = 100,000, SGF_MAX_VALUES = 500,000 property values;
 # regulation TOML (``yisai.regulation.loader``): MAX_REGULATION_BYTES = 1 MB,
 # REGULATION_MAX_NESTING = 16 levels of [ ] / { }, REGULATION_MAX_NUMBER_LENGTH = 24 characters
-# (and integers within 64 bits).
+# (and integers within 64 bits); the 规程 drafter (``yisai.regulation.draft``): MAX_DRAFT_TEXT_CHARS =
+# 200,000 characters of text, MAX_DRAFT_SENTENCES = 5,000, MAX_DRAFT_LINE_CHARS = 4,000 (longer lines cut).
 _CORE = {
     "MAX_SGF_BYTES": ("yisai.game.sgf", "MAX_SGF_BYTES"),
     "SGF_MAX_DEPTH": ("yisai.game.sgf", "MAX_DEPTH"),
@@ -57,6 +64,9 @@ _CORE = {
     "MAX_REGULATION_BYTES": ("yisai.regulation.loader", "MAX_REGULATION_BYTES"),
     "REGULATION_MAX_NESTING": ("yisai.regulation.loader", "MAX_NESTING"),
     "REGULATION_MAX_NUMBER_LENGTH": ("yisai.regulation.loader", "MAX_NUMBER_LENGTH"),
+    "MAX_DRAFT_TEXT_CHARS": ("yisai.regulation.draft.text", "MAX_TEXT_CHARS"),
+    "MAX_DRAFT_SENTENCES": ("yisai.regulation.draft.text", "MAX_SENTENCES"),
+    "MAX_DRAFT_LINE_CHARS": ("yisai.regulation.draft.text", "MAX_LINE_CHARS"),
 }
 
 
@@ -78,6 +88,10 @@ __all__ = [
     "MAX_OPENGOTHA_BYTES",
     "MAX_OPENGOTHA_DEPTH",
     "MAX_OPENGOTHA_ELEMENTS",
+    "MAX_REGULATION_DOCX_BYTES",
+    "MAX_REGULATION_SOURCE_BYTES",
+    "MAX_REGULATION_SOURCE_PAGES",
+    "MAX_REGULATION_SOURCE_SECONDS",
     "MAX_ROWS",
     "MAX_SHARED_STRINGS",
     "MAX_SHEET_CELLS",

@@ -259,7 +259,8 @@ def summarize(reg: Regulation, *, ids: bool = True) -> list[str]:
         if reg.interpretation:
             out.append(reg.interpretation)
     out += ["", _section("规程未明确之处及所选默认", "Points the regulation leaves open, and the defaults chosen")]
-    out += [f"- {op.topic}: {op.choice}" for op in reg.open_points] or [tr("- (无)", "- (none)")]
+    out += [f"- {op.topic}: {op.choice}" + (f" — {op.question}" if op.question else "")
+            for op in reg.open_points] or [tr("- (无)", "- (none)")]
     return out
 
 

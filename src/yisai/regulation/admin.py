@@ -153,6 +153,8 @@ class OpenPoint(Strict):
 
     topic: str
     choice: str
+    question: str | None = Field(None, description="须由裁判长/主办方回答的问题 (规程起草器写入)")
+    field: str | None = Field(None, description="该默认值所在的字段, 如 stages.final.time_control")
 
 
 class Issued(Strict):

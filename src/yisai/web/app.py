@@ -31,6 +31,7 @@ from yisai.web import (
     api,
     appeals,
     console,
+    drafts,
     papers,
     play,
     public,
@@ -90,6 +91,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     app.include_router(public.router)
     app.include_router(accounts.router)
     app.include_router(console.router)
+    app.include_router(drafts.router)
     app.include_router(api.router)
     app.include_router(appeals.router)
     app.include_router(registration.router)

@@ -1,0 +1,69 @@
+"""The 规程 drafter: a 竞赛规程's text → a regulation document, each value with the sentence it
+came from, the open points, and the sentences that set nothing. Rules and phrase tables only
+(no network, no model); pure, like the rest of the core. ``yisai.formats.regulation_draft``
+reads files and writes the TOML."""
+
+from __future__ import annotations
+
+from yisai.regulation.draft import (
+    admin,
+    divisions,
+    identity,
+    prizes,
+    promotions,
+    rank_awards,
+    ranking,
+    stages,
+    teams,
+)
+from yisai.regulation.draft.model import Draft, Missing, OpenQuestion
+from yisai.regulation.draft.text import MAX_TEXT_CHARS, Sentence, TextTooLong, split
+
+__all__ = ["MAX_TEXT_CHARS", "Draft", "Missing", "OpenQuestion", "Sentence", "TextTooLong", "draft"]
+
+
+def draft(text: str, event_id: str | None = None) -> Draft:
+    """Read a 规程 text (raises TextTooLong past MAX_TEXT_CHARS)."""
+    result = Draft(split(text))
+    identity.read(result)
+    divisions.read(result)
+    stages.read(result)
+    teams.read(result)
+    ranking.read(result)
+    prizes.read(result)
+    rank_awards.read(result)
+    promotions.read(result)
+    admin.read(result)
+    _finish(result, event_id)
+    return result
+
+
+def _finish(d: Draft, event_id: str | None) -> None:
+    """The id (the text never states one) and the sentences that only head a section."""
+    year = d.year or 2000
+    d.doc["schema_version"] = 1
+    if event_id:
+        d.put(("id",), event_id)
+    else:
+        d.assume(("id",), f"{year}-event", "比赛标识",
+                 "比赛的短标识（小写字母、数字、连字符），如 2025-shanhai-cup？ / The event's short id?")
+    for i, division in enumerate(divisions.divisions(d)):
+        if not division.get("rankings"):
+            divisions.ranking(d, i, "mixed")
+    _cite_items(d, ("divisions",))
+    _cite_items(d, ("stages",))
+    for s in d.sentences:
+        if s.headings and s.text.rstrip("：:") == s.headings[-1] and len(s.text) <= 20:
+            d.use(s)  # a heading line sets nothing by itself; its section is cited below it
+
+
+def _cite_items(d: Draft, path: tuple[str, ...]) -> None:
+    """A list item (a division, a stage) made from several sentences cites the first of them,
+    so its id and name carry a source too."""
+    for i, _ in enumerate(d.get(path, [])):
+        item: tuple[str | int, ...] = (*path, i)
+        if item in d.sources:
+            continue
+        under = [idx for p, cited in d.sources.items() if p[: len(item)] == item for idx in cited]
+        if under:
+            d.cite(item, d.sentences[min(under)])

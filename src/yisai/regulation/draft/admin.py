@@ -1,0 +1,237 @@
+"""Around the games: fees and refunds, registration windows and documents, 报到, appeals,
+officials, obligations and conduct rules."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from yisai.regulation.draft import stages as stg
+from yisai.regulation.draft.common import clause, find, first, items
+from yisai.regulation.draft.model import Draft
+from yisai.regulation.draft.numbers import NUM, dates, make_date, to_int
+
+_FEE_WORDS = ("食宿费", "交通费", "住宿费", "餐费", "差旅费", "费")
+
+
+def read(draft: Draft) -> None:
+    _rules(draft)
+    _fees(draft)
+    _registration(draft)
+    _appeals(draft)
+    _officials(draft)
+    _conduct(draft)
+
+
+def _rules(draft: Draft) -> None:
+    found = first(draft, r"(采用|执行).*(围棋竞赛规则|围棋规则)")
+    if found:
+        draft.put(("rules", "rules_text"), clause(found[0]), found[0])
+    komi = first(draft, r"贴(3又3/4|3¾|三又四分之三|3.75)子|贴目7.5|贴7目半")
+    if komi:
+        draft.put(("rules", "komi"), 7.5, komi[0])
+    else:
+        draft.ask(("rules", "komi"), "贴目", "规程未写贴目：按中国规则黑贴3¾子 (7.5目)？ / Komi?", "7.5")
+    online = any(st["kind"] == "online_qualifier" for st in stg.stages(draft))
+    if online:
+        draft.assume(("rules", "superko"), "positional", "全局同形与循环劫",
+                     "线上对局由服务器判定：按全局同形禁止 (positional)？线下对局如何判？ / Superko?")
+    else:
+        draft.assume(("rules", "superko"), "simple_ko", "全局同形与循环劫",
+                     "线下对局按简单劫 (simple_ko)、出现循环劫判无胜负 (cycle_result = void)？ / Superko?")
+        draft.assume(("rules", "cycle_result"), "void", "全局同形与循环劫",
+                     "出现循环劫判无胜负 (void) 还是和棋 (draw)？ / A triple ko: void or draw?")
+
+
+def _fees(draft: Draft) -> None:
+    fees: list[dict[str, Any]] = []
+    self_paid: list[str] = []
+    notes: list[str] = []
+    online = [st["id"] for st in stg.stages(draft) if st["kind"] == "online_qualifier"]
+    offline = [st["id"] for st in stg.stages(draft) if st["kind"] != "online_qualifier"]
+    for s in draft.sentences:
+        if not s.under("费用", "收费"):
+            continue
+        t = s.norm
+        if m := re.search(r"^(.*?)(?:全程)?免费(?:参与|报名)", t):
+            fees.append({"name": f"{m.group(1) or ''}报名费", "amount": 0,
+                         **({"applies_to": online} if "线上" in t and online else {}), "note": clause(s)})
+            draft.cite(("fees", "items"), s)
+        elif m := re.search(rf"^(.*?)收取(\S*?费)({NUM})元", t):
+            fee: dict[str, Any] = {"name": f"{m.group(1)}{m.group(2)}", "amount": to_int(m.group(3))}
+            if "线下" in m.group(1) and offline:
+                fee["applies_to"] = offline
+            refund = next((x for x in draft.line_of(s) if "不予退还" in x.norm), None)
+            if refund is not None:
+                fee["refundable_if_absent"] = False
+                fee["note"] = clause(refund)
+                draft.cite(("fees", "items"), refund)
+            fees.append(fee)
+            draft.cite(("fees", "items"), s)
+            paid = re.search(r"([\u4e00-\u9fff]*?)交通食宿费由参赛选手自理", t)
+            if paid:
+                self_paid += [f"{paid.group(1)}交通费", f"{paid.group(1)}食宿费"]
+                draft.cite(("fees", "self_paid"), s)
+        elif m := re.search(r"免收(\S*?费)", t):
+            fees.append({"name": m.group(1), "amount": 0, "note": clause(s)})
+            draft.cite(("fees", "items"), s)
+        elif m := re.search(r"^([\u4e00-\u9fff、]+费)自理", t):
+            words = items(m.group(1))
+            fee_word = next((w for w in _FEE_WORDS if words[0].endswith(w)), words[0])
+            prefix = words[0].removesuffix(fee_word)
+            self_paid += [w if w.startswith(prefix) else prefix + w for w in words]
+            draft.cite(("fees", "self_paid"), s)
+        elif "费" in t and ("不退" in t or "详见" in t):
+            notes.append(clause(s))
+            draft.cite(("fees", "notes"), s)
+        elif m := re.search(rf"(报名费|参赛费)(?:为|每人)?({NUM})元", t):
+            fee = {"name": m.group(1), "amount": to_int(m.group(2))}
+            if re.search(r"每队\S{0,3}(报名费|参赛费)", t):
+                fee["per"] = "team"
+            refund = next((x for x in draft.line_of(s) if "不予退还" in x.norm or "不退" in x.norm), None)
+            if refund is not None:
+                fee["refundable_if_absent"] = False
+                draft.cite(("fees", "items"), refund)
+            fees.append(fee)
+            draft.cite(("fees", "items"), s)
+    if fees:
+        draft.put(("fees", "items"), fees)
+    if self_paid:
+        draft.put(("fees", "self_paid"), self_paid)
+    if notes:
+        draft.put(("fees", "notes"), notes)
+
+
+def _registration(draft: Draft) -> None:
+    year = draft.year
+    for s, m in find(draft, r"于(\d{1,2})月(\d{1,2})日(\d{1,2}):(\d{2})前(?:填写|报名|提交)"):
+        if year is None:
+            break
+        day = make_date(year, int(m.group(1)), int(m.group(2)))
+        if day is None or int(m.group(3)) > 23 or int(m.group(4)) > 59:
+            continue
+        closes = datetime(day.year, day.month, day.day, int(m.group(3)), int(m.group(4)))
+        who = re.split(r"于", s.text, maxsplit=1)[0]
+        draft.put(("registration", "windows"), [{"who": who, "closes": closes}], s)
+        if draft.get(("teams",)) is not None:
+            draft.put(("teams", "registration_to"), closes, s)
+        if "上传" in s.norm and "附件" in s.norm:
+            draft.put(("registration", "attachments", "deadline"), closes, s)
+            draft.put(("registration", "attachments", "deadline_wording"), clause(s), s)
+            pattern = first(draft, r"附件名称命名为“(.+?)”$|附件名称命名为“(.+)”")
+            if pattern:
+                found = re.search(r"命名为“(.+)”", pattern[0].text)
+                if found:
+                    draft.put(("registration", "attachments", "name_pattern"), found.group(1), pattern[0])
+            draft.ask(("registration", "attachments", "max_mb"), "报名附件的文件大小与格式",
+                      "附件接受哪些格式、每个文件多大？ / Which file kinds and sizes?", "PDF、JPEG、PNG，10MB")
+    contacts = [clause(s) for s, _ in find(draft, r"@|联系[:人]|\d{11}") if not s.under("争议")]
+    if contacts:
+        draft.put(("registration", "contacts"), contacts,
+                  *(s for s, _ in find(draft, r"@|联系[:人]|\d{11}") if not s.under("争议")))
+    notes = [clause(s) for s, _ in find(draft, r"负有.*责任|完善.*参赛信息.*弃权")]
+    if notes:
+        draft.put(("registration", "notes"), notes, *(s for s, _ in find(draft, r"负有.*责任|完善.*参赛信息.*弃权")))
+    for s, m in find(draft, r"报名时间为(\d{1,2})月(\d{1,2})日-+(\d{1,2})月(\d{1,2})日"):
+        if year is None:
+            break
+        who = "城市代表队参赛棋手" if "城市代表队" in s.norm else "参赛棋手"
+        opens = make_date(year, int(m.group(1)), int(m.group(2)))
+        closes_on = make_date(year, int(m.group(3)), int(m.group(4)))
+        if opens is None or closes_on is None:
+            continue
+        window = {"who": who, "opens": opens, "closes": closes_on}
+        have = draft.get(("registration", "windows"), [])
+        draft.put(("registration", "windows"), [*have, window], s)
+    _channels(draft)
+    arrival = first(draft, r"^报到时间:")
+    if arrival and year is not None:
+        days = dates(arrival[0].norm, year)
+        place = first(draft, r"^报到地点:(.+)")
+        if days:
+            draft.put(("registration", "arrival", "day"), days[0], arrival[0])
+            if place:
+                draft.put(("registration", "arrival", "place"), place[0].text.split("：", 1)[-1].rstrip("。"),
+                          place[0])
+            insurance = first(draft, r"人身意外(伤害)?保险")
+            if place:
+                draft.put(("registration", "check_in"),
+                          f"{days[0]} 报到，地点：{place[0].text.split('：', 1)[-1].rstrip('。')}", arrival[0], place[0])
+            if insurance:
+                draft.put(("registration", "arrival", "insurance_required"), True, insurance[0])
+                draft.put(("registration", "arrival", "insurance_wording"), clause(insurance[0]), insurance[0])
+            draft.ask(("registration", "arrival", "late_entry_from_round"), "未报到棋手与第一轮编排",
+                      "未报到的棋手从第几轮起可补入编排？ / From which round may a late player join?", "第2轮")
+
+
+_APPROVAL = "报名后，主办方审核通过后方可参赛"
+
+
+def _channels(draft: Draft) -> None:
+    """Registration channels without dates: ``中老年组参赛选手可直接登陆…进行报名``, a section
+    ``邀请队报名方式``: windows with who, channel and the approval note, nothing enforced."""
+    for s in draft.sentences:
+        who = channel = None
+        m = re.search(r"([\u4e00-\u9fff]{2,10}?参赛选手)可?直接登[陆录](.+?)进行报名", s.text)
+        if m:
+            who, channel = m.group(1), f"{m.group(2)} 直接报名"
+        elif s.headings and s.headings[0].endswith("报名方式") and s.text != s.headings[0]:
+            who = s.headings[0].removesuffix("报名方式")
+            channel = re.split(r"[，,]报名后", s.text)[0].rstrip("。")
+        if who and channel:
+            window: dict[str, Any] = {"who": who, "channel": channel}
+            if "审核通过后方可参赛" in s.norm:
+                window["note"] = _APPROVAL
+            have = draft.get(("registration", "windows"), [])
+            draft.put(("registration", "windows"), [*have, window], s)
+
+
+def _appeals(draft: Draft) -> None:
+    found = first(draft, r"申诉")
+    for s, m in find(draft, rf"({NUM})分钟内.*申诉费({NUM})元|申诉.*?({NUM})分钟内.*?申诉费({NUM})元"):
+        minutes = to_int(m.group(1) or m.group(3))
+        fee = to_int(m.group(2) or m.group(4))
+        appeal: dict[str, Any] = {"window_minutes": minutes, "fee": fee, "written": "书面" in s.norm,
+                                  "refunded_if_upheld": "胜诉退还" in s.norm}
+        who = re.search(r"交(?:与|由)(\S+?)(?:处置|处理)", s.norm)
+        if who:
+            appeal["handled_by"] = who.group(1)
+        draft.put(("appeals",), appeal, s)
+        break
+    else:
+        if found:
+            draft.use(found[0])
+    for s, m in find(draft, r"非裁判类争议(提交\S+处理)"):
+        draft.put(("appeals", "non_referee_disputes"), m.group(1).rstrip("。"), s)
+
+
+def _officials(draft: Draft) -> None:
+    found = first(draft, r"裁判长由(\S+?)选派")
+    if not found:
+        return
+    s = found[0]
+    draft.put(("officials", "chief_referee"), "由" + s.text.split("由", 1)[1].split("，")[0].split(",")[0], s)
+    rest = re.split(r"[，,]", s.text, maxsplit=1)
+    if len(rest) == 2:
+        draft.put(("officials", "others"), rest[1].rstrip("。"), s)
+        roles = re.match(r"(.+?)等技术官员", rest[1])
+        names = ["裁判长", *items(roles.group(1))] if roles else ["裁判长"]
+        draft.put(("officials", "roles"), names, s)
+
+
+def _conduct(draft: Draft) -> None:
+    conduct: list[str] = []
+    for s, _ in find(draft, r"严格执行《"):
+        conduct += [f"严格执行{m}" for m in re.findall(r"《[^》]{1,60}》", s.text)]
+        draft.cite(("conduct",), s)
+    for s in draft.sentences:
+        if s.under("安全") and len(s.headings) > 1:
+            conduct.append(clause(s))
+            draft.cite(("conduct",), s)
+    if conduct:
+        draft.put(("conduct",), conduct)
+    for s, m in find(draft, r"有义务参加(.+?活动),否则.*采取(.+?)等处罚"):
+        duty = re.search(r"有义务(参加.+?活动)", s.text)
+        penalties = items(m.group(2))
+        draft.put(("obligations",), [{"duty": duty.group(1) if duty else m.group(1), "penalties": penalties}], s)

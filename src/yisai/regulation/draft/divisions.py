@@ -1,0 +1,273 @@
+"""组别: names (from 竞赛项目/组别), birth-date windows, entry conditions and routes, and the
+ranking lists each division needs (added by the prize and 段位 readers)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from yisai.regulation.draft.common import clause, find, first, items
+from yisai.regulation.draft.model import Draft
+from yisai.regulation.draft.numbers import NUM, make_date, to_int
+from yisai.regulation.draft.text import Sentence
+
+IDS = {
+    "公开": "open", "少年": "junior", "幼儿": "kids", "中老年": "senior", "老年": "senior",
+    "少儿": "youth", "青少年": "youth", "儿童": "children", "成年": "adult", "青年": "young",
+    "甲": "jia", "乙": "yi", "丙": "bing", "丁": "ding", "戊": "wu",
+    "男子": "men", "女子": "women", "段位": "dan", "级位": "kyu", "定级": "grading",
+    "高段": "high-dan", "低段": "low-dan", "业余": "amateur", "职业": "pro", "专业": "pro",
+    "A": "a", "B": "b", "C": "c", "D": "d", "比赛": "main", "团体": "team",
+}
+MAX_DIVISIONS = 40
+"""A 规程 has a handful of 组别; names past this are not read (a hostile text could list
+thousands, and every later reader looks at each division)."""
+_GROUP = r"([\u4e00-\u9fffA-D]{1,4}组)"
+_D = r"(\d{4})年(\d{1,2})月(\d{1,2})日"
+
+
+def division_id(name: str, taken: set[str]) -> str:
+    base = IDS.get(name.removesuffix("组"), "")
+    if not base or base in taken:
+        base = f"d{len(taken) + 1}"
+    return base
+
+
+def divisions(draft: Draft) -> list[dict[str, Any]]:
+    return draft.doc.setdefault("divisions", [])
+
+
+def by_name(draft: Draft, name: str) -> int | None:
+    """The index of the division called ``name`` (甲组, 甲, 少年组男子 → 少年组)."""
+    for i, d in enumerate(divisions(draft)):
+        if name in (d["name"], d["name"].removesuffix("组")):
+            return i
+    return None
+
+
+def named_in(draft: Draft, text: str) -> list[int]:
+    """The divisions a sentence names, in order of mention; a parent (少儿组) names its children;
+    ``甲乙丙组`` names three."""
+    hits: list[tuple[float, int]] = []
+    for i, d in enumerate(divisions(draft)):
+        short = d["name"].removesuffix("组")
+        for word in (d["name"], short + "组"):
+            at = text.find(word)
+            if at >= 0:
+                hits.append((at, i))
+                break
+        else:
+            m = re.search(rf"([{''.join(_single())}]{{2,5}})组", text)
+            if m and len(short) == 1 and short in m.group(1):
+                hits.append((m.start() + m.group(1).index(short), i))
+            elif d.get("parent") and d["parent"] in text:
+                hits.append((text.find(d["parent"]) + i / 100, i))
+    return [i for _, i in sorted(set(hits))]
+
+
+def _single() -> list[str]:
+    return [k for k in IDS if len(k) == 1]
+
+
+def read(draft: Draft) -> None:
+    names, sources = _names(draft)
+    windows = list(_windows(draft))
+    parents: dict[str, str] = {}
+    for s, m in find(draft, r"([\u4e00-\u9fff]{1,4}?组)分为([\u4e00-\u9fff]{1,4}?)和([\u4e00-\u9fff]{1,4}?)(?:两个)?小?组"):
+        parent = m.group(1)
+        parents[_grp(m.group(2))] = parent
+        parents[_grp(m.group(3))] = parent
+        if parent in names:
+            at = names.index(parent)
+            names[at:at + 1] = [_grp(m.group(2)), _grp(m.group(3))]
+        draft.use(s)
+    for name, *_ in windows:
+        if name not in names:
+            names.append(name)
+    if len(names) > MAX_DIVISIONS:
+        draft.lack(("divisions",), f"规程中出现 {len(names)} 个组别名称, 只读取了前 {MAX_DIVISIONS} 个; 请检查")
+        names = names[:MAX_DIVISIONS]
+    if not names:
+        names = ["比赛组"]
+        draft.ask(("divisions", 0, "name"), "组别",
+                  "规程没有写明组别：只设一个组别（比赛组）吗？ / No division named: is there a single one?",
+                  "比赛组")
+    taken: set[str] = set()
+    for i, name in enumerate(names):
+        div_id = division_id(name, taken)
+        taken.add(div_id)
+        draft.put(("divisions", i, "id"), div_id)
+        draft.put(("divisions", i, "name"), name, *sources.get(name, []))
+        if name in parents:
+            draft.put(("divisions", i, "parent"), parents[name])
+    for name, born_from, born_to, s in windows:
+        found = by_name(draft, name)
+        if found is None:
+            continue
+        if born_from:
+            draft.put(("divisions", found, "eligibility", "born_from"), born_from, s)
+        if born_to:
+            draft.put(("divisions", found, "eligibility", "born_to"), born_to, s)
+    _conditions(draft)
+
+
+def _grp(word: str) -> str:
+    return word if word.endswith("组") else word + "组"
+
+
+def _names(draft: Draft) -> tuple[list[str], dict[str, list[Sentence]]]:
+    names: list[str] = []
+    sources: dict[str, list[Sentence]] = {}
+    for s in draft.sentences:
+        if not s.headings or not re.search(r"竞赛项目|比赛项目|组别|竞赛组别", s.headings[0]):
+            continue
+        text = s.norm
+        m = re.match(r"^(?:竞赛|比赛)?组别:(.*)", text)
+        if m:
+            found = [w for w in items(re.sub(r"\(.*?\)", "", m.group(1)).rstrip("。")) if w.endswith("组")]
+        else:
+            g = re.match(rf"^{_GROUP}", text)
+            found = [g.group(1)] if g and len(s.headings) > 1 else []
+        for w in found:
+            if w not in names:
+                names.append(w)
+                sources.setdefault(w, []).append(s)
+    return names, sources
+
+
+def _windows(draft: Draft) -> Any:
+    """(division name, born_from, born_to, sentence) for each birth-date window."""
+    rx_range = re.compile(rf"{_GROUP}(?:出生日期为|:|：)?{_D}(?:\(含\))?(?:至|到|-+){_D}(?:\(含\))?(?:期间)?(?:出生)?")
+    rx_after = re.compile(rf"{_GROUP}(?:出生日期为|:)?{_D}(?:\(含\))?(?:及|或)?以后出生")
+    rx_before = re.compile(rf"{_GROUP}(?:出生日期为|:)?{_D}(?:\(含\))?(?:及|或)?以前出生")
+    for s in draft.sentences:
+        for m in rx_range.finditer(s.norm):
+            a = make_date(*(int(x) for x in m.group(2, 3, 4)))
+            b = make_date(*(int(x) for x in m.group(5, 6, 7)))
+            if a and b and a <= b:
+                yield _clean(m.group(1)), a, b, s
+        for m in rx_after.finditer(s.norm):
+            yield _clean(m.group(1)), make_date(*(int(x) for x in m.group(2, 3, 4))), None, s
+        for m in rx_before.finditer(s.norm):
+            yield _clean(m.group(1)), None, make_date(*(int(x) for x in m.group(2, 3, 4))), s
+
+
+def _clean(name: str) -> str:
+    for lead in ("其中", "参加", "各", "和", "及"):
+        name = name.removeprefix(lead)
+    return name
+
+
+_ROUTES = (("选拔产生", "qualified"), ("代表队", "team"), ("外卡", "wildcard"), ("特邀", "invited"),
+           ("邀请", "invited"), ("直接", "direct"))
+
+
+def _all(draft: Draft, key: str, value: Any, s: Sentence) -> None:
+    for i in range(len(divisions(draft))):
+        draft.put(("divisions", i, "eligibility", key), value, s)
+
+
+def _conditions(draft: Draft) -> None:
+    for s, _ in find(draft, r"业余段级位证书|段级位证书"):
+        _all(draft, "certificate_required", True, s)
+    for s, _ in find(draft, r"须为.{0,30}业余棋手|仅限业余棋手参赛|限业余棋手"):
+        _all(draft, "professionals", "forbidden", s)
+    for s, _ in find(draft, r"当年新定段的职业棋手按业余"):
+        _all(draft, "professionals", "new_pro_as_amateur", s)
+    for s, _ in find(draft, r"仅限(中国)?大陆"):
+        _all(draft, "regions", ["中国大陆"], s)
+    for s, m in find(draft, r"(港澳台)地区?棋手参赛事宜另行规定"):
+        _all(draft, "region_notes", {m.group(1): clause(s)}, s)
+    for s, _ in find(draft, r"不得以大打小|按照出生日期对应的组别"):
+        _all(draft, "exact_age_group", True, s)
+    for s, m in find(draft, rf"须为{_D}(?:\(含\))?(?:及|或)?以后出生"):
+        day = make_date(*(int(x) for x in m.group(1, 2, 3)))
+        if day is not None:
+            _all(draft, "born_from", day, s)
+    for s, m in find(draft, rf"^{_GROUP}:持有业余({NUM})([段级])(?:至|到|-)({NUM})([段级])"):
+        at = by_name(draft, m.group(1))
+        low, high = f"{to_int(m.group(2))}{m.group(3)}", f"{to_int(m.group(4))}{m.group(5)}"
+        if at is not None:
+            if m.group(3) == "级":  # 5级至1级: the lower rank is the larger number
+                low, high = (low, high) if (to_int(m.group(2)) or 0) >= (to_int(m.group(4)) or 0) else (high, low)
+            draft.put(("divisions", at, "eligibility", "min_rank"), low, s)
+            draft.put(("divisions", at, "eligibility", "max_rank"), high, s)
+    found = first(draft, r"须代表.*参赛")
+    if found:
+        _all(draft, "represent_rule", clause(found[0]), found[0])
+    for s in draft.sentences:
+        if "参赛选手为" not in s.norm and not re.search(r"参赛选手可?直接", s.norm):
+            continue
+        targets = named_in(draft, s.norm.split("参赛选手")[0])
+        routes = [r for w, r in _ROUTES if w in s.norm and not (r == "invited" and "外卡" in s.norm)]
+        for i in targets:
+            draft.put(("divisions", i, "eligibility", "routes"), list(dict.fromkeys(routes)), s)
+        if "审核通过后方可参赛" in s.norm:
+            for i in targets:
+                draft.put(("divisions", i, "eligibility", "approval_required"), True, s)
+            draft.put(("registration", "approval_required"), True, s)
+        elif targets:
+            for i in targets:
+                draft.put(("divisions", i, "eligibility", "approval_required"), False, s)
+    for s, m in find(draft, r"\(棋手也可选择参加(\S{1,4}组)比赛\)"):
+        _instead(draft, s, m.group(1))
+    for s, m in find(draft, r"根据参赛人数确定单独成组或与(\S{1,4}组)合并"):
+        _merge(draft, s, m.group(1))
+
+
+def _instead(draft: Draft, s: Sentence, other: str) -> None:
+    j = by_name(draft, other)
+    mine = named_in(draft, s.norm.split("(")[0])
+    if j is None:
+        return
+    for i in mine:
+        if i != j:
+            draft.put(("divisions", i, "may_enter_instead"), [divisions(draft)[j]["id"]], s)
+
+
+def _merge(draft: Draft, s: Sentence, other: str) -> None:
+    j = by_name(draft, other)
+    mine = [i for i in named_in(draft, s.norm.split("根据")[0]) if i != j]
+    if j is None or not mine:
+        return
+    for i in mine:
+        draft.put(("divisions", i, "merge"), {
+            "into": divisions(draft)[j]["id"],
+            "decided_by": f"根据参赛人数确定单独成组或与{other}合并竞赛",
+            "separate_ranking": "分别计算名次" in s.norm,
+        }, s)
+
+
+def is_youth(draft: Draft, i: int) -> bool:
+    """A division of children (its oldest players under 18 in the event's year)."""
+    born_from = draft.get(("divisions", i, "eligibility", "born_from"))
+    name = divisions(draft)[i]["name"]
+    if any(w in name for w in ("少年", "幼儿", "少儿", "儿童", "小")):
+        return True
+    return isinstance(born_from, date) and draft.year is not None and draft.year - born_from.year < 18
+
+
+def ranking(draft: Draft, i: int, kind: str, s: Sentence | None = None, name: str | None = None,
+            **extra: Any) -> str:
+    """The id of division ``i``'s ranking list of ``kind`` (mixed / M / F / age N), created
+    when missing."""
+    youth = is_youth(draft, i)
+    rank_id = {"mixed": "mixed", "M": "boys" if youth else "men", "F": "girls" if youth else "women"}.get(
+        kind, kind)
+    lists = divisions(draft)[i].setdefault("rankings", [])
+    for at, r in enumerate(lists):
+        if r["id"] == rank_id:
+            if s is not None:
+                draft.cite(("divisions", i, "rankings", at), s)
+            return rank_id
+    div_name = divisions(draft)[i]["name"]
+    default = {"mixed": f"{div_name}个人", "M": f"{div_name}男子", "F": f"{div_name}女子"}.get(kind, div_name)
+    entry: dict[str, Any] = {"id": rank_id, "name": name or default}
+    if kind in ("M", "F"):
+        entry["gender"] = kind
+    entry.update(extra)
+    lists.append(entry)
+    if s is not None:
+        draft.cite(("divisions", i, "rankings", len(lists) - 1), s)
+    return rank_id

@@ -1,0 +1,114 @@
+"""The draft being built: the regulation document (plain dicts, as the TOML will hold them),
+where each value came from, the defaults chosen for what the text leaves open, and which
+sentences were used."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+from yisai.regulation.draft.text import Sentence
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class OpenQuestion:
+    """A value the text does not state: the default written and the director's question."""
+
+    path: Path
+    topic: str
+    question: str
+    default: str
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A required value the text does not state and no default can stand for."""
+
+    path: Path
+    question: str
+
+
+@dataclass
+class Draft:
+    sentences: list[Sentence]
+    doc: dict[str, Any] = field(default_factory=dict)
+    sources: dict[Path, list[int]] = field(default_factory=dict)
+    open: list[OpenQuestion] = field(default_factory=list)
+    missing: list[Missing] = field(default_factory=list)
+    used: set[int] = field(default_factory=set)
+    year: int | None = None
+    _lines: dict[int, list[Sentence]] | None = None
+
+    def line_of(self, s: Sentence) -> list[Sentence]:
+        """All sentences on ``s``'s line (a clause often runs over several sentences)."""
+        if self._lines is None:
+            self._lines = {}
+            for x in self.sentences:
+                self._lines.setdefault(x.line, []).append(x)
+        return self._lines.get(s.line, [s])
+
+    def put(self, path: Path, value: Any, *source: Sentence) -> None:
+        """Set ``path`` to ``value`` (creating tables and list items on the way), citing
+        ``source``."""
+        node: Any = self.doc
+        for key, nxt in pairwise(path):
+            if isinstance(key, int):
+                while len(node) <= key:
+                    node.append({})
+                node = node[key]
+            else:
+                node = node.setdefault(key, [] if isinstance(nxt, int) else {})
+        last = path[-1]
+        if isinstance(last, int):
+            while len(node) <= last:
+                node.append(None)
+        node[last] = value
+        self.cite(path, *source)
+
+    def cite(self, path: Path, *source: Sentence) -> None:
+        if source:
+            cited = self.sources.setdefault(path, [])
+            for s in source:
+                if s.index not in cited:
+                    cited.append(s.index)
+                self.used.add(s.index)
+
+    def get(self, path: Path, default: Any = None) -> Any:
+        node: Any = self.doc
+        for key in path:
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                return default
+        return node
+
+    def assume(self, path: Path, value: Any, topic: str, question: str) -> None:
+        """Write a default for a value the text leaves open, and ask the director."""
+        self.put(path, value)
+        self.open.append(OpenQuestion(path, topic, question, _shown(value)))
+
+    def ask(self, path: Path, topic: str, question: str, default: str) -> None:
+        """Record an open point about a value the schema already defaults (nothing written)."""
+        self.open.append(OpenQuestion(path, topic, question, default))
+
+    def lack(self, path: Path, question: str) -> None:
+        self.missing.append(Missing(path, question))
+
+    def use(self, *source: Sentence) -> None:
+        for s in source:
+            self.used.add(s.index)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "、".join(_shown(v) for v in value)
+    return str(value)
+
+
+def dotted(path: Path) -> str:
+    return ".".join(str(p) for p in path)

@@ -1,0 +1,208 @@
+"""录取名次与奖励: prize lists (who, how many places, what is handed out, the amounts by
+place range), their conditions (名次不再顺延, 可累积, 不足N人按总人数减1录取), special awards
+(最佳女棋手, N岁以上), participation awards and 税前."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from yisai.regulation.draft import divisions as divs
+from yisai.regulation.draft.common import items
+from yisai.regulation.draft.model import Draft
+from yisai.regulation.draft.numbers import NUM, place_range, to_int
+from yisai.regulation.draft.text import Sentence
+
+_ROW = re.compile(rf"(冠军|亚军|季军|第[^元,、;。]{{1,12}}?名)(?:奖励)?(?:价值|奖金)?({NUM})元")
+_HEAD = re.compile(rf"^(.{{0,40}}?)(?:分别)?录取前({NUM})名")
+MAX_HEADS = 100
+"""录取 sentences read; a 规程 has a dozen (each may name several divisions)."""
+
+
+def rows(text: str) -> list[dict[str, int]]:
+    """``冠军60000元，第五名至第六名5000元`` → [{from, to, amount}, …] in the text's order."""
+    out = []
+    for m in _ROW.finditer(text):
+        rng = place_range(m.group(1))
+        amount = to_int(m.group(2))
+        if rng and amount is not None:
+            out.append({"from": rng[0], "to": rng[1], "amount": amount})
+    return out
+
+
+def _lists(draft: Draft) -> list[dict[str, Any]]:
+    return draft.doc.setdefault("prizes", {}).setdefault("lists", [])
+
+
+def _list_id(draft: Draft, div_id: str, rank_id: str) -> str:
+    return f"{div_id}-{rank_id}"
+
+
+def read(draft: Draft) -> None:
+    current: list[int] = []  # indexes of the lists the following table lines fill
+    last_div: int | None = None
+    prize_sentences = [s for s in draft.sentences if s.under("录取", "奖励", "奖项")]
+    heads = [(s, m) for s in prize_sentences if (m := _HEAD.match(s.norm)) and "段" not in m.group(1)]
+    if len(heads) > MAX_HEADS:
+        draft.lack(("prizes", "lists"), f"规程中有 {len(heads)} 句录取名次, 只读取了前 {MAX_HEADS} 句; 请检查")
+    heads = heads[:MAX_HEADS]
+    whos = [(s.index, m.group(1)) for s, m in heads]
+    read_heads = {s.index for s, _ in heads}
+    for s in prize_sentences:
+        t = s.norm
+        head = _HEAD.match(t) if s.index in read_heads else None
+        if head:
+            current, last_div = _header(draft, s, head.group(1), to_int(head.group(2)) or 1, last_div, whos)
+            if rows(t):
+                _fill(draft, current, s)
+            continue
+        per_div = re.match(r"^([^:]{1,8}?)组?男、女:", t)
+        if per_div and rows(t):
+            named = divs.named_in(draft, per_div.group(1) + "组")
+            targets = [i for i, pl in enumerate(_lists(draft))
+                       if any(pl["division"] == divs.divisions(draft)[j]["id"] for j in named)
+                       and pl.get("ranking") in ("boys", "girls", "men", "women")]
+            _fill(draft, targets, s)
+            continue
+        if rows(t) and current:
+            _fill(draft, current, s)
+        _special(draft, s, last_div)
+        m = re.search(rf"其余棋手获参赛奖,奖励(?:价值)?({NUM})元", t)
+        if m:
+            ids = [pl["id"] for pl in _lists(draft) if pl.get("ranking")]
+            division_ids = list(dict.fromkeys(pl["division"] for pl in _lists(draft) if pl.get("ranking")))
+            draft.put(("prizes", "participation"), [{
+                "divisions": division_ids, "excluding_lists": ids,
+                "kind": "ecard" if "价值" in t else "cash", "amount": to_int(m.group(1))}], s)
+        if "税前" in t:
+            draft.put(("prizes", "pre_tax"), True, s)
+    if not any("税前" in s.norm or "税后" in s.norm for s in draft.sentences) and _lists(draft):
+        draft.ask(("prizes", "pre_tax"), "奖金是否为税前",
+                  "规程未注明奖金为税前还是税后 / Are the amounts before tax?", "税前 (true)")
+    for i, pl in enumerate(_lists(draft)):
+        if pl.get("kind") != "honour" and not pl.get("rows"):
+            draft.lack(("prizes", "lists", i, "rows"), f"{pl['name']}各名次的奖金是多少？")
+
+
+def _header(draft: Draft, s: Sentence, who: str, places: int, last_div: int | None,
+            whos: list[tuple[int, str]]) -> tuple[list[int], int | None]:
+    named = divs.named_in(draft, who)
+    if who.startswith("各组"):
+        named = list(range(len(divs.divisions(draft))))
+    if not named:
+        named = [last_div if last_div is not None and not who.startswith(("男子", "女子")) else 0]
+    made: list[int] = []
+    line = draft.line_of(s)
+    t = "".join(x.norm for x in line)
+    draft.use(*line)
+    gave = re.search(r"颁发([^。;:]*)", t)
+    things = [w for w in items(gave.group(1).rstrip(",")) if "电商卡" not in w] if gave else []
+    ecard = "电商卡" in t
+    if ecard:
+        things.append("电商卡")
+        draft.put(("prizes", "value_note"), (re.search(r"奖励相应价值电商卡", t) and "奖励相应价值电商卡") or "电商卡", s)
+    kind = "ecard" if ecard else "cash" if "奖金" in things else "honour"
+    if "团体" in who:
+        comps = draft.get(("teams", "competitions"), [])
+        want = "M" if "男子" in who else "F" if "女子" in who else None
+        for comp in comps:
+            if want is None or comp.get("gender") == want:
+                pl = {"id": comp["id"] if comp["id"] == "team" else f"{comp['id']}-team",
+                      "name": comp["name"], "division": comp["division"], "team_competition": comp["id"],
+                      "places": places, "kind": kind, "items": things}
+                made.append(_add(draft, pl, s))
+        return made, last_div
+    kinds: list[str]
+    if "男、女" in who or "男女分别" in who:
+        kinds = ["M", "F"]
+    elif "女子" in who:
+        kinds = ["F"]
+    elif "男子" in who and "女子选手进入" not in t:
+        kinds = ["M"]
+    else:
+        kinds = ["mixed"]
+    for j in named:
+        div = divs.divisions(draft)[j]
+        for k in kinds:
+            rank_id = divs.ranking(draft, j, k, s, name=f"{div['name']}{_label(who, div['name'])}"
+                                   if k == "mixed" else None)
+            only_one = len(kinds) == 1 and k == "mixed" and div["name"] in who and not any(
+                p["division"] == div["id"] for p in _lists(draft))
+            pl = {"id": div["id"] if only_one and not _more_lists(whos, s, div["name"]) else
+                  _list_id(draft, div["id"], rank_id),
+                  "name": f"{div['name']}{_label(who, div['name']) if k == 'mixed' else {'M': '男子', 'F': '女子'}[k]}",
+                  "division": div["id"], "ranking": rank_id, "places": places, "kind": kind, "items": things}
+            if "名次不再顺延" in t:
+                pl["others_keep_place"] = True
+            if "可累积" in t:
+                mixed = [p["id"] for p in _lists(draft) if p["division"] == div["id"] and p.get("ranking") == "mixed"]
+                if mixed:
+                    pl["cumulative_with"] = mixed
+            if re.search(r"不足\d+人,按照?总人数减1录取", t):
+                pl["fewer_entrants"] = "n_minus_1"
+            made.append(_add(draft, pl, s))
+    return made, named[-1]
+
+
+def _label(who: str, div_name: str) -> str:
+    rest = who.replace(div_name, "").removeprefix("各组").strip()
+    return rest or "个人"
+
+
+def _more_lists(whos: list[tuple[int, str]], s: Sentence, div_name: str) -> bool:
+    """Whether another 录取 sentence after ``s`` names the same division."""
+    return any(at > s.index and div_name in who for at, who in whos)
+
+
+def _add(draft: Draft, pl: dict[str, Any], s: Sentence) -> int:
+    lists = _lists(draft)
+    draft.put(("prizes", "lists", len(lists)), pl, s)
+    return len(lists) - 1
+
+
+def _fill(draft: Draft, targets: list[int], s: Sentence) -> None:
+    found = rows(s.norm.split("(")[0] if "单设" in s.norm else s.norm)
+    for i in targets:
+        have = _lists(draft)[i].setdefault("rows", [])
+        have += [r for r in found if r not in have]
+        if _lists(draft)[i].get("kind") == "honour":
+            _lists(draft)[i]["kind"] = "cash"
+        draft.cite(("prizes", "lists", i, "rows"), s)
+
+
+def _special(draft: Draft, s: Sentence, last_div: int | None) -> None:
+    t = s.norm
+    for m in re.finditer(rf"([\u4e00-\u9fff]{{1,5}}组)单设最佳女棋手奖,奖金({NUM})元", t):
+        j = divs.by_name(draft, m.group(1))
+        if j is None:
+            continue
+        div = divs.divisions(draft)[j]
+        rank_id = divs.ranking(draft, j, "F", s)
+        girl = "girl" if divs.is_youth(draft, j) else "woman"
+        at = len(draft.get(("prizes", "special"), []))
+        draft.put(("prizes", "special", at), {
+            "id": f"{div['id']}-best-{girl}", "name": f"{div['name']}最佳女棋手奖", "division": div["id"],
+            "ranking": rank_id, "gender": "F", "places": 1, "kind": "cash", "amount": to_int(m.group(2))}, s)
+        draft.assume(("prizes", "special", at, "cumulative"), True, f"{div['name']}最佳女棋手奖与名次奖",
+                     "最佳女棋手奖能否与名次奖累积？ / Does it add to a place prize?")
+    age_m = re.search(rf"({NUM})岁以上选手第?({NUM})名?(?:至|到|-)第?({NUM})名奖励(.+)", t)
+    if age_m and last_div is not None:
+        age = to_int(age_m.group(1)) or 60
+        div = divs.divisions(draft)[last_div]
+        final = next((st for st in draft.get(("stages",), []) if st["kind"] in ("final", "main")), None)
+        ref = final.get("start") if final else None
+        extra: dict[str, Any] = {"min_age": age}
+        if ref is not None:
+            extra["age_reference"] = ref
+        rank_id = divs.ranking(draft, last_div, f"age{age}", s, name=f"{div['name']}{age}岁以上", **extra)
+        at = len(draft.get(("prizes", "special"), []))
+        gift = age_m.group(4).rstrip("。")
+        draft.put(("prizes", "special", at), {
+            "id": f"{div['id']}-{age}plus", "name": f"{div['name']}{age}岁以上选手第一名至第八名",
+            "division": div["id"], "ranking": rank_id, "min_age": age,
+            "places": to_int(age_m.group(3)), "kind": "gift", "gift": gift}, s)
+        if final:
+            draft.assume(("prizes", "special", at, "age_reference"), final["id"], f"{age}岁以上的年龄计算日",
+                         "年龄按哪一天计算？默认总决赛首日 / On which day is age counted?")
+        draft.assume(("prizes", "special", at, "cumulative"), True, f"{age}岁以上奖与名次奖",
+                     "能否与名次奖累积？ / Does it add to a place prize?")

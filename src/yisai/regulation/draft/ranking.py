@@ -1,0 +1,137 @@
+"""个人名次计算 (criteria in the text's order, 全胜者冠军) and 团体名次计算 (competitions)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from yisai.regulation.draft import divisions as divs
+from yisai.regulation.draft.common import find, first
+from yisai.regulation.draft.model import Draft
+from yisai.regulation.draft.numbers import NUM, to_int
+from yisai.regulation.rules import CRITERION_LABELS, criterion_by_name
+
+_NAMES = sorted([*CRITERION_LABELS.values(), "直胜", "胜局数", "后手胜局数", "逐轮减去对手分",
+                 "小分", "大分"], key=len, reverse=True)
+_RX = re.compile("|".join(re.escape(n) for n in _NAMES))
+
+
+def criteria_in(text: str) -> list[str]:
+    """The criteria a sentence names, in its order (胜对手分 is not read as 对手分)."""
+    out: list[str] = []
+    for m in _RX.finditer(text):
+        found = criterion_by_name(m.group(0))
+        if found and found[0].value not in out:
+            out.append(found[0].value)
+    return out
+
+
+_TEAM_TIES = {"主将台局分": "board1_points", "对手场分": "opponent_match_points", "局分": "board_points",
+              "直胜": "direct", "抽签": "lot"}
+_TEAM_RX = re.compile("|".join(sorted(_TEAM_TIES, key=len, reverse=True)))
+
+
+def read(draft: Draft) -> None:
+    _individual(draft)
+    _teams(draft)
+
+
+def _individual(draft: Draft) -> None:
+    sources = [s for s in draft.sentences if re.search(r"个人名次|区分(个人)?名次|名次计算|名次排列|名次依次按", s.norm)
+               and not re.search(r"团体", s.norm)]
+    criteria: list[str] = []
+    for s in sources:
+        if "全胜者冠军" in s.norm:
+            draft.put(("ranking", "undefeated_champion"), True, s)
+        criteria += [c for c in criteria_in(s.norm) if c not in criteria]
+        draft.cite(("ranking", "criteria"), s)
+    if criteria:
+        draft.put(("ranking", "criteria"), criteria)
+        if "total_score" in criteria:
+            draft.ask(("ranking", "total_score"), "总得分的计算公式",
+                      "规程未定义总得分：默认 总得分 = 积分 + 对手分，对吗？ / How is 总得分 computed?",
+                      "积分 + 对手分")
+        if "sos_cut" in criteria:
+            draft.ask(("ranking", "criteria"), "逐轮减去对手分的方向",
+                      "逐轮减去对手分从第1轮起还是从最后一轮起？ / SOS cut from round 1 or from the last?",
+                      "从第1轮起")
+    else:
+        draft.ask(("ranking", "criteria"), "个人名次计算办法",
+                  "规程未规定个人名次的计算办法：依次比较哪些指标？ / Which tie-breaks, in which order?",
+                  "积分、对手分、累进分")
+    draft.ask(("scoring", "forfeit_counts_in_sos"), "弃权局是否计入对手分",
+              "未下的弃权局是否计入对手分？ / Does a forfeited game count in SOS?", "不计入 (false)")
+
+
+def _teams(draft: Draft) -> None:
+    found = first(draft, r"团体成绩(比较|按|为|计算)|团体名次(计算|按)")
+    comps: list[dict[str, Any]] = []
+    if found:
+        s = found[0]
+        group = [x for x in draft.line_of(s) if x.section == s.section]
+        text = "".join(x.norm for x in group)
+        named = divs.named_in(draft, text)
+        ids = [divs.divisions(draft)[j]["id"] for j in named] or [divs.divisions(draft)[0]["id"]]
+        comp: dict[str, Any] = {"id": "team", "name": "团体", "division": ids[0]}
+        if len(ids) > 1:
+            comp["divisions"] = ids
+        size = re.search(rf"报满({NUM})人", text)
+        comp["size"] = to_int(size.group(1)) if size else draft.get(("teams", "max_players"), 1)
+        if "名次之和" in text:
+            comp["method"] = "sum_of_places"
+        elif "积分之和" in text or "总分" in text:
+            comp["method"] = "sum_of_scores"
+        elif "场分" in text:
+            comp["method"] = "match_points"
+        if comp.get("method") != "match_points":
+            comp["complete_only"] = bool(size) or "报满" in text
+        boards = next((st["format"].get("boards") for st in draft.get(("stages",), [])
+                       if st.get("format", {}).get("kind") == "team_match"), None)
+        if comp.get("method") == "match_points" and boards:
+            comp["size"] = boards
+        if "男、女" in text and "名次" in text:
+            j = named[0] if named else 0
+            comp["place_rankings"] = {"M": divs.ranking(draft, j, "M"), "F": divs.ranking(draft, j, "F")}
+            for k in named[1:]:
+                divs.ranking(draft, k, "M")
+                divs.ranking(draft, k, "F")
+        ties = [_TEAM_TIES[m.group(0)] for m in _TEAM_RX.finditer(text.split("相同", 1)[-1])]
+        if "最高个人名次" in text:
+            ties.append("best_place")
+            if "依次" in text:
+                ties.append("next_place")
+        if ties:
+            comp["tie_breaks"] = ties
+        comp["method_note"] = "；".join(re.sub(r"^团体名次计算[：:]", "", x.text).rstrip("。")
+                                       for x in group if "团体" in x.norm)
+        comps.append(comp)
+        draft.put(("teams", "competitions"), comps, *group)
+        if "method" not in comp:
+            draft.lack(("teams", "competitions", 0, "method"), "团体成绩按名次之和、积分之和还是场分计算？")
+        return
+    for s, m in find(draft, rf"男子团体({NUM})人组队"):
+        women = re.search(rf"女子团体({NUM})人组队", s.norm)
+        scope = first(draft, r"男女团体成绩")
+        j = 0
+        if scope:
+            hit = divs.named_in(draft, scope[0].norm)
+            j = hit[0] if hit else 0
+        div_id = divs.divisions(draft)[j]["id"]
+        rank_id = divs.ranking(draft, j, "mixed")
+        pairs = [("men", "男子团体", "M", to_int(m.group(1)))]
+        if women is not None:
+            pairs.append(("women", "女子团体", "F", to_int(women.group(1))))
+        for cid, name, gender, count in pairs:
+            comps.append({"id": cid, "name": name, "division": div_id, "gender": gender, "size": count,
+                          "ranking": rank_id})
+        draft.put(("teams", "competitions"), comps, s, *([scope[0]] if scope else []))
+        for k in range(len(comps)):
+            base = ("teams", "competitions", k)
+            draft.assume((*base, "method"), "sum_of_scores", "团体成绩计算办法",
+                         "规程未写明团体成绩的计算办法：队员个人积分之和 (sum_of_scores)、名次之和 (sum_of_places)？ "
+                         "/ How are teams ranked?")
+            draft.assume((*base, "tie_breaks"), ["sos", "best_place", "next_place"], "团体成绩相同时",
+                         "团体成绩相同时依次比较什么？ / Team tie-breaks?")
+            draft.assume((*base, "complete_only"), True, "只计报满人数的队",
+                         "不足人数的队是否计算团体成绩？ / Are incomplete teams ranked?")
+        return

@@ -1,0 +1,361 @@
+"""赛程: stages (海选/分站/复赛/总决赛, or one main stage), their dates, venues, platforms,
+periods, formats (积分编排, 分AB组+同名次决赛, 循环, 淘汰, 积分晋级制), time control and
+the online qualifier's points and disconnection rules."""
+
+from __future__ import annotations
+
+import re
+from datetime import time
+from typing import Any
+
+from yisai.regulation.draft import divisions as divs
+from yisai.regulation.draft.common import after_colon, clause, find, first
+from yisai.regulation.draft.model import Draft
+from yisai.regulation.draft.numbers import NUM, date_range, make_date, to_int
+from yisai.regulation.draft.text import Sentence
+
+KINDS = (  # (id, kind, words, label)
+    ("online", "online_qualifier", ("网络海选", "线上海选"), "网络海选赛"),
+    ("regional", "regional", ("分站赛",), "线下分站赛"),
+    ("semifinal", "semi_final", ("复赛",), "复赛"),
+    ("final", "final", ("总决赛",), "总决赛"),
+)
+
+
+def stages(draft: Draft) -> list[dict[str, Any]]:
+    return draft.doc.setdefault("stages", [])
+
+
+def stage_of(draft: Draft, text: str) -> int | None:
+    """The stage a phrase names (线上海选赛 → online), or the only stage."""
+    for i, st in enumerate(stages(draft)):
+        words = next((w for sid, _, w, _ in KINDS if sid == st["id"]), ())
+        if any(w in text for w in words):
+            return i
+    return 0 if len(stages(draft)) == 1 else None
+
+
+def stage_index(draft: Draft, stage_id: str) -> int | None:
+    return next((i for i, st in enumerate(stages(draft)) if st["id"] == stage_id), None)
+
+
+def read(draft: Draft) -> None:
+    all_ids = [d["id"] for d in divs.divisions(draft)]
+    present = [k for k in KINDS if any(any(w in s.norm for w in k[2]) for s in draft.sentences)]
+    if not present:
+        draft.put(("stages", 0), {"id": "main", "name": "比赛", "kind": "main", "divisions": all_ids})
+    for at, (sid, kind, words, label) in enumerate(present):
+        draft.put(("stages", at), {"id": sid, "name": label, "kind": kind, "divisions": all_ids})
+        _phase(draft, at, words, label)
+    _dates(draft)
+    _venues(draft)
+    for i, st in enumerate(stages(draft)):
+        if st["kind"] == "online_qualifier":
+            _ladder(draft, i)
+    _formats(draft)
+    _time_controls(draft)
+    for i, st in enumerate(stages(draft)):
+        if "format" not in st:
+            stage_words: tuple[str, ...] = next((w for sid, _, w, _ in KINDS if sid == st["id"]), ())
+            found = next(((s, m) for s, m in find(draft, "组织形式另行通知")
+                          if any(w in s.norm for w in stage_words)),
+                         None) or first(draft, "组织形式另行通知")
+            draft.put(("stages", i, "format"), {"kind": "announced_later", "note": "组织形式另行通知"},
+                      *([found[0]] if found else []))
+            if not found:
+                draft.ask(("stages", i, "format"), f"{st['name']}的赛制",
+                          f"{st['name']}采用什么赛制（积分编排制、循环赛、淘汰赛）？ / Which system?",
+                          "另行通知 (announced_later)")
+
+
+def _phase(draft: Draft, at: int, words: tuple[str, ...], label: str) -> None:
+    for s in draft.sentences:
+        if "阶段" not in s.norm:
+            continue
+        pos = min((s.norm.find(w) for w in words if w in s.norm), default=-1)
+        if pos < 0:
+            continue
+        phases = [(m.start(), to_int(m.group(1))) for m in re.finditer(rf"第({NUM})阶段", s.norm[:pos])]
+        if phases and phases[-1][1]:
+            phase = phases[-1][1]
+            draft.put(("stages", at, "phase"), phase, s)
+            draft.put(("stages", at, "name"), f"第{'一二三四五'[phase - 1] if phase <= 5 else phase}阶段·{label}")
+            seg = s.norm[pos:pos + 30]
+            scope = re.match(r"[^,、()]*\(([^)]*)\)", seg)
+            if scope:
+                named = divs.named_in(draft, scope.group(1))
+                if named:
+                    draft.put(("stages", at, "divisions"),
+                              [divs.divisions(draft)[j]["id"] for j in named], s)
+            return
+
+
+def _dates(draft: Draft) -> None:
+    year = draft.year
+    for s in draft.sentences:
+        if not s.under("日期", "时间", "日程") and not re.match(r"^(比赛)?时间[:：]", s.norm):
+            continue
+        if "出生" in s.norm or s.under("资格"):
+            continue
+        found = date_range(s.norm, year)
+        if found is None:
+            continue
+        i = stage_of(draft, s.norm.split(":")[0] if ":" in s.norm else s.norm)
+        if i is None:
+            continue
+        if re.match(r"^第\d+期", s.norm):
+            continue
+        draft.put(("stages", i, "start"), found[0], s)
+        draft.put(("stages", i, "end"), found[1], s)
+        month = found[0].month
+        m = re.search(r"(?:其中|,)(?:\d{1,2}月)?(\d{1,2})[号日](?:\d{1,2}:\d{2}|[上中下]午)?报到", s.norm)
+        if m:
+            day = make_date(found[0].year, month, int(m.group(1)))
+            draft.put(("stages", i, "check_in"), day, s)
+        m = re.search(r"(\d{1,2})[号日]([上中下]午)?离会", s.norm)
+        if m:
+            day = make_date(found[1].year, found[1].month, int(m.group(1)))
+            draft.put(("stages", i, "departure"), f"{day} {m.group(2) or ''}离会", s)
+    periods = []
+    first_day = first(draft, r"每期的?首日比赛从(\d{1,2})[点时:]")
+    for s, m in find(draft, r"^第(\d+)期(.*)"):
+        found = date_range(m.group(2), year)
+        if not found:
+            continue
+        period: dict[str, Any] = {"number": int(m.group(1)), "start": found[0], "end": found[1]}
+        if first_day and int(first_day[1].group(1)) < 24:
+            period["first_day_start"] = time(int(first_day[1].group(1)))
+        periods.append(period)
+        i = stage_of(draft, "网络海选")
+        if i is not None:
+            draft.cite(("stages", i, "periods"), s)
+    i = stage_of(draft, "网络海选")
+    if periods and i is not None and stages(draft)[i]["kind"] == "online_qualifier":
+        draft.put(("stages", i, "periods"), periods, *([first_day[0]] if first_day else []))
+    for s, _ in find(draft, r"平行赛事|无递进关系"):
+        i = stage_of(draft, "网络海选")
+        if i is not None:
+            draft.put(("stages", i, "details_note"), re.sub(r"^说明[：:]", "", clause(s)), s)
+
+
+def _venues(draft: Draft) -> None:
+    for s in draft.sentences:
+        if s.under("地点") and ":" in s.norm:
+            head = s.norm.split(":", 1)[0]
+            if head in ("时间", "报到时间"):
+                continue
+            if s.under("报到"):
+                continue
+            i = stage_of(draft, head) if head not in ("地点", "比赛地点") else stage_of(draft, "")
+            if i is not None and not s.under("平台"):
+                draft.put(("stages", i, "venue"), after_colon(s).rstrip("。"), s)
+            elif s.under("平台"):
+                _platform(draft, s, head)
+        elif re.match(r"^地点:", s.norm):
+            i = stage_of(draft, "")
+            if i is not None:
+                draft.put(("stages", i, "venue"), after_colon(s).rstrip("。"), s)
+
+
+def _platform(draft: Draft, s: Sentence, head: str) -> None:
+    i = stage_of(draft, "网络海选")
+    body = after_colon(s).rstrip("。")
+    name = re.split(r"[（(]", body)[0]
+    for j in divs.named_in(draft, head):
+        div_id = divs.divisions(draft)[j]["id"]
+        if i is not None:
+            draft.put(("stages", i, "platforms", div_id), body, s)
+        draft.put(("divisions", j, "platform"), name, s)
+
+
+def _ladder(draft: Draft, i: int) -> None:
+    fmt: dict[str, Any] = {"kind": "online_ladder"}
+    path = ("stages", i, "format")
+    srcs: list[Sentence] = [s for s, _ in find(draft, r"积分晋级制")]
+    for s, m in find(draft, rf"胜得?({NUM})分"):
+        if "晋级" in s.norm or "匹配" in s.norm:
+            fmt["win"] = to_int(m.group(1))
+            loss = re.search(r"负(?:得|扣)?(-?\d+)分", s.norm)
+            if loss:
+                fmt["loss"] = -abs(int(loss.group(1)))
+            esc = re.search(r"逃跑(?:扣除|扣|得)(-?\d+)分", s.norm)
+            if esc:
+                fmt["escape"] = -abs(int(esc.group(1)))
+            opp = re.search(r"对手得(\d+)分", s.norm)
+            if opp:
+                fmt["escape_opponent"] = int(opp.group(1))
+            srcs.append(s)
+    quotas: dict[str, int] = {}
+    pools: dict[str, list[str]] = {}
+    for s, _ in find(draft, r"每期录取前"):
+        for m in re.finditer(rf"([\u4e00-\u9fff]{{1,4}}组)每期录取前({NUM})名", s.norm):
+            j = divs.by_name(draft, m.group(1))
+            n = to_int(m.group(2))
+            if n is None:
+                continue
+            if j is not None:
+                quotas[divs.divisions(draft)[j]["id"]] = n
+            else:
+                children = [d["id"] for d in divs.divisions(draft) if d.get("parent") == m.group(1)]
+                if children:
+                    key = divs.IDS.get(m.group(1).removesuffix("组"), "pool")
+                    pools[key] = children
+                    quotas[key] = n
+        if "胜局数" in s.norm:
+            fmt["tie_break"] = ["wins"]
+        fmt["all_tied_qualify"] = "并列一同晋级" in s.norm
+        if "总决赛" in s.norm:
+            fmt["qualifies_for"] = "final"
+        srcs.append(s)
+    if pools:
+        fmt["pools"] = pools
+    if quotas:
+        fmt["qualifiers"] = quotas
+        used = {d for p in pools.values() for d in p} | set(quotas)
+        draft.put(("stages", i, "divisions"), [d["id"] for d in divs.divisions(draft) if d["id"] in used])
+    else:
+        draft.lack((*path, "qualifiers"), "网络海选赛每期录取多少名？ / How many qualify per period?")
+    found = first(draft, rf"({NUM})个工作日内")
+    if found:
+        fmt["confirm_within_working_days"] = to_int(found[1].group(1))
+        srcs.append(found[0])
+    found = first(draft, r"可重新参加下一期")
+    if found:
+        fmt["may_replay_next_period"] = True
+        srcs.append(found[0])
+    found = first(draft, r"比赛时间为(全天任意时段.*)")
+    if found:
+        fmt["play_hours"] = clause(found[0]).split("比赛时间为", 1)[1]
+        srcs.append(found[0])
+    draft.put(path, fmt, *srcs)
+    draft.ask((*path, "earlier_qualifier_place"), "前期已晋级棋手在后一期再次进入录取名次",
+              "已在前一期晋级的棋手再次名列前茅时，名额是否顺延给下一名？ / Does the place pass on?",
+              "kept（名额不顺延）")
+    draft.ask((*path, "guardian_under_age"), "未成年晋级选手的监护人信息",
+              "未成年晋级选手是否须填写监护人？几岁以下？ / Must minors give a guardian?", "18")
+    for s, _ in find(draft, r"全天任意时段|线上赛全程免费"):
+        if "免费" in s.norm:
+            draft.put(("stages", i, "fee_note"), clause(s), s)
+    for s in draft.sentences:
+        if s.under("线上赛") and s.under("参赛资格") and "均可报名" in s.norm:
+            draft.put(("stages", i, "entry_note"), clause(s), s)
+    for s, m in find(draft, rf"断线总时长超过({NUM})分钟"):
+        rules: dict[str, Any] = {"max_total_absence_seconds": (to_int(m.group(1)) or 0) * 60}
+        times = re.search(rf"断线次数(?:大于|超过)({NUM})次", s.norm)
+        if times:
+            rules["max_disconnections"] = to_int(times.group(1))
+        each = re.search(rf"每次中断超过({NUM})秒", s.norm)
+        if each:
+            rules["disconnection_after_seconds"] = to_int(each.group(1))
+        draft.put(("stages", i, "disconnection"), rules, s)
+        draft.ask(("stages", i, "disconnection", "short_absences_count_in_total"), "断线总时长",
+                  "断线总时长是否计入不足一次断线的短暂中断？ / Do short absences count in the total?",
+                  "计入 (true)")
+
+
+def _format_of(draft: Draft, s: Sentence) -> dict[str, Any] | None:
+    t = s.norm
+    boards = re.search(rf"每场({NUM})台", t)
+    if boards and ("循环" in t or "积分编排" in t):
+        fmt: dict[str, Any] = {"kind": "team_match", "system": "round_robin" if "循环" in t else "swiss",
+                               "boards": to_int(boards.group(1)), "competition": "team"}
+        rounds = re.search(rf"(?:赛|共)({NUM})轮", t)
+        if rounds:
+            fmt["rounds"] = to_int(rounds.group(1))
+        for x in draft.sentences:
+            match = re.search(rf"胜一场得({NUM})分,平一场得({NUM})分,负一场得({NUM})分", x.norm)
+            if match:
+                fmt["match_points"] = dict(zip(("win", "draw", "loss"), (to_int(g) for g in match.groups()),
+                                               strict=True))
+                draft.cite(("stages", 0, "format"), x)
+            board = re.search(r"每盘胜局得(\d+(?:\.\d)?)分,和局得(\d+(?:\.\d)?)分,负局得(\d+(?:\.\d)?)分", x.norm)
+            if board:
+                fmt["board_points"] = dict(zip(("win", "draw", "loss"), (float(g) for g in board.groups()),
+                                               strict=True))
+        return fmt
+    if ("循环" in t and "小组" in t) or "单循环" in t:
+        groups = re.search(r"分为([A-H](?:、?[A-H]){0,7})(?:[一二三四五六七八]个)?小?组", t)
+        fmt = {"kind": "round_robin", "groups": re.findall(r"[A-H]", groups.group(1)) if groups else ["A"]}
+        fmt["split"] = "lot" if "抽签分" in t else "snake"
+        out = re.search(rf"各(?:小)?组前({NUM})名(?:出线|进入)", t)
+        if out and "淘汰" in t:
+            fmt["knockout"] = {"qualifiers_per_group": to_int(out.group(1)),
+                               "third_place": bool(re.search(r"三、四名决赛|季军赛|第三名决赛", t))}
+        return fmt
+    if "分AB组" in t or "分A、B组" in t:
+        m = re.search(rf"分A、?B组赛?({NUM})轮", t)
+        final = re.search(rf"第({NUM})轮各组前({NUM})名同名次决赛", t)
+        if m and final:
+            return {"kind": "two_group_swiss", "groups": ["A", "B"], "group_rounds": to_int(m.group(1)),
+                    "placement_final": {"round": to_int(final.group(1)), "top": to_int(final.group(2))}}
+    if "积分编排" in t or "瑞士制" in t:
+        fmt = {"kind": "swiss"}
+        m = re.search(rf"(暂定)?(?:赛|共|比赛)?({NUM})轮", t)
+        if m and "第" not in t[max(m.start() - 1, 0):m.start() + 1]:
+            fmt["rounds"] = to_int(m.group(2))
+            if m.group(1) or "视报名" in t:
+                fmt["rounds_provisional"] = True
+        return fmt
+    return None
+
+
+def _formats(draft: Draft) -> None:
+    for s in draft.sentences:
+        fmt = _format_of(draft, s)
+        if fmt is None:
+            continue
+        head = s.norm.split(":")[0] if ":" in s.norm else s.norm
+        i = stage_of(draft, head)
+        if i is None:
+            continue
+        st = stages(draft)[i]
+        named = [divs.divisions(draft)[j]["id"] for j in divs.named_in(draft, head)]
+        if "format" not in st:
+            draft.put(("stages", i, "format"), fmt, s)
+            if fmt["kind"] == "two_group_swiss":
+                draft.assume(("stages", i, "format", "split"), "snake", "分组方式",
+                             "A、B组如何分：按段位/等级分蛇形 (snake) 还是抽签 (lot)？ / How are the groups split?")
+                draft.assume(("stages", i, "format", "placement_final", "below_rule"), "interleave",
+                             "同名次决赛以外的名次",
+                             "同名次决赛以外的名次如何排列？默认按组内名次交替排列A、B组 / Places below the final?")
+            if "rounds" not in fmt and fmt["kind"] == "swiss":
+                draft.ask(("stages", i, "format", "rounds"), "轮数",
+                          "比赛共几轮？规程说视报名情况而定 / How many rounds?", "视报名情况而定（不填）")
+        else:
+            for div_id in named:
+                draft.put(("stages", i, "formats_by_division", div_id), fmt, s)
+            if "rounds" not in fmt:
+                draft.ask(("stages", i, "formats_by_division"), "轮数",
+                          f"{'、'.join(named)} 共几轮？规程说视报名情况而定 / How many rounds?",
+                          "视报名情况而定（不填）")
+    for s, _ in find(draft, r"比赛细则将在|具体比赛细则|细则将在"):
+        head = s.norm.split(":")[0] if ":" in s.norm else ""
+        i = stage_of(draft, head) if head else None
+        if i is None:
+            i = stage_index(draft, "final") if "竞赛补充规定" in s.norm else None
+        if i is None:
+            continue
+        text = after_colon(s) if ":" in s.norm else s.text
+        text = text.rstrip("。")
+        if stages(draft)[i]["kind"] == "regional" and "若干场" in text:
+            text = "设若干场，" + text.split("，", 1)[-1].replace("比赛细则", "比赛细则")
+        draft.put(("stages", i, "details_note"), text, s)
+
+
+def _time_controls(draft: Draft) -> None:
+    for s, m in find(draft, rf"每方({NUM})分钟(?:后|,)?(?:,)?(?:({NUM})次({NUM})秒读秒)?"):
+        head = s.norm.split(":")[0] if ":" in s.norm else ""
+        i = stage_of(draft, head) if head else stage_of(draft, "")
+        if i is None:
+            continue
+        tc: dict[str, Any] = {"main_minutes": to_int(m.group(1))}
+        if m.group(2):
+            tc["byoyomi_periods"] = to_int(m.group(2))
+            tc["byoyomi_seconds"] = to_int(m.group(3))
+        tc["loss_on_time"] = "超时判负" in s.norm
+        draft.put(("stages", i, "time_control"), tc, s)
+    for i, st in enumerate(stages(draft)):
+        if "time_control" not in st and st["kind"] in ("final", "main"):
+            draft.ask(("stages", i, "time_control"), f"{st['name']}用时",
+                      f"{st['name']}每方用时多少、几次读秒？规程未写明 / Time control of this stage?",
+                      "不填（见补充规定）")
