@@ -20,8 +20,8 @@ from yisai.reach.senders import OutboxSms, ProviderAccount, TencentCloudSms
 from yisai.services import notices
 from yisai.services.context import Context, open_context
 from yisai.services.errors import Refused
-from yisai.services.identity import Actor, Role
 from yisai.services.events import create_event
+from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings
 from yisai.store import notice_rows
 
