@@ -96,6 +96,11 @@ KINDS: dict[str, NoticeKind] = {k.key: k for k in (
 )}  # fmt: skip
 
 
+def signed(text: Text, sign: str = "弈赛") -> Text:
+    """A message as the phone shows it: the provider puts the approved signature in front."""
+    return Text(f"【{sign}】{text.zh}", f"[{sign if sign != '弈赛' else 'yisai'}] {text.en}")
+
+
 def kind_of(key: str) -> NoticeKind:
     """The kind by its key (KeyError for an unknown one: a programming error, not user input)."""
     return KINDS[key]
@@ -153,7 +158,7 @@ def retry_delay(attempts: int) -> timedelta | None:
 
 def budget_alert_due(used: int, budget: int) -> bool:
     """Whether ``used`` messages of a day's ``budget`` reach the alert level (80 %)."""
-    return budget > 0 and used * 10 >= budget * int(ALERT_SHARE * 10)
+    return budget > 0 and used >= budget * ALERT_SHARE
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Protocol
 
 from yisai.i18n import Text
+from yisai.qualifier.notices import KINDS, SIGN_IN_CODE, signed
 
 log = logging.getLogger("yisai.qualifier.otp")
 
@@ -49,8 +50,8 @@ def matches(salt: str, phone: str, code: str, expected: str) -> bool:
 
 
 def code_message(code: str, minutes: int) -> Text:
-    return Text(f"【弈赛】您的登录验证码为 {code}，{minutes} 分钟内有效。请勿告诉他人。",
-                f"[yisai] Your sign-in code is {code}, valid for {minutes} minutes. Do not share it.")
+    """The sign-in code's SMS as the player receives it (the wording is the notice kind's)."""
+    return signed(KINDS[SIGN_IN_CODE].render({"code": code, "minutes": str(minutes)}))
 
 
 class CodeSender(Protocol):

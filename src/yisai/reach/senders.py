@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass, field
 
 from yisai.i18n import Text
-from yisai.qualifier.notices import KINDS, SendFailed, Sms
+from yisai.qualifier.notices import KINDS, SendFailed, Sms, signed
 from yisai.qualifier.otp import OutboxSender
 
 log = logging.getLogger("yisai.reach")
@@ -32,7 +32,7 @@ class OutboxSms:
         self.count = 0
 
     def deliver(self, sms: Sms) -> str:
-        self.outbox.send(sms.phone, sms.text.render("zh"))
+        self.outbox.send(sms.phone, signed(sms.text).render("zh"))
         self.count += 1
         return f"outbox-{sms.notice_id}"
 
