@@ -26,6 +26,7 @@ from typing import Any
 
 from yisai.i18n import Text
 from yisai.qualifier.notices import (
+    FEE_DUE,
     KINDS,
     SIGN_IN_CODE,
     NoticeLimits,
@@ -35,6 +36,7 @@ from yisai.qualifier.notices import (
     budget_alert_due,
     retry_delay,
 )
+from yisai.registry.entry import EntryStatus
 from yisai.services.context import Context, Work
 from yisai.services.errors import InputError, NotFoundError, Refused
 from yisai.services.events import resolve_event
@@ -109,7 +111,8 @@ def enqueue(work: Work, kind: str, phone: str | None, params: dict[str, Any], *,
         reason = "no_phone"
     elif spec.optional and event_id is not None and kind in rows.settings(work.session, event_id).off:
         reason = "switched_off"
-    elif spec.optional and account.isdigit() and rows.opted_out(work.session, int(account)):
+    elif spec.optional and (rows.opted_out(work.session, int(account)) if account.isdigit()
+                            else rows.phone_opted_out(work.session, phone)):  # fmt: skip
         reason = "opted_out"
     budget = budget_of(work, event_id) if event_id is not None else 0
     used = rows.used_on(work.session, event_id, work.now.date()) if event_id is not None else 0
@@ -291,6 +294,23 @@ def requeue(work: Work, notice_id: int) -> NoticeView:
     return _view(rows.get(work.session, notice_id) or found)
 
 
+def remind_fees(work: Work, event_ref: str | int) -> int:
+    """Queue a fee-due SMS to every entry (pending or approved) whose fee is not paid, at most
+    one a day per entry; returns how many notices were made (queued, or held back with why)."""
+    work.require(Action.NOTICES)
+    event = resolve_event(work, event_ref)
+    players = work.repo.players_by_id(event.id)
+    queued = 0
+    for e in work.repo.list_entries(event.id, status=(EntryStatus.PENDING, EntryStatus.APPROVED)):
+        if e.fee_due <= 0 or e.fee_paid:
+            continue
+        person = players.get(e.player_id)
+        made = enqueue(work, FEE_DUE, person.phone if person else None, {"event": event.name, "amount": e.fee_due},
+                       key=f"fee:{event.id}:{e.id}:{work.now:%Y%m%d}", event_id=event.id)  # fmt: skip
+        queued += made is not None
+    return queued
+
+
 def _kind(key: str) -> str:
     if key not in KINDS or not KINDS[key].optional:
         optional = [k for k, v in KINDS.items() if v.optional]
@@ -341,5 +361,5 @@ def set_my_opt_out(work: Work, out: bool) -> None:
 
 
 __all__ = ["NoticeSummary", "NoticeView", "PassResult", "check_budget", "enqueue", "masked", "my_opt_out",
-           "notice_list", "notice_summary", "phone_of_account", "requeue", "set_budget", "set_my_opt_out",
+           "notice_list", "notice_summary", "phone_of_account", "remind_fees", "requeue", "set_budget", "set_my_opt_out",
            "switch_kind", "work_queue"]  # fmt: skip

@@ -17,6 +17,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from yisai.store.models import UserRow
 from yisai.store.notice_models import NoticeOptOutRow, NoticeRow, NoticeSettingsRow
 
 COSTING = ("queued", "sending", "sent")  # states that count against a day's budget
@@ -132,6 +133,13 @@ def used_on(s: Session, event_id: int, day: date) -> int:
 
 def opted_out(s: Session, user_id: int) -> bool:
     return s.get(NoticeOptOutRow, user_id) is not None
+
+
+def phone_opted_out(s: Session, phone: str) -> bool:
+    """Whether an account with this mobile number opted out (a registered player who also signs
+    in on the site with that number)."""
+    q = select(NoticeOptOutRow.user_id).join(UserRow, UserRow.id == NoticeOptOutRow.user_id).where(UserRow.phone == phone)
+    return s.scalar(q.limit(1)) is not None
 
 
 def set_opt_out(s: Session, user_id: int, out: bool, now: datetime) -> None:
