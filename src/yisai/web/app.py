@@ -65,13 +65,15 @@ HTTP_WORDS = {404: Text("没有这个页面或对象", "not found"), 405: Text("
 def create_app(settings: Settings, *, secret: str | None = None, secure_cookies: bool = False,
                refresh_seconds: float = 2.0, qualifier_event: str | None = None,
                dev_outbox: bool = False, redis_url: str | None = None,
-               spectator_delay: float | None = None, sms: SmsConfig | None = None) -> FastAPI:
+               spectator_delay: float | None = None, sms: SmsConfig | None = None,
+               notice_seconds: float = notices.WORKER_SECONDS) -> FastAPI:
     """The app over the database of ``settings`` (its clock is the server's clock); a public
     table is re-rendered at most every ``refresh_seconds`` while results come in. With
     ``qualifier_event`` the live games and the players' pages (/play) are served; ``dev_outbox``
     shows the sign-in codes the outbox sender kept (/play/dev/outbox), for development only.
     ``sms`` (read by the entry point, ``yisai.reach.config``) names the SMS provider and the
-    limits; without it notices go to the developer outbox."""
+    limits; without it notices go to the developer outbox. The notice worker looks for due
+    notices every ``notice_seconds`` (and right after a request that queued a code)."""
     sms = sms or SmsConfig()
     ctx = open_context(replace(settings, notice_limits=sms.limits))
     play_state = play.PlayState(qualifier_event, dev_outbox)
@@ -82,7 +84,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
         duties = None
         if qualifier_event:  # reminders before the confirmation deadline, lapses after it
             duties = asyncio.create_task(qualification.run_duties(ctx, qualifier_event))
-        worker = asyncio.create_task(notices.run_notice_worker(ctx, sender))  # the SMS queue
+        worker = asyncio.create_task(notices.run_notice_worker(ctx, sender, notice_seconds))  # the SMS queue
         yield
         await stop_task(duties)
         await stop_task(worker)
