@@ -72,12 +72,12 @@ KINDS: dict[str, NoticeKind] = {k.key: k for k in (
                "starting {time}.",
                ("event", "round", "table", "colour", "opponent", "time")),
     NoticeKind(PLACE_TO_CONFIRM, Text("晋级待确认", "place to confirm"),
-               "恭喜您在{event}第{period}期晋级总决赛，请于{deadline}24:00前在参赛平台完善参赛信息，逾期视为弃权。",
+               "恭喜您在{event}第{period}期晋级总决赛，请于{deadline}当天24:00前在参赛平台完善参赛信息，逾期视为弃权。",
                "You qualified for the final of {event} in period {period}. Complete your entry details "
                "by {deadline} 24:00 Beijing time, or the place lapses.",
                ("event", "period", "deadline")),
     NoticeKind(CONFIRM_REMINDER, Text("确认截止提醒", "confirmation reminder"),
-               "提醒：您在{event}的总决赛名额须于{deadline}24:00前完善参赛信息，逾期默认视为弃权。",
+               "提醒：您在{event}的总决赛名额须于{deadline}当天24:00前完善参赛信息，逾期默认视为弃权。",
                "Reminder: complete your final entry details for {event} by {deadline} 24:00 Beijing "
                "time, or the place lapses.",
                ("event", "deadline")),
