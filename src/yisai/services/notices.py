@@ -127,7 +127,10 @@ def enqueue(work: Work, kind: str, phone: str | None, params: dict[str, Any], *,
                     {"kind": kind, "to": masked(phone or ""), "state": state, "reason": reason})  # fmt: skip
     if state == "queued" and event_id is not None and budget:
         _alert(work, event_id, used + 1, budget)
-    work.emit("notice_queued" if state == "queued" else "notice_skipped", event_id, notice=notice, notice_kind=kind)
+    if state == "queued":
+        work.emit("notice_queued", event_id, notice=notice, notice_kind=kind)
+    else:
+        work.emit("notice_skipped", event_id, notice=notice, notice_kind=kind, reason=reason)
     return notice
 
 
