@@ -1,9 +1,7 @@
-"""One-time sign-in codes by mobile number: the code itself and how it is delivered (pluggable).
-
-``CodeSender`` is anything with ``send(phone, text)``. The default, ``OutboxSender``, sends
-nothing: it keeps the messages for a developer outbox page and writes them to the log, so the
-qualifier runs with no SMS provider. A real provider's adapter implements the same method.
-The front end calls the sender only after the transaction that stored the code has committed.
+"""One-time sign-in codes by mobile number: the code itself, its message, and the developer
+outbox. A code is delivered as an SMS notice (``yisai.qualifier.notices``) by the notice worker;
+with no SMS provider configured, ``OutboxSender`` keeps the messages for a developer outbox page
+and writes them to the log, so the qualifier runs without one.
 """
 
 from __future__ import annotations
@@ -16,7 +14,6 @@ import secrets
 from collections import deque
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
 
 from yisai.i18n import Text
 from yisai.qualifier.notices import KINDS, SIGN_IN_CODE, signed
@@ -54,10 +51,6 @@ def code_message(code: str, minutes: int) -> Text:
     return signed(KINDS[SIGN_IN_CODE].render({"code": code, "minutes": str(minutes)}))
 
 
-class CodeSender(Protocol):
-    def send(self, phone: str, text: str) -> None: ...
-
-
 @dataclass(frozen=True, slots=True)
 class OutboxMessage:
     phone: str
@@ -80,5 +73,5 @@ class OutboxSender:
         return next((m for m in reversed(self.messages) if m.phone == phone), None)
 
 
-__all__ = ["CODE_DIGITS", "CodeSender", "OutboxMessage", "OutboxSender", "code_message", "digest",
+__all__ = ["CODE_DIGITS", "OutboxMessage", "OutboxSender", "code_message", "digest",
            "matches", "new_code", "normalise_phone"]  # fmt: skip
