@@ -175,15 +175,15 @@ def test_switches_opt_out_budget_and_the_80_percent_alert(db_url: str) -> None:
             notices.switch_kind(w, event, FEE_DUE, on=False)
             off = notices.enqueue(w, FEE_DUE, "13900000001", {"event": "e", "amount": "1"}, key="a", event_id=event)
             notices.switch_kind(w, event, FEE_DUE, on=True)
-            user = w.repo.add_user("13900000002", "选手", "player", None, phone="13900000002")
+            user = w.repo.add_user("13800000002", "选手", "player", None, phone="13800000002")
         player = Actor(id=str(user.id), name="选手", role=Role.PLAYER)
         with ctx.work(player) as w:
             notices.set_my_opt_out(w, True)
             assert notices.my_opt_out(w)
         with ctx.work() as w:
-            out = notices.enqueue(w, FEE_DUE, "13900000002", {"event": "e", "amount": "1"}, key="b",
+            out = notices.enqueue(w, FEE_DUE, "13800000002", {"event": "e", "amount": "1"}, key="b",
                                   event_id=event, account=str(user.id))  # fmt: skip
-            code = notices.enqueue(w, SIGN_IN_CODE, "13900000002", {"code": "1", "minutes": "5"}, key="c",
+            code = notices.enqueue(w, SIGN_IN_CODE, "13800000002", {"code": "1", "minutes": "5"}, key="c",
                                    event_id=event, account=str(user.id))  # fmt: skip  # a code is never refused
         with ctx.work() as w:
             views = {v.id: v for v in notices.notice_list(w, event)}
