@@ -187,8 +187,10 @@ def _outcome(ctx: Context, notice: NoticeRecord, token: str, sender: Sender) -> 
                         error=words, next_at=work.now + (delay or timedelta(0)),
                         params=notice.params if state == "queued" else _wiped(notice.kind, notice.params))  # fmt: skip
             log.warning("SMS notice %s %s: %s", notice.id, state, failure.reason.en)
-        work.repo.audit(notice.event_id, "deliver", "notice", notice.id, {"state": "sending"},
-                        {"state": state, "provider": sender.name, "attempt": notice.attempts,
+        # Not on the event's own audit stream: its newest line is the event's change stamp (page
+        # caches), and a message leaving changes no page. The line names the event instead.
+        work.repo.audit(None, "deliver", "notice", notice.id, {"state": "sending"},
+                        {"state": state, "event": notice.event_id, "provider": sender.name, "attempt": notice.attempts,
                          **({"error": failure.code} if failure else {})})  # fmt: skip
     return state
 
@@ -204,8 +206,8 @@ def work_queue(ctx: Context, sender: Sender, *, limit: int = 50, worker: str = "
             rows.set_state(work.session, stale.id, state="failed", reason="unknown", params=_wiped(stale.kind, stale.params),
                            error="发送中断, 无法确定是否送达 (未自动重发) / the worker stopped mid-send: "
                                  "delivery unknown (not resent automatically)")  # fmt: skip
-            work.repo.audit(stale.event_id, "deliver", "notice", stale.id, {"state": "sending"},
-                            {"state": "failed", "error": "unknown"})  # fmt: skip
+            work.repo.audit(None, "deliver", "notice", stale.id, {"state": "sending"},
+                            {"state": "failed", "event": stale.event_id, "error": "unknown"})  # fmt: skip
     counts = {"sent": 0, "queued": 0, "failed": 0}
     for notice in claimed:
         counts[_outcome(ctx, notice, token, sender)] += 1
