@@ -8,7 +8,6 @@ from datetime import datetime
 import pytest
 
 from tests.qualification.conftest import player
-from yisai.qualifier.otp import OutboxSender
 from yisai.services import live
 from yisai.services import qualification as q
 from yisai.services.context import Context
@@ -20,19 +19,18 @@ from yisai.web.qualification import qualifier_duties
 
 def test_scheduled_passes_remind_once_then_lapse(closed: tuple[Context, SimClock, live.LiveConfig]) -> None:
     ctx, clock, _ = closed
-    sender = OutboxSender()
     event = str(closed[2].event_id)
     clock.now = datetime(2025, 6, 6, 9, 0)  # four days before the deadline day (6/10): nothing due
-    qualifier_duties(ctx, event, sender)
+    qualifier_duties(ctx, event)
     with ctx.work(player("T04")) as work:
         assert [n.kind for n in q.my_notices(work, None)] == ["qualified"]
     clock.now = datetime(2025, 6, 7, 9, 0)
-    qualifier_duties(ctx, event, sender)
-    qualifier_duties(ctx, event, sender)  # a second pass (or a second worker) adds nothing
+    qualifier_duties(ctx, event)
+    qualifier_duties(ctx, event)  # a second pass (or a second worker) adds nothing
     with ctx.work(player("T04")) as work:
         assert sorted(n.kind for n in q.my_notices(work, None)) == ["qualified", "reminder_3"]
     clock.now = datetime(2025, 6, 11, 0, 0)  # the tenth working day ended at 24:00
-    qualifier_duties(ctx, event, sender)
+    qualifier_duties(ctx, event)
     with ctx.work() as work:
         lapsed = q.all_places(work, None, "lapsed")
         assert len(lapsed) == 40 and not q.all_places(work, None, "qualified")
@@ -57,7 +55,7 @@ def test_scheduled_pass_computes_the_signals_of_finished_games(
     with ctx.work() as work:
         waiting = rows.games_without_signals(work.session, cfg.event_id)
     assert len(waiting) == 77  # 37 × 2 + 3 games of the fixture, none reviewed yet
-    qualifier_duties(ctx, str(cfg.event_id), OutboxSender())
+    qualifier_duties(ctx, str(cfg.event_id))
     with ctx.work() as work:
         assert rows.games_without_signals(work.session, cfg.event_id) == []
         queued = rows.signal_queue(work.session, cfg.event_id, 100)

@@ -98,7 +98,10 @@ def test_an_out_of_date_schema_is_refused_until_db_upgrade(db_url: str, tmp_path
     from yisai.store.database import _alembic_config
 
     engine = create_engine(db_url)
-    from yisai.store import qualification_models  # noqa: F401 (puts the qualifier's tables on Base)
+    from yisai.store import (
+        notice_models,  # noqa: F401 (and the notices' tables)
+        qualification_models,  # noqa: F401 (puts the qualifier's tables on Base)
+    )
     from yisai.store.models import Base
 
     # Every table the program knows, in dependency order: the qualifier's tables are on Base only

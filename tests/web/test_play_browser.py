@@ -57,7 +57,7 @@ def sign_up(page: Any, base: str, phone: str, profile: dict[str, str]) -> None:
     outbox = page.context.new_page()
     outbox.goto(base + "/play/dev/outbox")
     row = outbox.locator("tr", has=outbox.locator(f"td.phone:text-is('{phone}')")).first
-    code = re.search(r"验证码为 (\d{6})", row.inner_text())
+    code = re.search(r"验证码为 ?(\d{6})", row.inner_text())
     assert code, row.inner_text()
     outbox.close()
     page.fill("#signin-form input[name=code]", code.group(1))

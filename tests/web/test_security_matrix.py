@@ -129,6 +129,10 @@ ROUTES: dict[tuple[str, str], Rule] = {
     ("POST", "/play/password"): Rule(kind="public", event=False, why="a player's sign-in with a password (rate limited)"),
     ("POST", "/play/signout"): Rule(kind="public", event=False, why="ends the visitor's own session"),
     ("POST", "/play/profile"): Rule(kind="player", event=False),
+    ("POST", "/play/notices"): Rule(kind="player", event=False, why="a player's own SMS opt-out"),
+    ("POST", "/console/events/{event_id}/notices/switch"): Rule(frozenset({OPERATOR, CHIEF})),
+    ("POST", "/console/events/{event_id}/notices/budget"): Rule(frozenset({OPERATOR, CHIEF})),
+    ("POST", "/console/events/{event_id}/notices/{notice_id}/retry"): Rule(frozenset({OPERATOR, CHIEF})),
 }
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 
@@ -219,7 +223,8 @@ def world(site: Site, tmp_path: Path) -> Iterator[World]:
 
 
 PATH_VALUES = {"event_id": "1", "entry_id": "1", "division": "jia", "number": "1", "login": "referee",
-               "appeal_id": "1", "change_id": "1", "paper_id": "1", "period": "1", "game_id": "1", "place_id": "1"}
+               "appeal_id": "1", "change_id": "1", "paper_id": "1", "period": "1", "game_id": "1", "place_id": "1",
+               "notice_id": "1"}
 
 
 def _url(path: str) -> str:

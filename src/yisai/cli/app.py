@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "prizes": ("awards", "录取名次与奖金", "prize lists"),
     "awards": ("awards", "段位申报名单", "rank (段位) awards"),
     "qualifier": ("qualifier", "线上海选: 确认期限", "online qualifier: confirmation deadlines"),
+    "notices": ("notices", "短信通知: 发送队列、记录、开关与预算", "SMS notices: send, list, switches, budget"),
     "sgf": ("sgf", "棋谱: 规则检查与数子", "SGF: rules check and area count"),
     "db": ("database", "数据库: 结构升级", "database: schema upgrade"),
     "demo": ("demo", "演示: 按两个规程模拟全程", "demo: simulate both seed events"),

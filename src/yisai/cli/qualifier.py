@@ -122,18 +122,14 @@ def lapse(event: str = EVENT, db: str = DB) -> None:
 
 @qualifier_app.command("remind")
 def remind(event: str = EVENT, db: str = DB) -> None:
-    """发送截止前提醒 (站内通知; 有手机号的账号同时经验证码通道发送)."""
+    """发送截止前提醒 (站内通知; 有手机号的账号同时排队发送短信)."""
     from yisai.cli.session import command_work
-    from yisai.qualifier.otp import OutboxSender
     from yisai.services.qualification import send_reminders
 
     with command_work(db) as work:
         outgoing = send_reminders(work, event)
-    sender = OutboxSender()
-    for m in outgoing:
-        sender.send(m.phone, m.text.render())
-    say(tr(f"已提醒; 短信{len(outgoing)}条 (未配置短信通道, 仅记录)",
-           f"reminded; {len(outgoing)} text messages (no SMS provider: logged only)"))
+    say(tr(f"已提醒; 短信{len(outgoing)}条已排队 (由 yisai serve 或 yisai notices work 发送)",
+           f"reminded; {len(outgoing)} text messages queued (sent by yisai serve or yisai notices work)"))
 
 
 @qualifier_app.command("final")

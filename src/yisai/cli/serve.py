@@ -43,6 +43,9 @@ def serve(
                 "several workers serving live games need --redis (else each process keeps its own games)"))
     try:
         settings = settings_from_environment(os.environ, database=db)
+        from yisai.reach.config import load_sms_config
+
+        sms = load_sms_config(os.environ)  # checked here so a bad file stops the start, not each worker
         # The schema check: a brand-new SQLite file is created at head, an old schema refused.
         with open_context(settings) as ctx:
             if load_demo:
@@ -85,6 +88,9 @@ def serve(
            f"public site: http://{host}:{port}/   console: http://{host}:{port}/console   API: http://{host}:{port}/docs"))
     if qualifier:
         say(tr(f"网络海选 棋手页面: http://{host}:{port}/play", f"online qualifier, players: http://{host}:{port}/play"))
+    if sms.provider != "outbox":
+        say(tr(f"短信通道: {sms.provider} (签名 {sms.account.sign_name if sms.account else ''})",
+               f"SMS provider: {sms.provider}"))
     if dev_outbox:
         say(tr(f"开发者发件箱 (验证码): http://{host}:{port}/play/dev/outbox",
                f"developer outbox (sign-in codes): http://{host}:{port}/play/dev/outbox"))

@@ -1,9 +1,7 @@
-"""One-time sign-in codes by mobile number: the code itself and how it is delivered (pluggable).
-
-``CodeSender`` is anything with ``send(phone, text)``. The default, ``OutboxSender``, sends
-nothing: it keeps the messages for a developer outbox page and writes them to the log, so the
-qualifier runs with no SMS provider. A real provider's adapter implements the same method.
-The front end calls the sender only after the transaction that stored the code has committed.
+"""One-time sign-in codes by mobile number: the code itself, its message, and the developer
+outbox. A code is delivered as an SMS notice (``yisai.qualifier.notices``) by the notice worker;
+with no SMS provider configured, ``OutboxSender`` keeps the messages for a developer outbox page
+and writes them to the log, so the qualifier runs without one.
 """
 
 from __future__ import annotations
@@ -16,9 +14,9 @@ import secrets
 from collections import deque
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
 
 from yisai.i18n import Text
+from yisai.qualifier.notices import KINDS, SIGN_IN_CODE, signed
 
 log = logging.getLogger("yisai.qualifier.otp")
 
@@ -49,12 +47,8 @@ def matches(salt: str, phone: str, code: str, expected: str) -> bool:
 
 
 def code_message(code: str, minutes: int) -> Text:
-    return Text(f"【弈赛】您的登录验证码为 {code}，{minutes} 分钟内有效。请勿告诉他人。",
-                f"[yisai] Your sign-in code is {code}, valid for {minutes} minutes. Do not share it.")
-
-
-class CodeSender(Protocol):
-    def send(self, phone: str, text: str) -> None: ...
+    """The sign-in code's SMS as the player receives it (the wording is the notice kind's)."""
+    return signed(KINDS[SIGN_IN_CODE].render({"code": code, "minutes": str(minutes)}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,5 +73,5 @@ class OutboxSender:
         return next((m for m in reversed(self.messages) if m.phone == phone), None)
 
 
-__all__ = ["CODE_DIGITS", "CodeSender", "OutboxMessage", "OutboxSender", "code_message", "digest",
+__all__ = ["CODE_DIGITS", "OutboxMessage", "OutboxSender", "code_message", "digest",
            "matches", "new_code", "normalise_phone"]  # fmt: skip

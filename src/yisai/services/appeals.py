@@ -12,6 +12,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from yisai.i18n import Text
+from yisai.qualifier.notices import APPEAL_DECIDED
+from yisai.services import notices
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import NotFoundError
 from yisai.services.events import regulation_of, resolve_event
@@ -81,7 +83,18 @@ def decide_appeal(work: Work, event_ref: str | None, appeal_id: int, *, upheld: 
     refund = upheld and (rules.refunded_if_upheld if rules is not None else False)
     saved = web_rows.decide_appeal(work.repo, appeal_id, UPHELD if upheld else DISMISSED, decision.strip(), refund)
     work.emit("appeal_decided", event.id, appeal=appeal_id, upheld=upheld)
+    _tell_appellant(work, event.id, event.name, saved, refund)
     return saved
+
+
+def _tell_appellant(work: Work, event_id: int, event_name: str, appeal: AppealRecord, refund: bool) -> None:
+    """The appellant hears the decision by SMS when the name is one player of the event with a
+    mobile number (an appeal names its appellant in writing, not by player number)."""
+    named = [p for p in work.repo.players_by_id(event_id).values() if p.name == appeal.appellant.strip()]
+    phone = named[0].phone if len(named) == 1 else None
+    result = STATUS_LABELS[appeal.status].zh + ("，申诉费退还" if refund else "")
+    notices.enqueue(work, APPEAL_DECIDED, phone, {"event": event_name, "round": appeal.round, "result": result},
+                    key=f"appeal:{appeal.id}", event_id=event_id)
 
 
 def list_appeals(work: Work, event_ref: str | None) -> list[AppealRecord]:

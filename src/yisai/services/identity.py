@@ -59,6 +59,7 @@ class Action(StrEnum):
     MIGRATE = "migrate"
     REVIEW_GAMES = "review_games"  # 赛风赛纪: annul or correct online games, suspend players
     QUALIFIER_DUTIES = "qualifier_duties"  # reminders before the confirmation deadline, lapses after
+    NOTICES = "notices"  # the SMS queue: see it, send a failed notice again, switches and budget
 
 
 ACTION_LABELS: dict[Action, Text] = {
@@ -74,6 +75,7 @@ ACTION_LABELS: dict[Action, Text] = {
     Action.MIGRATE: Text("升级数据库", "upgrade the database"),
     Action.REVIEW_GAMES: Text("审查对局与处罚", "review games and sanction players"),
     Action.QUALIFIER_DUTIES: Text("发送晋级提醒、处理逾期名额", "send qualifier reminders and lapse overdue places"),
+    Action.NOTICES: Text("管理短信通知", "manage SMS notices"),
 }
 
 _ALL_OFFICIALS = frozenset({Role.CHIEF_REFEREE, Role.OPERATOR})
@@ -90,6 +92,7 @@ ALLOWED: dict[Action, frozenset[Role]] = {
     Action.MIGRATE: _ALL_OFFICIALS,
     Action.REVIEW_GAMES: frozenset({Role.CHIEF_REFEREE}),
     Action.QUALIFIER_DUTIES: _ALL_OFFICIALS,
+    Action.NOTICES: _ALL_OFFICIALS,
 }
 
 

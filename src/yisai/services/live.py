@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import secrets
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from yisai.game.board import BLACK, WHITE
@@ -26,11 +26,13 @@ from yisai.i18n import Text
 from yisai.qualifier import otp
 from yisai.qualifier.ladder import LadderLine, deltas, table
 from yisai.qualifier.matching import WaveRecord
+from yisai.qualifier.notices import SIGN_IN_CODE, NoticeLimits
 from yisai.qualifier.periods import NoLadder, ladder_stage, pools
 from yisai.qualifier.session import Action, Kind, LiveGame, LiveGameInfo, LiveRules
 from yisai.regulation.rules import DisconnectionRules
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import LadderFormat, Stage
+from yisai.services import notices
 from yisai.services.accounts import actor_of
 from yisai.services.context import Work
 from yisai.services.errors import Conflict, InputError, NotFoundError, Refused
@@ -323,19 +325,22 @@ def last_opponents(work: Work, cfg: LiveConfig) -> dict[str, str]:
 
 # ----- sign-in by mobile number and one-time code ------------------------------------------------
 CODE_MINUTES = 5  # a code is valid this long
-CODE_INTERVAL_SECONDS = 60  # at most one code per number per minute
-CODES_PER_DAY = 10  # and this many per number per day
-CODES_PER_CLIENT_HOUR = 5  # per client address per hour (an SMS costs the organiser money)
-CODES_PER_SITE_HOUR = 300  # for the whole site per hour
 CODE_ATTEMPTS = 5  # wrong guesses before a code is dead
+# The limits that protect the organiser's money are a site setting (``Settings.notice_limits``,
+# from the SMS configuration); these are their defaults.
+CODE_INTERVAL_SECONDS = NoticeLimits().per_number_seconds  # at most one code per number per minute
+CODES_PER_DAY = NoticeLimits().per_number_day  # and this many per number per day
+CODES_PER_CLIENT_HOUR = NoticeLimits().per_client_hour  # per client address per hour
+CODES_PER_SITE_HOUR = NoticeLimits().site_hour  # for the whole site per hour
 
 
 @dataclass(frozen=True)
 class OutgoingCode:
-    """A code to deliver after the commit: ``sender.send(phone, text.render(lang))``."""
+    """A code stored and queued as an SMS notice (``notice``; None: not queued, e.g. no phone)."""
 
     phone: str
     text: Text
+    notice: int | None = None
 
 
 def _phone(text: str) -> str:
@@ -347,38 +352,54 @@ def _phone(text: str) -> str:
     return phone
 
 
-def _hourly(work: Work, client: str | None, limit: int, zh: str, en: str, code: str) -> None:
-    hour = work.now - timedelta(hours=1)
-    if rows.codes_since(work.session, None, hour, client=client) < limit:
+def _wait_text(work: Work, free_at: datetime) -> tuple[Text, dict[str, Any]]:
+    """"try again in N minutes" (or seconds under a minute), from when the window frees up."""
+    seconds = max(1, math.ceil((free_at - work.now).total_seconds()))
+    if seconds < 60:
+        return Text(f"请{seconds}秒后再试", f"try again in {seconds} s"), {"retry_after_seconds": seconds}
+    minutes = math.ceil(seconds / 60)
+    if minutes <= 90:
+        return Text(f"请{minutes}分钟后再试", f"try again in {minutes} min"), {"retry_after_minutes": minutes}
+    when = f"{free_at:%Y-%m-%d %H:%M}"
+    return Text(f"请于 {when} 后再试", f"try again after {when}"), {"retry_at": when}
+
+
+def _window(work: Work, limit: int, span: timedelta, zh: str, en: str, code: str, *,
+            phone: str | None = None, client: str | None = None) -> None:  # fmt: skip
+    since = work.now - span
+    if rows.codes_since(work.session, phone, since, client=client) < limit:
         return
-    oldest = rows.oldest_code_since(work.session, hour, client=client) or work.now
-    wait = max(1, math.ceil((oldest + timedelta(hours=1) - work.now).total_seconds() / 60))
-    raise Refused(Text(f"{zh}, 请{wait}分钟后再试", f"{en}; try again in {wait} min"), code=code,
-                  params={"retry_after_minutes": wait})
+    oldest = rows.oldest_code_since(work.session, since, client=client, phone=phone) or work.now
+    wait, params = _wait_text(work, oldest + span)
+    raise Refused(Text(f"{zh}, {wait.zh}", f"{en}; {wait.en}"), code=code, params=params)
 
 
-def request_code(work: Work, phone_text: str, *, client: str = "",
-                 per_client_hour: int = CODES_PER_CLIENT_HOUR, site_hour: int = CODES_PER_SITE_HOUR) -> OutgoingCode:
-    """Store a new one-time code for a number and return the message to send. Limited per number
-    (a minute apart, ``CODES_PER_DAY`` a day), per client address and for the whole site per
-    hour; the answer is the same whether or not the number has an account (no enumeration)."""
+def request_code(work: Work, phone_text: str, *, client: str = "", event_id: int | None = None,
+                 per_client_hour: int | None = None, site_hour: int | None = None) -> OutgoingCode:
+    """Store a new one-time code for a number and queue its SMS. Limited per number (an interval
+    apart, so many a day), per client address and for the whole site per hour
+    (``Settings.notice_limits``), and by the qualifier event's daily SMS budget; each refusal says
+    when to try again. The answer is the same whether or not the number has an account."""
+    limits = work.settings.notice_limits
     phone = _phone(phone_text)
-    _hourly(work, None, site_hour, "本站验证码发送量已达每小时上限", "the site's hourly limit of codes is reached",
-            "code_site_limit")
+    hour = timedelta(hours=1)
+    _window(work, limits.site_hour if site_hour is None else site_hour, hour,
+            "本站验证码发送量已达每小时上限", "the site's hourly limit of codes is reached", "code_site_limit")
     if client:
-        _hourly(work, client, per_client_hour, "本设备/网络请求验证码过于频繁",
-                "too many codes requested from this address", "code_client_limit")
-    recent = rows.codes_since(work.session, phone, work.now - timedelta(seconds=CODE_INTERVAL_SECONDS))
-    if recent:
-        raise Refused(Text("验证码发送过于频繁, 请一分钟后再试", "a code was sent less than a minute ago; wait"),
-                      code="code_too_soon")
-    if rows.codes_since(work.session, phone, work.now - timedelta(days=1)) >= CODES_PER_DAY:
-        raise Refused(Text("今天该号码的验证码已达上限", "too many codes for this number today"),
-                      code="code_limit")
+        _window(work, limits.per_client_hour if per_client_hour is None else per_client_hour, hour,
+                "本设备/网络请求验证码过于频繁", "too many codes requested from this address", "code_client_limit",
+                client=client)  # fmt: skip
+    _window(work, 1, timedelta(seconds=limits.per_number_seconds), "验证码发送过于频繁",
+            "a code was sent to this number a moment ago", "code_too_soon", phone=phone)
+    _window(work, limits.per_number_day, timedelta(days=1), "今天该号码的验证码已达上限",
+            "too many codes for this number today", "code_limit", phone=phone)
+    notices.check_budget(work, event_id)
     code, salt = otp.new_code(), secrets.token_hex(16)
     rows.add_code(work.session, phone, salt, otp.digest(salt, phone, code), work.now,
                   work.now + timedelta(minutes=CODE_MINUTES), client=client)  # fmt: skip
-    return OutgoingCode(phone, otp.code_message(code, CODE_MINUTES))
+    notice = notices.enqueue(work, SIGN_IN_CODE, phone, {"code": code, "minutes": CODE_MINUTES},
+                             key=f"code:{phone}:{work.now:%Y%m%d%H%M%S}:{salt[:12]}", event_id=event_id)
+    return OutgoingCode(phone, otp.code_message(code, CODE_MINUTES), notice)
 
 
 def bad_code() -> Refused:

@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from yisai.i18n import Text
+from yisai.qualifier.notices import PAIRING_PUBLISHED
 from yisai.record import Result
+from yisai.regulation import Regulation
+from yisai.services import notices
 from yisai.services.context import Refused, Work
 from yisai.services.events import resolve_division, resolve_event
 from yisai.services.identity import Action
@@ -29,8 +32,31 @@ def publish_round(work: Work, event_ref: str | None, division: str, round_no: in
     for r in rounds:
         if r.status != PUBLISHED:
             work.repo.set_round_status(r.id, PUBLISHED, note)
+    players = work.repo.players_by_id(event.id)
+    for r in rounds:
+        start = round_start(_reg, r.stage, round_no)
+        for g in r.games:
+            if g.is_bye or g.white is None:
+                continue
+            for me, other, colour in ((g.black, g.white, "黑"), (g.white, g.black, "白")):
+                person, opponent = players.get(me), players.get(other)
+                notices.enqueue(work, PAIRING_PUBLISHED, person.phone if person else None, {
+                    "event": event.name, "round": round_no, "table": g.board, "colour": colour,
+                    "opponent": opponent.name if opponent else other, "time": start,
+                }, key=f"pairing:{event.id}:{r.division}:{r.group}:{round_no}:{me}:{other}:{g.board}",
+                    event_id=event.id)  # fmt: skip
     work.emit("round_published", event.id, division=division, round=round_no)
     return len(rounds)
+
+
+def round_start(reg: Regulation, stage: str, round_no: int) -> str:
+    """When a round starts, from the stage's timetable (竞赛日程), as the pairing SMS says it."""
+    for s in reg.stages:
+        if s.id == stage or not stage:
+            for line in s.timetable:
+                if line.round == round_no:
+                    return f"{line.at.month}月{line.at.day}日{line.at:%H:%M}"
+    return "按竞赛日程"
 
 
 PAIRED = "paired"

@@ -19,6 +19,7 @@ from yisai.awards.final_entries import Candidate, FinalPlan, plan_final
 from yisai.awards.qualifier import ListedRow, confirm_deadline, period_list
 from yisai.i18n import Text
 from yisai.qualifier import otp
+from yisai.qualifier.notices import CONFIRM_REMINDER, FINAL_ENTRY_CONFIRMED, PLACE_TO_CONFIRM
 from yisai.qualifier.periods import window
 from yisai.registry.eligibility import in_window
 from yisai.registry.entry import EntryStatus
@@ -26,6 +27,7 @@ from yisai.registry.idcard import normalise
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
 from yisai.regulation.stages import LadderFormat, Period
+from yisai.services import notices
 from yisai.services.approvals import approve_entry
 from yisai.services.context import Work
 from yisai.services.eligibility import eligibility_texts
@@ -33,7 +35,7 @@ from yisai.services.entries import register_player
 from yisai.services.errors import Forbidden, InputError, NotFoundError, Refused
 from yisai.services.events import resolve_event
 from yisai.services.identity import Action, Role
-from yisai.services.live import LiveConfig, OutgoingCode, live_config
+from yisai.services.live import LiveConfig, live_config
 from yisai.services.profiles import get_profile
 from yisai.services.roster_import import row_from_fields
 from yisai.services.workdays import china_workday_calendar
@@ -230,6 +232,8 @@ def _store_version(work: Work, cfg: LiveConfig, period: int, pool: str, listed: 
                 "在参赛平台完善总决赛参赛信息, 逾期默认视为弃权",
                 f"You qualified for the final in period {period}. Complete your entry details on the "
                 f"platform by {deadline:%Y-%m-%d} 24:00 Beijing time, or the place lapses."))
+            _sms(work, cfg, PLACE_TO_CONFIRM, r.player, f"place:{pid}",
+                 period=period, deadline=f"{deadline:%Y-%m-%d}")
         elif r.qualified and old is not None and old.status == "revoked":
             rows.update_place(work.session, old.id, work.now, status="qualified")
     now_qualified = {r.player for r in listed if r.qualified}
@@ -285,6 +289,17 @@ FORM_FIELDS: dict[str, str] = {  # form field → roster header (the CLI's and r
     "phone": "手机",
 }  # fmt: skip
 GUARDIAN_FIELDS = ("guardian", "guardian_phone")
+
+
+def _sms(work: Work, cfg: LiveConfig, kind: str, player: str, key: str, **params: object) -> int | None:
+    """Queue an SMS notice to a qualifier player (an account: its sign-in number)."""
+    return notices.enqueue(work, kind, notices.phone_of_account(work, player), {"event": _event_name(work, cfg),
+                           **{k: str(v) for k, v in params.items()}}, key=key, event_id=cfg.event_id,
+                           account=player)  # fmt: skip
+
+
+def _event_name(work: Work, cfg: LiveConfig) -> str:
+    return resolve_event(work, cfg.event_id).name
 
 
 def _notify(work: Work, cfg: LiveConfig, place_id: int, player: str, kind: str, text: Text) -> bool:
@@ -430,15 +445,16 @@ def confirm_place(work: Work, event_ref: str | int | None, place_id: int, fields
     work.repo.audit(cfg.event_id, "confirm", "qualifier_place", record.id, {"status": record.status},
                     {"status": "confirmed", "division": division})
     work.emit("qualifier_confirmed", cfg.event_id, place=record.id)
+    division_name = cfg.regulation.division(division).name if division else ""
+    _sms(work, cfg, FINAL_ENTRY_CONFIRMED, record.player, f"confirmed:{record.id}", division=division_name)
     return _view(rows.places(work.session, cfg.event_id, cfg.stage.id, player=record.player,
                              period=record.period)[0])
 
 
-def send_reminders(work: Work, event_ref: str | int | None) -> list[OutgoingCode]:
+def send_reminders(work: Work, event_ref: str | int | None) -> list[int]:
     """In-app reminders ``confirm_reminder_days`` before the deadline day (default 3 days and
-    1 day, each once), and the messages
-    for the code sender (``yisai.qualifier.otp``) to players whose account has a phone; the caller
-    sends them after the commit. Overdue places lapse first."""
+    1 day, each once), each also queued as an SMS notice (``CONFIRM_REMINDER``) to the player's
+    sign-in number; returns the notices queued. Overdue places lapse first."""
     work.require(Action.QUALIFIER_DUTIES)
     cfg = live_config(work, event_ref)
     places = rows.places(work.session, cfg.event_id, cfg.stage.id)
@@ -456,20 +472,12 @@ def send_reminders(work: Work, event_ref: str | int | None) -> list[OutgoingCode
                         f"[yisai] Reminder: complete your final entry details by {p.deadline:%Y-%m-%d} 24:00 "
                         "Beijing time, or the place lapses.")
             if _notify(work, cfg, p.id, p.player, f"reminder_{days}", text):
-                phone = _phone_of(work, p.player)
-                if phone:
-                    out.append(OutgoingCode(phone, text))
+                notice = _sms(work, cfg, CONFIRM_REMINDER, p.player, f"reminder:{p.id}:{days}",
+                              deadline=f"{p.deadline:%Y-%m-%d}")
+                if notice is not None:
+                    out.append(notice)
             break
     return out
-
-
-def _phone_of(work: Work, player: str) -> str | None:
-    if not player.isdigit():
-        return None
-    try:
-        return work.repo.get_user(int(player)).phone
-    except LookupError:
-        return None
 
 
 # ----- 3. the final's entry list ------------------------------------------------------------

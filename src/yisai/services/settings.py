@@ -16,6 +16,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from yisai.i18n import Text, normalise
+from yisai.qualifier.notices import NoticeLimits
 from yisai.services.errors import InputError
 from yisai.services.identity import Actor, Role
 
@@ -49,6 +50,7 @@ class Settings:
     actor: Actor = field(default_factory=Actor.system)
     auto_upgrade: bool = True  # migrate a brand-new SQLite file on open (never an existing one)
     files_dir: Path | None = None  # uploaded papers; default: a folder next to the SQLite file
+    notice_limits: NoticeLimits = field(default_factory=NoticeLimits)  # SMS limits (yisai.reach.config)
 
 
 def database_from(option: str | None, env: Mapping[str, str]) -> str:

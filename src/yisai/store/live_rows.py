@@ -344,9 +344,12 @@ def codes_since(s: Session, phone: str | None, since: datetime, *, client: str |
     return int(s.scalar(q) or 0)
 
 
-def oldest_code_since(s: Session, since: datetime, *, client: str | None = None) -> datetime | None:
+def oldest_code_since(s: Session, since: datetime, *, client: str | None = None,
+                      phone: str | None = None) -> datetime | None:  # fmt: skip
     """When the oldest code of the window was sent (the refusal says when the window frees up)."""
     q = select(func.min(LiveCodeRow.created_at)).where(LiveCodeRow.created_at >= since)
+    if phone is not None:
+        q = q.where(LiveCodeRow.phone == phone)
     if client is not None:
         q = q.where(LiveCodeRow.client == client[:64])
     return s.scalar(q)

@@ -75,7 +75,7 @@ class QualPlaceRow(Base):
 
 
 class QualNoticeRow(Base):
-    """A message to a qualified player (in-app; also handed to the code sender when it has a phone)."""
+    """A message to a qualified player in the app (an SMS notice goes with it where the account has a phone)."""
 
     __tablename__ = "qual_notices"
     __table_args__ = (UniqueConstraint("place_id", "kind", name="uq_qual_notices_kind"),)

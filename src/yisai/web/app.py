@@ -11,6 +11,7 @@ import os
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
@@ -23,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yisai.i18n import Text, tr
 from yisai.live.tasks import stop_task
+from yisai.reach.config import SmsConfig, build_sender, load_sms_config
 from yisai.services.context import open_context
 from yisai.services.errors import ServiceError
 from yisai.services.settings import Settings, settings_from_environment
@@ -32,6 +34,7 @@ from yisai.web import (
     appeals,
     console,
     drafts,
+    notices,
     papers,
     play,
     public,
@@ -63,20 +66,29 @@ HTTP_WORDS = {404: Text("没有这个页面或对象", "not found"), 405: Text("
 def create_app(settings: Settings, *, secret: str | None = None, secure_cookies: bool = False,
                refresh_seconds: float = 2.0, qualifier_event: str | None = None,
                dev_outbox: bool = False, redis_url: str | None = None,
-               spectator_delay: float | None = None) -> FastAPI:
+               spectator_delay: float | None = None, sms: SmsConfig | None = None,
+               notice_seconds: float = notices.WORKER_SECONDS) -> FastAPI:
     """The app over the database of ``settings`` (its clock is the server's clock); a public
     table is re-rendered at most every ``refresh_seconds`` while results come in. With
     ``qualifier_event`` the live games and the players' pages (/play) are served; ``dev_outbox``
-    shows the sign-in codes the outbox sender kept (/play/dev/outbox), for development only."""
-    ctx = open_context(settings)
+    shows the sign-in codes the outbox sender kept (/play/dev/outbox), for development only.
+    ``sms`` (read by the entry point, ``yisai.reach.config``) names the SMS provider and the
+    limits; without it notices go to the developer outbox. The notice worker looks for due
+    notices every ``notice_seconds`` (and right after a request that queued a code)."""
+    sms = sms or SmsConfig()
+    ctx = open_context(replace(settings, notice_limits=sms.limits))
+    play_state = play.PlayState(qualifier_event, dev_outbox)
+    sender = build_sender(sms, play_state.outbox)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         duties = None
         if qualifier_event:  # reminders before the confirmation deadline, lapses after it
-            duties = asyncio.create_task(qualification.run_duties(ctx, qualifier_event, app.state.play.sender))
+            duties = asyncio.create_task(qualification.run_duties(ctx, qualifier_event))
+        worker = asyncio.create_task(notices.run_notice_worker(ctx, sender, notice_seconds))  # the SMS queue
         yield
         await stop_task(duties)
+        await stop_task(worker)
         ctx.close()
 
     app = FastAPI(
@@ -96,7 +108,9 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     app.include_router(appeals.router)
     app.include_router(registration.router)
     app.include_router(papers.router)
-    app.state.play = play.PlayState(qualifier_event, dev_outbox)
+    app.state.play = play_state
+    app.state.notice_sender = sender
+    app.include_router(notices.router)
     app.state.web.templates.env.globals["play_on"] = bool(qualifier_event)  # the header's 对弈 link
     app.include_router(play.router)
     app.include_router(qualification.router)
@@ -181,10 +195,12 @@ def _document_errors(app: FastAPI) -> None:
 def app_from_environment() -> FastAPI:
     """What each uvicorn worker builds: database, clock and secret from the environment."""
     settings = settings_from_environment(os.environ)
+    sms = load_sms_config(os.environ)  # credentials stay in this process's memory, never stored
     secret = os.environ.get(SECRET_ENV)
     refresh = float(os.environ.get("YISAI_WEB_REFRESH", "2"))
     return create_app(settings, secret=secret, secure_cookies=os.environ.get("YISAI_SECURE_COOKIES") == "1",
                       refresh_seconds=refresh, qualifier_event=os.environ.get("YISAI_QUALIFIER_EVENT"),
                       dev_outbox=os.environ.get(DEV_OUTBOX_ENV) == "1",
                       redis_url=os.environ.get("YISAI_REDIS_URL") or None,
-                      spectator_delay=float(delay) if (delay := os.environ.get("YISAI_SPECTATOR_DELAY")) else None)
+                      spectator_delay=float(delay) if (delay := os.environ.get("YISAI_SPECTATOR_DELAY")) else None,
+                      sms=sms)

@@ -23,10 +23,12 @@ from yisai.live.state import DEFAULT_SPECTATOR_DELAY
 from yisai.qualifier import otp
 from yisai.qualifier.periods import closed_reason, open_period
 from yisai.services import live as live_svc
+from yisai.services import notices
 from yisai.services.accounts import set_own_password
 from yisai.services.context import Work
 from yisai.services.errors import NotFoundError, ServiceError
 from yisai.services.identity import Action, Actor
+from yisai.services.notices import masked
 from yisai.services.profiles import (
     FIELD_LABELS,
     Profile,
@@ -37,6 +39,7 @@ from yisai.services.profiles import (
 )
 from yisai.web.console import client_of, current_actor, password_login
 from yisai.web.core import HERE, PUBLIC, check_csrf, lang_of, page, signed_in, signed_out, state
+from yisai.web.notices import kick, sender_of
 from yisai.web.requests import Id, read_form
 
 router = APIRouter(prefix="/play", include_in_schema=False)
@@ -45,12 +48,13 @@ BUNDLE = HERE / "static" / "build" / "play.js"
 
 @dataclass
 class PlayState:
-    """What the play pages share in this process: the qualifier event, the code sender and
-    whether the developer outbox page is shown (``yisai serve --dev-outbox``)."""
+    """What the play pages share in this process: the qualifier event, whether the developer
+    outbox page is shown (``yisai serve --dev-outbox``) and the outbox it reads (filled by the
+    outbox sender when no SMS provider is configured)."""
 
     event: str | None
     dev_outbox: bool = False
-    sender: otp.CodeSender = field(default_factory=otp.OutboxSender)
+    outbox: otp.OutboxSender = field(default_factory=otp.OutboxSender)
     event_id: int | None = None  # the resolved event (for links), found on first use
     spectator_delay: float = DEFAULT_SPECTATOR_DELAY  # what watchers are told (yisai serve --spectator-delay)
 
@@ -124,19 +128,23 @@ async def _fields(request: Request) -> dict[str, str]:
 
 @router.post("/code")
 async def send_code(request: Request) -> Response:
-    """Store a new code (rate-limited by the service), then hand the message to the sender."""
+    """Store a new code and queue its SMS (limited by the service: number, address, site, the
+    event's budget); the notice worker sends it right after this response."""
     form = await _fields(request)
     phone = form.get("phone", "")
     lang = lang_of(request)
     try:
         with state(request).ctx.work(actor=PUBLIC) as work:
-            outgoing = live_svc.request_code(work, phone, client=client_of(request))
+            event_id = _config(work, request).event_id if play_state(request).event else None
+            outgoing = live_svc.request_code(work, phone, client=client_of(request), event_id=event_id)
     except ServiceError as exc:
         return _signin_page(request, status=exc.status, phone=phone, error=exc.render(lang))
-    play_state(request).sender.send(outgoing.phone, outgoing.text.render(lang))  # after the commit
-    return _signin_page(request, phone=phone, message=Text(
-        f"验证码已发送至 {outgoing.phone[:3]}****{outgoing.phone[-4:]}, 5分钟内有效",
-        f"a code was sent to {outgoing.phone[:3]}****{outgoing.phone[-4:]}, valid 5 minutes").render(lang))
+    shown = masked(outgoing.phone)
+    answer = _signin_page(request, phone=phone, message=Text(
+        f"验证码已发送至 {shown}, {live_svc.CODE_MINUTES}分钟内有效",
+        f"a code was sent to {shown}, valid {live_svc.CODE_MINUTES} minutes").render(lang))
+    answer.background = kick(request)  # after the commit and the answer
+    return answer
 
 
 @router.post("/signin")
@@ -176,10 +184,10 @@ async def sign_out(request: Request) -> Response:
 def dev_outbox(request: Request) -> Response:
     """Developer mode only: the codes the outbox sender kept instead of sending an SMS."""
     ps = play_state(request)
-    if not ps.dev_outbox or not isinstance(ps.sender, otp.OutboxSender):
+    if not ps.dev_outbox or sender_of(request).name != "outbox":
         raise NotFoundError(Text("未开启开发者发件箱", "the developer outbox is off"), code="not_found")
     current_actor(request)
-    return _page(request, "play/outbox.html", messages=list(reversed(ps.sender.messages)))
+    return _page(request, "play/outbox.html", messages=list(reversed(ps.outbox.messages)))
 
 
 # ------------------------------------------------------------------ profile
@@ -200,8 +208,11 @@ def _profile_page(request: Request, actor: Actor, values: dict[str, str], *, sta
                   problems: dict[str, str] | None = None, error: str = "",
                   details: list[str] | None = None) -> Response:  # fmt: skip
     labels = {k: v.render(lang_of(request)) for k, v in FIELD_LABELS.items()}
+    with state(request).ctx.work(actor=actor) as work:
+        sms_on = not notices.my_opt_out(work)
     return _page(request, "play/profile.html", http_status=status, values=values, labels=labels,
-                problems=problems or {}, error=error, details=details or [])  # fmt: skip
+                problems=problems or {}, error=error, details=details or [], sms_on=sms_on,
+                saved=request.query_params.get("saved", ""))  # fmt: skip
 
 
 def _values(p: Profile | None) -> dict[str, str]:
@@ -217,6 +228,16 @@ def profile_form(request: Request) -> Response:
     with state(request).ctx.work(actor=actor) as work:
         found = get_profile(work, int(actor.id))
     return _profile_page(request, actor, _values(found))
+
+
+@router.post("/notices")
+async def notices_choice(request: Request) -> Response:
+    """The player's opt-out of every SMS notice but the sign-in code (the profile page's form)."""
+    form = await _fields(request)
+    actor = _player(request)
+    with state(request).ctx.work(actor=actor) as work:
+        notices.set_my_opt_out(work, form.get("sms") != "1")
+    return RedirectResponse("/play/profile?saved=notices#notices", status_code=303)
 
 
 @router.post("/profile")

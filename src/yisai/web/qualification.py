@@ -26,7 +26,6 @@ from markupsafe import Markup
 from yisai.awards.final_entries import SOURCE_LABELS
 from yisai.formats.svg_chart import bar_chart
 from yisai.i18n import Text, tr
-from yisai.qualifier.otp import CodeSender
 from yisai.services import fairplay, operations
 from yisai.services import qualification as q
 from yisai.services.context import Context
@@ -37,7 +36,7 @@ from yisai.services.live import pool_names
 from yisai.web.console import acting
 from yisai.web.core import PUBLIC, check_csrf, lang_of, page, state
 from yisai.web.hints import web_message
-from yisai.web.play import play_state
+from yisai.web.notices import kick
 from yisai.web.requests import Id, read_form
 
 router = APIRouter(include_in_schema=False)
@@ -50,37 +49,30 @@ DUTY_SECONDS = 600.0  # how often the server looks for due reminders and overdue
 SIGNALS_PER_PASS = 2000  # a busy day's finished games between two passes, with room to spare
 
 
-def qualifier_duties(ctx: Context, event: str, sender: CodeSender) -> int:
+def qualifier_duties(ctx: Context, event: str) -> int:
     """One pass of the server's own scheduled work for the qualifier: overdue places lapse and
-    the reminders that are due go out (in-app and through the code sender, after the commit), so
-    nobody has to press the console's button for the deadline rule to hold; and the fair-play
+    the reminders that are due are made (in-app, and queued as SMS notices for the notice
+    worker), so nobody has to press the console's button for the deadline rule to hold; and the fair-play
     signals of games finished since the last pass are computed (its own transaction: a clash
     with another worker computing the same game fails only that part, retried next pass)."""
     with ctx.work(Actor.system()) as work:
         outgoing = q.send_reminders(work, event)
-    for m in outgoing:
-        sender.send(m.phone, m.text.render("zh"))
     with ctx.work(Actor.system()) as work:
         fairplay.refresh_signals(work, event, limit=SIGNALS_PER_PASS)
     return len(outgoing)
 
 
-async def run_duties(ctx: Context, event: str, sender: CodeSender, every: float = DUTY_SECONDS) -> None:
+async def run_duties(ctx: Context, event: str, every: float = DUTY_SECONDS) -> None:
     """``qualifier_duties`` every ``every`` seconds while the server runs (each pass is
     idempotent, so several worker processes doing it at once send each reminder once)."""
     while True:
         try:
-            sent = await asyncio.to_thread(qualifier_duties, ctx, event, sender)
+            sent = await asyncio.to_thread(qualifier_duties, ctx, event)
             if sent:
                 log.info("qualifier reminders sent: %d", sent)
         except Exception:  # a failing pass is logged and tried again next time
             log.exception("qualifier duties failed")
         await asyncio.sleep(every)
-
-
-def sender_of(request: Request) -> CodeSender:
-    """The sender of the sign-in codes (``web.play.PlayState.sender``): reminders go the same way."""
-    return play_state(request).sender
 
 
 async def _form(request: Request) -> dict[str, str]:
@@ -178,11 +170,10 @@ async def reminders(request: Request, event_id: Id) -> Response:
     await _form(request)
     with acting(request) as work:
         outgoing = q.send_reminders(work, event_id)
-    sender, lang = sender_of(request), lang_of(request)
-    for m in outgoing:  # after the commit, as the sign-in codes are sent
-        sender.send(m.phone, m.text.render(lang))
-    return _back(f"/console/events/{event_id}/qualification",
-                 tr(f"已发送提醒 (短信{len(outgoing)}条)", f"reminders sent ({len(outgoing)} text messages)"))
+    answer = _back(f"/console/events/{event_id}/qualification",
+                   tr(f"已发送提醒 (短信{len(outgoing)}条已排队)", f"reminders sent ({len(outgoing)} text messages queued)"))
+    answer.background = kick(request)
+    return answer
 
 
 @router.post("/console/events/{event_id}/qualification/final")
@@ -262,4 +253,4 @@ def operations_page(request: Request, event_id: Id) -> Response:
     return page(request, "qualification/operations.html", event=event, d=d, charts=charts)
 
 
-__all__ = ["router", "sender_of"]
+__all__ = ["router"]
