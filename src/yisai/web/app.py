@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import quote
@@ -25,6 +25,7 @@ from yisai.i18n import Text, tr
 from yisai.live.tasks import stop_task
 from yisai.services.context import open_context
 from yisai.services.errors import ServiceError
+from yisai.services.oauth_providers import Provider, providers_from_environment
 from yisai.services.settings import Settings, settings_from_environment
 from yisai.web import (
     accounts,
@@ -38,6 +39,7 @@ from yisai.web import (
     registration,
     team_matches,
 )
+from yisai.web import oauth as oauth_routes
 from yisai.web.core import (
     HERE,
     LanguageMiddleware,
@@ -53,6 +55,7 @@ from yisai.web.hints import web_dict, web_message
 from yisai.web.requests import BadBody, bad_request
 
 SECRET_ENV = "YISAI_WEB_SECRET"
+PUBLIC_URL_ENV = "YISAI_PUBLIC_URL"  # the site's address as players see it (WeChat/QQ callbacks)
 DEV_OUTBOX_ENV = "YISAI_DEV_OUTBOX"  # "1": the developer outbox page shows sign-in codes
 UNREADABLE = Text("请求体无法读取 (应为UTF-8编码的JSON)", "the body cannot be read (it must be JSON in UTF-8)")
 HTTP_WORDS = {404: Text("没有这个页面或对象", "not found"), 405: Text("此地址不接受这种请求方法", "method not allowed"),
@@ -62,11 +65,14 @@ HTTP_WORDS = {404: Text("没有这个页面或对象", "not found"), 405: Text("
 def create_app(settings: Settings, *, secret: str | None = None, secure_cookies: bool = False,
                refresh_seconds: float = 2.0, qualifier_event: str | None = None,
                dev_outbox: bool = False, redis_url: str | None = None,
-               spectator_delay: float | None = None) -> FastAPI:
+               spectator_delay: float | None = None, oauth: Mapping[str, Provider] | None = None,
+               public_url: str = "") -> FastAPI:
     """The app over the database of ``settings`` (its clock is the server's clock); a public
     table is re-rendered at most every ``refresh_seconds`` while results come in. With
     ``qualifier_event`` the live games and the players' pages (/play) are served; ``dev_outbox``
-    shows the sign-in codes the outbox sender kept (/play/dev/outbox), for development only."""
+    shows the sign-in codes the outbox sender kept (/play/dev/outbox), for development only;
+    ``oauth`` the WeChat/QQ sign-in providers configured, whose callbacks are registered at
+    ``public_url`` (the site's public address; empty: the address each request came to)."""
     ctx = open_context(settings)
 
     @asynccontextmanager
@@ -94,8 +100,9 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     app.include_router(appeals.router)
     app.include_router(registration.router)
     app.include_router(papers.router)
-    app.state.play = play.PlayState(qualifier_event, dev_outbox)
+    app.state.play = play.PlayState(qualifier_event, dev_outbox, providers=dict(oauth or {}), public_url=public_url)
     app.state.web.templates.env.globals["play_on"] = bool(qualifier_event)  # the header's 对弈 link
+    app.include_router(oauth_routes.router)  # before play's routes: /play/oauth/... is its own
     app.include_router(play.router)
     app.include_router(qualification.router)
     app.include_router(team_matches.public_router)
@@ -184,4 +191,5 @@ def app_from_environment() -> FastAPI:
                       refresh_seconds=refresh, qualifier_event=os.environ.get("YISAI_QUALIFIER_EVENT"),
                       dev_outbox=os.environ.get(DEV_OUTBOX_ENV) == "1",
                       redis_url=os.environ.get("YISAI_REDIS_URL") or None,
-                      spectator_delay=float(delay) if (delay := os.environ.get("YISAI_SPECTATOR_DELAY")) else None)
+                      spectator_delay=float(delay) if (delay := os.environ.get("YISAI_SPECTATOR_DELAY")) else None,
+                      oauth=providers_from_environment(os.environ), public_url=os.environ.get(PUBLIC_URL_ENV, ""))

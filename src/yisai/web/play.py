@@ -11,6 +11,7 @@ profile page.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,7 @@ from yisai.services.accounts import set_own_password
 from yisai.services.context import Work
 from yisai.services.errors import NotFoundError, ServiceError
 from yisai.services.identity import Action, Actor
+from yisai.services.oauth_providers import Provider
 from yisai.services.profiles import (
     FIELD_LABELS,
     Profile,
@@ -44,13 +46,16 @@ BUNDLE = HERE / "static" / "build" / "play.js"
 
 @dataclass
 class PlayState:
-    """What the play pages share in this process: the qualifier event, the code sender and
-    whether the developer outbox page is shown (``yisai serve --dev-outbox``)."""
+    """What the play pages share in this process: the qualifier event, the code sender,
+    whether the developer outbox page is shown (``yisai serve --dev-outbox``), the configured
+    WeChat/QQ sign-in providers and the site's public address their callbacks are registered at."""
 
     event: str | None
     dev_outbox: bool = False
     sender: otp.CodeSender = field(default_factory=otp.OutboxSender)
     event_id: int | None = None  # the resolved event (for links), found on first use
+    providers: Mapping[str, Provider] = field(default_factory=dict)
+    public_url: str = ""  # e.g. https://yisai.example.cn; empty: the address the request came to
 
 
 def play_state(request: Request) -> PlayState:
@@ -103,8 +108,9 @@ def _uid(actor: Actor | None) -> int | None:
 
 def _signin_page(request: Request, *, status: int = 200, phone: str = "", error: str = "",
                  message: str = "") -> Response:  # fmt: skip
+    ps = play_state(request)
     return _page(request, "play/signin.html", http_status=status, phone=phone, error=error,
-                message=message, outbox=play_state(request).dev_outbox)  # fmt: skip
+                message=message, outbox=ps.dev_outbox, providers=ps.providers)  # fmt: skip
 
 
 @router.get("/signin", response_class=HTMLResponse)
@@ -127,14 +133,20 @@ async def send_code(request: Request) -> Response:
     phone = form.get("phone", "")
     lang = lang_of(request)
     try:
-        with state(request).ctx.work(actor=PUBLIC) as work:
-            outgoing = live_svc.request_code(work, phone, client=client_of(request))
+        sent = deliver_code(request, phone)
     except ServiceError as exc:
         return _signin_page(request, status=exc.status, phone=phone, error=exc.render(lang))
-    play_state(request).sender.send(outgoing.phone, outgoing.text.render(lang))  # after the commit
-    return _signin_page(request, phone=phone, message=Text(
-        f"验证码已发送至 {outgoing.phone[:3]}****{outgoing.phone[-4:]}, 5分钟内有效",
-        f"a code was sent to {outgoing.phone[:3]}****{outgoing.phone[-4:]}, valid 5 minutes").render(lang))
+    return _signin_page(request, phone=phone, message=sent.render(lang))
+
+
+def deliver_code(request: Request, phone: str) -> Text:
+    """Store a new code for ``phone`` (the service's limits apply), send it after the commit and
+    say where it went; the code sign-in and the WeChat/QQ link page both ask through here."""
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        outgoing = live_svc.request_code(work, phone, client=client_of(request))
+    play_state(request).sender.send(outgoing.phone, outgoing.text.render(lang_of(request)))  # after the commit
+    masked = f"{outgoing.phone[:3]}****{outgoing.phone[-4:]}"
+    return Text(f"验证码已发送至 {masked}, 5分钟内有效", f"a code was sent to {masked}, valid 5 minutes")
 
 
 @router.post("/signin")
@@ -351,4 +363,4 @@ def watch_game(request: Request, game_id: Id) -> Response:
                        title_names=f"{info.black_name} – {info.white_name}")
 
 
-__all__ = ["PlayState", "SignInRequired", "router"]
+__all__ = ["PlayState", "SignInRequired", "deliver_code", "router"]
