@@ -121,6 +121,10 @@ ROUTES: dict[tuple[str, str], Rule] = {
     ("POST", "/play/signin"): Rule(kind="public", event=False, why="a player's sign-in"),
     ("POST", "/play/password"): Rule(kind="public", event=False, why="a player's sign-in with a password (rate limited)"),
     ("POST", "/play/signout"): Rule(kind="public", event=False, why="ends the visitor's own session"),
+    ("POST", "/play/oauth/link/code"): Rule(kind="public", event=False,
+                                             why="a code to link a WeChat/QQ identity waiting in the signed session (rate limited)"),
+    ("POST", "/play/oauth/link"): Rule(kind="public", event=False,
+                                        why="links the WeChat/QQ identity waiting in the signed session by a phone code"),
     ("POST", "/play/profile"): Rule(kind="player", event=False),
 }
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
