@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +26,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import httpx
 from authlib.integrations.base_client import OAuthError
-from authlib.integrations.httpx_client import OAuth2Client
+
+with warnings.catch_warnings():  # Authlib >= 1.7 asks for httpx2 on every start; the project (and
+    warnings.simplefilter("ignore", DeprecationWarning)  # starlette's test client) still use httpx
+    from authlib.integrations.httpx_client import OAuth2Client
 
 from yisai.i18n import Text
 from yisai.services.errors import InputError, ServiceError
