@@ -67,6 +67,7 @@ class FakeProvider:
     codes: dict[str, Issued] = field(default_factory=dict)
     tokens: dict[str, Person] = field(default_factory=dict)
     exchanges: list[dict[str, str]] = field(default_factory=list)
+    padding: int = 0  # characters of filler in sns/userinfo (a misbehaving or hostile answer)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def issue(self, redirect_uri: str) -> str:
@@ -218,6 +219,8 @@ class WeChatServer(_Running):
                                 "city": "杭州", "country": "中国", "headimgurl": "", "privilege": []}  # fmt: skip
         if person.unionid:
             info["unionid"] = person.unionid
+        if self.app.padding:
+            info["filler"] = "x" * self.app.padding
         h.json(info)
 
 

@@ -20,9 +20,11 @@ from tests.conftest import REGULATIONS
 from tests.web.conftest import Clock
 from tests.web.oauth_servers import FakeProvider, Person, QQServer, WeChatServer
 from tests.web.test_play_pages import ADULT, IN_PERIOD_1, PHONE, code_from_outbox, csrf, sign_in
+from yisai.services.accounts import create_user
 from yisai.services.context import open_context
 from yisai.services.errors import InputError
 from yisai.services.events import create_event
+from yisai.services.identity import Actor, Role
 from yisai.services.oauth_providers import Provider, providers_from_environment, qq, wechat
 from yisai.services.settings import Settings
 from yisai.web.app import create_app
@@ -166,6 +168,9 @@ def test_new_person_links_once_then_goes_straight_in_and_qq_reaches_the_same_acc
     links = rows(site, "SELECT provider, openid, unionid, user_id FROM oauth_links ORDER BY provider")
     assert links == [("qq", ZHANG_QQ.openid, ZHANG_QQ.unionid, players[0][0]),
                      ("wechat", ZHANG_WX.openid, ZHANG_WX.unionid, players[0][0])]  # fmt: skip
+    audited = rows(site, "SELECT action, after FROM audit WHERE entity = 'oauth_link' ORDER BY id")
+    assert [a for a, _ in audited] == ["link", "link"]
+    assert all(ZHANG_WX.openid not in str(after) and ZHANG_QQ.openid not in str(after) for _, after in audited)
 
 
 def test_a_second_wechat_cannot_take_over_a_linked_number(
@@ -179,6 +184,17 @@ def test_a_second_wechat_cannot_take_over_a_linked_number(
     r = link_phone(other)
     assert r.status_code == 409 and "此手机号已关联另一个微信账号" in r.text
     assert len(rows(site, "SELECT * FROM oauth_links")) == 1
+
+
+def test_a_staff_account_is_not_linked(site: TestClient) -> None:
+    """A referee whose login is a mobile number proves it by code, but WeChat does not sign staff in."""
+    db = site.app.state.web.ctx.settings.database  # type: ignore[attr-defined]
+    with open_context(db) as ctx, ctx.work(actor=Actor.system()) as work:
+        create_user(work, PHONE, "裁判甲", Role.REFEREE, "referee-password-1")
+    round_trip(site, "wechat")
+    r = link_phone(site)
+    assert r.status_code == 409 and "工作人员账号不能关联微信登录" in r.text
+    assert rows(site, "SELECT * FROM oauth_links") == []
 
 
 def test_a_replayed_or_foreign_or_wrong_state_is_refused(
@@ -226,6 +242,14 @@ def test_provider_errors_are_shown_in_words(
     qq_app.person = None
     r = round_trip(site, "qq")
     assert r.status_code == 400 and "未获得QQ授权 (已取消或被拒绝)" in r.text
+
+
+def test_an_oversized_answer_is_refused_before_it_is_parsed(
+        site: TestClient, providers: tuple[FakeProvider, WeChatServer, FakeProvider, QQServer]) -> None:  # fmt: skip
+    providers[0].padding = 70_000  # above the 64 KB any documented answer stays far below
+    r = round_trip(site, "wechat")
+    assert r.status_code == 502 and "answer larger than 65536 bytes" in r.text
+    assert rows(site, "SELECT * FROM oauth_links") == []
 
 
 def test_a_wrong_secret_is_named_for_the_operator(
