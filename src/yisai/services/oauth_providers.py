@@ -139,8 +139,7 @@ JSONP = re.compile(r"^\s*callback\(\s*(\{.*\})\s*\)\s*;?\s*$", re.DOTALL)
 
 def _bounded(p: Provider, resp: httpx.Response) -> str:
     """The answer's text, refused when larger than any documented answer could be."""
-    declared = resp.headers.get("content-length", "")
-    if (declared.isdigit() and int(declared) > MAX_ANSWER_BYTES) or len(resp.content) > MAX_ANSWER_BYTES:
+    if len(resp.content) > MAX_ANSWER_BYTES:
         raise provider_error(p.key, "too_large", f"answer larger than {MAX_ANSWER_BYTES} bytes")
     return resp.text
 
@@ -188,11 +187,24 @@ def _secret_in_query(names: tuple[str, str]) -> Any:
     return encode
 
 
+def _declared_size(p: Provider) -> Any:
+    """An httpx response hook: an answer that declares more than ``MAX_ANSWER_BYTES`` is refused
+    before its body is read (one without a length is measured again before it is parsed)."""
+
+    def check(resp: httpx.Response) -> None:
+        declared = resp.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_ANSWER_BYTES:
+            raise provider_error(p.key, "too_large", f"answer larger than {MAX_ANSWER_BYTES} bytes")
+
+    return check
+
+
 def _client(p: Provider, redirect_uri: str) -> OAuth2Client:
     names = ("appid", "secret") if p.key == WECHAT else ("client_id", "client_secret")
     client = OAuth2Client(client_id=p.appid, client_secret=p.secret, redirect_uri=redirect_uri,
                           scope="snsapi_login" if p.key == WECHAT else "get_user_info",
-                          token_endpoint_auth_method="secret_in_query", timeout=TIMEOUT_SECONDS)
+                          token_endpoint_auth_method="secret_in_query", timeout=TIMEOUT_SECONDS,
+                          event_hooks={"response": [_declared_size(p)]})  # fmt: skip
     client.register_client_auth_method(("secret_in_query", _secret_in_query(names)))
     client.register_compliance_hook("access_token_response", _token_answer(p))
     return client

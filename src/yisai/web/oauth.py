@@ -34,7 +34,7 @@ from yisai.web.core import (
     state,
     write_session,
 )
-from yisai.web.play import deliver_code, play_state
+from yisai.web.play import deliver_code, play_state, signin_page
 from yisai.web.requests import read_form
 
 router = APIRouter(prefix="/play/oauth", include_in_schema=False)
@@ -63,13 +63,6 @@ def _with_session(request: Request, response: Response, data: dict[str, Any]) ->
     data.setdefault("c", secrets.token_urlsafe(24))
     write_session(request, response, data)
     return response
-
-
-def _signin_error(request: Request, message: str, status: int) -> Response:
-    """Back to the sign-in page with the words (the session already written without the state)."""
-    ps = play_state(request)
-    return page(request, "play/signin.html", http_status=status, phone="", error=message, message="",
-                outbox=ps.dev_outbox, providers=ps.providers, event_id=ps.event_id)  # fmt: skip
 
 
 @router.get("/link", response_class=HTMLResponse)
@@ -103,22 +96,22 @@ def callback(request: Request, key: str) -> Response:
     expected = data.pop(STATE_KEY, None)
     request.state.session, request.state.session_dirty = data, True  # the state is used up, whatever follows
     if not _state_ok(expected, key, given):
-        return _signin_error(request, Text(
+        return signin_page(request, status=400, error=Text(
             f"{provider.name.zh}登录请求已失效或不是从本页发起的, 请重新点击“{provider.name.zh}登录”",
             f"the {provider.name.en} sign-in request expired or did not start on this page; "
-            f"click “{provider.name.en}” again").render(lang), 400)  # fmt: skip
+            f"click “{provider.name.en}” again").render(lang))  # fmt: skip
     if not code:  # WeChat: the person refused (only ``state`` comes back); QQ: ``error``/``usercancel``
         said = request.query_params.get("error_description") or request.query_params.get("error") or ""
-        return _signin_error(request, Text(
+        return signin_page(request, status=400, error=Text(
             f"未获得{provider.name.zh}授权 (已取消或被拒绝){': ' + said if said else ''}",
             f"{provider.name.en} did not authorise the sign-in (cancelled or refused){': ' + said if said else ''}",
-        ).render(lang)[:300], 400)  # fmt: skip
+        ).render(lang)[:300])  # fmt: skip
     try:
         identity = fetch_identity(provider, code, callback_url(request, key))
         with state(request).ctx.work(actor=PUBLIC) as work:
             actor = linked_actor(work, identity)
     except ServiceError as exc:
-        return _signin_error(request, exc.render(lang), exc.status)
+        return signin_page(request, status=exc.status, error=exc.render(lang))
     if actor is not None:
         return signed_in(request, "/play", int(actor.id))
     data[PENDING_KEY] = {"p": key, "o": identity.openid, "u": identity.unionid, "t": int(time.time())}

@@ -106,8 +106,9 @@ def _uid(actor: Actor | None) -> int | None:
 # ------------------------------------------------------------------ sign-in
 
 
-def _signin_page(request: Request, *, status: int = 200, phone: str = "", error: str = "",
-                 message: str = "") -> Response:  # fmt: skip
+def signin_page(request: Request, *, status: int = 200, phone: str = "", error: str = "",
+                message: str = "") -> Response:  # fmt: skip
+    """The players' sign-in page (code, password, and the configured WeChat/QQ buttons)."""
     ps = play_state(request)
     return _page(request, "play/signin.html", http_status=status, phone=phone, error=error,
                 message=message, outbox=ps.dev_outbox, providers=ps.providers)  # fmt: skip
@@ -117,7 +118,7 @@ def _signin_page(request: Request, *, status: int = 200, phone: str = "", error:
 def signin_form(request: Request) -> Response:
     if _uid(current_actor(request)) is not None:
         return RedirectResponse("/play", status_code=303)
-    return _signin_page(request)
+    return signin_page(request)
 
 
 async def _fields(request: Request) -> dict[str, str]:
@@ -135,8 +136,8 @@ async def send_code(request: Request) -> Response:
     try:
         sent = deliver_code(request, phone)
     except ServiceError as exc:
-        return _signin_page(request, status=exc.status, phone=phone, error=exc.render(lang))
-    return _signin_page(request, phone=phone, message=sent.render(lang))
+        return signin_page(request, status=exc.status, phone=phone, error=exc.render(lang))
+    return signin_page(request, phone=phone, message=sent.render(lang))
 
 
 def deliver_code(request: Request, phone: str) -> Text:
@@ -160,7 +161,7 @@ async def sign_in(request: Request) -> Response:
         if actor is None:  # the wrong guess is committed (five kill the code), then refused
             raise live_svc.bad_code()
     except ServiceError as exc:
-        return _signin_page(request, status=exc.status, phone=phone, error=exc.render(lang))
+        return signin_page(request, status=exc.status, phone=phone, error=exc.render(lang))
     return signed_in(request, "/play", int(actor.id))
 
 
@@ -172,7 +173,7 @@ async def password_sign_in(request: Request) -> Response:
     try:
         actor = password_login(request, otp.normalise_phone(raw) or raw, form.get("password", ""))
     except ServiceError as exc:
-        return _signin_page(request, status=exc.status, phone=raw, error=exc.render(lang_of(request)))
+        return signin_page(request, status=exc.status, phone=raw, error=exc.render(lang_of(request)))
     return signed_in(request, "/play", int(actor.id))
 
 
@@ -363,4 +364,4 @@ def watch_game(request: Request, game_id: Id) -> Response:
                        title_names=f"{info.black_name} – {info.white_name}")
 
 
-__all__ = ["PlayState", "SignInRequired", "deliver_code", "router"]
+__all__ = ["PlayState", "SignInRequired", "deliver_code", "router", "signin_page"]
