@@ -5,7 +5,7 @@ The first sign-in through a provider asks for the phone code once: the code prov
 the number names the account (created on its first sign-in, as with the code alone), and the
 identity is linked to it. Later sign-ins through that provider go straight in. An account holds
 at most one identity per provider and an identity belongs to one account: a second WeChat on
-the same number is refused (the operator can unlink the first).
+the same number is refused, so nobody holding the number's code can quietly swap the identity.
 """
 
 from __future__ import annotations
