@@ -272,6 +272,7 @@ def test_a_provider_not_configured_is_not_shown(
     page = only_wechat.get("/play/signin").text
     assert 'href="/play/oauth/wechat"' in page and "微信登录" in page
     assert "/play/oauth/qq" not in page and "QQ登录" not in page
+    assert "Sign in with WeChat" in only_wechat.get("/play/signin?lang=en").text  # English on request
     assert only_wechat.get("/play/oauth/qq", follow_redirects=False).status_code == 404
     assert only_wechat.get("/play/oauth/qq/callback?code=x&state=y").status_code == 404
 
