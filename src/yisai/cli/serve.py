@@ -29,6 +29,9 @@ def serve(
                               help="Redis 地址, 多个进程分担线上对局 (如 redis://127.0.0.1:6379/0); 不填则单进程"),
     spectator_delay: float = typer.Option(None, "--spectator-delay", min=0, max=3600,
                                           help="观战延迟秒数 (默认 60; 0 = 实时; 对局者从不延迟)"),
+    public_url: str = typer.Option(
+        "", "--public-url", envvar="YISAI_PUBLIC_URL",
+        help="本站对外地址 (如 https://yisai.example.cn), 微信/QQ登录的回调地址以它开头; 不填则用请求的地址"),
     forwarded_allow_ips: str = typer.Option(
         "", "--forwarded-allow-ips", envvar="YISAI_FORWARDED_ALLOW_IPS",
         help="只信任这些地址 (反向代理, 逗号分隔) 发来的 X-Forwarded-For; 默认不信任任何地址"),
@@ -46,6 +49,10 @@ def serve(
         from yisai.reach.config import load_sms_config
 
         sms = load_sms_config(os.environ)  # checked here so a bad file stops the start, not each worker
+
+        from yisai.services.oauth_providers import PROVIDER_NAMES, providers_from_environment
+
+        oauth = providers_from_environment(os.environ)  # a half-made WeChat/QQ setting stops here, in words
         # The schema check: a brand-new SQLite file is created at head, an old schema refused.
         with open_context(settings) as ctx:
             if load_demo:
@@ -84,6 +91,8 @@ def serve(
         os.environ["YISAI_REDIS_URL"] = redis
     if spectator_delay is not None:
         os.environ["YISAI_SPECTATOR_DELAY"] = str(spectator_delay)
+    if public_url:
+        os.environ["YISAI_PUBLIC_URL"] = public_url
     say(tr(f"公开页面: http://{host}:{port}/   工作台: http://{host}:{port}/console   API: http://{host}:{port}/docs",
            f"public site: http://{host}:{port}/   console: http://{host}:{port}/console   API: http://{host}:{port}/docs"))
     if qualifier:
@@ -94,6 +103,9 @@ def serve(
     if dev_outbox:
         say(tr(f"开发者发件箱 (验证码): http://{host}:{port}/play/dev/outbox",
                f"developer outbox (sign-in codes): http://{host}:{port}/play/dev/outbox"))
+    for key in oauth:  # the address the operator registers with the provider
+        name, callback = PROVIDER_NAMES[key], f"{(public_url or f'http://{host}:{port}').rstrip('/')}/play/oauth/{key}/callback"
+        say(tr(f"{name.zh}登录已开启, 回调地址: {callback}", f"{name.en} sign-in is on, callback: {callback}"))
     say(tr("按 Ctrl-C 停止", "press Ctrl-C to stop"))
     from yisai.live.server import UVICORN_WS
 

@@ -462,3 +462,26 @@ class LineupRow(Base):
     players: Mapped[list[str]] = mapped_column(default=list)  # player ids, board 1 first
     submitted_by: Mapped[str] = mapped_column(String(100))
     submitted_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+# ---------------------------------------------------------------- WeChat / QQ sign-in (issue 35)
+
+
+class OAuthLinkRow(Base):
+    """A WeChat or QQ identity linked to a phone-verified player account: whichever way the
+    person signs in, it is the same account (one ladder line). Only the provider's ids are kept:
+    no access token, no nickname, no picture."""
+
+    __tablename__ = "oauth_links"
+    __table_args__ = (
+        UniqueConstraint("provider", "openid", name="uq_oauth_links_provider_openid"),
+        UniqueConstraint("user_id", "provider", name="uq_oauth_links_user_id_provider"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    provider: Mapped[str] = mapped_column(String(16))  # "wechat" | "qq"
+    openid: Mapped[str] = mapped_column(String(128))  # the provider's id of the person for this app
+    unionid: Mapped[str | None] = mapped_column(String(128))  # the id across the organiser's apps, if granted
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    last_used_at: Mapped[datetime] = mapped_column(DateTime)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
@@ -27,6 +27,7 @@ from yisai.live.tasks import stop_task
 from yisai.reach.config import SmsConfig, build_sender, load_sms_config
 from yisai.services.context import open_context
 from yisai.services.errors import ServiceError
+from yisai.services.oauth_providers import Provider, providers_from_environment
 from yisai.services.settings import Settings, settings_from_environment
 from yisai.web import (
     accounts,
@@ -42,6 +43,7 @@ from yisai.web import (
     registration,
     team_matches,
 )
+from yisai.web import oauth as oauth_routes
 from yisai.web.core import (
     HERE,
     LanguageMiddleware,
@@ -57,6 +59,7 @@ from yisai.web.hints import web_dict, web_message
 from yisai.web.requests import BadBody, bad_request
 
 SECRET_ENV = "YISAI_WEB_SECRET"
+PUBLIC_URL_ENV = "YISAI_PUBLIC_URL"  # the site's address as players see it (WeChat/QQ callbacks)
 DEV_OUTBOX_ENV = "YISAI_DEV_OUTBOX"  # "1": the developer outbox page shows sign-in codes
 UNREADABLE = Text("请求体无法读取 (应为UTF-8编码的JSON)", "the body cannot be read (it must be JSON in UTF-8)")
 HTTP_WORDS = {404: Text("没有这个页面或对象", "not found"), 405: Text("此地址不接受这种请求方法", "method not allowed"),
@@ -67,17 +70,20 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
                refresh_seconds: float = 2.0, qualifier_event: str | None = None,
                dev_outbox: bool = False, redis_url: str | None = None,
                spectator_delay: float | None = None, sms: SmsConfig | None = None,
-               notice_seconds: float = notices.WORKER_SECONDS) -> FastAPI:
+               notice_seconds: float = notices.WORKER_SECONDS, oauth: Mapping[str, Provider] | None = None,
+               public_url: str = "") -> FastAPI:
     """The app over the database of ``settings`` (its clock is the server's clock); a public
     table is re-rendered at most every ``refresh_seconds`` while results come in. With
     ``qualifier_event`` the live games and the players' pages (/play) are served; ``dev_outbox``
     shows the sign-in codes the outbox sender kept (/play/dev/outbox), for development only.
     ``sms`` (read by the entry point, ``yisai.reach.config``) names the SMS provider and the
     limits; without it notices go to the developer outbox. The notice worker looks for due
-    notices every ``notice_seconds`` (and right after a request that queued a code)."""
+    notices every ``notice_seconds`` (and right after a request that queued a code). ``oauth``:
+    the WeChat/QQ sign-in providers configured, whose callbacks are registered at ``public_url``
+    (the site's public address; empty: the address each request came to)."""
     sms = sms or SmsConfig()
     ctx = open_context(replace(settings, notice_limits=sms.limits))
-    play_state = play.PlayState(qualifier_event, dev_outbox)
+    play_state = play.PlayState(qualifier_event, dev_outbox, providers=dict(oauth or {}), public_url=public_url)
     sender = build_sender(sms, play_state.outbox)
 
     @asynccontextmanager
@@ -112,6 +118,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     app.state.notice_sender = sender
     app.include_router(notices.router)
     app.state.web.templates.env.globals["play_on"] = bool(qualifier_event)  # the header's 对弈 link
+    app.include_router(oauth_routes.router)  # before play's routes: /play/oauth/... is its own
     app.include_router(play.router)
     app.include_router(qualification.router)
     app.include_router(team_matches.public_router)
@@ -203,4 +210,5 @@ def app_from_environment() -> FastAPI:
                       dev_outbox=os.environ.get(DEV_OUTBOX_ENV) == "1",
                       redis_url=os.environ.get("YISAI_REDIS_URL") or None,
                       spectator_delay=float(delay) if (delay := os.environ.get("YISAI_SPECTATOR_DELAY")) else None,
-                      sms=sms)
+                      sms=sms, oauth=providers_from_environment(os.environ),
+                      public_url=os.environ.get(PUBLIC_URL_ENV, ""))

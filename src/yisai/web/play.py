@@ -11,6 +11,7 @@ profile page.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,7 @@ from yisai.services.context import Work
 from yisai.services.errors import NotFoundError, ServiceError
 from yisai.services.identity import Action, Actor
 from yisai.services.notices import masked
+from yisai.services.oauth_providers import Provider
 from yisai.services.profiles import (
     FIELD_LABELS,
     Profile,
@@ -50,13 +52,16 @@ BUNDLE = HERE / "static" / "build" / "play.js"
 class PlayState:
     """What the play pages share in this process: the qualifier event, whether the developer
     outbox page is shown (``yisai serve --dev-outbox``) and the outbox it reads (filled by the
-    outbox sender when no SMS provider is configured)."""
+    outbox sender when no SMS provider is configured), the configured WeChat/QQ sign-in providers
+    and the site's public address their callbacks are registered at."""
 
     event: str | None
     dev_outbox: bool = False
     outbox: otp.OutboxSender = field(default_factory=otp.OutboxSender)
     event_id: int | None = None  # the resolved event (for links), found on first use
     spectator_delay: float = DEFAULT_SPECTATOR_DELAY  # what watchers are told (yisai serve --spectator-delay)
+    providers: Mapping[str, Provider] = field(default_factory=dict)
+    public_url: str = ""  # e.g. https://yisai.example.cn; empty: the address the request came to
 
 
 def play_state(request: Request) -> PlayState:
@@ -107,17 +112,19 @@ def _uid(actor: Actor | None) -> int | None:
 # ------------------------------------------------------------------ sign-in
 
 
-def _signin_page(request: Request, *, status: int = 200, phone: str = "", error: str = "",
-                 message: str = "") -> Response:  # fmt: skip
+def signin_page(request: Request, *, status: int = 200, phone: str = "", error: str = "",
+                message: str = "") -> Response:  # fmt: skip
+    """The players' sign-in page (code, password, and the configured WeChat/QQ buttons)."""
+    ps = play_state(request)
     return _page(request, "play/signin.html", http_status=status, phone=phone, error=error,
-                message=message, outbox=play_state(request).dev_outbox)  # fmt: skip
+                message=message, outbox=ps.dev_outbox, providers=ps.providers)  # fmt: skip
 
 
 @router.get("/signin", response_class=HTMLResponse)
 def signin_form(request: Request) -> Response:
     if _uid(current_actor(request)) is not None:
         return RedirectResponse("/play", status_code=303)
-    return _signin_page(request)
+    return signin_page(request)
 
 
 async def _fields(request: Request) -> dict[str, str]:
@@ -134,17 +141,24 @@ async def send_code(request: Request) -> Response:
     phone = form.get("phone", "")
     lang = lang_of(request)
     try:
-        with state(request).ctx.work(actor=PUBLIC) as work:
-            event_id = _config(work, request).event_id if play_state(request).event else None
-            outgoing = live_svc.request_code(work, phone, client=client_of(request), event_id=event_id)
+        sent = deliver_code(request, phone)
     except ServiceError as exc:
-        return _signin_page(request, status=exc.status, phone=phone, error=exc.render(lang))
-    shown = masked(outgoing.phone)
-    answer = _signin_page(request, phone=phone, message=Text(
-        f"验证码已发送至 {shown}, {live_svc.CODE_MINUTES}分钟内有效",
-        f"a code was sent to {shown}, valid {live_svc.CODE_MINUTES} minutes").render(lang))
+        return signin_page(request, status=exc.status, phone=phone, error=exc.render(lang))
+    answer = signin_page(request, phone=phone, message=sent.render(lang))
     answer.background = kick(request)  # after the commit and the answer
     return answer
+
+
+def deliver_code(request: Request, phone: str) -> Text:
+    """Store a new code for ``phone`` and queue its SMS (the service's limits apply) and say
+    where it went; the code sign-in and the WeChat/QQ link page both ask through here. The
+    caller sends the answer with ``kick`` so the notice worker delivers it right after."""
+    with state(request).ctx.work(actor=PUBLIC) as work:
+        event_id = _config(work, request).event_id if play_state(request).event else None
+        outgoing = live_svc.request_code(work, phone, client=client_of(request), event_id=event_id)
+    shown = masked(outgoing.phone)
+    return Text(f"验证码已发送至 {shown}, {live_svc.CODE_MINUTES}分钟内有效",
+                f"a code was sent to {shown}, valid {live_svc.CODE_MINUTES} minutes")
 
 
 @router.post("/signin")
@@ -158,7 +172,7 @@ async def sign_in(request: Request) -> Response:
         if actor is None:  # the wrong guess is committed (five kill the code), then refused
             raise live_svc.bad_code()
     except ServiceError as exc:
-        return _signin_page(request, status=exc.status, phone=phone, error=exc.render(lang))
+        return signin_page(request, status=exc.status, phone=phone, error=exc.render(lang))
     return signed_in(request, "/play", int(actor.id))
 
 
@@ -170,7 +184,7 @@ async def password_sign_in(request: Request) -> Response:
     try:
         actor = password_login(request, otp.normalise_phone(raw) or raw, form.get("password", ""))
     except ServiceError as exc:
-        return _signin_page(request, status=exc.status, phone=raw, error=exc.render(lang_of(request)))
+        return signin_page(request, status=exc.status, phone=raw, error=exc.render(lang_of(request)))
     return signed_in(request, "/play", int(actor.id))
 
 
@@ -375,4 +389,4 @@ def watch_game(request: Request, game_id: Id) -> Response:
                        title_names=f"{info.black_name} – {info.white_name}")
 
 
-__all__ = ["PlayState", "SignInRequired", "router"]
+__all__ = ["PlayState", "SignInRequired", "deliver_code", "router", "signin_page"]

@@ -2,7 +2,7 @@
 keep the games it has read and re-read only the rounds that changed (store.revisions).
 
 Revision ID: 0019
-Revises: 0016
+Revises: 0017
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0019"
-down_revision = "0016"
+down_revision = "0017"
 branch_labels = None
 depends_on = None
 
