@@ -4,8 +4,6 @@ ID-card and phone numbers are text columns: they are identifiers, not quantities
 leading zeros and the trailing X. Times are naive Beijing time, the clock the regulations use.
 """
 
-from __future__ import annotations
-
 from datetime import date, datetime
 from typing import Any, ClassVar
 
@@ -91,7 +89,7 @@ class TeamRow(Base):
     reasons: Mapped[list[str]] = mapped_column(default=list)
     note: Mapped[str] = mapped_column(Text, default="")
     account_id: Mapped[int | None] = mapped_column(Integer)  # the 领队 account that registered it
-    members: Mapped[list[TeamMemberRow]] = relationship(
+    members: Mapped[list["TeamMemberRow"]] = relationship(
         back_populates="team", cascade="all, delete-orphan", order_by="TeamMemberRow.id"
     )
 
@@ -144,7 +142,7 @@ class RoundRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="paired")
     info: Mapped[dict[str, Any]] = mapped_column(default=dict)  # pairing explanations, seed ...
     created_at: Mapped[datetime] = mapped_column(DateTime)
-    games: Mapped[list[GameRow]] = relationship(
+    games: Mapped[list["GameRow"]] = relationship(
         back_populates="round", cascade="all, delete-orphan", order_by="GameRow.board"
     )
 
