@@ -40,9 +40,9 @@ from yisai.i18n import tr
 REGULATION = Path(__file__).resolve().parents[3] / "regulations" / "2025-xiaoqiwang.toml"
 
 
-def _prepare(db: Path) -> None:
-    """An event with four players and round 1 paired, board 2's result entered: `yisai result`
-    has a board to fill (board 1) and `yisai standings` a played round to rank."""
+def _prepare(db: Path, *, played: bool = False) -> None:
+    """An event with four players and round 1 paired, so `yisai result` has a board to fill;
+    ``played`` also enters board 2's result, so `yisai standings` has a played round to rank."""
     from datetime import date
 
     from yisai.registry.person import Gender, Player
@@ -61,7 +61,8 @@ def _prepare(db: Path) -> None:
                 rank=Rank.parse("1段"), certificate_no=f"C{i}", region="中国大陆", province="浙江",
             ), division="jia")
         pair(w, event.id, "jia", 1)
-        record_result(w, event.id, "jia", 1, 2, "黑胜")
+        if played:
+            record_result(w, event.id, "jia", 1, 2, "黑胜")
 
 
 def _run(args: list[str], env: dict[str, str], module: str = "yisai.cli.app") -> tuple[float, float]:
@@ -99,7 +100,7 @@ def startup(
         raise typer.Exit(2)
     with tempfile.TemporaryDirectory(prefix="yisai-bench-") as folder:
         db = Path(folder) / "bench.sqlite"
-        _prepare(db)
+        _prepare(db, played=True)
         env = {**os.environ, "YISAI_DB": str(db), "YISAI_ACTOR": "bench"}
         env.pop("YISAI_DATABASE_URL", None)
         # measured as installed: byte-code cached, so compiling the sources is not counted
