@@ -2,6 +2,9 @@
 
 ID-card and phone numbers are text columns: they are identifiers, not quantities, and must keep
 leading zeros and the trailing X. Times are naive Beijing time, the clock the regulations use.
+
+No ``from __future__ import annotations`` here: with string annotations SQLAlchemy evaluates
+every one of them (about 500 ``eval`` calls) when it maps the tables, on every command's start.
 """
 
 from datetime import date, datetime
