@@ -10,7 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from yisai.cli.startup_bench import _prepare
+from yisai.cli.startup_bench import REGULATION, _prepare
+
+# What no command below needs: the pairing engine and its numerics, the web and live servers,
+# PDF, workbooks, migrations. Each one costs tens of milliseconds to a few hundred on import.
+HEAVY = ("numpy", "scipy", "rustworkx", "yisai.pairing", "yisai.web", "yisai.live", "fastapi",
+         "starlette", "uvicorn", "jinja2", "typst", "xlsxwriter", "openpyxl", "python_calamine",
+         "alembic", "yisai.formats.pdf", "yisai.services.rounds", "yisai.services.simulation")
 
 PROBE = """
 import json, runpy, sys
@@ -21,7 +27,7 @@ except SystemExit as exc:
     code = exc.code
 else:
     code = 0
-loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("yisai", "rich", "sqlalchemy", "pydantic"))
+loaded = sorted(sys.modules)
 print(json.dumps({"code": code, "loaded": loaded}))
 """
 
@@ -58,3 +64,30 @@ def test_a_result_entry_loads_no_engine_no_roster_and_no_rich(tmp_path: Path) ->
              "yisai.services.eligibility", "yisai.services.rounds", "rich")
     assert not {m for m in loaded if m.startswith(heavy)}
     assert "yisai.services.round_results" in loaded  # the probe really ran the entry
+
+
+def _heavy(loaded: set[str], extra: tuple[str, ...] = ()) -> set[str]:
+    names = HEAVY + extra
+    return {m for m in loaded if m in names or m.startswith(tuple(n + "." for n in names))}
+
+
+def test_regulation_show_loads_no_store_and_nothing_heavy(tmp_path: Path) -> None:
+    code, loaded, out = _loaded(["regulation", "show", str(REGULATION)], _env(tmp_path / "none.sqlite"))
+    assert code == 0
+    assert "小棋王" in out
+    assert _heavy(loaded, ("sqlalchemy", "yisai.store", "yisai.services.context")) == set()
+    assert "yisai.regulation.loader" in loaded
+
+
+def test_result_and_standings_of_an_event_load_nothing_heavy(tmp_path: Path) -> None:
+    db = tmp_path / "event.sqlite"
+    _prepare(db)
+    code, loaded, out = _loaded(["result", "白胜", "-d", "jia", "-r", "1", "-b", "1"], _env(db))
+    assert code == 0
+    assert "已录入: 第1轮第1台 白胜" in out
+    assert _heavy(loaded) == set()
+    code, loaded, out = _loaded(["standings", "1", "-d", "jia"], _env(db))
+    assert code == 0
+    assert "第1轮后成绩" in out  # the table really came out: one round with a result
+    assert "yisai.standings.compute" in loaded
+    assert _heavy(loaded) == set()

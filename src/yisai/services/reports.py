@@ -16,7 +16,6 @@ from yisai.awards.inputs import EventResults
 from yisai.awards.prizes import PrizeReport, compute_prizes
 from yisai.awards.promotions import PromotionReport, compute_promotions
 from yisai.awards.rank_awards import RankAwardReport, compute_rank_awards
-from yisai.formats import awards_export
 from yisai.formats.awards_report import (
     TextTable,
     prize_tables,
@@ -208,6 +207,8 @@ class PrizeView:
     progress: tuple[Progress, ...] = ()  # each playing division: final, or after which round
 
     def xlsx(self) -> bytes:
+        from yisai.formats import awards_export  # xlsxwriter loads only for a workbook
+
         buf = io.BytesIO()
         awards_export.write_prizes(self.report, self.results.players, buf, self.teams,
                                    members=self.results.teams)
@@ -230,6 +231,8 @@ class AwardView:
         return self.tables[:len(self.tables) - len(self.promotion_tables)]
 
     def xlsx(self) -> bytes:
+        from yisai.formats import awards_export  # xlsxwriter loads only for a workbook
+
         buf = io.BytesIO()
         awards_export.write_rank_awards(self.report, self.results.players, buf, self.promotions,
                                         teams=self.results.teams)

@@ -10,7 +10,6 @@ from dataclasses import dataclass, replace
 
 from yisai.awards.inputs import EventResults, belongs, is_base, table_from_standings
 from yisai.i18n import Text, failure_text
-from yisai.pairing.groups import final_places
 from yisai.record import Game
 from yisai.regulation import Regulation
 from yisai.regulation.divisions import RankingList
@@ -50,6 +49,9 @@ def final_order(work: Work, event: EventRecord, reg: Regulation, division: str,
               if r.group == PLACEMENT_GROUP]
     if not finals or any(g.result.value == "?" for g in finals[0].games):
         return None
+    # the pairing engine (numpy, scipy, rustworkx) loads only for a placement final
+    from yisai.pairing.groups import final_places
+
     groups = group_members(work, event, division, stage)
     names = list(groups)
     a = current_order(work, event, division, stage, groups[names[0]], fmt.group_rounds)

@@ -2,9 +2,10 @@
 
 ID-card and phone numbers are text columns: they are identifiers, not quantities, and must keep
 leading zeros and the trailing X. Times are naive Beijing time, the clock the regulations use.
-"""
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: with string annotations SQLAlchemy evaluates
+every one of them (about 500 ``eval`` calls) when it maps the tables, on every command's start.
+"""
 
 from datetime import date, datetime
 from typing import Any, ClassVar
@@ -91,7 +92,7 @@ class TeamRow(Base):
     reasons: Mapped[list[str]] = mapped_column(default=list)
     note: Mapped[str] = mapped_column(Text, default="")
     account_id: Mapped[int | None] = mapped_column(Integer)  # the 领队 account that registered it
-    members: Mapped[list[TeamMemberRow]] = relationship(
+    members: Mapped[list["TeamMemberRow"]] = relationship(
         back_populates="team", cascade="all, delete-orphan", order_by="TeamMemberRow.id"
     )
 
@@ -147,7 +148,7 @@ class RoundRow(Base):
     # Changes with every change to the round's games (store.revisions): what caches of the
     # games are keyed by. Unique over time, so a round deleted and paired again never repeats one.
     revision: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
-    games: Mapped[list[GameRow]] = relationship(
+    games: Mapped[list["GameRow"]] = relationship(
         back_populates="round", cascade="all, delete-orphan", order_by="GameRow.board"
     )
 
