@@ -340,3 +340,21 @@ def test_a_group_winner_who_withdraws_is_not_drawn_into_the_knockout(tmp_path: P
         quarter = {frozenset((names[b.black], names[b.white])) for _g, p in paired.parts for b in p.boards}
         assert quarter == {frozenset(("选手01", "选手07")), frozenset(("选手03", "选手05")),
                            frozenset(("选手02", "选手08")), frozenset(("选手04", "选手06"))}
+
+
+def test_after_a_reinstatement_pages_teams_and_prizes_are_as_if_he_never_left(tmp_path: Path) -> None:
+    from yisai.web.app import create_app
+
+    db = event(tmp_path)
+    cli(db, "entry", "withdraw", "5", "--reason", "身体不适中途退赛")
+    cli(db, "entry", "reinstate", "5", "--reason", "误报退赛, 经裁判长核实")
+    assert standings(db, "--round", "2") == [(p, n.replace("（退赛）", ""), v) for p, n, v in AFTER_2]
+    web = create_app(Settings(database=db), secret="test", refresh_seconds=0)
+    with TestClient(web) as client:
+        page = client.get("/events/1/standings/open")
+        assert page.status_code == 200 and "P5" in page.text and "P5（退赛）" not in page.text
+        (team,) = client.get("/api/events/1/teams").json()["competitions"]
+        assert [(r["place"], r["team"], r["value"]) for r in team["rows"]] == [
+            (1, "丁队", 8), (2, "甲队", 9), (3, "丙队", 9), (4, "乙队", 10)]
+    prizes = cli(db, "prizes", "1")
+    assert all(n in prizes for n in ("P2", "P8", "P3")) and "（退赛）" not in prizes

@@ -21,11 +21,12 @@ from yisai.registry.person import Gender, Player
 from yisai.services import live, notices
 from yisai.services import qualification as q
 from yisai.services.appeals import decide_appeal, file_appeal
+from yisai.services.approvals import approve_entry
 from yisai.services.context import open_context
+from yisai.services.entries import register_player
 from yisai.services.events import create_event, resolve_event
 from yisai.services.identity import Actor, Role
 from yisai.services.publishing import publish_round, unpublish_round
-from yisai.services.registration import approve_entry, register_player
 from yisai.services.round_results import rounds_of
 from yisai.services.rounds import pair
 from yisai.services.simulation import SimClock, epoch

@@ -122,7 +122,7 @@ def to_toml(draft: Draft, source_name: str = "") -> str:
     d = draft
     w = _Writer(d)
     w.lines += [
-        f"# 规程草稿 / regulation draft — yisai regulation draft {source_name}".rstrip(),
+        f"# 规程草稿 / regulation draft — 起草自 {source_name}".rstrip(),
         "# 每个值上方的注释引用它所依据的条款（章节号与原句）；标有「默认」的值规程没有写明，",
         "# 在文末 [[open_points]] 中列出须回答的问题。Comments quote the clause each value comes from;",
         "# values marked 默认/default are not stated and are listed in [[open_points]].",

@@ -23,6 +23,7 @@ import contextlib
 import itertools
 import json
 import logging
+import secrets
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -74,7 +75,9 @@ class Cluster:
         self.me = me
         self.ttl_ms = max(int(ttl * 1000), 100)
         self.on_message = on_message
-        self._ids = itertools.count(1)
+        # request ids start at random so a process restarted under the same name never reuses
+        # one an owner still remembers as served (live.link); 0 stays "news, no request"
+        self._ids = itertools.count(1 + secrets.randbelow(2**52))
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._reader: asyncio.Task[None] | None = None
         self._renew = self.redis.register_script(_RENEW)

@@ -37,6 +37,9 @@ class ClusterLink:
         self.takeover_lock = asyncio.Lock()
         self.frames_out: dict[str, set[tuple[int, str, str]]] = {}
         self.serving: set[tuple[str, Any]] = set()  # forwarded requests being served (from, id)
+        # forwarded requests served lately (from, id) → when: a repeat published while this
+        # process was stalled can arrive after the first was served, and is not served again
+        self.served: dict[tuple[str, Any], float] = {}
 
     @property
     def cluster(self) -> Cluster:
@@ -181,7 +184,7 @@ class ClusterLink:
                                               float(msg["show_at"]), games.remote_watch.get(gid, set()))
         elif kind in ("act", "join", "join_many"):
             key = (str(msg.get("from")), msg.get("id"))
-            if key in self.serving:  # a repeat of a request still being served: its answer will do
+            if key in self.serving or key in self.served:  # a repeat: the first one's answer will do
                 return True
             self.serving.add(key)
             try:
@@ -191,6 +194,7 @@ class ClusterLink:
                     await self.serve_request(msg, str(kind))
             finally:
                 self.serving.discard(key)
+                self._remember_served(key)
         elif kind == "frames":
             for gid, conn, player in msg.get("frames", []):
                 slot = games.slots.get(gid)
@@ -211,6 +215,14 @@ class ClusterLink:
         else:
             return False
         return True
+
+    def _remember_served(self, key: tuple[str, Any], keep_seconds: float = 60.0) -> None:
+        """An asker repeats a request for at most its deadline (owner TTL + 3 requests), far
+        under a minute: keys older than that are dropped as new ones come."""
+        now = time.monotonic()
+        self.served[key] = now
+        if len(self.served) > 256:
+            self.served = {k: t for k, t in self.served.items() if now - t < keep_seconds}
 
     async def adopt(self, started: list[Any]) -> None:
         """Games the matching leader just stored for us (Black's sockets are here), sent as
