@@ -37,8 +37,8 @@ def test_upload_shows_the_draft_beside_the_text_with_open_points_first(site: Sit
     assert page.index("请先确认") < page.index("规程原文")  # open points before the texts
     assert "规程没有写明组别" in page  # the division question (the text names none)
     # the recognised time-control sentence is highlighted and names the field it set
-    assert re.search(r'class="read"><span class="section">六、\(三\)</span> 比赛用时：每方４５分钟后.*?'
-                     r'<code class="field">stages\.main\.time_control</code>', page, re.S)
+    assert re.search(r'class="read" data-sentence="[^"]*"><span class="section">六、\(三\)</span> 比赛用时：每方４５分钟后.*?'
+                     r'<button type="button" class="field"[^>]*>stages\.main\.time_control</button>', page, re.S)
     toml = _toml_of(page)
     assert "boards = 3" in toml or "boards = 3," in toml
     assert "每队报名费400元" in _source_of(page)
