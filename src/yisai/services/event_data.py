@@ -89,12 +89,12 @@ def division_games(work: Work, event: EventRecord, division: str, stage: Stage) 
 def left_players(work: Work, event: EventRecord, division: str) -> dict[str, tuple[Player, EntryStatus]]:
     """Players whose entry in the division was withdrawn or disqualified (退赛/取消资格), with
     the status: they are paired no more, but the games they played still stand."""
+    left = work.repo.list_entries(event.id, division=division, stage="",
+                                  status=(EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED))
+    if not left:  # the usual case: no second read of the event's players on the standings path
+        return {}
     players = work.repo.players_by_id(event.id)
-    return {
-        e.player_id: (players[e.player_id], e.status)
-        for e in work.repo.list_entries(event.id, division=division, stage="",
-                                        status=(EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED))
-    }
+    return {e.player_id: (players[e.player_id], e.status) for e in left}
 
 
 def stage_games(work: Work, event: EventRecord, division: str, stage: Stage) -> list[Game]:
