@@ -23,7 +23,7 @@ from yisai.live.cluster import Cluster, Unanswered
 from yisai.live.sockets import Client, Slot
 from yisai.live.spectators import Spectators
 from yisai.live.state import CHUNK, HubState
-from yisai.qualifier.session import LiveGame, LiveGameInfo, color_name
+from yisai.qualifier.session import LiveGame, LiveGameInfo
 from yisai.services import live as svc
 
 log = logging.getLogger("yisai.live")
@@ -267,8 +267,6 @@ class ClusterLink:
             if color is not None and not slot.game.over:
                 slot.game.attach(color, conn, self.state.now())
             state = self.spectators.state_for(slot, str(player) if player else None)
-            if color is not None:  # which side this connection plays
-                state["you"] = color_name(color)
             await answer(state)
             await self.acting.after_change(slot)
 
@@ -295,8 +293,6 @@ class ClusterLink:
                 if color is not None and not slot.game.over:
                     slot.game.attach(color, str(conn), self.state.now())
                 state = self.spectators.state_for(slot, str(player) if player else None)
-                if color is not None:
-                    state["you"] = color_name(color)
                 await cluster.send(origin, {"k": "rep", "id": 0, "msg": {"conn": conn, "deliver": state}})
                 players[str(gid)] = list(slot.players)
             changed.append(slot)

@@ -16,7 +16,7 @@ from yisai.live.link import ClusterLink
 from yisai.live.sockets import Client, Slot
 from yisai.live.spectators import Spectators
 from yisai.live.state import HubState
-from yisai.qualifier.session import LiveGameInfo, color_name
+from yisai.qualifier.session import LiveGameInfo
 from yisai.services import live as svc
 from yisai.services.errors import ServiceError
 
@@ -59,8 +59,6 @@ class Play:
                 if color is not None and not slot.game.over:
                     slot.game.attach(color, client.conn, st.now())
             state = self.spectators.state_for(slot, client.player)
-            if color is not None:  # which side this connection plays (a reloaded page forgot it)
-                state["you"] = color_name(color)
             await client.send(state)
             await self.acting.after_change(slot)
 

@@ -11,6 +11,7 @@ from yisai.live import protocol
 from yisai.live.delay import DelayLine, delayed_state
 from yisai.live.sockets import Client, Slot, dumps
 from yisai.live.state import HubState
+from yisai.qualifier.session import color_name
 
 
 class Spectators:
@@ -68,7 +69,14 @@ class Spectators:
         slot.recent.add(at, update["version"], view, self.state.now() - self.delay)
 
     def state_for(self, slot: Slot, player: str | None) -> dict[str, Any]:
-        """The resync message: a player's is the game now, a spectator's the game ``delay`` ago."""
+        """The resync message: a player's is the game now, a spectator's the game ``delay`` ago.
+        A player's also says which side he plays (``you``): a reloaded page, a join through the
+        other process and a take-over all resync through here, and each must know its colour."""
+        color = slot.info.color_of(player) if player else None
+        if color is not None:
+            out = protocol.state(slot, self.state.now())
+            out["you"] = color_name(color)
+            return out
         if self.delay <= 0 or (player is not None and player in slot.players):
             return protocol.state(slot, self.state.now())
         info = slot.info
