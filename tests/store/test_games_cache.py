@@ -1,4 +1,4 @@
-"""The games cache (store.revisions) is an optimisation, never the source of truth: after any
+"""The games cache (store.revisions, read by ``repo.games`` and ``list_rounds``) is an optimisation, never the source of truth: after any
 sequence of writes — results entered and corrected, rounds paired, re-paired and deleted with
 reused ids, writes from another process — the cached read equals a full read of the rows, on
 SQLite and PostgreSQL."""
@@ -11,11 +11,14 @@ import sys
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from tests.store.test_repository import _event, _players
 from yisai.record import Game, Result
 from yisai.services.context import Context
-from yisai.store.round_rows import list_rounds
+from yisai.store.models import RoundRow
+from yisai.store.round_rows import _round, list_rounds
 
 RESULTS = [Result.BLACK_WINS, Result.WHITE_WINS, Result.DRAW, Result.BOTH_LOSE, Result.UNKNOWN]
 OPS = st.lists(st.tuples(st.sampled_from(["result", "pair", "repair", "drop"]), st.integers(0, 10**6)),
@@ -25,7 +28,23 @@ OPS = st.lists(st.tuples(st.sampled_from(["result", "pair", "repair", "drop"]), 
 def _full(ctx: Context, event_id: int) -> list[Game]:
     """Every game read from the rows themselves (no cache)."""
     with ctx.work() as w:
-        return [g for r in list_rounds(w.session, event_id, "d") for g in r.games]
+        q = (select(RoundRow).where(RoundRow.event_id == event_id).options(selectinload(RoundRow.games))
+             .order_by(RoundRow.stage, RoundRow.group_name, RoundRow.number))
+        return [g for row in w.session.scalars(q) for g in _round(row).games]
+
+
+def _full_versions(ctx: Context, event_id: int) -> list[dict[int, int]]:
+    with ctx.work() as w:
+        q = (select(RoundRow).where(RoundRow.event_id == event_id).options(selectinload(RoundRow.games))
+             .order_by(RoundRow.number))
+        return [{g.board: g.version for g in row.games} for row in w.session.scalars(q)]
+
+
+def _listed(ctx: Context, event_id: int) -> tuple[list[Game], list[dict[int, int]]]:
+    """What ``list_rounds`` (through the cache) gives: games and board versions."""
+    with ctx.work() as w:
+        rounds = list_rounds(w.session, event_id, "d")
+        return [g for r in rounds for g in r.games], [r.versions for r in rounds]
 
 
 def _cached(ctx: Context, event_id: int) -> list[Game]:
@@ -60,11 +79,10 @@ def test_cached_games_equal_a_full_read_after_any_writes(ctx: Context, ops: list
             elif op == "repair" and last is not None and all(g.result == Result.UNKNOWN for g in last.games):
                 w.repo.save_round(event.id, "d", last.number, _pairs(ids, rnd, last.number), replace=True)
             elif op == "drop" and last is not None:  # the newest rows go: SQLite reuses their ids
-                from yisai.store.models import RoundRow
-
                 w.session.delete(w.session.get(RoundRow, last.id))
-        # every step: the cached read is the rows as they are now
+        # every step: the cached reads are the rows as they are now
         assert _cached(ctx, event.id) == _full(ctx, event.id)
+        assert _listed(ctx, event.id) == (_full(ctx, event.id), _full_versions(ctx, event.id))
 
 
 def test_a_write_by_another_process_is_seen_at_once(ctx: Context, db_url: str) -> None:
@@ -85,4 +103,5 @@ def test_a_write_by_another_process_is_seen_at_once(ctx: Context, db_url: str) -
     assert done.returncode == 0, done.stderr
     assert [g.result for g in _cached(ctx, event.id)] == [Result.UNKNOWN, Result.WHITE_WINS]
     assert _cached(ctx, event.id) == _full(ctx, event.id)
+    assert _listed(ctx, event.id)[1] == [{1: 1, 2: 2}]  # the board's version moved with it
 

@@ -31,7 +31,7 @@ def reason_texts(stored: Iterable[object] | None) -> list[Text]:
     return [Text.from_data(r) for r in stored or ()]
 
 
-def _entry(row: EntryRow) -> Entry:
+def entry_value(row: EntryRow) -> Entry:
     return Entry(
         id=str(row.id),
         player_id=str(row.player_id),
@@ -49,7 +49,7 @@ def _entry(row: EntryRow) -> Entry:
 
 def _entry_data(row: EntryRow) -> dict[str, Any]:
     """An entry for the audit log: reasons as stored (both languages)."""
-    return _entry(row).model_dump(mode="json") | {"reasons": list(row.reasons or [])}
+    return entry_value(row).model_dump(mode="json") | {"reasons": list(row.reasons or [])}
 
 
 def _entry_row(s: Session, entry_id: str | int) -> EntryRow:
@@ -83,13 +83,13 @@ def add_entry(
     )
     s.add(row)
     s.flush()
-    saved = _entry(row)
+    saved = entry_value(row)
     audit(s, by, event_id, "create", "entry", row.id, None, _entry_data(row), note)
     return saved
 
 
 def get_entry(s: Session, entry_id: str | int) -> Entry:
-    return _entry(_entry_row(s, entry_id))
+    return entry_value(_entry_row(s, entry_id))
 
 
 def entry_event(s: Session, entry_id: str | int) -> int:
@@ -115,13 +115,13 @@ def update_entry(
     row.fee_paid = entry.fee_paid
     if reasons is not None:
         row.reasons = reasons_data(reasons)
-    elif entry.reasons != _entry(row).reasons:
+    elif entry.reasons != entry_value(row).reasons:
         row.reasons = list(entry.reasons)
     row.note = clean_text(entry.note)
     row.forced = entry.forced
     row.updated_at = by.at
     s.flush()
-    after = _entry(row)
+    after = entry_value(row)
     audit(s, by, row.event_id, action, "entry", row.id, before, _entry_data(row), note)
     return after
 
@@ -133,7 +133,7 @@ def find_entry(s: Session, player_id: str | int, division: str, stage: str = "")
         EntryRow.stage == stage,
     )
     row = s.scalars(q).first()
-    return _entry(row) if row else None
+    return entry_value(row) if row else None
 
 
 def list_entries(
@@ -156,7 +156,7 @@ def list_entries(
         q = q.where(EntryRow.status.in_([st.value for st in status]))
     if player_id is not None:
         q = q.where(EntryRow.player_id == player_number(player_id))
-    return [_entry(r) for r in s.scalars(q.order_by(EntryRow.id))]
+    return [entry_value(r) for r in s.scalars(q.order_by(EntryRow.id))]
 
 
 def count_entries(s: Session, event_id: int) -> dict[tuple[str, str], int]:

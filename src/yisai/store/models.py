@@ -54,6 +54,8 @@ class EventRow(Base):
     created_by: Mapped[str] = mapped_column(String(100))
     # Decisions the regulation leaves to the organiser, e.g. {"rounds": {"jia": 7}}.
     settings: Mapped[dict[str, Any]] = mapped_column(default=dict, server_default="{}")
+    # Moves on with every change to the event's players, entries and teams (store.revisions).
+    roster_revision: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
 class PlayerRow(Base):

@@ -16,7 +16,7 @@ from yisai.store.records import Stamp
 from yisai.vocabulary.rank import Rank
 
 
-def _player(row: PlayerRow) -> Player:
+def player_value(row: PlayerRow) -> Player:
     return Player(
         id=str(row.id),
         name=row.name,
@@ -73,17 +73,17 @@ def add_player(s: Session, by: Stamp, event_id: int, player: Player) -> Player:
     _fill_player(row, player)
     s.add(row)
     s.flush()
-    saved = _player(row)
+    saved = player_value(row)
     audit(s, by, event_id, "create", "player", row.id, None, saved.model_dump(mode="json"))
     return saved
 
 
 def update_player(s: Session, by: Stamp, player: Player, note: str = "") -> Player:
     row = player_row(s, player.id)
-    before = _player(row)
+    before = player_value(row)
     _fill_player(row, player)
     s.flush()
-    after = _player(row)
+    after = player_value(row)
     if after != before:
         audit(
             s, by, row.event_id, "update", "player", row.id,
@@ -93,7 +93,7 @@ def update_player(s: Session, by: Stamp, player: Player, note: str = "") -> Play
 
 
 def get_player(s: Session, player_id: str | int) -> Player:
-    return _player(player_row(s, player_id))
+    return player_value(player_row(s, player_id))
 
 
 def player_event(s: Session, player_id: str | int) -> int:
@@ -117,13 +117,4 @@ def find_player(
     else:
         return None
     row = s.scalars(q.order_by(PlayerRow.id)).first()
-    return _player(row) if row else None
-
-
-def list_players(s: Session, event_id: int) -> list[Player]:
-    q = select(PlayerRow).where(PlayerRow.event_id == event_id).order_by(PlayerRow.id)
-    return [_player(r) for r in s.scalars(q)]
-
-
-def players_by_id(s: Session, event_id: int) -> dict[str, Player]:
-    return {p.id: p for p in list_players(s, event_id)}
+    return player_value(row) if row else None

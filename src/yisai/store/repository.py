@@ -26,6 +26,7 @@ from yisai.store import (
     entry_rows,
     event_rows,
     player_rows,
+    roster_rows,
     round_rows,
     team_rows,
 )
@@ -103,10 +104,10 @@ class Repository:
                                        birth_date=birth_date)
 
     def list_players(self, event_id: int) -> list[Player]:
-        return player_rows.list_players(self.session, event_id)
+        return roster_rows.list_players(self.session, event_id)
 
     def players_by_id(self, event_id: int) -> dict[str, Player]:
-        return player_rows.players_by_id(self.session, event_id)
+        return roster_rows.players_by_id(self.session, event_id)
 
     # -------------------------------------------------------------- entries
 
@@ -134,8 +135,8 @@ class Repository:
     def list_entries(self, event_id: int, *, division: str | None = None, stage: str | None = None,
                      status: EntryStatus | Iterable[EntryStatus] | None = None,
                      player_id: str | int | None = None) -> list[Entry]:
-        return entry_rows.list_entries(self.session, event_id, division=division, stage=stage,
-                                       status=status, player_id=player_id)
+        return roster_rows.list_entries(self.session, event_id, division=division, stage=stage,
+                                        status=status, player_id=player_id)
 
     def count_entries(self, event_id: int) -> dict[tuple[str, str], int]:
         return entry_rows.count_entries(self.session, event_id)

@@ -1,15 +1,18 @@
-"""Round revisions and the games cache they key.
+"""Revisions and the caches they key: a round's games, an event's roster.
 
 Every flush that adds, changes or deletes a game — or adds a round — gives the round a new
-revision, here and only here (a session hook, so no writer can forget it). A revision is a
-nanosecond clock reading made strictly increasing per process: unique over time, so a round
-deleted and paired again, even under a reused id, never repeats an earlier (id, revision).
+revision; every flush that touches an event's players or entries gives the event a new
+roster revision. Here and only here (a session hook, so no writer can forget
+it). A revision is a nanosecond clock reading made strictly increasing per process: unique
+over time, so a round or event deleted and made again, even under a reused id, never repeats
+an earlier (id, revision).
 
-The cache holds each round's games as read at one revision, per database, in this process.
-Readers first read the (id, revision) list of the rounds they want (a small query) and re-read
-only the rounds whose revision they do not hold: entering one result re-reads one round, not
-the division. The database stays the source of truth; the cache only skips reading rows that
-cannot have changed, so every worker and every concurrent writer is seen as soon as committed.
+The caches hold what was read at one revision, per database, in this process. Readers first
+read the revision (a small query) and re-read only what they do not hold at it: entering one
+result re-reads one round, not the division, and the roster is read again only after a
+registration change. The database stays the source of truth; the caches only skip reading
+rows that cannot have changed, so every worker and every concurrent writer is seen as soon
+as committed.
 """
 
 from __future__ import annotations
@@ -19,12 +22,22 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from yisai.record import Game
-from yisai.store.models import GameRow, RoundRow
+from yisai.registry.entry import Entry
+from yisai.registry.person import Player
+from yisai.store.models import (
+    EntryRow,
+    EventRow,
+    GameRow,
+    PlayerRow,
+    RoundRow,
+)
 
 _lock = threading.Lock()
 _last = 0
@@ -40,6 +53,11 @@ def next_revision() -> int:
 
 @event.listens_for(Session, "before_flush")
 def _bump(session: Session, _context: object, _instances: object) -> None:
+    _bump_rounds(session)
+    _bump_rosters(session)
+
+
+def _bump_rounds(session: Session) -> None:
     rounds: set[RoundRow] = set()
     ids: set[int] = set()
     for obj in itertools.chain(session.new, session.dirty, session.deleted):
@@ -60,25 +78,61 @@ def _bump(session: Session, _context: object, _instances: object) -> None:
             row.revision = next_revision()
 
 
-class GamesCache:
-    """(database, round id, revision) → the round's games; least recently used dropped first."""
+def _bump_rosters(session: Session) -> None:
+    """A new event starts at a fresh roster revision; a change to its players or entries
+    moves it on."""
+    events: set[int] = set()
+    for obj in itertools.chain(session.new, session.dirty, session.deleted):
+        if isinstance(obj, EventRow) and obj in session.new:
+            obj.roster_revision = next_revision()
+        elif isinstance(obj, PlayerRow | EntryRow) and obj.event_id is not None:
+            events.add(obj.event_id)
+    for eid in events:
+        row = session.get(EventRow, eid)
+        if row is not None and row not in session.deleted:
+            row.roster_revision = next_revision()
 
-    def __init__(self, capacity: int = 4096) -> None:
+
+@dataclass(frozen=True, slots=True)
+class RoundGames:
+    """One round's games and each board's version, as read at one revision."""
+
+    games: tuple[Game, ...]
+    versions: tuple[tuple[int, int], ...]  # (board, version)
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """An event's players and entries, as read at one roster revision (entries' reasons
+    rendered in one language)."""
+
+    players: tuple[Player, ...]
+    entries: tuple[Entry, ...]
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class RevisionCache(Generic[K, V]):
+    """key (database, id, revision, …) → what was read at it; least recently used dropped first."""
+
+    def __init__(self, capacity: int) -> None:
         self._capacity = capacity
-        self._items: OrderedDict[tuple[str, int, int], tuple[Game, ...]] = OrderedDict()
+        self._items: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[str, int, int]) -> tuple[Game, ...] | None:
+    def get(self, key: K) -> V | None:
         with self._lock:
             found = self._items.get(key)
             if found is not None:
                 self._items.move_to_end(key)
             return found
 
-    def put_all(self, items: Iterable[tuple[tuple[str, int, int], tuple[Game, ...]]]) -> None:
+    def put_all(self, items: Iterable[tuple[K, V]]) -> None:
         with self._lock:
-            for key, games in items:
-                self._items[key] = games
+            for key, value in items:
+                self._items[key] = value
                 self._items.move_to_end(key)
             while len(self._items) > self._capacity:
                 self._items.popitem(last=False)
@@ -88,4 +142,5 @@ class GamesCache:
             self._items.clear()
 
 
-GAMES = GamesCache()
+GAMES: RevisionCache[tuple[str, int, int], RoundGames] = RevisionCache(4096)
+ROSTERS: RevisionCache[tuple[str, int, int, str], Roster] = RevisionCache(8)  # large: few kept

@@ -21,7 +21,7 @@ from yisai.store.errors import Conflict, NotFound, StaleVersion
 from yisai.store.models import GameRow, ResultChangeRow, RoundRow
 from yisai.store.player_rows import player_number, player_row
 from yisai.store.records import ResultChange, RoundRecord, Stamp
-from yisai.store.revisions import GAMES
+from yisai.store.revisions import GAMES, RoundGames
 
 
 def _game(row: GameRow, number: int) -> Game:
@@ -37,7 +37,11 @@ def _game(row: GameRow, number: int) -> Game:
     )
 
 
-def _round(row: RoundRow) -> RoundRecord:
+def _round(row: RoundRow, read: RoundGames | None = None) -> RoundRecord:
+    """A round as the services see it; ``read`` its games from the cache (else its rows)."""
+    if read is None:
+        read = RoundGames(tuple(_game(g, row.number) for g in row.games),
+                          tuple((g.board, g.version) for g in row.games))
     return RoundRecord(
         id=row.id,
         event_id=row.event_id,
@@ -48,8 +52,8 @@ def _round(row: RoundRow) -> RoundRecord:
         status=row.status,
         info=dict(row.info or {}),
         created_at=row.created_at,
-        games=tuple(_game(g, row.number) for g in row.games),
-        versions={g.board: g.version for g in row.games},
+        games=read.games,
+        versions=dict(read.versions),
     )
 
 
@@ -188,10 +192,9 @@ def list_rounds(
         q = q.where(RoundRow.group_name == group)
     if number is not None:
         q = q.where(RoundRow.number == number)
-    q = q.options(selectinload(RoundRow.games)).order_by(
-        RoundRow.division, RoundRow.stage, RoundRow.group_name, RoundRow.number
-    )
-    return [_round(r) for r in s.scalars(q)]
+    rows = list(s.scalars(q.order_by(RoundRow.division, RoundRow.stage, RoundRow.group_name, RoundRow.number)))
+    read = round_games(s, [(r.id, r.number, r.revision) for r in rows])
+    return [_round(r, read[r.id]) for r in rows]
 
 
 def round_numbers(
@@ -220,21 +223,30 @@ def games(
     if group is not None:
         q = q.where(RoundRow.group_name == group)
     rounds = s.execute(q.order_by(RoundRow.stage, RoundRow.group_name, RoundRow.number)).all()
+    read = round_games(s, [(rid, number, rev) for rid, number, rev in rounds])
+    return [g for rid, _n, _rev in rounds for g in read[rid].games]
+
+
+def round_games(s: Session, rounds: Sequence[tuple[int, int, int]]) -> dict[int, RoundGames]:
+    """round id → its games and board versions, for (id, number, revision) triples: from the
+    cache where this process has read that revision, the rest in one bounded read."""
     where = database_key(s)
     held = {rid: GAMES.get((where, rid, rev)) for rid, _n, rev in rounds}
     missing = {rid: (number, rev) for rid, number, rev in rounds if held[rid] is None}
     if missing:
-        fresh: dict[int, list[Game]] = {rid: [] for rid in missing}
+        games: dict[int, list[Game]] = {rid: [] for rid in missing}
+        versions: dict[int, list[tuple[int, int]]] = {rid: [] for rid in missing}
         ids = list(missing)
         for k in range(0, len(ids), 500):  # bounded IN lists
             rows = s.scalars(select(GameRow).where(GameRow.round_id.in_(ids[k:k + 500]))
                              .order_by(GameRow.round_id, GameRow.board))
             for row in rows:
-                fresh[row.round_id].append(_game(row, missing[row.round_id][0]))
-        for rid, got in fresh.items():
-            held[rid] = tuple(got)
-        GAMES.put_all(((where, rid, missing[rid][1]), tuple(got)) for rid, got in fresh.items())
-    return [g for rid, _n, _rev in rounds for g in held[rid] or ()]
+                games[row.round_id].append(_game(row, missing[row.round_id][0]))
+                versions[row.round_id].append((row.board, row.version))
+        fresh = {rid: RoundGames(tuple(games[rid]), tuple(versions[rid])) for rid in missing}
+        held.update(fresh)
+        GAMES.put_all(((where, rid, missing[rid][1]), got) for rid, got in fresh.items())
+    return {rid: got for rid, got in held.items() if got is not None}
 
 
 def database_key(s: Session) -> str:
