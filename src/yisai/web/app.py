@@ -95,6 +95,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
         yield
         await stop_task(duties)
         await stop_task(worker)
+        app.state.web.background.shutdown()
         ctx.close()
 
     app = FastAPI(

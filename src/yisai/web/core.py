@@ -31,6 +31,7 @@ from yisai.services.accounts import end_own_sessions, session_epoch, user_actor
 from yisai.services.context import Context
 from yisai.services.errors import Refused, ServiceError
 from yisai.services.identity import ACTION_LABELS, Action, Actor, Role
+from yisai.web.refresh import Background
 from yisai.web.requests import parse_json, read_form
 
 HERE = Path(__file__).resolve().parent
@@ -123,6 +124,30 @@ class PageCache:
                 return found[1], found[0]
         return None
 
+    def previous(self, key: tuple[Any, ...]) -> tuple[bytes, int] | None:
+        """The latest rendering of ``key`` whatever its stamp (served while a new one is made)."""
+        with self._lock:
+            found = self._items.get(key)
+            return (found[1], found[0]) if found is not None else None
+
+    def put(self, key: tuple[Any, ...], stamp: int, body: bytes) -> None:
+        """Keep a rendering made at ``stamp`` unless a newer one is already kept."""
+        with self._lock:
+            current = self._items.get(key)
+            if current is None or current[0] <= stamp:
+                self._items[key] = (stamp, body)
+                self._items.move_to_end(key)
+                self._made[key] = time.monotonic()
+            while len(self._items) > self.size:
+                gone, _ = self._items.popitem(last=False)
+                self._made.pop(gone, None)
+
+    def forget(self, key: tuple[Any, ...]) -> None:
+        """Drop a rendering that can no longer be made (the next request renders and shows why)."""
+        with self._lock:
+            self._items.pop(key, None)
+            self._made.pop(key, None)
+
     def latest(self, key: tuple[Any, ...], stamp: int, make: Callable[[], bytes]) -> tuple[bytes, int]:
         """(body, the stamp it was rendered at) for ``key`` now at ``stamp``."""
         while True:
@@ -141,15 +166,7 @@ class PageCache:
             busy.wait(timeout=30)
         try:
             body = make()
-            with self._lock:
-                current = self._items.get(key)
-                if current is None or current[0] <= stamp:
-                    self._items[key] = (stamp, body)
-                    self._items.move_to_end(key)
-                    self._made[key] = time.monotonic()
-                while len(self._items) > self.size:
-                    gone, _ = self._items.popitem(last=False)
-                    self._made.pop(gone, None)
+            self.put(key, stamp, body)
             return body, stamp
         finally:
             with self._lock:
@@ -173,6 +190,12 @@ class StampCache:
             return None
         return found[1]
 
+    def last(self, event_id: int) -> int | None:
+        """The stamp last read, however long ago (served while it is read again)."""
+        with self._lock:
+            found = self._stamps.get(event_id)
+        return None if found is None else found[1]
+
     def put(self, event_id: int, stamp: int) -> None:
         with self._lock:
             self._stamps[event_id] = (time.monotonic(), stamp)
@@ -186,6 +209,7 @@ class WebState:
     limiter: LoginLimiter = field(default_factory=LoginLimiter)
     cache: PageCache = field(default_factory=PageCache)
     stamps: StampCache = field(default_factory=StampCache)
+    background: Background = field(default_factory=Background)
 
     def __post_init__(self) -> None:
         self.signer = URLSafeTimedSerializer(self.secret, salt="yisai-session")

@@ -46,25 +46,57 @@ def cached(request: Request, work: Work, event_id: int, key: tuple[Any, ...], re
     process: (body, the stamp it shows)."""
     if stamp is None:
         stamp = event_stamp(work, event_id)
+        state(request).stamps.put(event_id, stamp)  # the polls that follow need not read it again
     return state(request).cache.latest((*key, lang_of(request)), stamp, lambda: render(work).encode())
 
 
 async def serve_cached(request: Request, event_id: int, key: tuple[Any, ...], render: Render) -> Response:
-    """Answer from memory when the rendering is current (or rendered less than a second ago);
-    otherwise read the stamp and render in a worker thread. 304 when the client has it."""
+    """Answer from memory: the table as rendered at the event's stamp (re-read at most every
+    ``StampCache.ttl`` seconds, in the background). An out-of-date table is answered with its
+    previous rendering while the new one is made in the background (at most every
+    ``PageCache.min_age`` seconds), so no poll waits for a rendering; only a first visit does
+    (and every request when ``min_age`` is 0: the server's ``--refresh 0``). 304 when the
+    client has it."""
     web = state(request)
     lang = lang_of(request)
     cache_key = (*key, lang)
-    stamp = web.stamps.get(event_id)
-    ready = web.cache.ready(cache_key, stamp) if stamp is not None else None
-    if ready is None:
-        def fetch() -> tuple[bytes, int]:
+
+    def read_stamp() -> int:
+        with web.ctx.work(actor=PUBLIC) as work:
+            now = event_stamp(work, event_id)
+        web.stamps.put(event_id, now)
+        return now
+
+    def rerender() -> None:
+        try:
             with web.ctx.work(actor=PUBLIC) as work:
                 now = event_stamp(work, event_id)
-                web.stamps.put(event_id, now)
-                return cached(request, work, event_id, key, render, now)
+                body = render(work).encode()
+        except Exception:
+            web.cache.forget(cache_key)  # the next request renders it and answers why it cannot
+            raise
+        web.cache.put(cache_key, now, body)
 
-        ready = await run_in_threadpool(fetch)
+    def render_now() -> tuple[bytes, int]:
+        with web.ctx.work(actor=PUBLIC) as work:
+            now = event_stamp(work, event_id)
+            web.stamps.put(event_id, now)
+            return cached(request, work, event_id, key, render, now)
+
+    stamp = web.stamps.get(event_id)
+    if web.cache.min_age <= 0:  # `--refresh 0`: every answer current, whatever it costs
+        stamp = None
+    elif stamp is None:
+        stamp = web.stamps.last(event_id)
+        if stamp is not None:
+            web.background.once(("stamp", event_id), read_stamp)
+    ready = web.cache.ready(cache_key, stamp) if stamp is not None else None
+    if ready is None:
+        ready = web.cache.previous(cache_key) if stamp is not None else None
+        if ready is not None:
+            web.background.once(("render", cache_key), rerender)
+        else:
+            ready = await run_in_threadpool(render_now)
     body, shown = ready
     etag = f'W/"{event_id}-{shown}-{lang}-{zlib.crc32(repr(key).encode())}"'
     headers = {"ETag": etag, "Cache-Control": "no-cache"}

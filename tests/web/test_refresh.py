@@ -1,0 +1,96 @@
+"""Polled tables under a server's ``--refresh`` (stale while revalidating): a poll after a
+change gets the previous table at once and the new one is rendered in the background, never
+while a poll waits; a refresh that fails leaves no table that cannot be made again."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from tests.web.conftest import NOW, Clock
+from tests.web.test_console import grid_post
+from yisai.services.settings import Settings
+from yisai.web.app import create_app
+from yisai.web.core import PageCache
+from yisai.web.refresh import Background
+
+URL = "/events/1/rounds/jia/1/fragment"
+
+
+def test_a_change_reaches_the_poll_through_a_background_rendering(template_db: Path, tmp_path: Path) -> None:
+    db = tmp_path / "site.sqlite"
+    shutil.copy(template_db, db)
+    app = create_app(replace(Settings(database=str(db)), clock=Clock(NOW)), secret="s", refresh_seconds=0.2)
+    rendered_in: list[str] = []
+    with TestClient(app) as client:
+        first = client.get(URL)
+        etag = first.headers["etag"]
+        assert first.status_code == 200 and "黑胜" not in first.text
+        web = app.state.web
+        renders = web.background
+
+        class Watching(Background):  # which thread renders (the same pool, observed)
+            def once(self, key, job):  # type: ignore[no-untyped-def]
+                def observed() -> object:
+                    rendered_in.append(threading.current_thread().name)
+                    return job()
+                return renders.once(key, observed)
+
+        web.background = Watching()
+        from tests.web.conftest import Site
+
+        site = Site(str(db), Clock(NOW), client)
+        assert grid_post(site.login("referee"), 4, "黑胜", 1)[0] == 200
+        answers = []
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            r = client.get(URL, headers={"If-None-Match": etag})
+            answers.append(r.status_code)
+            if r.status_code == 200:
+                assert "黑胜" in r.text and r.headers["etag"] != etag
+                break
+            assert r.status_code == 304  # the previous table, whole, with its own ETag
+            time.sleep(0.05)
+        assert answers[-1] == 200, answers
+    assert any(name.startswith("yisai-refresh") for name in rendered_in), rendered_in
+
+
+def test_background_runs_one_job_per_key_and_survives_a_failure() -> None:
+    bg = Background(workers=2)
+    gate = threading.Event()
+    ran: list[str] = []
+
+    def slow() -> None:
+        gate.wait(5)
+        ran.append("slow")
+
+    assert bg.once("k", slow) is True
+    assert bg.once("k", lambda: ran.append("second")) is False  # one at a time per key
+    assert bg.once("other", lambda: 1 / 0) is True  # logged, not raised
+    gate.set()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not bg.once("k", lambda: ran.append("after")):
+        time.sleep(0.01)
+    deadline = time.monotonic() + 5
+    while "after" not in ran and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert ran == ["slow", "after"]
+    assert bg.once("other", lambda: ran.append("again")) in (True, False)
+    bg.shutdown()
+
+
+def test_page_cache_keeps_the_newest_rendering_and_forgets_on_request() -> None:
+    cache = PageCache(min_age=60)
+    key = ("standings", "jia", "zh")
+    assert cache.previous(key) is None
+    cache.put(key, 5, b"five")
+    cache.put(key, 3, b"three")  # an older rendering finishing late never replaces a newer one
+    assert cache.previous(key) == (b"five", 5)
+    assert cache.ready(key, 9) == (b"five", 5)  # younger than min_age: served though stale
+    cache.forget(key)
+    assert cache.previous(key) is None and cache.ready(key, 5) is None
