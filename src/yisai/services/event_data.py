@@ -6,7 +6,8 @@ same way.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, cast
 
 from yisai.i18n import Text
 from yisai.record import Game
@@ -73,17 +74,28 @@ def group_members(work: Work, event: EventRecord, division: str, stage: Stage) -
     return groups
 
 
+RoundKeys = dict[int, Hashable]  # round number → a key that changes whenever its games do
+
+
 def division_games(work: Work, event: EventRecord, division: str, stage: Stage) -> list[Game]:
     """The stage's games as they count for pairing and standings: as recorded, except that a
     disqualified player's games are his losses where the regulation says so
     (``withdrawal.disqualified_games = "forfeit"``)."""
-    games = work.repo.games(event.id, division, stage=stage.id)
+    return division_games_keyed(work, event, division, stage)[0]
+
+
+def division_games_keyed(work: Work, event: EventRecord, division: str, stage: Stage) -> tuple[list[Game], RoundKeys]:
+    """``division_games`` and, read with them, each round's key (the store's round revisions,
+    and who is disqualified when that changes the games): what the standings keep each
+    round's ledger column under."""
+    read = work.repo.games_read(event.id, division, stage=stage.id)
+    games, marker = read.games, cast("tuple[str, ...]", ())
     if regulation_of(event).withdrawal.disqualified_games == "forfeit":
         gone = [e.player_id for e in work.repo.list_entries(event.id, division=division,
                                                              status=EntryStatus.DISQUALIFIED)]
         if gone:
-            return forfeited_by(games, gone)
-    return games
+            games, marker = forfeited_by(games, gone), ("forfeit", *sorted(gone))
+    return games, {n: (read.round_key(n), marker) for _rid, n, _rev in read.rounds}
 
 
 def left_players(work: Work, event: EventRecord, division: str) -> dict[str, tuple[Player, EntryStatus]]:
@@ -100,11 +112,16 @@ def left_players(work: Work, event: EventRecord, division: str) -> dict[str, tup
 def stage_games(work: Work, event: EventRecord, division: str, stage: Stage) -> list[Game]:
     """The games that count in the stage's standings: all but a knockout bracket's (those
     decide places by the bracket, never by points)."""
-    games = division_games(work, event, division, stage)
+    return stage_games_keyed(work, event, division, stage)[0]
+
+
+def stage_games_keyed(work: Work, event: EventRecord, division: str, stage: Stage) -> tuple[list[Game], RoundKeys]:
+    """``stage_games`` with each counted round's key (``division_games_keyed``)."""
+    games, keys = division_games_keyed(work, event, division, stage)
     if not _has_knockout(stage, division):
-        return games
+        return games, keys
     bracket = set(work.repo.round_numbers(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP))
-    return [g for g in games if g.round not in bracket]
+    return [g for g in games if g.round not in bracket], {n: k for n, k in keys.items() if n not in bracket}
 
 
 def _has_knockout(stage: Stage, division: str) -> bool:
@@ -132,13 +149,16 @@ def standings_input(
     teams = team_of(work, event)
     players: list[StandingsPlayer] = []
     games: list[Game] = []
+    keys: dict[int, list[Hashable]] = {}
     rounds = 0
     for did in divisions:
         dplayers = approved_players(work, event, did)
         if not dplayers:
             continue
         st = playing_stage(reg, did, stage)
-        dgames = stage_games(work, event, did, st)
+        dgames, dkeys = stage_games_keyed(work, event, did, st)
+        for n, key in dkeys.items():
+            keys.setdefault(n, []).append((did, key))
         group_of = {pid: g for g, members in group_members(work, event, did, st).items() for pid in members}
         games += dgames
         rounds = max(rounds, max((g.round for g in dgames), default=0))
@@ -175,6 +195,7 @@ def standings_input(
         title=event.name,
         source=f"event:{event.id}",
         meta={"event": event.name, "seed": str(event.seed)},
+        round_keys={n: tuple(parts) for n, parts in keys.items()},
     )
 
 

@@ -377,10 +377,10 @@ def round_view(work: Work, event_ref: str | int | None, division: str, round_no:
     stage = playing_stage(reg, division, stage_ref)
     names = {p.id: p.name for p in work.repo.list_players(event.id)}
     players = {pid for r in rounds for g in r.games for pid in (g.black, g.white) if pid}
-    from yisai.services.event_data import stage_games
+    from yisai.services.event_data import stage_games_keyed
 
-    games = stage_games(work, event, division, stage)  # a bracket's games score nothing
-    scores = scores_before(players, games, round_no, reg.scoring_for(division))
+    games, keys = stage_games_keyed(work, event, division, stage)  # a bracket's games score nothing
+    scores = scores_before(players, games, round_no, reg.scoring_for(division), keys)
     info = {r.group: explanation_with_names(r.info.get("explain", []), names) for r in rounds}
     seats = _final_seats(work, event, division, stage) if any(
         r.group == PLACEMENT_GROUP for r in rounds) else {}

@@ -129,7 +129,8 @@ def _chinese(
 ) -> Standings:
     specs = [ref.spec for ref in refs if ref.spec is not None]
     table = compute_table(
-        inp.players, inp.games, r, inp.scoring, inp.ranking, specs, lot_seed=lot_seed
+        inp.players, inp.games, r, inp.scoring, inp.ranking, specs, lot_seed=lot_seed,
+        round_keys=inp.round_keys,
     )
     scores: OGScores | None = None
     if any(ref.og for ref in refs):

@@ -6,7 +6,7 @@ file or an event in the database (``yisai.services.standings_source`` builds it)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from yisai.i18n import tr
@@ -68,6 +68,9 @@ class StandingsInput:
     source: str = ""
     meta: Mapping[str, str] = field(default_factory=dict)  # event name, place, dates, komi ...
     warnings: tuple[str, ...] = ()  # what the reader skipped or repaired, to show the user
+    # round number → a key that changes whenever that round's games do (the store's round
+    # revisions): each round's ledger column is then kept and re-made only when it changes
+    round_keys: Mapping[int, Hashable] | None = None
 
     @property
     def last_round_with_games(self) -> int:

@@ -7,7 +7,7 @@ O(players × rounds) passes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import cast
@@ -53,14 +53,15 @@ def compute_table(
     rules: RankingRules | None = None,
     specs: Iterable[CriterionSpec] | None = None,
     lot_seed: int = 0,
+    round_keys: Mapping[int, Hashable] | None = None,
 ) -> CriteriaTable:
     """Criteria after ``rounds`` rounds for every player (criteria always from the games).
 
     ``specs`` defaults to the regulation's list plus 积分 (always shown); DIRECT is skipped (it is
-    decided inside the ranking among tied players only).
+    decided inside the ranking among tied players only). ``round_keys``: see ``build_ledger``.
     """
     with gc_paused():
-        return _compute(players, games, rounds, scoring, rules, specs, lot_seed)
+        return _compute(players, games, rounds, scoring, rules, specs, lot_seed, round_keys)
 
 
 def _compute(
@@ -71,11 +72,12 @@ def _compute(
     rules: RankingRules | None,
     specs: Iterable[CriterionSpec] | None,
     lot_seed: int,
+    round_keys: Mapping[int, Hashable] | None = None,
 ) -> CriteriaTable:
     scoring = scoring or Scoring()
     rules = rules or RankingRules()
     players = tuple(players)
-    ledger = build_ledger([p.id for p in players], games, rounds, scoring)
+    ledger = build_ledger([p.id for p in players], games, rounds, scoring, round_keys)
     wanted = list(specs) if specs is not None else list(rules.criteria)
     wanted = [CriterionSpec(criterion=Criterion.SCORE), *wanted]
 

@@ -39,6 +39,7 @@ from yisai.store.records import (
     Stamp,
     UserRecord,
 )
+from yisai.store.revisions import GamesRead
 
 __all__ = ["Conflict", "NotFound", "Repository", "StaleVersion"]
 
@@ -191,6 +192,10 @@ class Repository:
     def games(self, event_id: int, division: str, *, stage: str | None = None,
               group: str | None = None) -> list[Game]:
         return round_rows.games(self.session, event_id, division, stage=stage, group=group)
+
+    def games_read(self, event_id: int, division: str, *, stage: str | None = None,
+                   group: str | None = None) -> GamesRead:
+        return round_rows.games_read(self.session, event_id, division, stage=stage, group=group)
 
     def set_round_status(self, round_id: int, status: str, note: str = "") -> None:
         round_rows.set_round_status(self.session, self.stamp, round_id, status, note)

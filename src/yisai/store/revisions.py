@@ -102,6 +102,20 @@ class RoundGames:
 
 
 @dataclass(frozen=True, slots=True)
+class GamesRead:
+    """A division's games and, read with them, where they came from: the database and each
+    round's (id, number, revision). Anything computed from these games may be kept under
+    ``round_key`` — it changes whenever the games of that round number do."""
+
+    games: list[Game]
+    database: str
+    rounds: tuple[tuple[int, int, int], ...]
+
+    def round_key(self, number: int) -> tuple[object, ...]:
+        return (self.database, *((rid, rev) for rid, n, rev in self.rounds if n == number))
+
+
+@dataclass(frozen=True, slots=True)
 class Roster:
     """An event's players and entries, as read at one roster revision (entries' reasons
     rendered in one language)."""

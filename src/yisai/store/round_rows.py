@@ -21,7 +21,7 @@ from yisai.store.errors import Conflict, NotFound, StaleVersion
 from yisai.store.models import GameRow, ResultChangeRow, RoundRow
 from yisai.store.player_rows import player_number, player_row
 from yisai.store.records import ResultChange, RoundRecord, Stamp
-from yisai.store.revisions import GAMES, RoundGames
+from yisai.store.revisions import GAMES, GamesRead, RoundGames
 
 
 def _game(row: GameRow, number: int) -> Game:
@@ -212,7 +212,15 @@ def round_numbers(
 def games(
     s: Session, event_id: int, division: str, *, stage: str | None = None, group: str | None = None
 ) -> list[Game]:
-    """Every game of a division (optionally one stage/group), round by round, board by board.
+    """Every game of a division (optionally one stage/group), round by round, board by board."""
+    return games_read(s, event_id, division, stage=stage, group=group).games
+
+
+def games_read(
+    s: Session, event_id: int, division: str, *, stage: str | None = None, group: str | None = None
+) -> GamesRead:
+    """``games`` with the (round id, number, revision) of every round they came from, read
+    together: what a cache of anything computed from the games keys on.
 
     Reads the rounds' revisions, then only the games of rounds this process has not read at
     that revision (``store.revisions``): one result entered costs one round's rows, not all."""
@@ -222,9 +230,10 @@ def games(
         q = q.where(RoundRow.stage == stage)
     if group is not None:
         q = q.where(RoundRow.group_name == group)
-    rounds = s.execute(q.order_by(RoundRow.stage, RoundRow.group_name, RoundRow.number)).all()
-    read = round_games(s, [(rid, number, rev) for rid, number, rev in rounds])
-    return [g for rid, _n, _rev in rounds for g in read[rid].games]
+    rounds = [(rid, number, rev) for rid, number, rev in
+              s.execute(q.order_by(RoundRow.stage, RoundRow.group_name, RoundRow.number)).all()]
+    read = round_games(s, rounds)
+    return GamesRead([g for rid, _n, _rev in rounds for g in read[rid].games], database_key(s), tuple(rounds))
 
 
 def round_games(s: Session, rounds: Sequence[tuple[int, int, int]]) -> dict[int, RoundGames]:
