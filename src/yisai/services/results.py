@@ -125,10 +125,11 @@ class RankingView:
 
 
 def ranking_lists(work: Work, event: EventRecord, division: str, *, round_: int | None = None,
-                  standings: Standings | None = None) -> list[RankingView]:
+                  standings: Standings | None = None, only: str | None = None) -> list[RankingView]:
     """Every ranking list the regulation defines for ``division``, in its order (seed 002:
     男子, 女子, 男女混合): a filtered list (a gender, an age band) is its players in the
-    division's order, renumbered as prize lists renumber it (``awards.inputs.belongs``)."""
+    division's order, renumbered as prize lists renumber it (``awards.inputs.belongs``).
+    ``only``: just the list with that id (a page showing one list renumbers no other)."""
     from yisai.standings.placement import subset_of
 
     d = regulation_of(event).division(division)
@@ -137,6 +138,8 @@ def ranking_lists(work: Work, event: EventRecord, division: str, *, round_: int 
     players = work.repo.players_by_id(event.id)
     out = []
     for rl in d.rankings:
+        if only is not None and rl.id != only:
+            continue
         if is_base(rl):
             st = full
         else:

@@ -30,6 +30,7 @@ from yisai.services.events import (
     summarise_event,
 )
 from yisai.services.publishing import event_stamp, is_published, rounds_index
+from yisai.services.results import ranking_lists
 from yisai.services.rounds import round_view
 from yisai.services.teams import list_teams
 from yisai.web import reports, views
@@ -187,12 +188,16 @@ async def round_fragment(request: Request, event_id: Id, division: str, number: 
 
 def _standings_html(request: Request, event_id: int, division: str, ranking: str = "") -> Render:
     def render(work: Work) -> str:
-        lists = reports.event_rankings(work, str(event_id), division)
-        st = reports.ranking_of(lists, ranking).standings
-        flags = {"gender": any(r.ranking.gender is not None for r in lists), "group": views.has_groups(st)}
+        event = resolve_event(work, str(event_id))
+        did = resolve_division(regulation_of(event), division)
+        rankings = regulation_of(event).division(did).rankings
+        chosen = reports.chosen_ranking(rankings, ranking)  # only this list is renumbered
+        (shown,) = ranking_lists(work, event, did, only=chosen)
+        st = shown.standings
+        flags = {"gender": any(r.gender is not None for r in rankings), "group": views.has_groups(st)}
         return state(request).templates.get_template("_standings.html").render(
             t=tr, columns=views.standings_columns(st, **flags), rows=views.standings_rows(st, **flags),
-            round=st.round, ranking=ranking if len(lists) > 1 else "")
+            round=st.round, ranking=ranking if len(rankings) > 1 else "")
     return render
 
 
