@@ -8,7 +8,10 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from yisai.store import open_database
+from yisai.store import (
+    open_database,
+    side_models,  # noqa: F401 (puts papers and check_ins on Base)
+)
 from yisai.store.files import FileStore, default_files_dir, safe_part
 from yisai.store.models import Base
 

@@ -99,8 +99,10 @@ def test_an_out_of_date_schema_is_refused_until_db_upgrade(db_url: str, tmp_path
 
     engine = create_engine(db_url)
     from yisai.store import (
+        live_models,  # noqa: F401 (and the live tables)
         notice_models,  # noqa: F401 (and the notices' tables)
         qualification_models,  # noqa: F401 (puts the qualifier's tables on Base)
+        side_models,  # noqa: F401 (papers, check-ins, profiles, line-ups, appeals, ...)
     )
     from yisai.store.models import Base
 

@@ -15,7 +15,6 @@ from rich.table import Table
 
 from yisai.cli.hints import cli_message
 from yisai.cli.session import fail, settings
-from yisai.formats.h9 import write_h9
 from yisai.formats.standings_export import fixed_headers, place_text, text, to_csv, to_json, to_xlsx
 from yisai.i18n import tr
 from yisai.services.errors import ServiceError
@@ -92,6 +91,8 @@ def standings_cmd(
         typer.echo(tr(f"已写入 {target}", f"written {target}"))
         return
     if fmt == "h9":
+        from yisai.formats.h9 import write_h9  # the h9 writer loads only for an h9 export
+
         blob = write_h9(report.source, st)
         if output:
             output.write_bytes(blob)

@@ -10,19 +10,9 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from yisai.awards.inputs import EventResults
-from yisai.awards.prizes import PrizeReport, compute_prizes
-from yisai.awards.promotions import PromotionReport, compute_promotions
-from yisai.awards.rank_awards import RankAwardReport, compute_rank_awards
-from yisai.formats.awards_report import (
-    TextTable,
-    prize_tables,
-    promotion_tables,
-    rank_award_tables,
-    team_table,
-)
 from yisai.i18n import Text, language, tr
 from yisai.registry.person import Gender
 from yisai.services.context import InputError, Refused, Work
@@ -30,10 +20,15 @@ from yisai.services.errors import Hint
 from yisai.services.events import regulation_of, resolve_division, resolve_event
 from yisai.services.results import Progress, division_standings, event_progress, load_event_results
 from yisai.services.settings import Settings
-from yisai.services.standings_source import SourceError, load_source
 from yisai.standings import Standings, StandingsInput, compute_standings, resolve_list
 from yisai.standings.names import CriterionRef
 from yisai.standings.teams import TeamTable
+
+if TYPE_CHECKING:  # the prize and award engines load only for prizes and awards, not standings
+    from yisai.awards.prizes import PrizeReport
+    from yisai.awards.promotions import PromotionReport
+    from yisai.awards.rank_awards import RankAwardReport
+    from yisai.formats.awards_report import TextTable
 
 T = TypeVar("T")
 
@@ -152,6 +147,8 @@ def file_standings(
     lot_seed: int | None = None,
 ) -> StandingsReport:
     """Standings recomputed from an OpenGotha .xml or EGD .h9 file (criteria from the games)."""
+    from yisai.services.standings_source import SourceError, load_source  # the file readers
+
     try:
         inp = load_source(source)
     except SourceError as exc:
@@ -215,6 +212,12 @@ class PrizeView:
         return buf.getvalue()
 
 
+def _no_promotions() -> PromotionReport:
+    from yisai.awards.promotions import PromotionReport
+
+    return PromotionReport(())
+
+
 @dataclass(frozen=True)
 class AwardView:
     """段位申报 and 升段/定级: ``tables`` holds both (rank awards first), as every front end
@@ -223,7 +226,7 @@ class AwardView:
     results: EventResults
     report: RankAwardReport
     tables: list[TextTable]
-    promotions: PromotionReport = field(default_factory=lambda: PromotionReport(()))
+    promotions: PromotionReport = field(default_factory=_no_promotions)
     promotion_tables: list[TextTable] = field(default_factory=list)
 
     @property
@@ -240,6 +243,9 @@ class AwardView:
 
 
 def prize_view(results: EventResults, *, teams: bool = True) -> PrizeView:
+    from yisai.awards.prizes import compute_prizes
+    from yisai.formats.awards_report import prize_tables, team_table
+
     report = _computed(lambda: compute_prizes(results))
     _refuse_over_pool(report, results.regulation.prizes.pool)
     team = list(_computed(results.team_tables).values()) if teams else []
@@ -261,6 +267,10 @@ def _refuse_over_pool(report: PrizeReport, pool: int | None) -> None:
 
 
 def award_view(results: EventResults) -> AwardView:
+    from yisai.awards.promotions import compute_promotions
+    from yisai.awards.rank_awards import compute_rank_awards
+    from yisai.formats.awards_report import promotion_tables, rank_award_tables
+
     report = _computed(lambda: compute_rank_awards(results))
     promoted = _computed(lambda: compute_promotions(results))
     extra = promotion_tables(promoted, results.players)

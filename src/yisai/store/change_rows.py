@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session
 from yisai.i18n import Text
 from yisai.store.audit_rows import audit
 from yisai.store.errors import NotFound
-from yisai.store.models import PlayerChangeRow
 from yisai.store.records import Stamp
+from yisai.store.side_models import PlayerChangeRow
 
 
 @dataclass(frozen=True)

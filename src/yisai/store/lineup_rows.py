@@ -7,8 +7,8 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from yisai.store.models import LineupRow
 from yisai.store.repository import Repository
+from yisai.store.side_models import LineupRow
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,13 @@ from sqlalchemy.orm import Session
 from yisai.qualifier.ladder import Delta, LadderLine
 from yisai.qualifier.session import LiveGameInfo
 from yisai.store.errors import Conflict, NotFound, StaleVersion
-from yisai.store.models import LiveCodeRow, LiveGameRow, LiveLadderRow, LiveMoveRow, LiveWaveRow
+from yisai.store.live_models import (
+    LiveCodeRow,
+    LiveGameRow,
+    LiveLadderRow,
+    LiveMoveRow,
+    LiveWaveRow,
+)
 
 
 @dataclass(frozen=True, slots=True)

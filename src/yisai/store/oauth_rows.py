@@ -9,8 +9,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from yisai.store.audit_rows import audit
-from yisai.store.models import OAuthLinkRow
 from yisai.store.records import Stamp
+from yisai.store.side_models import OAuthLinkRow
 
 
 @dataclass(frozen=True, slots=True)

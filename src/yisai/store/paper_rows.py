@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from yisai.store.models import CheckInRow, PaperRow
+from yisai.store.side_models import CheckInRow, PaperRow
 
 
 @dataclass(frozen=True)

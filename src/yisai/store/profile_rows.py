@@ -8,7 +8,8 @@ from datetime import date, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from yisai.store.models import PlayerProfileRow, UserRow
+from yisai.store.models import UserRow
+from yisai.store.side_models import PlayerProfileRow
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
+from yisai.store import live_models  # noqa: F401 (live_games, which these tables' keys name)
 from yisai.store.models import Base
 
 

@@ -16,8 +16,8 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from yisai.qualifier.ladder import LadderLine
+from yisai.store.live_models import LiveGameRow, LiveLadderRow, LiveMoveRow, LiveWaveRow
 from yisai.store.live_rows import store_line
-from yisai.store.models import LiveGameRow, LiveLadderRow, LiveMoveRow, LiveWaveRow
 from yisai.store.qualification_models import (
     FairPlayRow,
     FinalEntryRow,

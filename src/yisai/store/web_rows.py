@@ -15,8 +15,9 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from yisai.store.errors import NotFound
-from yisai.store.models import AppealRow, AuditRow, GameRow, ResultChangeRow, RoundRow
+from yisai.store.models import AuditRow, GameRow, ResultChangeRow, RoundRow
 from yisai.store.repository import Repository
+from yisai.store.side_models import AppealRow
 
 
 def event_stamp(session: Session, event_id: int) -> int:

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from alembic import context
 
+from yisai.store import (  # noqa: F401 (every table on Base.metadata, not only the core ones)
+    live_models,
+    notice_models,
+    qualification_models,
+    side_models,
+)
 from yisai.store.models import Base
 
 connection = context.config.attributes.get("connection")
