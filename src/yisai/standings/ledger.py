@@ -148,7 +148,7 @@ class RoundColumns:
     promise that the round's games are the same whenever it is (the store's round revisions
     make it so); a caller with no such key passes none and nothing is kept."""
 
-    def __init__(self, capacity: int = 1024) -> None:
+    def __init__(self, capacity: int = 256) -> None:  # a 10,000-player column is 80 KB
         self._capacity = capacity
         self._items: OrderedDict[tuple[object, ...], list[Card]] = OrderedDict()
         self._lock = threading.Lock()
