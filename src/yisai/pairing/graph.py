@@ -496,14 +496,20 @@ def solve(layout: Layout, table: PairTable, segmented: bool = True) -> Solution:
     return solve_layout(layout, table)
 
 
-def complete_matching(layout: Layout, table: PairTable) -> tuple[Solution, int]:
+def complete_matching(layout: Layout, table: PairTable, settle: bool = False
+                      ) -> tuple[Solution, int]:
     """The reference: one maximum-weight matching over every allowed pair of the layout (no
     window, block, segment or certificate), and how many levels its weights hold (all, unless
-    2^100 forced some out). Memory grows with n²: for checks and benchmarks only."""
+    2^100 forced some out). ``settle``: then the tie rule among its equal optima (the proof
+    over the complete graph finds nothing to add, and ``proof.settle_ties`` runs as in the
+    engine), so the pairing itself can be compared. Memory grows with n²: for checks and
+    benchmarks only."""
     graph = CandidateGraph(layout.nodes, table)
     for i, j in pairs_within(0, graph.n):
         graph.add(i, j)
     mate, levels = graph.match()
+    if settle and levels == N_LEVELS and (mate >= 0).all():
+        return prove_optimal(layout, graph, mate, levels, 0), levels
     cm = graph.pair_vectors(mate)
     ok = reaches_score_bound(layout, cm, bool((mate >= 0).all()))
     return graph.solution(mate, 0, levels, ok), levels

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import rustworkx as rx
 
 from yisai.pairing.candidates import CandidateGraph
 from yisai.pairing.certify import (
@@ -27,12 +28,15 @@ from yisai.pairing.layout import (
     group_ranges,
     reaches_score_bound,
 )
-from yisai.pairing.table import IntArray
+from yisai.pairing.table import BoolArray, IntArray
 from yisai.pairing.universe import band, universe, universe_size, universe_tiles
+from yisai.pairing.weights import TIE_BITS, WEIGHT_LIMIT, make_radix
 
 FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the proof stalls
 CHECK_PAIRS = 60_000_000  # universe small enough to be checked (tile by tile, then pair by pair)
 MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
+LOCAL_REACH = 8  # local re-match: places around each player of a failing pair (and partner)
+LOCAL_SHARE = 0.5  # ... tried only when it holds at most this share of the block
 SLACK = 3  # first check: also add pairs whose lot-level reduced cost is below this (ties, near ties)
 
 
@@ -125,6 +129,7 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
     checks = added = 0
     shift = odd_set_score([len(g) for g in layout.groups], [g[0].score for g in layout.groups])
     fixed: list[int] = []  # boundaries whose float direction the patterns fix (grows)
+    repaired = False  # mate comes from a local re-match (maybe not the graph's optimum)
     while True:
         cm = graph.pair_vectors(mate)
         ok = reaches_score_bound(layout, cm, True)
@@ -138,16 +143,33 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
                                           cv, cm, weight_levels)
         else:
             tests = [(potentials(graph.n, mate, ei, ej, cv, cm)[:weight_levels], None)]
+        if repaired and min(len(pis) for pis, _ in tests) < weight_levels:
+            repaired = False  # the local re-match is not the graph's optimum: match it whole
+            mate, weight_levels = graph.match()
+            continue
         checks += 1
         chunks = ((universe_tiles(layout) if ok else universe(layout, ok)) if full
                   else band(layout, graph.table.adjacent))
+        strict: list[BoolArray] = []  # a slack of 1 also returns the tight pairs (ties)
         vi, vj = violations(graph.table, graph.gid, mate, cm, tests, chunks,
-                            shift if ok else None, SLACK if checks == 1 else 0)
-        new = graph.add(vi, vj) if len(vi) else 0
-        if new:
+                            shift if ok else None, SLACK if checks == 1 else 1, strict=strict)
+        hard = np.concatenate(strict) if strict else np.zeros(0, dtype=bool)
+        settles = full and ok and weight_levels == N_LEVELS  # the tie rule will decide ties
+        if hard.any() or (checks == 1 and len(vi) and not settles):
+            # the near ties of the first check save re-solves; later ties are left to the rule
+            new = graph.add(vi, vj) if checks == 1 else graph.add(vi[hard], vj[hard])
             added += new
-            mate, weight_levels = graph.match()
-            continue
+            if new or repaired:
+                if not repaired and settles and local_rematch(layout, graph, mate, vi[hard],
+                                                              vj[hard]):
+                    repaired = True
+                    continue
+                repaired = False
+                mate, weight_levels = graph.match()
+                continue
+        tight = (vi[~hard], vj[~hard])
+        if not hard.any():
+            vi = vj = np.zeros(0, dtype=np.int64)
         # (a failing pair already in the graph would contradict its potentials: claim no
         # level below the score's then, rather than loop)
         found = min(len(pis) for pis, _ in tests) if not len(vi) else 0
@@ -164,7 +186,120 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
                 if universe_size(layout, ok) <= size:
                     return graph.solution(mate, widenings, weight_levels, ok, checks, added)
                 continue
+        if levels == N_LEVELS and full and ok:
+            mate = settle_ties(graph, mate, *tight)
         return graph.solution(mate, widenings, levels, ok, checks, added)
 
 
-__all__ = ["CHECK_PAIRS", "FALLBACK_PAIRS", "MAX_PATTERN_BOUNDARIES", "SLACK", "Floats", "floats_of", "patterned_potentials", "prove_optimal"]
+def local_rematch(layout: Layout, graph: CandidateGraph, mate: IntArray, vi: IntArray,
+                  vj: IntArray) -> bool:
+    """After a check has added the pairs ``vi``–``vj`` that could improve the pairing, match
+    again only the players near them (LOCAL_REACH places in their score group around each of
+    them and of their partners, closed under ``mate``) over the graph's pairs among them,
+    instead of the whole graph: one exact matching of a few hundred players instead of two
+    thousand. The next check proves the result or, if it is not yet the graph's optimum, the
+    whole graph is matched again; the tie rule (``settle_ties``) then picks the same pairing
+    whichever optimum this path reached. Returns whether the pairing improved."""
+    n = graph.n
+    if not len(vi):
+        return False
+    core = np.unique(np.concatenate([vi, vj]))
+    core = np.unique(np.concatenate([core, mate[core]]))
+    start = np.zeros(n, dtype=np.int64)
+    end = np.zeros(n, dtype=np.int64)
+    for s, e in group_ranges(layout):
+        start[s:e], end[s:e] = s, e
+    mark = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(mark, np.maximum(core - LOCAL_REACH, start[core]), 1)
+    np.add.at(mark, np.minimum(core + LOCAL_REACH + 1, end[core]), -1)
+    inside = np.cumsum(mark)[:n] > 0
+    inside |= inside[mate]
+    members = np.nonzero(inside)[0]
+    if len(members) > LOCAL_SHARE * n or len(members) < 4:
+        return False
+    sub = CandidateGraph([graph.nodes[k] for k in members.tolist()], graph.table)
+    where = np.full(n, -1, dtype=np.int64)
+    where[members] = np.arange(len(members), dtype=np.int64)
+    ei, ej, _ = graph.arrays()
+    both = inside[ei] & inside[ej]
+    sub.add(where[ei[both]], where[ej[both]])
+    sub_mate, levels = sub.match()
+    if levels < N_LEVELS or (sub_mate < 0).any():
+        return False
+    trial = mate.copy()
+    trial[members] = members[sub_mate]
+    before = tuple(graph.pair_vectors(mate).sum(axis=0).tolist())
+    if tuple(graph.pair_vectors(trial).sum(axis=0).tolist()) >= before:
+        return False
+    mate[:] = trial
+    return True
+
+
+def settle_ties(graph: CandidateGraph, mate: IntArray, ti: IntArray, tj: IntArray) -> IntArray:
+    """The tie rule: among the pairings equal to ``mate`` on all eight levels (proven optimal
+    over the universe), the one with the least sum of the pairs' tie values
+    (``PairTable.tie``, seeded): practically unique, so the pairing no longer depends on
+    which optimum a matcher happens to return, and any exact method may find the optimum.
+
+    Another optimum differs from ``mate`` by alternating cycles of cost 0, and a cycle of cost
+    0 uses only arcs of reduced cost 0 on every level (they are all ≥ 0 and sum to 0) under
+    the potentials of a pattern that keeps it. ``ti``–``tj`` are the universe's pairs with
+    such an arc (the last check's ``violations`` with a slack of one on the lot level, or
+    more: a superset does no harm); they and ``mate``'s pairs hold every optimum. Players
+    left with their own pair only are settled, and the rest is matched once, on all eight
+    levels then the tie."""
+    if not len(ti):
+        return mate
+    n = graph.n
+    adj: list[set[int]] = [set() for _ in range(n)]
+    for a, b in zip(ti.tolist(), tj.tolist(), strict=True):
+        adj[a].add(b)
+        adj[b].add(a)
+    alive = np.ones(n, dtype=bool)
+    stack = [a for a in range(n) if not adj[a] or adj[a] == {int(mate[a])}]
+    while stack:  # a player whose only pair is his own keeps it (and so does his partner)
+        a = stack.pop()
+        if not alive[a]:
+            continue
+        for x in (a, int(mate[a])):
+            alive[x] = False
+            for y in adj[x]:
+                adj[y].discard(x)
+                if alive[y] and (not adj[y] or adj[y] == {int(mate[y])}):
+                    stack.append(y)
+    core = np.nonzero(alive)[0]
+    if not len(core):
+        return mate
+    where = np.full(n, -1, dtype=np.int64)
+    where[core] = np.arange(len(core), dtype=np.int64)
+    keep = alive[ti] & alive[tj]
+    ei = np.concatenate([ti[keep], core])
+    ej = np.concatenate([tj[keep], mate[core]])
+    lo, hi = np.minimum(ei, ej), np.maximum(ei, ej)
+    code = np.unique(lo * n + hi)
+    lo, hi = code // n, code % n
+    table, gid = graph.table, graph.gid
+    cv = table.vectors(gid[lo], gid[hi])
+    pairs = len(core) // 2
+    radix = make_radix(cv, pairs, np.stack([where[lo], where[hi]], axis=1))
+    scale = 1 << (TIE_BITS + pairs.bit_length())  # > any matching's sum of ties
+    if radix.levels < N_LEVELS or radix.big * scale >= WEIGHT_LIMIT:
+        return mate  # no room for the tie below the eight levels: keep the proven optimum
+    ties = table.tie(gid[lo], gid[hi]).tolist()
+    weights = [w * scale + (1 << TIE_BITS) - 1 - t
+               for w, t in zip(radix.weights(cv), ties, strict=True)]
+    sub: rx.PyGraph[None, int] = rx.PyGraph(multigraph=False)
+    sub.add_nodes_from([None] * len(core))
+    sub.add_edges_from(list(zip(where[lo].tolist(), where[hi].tolist(), range(len(lo)),
+                                strict=True)))
+    chosen = rx.max_weight_matching(sub, max_cardinality=True, weight_fn=weights.__getitem__)
+    trial = mate.copy()
+    for a, b in chosen:
+        trial[core[a]], trial[core[b]] = core[b], core[a]
+    before = graph.pair_vectors(mate).sum(axis=0)
+    if len(chosen) != pairs or (graph.pair_vectors(trial).sum(axis=0) != before).any():
+        return mate  # cannot happen (mate is among the candidates); keep the proven optimum
+    return trial
+
+
+__all__ = ["CHECK_PAIRS", "FALLBACK_PAIRS", "MAX_PATTERN_BOUNDARIES", "SLACK", "Floats", "floats_of", "local_rematch", "patterned_potentials", "prove_optimal", "settle_ties"]
