@@ -35,6 +35,8 @@ from yisai.pairing.weights import TIE_BITS, WEIGHT_LIMIT, make_radix
 FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the proof stalls
 CHECK_PAIRS = 60_000_000  # universe small enough to be checked (tile by tile, then pair by pair)
 MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
+CANCELS = 8  # negative cycles applied as exchanges before the pairing is matched again
+KEEP_CHECKS = 3  # checks in a row that keep the pairing and only add the failing pairs
 LOCAL_REACH = 8  # local re-match: places around each player of a failing pair (and partner)
 LOCAL_SHARE = 0.5  # ... tried only when it holds at most this share of the block
 SLACK = 3  # first check: also add pairs whose lot-level reduced cost is below this (ties, near ties)
@@ -129,8 +131,15 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
     checks = added = 0
     shift = odd_set_score([len(g) for g in layout.groups], [g[0].score for g in layout.groups])
     fixed: list[int] = []  # boundaries whose float direction the patterns fix (grows)
-    repaired = False  # mate comes from a local re-match (maybe not the graph's optimum)
+    # after a failing check: "kept" (the failing pairs added, the pairing kept: it may still
+    # be the grown graph's optimum, the check only needed better potentials), "local" (the
+    # players near them matched again); None: mate is a matching of the whole graph
+    state: str | None = None
+    kept = 0  # checks in a row that kept the pairing
+    failing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    cancels = 0
     while True:
+        cycle: list[int] = []
         cm = graph.pair_vectors(mate)
         ok = reaches_score_bound(layout, cm, True)
         full = universe_size(layout, ok) <= CHECK_PAIRS
@@ -140,11 +149,19 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
             cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
             cv = shifted(cv, ei, ej, shift)
             tests = patterned_potentials(floats_of(layout, mate), fixed, graph.n, mate, ei, ej,
-                                          cv, cm, weight_levels)
+                                          cv, cm, weight_levels, cycle)
         else:
             tests = [(potentials(graph.n, mate, ei, ej, cv, cm)[:weight_levels], None)]
-        if repaired and min(len(pis) for pis, _ in tests) < weight_levels:
-            repaired = False  # the local re-match is not the graph's optimum: match it whole
+        if state is not None and min(len(pis) for pis, _ in tests) < weight_levels:
+            # a negative cycle: the pairing is not the grown graph's optimum; apply it if it
+            # is a real exchange, else match the players near the failing pairs, else all
+            if state == "kept" and cancels < CANCELS and cancel_cycle(graph, mate, cycle):
+                cancels += 1
+                continue
+            if state == "kept" and local_rematch(layout, graph, mate, *failing):
+                state = "local"
+                continue
+            state = None
             mate, weight_levels = graph.match()
             continue
         checks += 1
@@ -159,12 +176,11 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
             # the near ties of the first check save re-solves; later ties are left to the rule
             new = graph.add(vi, vj) if checks == 1 else graph.add(vi[hard], vj[hard])
             added += new
-            if new or repaired:
-                if not repaired and settles and local_rematch(layout, graph, mate, vi[hard],
-                                                              vj[hard]):
-                    repaired = True
-                    continue
-                repaired = False
+            if new and settles and kept < KEEP_CHECKS:
+                state, kept, failing = "kept", kept + 1, (vi[hard], vj[hard])
+                continue
+            if new or state is not None:
+                state = None
                 mate, weight_levels = graph.match()
                 continue
         tight = (vi[~hard], vj[~hard])
@@ -189,6 +205,34 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
         if levels == N_LEVELS and full and ok:
             mate = settle_ties(graph, mate, *tight)
         return graph.solution(mate, widenings, levels, ok, checks, added)
+
+
+def take_better(graph: CandidateGraph, mate: IntArray, trial: IntArray) -> bool:
+    """Replace ``mate`` by ``trial`` if its cost vector is lexicographically lower."""
+    before = graph.pair_vectors(mate).sum(axis=0)
+    after = graph.pair_vectors(trial).sum(axis=0)
+    if tuple(after.tolist()) >= tuple(before.tolist()):
+        return False
+    mate[:] = trial
+    return True
+
+
+def cancel_cycle(graph: CandidateGraph, mate: IntArray, cycle: list[int]) -> bool:
+    """Apply the exchange of a negative cycle of the exchange graph (nodes in arc order; an
+    arc t → h stands for the new pair M(t)–h breaking t–M(t)) if it is a real one — every
+    player in it once — and it lowers the pairing's cost vector; returns whether it did."""
+    nodes = cycle[:-1] if len(cycle) > 1 and cycle[0] == cycle[-1] else list(cycle)
+    if len(nodes) < 2:
+        return False
+    tails = np.array(nodes, dtype=np.int64)
+    partners = mate[tails]
+    involved = np.concatenate([tails, partners])
+    if len(np.unique(involved)) != len(involved) or (partners < 0).any():
+        return False  # a player twice: no real exchange (a half float, an odd cycle)
+    heads = np.roll(tails, -1)
+    trial = mate.copy()
+    trial[partners], trial[heads] = heads, partners
+    return take_better(graph, mate, trial)
 
 
 def local_rematch(layout: Layout, graph: CandidateGraph, mate: IntArray, vi: IntArray,
@@ -302,4 +346,4 @@ def settle_ties(graph: CandidateGraph, mate: IntArray, ti: IntArray, tj: IntArra
     return trial
 
 
-__all__ = ["CHECK_PAIRS", "FALLBACK_PAIRS", "MAX_PATTERN_BOUNDARIES", "SLACK", "Floats", "floats_of", "local_rematch", "patterned_potentials", "prove_optimal", "settle_ties"]
+__all__ = ["CHECK_PAIRS", "FALLBACK_PAIRS", "MAX_PATTERN_BOUNDARIES", "SLACK", "Floats", "cancel_cycle", "floats_of", "local_rematch", "patterned_potentials", "prove_optimal", "settle_ties", "take_better"]
