@@ -27,7 +27,7 @@ says how many levels (in priority order) are proven optimal over all allowed pai
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -479,18 +479,21 @@ def solve(layout: Layout, table: PairTable, segmented: bool = True) -> Solution:
     return solve_layout(layout, table)
 
 
-def complete_matching(layout: Layout, table: PairTable, settle: bool = False
-                      ) -> tuple[Solution, int]:
+def complete_matching(layout: Layout, table: PairTable, settle: bool = False,
+                      matched: Callable[[], object] | None = None) -> tuple[Solution, int]:
     """The reference: one maximum-weight matching over every allowed pair of the layout (no
     window, block, segment or certificate), and how many levels its weights hold (all, unless
     2^100 forced some out). ``settle``: then the tie rule among its equal optima (the proof
     over the complete graph finds nothing to add, and ``proof.settle_ties`` runs as in the
-    engine), so the pairing itself can be compared. Memory grows with n²: for checks and
+    engine), so the pairing itself can be compared. ``matched`` is called once the matching
+    is done (the benchmark times the matching alone). Memory grows with n²: for checks and
     benchmarks only."""
     graph = CandidateGraph(layout.nodes, table)
     for i, j in pairs_within(0, graph.n):
         graph.add(i, j)
     mate, levels = graph.match()
+    if matched is not None:
+        matched()
     if settle and levels == N_LEVELS and (mate >= 0).all():
         return prove_optimal(layout, graph, mate, levels, 0), levels
     cm = graph.pair_vectors(mate)

@@ -138,6 +138,7 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
     kept = 0  # checks in a row that kept the pairing
     failing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
     cancels = 0
+    keep: list[tuple[list[IntArray], Orientation | None]] | None = None
     while True:
         cycle: list[int] = []
         cm = graph.pair_vectors(mate)
@@ -148,10 +149,18 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
             own = np.arange(graph.n, dtype=np.int64)
             cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
             cv = shifted(cv, ei, ej, shift)
-            tests = patterned_potentials(floats_of(layout, mate), fixed, graph.n, mate, ei, ej,
-                                          cv, cm, weight_levels, cycle)
+            if keep is not None:  # same pairing, more pairs: keep the levels they cannot change
+                arcs = exchange_arcs(mate, ei, ej, cv, cm)
+                tests = [(potentials(graph.n, mate, ei, ej, cv, cm, orient,
+                                     cycle if not cycle else None, known=pis,
+                                     arcs=arcs)[:weight_levels], orient)
+                         for pis, orient in keep]
+            else:
+                tests = patterned_potentials(floats_of(layout, mate), fixed, graph.n, mate,
+                                              ei, ej, cv, cm, weight_levels, cycle)
         else:
             tests = [(potentials(graph.n, mate, ei, ej, cv, cm)[:weight_levels], None)]
+        keep = None
         if state is not None and min(len(pis) for pis, _ in tests) < weight_levels:
             # a negative cycle: the pairing is not the grown graph's optimum; apply it if it
             # is a real exchange, else match the players near the failing pairs, else all
@@ -168,8 +177,9 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
         chunks = ((universe_tiles(layout) if ok else universe(layout, ok)) if full
                   else band(layout, graph.table.adjacent))
         strict: list[BoolArray] = []  # a slack of 1 also returns the tight pairs (ties)
+        first: list[int] = []
         vi, vj = violations(graph.table, graph.gid, mate, cm, tests, chunks,
-                            shift if ok else None, SLACK if checks == 1 else 1, strict=strict)
+                            shift if ok else None, SLACK if checks == 1 else 1, first, strict)
         hard = np.concatenate(strict) if strict else np.zeros(0, dtype=bool)
         settles = full and ok and weight_levels == N_LEVELS  # the tie rule will decide ties
         if hard.any() or (checks == 1 and len(vi) and not settles):
@@ -178,6 +188,9 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
             added += new
             if new and settles and kept < KEEP_CHECKS:
                 state, kept, failing = "kept", kept + 1, (vi[hard], vj[hard])
+                # the added pairs' arcs are tight above the first level where one of them
+                # fails: the potentials of those levels stay valid
+                keep = [(pis[:min(first)], orient) for pis, orient in tests] if first else None
                 continue
             if new or state is not None:
                 state = None
