@@ -35,6 +35,7 @@ from yisai.pairing.weights import TIE_BITS, WEIGHT_LIMIT, make_radix
 FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the proof stalls
 CHECK_PAIRS = 60_000_000  # universe small enough to be checked (tile by tile, then pair by pair)
 MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
+PRUNE_ROUNDS = 64  # settle_ties: rounds that take out the players who keep their pairs
 CANCELS = 8  # negative cycles applied as exchanges before the pairing is matched again
 KEEP_CHECKS = 3  # checks in a row that keep the pairing and only add the failing pairs
 LOCAL_REACH = 8  # local re-match: places around each player of a failing pair (and partner)
@@ -308,22 +309,16 @@ def settle_ties(graph: CandidateGraph, mate: IntArray, ti: IntArray, tj: IntArra
     if not len(ti):
         return mate
     n = graph.n
-    adj: list[set[int]] = [set() for _ in range(n)]
-    for a, b in zip(ti.tolist(), tj.tolist(), strict=True):
-        adj[a].add(b)
-        adj[b].add(a)
+    other = mate[ti] != tj  # the pairing's own pairs are in H anyway
+    ti, tj = ti[other], tj[other]
     alive = np.ones(n, dtype=bool)
-    stack = [a for a in range(n) if not adj[a] or adj[a] == {int(mate[a])}]
-    while stack:  # a player whose only pair is his own keeps it (and so does his partner)
-        a = stack.pop()
-        if not alive[a]:
-            continue
-        for x in (a, int(mate[a])):
-            alive[x] = False
-            for y in adj[x]:
-                adj[y].discard(x)
-                if alive[y] and (not adj[y] or adj[y] == {int(mate[y])}):
-                    stack.append(y)
+    for _ in range(PRUNE_ROUNDS):  # a player whose only pair is his own keeps it (and so
+        live = alive[ti] & alive[tj]  # does his partner); rounds in numpy, as many as needed
+        degree = (np.bincount(ti[live], minlength=n) + np.bincount(tj[live], minlength=n))
+        settled = alive & (degree == 0)
+        if not settled.any():
+            break
+        alive &= ~(settled | settled[mate])
     core = np.nonzero(alive)[0]
     if not len(core):
         return mate
