@@ -1,7 +1,8 @@
 """The proof of optimality of a sparse matching over its whole universe, level by level, with the
 exchange graph's potentials (``yisai.pairing.certify``): the float paths across score boundaries,
-the potentials of each float pattern, and ``prove_optimal``, which adds the pairs that could
-still improve some level and matches again until none is left."""
+the potentials of each float pattern, ``prove_optimal``, which adds the pairs that could still
+improve some level and brings the pairing to the grown graph's optimum until none is left, and
+``settle_ties``, the tie rule among equal optima (docs/pairing.md, "并列最优")."""
 
 from __future__ import annotations
 
@@ -126,7 +127,11 @@ def patterned_potentials(floats: Floats, fixed: list[int], n: int, mate: IntArra
 def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_levels: int,
            widenings: int) -> Solution:
     """Check the complete matching ``mate`` against the universe; add the pairs that could
-    improve a level and solve again until none is left (see certify.py). A universe above
+    improve a level and check the same pairing again on the grown graph (it is usually still
+    the optimum: the check only lacked potentials); a negative cycle of the grown graph is
+    applied as an exchange, else the players near the failing pairs or the whole graph are
+    matched again (see certify.py). A proven block's equal optima are then settled by the tie
+    rule (``settle_ties``), so the path taken does not show in the result. A universe above
     CHECK_PAIRS is only checked near the sparse graph (``band``): improvements found there are
     still taken, but only the score certificate is claimed."""
     checks = added = 0
