@@ -411,7 +411,8 @@ def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArr
     # rows 0..P-1: arc M(i) → j (i takes j); rows P..2P-1: arc M(j) → i (j takes i)
     undecided = np.ones((2 * patterns, len(i)), dtype=bool)
     bad = np.zeros((2 * patterns, len(i)), dtype=bool)
-    hard = np.zeros((2 * patterns, len(i)), dtype=bool)  # negative without the slack
+    # negative without the slack (only when asked: the segmented proof does not)
+    hard = np.zeros((2 * patterns, len(i)), dtype=bool) if strict is not None else None
     where = np.full((2 * patterns, len(i)), N_LEVELS, dtype=np.int64)  # level found negative
     at = np.arange(len(i), dtype=np.int64)
     for level in range(len(a_side)):
@@ -441,28 +442,30 @@ def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArr
         if neg.any():
             bad[:, at] |= neg
             where[:, at] = np.where(neg, level, where[:, at])
-            if strict is not None:
+            if hard is not None:
                 hard[:, at] |= undecided & (red < 0)
         undecided &= red == 0
     rows = np.nonzero(bad.any(axis=0))[0]
     if not len(rows):
         return rows, rows
     i, j, bad, where = i[rows], j[rows], bad[:, rows], where[:, rows]
-    hard = hard[:, rows]
+    if hard is not None:
+        hard = hard[:, rows]
     for p, (_, orient) in enumerate(checks):
         if orient is not None:
             keep_a, keep_b = orient.arcs_ok(mate[i], i, j), orient.arcs_ok(mate[j], j, i)
             bad[p] &= keep_a
             bad[patterns + p] &= keep_b
-            hard[p] &= keep_a
-            hard[patterns + p] &= keep_b
+            if hard is not None:
+                hard[p] &= keep_a
+                hard[patterns + p] &= keep_b
     hit = bad.any(axis=0)
-    i, j, bad, where, hard = i[hit], j[hit], bad[:, hit], where[:, hit], hard[:, hit]
+    i, j, bad, where = i[hit], j[hit], bad[:, hit], where[:, hit]
     ok = table.allowed(gid[i], gid[j])
     if first_level is not None and ok.any():
         first_level.append(int(np.where(bad[:, ok], where[:, ok], N_LEVELS).min()))
-    if strict is not None:
-        strict.append(np.asarray(hard[:, ok].any(axis=0), dtype=bool))
+    if strict is not None and hard is not None:
+        strict.append(np.asarray(hard[:, hit][:, ok].any(axis=0), dtype=bool))
     return i[ok], j[ok]
 
 
