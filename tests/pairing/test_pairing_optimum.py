@@ -4,7 +4,9 @@ Whole seeded Swiss tournaments (synthetic fields up to 300 players, every round 
 first): each round is also solved as one maximum-weight matching over every allowed pair
 (rustworkx, exact integer weights, nothing capped), and the per-level cost totals of the two
 pairings must be identical — forbidden pairs, second byes, score, team, in-group order,
-colour, seat and lot. The engine's totals are recomputed from the boards it returned.
+colour, seat and lot. The engine's totals are recomputed from the boards it returned. When the
+round reaches its score bound, the tie rule (docs/pairing.md, "并列最优") decides among equal
+optima in both, so the pairs themselves must be the same.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from yisai.bench.pairing import engine_totals
+from yisai.bench.pairing import engine_pairs, engine_totals
 from yisai.bench.simulate import play_round, synthetic_field
 from yisai.pairing import PairingError, pair_round
 from yisai.pairing.graph import complete_matching
@@ -39,10 +41,12 @@ def _run(n: int, rounds: int, seed: int, rules: PairingRules, teams: int) -> int
             return compared
         if r > 1:
             prob = prepare_round(players, games, r, rules=rules, seed=seed, absent=absent)
-            ref, held = complete_matching(prob.layout, prob.table)
+            ref, held = complete_matching(prob.layout, prob.table, settle=True)
             assert held == len(LEVELS)  # the reference's weights hold every level
             assert engine_totals(rp, prob) == lexicographic_totals(ref.vectors), (n, r)
             assert rp.stats["levels"] == len(LEVELS)  # and the engine says it proved so
+            if ref.score_ok:  # the tie rule decided among equal optima in both
+                assert engine_pairs(rp) >= {frozenset((u.pid, v.pid)) for u, v in ref.pairs}
             compared += 1
         games += play_round(rp, by_id, seed)
     return compared

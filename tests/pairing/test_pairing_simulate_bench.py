@@ -50,7 +50,7 @@ def test_bench_pairing_check_compares_every_round_with_the_complete_graph():
                                       "--seed", "2", "--check"])
     assert result.exit_code == 0, result.output
     out = result.output.splitlines()
-    assert "与全图最优对照(4轮): 各级全同 4 轮, 全图字典序更优 0 轮" in out
+    assert "与全图最优对照(4轮): 各级全同 4 轮, 全图字典序更优 0 轮, 对局全同 4 轮" in out
     table = {ln.split()[0]: ln.split()[1:] for ln in out if ln.split()
              and ln.split()[0] in ("forbidden", "bye_twice", "score", "team", "in_group",
                                    "colour", "seat", "lot")}

@@ -10,10 +10,15 @@ from dataclasses import dataclass
 
 import numpy as np
 import rustworkx as rx
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import min_weight_full_bipartite_matching
 
 from yisai.pairing.layout import N_LEVELS, Layout, Node, Solution
 from yisai.pairing.table import IntArray, PairTable
 from yisai.pairing.weights import make_radix
+
+ASSIGN_BAND = 64  # seats either side of the ideal partner the halves' assignment considers
+ASSIGN_EXACT = 2**50  # its integer weights stay below this (exact in double precision)
 
 DEFAULT_WIDTH = 12
 KIND_WIDTH = 3  # rank-neighbours of each colour kind joined to a player (kind_pairs)
@@ -110,6 +115,50 @@ def kind_pairs(grp: list[Node], kinds: IntArray, reach: int = KIND_WIDTH
                     t = (2 * r + 1) * k // (2 * m)
                     for v in partners[max(0, t - reach):t + reach + 1]:
                         yield (u, v) if u.pos < v.pos else (v, u)
+
+
+def assignment_pairs(layout: Layout, table: PairTable) -> Iterator[tuple[Node, Node]]:
+    """In every windowed split group, the pairs of an exact assignment of its top half to its
+    bottom half (scipy's LAPJVsp over the pairs within ASSIGN_BAND seats of the ideal
+    partner, lexicographic cost as one integer weight below 2^50, levels left out from the
+    lowest when they do not fit): the pairs the colour and seat levels want, where the
+    window and the colour kinds' ranks miss them (the kinds are matched in order, so a
+    partner drifts tens or hundreds of seats from the ideal one). Added to the first sparse
+    graph, they let its matching pass the first check more often. Nothing is assumed of
+    them: they are candidates like any other pair."""
+    if table.adjacent:
+        return
+    for grp in layout.groups:
+        gsize = grp[0].gsize
+        if not _windowed(gsize, DEFAULT_WIDTH) or len(grp) != gsize:
+            continue
+        half = gsize // 2
+        top = np.array([n.idx for n in grp[:half]], dtype=np.int64)
+        bottom = np.array([n.idx for n in grp[half:]], dtype=np.int64)
+        d = np.arange(-ASSIGN_BAND, ASSIGN_BAND + 1, dtype=np.int64)
+        r = np.repeat(np.arange(len(top), dtype=np.int64), len(d))
+        c = r + np.tile(d, len(top))
+        inside = (c >= 0) & (c < len(bottom))
+        r, c = r[inside], c[inside]
+        ok = table.allowed(top[r], bottom[c])
+        r, c = r[ok], c[ok]
+        if not len(r):
+            continue
+        cv = table.vectors(top[r], bottom[c])
+        try:
+            radix = make_radix(cv, len(top), np.stack([r, len(top) + c], axis=1),
+                               limit=ASSIGN_EXACT)
+        except OverflowError:
+            continue
+        cost = cv @ np.array(radix.radix, dtype=np.int64)
+        matrix = csr_matrix(((cost + 1).astype(np.float64), (r, c)),
+                            shape=(len(top), len(bottom)))
+        try:
+            rows, cols = min_weight_full_bipartite_matching(matrix)
+        except ValueError:  # no assignment of every top-half player within the band
+            continue
+        for a, b in zip(rows.tolist(), cols.tolist(), strict=True):
+            yield grp[a], grp[half + b]
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,4 +276,4 @@ class CandidateGraph:
                         checks=checks, added=added)
 
 
-__all__ = ["DEFAULT_WIDTH", "KIND_WIDTH", "SMALL_GROUP", "CandidateGraph", "Step", "by_kind", "candidate_pairs", "colour_kinds", "kind_pairs", "widening_steps"]
+__all__ = ["ASSIGN_BAND", "DEFAULT_WIDTH", "KIND_WIDTH", "SMALL_GROUP", "CandidateGraph", "Step", "assignment_pairs", "by_kind", "candidate_pairs", "colour_kinds", "kind_pairs", "widening_steps"]

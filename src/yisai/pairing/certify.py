@@ -207,7 +207,8 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
                checks: list[tuple[list[IntArray], Orientation | None]],
                chunks: Iterable[tuple[IntArray, IntArray]] | Tiles,
                shift: IntArray | None = None, slack: int = 0,
-               first_level: list[int] | None = None) -> tuple[IntArray, IntArray]:
+               first_level: list[int] | None = None,
+               strict: list[BoolArray] | None = None) -> tuple[IntArray, IntArray]:
     """Pairs (local indices, ``i < j``) of ``chunks`` (or of the unsafe ``Tiles``) that are allowed and have an arc with
     lexicographically negative reduced cost on the proven levels ``pis`` (score level
     reduced by ``shift``, see ``odd_set_score``); one set of potentials per orientation
@@ -218,7 +219,8 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
     and the rematch test only for the pairs found negative. ``first_level`` (if given)
     receives, per batch with a violation, the first level (in priority order) at which one of
     its pairs has a negative reduced cost (below ``slack`` on the lot level): the levels above
-    the smallest of these are still proven."""
+    the smallest of these are still proven. ``strict`` (if given) receives, per batch, which
+    of its pairs fail without the slack (a negative reduced cost, not a near tie)."""
     checks = [(pis, o) for pis, o in checks if pis]
     none = np.zeros(0, dtype=np.int64)
     if not checks:
@@ -250,7 +252,7 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
         for s in range(0, len(ci), step):
             bad_i, bad_j = _chunk_violations(table, gid, mate, ci[s:s + step], cj[s:s + step],
                                              checks, a_side, b_side, live, shift, slack,
-                                             first_level)
+                                             first_level, strict)
             if len(bad_i):
                 found_i.append(bad_i)
                 found_j.append(bad_j)
@@ -403,11 +405,14 @@ def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArr
                       j: IntArray, checks: list[tuple[list[IntArray], Orientation | None]],
                       a_side: list[IntArray | None], b_side: list[IntArray | None],
                       live: IntArray, shift: IntArray | None, slack: int = 0,
-                      first_level: list[int] | None = None) -> tuple[IntArray, IntArray]:
+                      first_level: list[int] | None = None,
+                      strict: list[BoolArray] | None = None) -> tuple[IntArray, IntArray]:
     patterns = len(checks)
     # rows 0..P-1: arc M(i) → j (i takes j); rows P..2P-1: arc M(j) → i (j takes i)
     undecided = np.ones((2 * patterns, len(i)), dtype=bool)
     bad = np.zeros((2 * patterns, len(i)), dtype=bool)
+    # negative without the slack (only when asked: the segmented proof does not)
+    hard = np.zeros((2 * patterns, len(i)), dtype=bool) if strict is not None else None
     where = np.full((2 * patterns, len(i)), N_LEVELS, dtype=np.int64)  # level found negative
     at = np.arange(len(i), dtype=np.int64)
     for level in range(len(a_side)):
@@ -437,20 +442,30 @@ def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArr
         if neg.any():
             bad[:, at] |= neg
             where[:, at] = np.where(neg, level, where[:, at])
+            if hard is not None:
+                hard[:, at] |= undecided & (red < 0)
         undecided &= red == 0
     rows = np.nonzero(bad.any(axis=0))[0]
     if not len(rows):
         return rows, rows
     i, j, bad, where = i[rows], j[rows], bad[:, rows], where[:, rows]
+    if hard is not None:
+        hard = hard[:, rows]
     for p, (_, orient) in enumerate(checks):
         if orient is not None:
-            bad[p] &= orient.arcs_ok(mate[i], i, j)
-            bad[patterns + p] &= orient.arcs_ok(mate[j], j, i)
+            keep_a, keep_b = orient.arcs_ok(mate[i], i, j), orient.arcs_ok(mate[j], j, i)
+            bad[p] &= keep_a
+            bad[patterns + p] &= keep_b
+            if hard is not None:
+                hard[p] &= keep_a
+                hard[patterns + p] &= keep_b
     hit = bad.any(axis=0)
     i, j, bad, where = i[hit], j[hit], bad[:, hit], where[:, hit]
     ok = table.allowed(gid[i], gid[j])
     if first_level is not None and ok.any():
         first_level.append(int(np.where(bad[:, ok], where[:, ok], N_LEVELS).min()))
+    if strict is not None and hard is not None:
+        strict.append(np.asarray(hard[:, hit][:, ok].any(axis=0), dtype=bool))
     return i[ok], j[ok]
 
 

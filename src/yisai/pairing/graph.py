@@ -27,7 +27,7 @@ says how many levels (in priority order) are proven optimal over all allowed pai
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -36,6 +36,7 @@ from yisai.pairing.assign import assign
 from yisai.pairing.candidates import (
     CandidateGraph,
     Step,
+    assignment_pairs,
     by_kind,
     candidate_pairs,
     colour_kinds,
@@ -59,7 +60,15 @@ from yisai.pairing.layout import (
     group_ranges,
     reaches_score_bound,
 )
-from yisai.pairing.proof import CHECK_PAIRS, SLACK, floats_of, patterned_potentials, prove_optimal
+from yisai.pairing.proof import (
+    CHECK_PAIRS,
+    SLACK,
+    cancel_cycle,
+    floats_of,
+    patterned_potentials,
+    prove_optimal,
+    take_better,
+)
 from yisai.pairing.table import IntArray, PairTable
 from yisai.pairing.universe import pairs_within, universe_size, universe_tiles
 
@@ -122,6 +131,8 @@ def solve_layout(layout: Layout, table: PairTable, steps: Sequence[Step] | None 
             break
         graph.add_nodes(candidate_pairs(layout, step.width, step.reach, table.adjacent,
                                         colour_kinds(table)))
+        if prove and not k and step.width is not None:
+            graph.add_nodes(assignment_pairs(layout, table))
         mate, weight_levels = graph.match()
         if (mate >= 0).all():
             break
@@ -326,7 +337,7 @@ def _certify_block(block: Layout, graph: CandidateGraph, mate: IntArray) -> tupl
     tight there, so those levels' distances do not change) and only the lower levels
     computed again. When the potentials meet a negative cycle of the graph, the pairing is
     not yet the graph's optimum: the cycle is an exchange that lowers that level and keeps
-    every level above, so it is applied (``_cancel``; a cycle that passes a player twice is
+    every level above, so it is applied (``cancel_cycle``; a cycle that passes a player twice is
     no real exchange, and the score groups it touches are matched again instead,
     ``_resolve``) and the halves polished again. At most CERTIFY_ROUNDS checks and CANCELS
     exchanges. Returns (levels proven, checks, pairs added):
@@ -362,7 +373,7 @@ def _certify_block(block: Layout, graph: CandidateGraph, mate: IntArray) -> tupl
                                           cv, cm, N_LEVELS, cycle)
         found = min(len(pis) for pis, _ in tests)
         if found < N_LEVELS and cancels < CANCELS and (
-                _cancel(graph, mate, cycle) or _resolve(block, graph, mate, cycle)):
+                cancel_cycle(graph, mate, cycle) or _resolve(block, graph, mate, cycle)):
             cancels += 1
             keep = None
             _polish(block, graph, mate)
@@ -441,35 +452,7 @@ def _rematch(block: Layout, graph: CandidateGraph, mate: IntArray, members: IntA
         return False
     trial = mate.copy()
     trial[members] = members[sub_mate]
-    return _take(graph, mate, trial)
-
-
-def _take(graph: CandidateGraph, mate: IntArray, trial: IntArray) -> bool:
-    """Replace ``mate`` by ``trial`` if its cost vector is lexicographically lower."""
-    before = graph.pair_vectors(mate).sum(axis=0)
-    after = graph.pair_vectors(trial).sum(axis=0)
-    if tuple(after.tolist()) >= tuple(before.tolist()):
-        return False
-    mate[:] = trial
-    return True
-
-
-def _cancel(graph: CandidateGraph, mate: IntArray, cycle: list[int]) -> bool:
-    """Apply the exchange of a negative cycle of the exchange graph (nodes in arc order; an
-    arc t → h stands for the new pair M(t)–h breaking t–M(t)) if it is a real one — every
-    player in it once — and it lowers the pairing's cost vector; returns whether it did."""
-    nodes = cycle[:-1] if len(cycle) > 1 and cycle[0] == cycle[-1] else list(cycle)
-    if len(nodes) < 2:
-        return False
-    tails = np.array(nodes, dtype=np.int64)
-    partners = mate[tails]
-    involved = np.concatenate([tails, partners])
-    if len(np.unique(involved)) != len(involved) or (partners < 0).any():
-        return False  # a player twice: no real exchange (a half float, an odd cycle)
-    heads = np.roll(tails, -1)
-    trial = mate.copy()
-    trial[partners], trial[heads] = heads, partners
-    return _take(graph, mate, trial)
+    return take_better(graph, mate, trial)
 
 
 def _merge(a: Layout, b: Layout) -> Layout:
@@ -496,14 +479,23 @@ def solve(layout: Layout, table: PairTable, segmented: bool = True) -> Solution:
     return solve_layout(layout, table)
 
 
-def complete_matching(layout: Layout, table: PairTable) -> tuple[Solution, int]:
+def complete_matching(layout: Layout, table: PairTable, settle: bool = False,
+                      matched: Callable[[], object] | None = None) -> tuple[Solution, int]:
     """The reference: one maximum-weight matching over every allowed pair of the layout (no
     window, block, segment or certificate), and how many levels its weights hold (all, unless
-    2^100 forced some out). Memory grows with n²: for checks and benchmarks only."""
+    2^100 forced some out). ``settle``: then the tie rule among its equal optima (the proof
+    over the complete graph finds nothing to add, and ``proof.settle_ties`` runs as in the
+    engine), so the pairing itself can be compared. ``matched`` is called once the matching
+    is done (the benchmark times the matching alone). Memory grows with n²: for checks and
+    benchmarks only."""
     graph = CandidateGraph(layout.nodes, table)
     for i, j in pairs_within(0, graph.n):
         graph.add(i, j)
     mate, levels = graph.match()
+    if matched is not None:
+        matched()
+    if settle and levels == N_LEVELS and (mate >= 0).all():
+        return prove_optimal(layout, graph, mate, levels, 0), levels
     cm = graph.pair_vectors(mate)
     ok = reaches_score_bound(layout, cm, bool((mate >= 0).all()))
     return graph.solution(mate, 0, levels, ok), levels

@@ -1,7 +1,8 @@
 """The proof of optimality of a sparse matching over its whole universe, level by level, with the
 exchange graph's potentials (``yisai.pairing.certify``): the float paths across score boundaries,
-the potentials of each float pattern, and ``prove_optimal``, which adds the pairs that could
-still improve some level and matches again until none is left."""
+the potentials of each float pattern, ``prove_optimal``, which adds the pairs that could still
+improve some level and brings the pairing to the grown graph's optimum until none is left, and
+``settle_ties``, the tie rule among equal optima (docs/pairing.md, "并列最优")."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import rustworkx as rx
 
 from yisai.pairing.candidates import CandidateGraph
 from yisai.pairing.certify import (
@@ -27,12 +29,18 @@ from yisai.pairing.layout import (
     group_ranges,
     reaches_score_bound,
 )
-from yisai.pairing.table import IntArray
+from yisai.pairing.table import BoolArray, IntArray
 from yisai.pairing.universe import band, universe, universe_size, universe_tiles
+from yisai.pairing.weights import TIE_BITS, WEIGHT_LIMIT, make_radix
 
 FALLBACK_PAIRS = 1_500_000  # universe small enough to be matched whole if the proof stalls
 CHECK_PAIRS = 60_000_000  # universe small enough to be checked (tile by tile, then pair by pair)
 MAX_PATTERN_BOUNDARIES = 5  # up to 2^4 float-direction patterns are checked
+PRUNE_ROUNDS = 64  # settle_ties: rounds that take out the players who keep their pairs
+CANCELS = 8  # negative cycles applied as exchanges before the pairing is matched again
+KEEP_CHECKS = 3  # checks in a row that keep the pairing and only add the failing pairs
+LOCAL_REACH = 8  # local re-match: places around each player of a failing pair (and partner)
+LOCAL_SHARE = 0.5  # ... tried only when it holds at most this share of the block
 SLACK = 3  # first check: also add pairs whose lot-level reduced cost is below this (ties, near ties)
 
 
@@ -119,13 +127,26 @@ def patterned_potentials(floats: Floats, fixed: list[int], n: int, mate: IntArra
 def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_levels: int,
            widenings: int) -> Solution:
     """Check the complete matching ``mate`` against the universe; add the pairs that could
-    improve a level and solve again until none is left (see certify.py). A universe above
+    improve a level and check the same pairing again on the grown graph (it is usually still
+    the optimum: the check only lacked potentials); a negative cycle of the grown graph is
+    applied as an exchange, else the players near the failing pairs or the whole graph are
+    matched again (see certify.py). A proven block's equal optima are then settled by the tie
+    rule (``settle_ties``), so the path taken does not show in the result. A universe above
     CHECK_PAIRS is only checked near the sparse graph (``band``): improvements found there are
     still taken, but only the score certificate is claimed."""
     checks = added = 0
     shift = odd_set_score([len(g) for g in layout.groups], [g[0].score for g in layout.groups])
     fixed: list[int] = []  # boundaries whose float direction the patterns fix (grows)
+    # after a failing check: "kept" (the failing pairs added, the pairing kept: it may still
+    # be the grown graph's optimum, the check only needed better potentials), "local" (the
+    # players near them matched again); None: mate is a matching of the whole graph
+    state: str | None = None
+    kept = 0  # checks in a row that kept the pairing
+    failing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    cancels = 0
+    keep: list[tuple[list[IntArray], Orientation | None]] | None = None
     while True:
+        cycle: list[int] = []
         cm = graph.pair_vectors(mate)
         ok = reaches_score_bound(layout, cm, True)
         full = universe_size(layout, ok) <= CHECK_PAIRS
@@ -134,20 +155,56 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
             own = np.arange(graph.n, dtype=np.int64)
             cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
             cv = shifted(cv, ei, ej, shift)
-            tests = patterned_potentials(floats_of(layout, mate), fixed, graph.n, mate, ei, ej,
-                                          cv, cm, weight_levels)
+            if keep is not None:  # same pairing, more pairs: keep the levels they cannot change
+                arcs = exchange_arcs(mate, ei, ej, cv, cm)
+                tests = [(potentials(graph.n, mate, ei, ej, cv, cm, orient,
+                                     cycle if not cycle else None, known=pis,
+                                     arcs=arcs)[:weight_levels], orient)
+                         for pis, orient in keep]
+            else:
+                tests = patterned_potentials(floats_of(layout, mate), fixed, graph.n, mate,
+                                              ei, ej, cv, cm, weight_levels, cycle)
         else:
             tests = [(potentials(graph.n, mate, ei, ej, cv, cm)[:weight_levels], None)]
+        keep = None
+        if state is not None and min(len(pis) for pis, _ in tests) < weight_levels:
+            # a negative cycle: the pairing is not the grown graph's optimum; apply it if it
+            # is a real exchange, else match the players near the failing pairs, else all
+            if state == "kept" and cancels < CANCELS and cancel_cycle(graph, mate, cycle):
+                cancels += 1
+                continue
+            if state == "kept" and local_rematch(layout, graph, mate, *failing):
+                state = "local"
+                continue
+            state = None
+            mate, weight_levels = graph.match()
+            continue
         checks += 1
         chunks = ((universe_tiles(layout) if ok else universe(layout, ok)) if full
                   else band(layout, graph.table.adjacent))
+        strict: list[BoolArray] = []  # a slack of 1 also returns the tight pairs (ties)
+        first: list[int] = []
         vi, vj = violations(graph.table, graph.gid, mate, cm, tests, chunks,
-                            shift if ok else None, SLACK if checks == 1 else 0)
-        new = graph.add(vi, vj) if len(vi) else 0
-        if new:
+                            shift if ok else None, SLACK if checks == 1 else 1, first, strict)
+        hard = np.concatenate(strict) if strict else np.zeros(0, dtype=bool)
+        settles = full and ok and weight_levels == N_LEVELS  # the tie rule will decide ties
+        if hard.any() or (checks == 1 and len(vi) and not settles):
+            # the near ties of the first check save re-solves; later ties are left to the rule
+            new = graph.add(vi, vj) if checks == 1 else graph.add(vi[hard], vj[hard])
             added += new
-            mate, weight_levels = graph.match()
-            continue
+            if new and settles and kept < KEEP_CHECKS:
+                state, kept, failing = "kept", kept + 1, (vi[hard], vj[hard])
+                # the added pairs' arcs are tight above the first level where one of them
+                # fails: the potentials of those levels stay valid
+                keep = [(pis[:min(first)], orient) for pis, orient in tests] if first else None
+                continue
+            if new or state is not None:
+                state = None
+                mate, weight_levels = graph.match()
+                continue
+        tight = (vi[~hard], vj[~hard])
+        if not hard.any():
+            vi = vj = np.zeros(0, dtype=np.int64)
         # (a failing pair already in the graph would contradict its potentials: claim no
         # level below the score's then, rather than loop)
         found = min(len(pis) for pis, _ in tests) if not len(vi) else 0
@@ -164,7 +221,142 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
                 if universe_size(layout, ok) <= size:
                     return graph.solution(mate, widenings, weight_levels, ok, checks, added)
                 continue
+        if levels == N_LEVELS and full and ok:
+            mate = settle_ties(graph, mate, *tight)
         return graph.solution(mate, widenings, levels, ok, checks, added)
 
 
-__all__ = ["CHECK_PAIRS", "FALLBACK_PAIRS", "MAX_PATTERN_BOUNDARIES", "SLACK", "Floats", "floats_of", "patterned_potentials", "prove_optimal"]
+def take_better(graph: CandidateGraph, mate: IntArray, trial: IntArray) -> bool:
+    """Replace ``mate`` by ``trial`` if its cost vector is lexicographically lower."""
+    before = graph.pair_vectors(mate).sum(axis=0)
+    after = graph.pair_vectors(trial).sum(axis=0)
+    if tuple(after.tolist()) >= tuple(before.tolist()):
+        return False
+    mate[:] = trial
+    return True
+
+
+def cancel_cycle(graph: CandidateGraph, mate: IntArray, cycle: list[int]) -> bool:
+    """Apply the exchange of a negative cycle of the exchange graph (nodes in arc order; an
+    arc t → h stands for the new pair M(t)–h breaking t–M(t)) if it is a real one — every
+    player in it once — and it lowers the pairing's cost vector; returns whether it did."""
+    nodes = cycle[:-1] if len(cycle) > 1 and cycle[0] == cycle[-1] else list(cycle)
+    if len(nodes) < 2:
+        return False
+    tails = np.array(nodes, dtype=np.int64)
+    partners = mate[tails]
+    involved = np.concatenate([tails, partners])
+    if len(np.unique(involved)) != len(involved) or (partners < 0).any():
+        return False  # a player twice: no real exchange (a half float, an odd cycle)
+    heads = np.roll(tails, -1)
+    trial = mate.copy()
+    trial[partners], trial[heads] = heads, partners
+    return take_better(graph, mate, trial)
+
+
+def local_rematch(layout: Layout, graph: CandidateGraph, mate: IntArray, vi: IntArray,
+                  vj: IntArray) -> bool:
+    """After a check has added the pairs ``vi``–``vj`` that could improve the pairing, match
+    again only the players near them (LOCAL_REACH places in their score group around each of
+    them and of their partners, closed under ``mate``) over the graph's pairs among them,
+    instead of the whole graph: one exact matching of a few hundred players instead of two
+    thousand. The next check proves the result or, if it is not yet the graph's optimum, the
+    whole graph is matched again; the tie rule (``settle_ties``) then picks the same pairing
+    whichever optimum this path reached. Returns whether the pairing improved."""
+    n = graph.n
+    if not len(vi):
+        return False
+    core = np.unique(np.concatenate([vi, vj]))
+    core = np.unique(np.concatenate([core, mate[core]]))
+    start = np.zeros(n, dtype=np.int64)
+    end = np.zeros(n, dtype=np.int64)
+    for s, e in group_ranges(layout):
+        start[s:e], end[s:e] = s, e
+    mark = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(mark, np.maximum(core - LOCAL_REACH, start[core]), 1)
+    np.add.at(mark, np.minimum(core + LOCAL_REACH + 1, end[core]), -1)
+    inside = np.cumsum(mark)[:n] > 0
+    inside |= inside[mate]
+    members = np.nonzero(inside)[0]
+    if len(members) > LOCAL_SHARE * n or len(members) < 4:
+        return False
+    sub = CandidateGraph([graph.nodes[k] for k in members.tolist()], graph.table)
+    where = np.full(n, -1, dtype=np.int64)
+    where[members] = np.arange(len(members), dtype=np.int64)
+    ei, ej, _ = graph.arrays()
+    both = inside[ei] & inside[ej]
+    sub.add(where[ei[both]], where[ej[both]])
+    sub_mate, levels = sub.match()
+    if levels < N_LEVELS or (sub_mate < 0).any():
+        return False
+    trial = mate.copy()
+    trial[members] = members[sub_mate]
+    before = tuple(graph.pair_vectors(mate).sum(axis=0).tolist())
+    if tuple(graph.pair_vectors(trial).sum(axis=0).tolist()) >= before:
+        return False
+    mate[:] = trial
+    return True
+
+
+def settle_ties(graph: CandidateGraph, mate: IntArray, ti: IntArray, tj: IntArray) -> IntArray:
+    """The tie rule: among the pairings equal to ``mate`` on all eight levels (proven optimal
+    over the universe), the one with the least sum of the pairs' tie values
+    (``PairTable.tie``, seeded): practically unique, so the pairing no longer depends on
+    which optimum a matcher happens to return, and any exact method may find the optimum.
+
+    Another optimum differs from ``mate`` by alternating cycles of cost 0, and a cycle of cost
+    0 uses only arcs of reduced cost 0 on every level (they are all ≥ 0 and sum to 0) under
+    the potentials of a pattern that keeps it. ``ti``–``tj`` are the universe's pairs with
+    such an arc (the last check's ``violations`` with a slack of one on the lot level, or
+    more: a superset does no harm); they and ``mate``'s pairs hold every optimum. Players
+    left with their own pair only are settled, and the rest is matched once, on all eight
+    levels then the tie."""
+    if not len(ti):
+        return mate
+    n = graph.n
+    other = mate[ti] != tj  # the pairing's own pairs are in H anyway
+    ti, tj = ti[other], tj[other]
+    alive = np.ones(n, dtype=bool)
+    for _ in range(PRUNE_ROUNDS):  # a player whose only pair is his own keeps it (and so
+        live = alive[ti] & alive[tj]  # does his partner); rounds in numpy, as many as needed
+        degree = (np.bincount(ti[live], minlength=n) + np.bincount(tj[live], minlength=n))
+        settled = alive & (degree == 0)
+        if not settled.any():
+            break
+        alive &= ~(settled | settled[mate])
+    core = np.nonzero(alive)[0]
+    if not len(core):
+        return mate
+    where = np.full(n, -1, dtype=np.int64)
+    where[core] = np.arange(len(core), dtype=np.int64)
+    keep = alive[ti] & alive[tj]
+    ei = np.concatenate([ti[keep], core])
+    ej = np.concatenate([tj[keep], mate[core]])
+    lo, hi = np.minimum(ei, ej), np.maximum(ei, ej)
+    code = np.unique(lo * n + hi)
+    lo, hi = code // n, code % n
+    table, gid = graph.table, graph.gid
+    cv = table.vectors(gid[lo], gid[hi])
+    pairs = len(core) // 2
+    radix = make_radix(cv, pairs, np.stack([where[lo], where[hi]], axis=1))
+    scale = 1 << (TIE_BITS + pairs.bit_length())  # > any matching's sum of ties
+    if radix.levels < N_LEVELS or radix.big * scale >= WEIGHT_LIMIT:
+        return mate  # no room for the tie below the eight levels: keep the proven optimum
+    ties = table.tie(gid[lo], gid[hi]).tolist()
+    weights = [w * scale + (1 << TIE_BITS) - 1 - t
+               for w, t in zip(radix.weights(cv), ties, strict=True)]
+    sub: rx.PyGraph[None, int] = rx.PyGraph(multigraph=False)
+    sub.add_nodes_from([None] * len(core))
+    sub.add_edges_from(list(zip(where[lo].tolist(), where[hi].tolist(), range(len(lo)),
+                                strict=True)))
+    chosen = rx.max_weight_matching(sub, max_cardinality=True, weight_fn=weights.__getitem__)
+    trial = mate.copy()
+    for a, b in chosen:
+        trial[core[a]], trial[core[b]] = core[b], core[a]
+    before = graph.pair_vectors(mate).sum(axis=0)
+    if len(chosen) != pairs or (graph.pair_vectors(trial).sum(axis=0) != before).any():
+        return mate  # cannot happen (mate is among the candidates); keep the proven optimum
+    return trial
+
+
+__all__ = ["CHECK_PAIRS", "FALLBACK_PAIRS", "MAX_PATTERN_BOUNDARIES", "SLACK", "Floats", "cancel_cycle", "floats_of", "local_rematch", "patterned_potentials", "prove_optimal", "settle_ties", "take_better"]

@@ -27,7 +27,7 @@ from yisai.pairing.model import (
     RoundPairing,
 )
 from yisai.pairing.table import PairTable
-from yisai.pairing.weights import LEVELS, LOT_RANGE
+from yisai.pairing.weights import LEVELS, LOT_RANGE, TIE_BITS
 from yisai.record import Game
 from yisai.regulation.rules import AVOID_WORDS, PairingRules, Scoring
 
@@ -288,6 +288,7 @@ def _table(layout: Layout, hist: dict[str, PlayerHistory], by_id: dict[str, Entr
     teams: dict[str, int] = {}
     team = [-1] * n
     cb, cw, own, bye_lot, had = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
+    bye_tie = [0] * n
     for nd in real:
         value = by_id[nd.pid].affiliation(avoid_key) if avoid_key is not None else None
         if value is not None:
@@ -295,6 +296,7 @@ def _table(layout: Layout, hist: dict[str, PlayerHistory], by_id: dict[str, Entr
         cb[nd.idx], cw[nd.idx] = ccost[nd.pid]
         own[nd.idx] = own_lot[nd.pid]
         bye_lot[nd.idx] = lot(seed, round_no, "bye", nd.pid, modulo=LOT_RANGE)
+        bye_tie[nd.idx] = lot(seed, round_no, "bye-tie", nd.pid, modulo=2**TIE_BITS)
         had[nd.idx] = hist[nd.pid].byes
     met = sorted({min(at[a], at[b]) * n + max(at[a], at[b])
                   for a in at if a != BYE for b in hist[a].opponents if b in at})
@@ -307,6 +309,7 @@ def _table(layout: Layout, hist: dict[str, PlayerHistory], by_id: dict[str, Entr
         team=col(team), colour_black=col(cb), colour_white=col(cw), lot=col(own),
         bye_lot=col(bye_lot), had_bye=col(had), bye=at.get(BYE, -1), adjacent=adjacent,
         colour_balance=colour_balance, lot_range=LOT_RANGE, forbidden=col(forb), met=col(met),
+        bye_tie=col(bye_tie),
     )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from yisai.pairing.weights import LEVELS
+from yisai.pairing.weights import LEVELS, TIE_BITS
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -42,6 +42,7 @@ class PairTable:
     lot_range: int
     forbidden: IntArray  # sorted codes i * n + j (i < j) of the director's forbidden pairs
     met: IntArray  # sorted codes of pairs that already met (never allowed)
+    bye_tie: IntArray | None = None  # tie value (weights.pair_tie) of this player taking the bye
 
     @property
     def n(self) -> int:
@@ -66,6 +67,16 @@ class PairTable:
             col = self.level(level, i, j)
             if col is not None:
                 out[:, level] = col
+        return out
+
+    def tie(self, i: IntArray, j: IntArray) -> IntArray:
+        """The tie rule's value of pairs ``i[k] < j[k]`` (``weights.pair_tie``): below every
+        level, it decides among pairings equal on all of them (``proof.settle_ties``)."""
+        mixed = (self.lot[i] ^ self.lot[j]).astype(np.uint64) * _GOLDEN  # wraps mod 2^64
+        out = (mixed >> np.uint64(64 - TIE_BITS)).astype(np.int64)
+        if self.bye >= 0 and self.bye_tie is not None:
+            at = np.nonzero(j == self.bye)[0]
+            out[at] = self.bye_tie[i[at]]
         return out
 
     def level(self, level: int, i: IntArray, j: IntArray) -> IntArray | None:

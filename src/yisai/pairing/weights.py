@@ -12,6 +12,10 @@ Each candidate pair has a cost on every priority level (highest first):
     seat       distance from the exact split partner (1 v n/2+1) inside the halves
     lot        a seeded lot in [0, 4)
 
+Below the lot, the tie rule (``pair_tie``; ``proof.settle_ties``) decides among pairings equal
+on all eight levels: it is not part of these weights (rustworkx's matching is much slower when
+weights are distinct), but a second matching over those pairings only.
+
 (A rematch is never an edge at all.) The integer cost of a pair is Σ cost_L · radix_L, where
 radix_L exceeds the most the levels below L can add up to over a whole matching, so no amount
 of a lower level outweighs one unit of a higher one. The matching maximises BIG − cost.
@@ -40,6 +44,7 @@ LEVELS: tuple[str, ...] = (
     "forbidden", "bye_twice", "score", "team", "in_group", "colour", "seat", "lot",
 )
 LOT_RANGE = 4
+TIE_BITS = 32  # the tie rule's per-pair value (docs/pairing.md, "并列最优")
 WEIGHT_LIMIT = 2**100
 _BYE_TWICE = 1
 
@@ -111,6 +116,13 @@ def make_radix(vectors: Vectors, pairs: int, ends: Ends | None = None,
         if big < limit:
             return Radix(tuple(radix), big, levels)
     raise OverflowError(f"pairing weights need more than 100 bits at the top level ({raw})")
+
+
+def pair_tie(lot_a: int, lot_b: int) -> int:
+    """The tie value of a pair from the players' own lots of the round (``yisai.lot.lot``):
+    the top TIE_BITS bits of the same 64-bit product as ``mix_lots`` (whose lot takes bits
+    32-33), so another seeded draw of the unordered pair, the same in every solver."""
+    return (((lot_a ^ lot_b) * 0x9E3779B97F4A7C15) & (2**64 - 1)) >> (64 - TIE_BITS)
 
 
 def lexicographic_totals(vectors: Vectors) -> tuple[int, ...]:
