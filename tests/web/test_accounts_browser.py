@@ -8,34 +8,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.formats.roster_files import write_xlsx, xqw_rows
 from tests.web.server import ROOT, Server
+from tests.web.test_browser import DESKTOP, PHONE, browser, pytestmark  # noqa: F401  (browser: the fixture)
 
-playwright_api = pytest.importorskip("playwright.sync_api") if not os.environ.get("CI") else __import__(
-    "playwright.sync_api", fromlist=["sync_playwright"])
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 SCREENS = Path(os.environ.get("YISAI_SCREENS") or ROOT / "out" / "screens")
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 SEED_002 = ROOT / "regulations" / "2025-xiaoqiwang.toml"
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
-                                reason="chromium is installed by scripts/setup.sh")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def yisai(db: Path, *args: str, stdin: str | None = None) -> str:
@@ -60,7 +41,7 @@ def _login(page, base: str, login: str, password: str) -> None:  # type: ignore[
     page.wait_for_url(base + "/console")
 
 
-def test_operator_manages_accounts_in_the_browser(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_operator_manages_accounts_in_the_browser(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     db = tmp_path / "fresh.sqlite"
     yisai(db, "event", "create", "--regulation", str(SEED_002))
     yisai(db, "team", "import", str(write_xlsx(tmp_path / "浙江队.xlsx", xqw_rows())))

@@ -6,18 +6,21 @@ Screenshots (desktop and 390×844) go to /tmp/eventweb-shots/ for review."""
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
 from datetime import date, datetime
 from pathlib import Path
-
-import pytest
 
 from tests.services.test_final_order import final  # noqa: F401  (the fixture)
 from tests.web.conftest import NOW, SEED_002, Clock, id_number
 from tests.web.server import Server
-from tests.web.test_browser import ARGS, CHROMIUM, DESKTOP, PHONE, _accounts, _login, playwright_api
+from tests.web.test_browser import (  # noqa: F401  (browser: the fixture)
+    DESKTOP,
+    PHONE,
+    _accounts,
+    _login,
+    browser,
+    pytestmark,
+)
 from tests.web.test_rankings import _field
 from yisai.services.context import Context, open_context
 from yisai.services.events import create_event
@@ -26,17 +29,7 @@ from yisai.services.publishing import publish_round
 from yisai.services.settings import Settings
 
 SHOTS = Path("/tmp/eventweb-shots")
-# skipped only off CI: under CI a missing chromium fails the launch, as in the other browser tests
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
-                                reason="chromium is installed by scripts/setup.sh")
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def _shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
@@ -44,7 +37,7 @@ def _shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def test_a_team_with_two_empty_slots_registers(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_team_with_two_empty_slots_registers(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     db = tmp_path / "t.sqlite"
     with open_context(Settings(database=str(db), clock=lambda: datetime(2025, 4, 1, 9, 0))) as ctx, \
             ctx.work(actor=Actor.cli("t", Role.CHIEF_REFEREE)) as work:
@@ -94,7 +87,7 @@ def test_a_team_with_two_empty_slots_registers(browser, tmp_path: Path) -> None:
         assert all(n in text for n, _b, _g in typed.values())
 
 
-def test_ranking_tabs_work_without_javascript(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_ranking_tabs_work_without_javascript(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     from tests.web.conftest import build
 
     db = tmp_path / "r.sqlite"

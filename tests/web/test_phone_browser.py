@@ -4,31 +4,18 @@ seat). Screenshots go to /tmp/phone-shots/ for review."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.web.conftest import NOW, Clock, build
 from tests.web.server import Server
-from tests.web.test_browser import ARGS, CHROMIUM, PHONE, _login, playwright_api
+from tests.web.test_browser import PHONE, _login, browser, pytestmark  # noqa: F401  (browser: the fixture)
 from tests.web.test_rankings import _field
 
 SHOTS = Path("/tmp/phone-shots")
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not os.environ.get("CI"),
-                                reason="chromium is installed by scripts/setup.sh")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
-
-def test_standings_scroll_under_the_place_and_name(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_standings_scroll_under_the_place_and_name(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     db = tmp_path / "s.sqlite"
     build(str(db))
     event_id = _field(str(db), Clock(NOW))
@@ -51,7 +38,7 @@ def test_standings_scroll_under_the_place_and_name(browser, tmp_path: Path) -> N
         page.screenshot(path=str(SHOTS / "standings-scrolled.png"))
 
 
-def test_the_team_form_fits_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_team_form_fits_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     db = tmp_path / "r.sqlite"
     build(str(db))
     with Server(db, now="2025-04-10T09:30:00") as server:
@@ -69,7 +56,7 @@ def test_the_team_form_fits_a_phone(browser, tmp_path: Path) -> None:  # type: i
         page.screenshot(path=str(SHOTS / "register-phone.png"), full_page=True)
 
 
-def test_my_games_and_sign_out_on_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_my_games_and_sign_out_on_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     """我的对局 at 390 px: the SGF link of a finished game is on the screen, and 退出登录 is not
     white on white."""
     import json
