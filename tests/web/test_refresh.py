@@ -94,3 +94,34 @@ def test_page_cache_keeps_the_newest_rendering_and_forgets_on_request() -> None:
     assert cache.ready(key, 9) == (b"five", 5)  # younger than min_age: served though stale
     cache.forget(key)
     assert cache.previous(key) is None and cache.ready(key, 5) is None
+
+
+def test_two_events_never_share_a_rendered_table(template_db: Path, tmp_path: Path) -> None:
+    """Renderings are kept per event: event 2's 甲组 is its own table (once event 1's was kept
+    under the same division and ranking, any event number got it), and an event that does not
+    exist answers so."""
+    from dataclasses import replace as copy_with
+
+    from tests.web.conftest import SEED_002, people
+    from yisai.services.context import open_context
+    from yisai.services.entries import register_player
+    from yisai.services.events import create_event
+    from yisai.services.identity import Actor, Role
+
+    db = tmp_path / "site.sqlite"
+    shutil.copy(template_db, db)
+    with open_context(Settings(database=str(db), clock=lambda: NOW)) as ctx, \
+            ctx.work(actor=Actor.cli("t", Role.CHIEF_REFEREE)) as work:
+        second = create_event(work, SEED_002, seed=9)
+        for k, p in enumerate(people()[:4]):
+            register_player(work, second, p.model_copy(update={"name": f"乙赛事{k}", "id_number": None}),
+                            division="jia", fee_paid=True)
+    for refresh in (0, 2):
+        app = create_app(copy_with(Settings(database=str(db)), clock=Clock(NOW)), secret="s", refresh_seconds=refresh)
+        with TestClient(app) as client:
+            first = client.get("/events/1/standings/jia/fragment")
+            assert first.status_code == 200 and "棋手1" in first.text
+            other = client.get(f"/events/{second.id}/standings/jia/fragment")
+            assert other.status_code == 200 and "乙赛事0" in other.text and "棋手1" not in other.text
+            missing = client.get(f"/events/{second.id + 5}/standings/jia/fragment")
+            assert missing.status_code != 200 and "棋手1" not in missing.text

@@ -48,7 +48,12 @@ def cached(request: Request, work: Work, event_id: int, key: tuple[Any, ...], re
     if stamp is None:
         stamp = event_stamp(work, event_id)
         state(request).stamps.put(event_id, stamp)  # the polls that follow need not read it again
-    return state(request).cache.latest((*key, lang_of(request)), stamp, lambda: render(work).encode())
+    return state(request).cache.latest(_cache_key(request, event_id, key), stamp, lambda: render(work).encode())
+
+
+def _cache_key(request: Request, event_id: int, key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A rendering is the event's own: two events' 甲组 standings never share one."""
+    return (event_id, *key, lang_of(request))
 
 
 async def serve_cached(request: Request, event_id: int, key: tuple[Any, ...], render: Render) -> Response:
@@ -60,7 +65,7 @@ async def serve_cached(request: Request, event_id: int, key: tuple[Any, ...], re
     client has it."""
     web = state(request)
     lang = lang_of(request)
-    cache_key = (*key, lang)
+    cache_key = _cache_key(request, event_id, key)
 
     def read_stamp() -> int:
         with web.ctx.work(actor=PUBLIC) as work:
