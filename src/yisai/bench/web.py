@@ -15,12 +15,14 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import shutil
 import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Coroutine
@@ -29,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import typer
+
+from yisai.bench.wrk import WrkReport, run_wrk
 
 REGULATION = Path(__file__).resolve().parents[3] / "regulations" / "2025-xiaoqiwang.toml"
 NOW = datetime(2025, 4, 10, 9, 0)
@@ -207,6 +211,20 @@ async def _load(port: int, clients: int, seconds: float, interval: float, writes
     return latencies
 
 
+def _wrk_with_referee(base: str, port: int, tables: tuple[str, ...], connections: int, seconds: float,
+                      writes: float, rounds: int, folder: Path) -> tuple[dict[str, list[float]], WrkReport]:
+    """wrk polls the tables while the referee (the Python generator without clients) enters
+    results, so the caches turn over as in the open-loop run."""
+    lat: dict[str, list[float]] = {"page": [], "poll": [], "write": []}
+    referee = threading.Thread(target=lambda: lat.update(_run_loop(_load(port, 0, seconds, 1.0, writes, rounds))))
+    referee.start()
+    try:
+        report = run_wrk(base, tables, connections, seconds, folder)
+    finally:
+        referee.join()
+    return lat, report
+
+
 def _run_loop(main: Coroutine[Any, Any, dict[str, list[float]]]) -> dict[str, list[float]]:
     """The load generator on uvloop when installed (as the live bench's clients): it shares the
     machine with the server, so the less it costs, the more of the cores the server gets."""
@@ -228,8 +246,16 @@ def web(
     refresh: float = typer.Option(2.0, "--refresh", min=0.0, help="服务器的 --refresh (表格最多每N秒重新生成)"),
     seed: int = typer.Option(1, "--seed"),
     db: Path = typer.Option(None, "--db", help="沿用已建好的数据库 (默认: 临时新建)"),
+    generator: str = typer.Option("python", "--generator",
+                                  help="负载发生器: python (每个客户端定时轮询) 或 wrk (闭环, 测服务器吞吐)"),
+    connections: int = typer.Option(50, "--connections", min=2, max=1000, help="wrk 的连接数"),
 ) -> None:
     """网站负载: 名次与对阵页面在多个客户端轮询下的延迟 (median/p99) 与每秒请求数."""
+    if generator not in ("python", "wrk"):
+        raise typer.BadParameter("python 或 wrk", param_hint="--generator")
+    if generator == "wrk" and shutil.which("wrk") is None:
+        typer.echo("未找到 wrk: apt-get install wrk (scripts/setup.sh 会安装) / wrk not found", err=True)
+        raise typer.Exit(2)
     folder = tempfile.TemporaryDirectory(prefix="yisai-bench-web-")
     try:
         if db is None or not db.exists():
@@ -255,9 +281,16 @@ def web(
                     time.sleep(0.1)
             for path in ("standings/jia", f"rounds/jia/{rounds + 1}"):  # warm-up: first render of each table
                 urllib.request.urlopen(f"{base}/events/1/{path}", timeout=120).close()
+            tables = ("/events/1/standings/jia/fragment", f"/events/1/rounds/jia/{rounds + 1}/fragment")
+            if generator == "wrk":  # every worker renders its own tables: a run not counted first
+                run_wrk(base, tables, connections, 3, Path(folder.name))
             cpu_before = _cpu_seconds(server.pid)
             t = time.perf_counter()
-            lat = _run_loop(_load(port, clients, seconds, interval, writes, rounds))
+            if generator == "wrk":
+                lat, report = _wrk_with_referee(base, port, tables, connections, seconds, writes, rounds,
+                                                Path(folder.name))
+            else:
+                lat, report = _run_loop(_load(port, clients, seconds, interval, writes, rounds)), None
             elapsed = time.perf_counter() - t
             cpu_after = _cpu_seconds(server.pid)
         finally:
@@ -269,14 +302,22 @@ def web(
             typer.echo("server errors: " + " | ".join(problems[-3:]))
         every = lat["page"] + lat["poll"] + lat["write"]
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-        typer.echo(f"{clients} clients, {seconds:g} s, poll every {interval:g} s, {writes:g} result(s)/s, "
+        who = f"wrk, {connections} connections" if report else f"{clients} clients, poll every {interval:g} s"
+        typer.echo(f"{who}, {seconds:g} s, {writes:g} result(s)/s, "
                    f"{workers} worker(s), tables re-rendered at most every {refresh:g} s")
-        typer.echo(f"requests: {len(every)} in {elapsed:.1f} s = {len(every) / elapsed:.0f} req/s "
+        count = len(every) + (report.requests if report else 0)
+        typer.echo(f"requests: {count} in {elapsed:.1f} s = {count / elapsed:.0f} req/s "
                    f"(machine load average {load:.1f})")
-        if cpu_before is not None and cpu_after is not None and workers == 1 and every:
+        if cpu_before is not None and cpu_after is not None and workers == 1 and count:
             used = cpu_after - cpu_before
-            typer.echo(f"server CPU: {used:.1f} s = {used / len(every) * 1000:.1f} ms per request")
+            typer.echo(f"server CPU: {used:.1f} s = {used / count * 1000:.2f} ms per request")
+        if report:
+            typer.echo(f" poll: n={report.requests:6d}  median {report.median * 1000:7.1f} ms  "
+                       f"p99 {report.p99 * 1000:7.1f} ms  (wrk: {report.per_second:.0f} req/s, "
+                       f"{report.bytes_per_request:.0f} B a request, {report.errors} errors)")
         for name, values in (("all", every), ("page", lat["page"]), ("poll", lat["poll"]), ("write", lat["write"])):
+            if report and name == "all":
+                continue
             if values:
                 typer.echo(f"{name:>5}: n={len(values):6d}  median {statistics.median(values) * 1000:7.1f} ms  "
                            f"p99 {_percentile(values, 0.99) * 1000:7.1f} ms  max {max(values) * 1000:7.1f} ms")
