@@ -125,3 +125,45 @@ def test_two_events_never_share_a_rendered_table(template_db: Path, tmp_path: Pa
             assert other.status_code == 200 and "乙赛事0" in other.text and "棋手1" not in other.text
             missing = client.get(f"/events/{second.id + 5}/standings/jia/fragment")
             assert missing.status_code != 200 and "棋手1" not in missing.text
+
+
+def test_a_worker_behind_another_never_sends_a_poll_back_in_time(template_db: Path, tmp_path: Path) -> None:
+    """Two workers on one database: worker A has rendered the table after a result, worker B
+    still serves its earlier rendering (within its --refresh). A client holding A's table and
+    polling B gets 304 — not B's older table — once B has read the newer stamp; a forged stamp
+    beyond what B has read gets the table as B has it."""
+    db = tmp_path / "site.sqlite"
+    shutil.copy(template_db, db)
+    ahead = create_app(replace(Settings(database=str(db)), clock=Clock(NOW)), secret="s", refresh_seconds=0.2)
+    behind = create_app(replace(Settings(database=str(db)), clock=Clock(NOW)), secret="s", refresh_seconds=600)
+    behind.state.web.stamps.ttl = 0.05  # B reads stamps often but keeps its rendering 600 s
+    from tests.web.conftest import Site
+
+    with TestClient(ahead) as a, TestClient(behind) as b:
+        first_a, first_b = a.get(URL), b.get(URL)
+        assert first_a.status_code == first_b.status_code == 200
+        old = first_a.headers["etag"]
+        assert first_b.headers["etag"] == old  # the same table has the same ETag in every worker
+        assert grid_post(Site(str(db), Clock(NOW), a).login("referee"), 4, "黑胜", 1)[0] == 200
+        deadline = time.monotonic() + 10
+        new = old
+        while new == old and time.monotonic() < deadline:
+            r = a.get(URL, headers={"If-None-Match": old})
+            if r.status_code == 200:
+                assert "黑胜" in r.text
+                new = r.headers["etag"]
+            time.sleep(0.05)
+        assert new != old
+        stamp = int(new.split("-")[1])
+        web_b = behind.state.web
+        while (web_b.stamps.last(1) or 0) < stamp and time.monotonic() < deadline:
+            b.get(URL, headers={"If-None-Match": old})  # B's stamp is re-read in the background
+            time.sleep(0.1)
+        assert web_b.stamps.last(1) == stamp
+        stale = b.get(URL)
+        assert stale.status_code == 200 and "黑胜" not in stale.text and stale.headers["etag"] == old
+        kept = b.get(URL, headers={"If-None-Match": new})
+        assert kept.status_code == 304 and kept.headers["etag"] == new
+        forged = new.replace(f"-{stamp}-", f"-{stamp + 1000}-")
+        served = b.get(URL, headers={"If-None-Match": forged})
+        assert served.status_code == 200 and served.headers["etag"] == old

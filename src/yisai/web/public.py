@@ -104,11 +104,33 @@ async def serve_cached(request: Request, event_id: int, key: tuple[Any, ...], re
         else:
             ready = await run_in_threadpool(render_now)
     body, shown = ready
-    etag = f'W/"{event_id}-{shown}-{lang}-{zlib.crc32(repr(key).encode())}"'
+    etag = _etag(event_id, shown, lang, key)
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
-    if request.headers.get("if-none-match") == etag:
+    held = request.headers.get("if-none-match")
+    if held == etag:
         return Response(status_code=304, headers=headers)
+    newer = _stamp_held(held, event_id, lang, key)
+    if held is not None and newer is not None and shown < newer <= (web.stamps.last(event_id) or 0):
+        # The client holds a newer rendering of this very table, made by another worker whose
+        # rendering is ahead of ours: never send the table back in time; it keeps its copy
+        # until ours catches up. Only up to the stamp this worker has read itself, so a forged
+        # or pre-restore ETag gets the table as it is.
+        return Response(status_code=304, headers={**headers, "ETag": held})
     return HTMLResponse(body, headers=headers)
+
+
+def _etag(event_id: int, stamp: int, lang: str, key: tuple[Any, ...]) -> str:
+    """Names the event's stamp the table was rendered at: the same in every worker."""
+    return f'W/"{event_id}-{stamp}-{lang}-{zlib.crc32(repr(key).encode())}"'
+
+
+def _stamp_held(header: str | None, event_id: int, lang: str, key: tuple[Any, ...]) -> int | None:
+    """The stamp of the rendering a client holds, when its If-None-Match names this table."""
+    if not header or len(header) > 100:
+        return None
+    prefix, suffix = f'W/"{event_id}-', f'-{lang}-{zlib.crc32(repr(key).encode())}"'
+    middle = header[len(prefix):-len(suffix)] if header.startswith(prefix) and header.endswith(suffix) else ""
+    return int(middle) if middle.isdigit() and len(middle) <= 18 else None
 
 
 def _template(request: Request, name: str, **context: Any) -> str:
