@@ -128,7 +128,7 @@ class _Connection:
         for attempt in (1, 2):
             if self.reader is None or self.writer is None:
                 self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-            lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+            lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Accept-Encoding: gzip"]
             lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
             if body:
                 lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]

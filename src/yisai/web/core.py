@@ -8,6 +8,7 @@ workers an attacker gets at most N times the allowance; docs/web.md says so).
 
 from __future__ import annotations
 
+import gzip
 import hmac
 import json
 import secrets
@@ -98,6 +99,22 @@ class LoginLimiter:
             self._failures.pop((client, login.strip().lower()), None)
 
 
+GZIP_FROM = 1024  # bytes: below this a table is sent as it is
+
+
+def takes_gzip(accept_encoding: str) -> bool:
+    """Whether an Accept-Encoding header accepts gzip (``gzip;q=0`` refuses it)."""
+    for part in accept_encoding.lower().split(","):
+        name, _, params = part.strip().partition(";")
+        if name.strip() in ("gzip", "x-gzip"):
+            q = params.strip().removeprefix("q=").strip() if params.strip().startswith("q=") else "1"
+            try:
+                return float(q) > 0
+            except ValueError:
+                return False
+    return False
+
+
 class PageCache:
     """The latest rendering of each table (per page and language) with the change stamp it was
     made at; bounded, per process.
@@ -113,6 +130,7 @@ class PageCache:
         self.min_age = min_age  # a table is re-rendered at most this often (seconds)
         self._made: dict[tuple[Any, ...], float] = {}
         self._items: OrderedDict[tuple[Any, ...], tuple[int, bytes]] = OrderedDict()
+        self._gzipped: dict[tuple[Any, ...], tuple[int, bytes]] = {}
         self._lock = threading.Lock()
         self._making: dict[tuple[Any, ...], threading.Event] = {}
 
@@ -131,22 +149,37 @@ class PageCache:
             return (found[1], found[0]) if found is not None else None
 
     def put(self, key: tuple[Any, ...], stamp: int, body: bytes) -> None:
-        """Keep a rendering made at ``stamp`` unless a newer one is already kept."""
+        """Keep a rendering made at ``stamp`` unless a newer one is already kept, compressed once
+        here (in the rendering thread, not in a request) for the clients that take gzip."""
+        packed = gzip.compress(body, 6, mtime=0) if len(body) >= GZIP_FROM else None
         with self._lock:
             current = self._items.get(key)
             if current is None or current[0] <= stamp:
                 self._items[key] = (stamp, body)
                 self._items.move_to_end(key)
                 self._made[key] = time.monotonic()
+                if packed is None:
+                    self._gzipped.pop(key, None)
+                else:
+                    self._gzipped[key] = (stamp, packed)
             while len(self._items) > self.size:
                 gone, _ = self._items.popitem(last=False)
                 self._made.pop(gone, None)
+                self._gzipped.pop(gone, None)
+
+    def gzipped(self, key: tuple[Any, ...], stamp: int) -> bytes | None:
+        """The gzip of the rendering of ``key`` made at ``stamp`` (None when it is too small to
+        be worth it or has been replaced)."""
+        with self._lock:
+            found = self._gzipped.get(key)
+        return found[1] if found is not None and found[0] == stamp else None
 
     def forget(self, key: tuple[Any, ...]) -> None:
         """Drop a rendering that can no longer be made (the next request renders and shows why)."""
         with self._lock:
             self._items.pop(key, None)
             self._made.pop(key, None)
+            self._gzipped.pop(key, None)
 
     def latest(self, key: tuple[Any, ...], stamp: int, make: Callable[[], bytes]) -> tuple[bytes, int]:
         """(body, the stamp it was rendered at) for ``key`` now at ``stamp``."""
