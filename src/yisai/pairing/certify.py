@@ -171,22 +171,28 @@ def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
     return out
 
 
-SHORTEST_WORK = 4  # arcs the vectorised Bellman-Ford relaxes, per arc, before rustworkx does
+SHORTEST_WORK = 32  # arcs the vectorised Bellman-Ford relaxes, per arc, before rustworkx does
+CYCLE_EVERY = 4  # rounds between two looks for a cycle among the improving arcs
 
 
 def _shortest(n: int, tails: IntArray, heads: IntArray, costs: IntArray) -> IntArray | None:
     """Shortest distances from a virtual source joined to every node at cost 0 (so every
     distance is at most 0), by Bellman-Ford rounds in numpy: each round relaxes only the arcs
-    leaving the nodes the round before improved. Most levels settle in a few rounds (the
-    negative arcs are few and short-lived); None once it has relaxed SHORTEST_WORK times as
-    many arcs as there are (long chains of negative arcs, or a negative cycle), for
-    rustworkx's Bellman-Ford to decide."""
+    leaving the nodes the round before improved. Most levels settle in a few rounds; None
+    once it has relaxed SHORTEST_WORK times as many arcs as there are (long chains of
+    negative arcs), or as soon as the arcs that last improved each node close a cycle —
+    such a cycle is always negative — for rustworkx's Bellman-Ford to decide (and find the
+    cycle). Building rustworkx's graph costs tens of relaxations per arc, so the numpy
+    rounds go on until then."""
     order = np.argsort(tails, kind="stable")
     t, h, c = tails[order], heads[order], costs[order]
     start = np.searchsorted(t, np.arange(n + 1, dtype=np.int64))
     dist = np.zeros(n, dtype=np.int64)
+    parent = np.full(n + 1, n, dtype=np.int64)  # n: the source (its own parent)
     active = np.unique(t[c < 0])
     budget = SHORTEST_WORK * len(t)
+    rounds = 0
+    mark = np.zeros(n, dtype=bool)
     while len(active):
         lo, hi = start[active], start[active + 1]
         count = hi - lo
@@ -194,13 +200,30 @@ def _shortest(n: int, tails: IntArray, heads: IntArray, costs: IntArray) -> IntA
         if budget < 0:
             return None
         at = np.repeat(lo - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
-        cand = dist[t[at]] + c[at]
+        tail = t[at]
+        cand = dist[tail] + c[at]
         head = h[at]
         better = cand < dist[head]
-        head, cand = head[better], cand[better]
+        head, cand, tail = head[better], cand[better], tail[better]
         np.minimum.at(dist, head, cand)
-        active = np.unique(head)
+        won = cand == dist[head]
+        parent[head[won]] = tail[won]
+        mark[head] = True  # the improved nodes, in order (a sort of ``head`` costs more)
+        active = np.flatnonzero(mark)
+        mark[active] = False
+        rounds += 1
+        if rounds % CYCLE_EVERY == 0 and _parent_cycle(parent):
+            return None
     return dist
+
+
+def _parent_cycle(parent: IntArray) -> bool:
+    """Do the parent pointers (the source, the last entry, its own parent) close a cycle?
+    Pointer doubling: after 2^k >= len steps every node sits on the cycle it ends in."""
+    at = parent
+    for _ in range(len(parent).bit_length()):
+        at = at[at]
+    return bool((at != len(parent) - 1).any())
 
 
 def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
