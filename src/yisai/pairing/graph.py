@@ -38,7 +38,7 @@ from yisai.pairing.candidates import (
     Step,
     assignment_pairs,
     by_kind,
-    candidate_pairs,
+    candidate_arrays,
     colour_kinds,
     widening_steps,
 )
@@ -129,10 +129,10 @@ def solve_layout(layout: Layout, table: PairTable, steps: Sequence[Step] | None 
     for k, step in enumerate(steps):
         if step.width is None and len(nodes) > COMPLETE_LIMIT and k and (mate >= 0).all():
             break
-        graph.add_nodes(candidate_pairs(layout, step.width, step.reach, table.adjacent,
-                                        colour_kinds(table)))
+        graph.add_layout(layout, candidate_arrays(layout, step.width, step.reach,
+                                                  table.adjacent, colour_kinds(table)))
         if prove and not k and step.width is not None:
-            graph.add_nodes(assignment_pairs(layout, table))
+            graph.add_layout(layout, assignment_pairs(layout, table))
         mate, weight_levels = graph.match()
         if (mate >= 0).all():
             break
@@ -264,8 +264,8 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
         graph.add(np.array([local[u.pid] for u, _ in sol.pairs], dtype=np.int64),
                   np.array([local[v.pid] for _, v in sol.pairs], dtype=np.int64))
     # the sparse graph of the whole block: windows, floats at every boundary, colour kinds
-    graph.add_nodes(candidate_pairs(block, candidates.DEFAULT_WIDTH, 1, table.adjacent,
-                                    colour_kinds(table)))
+    graph.add_layout(block, candidate_arrays(block, candidates.DEFAULT_WIDTH, 1,
+                                             table.adjacent, colour_kinds(table)))
     levels, checks, added = _certify_block(block, graph, mate)
     if levels < N_LEVELS and size <= PROOF_MAX:  # small enough to be grown and matched whole
         sol = prove_optimal(block, graph, mate, N_LEVELS, widenings)
@@ -442,8 +442,8 @@ def _rematch(block: Layout, graph: CandidateGraph, mate: IntArray, members: IntA
         for k in members.tolist():
             by_group.setdefault(graph.nodes[k].group, []).append(graph.nodes[k])
         part = Layout([by_group[g] for g in sorted(by_group)])
-        sub.add_nodes(candidate_pairs(part, RESOLVE_WIDTH, 1, graph.table.adjacent,
-                                      colour_kinds(graph.table)))
+        sub.add_layout(part, candidate_arrays(part, RESOLVE_WIDTH, 1, graph.table.adjacent,
+                                              colour_kinds(graph.table)))
     ei, ej, _ = graph.arrays()
     both = (where[ei] >= 0) & (where[ej] >= 0)
     sub.add(where[ei[both]], where[ej[both]])
