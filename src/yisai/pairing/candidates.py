@@ -276,7 +276,7 @@ class CandidateGraph:
         lo, hi, keys = lo[ok], hi[ok], keys[ok]
         if not len(lo):
             return 0
-        self.seen = np.union1d(self.seen, keys)
+        self.seen = np.insert(self.seen, np.searchsorted(self.seen, keys), keys)  # both sorted
         self._i.append(lo)
         self._j.append(hi)
         self._v.append(self.table.vectors(self.gid[lo], self.gid[hi]))

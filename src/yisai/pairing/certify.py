@@ -102,13 +102,15 @@ def exchange_arcs(mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray, cm: 
                   ) -> Arcs:
     """The arcs of the exchange graph of ``mate`` over the pairs ``ei``–``ej`` (once for every
     float-direction pattern of a check)."""
-    keep = mate[ei] != ej
-    ei, ej, cv = ei[keep], ej[keep], cv[keep]
+    keep = np.nonzero(mate[ei] != ej)[0]
+    ei, ej = ei[keep], ej[keep]
     tails = np.concatenate([mate[ei], mate[ej]])
     heads = np.concatenate([ej, ei])
-    costs = np.concatenate([cv - cm[ei], cv - cm[ej]])
-    return Arcs(tails, heads, np.concatenate([ei, ej]),
-                [np.ascontiguousarray(costs[:, level]) for level in range(N_LEVELS)])
+    cols = []
+    for level in range(N_LEVELS):  # column by column: no arcs × levels intermediate
+        col = cv[keep, level]
+        cols.append(np.concatenate([col - cm[ei, level], col - cm[ej, level]]))
+    return Arcs(tails, heads, np.concatenate([ei, ej]), cols)
 
 
 def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
