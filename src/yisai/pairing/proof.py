@@ -147,6 +147,7 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
     failing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
     cancels = 0
     keep: list[tuple[list[IntArray], Orientation | None]] | None = None
+    carried: tuple[Floats, list[tuple[list[IntArray], Orientation | None]]] | None = None
     while True:
         cycle: list[int] = []
         cm = graph.pair_vectors(mate)
@@ -157,6 +158,10 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
             own = np.arange(graph.n, dtype=np.int64)
             cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
             cv = shifted(cv, ei, ej, shift)
+            floats = floats_of(layout, mate)
+            if keep is None and carried is not None:  # an exchange was applied: its levels above
+                keep = still_valid(mate, ei, ej, cv, cm, floats, *carried)  # may still hold
+            carried = None
             if keep is not None:  # same pairing, more pairs: keep the levels they cannot change
                 arcs = exchange_arcs(mate, ei, ej, cv, cm)
                 tests = [(potentials(graph.n, mate, ei, ej, cv, cm, orient,
@@ -164,8 +169,8 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
                                      arcs=arcs)[:weight_levels], orient)
                          for pis, orient in keep]
             else:
-                tests = patterned_potentials(floats_of(layout, mate), fixed, graph.n, mate,
-                                              ei, ej, cv, cm, weight_levels, cycle)
+                tests = patterned_potentials(floats, fixed, graph.n, mate, ei, ej, cv, cm,
+                                              weight_levels, cycle)
         else:
             tests = [(potentials(graph.n, mate, ei, ej, cv, cm)[:weight_levels], None)]
         keep = None
@@ -174,6 +179,9 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
             # is a real exchange, else match the players near the failing pairs, else all
             if state == "kept" and cancels < CANCELS and cancel_cycle(graph, mate, cycle):
                 cancels += 1
+                if ok:
+                    found = min(len(pis) for pis, _ in tests)
+                    carried = (floats, [(pis[:found], orient) for pis, orient in tests])
                 continue
             if state == "kept" and local_rematch(layout, graph, mate, *failing):
                 state = "local"
@@ -226,6 +234,33 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
         if levels == N_LEVELS and full and ok:
             mate = settle_ties(graph, mate, *tight)
         return graph.solution(mate, widenings, levels, ok, checks, added)
+
+
+def still_valid(mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray, cm: IntArray,
+                now: Floats, floats: Floats,
+                tests: list[tuple[list[IntArray], Orientation | None]]
+                ) -> list[tuple[list[IntArray], Orientation | None]] | None:
+    """After an exchange of reduced cost 0 on the levels above the one whose negative cycle
+    it cancels, the potentials of those levels often still hold for the new pairing: they
+    are kept (``tests``, per pattern) when the floats are the same (the patterns' arcs follow
+    them) and every arc of the new pairing's exchange graph has a lexicographically
+    non-negative reduced cost on them; else None (computed afresh). Any valid potentials
+    prove the same; the tie rule then takes the same pairing whichever were used. ``now``:
+    the floats of ``mate``, ``floats`` those the potentials were found for."""
+    if not (np.array_equal(now.side, floats.side) and np.array_equal(now.bound, floats.bound)):
+        return None
+    arcs = exchange_arcs(mate, ei, ej, cv, cm)
+    for pis, orient in tests:
+        tails, heads = arcs.tails, arcs.heads
+        at = np.arange(len(tails), dtype=np.int64)
+        if orient is not None:
+            at = np.nonzero(orient.arcs_ok(tails, arcs.xs, heads))[0]
+        for level, pi in enumerate(pis):
+            red = arcs.cols[level][at] + pi[tails[at]] - pi[heads[at]]
+            if (red < 0).any():
+                return None
+            at = at[red == 0]
+    return tests
 
 
 def take_better(graph: CandidateGraph, mate: IntArray, trial: IntArray) -> bool:
@@ -389,4 +424,4 @@ def _component_matchings(a: IntArray, b: IntArray, n: int, weights: list[int]
     return out
 
 
-__all__ = ["CHECK_PAIRS", "FALLBACK_PAIRS", "MAX_PATTERN_BOUNDARIES", "SLACK", "Floats", "cancel_cycle", "floats_of", "local_rematch", "patterned_potentials", "prove_optimal", "settle_ties", "take_better"]
+__all__ = ["CHECK_PAIRS", "FALLBACK_PAIRS", "MAX_PATTERN_BOUNDARIES", "SLACK", "Floats", "cancel_cycle", "floats_of", "local_rematch", "patterned_potentials", "prove_optimal", "settle_ties", "still_valid", "take_better"]
