@@ -276,13 +276,19 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
     return graph.solution(mate, widenings, levels, reaches_score_bound(block, cm, True), checks, added)
 
 
-def _polish(block: Layout, graph: CandidateGraph, mate: IntArray) -> None:
+Solved = dict[int, tuple[tuple[IntArray, ...], tuple[IntArray, IntArray] | None]]
+
+
+def _polish(block: Layout, graph: CandidateGraph, mate: IntArray,
+            solved: Solved | None = None) -> None:
     """Re-solve, in every score group, the pairs of ``mate`` that cross the halves as one exact
     assignment (``assign.assign``) of those top-half players to those bottom-half players,
     over the graph's pairs between them and every pair within POLISH_BAND seats of the ideal
     partner. Everything else (floats, same-half pairs) keeps its pairs; the new pairs cost no
     more on any level (the old ones are among the candidates), and the segment cuts no longer
-    bind the colour, seat and lot levels inside the halves."""
+    bind the colour, seat and lot levels inside the halves. ``solved`` (per group: the last
+    assignment problem and its answer) spares solving the very same problem again — a group
+    an exchange did not touch, with no pair added since, after an exchange elsewhere."""
     if graph.table.adjacent:
         return
     inside = np.zeros(graph.n, dtype=bool)
@@ -315,8 +321,16 @@ def _polish(block: Layout, graph: CandidateGraph, mate: IntArray) -> None:
         pi, pj = pi[first], pj[first]
         ok = graph.table.allowed(graph.gid[pi], graph.gid[pj])
         pi, pj = pi[ok], pj[ok]
-        cv = graph.table.vectors(graph.gid[pi], graph.gid[pj])
-        found = assign(len(rows), len(cols), row_of[pi], col_of[pj], cv)
+        problem = (rows, cols, pi, pj)
+        last = solved.get(s) if solved is not None else None
+        if last is not None and all(np.array_equal(x, y) for x, y in zip(last[0], problem,
+                                                                          strict=True)):
+            found = last[1]  # the same problem: assign is deterministic
+        else:
+            cv = graph.table.vectors(graph.gid[pi], graph.gid[pj])
+            found = assign(len(rows), len(cols), row_of[pi], col_of[pj], cv)
+            if solved is not None:
+                solved[s] = (problem, found)
         if found is None:
             continue
         a, b = rows[found[0]], cols[found[1]]
@@ -349,7 +363,8 @@ def _certify_block(block: Layout, graph: CandidateGraph, mate: IntArray) -> tupl
     fixed: list[int] = []
     checks = added = cancels = 0
     keep: list[tuple[list[IntArray], Orientation | None]] | None = None
-    _polish(block, graph, mate)
+    solved: Solved = {}
+    _polish(block, graph, mate, solved)
     while True:
         cm = graph.pair_vectors(mate)
         if not reaches_score_bound(block, cm, True):
@@ -376,7 +391,7 @@ def _certify_block(block: Layout, graph: CandidateGraph, mate: IntArray) -> tupl
                 cancel_cycle(graph, mate, cycle) or _resolve(block, graph, mate, cycle)):
             cancels += 1
             keep = None
-            _polish(block, graph, mate)
+            _polish(block, graph, mate, solved)
             continue
         checks += 1
         first: list[int] = []
