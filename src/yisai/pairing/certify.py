@@ -233,7 +233,8 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
                chunks: Iterable[tuple[IntArray, IntArray]] | Tiles,
                shift: IntArray | None = None, slack: int = 0,
                first_level: list[int] | None = None,
-               strict: list[BoolArray] | None = None) -> tuple[IntArray, IntArray]:
+               strict: list[BoolArray] | None = None,
+               both: list[BoolArray] | None = None) -> tuple[IntArray, IntArray]:
     """Pairs (local indices, ``i < j``) of ``chunks`` (or of the unsafe ``Tiles``) that are allowed and have an arc with
     lexicographically negative reduced cost on the proven levels ``pis`` (score level
     reduced by ``shift``, see ``odd_set_score``); one set of potentials per orientation
@@ -245,7 +246,8 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
     receives, per batch with a violation, the first level (in priority order) at which one of
     its pairs has a negative reduced cost (below ``slack`` on the lot level): the levels above
     the smallest of these are still proven. ``strict`` (if given) receives, per batch, which
-    of its pairs fail without the slack (a negative reduced cost, not a near tie)."""
+    of its pairs fail without the slack (a negative reduced cost, not a near tie), ``both``
+    which fail on both their arcs (under one pattern)."""
     checks = [(pis, o) for pis, o in checks if pis]
     none = np.zeros(0, dtype=np.int64)
     if not checks:
@@ -281,7 +283,7 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
         for s in range(0, len(ci), step):
             bad_i, bad_j = _chunk_violations(table, gid, mate, ci[s:s + step], cj[s:s + step],
                                              checks, a_side, b_side, live, shift, slack,
-                                             first_level, strict)
+                                             first_level, strict, both)
             if len(bad_i):
                 found_i.append(bad_i)
                 found_j.append(bad_j)
@@ -455,7 +457,8 @@ def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArr
                       a_side: list[IntArray | None], b_side: list[IntArray | None],
                       live: IntArray, shift: IntArray | None, slack: int = 0,
                       first_level: list[int] | None = None,
-                      strict: list[BoolArray] | None = None) -> tuple[IntArray, IntArray]:
+                      strict: list[BoolArray] | None = None,
+                      both: list[BoolArray] | None = None) -> tuple[IntArray, IntArray]:
     patterns = len(checks)
     # rows 0..P-1: arc M(i) → j (i takes j); rows P..2P-1: arc M(j) → i (j takes i)
     undecided = np.ones((2 * patterns, len(i)), dtype=bool)
@@ -528,6 +531,15 @@ def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArr
         fails = np.zeros(len(out), dtype=bool)
         np.logical_or.at(fails, inverse, hard[:, hit].any(axis=0))
         strict.append(fails)
+    if both is not None:
+        two = np.zeros(len(out), dtype=bool)
+        for p in range(patterns):
+            ahead = np.zeros(len(out), dtype=bool)
+            back = np.zeros(len(out), dtype=bool)
+            np.logical_or.at(ahead, inverse, bad[p, hit])
+            np.logical_or.at(back, inverse, bad[patterns + p, hit])
+            two |= ahead & back
+        both.append(two)
     return i[out], j[out]
 
 

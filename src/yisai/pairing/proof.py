@@ -194,8 +194,10 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
                   else band(layout, graph.table.adjacent))
         strict: list[BoolArray] = []  # a slack of 1 also returns the tight pairs (ties)
         first: list[int] = []
+        two: list[BoolArray] = []
         vi, vj = violations(graph.table, graph.gid, mate, cm, tests, chunks,
-                            shift if ok else None, SLACK if checks == 1 else 1, first, strict)
+                            shift if ok else None, SLACK if checks == 1 else 1, first, strict,
+                            two)
         hard = np.concatenate(strict) if strict else np.zeros(0, dtype=bool)
         settles = full and ok and weight_levels == N_LEVELS  # the tie rule will decide ties
         if hard.any() or (checks == 1 and len(vi) and not settles):
@@ -213,6 +215,10 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
                 mate, weight_levels = graph.match()
                 continue
         tight = (vi[~hard], vj[~hard])
+        if all(orient is None for _, orient in tests):
+            # every arc kept: another optimum's new pairs have both arcs tight (below)
+            both = np.concatenate(two)[~hard] if two else np.zeros(0, dtype=bool)
+            tight = (tight[0][both], tight[1][both])
         if not hard.any():
             vi = vj = np.zeros(0, dtype=np.int64)
         # (a failing pair already in the graph would contradict its potentials: claim no
@@ -345,7 +351,11 @@ def settle_ties(graph: CandidateGraph, mate: IntArray, ti: IntArray, tj: IntArra
     0 uses only arcs of reduced cost 0 on every level (they are all ≥ 0 and sum to 0) under
     the potentials of a pattern that keeps it. ``ti``–``tj`` are the universe's pairs with
     such an arc (the last check's ``violations`` with a slack of one on the lot level, or
-    more: a superset does no harm); they and ``mate``'s pairs hold every optimum. Players
+    more: a superset does no harm); they and ``mate``'s pairs hold every optimum. When the
+    potentials keep every arc (no float pattern), only the pairs with both arcs tight are
+    needed: summed over the players of another pairing, the reduced costs of the arcs to
+    their new partners are twice its cost difference (the potentials cancel), all ≥ 0, so
+    for another optimum each of them is 0. Players
     left with their own pair only are settled, and the rest is matched once, on all eight
     levels then the tie."""
     if not len(ti):
