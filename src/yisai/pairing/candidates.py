@@ -33,7 +33,19 @@ def _windowed(group_size: int, width: int | None) -> bool:
 def candidate_pairs(layout: Layout, width: int | None, reach: int | None,
                     adjacent: bool, kinds: IntArray | None = None
                     ) -> Iterator[tuple[Node, Node]]:
-    """Candidate pairs (upper node first) of the sparse graph for this widening step.
+    """Candidate pairs of the sparse graph for this widening step, as nodes (upper node
+    first): ``candidate_arrays``."""
+    nodes = layout.nodes
+    a, b = candidate_arrays(layout, width, reach, adjacent, kinds)
+    for x, y in zip(a.tolist(), b.tolist(), strict=True):
+        yield nodes[x], nodes[y]
+
+
+def candidate_arrays(layout: Layout, width: int | None, reach: int | None,
+                     adjacent: bool, kinds: IntArray | None = None
+                     ) -> tuple[IntArray, IntArray]:
+    """Candidate pairs of the sparse graph for this widening step, as indices into
+    ``layout.nodes`` (upper node first; a pair may come twice), built in numpy.
 
     Works on positions inside the whole score group, so a layout may hold part of a group
     (a segment of a very large field, see ``segments``). ``kinds`` (per ``Node.idx``: the
@@ -41,38 +53,50 @@ def candidate_pairs(layout: Layout, width: int | None, reach: int | None,
     rank-neighbours of every kind in the other half (``kind_pairs``).
     """
     groups = layout.groups
+    starts = np.cumsum([0, *(len(g) for g in groups)])
+    positions = [np.array([n.pos for n in g], dtype=np.int64) for g in groups]
+    out_a: list[IntArray] = []
+    out_b: list[IntArray] = []
     for gi, grp in enumerate(groups):
+        s, m, pos = int(starts[gi]), len(grp), positions[gi]
         gsize = grp[0].gsize
-        if kinds is not None and not adjacent and _windowed(gsize, width):
-            yield from kind_pairs(grp, kinds)
-        if not _windowed(gsize, width):
-            for i in range(len(grp)):
-                for j in range(i + 1, len(grp)):
-                    yield grp[i], grp[j]
+        windowed = _windowed(gsize, width)
+        if kinds is not None and not adjacent and windowed:
+            a, b = _kind_arrays(grp, pos, kinds)
+            out_a.append(s + a)
+            out_b.append(s + b)
+        if not windowed:
+            a, b = np.triu_indices(m, 1)
+            out_a.append(s + a.astype(np.int64))
+            out_b.append(s + b.astype(np.int64))
         else:
             assert width is not None
-            at = {n.pos: n for n in grp}
+            at = np.full(gsize + 1, -1, dtype=np.int64)  # position -> index in grp
+            at[pos] = np.arange(m, dtype=np.int64)
             half = gsize // 2
-            for u in grp:
-                i = u.pos
-                if adjacent:
-                    lo, hi = i + 1, i + 2 * width + 1
-                else:
-                    lo, hi = max(i + 1, i + half - width), i + half + width + 1
-                near = [j for j in range(i + 1, i + 3) if j < lo]  # for odd leftovers
-                for j in (*near, *range(lo, hi)):
-                    v = at.get(j)
-                    if v is not None:
-                        yield u, v
+            first, stop = (1, 2 * width + 1) if adjacent else (max(1, half - width),
+                                                               half + width + 1)
+            offsets = np.array([*(d for d in (1, 2) if d < first), *range(first, stop)],
+                               dtype=np.int64)  # the 2 next for odd leftovers, the window
+            j = np.minimum(pos[:, None] + offsets[None, :], gsize)
+            v = at[j]
+            u = np.broadcast_to(np.arange(m, dtype=np.int64)[:, None], v.shape)
+            ok = v >= 0
+            out_a.append(s + u[ok])
+            out_b.append(s + v[ok])
         last = len(groups) if reach is None else min(len(groups), gi + reach + 1)
         for gj in range(gi + 1, last):
-            other = groups[gj]
             w = width or 0
-            ups = [n for n in grp if n.gsize - 1 - n.pos < w] if _windowed(gsize, width) else grp
-            downs = [n for n in other if n.pos < w] if _windowed(other[0].gsize, width) else other
-            for u in ups:
-                for v in downs:
-                    yield u, v
+            ups = np.nonzero(gsize - 1 - pos < w)[0] if windowed else np.arange(m)
+            below = positions[gj]
+            downs = (np.nonzero(below < w)[0] if _windowed(groups[gj][0].gsize, width)
+                     else np.arange(len(below)))
+            out_a.append(s + np.repeat(ups, len(downs)).astype(np.int64))
+            out_b.append(int(starts[gj]) + np.tile(downs, len(ups)).astype(np.int64))
+    if not out_a:
+        none = np.zeros(0, dtype=np.int64)
+        return none, none
+    return np.concatenate(out_a), np.concatenate(out_b)
 
 
 def colour_kinds(table: PairTable) -> IntArray | None:
@@ -95,7 +119,17 @@ def by_kind(nodes: list[Node], kinds: IntArray) -> dict[int, list[Node]]:
 def kind_pairs(grp: list[Node], kinds: IntArray, reach: int = KIND_WIDTH
                ) -> Iterator[tuple[Node, Node]]:
     """For each player, the players of each colour kind in the other half whose rank inside
-    that kind matches his rank inside his own kind (± ``reach``).
+    that kind matches his own (``_kind_arrays``), as nodes (upper node first)."""
+    a, b = _kind_arrays(grp, np.array([n.pos for n in grp], dtype=np.int64), kinds, reach)
+    for x, y in zip(a.tolist(), b.tolist(), strict=True):
+        yield grp[x], grp[y]
+
+
+def _kind_arrays(grp: list[Node], pos: IntArray, kinds: IntArray, reach: int = KIND_WIDTH
+                 ) -> tuple[IntArray, IntArray]:
+    """For each player, the players of each colour kind in the other half whose rank inside
+    that kind matches his rank inside his own kind (± ``reach``), as indices into ``grp``
+    (upper player first).
 
     The colour level wants complementary kinds paired, and the seat level then pairs them in
     order: the r-th Black-needing player of the top half meets about the r-th White-needing
@@ -103,21 +137,32 @@ def kind_pairs(grp: list[Node], kinds: IntArray, reach: int = KIND_WIDTH
     ideal seat (tens of places in a 1,000-player group), out of the seat window; these pairs
     put it in the graph from the start instead of letting the certificate add it."""
     half = grp[0].gsize // 2
-    top = [n for n in grp if n.pos < half]
-    bottom = [n for n in grp if n.pos >= half]
+    kind = kinds[np.array([n.idx for n in grp], dtype=np.int64)]
+    top, bottom = np.nonzero(pos < half)[0], np.nonzero(pos >= half)[0]
+    spread = np.arange(-reach, reach + 1, dtype=np.int64)
+    out_a: list[IntArray] = []
+    out_b: list[IntArray] = []
     for side, other in ((top, bottom), (bottom, top)):
-        mine, theirs = by_kind(side, kinds), by_kind(other, kinds)
-        for members in mine.values():
+        theirs = [other[kind[other] == k] for k in np.unique(kind[other]).tolist()]
+        for k in np.unique(kind[side]).tolist():
+            members = side[kind[side] == k]
             m = len(members)
-            for partners in theirs.values():
-                k = len(partners)
-                for r, u in enumerate(members):
-                    t = (2 * r + 1) * k // (2 * m)
-                    for v in partners[max(0, t - reach):t + reach + 1]:
-                        yield (u, v) if u.pos < v.pos else (v, u)
+            for partners in theirs:
+                count = len(partners)
+                t = (2 * np.arange(m, dtype=np.int64) + 1) * count // (2 * m)
+                v = t[:, None] + spread[None, :]
+                ok = (v >= 0) & (v < count)
+                u = np.broadcast_to(members[:, None], v.shape)[ok]
+                w = partners[v[ok]]
+                out_a.append(np.where(pos[u] < pos[w], u, w))
+                out_b.append(np.where(pos[u] < pos[w], w, u))
+    if not out_a:
+        none = np.zeros(0, dtype=np.int64)
+        return none, none
+    return np.concatenate(out_a), np.concatenate(out_b)
 
 
-def assignment_pairs(layout: Layout, table: PairTable) -> Iterator[tuple[Node, Node]]:
+def assignment_pairs(layout: Layout, table: PairTable) -> tuple[IntArray, IntArray]:
     """In every windowed split group, the pairs of an exact assignment of its top half to its
     bottom half (scipy's LAPJVsp over the pairs within ASSIGN_BAND seats of the ideal
     partner, lexicographic cost as one integer weight below 2^50, levels left out from the
@@ -125,10 +170,13 @@ def assignment_pairs(layout: Layout, table: PairTable) -> Iterator[tuple[Node, N
     window and the colour kinds' ranks miss them (the kinds are matched in order, so a
     partner drifts tens or hundreds of seats from the ideal one). Added to the first sparse
     graph, they let its matching pass the first check more often. Nothing is assumed of
-    them: they are candidates like any other pair."""
-    if table.adjacent:
-        return
-    for grp in layout.groups:
+    them: they are candidates like any other pair. Indices into ``layout.nodes``."""
+    out_a: list[IntArray] = []
+    out_b: list[IntArray] = []
+    start = 0
+    for grp in ([] if table.adjacent else layout.groups):
+        start += len(grp)
+        s = start - len(grp)
         gsize = grp[0].gsize
         if not _windowed(gsize, DEFAULT_WIDTH) or len(grp) != gsize:
             continue
@@ -157,8 +205,12 @@ def assignment_pairs(layout: Layout, table: PairTable) -> Iterator[tuple[Node, N
             rows, cols = min_weight_full_bipartite_matching(matrix)
         except ValueError:  # no assignment of every top-half player within the band
             continue
-        for a, b in zip(rows.tolist(), cols.tolist(), strict=True):
-            yield grp[a], grp[half + b]
+        out_a.append(s + rows.astype(np.int64))
+        out_b.append(s + half + cols.astype(np.int64))
+    if not out_a:
+        none = np.zeros(0, dtype=np.int64)
+        return none, none
+    return np.concatenate(out_a), np.concatenate(out_b)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +237,7 @@ class CandidateGraph:
         self.n = len(nodes)
         self.gid: IntArray = np.array([nd.idx for nd in nodes], dtype=np.int64)
         self.local = {nd.pid: k for k, nd in enumerate(nodes)}
-        self.seen: set[int] = set()
+        self.seen: IntArray = np.zeros(0, dtype=np.int64)  # sorted keys i * n + j of the pairs
         self._i: list[IntArray] = []
         self._j: list[IntArray] = []
         self._v: list[IntArray] = []
@@ -199,6 +251,15 @@ class CandidateGraph:
             lj.append(local[v.pid])
         self.add(np.array(li, dtype=np.int64), np.array(lj, dtype=np.int64))
 
+    def add_layout(self, layout: Layout, pairs: tuple[IntArray, IntArray]) -> int:
+        """Add pairs given as indices into ``layout.nodes`` (``candidate_arrays``), whose
+        nodes are this graph's in any order."""
+        nodes = layout.nodes
+        if nodes is self.nodes or [n.pid for n in nodes] == [n.pid for n in self.nodes]:
+            return self.add(*pairs)
+        where = np.array([self.local[n.pid] for n in nodes], dtype=np.int64)
+        return self.add(where[pairs[0]], where[pairs[1]])
+
     def add(self, i: IntArray, j: IntArray) -> int:
         """Add the allowed pairs among ``i``–``j`` not yet in the graph; returns how many."""
         if not len(i):
@@ -207,13 +268,15 @@ class CandidateGraph:
         keys = lo * self.n + hi
         keys, first = np.unique(keys, return_index=True)
         lo, hi = lo[first], hi[first]
-        fresh = np.array([k not in self.seen for k in keys.tolist()], dtype=bool)
-        lo, hi, keys = lo[fresh], hi[fresh], keys[fresh]
+        if len(self.seen):
+            at = np.minimum(np.searchsorted(self.seen, keys), len(self.seen) - 1)
+            fresh = self.seen[at] != keys
+            lo, hi, keys = lo[fresh], hi[fresh], keys[fresh]
         ok = self.table.allowed(self.gid[lo], self.gid[hi])
         lo, hi, keys = lo[ok], hi[ok], keys[ok]
         if not len(lo):
             return 0
-        self.seen.update(keys.tolist())
+        self.seen = np.insert(self.seen, np.searchsorted(self.seen, keys), keys)  # both sorted
         self._i.append(lo)
         self._j.append(hi)
         self._v.append(self.table.vectors(self.gid[lo], self.gid[hi]))
@@ -276,4 +339,4 @@ class CandidateGraph:
                         checks=checks, added=added)
 
 
-__all__ = ["ASSIGN_BAND", "DEFAULT_WIDTH", "KIND_WIDTH", "SMALL_GROUP", "CandidateGraph", "Step", "assignment_pairs", "by_kind", "candidate_pairs", "colour_kinds", "kind_pairs", "widening_steps"]
+__all__ = ["ASSIGN_BAND", "DEFAULT_WIDTH", "KIND_WIDTH", "SMALL_GROUP", "CandidateGraph", "Step", "assignment_pairs", "by_kind", "candidate_arrays", "candidate_pairs", "colour_kinds", "kind_pairs", "widening_steps"]

@@ -102,13 +102,15 @@ def exchange_arcs(mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray, cm: 
                   ) -> Arcs:
     """The arcs of the exchange graph of ``mate`` over the pairs ``ei``–``ej`` (once for every
     float-direction pattern of a check)."""
-    keep = mate[ei] != ej
-    ei, ej, cv = ei[keep], ej[keep], cv[keep]
+    keep = np.nonzero(mate[ei] != ej)[0]
+    ei, ej = ei[keep], ej[keep]
     tails = np.concatenate([mate[ei], mate[ej]])
     heads = np.concatenate([ej, ei])
-    costs = np.concatenate([cv - cm[ei], cv - cm[ej]])
-    return Arcs(tails, heads, np.concatenate([ei, ej]),
-                [np.ascontiguousarray(costs[:, level]) for level in range(N_LEVELS)])
+    cols = []
+    for level in range(N_LEVELS):  # column by column: no arcs × levels intermediate
+        col = cv[keep, level]
+        cols.append(np.concatenate([col - cm[ei, level], col - cm[ej, level]]))
+    return Arcs(tails, heads, np.concatenate([ei, ej]), cols)
 
 
 def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
@@ -171,22 +173,28 @@ def potentials(n: int, mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray,
     return out
 
 
-SHORTEST_WORK = 4  # arcs the vectorised Bellman-Ford relaxes, per arc, before rustworkx does
+SHORTEST_WORK = 32  # arcs the vectorised Bellman-Ford relaxes, per arc, before rustworkx does
+CYCLE_EVERY = 4  # rounds between two looks for a cycle among the improving arcs
 
 
 def _shortest(n: int, tails: IntArray, heads: IntArray, costs: IntArray) -> IntArray | None:
     """Shortest distances from a virtual source joined to every node at cost 0 (so every
     distance is at most 0), by Bellman-Ford rounds in numpy: each round relaxes only the arcs
-    leaving the nodes the round before improved. Most levels settle in a few rounds (the
-    negative arcs are few and short-lived); None once it has relaxed SHORTEST_WORK times as
-    many arcs as there are (long chains of negative arcs, or a negative cycle), for
-    rustworkx's Bellman-Ford to decide."""
+    leaving the nodes the round before improved. Most levels settle in a few rounds; None
+    once it has relaxed SHORTEST_WORK times as many arcs as there are (long chains of
+    negative arcs), or as soon as the arcs that last improved each node close a cycle —
+    such a cycle is always negative — for rustworkx's Bellman-Ford to decide (and find the
+    cycle). Building rustworkx's graph costs tens of relaxations per arc, so the numpy
+    rounds go on until then."""
     order = np.argsort(tails, kind="stable")
     t, h, c = tails[order], heads[order], costs[order]
     start = np.searchsorted(t, np.arange(n + 1, dtype=np.int64))
     dist = np.zeros(n, dtype=np.int64)
+    parent = np.full(n + 1, n, dtype=np.int64)  # n: the source (its own parent)
     active = np.unique(t[c < 0])
     budget = SHORTEST_WORK * len(t)
+    rounds = 0
+    mark = np.zeros(n, dtype=bool)
     while len(active):
         lo, hi = start[active], start[active + 1]
         count = hi - lo
@@ -194,13 +202,30 @@ def _shortest(n: int, tails: IntArray, heads: IntArray, costs: IntArray) -> IntA
         if budget < 0:
             return None
         at = np.repeat(lo - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
-        cand = dist[t[at]] + c[at]
+        tail = t[at]
+        cand = dist[tail] + c[at]
         head = h[at]
         better = cand < dist[head]
-        head, cand = head[better], cand[better]
+        head, cand, tail = head[better], cand[better], tail[better]
         np.minimum.at(dist, head, cand)
-        active = np.unique(head)
+        won = cand == dist[head]
+        parent[head[won]] = tail[won]
+        mark[head] = True  # the improved nodes, in order (a sort of ``head`` costs more)
+        active = np.flatnonzero(mark)
+        mark[active] = False
+        rounds += 1
+        if rounds % CYCLE_EVERY == 0 and _parent_cycle(parent):
+            return None
     return dist
+
+
+def _parent_cycle(parent: IntArray) -> bool:
+    """Do the parent pointers (the source, the last entry, its own parent) close a cycle?
+    Pointer doubling: after 2^k >= len steps every node sits on the cycle it ends in."""
+    at = parent
+    for _ in range(len(parent).bit_length()):
+        at = at[at]
+    return bool((at != len(parent) - 1).any())
 
 
 def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
@@ -208,7 +233,8 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
                chunks: Iterable[tuple[IntArray, IntArray]] | Tiles,
                shift: IntArray | None = None, slack: int = 0,
                first_level: list[int] | None = None,
-               strict: list[BoolArray] | None = None) -> tuple[IntArray, IntArray]:
+               strict: list[BoolArray] | None = None,
+               both: list[BoolArray] | None = None) -> tuple[IntArray, IntArray]:
     """Pairs (local indices, ``i < j``) of ``chunks`` (or of the unsafe ``Tiles``) that are allowed and have an arc with
     lexicographically negative reduced cost on the proven levels ``pis`` (score level
     reduced by ``shift``, see ``odd_set_score``); one set of potentials per orientation
@@ -220,7 +246,8 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
     receives, per batch with a violation, the first level (in priority order) at which one of
     its pairs has a negative reduced cost (below ``slack`` on the lot level): the levels above
     the smallest of these are still proven. ``strict`` (if given) receives, per batch, which
-    of its pairs fail without the slack (a negative reduced cost, not a near tie)."""
+    of its pairs fail without the slack (a negative reduced cost, not a near tie), ``both``
+    which fail on both their arcs (under one pattern)."""
     checks = [(pis, o) for pis, o in checks if pis]
     none = np.zeros(0, dtype=np.int64)
     if not checks:
@@ -244,7 +271,11 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
         b_side.append(None if flat else pb)
     live = np.array(depth, dtype=np.int64)
     if isinstance(chunks, Tiles):
-        chunks = chunks.pairs(chunks.unsafe(table, gid, a_side, b_side, live, slack))
+        coarse = chunks.unsafe(table, gid, a_side, b_side, live, slack)
+        if not coarse.any():
+            return none, none
+        fine = chunks.refine(coarse, FINE_TILE)
+        chunks = fine.pairs(fine.unsafe(table, gid, a_side, b_side, live, slack))
     found_i: list[IntArray] = []
     found_j: list[IntArray] = []
     step = max(1 << 15, (1 << 21) // (2 * len(checks)))  # bounds the 2P × step work arrays
@@ -252,7 +283,7 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
         for s in range(0, len(ci), step):
             bad_i, bad_j = _chunk_violations(table, gid, mate, ci[s:s + step], cj[s:s + step],
                                              checks, a_side, b_side, live, shift, slack,
-                                             first_level, strict)
+                                             first_level, strict, both)
             if len(bad_i):
                 found_i.append(bad_i)
                 found_j.append(bad_j)
@@ -262,6 +293,7 @@ def violations(table: PairTable, gid: IntArray, mate: IntArray, cm: IntArray,
 
 
 TILE = 64  # players per side of a tile of the universe (Tiles)
+FINE_TILE = 16  # ... of the sub-tiles the tiles not proven whole are cut into
 
 
 @dataclass(slots=True)
@@ -373,27 +405,46 @@ class Tiles:
                 out.append(both.reshape(len(r), -1).min(axis=1))
         return np.stack(out)
 
-    def pairs(self, which: BoolArray) -> Iterator[tuple[IntArray, IntArray]]:
-        """The pairs of the tiles ``which`` (i < j), in numpy batches."""
+    def refine(self, which: BoolArray, size: int) -> Tiles:
+        """The tiles ``which`` cut into sub-tiles of at most ``size`` players a side (every
+        block is cut, so the sub-blocks still cover the universe's players in order): a bound
+        over a smaller tile is tighter, so fewer pairs are left to check one by one."""
+        per = -(-(self.ends - self.starts) // size)  # sub-blocks of each block
+        first = np.concatenate([[0], np.cumsum(per)])
+        owner = np.repeat(np.arange(len(per), dtype=np.int64), per)
+        starts = self.starts[owner] + (np.arange(first[-1], dtype=np.int64) - first[owner]) * size
+        ends = np.minimum(starts + size, self.ends[owner])
         rows, cols = self.rows[which], self.cols[which]
-        batch_i: list[IntArray] = []
-        batch_j: list[IntArray] = []
-        count = 0
-        for a, b in zip(rows.tolist(), cols.tolist(), strict=True):
-            ii = np.arange(self.starts[a], self.ends[a], dtype=np.int64)
-            jj = np.arange(self.starts[b], self.ends[b], dtype=np.int64)
-            i, j = np.repeat(ii, len(jj)), np.tile(jj, len(ii))
-            if a == b:
-                keep = i < j
-                i, j = i[keep], j[keep]
-            batch_i.append(i)
-            batch_j.append(j)
-            count += len(i)
-            if count >= 1 << 18:
-                yield np.concatenate(batch_i), np.concatenate(batch_j)
-                batch_i, batch_j, count = [], [], 0
-        if batch_i:
-            yield np.concatenate(batch_i), np.concatenate(batch_j)
+        pc = per[cols]
+        count = per[rows] * pc
+        tile = np.repeat(np.arange(len(rows), dtype=np.int64), count)
+        k = np.arange(int(count.sum()), dtype=np.int64) - np.repeat(np.cumsum(count) - count,
+                                                                      count)
+        sub_rows = first[rows][tile] + k // pc[tile]
+        sub_cols = first[cols][tile] + k % pc[tile]
+        keep = (rows[tile] != cols[tile]) | (sub_rows <= sub_cols)  # diagonal: i < j only
+        return Tiles(starts, ends, sub_rows[keep], sub_cols[keep])
+
+    def pairs(self, which: BoolArray) -> Iterator[tuple[IntArray, IntArray]]:
+        """The pairs of the tiles ``which`` (i < j), in numpy batches of about 2^18 pairs
+        (tile after tile, row by row inside a tile)."""
+        rows, cols = self.rows[which], self.cols[which]
+        size = self.ends - self.starts
+        width = size[cols]
+        count = size[rows] * width
+        total = np.cumsum(count)
+        cut = 0
+        while cut < len(rows):
+            done = int(total[cut - 1]) if cut else 0
+            stop = min(int(np.searchsorted(total, done + (1 << 18))) + 1, len(rows))
+            c = count[cut:stop]
+            tile = np.repeat(np.arange(cut, stop, dtype=np.int64), c)
+            k = np.arange(int(c.sum()), dtype=np.int64) - np.repeat(np.cumsum(c) - c, c)
+            i = self.starts[rows[tile]] + k // width[tile]
+            j = self.starts[cols[tile]] + k % width[tile]
+            keep = (rows[tile] != cols[tile]) | (i < j)
+            yield i[keep], j[keep]
+            cut = stop
 
 
 def _block_min(values: IntArray, starts: IntArray) -> IntArray:
@@ -406,15 +457,19 @@ def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArr
                       a_side: list[IntArray | None], b_side: list[IntArray | None],
                       live: IntArray, shift: IntArray | None, slack: int = 0,
                       first_level: list[int] | None = None,
-                      strict: list[BoolArray] | None = None) -> tuple[IntArray, IntArray]:
+                      strict: list[BoolArray] | None = None,
+                      both: list[BoolArray] | None = None) -> tuple[IntArray, IntArray]:
     patterns = len(checks)
     # rows 0..P-1: arc M(i) → j (i takes j); rows P..2P-1: arc M(j) → i (j takes i)
     undecided = np.ones((2 * patterns, len(i)), dtype=bool)
-    bad = np.zeros((2 * patterns, len(i)), dtype=bool)
-    # negative without the slack (only when asked: the segmented proof does not)
-    hard = np.zeros((2 * patterns, len(i)), dtype=bool) if strict is not None else None
-    where = np.full((2 * patterns, len(i)), N_LEVELS, dtype=np.int64)  # level found negative
+    # an arc is found negative at one level at most (its reduced cost is then not 0): only
+    # the pairs with a negative arc are kept, per level, instead of chunk-sized bookkeeping
+    found_at: list[IntArray] = []  # positions in the chunk
+    found_neg: list[BoolArray] = []  # rows × those pairs: the arcs negative at this level
+    found_hard: list[BoolArray] = []  # ... negative without the slack (when ``strict``)
+    found_level: list[int] = []
     at = np.arange(len(i), dtype=np.int64)
+    ii, jj, gi, gj = i, j, gid[i], gid[j]  # the undecided pairs (local, then table indices)
     for level in range(len(a_side)):
         dead = live <= level  # patterns whose potentials stop above this level
         if dead.any():
@@ -422,10 +477,10 @@ def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArr
         keep = undecided.any(axis=0)
         if not keep.all():
             at, undecided = at[keep], undecided[:, keep]
+            ii, jj, gi, gj = ii[keep], jj[keep], gi[keep], gj[keep]
         if not len(at):
             break
-        ii, jj = i[at], j[at]
-        col = table.level(level, gid[ii], gid[jj])
+        col = table.level(level, gi, gj)
         if level == SCORE and shift is not None:
             moved = shift[jj] - shift[ii]
             col = -moved if col is None else col - moved
@@ -439,34 +494,53 @@ def _chunk_violations(table: PairTable, gid: IntArray, mate: IntArray, i: IntArr
             if col is not None:
                 red += col
         neg = undecided & (red < (slack if level == N_LEVELS - 1 else 0))
-        if neg.any():
-            bad[:, at] |= neg
-            where[:, at] = np.where(neg, level, where[:, at])
-            if hard is not None:
-                hard[:, at] |= undecided & (red < 0)
+        cols = np.nonzero(neg.any(axis=0))[0]
+        if len(cols):
+            found_at.append(at[cols])
+            found_neg.append(neg[:, cols])
+            found_level.append(level)
+            if strict is not None:
+                found_hard.append(neg[:, cols] & (red[:, cols] < 0))
         undecided &= red == 0
-    rows = np.nonzero(bad.any(axis=0))[0]
-    if not len(rows):
-        return rows, rows
-    i, j, bad, where = i[rows], j[rows], bad[:, rows], where[:, rows]
-    if hard is not None:
-        hard = hard[:, rows]
+    if not found_at:
+        none = np.zeros(0, dtype=np.int64)
+        return none, none
+    pos = np.concatenate(found_at)
+    bad = np.concatenate(found_neg, axis=1)
+    level_of = np.repeat(np.array(found_level, dtype=np.int64), [len(a) for a in found_at])
+    hard = np.concatenate(found_hard, axis=1) if strict is not None else None
+    pi, pj = i[pos], j[pos]
     for p, (_, orient) in enumerate(checks):
         if orient is not None:
-            keep_a, keep_b = orient.arcs_ok(mate[i], i, j), orient.arcs_ok(mate[j], j, i)
+            keep_a, keep_b = orient.arcs_ok(mate[pi], pi, pj), orient.arcs_ok(mate[pj], pj, pi)
             bad[p] &= keep_a
             bad[patterns + p] &= keep_b
             if hard is not None:
                 hard[p] &= keep_a
                 hard[patterns + p] &= keep_b
     hit = bad.any(axis=0)
-    i, j, bad, where = i[hit], j[hit], bad[:, hit], where[:, hit]
-    ok = table.allowed(gid[i], gid[j])
-    if first_level is not None and ok.any():
-        first_level.append(int(np.where(bad[:, ok], where[:, ok], N_LEVELS).min()))
+    hit &= table.allowed(gid[pi], gid[pj])
+    if not hit.any():
+        none = np.zeros(0, dtype=np.int64)
+        return none, none
+    if first_level is not None:
+        first_level.append(int(level_of[hit].min()))
+    # a pair negative at several levels (on different arcs) is one violation, in chunk order
+    out, inverse = np.unique(pos[hit], return_inverse=True)
     if strict is not None and hard is not None:
-        strict.append(np.asarray(hard[:, hit][:, ok].any(axis=0), dtype=bool))
-    return i[ok], j[ok]
+        fails = np.zeros(len(out), dtype=bool)
+        np.logical_or.at(fails, inverse, hard[:, hit].any(axis=0))
+        strict.append(fails)
+    if both is not None:
+        two = np.zeros(len(out), dtype=bool)
+        for p in range(patterns):
+            ahead = np.zeros(len(out), dtype=bool)
+            back = np.zeros(len(out), dtype=bool)
+            np.logical_or.at(ahead, inverse, bad[p, hit])
+            np.logical_or.at(back, inverse, bad[patterns + p, hit])
+            two |= ahead & back
+        both.append(two)
+    return i[out], j[out]
 
 
 def odd_set_score(group_sizes: list[int], group_scores: list[int]) -> IntArray:

@@ -31,10 +31,21 @@ def _player_cost(h: PlayerHistory, colour: str) -> tuple[int, int, int]:
 
 
 def colour_costs(h: PlayerHistory) -> tuple[int, int]:
-    """(cost if Black, cost if White) for one player; a pair's cost is the sum of its two."""
-    ib, tb, rb = _player_cost(h, "B")
-    iw, tw, rw = _player_cost(h, "W")
-    return _IMBALANCE * ib + _THREE * tb + _ALT * rb, _IMBALANCE * iw + _THREE * tw + _ALT * rw
+    """(cost if Black, cost if White) for one player; a pair's cost is the sum of its two.
+    (``_player_cost`` of both colours, the history read once: called for every player and
+    board of a round.)"""
+    colours = h.colours
+    balance = colours.count("B") - colours.count("W")
+    last = colours[-2:]
+    same = len(last) == 2 and last[0] == last[1]
+    prev = last[-1] if last else ""
+    out = []
+    for colour, step in (("B", 1), ("W", -1)):
+        imbalance = min(max(abs(balance + step) - 1, 0), IMBALANCE_CAP)
+        three = 1 if same and last[0] == colour else 0
+        repeat = 1 if prev == colour else 0
+        out.append(_IMBALANCE * imbalance + _THREE * three + _ALT * repeat)
+    return out[0], out[1]
 
 
 def orientation_cost(black: PlayerHistory, white: PlayerHistory) -> int:

@@ -38,7 +38,7 @@ from yisai.pairing.candidates import (
     Step,
     assignment_pairs,
     by_kind,
-    candidate_pairs,
+    candidate_arrays,
     colour_kinds,
     widening_steps,
 )
@@ -129,10 +129,10 @@ def solve_layout(layout: Layout, table: PairTable, steps: Sequence[Step] | None 
     for k, step in enumerate(steps):
         if step.width is None and len(nodes) > COMPLETE_LIMIT and k and (mate >= 0).all():
             break
-        graph.add_nodes(candidate_pairs(layout, step.width, step.reach, table.adjacent,
-                                        colour_kinds(table)))
+        graph.add_layout(layout, candidate_arrays(layout, step.width, step.reach,
+                                                  table.adjacent, colour_kinds(table)))
         if prove and not k and step.width is not None:
-            graph.add_nodes(assignment_pairs(layout, table))
+            graph.add_layout(layout, assignment_pairs(layout, table))
         mate, weight_levels = graph.match()
         if (mate >= 0).all():
             break
@@ -264,8 +264,8 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
         graph.add(np.array([local[u.pid] for u, _ in sol.pairs], dtype=np.int64),
                   np.array([local[v.pid] for _, v in sol.pairs], dtype=np.int64))
     # the sparse graph of the whole block: windows, floats at every boundary, colour kinds
-    graph.add_nodes(candidate_pairs(block, candidates.DEFAULT_WIDTH, 1, table.adjacent,
-                                    colour_kinds(table)))
+    graph.add_layout(block, candidate_arrays(block, candidates.DEFAULT_WIDTH, 1,
+                                             table.adjacent, colour_kinds(table)))
     levels, checks, added = _certify_block(block, graph, mate)
     if levels < N_LEVELS and size <= PROOF_MAX:  # small enough to be grown and matched whole
         sol = prove_optimal(block, graph, mate, N_LEVELS, widenings)
@@ -276,13 +276,19 @@ def _solve_block(block: Layout, table: PairTable, segmented: bool = True) -> Sol
     return graph.solution(mate, widenings, levels, reaches_score_bound(block, cm, True), checks, added)
 
 
-def _polish(block: Layout, graph: CandidateGraph, mate: IntArray) -> None:
+Solved = dict[int, tuple[tuple[IntArray, ...], tuple[IntArray, IntArray] | None]]
+
+
+def _polish(block: Layout, graph: CandidateGraph, mate: IntArray,
+            solved: Solved | None = None) -> None:
     """Re-solve, in every score group, the pairs of ``mate`` that cross the halves as one exact
     assignment (``assign.assign``) of those top-half players to those bottom-half players,
     over the graph's pairs between them and every pair within POLISH_BAND seats of the ideal
     partner. Everything else (floats, same-half pairs) keeps its pairs; the new pairs cost no
     more on any level (the old ones are among the candidates), and the segment cuts no longer
-    bind the colour, seat and lot levels inside the halves."""
+    bind the colour, seat and lot levels inside the halves. ``solved`` (per group: the last
+    assignment problem and its answer) spares solving the very same problem again — a group
+    an exchange did not touch, with no pair added since, after an exchange elsewhere."""
     if graph.table.adjacent:
         return
     inside = np.zeros(graph.n, dtype=bool)
@@ -315,8 +321,16 @@ def _polish(block: Layout, graph: CandidateGraph, mate: IntArray) -> None:
         pi, pj = pi[first], pj[first]
         ok = graph.table.allowed(graph.gid[pi], graph.gid[pj])
         pi, pj = pi[ok], pj[ok]
-        cv = graph.table.vectors(graph.gid[pi], graph.gid[pj])
-        found = assign(len(rows), len(cols), row_of[pi], col_of[pj], cv)
+        problem = (rows, cols, pi, pj)
+        last = solved.get(s) if solved is not None else None
+        if last is not None and all(np.array_equal(x, y) for x, y in zip(last[0], problem,
+                                                                          strict=True)):
+            found = last[1]  # the same problem: assign is deterministic
+        else:
+            cv = graph.table.vectors(graph.gid[pi], graph.gid[pj])
+            found = assign(len(rows), len(cols), row_of[pi], col_of[pj], cv)
+            if solved is not None:
+                solved[s] = (problem, found)
         if found is None:
             continue
         a, b = rows[found[0]], cols[found[1]]
@@ -349,7 +363,8 @@ def _certify_block(block: Layout, graph: CandidateGraph, mate: IntArray) -> tupl
     fixed: list[int] = []
     checks = added = cancels = 0
     keep: list[tuple[list[IntArray], Orientation | None]] | None = None
-    _polish(block, graph, mate)
+    solved: Solved = {}
+    _polish(block, graph, mate, solved)
     while True:
         cm = graph.pair_vectors(mate)
         if not reaches_score_bound(block, cm, True):
@@ -376,7 +391,7 @@ def _certify_block(block: Layout, graph: CandidateGraph, mate: IntArray) -> tupl
                 cancel_cycle(graph, mate, cycle) or _resolve(block, graph, mate, cycle)):
             cancels += 1
             keep = None
-            _polish(block, graph, mate)
+            _polish(block, graph, mate, solved)
             continue
         checks += 1
         first: list[int] = []
@@ -442,8 +457,8 @@ def _rematch(block: Layout, graph: CandidateGraph, mate: IntArray, members: IntA
         for k in members.tolist():
             by_group.setdefault(graph.nodes[k].group, []).append(graph.nodes[k])
         part = Layout([by_group[g] for g in sorted(by_group)])
-        sub.add_nodes(candidate_pairs(part, RESOLVE_WIDTH, 1, graph.table.adjacent,
-                                      colour_kinds(graph.table)))
+        sub.add_layout(part, candidate_arrays(part, RESOLVE_WIDTH, 1, graph.table.adjacent,
+                                              colour_kinds(graph.table)))
     ei, ej, _ = graph.arrays()
     both = (where[ei] >= 0) & (where[ej] >= 0)
     sub.add(where[ei[both]], where[ej[both]])

@@ -43,6 +43,8 @@ def build_histories(
     hist = {p: PlayerHistory() for p in players}
     ordered = sorted((g for g in games if g.round < round_no), key=lambda g: (g.round, g.board))
     missing: list[str] = []
+    # a game's points for one side depend only on these four facts (Scoring is fixed here)
+    points: dict[tuple[bool, bool, Result, bool], int] = {}
     for g in ordered:
         if not g.is_bye and g.result == Result.UNKNOWN and g.played:
             missing.append(tr(f"第{g.round}轮 {g.black}—{g.white}", f"round {g.round} {g.black}—{g.white}"))
@@ -51,7 +53,11 @@ def build_histories(
                 continue
             h = hist[pid]
             h.rounds_present.add(g.round)
-            h.score += scoring.game_points(g, pid)
+            key = (g.white is None, g.played, g.result, pid == g.black)
+            got = points.get(key)
+            if got is None:
+                got = points[key] = scoring.game_points(g, pid)
+            h.score += got
             if g.is_bye:
                 h.byes += 1
                 continue

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import rustworkx as rx
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
 
 from yisai.pairing.candidates import CandidateGraph
 from yisai.pairing.certify import (
@@ -145,6 +147,7 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
     failing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
     cancels = 0
     keep: list[tuple[list[IntArray], Orientation | None]] | None = None
+    carried: tuple[Floats, list[tuple[list[IntArray], Orientation | None]]] | None = None
     while True:
         cycle: list[int] = []
         cm = graph.pair_vectors(mate)
@@ -155,6 +158,10 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
             own = np.arange(graph.n, dtype=np.int64)
             cm = shifted(cm, np.minimum(own, mate), np.maximum(own, mate), shift)
             cv = shifted(cv, ei, ej, shift)
+            floats = floats_of(layout, mate)
+            if keep is None and carried is not None:  # an exchange was applied: its levels above
+                keep = still_valid(mate, ei, ej, cv, cm, floats, *carried)  # may still hold
+            carried = None
             if keep is not None:  # same pairing, more pairs: keep the levels they cannot change
                 arcs = exchange_arcs(mate, ei, ej, cv, cm)
                 tests = [(potentials(graph.n, mate, ei, ej, cv, cm, orient,
@@ -162,8 +169,8 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
                                      arcs=arcs)[:weight_levels], orient)
                          for pis, orient in keep]
             else:
-                tests = patterned_potentials(floats_of(layout, mate), fixed, graph.n, mate,
-                                              ei, ej, cv, cm, weight_levels, cycle)
+                tests = patterned_potentials(floats, fixed, graph.n, mate, ei, ej, cv, cm,
+                                              weight_levels, cycle)
         else:
             tests = [(potentials(graph.n, mate, ei, ej, cv, cm)[:weight_levels], None)]
         keep = None
@@ -172,6 +179,9 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
             # is a real exchange, else match the players near the failing pairs, else all
             if state == "kept" and cancels < CANCELS and cancel_cycle(graph, mate, cycle):
                 cancels += 1
+                if ok:
+                    found = min(len(pis) for pis, _ in tests)
+                    carried = (floats, [(pis[:found], orient) for pis, orient in tests])
                 continue
             if state == "kept" and local_rematch(layout, graph, mate, *failing):
                 state = "local"
@@ -184,8 +194,10 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
                   else band(layout, graph.table.adjacent))
         strict: list[BoolArray] = []  # a slack of 1 also returns the tight pairs (ties)
         first: list[int] = []
+        two: list[BoolArray] = []
         vi, vj = violations(graph.table, graph.gid, mate, cm, tests, chunks,
-                            shift if ok else None, SLACK if checks == 1 else 1, first, strict)
+                            shift if ok else None, SLACK if checks == 1 else 1, first, strict,
+                            two)
         hard = np.concatenate(strict) if strict else np.zeros(0, dtype=bool)
         settles = full and ok and weight_levels == N_LEVELS  # the tie rule will decide ties
         if hard.any() or (checks == 1 and len(vi) and not settles):
@@ -203,6 +215,10 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
                 mate, weight_levels = graph.match()
                 continue
         tight = (vi[~hard], vj[~hard])
+        if all(orient is None for _, orient in tests):
+            # every arc kept: another optimum's new pairs have both arcs tight (below)
+            both = np.concatenate(two)[~hard] if two else np.zeros(0, dtype=bool)
+            tight = (tight[0][both], tight[1][both])
         if not hard.any():
             vi = vj = np.zeros(0, dtype=np.int64)
         # (a failing pair already in the graph would contradict its potentials: claim no
@@ -224,6 +240,33 @@ def prove_optimal(layout: Layout, graph: CandidateGraph, mate: IntArray, weight_
         if levels == N_LEVELS and full and ok:
             mate = settle_ties(graph, mate, *tight)
         return graph.solution(mate, widenings, levels, ok, checks, added)
+
+
+def still_valid(mate: IntArray, ei: IntArray, ej: IntArray, cv: IntArray, cm: IntArray,
+                now: Floats, floats: Floats,
+                tests: list[tuple[list[IntArray], Orientation | None]]
+                ) -> list[tuple[list[IntArray], Orientation | None]] | None:
+    """After an exchange of reduced cost 0 on the levels above the one whose negative cycle
+    it cancels, the potentials of those levels often still hold for the new pairing: they
+    are kept (``tests``, per pattern) when the floats are the same (the patterns' arcs follow
+    them) and every arc of the new pairing's exchange graph has a lexicographically
+    non-negative reduced cost on them; else None (computed afresh). Any valid potentials
+    prove the same; the tie rule then takes the same pairing whichever were used. ``now``:
+    the floats of ``mate``, ``floats`` those the potentials were found for."""
+    if not (np.array_equal(now.side, floats.side) and np.array_equal(now.bound, floats.bound)):
+        return None
+    arcs = exchange_arcs(mate, ei, ej, cv, cm)
+    for pis, orient in tests:
+        tails, heads = arcs.tails, arcs.heads
+        at = np.arange(len(tails), dtype=np.int64)
+        if orient is not None:
+            at = np.nonzero(orient.arcs_ok(tails, arcs.xs, heads))[0]
+        for level, pi in enumerate(pis):
+            red = arcs.cols[level][at] + pi[tails[at]] - pi[heads[at]]
+            if (red < 0).any():
+                return None
+            at = at[red == 0]
+    return tests
 
 
 def take_better(graph: CandidateGraph, mate: IntArray, trial: IntArray) -> bool:
@@ -308,7 +351,11 @@ def settle_ties(graph: CandidateGraph, mate: IntArray, ti: IntArray, tj: IntArra
     0 uses only arcs of reduced cost 0 on every level (they are all ≥ 0 and sum to 0) under
     the potentials of a pattern that keeps it. ``ti``–``tj`` are the universe's pairs with
     such an arc (the last check's ``violations`` with a slack of one on the lot level, or
-    more: a superset does no harm); they and ``mate``'s pairs hold every optimum. Players
+    more: a superset does no harm); they and ``mate``'s pairs hold every optimum. When the
+    potentials keep every arc (no float pattern), only the pairs with both arcs tight are
+    needed: summed over the players of another pairing, the reduced costs of the arcs to
+    their new partners are twice its cost difference (the potentials cancel), all ≥ 0, so
+    for another optimum each of them is 0. Players
     left with their own pair only are settled, and the rest is matched once, on all eight
     levels then the tie."""
     if not len(ti):
@@ -345,18 +392,46 @@ def settle_ties(graph: CandidateGraph, mate: IntArray, ti: IntArray, tj: IntArra
     ties = table.tie(gid[lo], gid[hi]).tolist()
     weights = [w * scale + (1 << TIE_BITS) - 1 - t
                for w, t in zip(radix.weights(cv), ties, strict=True)]
-    sub: rx.PyGraph[None, int] = rx.PyGraph(multigraph=False)
-    sub.add_nodes_from([None] * len(core))
-    sub.add_edges_from(list(zip(where[lo].tolist(), where[hi].tolist(), range(len(lo)),
-                                strict=True)))
-    chosen = rx.max_weight_matching(sub, max_cardinality=True, weight_fn=weights.__getitem__)
     trial = mate.copy()
-    for a, b in chosen:
+    chosen = 0
+    for a, b in _component_matchings(where[lo], where[hi], len(core), weights):
         trial[core[a]], trial[core[b]] = core[b], core[a]
+        chosen += 1
     before = graph.pair_vectors(mate).sum(axis=0)
-    if len(chosen) != pairs or (graph.pair_vectors(trial).sum(axis=0) != before).any():
+    if chosen != pairs or (graph.pair_vectors(trial).sum(axis=0) != before).any():
         return mate  # cannot happen (mate is among the candidates); keep the proven optimum
     return trial
 
 
-__all__ = ["CHECK_PAIRS", "FALLBACK_PAIRS", "MAX_PATTERN_BOUNDARIES", "SLACK", "Floats", "cancel_cycle", "floats_of", "local_rematch", "patterned_potentials", "prove_optimal", "settle_ties", "take_better"]
+def _component_matchings(a: IntArray, b: IntArray, n: int, weights: list[int]
+                         ) -> list[tuple[int, int]]:
+    """The maximum-weight perfect matching of the graph ``a``–``b`` (edge k weighs
+    ``weights[k]``; ``mate``'s pairs among the edges), one connected component at a time: no
+    edge joins two components, so their matchings are independent, and the blossom method
+    costs far more than linear in the players (a 1,546-player core of six components is
+    matched in its parts)."""
+    count, label = connected_components(
+        csr_matrix((np.ones(len(a)), (a, b)), shape=(n, n)), directed=False)
+    edge_label = label[a]
+    order = np.argsort(edge_label, kind="stable")  # each component's edges in their order
+    cuts = np.searchsorted(edge_label[order], np.arange(count + 1))
+    out: list[tuple[int, int]] = []
+    for c in range(count):
+        edges = order[cuts[c]:cuts[c + 1]]
+        if len(edges) == 1:  # a pair alone
+            out.append((int(a[edges[0]]), int(b[edges[0]])))
+            continue
+        nodes = np.unique(np.concatenate([a[edges], b[edges]]))
+        local = np.full(n, -1, dtype=np.int64)
+        local[nodes] = np.arange(len(nodes), dtype=np.int64)
+        sub: rx.PyGraph[None, int] = rx.PyGraph(multigraph=False)
+        sub.add_nodes_from([None] * len(nodes))
+        sub.add_edges_from(list(zip(local[a[edges]].tolist(), local[b[edges]].tolist(),
+                                    edges.tolist(), strict=True)))
+        chosen = rx.max_weight_matching(sub, max_cardinality=True,
+                                        weight_fn=weights.__getitem__)
+        out += [(int(nodes[x]), int(nodes[y])) for x, y in chosen]
+    return out
+
+
+__all__ = ["CHECK_PAIRS", "FALLBACK_PAIRS", "MAX_PATTERN_BOUNDARIES", "SLACK", "Floats", "cancel_cycle", "floats_of", "local_rematch", "patterned_potentials", "prove_optimal", "settle_ties", "still_valid", "take_better"]
