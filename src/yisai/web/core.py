@@ -129,8 +129,8 @@ class PageCache:
         self.size = size
         self.min_age = min_age  # a table is re-rendered at most this often (seconds)
         self._made: dict[tuple[Any, ...], float] = {}
-        self._items: OrderedDict[tuple[Any, ...], tuple[int, bytes]] = OrderedDict()
-        self._gzipped: dict[tuple[Any, ...], tuple[int, bytes]] = {}
+        # key -> (stamp, body, its gzip or None when too small to be worth it)
+        self._items: OrderedDict[tuple[Any, ...], tuple[int, bytes, bytes | None]] = OrderedDict()
         self._lock = threading.Lock()
         self._making: dict[tuple[Any, ...], threading.Event] = {}
 
@@ -155,31 +155,25 @@ class PageCache:
         with self._lock:
             current = self._items.get(key)
             if current is None or current[0] <= stamp:
-                self._items[key] = (stamp, body)
+                self._items[key] = (stamp, body, packed)
                 self._items.move_to_end(key)
                 self._made[key] = time.monotonic()
-                if packed is None:
-                    self._gzipped.pop(key, None)
-                else:
-                    self._gzipped[key] = (stamp, packed)
             while len(self._items) > self.size:
                 gone, _ = self._items.popitem(last=False)
                 self._made.pop(gone, None)
-                self._gzipped.pop(gone, None)
 
     def gzipped(self, key: tuple[Any, ...], stamp: int) -> bytes | None:
         """The gzip of the rendering of ``key`` made at ``stamp`` (None when it is too small to
         be worth it or has been replaced)."""
         with self._lock:
-            found = self._gzipped.get(key)
-        return found[1] if found is not None and found[0] == stamp else None
+            found = self._items.get(key)
+        return found[2] if found is not None and found[0] == stamp else None
 
     def forget(self, key: tuple[Any, ...]) -> None:
         """Drop a rendering that can no longer be made (the next request renders and shows why)."""
         with self._lock:
             self._items.pop(key, None)
             self._made.pop(key, None)
-            self._gzipped.pop(key, None)
 
     def latest(self, key: tuple[Any, ...], stamp: int, make: Callable[[], bytes]) -> tuple[bytes, int]:
         """(body, the stamp it was rendered at) for ``key`` now at ``stamp``."""

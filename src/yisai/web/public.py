@@ -104,12 +104,13 @@ async def serve_cached(request: Request, event_id: int, key: tuple[Any, ...], re
         else:
             ready = await run_in_threadpool(render_now)
     body, shown = ready
-    etag = _etag(event_id, shown, lang, key)
+    prefix, suffix = _etag_parts(event_id, lang, key)
+    etag = f"{prefix}{shown}{suffix}"
     headers = {"ETag": etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
     held = request.headers.get("if-none-match")
     if held == etag:
         return Response(status_code=304, headers=headers)
-    newer = _stamp_held(held, event_id, lang, key)
+    newer = _stamp_held(held, prefix, suffix)
     if held is not None and newer is not None and shown < newer <= (web.stamps.last(event_id) or 0):
         # The client holds a newer rendering of this very table, made by another worker whose
         # rendering is ahead of ours: never send the table back in time; it keeps its copy
@@ -118,22 +119,21 @@ async def serve_cached(request: Request, event_id: int, key: tuple[Any, ...], re
         return Response(status_code=304, headers={**headers, "ETag": held})
     if takes_gzip(request.headers.get("accept-encoding", "")):
         packed = web.cache.gzipped(cache_key, shown)
-        if packed is not None:  # a 2,000-player table: 370 KB of HTML, about a tenth of it gzipped
+        if packed is not None:  # a 2,000-player standings table is 370 KB of HTML
             return HTMLResponse(packed, headers={**headers, "Content-Encoding": "gzip"})
     return HTMLResponse(body, headers=headers)
 
 
-def _etag(event_id: int, stamp: int, lang: str, key: tuple[Any, ...]) -> str:
-    """Names the event's stamp the table was rendered at: the same in every worker."""
-    return f'W/"{event_id}-{stamp}-{lang}-{zlib.crc32(repr(key).encode())}"'
+def _etag_parts(event_id: int, lang: str, key: tuple[Any, ...]) -> tuple[str, str]:
+    """A table's ETag around the event's stamp it was rendered at: the same in every worker."""
+    return f'W/"{event_id}-', f'-{lang}-{zlib.crc32(repr(key).encode())}"'
 
 
-def _stamp_held(header: str | None, event_id: int, lang: str, key: tuple[Any, ...]) -> int | None:
+def _stamp_held(header: str | None, prefix: str, suffix: str) -> int | None:
     """The stamp of the rendering a client holds, when its If-None-Match names this table."""
-    if not header or len(header) > 100:
+    if not header or len(header) > 100 or not (header.startswith(prefix) and header.endswith(suffix)):
         return None
-    prefix, suffix = f'W/"{event_id}-', f'-{lang}-{zlib.crc32(repr(key).encode())}"'
-    middle = header[len(prefix):-len(suffix)] if header.startswith(prefix) and header.endswith(suffix) else ""
+    middle = header[len(prefix):-len(suffix)]
     return int(middle) if middle.isdigit() and len(middle) <= 18 else None
 
 
