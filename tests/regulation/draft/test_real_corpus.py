@@ -85,7 +85,8 @@ DOC = {
 
 
 def test_the_path_conventions_resolve_against_the_drafts_ids() -> None:
-    assert resolve(DOC, "stages[main].venue")[1] == "棋院"  # the only stage, whatever its id
+    assert resolve(DOC, "stages[main].venue") == (True, "棋院", "stages.s1.venue")  # the only stage
+    assert resolve(DOC, "fees.items{参赛费}.amount")[2] == "fees.items.1.amount"  # as open points name it
     assert resolve(DOC, "prizes.lists{个人}.rows[0].amount")[1] == 1000  # by name
     assert resolve(DOC, "prizes.lists[0].rows[0].amount")[1] == 1000  # the n-th item
     assert resolve(DOC, "rank_awards{乙组}.grants[0].rank")[1] == "3段"  # by its division's name
@@ -116,6 +117,10 @@ def test_an_open_point_denying_a_rule_is_told_from_one_quoting_its_sentence() ->
     assert not denies(quoting)
     assert open_point_topic({"topic": "贴目", "field": "rules.komi"}) == "komi"
     assert open_point_topic({"topic": "报名时间", "field": None}) == "registration"
+    # a detail no text writes in words is asked, not denied, whatever the topic around it states
+    assert open_point_topic({"topic": "打劫", "field": "rules.superko"}) is None
+    assert open_point_topic({"topic": "奖金", "field": "prizes.pre_tax"}) is None
+    assert open_point_topic({"topic": "竞赛规则", "field": "rules.rules_text"}) == "rules_of_play"
 
 
 def test_the_seed_entries_name_both_seeds() -> None:
@@ -144,9 +149,12 @@ def test_the_measure_runs_over_the_whole_corpus() -> None:
     assert [t for t in texts.values() if t["error"]] == []  # every text drafted, none crashed
     for t in texts.values():
         assert t["equal"] + t["wrong"] + t["missing"] == t["expected"], t["text"]
-        assert 0 <= t["denied"] <= t["open_points"]
-    for key in ("expected", "equal", "wrong", "missing", "denied", "open_points"):
+        assert 0 <= t["denied"] <= t["open_points"] and 0 <= t["wrong_unasked"] <= t["wrong"]
+    real = [t for name, t in texts.items() if not name.startswith("seed:")]
+    for key in ("expected", "equal", "wrong", "wrong_unasked", "missing", "denied", "open_points"):
         assert report["total"][key] == sum(t[key] for t in texts.values()), key
+        assert report["real"][key] == sum(t[key] for t in real), key
+    assert report["real"]["texts"] + report["seeds"]["texts"] == report["total"]["texts"] == len(texts)
     ours = [t for name, t in texts.items() if name[:2].isdigit() and int(name[:2]) <= 14]
     assert len(ours) == FLOOR_REAL["texts"]
     assert sum(t["expected"] for t in ours) == 212  # the annotations' own count (a changed file shows here)
@@ -162,7 +170,8 @@ def test_the_table_has_a_row_per_text_and_a_total() -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert any(line.startswith("01-zhuhai-dingji-shengduan-2014 ") for line in lines)
-    assert lines[-2].startswith("合计") and "%" in lines[-1]
+    assert [line.split()[0] for line in lines[-3:]] == ["真实规程", "种子", "合计"]
+    assert lines[-1].endswith("%")
 
 
 def test_a_missing_corpus_is_refused_with_what_to_do(tmp_path: Path) -> None:
