@@ -68,6 +68,7 @@ class Annotation:
 
     name: str
     source: Path
+    group: str  # real (the corpus), own (tests/regulation/draft/texts) or seeds
     values: tuple[Expected, ...] = ()
     stated: frozenset[str] = frozenset()
     expected_file: Path | None = None  # seed entries: every value of this shipped file
@@ -76,6 +77,7 @@ class Annotation:
 @dataclass
 class TextResult:
     text: str
+    group: str = ""
     expected: int = 0
     equal: int = 0
     wrong: int = 0
@@ -333,16 +335,17 @@ def load_annotations(expected_dir: Path, corpus: Path, texts: Path, seeds: Path,
                 found = sorted(seeds.glob(f"{text.removeprefix('seed:')}_*.txt"))
                 if not found or not isinstance(e.get("expected_file"), str):
                     raise AnnotationError(f"{file}: {text}: 在 {seeds} 中找不到种子文本, 或缺 expected_file")
-                out.append(Annotation(text, found[0], expected_file=root / e["expected_file"]))
+                out.append(Annotation(text, found[0], "seeds", expected_file=root / e["expected_file"]))
                 continue
-            source = next((d / text for d in (corpus, texts) if (d / text).is_file()), corpus / text)
+            own = not (corpus / text).is_file() and (texts / text).is_file()
+            source = texts / text if own else corpus / text
             values = tuple(Expected(str(v["path"]), v["value"], str(v.get("clause", "")))
                            for v in e.get("values", []))
             stated = frozenset(str(s["topic"]) for s in e.get("stated", []))
             bad = sorted(stated - set(TOPICS))
             if bad:
                 raise AnnotationError(f"{file}: 未知的 stated topic {bad}; 允许: {', '.join(TOPICS)}")
-            out.append(Annotation(Path(text).stem, source, values, stated))
+            out.append(Annotation(Path(text).stem, source, "own" if own else "real", values, stated))
     return out
 
 
@@ -369,7 +372,7 @@ def measure(a: Annotation) -> TextResult:
     """Draft one annotated text and count its values. A text that cannot be read, or a drafter
     that fails on it, is reported on its row (all its values missing), never raised: one bad
     text must not hide the figures of the others."""
-    r = TextResult(a.name)
+    r = TextResult(a.name, a.group)
     try:
         if a.expected_file is not None:
             return _measure_seed(a, r)
@@ -433,7 +436,7 @@ def _measure_seed(a: Annotation, r: TextResult) -> TextResult:
 
 
 def total(results: list[TextResult], label: tuple[str, str] = ("合计", "total")) -> TextResult:
-    t = TextResult(tr(*label))
+    t = TextResult(tr(*label), "total")
     for r in results:
         for k in ("expected", "equal", "wrong", "wrong_unasked", "missing", "denied", "open_points"):
             setattr(t, k, getattr(t, k) + getattr(r, k))
@@ -441,14 +444,17 @@ def total(results: list[TextResult], label: tuple[str, str] = ("合计", "total"
     return t
 
 
+GROUPS = (("real", ("真实规程", "real texts")), ("own", ("自编文本", "own texts")), ("seeds", ("种子", "seeds")))
+
+
 def subtotals(results: list[TextResult]) -> dict[str, tuple[TextResult, list[TextResult]]]:
-    """The real 规程 and the seeds apart (the seeds' thousand values would hide the corpus's
-    figure), then everything."""
-    real = [r for r in results if not r.text.startswith("seed:")]
-    seeds = [r for r in results if r.text.startswith("seed:")]
-    out = {"real": (total(real, ("真实规程", "real texts")), real)} if real and seeds else {}
-    if real and seeds:
-        out["seeds"] = (total(seeds, ("种子", "seeds")), seeds)
+    """The corpus's real 规程, the texts written for the tests and the seeds apart (the seeds'
+    thousand values would hide the corpus's figure), then everything."""
+    out: dict[str, tuple[TextResult, list[TextResult]]] = {}
+    for key, label in GROUPS:
+        part = [r for r in results if r.group == key]
+        if part:
+            out[key] = (total(part, label), part)
     out["total"] = (total(results), results)
     return out
 
