@@ -195,9 +195,10 @@ def resolve(root: dict[str, Any], path: str) -> tuple[bool, Any, str]:
                 chosen = items[int(key)]
         else:
             chosen = next((x for x in items if x.get("name") == key), None)
-            if chosen is None:
+            if chosen is None:  # rank_awards, promotions: known by their division (if only one)
                 ids = _division_ids(root, key)
-                chosen = next((x for x in items if "name" not in x and x.get("division") in ids), None)
+                of_division = [x for x in items if x.get("division") in ids]
+                chosen = of_division[0] if len(of_division) == 1 else None
         if chosen is None:
             return False, None, ""
         concrete.append(str(chosen["id"]) if "id" in chosen else str(node.index(chosen)))
@@ -339,9 +340,13 @@ def load_annotations(expected_dir: Path, corpus: Path, texts: Path, seeds: Path,
                 continue
             own = not (corpus / text).is_file() and (texts / text).is_file()
             source = texts / text if own else corpus / text
-            values = tuple(Expected(str(v["path"]), v["value"], str(v.get("clause", "")))
-                           for v in e.get("values", []))
-            stated = frozenset(str(s["topic"]) for s in e.get("stated", []))
+            try:
+                values = tuple(Expected(str(v["path"]), v["value"], str(v.get("clause", "")))
+                               for v in e.get("values", []))
+                stated = frozenset(str(s["topic"]) for s in e.get("stated", []))
+            except (KeyError, TypeError, AttributeError):
+                raise AnnotationError(f"{file}: {text}: values 每项须有 path 与 value, stated 每项须有 topic"
+                                      ) from None
             bad = sorted(stated - set(TOPICS))
             if bad:
                 raise AnnotationError(f"{file}: 未知的 stated topic {bad}; 允许: {', '.join(TOPICS)}")

@@ -82,6 +82,7 @@ DOC = {
     "prizes": {"lists": [{"id": "a", "name": "个人", "rows": [{"from": 1, "to": 1, "amount": 1000}]}]},
     "rank_awards": [{"division": "yi", "grants": [{"from": 1, "to": 1, "rank": "3段"}]}],
     "fees": {"items": [{"name": "报名费", "amount": 80}, {"name": "参赛费", "amount": 120}]},
+    "promotions": [{"division": "yi", "name": "升段", "steps": [{"wins": 4, "promote": 1}]}],
 }
 
 
@@ -92,6 +93,7 @@ def test_the_path_conventions_resolve_against_the_drafts_ids() -> None:
     assert resolve(DOC, "prizes.lists[0].rows[0].amount")[1] == 1000  # the n-th item
     assert resolve(DOC, "rank_awards{乙组}.grants[0].rank")[1] == "3段"  # by its division's name
     assert resolve(DOC, "stages[main].formats_by_division{乙组}.rounds")[1] == 5
+    assert resolve(DOC, "promotions{乙组}.steps[0].wins")[1] == 4  # named 升段, known by its division
     assert resolve(DOC, "fees.items[1].amount")[1] == 120
     assert resolve(DOC, "fees.items{参赛费}.amount")[1] == 120
     assert not resolve(DOC, "prizes.lists{团体}.places")[0]
