@@ -1,5 +1,5 @@
-"""Normalised regulation models as flat ``path → value`` maps, list items keyed by their id (or
-division, number, who, name) so that two files can be compared field by field."""
+"""Flat ``path → value`` maps of regulation files for the drafter's tests; ``flat`` and
+``covered`` live in ``yisai.regulation.flat`` (``yisai bench draft`` uses the same ones)."""
 
 from __future__ import annotations
 
@@ -9,22 +9,9 @@ from typing import Any
 from typer.testing import CliRunner
 
 from yisai.cli.app import app
+from yisai.regulation.flat import KEYS, covered, flat
 
-KEYS = ("id", "division", "number", "who", "name")
-
-
-def flat(node: Any, path: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out.update(flat(v, f"{path}.{k}" if path else k))
-    elif isinstance(node, list) and node and all(isinstance(x, dict) for x in node):
-        for i, v in enumerate(node):
-            key = next((str(v[k]) for k in KEYS if isinstance(v.get(k), str | int)), str(i))
-            out.update(flat(v, f"{path}[{key}]"))
-    else:
-        out[path] = node
-    return out
+__all__ = ["KEYS", "covered", "flat", "shown"]
 
 
 def shown(path: str) -> dict[str, Any]:
@@ -32,8 +19,3 @@ def shown(path: str) -> dict[str, Any]:
     result = CliRunner().invoke(app, ["regulation", "show", path, "--format", "json"])
     assert result.exit_code == 0, result.output
     return flat(json.loads(result.stdout))
-
-
-def covered(path: str, patterns: dict[str, str]) -> bool:
-    """Whether ``path`` is one of ``patterns`` (exact, or a prefix ending in ``.``/``[``)."""
-    return any(path == p or (p.endswith((".", "[")) and path.startswith(p)) for p in patterns)
