@@ -34,6 +34,7 @@ QQ_APP, QQ_KEY = "101234567", "qq-app-key-0123456789abcdef"
 ZHANG_WX = Person("oWX_zhang_openid_0001", "uZHANG_union_0001", "张三的微信")
 ZHANG_QQ = Person("QQOPENIDZHANG000000000000000001", "UID_QQ_ZHANG_0001", "张三的QQ")
 LI_WX = Person("oWX_li_openid_0002", None, "李四")
+PUBLIC_URL = "http://testserver"  # the site's public address: the only base of a callback (#44)
 
 
 @pytest.fixture
@@ -51,7 +52,7 @@ def make_site(tmp_path: Path, oauth: dict[str, Provider]) -> TestClient:
     with open_context(db) as ctx, ctx.work() as w:
         event = create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=1)
     app = create_app(Settings(database=db, clock=Clock(IN_PERIOD_1)), secret="oauth-test",
-                     qualifier_event=str(event.id), dev_outbox=True, oauth=oauth)  # fmt: skip
+                     qualifier_event=str(event.id), dev_outbox=True, oauth=oauth, public_url=PUBLIC_URL)  # fmt: skip
     return TestClient(app)
 
 
