@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from tests.conftest import REGULATIONS
+from tests.web import server as served
 from tests.web.oauth_servers import FakeProvider, Person, WeChatServer
-from tests.web.server import Server
+from tests.web.server import Server, free_port
 from tests.web.test_browser import ARGS, CHROMIUM, PHONE, _shot, browser, playwright_api, pytestmark
 from yisai.services.context import open_context
 from yisai.services.events import create_event
@@ -44,6 +45,9 @@ def test_wechat_sign_in_on_a_phone(browser: Any, tmp_path: Path, wechat: tuple[F
     for name, value in {"YISAI_WECHAT_APPID": WX_APP, "YISAI_WECHAT_SECRET": WX_SECRET,
                         "YISAI_WECHAT_OPEN_URL": provider.url, "YISAI_WECHAT_API_URL": provider.url}.items():  # fmt: skip
         monkeypatch.setenv(name, value)
+    port = free_port()  # WeChat/QQ sign-in is offered only with the site's public address (#44)
+    monkeypatch.setattr(served, "free_port", lambda: port)
+    monkeypatch.setenv("YISAI_PUBLIC_URL", f"http://127.0.0.1:{port}")
     with Server(db, now="2025-05-10T12:00", args=("--qualifier", str(event.id), "--dev-outbox")) as srv:
         base = srv.url
         app.callback_domain = f"127.0.0.1:{srv.port}"  # the 授权回调域 registered with WeChat

@@ -34,6 +34,7 @@ QQ_APP, QQ_KEY = "101234567", "qq-app-key-0123456789abcdef"
 ZHANG_WX = Person("oWX_zhang_openid_0001", "uZHANG_union_0001", "张三的微信")
 ZHANG_QQ = Person("QQOPENIDZHANG000000000000000001", "UID_QQ_ZHANG_0001", "张三的QQ")
 LI_WX = Person("oWX_li_openid_0002", None, "李四")
+PUBLIC_URL = "http://testserver"  # the site's public address: the only base of a callback (#44)
 
 
 @pytest.fixture
@@ -51,7 +52,7 @@ def make_site(tmp_path: Path, oauth: dict[str, Provider]) -> TestClient:
     with open_context(db) as ctx, ctx.work() as w:
         event = create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=1)
     app = create_app(Settings(database=db, clock=Clock(IN_PERIOD_1)), secret="oauth-test",
-                     qualifier_event=str(event.id), dev_outbox=True, oauth=oauth)  # fmt: skip
+                     qualifier_event=str(event.id), dev_outbox=True, oauth=oauth, public_url=PUBLIC_URL)  # fmt: skip
     return TestClient(app)
 
 
@@ -301,3 +302,62 @@ def test_settings_come_from_the_environment_or_a_file(tmp_path: Path) -> None:
         providers_from_environment({"YISAI_WECHAT_APPID": WX_APP,
                                     "YISAI_WECHAT_SECRET_FILE": str(tmp_path / "absent")})  # fmt: skip
     assert "YISAI_WECHAT_SECRET_FILE 无法读取" in missing.value.render("zh")
+
+
+def _app_on(db: str, public_url: str, oauth: dict[str, Provider]) -> TestClient:
+    """Another worker of the same site: the same database and cookie secret, its own process state."""
+    event = rows_of(db, "SELECT id FROM events")[0][0]
+    return TestClient(create_app(Settings(database=db, clock=Clock(IN_PERIOD_1)), secret="oauth-test",
+                                 qualifier_event=str(event), dev_outbox=True, oauth=oauth, public_url=public_url))  # fmt: skip
+
+
+def rows_of(db: str, sql: str) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db) as con:
+        return con.execute(sql).fetchall()
+
+
+def test_the_state_cookie_from_before_the_callback_is_refused_in_every_worker(
+        site: TestClient, providers: tuple[FakeProvider, WeChatServer, FakeProvider, QQServer]) -> None:  # fmt: skip
+    """#44 item 5: the state is kept on the server and used once. The person starts on one
+    worker and comes back on another (both know the state); then the cookie from before the
+    callback is replayed with a fresh code from the provider: refused, the code not exchanged."""
+    wx, wx_server = providers[0], providers[1]
+    db = site.app.state.web.ctx.settings.database  # type: ignore[attr-defined]
+    other = _app_on(db, PUBLIC_URL, {"wechat": wechat(WX_APP, WX_SECRET, open_base=wx_server.url,
+                                                      api_base=wx_server.url)})  # fmt: skip
+    authorize = to_provider(site, "wechat")
+    before = dict(site.cookies)  # the signed session holding the state, as it was before the callback
+    for name, value in before.items():
+        other.cookies.set(name, value)
+    assert back_to_site(other, at_provider(authorize)).headers["location"] == "/play/oauth/link"
+    assert len(wx.exchanges) == 1
+    site.cookies.clear()
+    for name, value in before.items():
+        site.cookies.set(name, value)
+    r = back_to_site(site, at_provider(authorize))  # the same state, a new code the provider just issued
+    assert r.status_code == 400 and "登录请求已失效" in r.text
+    assert len(wx.exchanges) == 1
+    assert rows_of(db, "SELECT count(*) FROM oauth_states") == [(0,)]
+
+
+def test_without_a_public_address_wechat_and_qq_are_not_offered(
+        tmp_path: Path, providers: tuple[FakeProvider, WeChatServer, FakeProvider, QQServer]) -> None:  # fmt: skip
+    """#44 item 5: a callback is built only from the configured public address. Without one the
+    buttons are gone and the addresses answer 404, whatever Host the request names; with one,
+    a foreign Host header does not change the redirect_uri."""
+    _, wx_server, _, qq_server = providers
+    oauth = {"wechat": wechat(WX_APP, WX_SECRET, open_base=wx_server.url, api_base=wx_server.url),
+             "qq": qq(QQ_APP, QQ_KEY, base=qq_server.url)}  # fmt: skip
+    make_site(tmp_path, {})  # the database with its event
+    db = str(tmp_path / "oauth.sqlite")
+    bare = _app_on(db, "", oauth)
+    page = bare.get("/play/signin").text
+    assert "/play/oauth/" not in page and "微信登录" not in page and "QQ登录" not in page
+    for key in ("wechat", "qq"):
+        assert bare.get(f"/play/oauth/{key}", headers={"Host": "evil.example"}, follow_redirects=False).status_code == 404
+        assert bare.get(f"/play/oauth/{key}/callback?code=x&state=y").status_code == 404
+    public = _app_on(db, "https://yisai.example.cn", oauth)
+    r = public.get("/play/oauth/wechat", headers={"Host": "evil.example"}, follow_redirects=False)
+    assert r.status_code == 303
+    assert parse_qs(urlsplit(r.headers["location"]).query)["redirect_uri"] == [
+        "https://yisai.example.cn/play/oauth/wechat/callback"]

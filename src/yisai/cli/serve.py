@@ -31,7 +31,7 @@ def serve(
                                           help="观战延迟秒数 (默认 60; 0 = 实时; 对局者从不延迟)"),
     public_url: str = typer.Option(
         "", "--public-url", envvar="YISAI_PUBLIC_URL",
-        help="本站对外地址 (如 https://yisai.example.cn), 微信/QQ登录的回调地址以它开头; 不填则用请求的地址"),
+        help="本站对外地址 (如 https://yisai.example.cn), 微信/QQ登录的回调地址以它开头; 不填则不开启微信/QQ登录"),
     forwarded_allow_ips: str = typer.Option(
         "", "--forwarded-allow-ips", envvar="YISAI_FORWARDED_ALLOW_IPS",
         help="只信任这些地址 (反向代理, 逗号分隔) 发来的 X-Forwarded-For; 默认不信任任何地址"),
@@ -104,7 +104,12 @@ def serve(
         say(tr(f"开发者发件箱 (验证码): http://{host}:{port}/play/dev/outbox",
                f"developer outbox (sign-in codes): http://{host}:{port}/play/dev/outbox"))
     for key in oauth:  # the address the operator registers with the provider
-        name, callback = PROVIDER_NAMES[key], f"{(public_url or f'http://{host}:{port}').rstrip('/')}/play/oauth/{key}/callback"
+        name = PROVIDER_NAMES[key]
+        if not public_url:  # a callback from the request's Host header could be pointed anywhere
+            say(tr(f"{name.zh}登录未开启: 须用 --public-url 指定本站对外地址 (回调地址以它开头)",
+                   f"{name.en} sign-in is off: it needs the site's public address (--public-url)"), "yellow")
+            continue
+        callback = f"{public_url.rstrip('/')}/play/oauth/{key}/callback"
         say(tr(f"{name.zh}登录已开启, 回调地址: {callback}", f"{name.en} sign-in is on, callback: {callback}"))
     say(tr("按 Ctrl-C 停止", "press Ctrl-C to stop"))
     from yisai.live.server import UVICORN_WS

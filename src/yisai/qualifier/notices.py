@@ -165,14 +165,27 @@ def budget_alert_due(used: int, budget: int) -> bool:
 class NoticeLimits:
     """The limits that protect the organiser's money (a site setting, passed in):
     sign-in codes per number (a minute apart, ``per_number_day`` a day), per client address per
-    hour, for the whole site per hour; and the default daily budget of SMS per event (0: none;
-    an event can set its own)."""
+    hour (an IPv6 client by its /64), and per hour for the whole site -- counting only codes to
+    numbers that have no account yet, so a flood of codes to made-up numbers cannot lock out the
+    players who signed in before; the default daily budget of SMS per event (0: none; an event
+    can set its own), of which codes to numbers without an account may use at most
+    ``fresh_budget_percent``, so the rest stays for known players and the event's own notices."""
 
     per_number_seconds: int = 60
     per_number_day: int = 10
     per_client_hour: int = 5
     site_hour: int = 300
-    event_daily_budget: int = 0
+    event_daily_budget: int = 1000
+    fresh_budget_percent: int = 50
+
+
+def fresh_share(budget: int, percent: int) -> int:
+    """How many of a day's ``budget`` messages codes to new numbers may take (at least one while
+    there is a budget and a share: 50 % of 1 is 1, not 0)."""
+    if budget <= 0:
+        return 0
+    share = budget * min(percent, 100) // 100
+    return max(share, 1) if percent > 0 else 0
 
 
 __all__ = [
@@ -192,6 +205,7 @@ __all__ = [
     "Sender",
     "Sms",
     "budget_alert_due",
+    "fresh_share",
     "kind_of",
     "retry_delay",
 ]  # fmt: skip

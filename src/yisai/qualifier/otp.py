@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import logging
 import re
 import secrets
@@ -32,6 +33,26 @@ def normalise_phone(text: str) -> str | None:
     elif digits.startswith("0086"):
         digits = digits[4:]
     return digits if PHONE_RE.match(digits) else None
+
+
+IPV6_PREFIX = 64  # one IPv6 subscriber gets at least a /64: its addresses are one client
+
+
+def client_key(address: str) -> str:
+    """The key the per-address limit counts by: an IPv4 address as it is, an IPv6 address by its
+    /64 (``2001:db8:0:1::/64``; a home or a cloud host is given a whole /64, so counting single
+    addresses would give one attacker 2^64 of them), an IPv4-mapped IPv6 address as its IPv4.
+    Anything else (a test client's name, a Unix socket) is kept, cut to 64 characters."""
+    text = (address or "").strip()
+    try:
+        ip = ipaddress.ip_address(text.split("%", 1)[0])
+    except ValueError:
+        return text[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
+    return str(ip)
 
 
 def new_code() -> str:
@@ -73,5 +94,5 @@ class OutboxSender:
         return next((m for m in reversed(self.messages) if m.phone == phone), None)
 
 
-__all__ = ["CODE_DIGITS", "OutboxMessage", "OutboxSender", "code_message", "digest",
+__all__ = ["CODE_DIGITS", "IPV6_PREFIX", "OutboxMessage", "OutboxSender", "client_key", "code_message", "digest",
            "matches", "new_code", "normalise_phone"]  # fmt: skip

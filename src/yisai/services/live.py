@@ -26,7 +26,7 @@ from yisai.i18n import Text
 from yisai.qualifier import otp
 from yisai.qualifier.ladder import LadderLine, deltas, table
 from yisai.qualifier.matching import WaveRecord
-from yisai.qualifier.notices import SIGN_IN_CODE, NoticeLimits
+from yisai.qualifier.notices import SIGN_IN_CODE, NoticeLimits, fresh_share
 from yisai.qualifier.periods import NoLadder, ladder_stage, pools
 from yisai.qualifier.session import Action, Kind, LiveGame, LiveGameInfo, LiveRules
 from yisai.regulation.rules import DisconnectionRules
@@ -365,26 +365,44 @@ def _wait_text(work: Work, free_at: datetime) -> tuple[Text, dict[str, Any]]:
 
 
 def _window(work: Work, limit: int, span: timedelta, zh: str, en: str, code: str, *,
-            phone: str | None = None, client: str | None = None) -> None:  # fmt: skip
+            phone: str | None = None, client: str | None = None, fresh: bool | None = None) -> None:  # fmt: skip
     since = work.now - span
-    if rows.codes_since(work.session, phone, since, client=client) < limit:
+    if rows.codes_since(work.session, phone, since, client=client, fresh=fresh) < limit:
         return
-    oldest = rows.oldest_code_since(work.session, since, client=client, phone=phone) or work.now
+    oldest = rows.oldest_code_since(work.session, since, client=client, phone=phone, fresh=fresh) or work.now
     wait, params = _wait_text(work, oldest + span)
     raise Refused(Text(f"{zh}, {wait.zh}", f"{en}; {wait.en}"), code=code, params=params)
+
+
+CODES_GATE = "codes"
 
 
 def request_code(work: Work, phone_text: str, *, client: str = "", event_id: int | None = None,
                  per_client_hour: int | None = None, site_hour: int | None = None) -> OutgoingCode:
     """Store a new one-time code for a number and queue its SMS. Limited per number (an interval
-    apart, so many a day), per client address and for the whole site per hour
-    (``Settings.notice_limits``), and by the qualifier event's daily SMS budget; each refusal says
-    when to try again. The answer is the same whether or not the number has an account."""
+    apart, so many a day), per client address (an IPv6 address by its /64), per hour for the
+    whole site -- counting only codes to numbers with no account yet, which a flood of made-up
+    numbers spends, so a player who signed in before is never locked out by it -- and by the
+    qualifier event's daily SMS budget, of which new numbers may take only their share
+    (``Settings.notice_limits``); each refusal says when to try again.
+
+    Every limit is read under one row lock (``notices.gate``) taken before the counts, and the
+    code and its notice are stored in the same transaction: two workers cannot both take the
+    last place, so "sent" is said only of a message queued to be sent. The answer is the same
+    whether or not the number has an account."""
     limits = work.settings.notice_limits
     phone = _phone(phone_text)
+    client = otp.client_key(client) if client else ""
+    notices.gate(work, CODES_GATE)
+    budget = notices.budget_of(work, event_id) if event_id is not None else 0
+    if event_id is not None and budget:
+        notices.budget_gate(work, event_id)
+    fresh = work.repo.find_user(phone) is None
     hour = timedelta(hours=1)
-    _window(work, limits.site_hour if site_hour is None else site_hour, hour,
-            "本站验证码发送量已达每小时上限", "the site's hourly limit of codes is reached", "code_site_limit")
+    if fresh:
+        _window(work, limits.site_hour if site_hour is None else site_hour, hour,
+                "本站新用户验证码发送量已达每小时上限", "the site's hourly limit of codes to new numbers is reached",
+                "code_site_limit", fresh=True)  # fmt: skip
     if client:
         _window(work, limits.per_client_hour if per_client_hour is None else per_client_hour, hour,
                 "本设备/网络请求验证码过于频繁", "too many codes requested from this address", "code_client_limit",
@@ -394,11 +412,22 @@ def request_code(work: Work, phone_text: str, *, client: str = "", event_id: int
     _window(work, limits.per_number_day, timedelta(days=1), "今天该号码的验证码已达上限",
             "too many codes for this number today", "code_limit", phone=phone)
     notices.check_budget(work, event_id)
+    if event_id is not None and fresh and budget:
+        share = fresh_share(budget, limits.fresh_budget_percent)
+        if notices.used_today(work, event_id) >= share:
+            when = f"{(work.now.date() + timedelta(days=1)):%Y-%m-%d} 00:00"
+            raise Refused(Text(f"今日本赛事发给新号码的验证码已达上限, 请于 {when} 后再试",
+                               f"today's share of this event's SMS budget for new numbers is used up; "
+                               f"try again after {when}"),
+                          code="sms_budget_new", params={"retry_at": when})  # fmt: skip
     code, salt = otp.new_code(), secrets.token_hex(16)
     rows.add_code(work.session, phone, salt, otp.digest(salt, phone, code), work.now,
-                  work.now + timedelta(minutes=CODE_MINUTES), client=client)  # fmt: skip
+                  work.now + timedelta(minutes=CODE_MINUTES), client=client, fresh=fresh)  # fmt: skip
     notice = notices.enqueue(work, SIGN_IN_CODE, phone, {"code": code, "minutes": CODE_MINUTES},
                              key=f"code:{phone}:{work.now:%Y%m%d%H%M%S}:{salt[:12]}", event_id=event_id)
+    if not notices.is_queued(work, notice):  # not to be sent: say so (the caller's rollback drops the code)
+        raise Refused(Text("验证码未能发送, 请稍后再试", "the code could not be sent; try again later"),
+                      code="code_not_queued")  # fmt: skip
     return OutgoingCode(phone, otp.code_message(code, CODE_MINUTES), notice)
 
 

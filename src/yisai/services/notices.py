@@ -76,6 +76,26 @@ def budget_of(work: Work, event_id: int) -> int:
     return own if own is not None else limits(work).event_daily_budget
 
 
+def gate(work: Work, key: str) -> None:
+    """Hold every other worker's check of what ``key`` guards until this unit of work ends (one
+    row lock: ``store.notice_rows.gate``); taken before the counts it guards are read."""
+    rows.gate(work.session, key)
+
+
+def budget_gate(work: Work, event_id: int) -> None:
+    gate(work, f"budget:{event_id}")
+
+
+def used_today(work: Work, event_id: int) -> int:
+    return rows.used_on(work.session, event_id, work.now.date())
+
+
+def is_queued(work: Work, notice_id: int | None) -> bool:
+    """Whether a notice was stored to be sent (not held back, not a duplicate key)."""
+    found = rows.get(work.session, notice_id) if notice_id is not None else None
+    return found is not None and found.state == "queued"
+
+
 def _tomorrow(now: datetime) -> str:
     return f"{(now.date() + timedelta(days=1)):%Y-%m-%d} 00:00"
 
@@ -85,6 +105,8 @@ def check_budget(work: Work, event_id: int | None) -> None:
     if event_id is None:
         return
     budget = budget_of(work, event_id)
+    if budget:
+        budget_gate(work, event_id)
     if budget and rows.used_on(work.session, event_id, work.now.date()) >= budget:
         when = _tomorrow(work.now)
         raise Refused(Text(f"今日短信发送量已达本赛事上限, 请于 {when} 后再试",
@@ -115,6 +137,8 @@ def enqueue(work: Work, kind: str, phone: str | None, params: dict[str, Any], *,
                             else rows.phone_opted_out(work.session, phone)):  # fmt: skip
         reason = "opted_out"
     budget = budget_of(work, event_id) if event_id is not None else 0
+    if budget and event_id is not None and not reason:
+        budget_gate(work, event_id)  # the count below and the insert are one step for every worker
     used = rows.used_on(work.session, event_id, work.now.date()) if event_id is not None else 0
     if not reason and budget and used >= budget:
         reason = "over_budget"
@@ -365,6 +389,25 @@ def set_my_opt_out(work: Work, out: bool) -> None:
     work.repo.audit(None, "notice_opt_out", "user", user, {"opted_out": before}, {"opted_out": out})
 
 
-__all__ = ["NoticeSummary", "NoticeView", "PassResult", "check_budget", "enqueue", "masked", "my_opt_out",
-           "notice_list", "notice_summary", "phone_of_account", "remind_fees", "requeue", "set_budget", "set_my_opt_out",
-           "switch_kind", "work_queue"]  # fmt: skip
+__all__ = [
+    "NoticeSummary",
+    "NoticeView",
+    "PassResult",
+    "budget_gate",
+    "check_budget",
+    "enqueue",
+    "gate",
+    "is_queued",
+    "masked",
+    "my_opt_out",
+    "notice_list",
+    "notice_summary",
+    "phone_of_account",
+    "remind_fees",
+    "requeue",
+    "set_budget",
+    "set_my_opt_out",
+    "switch_kind",
+    "used_today",
+    "work_queue",
+]  # fmt: skip

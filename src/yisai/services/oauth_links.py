@@ -10,6 +10,10 @@ the same number is refused, so nobody holding the number's code can quietly swap
 
 from __future__ import annotations
 
+import hashlib
+import secrets
+from datetime import timedelta
+
 from yisai.i18n import Text
 from yisai.services.accounts import actor_of
 from yisai.services.context import Work
@@ -63,4 +67,36 @@ def link_with_code(work: Work, identity: Identity, phone: str, code: str) -> Act
     return actor
 
 
-__all__ = ["link_with_code", "linked_actor"]
+# ----- the ``state`` of a sign-in on its way to the provider and back -------------------------
+STATE_SECONDS = 600  # from the click to the provider's callback (a QR scan takes a minute)
+STATE_CAP = 10_000  # states waiting at once, site-wide: more is a flood, not people scanning
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue_state(work: Work, provider: str) -> str:
+    """A fresh random ``state`` for a redirect to ``provider``: only its digest is stored, for
+    ``STATE_SECONDS``, and at most ``STATE_CAP`` wait at once (a flood of clicks is refused
+    instead of filling the table)."""
+    since = work.now - timedelta(seconds=STATE_SECONDS)
+    if rows.live_states(work.session, since) >= STATE_CAP:
+        raise Refused(Text("登录请求过多, 请稍后再试", "too many sign-ins under way; try again later"),
+                      code="oauth_busy")  # fmt: skip
+    token = secrets.token_urlsafe(24)
+    rows.add_state(work.session, _digest(token), provider, work.now, older_than=since)
+    return token
+
+
+def take_state(work: Work, provider: str, token: str) -> bool:
+    """Use up a state: True once, for a state this site issued for ``provider`` not longer than
+    ``STATE_SECONDS`` ago; False for a forged, expired or already used one (a replayed callback,
+    whatever cookie it carries)."""
+    if not token:
+        return False
+    since = work.now - timedelta(seconds=STATE_SECONDS)
+    return rows.take_state(work.session, _digest(token), provider, since)
+
+
+__all__ = ["STATE_SECONDS", "issue_state", "link_with_code", "linked_actor", "take_state"]

@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -123,7 +124,8 @@ class LiveCodeRow(Base):
     """A one-time sign-in code sent to a mobile number (only a salted digest is kept)."""
 
     __tablename__ = "live_codes"
-    __table_args__ = (Index("ix_live_codes_client_created", "client", "created_at"),)
+    __table_args__ = (Index("ix_live_codes_client_created", "client", "created_at"),
+                      Index("ix_live_codes_fresh_created", "fresh", "created_at"))  # fmt: skip
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     phone: Mapped[str] = mapped_column(String(32), index=True)
@@ -134,3 +136,5 @@ class LiveCodeRow(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     used: Mapped[bool] = mapped_column(Boolean, default=False)
     client: Mapped[str] = mapped_column(String(64), default="", server_default="")  # who asked for it
+    # the number had no account when the code was made: only these count against the site's cap
+    fresh: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

@@ -334,31 +334,35 @@ class CodeRecord:
 
 
 def add_code(s: Session, phone: str, salt: str, digest: str, created_at: datetime,
-             expires_at: datetime, client: str = "") -> None:
-    s.add(LiveCodeRow(phone=phone, salt=salt, digest=digest, created_at=created_at,
-                      expires_at=expires_at, attempts=0, used=False, client=client[:64]))  # fmt: skip
+             expires_at: datetime, client: str = "", fresh: bool = False) -> None:  # fmt: skip
+    s.add(LiveCodeRow(phone=phone, salt=salt, digest=digest, created_at=created_at, expires_at=expires_at,
+                      attempts=0, used=False, client=client[:64], fresh=fresh))  # fmt: skip
     s.flush()
 
 
-def codes_since(s: Session, phone: str | None, since: datetime, *, client: str | None = None) -> int:
-    """Codes sent since ``since``: to one number, to one client address, or (both None) site-wide."""
-    q = select(func.count()).select_from(LiveCodeRow).where(LiveCodeRow.created_at >= since)
+def _window(q: Any, phone: str | None, client: str | None, fresh: bool | None) -> Any:
     if phone is not None:
         q = q.where(LiveCodeRow.phone == phone)
     if client is not None:
         q = q.where(LiveCodeRow.client == client[:64])
-    return int(s.scalar(q) or 0)
+    if fresh is not None:
+        q = q.where(LiveCodeRow.fresh == fresh)
+    return q
+
+
+def codes_since(s: Session, phone: str | None, since: datetime, *, client: str | None = None,
+                fresh: bool | None = None) -> int:  # fmt: skip
+    """Codes sent since ``since``: to one number, to one client address, to numbers that had no
+    account (``fresh``), or (all None) site-wide."""
+    q = select(func.count()).select_from(LiveCodeRow).where(LiveCodeRow.created_at >= since)
+    return int(s.scalar(_window(q, phone, client, fresh)) or 0)
 
 
 def oldest_code_since(s: Session, since: datetime, *, client: str | None = None,
-                      phone: str | None = None) -> datetime | None:  # fmt: skip
+                      phone: str | None = None, fresh: bool | None = None) -> datetime | None:  # fmt: skip
     """When the oldest code of the window was sent (the refusal says when the window frees up)."""
     q = select(func.min(LiveCodeRow.created_at)).where(LiveCodeRow.created_at >= since)
-    if phone is not None:
-        q = q.where(LiveCodeRow.phone == phone)
-    if client is not None:
-        q = q.where(LiveCodeRow.client == client[:64])
-    return s.scalar(q)
+    return s.scalar(_window(q, phone, client, fresh))
 
 
 def latest_code(s: Session, phone: str) -> CodeRecord | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Date, DateTime, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, Date, DateTime, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from yisai.store.models import Base
@@ -64,3 +64,15 @@ class NoticeSettingsRow(Base):
     off: Mapped[list[str]] = mapped_column(JSON, default=list)
     daily_budget: Mapped[int | None] = mapped_column(Integer)
     alerted_on: Mapped[date | None] = mapped_column(Date)
+
+
+class SendGateRow(Base):
+    """One row per gate (``codes``: every sign-in code request; ``budget:<event id>``: an event's
+    daily SMS budget). Updating it is the first write of the transaction that checks the limits
+    and stores the message: the row lock (PostgreSQL) or the write lock it takes (SQLite) holds
+    every other worker's check until this one commits, so no two see the same last place."""
+
+    __tablename__ = "send_gates"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    hits: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")  # requests that passed the gate

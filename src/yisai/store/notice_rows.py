@@ -18,9 +18,26 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from yisai.store.models import UserRow
-from yisai.store.notice_models import NoticeOptOutRow, NoticeRow, NoticeSettingsRow
+from yisai.store.notice_models import NoticeOptOutRow, NoticeRow, NoticeSettingsRow, SendGateRow
 
 COSTING = ("queued", "sending", "sent")  # states that count against a day's budget
+
+
+def gate(s: Session, key: str) -> None:
+    """Take the gate ``key`` for the rest of the transaction: one ``UPDATE`` of its row, made on
+    first use. PostgreSQL holds the row lock until commit, so another worker's ``gate`` waits
+    there and then reads what this one wrote (READ COMMITTED: each statement a fresh snapshot).
+    SQLite begins the transaction at this first write and holds the database's write lock from
+    here, so the reads that follow are the latest too. Call it before reading what it guards."""
+    bump = update(SendGateRow).where(SendGateRow.key == key).values(hits=SendGateRow.hits + 1)
+    if getattr(s.execute(bump.execution_options(synchronize_session=False)), "rowcount", 0):
+        return
+    try:
+        with s.begin_nested():
+            s.add(SendGateRow(key=key, hits=0))
+    except IntegrityError:  # another worker made it first: its row now exists
+        pass
+    s.execute(bump.execution_options(synchronize_session=False))
 
 
 @dataclass(frozen=True, slots=True)

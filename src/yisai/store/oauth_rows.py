@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from yisai.store.audit_rows import audit
 from yisai.store.records import Stamp
-from yisai.store.side_models import OAuthLinkRow
+from yisai.store.side_models import OAuthLinkRow, OAuthStateRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,3 +63,26 @@ def touch_link(s: Session, link_id: int, at: datetime, unionid: str | None) -> N
         if unionid and r.unionid != unionid:
             r.unionid = unionid
         s.flush()
+
+
+# ----- sign-in states (the OAuth ``state`` of a redirect not yet come back) -------------------------
+def add_state(s: Session, token: str, provider: str, at: datetime, *, older_than: datetime) -> None:
+    """Keep a new state's digest; states issued before ``older_than`` are dropped on the way, so
+    the table holds only the live ones."""
+    s.execute(delete(OAuthStateRow).where(OAuthStateRow.created_at < older_than)
+              .execution_options(synchronize_session=False))  # fmt: skip
+    s.add(OAuthStateRow(token=token, provider=provider, created_at=at))
+    s.flush()
+
+
+def live_states(s: Session, since: datetime) -> int:
+    return int(s.scalar(select(func.count()).select_from(OAuthStateRow).where(OAuthStateRow.created_at >= since)) or 0)
+
+
+def take_state(s: Session, token: str, provider: str, since: datetime) -> bool:
+    """Remove the state in one ``DELETE``: True for the one caller whose statement removed it
+    (another worker presenting the same state at once deletes nothing: the row lock decides)."""
+    done = s.execute(delete(OAuthStateRow).where(OAuthStateRow.token == token, OAuthStateRow.provider == provider,
+                                                 OAuthStateRow.created_at >= since)
+                     .execution_options(synchronize_session=False))  # fmt: skip
+    return bool(getattr(done, "rowcount", 0) == 1)

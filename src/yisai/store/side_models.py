@@ -175,3 +175,14 @@ class OAuthLinkRow(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
     last_used_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class OAuthStateRow(Base):
+    """A WeChat/QQ sign-in started on this site and not yet come back: the digest of its ``state``
+    (never the value itself), taken away by the one callback that presents it."""
+
+    __tablename__ = "oauth_states"
+
+    token: Mapped[str] = mapped_column(String(64), primary_key=True)  # SHA-256 hex of the state
+    provider: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime, index=True)

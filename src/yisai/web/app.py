@@ -81,7 +81,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     limits; without it notices go to the developer outbox. The notice worker looks for due
     notices every ``notice_seconds`` (and right after a request that queued a code). ``oauth``:
     the WeChat/QQ sign-in providers configured, whose callbacks are registered at ``public_url``
-    (the site's public address; empty: the address each request came to). ``freeze_start``
+    (the site's public address; without one WeChat/QQ sign-in is off). ``freeze_start``
     (a server process, ``app_from_environment``): what start-up made is frozen out of the
     cycle collector's full collections (``gc.freeze``)."""
     sms = sms or SmsConfig()

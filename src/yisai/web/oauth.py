@@ -1,9 +1,13 @@
 """WeChat (微信扫码) and QQ sign-in for players (issue 35): the redirect to the provider, its
 callback, and the one-time phone check that links the identity to the player's account.
 
-The ``state`` is a fresh random value kept in the browser's signed session cookie, compared in
-constant time on the callback and removed there, so a forged, stale (``STATE_SECONDS``) or
-replayed callback is refused. Neither provider accepts PKCE. An identity not yet linked waits in
+The ``state`` is a fresh random value kept on the server (its digest, ``oauth_links.issue_state``)
+and in the browser's signed session cookie: the callback must bring the cookie's value (the
+sign-in started in this browser) and removes the server's copy in one statement, so a forged,
+stale (``STATE_SECONDS``) or replayed callback -- even with the cookie from before it -- is
+refused, in every worker. The callback address is built only from the site's configured public
+address (``--public-url``), never from the request's Host header; without one, WeChat/QQ
+sign-in is not offered. Neither provider accepts PKCE. An identity not yet linked waits in
 the signed session (``LINK_SECONDS``) while the person proves their number with a code; after
 that one link, the provider signs them straight into the same account. A provider that is not
 configured has no button and its addresses answer 404.
@@ -22,7 +26,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from yisai.i18n import Text
 from yisai.services import live as live_svc
 from yisai.services.errors import NotFoundError, ServiceError
-from yisai.services.oauth_links import link_with_code, linked_actor
+from yisai.services.oauth_links import (
+    STATE_SECONDS,
+    issue_state,
+    link_with_code,
+    linked_actor,
+    take_state,
+)
 from yisai.services.oauth_providers import Identity, Provider, authorization_url, fetch_identity
 from yisai.web.core import (
     PUBLIC,
@@ -39,14 +49,14 @@ from yisai.web.play import deliver_code, play_state, signin_page
 from yisai.web.requests import read_form
 
 router = APIRouter(prefix="/play/oauth", include_in_schema=False)
-STATE_SECONDS = 600  # from the click to the provider's callback (a QR scan takes a minute)
 LINK_SECONDS = 1800  # from the callback to the phone code that links the identity
 STATE_KEY, PENDING_KEY = "os", "ol"
 PARAM_MAX = 512  # a code or state longer than this is not one the provider issued
 
 
 def _provider(request: Request, key: str) -> Provider:
-    found = play_state(request).providers.get(key)
+    ps = play_state(request)
+    found = ps.providers.get(key) if ps.public_url else None
     if found is None:
         raise NotFoundError(Text("本站未开通此登录方式", "this sign-in method is not available here"),
                             code="oauth_off")  # fmt: skip
@@ -54,9 +64,11 @@ def _provider(request: Request, key: str) -> Provider:
 
 
 def callback_url(request: Request, key: str) -> str:
-    """The address to register with the provider: the site's public address (``YISAI_PUBLIC_URL``)
-    or, without one, the address this request came to."""
-    base = play_state(request).public_url or str(request.base_url)
+    """The address registered with the provider: the site's public address (``YISAI_PUBLIC_URL``)
+    only -- a Host header chosen by the client never makes it (``_provider`` refuses without one)."""
+    base = play_state(request).public_url
+    if not base:
+        raise NotFoundError(Text("本站未开通此登录方式", "this sign-in method is not available here"), code="oauth_off")
     return base.rstrip("/") + f"/play/oauth/{key}/callback"
 
 
@@ -79,7 +91,11 @@ def start(request: Request, key: str) -> Response:
     """To the provider's page with a fresh ``state`` bound to this browser."""
     provider = _provider(request, key)
     data = session_of(request)
-    token = secrets.token_urlsafe(24)
+    try:
+        with state(request).ctx.work(actor=PUBLIC) as work:
+            token = issue_state(work, key)
+    except ServiceError as exc:
+        return signin_page(request, status=exc.status, error=exc.render(lang_of(request)))
     data[STATE_KEY] = {"p": key, "s": token, "t": int(time.time())}
     target = authorization_url(provider, callback_url(request, key), token)
     return _with_session(request, RedirectResponse(target, status_code=303), data)
@@ -96,7 +112,12 @@ def callback(request: Request, key: str) -> Response:
     data = session_of(request)
     expected = data.pop(STATE_KEY, None)
     request.state.session, request.state.session_dirty = data, True  # the state is used up, whatever follows
-    if not _state_ok(expected, key, given):
+    if _state_ok(expected, key, given):
+        with state(request).ctx.work(actor=PUBLIC) as work:
+            fresh = take_state(work, key, given)  # used up here, in every worker, before the exchange
+    else:
+        fresh = False
+    if not fresh:
         return signin_page(request, status=400, error=Text(
             f"{provider.name.zh}登录请求已失效或不是从本页发起的, 请重新点击“{provider.name.zh}登录”",
             f"the {provider.name.en} sign-in request expired or did not start on this page; "

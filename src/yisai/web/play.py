@@ -11,6 +11,7 @@ profile page.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,7 @@ from yisai.web.core import HERE, PUBLIC, check_csrf, lang_of, page, signed_in, s
 from yisai.web.notices import kick, sender_of
 from yisai.web.requests import Id, read_form
 
+log = logging.getLogger("yisai.web.play")
 router = APIRouter(prefix="/play", include_in_schema=False)
 BUNDLE = HERE / "static" / "build" / "play.js"
 
@@ -61,7 +63,14 @@ class PlayState:
     event_id: int | None = None  # the resolved event (for links), found on first use
     spectator_delay: float = DEFAULT_SPECTATOR_DELAY  # what watchers are told (yisai serve --spectator-delay)
     providers: Mapping[str, Provider] = field(default_factory=dict)
-    public_url: str = ""  # e.g. https://yisai.example.cn; empty: the address the request came to
+    public_url: str = ""  # e.g. https://yisai.example.cn; empty: no WeChat/QQ sign-in
+
+    def __post_init__(self) -> None:
+        # A provider's callback is built only from the configured public address: from the
+        # request's Host header, anyone could have the code sent to a host of their choosing.
+        if self.providers and not self.public_url.strip():
+            log.warning("WeChat/QQ sign-in is off: it needs the site's public address (--public-url)")
+            self.providers = {}
 
 
 def play_state(request: Request) -> PlayState:
