@@ -8,6 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import random
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+_GOLDEN = 0x9E3779B97F4A7C15  # 2^64 / φ: a multiplier that spreads the bits of the xor
+_MASK64 = 2**64 - 1
+L = TypeVar("L", int, "npt.NDArray[Any]")  # an int, or a numpy uint64 array of them
 
 
 def lot(seed: int, *parts: object, modulo: int = 2**32) -> int:
@@ -21,10 +29,18 @@ def pair_lot(seed: int, round_no: int, a: str, b: str, modulo: int) -> int:
     return mix_lots(lot(seed, round_no, a), lot(seed, round_no, b), modulo)
 
 
-def mix_lots(la: int, lb: int, modulo: int) -> int:
-    """Combine two players' own lots (``lot(seed, round, id)``) into their pair's lot: cheap
-    enough for every candidate pair of a 10,000-player round."""
-    return (((la ^ lb) * 0x9E3779B97F4A7C15) >> 32) % modulo
+def mixed_lots(la: L, lb: L) -> L:
+    """The one mixer of two players' own lots (``lot(seed, round, id)``): a 64-bit number the
+    same for either order, of which a pair's lot (``mix_lots``) and the pairing's tie value
+    (``weights.pair_tie``) take different bits. Works alike on ints and on numpy uint64
+    arrays (which wrap mod 2^64 themselves), so the vector cost table reads the same draw."""
+    return ((la ^ lb) * _GOLDEN) & _MASK64
+
+
+def mix_lots(la: L, lb: L, modulo: int) -> L:
+    """A pair's lot in [0, modulo) (``modulo`` a power of two up to 2^32): bits 32 and up of
+    ``mixed_lots``; cheap enough for every candidate pair of a 10,000-player round."""
+    return (mixed_lots(la, lb) >> 32) % modulo
 
 
 def shuffled(items: list[str], seed: int, *parts: object) -> list[str]:

@@ -15,7 +15,8 @@ from yisai.awards.rank_awards import RankAwardReport
 from yisai.i18n import tr
 from yisai.registry.person import Player
 from yisai.registry.team import Team
-from yisai.standings.teams import METHOD_LABELS, METHOD_LABELS_EN, TIE_LABELS_EN, TeamTable
+from yisai.regulation.criteria import Scope, by_label
+from yisai.standings.teams import METHOD_LABELS, METHOD_LABELS_EN, TeamTable
 
 Cell = str | int | float | None
 
@@ -162,10 +163,16 @@ def prize_tables(report: PrizeReport, players: Mapping[str, Player],
     return [prize_table(pl, players, names) for pl in report.lists] + [prize_summary(report)]
 
 
+def _tie_header(label: str) -> str:
+    """A team tie-break column's title in the reader's language (the registry's label)."""
+    found = by_label(label, Scope.TEAM)
+    return found.label_in(Scope.TEAM).render() if found is not None else label
+
+
 def team_table(tt: TeamTable, players: Mapping[str, Player]) -> TextTable:
     comp = tt.competition
     method = tr(METHOD_LABELS.get(comp.method, comp.method), METHOD_LABELS_EN.get(comp.method, comp.method))
-    tie_headers = tuple(tr(label, TIE_LABELS_EN.get(label, label))
+    tie_headers = tuple(_tie_header(label)
                         for label, _ in (tt.rows[0].tie_values if tt.rows else ()))
     if comp.method == "match_points":  # 场分制: the table is the matches' (no member places)
         headers = (tr("名次", "place"), tr("队名", "team"), method, *tie_headers)

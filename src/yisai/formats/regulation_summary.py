@@ -15,13 +15,13 @@ from datetime import date, datetime, time
 from pydantic import BaseModel
 
 from yisai.i18n import Text, tr
+from yisai.regulation.criteria import CRITERIA, Scope, labels_text
 from yisai.regulation.divisions import Division, Eligibility
 from yisai.regulation.prizes import PrizeList
 from yisai.regulation.rank_awards import CountCondition, RankAwardRule
 from yisai.regulation.rules import Criterion, RankingRules, TimeControl, criterion_label
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import (
-    PLACE_CRITERION_LABELS,
     AnnouncedLaterFormat,
     KnockoutFormat,
     KnockoutRules,
@@ -69,17 +69,6 @@ _TEAM_METHOD = {
     "sum_of_scores": Text("队员个人积分之和, 高者列前", "sum of the members' individual points, higher ranks higher"),
     "match_points": Text("场分(由各场局分决定, 分值见团体赛阶段)",
                          "match points (from each match's board points; values in the team-match stage)"),
-}
-_TEAM_TIE = {
-    "best_place": Text("最高个人名次", "best individual place"),
-    "next_place": Text("次高个人名次", "next best individual place"),
-    "sos": Text("对手分之和", "sum of SOS"),
-    "cumulative": Text("累进分之和", "sum of cumulative scores"),
-    "board_points": Text("局分", "board points"),
-    "opponent_match_points": Text("对手场分", "opponents' match points"),
-    "direct": Text("直胜", "direct encounter"),
-    "board1_points": Text("主将台局分", "board-1 points"),
-    "lot": Text("抽签(按比赛种子)", "lot (drawn with the event's seed)"),
 }
 
 
@@ -544,8 +533,7 @@ def _round_robin(fmt: RoundRobinFormat) -> list[str]:
         for rule in ko.places_below:
             span = (tr(f"第{rule.place_from}名以后", f"places {rule.place_from} on") if rule.place_to is None
                     else tr(f"第{rule.place_from}–{rule.place_to}名", f"places {rule.place_from}–{rule.place_to}"))
-            zh = "、".join(PLACE_CRITERION_LABELS[c][0] for c in rule.criteria)
-            en = ", ".join(PLACE_CRITERION_LABELS[c][1] for c in rule.criteria)
+            zh, en = labels_text(rule.criteria, Scope.PLACEMENT)
             lines.append(tr(f"{span}按{zh}排列 (小组赛成绩), 仍相同者并列",
                             f"{span} by {en} (group stage), a remaining tie shared"))
         if not ko.places_below:
@@ -733,7 +721,7 @@ def _teams(reg: Regulation) -> list[str]:
     if t.backfill_rule:
         lines.append(t.backfill_rule)
     for c in t.competitions:
-        ties = _join(_TEAM_TIE[x].render() for x in c.tie_breaks)
+        ties = _join(CRITERIA[x].detail_in(Scope.TEAM).render() for x in c.tie_breaks)
         scope = _join(reg.division(d).name for d in c.divisions) if c.divisions else ""
         method = _TEAM_METHOD[c.method].render()
         lines.append(

@@ -2,8 +2,9 @@
 
 The rules, strictly in this order: keep each player's black/white difference small, never give
 a third game of the same colour in a row when the other orientation avoids it, alternate with
-the last game; a lot decides what is left. ``pair_colour_cost`` is what the matching sees (the
-cost of the better orientation) and ``choose_colours`` applies the same rules to the pair made.
+the last game; a lot decides what is left. The matching sees the cost of a pair's better
+orientation (``colour_costs`` of each, combined in ``table.PairTable``) and ``choose_colours``
+applies the same rules to the pair made.
 """
 
 from __future__ import annotations
@@ -51,12 +52,6 @@ def colour_costs(h: PlayerHistory) -> tuple[int, int]:
 def orientation_cost(black: PlayerHistory, white: PlayerHistory) -> int:
     """Colour cost of ``black`` taking Black against ``white``."""
     return colour_costs(black)[0] + colour_costs(white)[1]
-
-
-def pair_colour_cost(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """The cost the matching charges a pair (from ``colour_costs`` of each): its better
-    orientation's."""
-    return min(a[0] + b[1], b[0] + a[1])
 
 
 def choose_colours(

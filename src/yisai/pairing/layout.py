@@ -64,24 +64,6 @@ class Solution:
     added: int = 0  # pairs the certificate added to the sparse graph
 
 
-def in_group_cost(u: Node, v: Node, adjacent: bool) -> tuple[int, int]:
-    """(in_group, seat) costs of ``u``–``v`` (``u`` placed above ``v``).
-
-    split: in_group is 1 unless one player is in the top half and the other in the bottom
-    half; seat is the distance from the exact partner n/2 places down. adjacent: in_group is
-    the number of players between them. A float: how far both are from the groups' boundary
-    (the lowest of the upper group should meet the highest of the lower).
-    """
-    if u.group == v.group:
-        gap = v.pos - u.pos
-        if adjacent:
-            return gap - 1, 0
-        half = u.gsize // 2
-        crosses = u.pos < half <= v.pos
-        return (0 if crosses else 1), abs(gap - half)
-    return (u.gsize - 1 - u.pos) + v.pos, 0
-
-
 def reaches_score_bound(layout: Layout, vectors: IntArray, complete: bool) -> bool:
     if not complete:
         return False
@@ -97,4 +79,4 @@ def group_ranges(layout: Layout) -> list[tuple[int, int]]:
     return out
 
 
-__all__ = ["BYE", "BYE_TWICE_LEVEL", "FORBIDDEN_LEVEL", "N_LEVELS", "SCORE_LEVEL", "Layout", "Node", "Solution", "group_ranges", "in_group_cost", "reaches_score_bound"]
+__all__ = ["BYE", "BYE_TWICE_LEVEL", "FORBIDDEN_LEVEL", "N_LEVELS", "SCORE_LEVEL", "Layout", "Node", "Solution", "group_ranges", "reaches_score_bound"]

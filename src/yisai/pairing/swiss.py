@@ -13,11 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from yisai.i18n import tr
-from yisai.lot import lot, mix_lots, pair_lot, shuffled
-from yisai.pairing.colours import MAX_COLOUR_COST, choose_colours, colour_costs, pair_colour_cost
+from yisai.lot import lot, pair_lot, shuffled
+from yisai.pairing.colours import MAX_COLOUR_COST, choose_colours, colour_costs
 from yisai.pairing.graph import BYE, Layout, Node, Solution, solve
 from yisai.pairing.history import PlayerHistory, build_histories
-from yisai.pairing.layout import in_group_cost
 from yisai.pairing.model import (
     BoardPairing,
     ByeAssignment,
@@ -107,7 +106,6 @@ class Problem:
 
     round_no: int
     layout: Layout
-    cost: Callable[[Node, Node], list[int]]
     allowed: Callable[[Node, Node], bool]
     adjacent: bool
     pool: list[str]
@@ -119,6 +117,11 @@ class Problem:
     sit_outs: tuple[str, ...]
     table: PairTable
     avoid_key: str | None = None
+
+    def cost(self, u: Node, v: Node) -> list[int]:
+        """The cost vector of the pair ``u``–``v`` (``u`` placed above ``v``), one level per
+        ``weights.LEVELS``: read from the round's cost table, the one definition of the cost."""
+        return [int(x) for x in self.table.vectors(np.array([u.idx]), np.array([v.idx]))[0]]
 
 
 def pair_round(
@@ -245,30 +248,10 @@ def prepare_round(
     def allowed(u: Node, v: Node) -> bool:
         return v.pid == BYE or v.pid not in hist[u.pid].opponents
 
-    def cost(u: Node, v: Node) -> list[int]:
-        if v.pid == BYE:
-            return [0, 1 if hist[u.pid].byes else 0, (u.score - v.score) ** 2, 0,
-                    _bye_in_group(u), 0, 0, lot(seed, round_no, "bye", u.pid, modulo=LOT_RANGE)]
-        team = 0
-        if avoid_key is not None:
-            ta = by_id[u.pid].affiliation(avoid_key)
-            team = 1 if ta is not None and ta == by_id[v.pid].affiliation(avoid_key) else 0
-        order_cost, seat = in_group_cost(u, v, adjacent)
-        return [
-            1 if frozenset((u.pid, v.pid)) in forbidden else 0,
-            0,
-            (u.score - v.score) ** 2,
-            team,
-            order_cost,
-            pair_colour_cost(ccost[u.pid], ccost[v.pid]) if rules.colour_balance else 0,
-            seat,
-            mix_lots(own_lot[u.pid], own_lot[v.pid], LOT_RANGE),
-        ]
-
     sit = tuple(sorted(set(absent) | set(controls.sit_outs), key=lambda p: rank_of.get(p, 0)))
     table = _table(layout, hist, by_id, ccost, own_lot, forbidden, avoid_key, adjacent,
                    rules.colour_balance, seed, round_no)
-    return Problem(round_no, layout, cost, allowed, adjacent, pool, hist, by_id, rank_of, byes,
+    return Problem(round_no, layout, allowed, adjacent, pool, hist, by_id, rank_of, byes,
                    explanations, sit, table, avoid_key)
 
 
@@ -276,7 +259,7 @@ def _table(layout: Layout, hist: dict[str, PlayerHistory], by_id: dict[str, Entr
            ccost: dict[str, tuple[int, int]], own_lot: dict[str, int],
            forbidden: set[frozenset[str]], avoid_key: str | None, adjacent: bool,
            colour_balance: bool, seed: int, round_no: int) -> PairTable:
-    """The round's costs in vector form (table.py): the same values as ``cost`` above."""
+    """The round's per-player attributes from which table.py computes every pair's cost."""
     nodes = layout.nodes
     n = len(nodes)
     at = {nd.pid: nd.idx for nd in nodes}
@@ -359,11 +342,6 @@ def _layout(pool: list[str], hist: dict[str, PlayerHistory], scoring: Scoring,
         step = max(scoring.win - scoring.loss, 1)
         groups.append([Node(BYE, (scores[-1] if scores else 0) - step, len(groups), 0, 1, idx)])
     return Layout(groups)
-
-
-def _bye_in_group(u: Node) -> int:
-    """The bye should go to the lowest-placed player of the lowest group."""
-    return u.gsize - 1 - u.pos
 
 
 def _no_pairing_error(round_no: int, sol: Solution, hist: dict[str, PlayerHistory],

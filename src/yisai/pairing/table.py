@@ -1,10 +1,12 @@
-"""The cost of every pair at once: the same eight-level cost as ``swiss.prepare_round``'s
-``cost(u, v)``, computed with numpy for many pairs, so the optimality certificate can look at
-every allowed pair of a large score group (millions of pairs) in a fraction of a second.
+"""The pair cost of a Swiss round — the one definition of its eight levels (``weights.LEVELS``:
+forbidden pair, second bye, score difference², same team, order in the group, colours, seat,
+lot) — computed with numpy for many pairs at once, so the matching and the optimality
+certificate can look at every allowed pair of a large score group (millions of pairs) in a
+fraction of a second. ``swiss.Problem.cost(u, v)`` reads one pair from here.
 
 Players are addressed by their node index in the round's layout (``Node.idx``: score groups
 highest first, placement order inside a group, the bye vertex last), so for ``i < j`` player
-``i`` is the upper one, exactly as ``cost(u, v)`` expects.
+``i`` is the upper one.
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from yisai.pairing.weights import LEVELS, TIE_BITS
+from yisai.lot import mix_lots
+from yisai.pairing.weights import LEVELS, pair_tie
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # yisai.lot.mix_lots's multiplier
 N_LEVELS = len(LEVELS)
 
 
@@ -72,8 +74,7 @@ class PairTable:
     def tie(self, i: IntArray, j: IntArray) -> IntArray:
         """The tie rule's value of pairs ``i[k] < j[k]`` (``weights.pair_tie``): below every
         level, it decides among pairings equal on all of them (``proof.settle_ties``)."""
-        mixed = (self.lot[i] ^ self.lot[j]).astype(np.uint64) * _GOLDEN  # wraps mod 2^64
-        out = (mixed >> np.uint64(64 - TIE_BITS)).astype(np.int64)
+        out = pair_tie(self.lot[i].astype(np.uint64), self.lot[j].astype(np.uint64)).astype(np.int64)
         if self.bye >= 0 and self.bye_tie is not None:
             at = np.nonzero(j == self.bye)[0]
             out[at] = self.bye_tie[i[at]]
@@ -116,8 +117,8 @@ class PairTable:
             seat = np.abs(pj - pi - self.gsize[i] // 2)
             col = np.where(self.group[i] == self.group[j], seat, 0)
         else:
-            mixed = (self.lot[i] ^ self.lot[j]).astype(np.uint64) * _GOLDEN  # wraps mod 2^64
-            col = ((mixed >> np.uint64(32)) % np.uint64(self.lot_range)).astype(np.int64)
+            col = mix_lots(self.lot[i].astype(np.uint64), self.lot[j].astype(np.uint64),
+                           self.lot_range).astype(np.int64)
         if self.bye >= 0:
             at = np.nonzero(j == self.bye)[0]
             if len(at):

@@ -37,6 +37,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from yisai.lot import L, mixed_lots
+
 Vectors = Sequence[Sequence[int]] | npt.NDArray[Any]
 Ends = Sequence[tuple[int, int]] | npt.NDArray[Any]
 
@@ -118,11 +120,11 @@ def make_radix(vectors: Vectors, pairs: int, ends: Ends | None = None,
     raise OverflowError(f"pairing weights need more than 100 bits at the top level ({raw})")
 
 
-def pair_tie(lot_a: int, lot_b: int) -> int:
+def pair_tie(lot_a: L, lot_b: L) -> L:
     """The tie value of a pair from the players' own lots of the round (``yisai.lot.lot``):
-    the top TIE_BITS bits of the same 64-bit product as ``mix_lots`` (whose lot takes bits
-    32-33), so another seeded draw of the unordered pair, the same in every solver."""
-    return (((lot_a ^ lot_b) * 0x9E3779B97F4A7C15) & (2**64 - 1)) >> (64 - TIE_BITS)
+    the top TIE_BITS bits of ``mixed_lots`` (whose lot, ``mix_lots``, takes bits 32-33), so
+    another seeded draw of the unordered pair, the same in every solver (ints or uint64 arrays)."""
+    return mixed_lots(lot_a, lot_b) >> (64 - TIE_BITS)
 
 
 def lexicographic_totals(vectors: Vectors) -> tuple[int, ...]:

@@ -6,13 +6,19 @@ these, and their defaults are the ones DESIGN.md "Rules and their defaults" fixe
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from yisai.i18n import Text, tr
 from yisai.record.games import Game, Result
+from yisai.regulation.criteria import (
+    CRITERION_LABELS,
+    Criterion,
+    criterion_by_name,
+    criterion_label,
+    criterion_other_names,
+)
 from yisai.regulation.messages import BadValue
 
 
@@ -20,110 +26,6 @@ class Strict(BaseModel):
     """Unknown keys are errors: a misspelt setting must never be silently ignored."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Criterion(StrEnum):
-    """Ranking criteria; the value is the code name used in regulation files."""
-
-    SCORE = "score"  # 积分
-    TOTAL_SCORE = "total_score"  # 总得分 (formula in RankingRules.total_score)
-    SOS = "sos"  # 对手分
-    CUMULATIVE = "cumulative"  # 累进分
-    SODOS = "sodos"  # 胜对手分
-    DIRECT = "direct"  # 直胜
-    SOS_CUT = "sos_cut"  # 逐轮减去对手分
-    WINS = "wins"  # 胜局数
-    WHITE_WINS = "white_wins"  # 后手胜局数
-    OPP_CUMULATIVE = "opp_cumulative"  # 对手累进分
-    SOSOS = "sosos"  # 对手的对手分之和
-    SOS_MINUS1 = "sos_minus1"  # 对手分去掉最低一个
-    SOS_MINUS2 = "sos_minus2"  # 对手分去掉最低两个
-    RANK = "rank"  # 段位
-    RATING = "rating"  # 等级分
-    LOT = "lot"  # 抽签
-
-
-CRITERION_LABELS: dict[Criterion, str] = {
-    Criterion.SCORE: "积分",
-    Criterion.TOTAL_SCORE: "总得分",
-    Criterion.SOS: "对手分",
-    Criterion.CUMULATIVE: "累进分",
-    Criterion.SODOS: "胜对手分",
-    Criterion.DIRECT: "直胜",
-    Criterion.SOS_CUT: "逐轮减去对手分",
-    Criterion.WINS: "胜局数",
-    Criterion.WHITE_WINS: "后手胜局数",
-    Criterion.OPP_CUMULATIVE: "对手累进分",
-    Criterion.SOSOS: "对手的对手分",
-    Criterion.SOS_MINUS1: "对手分(去掉最低1个)",
-    Criterion.SOS_MINUS2: "对手分(去掉最低2个)",
-    Criterion.RANK: "段位",
-    Criterion.RATING: "等级分",
-    Criterion.LOT: "抽签",
-}
-
-CRITERION_LABELS_EN: dict[Criterion, str] = {
-    Criterion.SCORE: "points",
-    Criterion.TOTAL_SCORE: "total score",
-    Criterion.SOS: "SOS",
-    Criterion.CUMULATIVE: "cumulative score",
-    Criterion.SODOS: "SODOS",
-    Criterion.DIRECT: "direct encounter",
-    Criterion.SOS_CUT: "SOS cut",
-    Criterion.WINS: "wins",
-    Criterion.WHITE_WINS: "wins with white",
-    Criterion.OPP_CUMULATIVE: "opponents' cumulative score",
-    Criterion.SOSOS: "SOSOS",
-    Criterion.SOS_MINUS1: "SOS-1 (lowest dropped)",
-    Criterion.SOS_MINUS2: "SOS-2 (two lowest dropped)",
-    Criterion.RANK: "rank",
-    Criterion.RATING: "rating",
-    Criterion.LOT: "lot",
-}
-
-
-def criterion_label(criterion: Criterion) -> str:
-    """The criterion's name in the caller's language."""
-    return tr(CRITERION_LABELS[criterion], CRITERION_LABELS_EN[criterion])
-
-
-# Names people write besides the code names and the labels above (the glossary's other forms).
-# The one table of criterion names: the regulation file and the command line both read it.
-_CRITERION_ALIASES: dict[str, tuple[Criterion, bool]] = {
-    "逐轮减去对手分(从最后一轮)": (Criterion.SOS_CUT, True),
-    "逐轮减去对手分（从最后一轮）": (Criterion.SOS_CUT, True),
-    "sos_cut_from_last": (Criterion.SOS_CUT, True),
-    "sos_cut_last": (Criterion.SOS_CUT, True),
-    "sos-1": (Criterion.SOS_MINUS1, False),
-    "sos-2": (Criterion.SOS_MINUS2, False),
-    "对手分-1": (Criterion.SOS_MINUS1, False),
-    "对手分-2": (Criterion.SOS_MINUS2, False),
-    "对手分（去掉最低1个）": (Criterion.SOS_MINUS1, False),
-    "对手分（去掉最低2个）": (Criterion.SOS_MINUS2, False),
-    "对手的对手分之和": (Criterion.SOSOS, False),
-    "段位": (Criterion.RANK, False),
-    "等级分": (Criterion.RATING, False),
-}
-
-
-def criterion_by_name(name: str) -> tuple[Criterion, bool] | None:
-    """A criterion named as people write it — code name (``sos``), Chinese label (对手分) or an
-    alias — as ``(criterion, from_last_round)``; None when the name is not one of ours."""
-    given = name.strip()
-    low = given.lower()
-    for crit in Criterion:
-        if low == crit.value:
-            return crit, False
-    for crit, label in CRITERION_LABELS.items():
-        if given == label:
-            return crit, False
-    return _CRITERION_ALIASES.get(given) or _CRITERION_ALIASES.get(low)
-
-
-def criterion_other_names(expected: str) -> str | None:
-    """The criteria's Chinese names, when a refused value's allowed list (pydantic's
-    ``expected``) is the criteria's code names: a regulation file may write either."""
-    return "、".join(CRITERION_LABELS.values()) if repr(Criterion.TOTAL_SCORE.value) in expected else None
 
 
 def _code_name(value: object) -> object:
@@ -367,7 +269,6 @@ class PlayRules(Strict):
 __all__ = [
     "AVOID_WORDS",
     "CRITERION_LABELS",
-    "CRITERION_LABELS_EN",
     "Criterion",
     "CriterionSpec",
     "DisconnectionRules",

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from yisai.regulation.criteria import PlaceCriterion
 from yisai.regulation.messages import BadValue
 from yisai.regulation.rules import DisconnectionRules, Strict, TimeControl
 from yisai.regulation.team_match import TeamMatchFormat
@@ -112,14 +113,6 @@ class KnockoutRules(Strict):
         description="双方弃权/双方判负时: both_out 两人都淘汰, 下一轮对手轮空晋级; "
         "higher_seed 种子序号靠前者晋级; replay 重赛",
     )
-
-
-PlaceCriterion = Literal["group_place", "score", "sos", "sodos", "wins", "cumulative", "lot"]
-PLACE_CRITERION_LABELS: dict[str, tuple[str, str]] = {
-    "group_place": ("小组名次", "group place"), "score": ("小组赛积分", "group points"),
-    "sos": ("对手分", "SOS"), "sodos": ("胜对手分", "SODOS"), "wins": ("胜局数", "wins"),
-    "cumulative": ("累进分", "cumulative score"), "lot": ("抽签", "lot"),
-}
 
 
 class PlacesBelow(Strict):

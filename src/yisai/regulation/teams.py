@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from yisai.regulation.criteria import CRITERIA, Scope, TeamTieBreak, names_in
 from yisai.regulation.rules import Strict
 from yisai.vocabulary import Gender
 
@@ -14,13 +15,9 @@ MAX_TEAM = 100  # players (or staff) in one team
 TeamMethod = Literal["sum_of_places", "sum_of_scores", "match_points"]
 
 
-TeamTieBreak = Literal[
-    "best_place", "next_place", "sos", "cumulative",  # individual-result methods
-    "board_points", "opponent_match_points", "direct", "board1_points",  # match_points (团体赛)
-    "lot",  # drawn with the event's stored seed
-]
-PLACE_TIE_BREAKS = frozenset({"best_place", "next_place", "sos", "cumulative"})
-MATCH_TIE_BREAKS = frozenset({"board_points", "opponent_match_points", "direct", "board1_points"})
+# Which tie-breaks read the members' individual results and which the matches (registry).
+PLACE_TIE_BREAKS = frozenset(n for n in names_in(Scope.TEAM) if CRITERIA[n].team_basis == "members")
+MATCH_TIE_BREAKS = frozenset(n for n in names_in(Scope.TEAM) if CRITERIA[n].team_basis == "matches")
 
 
 MATCH_DEFAULT_TIE_BREAKS: tuple[TeamTieBreak, ...] = ("board_points", "direct", "board1_points")

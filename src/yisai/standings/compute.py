@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from yisai.i18n import tr
+from yisai.regulation.criteria import CRITERIA
 from yisai.regulation.rules import Criterion
 from yisai.standings.criteria import Value, column_key
 from yisai.standings.model import StandingsInput
@@ -160,7 +161,7 @@ def _chinese(
                         key,
                         ref.label,
                         table.columns[key],
-                        lower_is_better=crit == Criterion.LOT,
+                        lower_is_better=CRITERIA[crit].lower_is_better,
                         header=header,
                     )
                 )

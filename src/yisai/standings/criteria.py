@@ -1,6 +1,9 @@
-"""The Chinese tie-break criteria (积分, 对手分, 累进分 …), each a small pure function of the ledger.
+"""Where each individual tie-break criterion (积分, 对手分, 累进分 …) is computed: ``COMPUTE`` at the
+end maps every criterion to its one function of the ledger; ``standings/table.py`` asks it once per
+criterion for a whole column. Labels, direction and the names regulation files write are the
+registry's (``regulation/criteria.py``).
 
-Each function returns one value per player index. Values are ints, except 胜对手分 with draws
+Each column holds one value per player index. Values are ints, except 胜对手分 with draws
 (a Fraction) and 逐轮减去对手分 (a tuple compared element by element). Conventions, chosen so a
 referee can recompute every number by hand:
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import cast
 
 from yisai.regulation.rules import Criterion, CriterionSpec, RankingRules
@@ -71,21 +75,6 @@ def sum_over_opponents(ledger: Ledger, per_player: Sequence[int]) -> list[int]:
     return out
 
 
-def sos(ledger: Ledger, scores: Sequence[int] | None = None) -> list[int]:
-    """对手分: sum of counted opponents' scores after round r."""
-    return sum_over_opponents(ledger, score(ledger) if scores is None else scores)
-
-
-def sos_minus(ledger: Ledger, drop: int, scores: Sequence[int] | None = None) -> list[int]:
-    """SOS−1 / SOS−2: 对手分 without the ``drop`` lowest per-round contributions."""
-    scores = score(ledger) if scores is None else scores
-    out = []
-    for contrib in opponent_contributions(ledger, scores):
-        kept = sorted(contrib)[drop:]
-        out.append(sum(kept))
-    return out
-
-
 def sodos(ledger: Ledger, scores: Sequence[int] | None = None) -> list[Value]:
     """胜对手分: beaten opponents' scores; a draw counts pro rata (draw points / win points)."""
     scores = score(ledger) if scores is None else scores
@@ -121,16 +110,6 @@ def white_wins(ledger: Ledger) -> list[int]:
         sum(1 for o, c in zip(outs, cols, strict=True) if o == "W" and c == "W")
         for outs, cols in zip(ledger.outcome, ledger.colour, strict=True)
     ]
-
-
-def opp_cumulative(ledger: Ledger) -> list[int]:
-    """对手累进分: sum of counted opponents' 累进分."""
-    return sum_over_opponents(ledger, cumulative(ledger))
-
-
-def sosos(ledger: Ledger) -> list[int]:
-    """SOSOS: sum of counted opponents' 对手分."""
-    return sum_over_opponents(ledger, sos(ledger))
 
 
 def sos_cut(
@@ -179,63 +158,139 @@ def column_key(spec: CriterionSpec) -> str:
     return spec.criterion.value
 
 
-_SIMPLE: dict[Criterion, Callable[[Ledger], Sequence[Value]]] = {
-    Criterion.SCORE: score,
-    Criterion.SOS: sos,
-    Criterion.CUMULATIVE: cumulative,
-    Criterion.SODOS: sodos,
-    Criterion.WINS: wins,
-    Criterion.WHITE_WINS: white_wins,
-    Criterion.OPP_CUMULATIVE: opp_cumulative,
-    Criterion.SOSOS: sosos,
-    Criterion.SOS_MINUS1: lambda lg: sos_minus(lg, 1),
-    Criterion.SOS_MINUS2: lambda lg: sos_minus(lg, 2),
-}
 
 
-def total_score(
-    ledger: Ledger,
-    rules: RankingRules,
-    columns: Mapping[str, Sequence[Value]],
-    players: Sequence[StandingsPlayer],
-) -> list[Value]:
+class Columns:
+    """One ledger's criteria as they are asked for, sharing what several need (积分, each
+    round's opponent contribution, 对手分, 累进分), each computed once."""
+
+    def __init__(self, ledger: Ledger, players: Sequence[StandingsPlayer], rules: RankingRules,
+                 lot_seed: int = 0) -> None:
+        self.ledger = ledger
+        self.players = players
+        self.rules = rules
+        self.lot_seed = lot_seed
+        self.scores = score(ledger)
+
+    @cached_property
+    def contributions(self) -> list[list[int]]:
+        return opponent_contributions(self.ledger, self.scores)
+
+    @cached_property
+    def sorted_contributions(self) -> list[list[int]]:
+        return [sorted(c) for c in self.contributions]
+
+    @cached_property
+    def sos(self) -> list[int]:
+        return [sum(c) for c in self.contributions]
+
+    @cached_property
+    def cumulative(self) -> list[int]:
+        return cumulative(self.ledger)
+
+    def column(self, spec: CriterionSpec) -> Sequence[Value]:
+        """One criterion for every player (直胜 has no per-player value: it is decided in the
+        ranking among the tied players only)."""
+        compute = COMPUTE.get(spec.criterion)
+        if compute is None:
+            raise ValueError("直胜没有单个选手的数值, 只在排名时比较并列者之间的对局")
+        return compute(self, spec)
+
+
+def _score(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
+    """积分."""
+    return c.scores
+
+
+def _sos(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
+    """对手分 (SOS): the counted opponents' scores after round r."""
+    return c.sos
+
+
+def _cumulative(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
+    """累进分."""
+    return c.cumulative
+
+
+def _sosos(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
+    """对手的对手分 (SOSOS): the counted opponents' 对手分."""
+    return sum_over_opponents(c.ledger, c.sos)
+
+
+def _opp_cumulative(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
+    """对手累进分: the counted opponents' 累进分."""
+    return sum_over_opponents(c.ledger, c.cumulative)
+
+
+def _sodos(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
+    """胜对手分."""
+    return sodos(c.ledger, c.scores)
+
+
+def _sos_minus(drop: int) -> Callable[[Columns, CriterionSpec], Sequence[Value]]:
+    def compute(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
+        """SOS−1 / SOS−2: 对手分 without the ``drop`` lowest per-round contributions."""
+        return [sum(row[drop:]) for row in c.sorted_contributions]
+    return compute
+
+
+def _sos_cut(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
+    """逐轮减去对手分."""
+    return sos_cut(c.ledger, spec.from_last_round, c.scores, c.contributions)
+
+
+def _wins(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
+    """胜局数."""
+    return wins(c.ledger)
+
+
+def _white_wins(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
+    """后手胜局数."""
+    return white_wins(c.ledger)
+
+
+def _total_score(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
     """总得分: Σ weight × criterion, the regulation's formula (default 积分 + 对手分)."""
     parts = []
-    for crit, weight in rules.total_score.items():
+    for crit, weight in c.rules.total_score.items():
         if crit == Criterion.SOS_CUT:
             raise ValueError("总得分公式不能包含逐轮减去对手分 (sos_cut)")
-        values = columns.get(crit.value)
-        if values is None:
-            values = criterion_values(ledger, CriterionSpec(criterion=crit), rules, players)
-        parts.append((weight, cast("Sequence[int | Fraction]", values)))
-    return [sum(w * v[i] for w, v in parts) for i in range(len(ledger))]
+        parts.append((weight, cast("Sequence[int | Fraction]", c.column(CriterionSpec(criterion=crit)))))
+    return [sum(w * v[i] for w, v in parts) for i in range(len(c.ledger))]
 
 
-def criterion_values(
-    ledger: Ledger,
-    spec: CriterionSpec,
-    rules: RankingRules,
-    players: Sequence[StandingsPlayer],
-    lot_seed: int = 0,
-) -> Sequence[Value]:
-    """One criterion for every player of the ledger (DIRECT has no per-player value)."""
-    crit = spec.criterion
-    if crit in _SIMPLE:
-        return _SIMPLE[crit](ledger)
-    if crit == Criterion.SOS_CUT:
-        return sos_cut(ledger, spec.from_last_round)
-    if crit == Criterion.TOTAL_SCORE:
-        return total_score(ledger, rules, {}, players)
-    if crit == Criterion.RANK:
-        return [p.rank.value if p.rank is not None else -100 for p in players]
-    if crit == Criterion.RATING:
-        return [p.rating if p.rating is not None else -(10**9) for p in players]
-    if crit == Criterion.LOT:
-        by_id = {p.id: p for p in players}
-        return lot_numbers([p.id for p in players], by_id, lot_seed)
-    if crit == Criterion.DIRECT:
-        raise ValueError("直胜没有单个选手的数值, 只在排名时比较并列者之间的对局")
-    raise ValueError(f"未知的名次指标: {crit}")
+def _rank(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
+    """段位 (a player without one below every rank)."""
+    return [p.rank.value if p.rank is not None else -100 for p in c.players]
 
 
-LOWER_IS_BETTER = frozenset({Criterion.LOT})
+def _rating(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
+    """等级分 (a player without one below every rating)."""
+    return [p.rating if p.rating is not None else -(10**9) for p in c.players]
+
+
+def _lot(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
+    """抽签 (lower is better)."""
+    by_id = {p.id: p for p in c.players}
+    return lot_numbers([p.id for p in c.players], by_id, c.lot_seed)
+
+
+COMPUTE: dict[Criterion, Callable[[Columns, CriterionSpec], Sequence[Value]]] = {
+    Criterion.SCORE: _score,
+    Criterion.TOTAL_SCORE: _total_score,
+    Criterion.SOS: _sos,
+    Criterion.CUMULATIVE: _cumulative,
+    Criterion.SODOS: _sodos,
+    Criterion.SOS_CUT: _sos_cut,
+    Criterion.WINS: _wins,
+    Criterion.WHITE_WINS: _white_wins,
+    Criterion.OPP_CUMULATIVE: _opp_cumulative,
+    Criterion.SOSOS: _sosos,
+    Criterion.SOS_MINUS1: _sos_minus(1),
+    Criterion.SOS_MINUS2: _sos_minus(2),
+    Criterion.RANK: _rank,
+    Criterion.RATING: _rating,
+    Criterion.LOT: _lot,
+}
+"""Each individual criterion's computation (labels and direction: ``regulation/criteria.py``);
+直胜 is absent — it compares the tied players' mutual games inside ``standings/ranking.py``."""

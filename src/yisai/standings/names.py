@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yisai.i18n import tr
-from yisai.regulation.rules import Criterion, CriterionSpec, criterion_by_name, criterion_label
+from yisai.regulation.criteria import Criterion, criterion_by_name, criterion_label
+from yisai.regulation.rules import CriterionSpec
 from yisai.standings.opengotha import OG_LABELS, og_name
 
 
@@ -26,9 +27,7 @@ class CriterionRef:
         if self.og is not None:
             return OG_LABELS.get(self.og, self.og)
         assert self.spec is not None
-        if self.spec.criterion == Criterion.SOS_CUT and self.spec.from_last_round:
-            return tr("逐轮减去对手分(从最后一轮)", "SOS cut (from last round)")
-        return criterion_label(self.spec.criterion)
+        return criterion_label(self.spec.criterion, self.spec.from_last_round)
 
 
 def resolve(name: str) -> CriterionRef:

@@ -15,11 +15,11 @@ from dataclasses import replace
 from itertools import pairwise
 
 from yisai.i18n import tr
-from yisai.regulation.stages import PLACE_CRITERION_LABELS, PlacesBelow
+from yisai.regulation.criteria import CRITERIA, Scope, labels_text
+from yisai.regulation.stages import PlacesBelow
 from yisai.standings.ranking import Decision, StandingRow, Standings
 
 _SHARED = re.compile(r"\s*\((并列第|place ).*\)$")
-LOWER_FIRST = frozenset({"group_place", "lot"})  # a smaller group place or lot number is better
 
 
 def apply_final_places(standings: Standings, places: Sequence[tuple[int, str, str]]) -> Standings:
@@ -121,22 +121,23 @@ def order_places_below(places: Sequence[tuple[int, str, str]], rules: Sequence[P
             continue
         start = min(e[0] for e in inside)
 
-        def key(pid: str, criteria: Sequence[str] = tuple(rule.criteria)) -> tuple[float, ...]:
+        signs = tuple((c, 1 if CRITERIA[c].lower_is_better else -1) for c in rule.criteria)
+
+        def key(pid: str, signs: tuple[tuple[str, int], ...] = signs) -> tuple[float, ...]:
             row = values.get(pid, {})
-            return tuple(row.get(c, 0.0) * (1 if c in LOWER_FIRST else -1) for c in criteria)
+            return tuple(row.get(c, 0.0) * sign for c, sign in signs)
 
         ordered = sorted(inside, key=lambda e: key(e[1]))  # stable: the bracket's order among equals
         span = (tr(f"第{rule.place_from}名以后", f"places {rule.place_from} on") if top is None else
                 tr(f"第{rule.place_from}–{top}名", f"places {rule.place_from}–{top}"))
-        zh = "、".join(PLACE_CRITERION_LABELS[c][0] for c in rule.criteria)
-        en = ", ".join(PLACE_CRITERION_LABELS[c][1] for c in rule.criteria)
+        zh, en = labels_text(rule.criteria, Scope.PLACEMENT)
         redone: dict[str, tuple[int, str, str]] = {}
         place = start
         for k, (_old, pid, why) in enumerate(ordered):
             if k and key(pid) != key(ordered[k - 1][1]):
                 place = start + k
             row = values.get(pid, {})
-            shown = ", ".join(f"{PLACE_CRITERION_LABELS[c][0]}{row.get(c, 0):g}" for c in rule.criteria)
+            shown = ", ".join(f"{CRITERIA[c].label_in(Scope.PLACEMENT).zh}{row.get(c, 0):g}" for c in rule.criteria)
             how = _SHARED.sub("", why)  # the bracket's "(place 5=)" no longer holds
             redone[pid] = (place, pid, tr(f"{how}; {span}按{zh}: {shown}", f"{how}; {span} by {en}: {shown}"))
         out = [redone.get(e[1], e) for e in out]

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from itertools import pairwise, takewhile
 
 from yisai.i18n import tr
-from yisai.regulation.rules import Criterion, CriterionSpec, RankingRules, criterion_label
+from yisai.regulation.criteria import CRITERIA, criterion_label
+from yisai.regulation.rules import Criterion, CriterionSpec, RankingRules
 from yisai.standings.criteria import Value, column_key
 from yisai.standings.ledger import BYE, Ledger, gc_paused
 from yisai.standings.model import StandingsPlayer
@@ -358,14 +359,12 @@ def keys_for(table: CriteriaTable, specs: Sequence[CriterionSpec]) -> list[RankK
     out = []
     for spec in specs:
         crit = spec.criterion
-        label = criterion_label(crit)
-        if crit == Criterion.SOS_CUT and spec.from_last_round:
-            label = tr("逐轮减去对手分(从最后一轮)", "SOS cut (from last round)")
+        label = criterion_label(crit, spec.from_last_round)
         if crit == Criterion.DIRECT:
             out.append(RankKey("direct", label, direct=True))
             continue
         key = column_key(spec)
-        out.append(RankKey(key, label, table.columns[key], lower_is_better=crit == Criterion.LOT))
+        out.append(RankKey(key, label, table.columns[key], lower_is_better=CRITERIA[crit].lower_is_better))
     return out
 
 

@@ -1,7 +1,8 @@
 """All requested criteria for all players after round r, computed once and shared.
 
-Criteria depend on each other (对手分 needs 积分, SOSOS needs 对手分), so the table computes each
-column once and hands it to the ones that need it; a full table is a handful of
+Criteria depend on each other (对手分 needs 积分, SOSOS needs 对手分), so ``criteria.Columns``
+computes each shared part once and hands it to the ones that need it; each criterion's own
+computation is ``criteria.COMPUTE``, asked once per column. A full table is a handful of
 O(players × rounds) passes.
 """
 
@@ -9,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import cast
 
 from yisai.record import Game
 from yisai.regulation.rules import Criterion, CriterionSpec, RankingRules, Scoring
@@ -81,72 +80,14 @@ def _compute(
     wanted = list(specs) if specs is not None else list(rules.criteria)
     wanted = [CriterionSpec(criterion=Criterion.SCORE), *wanted]
 
-    cols: dict[str, Sequence[C.Value]] = {}
-    scores = C.score(ledger)
-    cols["score"] = scores
-    cache_sos: list[int] | None = None
-    cache_cum: list[int] | None = None
-    cache_sorted: list[list[int]] | None = None
-    cache_contrib: list[list[int]] | None = None
-
-    def contributions() -> list[list[int]]:
-        nonlocal cache_contrib
-        if cache_contrib is None:
-            cache_contrib = C.opponent_contributions(ledger, scores)
-        return cache_contrib
-
-    def sorted_contributions() -> list[list[int]]:
-        nonlocal cache_sorted
-        if cache_sorted is None:
-            cache_sorted = [sorted(c) for c in contributions()]
-        return cache_sorted
-
-    def get_sos() -> list[int]:
-        nonlocal cache_sos
-        if cache_sos is None:
-            cache_sos = [sum(c) for c in contributions()]
-        return cache_sos
-
-    def get_cum() -> list[int]:
-        nonlocal cache_cum
-        if cache_cum is None:
-            cache_cum = C.cumulative(ledger)
-        return cache_cum
-
-    def compute(spec: CriterionSpec) -> Sequence[C.Value]:
-        crit = spec.criterion
-        if crit == Criterion.SCORE:
-            return scores
-        if crit == Criterion.SOS:
-            return get_sos()
-        if crit == Criterion.CUMULATIVE:
-            return get_cum()
-        if crit == Criterion.SOSOS:
-            return C.sum_over_opponents(ledger, get_sos())
-        if crit == Criterion.OPP_CUMULATIVE:
-            return C.sum_over_opponents(ledger, get_cum())
-        if crit == Criterion.SODOS:
-            return C.sodos(ledger, scores)
-        if crit in (Criterion.SOS_MINUS1, Criterion.SOS_MINUS2):
-            drop = 1 if crit == Criterion.SOS_MINUS1 else 2
-            return [sum(c[drop:]) for c in sorted_contributions()]
-        if crit == Criterion.SOS_CUT:
-            return C.sos_cut(ledger, spec.from_last_round, scores, contributions())
-        if crit == Criterion.TOTAL_SCORE:
-            parts = []
-            for c, w in rules.total_score.items():
-                if c == Criterion.SOS_CUT:
-                    raise ValueError("总得分公式不能包含逐轮减去对手分 (sos_cut)")
-                parts.append((w, cast("Sequence[int | Fraction]", compute(CriterionSpec(criterion=c)))))
-            return [sum(w * v[i] for w, v in parts) for i in range(len(ledger))]
-        return C.criterion_values(ledger, spec, rules, players, lot_seed)
-
+    columns = C.Columns(ledger, players, rules, lot_seed)
+    cols: dict[str, Sequence[C.Value]] = {"score": columns.scores}
     for spec in wanted:
         if spec.criterion == Criterion.DIRECT:
             continue
         key = C.column_key(spec)
         if key not in cols:
-            cols[key] = compute(spec)
+            cols[key] = columns.column(spec)
     return CriteriaTable(
         ledger=ledger, players=players, columns=cols, undefeated=tuple(C.undefeated(ledger))
     )

@@ -21,6 +21,7 @@ from yisai.i18n import tr
 from yisai.lot import shuffled
 from yisai.registry.person import Player
 from yisai.registry.team import Team
+from yisai.regulation.criteria import CRITERIA, Scope
 from yisai.regulation.team_match import BoardPrize, MatchPoints
 from yisai.regulation.teams import TeamCompetition, TeamSlot
 
@@ -132,23 +133,10 @@ class TeamTable:
         return tuple(r for r in self.rows if r.place is not None)
 
 
-TIE_LABELS = {
-    "best_place": "最高个人名次",
-    "next_place": "次高个人名次",
-    "sos": "对手分之和",
-    "cumulative": "累进分之和",
-    "board_points": "局分",
-    "opponent_match_points": "对手场分",
-    "direct": "直胜",
-    "board1_points": "主将台局分",
-    "lot": "抽签",
-}
+def tie_label(tie_break: str) -> str:
+    """A tie-break's column label (the key of ``TeamStanding.tie_values``), from the registry."""
+    return CRITERIA[tie_break].label_in(Scope.TEAM).zh
 
-TIE_LABELS_EN = {
-    "最高个人名次": "best place", "次高个人名次": "next places", "对手分之和": "sum of SOS",
-    "累进分之和": "sum of cumulative", "局分": "board points", "对手场分": "opponents' match points",
-    "直胜": "direct encounter", "主将台局分": "board-1 points", "抽签": "lot",
-}
 
 METHOD_LABELS_EN = {
     "sum_of_places": "sum of places",
@@ -315,11 +303,11 @@ def _score_team(
     tie_values: list[tuple[str, object]] = []
     for tb in competition.tie_breaks:
         if tb == "best_place":
-            tie_values.append((TIE_LABELS[tb], places[0] if places else None))
+            tie_values.append((tie_label(tb), places[0] if places else None))
         elif tb == "next_place":
-            tie_values.append((TIE_LABELS[tb], tuple(places[1:])))
+            tie_values.append((tie_label(tb), tuple(places[1:])))
         elif tb in ("sos", "cumulative"):
-            tie_values.append((TIE_LABELS[tb], _sum_value(members, rankings, tb)))
+            tie_values.append((tie_label(tb), _sum_value(members, rankings, tb)))
     return TeamStanding(
         team_id=team.id,
         name=team.name,
@@ -352,22 +340,18 @@ def _key_fn(
     lower_first = competition.method == "sum_of_places"
     lot_index = {tid: i for i, tid in enumerate(lot_order or ())}
 
+    def part(s: TeamStanding, tb: str) -> object:
+        """One tie-break's sort key, smaller first (the registry says which way is better)."""
+        if tb == "lot":
+            return lot_index.get(s.team_id, len(lot_index))
+        v = s.board_points if tb == "board_points" else dict(s.tie_values).get(tie_label(tb))
+        if CRITERIA[tb].lower_is_better:  # 最高个人名次 (none: last), 次高个人名次
+            return v if v is not None else 10**9
+        return -float(v) if isinstance(v, int | float) else 0.0
+
     def key(s: TeamStanding) -> tuple:
         primary = s.value if lower_first else -s.value
-        parts: list[object] = [primary]
-        tie = dict(s.tie_values)
-        for tb in competition.tie_breaks:
-            if tb == "best_place":
-                v = tie.get(TIE_LABELS[tb])
-                parts.append(v if v is not None else 10**9)
-            elif tb == "next_place":
-                parts.append(tie.get(TIE_LABELS[tb], ()))
-            elif tb in ("sos", "cumulative", "board_points"):
-                v = s.board_points if tb == "board_points" else tie.get(TIE_LABELS[tb], 0)
-                parts.append(-float(v) if isinstance(v, int | float) else 0.0)
-            elif tb == "lot" and lot_order is not None:
-                parts.append(lot_index.get(s.team_id, len(lot_index)))
-        return tuple(parts)
+        return (primary, *(part(s, tb) for tb in competition.tie_breaks if tb != "lot" or lot_order is not None))
 
     return key
 
@@ -474,7 +458,7 @@ def _match_point_table(
         if tb == "direct":
             return direct(group)
         if tb == "lot" and lot_order is not None:
-            return {t: -float(lot_index.get(t, len(lot_index))) for t in group}
+            return {t: float(lot_index.get(t, len(lot_index))) for t in group}
         return None
 
     def split(group: list[str], criteria: list[str]) -> list[list[str]]:
@@ -484,7 +468,7 @@ def _match_point_table(
         if found is None:
             return split(group, criteria[1:])
         out: list[list[str]] = []
-        for v in sorted(set(found.values()), reverse=True):
+        for v in sorted(set(found.values()), reverse=not CRITERIA[criteria[0]].lower_is_better):
             out += split([t for t in group if found[t] == v], criteria[1:])
         return out
 
@@ -499,15 +483,15 @@ def _match_point_table(
             tie: list[tuple[str, object]] = []
             for tb in competition.tie_breaks:
                 if tb == "board_points":
-                    tie.append((TIE_LABELS[tb], bp[t]))
+                    tie.append((tie_label(tb), bp[t]))
                 elif tb == "opponent_match_points":
-                    tie.append((TIE_LABELS[tb], omp[t]))
+                    tie.append((tie_label(tb), omp[t]))
                 elif tb == "board1_points":
-                    tie.append((TIE_LABELS[tb], b1[t]))
+                    tie.append((tie_label(tb), b1[t]))
                 elif tb == "direct":
-                    tie.append((TIE_LABELS[tb], direct_shown.get(t)))
+                    tie.append((tie_label(tb), direct_shown.get(t)))
                 elif tb == "lot":
-                    tie.append((TIE_LABELS[tb], lot_index.get(t, 0) + 1 if lot_order else None))
+                    tie.append((tie_label(tb), lot_index.get(t, 0) + 1 if lot_order else None))
             rows.append(TeamStanding(team_id=t, name=names.get(t, t), place=position, value=mp[t],
                                      members=(), tie_values=tuple(tie), board_points=bp[t]))
         position += len(block)

@@ -16,6 +16,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from yisai.qualifier.ladder import LadderLine
+from yisai.qualifier.session import LiveGameInfo
 from yisai.store.live_models import LiveGameRow, LiveLadderRow, LiveMoveRow, LiveWaveRow
 from yisai.store.live_rows import store_line
 from yisai.store.qualification_models import (
@@ -161,27 +162,19 @@ def add_final_source(s: Session, *, event_id: int, source: str, key: str, entry_
 
 # ----- live games as fair play and re-scoring read them -------------------------------------
 @dataclass(frozen=True, slots=True)
-class FinishedGame:
-    """A light projection of a finished live game (no rules, state or SGF: re-scoring a period
-    reads every game of it)."""
+class FinishedGame(LiveGameInfo):
+    """A finished live game as re-scoring reads it: the game's ``LiveGameInfo`` (the one record
+    of who played whom, where, and the result) with what happened in it, and no rules, state
+    or SGF (re-scoring a period reads every game of it)."""
 
-    id: int
-    period: int
-    pool: str
-    black: str
-    white: str
-    black_name: str
-    white_name: str
-    result: str
-    reason: str
     escaped: list[str]
     started_at: float
     finished_at: datetime | None
 
 
 def _finished(r: LiveGameRow) -> FinishedGame:
-    return FinishedGame(r.id, r.period, r.pool, r.black, r.white, r.black_name, r.white_name, r.result,
-                        r.reason, list(r.escaped), r.started_at, r.finished_at)  # fmt: skip
+    return FinishedGame(r.id, r.period, r.pool, r.black, r.white, r.black_name, r.white_name, r.status,
+                        r.version, r.result, r.reason, list(r.escaped), r.started_at, r.finished_at)  # fmt: skip
 
 
 def finished_games(s: Session, event_id: int, stage: str, period: int, pool: str) -> list[FinishedGame]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from yisai.regulation.criteria import CRITERIA, CRITERION_LABELS, Scope, criterion_by_name, names_in
 from yisai.regulation.draft import divisions as divs
 from yisai.regulation.draft.common import find, first
 from yisai.regulation.draft.model import Draft
 from yisai.regulation.draft.numbers import NUM, to_int
-from yisai.regulation.rules import CRITERION_LABELS, criterion_by_name
 
 _NAMES = sorted([*CRITERION_LABELS.values(), "直胜", "胜局数", "后手胜局数", "逐轮减去对手分",
                  "小分", "大分"], key=len, reverse=True)
@@ -26,8 +26,9 @@ def criteria_in(text: str) -> list[str]:
     return out
 
 
-_TEAM_TIES = {"主将台局分": "board1_points", "对手场分": "opponent_match_points", "局分": "board_points",
-              "直胜": "direct", "抽签": "lot"}
+# A 团体赛 text names its match tie-breaks (and 抽签) by the registry's team labels.
+_TEAM_TIES = {CRITERIA[n].label_in(Scope.TEAM).zh: n for n in sorted(names_in(Scope.TEAM))
+              if CRITERIA[n].team_basis == "matches" or n == "lot"}
 _TEAM_RX = re.compile("|".join(sorted(_TEAM_TIES, key=len, reverse=True)))
 
 
