@@ -8,10 +8,11 @@ points) and the match result gives 场分 (match points). The ranking it feeds i
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
+from yisai.regulation.format_base import StageFormat
 from yisai.regulation.rules import Strict
 
 MAX_BOARDS = 20
@@ -64,10 +65,11 @@ class BoardPrize(Strict):
     gift: str | None = Field(None, description="奖品, 如 奖杯")
 
 
-class TeamMatchFormat(Strict):
+class TeamMatchFormat(StageFormat):
     """团体赛 (team against team on ``boards`` boards)."""
 
     kind: Literal["team_match"]
+    swiss_rules: ClassVar[bool] = True
     system: Literal["swiss", "round_robin"] = Field(
         description="swiss 按场分积分编排 (不重复相遇); round_robin 单循环 (贝格尔编排)"
     )

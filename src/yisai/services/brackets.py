@@ -220,22 +220,15 @@ def _later_bracket_round(work: Work, event: EventRecord, division: str, stage: S
 # ------------------------------------------------------------------ final places
 
 
-def bracket_final_order(work: Work, event: EventRecord, division: str, stage: Stage,
-                        round_: int | None) -> list[tuple[int, str, str]] | None:
+def bracket_final_order(work: Work, event: EventRecord, division: str, stage: Stage, round_: int | None,
+                        rules: KnockoutRules, groups: GroupKnockout | None) -> list[tuple[int, str, str]] | None:
     """(place, player, reason) once the bracket is decided: the bracket's places, then (after
     groups) the players who did not qualify by their place in the group, equal group places
-    sharing a place. None before the final and third-place match have results."""
+    sharing a place. None before the final and third-place match have results. ``groups``: the
+    knockout after round-robin groups (None: a knockout of the entrants or top seeds)."""
     from yisai.pairing import PairingError
     from yisai.pairing.knockout import knockout_places
 
-    fmt = stage.format_for(division)
-    rules: KnockoutRules
-    if isinstance(fmt, RoundRobinFormat) and fmt.knockout is not None:
-        rules = fmt.knockout
-    elif isinstance(fmt, KnockoutFormat):
-        rules = fmt
-    else:
-        return None
     rounds = knockout_rounds(work, event, division, stage)
     numbers = work.repo.round_numbers(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP)
     if not rounds or (round_ is not None and round_ < max(numbers)):
@@ -247,23 +240,22 @@ def bracket_final_order(work: Work, event: EventRecord, division: str, stage: St
         return None
     if 2 ** len(rounds) != 2 * len(rounds[0].pairs):
         return None  # the bracket has more rounds to play
-    if isinstance(fmt, RoundRobinFormat):
-        assert fmt.knockout is not None
+    if groups is not None:  # the players the groups did not send on, by their place in the group
+        q = groups.qualifiers_per_group
         seats = group_seats(work, event, division, stage)
         last = group_stage_rounds(seats)
         orders = [current_order(work, event, division, stage, s, last) for s in seats.values()]
         place = len(seed_of) + 1
-        q = fmt.knockout.qualifiers_per_group
         for k in range(q, max((len(o) for o in orders), default=0)):
             tier = [o[k] for o in orders if k < len(o)]
             places += [(place, pid, tr(f"小组第{k + 1}名 (并列第{place}名)",
                                        f"place {k + 1} in the group (place {place}=)")) for pid in tier]
             place += len(tier)
-        if fmt.knockout.places_below:
+        if groups.places_below:
             from yisai.standings.placement import order_places_below
 
-            values = _group_values(work, event, division, stage, orders, last, fmt.knockout)
-            places = order_places_below(places, fmt.knockout.places_below, values)
+            values = _group_values(work, event, division, stage, orders, last, groups)
+            places = order_places_below(places, groups.places_below, values)
     else:  # a knockout of the top seeds only: the others share the place after the bracket
         from yisai.services.event_data import approved_players
 

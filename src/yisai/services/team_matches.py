@@ -22,6 +22,7 @@ from yisai.registry.lineup import default_lineup, lineup_problems
 from yisai.registry.person import Player
 from yisai.registry.team import Team
 from yisai.regulation import Regulation
+from yisai.regulation.format_base import as_kind
 from yisai.regulation.stages import Stage
 from yisai.regulation.team_match import TeamMatchFormat
 from yisai.services.context import InputError, Refused, Work
@@ -49,8 +50,8 @@ def team_match_stage(reg: Regulation, division: str | None = None,
         for did in s.divisions:
             if division and did != division:
                 continue
-            fmt = s.format_for(did)
-            if isinstance(fmt, TeamMatchFormat):
+            fmt = as_kind(s.format_for(did), TeamMatchFormat)
+            if fmt is not None:
                 found = (s, did, fmt)
     return found
 
@@ -248,8 +249,8 @@ def event_team_matches(work: Work, event: EventRecord) -> dict[str, list[TeamMat
     out: dict[str, list[TeamMatch]] = {}
     for s in reg.stages:
         for did in s.divisions:
-            fmt = s.format_for(did)
-            if isinstance(fmt, TeamMatchFormat):
+            fmt = as_kind(s.format_for(did), TeamMatchFormat)
+            if fmt is not None:
                 out.setdefault(fmt.competition, []).extend(stage_matches(work, event, did, s, fmt))
     return out
 
