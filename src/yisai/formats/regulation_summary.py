@@ -25,6 +25,7 @@ from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import (
     PLACE_CRITERION_LABELS,
     AnnouncedLaterFormat,
+    DoubleRoundRobinFormat,
     KnockoutFormat,
     KnockoutRules,
     LadderFormat,
@@ -497,6 +498,16 @@ def _two_groups(fmt: TwoGroupSwissFormat) -> list[str]:
            f"places outside the placement finals: groups {', '.join(fmt.groups)} alternate by place in group")
         + _default(pf, "below_rule"),
     ]
+
+
+def _double_round_robin(fmt: DoubleRoundRobinFormat) -> list[str]:
+    seats = (tr("序号抽签", "seats drawn by lot") if fmt.seats == "lot"
+             else tr("序号按种子顺序", "seats in seeding order")) + _default(fmt, "seats")
+    return [tr(f"赛制: 双循环 (贝格尔编排表); 第一循环先列者执黑, 第二循环重复第一循环的对阵, 双方执黑执白互换; "
+               f"两个循环合计排名; {seats}",
+               "format: double round robin (Berger tables); in the first cycle the seat named first takes "
+               "Black, the second cycle repeats the pairs with colours swapped; one ranking over both cycles; "
+               f"{seats}")]
 
 
 def _knockout(fmt: KnockoutFormat) -> list[str]:
@@ -975,6 +986,7 @@ _FORMAT_LINES: dict[str, Callable[[Any, Regulation], list[str]]] = {
     "swiss": lambda fmt, _reg: _swiss(fmt),
     "two_group_swiss": lambda fmt, _reg: _two_groups(fmt),
     "round_robin": lambda fmt, _reg: _round_robin(fmt),
+    "double_round_robin": lambda fmt, _reg: _double_round_robin(fmt),
     "knockout": lambda fmt, _reg: _knockout(fmt),
     "announced_later": lambda fmt, _reg: _announced_later(fmt),
     "team_match": lambda fmt, _reg: _team_match(fmt),

@@ -252,6 +252,23 @@ class RoundRobinFormat(StageFormat):
         return out
 
 
+class DoubleRoundRobinFormat(StageFormat):
+    """双循环: every entrant meets every other twice on one Berger table; the second cycle repeats
+    the first cycle's pairs with colours swapped on every board (上半程编号在前者执黑, 下半程编号在前者
+    执白), and one table ranks both cycles."""
+
+    kind: Literal["double_round_robin"]
+    round_robin_groups: ClassVar[bool] = True
+    seats: Literal["lot", "seeding"] = Field(
+        "lot", description="序号 (贝格尔表位置): lot 抽签; seeding 按种子顺序 (1号种子为1号)"
+    )
+    second_cycle: Literal["colours_swapped"] = Field(
+        "colours_swapped",
+        description="第二循环: colours_swapped 重复第一循环的对阵, 每台双方执黑执白互换 "
+        "(第一循环贝格尔表先列者执黑, 第二循环先列者执白)",
+    )
+
+
 class KnockoutFormat(KnockoutRules, StageFormat):
     """淘汰赛 on its own: the division's entrants (or its top ``players`` seeds) in a seeded
     bracket; byes go to the top seeds when the number is not a power of two."""
@@ -306,8 +323,8 @@ def _places_below(kp: Path, rules: list[PlacesBelow]) -> list[Finding]:
 
 
 Format = Annotated[
-    LadderFormat | SwissFormat | TwoGroupSwissFormat | RoundRobinFormat | KnockoutFormat
-    | AnnouncedLaterFormat | TeamMatchFormat,
+    LadderFormat | SwissFormat | TwoGroupSwissFormat | RoundRobinFormat | DoubleRoundRobinFormat
+    | KnockoutFormat | AnnouncedLaterFormat | TeamMatchFormat,
     Field(discriminator="kind"),
 ]
 
@@ -358,5 +375,6 @@ class Stage(Strict):
     )
 
     def format_for(self, division: str) -> (LadderFormat | SwissFormat | TwoGroupSwissFormat | RoundRobinFormat
-                                            | KnockoutFormat | AnnouncedLaterFormat | TeamMatchFormat):
+                                            | DoubleRoundRobinFormat | KnockoutFormat | AnnouncedLaterFormat
+                                            | TeamMatchFormat):
         return self.formats_by_division.get(division, self.format)

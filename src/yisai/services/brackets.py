@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from yisai.i18n import Text, tr
 from yisai.record.groups import KNOCKOUT_GROUP
 from yisai.regulation.stages import (
+    DoubleRoundRobinFormat,
     GroupKnockout,
     KnockoutFormat,
     KnockoutRules,
@@ -147,6 +148,40 @@ def pair_round_robin(work: Work, event: EventRecord, division: str, stage: Stage
         return _first_bracket_round(out, slots, seeds, origins, round_no, event.seed)
     return _later_bracket_round(work, event, division, stage, ko, out, round_no,
                                 last_round=last_group_round + _bracket_rounds(work, event, division, stage))
+
+
+def stored_cycle_seats(work: Work, event: EventRecord, division: str, stage: Stage) -> list[str]:
+    """A double round robin's Berger seats (seat 1 first), as drawn in round 1."""
+    return next((list(r.info["seats"]) for r in work.repo.list_rounds(event.id, division, stage=stage.id, number=1)
+                 if r.info.get("seats")), [])
+
+
+def pair_double_round_robin(work: Work, event: EventRecord, division: str, stage: Stage,
+                            fmt: DoubleRoundRobinFormat, round_no: int, entrants: list[Entrant], reg: Regulation,
+                            controls: Controls | None, absent: Sequence[str]) -> Paired:
+    """Round ``round_no`` of a double round robin: Berger round r in the first cycle (rounds
+    1..n), the same pairs with colours swapped in the second (rounds n+1..2n)."""
+    from yisai.pairing.round_robin import group_rounds, pair_group_round, snake_groups
+    from yisai.pairing.round_robin import group_seats as draw_seats
+
+    _refuse_controls(stage, controls, absent)
+    out = Paired()
+    if round_no == 1:
+        (field,) = snake_groups(entrants, 1, rules=reg.pairing_for(division), seed=event.seed)
+        seats = draw_seats(field, fmt.seats, event.seed, "")
+        out.info[""] = {"seats": seats}
+    else:
+        seats = stored_cycle_seats(work, event, division, stage)
+        if not seats:
+            raise Refused(Text("找不到第1轮的贝格尔表序号", "the Berger seats of round 1 are not found"),
+                          code="groups_not_found", params={"stage": stage.id})
+    n = group_rounds(len(seats))
+    if round_no > 2 * n:
+        raise _no_round(stage, 2 * n, round_no)
+    second = round_no > n
+    out.parts.append(("", pair_group_round(seats, round_no - n if second else round_no, round_no,
+                                           bye_points=reg.scoring_for(division).bye, second_cycle=second)))
+    return out
 
 
 def pair_knockout(work: Work, event: EventRecord, division: str, stage: Stage, fmt: KnockoutFormat,

@@ -21,6 +21,7 @@ from yisai.record import Game
 from yisai.regulation import Regulation
 from yisai.regulation.format_base import StageFormat, expect_kind
 from yisai.regulation.stages import (
+    DoubleRoundRobinFormat,
     KnockoutFormat,
     RoundRobinFormat,
     Stage,
@@ -281,6 +282,33 @@ class RoundRobinPlay(StagePlay):
         return planned_rounds(len(rr.groups), entrants, len(rr.groups) * ko.qualifiers_per_group if ko else None)
 
 
+class DoubleRoundRobinPlay(StagePlay):
+    """双循环: one Berger table twice, colours swapped in the second cycle; the standings of all
+    the stage's games rank it, final once both cycles are complete."""
+
+    def pair(self, call: PairCall) -> tuple[Parts, dict[str, dict]]:
+        from yisai.services.brackets import pair_double_round_robin
+
+        given = call.controls if call.explicit_controls else None
+        paired = pair_double_round_robin(call.work, call.event, call.division, call.stage,
+                                         expect_kind(call.fmt, DoubleRoundRobinFormat), call.round_no,
+                                         call.entrants, call.reg, given, call.absent)
+        return paired.parts, dict(paired.info)
+
+    def is_final(self, work: Work, event: EventRecord, division: str, stage: Stage, fmt: StageFormat,
+                 after: int, numbers: Sequence[int]) -> bool:
+        from yisai.pairing.round_robin import group_rounds
+        from yisai.services.brackets import stored_cycle_seats
+
+        seats = stored_cycle_seats(work, event, division, stage)
+        return bool(seats) and after >= 2 * group_rounds(len(seats))
+
+    def rounds_for(self, fmt: StageFormat, entrants: int) -> int | None:
+        from yisai.pairing.round_robin import planned_rounds
+
+        return 2 * planned_rounds(1, entrants)
+
+
 class KnockoutPlay(StagePlay):
     def pair(self, call: PairCall) -> tuple[Parts, dict[str, dict]]:
         from yisai.services.brackets import pair_knockout
@@ -326,6 +354,7 @@ PLAYS: dict[str, StagePlay] = {
     "swiss": SwissPlay(),
     "two_group_swiss": TwoGroupPlay(),
     "round_robin": RoundRobinPlay(),
+    "double_round_robin": DoubleRoundRobinPlay(),
     "knockout": KnockoutPlay(),
     "team_match": TeamMatchPlay(),
 }
