@@ -601,6 +601,9 @@ _BOARD_TIE: dict[str, Text] = {
 
 def _team_match(fmt: TeamMatchFormat) -> list[str]:
     system = (tr("单循环 (贝格尔编排表)", "single round robin (Berger tables)") if fmt.system == "round_robin"
+              else tr("双循环 (贝格尔编排表; 第二循环重复第一循环的对阵, 每台双方执黑执白互换)",
+                      "double round robin (Berger tables; the second cycle repeats the matches with colours "
+                      "swapped on every board)") if fmt.system == "double_round_robin"
               else tr(f"按场分积分编排 {fmt.rounds}轮, 不重复相遇", f"Swiss by match points, {fmt.rounds} rounds, no rematch"))
     mp, bp = fmt.match_points, fmt.board_points
     lines = [
@@ -612,7 +615,7 @@ def _team_match(fmt: TeamMatchFormat) -> list[str]:
            f"board points: win {bp.win:g}, draw {bp.draw:g}, loss {bp.loss:g}; an empty or forfeited board is lost")
         + _default(fmt, "board_points"),
     ]
-    use = tr("贝格尔表位置", "Berger positions") if fmt.system == "round_robin" else tr("第一轮排序", "round-1 seeding")
+    use = tr("贝格尔表位置", "Berger positions") if fmt.cycles else tr("第一轮排序", "round-1 seeding")
     lines.append(tr(f"队号 ({use}): " + ("按比赛种子抽签" if fmt.seating == "lot" else "按报名顺序"),
                     f"team numbers ({use}): " + ("drawn with the event's seed" if fmt.seating == "lot"
                                                  else "registered order"))

@@ -70,11 +70,12 @@ class TeamMatchFormat(StageFormat):
 
     kind: Literal["team_match"]
     swiss_rules: ClassVar[bool] = True
-    system: Literal["swiss", "round_robin"] = Field(
-        description="swiss 按场分积分编排 (不重复相遇); round_robin 单循环 (贝格尔编排)"
+    system: Literal["swiss", "round_robin", "double_round_robin"] = Field(
+        description="swiss 按场分积分编排 (不重复相遇); round_robin 单循环 (贝格尔编排); double_round_robin 双循环 "
+        "(第二循环重复第一循环的对阵, 每台双方执黑执白互换)"
     )
     rounds: int | None = Field(
-        None, ge=1, le=30, description="轮数; swiss 必填; round_robin 由队数决定 (填写则须相符)"
+        None, ge=1, le=60, description="轮数; swiss 必填; round_robin/double_round_robin 由队数决定 (填写则须相符)"
     )
     boards: int = Field(ge=1, le=MAX_BOARDS, description="每场台数, 如 3")
     seating: Literal["lot", "registered_order"] = Field(
@@ -103,3 +104,8 @@ class TeamMatchFormat(StageFormat):
         "match_win_all_boards", description="队数为单数时轮空的队: 记胜一场, 各台均记胜局的局分"
     )
     board_prizes: list[BoardPrize] = Field(default_factory=list, description="台次奖, 如 最佳主将")
+
+    @property
+    def cycles(self) -> int:
+        """Berger cycles a round-robin system plays (双循环: 2); 0 for Swiss."""
+        return {"swiss": 0, "round_robin": 1, "double_round_robin": 2}[self.system]

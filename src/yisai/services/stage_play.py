@@ -347,6 +347,17 @@ class TeamMatchPlay(StagePlay):
     def planned_rounds(self, fmt: StageFormat) -> int | None:
         return expect_kind(fmt, TeamMatchFormat).rounds
 
+    def is_final(self, work: Work, event: EventRecord, division: str, stage: Stage, fmt: StageFormat,
+                 after: int, numbers: Sequence[int]) -> bool:
+        team = expect_kind(fmt, TeamMatchFormat)
+        if event.decided_rounds(division) or team.rounds or not team.cycles:
+            return super().is_final(work, event, division, stage, fmt, after, numbers)
+        from yisai.pairing.berger import round_count
+        from yisai.services.team_matches import playing_teams
+
+        # a round robin's rounds follow the teams: every cycle of the Berger table played
+        return bool(numbers) and after >= round_count(len(playing_teams(work, event, division))) * team.cycles
+
 
 PLAYS: dict[str, StagePlay] = {
     "online_ladder": StagePlay(),
