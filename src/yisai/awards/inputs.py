@@ -17,6 +17,7 @@ from yisai.record import Game
 from yisai.registry.person import Player
 from yisai.registry.team import Team
 from yisai.regulation.divisions import RankingList
+from yisai.regulation.format_base import as_kind
 from yisai.regulation.schema import Regulation
 from yisai.regulation.team_match import BoardPrize, MatchPoints, TeamMatchFormat
 from yisai.standings.ranking import Standings
@@ -100,8 +101,8 @@ class EventResults:
         """The team-match stage format that plays ``competition`` (None for other methods)."""
         for s in self.regulation.stages:
             for did in s.divisions:
-                fmt = s.format_for(did)
-                if isinstance(fmt, TeamMatchFormat) and fmt.competition == competition:
+                fmt = as_kind(s.format_for(did), TeamMatchFormat)
+                if fmt is not None and fmt.competition == competition:
                     return fmt
         return None
 
@@ -118,8 +119,8 @@ class EventResults:
         out: list[tuple[BoardPrize, list[BoardPrizeRow]]] = []
         for s in self.regulation.stages:
             for did in s.divisions:
-                fmt = s.format_for(did)
-                if isinstance(fmt, TeamMatchFormat) and fmt.board_prizes:
+                fmt = as_kind(s.format_for(did), TeamMatchFormat)
+                if fmt is not None and fmt.board_prizes:
                     matches = self.team_matches.get(fmt.competition, ())
                     places = self._team_places(fmt) if any(
                         "team_place" in p.tie_breaks for p in fmt.board_prizes) else {}

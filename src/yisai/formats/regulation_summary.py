@@ -9,20 +9,23 @@ Formats are fixed so lines can be compared with the text: amounts ``60000元``, 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime, time
+from typing import Any
 
 from pydantic import BaseModel
 
 from yisai.i18n import Text, tr
 from yisai.regulation.criteria import CRITERIA, Scope, labels_text
 from yisai.regulation.divisions import Division, Eligibility
+from yisai.regulation.format_base import StageFormat
 from yisai.regulation.prizes import PrizeList
 from yisai.regulation.rank_awards import CountCondition, RankAwardRule
 from yisai.regulation.rules import Criterion, RankingRules, TimeControl, criterion_label
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import (
     AnnouncedLaterFormat,
+    DoubleRoundRobinFormat,
     KnockoutFormat,
     KnockoutRules,
     LadderFormat,
@@ -276,8 +279,7 @@ def _pairing(reg: Regulation) -> str:
     p = reg.pairing
     seeding = _join(_SEED[k].render() for k in p.round1_seeding)
     formats = [f for s in reg.stages for f in (s.format, *s.formats_by_division.values())]
-    if formats and all(isinstance(f, RoundRobinFormat | KnockoutFormat | LadderFormat | AnnouncedLaterFormat)
-                       for f in formats) and any(isinstance(f, RoundRobinFormat | KnockoutFormat) for f in formats):
+    if formats and not any(f.swiss_rules for f in formats) and any(f.crosstables for f in formats):
         # No Swiss stage: only the seeding order is used (groups, seats, bracket seeds).
         return tr(f"种子顺序 (分组、淘汰赛种子): 按{seeding}排序",
                   f"Seeding order (groups, knockout seeds): by {seeding}")
@@ -456,46 +458,59 @@ def _minutes(seconds: int) -> str:
     return tr(f"{seconds}秒", f"{seconds} s")
 
 
-def _format(fmt: object, reg: Regulation) -> list[str]:
-    if isinstance(fmt, LadderFormat):
-        return _ladder(fmt, reg)
-    if isinstance(fmt, SwissFormat):
-        if fmt.rounds is None:
-            return [tr("赛制: 积分编排制, 轮次视报名情况而定", "format: Swiss, the number of rounds depends on the entries")]
-        if fmt.rounds_provisional:
-            return [tr(f"赛制: 积分编排制, 暂定{fmt.rounds}轮, 具体轮次视报名人数确定",
-                       f"format: Swiss, provisionally {fmt.rounds} rounds, the final number depends on the entries")]
-        return [tr(f"赛制: 积分编排制, {fmt.rounds}轮", f"format: Swiss, {fmt.rounds} rounds")]
-    if isinstance(fmt, TwoGroupSwissFormat):
-        pf = fmt.placement_final
-        a, b = fmt.groups[0], fmt.groups[1]
-        split = (tr("按段位/等级分蛇形分组", "snake seeding by rank/rating") if fmt.split == "snake"
-                 else tr("抽签分组", "groups drawn by lot")) + _defaults_note(fmt, ("groups", "split"))
-        return [
-            tr(f"赛制: 积分编排制, 分{''.join(fmt.groups)}组({split})各赛{fmt.group_rounds}轮, "
-               f"第{pf.round}轮各组前{pf.top}名同名次决赛({a}1对{b}1决定第1、2名, {a}2对{b}2决定第3、4名 …)",
-               f"format: Swiss in groups {', '.join(fmt.groups)} ({split}), {fmt.group_rounds} rounds each; "
-               f"in round {pf.round} the top {pf.top} of each group play placement finals "
-               f"({a}1 v {b}1 for places 1 and 2, {a}2 v {b}2 for places 3 and 4 …)"),
-            tr(f"同名次决赛以外的名次: 按组内名次交替排列{'、'.join(fmt.groups)}组",
-               f"places outside the placement finals: groups {', '.join(fmt.groups)} alternate by place in group")
-            + _default(pf, "below_rule"),
-        ]
-    if isinstance(fmt, RoundRobinFormat):
-        return _round_robin(fmt)
-    if isinstance(fmt, KnockoutFormat):
-        seeding = (tr("按种子顺序定种子", "seeded in seeding order") if fmt.seeding == "rank"
-                   else tr("抽签定种子", "seeds drawn by lot")) + _default(fmt, "seeding")
-        who = tr(f"种子顺序前{fmt.players}名", f"the top {fmt.players} seeds") if fmt.players else tr(
-            "全部报名者", "every entrant")
-        return [tr(f"赛制: 淘汰赛, {who}, {seeding}; 人数不是2的幂时高位种子首轮轮空",
-                   f"format: knockout, {who}, {seeding}; when the number is not a power of two the top "
-                   "seeds have a first-round bye"), *_knockout_rules(fmt)]
-    if isinstance(fmt, AnnouncedLaterFormat):
-        return [tr("赛制: ", "format: ") + fmt.note]
-    if isinstance(fmt, TeamMatchFormat):
-        return _team_match(fmt)
-    return []
+def _format(fmt: StageFormat, reg: Regulation) -> list[str]:
+    """The format's lines, by its kind (a new format adds its wording to ``_FORMAT_LINES``)."""
+    return _FORMAT_LINES[fmt.kind](fmt, reg)
+
+
+def _swiss(fmt: SwissFormat) -> list[str]:
+    if fmt.rounds is None:
+        return [tr("赛制: 积分编排制, 轮次视报名情况而定", "format: Swiss, the number of rounds depends on the entries")]
+    if fmt.rounds_provisional:
+        return [tr(f"赛制: 积分编排制, 暂定{fmt.rounds}轮, 具体轮次视报名人数确定",
+                   f"format: Swiss, provisionally {fmt.rounds} rounds, the final number depends on the entries")]
+    return [tr(f"赛制: 积分编排制, {fmt.rounds}轮", f"format: Swiss, {fmt.rounds} rounds")]
+
+
+def _two_groups(fmt: TwoGroupSwissFormat) -> list[str]:
+    pf = fmt.placement_final
+    a, b = fmt.groups[0], fmt.groups[1]
+    split = (tr("按段位/等级分蛇形分组", "snake seeding by rank/rating") if fmt.split == "snake"
+             else tr("抽签分组", "groups drawn by lot")) + _defaults_note(fmt, ("groups", "split"))
+    return [
+        tr(f"赛制: 积分编排制, 分{''.join(fmt.groups)}组({split})各赛{fmt.group_rounds}轮, "
+           f"第{pf.round}轮各组前{pf.top}名同名次决赛({a}1对{b}1决定第1、2名, {a}2对{b}2决定第3、4名 …)",
+           f"format: Swiss in groups {', '.join(fmt.groups)} ({split}), {fmt.group_rounds} rounds each; "
+           f"in round {pf.round} the top {pf.top} of each group play placement finals "
+           f"({a}1 v {b}1 for places 1 and 2, {a}2 v {b}2 for places 3 and 4 …)"),
+        tr(f"同名次决赛以外的名次: 按组内名次交替排列{'、'.join(fmt.groups)}组",
+           f"places outside the placement finals: groups {', '.join(fmt.groups)} alternate by place in group")
+        + _default(pf, "below_rule"),
+    ]
+
+
+def _double_round_robin(fmt: DoubleRoundRobinFormat) -> list[str]:
+    seats = (tr("序号抽签", "seats drawn by lot") if fmt.seats == "lot"
+             else tr("序号按种子顺序", "seats in seeding order")) + _default(fmt, "seats")
+    return [tr(f"赛制: 双循环 (贝格尔编排表); 第一循环先列者执黑, 第二循环重复第一循环的对阵, 双方执黑执白互换; "
+               f"两个循环合计排名; {seats}",
+               "format: double round robin (Berger tables); in the first cycle the seat named first takes "
+               "Black, the second cycle repeats the pairs with colours swapped; one ranking over both cycles; "
+               f"{seats}")]
+
+
+def _knockout(fmt: KnockoutFormat) -> list[str]:
+    seeding = (tr("按种子顺序定种子", "seeded in seeding order") if fmt.seeding == "rank"
+               else tr("抽签定种子", "seeds drawn by lot")) + _default(fmt, "seeding")
+    who = tr(f"种子顺序前{fmt.players}名", f"the top {fmt.players} seeds") if fmt.players else tr(
+        "全部报名者", "every entrant")
+    return [tr(f"赛制: 淘汰赛, {who}, {seeding}; 人数不是2的幂时高位种子首轮轮空",
+               f"format: knockout, {who}, {seeding}; when the number is not a power of two the top "
+               "seeds have a first-round bye"), *_knockout_rules(fmt)]
+
+
+def _announced_later(fmt: AnnouncedLaterFormat) -> list[str]:
+    return [tr("赛制: ", "format: ") + fmt.note]
 
 
 def _round_robin(fmt: RoundRobinFormat) -> list[str]:
@@ -574,6 +589,9 @@ _BOARD_TIE: dict[str, Text] = {
 
 def _team_match(fmt: TeamMatchFormat) -> list[str]:
     system = (tr("单循环 (贝格尔编排表)", "single round robin (Berger tables)") if fmt.system == "round_robin"
+              else tr("双循环 (贝格尔编排表; 第二循环重复第一循环的对阵, 每台双方执黑执白互换)",
+                      "double round robin (Berger tables; the second cycle repeats the matches with colours "
+                      "swapped on every board)") if fmt.system == "double_round_robin"
               else tr(f"按场分积分编排 {fmt.rounds}轮, 不重复相遇", f"Swiss by match points, {fmt.rounds} rounds, no rematch"))
     mp, bp = fmt.match_points, fmt.board_points
     lines = [
@@ -585,7 +603,7 @@ def _team_match(fmt: TeamMatchFormat) -> list[str]:
            f"board points: win {bp.win:g}, draw {bp.draw:g}, loss {bp.loss:g}; an empty or forfeited board is lost")
         + _default(fmt, "board_points"),
     ]
-    use = tr("贝格尔表位置", "Berger positions") if fmt.system == "round_robin" else tr("第一轮排序", "round-1 seeding")
+    use = tr("贝格尔表位置", "Berger positions") if fmt.cycles else tr("第一轮排序", "round-1 seeding")
     lines.append(tr(f"队号 ({use}): " + ("按比赛种子抽签" if fmt.seating == "lot" else "按报名顺序"),
                     f"team numbers ({use}): " + ("drawn with the event's seed" if fmt.seating == "lot"
                                                  else "registered order"))
@@ -952,3 +970,16 @@ def _officials(reg: Regulation) -> list[str]:
         lines.append(tr("非裁判类争议: ", "Disputes not about refereeing: ") + a.non_referee_disputes
                      + _default(a, "non_referee_disputes"))
     return lines
+
+
+_FORMAT_LINES: dict[str, Callable[[Any, Regulation], list[str]]] = {
+    "online_ladder": _ladder,
+    "swiss": lambda fmt, _reg: _swiss(fmt),
+    "two_group_swiss": lambda fmt, _reg: _two_groups(fmt),
+    "round_robin": lambda fmt, _reg: _round_robin(fmt),
+    "double_round_robin": lambda fmt, _reg: _double_round_robin(fmt),
+    "knockout": lambda fmt, _reg: _knockout(fmt),
+    "announced_later": lambda fmt, _reg: _announced_later(fmt),
+    "team_match": lambda fmt, _reg: _team_match(fmt),
+}
+"""Each stage format's wording, by its ``kind`` (the seam: ``regulation/format_base.py``)."""

@@ -53,9 +53,10 @@ def group_rounds(size: int) -> int:
 
 
 def pair_group_round(seats: Sequence[str], group_round: int, round_no: int, *, bye_points: int = 0,
-                     group: str = "") -> RoundPairing:
+                     group: str = "", second_cycle: bool = False) -> RoundPairing:
     """Round ``group_round`` of the Berger table for ``seats`` (seat k = ``seats[k-1]``),
-    stored as event round ``round_no``; the seat the table names first plays Black."""
+    stored as event round ``round_no``; the seat the table names first plays Black, or White in
+    the second cycle of a double round robin (第二循环双方执黑执白互换)."""
     table = berger_rounds(len(seats))
     if not 1 <= group_round <= len(table):
         raise PairingError(tr(f"{group}组共{len(table)}轮, 没有第{group_round}轮",
@@ -67,6 +68,12 @@ def pair_group_round(seats: Sequence[str], group_round: int, round_no: int, *, b
             reasons=(tr(f"贝格尔表第{group_round}轮: {p.black}号对{p.white}号",
                         f"Berger table round {group_round}: seat {p.black} v seat {p.white}"),),
             colour_reason=tr(f"{p.black}号执黑 (贝格尔表先列者)", f"seat {p.black} takes Black (named first)"),
+        ) if not second_cycle else BoardPairing(
+            board=k, black=seats[p.white - 1], white=seats[p.black - 1], black_score=0, white_score=0,
+            reasons=(tr(f"第二循环, 贝格尔表第{group_round}轮: {p.black}号对{p.white}号",
+                        f"second cycle, Berger table round {group_round}: seat {p.black} v seat {p.white}"),),
+            colour_reason=tr(f"{p.white}号执黑 (第二循环执黑执白互换)",
+                             f"seat {p.white} takes Black (colours swapped in the second cycle)"),
         )
         for k, p in enumerate(row.pairs, start=1)
     )

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
 from yisai.i18n import Text
+from yisai.regulation.format_base import as_kind
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import LadderFormat, Period, Stage
 
@@ -29,8 +30,9 @@ class Window:
 
 def ladder_stage(regulation: Regulation) -> tuple[Stage, LadderFormat]:
     for stage in regulation.stages:
-        if isinstance(stage.format, LadderFormat):
-            return stage, stage.format
+        ladder = as_kind(stage.format, LadderFormat)
+        if ladder is not None:
+            return stage, ladder
     raise NoLadder("规程中没有网络海选赛 (online_ladder)")
 
 

@@ -9,20 +9,16 @@ from __future__ import annotations
 from datetime import date
 
 from yisai.i18n import Text
-from yisai.regulation.bracket_checks import check_brackets
+from yisai.regulation.bracket_checks import check_mini_league
 from yisai.regulation.findings import Finding, Path, allowed_values
+from yisai.regulation.findings import useless as _useless
+from yisai.regulation.format_base import as_kind
 from yisai.regulation.prize_checks import check_pool
 from yisai.regulation.prizes import PrizeList
 from yisai.regulation.promotions import PromotionRule
 from yisai.regulation.rules import Criterion, PairingRules, RankingRules, Scoring, TimeControl
 from yisai.regulation.schema import Regulation
-from yisai.regulation.stages import (
-    AnnouncedLaterFormat,
-    LadderFormat,
-    Stage,
-    SwissFormat,
-    TwoGroupSwissFormat,
-)
+from yisai.regulation.stages import LadderFormat, Stage
 from yisai.regulation.team_checks import check_teams
 
 
@@ -36,11 +32,22 @@ def check(reg: Regulation) -> list[Finding]:
     out += _numbers(reg)
     out += _avoidance(reg)
     out += _timetables(reg)
-    out += check_brackets(reg)
+    out += _formats(reg)
+    out += check_mini_league(reg)
     out += _promotions(reg)
     out += _no_effect(reg)
     out += check_teams(reg)
     out += check_pool(reg)
+    return out
+
+
+def _formats(reg: Regulation) -> list[Finding]:
+    """Each stage format checks its own settings (``StageFormat.findings``)."""
+    out: list[Finding] = []
+    for i, s in enumerate(reg.stages):
+        out += s.format.findings(("stages", i, "format"))
+        for did, f in s.formats_by_division.items():
+            out += f.findings(("stages", i, "formats_by_division", did))
     return out
 
 
@@ -85,14 +92,12 @@ def _max_rounds(s: Stage) -> int | None:
     """The most rounds any division plays in a stage (None: not fixed by the regulation)."""
     counts: list[int] = []
     for fmt in [s.format, *s.formats_by_division.values()]:
-        if isinstance(fmt, SwissFormat):
-            if fmt.rounds is None or fmt.rounds_provisional:
-                return None
-            counts.append(fmt.rounds)
-        elif isinstance(fmt, TwoGroupSwissFormat):
-            counts.append(fmt.placement_final.round)
-        elif not isinstance(fmt, (LadderFormat, AnnouncedLaterFormat)):
-            return None  # round robin / knockout: the count follows the field
+        if not fmt.plays_rounds:
+            continue
+        last = fmt.last_round()
+        if last is None:
+            return None  # rounds by entries, or the count follows the field (round robin, knockout)
+        counts.append(last)
     return max(counts) if counts else None
 
 
@@ -124,11 +129,6 @@ def _avoidance(reg: Regulation) -> list[Finding]:
                                Text("删去 avoid_same, 或按单位回避: \"province\" | \"city\" | \"club\"",
                                     "remove avoid_same, or avoid by unit: \"province\" | \"city\" | \"club\"")))
     return out
-
-
-def _useless(path: Path, zh: str, en: str, fix_zh: str, fix_en: str) -> Finding:
-    return Finding(path, Text(f"{zh}: 这项设置不起作用", f"{en}: this setting has no effect"),
-                   Text(fix_zh, fix_en))
 
 
 def _no_effect(reg: Regulation) -> list[Finding]:
@@ -181,21 +181,7 @@ def _no_effect(reg: Regulation) -> list[Finding]:
                             "删去 cycle_result, 或 superko = \"simple_ko\"",
                             "remove cycle_result, or set superko = \"simple_ko\""))
     for i, s in enumerate(reg.stages):
-        formats = [(("stages", i, "format"), s.format)] + [
-            (("stages", i, "formats_by_division", did), f) for did, f in s.formats_by_division.items()]
-        for path, fmt in formats:
-            if isinstance(fmt, SwissFormat) and fmt.rounds_provisional and fmt.rounds is None:
-                out.append(_useless((*path, "rounds_provisional"), "没有写轮数 (rounds), 无所谓暂定",
-                                    "no rounds are given, so nothing is provisional",
-                                    "写 rounds = 暂定轮数, 或删去 rounds_provisional",
-                                    "set rounds to the provisional count, or remove rounds_provisional"))
-            if isinstance(fmt, LadderFormat) and "confirm_reminder_days" in fmt.model_fields_set \
-                    and fmt.confirm_within_working_days is None:
-                out.append(_useless((*path, "confirm_reminder_days"), "没有确认期限 (confirm_within_working_days), 无从提醒",
-                                    "no confirmation deadline (confirm_within_working_days) to remind of",
-                                    "写 confirm_within_working_days 或删去 confirm_reminder_days",
-                                    "set confirm_within_working_days or remove confirm_reminder_days"))
-        if s.disconnection is not None and not any(isinstance(f, LadderFormat) for _, f in formats):
+        if s.disconnection is not None and not any(f.online for f in (s.format, *s.formats_by_division.values())):
             out.append(_useless(("stages", i, "disconnection"), "断线与逃跑规定只用于线上对局 (online_ladder), 本阶段没有线上对局",
                                 "disconnection rules apply to online games (online_ladder); this stage has none",
                                 "删去 disconnection", "remove disconnection"))
@@ -250,14 +236,13 @@ def _promotions(reg: Regulation) -> list[Finding]:
             continue
         stages = [s for s in reg.stages if rule.division in s.divisions]
         fmts = [s.format_for(rule.division) for s in stages]
-        if fmts and all(isinstance(f, LadderFormat | AnnouncedLaterFormat) for f in fmts):
+        if fmts and not any(f.plays_rounds for f in fmts):
             out.append(Finding((*path, "division"),
                                Text(f"组别 {rule.division} 没有按轮次下的比赛 (线上积分赛或赛制另行通知), "
                                     "按胜局数升段无从计算",
                                     f"division {rule.division} plays no rounds (online ladder or format "
                                     "announced later): promotion by wins cannot be computed")))
-        fixed = {f.rounds for f in fmts if isinstance(f, SwissFormat) and f.rounds is not None
-                 and not f.rounds_provisional}
+        fixed = {n for n in (f.fixed_rounds() for f in fmts) if n is not None}
         if rule.rounds is not None and fixed and rule.rounds not in fixed:
             out.append(Finding((*path, "rounds"),
                                Text(f"规则写{rule.rounds}局, 但该组别比赛共{min(fixed)}轮",
@@ -294,31 +279,6 @@ def _numbers(reg: Regulation) -> list[Finding]:
     for i, s in enumerate(reg.stages):
         if s.time_control is not None:
             out += _time_control(("stages", i, "time_control"), s.time_control)
-        formats = [(("stages", i, "format"), s.format)] + [
-            (("stages", i, "formats_by_division", did), f) for did, f in s.formats_by_division.items()
-        ]
-        for path, fmt in formats:
-            if isinstance(fmt, LadderFormat):
-                if fmt.loss >= fmt.win:
-                    out.append(Finding((*path, "loss"),
-                                       Text(f"负局得分 {fmt.loss} 不低于胜局得分 {fmt.win}",
-                                            f"a loss scores {fmt.loss}, no less than the {fmt.win} for a win"),
-                                       Text("须 win > loss", "must be win > loss")))
-                if fmt.escape > fmt.loss:
-                    out.append(Finding((*path, "escape"),
-                                       Text(f"逃跑方得分 {fmt.escape} 高于负局得分 {fmt.loss}",
-                                            f"escaping a game scores {fmt.escape}, more than the {fmt.loss} "
-                                            "for a loss"),
-                                       Text("须 escape ≤ loss", "must be escape ≤ loss")))
-            elif isinstance(fmt, TwoGroupSwissFormat):
-                final = fmt.placement_final.round
-                if final != fmt.group_rounds + 1:
-                    out.append(Finding((*path, "placement_final", "round"),
-                                       Text(f"同名次决赛为第{final}轮, 但分组赛共{fmt.group_rounds}轮",
-                                            f"the placement final is round {final}, but the groups play "
-                                            f"{fmt.group_rounds} rounds"),
-                                       Text(f"应为第{fmt.group_rounds + 1}轮",
-                                            f"should be round {fmt.group_rounds + 1}")))
     t = reg.teams
     if t is not None:
         tp: Path = ("teams",)
@@ -594,8 +554,7 @@ def _stages(reg: Regulation) -> list[Finding]:
         if s.end and s.periods and s.periods[-1].end > s.end:
             out.append(Finding(("stages", i, "periods", len(s.periods) - 1, "end"),
                                Text("最后一期晚于阶段结束日期", "the last period ends after the stage")))
-        fmt = s.format
-        if isinstance(fmt, LadderFormat) and not s.periods:
+        if s.format.online and not s.periods:
             out.append(Finding(("stages", i, "periods"), Text("线上积分晋级赛须列出各期日期",
                                                               "an online ladder stage must list each period's dates")))
     return out
@@ -633,8 +592,8 @@ def _references(reg: Regulation) -> list[Finding]:
             need_division(("stages", i, "formats_by_division", did), did)
         for did in s.platforms:
             need_division(("stages", i, "platforms", did), did)
-        fmt = s.format
-        if isinstance(fmt, LadderFormat):
+        fmt = as_kind(s.format, LadderFormat)
+        if fmt is not None:
             for pool, members in fmt.pools.items():
                 for k, did in enumerate(members):
                     need_division(("stages", i, "format", "pools", pool, k), did)

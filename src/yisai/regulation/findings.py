@@ -27,3 +27,9 @@ class Finding:
 def allowed_values(values: str) -> Text:
     """'允许: …' — the values a field may take, in both languages."""
     return Text(f"允许: {values}", f"allowed: {values}")
+
+
+def useless(path: Path, zh: str, en: str, fix_zh: str, fix_en: str) -> Finding:
+    """A setting that would change nothing, refused with the reason and what to write instead."""
+    return Finding(path, Text(f"{zh}: 这项设置不起作用", f"{en}: this setting has no effect"),
+                   Text(fix_zh, fix_en))

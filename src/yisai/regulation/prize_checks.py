@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from yisai.i18n import Text
 from yisai.regulation.findings import Finding
+from yisai.regulation.format_base import as_kind
 from yisai.regulation.prizes import PrizeList
 from yisai.regulation.schema import Regulation
 from yisai.regulation.team_match import TeamMatchFormat
@@ -37,8 +38,8 @@ def maximum_payable(reg: Regulation) -> list[tuple[str, int]]:
     seen: set[str] = set()
     for stage in reg.stages:
         for did in stage.divisions:
-            fmt = stage.format_for(did)
-            if not isinstance(fmt, TeamMatchFormat):
+            fmt = as_kind(stage.format_for(did), TeamMatchFormat)
+            if fmt is None:
                 continue
             for bp in fmt.board_prizes:
                 if bp.amount and bp.id not in seen:

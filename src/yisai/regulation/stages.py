@@ -4,14 +4,19 @@ round robin in groups (optionally followed by a knockout), knockout."""
 from __future__ import annotations
 
 from datetime import date, datetime, time
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
+from yisai.i18n import Text
 from yisai.regulation.criteria import PlaceCriterion
+from yisai.regulation.findings import Finding, Path, useless
+from yisai.regulation.format_base import BothLoseRule, DrawRule, KnockoutRules, StageFormat
 from yisai.regulation.messages import BadValue
 from yisai.regulation.rules import DisconnectionRules, Strict, TimeControl
 from yisai.regulation.team_match import TeamMatchFormat
+
+__all__ = ["BothLoseRule", "DrawRule", "KnockoutRules", "StageFormat"]  # re-exported: where they were
 
 
 class Period(Strict):
@@ -27,10 +32,12 @@ def _wins_only() -> list[Literal["wins"]]:
     return ["wins"]
 
 
-class LadderFormat(Strict):
+class LadderFormat(StageFormat):
     """积分晋级制: random matching, +win/−loss, escape penalised; top N per period qualify."""
 
     kind: Literal["online_ladder"]
+    plays_rounds: ClassVar[bool] = False
+    online: ClassVar[bool] = True
     matching: Literal["random"] = "random"
     win: int = Field(2, ge=1, le=100)
     loss: int = Field(-2, ge=-100, le=100)
@@ -60,13 +67,48 @@ class LadderFormat(Strict):
     play_hours: str = Field("全天任意时段", description="比赛时段")
     qualifies_for: str | None = Field(None, description="晋级到的阶段 id")
 
+    def findings(self, path: Path) -> list[Finding]:
+        out: list[Finding] = []
+        if self.loss >= self.win:
+            out.append(Finding((*path, "loss"),
+                               Text(f"负局得分 {self.loss} 不低于胜局得分 {self.win}",
+                                    f"a loss scores {self.loss}, no less than the {self.win} for a win"),
+                               Text("须 win > loss", "must be win > loss")))
+        if self.escape > self.loss:
+            out.append(Finding((*path, "escape"),
+                               Text(f"逃跑方得分 {self.escape} 高于负局得分 {self.loss}",
+                                    f"escaping a game scores {self.escape}, more than the {self.loss} "
+                                    "for a loss"),
+                               Text("须 escape ≤ loss", "must be escape ≤ loss")))
+        if "confirm_reminder_days" in self.model_fields_set and self.confirm_within_working_days is None:
+            out.append(useless((*path, "confirm_reminder_days"), "没有确认期限 (confirm_within_working_days), 无从提醒",
+                               "no confirmation deadline (confirm_within_working_days) to remind of",
+                               "写 confirm_within_working_days 或删去 confirm_reminder_days",
+                               "set confirm_within_working_days or remove confirm_reminder_days"))
+        return out
 
-class SwissFormat(Strict):
+
+class SwissFormat(StageFormat):
     """积分编排制 with a fixed number of rounds, or rounds decided by entries."""
 
     kind: Literal["swiss"]
+    swiss_rules: ClassVar[bool] = True
     rounds: int | None = Field(None, ge=1, le=30, description="轮数; 不填表示视报名情况而定")
     rounds_provisional: bool = Field(False, description="暂定轮数, 具体视报名人数确定")
+
+    def fixed_rounds(self) -> int | None:
+        return None if self.rounds_provisional else self.rounds
+
+    def rounds_by_entries(self) -> bool:
+        return self.rounds is None
+
+    def findings(self, path: Path) -> list[Finding]:
+        if self.rounds_provisional and self.rounds is None:
+            return [useless((*path, "rounds_provisional"), "没有写轮数 (rounds), 无所谓暂定",
+                            "no rounds are given, so nothing is provisional",
+                            "写 rounds = 暂定轮数, 或删去 rounds_provisional",
+                            "set rounds to the provisional count, or remove rounds_provisional")]
+        return []
 
 
 class PlacementFinal(Strict):
@@ -80,39 +122,31 @@ class PlacementFinal(Strict):
     )
 
 
-class TwoGroupSwissFormat(Strict):
+class TwoGroupSwissFormat(StageFormat):
     """分AB组积分编排, then a same-place final."""
 
     kind: Literal["two_group_swiss"]
+    swiss_rules: ClassVar[bool] = True
     groups: list[str] = Field(default_factory=lambda: ["A", "B"], min_length=2, max_length=2)
     split: Literal["snake", "lot"] = Field("snake", description="分组: snake 按段位/等级分蛇形; lot 抽签")
     group_rounds: int = Field(ge=1, le=30)
     placement_final: PlacementFinal
 
+    def last_round(self) -> int | None:
+        return self.placement_final.round
 
-DrawRule = Literal["replay", "black_wins", "white_wins", "higher_seed"]
-BothLoseRule = Literal["replay", "higher_seed", "both_out"]
+    def swiss_group_rounds(self) -> int | None:
+        return self.group_rounds
 
-
-class KnockoutRules(Strict):
-    """淘汰赛 settings shared by a stand-alone knockout and the knockout after groups.
-
-    A game must send exactly one player on. With komi 7.5 there is no jigo, but a drawn result
-    (integer komi, referee's decision) and 双方弃权/双方判负 can still be entered: what happens
-    then is stated here, never guessed.
-    """
-
-    third_place: bool = Field(False, description="季军赛: 半决赛负者争第3、4名 (否则并列第3名)")
-    on_draw: DrawRule = Field(
-        "replay",
-        description="和棋 (无胜负) 时: replay 重赛 (重赛结果作为本局成绩的更正录入); black_wins 和棋黑胜; "
-        "white_wins 和棋白胜; higher_seed 种子序号靠前者晋级",
-    )
-    on_both_lose: BothLoseRule = Field(
-        "both_out",
-        description="双方弃权/双方判负时: both_out 两人都淘汰, 下一轮对手轮空晋级; "
-        "higher_seed 种子序号靠前者晋级; replay 重赛",
-    )
+    def findings(self, path: Path) -> list[Finding]:
+        final = self.placement_final.round
+        if final == self.group_rounds + 1:
+            return []
+        return [Finding((*path, "placement_final", "round"),
+                        Text(f"同名次决赛为第{final}轮, 但分组赛共{self.group_rounds}轮",
+                             f"the placement final is round {final}, but the groups play "
+                             f"{self.group_rounds} rounds"),
+                        Text(f"应为第{self.group_rounds + 1}轮", f"should be round {self.group_rounds + 1}"))]
 
 
 class PlacesBelow(Strict):
@@ -148,11 +182,13 @@ class GroupKnockout(KnockoutRules):
     )
 
 
-class RoundRobinFormat(Strict):
+class RoundRobinFormat(StageFormat):
     """循环赛: groups by snake seeding (or lot), each a Berger-table round robin, optionally
     followed by a knockout of the groups' top places (淘汰赛, in the rounds after the groups)."""
 
     kind: Literal["round_robin"]
+    crosstables: ClassVar[bool] = True
+    round_robin_groups: ClassVar[bool] = True
     groups: list[Annotated[str, Field(pattern=r"^[A-Z]$")]] = Field(
         default_factory=lambda: ["A"], min_length=1, max_length=26,
         description="组名, 如 [\"A\", \"B\", \"C\", \"D\"]; 一组即单循环",
@@ -163,28 +199,125 @@ class RoundRobinFormat(Strict):
     )
     knockout: GroupKnockout | None = Field(None, description="小组赛后的淘汰赛")
 
+    def bracket_rules(self) -> KnockoutRules | None:
+        return self.knockout
 
-class KnockoutFormat(KnockoutRules):
+
+    def findings(self, path: Path) -> list[Finding]:
+        out: list[Finding] = []
+        groups = self.groups
+        dupes = sorted({g for g in groups if groups.count(g) > 1})
+        if dupes:
+            out.append(Finding((*path, "groups"), Text(f"组名重复: {', '.join(dupes)}", f"group names repeat: {', '.join(dupes)}")))
+        ko = self.knockout
+        if ko is None:
+            if len(groups) > 1:
+                out.append(Finding((*path, "groups"),
+                                   Text(f"分{len(groups)}组循环但没有淘汰赛, 各组名次无法合成总名次",
+                                        f"{len(groups)} round-robin groups and no knockout: the groups' places "
+                                        "cannot make one final order"),
+                                   Text("加 [stages.format.knockout], 或只设一组", "add [stages.format.knockout], or use one group")))
+            return out
+        kp: Path = (*path, "knockout")
+        total = len(groups) * ko.qualifiers_per_group
+        if total < 2:
+            out.append(Finding((*kp, "qualifiers_per_group"),
+                               Text("淘汰赛至少需要2人出线", "a knockout needs at least 2 qualifiers"),
+                               Text("一组时 qualifiers_per_group ≥ 2", "with one group, qualifiers_per_group ≥ 2")))
+        if ko.bracket == "cross":
+            if ko.qualifiers_per_group != 2:
+                out.append(Finding((*kp, "qualifiers_per_group"),
+                                   Text(f"交叉对阵 (cross) 须每组2人出线, 实为{ko.qualifiers_per_group}人",
+                                        f"a crossed bracket takes 2 from each group, not {ko.qualifiers_per_group}"),
+                                   Text("改为 2, 或 bracket = \"seeded\"", "make it 2, or bracket = \"seeded\"")))
+            n = len(groups)
+            if n < 2 or n & (n - 1):
+                out.append(Finding((*kp, "bracket"),
+                                   Text(f"交叉对阵须有2、4、8…个小组, 本阶段{n}组",
+                                        f"a crossed bracket needs 2, 4, 8 … groups, this stage has {n}"),
+                                   Text("改为 bracket = \"seeded\"", "use bracket = \"seeded\"")))
+        out += _places_below(kp, ko.places_below)
+        if ko.third_place and 0 < total <= 2:
+            out.append(Finding((*kp, "third_place"),
+                               Text(f"只有{total}人出线, 没有半决赛, 季军赛无从进行",
+                                    f"only {total} qualify: there are no semi-finals, so no third-place match"),
+                               Text("删去 third_place", "drop third_place")))
+        return out
+
+
+class DoubleRoundRobinFormat(StageFormat):
+    """双循环: every entrant meets every other twice on one Berger table; the second cycle repeats
+    the first cycle's pairs with colours swapped on every board (上半程编号在前者执黑, 下半程编号在前者
+    执白), and one table ranks both cycles."""
+
+    kind: Literal["double_round_robin"]
+    round_robin_groups: ClassVar[bool] = True
+    seats: Literal["lot", "seeding"] = Field(
+        "lot", description="序号 (贝格尔表位置): lot 抽签; seeding 按种子顺序 (1号种子为1号)"
+    )
+    second_cycle: Literal["colours_swapped"] = Field(
+        "colours_swapped",
+        description="第二循环: colours_swapped 重复第一循环的对阵, 每台双方执黑执白互换 "
+        "(第一循环贝格尔表先列者执黑, 第二循环先列者执白)",
+    )
+
+
+class KnockoutFormat(KnockoutRules, StageFormat):
     """淘汰赛 on its own: the division's entrants (or its top ``players`` seeds) in a seeded
     bracket; byes go to the top seeds when the number is not a power of two."""
 
     kind: Literal["knockout"]
+    crosstables: ClassVar[bool] = True
     seeding: Literal["rank", "lot"] = Field(
         "rank", description="种子: rank 按 [pairing].round1_seeding (段位、等级分、抽签); lot 全部抽签"
     )
     players: int | None = Field(None, ge=2, le=1024, description="只取种子顺序前N名; 不填为全部报名者")
 
+    def bracket_rules(self) -> KnockoutRules | None:
+        return self
 
-class AnnouncedLaterFormat(Strict):
+    def findings(self, path: Path) -> list[Finding]:
+        if self.players is not None and self.players < 4 and self.third_place:
+            return [Finding((*path, "third_place"),
+                            Text(f"只有{self.players}人, 没有半决赛, 季军赛无从进行",
+                                 f"with {self.players} players there are no semi-finals: a third-place "
+                                 "match cannot be played"),
+                            Text("删去 third_place 或增加人数", "drop third_place or take more players"))]
+        return []
+
+
+class AnnouncedLaterFormat(StageFormat):
     """组织形式另行通知: the regulation defers the format to a supplementary notice."""
 
     kind: Literal["announced_later"]
+    plays_rounds: ClassVar[bool] = False
     note: str = "组织形式另行通知"
 
 
+def _places_below(kp: Path, rules: list[PlacesBelow]) -> list[Finding]:
+    """Each range must be a range, and no place may be ordered by two rules."""
+    out: list[Finding] = []
+    taken: list[tuple[int, float, int]] = []
+    for j, r in enumerate(rules):
+        top = float("inf") if r.place_to is None else r.place_to
+        if r.place_to is not None and r.place_to < r.place_from:
+            out.append(Finding((*kp, "places_below", j, "to"),
+                               Text(f"第{r.place_from}名到第{r.place_to}名: 止于起点之前",
+                                    f"places {r.place_from} to {r.place_to}: the range ends before it starts"),
+                               Text(f"to ≥ {r.place_from}, 或不写 (到最后)", f"to ≥ {r.place_from}, or none (to the end)")))
+            continue
+        for lo, hi, k in taken:
+            if r.place_from <= hi and lo <= top:
+                out.append(Finding((*kp, "places_below", j, "from"),
+                                   Text(f"名次范围与第{k + 1}条重叠", f"the places overlap rule {k + 1}'s"),
+                                   Text("每个名次只由一条规则排定", "order each place by one rule only")))
+        taken.append((r.place_from, top, j))
+    return out
+
+
 Format = Annotated[
-    LadderFormat | SwissFormat | TwoGroupSwissFormat | RoundRobinFormat | KnockoutFormat
-    | AnnouncedLaterFormat | TeamMatchFormat,
+    LadderFormat | SwissFormat | TwoGroupSwissFormat | RoundRobinFormat | DoubleRoundRobinFormat
+    | KnockoutFormat | AnnouncedLaterFormat | TeamMatchFormat,
     Field(discriminator="kind"),
 ]
 
@@ -235,5 +368,6 @@ class Stage(Strict):
     )
 
     def format_for(self, division: str) -> (LadderFormat | SwissFormat | TwoGroupSwissFormat | RoundRobinFormat
-                                            | KnockoutFormat | AnnouncedLaterFormat | TeamMatchFormat):
+                                            | DoubleRoundRobinFormat | KnockoutFormat | AnnouncedLaterFormat
+                                            | TeamMatchFormat):
         return self.formats_by_division.get(division, self.format)

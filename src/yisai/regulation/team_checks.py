@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from yisai.i18n import Text
 from yisai.regulation.findings import Finding
+from yisai.regulation.format_base import as_kind
 from yisai.regulation.team_match import TeamMatchFormat
 from yisai.regulation.teams import MATCH_TIE_BREAKS, PLACE_TIE_BREAKS
 
@@ -23,11 +24,13 @@ def team_match_stages(reg: Regulation) -> list[tuple[tuple[str | int, ...], str,
     """(path, stage id, format) of every team-match format in the regulation."""
     out: list[tuple[tuple[str | int, ...], str, TeamMatchFormat]] = []
     for i, s in enumerate(reg.stages):
-        if isinstance(s.format, TeamMatchFormat):
-            out.append((("stages", i, "format"), s.id, s.format))
+        team = as_kind(s.format, TeamMatchFormat)
+        if team is not None:
+            out.append((("stages", i, "format"), s.id, team))
         for did, f in s.formats_by_division.items():
-            if isinstance(f, TeamMatchFormat):
-                out.append((("stages", i, "formats_by_division", did), s.id, f))
+            team = as_kind(f, TeamMatchFormat)
+            if team is not None:
+                out.append((("stages", i, "formats_by_division", did), s.id, team))
     return out
 
 

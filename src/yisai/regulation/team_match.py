@@ -8,10 +8,11 @@ points) and the match result gives 场分 (match points). The ranking it feeds i
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
+from yisai.regulation.format_base import StageFormat
 from yisai.regulation.rules import Strict
 
 MAX_BOARDS = 20
@@ -64,15 +65,17 @@ class BoardPrize(Strict):
     gift: str | None = Field(None, description="奖品, 如 奖杯")
 
 
-class TeamMatchFormat(Strict):
+class TeamMatchFormat(StageFormat):
     """团体赛 (team against team on ``boards`` boards)."""
 
     kind: Literal["team_match"]
-    system: Literal["swiss", "round_robin"] = Field(
-        description="swiss 按场分积分编排 (不重复相遇); round_robin 单循环 (贝格尔编排)"
+    swiss_rules: ClassVar[bool] = True
+    system: Literal["swiss", "round_robin", "double_round_robin"] = Field(
+        description="swiss 按场分积分编排 (不重复相遇); round_robin 单循环 (贝格尔编排); double_round_robin 双循环 "
+        "(第二循环重复第一循环的对阵, 每台双方执黑执白互换)"
     )
     rounds: int | None = Field(
-        None, ge=1, le=30, description="轮数; swiss 必填; round_robin 由队数决定 (填写则须相符)"
+        None, ge=1, le=60, description="轮数; swiss 必填; round_robin/double_round_robin 由队数决定 (填写则须相符)"
     )
     boards: int = Field(ge=1, le=MAX_BOARDS, description="每场台数, 如 3")
     seating: Literal["lot", "registered_order"] = Field(
@@ -101,3 +104,8 @@ class TeamMatchFormat(Strict):
         "match_win_all_boards", description="队数为单数时轮空的队: 记胜一场, 各台均记胜局的局分"
     )
     board_prizes: list[BoardPrize] = Field(default_factory=list, description="台次奖, 如 最佳主将")
+
+    @property
+    def cycles(self) -> int:
+        """Berger cycles a round-robin system plays (双循环: 2); 0 for Swiss."""
+        return {"swiss": 0, "round_robin": 1, "double_round_robin": 2}[self.system]

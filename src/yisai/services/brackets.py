@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from yisai.i18n import Text, tr
 from yisai.record.groups import KNOCKOUT_GROUP
 from yisai.regulation.stages import (
+    DoubleRoundRobinFormat,
     GroupKnockout,
     KnockoutFormat,
     KnockoutRules,
@@ -149,6 +150,40 @@ def pair_round_robin(work: Work, event: EventRecord, division: str, stage: Stage
                                 last_round=last_group_round + _bracket_rounds(work, event, division, stage))
 
 
+def stored_cycle_seats(work: Work, event: EventRecord, division: str, stage: Stage) -> list[str]:
+    """A double round robin's Berger seats (seat 1 first), as drawn in round 1."""
+    return next((list(r.info["seats"]) for r in work.repo.list_rounds(event.id, division, stage=stage.id, number=1)
+                 if r.info.get("seats")), [])
+
+
+def pair_double_round_robin(work: Work, event: EventRecord, division: str, stage: Stage,
+                            fmt: DoubleRoundRobinFormat, round_no: int, entrants: list[Entrant], reg: Regulation,
+                            controls: Controls | None, absent: Sequence[str]) -> Paired:
+    """Round ``round_no`` of a double round robin: Berger round r in the first cycle (rounds
+    1..n), the same pairs with colours swapped in the second (rounds n+1..2n)."""
+    from yisai.pairing.round_robin import group_rounds, pair_group_round, snake_groups
+    from yisai.pairing.round_robin import group_seats as draw_seats
+
+    _refuse_controls(stage, controls, absent)
+    out = Paired()
+    if round_no == 1:
+        (field,) = snake_groups(entrants, 1, rules=reg.pairing_for(division), seed=event.seed)
+        seats = draw_seats(field, fmt.seats, event.seed, "")
+        out.info[""] = {"seats": seats}
+    else:
+        seats = stored_cycle_seats(work, event, division, stage)
+        if not seats:
+            raise Refused(Text("找不到第1轮的贝格尔表序号", "the Berger seats of round 1 are not found"),
+                          code="groups_not_found", params={"stage": stage.id})
+    n = group_rounds(len(seats))
+    if round_no > 2 * n:
+        raise _no_round(stage, 2 * n, round_no)
+    second = round_no > n
+    out.parts.append(("", pair_group_round(seats, round_no - n if second else round_no, round_no,
+                                           bye_points=reg.scoring_for(division).bye, second_cycle=second)))
+    return out
+
+
 def pair_knockout(work: Work, event: EventRecord, division: str, stage: Stage, fmt: KnockoutFormat,
                   round_no: int, entrants: list[Entrant], reg: Regulation, controls: Controls | None,
                   absent: Sequence[str]) -> Paired:
@@ -220,22 +255,15 @@ def _later_bracket_round(work: Work, event: EventRecord, division: str, stage: S
 # ------------------------------------------------------------------ final places
 
 
-def bracket_final_order(work: Work, event: EventRecord, division: str, stage: Stage,
-                        round_: int | None) -> list[tuple[int, str, str]] | None:
+def bracket_final_order(work: Work, event: EventRecord, division: str, stage: Stage, round_: int | None,
+                        rules: KnockoutRules, groups: GroupKnockout | None) -> list[tuple[int, str, str]] | None:
     """(place, player, reason) once the bracket is decided: the bracket's places, then (after
     groups) the players who did not qualify by their place in the group, equal group places
-    sharing a place. None before the final and third-place match have results."""
+    sharing a place. None before the final and third-place match have results. ``groups``: the
+    knockout after round-robin groups (None: a knockout of the entrants or top seeds)."""
     from yisai.pairing import PairingError
     from yisai.pairing.knockout import knockout_places
 
-    fmt = stage.format_for(division)
-    rules: KnockoutRules
-    if isinstance(fmt, RoundRobinFormat) and fmt.knockout is not None:
-        rules = fmt.knockout
-    elif isinstance(fmt, KnockoutFormat):
-        rules = fmt
-    else:
-        return None
     rounds = knockout_rounds(work, event, division, stage)
     numbers = work.repo.round_numbers(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP)
     if not rounds or (round_ is not None and round_ < max(numbers)):
@@ -247,23 +275,22 @@ def bracket_final_order(work: Work, event: EventRecord, division: str, stage: St
         return None
     if 2 ** len(rounds) != 2 * len(rounds[0].pairs):
         return None  # the bracket has more rounds to play
-    if isinstance(fmt, RoundRobinFormat):
-        assert fmt.knockout is not None
+    if groups is not None:  # the players the groups did not send on, by their place in the group
+        q = groups.qualifiers_per_group
         seats = group_seats(work, event, division, stage)
         last = group_stage_rounds(seats)
         orders = [current_order(work, event, division, stage, s, last) for s in seats.values()]
         place = len(seed_of) + 1
-        q = fmt.knockout.qualifiers_per_group
         for k in range(q, max((len(o) for o in orders), default=0)):
             tier = [o[k] for o in orders if k < len(o)]
             places += [(place, pid, tr(f"小组第{k + 1}名 (并列第{place}名)",
                                        f"place {k + 1} in the group (place {place}=)")) for pid in tier]
             place += len(tier)
-        if fmt.knockout.places_below:
+        if groups.places_below:
             from yisai.standings.placement import order_places_below
 
-            values = _group_values(work, event, division, stage, orders, last, fmt.knockout)
-            places = order_places_below(places, fmt.knockout.places_below, values)
+            values = _group_values(work, event, division, stage, orders, last, groups)
+            places = order_places_below(places, groups.places_below, values)
     else:  # a knockout of the top seeds only: the others share the place after the bracket
         from yisai.services.event_data import approved_players
 

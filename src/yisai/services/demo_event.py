@@ -22,15 +22,7 @@ from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.registry.team import Team
 from yisai.regulation import Regulation
-from yisai.regulation.stages import (
-    AnnouncedLaterFormat,
-    KnockoutFormat,
-    LadderFormat,
-    RoundRobinFormat,
-    Stage,
-    SwissFormat,
-    TwoGroupSwissFormat,
-)
+from yisai.regulation.stages import Stage
 from yisai.services.approvals import approve_entry, reject_entry
 from yisai.services.context import Context, Refused, Work
 from yisai.services.entries import register_player
@@ -41,6 +33,7 @@ from yisai.services.paired import PairedRound
 from yisai.services.results import load_event_results
 from yisai.services.round_results import record_result
 from yisai.services.rounds import pair, round_view, set_round_count
+from yisai.services.stage_play import play_of
 from yisai.services.teams import add_team
 from yisai.vocabulary.rank import Rank
 
@@ -273,10 +266,7 @@ def least_field(reg: Regulation, division: str) -> int:
     need = 0
     for stage in pairable_stages(reg, division):
         fmt = stage.format_for(division)
-        if isinstance(fmt, SwissFormat) and fmt.rounds is not None:
-            need = max(need, 2 * fmt.rounds)
-        elif isinstance(fmt, TwoGroupSwissFormat):
-            need = max(need, 4 * fmt.group_rounds)
+        need = max(need, play_of(fmt).least_field(fmt))
     return need
 
 
@@ -287,7 +277,7 @@ def _playable(reg: Regulation, division: str) -> bool:
 def pairable_stages(reg: Regulation, division: str) -> list[Stage]:
     """The division's stages played in rounds over the board, in the file's order."""
     return [s for s in reg.stages if division in s.divisions
-            and not isinstance(s.format_for(division), LadderFormat | AnnouncedLaterFormat)]
+            and s.format_for(division).plays_rounds]
 
 
 @dataclass(frozen=True)
@@ -388,25 +378,7 @@ def rounds_for(reg: Regulation, division: str, entrants: int, stage: Stage | Non
     find a winner, plus two; None for a format that knows its own rounds (pair until the
     pairing service says there is no such round)."""
     fmt = (stage or playing_stage(reg, division)).format_for(division)
-    if isinstance(fmt, TwoGroupSwissFormat):
-        return fmt.placement_final.round
-    if isinstance(fmt, RoundRobinFormat):
-        from yisai.pairing.round_robin import planned_rounds
-
-        ko = fmt.knockout
-        return planned_rounds(len(fmt.groups), entrants,
-                              len(fmt.groups) * ko.qualifiers_per_group if ko else None)
-    if isinstance(fmt, KnockoutFormat):
-        from yisai.pairing.knockout import bracket_size
-
-        return bracket_size(min(entrants, fmt.players or entrants)).bit_length() - 1
-    if not isinstance(fmt, SwissFormat):
-        return None
-    if fmt.rounds is not None:
-        return fmt.rounds
-    # With at most n/2 rounds a rematch-free pairing always exists (Dirac: the graph of
-    # possible opponents keeps minimum degree ≥ n/2, so it has a perfect matching).
-    return max(1, min(entrants // 2, 9, (entrants - 1).bit_length() + 2))
+    return play_of(fmt).rounds_for(fmt, entrants)
 
 
 def play_round(work: Work, event: EventRecord, division: str, n: int, seed: int,
@@ -477,7 +449,7 @@ def run_demo(ctx: Context, path: Path, scale: float, seed: int | None = None) ->
         for stage in pairable_stages(reg, d.id):
             total = rounds_for(reg, d.id, n, stage)
             fmt = stage.format_for(d.id)
-            if isinstance(fmt, SwissFormat) and fmt.rounds is None and total is not None:
+            if fmt.rounds_by_entries() and total is not None:
                 with ctx.work() as work:  # 轮次视报名情况而定: the chief referee fixes the count
                     set_round_count(work, str(event.id), d.id, total, note="demo")
             yield DemoStep("division", (d, n, total, stage))

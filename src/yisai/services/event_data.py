@@ -125,10 +125,7 @@ def stage_games_keyed(work: Work, event: EventRecord, division: str, stage: Stag
 
 
 def _has_knockout(stage: Stage, division: str) -> bool:
-    from yisai.regulation.stages import KnockoutFormat, RoundRobinFormat
-
-    fmt = stage.format_for(division)
-    return isinstance(fmt, KnockoutFormat) or (isinstance(fmt, RoundRobinFormat) and fmt.knockout is not None)
+    return stage.format_for(division).bracket_rules() is not None
 
 
 def division_players(work: Work, event: EventRecord, division: str) -> list[Player]:

@@ -15,7 +15,7 @@ from yisai.i18n import Text
 from yisai.registry.entry import EntryStatus
 from yisai.regulation import Regulation, RegulationError, loads
 from yisai.regulation.loader import read_file
-from yisai.regulation.stages import AnnouncedLaterFormat, LadderFormat, Stage
+from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Work
 from yisai.services.errors import Hint
 from yisai.services.identity import Action
@@ -199,7 +199,7 @@ def playing_stage(reg: Regulation, division: str, stage_ref: str | None = None) 
         s
         for s in reg.stages
         if division in s.divisions
-        and not isinstance(s.format_for(division), LadderFormat | AnnouncedLaterFormat)
+        and s.format_for(division).plays_rounds
     ]
     if not candidates:
         raise InputError(Text(f"组别 {division} 没有可编排的阶段 (积分编排制)",

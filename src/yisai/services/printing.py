@@ -36,7 +36,7 @@ from yisai.record.parse import result_word
 from yisai.registry.person import Player
 from yisai.registry.team import TeamMember
 from yisai.regulation import Regulation
-from yisai.regulation.stages import Stage, TwoGroupSwissFormat
+from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Work
 from yisai.services.event_data import (
     PLACEMENT_GROUP,
@@ -375,10 +375,12 @@ def _standings(ctx: _Ctx) -> Document:
         lists = ranking_lists(ctx.work, ctx.event, did, standings=st)
         gender = any(r.ranking.gender is not None for r in lists)
         tables = []
-        groups = group_members(ctx.work, ctx.event, did, stage) if isinstance(fmt, TwoGroupSwissFormat) else {}
+        group_rounds = fmt.swiss_group_rounds()  # Swiss groups before a same-place final
+        groups = group_members(ctx.work, ctx.event, did, stage) if group_rounds is not None else {}
         group_of = {pid: g for g, members in groups.items() for pid in members}
-        if groups and isinstance(fmt, TwoGroupSwissFormat):
-            final = st.round >= fmt.placement_final.round and _final_complete(ctx, did, stage.id)
+        last_round = fmt.last_round()
+        if groups and last_round is not None:
+            final = st.round >= last_round and _final_complete(ctx, did, stage.id)
             after = (tr("最终名次 (同名次决赛后)", "final places (after the same-place final)")
                      if final else _after(st.round))
         else:
@@ -390,9 +392,9 @@ def _standings(ctx: _Ctx) -> Document:
             tables.append(standings_table(title, rl.standings, group_of=group_of or None, gender=gender))
             landscape = landscape or len(tables[-1].columns) > 9
             sections.append(Section(tables=(tables[-1],), new_page=True))
-        if groups and isinstance(fmt, TwoGroupSwissFormat):
+        if groups and group_rounds is not None:
             inp = standings_input(ctx.work, ctx.event, did, stage.id)
-            last = min(st.round, fmt.group_rounds)
+            last = min(st.round, group_rounds)
             group_tables = []
             for g, members in groups.items():
                 gst = compute_standings(inp, round_=last, subset=members, lot_seed=ctx.event.seed)

@@ -26,6 +26,7 @@ from yisai.registry.entry import EntryStatus
 from yisai.registry.idcard import normalise
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
+from yisai.regulation.format_base import as_kind
 from yisai.regulation.stages import LadderFormat, Period
 from yisai.services import notices
 from yisai.services.approvals import approve_entry
@@ -164,15 +165,13 @@ def confirmation_deadlines(
 ) -> list[StageDeadlines]:
     """Each ladder stage's confirmation deadline per period, counted from ``after`` (the day the
     list was published) or else from the earliest day it can be (``list_day``)."""
-    ladders = [s for s in regulation.stages if isinstance(s.format, LadderFormat)]
+    ladders = [(s, ladder) for s in regulation.stages if (ladder := as_kind(s.format, LadderFormat)) is not None]
     if not ladders:
         raise InputError(Text("规程中没有网络海选赛 (online_ladder)", "no online ladder in this regulation"),
                          code="no_ladder")
     is_workday = china_workday_calendar(calendar_file)
     out = []
-    for stage in ladders:
-        fmt = stage.format
-        assert isinstance(fmt, LadderFormat)
+    for stage, fmt in ladders:
         n = fmt.confirm_within_working_days
         periods = tuple(
             PeriodDeadline(p.number, p.start, p.end, after or list_day(p),

@@ -13,19 +13,16 @@ from yisai.i18n import Text, failure_text
 from yisai.record import Game
 from yisai.regulation import Regulation
 from yisai.regulation.divisions import RankingList
-from yisai.regulation.stages import KnockoutFormat, RoundRobinFormat, TwoGroupSwissFormat
-from yisai.services.brackets import bracket_final_order
+from yisai.regulation.format_base import StageFormat
 from yisai.services.context import InputError, Work
 from yisai.services.event_data import (
-    PLACEMENT_GROUP,
     approved_players,
-    current_order,
     division_games,
-    group_members,
     left_players,
     standings_input,
 )
 from yisai.services.events import playing_stage, regulation_of, resolve_event
+from yisai.services.stage_play import play_of
 from yisai.standings import Standings, StandingsInput, compute_standings
 from yisai.standings.names import CriterionRef
 from yisai.standings.placement import apply_final_places
@@ -39,26 +36,7 @@ def final_order(work: Work, event: EventRecord, reg: Regulation, division: str,
     there is none yet. Standings, prizes and the stage's page all place by this one order."""
     stage = playing_stage(reg, division)
     fmt = stage.format_for(division)
-    if isinstance(fmt, RoundRobinFormat | KnockoutFormat):
-        return bracket_final_order(work, event, division, stage, round_)
-    if not isinstance(fmt, TwoGroupSwissFormat):
-        return None
-    if round_ is not None and round_ < fmt.placement_final.round:
-        return None
-    finals = [r for r in work.repo.list_rounds(event.id, division, stage=stage.id)
-              if r.group == PLACEMENT_GROUP]
-    if not finals or any(g.result.value == "?" for g in finals[0].games):
-        return None
-    # the pairing engine (numpy, scipy, rustworkx) loads only for a placement final
-    from yisai.pairing.groups import final_places
-
-    groups = group_members(work, event, division, stage)
-    names = list(groups)
-    a = current_order(work, event, division, stage, groups[names[0]], fmt.group_rounds)
-    b = current_order(work, event, division, stage, groups[names[1]], fmt.group_rounds)
-    return [(p.place, p.player, p.reason)
-            for p in final_places(a, b, finals[0].games, limit=fmt.placement_final.top,
-                                 groups=(names[0], names[1]))]
+    return play_of(fmt).final_order(work, event, division, stage, fmt, round_)
 
 
 def division_standings(
@@ -198,12 +176,11 @@ def load_event_results(work: Work, event_ref: str | int | None) -> EventResults:
     )
 
 
-def rounds_for_everyone(fmt: object, games: Sequence[Game]) -> int:
+def rounds_for_everyone(fmt: StageFormat, games: Sequence[Game]) -> int:
     """Rounds every player of a division is meant to play (promotion's "played all rounds"):
     the group rounds before a same-place final only some play, else every round held."""
-    if isinstance(fmt, TwoGroupSwissFormat):
-        return fmt.group_rounds
-    return max((g.round for g in games), default=0)
+    group_rounds = fmt.swiss_group_rounds()
+    return group_rounds if group_rounds is not None else max((g.round for g in games), default=0)
 
 
 @dataclass(frozen=True)
@@ -226,8 +203,6 @@ class Progress:
 
 
 def division_progress(work: Work, event: EventRecord, division: str) -> Progress:
-    from yisai.pairing.round_robin import planned_rounds
-
     reg = regulation_of(event)
     stage = playing_stage(reg, division)
     fmt = stage.format_for(division)
@@ -239,15 +214,7 @@ def division_progress(work: Work, event: EventRecord, division: str) -> Progress
         if n in open_rounds or n != after + 1:
             break
         after = n
-    if isinstance(fmt, TwoGroupSwissFormat | KnockoutFormat) or (
-            isinstance(fmt, RoundRobinFormat) and fmt.knockout is not None):
-        final = final_order(work, event, reg, division, None) is not None
-    elif isinstance(fmt, RoundRobinFormat):
-        entrants = len(approved_players(work, event, division))
-        final = bool(numbers) and after >= planned_rounds(len(fmt.groups), entrants)
-    else:
-        planned = event.decided_rounds(division) or getattr(fmt, "rounds", None)
-        final = planned is not None and after >= planned
+    final = play_of(fmt).is_final(work, event, division, stage, fmt, after, numbers)
     return Progress(division, after, final)
 
 

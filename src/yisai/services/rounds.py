@@ -1,8 +1,8 @@
 """Pair a round and show it (with the lines of its result sheet): one transaction per command.
 
-Swiss stages pair the whole division; a two-group stage (seed 000's final) splits the field into
-groups A/B in round 1, pairs each group separately up to its last Swiss round, then pairs the
-same-place final from the groups' standings. Every decision of the engine is stored with the
+How each stage format pairs (Swiss, two groups with a same-place final, round robin, knockout,
+team match) is its play (``services/stage_play.py``); this module does what every format shares
+(the previous round complete, check-in, storing the round). Every decision of the engine is stored with the
 round (player ids marked, so names are put in when it is printed again later).
 
 Results come in one board at a time (``services.round_results.record_result``) or as a whole
@@ -28,24 +28,14 @@ from yisai.record.groups import KNOCKOUT_GROUP, group_title, group_title_en
 from yisai.record.parse import (
     result_word,
 )
-from yisai.regulation import Regulation
-from yisai.regulation.stages import (
-    KnockoutFormat,
-    RoundRobinFormat,
-    Stage,
-    SwissFormat,
-    TwoGroupSwissFormat,
-)
-from yisai.regulation.team_match import TeamMatchFormat
+from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Conflict, Hint
 from yisai.services.event_data import (
     PLACEMENT_GROUP,
-    current_order,
     division_games,
     division_players,
     entrants_of,
-    group_members,
     team_of,
 )
 from yisai.services.events import playing_stage, regulation_of, resolve_division, resolve_event
@@ -54,6 +44,7 @@ from yisai.services.paired import PairedRound, scores_before
 from yisai.services.round_results import (
     rounds_of,
 )
+from yisai.services.stage_play import PairCall, play_of
 from yisai.store import Conflict as StoreConflict
 from yisai.store import EventRecord, RoundRecord, StaleVersion
 
@@ -105,7 +96,7 @@ def pair(
     absent: tuple[str, ...] = (),
     replace: bool = False,
 ) -> PairedRound:
-    from yisai.pairing import Controls, PairingError, pair_round
+    from yisai.pairing import Controls, PairingError
 
     work.require(Action.PAIR)
     event = resolve_event(work, event_ref)
@@ -117,14 +108,12 @@ def pair(
         raise InputError(Text(f"轮次须从1开始: {round_no}", f"rounds are numbered from 1: {round_no}"),
                          code="bad_round", params={"round": round_no})
     _check_previous_complete(work, event, division, stage, round_no)
-    if isinstance(fmt, TeamMatchFormat):  # 团体赛: teams meet teams, line-ups on the boards
-        from yisai.services.team_matches import pair_team_round
-
-        return pair_team_round(work, event, reg, division, stage, fmt, round_no, replace=replace)
+    play = play_of(fmt)
+    whole = play.pair_whole_round(work, event, reg, division, stage, fmt, round_no, replace=replace)
+    if whole is not None:  # 团体赛: teams meet teams, line-ups on the boards
+        return whole
     players = division_players(work, event, division)
     entrants = entrants_of(players, team_of(work, event))
-    rules = reg.pairing_for(division)
-    scoring = reg.scoring_for(division)
     games = division_games(work, event, division, stage)
     explicit_controls = controls is not None and controls != Controls()
     controls = controls or Controls()
@@ -139,42 +128,14 @@ def pair(
 
     extra: dict[str, dict] = {}  # group → what the format stores with the round (seats, bracket)
 
-    def pair_parts() -> list[tuple[str, RoundPairing]]:
-        if isinstance(fmt, RoundRobinFormat | KnockoutFormat):
-            from yisai.services.brackets import pair_knockout, pair_round_robin
+    call = PairCall(work, event, reg, division, stage, fmt, round_no, entrants, games, controls,
+                    explicit_controls, absent)
 
-            given = controls if explicit_controls else None  # check-in's sit-outs are not the director's
-            if isinstance(fmt, RoundRobinFormat):
-                paired = pair_round_robin(work, event, division, stage, fmt, round_no, entrants, reg, given, absent)
-            else:
-                paired = pair_knockout(work, event, division, stage, fmt, round_no, entrants, reg, given, absent)
-            extra.clear()
-            extra.update(paired.info)
-            return paired.parts
-        if isinstance(fmt, SwissFormat):
-            decided = event.decided_rounds(division)
-            if decided is not None and round_no > decided:
-                raise _no_such_round(stage, decided, round_no)
-            if fmt.rounds is not None and round_no > fmt.rounds and decided is None:
-                if not fmt.rounds_provisional:
-                    raise _no_such_round(stage, fmt.rounds, round_no)
-                name = reg.division(division).name
-                raise Refused(
-                    Text(f"规程暂定{fmt.rounds}轮 (视报名情况而定); 要编排第{round_no}轮, 请裁判长先确定"
-                         f"{name}的轮数",
-                         f"the regulation provisionally sets {fmt.rounds} rounds; to pair round "
-                         f"{round_no}, the chief referee first sets {name}'s round count"),
-                    code="round_count_not_set", params={"rounds": fmt.rounds, "round": round_no, "division": name},
-                    hint=Hint.SET_ROUNDS)
-            order = current_order(work, event, division, stage, [e.id for e in entrants])
-            return [("", pair_round(entrants, games, round_no, rules=rules, scoring=scoring,
-                                    seed=event.seed, absent=absent, controls=controls, order=order))]
-        if isinstance(fmt, TwoGroupSwissFormat):
-            return _pair_two_groups(work, event, division, stage, fmt, round_no, entrants, games,
-                                    controls, absent, reg)
-        raise Refused(Text(f"{stage.name}的赛制不是积分编排制, 不能编排",
-                           f"{stage.name} is not played in the Swiss system: it cannot be paired"),
-                      code="not_swiss", params={"stage": stage.id})
+    def pair_parts() -> list[tuple[str, RoundPairing]]:
+        parts, info = play.pair(call)
+        extra.clear()
+        extra.update(info)
+        return parts
 
     try:
         parts = pair_parts()
@@ -219,12 +180,6 @@ def pair(
     return PairedRound(event, division, stage, round_no, tuple(parts), names, excluded)
 
 
-def _no_such_round(stage: Stage, rounds: int, round_no: int) -> Refused:
-    return Refused(Text(f"{stage.name}共{rounds}轮, 没有第{round_no}轮",
-                        f"{stage.name} has {rounds} rounds: there is no round {round_no}"),
-                   code="no_such_round", params={"round": round_no, "stage": stage.id})
-
-
 def _with_bye_results(games: list[Game]) -> list[Game]:
     """A bye is settled at pairing time: its points are known (规程: 轮空得分). Byes take the
     numbers after the last board, so two byes (one requested, one for the odd player) can be
@@ -260,55 +215,6 @@ def explanation_with_names(stored: object, names: Mapping[str, str]) -> list[str
     return [_MARK.sub(lambda m: names.get(m.group(1), m.group(1)), str(line)) for line in lines]
 
 
-def _pair_two_groups(
-    work: Work, event: EventRecord, division: str, stage: Stage, fmt: TwoGroupSwissFormat,
-    round_no: int, entrants: list, games: list[Game], controls: Controls, absent: tuple[str, ...],
-    reg: Regulation,
-) -> list[tuple[str, RoundPairing]]:
-    from yisai.pairing import pair_round
-    from yisai.pairing.groups import pair_placement_final, split_groups
-
-    rules = reg.pairing_for(division)
-    scoring = reg.scoring_for(division)
-    final_round = fmt.placement_final.round
-    if round_no > final_round:
-        raise _no_such_round(stage, final_round, round_no)
-    if round_no == 1:
-        a, b = split_groups(entrants, method=fmt.split, rules=rules, seed=event.seed)
-        groups = {fmt.groups[0]: a, fmt.groups[1]: b}
-    else:
-        groups = group_members(work, event, division, stage)
-        if not groups:
-            raise Refused(Text("找不到第1轮的分组", "the groups of round 1 are not found"),
-                          code="groups_not_found", params={"stage": stage.id})
-    if round_no <= fmt.group_rounds:
-        by_id = {e.id: e for e in entrants}
-        parts = []
-        for name, members in groups.items():
-            ids = set(members)
-            group_entrants = [by_id[m] for m in members if m in by_id]
-            group_games = [g for g in games if g.black in ids]
-            order = current_order(work, event, division, stage, [e.id for e in group_entrants])
-            parts.append((name, pair_round(
-                group_entrants, group_games, round_no, rules=rules, scoring=scoring, seed=event.seed,
-                absent=tuple(p for p in absent if p in ids),
-                controls=_controls_within(controls, ids), order=order,
-            )))
-        return parts
-    if round_no != final_round:
-        raise Refused(Text(f"分组赛共{fmt.group_rounds}轮, 第{final_round}轮为同名次决赛; 没有第{round_no}轮",
-                           f"the group stage has {fmt.group_rounds} rounds and round {final_round} is "
-                           f"the placement final: there is no round {round_no}"),
-                      code="no_such_round", params={"round": round_no, "stage": stage.id})
-    names = list(groups)
-    playing = {e.id for e in entrants}  # who withdrew after the group stage meets nobody in the final
-    ranking_a = current_order(work, event, division, stage, [m for m in groups[names[0]] if m in playing])
-    ranking_b = current_order(work, event, division, stage, [m for m in groups[names[1]] if m in playing])
-    return [(PLACEMENT_GROUP, pair_placement_final(
-        ranking_a, ranking_b, games, round_no, limit=fmt.placement_final.top, rules=rules,
-        scoring=scoring, seed=event.seed))]
-
-
 def set_round_count(work: Work, event_ref: str | int | None, division: str, rounds: int,
                     note: str = "") -> EventRecord:
     """轮次视报名情况而定: the chief referee fixes a division's round count (audited)."""
@@ -327,17 +233,6 @@ def set_round_count(work: Work, event_ref: str | int | None, division: str, roun
     saved = work.repo.set_event_setting(event.id, "rounds", settings, note)
     work.emit("round_count_set", event.id, division=did, rounds=rounds)
     return saved
-
-
-def _controls_within(controls: Controls, ids: set[str]) -> Controls:
-    from yisai.pairing import Controls
-
-    return Controls(
-        fixed_pairs=tuple(p for p in controls.fixed_pairs if p[0] in ids),
-        forbidden_pairs=tuple(p for p in controls.forbidden_pairs if p[0] in ids),
-        requested_byes=tuple(p for p in controls.requested_byes if p in ids),
-        sit_outs=tuple(p for p in controls.sit_outs if p in ids),
-    )
 
 
 # ------------------------------------------------------------------ showing a round
@@ -382,7 +277,8 @@ def round_view(work: Work, event_ref: str | int | None, division: str, round_no:
     games, keys = stage_games_keyed(work, event, division, stage)  # a bracket's games score nothing
     scores = scores_before(players, games, round_no, reg.scoring_for(division), keys)
     info = {r.group: explanation_with_names(r.info.get("explain", []), names) for r in rounds}
-    seats = _final_seats(work, event, division, stage) if any(
+    fmt = stage.format_for(division)
+    seats = play_of(fmt).final_seats(work, event, division, stage, fmt) if any(
         r.group == PLACEMENT_GROUP for r in rounds) else {}
     seeds = {pid: f"{g}{k}" for pid, (g, k) in seats.items()}
     if any(r.group == KNOCKOUT_GROUP for r in rounds):
@@ -391,18 +287,6 @@ def round_view(work: Work, event_ref: str | int | None, division: str, round_no:
         seeds = {p: tr(f"{n}号种子", f"seed {n}") for p, n in knockout_seeds(work, event, division, stage).items()}
         seeds.update(knockout_origins(work, event, division, stage))
     return RoundView(event, division, stage, round_no, rounds, names, scores, info, seeds, seats)
-
-
-def _final_seats(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, tuple[str, int]]:
-    """Who comes from where in the same-place final: group and place after the group rounds."""
-    fmt = stage.format_for(division)
-    if not isinstance(fmt, TwoGroupSwissFormat):
-        return {}
-    out: dict[str, tuple[str, int]] = {}
-    for name, members in group_members(work, event, division, stage).items():
-        order = current_order(work, event, division, stage, members, fmt.group_rounds)
-        out.update({pid: (name, k) for k, pid in enumerate(order, start=1)})
-    return out
 
 
 def sheet_lines(view: RoundView) -> list[SheetLine]:

@@ -16,7 +16,7 @@ from yisai.i18n import Text, tr
 from yisai.record import Game
 from yisai.record.groups import KNOCKOUT_GROUP
 from yisai.regulation import Regulation
-from yisai.regulation.stages import KnockoutFormat, KnockoutRules, RoundRobinFormat, Stage
+from yisai.regulation.stages import KnockoutRules, Stage
 from yisai.services.brackets import group_seats, knockout_origins, knockout_seeds
 from yisai.services.context import Refused, Work
 from yisai.services.event_data import standings_input
@@ -87,7 +87,7 @@ def has_brackets(reg: Regulation, division: str) -> bool:
         fmt = playing_stage(reg, division).format_for(division)
     except Exception:  # no pairable stage: nothing to show
         return False
-    return isinstance(fmt, RoundRobinFormat | KnockoutFormat)
+    return fmt.crosstables
 
 
 def _cell(game: Game, player: str) -> str:
@@ -112,7 +112,7 @@ def stage_view(work: Work, event_ref: str | int | None, division: str, *,
     division = resolve_division(reg, division)
     stage = playing_stage(reg, division)
     fmt = stage.format_for(division)
-    if not isinstance(fmt, RoundRobinFormat | KnockoutFormat):
+    if not fmt.crosstables:
         raise Refused(Text(f"{stage.name}不是循环赛或淘汰赛", f"{stage.name} is neither a round robin nor a knockout"),
                       code="not_round_robin", params={"stage": stage.id})
     names = {p.id: p.name for p in work.repo.list_players(event.id)}
@@ -141,8 +141,7 @@ def stage_view(work: Work, event_ref: str | int | None, division: str, *,
     columns: list[BracketColumn] = []
     seed_of = knockout_seeds(work, event, division, stage)
     origins = knockout_origins(work, event, division, stage)
-    rules: KnockoutRules = fmt.knockout if isinstance(fmt, RoundRobinFormat) and fmt.knockout else (
-        fmt if isinstance(fmt, KnockoutFormat) else KnockoutRules())
+    rules = fmt.bracket_rules() or KnockoutRules()
     for r in rounds:
         if r.group != KNOCKOUT_GROUP or (r.group, r.number) in hidden:
             continue

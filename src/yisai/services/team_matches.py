@@ -22,6 +22,7 @@ from yisai.registry.lineup import default_lineup, lineup_problems
 from yisai.registry.person import Player
 from yisai.registry.team import Team
 from yisai.regulation import Regulation
+from yisai.regulation.format_base import as_kind
 from yisai.regulation.stages import Stage
 from yisai.regulation.team_match import TeamMatchFormat
 from yisai.services.context import InputError, Refused, Work
@@ -49,8 +50,8 @@ def team_match_stage(reg: Regulation, division: str | None = None,
         for did in s.divisions:
             if division and did != division:
                 continue
-            fmt = s.format_for(did)
-            if isinstance(fmt, TeamMatchFormat):
+            fmt = as_kind(s.format_for(did), TeamMatchFormat)
+            if fmt is not None:
                 found = (s, did, fmt)
     return found
 
@@ -248,8 +249,8 @@ def event_team_matches(work: Work, event: EventRecord) -> dict[str, list[TeamMat
     out: dict[str, list[TeamMatch]] = {}
     for s in reg.stages:
         for did in s.divisions:
-            fmt = s.format_for(did)
-            if isinstance(fmt, TeamMatchFormat):
+            fmt = as_kind(s.format_for(did), TeamMatchFormat)
+            if fmt is not None:
                 out.setdefault(fmt.competition, []).extend(stage_matches(work, event, did, s, fmt))
     return out
 
@@ -281,25 +282,35 @@ def pair_team_round(work: Work, event: EventRecord, reg: Regulation, division: s
     history = stage_matches(work, event, division, stage, fmt, up_to=round_no - 1)
     explain_zh: list[str] = []
     explain_en: list[str] = []
-    if fmt.system == "round_robin":
+    if fmt.cycles:
         from yisai.pairing.berger import round_count
 
-        total = round_count(len(ids))
+        cycle = round_count(len(ids))
+        total = cycle * fmt.cycles
+        kind_zh, kind_en = ("单循环", "round robin") if fmt.cycles == 1 else ("双循环", "double round robin")
         if fmt.rounds is not None and fmt.rounds != total:
-            raise Refused(Text(f"规程写{fmt.rounds}轮, 但{len(ids)}支队单循环为{total}轮",
-                               f"the regulation says {fmt.rounds} rounds, but a round robin of {len(ids)} "
+            raise Refused(Text(f"规程写{fmt.rounds}轮, 但{len(ids)}支队{kind_zh}为{total}轮",
+                               f"the regulation says {fmt.rounds} rounds, but a {kind_en} of {len(ids)} "
                                f"teams has {total}"), code="round_count_mismatch")
         if round_no > total:
-            raise Refused(Text(f"{len(ids)}支队单循环共{total}轮, 没有第{round_no}轮",
-                               f"a round robin of {len(ids)} teams has {total} rounds: there is no round {round_no}"),
+            raise Refused(Text(f"{len(ids)}支队{kind_zh}共{total}轮, 没有第{round_no}轮",
+                               f"a {kind_en} of {len(ids)} teams has {total} rounds: there is no round {round_no}"),
                           code="no_such_round", params={"round": round_no})
         seats = round_robin_seats(ids, fmt, event.seed)
-        matches = pair_teams_round_robin(seats, round_no, fmt)
+        # The second cycle repeats the first's matches, team A the same: a cycle has an odd number
+        # of rounds (n−1 for even n, n for odd n), so the alternating colour rule (a_is_black by
+        # round and board) gives team A the other colour on every board (第二循环执黑执白互换).
+        berger_round = (round_no - 1) % cycle + 1
+        matches = pair_teams_round_robin(seats, berger_round, fmt)
         seat_text = "、".join(f"{k}号{names[t]}" for k, t in enumerate(seats, start=1))
         seat_en = ", ".join(f"{k}: {names[t]}" for k, t in enumerate(seats, start=1))
-        explain_zh.append(f"队号 ({'抽签' if fmt.seating == 'lot' else '报名顺序'}): {seat_text}; 第{round_no}轮按贝格尔表")
+        second_zh = f" (第二循环, 对阵同第{berger_round}轮, 双方执黑执白互换)" if round_no > cycle else ""
+        second_en = (f" (second cycle: round {berger_round}'s matches, colours swapped)"
+                     if round_no > cycle else "")
+        explain_zh.append(f"队号 ({'抽签' if fmt.seating == 'lot' else '报名顺序'}): {seat_text}; "
+                          f"第{round_no}轮按贝格尔表{second_zh}")
         explain_en.append(f"team numbers ({'drawn' if fmt.seating == 'lot' else 'registered order'}): "
-                          f"{seat_en}; round {round_no} from the Berger tables")
+                          f"{seat_en}; round {round_no} from the Berger tables{second_en}")
     else:
         from yisai.pairing import PairingError
 
@@ -507,7 +518,7 @@ def team_stage_rounds(work: Work, event_ref: str | int | None, division: str | N
     _stage, did, fmt = found
     if fmt.system == "swiss":
         return fmt.rounds
-    return round_count(len(playing_teams(work, event, did)))
+    return round_count(len(playing_teams(work, event, did))) * fmt.cycles
 
 
 def team_rounds(work: Work, event: EventRecord, division: str | None = None) -> list[int]:
