@@ -166,3 +166,23 @@ def test_both_seed_files_run_through_the_generic_field_too(tmp_path: Path) -> No
             assert len(work.repo.list_teams(event.id)) == 4
             for rnd in work.repo.list_rounds(event.id):
                 assert all(g.result != Result.UNKNOWN for g in rnd.games), (stem, rnd.division, rnd.number)
+
+
+def test_teams_with_a_least_number_of_women_are_built_with_them(tmp_path: Path) -> None:
+    """Issue 41, wrong today: "每队4人(其中至少1名女棋手)" (``teams.min_women = 1``) made the demo
+    build teams of men only, refused at registration, and exit 1."""
+    text = (REGULATIONS / "examples" / "team-league.toml").read_text(encoding="utf-8")
+    reg = tmp_path / "league.toml"
+    reg.write_text(text.replace("max_players = 4\n", "max_players = 4\nmin_women = 1\n"), encoding="utf-8")
+    db = tmp_path / "demo.sqlite"
+    result = CliRunner().invoke(app, ["demo", "--regulation", str(reg), "--seed", "3", "--scale", "0.5",
+                                      "--boards", "1", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "不符合组队规定" not in result.output and "完成:" in result.output
+    with unit_of_work(str(db)) as work:
+        (event,) = work.repo.list_events()
+        players = work.repo.players_by_id(event.id)
+        teams = work.repo.list_teams(event.id)
+    assert len(teams) >= 4
+    for t in teams:
+        assert sum(1 for m in t.members if m.player_id and players[m.player_id].gender.value == "F") >= 1, t.name

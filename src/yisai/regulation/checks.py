@@ -11,7 +11,7 @@ from datetime import date
 from yisai.i18n import Text
 from yisai.regulation.bracket_checks import check_brackets
 from yisai.regulation.findings import Finding, Path, allowed_values
-from yisai.regulation.prize_checks import check_pool
+from yisai.regulation.prize_checks import check_pool, check_prize_rules
 from yisai.regulation.prizes import PrizeList
 from yisai.regulation.promotions import PromotionRule
 from yisai.regulation.rules import Criterion, PairingRules, RankingRules, Scoring, TimeControl
@@ -41,6 +41,7 @@ def check(reg: Regulation) -> list[Finding]:
     out += _no_effect(reg)
     out += check_teams(reg)
     out += check_pool(reg)
+    out += check_prize_rules(reg)
     return out
 
 

@@ -247,10 +247,11 @@ def generic_people(reg: Regulation, seed: int, scale: float = 1.0
             comps = rules.competitions or []
             did = comps[0].division if comps else reg.divisions[0].id
             team_divisions.add(did)
-            men = rules.max_men if rules.max_men is not None else rules.max_players
-            women = rules.max_women if rules.max_women is not None else 0
             size = min(rules.max_players, max(c.size for c in comps) if comps else rules.max_players)
-            genders = [Gender.MALE] * min(men, size) + [Gender.FEMALE] * min(women, max(0, size - men))
+            least_women = min(rules.min_women or 0, size)  # 每队至少1名女棋手: her seat comes first
+            men = min(rules.max_men if rules.max_men is not None else rules.max_players, size - least_women)
+            women = rules.max_women if rules.max_women is not None else least_women
+            genders = [Gender.MALE] * men + [Gender.FEMALE] * max(least_women, min(women, size - men))
             genders += [Gender.MALE] * (size - len(genders))
             for g in genders:
                 for p in _division_people(rnd, names, reg, did, 1, g, (province, city)):
