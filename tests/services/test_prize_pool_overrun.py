@@ -40,9 +40,9 @@ from yisai.services.teams import add_team
 TEAMS = ["东湖", "江汉", "黄鹤", "汉阳"]
 
 
-def _regulation(tmp_path: Path) -> Path:
+def _regulation(tmp_path: Path, prizes: str) -> Path:
     text = (REGULATIONS / "examples" / "team-league.toml").read_text(encoding="utf-8")
-    text = text.replace('tied_places = "share"', 'tied_places = "each_full"\npool = 19000')
+    text = text.replace('tied_places = "share"', prizes)
     text = text.replace('tie_breaks = ["board_points", "direct", "board1_points", "opponent_match_points", "lot"]',
                         "tie_breaks = []")
     path = tmp_path / "league.toml"
@@ -50,7 +50,9 @@ def _regulation(tmp_path: Path) -> Path:
     return path
 
 
-def _round_one(tmp_path: Path) -> tuple[str, set[str]]:
+def round_one(tmp_path: Path, prizes: str = 'tied_places = "each_full"\npool = 19000') -> tuple[str, set[str]]:
+    """Round 1 of the league played (the team registered first wins 3:0); ``prizes`` replaces
+    the regulation's ``tied_places`` line. Returns the database and the two winning teams."""
     from tests.web.team_league import NOW
 
     db = str(tmp_path / "pool.sqlite")
@@ -58,7 +60,7 @@ def _round_one(tmp_path: Path) -> tuple[str, set[str]]:
     director = Actor.cli("tester", Role.CHIEF_REFEREE)
     with open_context(settings) as ctx:
         with ctx.work(actor=director) as work:
-            event = create_event(work, _regulation(tmp_path), seed=2026)
+            event = create_event(work, _regulation(tmp_path, prizes), seed=2026)
             for i, t in enumerate(TEAMS):
                 members = []
                 for k, suffix in enumerate(("一", "二", "三", "女")):
@@ -84,7 +86,7 @@ def _round_one(tmp_path: Path) -> tuple[str, set[str]]:
 
 
 def test_an_overrun_leaves_the_team_table_and_the_prizes_standing(tmp_path: Path) -> None:
-    db, winners = _round_one(tmp_path)
+    db, winners = round_one(tmp_path)
     with open_context(db, actor="裁判长") as ctx, ctx.work() as w:
         view = reports.prizes(w, 1)
     places = {r.name: r.place for r in view.teams[0].rows}
@@ -100,7 +102,7 @@ def test_the_cli_and_the_public_team_page_still_answer(tmp_path: Path, monkeypat
     from tests.web.team_league import NOW
     from yisai.web.app import create_app
 
-    db, _winners = _round_one(tmp_path)
+    db, _winners = round_one(tmp_path)
     as_director(monkeypatch, Path(db), "2026-03-20T10:00")
     standings = run_cli("match", "standings")
     assert "东湖队" in standings and "汉阳队" in standings

@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "result": ("rounds", "录入或导入成绩", "enter or import results"),
     "standings": ("standings", "成绩表与名次", "standings"),
     "prizes": ("awards", "录取名次与奖金", "prize lists"),
+    "prize": ("prize_decisions", "奖金裁定: 扣除奖金、评定奖项、奖金总额超出", "prize decisions: docking, judged awards, pool"),
     "awards": ("awards", "段位申报名单", "rank (段位) awards"),
     "qualifier": ("qualifier", "线上海选: 确认期限", "online qualifier: confirmation deadlines"),
     "notices": ("notices", "短信通知: 发送队列、记录、开关与预算", "SMS notices: send, list, switches, budget"),
