@@ -74,3 +74,39 @@ def test_docking_needs_the_rule_and_a_referee(tmp_path: Path, monkeypatch: pytes
     assert "prizes.ceremony_absence" in out
     out = run_cli("--role", "referee", "prize", "pool", "--note", "x", code=1)
     assert "裁定奖项与奖金" in out
+
+
+def test_the_console_shows_net_and_records_the_decisions(tmp_path: Path) -> None:
+    """The console page the chief referee uses: the same decisions as the CLI, then the lists
+    show the net; a referee has no such page."""
+    from dataclasses import replace as copy
+
+    from fastapi.testclient import TestClient
+
+    from tests.web.conftest import PASSWORDS, Clock, Site, csrf_of
+    from tests.web.team_league import NOW
+    from yisai.services.accounts import create_user
+    from yisai.services.identity import Actor, Role
+    from yisai.services.settings import Settings
+    from yisai.web.app import create_app
+
+    db, winners = round_one(tmp_path, RULES)
+    first = min(winners, key=lambda n: TEAMS.index(n[:2]))
+    with open_context(db) as ctx, ctx.work(actor=Actor.system()) as w:
+        create_user(w, "director", "裁判长", Role.CHIEF_REFEREE, PASSWORDS["director"])
+        create_user(w, "referee", "裁判员", Role.REFEREE, PASSWORDS["referee"])
+    app = create_app(copy(Settings(database=db), clock=Clock(NOW)), secret="test-secret", refresh_seconds=0)
+    with TestClient(app) as client:
+        site = Site(db, Clock(NOW), client)
+        director = site.login("director")
+        page = director.get("/console/events/1/prizes")
+        assert page.status_code == 200 and "实发(元)" in page.text and "由裁判长决定扣除金额, 最多50%" in page.text
+        done = director.post("/console/events/1/prizes/dock", data={
+            "csrf": csrf_of(director), "list": "teams", "holder": first, "yuan": "1000.50", "note": "未到场"},
+            follow_redirects=False)
+        assert done.status_code == 303
+        assert "4399.60" in director.get("/console/events/1/prizes").text  # 6500 − 1000.50 − 1099.90
+        referee = site.login("referee")
+        assert "奖金裁定" not in referee.get("/console/events/1").text
+        refused = referee.post("/console/events/1/prizes/pool", data={"csrf": csrf_of(referee), "note": "x"})
+        assert refused.status_code == 403
