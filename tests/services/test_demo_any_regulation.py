@@ -186,3 +186,25 @@ def test_teams_with_a_least_number_of_women_are_built_with_them(tmp_path: Path) 
     assert len(teams) >= 4
     for t in teams:
         assert sum(1 for m in t.members if m.player_id and players[m.player_id].gender.value == "F") >= 1, t.name
+
+
+def test_the_demo_applies_the_chief_referees_prize_decisions(tmp_path: Path) -> None:
+    """Issue 41: a regulation with a judged award, docking decided by the referee and tax withheld
+    runs through the demo; the referee's decisions are made (and audited), the lists show net."""
+    text = EXAMPLE.read_text(encoding="utf-8").replace(
+        "pre_tax = false", 'pre_tax = true\nceremony_absence = { docking = "decided", percent = 50 }\n'
+        "tax_withheld_percent = 20", 1)
+    text += '\n[[prizes.judged]]\nid = "progress"\nname = "最佳进步奖"\ncount = 2\nkind = "cash"\namount = 500\n'
+    reg = tmp_path / "kids.toml"
+    reg.write_text(text, encoding="utf-8")
+    db = tmp_path / "demo.sqlite"
+    result = CliRunner().invoke(app, ["demo", "--regulation", str(reg), "--seed", "11", "--scale", "0.5",
+                                      "--boards", "1", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.count("裁判长评定：演示: 裁判长评定") == 2
+    assert "未参加颁奖仪式，扣除" in out and "实发(元)" in out and "代扣个税" in out
+    with unit_of_work(str(db)) as work:
+        (event,) = work.repo.list_events()
+        notes = [r.note for r in work.repo.audit_log(event.id, "event")]
+    assert sum("最佳进步奖" in n for n in notes) == 2 and any("扣除奖金" in n for n in notes)

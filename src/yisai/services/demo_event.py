@@ -17,7 +17,7 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
-from yisai.i18n import Text
+from yisai.i18n import Text, tr
 from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.registry.team import Team
@@ -493,4 +493,36 @@ def run_demo(ctx: Context, path: Path, scale: float, seed: int | None = None) ->
                 with ctx.work() as work:
                     yield DemoStep("round", round_view(work, str(event.id), d.id, n_round, stage.id))
     with ctx.work() as work:
+        demo_prize_decisions(work, event, reg)
+    with ctx.work() as work:
         yield DemoStep("results", load_event_results(work, str(event.id)))
+
+
+def demo_prize_decisions(work: Work, event: EventRecord, reg: Regulation) -> None:
+    """What the chief referee decides once the results are in, where the regulation asks him:
+    the judged awards named (seeded), the first paid winner docked for missing the ceremony
+    (half of what the rule allows when he decides the amount), and a pool overrun settled."""
+    from yisai.awards.decisions import yuan_text
+    from yisai.awards.prizes import docking_cap
+    from yisai.services.prize_decisions import decide_pool, dock_prize, name_judged_winner
+    from yisai.services.reports import prizes
+
+    rnd = random.Random(event.seed)
+    for award in reg.prizes.judged:
+        divisions = [award.division] if award.division else [d.id for d in reg.divisions]
+        field = sorted(p.id for did in divisions for p in approved_players(work, event, did))
+        for pid in rnd.sample(field, min(award.count, len(field))):
+            name_judged_winner(work, str(event.id), award.id, pid, note=tr("演示: 裁判长评定", "demo: named"))
+    rule = reg.prizes.ceremony_absence
+    report = prizes(work, str(event.id), teams=False).report
+    if rule is not None:
+        paid = next(((pl, ln) for pl in report.lists if pl.kind in ("cash", "ecard") for ln in pl.lines
+                     if ln.amount > 0), None)
+        if paid is not None:
+            pl, ln = paid
+            fen = docking_cap(ln.amount, rule) // 2
+            dock_prize(work, str(event.id), pl.id, ln.player_id or ln.name,
+                       yuan=yuan_text(fen) if rule.docking == "decided" else None,
+                       note=tr("演示: 未参加颁奖仪式", "demo: missed the ceremony"))
+    if report.overrun:
+        decide_pool(work, str(event.id), tr("演示: 超出部分由承办单位补足", "demo: the host pays the difference"))
