@@ -31,6 +31,7 @@ from yisai.regulation.stages import (
     SwissFormat,
     TwoGroupSwissFormat,
 )
+from yisai.regulation.teams import TeamRules
 from yisai.services.approvals import approve_entry, reject_entry
 from yisai.services.context import Context, Refused, Work
 from yisai.services.entries import register_player
@@ -242,7 +243,7 @@ def generic_people(reg: Regulation, seed: int, scale: float = 1.0
                     did = slot.division or reg.divisions[0].id
                     team_divisions.add(did)
                     for p in _division_people(rnd, names, reg, did, 1, slot.gender, (province, city)):
-                        people.append(DemoPlayer(p, did, team))
+                        people.append(DemoPlayer(_of_club(p, team, rules), did, team))
                 continue
             comps = rules.competitions or []
             did = comps[0].division if comps else reg.divisions[0].id
@@ -255,7 +256,7 @@ def generic_people(reg: Regulation, seed: int, scale: float = 1.0
             genders += [Gender.MALE] * (size - len(genders))
             for g in genders:
                 for p in _division_people(rnd, names, reg, did, 1, g, (province, city)):
-                    people.append(DemoPlayer(p, did, team))
+                    people.append(DemoPlayer(_of_club(p, team, rules), did, team))
     seated = {d: sum(1 for dp in people if dp.division == d) for d in team_divisions}
     for d in reg.divisions:
         if not _playable(reg, d.id):
@@ -265,6 +266,12 @@ def generic_people(reg: Regulation, seed: int, scale: float = 1.0
         for p in _division_people(rnd, names, reg, d.id, count):
             people.append(DemoPlayer(p, d.id))
     return people, teams
+
+
+def _of_club(p: Player, team: str, rules: TeamRules) -> Player:
+    """A club or school team's players name their club (the team without 队): 每个俱乐部限报1队
+    counts teams by it."""
+    return p.model_copy(update={"club": team.removesuffix("队")}) if rules.kind in ("club", "school") else p
 
 
 def least_field(reg: Regulation, division: str) -> int:
