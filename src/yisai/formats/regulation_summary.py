@@ -344,6 +344,9 @@ def _eligibility(e: Eligibility) -> list[str]:
     if e.certificate_required:
         lines.append(tr("须持有中国围棋协会监制的业余段级位证书",
                         "an amateur rank certificate issued under the Chinese Weiqi Association is required"))
+    if e.members_of:
+        lines.append(tr(f"须为{e.members_of} (按主办方导入的会员名单核对)",
+                        f"membership required: {e.members_of} (checked against the register the organisers import)"))
     lines.append(_PRO_LABELS[e.professionals].render() + _default(e, "professionals"))
     if e.regions:
         lines.append(tr("仅限: " + "、".join(e.regions) + "棋手", "only players from: " + ", ".join(e.regions)))

@@ -14,6 +14,7 @@ from datetime import date, datetime, time
 
 from yisai.i18n import tr
 from yisai.registry.idcard import MAINLAND, PROVINCES, parse_id_number
+from yisai.registry.members import MemberList
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.registry.team import Team
 from yisai.regulation.divisions import Division, Eligibility
@@ -111,9 +112,11 @@ def in_window(born: date, rule: Eligibility) -> bool:
 
 
 def check_player(
-    player: Player, division: Division, regulation: Regulation | None = None
+    player: Player, division: Division, regulation: Regulation | None = None,
+    members: MemberList | None = None,
 ) -> list[str]:
-    """Every reason ``player`` may not enter ``division``; ``regulation`` adds the right group hint."""
+    """Every reason ``player`` may not enter ``division``; ``regulation`` adds the right group
+    hint, ``members`` is the imported register the division's ``members_of`` asks for."""
     rule = division.eligibility
     name = division.name
     reasons: list[str] = []
@@ -135,6 +138,13 @@ def check_player(
         ))
     reasons += _pro_reasons(player, rule, name)
     reasons += _region_reasons(player, rule, name)
+    if rule.members_of is not None:
+        if members is None:
+            reasons.append(tr(f"“{rule.members_of}”名单尚未导入, 无法核对会员资格",
+                              f"the register “{rule.members_of}” has not been imported: membership cannot be checked"))
+        elif not members.holds(player):
+            reasons.append(tr(f"不在“{rule.members_of}”名单中 (规程: 须为{rule.members_of})",
+                              f"not on the register “{rule.members_of}” ({name} requires membership)"))
     return reasons
 
 
