@@ -74,3 +74,35 @@ def test_bad_registers_are_refused_with_the_line(tmp_path: Path, monkeypatch: py
     bad.write_text("王一\n,330203201403010011\n", "utf-8")
     assert "bad.csv 第2行: 第一列应为姓名" in run_cli("member", "import", str(bad), code=2)
     assert "尚未导入会员名单" in run_cli("member", "show")
+
+
+def test_the_console_imports_the_register(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+    from datetime import datetime
+
+    from fastapi.testclient import TestClient
+
+    from tests.web.conftest import PASSWORDS, Clock, Site, csrf_of
+    from yisai.services.accounts import create_user
+    from yisai.services.context import open_context
+    from yisai.services.identity import Actor, Role
+    from yisai.services.settings import Settings
+    from yisai.web.app import create_app
+
+    _event(tmp_path, monkeypatch)
+    _add("赵三", date(2014, 5, 1), 15)
+    db = str(tmp_path / "m.sqlite")
+    with open_context(db) as ctx, ctx.work(actor=Actor.system()) as w:
+        create_user(w, "director", "裁判长", Role.CHIEF_REFEREE, PASSWORDS["director"])
+    now = datetime(2026, 3, 1, 9, 0)
+    app = create_app(replace(Settings(database=db), clock=Clock(now)), secret="test-secret", refresh_seconds=0)
+    with TestClient(app) as client:
+        director = Site(db, Clock(now), client).login("director")
+        page = director.get("/console/events/1/entries")
+        assert "导入会员名单" in page.text and "名单尚未导入" in page.text
+        done = director.post("/console/events/1/members", data={"csrf": csrf_of(director)},
+                             files={"members": ("members.csv", "王一\n李二\n".encode(), "text/csv")},
+                             follow_redirects=False)
+        assert done.status_code == 303
+        page = director.get("/console/events/1/entries")
+        assert "名单尚未导入" not in page.text and "不在“宁波市围棋协会注册会员”名单中" in page.text
