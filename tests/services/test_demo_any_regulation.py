@@ -208,3 +208,18 @@ def test_the_demo_applies_the_chief_referees_prize_decisions(tmp_path: Path) -> 
         (event,) = work.repo.list_events()
         notes = [r.note for r in work.repo.audit_log(event.id, "event")]
     assert sum("最佳进步奖" in n for n in notes) == 2 and any("扣除奖金" in n for n in notes)
+
+
+def test_the_demo_imports_the_member_register(tmp_path: Path) -> None:
+    """Issue 41: with "须为本协会注册会员" the demo imports a register of its players but one, who
+    is refused with the reason; everyone else plays."""
+    text = EXAMPLE.read_text(encoding="utf-8").replace(
+        "certificate_required = true\n", 'certificate_required = true\nmembers_of = "宁波市围棋协会注册会员"\n', 1)
+    reg = tmp_path / "kids.toml"
+    reg.write_text(text, encoding="utf-8")
+    db = tmp_path / "demo.sqlite"
+    result = CliRunner().invoke(app, ["demo", "--regulation", str(reg), "--seed", "11", "--scale", "0.5",
+                                      "--boards", "1", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("不在“宁波市围棋协会注册会员”名单中") == 1
+    assert "段位组 第7轮" in result.output

@@ -37,7 +37,13 @@ from yisai.services.context import Context, Refused, Work
 from yisai.services.entries import register_player
 from yisai.services.errors import Hint
 from yisai.services.event_data import approved_players, division_players
-from yisai.services.events import EventRecord, create_event, playing_stage, regulation_of
+from yisai.services.events import (
+    EventRecord,
+    create_event,
+    playing_stage,
+    regulation_of,
+    resolve_event,
+)
 from yisai.services.paired import PairedRound
 from yisai.services.results import load_event_results
 from yisai.services.round_results import record_result
@@ -369,6 +375,7 @@ def register_all(work: Work, event: EventRecord, reg: Regulation, people: list[D
                  teams: dict[str, tuple[str, str | None]]) -> Registration:
     approved, rejected = 0, []
     seated: dict[str, list[str]] = {}
+    event = _import_register(work, event, reg, people)
     for dp in people:
         r = register_player(work, event, dp.player, division=dp.division, fee_paid=True)
         entry = r.entry
@@ -386,6 +393,25 @@ def register_all(work: Work, event: EventRecord, reg: Regulation, people: list[D
         add_team(work, event, Team(name=name, province=teams[name][0], city=teams[name][1], region="中国大陆"),
                  [(pid, None) for pid in members], note="demo")
     return Registration(approved, rejected)
+
+
+def _import_register(work: Work, event: EventRecord, reg: Regulation, people: list[DemoPlayer]) -> EventRecord:
+    """须为本协会注册会员: the director imports the register before entries open; it holds every
+    generated player but one individual entrant of a division that asks for membership, who is
+    then refused with the reason."""
+    from yisai.services.members import import_members
+
+    asking = {d.id for d in reg.divisions if d.eligibility.members_of}
+    if not asking:
+        return event
+    counts: dict[str, int] = {}
+    for dp in people:
+        counts[dp.player.name] = counts.get(dp.player.name, 0) + 1
+    outsider = next((dp.player.name for dp in people
+                     if dp.division in asking and dp.team is None and counts[dp.player.name] == 1), None)
+    names = sorted({dp.player.name for dp in people} - {outsider})
+    import_members(work, str(event.id), "\n".join(names).encode(), "demo-members.csv", "demo")
+    return resolve_event(work, str(event.id))  # the register is part of the event now
 
 
 MAX_ROUNDS = 50  # a format that never says "no such round" stops here
