@@ -107,6 +107,8 @@ class PrizeReport:
     pool: int | None = None  # prizes.pool: the total the regulation states
     pool_decision: str = ""  # the chief referee's decision on an overrun ("" = still open)
     tax_percent: int | None = None  # prizes.tax_withheld_percent
+    souvenir: str = ""  # prizes.souvenir: one for every player
+    souvenirs: int = 0  # how many: every entrant of every division, once
 
     @property
     def overrun(self) -> int:
@@ -230,6 +232,9 @@ def compute_prizes(results: EventResults) -> PrizeReport:
         pool=reg.prizes.pool,
         pool_decision=decisions.pool_note,
         tax_percent=reg.prizes.tax_withheld_percent,
+        souvenir=reg.prizes.souvenir or "",
+        souvenirs=len({pid for d in reg.divisions for pid in results.division_entrants(d.id)})
+        if reg.prizes.souvenir else 0,
     )
 
 

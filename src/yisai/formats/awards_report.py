@@ -135,6 +135,9 @@ def prize_summary(report: PrizeReport) -> TextTable:
         honours = "、".join(dict.fromkeys(h for ln in pl.lines if (h := honours_of(pl, ln))))
         kind = KIND_LABELS.get(pl.kind, pl.kind) if pays_money(pl) or not honours else honours
         rows.append((pl.name, kind, count, pl.total if pays_money(pl) else None))
+    if report.souvenir:  # 参赛棋手均发给纪念品: how many to hand out
+        rows.append((tr("纪念品（每名参赛棋手）", "souvenir (every player)"), report.souvenir,
+                     tr(f"{report.souvenirs}人", f"{report.souvenirs} players"), None))
     total = tr(f"{people}人", f"{people} players") + (tr(f"、{teams}队", f", {teams} teams") if teams else "")
     money = any(pays_money(pl) for pl in report.lists)
     rows.append((tr("合计", "total"), "", total, report.total if money else None))

@@ -192,6 +192,8 @@ def summarize(reg: Regulation, *, ids: bool = True) -> list[str]:
         out.append(tr("冠名单位", "Title sponsors") + f": {_join(o.title_sponsors)}")
     if o.organisers:
         out.append(tr("承办单位", "Organisers") + f": {_join(o.organisers)}")
+    if o.co_organisers:
+        out.append(tr("协办单位", "Co-organisers") + f": {_join(o.co_organisers)}")
     if reg.events:
         out += ["", _section("竞赛项目", "Events"), *[f"- {e}" for e in reg.events]]
     out += ["", _section("组别与参赛资格", "Divisions and eligibility")]
@@ -773,6 +775,8 @@ def _prizes(reg: Regulation) -> list[str]:
         lines.append(tr(f"参赛奖 ({names}): 其余棋手获参赛奖, 奖励价值{yuan(pa.amount)}",
                         f"Participation prize ({names}): every other player receives a prize worth {yuan(pa.amount)}"))
     lines += _judged_and_graded(reg)
+    if pz.souvenir:
+        lines.append(tr(f"参赛棋手均发给纪念品: {pz.souvenir}", f"every player receives a souvenir: {pz.souvenir}"))
     if pz.tied_places == "share":
         lines.append(tr("名次并列时, 合并所占各名次的奖金平均分配",
                         "Tied players share the prize money of the places they occupy equally"))

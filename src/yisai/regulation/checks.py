@@ -11,6 +11,7 @@ from datetime import date
 from yisai.i18n import Text
 from yisai.regulation.bracket_checks import check_brackets
 from yisai.regulation.findings import Finding, Path, allowed_values
+from yisai.regulation.organiser_checks import check_organisers
 from yisai.regulation.prize_checks import check_pool, check_prize_rules
 from yisai.regulation.prizes import PrizeList
 from yisai.regulation.promotions import PromotionRule
@@ -42,6 +43,7 @@ def check(reg: Regulation) -> list[Finding]:
     out += check_teams(reg)
     out += check_pool(reg)
     out += check_prize_rules(reg)
+    out += check_organisers(reg)
     return out
 
 

@@ -181,6 +181,7 @@ class Prizes(Strict):
     tax_withheld_percent: int | None = Field(
         None, ge=1, le=100, description="代扣个人所得税的税率 (%): 奖金 (cash) 扣除后按此代扣, 列出税前、扣税与实发",
     )
+    souvenir: str | None = Field(None, min_length=1, description="每名参赛棋手的纪念品, 如 参赛棋手均发给纪念品")
     judged: list[JudgedAward] = Field(default_factory=list, description="裁判长评定的奖项 (最佳进步奖等)")
     graded: list[GradedAward] = Field(default_factory=list, description="等级奖: 按胜局数或按参赛人数比例")
     award_day: date | None = Field(
