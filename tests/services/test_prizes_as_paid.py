@@ -58,6 +58,15 @@ def test_gross_docking_tax_and_net_by_hand(tmp_path: Path, monkeypatch: pytest.M
     assert table.headers[2:6] == ("奖金(元)(税前)", "扣除(元)", "代扣个税(元)", "实发(元)")
     row = next(r for r in table.rows if r[1] == first)
     assert row[2:6] == (6500, "1000.50", "1099.90", "4399.60")
+    # the export: 分 amounts are numbers a spreadsheet sums, not text
+    import io
+
+    import openpyxl
+
+    sheet = next(ws for ws in openpyxl.load_workbook(io.BytesIO(view.xlsx())).worksheets
+                 if str(ws.cell(1, 1).value).startswith("团体名次"))
+    cells = next([c.value for c in r] for r in sheet.iter_rows(min_row=3) if r[1].value == first)
+    assert cells[2:6] == [6500, 1000.5, 1099.9, 4399.6]
     printed = run_cli("prizes")
     assert "税前合计 16000 元，扣除 1000.50 元，代扣个税 2999.90 元，实发 11999.60 元" in printed
     # the docking withdrawn: the first winner is paid like the second
