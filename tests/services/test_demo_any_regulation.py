@@ -223,3 +223,39 @@ def test_the_demo_imports_the_member_register(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.count("不在“宁波市围棋协会注册会员”名单中") == 1
     assert "段位组 第7轮" in result.output
+
+
+def test_grades_by_wins_from_the_stored_games(tmp_path: Path) -> None:
+    """Issue 41: "个人获胜达到7盘的一等奖, 达到4-6盘的二等奖, 达到1-3盘的三等奖" on the 段位组 of
+    the kids' example, run by the demo; the grades are recomputed here from the stored games
+    (every win counts, a bye does not)."""
+    text = EXAMPLE.read_text(encoding="utf-8") + (
+        '\n[[prizes.graded]]\nid = "dan-wins"\nname = "段位组等级奖"\ndivision = "dan"\nby = "wins"\n'
+        'grades = [{ name = "一等奖", min_wins = 7 }, { name = "二等奖", min_wins = 4, max_wins = 6 },\n'
+        '          { name = "三等奖", min_wins = 1, max_wins = 3 }]\n')
+    reg = tmp_path / "kids.toml"
+    reg.write_text(text, encoding="utf-8")
+    db = tmp_path / "demo.sqlite"
+    result = CliRunner().invoke(app, ["demo", "--regulation", str(reg), "--seed", "11", "--scale", "0.5",
+                                      "--boards", "1", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with unit_of_work(str(db)) as work:
+        (event,) = work.repo.list_events()
+        players = work.repo.players_by_id(event.id)
+        games = work.repo.games(event.id, "dan", stage="main")
+    wins: dict[str, int] = defaultdict(int)
+    for g in games:
+        if g.white is None:
+            continue  # a bye
+        for pid in (g.black, g.white):
+            if g.outcome_for(pid) == "W":
+                wins[pid] += 1
+    expected = {players[pid].name: ("一等奖" if w >= 7 else "二等奖" if w >= 4 else "三等奖", w)
+                for pid, w in wins.items() if w >= 1}
+    listed = {}
+    for line in result.output.splitlines():
+        cells = line.split("  ")
+        if len(cells) >= 4 and cells[-1].split("；")[0] in ("一等奖", "二等奖", "三等奖") and "胜" in cells[-1]:
+            grade, w = cells[-1].split("；")
+            listed[cells[1]] = (grade, int(w.removesuffix("胜")))
+    assert listed == expected and expected
