@@ -16,13 +16,15 @@ Board 1 wins: a1 2 (a3, a4), a2 2 (a3, a4), a3 1, a4 0 — a1 and a2 tied on win
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.awards.awardfields import player, team
+from yisai.awards.decisions import PrizeDecisions
 from yisai.awards.inputs import EventResults
 from yisai.awards.prizes import compute_prizes
 from yisai.regulation.loader import RegulationError, loads
-from yisai.services.context import Refused
 from yisai.services.reports import prize_view
 from yisai.standings.teams import BoardResult, TeamMatch
 
@@ -149,7 +151,7 @@ def test_prize_tables_above_the_stated_pool_are_refused_at_check_time() -> None:
     assert "prizes" in text and "pool" in text and "8000" in text and "7500" in text
 
 
-def test_prizes_paid_above_the_pool_are_refused_at_award_time() -> None:
+def test_prizes_paid_above_the_pool_are_an_open_decision_at_award_time() -> None:
     # tied places paid in full can pay more than the table: two teams tied for 3rd (no tie-break
     # separates them) would each take 1000 — 9000 against a pool of 8000
     text = LEAGUE.replace('tie_breaks = ["board_points"]', "tie_breaks = []")
@@ -162,7 +164,11 @@ def test_prizes_paid_above_the_pool_are_refused_at_award_time() -> None:
     assert [(ln.team_id, ln.amount) for ln in report.list("teams").lines] == [
         ("T2", 4000), ("T1", 2000), ("T3", 1000), ("T4", 1000)]
     assert report.total == 9000
-    with pytest.raises(Refused) as err:
-        prize_view(results)
-    assert err.value.code == "prize_pool_exceeded"
-    assert err.value.params == {"field": "prizes.pool", "pool": 8000, "total": 9000}
+    # issue 41: not a refusal (it broke `yisai prizes` and the team table) but the chief
+    # referee's open decision, stated with the prizes: 9000 − 8000 = 1000 over
+    view = prize_view(results)
+    assert view.report.overrun == 1000
+    assert any("超过规程写明的奖金总额8000元1000元" in n and "待裁判长决定" in n for n in view.prize_tables[-1].notes)
+    decided = replace(results, prize_decisions=PrizeDecisions(pool_note="超出部分由承办单位补足"))
+    notes = prize_view(decided).prize_tables[-1].notes
+    assert any("裁判长决定：超出部分由承办单位补足" in n for n in notes)

@@ -166,3 +166,96 @@ def test_both_seed_files_run_through_the_generic_field_too(tmp_path: Path) -> No
             assert len(work.repo.list_teams(event.id)) == 4
             for rnd in work.repo.list_rounds(event.id):
                 assert all(g.result != Result.UNKNOWN for g in rnd.games), (stem, rnd.division, rnd.number)
+
+
+def test_teams_with_a_least_number_of_women_are_built_with_them(tmp_path: Path) -> None:
+    """Issue 41, wrong today: "每队4人(其中至少1名女棋手)" (``teams.min_women = 1``) made the demo
+    build teams of men only, refused at registration, and exit 1."""
+    text = (REGULATIONS / "examples" / "team-league.toml").read_text(encoding="utf-8")
+    reg = tmp_path / "league.toml"
+    reg.write_text(text.replace("max_players = 4\n", "max_players = 4\nmin_women = 1\n"), encoding="utf-8")
+    db = tmp_path / "demo.sqlite"
+    result = CliRunner().invoke(app, ["demo", "--regulation", str(reg), "--seed", "3", "--scale", "0.5",
+                                      "--boards", "1", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "不符合组队规定" not in result.output and "完成:" in result.output
+    with unit_of_work(str(db)) as work:
+        (event,) = work.repo.list_events()
+        players = work.repo.players_by_id(event.id)
+        teams = work.repo.list_teams(event.id)
+    assert len(teams) >= 4
+    for t in teams:
+        assert sum(1 for m in t.members if m.player_id and players[m.player_id].gender.value == "F") >= 1, t.name
+
+
+def test_the_demo_applies_the_chief_referees_prize_decisions(tmp_path: Path) -> None:
+    """Issue 41: a regulation with a judged award, docking decided by the referee and tax withheld
+    runs through the demo; the referee's decisions are made (and audited), the lists show net."""
+    text = EXAMPLE.read_text(encoding="utf-8").replace(
+        "pre_tax = false", 'pre_tax = true\nceremony_absence = { docking = "decided", percent = 50 }\n'
+        "tax_withheld_percent = 20", 1)
+    text += '\n[[prizes.judged]]\nid = "progress"\nname = "最佳进步奖"\ncount = 2\nkind = "cash"\namount = 500\n'
+    reg = tmp_path / "kids.toml"
+    reg.write_text(text, encoding="utf-8")
+    db = tmp_path / "demo.sqlite"
+    result = CliRunner().invoke(app, ["demo", "--regulation", str(reg), "--seed", "11", "--scale", "0.5",
+                                      "--boards", "1", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.count("裁判长评定：演示: 裁判长评定") == 2
+    assert "未参加颁奖仪式，扣除" in out and "实发(元)" in out and "代扣个税" in out
+    with unit_of_work(str(db)) as work:
+        (event,) = work.repo.list_events()
+        notes = [r.note for r in work.repo.audit_log(event.id, "event")]
+    assert sum("最佳进步奖" in n for n in notes) == 2 and any("扣除奖金" in n for n in notes)
+
+
+def test_the_demo_imports_the_member_register(tmp_path: Path) -> None:
+    """Issue 41: with "须为本协会注册会员" the demo imports a register of its players but one, who
+    is refused with the reason; everyone else plays."""
+    text = EXAMPLE.read_text(encoding="utf-8").replace(
+        "certificate_required = true\n", 'certificate_required = true\nmembers_of = "宁波市围棋协会注册会员"\n', 1)
+    reg = tmp_path / "kids.toml"
+    reg.write_text(text, encoding="utf-8")
+    db = tmp_path / "demo.sqlite"
+    result = CliRunner().invoke(app, ["demo", "--regulation", str(reg), "--seed", "11", "--scale", "0.5",
+                                      "--boards", "1", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("不在“宁波市围棋协会注册会员”名单中") == 1
+    assert "段位组 第7轮" in result.output
+
+
+def test_grades_by_wins_from_the_stored_games(tmp_path: Path) -> None:
+    """Issue 41: "个人获胜达到7盘的一等奖, 达到4-6盘的二等奖, 达到1-3盘的三等奖" on the 段位组 of
+    the kids' example, run by the demo; the grades are recomputed here from the stored games
+    (every win counts, a bye does not)."""
+    text = EXAMPLE.read_text(encoding="utf-8") + (
+        '\n[[prizes.graded]]\nid = "dan-wins"\nname = "段位组等级奖"\ndivision = "dan"\nby = "wins"\n'
+        'grades = [{ name = "一等奖", min_wins = 7 }, { name = "二等奖", min_wins = 4, max_wins = 6 },\n'
+        '          { name = "三等奖", min_wins = 1, max_wins = 3 }]\n')
+    reg = tmp_path / "kids.toml"
+    reg.write_text(text, encoding="utf-8")
+    db = tmp_path / "demo.sqlite"
+    result = CliRunner().invoke(app, ["demo", "--regulation", str(reg), "--seed", "11", "--scale", "0.5",
+                                      "--boards", "1", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with unit_of_work(str(db)) as work:
+        (event,) = work.repo.list_events()
+        players = work.repo.players_by_id(event.id)
+        games = work.repo.games(event.id, "dan", stage="main")
+    wins: dict[str, int] = defaultdict(int)
+    for g in games:
+        if g.white is None:
+            continue  # a bye
+        for pid in (g.black, g.white):
+            if g.outcome_for(pid) == "W":
+                wins[pid] += 1
+    expected = {players[pid].name: ("一等奖" if w >= 7 else "二等奖" if w >= 4 else "三等奖", w)
+                for pid, w in wins.items() if w >= 1}
+    listed = {}
+    for line in result.output.splitlines():
+        cells = line.split("  ")
+        if len(cells) >= 4 and cells[-1].split("；")[0] in ("一等奖", "二等奖", "三等奖") and "胜" in cells[-1]:
+            grade, w = cells[-1].split("；")
+            listed[cells[1]] = (grade, int(w.removesuffix("胜")))
+    assert listed == expected and expected

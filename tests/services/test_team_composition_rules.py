@@ -72,3 +72,21 @@ def test_entries_of_a_team_without_a_woman_are_not_approved_unforced(run, tmp_pa
     assert all(name in listed for name in ("甲一", "甲二", "甲三", "甲四"))
     run("entry", "approve", "1", "--force", "--note", "女棋手赛前补报")
     assert "甲一" in run("entry", "list", "--status", "approved")
+
+
+def test_one_team_per_club_is_enforced(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 41: "每个俱乐部限报1队" (``kind = "club"``, ``per_region = 1``) was accepted by check
+    and enforced nothing. A club team stands for the club its members name (else its own name):
+    a second team of 弈林俱乐部 players is refused, a team of another club is not."""
+    text = LEAGUE.replace("max_teams = 8\nmax_players = 4\n", "max_players = 4\nper_region = 1\n", 1)
+    path = tmp_path / "league-club.toml"
+    path.write_text(text, "utf-8")
+    run("event", "create", "--regulation", str(path), "--seed", "1")
+    clubs = ["弈林俱乐部"] * 6 + ["天元棋院"] * 3
+    for k, club in enumerate(clubs, start=1):
+        run("player", "add", "--name", f"棋手{k}", "--gender", "男", "--birth", f"199{k % 10}-01-15",
+            "--division", "团体组", "--club", club)
+    run("team", "add", "--name", "弈林一队", "-m", "1", "-m", "2", "-m", "3")
+    out = run("team", "add", "--name", "弈林二队", "-m", "4", "-m", "5", "-m", "6", code=1)
+    assert "弈林俱乐部已报1支" in out and "限报1支" in out
+    run("team", "add", "--name", "天元队", "-m", "7", "-m", "8", "-m", "9")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 
+from yisai.awards.decisions import PrizeDecisions
 from yisai.record import Game
 from yisai.registry.person import Player
 from yisai.registry.team import Team
@@ -55,6 +56,8 @@ class EventResults:
     lot_seed: int = 0  # the event's seed: a lot among players (a single board prize still tied)
     # division → player id → "withdrawn" / "disqualified": who left the event (not in ``entrants``)
     left: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # the chief referee's decisions on prizes: docking, judged awards, a pool overrun
+    prize_decisions: PrizeDecisions = field(default_factory=PrizeDecisions)
 
     def ranking_tables(self) -> dict[RankingKey, RankingTable]:
         """Every ranking list of the regulation that is given or derivable, by (division, id)."""

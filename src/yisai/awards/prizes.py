@@ -30,12 +30,17 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from yisai.awards.inputs import EventResults
+from yisai.awards.decisions import PrizeDecisions, yuan_text
+from yisai.awards.inputs import EventResults, is_base
 from yisai.i18n import tr
 from yisai.registry.person import Player
 from yisai.regulation.divisions import RankingList
 from yisai.regulation.prizes import (
+    CeremonyAbsence,
     EntrantRule,
+    Grade,
+    GradedAward,
+    JudgedAward,
     ParticipationAward,
     PrizeKind,
     PrizeList,
@@ -62,6 +67,13 @@ class PrizeLine:
     gift: str | None = None
     shared: bool = False
     note: str = ""
+    docked: int = 0  # 分 docked for missing the ceremony (the referee's decision or the fixed share)
+    tax: int = 0  # 分 of income tax withheld (prizes.tax_withheld_percent)
+
+    @property
+    def net(self) -> int:
+        """实发 in 分: the amount less docking and tax."""
+        return self.amount * 100 - self.docked - self.tax
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +93,41 @@ class PrizeListResult:
     def total(self) -> int:
         return sum(line.amount for line in self.lines)
 
+    @property
+    def net(self) -> int:
+        """实发 of the list in 分."""
+        return sum(line.net for line in self.lines)
+
 
 @dataclass(frozen=True, slots=True)
 class PrizeReport:
     lists: tuple[PrizeListResult, ...]
     pre_tax: bool = False  # the regulation states the amounts are pre-tax (prizes.pre_tax)
     value_note: str = ""  # the regulation's own note on the amounts (prizes.value_note)
+    pool: int | None = None  # prizes.pool: the total the regulation states
+    pool_decision: str = ""  # the chief referee's decision on an overrun ("" = still open)
+    tax_percent: int | None = None  # prizes.tax_withheld_percent
+    souvenir: str = ""  # prizes.souvenir: one for every player
+    souvenirs: int = 0  # how many: every entrant of every division, once
+
+    @property
+    def overrun(self) -> int:
+        """Yuan the prizes as computed pay above the stated pool (0: within it). Tied places paid
+        in full can do this; it is the chief referee's decision, never a reason to stop."""
+        return max(self.total - self.pool, 0) if self.pool is not None else 0
+
+    @property
+    def docked(self) -> int:
+        return sum(ln.docked for pl in self.lists for ln in pl.lines)
+
+    @property
+    def tax(self) -> int:
+        return sum(ln.tax for pl in self.lists for ln in pl.lines)
+
+    @property
+    def net(self) -> int:
+        """实发 in 分 over every list."""
+        return sum(pl.net for pl in self.lists)
 
     @property
     def total(self) -> int:
@@ -181,11 +222,128 @@ def compute_prizes(results: EventResults) -> PrizeReport:
     for pa in reg.prizes.participation:
         all_lists.append(_participation(pa, results, tables, all_lists))
     all_lists += [_board_prize(prize, rows, results) for prize, rows in results.board_prizes()]
+    decisions = results.prize_decisions
+    all_lists += [_graded(ga, results, tables) for ga in reg.prizes.graded]
+    all_lists += [_judged(ja, results) for ja in reg.prizes.judged]
     return PrizeReport(
-        lists=tuple(all_lists),
+        lists=tuple(_as_paid(pl, reg, decisions) for pl in all_lists),
         pre_tax=reg.prizes.pre_tax,
         value_note=reg.prizes.value_note or "",
+        pool=reg.prizes.pool,
+        pool_decision=decisions.pool_note,
+        tax_percent=reg.prizes.tax_withheld_percent,
+        souvenir=reg.prizes.souvenir or "",
+        souvenirs=len({pid for d in reg.divisions for pid in results.division_entrants(d.id)})
+        if reg.prizes.souvenir else 0,
     )
+
+
+def docking_cap(amount: int, rule: CeremonyAbsence) -> int:
+    """The most (分) a prize of ``amount`` yuan may be docked: ``percent``% of it (exact in 分)."""
+    return amount * rule.percent
+
+
+def _as_paid(pl: PrizeListResult, reg: Regulation, decisions: PrizeDecisions) -> PrizeListResult:
+    """Gross → docking (the referee's decision, or the fixed share) → tax withheld → net, on
+    every line that pays money; amounts in 分, so nothing is rounded but the tax (to the 分)."""
+    rule = reg.prizes.ceremony_absence
+    rate = reg.prizes.tax_withheld_percent
+    if pl.kind not in ("cash", "ecard") or (rule is None and rate is None):
+        return pl
+    lines = []
+    for ln in pl.lines:
+        if ln.amount <= 0:
+            lines.append(ln)
+            continue
+        notes = [ln.note] if ln.note else []
+        docked = 0
+        decision = decisions.docking_for(pl.id, ln.player_id or ln.team_id)
+        if decision is not None and rule is not None:
+            cap = docking_cap(ln.amount, rule)
+            docked = cap if rule.docking == "fixed" or decision.fen is None else min(decision.fen, cap)
+            notes.append(tr(f"未参加颁奖仪式，扣除{yuan_text(docked)}元", f"missed the ceremony: "
+                            f"{yuan_text(docked)} yuan docked") + (f"（{decision.note}）" if decision.note else ""))
+        tax = 0
+        if rate is not None and pl.kind == "cash":
+            tax = ((ln.amount * 100 - docked) * rate + 50) // 100  # to the 分, half up
+            notes.append(tr(f"代扣个税{yuan_text(tax)}元", f"{yuan_text(tax)} yuan tax withheld"))
+        lines.append(replace(ln, docked=docked, tax=tax, note="；".join(notes)))
+    return replace(pl, lines=tuple(lines))
+
+
+def _judged(ja: JudgedAward, results: EventResults) -> PrizeListResult:
+    """最佳进步奖 …: the players the chief referee named, in the order named (no place)."""
+    named = [j for j in results.prize_decisions.judged if j.award_id == ja.id][:ja.count]
+    lines = tuple(PrizeLine(place=None, name=_name(results.players, j.player_id), player_id=j.player_id,
+                            amount=ja.amount or 0, nominal=ja.amount, gift=ja.gift,
+                            note=tr("裁判长评定", "chief referee's decision") + (f"：{j.note}" if j.note else ""))
+                  for j in named)
+    note = "" if named else tr(f"待裁判长评定（至多{ja.count}名）", f"to be named by the chief referee "
+                                                               f"(at most {ja.count})")
+    return PrizeListResult(id=ja.id, name=ja.name, division=ja.division or "", kind=ja.kind, source="judged",
+                           items=(), places=ja.count, entrants=len(lines), lines=lines, note=note)
+
+
+def grade_counts(ga: GradedAward, entrants: int) -> list[int]:
+    """How many each grade of a share award takes: its percent of the entrants, rounded as the
+    regulation says (nearest: half up)."""
+    out = []
+    for g in ga.grades:
+        exact = entrants * (g.percent or 0)
+        out.append((exact + 50) // 100 if ga.rounding == "nearest" else exact // 100 if ga.rounding == "down"
+                   else -(-exact // 100))
+    return out
+
+
+def _grade_line(g: Grade, place: int | None, pid: str, results: EventResults, note: str,
+                shared: bool = False) -> PrizeLine:
+    return PrizeLine(place=place, name=_name(results.players, pid), player_id=pid, amount=g.amount or 0,
+                     nominal=g.amount, gift=g.gift, shared=shared, note="；".join(x for x in (g.name, note) if x))
+
+
+def _graded(ga: GradedAward, results: EventResults, tables: Mapping[RankingKey, RankingTable]) -> PrizeListResult:
+    """等级奖 by wins (the player's wins in the division's games, byes not counted) or by share of
+    the entrants (the ranking cut at each grade's running count; a tie at the cut takes the
+    higher grade)."""
+    division = results.regulation.division(ga.division)
+    rid = ga.ranking or next((r.id for r in division.rankings if is_base(r)), division.rankings[0].id)
+    table = tables.get((ga.division, rid))
+    rows = table.rows if table is not None else ()
+    common: dict[str, Any] = {"id": ga.id, "name": ga.name, "division": ga.division, "kind": ga.kind,
+                              "source": "graded", "items": ()}
+    ties = _tie_counts([r.place for r in rows])
+    lines: list[PrizeLine] = []
+    if ga.by == "share":
+        rl = next((r for r in division.rankings if r.id == rid), None)
+        n = _entrants_for(results, ga.division, rl, table) if table is not None else 0
+        counts = grade_counts(ga, n)
+        cuts = [sum(counts[:k + 1]) for k in range(len(counts))]
+        for r in rows:
+            k = next((k for k, cut in enumerate(cuts) if r.place <= cut), None)
+            if k is None:
+                break
+            lines.append(_grade_line(ga.grades[k], r.place, r.player_id, results,
+                                     tr("并列", "shared") if ties[r.place] > 1 else "", ties[r.place] > 1))
+        zh = "、".join(f"{g.name}{c}名({g.percent}%)" for g, c in zip(ga.grades, counts, strict=True))
+        return PrizeListResult(**common, places=cuts[-1] if cuts else 0, entrants=n, lines=tuple(lines),
+                               note=tr(f"参赛{n}人: {zh}", f"{n} entrants: " + ", ".join(
+                                   f"{g.name} {c}" for g, c in zip(ga.grades, counts, strict=True))))
+    wins: dict[str, int] = defaultdict(int)
+    for game in results.games.get(ga.division, ()):
+        if game.is_bye:
+            continue
+        for pid in (game.black, game.white):
+            if pid is not None and game.outcome_for(pid) == "W":
+                wins[pid] += 1
+    order: list[tuple[int | None, str]] = [(r.place, r.player_id) for r in rows]
+    order = order or [(None, pid) for pid in results.division_entrants(ga.division)]
+    for place, pid in order:
+        w = wins.get(pid, 0)
+        g = next((g for g in ga.grades if (g.min_wins or 0) <= w <= (g.max_wins if g.max_wins is not None
+                                                                      else w)), None)
+        if g is not None:
+            lines.append(_grade_line(g, place, pid, results, tr(f"{w}胜", f"{w} wins")))
+    return PrizeListResult(**common, places=len(lines), entrants=len(order), lines=tuple(lines))
 
 
 def source_ranking(reg: Regulation, pl: PrizeList) -> tuple[str, bool]:

@@ -30,6 +30,8 @@ from yisai.standings.teams import TeamTable
 
 _BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
 
+FEN = re.compile(r"-?\d+\.\d{2}")  # an amount in yuan with 分, as awards_report.yuan_cell writes it
+
 
 def _width(text: str) -> int:
     """Display width: CJK characters count double."""
@@ -55,6 +57,7 @@ def write_tables(tables: Sequence[TextTable], target: str | Path | BinaryIO) -> 
         head_fmt = wb.add_format({"bold": True, "bg_color": "#DDEBF7", "border": 1})
         cell_fmt = wb.add_format({"border": 1})
         money_fmt = wb.add_format({"border": 1, "num_format": "#,##0"})
+        fen_fmt = wb.add_format({"border": 1, "num_format": "#,##0.00"})
         note_fmt = wb.add_format({"italic": True, "font_color": "#555555"})
         used: set[str] = set()
         for t in tables:
@@ -69,6 +72,8 @@ def write_tables(tables: Sequence[TextTable], target: str | Path | BinaryIO) -> 
                         ws.write_string(r, c, "" if value is None else str(value), cell_fmt)
                     elif isinstance(value, int | float):
                         ws.write_number(r, c, value, money_fmt if c in t.money_columns else cell_fmt)
+                    elif c in t.money_columns and FEN.fullmatch(value):  # 1099.90: yuan and 分, summable
+                        ws.write_number(r, c, int(value.replace(".", "")) / 100, fen_fmt)
                     else:
                         ws.write_string(r, c, value, cell_fmt)
                     if c < len(widths):

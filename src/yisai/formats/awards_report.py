@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from yisai.awards.decisions import yuan_text
 from yisai.awards.prizes import KIND_LABELS, PrizeLine, PrizeListResult, PrizeReport
 from yisai.awards.promotions import PromotionReport
 from yisai.awards.rank_awards import RankAwardReport
@@ -83,11 +84,18 @@ def prize_table(pl: PrizeListResult, players: Mapping[str, Player],
     team = any(ln.team_id for ln in pl.lines)
     money = pays_money(pl)
     honours = any(honours_of(pl, ln) for ln in pl.lines)
+    docked = money and any(ln.docked for ln in pl.lines)
+    taxed = money and any(ln.tax for ln in pl.lines)
+    paid: tuple[str, ...] = (*((tr("扣除(元)", "docked (yuan)"),) if docked else ()),
+                             *((tr("代扣个税(元)", "tax withheld (yuan)"),) if taxed else ()),
+                             *((tr("实发(元)", "net (yuan)"),) if docked or taxed else ()))
     headers = (
         tr("名次", "place"),
         tr("队名", "team") if team else tr("姓名", "name"),
         *(() if team else (tr("单位", "unit"),)),  # a team is its own unit: no empty column
-        *((tr(f"{KIND_LABELS.get(pl.kind, '奖励')}(元)", "amount (yuan)"),) if money else ()),
+        *((tr(f"{KIND_LABELS.get(pl.kind, '奖励')}(元)", "amount (yuan)")
+           + (tr("(税前)", " (gross)") if taxed else ""),) if money else ()),
+        *paid,
         *((tr("奖励", "award"),) if honours or not money else ()),
         tr("说明", "note"),
     )
@@ -99,6 +107,8 @@ def prize_table(pl: PrizeListResult, players: Mapping[str, Player],
         amount: tuple[Cell, ...] = ()
         if money:  # a place the money table does not reach is blank, not 0 yuan
             amount = (ln.amount if (ln.amount or ln.nominal is not None) else None,)
+            amount += (*((yuan_cell(ln.docked),) if docked else ()), *((yuan_cell(ln.tax),) if taxed else ()),
+                       *((yuan_cell(ln.net) if ln.amount else None,) if docked or taxed else ()))
         award: tuple[Cell, ...] = (honours_of(pl, ln),) if honours or not money else ()
         rows.append((_place(ln.place, ln.shared), ln.name, *unit, *amount, *award, ln.note))
     title = pl.name
@@ -106,8 +116,11 @@ def prize_table(pl: PrizeListResult, players: Mapping[str, Player],
         title += tr(f"（录取前{pl.places}名）", f" (top {pl.places})")
     notes = [pl.note] if pl.note else []
     if pl.total:
-        notes.append(tr(f"小计 {pl.total} 元", f"subtotal {pl.total} yuan"))
-    columns = ((2 if team else 3),) if money else ()
+        notes.append(tr(f"小计 {pl.total} 元", f"subtotal {pl.total} yuan")
+                     + (tr(f"，实发 {yuan_text(pl.net)} 元", f", net {yuan_text(pl.net)} yuan")
+                        if docked or taxed else ""))
+    first = 2 if team else 3
+    columns = tuple(range(first, first + 1 + len(paid))) if money else ()
     return TextTable(title, headers, tuple(rows), tuple(notes), columns)
 
 
@@ -123,6 +136,9 @@ def prize_summary(report: PrizeReport) -> TextTable:
         honours = "、".join(dict.fromkeys(h for ln in pl.lines if (h := honours_of(pl, ln))))
         kind = KIND_LABELS.get(pl.kind, pl.kind) if pays_money(pl) or not honours else honours
         rows.append((pl.name, kind, count, pl.total if pays_money(pl) else None))
+    if report.souvenir:  # 参赛棋手均发给纪念品: how many to hand out
+        rows.append((tr("纪念品（每名参赛棋手）", "souvenir (every player)"), report.souvenir,
+                     tr(f"{report.souvenirs}人", f"{report.souvenirs} players"), None))
     total = tr(f"{people}人", f"{people} players") + (tr(f"、{teams}队", f", {teams} teams") if teams else "")
     money = any(pays_money(pl) for pl in report.lists)
     rows.append((tr("合计", "total"), "", total, report.total if money else None))
@@ -138,6 +154,13 @@ def prize_summary(report: PrizeReport) -> TextTable:
         notes.append(report.value_note)
     if money_note := amounts_note(report):
         notes.append(money_note)
+    if report.docked or report.tax:
+        notes.append(tr(f"税前合计 {report.total} 元，扣除 {yuan_text(report.docked)} 元，代扣个税 "
+                        f"{yuan_text(report.tax)} 元，实发 {yuan_text(report.net)} 元",
+                        f"gross {report.total} yuan, docked {yuan_text(report.docked)}, tax withheld "
+                        f"{yuan_text(report.tax)}, net {yuan_text(report.net)}"))
+    if report.overrun:
+        notes.append(pool_note(report))
     return TextTable(
         tr("奖励汇总", "payout summary"),
         (tr("奖项", "list"), tr("类别", "kind"), tr("获奖", "awarded"), tr("金额(元)", "yuan")),
@@ -145,6 +168,21 @@ def prize_summary(report: PrizeReport) -> TextTable:
         tuple(notes),
         (3,),
     )
+
+
+def pool_note(report: PrizeReport) -> str:
+    """An overrun of the stated pool: open until the chief referee records his decision."""
+    head = tr(f"按成绩应发{report.total}元，超过规程写明的奖金总额{report.pool}元{report.overrun}元",
+              f"the results pay {report.total} yuan, {report.overrun} more than the stated pool of {report.pool}")
+    if report.pool_decision:
+        return head + tr(f"；裁判长决定：{report.pool_decision}", f"; chief referee's decision: {report.pool_decision}")
+    return head + tr("；待裁判长决定 (yisai prize pool)", "; open: the chief referee decides "
+                     "(yisai prize pool)")
+
+
+def yuan_cell(fen: int) -> Cell:
+    """分 as a cell: whole yuan stay integers (spreadsheets sum them), else 1187.50 as text."""
+    return fen // 100 if fen % 100 == 0 else yuan_text(fen)
 
 
 def amounts_note(report: PrizeReport) -> str:

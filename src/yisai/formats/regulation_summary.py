@@ -184,6 +184,8 @@ def summarize(reg: Regulation, *, ids: bool = True) -> list[str]:
         out.append(tr("冠名单位", "Title sponsors") + f": {_join(o.title_sponsors)}")
     if o.organisers:
         out.append(tr("承办单位", "Organisers") + f": {_join(o.organisers)}")
+    if o.co_organisers:
+        out.append(tr("协办单位", "Co-organisers") + f": {_join(o.co_organisers)}")
     if reg.events:
         out += ["", _section("竞赛项目", "Events"), *[f"- {e}" for e in reg.events]]
     out += ["", _section("组别与参赛资格", "Divisions and eligibility")]
@@ -335,6 +337,9 @@ def _eligibility(e: Eligibility) -> list[str]:
     if e.certificate_required:
         lines.append(tr("须持有中国围棋协会监制的业余段级位证书",
                         "an amateur rank certificate issued under the Chinese Weiqi Association is required"))
+    if e.members_of:
+        lines.append(tr(f"须为{e.members_of} (按主办方导入的会员名单核对)",
+                        f"membership required: {e.members_of} (checked against the register the organisers import)"))
     lines.append(_PRO_LABELS[e.professionals].render() + _default(e, "professionals"))
     if e.regions:
         lines.append(tr("仅限: " + "、".join(e.regions) + "棋手", "only players from: " + ", ".join(e.regions)))
@@ -775,6 +780,9 @@ def _prizes(reg: Regulation) -> list[str]:
         names = _join(reg.division(d).name for d in pa.divisions)
         lines.append(tr(f"参赛奖 ({names}): 其余棋手获参赛奖, 奖励价值{yuan(pa.amount)}",
                         f"Participation prize ({names}): every other player receives a prize worth {yuan(pa.amount)}"))
+    lines += _judged_and_graded(reg)
+    if pz.souvenir:
+        lines.append(tr(f"参赛棋手均发给纪念品: {pz.souvenir}", f"every player receives a souvenir: {pz.souvenir}"))
     if pz.tied_places == "share":
         lines.append(tr("名次并列时, 合并所占各名次的奖金平均分配",
                         "Tied players share the prize money of the places they occupy equally"))
@@ -789,12 +797,47 @@ def _prizes(reg: Regulation) -> list[str]:
                      + _default(pz, "pre_tax"))
     if pz.value_note:
         lines.append(tr("注: ", "Note: ") + pz.value_note)
+    if (ca := pz.ceremony_absence) is not None:
+        lines.append(tr(f"未参加颁奖仪式者扣除{ca.percent}%奖金", f"{ca.percent}% of the prize is docked from a "
+                        "winner who misses the award ceremony") if ca.docking == "fixed" else
+                     tr(f"未参加颁奖仪式者由裁判长决定扣除部分奖金 (最多{ca.percent}%)", "the chief referee may dock "
+                        f"part of the prize (at most {ca.percent}%) from a winner who misses the award ceremony"))
+    if pz.tax_withheld_percent is not None:
+        lines.append(tr(f"奖金由主办方按{pz.tax_withheld_percent}%代扣个人所得税, 名单列出税前、扣税与实发金额",
+                        f"income tax of {pz.tax_withheld_percent}% is withheld from prize money; the lists show "
+                        "gross, tax and net"))
     day = reg.award_day()
     if pz.award_day is not None:
         lines.append(tr(f"颁奖日期 (证书落款): {fmt_date(day)}", f"Award day (on certificates): {fmt_date(day)}"))
     elif day is not None:
         lines.append(tr(f"证书落款日期: {fmt_date(day)} (规程未写颁奖日期, 取比赛最后一天)",
                         f"Certificates dated {fmt_date(day)} (no award day given: the last day of play)"))
+    return lines
+
+
+def _judged_and_graded(reg: Regulation) -> list[str]:
+    """最佳进步奖 (by the chief referee's judgement) and 等级奖 (by wins or share of entrants)."""
+    lines = []
+    for ja in reg.prizes.judged:
+        scope = reg.division(ja.division).name if ja.division else tr("全体参赛者", "all players")
+        value = yuan(ja.amount) if ja.amount else (ja.gift or "")
+        lines.append(tr(f"{ja.name} ({scope}): 由裁判长评定, 至多{ja.count}名", f"{ja.name} ({scope}): named by "
+                        f"the chief referee, at most {ja.count}") + (f", {value}" if value else ""))
+    for ga in reg.prizes.graded:
+        parts = []
+        for g in ga.grades:
+            value = f" {yuan(g.amount)}" if g.amount else (f" {g.gift}" if g.gift else "")
+            if ga.by == "share":
+                parts.append(tr(f"{g.percent}% {g.name}", f"{g.percent}% {g.name}") + value)
+                continue
+            lo, hi = g.min_wins, g.max_wins
+            wins = (tr(f"{lo}胜", f"{lo} wins") if lo == hi else
+                    tr(f"{lo}–{hi}胜", f"{lo}–{hi} wins") if lo is not None and hi is not None
+                    else tr(f"{lo}胜以上", f"{lo}+ wins") if lo is not None else tr(f"{hi}胜以下", f"≤{hi} wins"))
+            parts.append(f"{wins} {g.name}{value}")
+        how = (tr("按参赛人数比例 (依名次)", "by share of entrants (in ranking order)") if ga.by == "share"
+               else tr("按胜局数", "by wins"))
+        lines.append(f"{ga.name} ({reg.division(ga.division).name}, {how}): " + _join(parts))
     return lines
 
 

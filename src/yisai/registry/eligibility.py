@@ -14,6 +14,7 @@ from datetime import date, datetime, time
 
 from yisai.i18n import tr
 from yisai.registry.idcard import MAINLAND, PROVINCES, parse_id_number
+from yisai.registry.members import MemberList
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.registry.team import Team
 from yisai.regulation.divisions import Division, Eligibility
@@ -111,9 +112,11 @@ def in_window(born: date, rule: Eligibility) -> bool:
 
 
 def check_player(
-    player: Player, division: Division, regulation: Regulation | None = None
+    player: Player, division: Division, regulation: Regulation | None = None,
+    members: MemberList | None = None,
 ) -> list[str]:
-    """Every reason ``player`` may not enter ``division``; ``regulation`` adds the right group hint."""
+    """Every reason ``player`` may not enter ``division``; ``regulation`` adds the right group
+    hint, ``members`` is the imported register the division's ``members_of`` asks for."""
     rule = division.eligibility
     name = division.name
     reasons: list[str] = []
@@ -135,6 +138,13 @@ def check_player(
         ))
     reasons += _pro_reasons(player, rule, name)
     reasons += _region_reasons(player, rule, name)
+    if rule.members_of is not None:
+        if members is None:
+            reasons.append(tr(f"“{rule.members_of}”名单尚未导入, 无法核对会员资格",
+                              f"the register “{rule.members_of}” has not been imported: membership cannot be checked"))
+        elif not members.holds(player):
+            reasons.append(tr(f"不在“{rule.members_of}”名单中 (规程: 须为{rule.members_of})",
+                              f"not on the register “{rule.members_of}” ({name} requires membership)"))
     return reasons
 
 
@@ -243,7 +253,7 @@ def check_team(
         reasons.append(tr(f"已报{len(other_teams)}支{label}, 达到限报{rules.max_teams}支",
                           f"{len(other_teams)} teams ({label}) already entered: the limit is "
                           f"{rules.max_teams}"))
-    reasons += _place_reasons(team, rules, other_teams)
+    reasons += _place_reasons(team, rules, other_teams, players)
     reasons += _staff_reasons(team, rules)
     reasons += _member_reasons(team, players, rules, regulation, other_teams)
     return reasons
@@ -330,19 +340,31 @@ def association_of(team: Team, rules: TeamRules) -> str | None:
     return None
 
 
-def _team_place(team: Team, rules: TeamRules) -> str | None:
+def club_of(team: Team, players: Mapping[str, Player]) -> str:
+    """The club (school) a club or school team represents: the one all its members name
+    (``club``), else the team's own name without 队 (a club team is named after its club)."""
+    clubs = {c for m in team.members if m.player_id in players and (c := (players[m.player_id].club or "").strip())}
+    return clubs.pop() if len(clubs) == 1 else team.name.strip().removesuffix("队")
+
+
+def _team_place(team: Team, rules: TeamRules, players: Mapping[str, Player]) -> str | None:
+    if rules.kind in ("club", "school"):
+        return club_of(team, players)
     return association_of(team, rules)
 
 
-def _place_reasons(team: Team, rules: TeamRules, other_teams: Sequence[Team]) -> list[str]:
+def _place_reasons(team: Team, rules: TeamRules, other_teams: Sequence[Team],
+                   players: Mapping[str, Player]) -> list[str]:
+    """No place, or the place's teams full. A club or school team's place is its club
+    (``club_of``): ``per_region`` is then 每个俱乐部(学校)限报N队."""
     out = []
-    place = _team_place(team, rules)
+    place = _team_place(team, rules, players)
     need = {"province": tr("省份", "province"), "city": tr("城市", "city")}.get(rules.kind)
     if need and place is None:
         out.append(tr(f"{_label(rules)}\u201c{team.name}\u201d缺少{need}",
                       f"{_label(rules)} \u201c{team.name}\u201d has no {need}"))
     if rules.per_region is not None and place is not None:
-        same = [t for t in other_teams if _team_place(t, rules) == place]
+        same = [t for t in other_teams if _team_place(t, rules, players) == place]
         if len(same) >= rules.per_region:
             out.append(tr(f"{place}已报{len(same)}支{_label(rules)}, 每地限报{rules.per_region}支",
                           f"{place} has already entered {len(same)} team(s) ({_label(rules)}); "

@@ -146,6 +146,7 @@ class Organisers(Strict):
     supporters: list[str] = Field(default_factory=list, description="支持单位")
     title_sponsors: list[str] = Field(default_factory=list, description="冠名单位")
     organisers: list[str] = Field(default_factory=list, description="承办单位")
+    co_organisers: list[str] = Field(default_factory=list, description="协办单位")
 
 
 class OpenPoint(Strict):

@@ -13,7 +13,8 @@ from yisai.regulation.bracket_checks import check_mini_league
 from yisai.regulation.findings import Finding, Path, allowed_values
 from yisai.regulation.findings import useless as _useless
 from yisai.regulation.format_base import as_kind
-from yisai.regulation.prize_checks import check_pool
+from yisai.regulation.organiser_checks import check_organisers
+from yisai.regulation.prize_checks import check_pool, check_prize_rules
 from yisai.regulation.prizes import PrizeList
 from yisai.regulation.promotions import PromotionRule
 from yisai.regulation.rules import Criterion, PairingRules, RankingRules, Scoring, TimeControl
@@ -38,6 +39,8 @@ def check(reg: Regulation) -> list[Finding]:
     out += _no_effect(reg)
     out += check_teams(reg)
     out += check_pool(reg)
+    out += check_prize_rules(reg)
+    out += check_organisers(reg)
     return out
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from yisai.i18n import Text
 from yisai.regulation.findings import Finding
 from yisai.regulation.format_base import as_kind
-from yisai.regulation.prizes import PrizeList
+from yisai.regulation.prizes import MAX_PLACE, Grade, PrizeList
 from yisai.regulation.schema import Regulation
 from yisai.regulation.team_match import TeamMatchFormat
 
@@ -63,3 +63,83 @@ def check_pool(reg: Regulation) -> list[Finding]:
                          f"the prizes can pay up to {most} yuan ({en}), more than the stated pool of {pool} yuan"),
                     Text(f"奖金总额须不少于{most}元, 或减少奖项金额", f"the pool must be at least {most} yuan, "
                          "or the prize amounts smaller"))]
+
+
+def check_prize_rules(reg: Regulation) -> list[Finding]:
+    """The prize rules of issue 41 (docking, tax, judged and graded awards) against each other
+    and the rest of the file: each contradiction names its field."""
+    pz = reg.prizes
+    out: list[Finding] = []
+    pays = any(list_maximum(pl) for pl in pz.lists) or any(sa.amount for sa in pz.special) \
+        or any(pa.amount for pa in pz.participation) or any(j.amount for j in pz.judged) \
+        or any(g.amount for ga in pz.graded for g in ga.grades)
+    if pz.tax_withheld_percent is not None and not pz.pre_tax:
+        out.append(Finding(("prizes", "tax_withheld_percent"),
+                           Text("规程写明奖金不是税前 (pre_tax = false), 不能再代扣个人所得税",
+                                "the amounts are not pre-tax (pre_tax = false): no tax can be withheld from them"),
+                           Text("删去 tax_withheld_percent, 或写 pre_tax = true", "remove tax_withheld_percent, "
+                                "or write pre_tax = true")))
+    if pz.tax_withheld_percent is not None and not pays:
+        out.append(Finding(("prizes", "tax_withheld_percent"),
+                           Text("没有任何奖项发奖金, 代扣个人所得税用不上", "no prize pays money: no tax to withhold")))
+    if pz.ceremony_absence is not None and not pays:
+        out.append(Finding(("prizes", "ceremony_absence"),
+                           Text("没有任何奖项发奖金, 未参加颁奖仪式扣除奖金用不上",
+                                "no prize pays money: nothing to dock for missing the ceremony")))
+    divisions = {d.id: d for d in reg.divisions}
+    ids = [pl.id for pl in pz.lists] + [sa.id for sa in pz.special]
+    for j, ja in enumerate(pz.judged):
+        path: tuple[str | int, ...] = ("prizes", "judged", j)
+        if ja.division is not None and ja.division not in divisions:
+            out.append(Finding((*path, "division"), Text(f"未知组别: {ja.division}", f"unknown division: {ja.division}"),
+                               Text(f"允许: {', '.join(divisions)}", f"allowed: {', '.join(divisions)}")))
+        if ja.id in ids:
+            out.append(Finding((*path, "id"), Text(f"奖项 id 重复: {ja.id}", f"duplicate prize id: {ja.id}")))
+        ids.append(ja.id)
+    for j, ga in enumerate(pz.graded):
+        path = ("prizes", "graded", j)
+        if ga.id in ids:
+            out.append(Finding((*path, "id"), Text(f"奖项 id 重复: {ga.id}", f"duplicate prize id: {ga.id}")))
+        ids.append(ga.id)
+        division = divisions.get(ga.division)
+        if division is None:
+            out.append(Finding((*path, "division"), Text(f"未知组别: {ga.division}", f"unknown division: {ga.division}"),
+                               Text(f"允许: {', '.join(divisions)}", f"allowed: {', '.join(divisions)}")))
+        elif ga.ranking is not None and ga.ranking not in {r.id for r in division.rankings}:
+            out.append(Finding((*path, "ranking"), Text(f"组别 {ga.division} 没有名次表 {ga.ranking}",
+                                                        f"division {ga.division} has no ranking {ga.ranking}")))
+        out += _grades(ga.by, ga.grades, path)
+    return out
+
+
+def _grades(by: str, grades: list[Grade], path: tuple[str | int, ...]) -> list[Finding]:
+    out: list[Finding] = []
+    if by == "share":
+        for k, g in enumerate(grades):
+            if g.percent is None or g.min_wins is not None or g.max_wins is not None:
+                out.append(Finding((*path, "grades", k),
+                                   Text(f"按比例评奖 (by = \"share\"): {g.name} 须写 percent, 不写 min_wins/max_wins",
+                                        f"by share: {g.name} needs percent and no min_wins/max_wins")))
+        total = sum(g.percent or 0 for g in grades)
+        if total > 100:
+            out.append(Finding((*path, "grades"), Text(f"各等级比例之和为{total}%, 超过100%",
+                                                       f"the grades' shares add up to {total}%, over 100%")))
+        return out
+    bands: list[tuple[int, int, str]] = []
+    for k, g in enumerate(grades):
+        if g.percent is not None or (g.min_wins is None and g.max_wins is None):
+            out.append(Finding((*path, "grades", k),
+                               Text(f"按胜局数评奖 (by = \"wins\"): {g.name} 须写 min_wins 或 max_wins, 不写 percent",
+                                    f"by wins: {g.name} needs min_wins or max_wins and no percent")))
+            continue
+        low, high = g.min_wins or 0, g.max_wins if g.max_wins is not None else MAX_PLACE
+        if low > high:
+            out.append(Finding((*path, "grades", k, "max_wins"),
+                               Text(f"{g.name}: 最多{high}胜少于最少{low}胜", f"{g.name}: max_wins {high} < min_wins {low}")))
+            continue
+        for a, b, other in bands:
+            if low <= b and a <= high:
+                out.append(Finding((*path, "grades", k),
+                                   Text(f"{g.name}与{other}的胜局数范围重叠", f"{g.name} overlaps {other} in wins")))
+        bands.append((low, high, g.name))
+    return out

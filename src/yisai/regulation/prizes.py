@@ -109,6 +109,57 @@ class ParticipationAward(Strict):
 TiedPlaces = Literal["each_full", "share"]
 
 
+class CeremonyAbsence(Strict):
+    """未参加颁奖仪式者扣除部分奖金: ``fixed`` docks ``percent``% of each prize outright; ``decided``
+    lets the chief referee decide how much, at most ``percent``% (his decision is audited)."""
+
+    docking: Literal["decided", "fixed"] = Field(
+        description="decided 由裁判长视情况决定扣除金额 (不超过 percent%); fixed 一律扣除 percent%",
+    )
+    percent: int = Field(ge=1, le=100, description="扣除比例 (%): fixed 为扣除比例, decided 为最多可扣比例")
+
+
+class JudgedAward(Strict):
+    """最佳进步奖, 体育道德风尚奖: given by the chief referee's judgement, not by place; he names
+    at most ``count`` winners (each named, audited)."""
+
+    id: str = Field(pattern=r"^[a-z0-9_\-]+$")
+    name: str
+    division: str | None = Field(None, description="组别 id; 不填则全体参赛者均可获得")
+    count: int = Field(1, ge=1, le=MAX_PLACE, description="最多评出几名")
+    kind: PrizeKind = "honour"
+    amount: int | None = Field(None, ge=0, le=MAX_AMOUNT)
+    gift: str | None = None
+
+
+class Grade(Strict):
+    """One grade of a graded award (一等奖 …): by win count (``min_wins``..``max_wins``) or by
+    share of entrants (``percent``: the next ``percent``% of the ranking after the grades above)."""
+
+    name: str = Field(description="如 一等奖")
+    min_wins: int | None = Field(None, ge=0, le=MAX_PLACE)
+    max_wins: int | None = Field(None, ge=0, le=MAX_PLACE)
+    percent: int | None = Field(None, ge=1, le=100, description="占参赛人数的百分比")
+    amount: int | None = Field(None, ge=0, le=MAX_AMOUNT)
+    gift: str | None = None
+
+
+class GradedAward(Strict):
+    """等级奖: "7胜 一等奖, 4–6胜 二等奖" (``by = "wins"``, the player's wins in the division's
+    games) or "前5%一等奖, 10%二等奖, 15%三等奖" (``by = "share"``: counts of the ranking, the
+    percentage of entrants rounded as ``rounding`` says; a tied place takes the higher grade)."""
+
+    id: str = Field(pattern=r"^[a-z0-9_\-]+$")
+    name: str
+    division: str
+    ranking: str | None = Field(None, description="按比例评奖时的名次表 id; 不填为组别总名次")
+    by: Literal["wins", "share"]
+    rounding: Literal["nearest", "down", "up"] = Field(
+        "nearest", description="按比例: 人数不是整数时 nearest 四舍五入, down 舍去, up 进一")
+    grades: list[Grade] = Field(min_length=1)
+    kind: PrizeKind = "honour"
+
+
 class Prizes(Strict):
     currency: Literal["CNY"] = "CNY"
     tied_places: TiedPlaces = Field(
@@ -125,6 +176,14 @@ class Prizes(Strict):
     lists: list[PrizeList] = Field(default_factory=list)
     special: list[SpecialAward] = Field(default_factory=list)
     participation: list[ParticipationAward] = Field(default_factory=list)
+    ceremony_absence: CeremonyAbsence | None = Field(
+        None, description="未参加颁奖仪式者扣除部分奖金 (规程: 扣除部分奖金)")
+    tax_withheld_percent: int | None = Field(
+        None, ge=1, le=100, description="代扣个人所得税的税率 (%): 奖金 (cash) 扣除后按此代扣, 列出税前、扣税与实发",
+    )
+    souvenir: str | None = Field(None, min_length=1, description="每名参赛棋手的纪念品, 如 参赛棋手均发给纪念品")
+    judged: list[JudgedAward] = Field(default_factory=list, description="裁判长评定的奖项 (最佳进步奖等)")
+    graded: list[GradedAward] = Field(default_factory=list, description="等级奖: 按胜局数或按参赛人数比例")
     award_day: date | None = Field(
         None, description="颁奖日期, 证书落款日期; 不填则为最后一个阶段的结束日期",
     )

@@ -61,6 +61,9 @@ class BoardPrize(Strict):
         False, description="规程写明只评 places 名 (如 最佳主将1名): 比完 tie_breaks 仍相同时抽签, 不并列获奖",
     )
     min_games: int = Field(1, ge=1, le=100, description="至少在该台出场的盘数")
+    played_only: bool = Field(
+        False, description="只计实际出场下完的对局: 对方缺人而判胜的台次不计局分、不计盘数 (规程: 按出场…计算)",
+    )
     amount: int | None = Field(None, ge=0, le=100_000_000, description="奖金 (元)")
     gift: str | None = Field(None, description="奖品, 如 奖杯")
 

@@ -13,7 +13,7 @@ from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
 from yisai.services.context import InputError, Refused, Work
-from yisai.services.eligibility import division_name, eligibility_texts, rendered
+from yisai.services.eligibility import division_name, eligibility_texts, members_of, rendered
 from yisai.services.entries import EntryView, list_entries
 from yisai.services.errors import Hint
 from yisai.services.events import regulation_of
@@ -28,7 +28,8 @@ def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note:
     entry, event = entry_for_change(work, entry_id, EntryStatus.APPROVED)
     regulation = regulation_of(event)
     player = work.repo.get_player(entry.player_id)
-    reasons = eligibility_texts(regulation, player, entry.division) + _team_texts(work, event, regulation, player)
+    reasons = (eligibility_texts(regulation, player, entry.division, members_of(event))
+               + _team_texts(work, event, regulation, player))
     name = division_name(regulation, entry.division)
     label = f"报名{entry.id}({player.name}, {name})"
     label_en = f"entry {entry.id} ({player.name}, {name})"
@@ -114,10 +115,11 @@ def recheck_entries(work: Work, event: EventRecord) -> int:
     work.require(Action.REGISTER)
     work.check_event(event.id)
     regulation = regulation_of(event)
+    members = members_of(event)
     changed = 0
     for entry in work.repo.list_entries(event.id, status=EntryStatus.PENDING):
         player = work.repo.get_player(entry.player_id)
-        reasons = eligibility_texts(regulation, player, entry.division)
+        reasons = eligibility_texts(regulation, player, entry.division, members)
         if reasons != work.repo.entry_reasons(entry.id):
             work.repo.update_entry(entry.model_copy(update={"reasons": rendered(reasons)}), "check",
                                    reasons=reasons)

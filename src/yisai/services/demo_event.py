@@ -17,18 +17,25 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
-from yisai.i18n import Text
+from yisai.i18n import Text, tr
 from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.registry.team import Team
 from yisai.regulation import Regulation
 from yisai.regulation.stages import Stage
+from yisai.regulation.teams import TeamRules
 from yisai.services.approvals import approve_entry, reject_entry
 from yisai.services.context import Context, Refused, Work
 from yisai.services.entries import register_player
 from yisai.services.errors import Hint
 from yisai.services.event_data import approved_players, division_players
-from yisai.services.events import EventRecord, create_event, playing_stage, regulation_of
+from yisai.services.events import (
+    EventRecord,
+    create_event,
+    playing_stage,
+    regulation_of,
+    resolve_event,
+)
 from yisai.services.paired import PairedRound
 from yisai.services.results import load_event_results
 from yisai.services.round_results import record_result
@@ -235,19 +242,20 @@ def generic_people(reg: Regulation, seed: int, scale: float = 1.0
                     did = slot.division or reg.divisions[0].id
                     team_divisions.add(did)
                     for p in _division_people(rnd, names, reg, did, 1, slot.gender, (province, city)):
-                        people.append(DemoPlayer(p, did, team))
+                        people.append(DemoPlayer(_of_club(p, team, rules), did, team))
                 continue
             comps = rules.competitions or []
             did = comps[0].division if comps else reg.divisions[0].id
             team_divisions.add(did)
-            men = rules.max_men if rules.max_men is not None else rules.max_players
-            women = rules.max_women if rules.max_women is not None else 0
             size = min(rules.max_players, max(c.size for c in comps) if comps else rules.max_players)
-            genders = [Gender.MALE] * min(men, size) + [Gender.FEMALE] * min(women, max(0, size - men))
+            least_women = min(rules.min_women or 0, size)  # 每队至少1名女棋手: her seat comes first
+            men = min(rules.max_men if rules.max_men is not None else rules.max_players, size - least_women)
+            women = rules.max_women if rules.max_women is not None else least_women
+            genders = [Gender.MALE] * men + [Gender.FEMALE] * max(least_women, min(women, size - men))
             genders += [Gender.MALE] * (size - len(genders))
             for g in genders:
                 for p in _division_people(rnd, names, reg, did, 1, g, (province, city)):
-                    people.append(DemoPlayer(p, did, team))
+                    people.append(DemoPlayer(_of_club(p, team, rules), did, team))
     seated = {d: sum(1 for dp in people if dp.division == d) for d in team_divisions}
     for d in reg.divisions:
         if not _playable(reg, d.id):
@@ -257,6 +265,12 @@ def generic_people(reg: Regulation, seed: int, scale: float = 1.0
         for p in _division_people(rnd, names, reg, d.id, count):
             people.append(DemoPlayer(p, d.id))
     return people, teams
+
+
+def _of_club(p: Player, team: str, rules: TeamRules) -> Player:
+    """A club or school team's players name their club (the team without 队): 每个俱乐部限报1队
+    counts teams by it."""
+    return p.model_copy(update={"club": team.removesuffix("队")}) if rules.kind in ("club", "school") else p
 
 
 def least_field(reg: Regulation, division: str) -> int:
@@ -351,6 +365,7 @@ def register_all(work: Work, event: EventRecord, reg: Regulation, people: list[D
                  teams: dict[str, tuple[str, str | None]]) -> Registration:
     approved, rejected = 0, []
     seated: dict[str, list[str]] = {}
+    event = _import_register(work, event, reg, people)
     for dp in people:
         r = register_player(work, event, dp.player, division=dp.division, fee_paid=True)
         entry = r.entry
@@ -368,6 +383,25 @@ def register_all(work: Work, event: EventRecord, reg: Regulation, people: list[D
         add_team(work, event, Team(name=name, province=teams[name][0], city=teams[name][1], region="中国大陆"),
                  [(pid, None) for pid in members], note="demo")
     return Registration(approved, rejected)
+
+
+def _import_register(work: Work, event: EventRecord, reg: Regulation, people: list[DemoPlayer]) -> EventRecord:
+    """须为本协会注册会员: the director imports the register before entries open; it holds every
+    generated player but one individual entrant of a division that asks for membership, who is
+    then refused with the reason."""
+    from yisai.services.members import import_members
+
+    asking = {d.id for d in reg.divisions if d.eligibility.members_of}
+    if not asking:
+        return event
+    counts: dict[str, int] = {}
+    for dp in people:
+        counts[dp.player.name] = counts.get(dp.player.name, 0) + 1
+    outsider = next((dp.player.name for dp in people
+                     if dp.division in asking and dp.team is None and counts[dp.player.name] == 1), None)
+    names = sorted({dp.player.name for dp in people} - {outsider})
+    import_members(work, str(event.id), "\n".join(names).encode(), "demo-members.csv", "demo")
+    return resolve_event(work, str(event.id))  # the register is part of the event now
 
 
 MAX_ROUNDS = 50  # a format that never says "no such round" stops here
@@ -464,4 +498,36 @@ def run_demo(ctx: Context, path: Path, scale: float, seed: int | None = None) ->
                 with ctx.work() as work:
                     yield DemoStep("round", round_view(work, str(event.id), d.id, n_round, stage.id))
     with ctx.work() as work:
+        demo_prize_decisions(work, event, reg)
+    with ctx.work() as work:
         yield DemoStep("results", load_event_results(work, str(event.id)))
+
+
+def demo_prize_decisions(work: Work, event: EventRecord, reg: Regulation) -> None:
+    """What the chief referee decides once the results are in, where the regulation asks him:
+    the judged awards named (seeded), the first paid winner docked for missing the ceremony
+    (half of what the rule allows when he decides the amount), and a pool overrun settled."""
+    from yisai.awards.decisions import yuan_text
+    from yisai.awards.prizes import docking_cap
+    from yisai.services.prize_decisions import decide_pool, dock_prize, name_judged_winner
+    from yisai.services.reports import prizes
+
+    rnd = random.Random(event.seed)
+    for award in reg.prizes.judged:
+        divisions = [award.division] if award.division else [d.id for d in reg.divisions]
+        field = sorted(p.id for did in divisions for p in approved_players(work, event, did))
+        for pid in rnd.sample(field, min(award.count, len(field))):
+            name_judged_winner(work, str(event.id), award.id, pid, note=tr("演示: 裁判长评定", "demo: named"))
+    rule = reg.prizes.ceremony_absence
+    report = prizes(work, str(event.id), teams=False).report
+    if rule is not None:
+        paid = next(((pl, ln) for pl in report.lists if pl.kind in ("cash", "ecard") for ln in pl.lines
+                     if ln.amount > 0), None)
+        if paid is not None:
+            pl, ln = paid
+            fen = docking_cap(ln.amount, rule) // 2
+            dock_prize(work, str(event.id), pl.id, ln.player_id or ln.name,
+                       yuan=yuan_text(fen) if rule.docking == "decided" else None,
+                       note=tr("演示: 未参加颁奖仪式", "demo: missed the ceremony"))
+    if report.overrun:
+        decide_pool(work, str(event.id), tr("演示: 超出部分由承办单位补足", "demo: the host pays the difference"))

@@ -16,20 +16,30 @@ from collections.abc import Iterable
 from yisai.i18n import Text, bilingual_list
 from yisai.registry.eligibility import check_player
 from yisai.registry.entry import EntryStatus
+from yisai.registry.members import MemberList
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
+from yisai.store import EventRecord
 
 LIVE = (EntryStatus.PENDING, EntryStatus.APPROVED)  # the statuses that hold a place in a division
 
 
-def eligibility_reasons(regulation: Regulation, player: Player, division: str) -> list[str]:
-    """The reasons in the caller's language."""
-    return check_player(player, regulation.division(division), regulation)
+def eligibility_reasons(regulation: Regulation, player: Player, division: str,
+                        members: MemberList | None = None) -> list[str]:
+    """The reasons in the caller's language; ``members``: the event's imported register."""
+    return check_player(player, regulation.division(division), regulation, members)
 
 
-def eligibility_texts(regulation: Regulation, player: Player, division: str) -> list[Text]:
+def eligibility_texts(regulation: Regulation, player: Player, division: str,
+                      members: MemberList | None = None) -> list[Text]:
     """The reasons in both languages, as they are stored."""
-    return bilingual_list(lambda: eligibility_reasons(regulation, player, division))
+    return bilingual_list(lambda: eligibility_reasons(regulation, player, division, members))
+
+
+def members_of(event: EventRecord) -> MemberList | None:
+    """The member register the director imported for the event (``yisai member import``)."""
+    stored = event.settings.get("members")
+    return MemberList.of(stored.get("rows", ())) if stored else None
 
 
 def rendered(reasons: Iterable[Text]) -> tuple[str, ...]:

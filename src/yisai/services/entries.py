@@ -25,6 +25,7 @@ from yisai.services.eligibility import (
     division_name,
     eligibility_reasons,
     eligibility_texts,
+    members_of,
     needs_approval,
     rendered,
 )
@@ -134,7 +135,7 @@ def _open_entry(
     fee_paid: bool | None,
     note: str,
 ) -> Entry:
-    reasons = eligibility_texts(regulation, player, division)
+    reasons = eligibility_texts(regulation, player, division, members_of(event))
     approve = not reasons and not needs_approval(regulation, division)
     entry = Entry(
         player_id=player.id,
@@ -180,10 +181,11 @@ def list_entries(
     players = work.repo.players_by_id(event.id)
     teams = team_of(work, event)
     out = []
+    members = members_of(event)
     for e in work.repo.list_entries(event.id, division=division_id, status=status):
         player = players[e.player_id]
         if e.status is EntryStatus.PENDING:
-            e = e.model_copy(update={"reasons": tuple(eligibility_reasons(regulation, player, e.division))})
+            e = e.model_copy(update={"reasons": tuple(eligibility_reasons(regulation, player, e.division, members))})
         out.append(EntryView(e, player, division_name(regulation, e.division), teams.get(e.player_id)))
     return out
 

@@ -60,6 +60,7 @@ class Action(StrEnum):
     REVIEW_GAMES = "review_games"  # 赛风赛纪: annul or correct online games, suspend players
     QUALIFIER_DUTIES = "qualifier_duties"  # reminders before the confirmation deadline, lapses after
     NOTICES = "notices"  # the SMS queue: see it, send a failed notice again, switches and budget
+    DECIDE_PRIZES = "decide_prizes"  # docking, judged awards, a pool overrun (issue 41)
 
 
 ACTION_LABELS: dict[Action, Text] = {
@@ -76,6 +77,7 @@ ACTION_LABELS: dict[Action, Text] = {
     Action.REVIEW_GAMES: Text("审查对局与处罚", "review games and sanction players"),
     Action.QUALIFIER_DUTIES: Text("发送晋级提醒、处理逾期名额", "send qualifier reminders and lapse overdue places"),
     Action.NOTICES: Text("管理短信通知", "manage SMS notices"),
+    Action.DECIDE_PRIZES: Text("裁定奖项与奖金", "decide prizes"),
 }
 
 _ALL_OFFICIALS = frozenset({Role.CHIEF_REFEREE, Role.OPERATOR})
@@ -93,6 +95,7 @@ ALLOWED: dict[Action, frozenset[Role]] = {
     Action.REVIEW_GAMES: frozenset({Role.CHIEF_REFEREE}),
     Action.QUALIFIER_DUTIES: _ALL_OFFICIALS,
     Action.NOTICES: _ALL_OFFICIALS,
+    Action.DECIDE_PRIZES: frozenset({Role.CHIEF_REFEREE}),
 }
 
 

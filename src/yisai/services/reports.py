@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 from yisai.awards.inputs import EventResults
 from yisai.i18n import Text, language, tr
 from yisai.registry.person import Gender
-from yisai.services.context import InputError, Refused, Work
+from yisai.services.context import InputError, Work
 from yisai.services.errors import Hint
 from yisai.services.events import regulation_of, resolve_division, resolve_event
 from yisai.services.results import Progress, division_standings, event_progress, load_event_results
@@ -246,24 +246,27 @@ def prize_view(results: EventResults, *, teams: bool = True) -> PrizeView:
     from yisai.awards.prizes import compute_prizes
     from yisai.formats.awards_report import prize_tables, team_table
 
-    report = _computed(lambda: compute_prizes(results))
-    _refuse_over_pool(report, results.regulation.prizes.pool)
+    report = _computed(lambda: compute_prizes(results))  # an overrun of prizes.pool is shown, not refused
     team = list(_computed(results.team_tables).values()) if teams else []
     return PrizeView(results, report, team, [team_table(t, results.players) for t in team],
                      prize_tables(report, results.players, results.teams))
 
 
-def _refuse_over_pool(report: PrizeReport, pool: int | None) -> None:
-    """Prizes that would pay more than the regulation's stated total (prizes.pool) are not shown
-    as if payable: the director must correct the regulation (or the results) first."""
-    if pool is None or report.total <= pool:
-        return
-    parts = [Text(f"{pl.name}: {pl.total}元", f"{pl.name}: {pl.total} yuan") for pl in report.lists if pl.total]
-    raise Refused(Text(f"按成绩应发奖金{report.total}元, 超过规程写明的奖金总额 (prizes.pool) {pool}元",
-                       f"the results pay {report.total} yuan, more than the regulation's stated pool "
-                       f"(prizes.pool) of {pool} yuan"),
-                  parts, code="prize_pool_exceeded",
-                  params={"field": "prizes.pool", "pool": pool, "total": report.total})
+def team_tables(work: Work, event_ref: str | int | None) -> list[TextTable]:
+    """团体名次 alone: the team table never depends on the money, so a prize list that cannot be
+    computed does not take it down."""
+    from yisai.formats.awards_report import team_table
+
+    results = load_event_results(work, event_ref)
+    tables = [team_table(t, results.players) for t in _computed(results.team_tables).values()]
+    return [*provisional_marks(PrizeView(results, _no_prizes(), [], tables, []),
+                               event_progress(work, event_ref)).team_tables]
+
+
+def _no_prizes() -> PrizeReport:
+    from yisai.awards.prizes import PrizeReport
+
+    return PrizeReport(())
 
 
 def award_view(results: EventResults) -> AwardView:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from yisai.awards.decisions import PrizeDecisions
 from yisai.awards.inputs import EventResults, belongs, is_base, table_from_standings
 from yisai.i18n import Text, failure_text
 from yisai.record import Game
@@ -149,8 +150,9 @@ def load_event_results(work: Work, event_ref: str | int | None) -> EventResults:
     }
     games = {}
     rounds = {}
+    by_wins = {ga.division for ga in reg.prizes.graded if ga.by == "wins"}  # 7胜 一等奖 counts the games
     for d in reg.divisions:
-        if not entrants[d.id] or not reg.promotions:
+        if not entrants[d.id] or not (reg.promotions or d.id in by_wins):
             continue
         stage = playing_stage(reg, d.id)
         games[d.id] = division_games(work, event, d.id, stage)
@@ -173,6 +175,7 @@ def load_event_results(work: Work, event_ref: str | int | None) -> EventResults:
         lot_seed=event.seed,
         left={d.id: {pid: status.value for pid, (_p, status) in left_players(work, event, d.id).items()}
               for d in reg.divisions},
+        prize_decisions=PrizeDecisions.from_settings(event.settings.get("prizes")),
     )
 
 

@@ -18,7 +18,7 @@ from yisai.registry.team import Team
 from yisai.regulation import Regulation
 from yisai.regulation.teams import TeamRules
 from yisai.services.context import InputError, Refused, Work
-from yisai.services.eligibility import eligibility_reasons, eligibility_texts
+from yisai.services.eligibility import eligibility_reasons, eligibility_texts, members_of
 from yisai.services.entries import list_entries, register_player
 from yisai.services.events import regulation_of, resolve_division, resolve_event
 from yisai.services.identity import Action
@@ -105,7 +105,7 @@ def check_member(work: Work, event_ref: str | None, division: str, fields: dict[
         row = row_from_fields(regulation, {**{h: fields.get(h) or None for h in FIELD_HEADERS}, "组别": division_id})
     except InputError as exc:
         return exc.details or [exc.message]
-    return eligibility_reasons(regulation, row.player, division_id)
+    return eligibility_reasons(regulation, row.player, division_id, members_of(event))
 
 
 def register_team(
@@ -207,6 +207,7 @@ def entry_outcome(work: Work, event_ref: str | None, player_ids: list[str]) -> O
     event = resolve_event(work, event_ref)
     regulation = regulation_of(event)
     wanted = set(player_ids)
+    members = members_of(event)
     approved = pending = 0
     reasons: list[Text] = []
     for view in list_entries(work, event):
@@ -216,7 +217,7 @@ def entry_outcome(work: Work, event_ref: str | None, player_ids: list[str]) -> O
             approved += 1
         elif view.entry.status is EntryStatus.PENDING:
             pending += 1
-            reasons += eligibility_texts(regulation, view.player, view.entry.division)
+            reasons += eligibility_texts(regulation, view.player, view.entry.division, members)
     return Outcome(approved, pending, tuple(dict.fromkeys(reasons)))
 
 

@@ -518,7 +518,8 @@ class BoardPrizeRow:
 def board_prize_rows(prize: BoardPrize, matches: Sequence[TeamMatch], win_points: float,
                      team_place: Mapping[str, int] | None = None, lot_seed: int = 0) -> list[BoardPrizeRow]:
     """Who is best on ``prize.board``: every player seated on that board in finished matches
-    (a forfeited board counts for the side present, as its 局分 do), at least ``min_games``
+    (a forfeited board counts for the side present, as its 局分 do, unless the prize counts
+    only boards played, ``played_only``), at least ``min_games``
     times; ordered by 局分 (``board_points``), winning percentage (``percentage``) or wins
     (``wins``), then by the prize's ``tie_breaks`` (所在队团体名次 from ``team_place``, lot);
     equal records share a place unless the prize is ``single``, when a lot (seeded by
@@ -535,8 +536,8 @@ def board_prize_rows(prize: BoardPrize, matches: Sequence[TeamMatch], win_points
                 continue
             for pid, p, q, t in ((b.player_a, b.points_a, b.points_b, m.team_a),
                                  (b.player_b, b.points_b, b.points_a, m.team_b)):
-                if pid is None:
-                    continue
+                if pid is None or (prize.played_only and (b.player_a is None or b.player_b is None)):
+                    continue  # "出场": a board won because the other side was missing is not played
                 pts[pid] = pts.get(pid, 0.0) + p
                 games[pid] = games.get(pid, 0) + 1
                 wins[pid] = wins.get(pid, 0) + (1 if p > q else 0)

@@ -36,9 +36,11 @@ from yisai.web import (
     appeals,
     console,
     drafts,
+    members,
     notices,
     papers,
     play,
+    prize_decisions,
     public,
     qualification,
     registration,
@@ -123,6 +125,8 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     app.include_router(drafts.router)
     app.include_router(api.router)
     app.include_router(appeals.router)
+    app.include_router(prize_decisions.router)
+    app.include_router(members.router)
     app.include_router(registration.router)
     app.include_router(papers.router)
     app.state.play = play_state

@@ -67,7 +67,11 @@ def award_pages(work: Work, event_ref: str) -> AwardPages:
         prizes = reports.prizes(work, event_ref)
         awards = reports.awards(work, event_ref)
     except ServiceError as exc:
-        return AwardPages([], [], [], web_message(exc))
+        try:  # the team table never depends on the money: it stands when the prizes cannot
+            teams = reports.team_tables(work, event_ref)
+        except ServiceError:
+            teams = []
+        return AwardPages(teams, [], [], web_message(exc))
     return AwardPages(prizes.team_tables, prizes.prize_tables, awards.rank_award_tables,
                       promotions=awards.promotion_tables)
 

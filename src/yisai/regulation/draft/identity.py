@@ -13,7 +13,8 @@ ROLES = (
     ("hosts", ("主办",)),
     ("supporters", ("支持", "指导")),
     ("title_sponsors", ("冠名",)),
-    ("organisers", ("承办", "协办", "执行")),
+    ("organisers", ("承办", "执行")),
+    ("co_organisers", ("协办",)),
 )
 
 
