@@ -28,8 +28,9 @@ class Outcome:
     exception: BaseException | None  # anything but the SystemExit typer ends with
 
 
-def run(*args: str, db: str | None = None, lang: str = "zh") -> Outcome:
-    env = {"YISAI_DATABASE_URL": None, "YISAI_EVENT": None, "YISAI_LANG": None, "YISAI_DB": db}
+def run(*args: str, db: str | None = None, lang: str = "zh", now: str | None = None) -> Outcome:
+    env = {"YISAI_DATABASE_URL": None, "YISAI_EVENT": None, "YISAI_LANG": None, "YISAI_DB": db,
+           "YISAI_NOW": now}
     result = runner.invoke(app, ["--lang", lang, *args], env=env)
     exc = result.exception if not isinstance(result.exception, SystemExit) else None
     return Outcome(result.exit_code, result.stdout + (result.stderr or ""), exc)
@@ -42,6 +43,9 @@ def assert_clean_exit(out: Outcome, codes: tuple[int, ...] = (0, 2)) -> None:
     assert "Traceback" not in out.output
 
 
+IN_TIME = "2025-04-10T09:00"  # seed 002 takes entries until 2025-04-18 17:00
+
+
 def _build(db: Path) -> None:
     path = str(db)
     out = run("event", "create", "--regulation", str(REGULATIONS / "2025-xiaoqiwang.toml"), "--seed", "7", db=path)
@@ -49,7 +53,7 @@ def _build(db: Path) -> None:
     for i in range(1, 6):
         out = run("player", "add", "--name", f"选手{i}", "--gender", "男", "--birth", f"2013-0{i}-01",
                   "--rank", f"{i}段", "--cert", f"C{i}", "--region", "中国大陆", "--province", "浙江",
-                  "--division", "jia", db=path)  # fmt: skip
+                  "--division", "jia", db=path, now=IN_TIME)  # fmt: skip
         assert out.code == 0, out.output
     out = run("pair", "-d", "jia", "-r", "1", db=path)
     assert out.code == 0, out.output

@@ -16,7 +16,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.fuzz.conftest import assert_clean_exit, player_names, round_games, run
+from tests.fuzz.conftest import IN_TIME, assert_clean_exit, player_names, round_games, run
 from yisai.formats.sheets import read_sheets
 from yisai.game.sgf import SgfError, read_sgf
 from yisai.record import Result
@@ -88,7 +88,7 @@ def test_fuzz_roster(paired_db: str, tmp_path: Path, rows: list[tuple[str, str, 
     text = "姓名,性别,出生日期,组别\n" + "\n".join(",".join(row) for row in cells)
     path = tmp_path / "p.csv"
     path.write_bytes(text.encode("utf-8", errors="surrogatepass") + raw)
-    out = run("player", "import", str(path), db=paired_db)
+    out = run("player", "import", str(path), db=paired_db, now=IN_TIME)
     assert_clean_exit(out)
     for name in player_names(paired_db):
         assert name == clean_text(name) and name, repr(name)
@@ -97,7 +97,8 @@ def test_fuzz_roster(paired_db: str, tmp_path: Path, rows: list[tuple[str, str, 
 @FUZZ
 @given(name=st.tuples(st.sampled_from(["张三", "Lee", ""]), hostile_text).map("".join))
 def test_fuzz_player_name(paired_db: str, name: str) -> None:
-    out = run("player", "add", "--name", name, "--gender", "男", "--birth", "2013-05-01", db=paired_db)
+    out = run("player", "add", "--name", name, "--gender", "男", "--birth", "2013-05-01", db=paired_db,
+              now=IN_TIME)
     assert_clean_exit(out)
     for stored in player_names(paired_db):
         assert stored == clean_text(stored) and stored, repr(stored)

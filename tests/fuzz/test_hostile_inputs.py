@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.formats import hostile_workbooks as hw
-from tests.fuzz.conftest import assert_clean_exit, player_names, round_games, run
+from tests.fuzz.conftest import IN_TIME, assert_clean_exit, player_names, round_games, run
 from yisai.formats.sheets import MAX_ROWS
 from yisai.record import Result
 from yisai.record.parse import parse_result
@@ -203,7 +203,7 @@ def test_documented_word_with_spaces_is_saved(paired_db: str) -> None:
 
 def test_names_are_stored_and_shown_without_control_characters(paired_db: str) -> None:
     out = run("player", "add", "--name", "\u202e王\x1b[31m小\x07川\u200b", "--gender", "男", "--birth",
-              "2013-05-01", "--division", "jia", db=paired_db)  # fmt: skip
+              "2013-05-01", "--division", "jia", db=paired_db, now=IN_TIME)  # fmt: skip
     assert_clean_exit(out, (0,))
     assert "已登记 棋手 #6 王[31m小川" in out.output
     assert "王[31m小川" in player_names(paired_db)

@@ -13,11 +13,12 @@ import pytest
 from tests.conftest import REGULATIONS
 from tests.formats.roster_files import write_csv, xqw_rows
 from tests.idnumbers import make_id_number
-from yisai.registry.person import Gender
+from yisai.registry.person import Gender, Player
 from yisai.services import entries, events, roster_import, teams
 from yisai.services.context import Context, Forbidden, InputError, Refused, open_context
 from yisai.services.errors import Hint
 from yisai.services.identity import Actor, Role
+from yisai.vocabulary.rank import Rank
 
 AFTER = datetime(2025, 4, 19, 9, 0)  # the day after the deadline
 REASON = "省协会补报材料齐全, 经裁判长同意"
@@ -78,3 +79,28 @@ def test_a_team_leader_cannot_admit_late(ctx: Context, tmp_path: Path) -> None:
     leader = Actor("9", "周领队", Role.TEAM_LEADER)
     with pytest.raises(Forbidden), ctx.work(leader) as w:
         _import(w, _roster(tmp_path), late=True, note=REASON)
+
+
+def _player(name: str) -> Player:
+    born = date(2016, 3, 4)
+    return Player(id="", name=name, gender=Gender.FEMALE, birth_date=born, rank=Rank.parse("1段"),
+                  certificate_no="ZJ9", region="中国大陆", province="浙江",
+                  id_number=make_id_number("330282", born, 9, Gender.FEMALE))
+
+
+def test_a_referee_cannot_enter_a_player_after_the_deadline(ctx: Context) -> None:
+    """The team deadline binds a division entered through teams only (seed 002: 乙组 routes =
+    ["team"]) whoever adds the player: a referee is refused and told who may admit it; the
+    chief referee admits it with a reason, which the entry then carries."""
+    referee = Actor("7", "李裁判", Role.REFEREE)
+    with pytest.raises(Refused) as info, ctx.work(referee) as w:
+        entries.register_player(w, events.resolve_event(w, 1), _player("周小雨"), division="乙组")
+    assert info.value.code == "registration_closed" and "裁判长" in info.value.render()
+    with pytest.raises(Forbidden), ctx.work(referee) as w:  # nor may a referee say "late"
+        entries.register_player(w, events.resolve_event(w, 1), _player("周小雨"), division="乙组",
+                                late=True, note=REASON)
+    with ctx.work() as w:
+        assert not [v for v in entries.list_entries(w, events.resolve_event(w, 1))]
+        done = entries.register_player(w, events.resolve_event(w, 1), _player("周小雨"),
+                                       division="乙组", late=True, note=REASON)
+    assert done.entry is not None and done.entry.note == f"逾期报名 (裁判长批准: {REASON})"

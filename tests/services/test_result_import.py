@@ -42,6 +42,7 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """Seed 002 (小棋王), 甲组: 选手1 … 选手5 holding 1段 … 5段."""
     path = str(tmp_path / "t.sqlite")
     monkeypatch.setenv("YISAI_DB", path)
+    monkeypatch.setenv("YISAI_NOW", "2025-04-10T09:00")  # seed 002 takes entries until 2025-04-18 17:00
     monkeypatch.chdir(tmp_path)
     code, out = _cli("event", "create", "--regulation", str(REGULATIONS / "2025-xiaoqiwang.toml"), "--seed", "7")
     assert code == 0, out

@@ -19,6 +19,7 @@ runner = CliRunner()
 def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     path = str(tmp_path / "t.sqlite")
     monkeypatch.setenv("YISAI_DB", path)
+    monkeypatch.setenv("YISAI_NOW", "2025-04-10T09:00")  # seed 002 takes entries until 2025-04-18 17:00
     r = runner.invoke(app, ["event", "create", "--regulation", str(REGULATIONS / "2025-xiaoqiwang.toml"),
                             "--seed", "7"])
     assert r.exit_code == 0, r.output

@@ -126,6 +126,14 @@ def test_a_team_member_is_replaced_in_the_same_seat_with_a_note(ctx: Context, tm
     with ctx.work() as w:
         log = [a for a in w.repo.audit_log(event.id, "team") if a.action == "replace-member"]
     assert len(log) == 1 and log[0].note == "伤病递补"
+    # The player who gave up her seat leaves the event with it: withdrawn, with the reason, so
+    # no pairing, standings row, count or prize line includes her.
+    with ctx.work() as w:
+        left = [v.entry for v in entries.list_entries(w, event) if v.entry.player_id == leaving.id]
+        came = [v.entry for v in entries.list_entries(w, event) if v.entry.player_id == sub.player.id]
+    assert [e.status for e in left] == [EntryStatus.WITHDRAWN]
+    assert "替补甲" in left[0].note and "伤病递补" in left[0].note
+    assert [e.status for e in came] == [EntryStatus.APPROVED]
 
 
 def test_a_provisional_round_count_is_set_before_pairing_beyond_it(ctx: Context) -> None:

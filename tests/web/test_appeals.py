@@ -22,16 +22,18 @@ def test_appeal_window_fee_decision_and_refund(site: Site) -> None:
     referee = site.login("referee")
     site.clock.moment = datetime(2025, 5, 1, 9, 50)
     leader = site.login("leader")
-    token = token_of(leader)
-    r = _file(leader, token, "浙江队")  # the round is still being played: the window is open
+    token, rtoken = token_of(leader), token_of(referee)
+    r = _file(leader, token, "浙江队")  # a team leader appeals on his own team's boards only
+    assert r.status_code == 403 and "领队只能为本队的对局申诉" in r.text
+    r = _file(referee, rtoken, "浙江队")  # the written appeal, recorded by the referee: window open
     assert r.status_code == 303
     site.clock.moment = datetime(2025, 5, 1, 10, 0)
     for board in range(1, 5):
         assert grid_post(referee, board, "黑胜", 1)[0] == 200  # the last result at 10:00 ends round 1
     site.clock.moment = datetime(2025, 5, 1, 10, 20)
-    assert _file(leader, token, "江苏队").status_code == 303  # 20 minutes: still in time
+    assert _file(referee, rtoken, "江苏队").status_code == 303  # 20 minutes: still in time
     site.clock.moment = datetime(2025, 5, 1, 10, 21)
-    r = _file(leader, token, "广东队")
+    r = _file(referee, rtoken, "广东队")
     assert r.status_code == 409
     assert "2025-05-01 10:00" in r.text and "2025-05-01 10:20" in r.text and "2025-05-01 10:21" in r.text
     page = leader.get("/console/events/1/appeals").text

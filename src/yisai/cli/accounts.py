@@ -59,7 +59,7 @@ def add(
     from yisai.services.accounts import add_account
 
     password = _read_password(password_stdin)
-    with command_work(db) as work:
+    with command_work(db, may_create=True) as work:
         user = add_account(work, login, role, password, display_name=name, team=team, event_ref=event)
     bound = tr(f", 队伍 #{user.team_id}", f", team #{user.team_id}") if user.team_id is not None else ""
     if user.event_id is not None and user.team_id is None:  # a leader's event is its team's
@@ -75,7 +75,7 @@ def list_cmd(db: DbOption = None) -> None:
 
     from yisai.services.accounts import list_accounts
 
-    with command_work(db) as work:
+    with command_work(db, may_create=True) as work:
         rows = list_accounts(work)
     if not rows:
         say(tr("还没有账号 (用 yisai account add 新建)", "no accounts yet (create one with yisai account add)"))

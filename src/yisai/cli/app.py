@@ -104,10 +104,11 @@ def _root(
     role: str | None = typer.Option(None, "--role", envvar="YISAI_ROLE",
                                     help="角色: chief_referee 裁判长 (默认) / referee 裁判员 / "
                                          "team_leader 领队 / operator 运营"),
+    db: str | None = typer.Option(None, "--db", help="数据库文件路径或地址 (可写在任何位置; 优先于 YISAI_DB)"),
 ) -> None:
     from yisai.cli.session import set_identity
 
-    set_identity(actor, role)
+    set_identity(actor, role, db)
 
 
 ROOT_OPTIONS = ("--lang", "--actor", "--role")

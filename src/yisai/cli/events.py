@@ -25,7 +25,7 @@ def create_cmd(
     db: DbOption = None,
 ) -> None:
     """按规程文件建立比赛; 规程原文与抽签种子一起保存."""
-    with command_work(db) as work:
+    with command_work(db, may_create=True) as work:
         event = event_service.create_event(work, regulation, name=name, seed=seed)
     say(tr(f"已建立比赛 {event.id}: {event.name}", f"created event {event.id}: {event.name}"), "green")
     say(tr(f"规程: {event.regulation_name} ({event.regulation_id})", f"regulation: {event.regulation_name}"))
@@ -35,7 +35,7 @@ def create_cmd(
 @event_app.command("list")
 def list_cmd(db: DbOption = None) -> None:
     """列出库中所有比赛."""
-    with command_work(db) as work:
+    with command_work(db, may_create=True) as work:
         events = event_service.list_events(work)
     if not events:
         say(tr("还没有比赛; 用 yisai event create --regulation 规程文件 建立", "no events yet"))

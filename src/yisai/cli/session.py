@@ -79,35 +79,42 @@ def fail(message: str, details: list[str] | None = None, code: int = 2) -> NoRet
 _overrides: dict[str, str | None] = {}
 
 
-def set_identity(actor: str | None, role: str | None) -> None:
-    """The root options ``--actor``/``--role`` (who the audit names for this run)."""
-    _overrides.update(actor=actor, role=role)
+def set_identity(actor: str | None, role: str | None, db: str | None = None) -> None:
+    """The root options ``--actor``/``--role`` (who the audit names for this run) and ``--db``
+    (``yisai --db X entry list``: the root's ``--db`` wins over the environment)."""
+    _overrides.update(actor=actor, role=role, db=db)
 
 
-def settings(db: str | None = None) -> Settings:
-    """This run's settings: options first, then the environment (read here, at the entry point)."""
+def settings(db: str | None = None, *, may_create: bool = True) -> Settings:
+    """This run's settings: options first, then the environment (read here, at the entry point).
+    ``may_create=False``: a SQLite file that is not there is an error, not a new empty store."""
+    from dataclasses import replace
+
     from yisai.services.errors import ServiceError
     from yisai.services.settings import settings_from_environment
 
     try:
-        return settings_from_environment(
-            os.environ, database=db, language=language(),
+        chosen = settings_from_environment(
+            os.environ, database=_overrides.get("db") or db, language=language(),
             actor=_overrides.get("actor"), role=_overrides.get("role"),
         )
     except ServiceError as exc:
         fail(cli_message(exc), exc.render_details(), exc.exit_code)
+    return chosen if may_create else replace(chosen, must_exist=True)
 
 
 @contextmanager
-def command_work(db: str | None) -> Iterator[Work]:
-    """One command = one transaction; errors become a message and an exit code."""
+def command_work(db: str | None, *, may_create: bool = False) -> Iterator[Work]:
+    """One command = one transaction; errors become a message and an exit code. Only the
+    commands that start a database (``may_create``: event create/list, account add/list)
+    create a missing SQLite file."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from yisai.services.context import unit_of_work
     from yisai.services.errors import ServiceError
 
     try:
-        with unit_of_work(settings(db)) as work:
+        with unit_of_work(settings(db, may_create=may_create)) as work:
             if work.actor.role.value == "team_leader":  # imported only then: argon2 is slow to load
                 from yisai.services.accounts import bind_cli_leader
 

@@ -18,6 +18,7 @@ from yisai.cli.session import fail, settings
 from yisai.formats.standings_export import fixed_headers, place_text, text, to_csv, to_json, to_xlsx
 from yisai.i18n import tr
 from yisai.services.errors import ServiceError
+from yisai.services.reports import official_standings
 from yisai.services.reports import standings as standings_service
 from yisai.standings import Standings
 
@@ -66,10 +67,15 @@ def standings_cmd(
     if fmt not in FORMATS:
         fail(tr(f"未知格式 {fmt!r} (允许: {', '.join(FORMATS)})", f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})"))
     try:
-        report = standings_service(source, settings(db), division=division, round_=round_,
-                                   criteria=criteria, filters=filters, lot_seed=lot_seed)
+        if fmt == "table" and not filters and explain is None:  # the regulation's own lists: 男子、女子分别录取
+            reports = official_standings(source, settings(db), division=division, round_=round_,
+                                         criteria=criteria, lot_seed=lot_seed)
+        else:
+            reports = [standings_service(source, settings(db), division=division, round_=round_,
+                                         criteria=criteria, filters=filters, lot_seed=lot_seed)]
     except ServiceError as exc:
         fail(cli_message(exc), exc.render_details(), exc.exit_code)
+    report = reports[0]
     st = report.standings
     for w in report.warnings:
         typer.echo(tr("提示: ", "note: ") + w, err=True)
@@ -83,7 +89,8 @@ def standings_cmd(
 
     if fmt == "table":
         console = Console(file=output.open("w", encoding="utf-8") if output else None)
-        render_table(st, console, report.title)
+        for one in reports:
+            render_table(one.standings, console, one.title)
         return
     if fmt == "xlsx":
         target = output or Path(f"{_safe_name(report.title)}_成绩.xlsx")

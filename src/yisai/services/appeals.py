@@ -15,11 +15,12 @@ from yisai.i18n import Text
 from yisai.qualifier.notices import APPEAL_DECIDED
 from yisai.services import notices
 from yisai.services.context import InputError, Refused, Work
-from yisai.services.errors import NotFoundError
+from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
-from yisai.services.identity import Action
+from yisai.services.identity import Action, Role
+from yisai.services.registration import team_of_player
 from yisai.services.round_results import rounds_of
-from yisai.store import web_rows
+from yisai.store import EventRecord, RoundRecord, web_rows
 from yisai.store.web_rows import AppealRecord
 
 UPHELD, DISMISSED = "upheld", "dismissed"
@@ -46,7 +47,8 @@ def file_appeal(
     if not appellant.strip() or not subject.strip():
         raise InputError(Text("申诉人与申诉事由不能为空", "appellant and subject are required"),
                          code="appeal_incomplete")
-    rounds_of(work, str(event.id), division, round_no)  # the round must exist
+    _, _, found = rounds_of(work, str(event.id), division, round_no)  # the round must exist
+    _check_own_board(work, event, found, round_no, board)
     finished, last = web_rows.round_finished_at(work.session, event.id, division, round_no)
     ended = last if finished else None
     if ended is not None:
@@ -64,6 +66,26 @@ def file_appeal(
                                 subject.strip(), ended, rules.fee)
     work.emit("appeal_filed", event.id, appeal=saved.id)
     return saved
+
+
+def _check_own_board(work: Work, event: EventRecord, rounds: list[RoundRecord], round_no: int,
+                     board: int | None) -> None:
+    """A team leader appeals for the own team only: a board he names must seat one of its
+    players (a board of two other teams is refused); a referee files for anyone."""
+    if work.actor.role is not Role.TEAM_LEADER or board is None:
+        return
+    games = [g for r in rounds for g in r.games if g.board == board]
+    if not games:
+        raise InputError(Text(f"第{round_no}轮没有第{board}台", f"round {round_no} has no board {board}"),
+                         code="no_such_board", params={"board": board})
+    seated = {p for g in games for p in (g.black, g.white) if p}
+    teams = {t for p in seated if (t := team_of_player(work, event, p)) is not None}
+    if not any(work.actor.leads(t.id) for t in teams):
+        raise Forbidden(
+            Text(f"第{round_no}轮第{board}台没有本队棋手: 领队只能为本队的对局申诉",
+                 f"board {board} of round {round_no} seats no player of this account's team: a team "
+                 "leader appeals only on the own team's games"),
+            code="not_own_team", params={"board": board})
 
 
 def decide_appeal(work: Work, event_ref: str | None, appeal_id: int, *, upheld: bool, decision: str) -> AppealRecord:

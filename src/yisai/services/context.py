@@ -166,7 +166,8 @@ def open_context(
     """
     settings = _settings(where, actor, now)
     try:
-        return Context(open_database(settings.database, auto_upgrade=settings.auto_upgrade), settings)
+        return Context(open_database(settings.database, auto_upgrade=settings.auto_upgrade,
+                                     must_exist=settings.must_exist), settings)
     except SchemaOutdated as exc:
         raise InputError(
             Text(f"数据库结构版本为 {exc.current or '空'}, 程序需要 {exc.head}",

@@ -75,11 +75,13 @@ def register_player(
     fee_paid: bool | None = None,
     note: str = "",
     late: bool = False,
+    team_row: bool = False,
 ) -> Registered:
     """Add or update a player (matched on ID number, else name + birth date) and enter him.
 
     ``late``: the chief referee admits the entry after the registration deadline (逾期报名), with
     ``note`` as the reason; only the window is waived, every other rule still applies.
+    ``team_row``: a roster row of a team, whose deadline the import checks for the team.
 
     ``division``/``stage`` are ids or names. The entry is approved at once when the division
     needs no approval and no eligibility rule fails; otherwise it waits, with its reasons.
@@ -114,7 +116,9 @@ def register_player(
     if division_id is not None:
         entry = work.repo.find_entry(saved.id, division_id, stage_id)
         if entry is None:
-            waived = window_waived(work, regulation, division_id, late)
+            team_only = "open" not in regulation.division(division_id).eligibility.routes
+            waived = window_waived(work, regulation, division_id, late, in_team=team_only,
+                                   deadline=not team_row)
             _check_one_live_entry(work, event, regulation, saved, division_id, stage_id)
             entry = _open_entry(work, event, regulation, saved, division_id, stage_id, fee_paid, note)
             if waived:

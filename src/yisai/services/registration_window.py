@@ -56,15 +56,32 @@ def mark_late(work: Work, entry: Entry, reason: str) -> Entry:
     return work.repo.update_entry(entry.model_copy(update={"note": late_note(reason).zh}), "late", reason.strip())
 
 
-def window_waived(work: Work, regulation: Regulation, division: str, late: bool) -> bool:
-    """The entry window's check; a closed window is waived (True) for a late admission."""
+def window_waived(work: Work, regulation: Regulation, division: str, late: bool, *,
+                  in_team: bool = False, deadline: bool = True) -> bool:
+    """The entry window's check; a closed window is waived (True) for a late admission.
+
+    Past any deadline the regulation states for the division (or, for a division entered
+    through teams only, the team deadline) a new entry is the chief referee's late admission,
+    whoever enters it and whether or not the window is enforced for the players' own sign-up:
+    截止以后只有裁判长可以逾期报名. ``deadline=False``: a roster's team rows, whose team is
+    checked against the team deadline as a whole (one reason for all teams)."""
     try:
         _check_entry_window(work, regulation, division)
     except Refused:
         if not late:
             raise
         return True
-    return False
+    if not deadline or not registration_closed(work, regulation, [division], in_team):
+        return False
+    if late:
+        return True
+    name = division_name(regulation, division)
+    raise Refused(
+        Text(f"{name}报名已截止 (现在是{work.now:%Y-%m-%d %H:%M}); 截止以后只有裁判长可以逾期报名, 须写明理由",
+             f"entries to {name} have closed (it is now {work.now:%Y-%m-%d %H:%M}); after the deadline "
+             "only the chief referee admits an entry late, with a reason"),
+        code="registration_closed", params={"now": f"{work.now:%Y-%m-%d %H:%M}"},
+        hint=Hint.LATE_IMPORT)
 
 
 def require_late_admission(work: Work, reason: str) -> None:

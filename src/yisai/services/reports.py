@@ -90,6 +90,21 @@ def _subset(inp: StandingsInput, wanted: Mapping[str, str]) -> list[str]:
     return ids
 
 
+def ranking_lists(work: Work, event_ref: str | int | None, division: str | None) -> list[tuple[str, str, str]]:
+    """The division's official ranking lists the standings filter can select (规程: 男子、女子分别
+    录取): ``(id, name, filter)``, the filter empty for the mixed list; none when the division
+    has a single list (its standings are the division's). Lists limited by age are the prize
+    list's (``yisai prizes``): they need a reference date the standings do not hold."""
+    event = resolve_event(work, event_ref)
+    reg = regulation_of(event)
+    if division is None:
+        return []
+    lists = reg.division(resolve_division(reg, division)).rankings
+    chosen = [(r.id, r.name, f"gender={r.gender.value}" if r.gender is not None else "")
+              for r in lists if r.min_age is None]
+    return chosen if any(f for _, _, f in chosen) else []
+
+
 @dataclass(frozen=True)
 class StandingsReport:
     standings: Standings
@@ -166,6 +181,13 @@ def file_standings(
     return StandingsReport(st, inp, tuple(inp.warnings), inp.title or source)
 
 
+def _is_file(source: str) -> bool:
+    from pathlib import Path
+
+    path = Path(source)
+    return path.is_file() or path.suffix.lower() in (".xml", ".h9") or "/" in source
+
+
 def standings(
     source: str,
     settings: Settings,
@@ -177,18 +199,49 @@ def standings(
     lot_seed: int | None = None,
 ) -> StandingsReport:
     """``yisai standings SOURCE``: a file, or an event (number or name) of the settings' store."""
-    from pathlib import Path
-
     from yisai.services.context import unit_of_work
 
-    path = Path(source)
-    if path.is_file() or path.suffix.lower() in (".xml", ".h9") or "/" in source:
+    if _is_file(source):
         return file_standings(source, round_=round_, criteria=criteria, filters=filters,
                               division=division, lot_seed=lot_seed)
     with unit_of_work(settings) as work:
         refs = resolve_list(criteria) if criteria else None
         return event_standings(work, source, division, round_=round_, criteria=refs,
                                filters=filters)
+
+
+def official_standings(
+    source: str,
+    settings: Settings,
+    *,
+    division: str | None = None,
+    round_: int | None = None,
+    criteria: str | None = None,
+    lot_seed: int | None = None,
+) -> list[StandingsReport]:
+    """``yisai standings EVENT -d yi`` with no filter: the division's official lists one after
+    the other (乙组男子, 乙组女子, the mixed list), as the regulation ranks them; a file, or a
+    division with one list, gives its one table."""
+    from yisai.services.context import unit_of_work
+
+    whole = standings(source, settings, division=division, round_=round_, criteria=criteria,
+                      lot_seed=lot_seed)
+    if _is_file(source) or division is None:
+        return [whole]
+    with unit_of_work(settings) as work:
+        event_name = resolve_event(work, source).name
+        lists = ranking_lists(work, source, division)
+    reports = []
+    for _id, name, flt in lists:
+        try:
+            one = whole if not flt else standings(source, settings, division=division, round_=round_,
+                                                  criteria=criteria, filters=[flt], lot_seed=lot_seed)
+        except InputError as exc:
+            if exc.code == "empty_filter":  # nobody of that gender entered: no list to show
+                continue
+            raise
+        reports.append(replace(one, title=f"{event_name} {name}"))
+    return reports or [whole]
 
 
 # ------------------------------------------------------------------ prizes and awards

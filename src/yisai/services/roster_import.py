@@ -107,7 +107,7 @@ def import_roster(
     for row in roster.rows:
         reg = register_player(
             work, event, row.player, division=row.division, stage=row.stage,
-            fee_paid=row.fee_paid, note=note, late=late,
+            fee_paid=row.fee_paid, note=note, late=late, team_row=bool(row.team),
         )  # fmt: skip
         registered.append((row, reg))
         report.players_created += reg.player_created

@@ -49,6 +49,7 @@ class Settings:
     clock: Callable[[], datetime] = field(default=beijing_now, compare=False)
     actor: Actor = field(default_factory=Actor.system)
     auto_upgrade: bool = True  # migrate a brand-new SQLite file on open (never an existing one)
+    must_exist: bool = False  # refuse a SQLite file that is not there (commands that create nothing)
     files_dir: Path | None = None  # uploaded papers; default: a folder next to the SQLite file
     notice_limits: NoticeLimits = field(default_factory=NoticeLimits)  # SMS limits (yisai.reach.config)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from yisai.i18n import Text, bilingual_list
 from yisai.registry.eligibility import check_team
+from yisai.registry.entry import EntryStatus
 from yisai.registry.idcard import normalise
 from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team, TeamMember
@@ -246,6 +247,7 @@ def replace_team_member(work: Work, event: EventRecord, team_ref: str | int, out
         saved = work.repo.replace_team_member(team.id, out_player.id, in_player.id, note.strip())
     except NotFound as exc:
         raise InputError(exc.text, code="bad_replacement") from None
+    _withdraw_replaced(work, event, out_player, in_player, seat.division, note.strip())
     regulation = regulation_of(event)
     others = [t for t in work.repo.list_teams(event.id) if t.name != saved.name]
     players = work.repo.players_by_id(event.id)
@@ -255,6 +257,19 @@ def replace_team_member(work: Work, event: EventRecord, team_ref: str | int, out
     work.emit("team_member_replaced", event.id, team=saved.id, out=out_player.id, into=in_player.id)
     return TeamView(saved, tuple(players[m.player_id] for m in saved.members),
                     rendered(reasons))
+
+
+def _withdraw_replaced(work: Work, event: EventRecord, out_player: Player, in_player: Player,
+                       division: str | None, note: str) -> None:
+    """The player who gives up the seat leaves the event with it: her entry (in the seat's
+    division, or every entry when the seat has none) is withdrawn, so no pairing, list, count or
+    prize includes her; games she already played stand, as for any withdrawal."""
+    why = f"递补: 由{in_player.name}接替 ({note})"
+    for entry in work.repo.list_entries(event.id, division=division, player_id=out_player.id,
+                                        status=LIVE):
+        updated = entry.model_copy(update={"status": EntryStatus.WITHDRAWN, "note": why})
+        saved = work.repo.update_entry(updated, "withdraw", why)
+        work.emit("entry_withdrawn", event.id, entry=saved.id)
 
 
 def as_individuals(

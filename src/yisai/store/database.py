@@ -218,9 +218,30 @@ def _check_schema(url: str, engine: Engine, auto_upgrade: bool) -> None:
     raise SchemaOutdated(url, current, head)
 
 
-def open_database(db: str | None = None, *, auto_upgrade: bool = True) -> Database:
-    """Open a store whose schema is at head (a brand-new SQLite file is created at head)."""
+def _require_file(url: str) -> None:
+    """A command that only reads or changes an event never creates a database: a relative
+    ``YISAI_DB`` read from another folder would otherwise open a new, empty file silently."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return
+    path = Path(parsed.database)
+    if path.exists():
+        return
+    where = path.resolve()
+    raise StoreError(tr(
+        f"数据库文件不存在: {where} (当前目录 {Path.cwd()}); 请检查 --db 或 YISAI_DB "
+        "(相对路径按当前目录计算); 新建比赛用 yisai event create --regulation 规程文件",
+        f"no database file at {where} (current folder {Path.cwd()}); check --db or YISAI_DB "
+        "(a relative path is read from the current folder); create an event with yisai event create"))
+
+
+def open_database(db: str | None = None, *, auto_upgrade: bool = True,
+                  must_exist: bool = False) -> Database:
+    """Open a store whose schema is at head (a brand-new SQLite file is created at head,
+    unless ``must_exist``)."""
     url = resolve_url(db)
+    if must_exist:
+        _require_file(url)
     engine = make_engine(url)
     try:
         _check_schema(url, engine, auto_upgrade)
