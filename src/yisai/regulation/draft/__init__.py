@@ -5,6 +5,9 @@ reads files and writes the TOML."""
 
 from __future__ import annotations
 
+import re
+from datetime import date
+
 from yisai.regulation.draft import (
     admin,
     divisions,
@@ -38,8 +41,36 @@ def draft(text: str, event_id: str | None = None) -> Draft:
     return result
 
 
+def _required(d: Draft) -> None:
+    """Every value the format requires is written: what the text does not give becomes a default
+    with an open point saying so (the draft passes ``regulation check``; the director answers)."""
+    start = next((st.get("start") for st in d.get(("stages",), []) if st.get("start")), None)
+    if not d.get(("name",)):
+        d.assume(("name",), "（请填写比赛名称）", "比赛名称",
+                 "规程文本没有标题：比赛的正式名称是什么？ / The text has no title: the event's name?")
+    if d.year is None:
+        guess = next((int(m.group(1)) for s in d.sentences
+                      if not s.furniture and not re.search(r"规则|审定|颁发|颁布|版|出生|年度|届|会费", s.norm)
+                      for m in [re.search(r"((?:19|20)\d{2})年", s.norm)] if m), None)
+        d.year = start.year if start else guess or 2000
+        d.assume(("year",), d.year, "比赛年份",
+                 "规程没有写明比赛年份：是哪一年？ / Which year? (the text does not say)")
+    hosts = d.get(("organisers", "hosts"))
+    if not hosts:
+        fallback = (d.get(("organisers", "organisers")) or [d.get(("issued", "by"))])[0] or "（请填写主办单位）"
+        d.assume(("organisers", "hosts"), [fallback], "主办单位",
+                 "规程没有写主办单位：由谁主办？ / Who hosts the event? (the text does not say)")
+    if not d.get(("issued", "by")):
+        d.assume(("issued", "by"), d.get(("organisers", "hosts"))[0], "发布单位",
+                 "规程没有落款：由哪个单位发布？ / Who issued the regulation? (no sign-off)")
+    if not d.get(("issued", "on")):
+        d.assume(("issued", "on"), start or date(d.year, 1, 1), "发布日期",
+                 "规程没有落款日期：哪天发布？默认写比赛首日 / When was it issued? (no date)")
+
+
 def _finish(d: Draft, event_id: str | None) -> None:
     """The id (the text never states one) and the sentences that only head a section."""
+    _required(d)
     year = d.year or 2000
     d.doc["schema_version"] = 1
     if event_id:

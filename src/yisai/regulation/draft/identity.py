@@ -8,24 +8,46 @@ from datetime import date
 from yisai.regulation.draft.common import after_colon, clause, find, first, items
 from yisai.regulation.draft.model import Draft
 from yisai.regulation.draft.numbers import dates
+from yisai.regulation.draft.text import Sentence, norm
 
 ROLES = (
-    ("hosts", ("主办",)),
+    ("hosts", ("主办", "举办")),
     ("supporters", ("支持", "指导")),
     ("title_sponsors", ("冠名",)),
     ("organisers", ("承办", "协办", "执行")),
 )
 
 
+_TITLE_END = re.compile(r"(规程|办法|章程|补充规定|通知|比赛|赛|站)[』”」]?$")
+
+
+def _title(draft: Draft) -> tuple[str, list[Sentence]]:
+    """The event's name: the first line(s) before the numbered clauses that read as a title
+    (ending in 赛/规程/办法/通知), never a dateline, byline, salutation (各学校:) or contact; else
+    the event a notice's preamble announces (决定举办…).  A title cut into pieces by spaces
+    (``丹阳市第八届“水博士”少儿围棋段位赛 主办单位:…``) gives its first piece."""
+    head: list[Sentence] = []
+    for s in draft.sentences:
+        if s.section:
+            break
+        head.append(s)
+    for s in head[:8]:
+        if s.furniture or re.search(r"[:：]$", s.norm) or len(s.norm) < 4:
+            continue
+        for piece in re.split(r"\s+", s.text.strip()):
+            piece = re.sub(r"(竞赛规程|规程|比赛办法|比賽辦法|比赛章程|章程)?(\(更新\)|（更新）)?(发布)?$", "", piece)
+            if len(piece) >= 4 and _TITLE_END.search(norm(piece)) and not re.search(r"[，。,]", piece):
+                return piece, [s]
+    found = first(draft, r"(?:决定|拟|特)(?:组织)?(?:举办|开展)(.{4,60}?)(?:[,。]|现将|$)")
+    if found:
+        return found[1].group(1), [found[0]]
+    return "", []
+
+
 def read(draft: Draft) -> None:
-    sentences = draft.sentences
-    head = [s for s in sentences if not s.section][:3]
-    name = "".join(s.text for s in head)
-    name = re.sub(r"\s*竞赛规程$|\s*规程$", "", name).strip()
+    name, head = _title(draft)
     if name:
         draft.put(("name",), name, *head)
-    else:
-        draft.lack(("name",), "规程标题（比赛名称）在哪里？ / What is the event's name?")
     m = re.search(r"(20\d{2}|19\d{2})", name)
     year = int(m.group(1)) if m else None
     issued = _issued(draft, year)
@@ -34,8 +56,6 @@ def read(draft: Draft) -> None:
     if year is not None:
         draft.year = year
         draft.put(("year",), year, *head)
-    else:
-        draft.lack(("year",), "比赛年份是哪一年？ / Which year is the event?")
     _organisers(draft)
     _events(draft)
     for s, _ in find(draft, r"解释权"):
@@ -56,7 +76,7 @@ def _issued(draft: Draft, year: int | None) -> date | None:
     tail = draft.sentences[-4:]
     for i in range(len(tail) - 1, -1, -1):
         s = tail[i]
-        found = re.fullmatch(r"(\d{4})年(\d{1,2})月(\d{1,2})日", s.norm)
+        found = re.fullmatch(r"(\d{4})年(\d{1,2})月(\d{1,2})日", s.norm) if not s.furniture else None
         if found:
             on = dates(s.norm, None)
             by = tail[i - 1] if i > 0 else None
@@ -64,15 +84,11 @@ def _issued(draft: Draft, year: int | None) -> date | None:
                 draft.put(("issued", "on"), on[0], s)
             if by is not None and len(by.text) <= 40 and not re.search(r"[，。：:]", by.text):
                 draft.put(("issued", "by"), by.text, by)
-            else:
-                draft.lack(("issued", "by"), "规程由哪个单位发布（落款）？ / Who issued the regulation?")
             return on[0] if on else None
-    draft.lack(("issued", "on"), "规程的发布日期（落款日期）是哪天？ / On which date was it issued?")
     last = draft.sentences[-1] if draft.sentences else None
-    if last is not None and len(last.text) <= 40 and not re.search(r"[，。：:、]", last.text) and last.section:
+    if (last is not None and len(last.text) <= 40 and not re.search(r"[，。：:、]", last.text) and last.section
+            and not last.furniture and re.search(r"(协会|中心|棋院|委员会|工会|局|俱乐部|基金会|组委会)$", last.norm)):
         draft.put(("issued", "by"), last.text, last)
-    else:
-        draft.lack(("issued", "by"), "规程由哪个单位发布（落款）？ / Who issued the regulation?")
     return None
 
 
@@ -80,9 +96,9 @@ def _organisers(draft: Draft) -> None:
     for key, words in ROLES:
         names: list[str] = []
         for s in draft.sentences:
-            if len(s.headings) != 1 or not any(w in s.headings[0] for w in words):
+            if len(s.headings) != 1 or not any(w in norm(s.headings[0]) for w in words):
                 continue
-            if "单位" not in s.headings[0] and len(s.headings[0]) > 8:
+            if "单位" not in norm(s.headings[0]) and len(s.headings[0]) > 8:
                 continue
             if s.section and s.text.rstrip("：:") == s.headings[0]:
                 draft.use(s)
@@ -97,8 +113,6 @@ def _organisers(draft: Draft) -> None:
             draft.cite(("organisers", key), s)
         if names:
             draft.put(("organisers", key), names)
-    if not draft.get(("organisers", "hosts")):
-        draft.lack(("organisers", "hosts"), "主办单位是谁？ / Who hosts the event (主办单位)?")
 
 
 def _events(draft: Draft) -> None:
