@@ -5,7 +5,6 @@ reads files and writes the TOML."""
 
 from __future__ import annotations
 
-import re
 from datetime import date
 
 from yisai.regulation.draft import (
@@ -48,11 +47,8 @@ def _required(d: Draft) -> None:
     if not d.get(("name",)):
         d.assume(("name",), "（请填写比赛名称）", "比赛名称",
                  "规程文本没有标题：比赛的正式名称是什么？ / The text has no title: the event's name?")
-    if d.year is None:
-        guess = next((int(m.group(1)) for s in d.sentences
-                      if not s.furniture and not re.search(r"规则|审定|颁发|颁布|版|出生|年度|届|会费", s.norm)
-                      for m in [re.search(r"((?:19|20)\d{2})年", s.norm)] if m), None)
-        d.year = start.year if start else guess or 2000
+    if d.get(("year",)) is None:
+        d.year = start.year if start else d.year or 2000
         d.assume(("year",), d.year, "比赛年份",
                  "规程没有写明比赛年份：是哪一年？ / Which year? (the text does not say)")
     hosts = d.get(("organisers", "hosts"))

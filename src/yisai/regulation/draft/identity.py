@@ -56,6 +56,8 @@ def read(draft: Draft) -> None:
     if year is not None:
         draft.year = year
         draft.put(("year",), year, *head)
+    else:
+        draft.year = _year_mentioned(draft)
     _organisers(draft)
     _events(draft)
     for s, _ in find(draft, r"解释权"):
@@ -69,6 +71,19 @@ def read(draft: Draft) -> None:
         site = m.group(2).rstrip("，,。")
         account = re.search(r"微信公众号:([A-Za-z0-9_\-]+)", s.norm)
         draft.put(("website",), f"{site}（微信公众号 {account.group(1)}）" if account else site, s)
+
+
+def _year_mentioned(draft: Draft) -> int | None:
+    """A year the text mentions outside rule citations, birth dates and 年度 lists: what a
+    date without a year most likely means. Not written as the event's year (that stays an open
+    point unless the days of play give it)."""
+    for s in draft.sentences:
+        if s.furniture or re.search(r"规则|审定|颁发|颁布|版|出生|年度|会费", s.norm):
+            continue
+        m = re.search(r"((?:19|20)\d{2})年", s.norm)
+        if m:
+            return int(m.group(1))
+    return None
 
 
 def _issued(draft: Draft, year: int | None) -> date | None:

@@ -5,14 +5,14 @@ the online qualifier's points and disconnection rules."""
 from __future__ import annotations
 
 import re
-from datetime import time
+from datetime import time, timedelta
 from typing import Any
 
 from yisai.regulation.draft import divisions as divs
 from yisai.regulation.draft.common import after_colon, clause, find, first
 from yisai.regulation.draft.model import Draft
-from yisai.regulation.draft.numbers import NUM, date_range, make_date, to_int
-from yisai.regulation.draft.text import Sentence
+from yisai.regulation.draft.numbers import NUM, date_range, make_date, span, to_int
+from yisai.regulation.draft.text import Sentence, simplified
 
 KINDS = (  # (id, kind, words, label)
     ("online", "online_qualifier", ("网络海选", "线上海选"), "网络海选赛"),
@@ -90,14 +90,36 @@ def _phase(draft: Draft, at: int, words: tuple[str, ...], label: str) -> None:
             return
 
 
+_NOT_PLAY = re.compile(r"^(报名|报到|截止|名单公示|公示|领取|离会|颁奖)|报名(时间|日期|期|截止)|出生|以后|以前|之前")
+"""A dated sentence that is not about the days of play: registration and check-in sections
+give a window or a check-in day, a birth date is eligibility."""
+
+
+def plays_on(s: Sentence) -> bool:
+    """Whether a sentence can state the days of play: it sits under a 比赛时间/日期/日程 heading
+    (or starts with 比赛时间:) and not under, or about, 报名 / 报到 / 资格."""
+    if s.furniture and not re.match(r"^(比赛|竞赛)?(时间|日期)", s.norm):
+        return False
+    if s.under("报名", "报到", "资格", "对象", "组别", "分组") or _NOT_PLAY.search(s.norm):
+        return False
+    return s.under("日期", "时间", "日程", "赛程", "日 期") or bool(
+        re.match(r"^(比赛|竞赛|本赛|初赛|决赛|预选赛|复赛)?(时间|日期)[:：]", s.norm))
+
+
 def _dates(draft: Draft) -> None:
     year = draft.year
+    if draft.get(("year",)) is None:
+        for s in draft.sentences:
+            m = re.search(r"((?:19|20)\d{2})年\d{1,2}月", s.norm)
+            if m and plays_on(s):
+                year = draft.year = int(m.group(1))
+                draft.put(("year",), year, s)
+                break
+    seen: dict[int, Sentence] = {}
     for s in draft.sentences:
-        if not s.under("日期", "时间", "日程") and not re.match(r"^(比赛)?时间[:：]", s.norm):
+        if not plays_on(s):
             continue
-        if "出生" in s.norm or s.under("资格"):
-            continue
-        found = date_range(s.norm, year)
+        found = span(s.norm, year)
         if found is None:
             continue
         i = stage_of(draft, s.norm.split(":")[0] if ":" in s.norm else s.norm)
@@ -105,6 +127,16 @@ def _dates(draft: Draft) -> None:
             continue
         if re.match(r"^第\d+期", s.norm):
             continue
+        st = stages(draft)[i]
+        if i in seen and st.get("start"):
+            if found[0] > st["end"] + timedelta(days=7) or found[1] < st["start"] - timedelta(days=7):
+                draft.ask(("stages", i, "start"), "比赛日期",
+                          f"两处比赛日期不一致：{seen[i].quote} / {s.quote}；以哪一处为准？ "
+                          "/ Two clauses give different days of play: which one holds?",
+                          f"{st['start']}–{st['end']}")
+                continue
+            found = (min(found[0], st["start"]), max(found[1], st["end"]))
+        seen.setdefault(i, s)
         draft.put(("stages", i, "start"), found[0], s)
         draft.put(("stages", i, "end"), found[1], s)
         month = found[0].month
@@ -116,6 +148,13 @@ def _dates(draft: Draft) -> None:
         if m:
             day = make_date(found[1].year, found[1].month, int(m.group(1)))
             draft.put(("stages", i, "departure"), f"{day} {m.group(2) or ''}离会", s)
+    title_year = draft.get(("year",))
+    for i, st in enumerate(stages(draft)):
+        if st.get("start") and isinstance(title_year, int) and st["start"].year != title_year and i in seen:
+            draft.ask(("stages", i, "start"), "比赛年份",
+                      f"标题写{title_year}年，{seen[i].quote} 写的是{st['start'].year}年：哪一个对？ "
+                      "/ The title's year and the dates' year differ: which is right?",
+                      f"{st['start']}")
     periods = []
     first_day = first(draft, r"每期的?首日比赛从(\d{1,2})[点时:]")
     for s, m in find(draft, r"^第(\d+)期(.*)"):
@@ -138,23 +177,68 @@ def _dates(draft: Draft) -> None:
             draft.put(("stages", i, "details_note"), re.sub(r"^说明[：:]", "", clause(s)), s)
 
 
+_VENUE = re.compile(r"(?:^|[,，;；\s])(?:比赛|竞赛|本赛|选拔|初赛、决赛|预选赛)?地\s*点\s*[:：]\s*(.+)")
+_HELD_AT = re.compile(r"(?:均|将)?在(.{2,60}?)(?:举行|进行)")
+
+
+def venue_words(text: str) -> str | None:
+    """The venue a clause names, cut before a contact (``TEL…``, ``联系电话…``) or the next
+    clause; None when what is left is not a place (a date, 具体待定, a phone number)."""
+    text = text.strip().rstrip("。")
+    text = re.split(r"[，,;；。]|\s{2,}|\s(?=\S+[:：])|TEL|Tel|tel|电话|聯絡|联系", text)[0].strip()
+    text = re.sub(r"\([^)]*$|（[^）]*$", "", text).strip()  # a bracket the contact cut open
+    if len(text) < 2 or re.search(r"\d{1,2}月|待定|另行|\d{7,}|@", text):
+        return None
+    return text
+
+
 def _venues(draft: Draft) -> None:
+    """A venue is taken from a clause that says 地点 (or a section titled 地点), never from a
+    报名/报到 section or a contact line; two clauses naming different venues → an open point."""
+    seen: dict[int, Sentence] = {}
     for s in draft.sentences:
-        if s.under("地点") and ":" in s.norm:
-            head = s.norm.split(":", 1)[0]
-            if head in ("时间", "报到时间"):
+        if s.under("报名", "报到") or re.match(r"^(报名|报到)", s.norm):
+            continue
+        if s.under("平台") and s.under("地点") and ":" in s.norm:
+            _platform(draft, s, s.norm.split(":", 1)[0])
+            continue
+        m = _VENUE.search(simplified(s.text))
+        body: str | None = None
+        head = ""
+        before = draft.sentences[s.index - 1] if s.index else None
+        if m:
+            body = s.text[m.start(1):]
+            head = s.norm[:s.norm.find("地点")] if "地点" in s.norm else ""
+        elif before is not None and before.norm in ("地点", "比赛地点", "地点:", "比赛地点:"):
+            body = s.text
+            draft.use(before)
+        elif s.under("地点") and s.headings[-1] and norm_title(s.headings[-1]).endswith("地点") \
+                and s.text.rstrip("：:") != s.headings[-1] and not re.search(r"[:：]|年|月|日|轮|时间", s.norm):
+            body = s.text
+        elif s.under("地点", "时间") and (held := _HELD_AT.search(s.text)) and "线上" not in s.norm:
+            if any(stages(draft)[i].get("venue") for i in range(len(stages(draft)))):
                 continue
-            if s.under("报到"):
-                continue
-            i = stage_of(draft, head) if head not in ("地点", "比赛地点") else stage_of(draft, "")
-            if i is not None and not s.under("平台"):
-                draft.put(("stages", i, "venue"), after_colon(s).rstrip("。"), s)
-            elif s.under("平台"):
-                _platform(draft, s, head)
-        elif re.match(r"^地点:", s.norm):
-            i = stage_of(draft, "")
-            if i is not None:
-                draft.put(("stages", i, "venue"), after_colon(s).rstrip("。"), s)
+            body = held.group(1)
+        if body is None:
+            continue
+        place = venue_words(body)
+        if place is None:
+            continue
+        i = stage_of(draft, head) if head.strip(":：") not in ("", "比赛", "竞赛") else stage_of(draft, "")
+        if i is None:
+            continue
+        have = stages(draft)[i].get("venue")
+        if have and have != place and i in seen:
+            draft.ask(("stages", i, "venue"), "比赛地点",
+                      f"两处比赛地点不同：{seen[i].quote} / {s.quote}；以哪一处为准？ "
+                      "/ Two clauses name different venues: which one holds?", have)
+            continue
+        seen.setdefault(i, s)
+        draft.put(("stages", i, "venue"), place, s)
+
+
+def norm_title(title: str) -> str:
+    return "".join(title.split())
 
 
 def _platform(draft: Draft, s: Sentence, head: str) -> None:

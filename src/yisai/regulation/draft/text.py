@@ -35,6 +35,12 @@ _TRADITIONAL = str.maketrans(
 simplified, so a Taiwan or Hong Kong 比賽辦法 is read by the same patterns."""
 
 
+def simplified(text: str) -> str:
+    """``text`` with the traditional domain characters as simplified, same length (a match in
+    it is sliced from the original)."""
+    return text.translate(_TRADITIONAL)
+
+
 def norm(text: str) -> str:
     """Full-width digits, letters and punctuation as ASCII, dashes as ``-``, traditional
     characters of the domain words as simplified, no whitespace: the form every pattern of the
