@@ -60,7 +60,7 @@ def _required(d: Draft) -> None:
         d.assume(("issued", "by"), d.get(("organisers", "hosts"))[0], "发布单位",
                  "规程没有落款：由哪个单位发布？ / Who issued the regulation? (no sign-off)")
     if not d.get(("issued", "on")):
-        d.assume(("issued", "on"), start or date(d.year, 1, 1), "发布日期",
+        d.assume(("issued", "on"), start or date(d.year or 2000, 1, 1), "发布日期",
                  "规程没有落款日期：哪天发布？默认写比赛首日 / When was it issued? (no date)")
 
 
