@@ -4,6 +4,7 @@ sentences were used."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -21,6 +22,9 @@ class OpenQuestion:
     topic: str
     question: str
     default: str
+    said: int | None = None
+    """The sentence that speaks of this value but could not be read (its index): the point then
+    says the text states something to check, never that it states nothing."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,18 @@ class Draft:
         """Record an open point about a value the schema already defaults (nothing written)."""
         self.open.append(OpenQuestion(path, topic, question, default))
 
+    def unread(self, path: Path, topic: str, s: Sentence, what: str, default: str) -> None:
+        """A sentence speaks of ``topic`` but the drafter could not read (all of) it: an open
+        point quoting it, the value left at ``default``."""
+        if any(q.said == s.index and q.topic == topic for q in self.open):
+            return
+        where = clause_name(s.section)
+        self.open.append(OpenQuestion(
+            path, topic, f"{where}说了“{s.text.strip()[:120]}”，{what}未能读出，请核对。 / "
+            f"The text says this ({s.section or 'preamble'}); the drafter could not read it: please check.",
+            default, s.index))
+        self.used.add(s.index)
+
     def lack(self, path: Path, question: str) -> None:
         self.missing.append(Missing(path, question))
 
@@ -112,3 +128,12 @@ def _shown(value: Any) -> str:
 
 def dotted(path: Path) -> str:
     return ".".join(str(p) for p in path)
+
+
+def clause_name(section: str) -> str:
+    """``七、(4)`` → ``第七条(4)``, ``五、4.`` → ``第五条4``; no section → ``规程开头``."""
+    m = re.match(r"([零〇一二两三四五六七八九十百]+)[、.．]?(.*)", section)
+    if not m:
+        return f"第{section.rstrip('、.．')}条" if section else "规程开头"
+    rest = re.sub(r"[、.．]", "", m.group(2))
+    return f"第{m.group(1)}条{rest}"

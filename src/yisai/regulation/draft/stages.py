@@ -9,6 +9,7 @@ from datetime import time, timedelta
 from typing import Any
 
 from yisai.regulation.draft import divisions as divs
+from yisai.regulation.draft import timecontrol as tcs
 from yisai.regulation.draft.common import after_colon, clause, find, first
 from yisai.regulation.draft.model import Draft
 from yisai.regulation.draft.numbers import NUM, date_range, make_date, span, to_int
@@ -427,19 +428,46 @@ def _formats(draft: Draft) -> None:
 
 
 def _time_controls(draft: Draft) -> None:
-    for s, m in find(draft, rf"每方({NUM})分钟(?:后|,)?(?:,)?(?:({NUM})次({NUM})秒读秒)?"):
+    """The first clause that states a stage's time control sets it; a later clause with another
+    control (a final's longer clock, a make-up session's) and whatever the format cannot hold
+    (双方共用, 每步加秒, 加钟) become open points quoting the clause."""
+    first_at: dict[int, Sentence] = {}
+    for s in draft.sentences:
+        if s.under("报名", "报到"):
+            continue
+        reading = tcs.read(s.norm)
+        if reading.control is None and not reading.cannot_state and not tcs.TOPIC_WORDS.search(s.norm):
+            continue
         head = s.norm.split(":")[0] if ":" in s.norm else ""
         i = stage_of(draft, head) if head else stage_of(draft, "")
         if i is None:
             continue
-        tc: dict[str, Any] = {"main_minutes": to_int(m.group(1))}
-        if m.group(2):
-            tc["byoyomi_periods"] = to_int(m.group(2))
-            tc["byoyomi_seconds"] = to_int(m.group(3))
-        tc["loss_on_time"] = "超时判负" in s.norm
-        draft.put(("stages", i, "time_control"), tc, s)
+        path = ("stages", i, "time_control")
+        if reading.control is None and not reading.cannot_state:
+            draft.unread(path, "用时", s, "用时", "不填")
+            continue
+        for what in reading.cannot_state:
+            draft.unread(path, "用时", s, what, "不填")
+        if reading.control is None:
+            continue
+        have = stages(draft)[i].get("time_control")
+        if have is None:
+            draft.put(path, reading.control, s)
+            first_at[i] = s
+        elif have != reading.control:
+            draft.unread(path, "用时", s, f"另一种用时（已按{first_at[i].section or '前文'}条写入）", _shown_tc(have))
+        else:
+            draft.cite(path, s)
     for i, st in enumerate(stages(draft)):
-        if "time_control" not in st and st["kind"] in ("final", "main"):
+        if "time_control" not in st and st["kind"] in ("final", "main") and not any(
+                q.said is not None and q.path == ("stages", i, "time_control") for q in draft.open):
             draft.ask(("stages", i, "time_control"), f"{st['name']}用时",
                       f"{st['name']}每方用时多少、几次读秒？规程未写明 / Time control of this stage?",
                       "不填（见补充规定）")
+
+
+def _shown_tc(tc: dict[str, Any]) -> str:
+    out = f"每方{tc['main_minutes']}分钟"
+    if tc.get("byoyomi_periods"):
+        out += f"，{tc['byoyomi_periods']}次{tc.get('byoyomi_seconds', 0)}秒读秒"
+    return out

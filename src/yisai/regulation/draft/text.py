@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 MAX_TEXT_CHARS = 200_000
 """A 规程 is 5–15 thousand characters; a text past this is refused before it is split."""
@@ -86,9 +87,13 @@ class Sentence:
     def under(self, *words: str) -> bool:
         """Whether one of the heading titles above it mentions one of ``words`` (``日 期`` is
         ``日期``: organisers space out short titles)."""
-        return any(w in norm(h) for h in self.headings for w in words)
+        return any(w in h for h in self._heading_norms for w in words)
 
-    @property
+    @cached_property
+    def _heading_norms(self) -> tuple[str, ...]:
+        return tuple(norm(h) for h in self.headings)
+
+    @cached_property
     def furniture(self) -> bool:
         """Page furniture, not a clause: a dateline, a byline, a news header, a link, or a
         contact line (phone, e-mail, 联系人). Never a source of a value but a contact's."""

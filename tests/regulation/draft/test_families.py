@@ -1,0 +1,130 @@
+"""The reading families of issue 40, each on short sentences written for these tests in the
+styles real organisers use (not copied from any 规程). Expected values are read by hand."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from yisai.regulation.draft import draft
+from yisai.regulation.draft import timecontrol as tcs
+from yisai.regulation.draft.numbers import span
+from yisai.regulation.draft.text import norm
+
+
+@pytest.mark.parametrize(("sentence", "control"), [
+    ("每方用时50分钟，超时判负。", {"main_minutes": 50, "loss_on_time": True}),
+    # 包干: the whole game in the main time, no byo-yomi; it says nothing of loss on time
+    ("每人80分钟包干。", {"main_minutes": 80, "byoyomi_periods": 0}),
+    ("每轮次每个选手用时70分钟。", {"main_minutes": 70}),
+    ("每方1小时后3次30秒读秒。", {"main_minutes": 60, "byoyomi_periods": 3, "byoyomi_seconds": 30}),
+    ("每方用时一小时后一次一分钟读秒。", {"main_minutes": 60, "byoyomi_periods": 1, "byoyomi_seconds": 60}),
+    ("基本时限各40分钟，用完读秒（30秒三次）。",
+     {"main_minutes": 40, "byoyomi_periods": 3, "byoyomi_seconds": 30}),
+    ("每方2小时15分钟，保留3次1分钟读秒，超时判负。",
+     {"main_minutes": 135, "byoyomi_periods": 3, "byoyomi_seconds": 60, "loss_on_time": True}),
+    ("每人各１小时，读秒６０秒５次。", {"main_minutes": 60, "byoyomi_periods": 5, "byoyomi_seconds": 60}),
+    ("每局棋单方时限1小时，超时、迟到10分钟以上作负。", {"main_minutes": 60, "loss_on_time": True}),
+])
+def test_time_controls_in_organisers_words(sentence: str, control: dict[str, int | bool]) -> None:
+    assert tcs.read(norm(sentence)).control == control
+
+
+@pytest.mark.parametrize(("sentence", "cannot"), [
+    ("双方共用60分钟，超时判负。", "双方共用"),
+    ("每方使用30分钟每走一步加15秒。", "每步加秒"),
+    ("每方45分钟，裁判可视进程加钟。", "加钟"),
+])
+def test_what_the_format_cannot_hold_is_said(sentence: str, cannot: str) -> None:
+    reading = tcs.read(norm(sentence))
+    assert any(cannot in c for c in reading.cannot_state)
+
+
+def test_shared_time_is_an_open_point_quoting_the_clause_never_unstated() -> None:
+    d = draft("2027年某市围棋赛规程\n一、主办单位：某市围棋协会\n二、比赛时间：2027年5月1日\n"
+              "三、竞赛办法\n1、双方共用90分钟，超时判负。\n")
+    assert d.get(("stages", 0, "time_control")) is None
+    points = [q for q in d.open if q.path == ("stages", 0, "time_control")]
+    assert points and all(q.said is not None for q in points)
+    assert "双方共用90分钟" in points[0].question and "未能读出" in points[0].question
+    assert not any("未写明" in q.question for q in points)
+
+
+def test_a_later_stage_clock_is_an_open_point() -> None:
+    d = draft("2027年某杯规程\n一、主办单位：某协会\n二、用时\n1、每方1小时，3次30秒读秒。\n"
+              "2、决赛：每方2小时，5次1分钟读秒。\n")
+    assert d.get(("stages", 0, "time_control")) == {"main_minutes": 60, "byoyomi_periods": 3,
+                                                     "byoyomi_seconds": 30}
+    assert any(q.said is not None and "每方2小时" in q.question for q in d.open)
+
+
+@pytest.mark.parametrize(("text", "year", "days"), [
+    ("2027年7月3-4日", None, (date(2027, 7, 3), date(2027, 7, 4))),
+    ("2027年3月20日至6月20日。", None, (date(2027, 3, 20), date(2027, 6, 20))),
+    ("2027年8月5、6号两天", None, (date(2027, 8, 5), date(2027, 8, 6))),
+    ("9月1日、9月2日、9月9日", 2027, (date(2027, 9, 1), date(2027, 9, 9))),
+    ("2027.11.20", None, (date(2027, 11, 20), date(2027, 11, 20))),
+    ("6月12日(周六)至6月13日", 2027, (date(2027, 6, 12), date(2027, 6, 13))),
+    ("２０２７年１０月１日——１０月３日", None, (date(2027, 10, 1), date(2027, 10, 3))),
+])
+def test_dates_as_people_write_them(text: str, year: int | None, days: tuple[date, date]) -> None:
+    assert span(norm(text), year) == days
+
+
+_SECTIONS = """2028年春季围棋升段赛规程
+一、主办单位：某市围棋协会
+二、比赛时间：2028年3月4日至5日
+三、比赛地点：某市少年宫
+四、报名时间地点：
+1、时间：2028年2月1日至20日止
+2、地点：某市围棋协会
+3、联系电话：13900001111 0571-12345678
+"""
+
+
+def test_a_registration_section_never_gives_the_days_of_play_or_the_venue() -> None:
+    d = draft(_SECTIONS)
+    st = d.doc["stages"][0]
+    assert (st["start"], st["end"]) == (date(2028, 3, 4), date(2028, 3, 5))
+    assert st["venue"] == "某市少年宫"
+    assert d.get(("year",)) == 2028
+
+
+def test_two_clauses_with_different_days_are_an_open_point() -> None:
+    d = draft("2028年某赛规程\n一、主办单位：某协会\n二、比赛时间：2028年3月4日\n三、日程\n"
+              "1、比赛于2028年9月10日举行。\n")
+    assert d.doc["stages"][0]["start"] == date(2028, 3, 4)
+    assert any(q.topic == "比赛日期" and "不一致" in q.question for q in d.open)
+
+
+def test_year_only_in_the_event_dates() -> None:
+    d = draft("某市围棋公开赛规程\n一、主办单位：某协会\n二、比赛时间：2029年4月6日至7日\n")
+    assert d.get(("year",)) == 2029
+    assert not any(q.path == ("year",) for q in d.open)
+
+
+@pytest.mark.parametrize("header", [
+    "2013.12.25 某某网 专稿",
+    "发布时间: 2023-04-27",
+    "作者:组委会 2020-02-19",
+    "2021年03月08日09:12  某某体育",
+])
+def test_page_furniture_is_never_the_name(header: str) -> None:
+    d = draft(f"{header}\n2029年某县围棋赛规程\n一、主办单位：某县体育局\n")
+    assert d.get(("name",)) == "2029年某县围棋赛"
+
+
+def test_a_contact_line_is_never_the_venue_and_an_untitled_text_gets_an_open_point() -> None:
+    d = draft("一、主办单位：某协会\n二、比赛地点\n联系人：张三，联系电话：13900001111\n")
+    assert d.doc["stages"][0].get("venue") is None
+    assert any(q.path == ("name",) for q in d.open)
+
+
+def test_traditional_characters_read_like_simplified() -> None:
+    d = draft("第三屆某某盃比賽辦法\n一、主辦單位:某某棋院\n二、比賽地點:某某棋院三樓\n"
+              "三、用時:每人各用時1小時,讀秒30秒3次。\n")
+    assert d.get(("organisers", "hosts")) == ["某某棋院"]
+    assert d.doc["stages"][0]["venue"] == "某某棋院三樓"
+    assert d.doc["stages"][0]["time_control"] == {"main_minutes": 60, "byoyomi_periods": 3,
+                                                  "byoyomi_seconds": 30}
