@@ -128,3 +128,30 @@ def test_traditional_characters_read_like_simplified() -> None:
     assert d.doc["stages"][0]["venue"] == "某某棋院三樓"
     assert d.doc["stages"][0]["time_control"] == {"main_minutes": 60, "byoyomi_periods": 3,
                                                   "byoyomi_seconds": 30}
+
+
+def _stage_format(text: str) -> dict[str, object]:
+    d = draft(f"2030年某赛规程\n一、主办单位：某协会\n二、竞赛办法\n{text}\n")
+    fmt: dict[str, object] = d.doc["stages"][0]["format"]
+    return fmt
+
+
+@pytest.mark.parametrize(("text", "fmt"), [
+    ("1、采用积分循环电脑编排制，进行九轮比赛。", {"kind": "swiss", "rounds": 9}),
+    ("1、比赛共6轮，采用积分编排制。", {"kind": "swiss", "rounds": 6}),
+    ("1、采用5轮积分编排制，电脑编排。", {"kind": "swiss", "rounds": 5}),
+    ("1、各组比赛7轮。\n2、采用编排软件进行编排。", {"kind": "swiss", "rounds": 7}),
+    ("1、本次比赛采用单循环赛制。", {"kind": "round_robin", "groups": ["A"], "split": "snake"}),
+    ("1、采用单败淘汰制。", {"kind": "knockout"}),
+])
+def test_formats_and_sizes_in_other_words(text: str, fmt: dict[str, object]) -> None:
+    assert _stage_format(text) == fmt
+
+
+def test_a_first_round_range_is_not_the_number_of_rounds() -> None:
+    assert _stage_format("1、上午 1-3轮，下午4-7轮。\n2、各组比赛7轮，电脑编排。") == {"kind": "swiss", "rounds": 7}
+
+
+def test_a_double_round_robin_is_an_open_point_quoting_it() -> None:
+    d = draft("2030年某联赛规程\n一、主办单位：某协会\n二、竞赛办法\n1、采用双循环赛制，共18轮。\n")
+    assert any(q.said is not None and "双循环" in q.question for q in d.open)

@@ -63,7 +63,7 @@ def read(draft: Draft) -> None:
                          None) or first(draft, "组织形式另行通知")
             draft.put(("stages", i, "format"), {"kind": "announced_later", "note": "组织形式另行通知"},
                       *([found[0]] if found else []))
-            if not found:
+            if not found and not any(q.said is not None and q.path == ("stages", i, "format") for q in draft.open):
                 draft.ask(("stages", i, "format"), f"{st['name']}的赛制",
                           f"{st['name']}采用什么赛制（积分编排制、循环赛、淘汰赛）？ / Which system?",
                           "另行通知 (announced_later)")
@@ -358,8 +358,10 @@ def _format_of(draft: Draft, s: Sentence) -> dict[str, Any] | None:
                 fmt["board_points"] = dict(zip(("win", "draw", "loss"), (float(g) for g in board.groups()),
                                                strict=True))
         return fmt
-    if ("循环" in t and "小组" in t) or "单循环" in t:
-        groups = re.search(r"分为([A-H](?:、?[A-H]){0,7})(?:[一二三四五六七八]个)?小?组", t)
+    swiss_words = _SWISS.search(t)
+    if not swiss_words and (("循环" in t and "小组" in t) or re.search(r"[单双]循环|循环赛|循环制", t)):
+        groups = re.search(r"分为?([A-H](?:、?[A-H]){0,7})(?:[一二三四五六七八]个?)?小?组", t) or re.search(
+            r"([A-H](?:、?[A-H]){1,7})(?:[一二三四五六七八]个?)?小?组", t)
         fmt = {"kind": "round_robin", "groups": re.findall(r"[A-H]", groups.group(1)) if groups else ["A"]}
         fmt["split"] = "lot" if "抽签分" in t else "snake"
         out = re.search(rf"各(?:小)?组前({NUM})名(?:出线|进入)", t)
@@ -373,14 +375,32 @@ def _format_of(draft: Draft, s: Sentence) -> dict[str, Any] | None:
         if m and final:
             return {"kind": "two_group_swiss", "groups": ["A", "B"], "group_rounds": to_int(m.group(1)),
                     "placement_final": {"round": to_int(final.group(1)), "top": to_int(final.group(2))}}
-    if "积分编排" in t or "瑞士制" in t:
+    if swiss_words:
         fmt = {"kind": "swiss"}
-        m = re.search(rf"(暂定)?(?:赛|共|比赛)?({NUM})轮", t)
-        if m and "第" not in t[max(m.start() - 1, 0):m.start() + 1]:
-            fmt["rounds"] = to_int(m.group(2))
-            if m.group(1) or "视报名" in t:
+        count = rounds_in(t)
+        if count is not None:
+            fmt["rounds"] = count[0]
+            if count[1] or "视报名" in t:
                 fmt["rounds_provisional"] = True
         return fmt
+    if re.search(r"单败淘汰|淘汰赛|淘汰制", t) and "积分" not in t:
+        return {"kind": "knockout"}
+    return None
+
+
+_SWISS = re.compile(r"积分编排|编排制|瑞士制|电脑编排|积分循环\S{0,4}编排|编排赛制")
+_ROUNDS = re.compile(rf"(暂定)?(?:赛|共|比赛|进行|共进行|各组比赛)?({NUM})轮(?!次|之|以|后|比赛时间|起)")
+
+
+def rounds_in(t: str) -> tuple[int, bool] | None:
+    """The number of rounds a clause states (``进行九轮``, ``赛6轮``, ``比赛共进行5轮``, ``采用8轮
+    积分编排``) and whether it is provisional (暂定); None for ``第3轮`` or ``三轮以后``."""
+    for m in _ROUNDS.finditer(t):
+        if "第" in t[max(m.start() - 1, 0):m.start() + 1] or t[max(m.start(2) - 1, 0)] in "第-~至":
+            continue
+        n = to_int(m.group(2))
+        if n is not None and 1 <= n <= 30:
+            return n, bool(m.group(1))
     return None
 
 
@@ -413,6 +433,7 @@ def _formats(draft: Draft) -> None:
                 draft.ask(("stages", i, "formats_by_division"), "轮数",
                           f"{'、'.join(named)} 共几轮？规程说视报名情况而定 / How many rounds?",
                           "视报名情况而定（不填）")
+    _format_fallbacks(draft)
     for s, _ in find(draft, r"比赛细则将在|具体比赛细则|细则将在"):
         head = s.norm.split(":")[0] if ":" in s.norm else ""
         i = stage_of(draft, head) if head else None
@@ -425,6 +446,41 @@ def _formats(draft: Draft) -> None:
         if stages(draft)[i]["kind"] == "regional" and "若干场" in text:
             text = "设若干场，" + text.split("，", 1)[-1].replace("比赛细则", "比赛细则")
         draft.put(("stages", i, "details_note"), text, s)
+
+
+_CANNOT = (
+    (r"双循环", "双循环（格式只能写单循环）"),
+    (r"(\d|[一二三四五六七八九十])败淘汰", "几败淘汰（格式不能表示）"),
+    (r"轮(?:以后|之后|后)\S{0,3}分淘汰", "按积分淘汰（格式不能表示）"),
+    (r"擂台赛", "擂台赛（格式不能表示）"),
+    (r"随机配对", "随机配对（格式不能表示）"),
+    (r"[三五]局[二两三]胜|[三五]番棋|[三五]战[二两三]胜", "番棋/几局几胜（格式不能表示）"),
+    (r"挑战赛|挑战权|挑战决赛", "挑战赛（格式不能表示）"),
+)
+
+
+def _format_fallbacks(draft: Draft) -> None:
+    """A stage whose clauses name no system but give a number of rounds and speak of 编排
+    (``各组比赛7轮``, ``采用…软件进行编排``) is a Swiss; a clause with two round counts for different
+    divisions, or a system the format cannot hold, is an open point quoting it."""
+    for i, st in enumerate(stages(draft)):
+        path = ("stages", i, "format")
+        if "format" not in st:
+            rounds = next(((s, r) for s in draft.sentences if (r := rounds_in(s.norm)) and not s.under("报名")), None)
+            paired = next((s for s in draft.sentences if "编排" in s.norm), None)
+            if rounds and paired and not any("随机配对" in x.norm for x in draft.sentences):
+                draft.put(path, {"kind": "swiss", "rounds": rounds[1][0]}, rounds[0], paired)
+        fmt = st.get("format") or {}
+        for s in draft.sentences:
+            if s.under("报名", "奖", "录取"):
+                continue
+            counts = {to_int(m.group(1)) for m in re.finditer(rf"(?<!第)({NUM})轮(?!次|以|之|后)", s.norm)}
+            if fmt.get("kind") == "swiss" and len(counts - {None}) > 1 and draft.sources.get(path) and \
+                    s.index in draft.sources[path]:
+                draft.unread(path, "赛制", s, "各组别不同的轮数（已按第一个写入）", f"{fmt.get('rounds')}轮")
+            for pattern, what in _CANNOT:
+                if re.search(pattern, s.norm) and not any(what in q.question for q in draft.open):
+                    draft.unread(path, "赛制", s, what, fmt.get("kind", "announced_later"))
 
 
 def _time_controls(draft: Draft) -> None:
