@@ -155,3 +155,63 @@ def test_a_first_round_range_is_not_the_number_of_rounds() -> None:
 def test_a_double_round_robin_is_an_open_point_quoting_it() -> None:
     d = draft("2030年某联赛规程\n一、主办单位：某协会\n二、竞赛办法\n1、采用双循环赛制，共18轮。\n")
     assert any(q.said is not None and "双循环" in q.question for q in d.open)
+
+
+def _doc(body: str) -> tuple[dict[str, object], list[object]]:
+    d = draft(f"2031年某市围棋赛规程\n一、主办单位：某市围棋协会\n二、比赛时间：2031年6月6日\n{body}\n")
+    return d.doc, d.open
+
+
+def _rows(doc: dict[str, object]) -> list[tuple[int, int, int]]:
+    lists = doc["prizes"]["lists"]  # type: ignore[index]
+    return [(r["from"], r["to"], r["amount"]) for r in lists[0].get("rows", [])]
+
+
+def test_prize_rows_without_a_录取_sentence() -> None:
+    doc, _ = _doc("三、奖金\n冠军：1200元及荣誉证书\n亚军： 700元\n季军：500元\n第4-6名： 300元")
+    assert _rows(doc) == [(1, 1, 1200), (2, 2, 700), (3, 3, 500), (4, 6, 300)]
+    assert doc["prizes"]["lists"][0]["places"] == 6  # type: ignore[index]
+
+
+def test_prize_amounts_as_people_write_them() -> None:
+    doc, _ = _doc("三、奖金\n冠军获得20万元人民币\n亚军获得8万元\n第3名 1.5万元")
+    assert _rows(doc) == [(1, 1, 200_000), (2, 2, 80_000), (3, 3, 15_000)]
+    doc, _ = _doc("三、录取名次及奖励：录取前五名。第一名奖金900元，第二至第五名分别获奖金600元、400元、300元、300元。")
+    assert _rows(doc) == [(1, 1, 900), (2, 2, 600), (3, 3, 400), (4, 4, 300), (5, 5, 300)]
+
+
+def test_a_prize_table_read_in_part_is_an_open_point_not_a_wrong_table() -> None:
+    doc, points = _doc("三、录取名次及奖励：录取前四名。第一名获奖杯一座，另有奖金。第二名至第四名各300元。")
+    assert "rows" not in doc["prizes"]["lists"][0]  # type: ignore[index]
+    assert any(getattr(q, "said", None) is not None and getattr(q, "topic", "") == "奖金" for q in points)
+
+
+@pytest.mark.parametrize(("sentence", "criteria"), [
+    ("四、名次：依据个人积分、对手分、直胜、逐轮递减确定名次。", ["score", "sos", "direct", "sos_cut"]),
+    ("四、名次：个人名次按得分确定，得分相同按直胜、抽签决定名次。", ["score", "direct", "lot"]),
+    ("四、录取：积分高者名次列前，如相同对手分高者列前，再同则抽签。", ["score", "sos", "lot"]),
+])
+def test_tie_breaks_in_organisers_words(sentence: str, criteria: list[str]) -> None:
+    doc, points = _doc(sentence)
+    assert doc["ranking"]["criteria"] == criteria  # type: ignore[index]
+    assert not any("未规定个人名次" in getattr(q, "question", "") for q in points)
+
+
+@pytest.mark.parametrize(("sentence", "topic"), [
+    ("三、段位：前5名授予业余4段证书，可顺延。", "段位"),
+    ("三、比赛设定段组、1段组、2段组、3段组。", "组别"),
+    ("三、参赛资格：须十七周岁以上棋手。", "资格"),
+    ("三、报名：报名截止于赛前一周，逾期不候。", "报名"),
+])
+def test_a_clause_on_a_topic_the_drafter_cannot_read_is_quoted(sentence: str, topic: str) -> None:
+    _, points = _doc(sentence)
+    quoted = [q for q in points if getattr(q, "topic", "") == topic and getattr(q, "said", None) is not None]
+    assert quoted, points
+    body = sentence.removeprefix("三、").split("：", 1)[-1].rstrip("。")
+    assert body in quoted[0].question and "未能读出" in quoted[0].question  # type: ignore[attr-defined]
+    assert not any(getattr(q, "topic", "") == topic and "没有写明" in getattr(q, "question", "") for q in points)
+
+
+def test_komi_six_and_a_half() -> None:
+    doc, _ = _doc("三、規則:比目法,一律分先,黑先貼還六目半。")
+    assert doc["rules"]["komi"] == 6.5  # type: ignore[index]

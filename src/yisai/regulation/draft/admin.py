@@ -29,8 +29,11 @@ def _rules(draft: Draft) -> None:
     if found:
         draft.put(("rules", "rules_text"), clause(found[0]), found[0])
     komi = first(draft, r"贴(3又3/4|3¾|三又四分之三|3.75)子|贴目7.5|贴7目半")
+    half = first(draft, r"贴还?(?:六目半|6目半|6\.5目)")
     if komi:
         draft.put(("rules", "komi"), 7.5, komi[0])
+    elif half:
+        draft.put(("rules", "komi"), 6.5, half[0])
     else:
         draft.ask(("rules", "komi"), "贴目", "规程未写贴目：按中国规则黑贴3¾子 (7.5目)？ / Komi?", "7.5")
     online = any(st["kind"] == "online_qualifier" for st in stg.stages(draft))

@@ -27,6 +27,11 @@ class OpenQuestion:
     says the text states something to check, never that it states nothing."""
 
 
+MAX_UNREAD = 300
+"""Open points quoting unread clauses: a real 规程 gives a few dozen; a hostile text past this
+gets no more (the report still lists its unused sentences)."""
+
+
 @dataclass(frozen=True)
 class Missing:
     """A required value the text does not state and no default can stand for."""
@@ -45,6 +50,7 @@ class Draft:
     used: set[int] = field(default_factory=set)
     year: int | None = None
     _lines: dict[int, list[Sentence]] | None = None
+    _unread: set[tuple[int, str]] = field(default_factory=set)
 
     def line_of(self, s: Sentence) -> list[Sentence]:
         """All sentences on ``s``'s line (a clause often runs over several sentences)."""
@@ -101,8 +107,9 @@ class Draft:
     def unread(self, path: Path, topic: str, s: Sentence, what: str, default: str) -> None:
         """A sentence speaks of ``topic`` but the drafter could not read (all of) it: an open
         point quoting it, the value left at ``default``."""
-        if any(q.said == s.index and q.topic == topic for q in self.open):
+        if (s.index, topic) in self._unread or len(self._unread) >= MAX_UNREAD:
             return
+        self._unread.add((s.index, topic))
         where = clause_name(s.section)
         self.open.append(OpenQuestion(
             path, topic, f"{where}说了“{s.text.strip()[:120]}”，{what}未能读出，请核对。 / "

@@ -416,6 +416,10 @@ def _formats(draft: Draft) -> None:
         st = stages(draft)[i]
         named = [divs.divisions(draft)[j]["id"] for j in divs.named_in(draft, head)]
         if "format" not in st:
+            if fmt["kind"] == "round_robin" and len(fmt["groups"]) > 1 and "knockout" not in fmt:
+                draft.unread(("stages", i, "format"), "赛制", s,
+                             f"分{len(fmt['groups'])}组各自循环、不合成总名次（格式不能表示，已按一组写入）", "一组循环")
+                fmt["groups"] = ["A"]
             draft.put(("stages", i, "format"), fmt, s)
             if fmt["kind"] == "two_group_swiss":
                 draft.assume(("stages", i, "format", "split"), "snake", "分组方式",
@@ -471,6 +475,7 @@ def _format_fallbacks(draft: Draft) -> None:
             if rounds and paired and not any("随机配对" in x.norm for x in draft.sentences):
                 draft.put(path, {"kind": "swiss", "rounds": rounds[1][0]}, rounds[0], paired)
         fmt = st.get("format") or {}
+        said: set[str] = set()
         for s in draft.sentences:
             if s.under("报名", "奖", "录取"):
                 continue
@@ -479,8 +484,9 @@ def _format_fallbacks(draft: Draft) -> None:
                     s.index in draft.sources[path]:
                 draft.unread(path, "赛制", s, "各组别不同的轮数（已按第一个写入）", f"{fmt.get('rounds')}轮")
             for pattern, what in _CANNOT:
-                if re.search(pattern, s.norm) and not any(what in q.question for q in draft.open):
+                if what not in said and re.search(pattern, s.norm):
                     draft.unread(path, "赛制", s, what, fmt.get("kind", "announced_later"))
+                    said.add(what)
 
 
 def _time_controls(draft: Draft) -> None:
