@@ -107,27 +107,61 @@ def _issued(draft: Draft, year: int | None) -> date | None:
     return None
 
 
+_LABEL = re.compile(r"^(主办|举办|支持|指导|冠名|承办|协办|执行)单位[:：]?")
+_ROLE_OF = {w: key for key, words in ROLES for w in words}
+
+
+def _names(body: str) -> list[str]:
+    """``A、B和C`` or names set apart by spaces (``珠海市围棋协会 珠海市珠江棋院``)."""
+    body = body.strip().rstrip("。")
+    out: list[str] = []
+    for item in items(body) if "、" in body and len(body) < 80 else [body]:
+        parts = re.split(r"\s+", item.strip())
+        out += parts if len(parts) > 1 and all(len(p) >= 4 for p in parts) else [item.strip()]
+    return out
+
+
 def _organisers(draft: Draft) -> None:
-    for key, words in ROLES:
-        names: list[str] = []
-        for s in draft.sentences:
+    """Roles from a heading (二、承办单位) or from a line's own label (主办单位:…) — a label wins
+    over the heading it sits under (一、组织机构 / 主办、承办单位), and unlabelled lines right after a
+    label, in the same clause, continue it."""
+    names: dict[str, list[str]] = {key: [] for key, _ in ROLES}
+    last: tuple[str, str] | None = None  # (role, section) of the last labelled line
+    for s in draft.sentences:
+        label = _LABEL.match(s.norm)
+        if label:
+            key = _ROLE_OF[label.group(1)]
+            body = after_colon(s) if re.search(r"[:：]", s.text) else s.text[label.end():]
+            last = (key, s.section)
+            if body.strip():
+                names[key] += _names(body)
+                draft.cite(("organisers", key), s)
+            else:
+                draft.use(s)
+            continue
+        if last and s.section == last[1] and len(s.text) <= 40 and not re.search(r"[:：，,。;；]", s.text):
+            names[last[0]] += _names(s.text)
+            draft.cite(("organisers", last[0]), s)
+            continue
+        last = None
+        for key, words in ROLES:
             if len(s.headings) != 1 or not any(w in norm(s.headings[0]) for w in words):
                 continue
             if "单位" not in norm(s.headings[0]) and len(s.headings[0]) > 8:
                 continue
             if s.section and s.text.rstrip("：:") == s.headings[0]:
                 draft.use(s)
-                continue
+                break
             body = after_colon(s) if s.text.startswith(s.headings[0]) else s.text
-            body = body.rstrip("。")
-            if not body:
+            if not body.rstrip("。"):
                 draft.use(s)
-                continue
-            found = items(body) if "、" in body and len(body) < 80 else [body]
-            names += found
+                break
+            names[key] += _names(body)
             draft.cite(("organisers", key), s)
-        if names:
-            draft.put(("organisers", key), names)
+            break
+    for key, found in names.items():
+        if found:
+            draft.put(("organisers", key), list(dict.fromkeys(found)))
 
 
 def _events(draft: Draft) -> None:

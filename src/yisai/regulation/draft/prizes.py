@@ -14,7 +14,7 @@ from yisai.regulation.draft.numbers import NUM, place_range, to_int
 from yisai.regulation.draft.text import Sentence
 
 _ROW = re.compile(rf"(冠军|亚军|季军|第[^元,、;。:]{{1,12}}?名)(?::)?(?:奖励|获得?|可获得?)?(?:颁发[^元:]{{0,20}}?)?"
-                  rf"(?:每人|各)?(?:价值|奖金)?({NUM}(?:\.\d{{1,2}})?)(万)?元")
+                  rf"(?:每人|各)?(?:价值|奖金)?(?:人民币|新台币)?({NUM}(?:\.\d{{1,2}})?)(万)?元")
 _SPREAD = re.compile(rf"第({NUM})(?:名)?(?:至|到|-)第?({NUM})名分别(?:获得?)?(?:奖金)?((?:{NUM}元、?)+)")
 """``第二至第八名分别获奖金1000元、800元、500元…``: one amount per place, in order."""
 _HEAD = re.compile(rf"^(.{{0,40}}?)(?:分别)?录取前({NUM})名")

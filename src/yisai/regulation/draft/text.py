@@ -29,9 +29,9 @@ _FULL_WIDTH.update({0x3000: 0x20, 0x2014: 0x2D, 0x2013: 0x2D, 0x2015: 0x2D, 0x22
 
 _TRADITIONAL = str.maketrans(
     "辦賽時間點參資報組規則獎勵讀輪負勝與單費額屆場敗決戰萬兩鐘個週遲貼還業餘選證書對數員會國職體團聯電話"
-    "後準進級計應經發現條審當開積區隊礎種類給歲齡滿屬範圍圍碁棋譜錄達實際須說務環",
+    "後準進級計應經發現條審當開積區隊礎種類給歲齡滿屬範圍圍碁棋譜錄達實際須說務環幣",
     "办赛时间点参资报组规则奖励读轮负胜与单费额届场败决战万两钟个周迟贴还业余选证书对数员会国职体团联电话"
-    "后准进级计应经发现条审当开积区队础种类给岁龄满属范围围棋棋谱录达实际须说务环")
+    "后准进级计应经发现条审当开积区队础种类给岁龄满属范围围棋棋谱录达实际须说务环币")
 """Traditional characters of the words the drafter reads (比賽辦法, 讀秒, 單敗淘汰 …) as
 simplified, so a Taiwan or Hong Kong 比賽辦法 is read by the same patterns."""
 
@@ -108,7 +108,8 @@ def _title(body: str) -> str:
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-_INLINE_MARKER = re.compile(rf"\s+(?=[{_CN[:-1]}]{{1,3}}\s*、|[（(]\s*[{_CN[:-1]}\d]{{1,2}}\s*[）)]|\d{{1,2}}、)")
+_INLINE_MARKER = re.compile(rf"\s+(?=[{_CN[:-1]}]{{1,3}}\s*、|[（(]\s*[{_CN[:-1]}\d]{{1,2}}\s*[）)]|\d{{1,2}}、"
+                            r"|(?:主办|承办|协办|赞助|指导)单位[:：]|比赛(?:地点|时间)[:：])")
 """A numbered clause that starts after a space inside a line: a web copy that lost its line
 breaks (``… 四、比赛时间:2013年6月1-2日 五、比赛地点:…``) is cut back into its clauses."""
 
