@@ -198,7 +198,7 @@ def test_tie_breaks_in_organisers_words(sentence: str, criteria: list[str]) -> N
 
 
 @pytest.mark.parametrize(("sentence", "topic"), [
-    ("三、段位：前5名授予业余4段证书，可顺延。", "段位"),
+    ("三、段位：成绩优异者可按协会规定另行申请升段。", "段位"),
     ("三、比赛设定段组、1段组、2段组、3段组。", "组别"),
     ("三、参赛资格：须十七周岁以上棋手。", "资格"),
     ("三、报名：报名截止于赛前一周，逾期不候。", "报名"),
@@ -215,3 +215,14 @@ def test_a_clause_on_a_topic_the_drafter_cannot_read_is_quoted(sentence: str, to
 def test_komi_six_and_a_half() -> None:
     doc, _ = _doc("三、規則:比目法,一律分先,黑先貼還六目半。")
     assert doc["rules"]["komi"] == 6.5  # type: ignore[index]
+
+
+def test_a_rank_grant_with_its_extension() -> None:
+    doc, _ = _doc("三、段位授予：前3名授予业余6段证书，可顺延至前12名。")
+    grants = doc["rank_awards"][0]["grants"]  # type: ignore[index]
+    assert grants == [{"from": 1, "to": 3, "rank": "6段", "extend_to": 12}]
+
+
+def test_a_grant_per_group_the_drafter_cannot_place_is_quoted() -> None:
+    _, points = _doc("三、段位授予：\n（一）甲组：第1名授予3段，2-4名授予2段。\n（二）乙组：前2名授予1段。")
+    assert any(getattr(q, "topic", "") == "段位" and "甲组" in getattr(q, "question", "") for q in points)
