@@ -226,3 +226,33 @@ def test_a_rank_grant_with_its_extension() -> None:
 def test_a_grant_per_group_the_drafter_cannot_place_is_quoted() -> None:
     _, points = _doc("三、段位授予：\n（一）甲组：第1名授予3段，2-4名授予2段。\n（二）乙组：前2名授予1段。")
     assert any(getattr(q, "topic", "") == "段位" and "甲组" in getattr(q, "question", "") for q in points)
+
+
+@pytest.mark.parametrize(("sentence", "fee"), [
+    ("三、报名：本次比赛报名费每人80元，以到账为准。", ("报名费", 80)),
+    ("三、其他：每参赛棋手收报名费150元，限报50名。", ("报名费", 150)),
+    ("三、经费：每名运动员缴纳参赛费60元。", ("参赛费", 60)),
+])
+def test_fees_wherever_they_are_said(sentence: str, fee: tuple[str, int]) -> None:
+    doc, _ = _doc(sentence)
+    item = doc["fees"]["items"][0]  # type: ignore[index]
+    assert (item["name"], item["amount"]) == fee
+
+
+def test_fees_that_differ_by_group_are_quoted() -> None:
+    doc, points = _doc("三、收费：甲组报名费80元，乙组报名费120元。")
+    assert "fees" not in doc
+    assert any(getattr(q, "said", None) is not None and "乙组报名费120元" in getattr(q, "question", "")
+               for q in points)
+
+
+@pytest.mark.parametrize(("sentence", "window"), [
+    ("三、报名时间：报名截止时间：5月12日 领取参赛证时间：5月19日", (None, date(2031, 5, 12))),
+    ("三、报名时间及地点\n即日起至5月20日（星期一）下午17:00止，将报名表报到棋社。", (None, date(2031, 5, 20))),
+    ("三、报名时间\n5月7日-18日", (date(2031, 5, 7), date(2031, 5, 18))),
+    ("三、报名：请于5月8日下午6:00前将报名表报送组委会。", (None, date(2031, 5, 8))),
+])
+def test_registration_windows(sentence: str, window: tuple[date | None, date]) -> None:
+    doc, _ = _doc(sentence)
+    got = doc["registration"]["windows"][0]  # type: ignore[index]
+    assert (got.get("opens"), got["closes"]) == window
