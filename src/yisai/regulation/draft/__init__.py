@@ -84,8 +84,8 @@ def _said_but_not_read(d: Draft) -> None:
     for s in d.sentences:
         if s.index in d.used or (s.headings and s.text.rstrip("：:") == s.headings[-1]) or len(s.norm) < 4:
             continue
-        if s.norm.endswith(":") or re.search(r"均可(报名|参加|参赛)", s.norm):
-            continue  # a label line, or open entry (the default)
+        if s.norm.endswith(":") or re.search(r"均可(报名|参加|参赛)|^附(?:件|表)?[:：]", s.norm):
+            continue  # a label line, open entry (the default), or the list of attachments
         for topic, words, path, replaces in _TOPICS:
             if topic == "报名" and s.furniture:
                 continue

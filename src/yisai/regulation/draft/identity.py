@@ -31,13 +31,17 @@ def _title(draft: Draft) -> tuple[str, list[Sentence]]:
         if s.section:
             break
         head.append(s)
-    for s in head[:8]:
+    for at, s in enumerate(head[:8]):
         if s.furniture or re.search(r"[:：]$", s.norm) or len(s.norm) < 4:
             continue
-        for piece in re.split(r"\s+", s.text.strip()):
+        text, used = s.text.strip(), [s]
+        nxt = head[at + 1] if at + 1 < len(head) else None
+        if nxt is not None and re.match(r"^\s*(暨|及|之)", nxt.text):  # a title over two lines: …赛 / 暨…赛规程
+            text, used = text + nxt.text.strip(), [s, nxt]
+        for piece in re.split(r"\s+", text):
             piece = re.sub(r"(竞赛规程|规程|比赛办法|比賽辦法|比赛章程|章程)?(\(更新\)|（更新）)?(发布)?$", "", piece)
             if len(piece) >= 4 and _TITLE_END.search(norm(piece)) and not re.search(r"[，。,]", piece):
-                return piece, [s]
+                return piece, used
     found = first(draft, r"(?:决定|拟|特)(?:组织)?(?:举办|开展)(.{4,60}?)(?:[,。]|现将|$)")
     if found:
         return found[1].group(1), [found[0]]

@@ -61,9 +61,12 @@ def read(draft: Draft) -> None:
     for group in blocks.values():
         text = "".join(s.norm for s in group)
         named = divs.named_in(draft, text)
-        if not named and (re.search(r"[\u4e00-\u9fffA-Z\d-]{1,6}组", text) or re.search(r"男子|女子", text)):
-            for s in group:  # a group or gender the drafter did not read as a division: quote it
-                draft.unread(("rank_awards",), "段位", s, "分组别/性别的段位授予", "不填")
+        if (not named and re.search(r"[\u4e00-\u9fffA-Z\d-]{1,6}组", text)) or re.search(r"男子|女子", text) \
+                or re.search(rf"(?:升为?|定为?|授予)({NUM})级|升一级|跳一级", text):
+            # a group the drafter did not read as a division, grants split by gender, or 级 grants
+            # (the format grants 段 only): quoted, not merged into a wrong grant
+            for s in group:
+                draft.unread(("rank_awards",), "段位", s, "分组别/性别/级位的段位授予", "不填")
             continue
         j = named[0] if named else 0
         div = divs.divisions(draft)[j]

@@ -46,7 +46,8 @@ def _individual(draft: Draft) -> None:
     sources = [s for s in draft.sentences
                if (re.search(r"个人名次|区分(个人)?名次|名次计算|名次排列|名次依次按|名次区分|确定名次|区分名次", s.norm)
                    or s.under("名次区分", "名次计算", "名次排列", "区分名次")
-                   or (re.search(r"名次|相同|依次比较", s.norm) and len(criteria_in(s.norm)) >= 2))
+                   or (re.search(r"名次|相同|依次比较", s.norm) and len(criteria_in(s.norm)) >= 2
+                       and not re.search(r"晋级|出线|每期录取", s.norm)))
                and not re.search(r"团体", s.norm) and not s.under("报名")]
     criteria: list[str] = []
     for s in sources:

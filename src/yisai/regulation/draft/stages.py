@@ -207,6 +207,17 @@ def _venues(draft: Draft) -> None:
         body: str | None = None
         head = ""
         before = draft.sentences[s.index - 1] if s.index else None
+        if not m and s.under("地点") and ":" in s.norm and not s.furniture:
+            # under a 地点 heading, one line per stage: （四）总决赛（…）：<venue> / （二）线下分站赛：详见补充通知
+            head = s.norm.split(":", 1)[0]
+            value = after_colon(s).rstrip("。")
+            if head in ("时间", "报到时间") or re.search(r"\d{1,2}月\d{1,2}日", value) or not value:
+                continue
+            i = stage_of(draft, head) if head not in ("地点", "比赛地点") else stage_of(draft, "")
+            if i is not None:
+                seen.setdefault(i, s)
+                draft.put(("stages", i, "venue"), value, s)
+            continue
         if m:
             body = s.text[m.start(1):]
             head = s.norm[:s.norm.find("地点")] if "地点" in s.norm else ""
@@ -469,7 +480,7 @@ def _format_fallbacks(draft: Draft) -> None:
     divisions, or a system the format cannot hold, is an open point quoting it."""
     for i, st in enumerate(stages(draft)):
         path = ("stages", i, "format")
-        if "format" not in st:
+        if "format" not in st and len(stages(draft)) == 1:
             rounds = next(((s, r) for s in draft.sentences if (r := rounds_in(s.norm)) and not s.under("报名")), None)
             paired = next((s for s in draft.sentences if "编排" in s.norm), None)
             if rounds and paired and not any("随机配对" in x.norm for x in draft.sentences):
