@@ -256,3 +256,19 @@ def test_registration_windows(sentence: str, window: tuple[date | None, date]) -
     doc, _ = _doc(sentence)
     got = doc["registration"]["windows"][0]  # type: ignore[index]
     assert (got.get("opens"), got["closes"]) == window
+
+
+def test_eligibility_by_rank_and_birth_date() -> None:
+    doc, _ = _doc("三、参赛资格：全国业余3段以上（含3段）的围棋爱好者均可报名参加。")
+    assert doc["divisions"][0]["eligibility"]["min_rank"] == "3段"  # type: ignore[index]
+    doc, _ = _doc("三、参赛资格：须为2015年1月1日（含）以后出生的少儿棋手。")
+    assert doc["divisions"][0]["eligibility"]["born_from"] == date(2015, 1, 1)  # type: ignore[index]
+
+
+def test_divisions_as_labelled_lines_and_on_one_line() -> None:
+    doc, _ = _doc("三、组别设置\n启蒙组：幼儿园在园学生\n提高组：小学在校学生")
+    assert [d["name"] for d in doc["divisions"]] == ["启蒙组", "提高组"]  # type: ignore[index]
+    doc, _ = _doc("三、组别年龄：A组(10周岁)——2021年9月1日后出生 B组(8周岁)——2023年9月1日后出生")
+    divisions = doc["divisions"]  # type: ignore[index]
+    assert [(d["name"], d["eligibility"]["born_from"]) for d in divisions] == [
+        ("A组", date(2021, 9, 1)), ("B组", date(2023, 9, 1))]

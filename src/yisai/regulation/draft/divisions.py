@@ -199,6 +199,16 @@ def _conditions(draft: Draft) -> None:
                 low, high = (low, high) if (to_int(m.group(2)) or 0) >= (to_int(m.group(4)) or 0) else (high, low)
             draft.put(("divisions", at, "eligibility", "min_rank"), low, s)
             draft.put(("divisions", at, "eligibility", "max_rank"), high, s)
+    for s, m in find(draft, rf"(?:业余)?({NUM})段(?:\(含{NUM}段\))?以上(?:\(含{NUM}段\))?(?:的)?(?:棋手|棋士|围棋爱好者|选手)"):
+        if (s.under("资格", "对象") or "资格" in s.norm) and len(divisions(draft)) == 1 and \
+                not re.search(r"组|男子|女子", s.norm):
+            _all(draft, "min_rank", f"{to_int(m.group(1))}段", s)  # 业余4段以上(含4段)的围棋爱好者
+    for s, m in find(draft, rf"(?:出生于|须为)?{_D}(?:\(含\))?(?:及|或)?以后出生"):
+        if len(divisions(draft)) == 1 and (s.under("资格", "对象", "报名") or "资格" in s.norm) and \
+                not re.search(r"组:|组\(|父母|家长|亲属", s.norm):
+            day = make_date(*(int(x) for x in m.group(1, 2, 3)))
+            if day is not None:
+                _all(draft, "born_from", day, s)
     found = first(draft, r"须代表.*参赛")
     if found:
         _all(draft, "represent_rule", clause(found[0]), found[0])
