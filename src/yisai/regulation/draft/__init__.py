@@ -74,9 +74,11 @@ _TOPICS: tuple[tuple[str, str, Path, tuple[str, ...]], ...] = (
     ("段位", r"授予|升段|升级|定段|段位证书|级位证书|升为|定为|段资格", ("rank_awards",), ()),
     ("奖金", r"奖金|\d元|万元|奖励", ("prizes",), ()),
     ("资格", r"参赛资格|参赛对象|参加资格|周岁|出生|年龄|以上(棋手|者)", ("divisions", 0, "eligibility"), ()),
+    ("团体", r"团体|每队|队员|主将|胜场|场分|局分", ("teams",), ()),
 )
-"""Topics a director must see: a clause on one of them the drafter did not use becomes an
-open point quoting it (未能读出, 请核对), never a "规程未写明"."""
+"""Topics a director must see (用时 and 赛制 are quoted by the stage reader): a clause on one of
+them the drafter did not use becomes an open point quoting it (未能读出, 请核对), never a
+"规程未写明"."""
 
 
 def _said_but_not_read(d: Draft) -> None:
