@@ -272,3 +272,11 @@ def test_divisions_as_labelled_lines_and_on_one_line() -> None:
     divisions = doc["divisions"]  # type: ignore[index]
     assert [(d["name"], d["eligibility"]["born_from"]) for d in divisions] == [
         ("A组", date(2021, 9, 1)), ("B组", date(2023, 9, 1))]
+
+
+def test_days_of_play_in_numbered_items_after_a_比赛时间_label() -> None:
+    d = draft("2032年某少儿段位赛 主办单位:某中心 比赛时间:(1)低级组2032年8月2号,上午8:00开始 "
+              "(2)高级组2032年8月3、4号两天,上午8:00开始 一、分组情况:")
+    st = d.doc["stages"][0]
+    assert (st["start"], st["end"]) == (date(2032, 8, 2), date(2032, 8, 4))
+    assert d.get(("organisers", "hosts")) == ["某中心"]

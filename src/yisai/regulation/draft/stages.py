@@ -117,8 +117,13 @@ def _dates(draft: Draft) -> None:
                 draft.put(("year",), year, s)
                 break
     seen: dict[int, Sentence] = {}
+    label = False  # after a bare 比赛时间: line, its numbered items (1)… (2)… are the days of play
     for s in draft.sentences:
-        if not plays_on(s):
+        if re.match(r"^(比赛|竞赛)(时间|日期):", s.norm):
+            label = True
+        else:
+            label = label and bool(re.match(r"^[(（]?\d", s.section or "-"))
+        if not (plays_on(s) or (label and not _NOT_PLAY.search(s.norm))):
             continue
         found = span(s.norm, year)
         if found is None:
