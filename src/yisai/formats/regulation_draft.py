@@ -91,7 +91,9 @@ class _Writer:
                 quote = quote[:MAX_QUOTE] + "…"
             self.lines.append(f"# {quote}")
         q = self.defaults.get(path)
-        if q is not None:
+        if q is not None and q.said is not None:
+            self.lines.append(f"# 默认（规程写了但未能读出，请核对）/ default (stated but not read): {q.question}")
+        elif q is not None:
             self.lines.append(f"# 默认（规程未写明）/ default (the text does not say): {q.question}")
 
     def table(self, path: Path, node: dict[str, Any], header: str | None) -> None:
@@ -135,19 +137,20 @@ def to_toml(draft: Draft, source_name: str = "") -> str:
     doc = {k: d.doc[k] for k in ORDER if k in d.doc}
     doc.update({k: v for k, v in d.doc.items() if k not in doc})
     w.table((), doc, None)
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str]] = set()
     points = []
     for q in d.open:
-        key = (q.topic, field_name(d.doc, q.path))
+        key = (q.topic, field_name(d.doc, q.path), str(q.said))
         if key in seen:
             continue
         seen.add(key)
         points.append(q)
     if points:
-        w.lines += ["", "# 规程未写明之处：请逐条回答并修改上面的值 / open points: answer each one"]
+        w.lines += ["", "# 待确认之处（规程未写明，或写了但未能读出）：请逐条回答并修改上面的值 / open points: answer each one"]
     for q in points:
+        why = "（规程写了但未能读出，请核对）" if q.said is not None else "（规程未写明）"
         w.lines += ["[[open_points]]", f"topic = {value(q.topic)}",
-                    f"choice = {value('默认 ' + q.default + '（规程未写明）')}",
+                    f"choice = {value('默认 ' + q.default + why)}",
                     f"question = {value(q.question)}", f"field = {value(field_name(d.doc, q.path))}"]
     unused = [s for s in d.sentences if s.index not in d.used]
     if unused:

@@ -10,7 +10,7 @@ from typing import Any
 from yisai.regulation.draft import stages as stg
 from yisai.regulation.draft.common import clause, find, first, items
 from yisai.regulation.draft.model import Draft
-from yisai.regulation.draft.numbers import NUM, dates, make_date, to_int
+from yisai.regulation.draft.numbers import NUM, dates, make_date, span, to_int
 
 _FEE_WORDS = ("食宿费", "交通费", "住宿费", "餐费", "差旅费", "费")
 
@@ -29,8 +29,11 @@ def _rules(draft: Draft) -> None:
     if found:
         draft.put(("rules", "rules_text"), clause(found[0]), found[0])
     komi = first(draft, r"贴(3又3/4|3¾|三又四分之三|3.75)子|贴目7.5|贴7目半")
+    half = first(draft, r"贴还?(?:六目半|6目半|6\.5目)")
     if komi:
         draft.put(("rules", "komi"), 7.5, komi[0])
+    elif half:
+        draft.put(("rules", "komi"), 6.5, half[0])
     else:
         draft.ask(("rules", "komi"), "贴目", "规程未写贴目：按中国规则黑贴3¾子 (7.5目)？ / Komi?", "7.5")
     online = any(st["kind"] == "online_qualifier" for st in stg.stages(draft))
@@ -51,9 +54,12 @@ def _fees(draft: Draft) -> None:
     online = [st["id"] for st in stg.stages(draft) if st["kind"] == "online_qualifier"]
     offline = [st["id"] for st in stg.stages(draft) if st["kind"] != "online_qualifier"]
     for s in draft.sentences:
-        if not s.under("费用", "收费"):
+        if not s.under("费用", "收费", "经费") and not re.search(r"报名费|参赛费", s.norm):
             continue
         t = s.norm
+        if len(re.findall(r"(?:报名费|参赛费)[^元,;。]{0,8}?\d+元", t)) > 1:
+            draft.unread(("fees", "items"), "报名", s, "不同组别的报名费", "不填")
+            continue
         if m := re.search(r"^(.*?)(?:全程)?免费(?:参与|报名)", t):
             fees.append({"name": f"{m.group(1) or ''}报名费", "amount": 0,
                          **({"applies_to": online} if "线上" in t and online else {}), "note": clause(s)})
@@ -85,7 +91,8 @@ def _fees(draft: Draft) -> None:
         elif "费" in t and ("不退" in t or "详见" in t):
             notes.append(clause(s))
             draft.cite(("fees", "notes"), s)
-        elif m := re.search(rf"(报名费|参赛费)(?:为|每人)?({NUM})元", t):
+        elif m := re.search(rf"(报名费|参赛费)(?:为|每人|:每人|:)?({NUM})元", t) or re.search(
+                rf"(报名费|参赛费)[^元,;。]{{0,8}}?({NUM})元", t):
             fee = {"name": m.group(1), "amount": to_int(m.group(2))}
             if re.search(r"每队\S{0,3}(报名费|参赛费)", t):
                 fee["per"] = "team"
@@ -145,6 +152,8 @@ def _registration(draft: Draft) -> None:
         have = draft.get(("registration", "windows"), [])
         draft.put(("registration", "windows"), [*have, window], s)
     _channels(draft)
+    if not draft.get(("registration", "windows")):
+        _window(draft)
     arrival = first(draft, r"^报到时间:")
     if arrival and year is not None:
         days = dates(arrival[0].norm, year)
@@ -235,3 +244,28 @@ def _conduct(draft: Draft) -> None:
         duty = re.search(r"有义务(参加.+?活动)", s.text)
         penalties = items(m.group(2))
         draft.put(("obligations",), [{"duty": duty.group(1) if duty else m.group(1), "penalties": penalties}], s)
+
+
+def _window(draft: Draft) -> None:
+    """报名时间 in the forms seen (报名截止3月16日, 即日起至2月20日下午17:00止, 6月7日-18日 under a
+    报名时间 heading, 于9月8日前将报名表报送…): one window for all entrants, wording kept."""
+    year = draft.year
+    if year is None:
+        return
+    for s in draft.sentences:
+        if not (s.under("报名") or "报名" in s.norm) or (s.furniture and not re.search(r"截止|前|至", s.norm)):
+            continue
+        if re.search(r"出生|比赛时间|比赛日期|^报到", s.norm) or s.under("比赛时间", "比赛日期"):
+            continue
+        cut = s.norm.find("截止")
+        found = span(s.norm[cut:] if cut >= 0 else s.norm, year)
+        if found is None:
+            continue
+        window: dict[str, Any] = {"who": "参赛棋手", "note": clause(s)}
+        if cut >= 0:
+            found = (found[0], found[0])  # 报名截止5月12日 领取参赛证5月19日: the first date closes
+        elif found[0] != found[1] and "即日起" not in s.norm:
+            window["opens"] = found[0]
+        window["closes"] = found[1]
+        draft.put(("registration", "windows"), [window], s)
+        return

@@ -10,7 +10,7 @@ from typing import Any
 from yisai.regulation.draft.common import clause, find, first, items
 from yisai.regulation.draft.model import Draft
 from yisai.regulation.draft.numbers import NUM, make_date, to_int
-from yisai.regulation.draft.text import Sentence
+from yisai.regulation.draft.text import Sentence, norm
 
 IDS = {
     "公开": "open", "少年": "junior", "幼儿": "kids", "中老年": "senior", "老年": "senior",
@@ -23,7 +23,7 @@ IDS = {
 MAX_DIVISIONS = 40
 """A 规程 has a handful of 组别; names past this are not read (a hostile text could list
 thousands, and every later reader looks at each division)."""
-_GROUP = r"([\u4e00-\u9fffA-D]{1,4}组)"
+_GROUP = r"([\u4e00-\u9fffA-Z]{1,4}组)"
 _D = r"(\d{4})年(\d{1,2})月(\d{1,2})日"
 
 
@@ -120,15 +120,18 @@ def _names(draft: Draft) -> tuple[list[str], dict[str, list[Sentence]]]:
     names: list[str] = []
     sources: dict[str, list[Sentence]] = {}
     for s in draft.sentences:
-        if not s.headings or not re.search(r"竞赛项目|比赛项目|组别|竞赛组别", s.headings[0]):
+        if not s.headings or not re.search(r"竞赛项目|比赛项目|组别|竞赛组别|分组", norm(s.headings[0])):
             continue
         text = s.norm
         m = re.match(r"^(?:竞赛|比赛)?组别:(.*)", text)
         if m:
-            found = [w for w in items(re.sub(r"\(.*?\)", "", m.group(1)).rstrip("。")) if w.endswith("组")]
+            found = [w for w in items(re.sub(r"\(.*?\)", "", m.group(1)).rstrip("。").replace(";", "、"))
+                     if w.endswith("组")]
         else:
             g = re.match(rf"^{_GROUP}", text)
-            found = [g.group(1)] if g and len(s.headings) > 1 else []
+            found = [g.group(1)] if g and (len(s.headings) > 1 or re.match(rf"^{_GROUP}[:(]", text)) else []
+            if len(re.findall(r"([A-Z])组\(", text)) > 1:  # A组(…)——…B组(…)——… on one line
+                found = [f"{x}组" for x in re.findall(r"([A-Z])组\(", text)]
         for w in found:
             if w not in names:
                 names.append(w)
@@ -141,6 +144,7 @@ def _windows(draft: Draft) -> Any:
     rx_range = re.compile(rf"{_GROUP}(?:出生日期为|:|：)?{_D}(?:\(含\))?(?:至|到|-+){_D}(?:\(含\))?(?:期间)?(?:出生)?")
     rx_after = re.compile(rf"{_GROUP}(?:出生日期为|:)?{_D}(?:\(含\))?(?:及|或)?以后出生")
     rx_before = re.compile(rf"{_GROUP}(?:出生日期为|:)?{_D}(?:\(含\))?(?:及|或)?以前出生")
+    rx_aside = re.compile(rf"([A-Z]组)\([^()]{{0,30}}\)-*{_D}(?:\(含\))?(?:及|或)?以?后出生")
     for s in draft.sentences:
         for m in rx_range.finditer(s.norm):
             a = make_date(*(int(x) for x in m.group(2, 3, 4)))
@@ -149,6 +153,8 @@ def _windows(draft: Draft) -> Any:
                 yield _clean(m.group(1)), a, b, s
         for m in rx_after.finditer(s.norm):
             yield _clean(m.group(1)), make_date(*(int(x) for x in m.group(2, 3, 4))), None, s
+        for m in rx_aside.finditer(s.norm):  # A组(12周岁,…)——1998年9月1日后出生
+            yield m.group(1), make_date(*(int(x) for x in m.group(2, 3, 4))), None, s
         for m in rx_before.finditer(s.norm):
             yield _clean(m.group(1)), None, make_date(*(int(x) for x in m.group(2, 3, 4))), s
 
@@ -193,6 +199,16 @@ def _conditions(draft: Draft) -> None:
                 low, high = (low, high) if (to_int(m.group(2)) or 0) >= (to_int(m.group(4)) or 0) else (high, low)
             draft.put(("divisions", at, "eligibility", "min_rank"), low, s)
             draft.put(("divisions", at, "eligibility", "max_rank"), high, s)
+    for s, m in find(draft, rf"(?:业余)?({NUM})段(?:\(含{NUM}段\))?以上(?:\(含{NUM}段\))?(?:的)?(?:棋手|棋士|围棋爱好者|选手)"):
+        if (s.under("资格", "对象") or "资格" in s.norm) and len(divisions(draft)) == 1 and \
+                not re.search(r"组|男子|女子", s.norm):
+            _all(draft, "min_rank", f"{to_int(m.group(1))}段", s)  # 业余4段以上(含4段)的围棋爱好者
+    for s, m in find(draft, rf"(?:出生于|须为)?{_D}(?:\(含\))?(?:及|或)?以后出生"):
+        if len(divisions(draft)) == 1 and (s.under("资格", "对象", "报名") or "资格" in s.norm) and \
+                not re.search(r"组:|组\(|父母|家长|亲属", s.norm):
+            day = make_date(*(int(x) for x in m.group(1, 2, 3)))
+            if day is not None:
+                _all(draft, "born_from", day, s)
     found = first(draft, r"须代表.*参赛")
     if found:
         _all(draft, "represent_rule", clause(found[0]), found[0])

@@ -8,9 +8,10 @@ from datetime import date
 from yisai.regulation.draft.common import after_colon, clause, find, first, items
 from yisai.regulation.draft.model import Draft
 from yisai.regulation.draft.numbers import dates
+from yisai.regulation.draft.text import Sentence, norm
 
 ROLES = (
-    ("hosts", ("主办",)),
+    ("hosts", ("主办", "举办")),
     ("supporters", ("支持", "指导")),
     ("title_sponsors", ("冠名",)),
     ("organisers", ("承办", "执行")),
@@ -18,15 +19,40 @@ ROLES = (
 )
 
 
+_TITLE_END = re.compile(r"(规程|办法|章程|补充规定|通知|比赛|赛|站)[』”」]?$")
+
+
+def _title(draft: Draft) -> tuple[str, list[Sentence]]:
+    """The event's name: the first line(s) before the numbered clauses that read as a title
+    (ending in 赛/规程/办法/通知), never a dateline, byline, salutation (各学校:) or contact; else
+    the event a notice's preamble announces (决定举办…).  A title cut into pieces by spaces
+    (``丹阳市第八届“水博士”少儿围棋段位赛 主办单位:…``) gives its first piece."""
+    head: list[Sentence] = []
+    for s in draft.sentences:
+        if s.section:
+            break
+        head.append(s)
+    for at, s in enumerate(head[:8]):
+        if s.furniture or re.search(r"[:：]$", s.norm) or len(s.norm) < 4:
+            continue
+        text, used = s.text.strip(), [s]
+        nxt = head[at + 1] if at + 1 < len(head) else None
+        if nxt is not None and re.match(r"^\s*(暨|及|之)", nxt.text):  # a title over two lines: …赛 / 暨…赛规程
+            text, used = text + nxt.text.strip(), [s, nxt]
+        for piece in re.split(r"\s+", text):
+            piece = re.sub(r"(竞赛规程|规程|比赛办法|比賽辦法|比赛章程|章程)?(\(更新\)|（更新）)?(发布)?$", "", piece)
+            if len(piece) >= 4 and _TITLE_END.search(norm(piece)) and not re.search(r"[，。,]", piece):
+                return piece, used
+    found = first(draft, r"(?:决定|拟|特)(?:组织)?(?:举办|开展)(.{4,60}?)(?:[,。]|现将|$)")
+    if found:
+        return found[1].group(1), [found[0]]
+    return "", []
+
+
 def read(draft: Draft) -> None:
-    sentences = draft.sentences
-    head = [s for s in sentences if not s.section][:3]
-    name = "".join(s.text for s in head)
-    name = re.sub(r"\s*竞赛规程$|\s*规程$", "", name).strip()
+    name, head = _title(draft)
     if name:
         draft.put(("name",), name, *head)
-    else:
-        draft.lack(("name",), "规程标题（比赛名称）在哪里？ / What is the event's name?")
     m = re.search(r"(20\d{2}|19\d{2})", name)
     year = int(m.group(1)) if m else None
     issued = _issued(draft, year)
@@ -36,7 +62,7 @@ def read(draft: Draft) -> None:
         draft.year = year
         draft.put(("year",), year, *head)
     else:
-        draft.lack(("year",), "比赛年份是哪一年？ / Which year is the event?")
+        draft.year = _year_mentioned(draft)
     _organisers(draft)
     _events(draft)
     for s, _ in find(draft, r"解释权"):
@@ -52,12 +78,25 @@ def read(draft: Draft) -> None:
         draft.put(("website",), f"{site}（微信公众号 {account.group(1)}）" if account else site, s)
 
 
+def _year_mentioned(draft: Draft) -> int | None:
+    """A year the text mentions outside rule citations, birth dates and 年度 lists: what a
+    date without a year most likely means. Not written as the event's year (that stays an open
+    point unless the days of play give it)."""
+    for s in draft.sentences:
+        if s.furniture or re.search(r"规则|审定|颁发|颁布|版|出生|年度|会费", s.norm):
+            continue
+        m = re.search(r"((?:19|20)\d{2})年", s.norm)
+        if m:
+            return int(m.group(1))
+    return None
+
+
 def _issued(draft: Draft, year: int | None) -> date | None:
     """The issuer and date: the last dated line of the text, the line before it the issuer."""
     tail = draft.sentences[-4:]
     for i in range(len(tail) - 1, -1, -1):
         s = tail[i]
-        found = re.fullmatch(r"(\d{4})年(\d{1,2})月(\d{1,2})日", s.norm)
+        found = re.fullmatch(r"(\d{4})年(\d{1,2})月(\d{1,2})日", s.norm) if not s.furniture else None
         if found:
             on = dates(s.norm, None)
             by = tail[i - 1] if i > 0 else None
@@ -65,41 +104,69 @@ def _issued(draft: Draft, year: int | None) -> date | None:
                 draft.put(("issued", "on"), on[0], s)
             if by is not None and len(by.text) <= 40 and not re.search(r"[，。：:]", by.text):
                 draft.put(("issued", "by"), by.text, by)
-            else:
-                draft.lack(("issued", "by"), "规程由哪个单位发布（落款）？ / Who issued the regulation?")
             return on[0] if on else None
-    draft.lack(("issued", "on"), "规程的发布日期（落款日期）是哪天？ / On which date was it issued?")
     last = draft.sentences[-1] if draft.sentences else None
-    if last is not None and len(last.text) <= 40 and not re.search(r"[，。：:、]", last.text) and last.section:
+    if (last is not None and len(last.text) <= 40 and not re.search(r"[，。：:、]", last.text) and last.section
+            and not last.furniture and re.search(r"(协会|中心|棋院|委员会|工会|局|俱乐部|基金会|组委会)$", last.norm)):
         draft.put(("issued", "by"), last.text, last)
-    else:
-        draft.lack(("issued", "by"), "规程由哪个单位发布（落款）？ / Who issued the regulation?")
     return None
 
 
+_LABEL = re.compile(r"^(主办|举办|支持|指导|冠名|承办|协办|执行)单位[:：]?")
+_ROLE_OF = {w: key for key, words in ROLES for w in words}
+
+
+def _names(body: str) -> list[str]:
+    """``A、B和C`` or names set apart by spaces (``珠海市围棋协会 珠海市珠江棋院``)."""
+    body = body.strip().rstrip("。")
+    out: list[str] = []
+    for item in items(body) if "、" in body and len(body) < 80 else [body]:
+        parts = re.split(r"\s+", item.strip())
+        out += parts if len(parts) > 1 and all(len(p) >= 4 for p in parts) else [item.strip()]
+    return out
+
+
 def _organisers(draft: Draft) -> None:
-    for key, words in ROLES:
-        names: list[str] = []
-        for s in draft.sentences:
-            if len(s.headings) != 1 or not any(w in s.headings[0] for w in words):
+    """Roles from a heading (二、承办单位) or from a line's own label (主办单位:…) — a label wins
+    over the heading it sits under (一、组织机构 / 主办、承办单位), and unlabelled lines right after a
+    label, in the same clause, continue it."""
+    names: dict[str, list[str]] = {key: [] for key, _ in ROLES}
+    last: tuple[str, str] | None = None  # (role, section) of the last labelled line
+    for s in draft.sentences:
+        label = _LABEL.match(s.norm)
+        if label:
+            key = _ROLE_OF[label.group(1)]
+            body = after_colon(s) if re.search(r"[:：]", s.text) else s.text[label.end():]
+            last = (key, s.section)
+            if body.strip():
+                names[key] += _names(body)
+                draft.cite(("organisers", key), s)
+            else:
+                draft.use(s)
+            continue
+        if last and s.section == last[1] and len(s.text) <= 40 and not re.search(r"[:：，,。;；]", s.text):
+            names[last[0]] += _names(s.text)
+            draft.cite(("organisers", last[0]), s)
+            continue
+        last = None
+        for key, words in ROLES:
+            if len(s.headings) != 1 or not any(w in norm(s.headings[0]) for w in words):
                 continue
-            if "单位" not in s.headings[0] and len(s.headings[0]) > 8:
+            if "单位" not in norm(s.headings[0]) and len(s.headings[0]) > 8:
                 continue
             if s.section and s.text.rstrip("：:") == s.headings[0]:
                 draft.use(s)
-                continue
+                break
             body = after_colon(s) if s.text.startswith(s.headings[0]) else s.text
-            body = body.rstrip("。")
-            if not body:
+            if not body.rstrip("。"):
                 draft.use(s)
-                continue
-            found = items(body) if "、" in body and len(body) < 80 else [body]
-            names += found
+                break
+            names[key] += _names(body)
             draft.cite(("organisers", key), s)
-        if names:
-            draft.put(("organisers", key), names)
-    if not draft.get(("organisers", "hosts")):
-        draft.lack(("organisers", "hosts"), "主办单位是谁？ / Who hosts the event (主办单位)?")
+            break
+    for key, found in names.items():
+        if found:
+            draft.put(("organisers", key), list(dict.fromkeys(found)))
 
 
 def _events(draft: Draft) -> None:

@@ -4,6 +4,7 @@ sentences were used."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -21,6 +22,14 @@ class OpenQuestion:
     topic: str
     question: str
     default: str
+    said: int | None = None
+    """The sentence that speaks of this value but could not be read (its index): the point then
+    says the text states something to check, never that it states nothing."""
+
+
+MAX_UNREAD = 300
+"""Open points quoting unread clauses: a real 规程 gives a few dozen; a hostile text past this
+gets no more (the report still lists its unused sentences)."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,7 @@ class Draft:
     used: set[int] = field(default_factory=set)
     year: int | None = None
     _lines: dict[int, list[Sentence]] | None = None
+    _unread: set[tuple[int, str]] = field(default_factory=set)
 
     def line_of(self, s: Sentence) -> list[Sentence]:
         """All sentences on ``s``'s line (a clause often runs over several sentences)."""
@@ -94,6 +104,19 @@ class Draft:
         """Record an open point about a value the schema already defaults (nothing written)."""
         self.open.append(OpenQuestion(path, topic, question, default))
 
+    def unread(self, path: Path, topic: str, s: Sentence, what: str, default: str) -> None:
+        """A sentence speaks of ``topic`` but the drafter could not read (all of) it: an open
+        point quoting it, the value left at ``default``."""
+        if (s.index, topic) in self._unread or len(self._unread) >= MAX_UNREAD:
+            return
+        self._unread.add((s.index, topic))
+        where = clause_name(s.section)
+        self.open.append(OpenQuestion(
+            path, topic, f"{where}说了“{s.text.strip()[:120]}”，{what}未能读出，请核对。 / "
+            f"The text says this ({s.section or 'preamble'}); the drafter could not read it: please check.",
+            default, s.index))
+        self.used.add(s.index)
+
     def lack(self, path: Path, question: str) -> None:
         self.missing.append(Missing(path, question))
 
@@ -112,3 +135,12 @@ def _shown(value: Any) -> str:
 
 def dotted(path: Path) -> str:
     return ".".join(str(p) for p in path)
+
+
+def clause_name(section: str) -> str:
+    """``七、(4)`` → ``第七条(4)``, ``五、4.`` → ``第五条4``; no section → ``规程开头``."""
+    m = re.match(r"([零〇一二两三四五六七八九十百]+)[、.．]?(.*)", section)
+    if not m:
+        return f"第{section.rstrip('、.．')}条" if section else "规程开头"
+    rest = re.sub(r"[、.．]", "", m.group(2))
+    return f"第{m.group(1)}条{rest}"

@@ -7,10 +7,13 @@ import re
 from datetime import date
 
 _DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
-           "七": 7, "八": 8, "九": 9}
-_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000}
+           "七": 7, "八": 8, "九": 9,
+           # 大写 (financial) numerals, as prize tables write amounts: 伍萬元, 參萬元, 壹萬元
+           "壹": 1, "贰": 2, "貳": 2, "叁": 3, "參": 3, "参": 3, "肆": 4, "伍": 5, "陆": 6, "陸": 6, "柒": 7,
+           "捌": 8, "玖": 9}
+_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "拾": 10, "佰": 100, "仟": 1000}
 
-NUM = r"(?:\d{1,9}|[零〇一二两三四五六七八九十百千万]{1,8})"
+NUM = r"(?:\d{1,9}|[零〇一二两三四五六七八九十百千万壹贰貳叁參参肆伍陆陸柒捌玖拾佰仟]{1,8})"
 """One number, Arabic or Chinese (bounded length: no pattern can backtrack far)."""
 
 
@@ -37,7 +40,7 @@ def to_int(word: str) -> int | None:
 
 _DATE = re.compile(r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]")
 _DATE_RANGE = re.compile(
-    r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]?(?:-+|至|到)(?:(\d{4})年)?(?:(\d{1,2})月)?(\d{1,2})[日号]")
+    r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]?(?:-+|至|到|~)(?:(\d{4})年)?(?:(\d{1,2})月)?(\d{1,2})[日号]")
 
 
 def make_date(year: int | None, month: int, day: int) -> date | None:
@@ -57,6 +60,44 @@ def dates(text: str, year: int | None) -> list[date]:
         if d is not None:
             out.append(d)
     return out
+
+
+_DOTTED = re.compile(r"(?<!\d)((?:19|20)\d{2})[./-](\d{1,2})[./-](\d{1,2})(?![\d.])")
+_ASIDE = re.compile(r"\((?:周|星期|礼拜)?[一二三四五六日天]\)|\((?:周|星期)[一二三四五六日天]\)")
+_DAY_LIST = re.compile(r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})(?:、(\d{1,2}))+[日号]")
+
+
+def date_words(text: str) -> str:
+    """Dates as the patterns expect them: ``2017.10.21`` → ``2017年10月21日``, weekday asides
+    (``5月28日(周日)``, ``7月10日(四)``) dropped; ``text`` is ``norm`` output."""
+    text = _DOTTED.sub(lambda m: f"{m.group(1)}年{int(m.group(2))}月{int(m.group(3))}日", text)
+    return _ASIDE.sub("", text)
+
+
+def span(text: str, year: int | None) -> tuple[date, date] | None:
+    """The first and last day a sentence names, whatever the form: a range (``6月1-2日``,
+    ``3月18日至6月18日``, ``6月4日——6月6日``), a list (``8月23、24号``, ``8月26日、8月27日…``), or
+    one day. A year written in the sentence wins over ``year``; None without any year."""
+    text = date_words(text)
+    days: list[date] = []
+    for m in _DATE_RANGE.finditer(text):
+        found = date_range(m.group(0), year)
+        if found:
+            days += found
+    for m in _DAY_LIST.finditer(text):
+        y = int(m.group(1)) if m.group(1) else year
+        for d in re.findall(r"\d{1,2}", m.group(0)[m.group(0).index("月") + 1:]):
+            day = make_date(y, int(m.group(2)), int(d))
+            if day:
+                days.append(day)
+    last_year = year
+    for m in _DATE.finditer(text):
+        if m.group(1):
+            last_year = int(m.group(1))
+        day = make_date(last_year, int(m.group(2)), int(m.group(3)))
+        if day:
+            days.append(day)
+    return (min(days), max(days)) if days else None
 
 
 def date_range(text: str, year: int | None) -> tuple[date, date] | None:

@@ -13,7 +13,10 @@ from yisai.regulation.draft.model import Draft
 from yisai.regulation.draft.numbers import NUM, place_range, to_int
 from yisai.regulation.draft.text import Sentence
 
-_ROW = re.compile(rf"(冠军|亚军|季军|第[^元,、;。]{{1,12}}?名)(?:奖励)?(?:价值|奖金)?({NUM})元")
+_ROW = re.compile(rf"(冠军|亚军|季军|第[^元,、;。:]{{1,12}}?名)(?::)?(?:奖励|获得?|可获得?)?(?:颁发[^元:]{{0,20}}?)?"
+                  rf"(?:每人|各)?(?:价值|奖金)?(?:人民币|新台币)?({NUM}(?:\.\d{{1,2}})?)(万)?元")
+_SPREAD = re.compile(rf"第({NUM})(?:名)?(?:至|到|-)第?({NUM})名分别(?:获得?)?(?:奖金)?((?:{NUM}元、?)+)")
+"""``第二至第八名分别获奖金1000元、800元、500元…``: one amount per place, in order."""
 _HEAD = re.compile(rf"^(.{{0,40}}?)(?:分别)?录取前({NUM})名")
 MAX_HEADS = 100
 """录取 sentences read; a 规程 has a dozen (each may name several divisions)."""
@@ -23,11 +26,25 @@ def rows(text: str) -> list[dict[str, int]]:
     """``冠军60000元，第五名至第六名5000元`` → [{from, to, amount}, …] in the text's order."""
     out = []
     for m in _ROW.finditer(text):
-        rng = place_range(m.group(1))
-        amount = to_int(m.group(2))
+        rng = place_range(m.group(1).removeprefix("各组").removeprefix("各"))
+        amount = _yuan(m.group(2), m.group(3))
         if rng and amount is not None:
             out.append({"from": rng[0], "to": rng[1], "amount": amount})
+    for m in _SPREAD.finditer(text):
+        a, b = to_int(m.group(1)), to_int(m.group(2))
+        amounts = [to_int(x) for x in re.findall(rf"({NUM})元", m.group(3))]
+        if a is None or b is None or len(amounts) != b - a + 1 or None in amounts:
+            continue
+        out += [{"from": a + k, "to": a + k, "amount": n} for k, n in enumerate(amounts) if n is not None]
     return out
+
+
+def _yuan(number: str, wan: str | None) -> int | None:
+    """``1000`` → 1000, ``10`` + 万 → 100000, ``1.5`` + 万 → 15000."""
+    if "." in number:
+        return round(float(number) * (10_000 if wan else 1))
+    n = to_int(number)
+    return None if n is None else n * (10_000 if wan else 1)
 
 
 def _lists(draft: Draft) -> list[dict[str, Any]]:
@@ -76,6 +93,9 @@ def read(draft: Draft) -> None:
                 "kind": "ecard" if "价值" in t else "cash", "amount": to_int(m.group(1))}], s)
         if "税前" in t:
             draft.put(("prizes", "pre_tax"), True, s)
+    if not _lists(draft):
+        _unheaded(draft)
+    _whole_tables(draft)
     if not any("税前" in s.norm or "税后" in s.norm for s in draft.sentences) and _lists(draft):
         draft.ask(("prizes", "pre_tax"), "奖金是否为税前",
                   "规程未注明奖金为税前还是税后 / Are the amounts before tax?", "税前 (true)")
@@ -206,3 +226,46 @@ def _special(draft: Draft, s: Sentence, last_div: int | None) -> None:
                          "年龄按哪一天计算？默认总决赛首日 / On which day is age counted?")
         draft.assume(("prizes", "special", at, "cumulative"), True, f"{age}岁以上奖与名次奖",
                      "能否与名次奖累积？ / Does it add to a place prize?")
+
+
+def _unheaded(draft: Draft) -> None:
+    """Prize rows without a 录取前N名 sentence (``冠军:1000元``, ``第4-6名:200元``, ``各组第一名…奖金
+    1000元``): one list for the places the rows cover, in the (first) division."""
+    found: list[tuple[Sentence, list[dict[str, int]]]] = []
+    for s in draft.sentences:
+        if s.under("报名", "费用", "收费") or re.search(r"报名费|参赛费|对局费|申诉费|败者", s.norm):
+            continue
+        got = rows(s.norm)
+        if got and (s.under("奖", "录取") or re.match(r"^(冠军|亚军|季军|第)", s.norm)):
+            found.append((s, got))
+    if not found or not divs.divisions(draft):
+        return
+    places = max(r["to"] for _, got in found for r in got)
+    every = "各组" in found[0][0].norm and len(divs.divisions(draft)) > 1
+    current, _ = _header(draft, found[0][0], "各组" if every else "", places, None, [])
+    for s, _ in found:
+        _fill(draft, current, s)
+    for i in current:
+        _lists(draft)[i]["rows"].sort(key=lambda r: r["from"])
+
+
+def _whole_tables(draft: Draft) -> None:
+    """A list's amounts must cover places 1..N without gaps; a table the drafter read only in
+    part (a place written as 第一名获奖杯壹座,奖金…, a range it could not read) is not written:
+    its clauses become open points to check, and the list stays one of honours."""
+    for i, pl in enumerate(_lists(draft)):
+        got = sorted(pl.get("rows", []), key=lambda r: r["from"])
+        if not got:
+            continue
+        expect, whole = 1, True
+        for r in got:
+            whole = whole and r["from"] == expect
+            expect = r["to"] + 1
+        if whole and expect - 1 == pl["places"]:
+            continue
+        path = ("prizes", "lists", i, "rows")
+        for at in draft.sources.get(path, []):
+            draft.unread(path, "奖金", draft.sentences[at], "各名次奖金（只读出一部分，未写入）", "不填")
+        pl.pop("rows")
+        pl["kind"] = "honour"
+        draft.sources.pop(path, None)

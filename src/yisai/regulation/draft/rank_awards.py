@@ -15,8 +15,9 @@ from yisai.regulation.draft.text import Sentence
 _COND_RANK = re.compile(rf"参赛({NUM})段\(含\)以上棋手(?:达到({NUM})人(?:\(含\))?(?:以上)?(?:不足({NUM})人)?|不足?({NUM})人)")
 _COND_ALL = re.compile(rf"参赛(?:棋手|人数)达到({NUM})人(?:\(含\))?(?:以上)?")
 _GRANT = re.compile(
-    rf"(前[两二三四五六七八九十\d]{{1,3}}名|第[0-9一二三四五六七八九十、\-至到]{{1,14}}名)"
-    rf"(?:可申报)?(?:业余)?({NUM})段(?:\(顺延到前({NUM})名\))?")
+    rf"(前[两二三四五六七八九十\d]{{1,3}}名|第[0-9一二三四五六七八九十、\-至到第]{{1,14}}名|\d{{1,3}}-\d{{1,3}}名)"
+    rf"(?:选手)?(?:可申报|授予|升为|可获得?|获得?)?(?:市|中国围棋协会)?(?:业余)?({NUM})段(?:证书)?"
+    rf"(?:\(顺延到前({NUM})名\)|,?可顺延至前({NUM})名)?")
 _PRO = re.compile(r"或职业初段(?:\((.*?)\))?")
 
 
@@ -52,13 +53,21 @@ def _conditions(text: str) -> list[dict[str, Any]]:
 def read(draft: Draft) -> None:
     blocks: dict[str, list[Sentence]] = {}
     for s in draft.sentences:
-        if len(s.headings) >= 2 and any("段位" in h for h in s.headings[:-1] + s.headings[-1:]) and (
-                _GRANT.search(s.norm) or _COND_RANK.search(s.norm) or _COND_ALL.search(s.norm)):
+        granted = re.search(r"授予|可申报|升为", s.norm) and _GRANT.search(s.norm)
+        if granted or (len(s.headings) >= 2 and any("段位" in h for h in s.headings) and (
+                _GRANT.search(s.norm) or _COND_RANK.search(s.norm) or _COND_ALL.search(s.norm))):
             blocks.setdefault(s.section, []).append(s)
     rules: list[dict[str, Any]] = []
     for group in blocks.values():
         text = "".join(s.norm for s in group)
         named = divs.named_in(draft, text)
+        if (not named and re.search(r"[\u4e00-\u9fffA-Z\d-]{1,6}组", text)) or re.search(r"男子|女子", text) \
+                or re.search(rf"(?:升为?|定为?|授予)({NUM})级|升一级|跳一级", text):
+            # a group the drafter did not read as a division, grants split by gender, or 级 grants
+            # (the format grants 段 only): quoted, not merged into a wrong grant
+            for s in group:
+                draft.unread(("rank_awards",), "段位", s, "分组别/性别/级位的段位授予", "不填")
+            continue
         j = named[0] if named else 0
         div = divs.divisions(draft)[j]
         grants: list[dict[str, Any]] = []
@@ -72,8 +81,8 @@ def read(draft: Draft) -> None:
                 if rng is None:
                     continue
                 grant: dict[str, Any] = {"from": rng[0], "to": rng[1], "rank": f"{to_int(m.group(2))}段"}
-                if m.group(3):
-                    grant["extend_to"] = to_int(m.group(3))
+                if m.group(3) or m.group(4):
+                    grant["extend_to"] = to_int(m.group(3) or m.group(4))
                 if when:
                     grant["when"] = [dict(c) for c in when]
                 grants.append(grant)

@@ -11,8 +11,10 @@ from yisai.regulation.draft.common import find, first
 from yisai.regulation.draft.model import Draft
 from yisai.regulation.draft.numbers import NUM, to_int
 
+_LOCAL = {"逐轮递减对手分": "sos_cut", "逐轮递减": "sos_cut", "得分": "score"}
+"""Other words organisers use for a criterion (逐轮递减 = 逐轮减去对手分)."""
 _NAMES = sorted([*CRITERION_LABELS.values(), "直胜", "胜局数", "后手胜局数", "逐轮减去对手分",
-                 "小分", "大分"], key=len, reverse=True)
+                 "小分", "大分", *_LOCAL], key=len, reverse=True)
 _RX = re.compile("|".join(re.escape(n) for n in _NAMES))
 
 
@@ -20,6 +22,10 @@ def criteria_in(text: str) -> list[str]:
     """The criteria a sentence names, in its order (胜对手分 is not read as 对手分)."""
     out: list[str] = []
     for m in _RX.finditer(text):
+        if m.group(0) in _LOCAL:
+            if _LOCAL[m.group(0)] not in out:
+                out.append(_LOCAL[m.group(0)])
+            continue
         found = criterion_by_name(m.group(0))
         if found and found[0].value not in out:
             out.append(found[0].value)
@@ -38,8 +44,12 @@ def read(draft: Draft) -> None:
 
 
 def _individual(draft: Draft) -> None:
-    sources = [s for s in draft.sentences if re.search(r"个人名次|区分(个人)?名次|名次计算|名次排列|名次依次按", s.norm)
-               and not re.search(r"团体", s.norm)]
+    sources = [s for s in draft.sentences
+               if (re.search(r"个人名次|区分(个人)?名次|名次计算|名次排列|名次依次按|名次区分|确定名次|区分名次", s.norm)
+                   or s.under("名次区分", "名次计算", "名次排列", "区分名次")
+                   or (re.search(r"名次|相同|依次比较", s.norm) and len(criteria_in(s.norm)) >= 2
+                       and not re.search(r"晋级|出线|每期录取", s.norm)))
+               and not re.search(r"团体", s.norm) and not s.under("报名")]
     criteria: list[str] = []
     for s in sources:
         if "全胜者冠军" in s.norm:

@@ -5,14 +5,15 @@ the online qualifier's points and disconnection rules."""
 from __future__ import annotations
 
 import re
-from datetime import time
+from datetime import time, timedelta
 from typing import Any
 
 from yisai.regulation.draft import divisions as divs
+from yisai.regulation.draft import timecontrol as tcs
 from yisai.regulation.draft.common import after_colon, clause, find, first
 from yisai.regulation.draft.model import Draft
-from yisai.regulation.draft.numbers import NUM, date_range, make_date, to_int
-from yisai.regulation.draft.text import Sentence
+from yisai.regulation.draft.numbers import NUM, date_range, make_date, span, to_int
+from yisai.regulation.draft.text import Sentence, simplified
 
 KINDS = (  # (id, kind, words, label)
     ("online", "online_qualifier", ("网络海选", "线上海选"), "网络海选赛"),
@@ -62,7 +63,7 @@ def read(draft: Draft) -> None:
                          None) or first(draft, "组织形式另行通知")
             draft.put(("stages", i, "format"), {"kind": "announced_later", "note": "组织形式另行通知"},
                       *([found[0]] if found else []))
-            if not found:
+            if not found and not any(q.said is not None and q.path == ("stages", i, "format") for q in draft.open):
                 draft.ask(("stages", i, "format"), f"{st['name']}的赛制",
                           f"{st['name']}采用什么赛制（积分编排制、循环赛、淘汰赛）？ / Which system?",
                           "另行通知 (announced_later)")
@@ -90,14 +91,41 @@ def _phase(draft: Draft, at: int, words: tuple[str, ...], label: str) -> None:
             return
 
 
+_NOT_PLAY = re.compile(r"^(报名|报到|截止|名单公示|公示|领取|离会|颁奖)|报名(时间|日期|期|截止)|出生|以后|以前|之前")
+"""A dated sentence that is not about the days of play: registration and check-in sections
+give a window or a check-in day, a birth date is eligibility."""
+
+
+def plays_on(s: Sentence) -> bool:
+    """Whether a sentence can state the days of play: it sits under a 比赛时间/日期/日程 heading
+    (or starts with 比赛时间:) and not under, or about, 报名 / 报到 / 资格."""
+    if s.furniture and not re.match(r"^(比赛|竞赛)?(时间|日期)", s.norm):
+        return False
+    if s.under("报名", "报到", "资格", "对象", "组别", "分组") or _NOT_PLAY.search(s.norm):
+        return False
+    return s.under("日期", "时间", "日程", "赛程", "日 期") or bool(
+        re.match(r"^(比赛|竞赛|本赛|初赛|决赛|预选赛|复赛)?(时间|日期)[:：]", s.norm))
+
+
 def _dates(draft: Draft) -> None:
     year = draft.year
+    if draft.get(("year",)) is None:
+        for s in draft.sentences:
+            m = re.search(r"((?:19|20)\d{2})年\d{1,2}月", s.norm)
+            if m and plays_on(s):
+                year = draft.year = int(m.group(1))
+                draft.put(("year",), year, s)
+                break
+    seen: dict[int, Sentence] = {}
+    label = False  # after a bare 比赛时间: line, its numbered items (1)… (2)… are the days of play
     for s in draft.sentences:
-        if not s.under("日期", "时间", "日程") and not re.match(r"^(比赛)?时间[:：]", s.norm):
+        if re.match(r"^(比赛|竞赛)(时间|日期):", s.norm):
+            label = True
+        else:
+            label = label and bool(re.match(r"^[(（]?\d", s.section or "-"))
+        if not (plays_on(s) or (label and not _NOT_PLAY.search(s.norm))):
             continue
-        if "出生" in s.norm or s.under("资格"):
-            continue
-        found = date_range(s.norm, year)
+        found = span(s.norm, year)
         if found is None:
             continue
         i = stage_of(draft, s.norm.split(":")[0] if ":" in s.norm else s.norm)
@@ -105,6 +133,16 @@ def _dates(draft: Draft) -> None:
             continue
         if re.match(r"^第\d+期", s.norm):
             continue
+        st = stages(draft)[i]
+        if i in seen and st.get("start"):
+            if found[0] > st["end"] + timedelta(days=7) or found[1] < st["start"] - timedelta(days=7):
+                draft.ask(("stages", i, "start"), "比赛日期",
+                          f"两处比赛日期不一致：{seen[i].quote} / {s.quote}；以哪一处为准？ "
+                          "/ Two clauses give different days of play: which one holds?",
+                          f"{st['start']}–{st['end']}")
+                continue
+            found = (min(found[0], st["start"]), max(found[1], st["end"]))
+        seen.setdefault(i, s)
         draft.put(("stages", i, "start"), found[0], s)
         draft.put(("stages", i, "end"), found[1], s)
         month = found[0].month
@@ -116,6 +154,13 @@ def _dates(draft: Draft) -> None:
         if m:
             day = make_date(found[1].year, found[1].month, int(m.group(1)))
             draft.put(("stages", i, "departure"), f"{day} {m.group(2) or ''}离会", s)
+    title_year = draft.get(("year",))
+    for i, st in enumerate(stages(draft)):
+        if st.get("start") and isinstance(title_year, int) and st["start"].year != title_year and i in seen:
+            draft.ask(("stages", i, "start"), "比赛年份",
+                      f"标题写{title_year}年，{seen[i].quote} 写的是{st['start'].year}年：哪一个对？ "
+                      "/ The title's year and the dates' year differ: which is right?",
+                      f"{st['start']}")
     periods = []
     first_day = first(draft, r"每期的?首日比赛从(\d{1,2})[点时:]")
     for s, m in find(draft, r"^第(\d+)期(.*)"):
@@ -138,23 +183,79 @@ def _dates(draft: Draft) -> None:
             draft.put(("stages", i, "details_note"), re.sub(r"^说明[：:]", "", clause(s)), s)
 
 
+_VENUE = re.compile(r"(?:^|[,，;；\s])(?:比赛|竞赛|本赛|选拔|初赛、决赛|预选赛)?地\s*点\s*[:：]\s*(.+)")
+_HELD_AT = re.compile(r"(?:均|将)?在(.{2,60}?)(?:举行|进行)")
+
+
+def venue_words(text: str) -> str | None:
+    """The venue a clause names, cut before a contact (``TEL…``, ``联系电话…``) or the next
+    clause; None when what is left is not a place (a date, 具体待定, a phone number)."""
+    text = text.strip().rstrip("。")
+    text = re.split(r"[，,;；。]|\s{2,}|\s(?=\S+[:：])|TEL|Tel|tel|电话|聯絡|联系", text)[0].strip()
+    text = re.sub(r"\([^)]*$|（[^）]*$", "", text).strip()  # a bracket the contact cut open
+    if len(text) < 2 or re.search(r"\d{1,2}月|待定|另行|\d{7,}|@", text):
+        return None
+    return text
+
+
 def _venues(draft: Draft) -> None:
+    """A venue is taken from a clause that says 地点 (or a section titled 地点), never from a
+    报名/报到 section or a contact line; two clauses naming different venues → an open point."""
+    seen: dict[int, Sentence] = {}
     for s in draft.sentences:
-        if s.under("地点") and ":" in s.norm:
+        if s.under("报名", "报到") or re.match(r"^(报名|报到)", s.norm):
+            continue
+        if s.under("平台") and s.under("地点") and ":" in s.norm:
+            _platform(draft, s, s.norm.split(":", 1)[0])
+            continue
+        m = _VENUE.search(simplified(s.text))
+        body: str | None = None
+        head = ""
+        before = draft.sentences[s.index - 1] if s.index else None
+        if not m and s.under("地点") and ":" in s.norm and not s.furniture:
+            # under a 地点 heading, one line per stage: （四）总决赛（…）：<venue> / （二）线下分站赛：详见补充通知
             head = s.norm.split(":", 1)[0]
-            if head in ("时间", "报到时间"):
-                continue
-            if s.under("报到"):
+            value = after_colon(s).rstrip("。")
+            if head in ("时间", "报到时间") or re.search(r"\d{1,2}月\d{1,2}日", value) or not value:
                 continue
             i = stage_of(draft, head) if head not in ("地点", "比赛地点") else stage_of(draft, "")
-            if i is not None and not s.under("平台"):
-                draft.put(("stages", i, "venue"), after_colon(s).rstrip("。"), s)
-            elif s.under("平台"):
-                _platform(draft, s, head)
-        elif re.match(r"^地点:", s.norm):
-            i = stage_of(draft, "")
             if i is not None:
-                draft.put(("stages", i, "venue"), after_colon(s).rstrip("。"), s)
+                seen.setdefault(i, s)
+                draft.put(("stages", i, "venue"), value, s)
+            continue
+        if m:
+            body = s.text[m.start(1):]
+            head = s.norm[:s.norm.find("地点")] if "地点" in s.norm else ""
+        elif before is not None and before.norm in ("地点", "比赛地点", "地点:", "比赛地点:"):
+            body = s.text
+            draft.use(before)
+        elif s.under("地点") and s.headings[-1] and norm_title(s.headings[-1]).endswith("地点") \
+                and s.text.rstrip("：:") != s.headings[-1] and not re.search(r"[:：]|年|月|日|轮|时间", s.norm):
+            body = s.text
+        elif s.under("地点", "时间") and (held := _HELD_AT.search(s.text)) and "线上" not in s.norm:
+            if any(stages(draft)[i].get("venue") for i in range(len(stages(draft)))):
+                continue
+            body = held.group(1)
+        if body is None:
+            continue
+        place = venue_words(body)
+        if place is None:
+            continue
+        i = stage_of(draft, head) if head.strip(":：") not in ("", "比赛", "竞赛") else stage_of(draft, "")
+        if i is None:
+            continue
+        have = stages(draft)[i].get("venue")
+        if have and have != place and i in seen:
+            draft.ask(("stages", i, "venue"), "比赛地点",
+                      f"两处比赛地点不同：{seen[i].quote} / {s.quote}；以哪一处为准？ "
+                      "/ Two clauses name different venues: which one holds?", have)
+            continue
+        seen.setdefault(i, s)
+        draft.put(("stages", i, "venue"), place, s)
+
+
+def norm_title(title: str) -> str:
+    return "".join(title.split())
 
 
 def _platform(draft: Draft, s: Sentence, head: str) -> None:
@@ -273,8 +374,10 @@ def _format_of(draft: Draft, s: Sentence) -> dict[str, Any] | None:
                 fmt["board_points"] = dict(zip(("win", "draw", "loss"), (float(g) for g in board.groups()),
                                                strict=True))
         return fmt
-    if ("循环" in t and "小组" in t) or "单循环" in t:
-        groups = re.search(r"分为([A-H](?:、?[A-H]){0,7})(?:[一二三四五六七八]个)?小?组", t)
+    swiss_words = _SWISS.search(t)
+    if not swiss_words and (("循环" in t and "小组" in t) or re.search(r"[单双]循环|循环赛|循环制", t)):
+        groups = re.search(r"分为?([A-H](?:、?[A-H]){0,7})(?:[一二三四五六七八]个?)?小?组", t) or re.search(
+            r"([A-H](?:、?[A-H]){1,7})(?:[一二三四五六七八]个?)?小?组", t)
         fmt = {"kind": "round_robin", "groups": re.findall(r"[A-H]", groups.group(1)) if groups else ["A"]}
         fmt["split"] = "lot" if "抽签分" in t else "snake"
         out = re.search(rf"各(?:小)?组前({NUM})名(?:出线|进入)", t)
@@ -288,14 +391,32 @@ def _format_of(draft: Draft, s: Sentence) -> dict[str, Any] | None:
         if m and final:
             return {"kind": "two_group_swiss", "groups": ["A", "B"], "group_rounds": to_int(m.group(1)),
                     "placement_final": {"round": to_int(final.group(1)), "top": to_int(final.group(2))}}
-    if "积分编排" in t or "瑞士制" in t:
+    if swiss_words:
         fmt = {"kind": "swiss"}
-        m = re.search(rf"(暂定)?(?:赛|共|比赛)?({NUM})轮", t)
-        if m and "第" not in t[max(m.start() - 1, 0):m.start() + 1]:
-            fmt["rounds"] = to_int(m.group(2))
-            if m.group(1) or "视报名" in t:
+        count = rounds_in(t)
+        if count is not None:
+            fmt["rounds"] = count[0]
+            if count[1] or "视报名" in t:
                 fmt["rounds_provisional"] = True
         return fmt
+    if re.search(r"单败淘汰|淘汰赛|淘汰制", t) and "积分" not in t:
+        return {"kind": "knockout"}
+    return None
+
+
+_SWISS = re.compile(r"积分编排|编排制|瑞士制|电脑编排|积分循环\S{0,4}编排|编排赛制")
+_ROUNDS = re.compile(rf"(暂定)?(?:赛|共|比赛|进行|共进行|各组比赛)?({NUM})轮(?!次|之|以|后|比赛时间|起)")
+
+
+def rounds_in(t: str) -> tuple[int, bool] | None:
+    """The number of rounds a clause states (``进行九轮``, ``赛6轮``, ``比赛共进行5轮``, ``采用8轮
+    积分编排``) and whether it is provisional (暂定); None for ``第3轮`` or ``三轮以后``."""
+    for m in _ROUNDS.finditer(t):
+        if "第" in t[max(m.start() - 1, 0):m.start() + 1] or t[max(m.start(2) - 1, 0)] in "第-~至":
+            continue
+        n = to_int(m.group(2))
+        if n is not None and 1 <= n <= 30:
+            return n, bool(m.group(1))
     return None
 
 
@@ -311,6 +432,10 @@ def _formats(draft: Draft) -> None:
         st = stages(draft)[i]
         named = [divs.divisions(draft)[j]["id"] for j in divs.named_in(draft, head)]
         if "format" not in st:
+            if fmt["kind"] == "round_robin" and len(fmt["groups"]) > 1 and "knockout" not in fmt:
+                draft.unread(("stages", i, "format"), "赛制", s,
+                             f"分{len(fmt['groups'])}组各自循环、不合成总名次（格式不能表示，已按一组写入）", "一组循环")
+                fmt["groups"] = ["A"]
             draft.put(("stages", i, "format"), fmt, s)
             if fmt["kind"] == "two_group_swiss":
                 draft.assume(("stages", i, "format", "split"), "snake", "分组方式",
@@ -328,6 +453,7 @@ def _formats(draft: Draft) -> None:
                 draft.ask(("stages", i, "formats_by_division"), "轮数",
                           f"{'、'.join(named)} 共几轮？规程说视报名情况而定 / How many rounds?",
                           "视报名情况而定（不填）")
+    _format_fallbacks(draft)
     for s, _ in find(draft, r"比赛细则将在|具体比赛细则|细则将在"):
         head = s.norm.split(":")[0] if ":" in s.norm else ""
         i = stage_of(draft, head) if head else None
@@ -342,20 +468,84 @@ def _formats(draft: Draft) -> None:
         draft.put(("stages", i, "details_note"), text, s)
 
 
+_CANNOT = (
+    (r"双循环", "双循环（格式只能写单循环）"),
+    (r"(\d|[一二三四五六七八九十])败淘汰", "几败淘汰（格式不能表示）"),
+    (r"轮(?:以后|之后|后)\S{0,3}分淘汰", "按积分淘汰（格式不能表示）"),
+    (r"擂台赛", "擂台赛（格式不能表示）"),
+    (r"随机配对", "随机配对（格式不能表示）"),
+    (r"[三五]局[二两三]胜|[三五]番棋|[三五]战[二两三]胜", "番棋/几局几胜（格式不能表示）"),
+    (r"挑战赛|挑战权|挑战决赛", "挑战赛（格式不能表示）"),
+)
+
+
+def _format_fallbacks(draft: Draft) -> None:
+    """A stage whose clauses name no system but give a number of rounds and speak of 编排
+    (``各组比赛7轮``, ``采用…软件进行编排``) is a Swiss; a clause with two round counts for different
+    divisions, or a system the format cannot hold, is an open point quoting it."""
+    for i, st in enumerate(stages(draft)):
+        path = ("stages", i, "format")
+        if "format" not in st and len(stages(draft)) == 1:
+            rounds = next(((s, r) for s in draft.sentences if (r := rounds_in(s.norm)) and not s.under("报名")), None)
+            paired = next((s for s in draft.sentences if "编排" in s.norm), None)
+            if rounds and paired and not any("随机配对" in x.norm for x in draft.sentences):
+                draft.put(path, {"kind": "swiss", "rounds": rounds[1][0]}, rounds[0], paired)
+        fmt = st.get("format") or {}
+        said: set[str] = set()
+        for s in draft.sentences:
+            if s.under("报名", "奖", "录取"):
+                continue
+            counts = {to_int(m.group(1)) for m in re.finditer(rf"(?<!第)({NUM})轮(?!次|以|之|后)", s.norm)}
+            if fmt.get("kind") == "swiss" and len(counts - {None}) > 1 and draft.sources.get(path) and \
+                    s.index in draft.sources[path]:
+                draft.unread(path, "赛制", s, "各组别不同的轮数（已按第一个写入）", f"{fmt.get('rounds')}轮")
+            for pattern, what in _CANNOT:
+                if what not in said and re.search(pattern, s.norm):
+                    draft.unread(path, "赛制", s, what, fmt.get("kind", "announced_later"))
+                    said.add(what)
+
+
 def _time_controls(draft: Draft) -> None:
-    for s, m in find(draft, rf"每方({NUM})分钟(?:后|,)?(?:,)?(?:({NUM})次({NUM})秒读秒)?"):
+    """The first clause that states a stage's time control sets it; a later clause with another
+    control (a final's longer clock, a make-up session's) and whatever the format cannot hold
+    (双方共用, 每步加秒, 加钟) become open points quoting the clause."""
+    first_at: dict[int, Sentence] = {}
+    for s in draft.sentences:
+        if s.under("报名", "报到"):
+            continue
+        reading = tcs.read(s.norm)
+        if reading.control is None and not reading.cannot_state and not tcs.TOPIC_WORDS.search(s.norm):
+            continue
         head = s.norm.split(":")[0] if ":" in s.norm else ""
         i = stage_of(draft, head) if head else stage_of(draft, "")
         if i is None:
             continue
-        tc: dict[str, Any] = {"main_minutes": to_int(m.group(1))}
-        if m.group(2):
-            tc["byoyomi_periods"] = to_int(m.group(2))
-            tc["byoyomi_seconds"] = to_int(m.group(3))
-        tc["loss_on_time"] = "超时判负" in s.norm
-        draft.put(("stages", i, "time_control"), tc, s)
+        path = ("stages", i, "time_control")
+        if reading.control is None and not reading.cannot_state:
+            draft.unread(path, "用时", s, "用时", "不填")
+            continue
+        for what in reading.cannot_state:
+            draft.unread(path, "用时", s, what, "不填")
+        if reading.control is None:
+            continue
+        have = stages(draft)[i].get("time_control")
+        if have is None:
+            draft.put(path, reading.control, s)
+            first_at[i] = s
+        elif have != reading.control:
+            draft.unread(path, "用时", s, f"另一种用时（已按{first_at[i].section or '前文'}条写入）", _shown_tc(have))
+        else:
+            draft.cite(path, s)
     for i, st in enumerate(stages(draft)):
-        if "time_control" not in st and st["kind"] in ("final", "main"):
+        if "time_control" not in st and st["kind"] in ("final", "main") and not any(
+                q.said is not None and q.path == ("stages", i, "time_control") for q in draft.open):
             draft.ask(("stages", i, "time_control"), f"{st['name']}用时",
                       f"{st['name']}每方用时多少、几次读秒？规程未写明 / Time control of this stage?",
                       "不填（见补充规定）")
+
+
+def _shown_tc(tc: dict[str, Any]) -> str:
+    out = f"每方{tc['main_minutes']}分钟"
+    if tc.get("byoyomi_periods"):
+        out += f"，{tc['byoyomi_periods']}次{tc.get('byoyomi_seconds', 0)}秒读秒"
+    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 MAX_TEXT_CHARS = 200_000
 """A 规程 is 5–15 thousand characters; a text past this is refused before it is split."""
@@ -26,12 +27,35 @@ _FULL_WIDTH.update({0x3000: 0x20, 0x2014: 0x2D, 0x2013: 0x2D, 0x2015: 0x2D, 0x22
                     0x301C: 0x2D, 0x3002: 0x3002})
 
 
+_TRADITIONAL = str.maketrans(
+    "辦賽時間點參資報組規則獎勵讀輪負勝與單費額屆場敗決戰萬兩鐘個週遲貼還業餘選證書對數員會國職體團聯電話"
+    "後準進級計應經發現條審當開積區隊礎種類給歲齡滿屬範圍圍碁棋譜錄達實際須說務環幣",
+    "办赛时间点参资报组规则奖励读轮负胜与单费额届场败决战万两钟个周迟贴还业余选证书对数员会国职体团联电话"
+    "后准进级计应经发现条审当开积区队础种类给岁龄满属范围围棋棋谱录达实际须说务环币")
+"""Traditional characters of the words the drafter reads (比賽辦法, 讀秒, 單敗淘汰 …) as
+simplified, so a Taiwan or Hong Kong 比賽辦法 is read by the same patterns."""
+
+
+def simplified(text: str) -> str:
+    """``text`` with the traditional domain characters as simplified, same length (a match in
+    it is sliced from the original)."""
+    return text.translate(_TRADITIONAL)
+
+
 def norm(text: str) -> str:
-    """Full-width digits, letters and punctuation as ASCII, dashes as ``-``, no whitespace:
-    the form every pattern of the drafter is written against (quotes keep the original)."""
-    out = text.translate(_FULL_WIDTH)
+    """Full-width digits, letters and punctuation as ASCII, dashes as ``-``, traditional
+    characters of the domain words as simplified, no whitespace: the form every pattern of the
+    drafter is written against (quotes keep the original)."""
+    out = text.translate(_FULL_WIDTH).translate(_TRADITIONAL)
     return re.sub(r"\s+", "", out)
 
+
+FURNITURE = re.compile(
+    r"发布时间|更新时间|发布日期|作者[:：]|来源[:：]|新闻(编号|来源|录入)|https?://|www\.|专稿|^\d{4}[.年-]\d{1,2}"
+    r"[.月-]\d{1,2}日?\d{1,2}:\d{2}")
+"""A dateline or byline: ``2013.12.25 TOM 专稿``, ``发布时间: 2023-04-27``, ``作者:组委会 2020-02-19``."""
+CONTACT = re.compile(r"电话|联系人|联系方式|咨询|邮箱|[A-Za-z0-9_.-]{1,64}@|\d{7,}|TEL", re.IGNORECASE)
+"""A contact line: what it says is a phone number or an address to write to, never a venue."""
 
 _CN = "零〇一二两三四五六七八九十百"
 _MARKERS: tuple[tuple[int, re.Pattern[str]], ...] = (
@@ -61,8 +85,19 @@ class Sentence:
         return f"{self.section} {self.text}".strip()
 
     def under(self, *words: str) -> bool:
-        """Whether one of the heading titles above it mentions one of ``words``."""
-        return any(w in h for h in self.headings for w in words)
+        """Whether one of the heading titles above it mentions one of ``words`` (``日 期`` is
+        ``日期``: organisers space out short titles)."""
+        return any(w in h for h in self._heading_norms for w in words)
+
+    @cached_property
+    def _heading_norms(self) -> tuple[str, ...]:
+        return tuple(norm(h) for h in self.headings)
+
+    @cached_property
+    def furniture(self) -> bool:
+        """Page furniture, not a clause: a dateline, a byline, a news header, a link, or a
+        contact line (phone, e-mail, 联系人). Never a source of a value but a contact's."""
+        return bool(FURNITURE.search(self.norm) or CONTACT.search(self.norm))
 
 
 def _title(body: str) -> str:
@@ -73,9 +108,15 @@ def _title(body: str) -> str:
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+_INLINE_MARKER = re.compile(rf"\s+(?=[{_CN[:-1]}]{{1,3}}\s*、|[（(]\s*[{_CN[:-1]}\d]{{1,2}}\s*[）)]|\d{{1,2}}、"
+                            r"|(?:主办|承办|协办|赞助|指导)单位[:：]|比赛(?:地点|时间)[:：])")
+"""A numbered clause that starts after a space inside a line: a web copy that lost its line
+breaks (``… 四、比赛时间:2013年6月1-2日 五、比赛地点:…``) is cut back into its clauses."""
+
+
 def _lines(text: str) -> list[str]:
     out: list[str] = []
-    for raw in text.splitlines():
+    for raw in (piece for line in text.splitlines() for piece in _INLINE_MARKER.split(line)):
         line = _CONTROL.sub(" ", raw).strip()
         while len(line) > MAX_LINE_CHARS:
             out.append(line[:MAX_LINE_CHARS])
