@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import date
 
 from yisai.i18n import Text
+from yisai.regulation.absence_checks import check_absence
 from yisai.regulation.bracket_checks import check_brackets
 from yisai.regulation.findings import Finding, Path, allowed_values
 from yisai.regulation.prize_checks import check_pool
@@ -41,6 +42,7 @@ def check(reg: Regulation) -> list[Finding]:
     out += _no_effect(reg)
     out += check_teams(reg)
     out += check_pool(reg)
+    out += check_absence(reg)
     return out
 
 
@@ -294,6 +296,9 @@ def _numbers(reg: Regulation) -> list[Finding]:
     for i, s in enumerate(reg.stages):
         if s.time_control is not None:
             out += _time_control(("stages", i, "time_control"), s.time_control)
+    for i, d in enumerate(reg.divisions):
+        if d.time_control is not None:
+            out += _time_control(("divisions", i, "time_control"), d.time_control)
         formats = [(("stages", i, "format"), s.format)] + [
             (("stages", i, "formats_by_division", did), f) for did, f in s.formats_by_division.items()
         ]
