@@ -36,8 +36,9 @@ def _clocks(reg: Regulation) -> list[tuple[Path, str, TimeControl]]:
 
 
 def _lateness(reg: Regulation) -> list[Finding]:
-    """A player late by less than the limit still plays: his clock, after the minutes late (times
-    ``clock_factor``) are taken off, must still have main time left, or the rule never decides."""
+    """A player late by less than the limit still plays: on a clock without byo-yomi, the minutes
+    late (times ``clock_factor``) taken off must leave main time, or he has lost on time before
+    the lateness rule could decide."""
     rule = reg.lateness
     if rule is None:
         return []
@@ -45,8 +46,8 @@ def _lateness(reg: Regulation) -> list[Finding]:
     taken = latest * rule.clock_factor
     out: list[Finding] = []
     for path, name, tc in _clocks(reg):
-        if tc.main_minutes == 0 or taken < tc.main_minutes:
-            continue
+        if tc.main_minutes == 0 or tc.byoyomi_periods or taken < tc.main_minutes:
+            continue  # byo-yomi still lets him play
         double = "(加倍扣时)" if rule.clock_factor > 1 else ""
         out.append(Finding(
             ("lateness", "minutes"),

@@ -30,14 +30,14 @@ FORFEIT_REASONS = frozenset({FORFEIT_REASON, "双方弃权"})
 """The stored reasons of a forfeit (弃权, B+F, 双方弃权); a loss by lateness (迟到判负) is not one."""
 
 
-def decide_lateness(reg: Regulation, parsed: ParsedResult, board: int) -> tuple[ParsedResult, str]:
+def decide_lateness(reg: Regulation, parsed: ParsedResult, board: int) -> tuple[ParsedResult, Text | None]:
     """The result the regulation gives for ``黑迟到N分钟`` and the audit note that explains it.
 
     Refused (nothing stored) when the regulation has no lateness rule (the referee then enters
     黑迟到负 or 黑弃权 as his own decision) or when the player came within the limit."""
     minutes = parsed.late_minutes
     if minutes is None:
-        return parsed, ""
+        return parsed, None
     side = "黑" if parsed.result == Result.WHITE_WINS else "白"
     side_en = "Black" if side == "黑" else "White"
     rule = reg.lateness
@@ -62,8 +62,11 @@ def decide_lateness(reg: Regulation, parsed: ParsedResult, board: int) -> tuple[
                  f"(loss when {rule.limit_text_en}); the game goes ahead{clock.en}; enter its result when it ends"),
             code="late_within_limit",
             params={"board": board, "minutes": minutes, "limit": rule.minutes, "clock": decision.clock_minutes})
-    what = "判负" if decision.reason != FORFEIT_REASON else "该轮按弃权处理"
-    note = f"{side}方迟到{minutes}分钟, 规程 lateness ({rule.limit_text}{what})"
+    forfeit = decision.reason == FORFEIT_REASON
+    what = "该轮按弃权处理" if forfeit else "判负"
+    note = Text(f"{side}方迟到{minutes}分钟, 按规程 lateness ({rule.limit_text}{what})",
+                f"{side_en} was {minutes} minutes late: by the regulation's lateness rule (when "
+                f"{rule.limit_text_en}) {'the round is forfeited' if forfeit else 'the game is lost'}")
     return replace(parsed, reason=decision.reason, late_minutes=None), note
 
 

@@ -9,7 +9,7 @@ twice without ``change``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from yisai.i18n import Text, bilingual, failure_text
 from yisai.record import Game, Result
@@ -112,8 +112,11 @@ def record_result(
                     code="note_required", params={"current": word},
                 )
             change = True
-    note = "; ".join(n for n in (note, late_note) if n)  # the audit says which rule decided
-    return write_result(work, rnd, game, parsed, change=change, note=note, expected_version=expected_version)
+    if late_note is None:
+        return write_result(work, rnd, game, parsed, change=change, note=note, expected_version=expected_version)
+    note = "; ".join(n for n in (note, late_note.zh) if n)  # the audit says which rule decided
+    entry = write_result(work, rnd, game, parsed, change=change, note=note, expected_version=expected_version)
+    return replace(entry, warnings=(late_note, *entry.warnings))
 
 
 @dataclass(frozen=True)
@@ -163,7 +166,7 @@ def write_result(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult,
     """
     if parsed.late_minutes is not None:  # 黑迟到17分钟 from a sheet: the regulation decides
         parsed, late_note = decide_lateness(regulation_of(work.repo.get_event(rnd.event_id)), parsed, game.board)
-        note = "; ".join(n for n in (note, late_note) if n)
+        note = "; ".join(n for n in (note, late_note.zh if late_note else "") if n)
     problem = entry_problem(game, parsed)
     if problem:
         raise InputError(problem, code="bye_mismatch", params={"round": rnd.number, "board": game.board})
