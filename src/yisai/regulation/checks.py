@@ -293,12 +293,11 @@ def _numbers(reg: Regulation) -> list[Finding]:
     for i, d in enumerate(reg.divisions):
         if d.scoring is not None:
             out += _scoring(("divisions", i, "scoring"), d.scoring)
+        if d.time_control is not None:
+            out += _time_control(("divisions", i, "time_control"), d.time_control)
     for i, s in enumerate(reg.stages):
         if s.time_control is not None:
             out += _time_control(("stages", i, "time_control"), s.time_control)
-    for i, d in enumerate(reg.divisions):
-        if d.time_control is not None:
-            out += _time_control(("divisions", i, "time_control"), d.time_control)
         formats = [(("stages", i, "format"), s.format)] + [
             (("stages", i, "formats_by_division", did), f) for did, f in s.formats_by_division.items()
         ]
