@@ -76,4 +76,4 @@ def test_the_absentee_is_excluded_after_two_forfeits_and_paired_no_more(demo_db:
             assert all(g.reason == "弃权" and g.outcome_for(gone.player_id) == "L" for g in forfeits)
             # … the second one ends his event: no game after it
             assert len(forfeits) == 2 and max(g.round for g in games) == forfeits[1].round
-            assert "exclude_after_forfeits = 2" in gone.note
+            assert "按规程弃权满2轮取消其后比赛资格" in gone.note

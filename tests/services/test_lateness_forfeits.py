@@ -150,7 +150,7 @@ def test_late_by_the_limit_forfeits_the_round_and_two_forfeits_exclude(tmp_path:
     with open_context(db) as c, c.work() as w:
         entry = w.repo.find_entry("1", "open")
         assert entry is not None and entry.status.value == "withdrawn"
-        assert "exclude_after_forfeits = 2" in entry.note
+        assert entry.note == "第1、2轮弃权, 按规程弃权满2轮取消其后比赛资格, 已赛成绩有效"
         actions = [(a.action, a.note) for a in w.repo.audit_log(1, "entry", entry.id)]
     assert any(action == "exclude" and "第1、2轮弃权" in note for action, note in actions)
     # P4 has one forfeit only: still in.
@@ -261,3 +261,17 @@ def test_a_disqualifying_rule_marks_the_player_disqualified(tmp_path: Path) -> N
         cli(db, "result", text, "-d", "open", "-r", "1", "-b", str(board))
     rows = scores(db)
     assert rows["P5（取消资格）"][0] == "—" and rows["P1（取消资格）"][0] == "—"
+
+
+def test_a_forfeit_corrected_away_leaves_the_exclusion_to_the_chief_referee(tmp_path: Path) -> None:
+    db = event(tmp_path, "[withdrawal]\nexclude_after_forfeits = 1\n")
+    code, out = result(db, 1, 4, "白弃权")
+    assert code == 0 and "P1已弃权1轮 (第1轮)" in out
+    # The referee finds P1 did play and lost: the forfeit is corrected, the exclusion stays (a
+    # person decides to undo it) and the referee is told so.
+    out = cli(db, "result", "黑胜", "-d", "open", "-r", "1", "-b", "4", "--change", "--note", "记录有误")
+    assert "P1曾因弃权满1轮被取消其后比赛资格, 更正后弃权0轮" in out and "恢复参赛" in out
+    cli(db, "entry", "reinstate", "1", "--reason", "弃权记录有误")
+    with open_context(db) as c, c.work() as w:
+        p1 = w.repo.find_entry("1", "open")
+        assert p1 is not None and p1.status.value == "approved"

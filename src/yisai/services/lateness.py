@@ -77,11 +77,23 @@ def forfeits_of(games: list[Game], player: str) -> list[Game]:
             and g.reason in FORFEIT_REASONS and g.outcome_for(player) == "L"]
 
 
-def apply_forfeit_rule(work: Work, rnd: RoundRecord, game: Game) -> list[Text]:
-    """After ``game`` was stored: each of its forfeiting players who has now reached
-    ``withdrawal.exclude_after_forfeits`` forfeits in the division is excluded (never paired
-    again; games played stand); the warnings say so for the referee. Nothing for a played game."""
-    if game.is_bye or game.played or game.reason not in FORFEIT_REASONS:
+EXCLUDED_NOTE = "按规程弃权满{limit}轮取消其后比赛资格, 已赛成绩有效"
+
+
+def _is_forfeit(game: Game, player: str) -> bool:
+    return bool(forfeits_of([game], player))
+
+
+def apply_forfeit_rule(work: Work, rnd: RoundRecord, game: Game, before: Game | None = None) -> list[Text]:
+    """After ``game`` was stored (``before``: the result it replaced): each of its forfeiting
+    players who has now reached ``withdrawal.exclude_after_forfeits`` forfeits in the division
+    is excluded (never paired again; games played stand); the warnings say so for the referee.
+    A forfeit corrected away leaves an exclusion in place but says the chief referee may
+    reinstate. Nothing at all for a played game that replaced none."""
+    players = [p for p in (game.black, game.white) if p is not None]
+    now = [p for p in players if _is_forfeit(game, p)]
+    undone = [p for p in players if before is not None and _is_forfeit(before, p) and p not in now]
+    if not now and not undone:
         return []
     from yisai.services.events import regulation_of
 
@@ -92,9 +104,20 @@ def apply_forfeit_rule(work: Work, rnd: RoundRecord, game: Game) -> list[Text]:
         return []
     games = work.repo.games(event.id, rnd.division)
     out: list[Text] = []
-    for player in (game.black, game.white):
-        if player is None or game.outcome_for(player) != "L":
+    for player in undone:
+        entry = work.repo.find_entry(player, rnd.division)
+        count = len(forfeits_of(games, player))
+        if entry is None or not entry.status.has_left or count >= limit:
             continue
+        if EXCLUDED_NOTE.format(limit=limit) not in entry.note:
+            continue  # left for another reason: not this rule's business
+        name = work.repo.get_player(player).name
+        out.append(Text(
+            f"{name}曾因弃权满{limit}轮被取消其后比赛资格, 更正后弃权{count}轮: 如应继续比赛, "
+            "请裁判长恢复参赛 (yisai entry reinstate)",
+            f"{name} was excluded for {limit} forfeits and now has {count}: if he should play on, "
+            "the chief referee reinstates him (yisai entry reinstate)"))
+    for player in now:
         forfeits = forfeits_of(games, player)
         if len(forfeits) < limit:
             continue
@@ -103,8 +126,7 @@ def apply_forfeit_rule(work: Work, rnd: RoundRecord, game: Game) -> list[Text]:
             continue  # already out (or never in): nothing to decide
         status = EntryStatus(wd.excluded_as)
         rounds = "、".join(str(g.round) for g in forfeits)
-        note = (f"第{rounds}轮弃权, 满{limit}轮: 按规程 withdrawal.exclude_after_forfeits = {limit} "
-                f"取消其后比赛资格, 已赛成绩有效")
+        note = f"第{rounds}轮弃权, " + EXCLUDED_NOTE.format(limit=limit)
         saved = work.repo.update_entry(entry.model_copy(update={"status": status, "note": note}), "exclude", note)
         work.emit("entry_withdrawn" if status == EntryStatus.WITHDRAWN else "entry_disqualified",
                   event.id, entry=saved.id)

@@ -197,7 +197,7 @@ def write_result(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult,
     except NotFound as exc:
         raise InputError(exc.text, code="board_not_found",
                          params={"round": rnd.number, "board": game.board}) from None
-    warnings += apply_forfeit_rule(work, rnd, saved)
+    warnings += apply_forfeit_rule(work, rnd, saved, game)
     work.emit("result_recorded", rnd.event_id, division=rnd.division, round=rnd.number,
               group=rnd.group, board=game.board, result=saved.result.value,
               version=version + 1, changed=game.result != Result.UNKNOWN)
