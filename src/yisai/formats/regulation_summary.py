@@ -172,6 +172,8 @@ _SETTING_WORDS: dict[str, tuple[str, str]] = {
     "skip_if_already_holding": ("已有段位者顺延", "holders pass it down"),
     "written": ("书面申诉", "written appeal"), "refunded_if_upheld": ("申诉成立退费", "refund if upheld"),
     "handled_by": ("受理人", "handled by"),
+    "inclusive": ("时限是否含本数", "whether the limit itself counts"),
+    "outcome": ("迟到的处理", "what lateness costs"), "clock_factor": ("扣时倍数", "clock deduction factor"),
 }  # fmt: skip
 
 
@@ -412,8 +414,11 @@ def _absence(reg: Regulation) -> list[str]:
     if rule is not None:
         what = (tr("该局判负(迟到判负)", "loses the game (loss by lateness)") if rule.outcome == "loss"
                 else tr("该轮按弃权处理", "forfeits the round"))
-        line = tr(f"{rule.limit_text}者{what}; 迟到判负局计分与对手分同弃权局",
-                  f"a player {rule.limit_text_en} {what}; scored like a forfeit, in SOS as forfeits are")
+        line = (tr(f"{rule.limit_text}者{what}; 计分与对手分同弃权局, 但不算弃权次数",
+                   f"A player {rule.limit_text_en} {what}; scored and counted in SOS as a forfeit, "
+                   "but not counted as one") if rule.outcome == "loss"
+                else tr(f"{rule.limit_text}者{what}, 计入弃权次数",
+                        f"A player {rule.limit_text_en} {what}, counted as a forfeit"))
         if rule.clock_factor > 1:
             line += tr(f"; 未到时限者迟到时间按{rule.clock_factor}倍从其用时中扣除",
                        f"; below the limit, {rule.clock_factor} times the minutes late come off the clock")
@@ -424,7 +429,7 @@ def _absence(reg: Regulation) -> list[str]:
         as_ = (tr("按退赛处理", "treated as withdrawn") if wd.excluded_as == "withdrawn"
                else tr("按取消资格处理", "treated as disqualified"))
         out.append(tr(f"弃权满{n}轮者取消其后比赛资格, 不再编排, 已赛成绩有效 ({as_})",
-                      f"a player who forfeits {n} rounds is excluded from the rest of the event and not "
+                      f"A player who forfeits {n} rounds is excluded from the rest of the event and not "
                       f"paired again; the games played stand ({as_})") + _default(wd, "excluded_as"))
     return out
 
