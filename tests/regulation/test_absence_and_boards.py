@@ -137,3 +137,14 @@ def test_the_summary_says_each_rule_and_each_division_board() -> None:
     assert reg.play_rules_for("jia").board_size == 19 and reg.play_rules_for("yi").board_size == 13
     assert reg.time_control_for("yi", reg.stages[0]).main_minutes == 20  # type: ignore[union-attr]
     assert reg.time_control_for("jia", reg.stages[0]).main_minutes == 60  # type: ignore[union-attr]
+
+
+def test_a_division_board_in_online_play_is_refused_as_doing_nothing() -> None:
+    src = text(yi="board_size = 13\n").replace(
+        '[stages.format]\nkind = "swiss"\nrounds = 5',
+        '[[stages.periods]]\nnumber = 1\nstart = 2026-02-01\nend = 2026-02-07\n'
+        '[stages.format]\nkind = "online_ladder"\nqualifiers = { jia = 8, yi = 8 }')
+    assert "online_ladder" in src
+    issues = issues_of(src)
+    assert any(f"f.toml:{line_of(src, 'board_size = 13')}: divisions.1.board_size:" in i
+               and "网络海选赛" in i and "不起作用" in i for i in issues), issues

@@ -10,6 +10,7 @@ from yisai.i18n import Text
 from yisai.regulation.findings import Finding, Path
 from yisai.regulation.rules import TimeControl
 from yisai.regulation.schema import Regulation
+from yisai.regulation.stages import LadderFormat
 
 
 def check_absence(reg: Regulation) -> list[Finding]:
@@ -62,9 +63,24 @@ def _lateness(reg: Regulation) -> list[Finding]:
 
 
 def _boards(reg: Regulation) -> list[Finding]:
-    """A division's komi must leave a game winnable on its board: |komi| below the points on it."""
+    """A division's komi must leave a game winnable on its board: |komi| below the points on it.
+    Online play (an ``online_ladder`` stage) uses the event's board and the stage's clock, so a
+    division of one states no board or clock of its own (it would do nothing there)."""
     out: list[Finding] = []
     for i, d in enumerate(reg.divisions):
+        online = next((s for s in reg.stages if d.id in s.divisions
+                       and isinstance(s.format_for(d.id), LadderFormat)), None)
+        for field in ("board_size", "komi", "time_control"):
+            if online is None or getattr(d, field) is None:
+                continue
+            out.append(Finding(
+                ("divisions", i, field),
+                Text(f"{d.name}参加网络海选赛「{online.name}」, 线上对局按 rules 的棋盘贴目和阶段的用时进行, "
+                     f"本组的 {field} 不起作用",
+                     f"{d.name} plays the online qualifier {online.name}, whose games use the board and komi "
+                     f"of [rules] and the stage's clock: the division's {field} has no effect"),
+                Text("删去本组的设置, 改写 rules 或该阶段的 time_control",
+                     "remove it from the division; set [rules] or the stage's time_control instead")))
         rules = d.play_rules(reg.rules)
         points = rules.board_size * rules.board_size
         if abs(rules.komi) >= points and (d.komi is not None or d.board_size is not None):
