@@ -275,3 +275,24 @@ def test_a_forfeit_corrected_away_leaves_the_exclusion_to_the_chief_referee(tmp_
     with open_context(db) as c, c.work() as w:
         p1 = w.repo.find_entry("1", "open")
         assert p1 is not None and p1.status.value == "approved"
+
+
+def test_a_result_sheet_gives_minutes_late_row_by_row(tmp_path: Path) -> None:
+    db = event(tmp_path, FORFEIT_RULES)
+    bad = tmp_path / "bad.csv"
+    # Board 2: 黑 (P3) 10 minutes late is within 15: the row is refused by its place, nothing saved.
+    bad.write_text("台次,结果\n1,白迟到20分钟\n2,黑迟到10分钟\n3,黑胜\n4,黑胜\n", encoding="utf-8")
+    code, out = run(db, "result", "import", str(bad), "-d", "open", "-r", "1")
+    assert code == 2
+    assert "bad.csv:bad.csv:3:B(结果): 第2台: 黑方迟到10分钟, 未到规程的时限" in out.replace("\n", "")
+    with open_context(db) as c, c.work() as w:
+        (r1,) = w.repo.list_rounds(1, "open")
+        assert all(g.result.value == "?" for g in r1.games)
+    good = tmp_path / "good.csv"
+    good.write_text("台次,结果\n1,白迟到20分钟\n2,黑胜\n3,黑胜\n4,黑胜\n", encoding="utf-8")
+    cli(db, "result", "import", str(good), "-d", "open", "-r", "1")
+    with open_context(db) as c, c.work() as w:
+        (r1,) = w.repo.list_rounds(1, "open")
+        (g,) = [g for g in r1.games if g.board == 1]
+        assert (g.result.value, g.played, g.reason) == ("B+", False, "弃权")
+        assert any("白方迟到20分钟" in a.note for a in w.repo.audit_log(1, "game"))
