@@ -72,7 +72,7 @@ def test_the_absentee_is_excluded_after_two_forfeits_and_paired_no_more(demo_db:
             (gone,) = [e for e in w.repo.list_entries(1, division=division) if e.status.value == "withdrawn"]
             games = [g for g in w.repo.games(1, division) if gone.player_id in (g.black, g.white)]
             forfeits = [g for g in games if not g.is_bye and not g.played]
-            # every game he was paired in is his forfeit (entered as minutes late, decided 弃权) …
+            # every game he was paired in is his forfeit …
             assert all(g.reason == "弃权" and g.outcome_for(gone.player_id) == "L" for g in forfeits)
             # … the second one ends his event: no game after it
             assert len(forfeits) == 2 and max(g.round for g in games) == forfeits[1].round

@@ -424,12 +424,12 @@ def play_round(work: Work, event: EventRecord, division: str, n: int, seed: int,
             diff = strength.get(b.black, -30) - strength.get(b.white, -30)
             p_black = 1 / (1 + 10 ** (-diff / 3))
             text = "黑胜" if rnd.random() < p_black else "白胜"
-            if rnd.random() < 0.01:
+            if absentee is not None and absentee in (b.black, b.white):
+                text = "黑弃权" if absentee == b.black else "白弃权"  # never came: a forfeit
+            elif rnd.random() < 0.01:
                 text = "白超时负" if text == "黑胜" else "黑超时负"
-            elif absentee in (b.black, b.white) or rnd.random() < forfeit_rate:
+            elif rnd.random() < forfeit_rate:
                 loser = "白" if text == "黑胜" else "黑"
-                if absentee is not None and absentee in (b.black, b.white):
-                    loser = "黑" if absentee == b.black else "白"
                 # with a lateness rule the referee enters the minutes late and the rule decides
                 text = f"{loser}迟到{late.minutes + rnd.randrange(1, 10)}分钟" if late else f"{loser}弃权"
             record_result(work, str(event.id), division, n, b.board, text, group=group, stage_ref=stage_ref)
