@@ -412,9 +412,8 @@ def save_result(request: Request, actor: Actor, event_id: int, division: str, nu
                          "message": "; ".join([message, *warnings])})
 
 
-GRID_ACCEPTS = Text("可输入 1 黑胜、2 白胜、= 和、0 双方弃权, 或 黑超时负、白弃权、黑迟到17分钟、B+R 等",
-                    "type 1 Black wins, 2 White wins, = draw, 0 both forfeit, or 黑超时负, 白弃权, "
-                    "黑迟到17分钟 (minutes late), B+R …")
+GRID_ACCEPTS = Text("可输入 1 黑胜、2 白胜、= 和、0 双方弃权, 或 黑超时负、白弃权、B+R 等",
+                    "type 1 Black wins, 2 White wins, = draw, 0 both forfeit, or 黑超时负, 白弃权, B+R …")
 
 
 def _grid_refusal(exc: ServiceError, board: int) -> Text | None:
