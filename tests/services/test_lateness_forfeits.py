@@ -176,6 +176,11 @@ def test_late_by_the_limit_forfeits_the_round_and_two_forfeits_exclude(tmp_path:
         assert summary.status_code == 200
         assert "迟到15分钟者该轮按弃权处理" in summary.text
         assert "弃权满2轮者取消其后比赛资格" in summary.text
+        assert client.get("/events/1/awards").status_code == 200
+        (api_row,) = [r for r in client.get("/api/events/1/standings/open").json()["rows"] if r["name"] == "P1"]
+        assert api_row["status"] == "withdrawn"
+    # The prize list and the standings commands still run with him marked.
+    cli(db, "prizes", "1")
 
 
 def test_a_loss_by_lateness_is_not_a_forfeit_and_excludes_nobody(tmp_path: Path) -> None:
