@@ -249,7 +249,8 @@ def round_unpublish(
 
 
 def result_cmd(
-    result: str = typer.Argument(..., help="黑胜/白胜/和/黑弃权/白弃权/双方弃权/黑超时负/B+R/W+T …"),
+    result: str = typer.Argument(
+        ..., help="黑胜/白胜/和/黑弃权/白弃权/双方弃权/黑超时负/B+R/W+T …; 黑迟到17分钟: 按规程的迟到时限判定"),
     event: str = typer.Option(None, "--event", "-e", help="比赛编号或名称"),
     division: str = typer.Option(..., "--division", "-d"),
     round_no: int = typer.Option(..., "--round", "-r"),

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from yisai.i18n import Text, tr
 from yisai.regulation.criteria import CRITERIA, Scope, labels_text
-from yisai.regulation.divisions import Division, Eligibility
+from yisai.regulation.divisions import Division, Eligibility, stones_to_win
 from yisai.regulation.format_base import StageFormat
 from yisai.regulation.prizes import PrizeList
 from yisai.regulation.rank_awards import CountCondition, RankAwardRule
@@ -164,6 +164,8 @@ _SETTING_WORDS: dict[str, tuple[str, str]] = {
     "skip_if_already_holding": ("已有段位者顺延", "holders pass it down"),
     "written": ("书面申诉", "written appeal"), "refunded_if_upheld": ("申诉成立退费", "refund if upheld"),
     "handled_by": ("受理人", "handled by"),
+    "inclusive": ("时限是否含本数", "whether the limit itself counts"),
+    "outcome": ("迟到的处理", "what lateness costs"), "clock_factor": ("扣时倍数", "clock deduction factor"),
 }  # fmt: skip
 
 
@@ -220,6 +222,7 @@ def summarize(reg: Regulation, *, ids: bool = True) -> list[str]:
                 tr("被取消资格者不计名次, 已赛对局全部判负 (对手计胜)",
                    "Disqualified players take no place; all their games count as their losses"))
                + _default(wd, "disqualified_games"))
+    out += _absence(reg)
     out += _ranking(tr("个人名次", "Individual ranking"), reg.ranking)
     for d in reg.divisions:
         if d.ranking_rules:
@@ -382,7 +385,49 @@ def _division(d: Division, reg: Regulation, ids: bool = True) -> list[str]:
         )
     if d.platform:
         lines.append(tr("  - 线上平台: ", "  - online platform: ") + d.platform)
+    lines += _division_board(d, reg)
     return lines
+
+
+def _division_board(d: Division, reg: Regulation) -> list[str]:
+    """A division's own board, komi (with the stones Black needs) and clock, when it has them."""
+    lines = []
+    if d.board_size is not None or d.komi is not None:
+        r = d.play_rules(reg.rules)
+        lines.append(tr(
+            f"  - 本组棋盘{r.board_size}路, 贴{r.komi:g}目({_stones(r.komi)}子), 黑{stones_to_win(r)}子胜",
+            f"  - this division plays on {r.board_size}×{r.board_size}, komi {r.komi:g} points "
+            f"({_stones(r.komi)} stones): Black needs {stones_to_win(r)} stones"))
+    if d.time_control is not None:
+        lines.append(tr("  - 本组用时: ", "  - this division's clock: ") + time_control(d.time_control))
+    return lines
+
+
+def _absence(reg: Regulation) -> list[str]:
+    """迟到 and 弃权满N轮: the rules the engine applies as results are entered."""
+    out = []
+    rule = reg.lateness
+    if rule is not None:
+        what = (tr("该局判负(迟到判负)", "loses the game (loss by lateness)") if rule.outcome == "loss"
+                else tr("该轮按弃权处理", "forfeits the round"))
+        line = (tr(f"{rule.limit_text}者{what}; 计分与对手分同弃权局, 但不算弃权次数",
+                   f"A player {rule.limit_text_en} {what}; scored and counted in SOS as a forfeit, "
+                   "but not counted as one") if rule.outcome == "loss"
+                else tr(f"{rule.limit_text}者{what}, 计入弃权次数",
+                        f"A player {rule.limit_text_en} {what}, counted as a forfeit"))
+        if rule.clock_factor > 1:
+            line += tr(f"; 未到时限者迟到时间按{rule.clock_factor}倍从其用时中扣除",
+                       f"; below the limit, {rule.clock_factor} times the minutes late come off the clock")
+        out.append(line + _defaults_note(rule, ("inclusive", "outcome", "clock_factor")))
+    wd = reg.withdrawal
+    if wd.exclude_after_forfeits is not None:
+        n = wd.exclude_after_forfeits
+        as_ = (tr("按退赛处理", "treated as withdrawn") if wd.excluded_as == "withdrawn"
+               else tr("按取消资格处理", "treated as disqualified"))
+        out.append(tr(f"弃权满{n}轮者取消其后比赛资格, 不再编排, 已赛成绩有效 ({as_})",
+                      f"A player who forfeits {n} rounds is excluded from the rest of the event and not "
+                      f"paired again; the games played stand ({as_})") + _default(wd, "excluded_as"))
+    return out
 
 
 def _stage(s: Stage, reg: Regulation) -> list[str]:

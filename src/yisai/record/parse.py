@@ -17,7 +17,10 @@ result, whether the game was played, and the reason stored:
 - side负 → other wins, played, "".
 - side超时负 / side超时判负 / side超时 → other wins, played, 超时判负 (a loss on time is played).
 - side弃权 / side缺席 → other wins, not played, 弃权.
-- side迟到负 / side迟到判负 / side迟到 → other wins, not played, 迟到判负.
+- side迟到负 / side迟到判负 / side迟到 → other wins, not played, 迟到判负 (the referee's decision).
+- side迟到N分钟 / side迟到N分 / side迟到N (N: 1–3 digits) → the minutes late (``late_minutes``):
+  other wins, not played, 迟到判负 as parsed, but a service decides the result from the
+  regulation's ``lateness`` rule before anything is stored (``services.lateness``).
 - B+ W+ → that side wins, played, ""; B+R / B+Resign → 中盘胜; B+T / B+Time → 超时判负 (played);
   B+F / B+Forfeit → 弃权 (not played); B+2.5 → played, 胜2.5目.
 - 和 和棋 = draw jigo 0.5-0.5 → draw, played.
@@ -45,6 +48,7 @@ class ParsedResult:
     played: bool
     reason: str
     bye: bool = False
+    late_minutes: int | None = None  # side迟到N分钟: the regulation decides (services.lateness)
 
 
 class ResultSyntaxError(ValueError):
@@ -54,13 +58,14 @@ class ResultSyntaxError(ValueError):
 ACCEPTED = (
     "黑胜/白胜 (也可写 黑方胜; 黑中盘胜, 黑胜3/4子, 黑胜1又1/4子, 黑胜2.5目), 黑负/白负, "
     "B+ / W+ (B+R 中盘胜, B+T 超时, B+F 弃权, B+2.5 胜2.5目), 和 (=), 黑弃权/白弃权, "
-    "双方弃权 (0-0), 黑超时负/白超时负, 黑迟到负/白迟到负, 轮空 (仅轮空的台次), ? (清除)"
+    "双方弃权 (0-0), 黑超时负/白超时负, 黑迟到负/白迟到负, 黑迟到17分钟 (按规程迟到时限判定), 轮空 (仅轮空的台次), ? (清除)"
 )
 ACCEPTED_EN = (
     "黑胜/白胜 (Black/White wins; also 黑方胜; 黑中盘胜 by resignation, 黑胜3/4子, 黑胜1又1/4子, "
     "黑胜2.5目 with a margin), 黑负/白负, B+ / W+ (B+R resign, B+T on time, B+F forfeit, "
     "B+2.5 points), 和 or = (draw), 黑弃权/白弃权 (forfeit), 双方弃权 or 0-0 (both forfeit), "
-    "黑超时负/白超时负 (lost on time), 黑迟到负/白迟到负 (lost by lateness), 轮空 (bye, only for "
+    "黑超时负/白超时负 (lost on time), 黑迟到负/白迟到负 (lost by lateness), 黑迟到17分钟 (Black 17 "
+    "minutes late: the regulation's lateness rule decides), 轮空 (bye, only for "
     "a bye board), ? (clear)"
 )
 
@@ -75,6 +80,7 @@ _NUMBER = r"\d{1,3}(?:\.\d{1,2})?"
 _STONES = rf"(?:(?:\d{{1,3}}又)?(?:[13]/4|1/2)|{_NUMBER}|半)子"
 _MARGIN = re.compile(rf"{_STONES}|{_NUMBER}目|\d{{1,3}}目半|半目", re.ASCII)
 _CHINESE = re.compile(r"(黑方|白方|黑|白)(.*)", re.DOTALL)
+_LATE = re.compile(r"(黑方|白方|黑|白)迟到(\d{1,3})(?:分钟|分|min|minutes?)?", re.ASCII)
 _WESTERN = re.compile(rf"([bw])\+(|r|resign|t|time|f|forfeit|{_NUMBER})", re.ASCII)
 
 
@@ -129,6 +135,9 @@ def parse_result(text: str) -> ParsedResult:
     found = _WORDS.get(t)
     if found is not None:
         return found
+    m = _LATE.fullmatch(t)
+    if m:
+        return ParsedResult(_OTHER[_SIDES[m.group(1)]], False, "迟到判负", late_minutes=int(m.group(2)))
     m = _WESTERN.fullmatch(t)
     if m:
         winner = Result.BLACK_WINS if m.group(1) == "b" else Result.WHITE_WINS

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import date
 
 from yisai.i18n import Text
+from yisai.regulation.absence_checks import check_absence
 from yisai.regulation.bracket_checks import check_mini_league
 from yisai.regulation.findings import Finding, Path, allowed_values
 from yisai.regulation.findings import useless as _useless
@@ -41,6 +42,7 @@ def check(reg: Regulation) -> list[Finding]:
     out += check_pool(reg)
     out += check_prize_rules(reg)
     out += check_organisers(reg)
+    out += check_absence(reg)
     return out
 
 
@@ -279,6 +281,8 @@ def _numbers(reg: Regulation) -> list[Finding]:
     for i, d in enumerate(reg.divisions):
         if d.scoring is not None:
             out += _scoring(("divisions", i, "scoring"), d.scoring)
+        if d.time_control is not None:
+            out += _time_control(("divisions", i, "time_control"), d.time_control)
     for i, s in enumerate(reg.stages):
         if s.time_control is not None:
             out += _time_control(("stages", i, "time_control"), s.time_control)

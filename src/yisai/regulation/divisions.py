@@ -7,7 +7,14 @@ from typing import Literal
 
 from pydantic import Field
 
-from yisai.regulation.rules import PairingRules, RankingRules, Scoring, Strict
+from yisai.regulation.rules import (
+    PairingRules,
+    PlayRules,
+    RankingRules,
+    Scoring,
+    Strict,
+    TimeControl,
+)
 from yisai.vocabulary import Gender
 from yisai.vocabulary.rank import RankField
 
@@ -73,6 +80,12 @@ class MergeRule(Strict):
     separate_ranking: bool = Field(True, description="合并后分别计算名次")
 
 
+def stones_to_win(rules: PlayRules) -> int:
+    """黑方获胜至少需要的子数 (area scoring): more than (points on the board + komi) / 2, so
+    19路 贴7.5目 → 185, 13路 → 89, 9路 → 45 (“九路 黑45子胜”)."""
+    return int((rules.board_size * rules.board_size + rules.komi) // 2) + 1
+
+
 class Division(Strict):
     id: str = Field(pattern=r"^[a-z0-9_\-]+$")
     name: str
@@ -87,3 +100,14 @@ class Division(Strict):
     ranking_rules: RankingRules | None = Field(None, description="不填则用全局 ranking")
     pairing: PairingRules | None = Field(None, description="不填则用全局 pairing")
     platform: str | None = Field(None, description="线上比赛平台")
+    board_size: int | None = Field(
+        None, ge=5, le=25, description="本组棋盘路数, 如 乙组(成长组): 13路棋盘; 不填则用 rules.board_size")
+    komi: float | None = Field(
+        None, ge=-50, le=50, allow_inf_nan=False, description="本组贴目(目); 不填则用 rules.komi")
+    time_control: TimeControl | None = Field(
+        None, description="本组比赛用时; 不填则用各阶段的 time_control")
+
+    def play_rules(self, rules: PlayRules) -> PlayRules:
+        """The event's rules of play with this division's own board size and komi, if it has them."""
+        own = {k: v for k, v in (("board_size", self.board_size), ("komi", self.komi)) if v is not None}
+        return rules.model_copy(update=own) if own else rules

@@ -17,10 +17,18 @@ from yisai.regulation.admin import (
     Registration,
 )
 from yisai.regulation.divisions import Division
+from yisai.regulation.lateness import Lateness
 from yisai.regulation.prizes import Prizes
 from yisai.regulation.promotions import PromotionRule
 from yisai.regulation.rank_awards import RankAwardRule
-from yisai.regulation.rules import PairingRules, PlayRules, RankingRules, Scoring, Strict
+from yisai.regulation.rules import (
+    PairingRules,
+    PlayRules,
+    RankingRules,
+    Scoring,
+    Strict,
+    TimeControl,
+)
 from yisai.regulation.stages import Stage
 from yisai.regulation.teams import TeamRules
 from yisai.regulation.withdrawal import Withdrawal
@@ -46,6 +54,9 @@ class Regulation(Strict):
     rank_awards: list[RankAwardRule] = Field(default_factory=list)
     promotions: list[PromotionRule] = Field(
         default_factory=list, description="升段/定级: 按胜局数授予段级位"
+    )
+    lateness: Lateness | None = Field(
+        None, description="迟到: 迟到N分钟判负或该轮弃权; 不填则由裁判逐局录入"
     )
     withdrawal: Withdrawal = Field(
         default_factory=Withdrawal, description="中途退赛与取消资格: 名次与已赛对局"
@@ -100,6 +111,14 @@ class Regulation(Strict):
             return self.prizes.award_day
         days = [d for s in self.stages if (d := s.end or s.start) is not None]
         return max(days, default=None)
+
+    def play_rules_for(self, division_id: str) -> PlayRules:
+        """Board size and komi as the division plays them (乙组 13路, 6级以下 9路)."""
+        return self.division(division_id).play_rules(self.rules)
+
+    def time_control_for(self, division_id: str, stage: Stage) -> TimeControl | None:
+        """The clock ``division`` plays on in ``stage``: the division's own, else the stage's."""
+        return self.division(division_id).time_control or stage.time_control
 
     def pairing_for(self, division_id: str) -> PairingRules:
         return self.division(division_id).pairing or self.pairing

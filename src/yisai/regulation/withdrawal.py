@@ -27,6 +27,15 @@ class Withdrawal(Strict):
         description="被取消资格者已赛对局: stand 成绩有效; forfeit 全部判其负、对手胜 (仍算下过的棋: 执色与对手分照旧)",
     )
 
+    exclude_after_forfeits: int | None = Field(
+        None, ge=1, le=50,
+        description="弃权满N轮者取消其后比赛资格、不再编排 (已赛成绩有效), 如 两轮无故弃权者取消其后比赛资格",
+    )
+    excluded_as: LeftStatus = Field(
+        "withdrawn",
+        description="弃权满N轮者记为: withdrawn 按退赛处理 (名次见 withdrawn_ranked); disqualified 按取消资格处理",
+    )
+
     def keeps_place(self, status: str) -> bool:
         """Does a player of this entry status take a place (and so prizes) in the lists?
 

@@ -32,6 +32,7 @@ ACTIONS: dict[str, Text] = {
     "withdraw": Text("退赛", "withdrew"),
     "disqualify": Text("取消资格", "disqualified"),
     "reinstate": Text("恢复参赛", "reinstated"),
+    "exclude": Text("按规程弃权满轮取消资格", "excluded by the forfeit rule"),
     "result": Text("录入成绩", "result entered"),
     "result_refused": Text("成绩未被接受", "result refused"),
     "replace": Text("重新编排", "re-paired"),

@@ -416,21 +416,28 @@ def rounds_for(reg: Regulation, division: str, entrants: int, stage: Stage | Non
 
 
 def play_round(work: Work, event: EventRecord, division: str, n: int, seed: int,
-               stage_ref: str | None = None, forfeit_rate: float = 0.0) -> PairedRound:
+               stage_ref: str | None = None, forfeit_rate: float = 0.0, absentee: str | None = None) -> PairedRound:
     """Pair round ``n`` and enter simulated results (the stronger player wins more often; a
-    few games are lost on time, and with ``forfeit_rate`` some are forfeited)."""
+    few games are lost on time, and with ``forfeit_rate`` some are forfeited). ``absentee``
+    never comes: each of his games is his forfeit (entered as minutes late under a lateness
+    rule), so the regulation's ``exclude_after_forfeits`` is seen to end his event."""
     rnd = random.Random(seed)
     strength = {p.id: p.rank.value if p.rank else -30 for p in division_players(work, event, division)}
+    late = regulation_of(event).lateness
     paired = pair(work, str(event.id), division, n, stage_ref=stage_ref)
     for group, pairing in paired.parts:
         for b in pairing.boards:
             diff = strength.get(b.black, -30) - strength.get(b.white, -30)
             p_black = 1 / (1 + 10 ** (-diff / 3))
             text = "黑胜" if rnd.random() < p_black else "白胜"
-            if rnd.random() < 0.01:
+            if absentee is not None and absentee in (b.black, b.white):
+                text = "黑弃权" if absentee == b.black else "白弃权"  # never came: a forfeit
+            elif rnd.random() < 0.01:
                 text = "白超时负" if text == "黑胜" else "黑超时负"
             elif rnd.random() < forfeit_rate:
-                text = "白弃权" if text == "黑胜" else "黑弃权"
+                loser = "白" if text == "黑胜" else "黑"
+                # with a lateness rule the referee enters the minutes late and the rule decides
+                text = f"{loser}迟到{late.minutes + rnd.randrange(1, 10)}分钟" if late else f"{loser}弃权"
             record_result(work, str(event.id), division, n, b.board, text, group=group, stage_ref=stage_ref)
     return paired
 
@@ -477,9 +484,12 @@ def run_demo(ctx: Context, path: Path, scale: float, seed: int | None = None) ->
     yield DemoStep("registered", (len(people), registration, len(teams)))
     for d in reg.divisions:
         with ctx.work() as work:
-            n = len(approved_players(work, event, d.id))
+            approved = approved_players(work, event, d.id)
+        n = len(approved)
         if n < 2:
             continue
+        # 弃权满N轮取消资格: one player of a big enough division never comes, so the rule is seen
+        absentee = approved[-1].id if reg.withdrawal.exclude_after_forfeits is not None and n >= 6 else None
         for stage in pairable_stages(reg, d.id):
             total = rounds_for(reg, d.id, n, stage)
             fmt = stage.format_for(d.id)
@@ -490,7 +500,8 @@ def run_demo(ctx: Context, path: Path, scale: float, seed: int | None = None) ->
             for n_round in range(1, (total or MAX_ROUNDS) + 1):
                 try:
                     with ctx.work() as work:
-                        play_round(work, event, d.id, n_round, event.seed + n_round, stage.id, forfeits)
+                        play_round(work, event, d.id, n_round, event.seed + n_round, stage.id, forfeits,
+                                   absentee)
                 except Refused as exc:
                     if total is None and exc.code == "no_such_round":
                         break  # the format's own end (knockout final played, all groups done …)

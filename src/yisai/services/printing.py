@@ -36,6 +36,7 @@ from yisai.record.parse import result_word
 from yisai.registry.person import Player
 from yisai.registry.team import TeamMember
 from yisai.regulation import Regulation
+from yisai.regulation.divisions import stones_to_win
 from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Work
 from yisai.services.event_data import (
@@ -332,16 +333,28 @@ def _cards(ctx: _Ctx) -> Document:
 
 
 def _slips(ctx: _Ctx) -> Document:
-    komi = ctx.reg.rules.komi
-    choices: tuple[str, ...] = (tr("黑胜", "Black wins"), tr("白胜", "White wins"))
-    if float(komi).is_integer():
-        choices += (tr("和棋", "Draw"),)
     slips = tuple(
-        ScoreSlip(_caption(ctx, view, group), str(board), view.names.get(b, b), ctx.unit(b),
-                  view.names.get(w, w), ctx.unit(w), choices)
+        ScoreSlip(_caption(ctx, view, group) + _own_board(ctx, view.division), str(board), view.names.get(b, b),
+                  ctx.unit(b), view.names.get(w, w), ctx.unit(w), _choices(ctx.reg.play_rules_for(view.division).komi))
         for view, group, board, b, w in _boards(ctx)
     )
     return ctx.document("slips", "slips", slips=slips)
+
+
+def _choices(komi: float) -> tuple[str, ...]:
+    """The result boxes of a slip: a draw only with an integer komi."""
+    choices: tuple[str, ...] = (tr("黑胜", "Black wins"), tr("白胜", "White wins"))
+    return (*choices, tr("和棋", "Draw")) if float(komi).is_integer() else choices
+
+
+def _own_board(ctx: _Ctx, division: str) -> str:
+    """`` 13路 贴7.5目 黑89子胜`` for a division with its own board or komi (乙组 13路), else ""."""
+    d = ctx.reg.division(division)
+    if d.board_size is None and d.komi is None:
+        return ""
+    r = d.play_rules(ctx.reg.rules)
+    return tr(f" {r.board_size}路 贴{r.komi:g}目 黑{stones_to_win(r)}子胜",
+              f" {r.board_size}×{r.board_size} komi {r.komi:g}: Black needs {stones_to_win(r)}")
 
 
 # ------------------------------------------------------------------ 成绩表
@@ -606,9 +619,11 @@ def _schedule(ctx: _Ctx) -> Table:
     for s in ctx.reg.stages:
         when = (f"{fmt_date(s.start)} {tr('至', 'to')} {fmt_date(s.end)}" if s.start or s.end
                 else tr("另行通知", "to be announced"))
+        clocks = [time_control(s.time_control)] if s.time_control else []
+        clocks += [f"{ctx.division_name(d)}: {time_control(tc)}" for d in s.divisions
+                   if (tc := ctx.reg.division(d).time_control) is not None]  # 各组别用时不同
         rows.append((tr(f"第{s.phase}阶段", f"phase {s.phase}"), s.name, when, s.venue or "",
-                     "、".join(ctx.division_name(d) for d in s.divisions),
-                     time_control(s.time_control) if s.time_control else ""))
+                     "、".join(ctx.division_name(d) for d in s.divisions), "; ".join(clocks)))
     return Table("", (Column(tr("阶段", "Phase")), Column(tr("名称", "Stage"), share=1),
                       Column(tr("日期", "Dates")), Column(tr("地点", "Venue"), share=1),
                       Column(tr("组别", "Divisions"), share=1), Column(tr("用时", "Time control"), share=1)),

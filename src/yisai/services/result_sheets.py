@@ -18,6 +18,7 @@ from yisai.record.groups import group_id, group_label, group_title, group_title_
 from yisai.record.parse import ACCEPTED, BOTH_WIN_WORD, ParsedResult, result_word
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Hint
+from yisai.services.lateness import decide_lateness
 from yisai.services.round_results import (
     already_entered,
     entry_problem,
@@ -74,7 +75,7 @@ def import_results(
     issues: list[_Problem] = [(i, Text(str(i), str(i))) for i in sheet.issues]  # worded by the reader
     refusals: list[_Problem] = []
     seen: dict[tuple[str, int], SheetRow] = {}
-    todo: list[tuple[RoundRecord, Game, ParsedResult]] = []
+    todo: list[tuple[RoundRecord, Game, ParsedResult, str]] = []
     unchanged = blank = bye_rows = 0
     grouped = False  # a row whose group is missing or wrong: the hint says how to name it
     for row in sheet.rows:
@@ -130,22 +131,30 @@ def import_results(
                 else:
                     unchanged += 1  # the imported 双方胜 printed back: no change
             continue
-        problem = entry_problem(game, row.result)
+        parsed, late_note = row.result, ""
+        if parsed.late_minutes is not None:  # 黑迟到17分钟: the regulation decides, row by row
+            try:
+                parsed, decided = decide_lateness(_reg, parsed, row.board)
+            except InputError as exc:
+                issues.append(_problem(row, "result", exc.text.zh, exc.text.en))
+                continue
+            late_note = decided.zh if decided else ""
+        problem = entry_problem(game, parsed)
         if problem:
             issues.append(_problem(row, "result", problem.zh, problem.en))
             continue
         if game.result != Result.UNKNOWN:
-            if _same_result(row, game):
+            if same_result(game, parsed) or _same_result(row, game):
                 unchanged += 1  # a pre-filled sheet printed back: identical rows are no change
                 continue
             if not change:
                 entered = already_entered(game)
                 refusals.append(_problem(row, "result", entered.zh, entered.en))
                 continue
-        elif row.result.result == Result.UNKNOWN:
+        elif parsed.result == Result.UNKNOWN:
             blank += 1  # "?" on a board without a result: nothing to clear
             continue
-        todo.append((rnd, game, row.result))
+        todo.append((rnd, game, parsed, "; ".join(n for n in (note, late_note) if n)))
     sheets = list(dict.fromkeys(r.sheet for r in sheet.rows))
     problems = sorted(issues + refusals, key=lambda p: (
         p[0].row > 0, sheets.index(p[0].sheet) if p[0].sheet in sheets else -1, p[0].row))
@@ -159,7 +168,8 @@ def import_results(
             raise InputError(message, details, code="bad_result_sheet", params=params,
                              hint=Hint.GROUP if grouped else None)
         raise Refused(message, details, code="results_already_entered", params=params, hint=Hint.CHANGE)
-    entries = [write_result(work, rnd, game, parsed, change=change, note=note) for rnd, game, parsed in todo]
+    entries = [write_result(work, rnd, game, parsed, change=change, note=row_note)
+               for rnd, game, parsed, row_note in todo]
     warnings = tuple(dict.fromkeys(w for e in entries for w in e.warnings))
     return ImportReport([e.game for e in entries], unchanged, blank, bye_rows, warnings)
 

@@ -9,7 +9,7 @@ twice without ``change``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from yisai.i18n import Text, bilingual, failure_text
 from yisai.record import Game, Result
@@ -26,6 +26,7 @@ from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Conflict, Hint
 from yisai.services.events import playing_stage, regulation_of, resolve_division, resolve_event
 from yisai.services.identity import Action
+from yisai.services.lateness import apply_forfeit_rule, decide_lateness
 from yisai.store import EventRecord, NotFound, RoundRecord, StaleVersion
 
 
@@ -74,6 +75,7 @@ def record_result(
         raise InputError(failure_text(lambda: parse_result(text), ResultSyntaxError, exc),
                          code="bad_result", params={"text": text}) from None
     _event, _reg, rounds = rounds_of(work, event_ref, division, round_no, stage_ref)
+    parsed, late_note = decide_lateness(_reg, parsed, board)
     if group is not None:
         group = group_id(group)  # A, A组, 同名次决赛, final: what the sheet printed
         rounds = [r for r in rounds if r.group == group]
@@ -110,7 +112,11 @@ def record_result(
                     code="note_required", params={"current": word},
                 )
             change = True
-    return write_result(work, rnd, game, parsed, change=change, note=note, expected_version=expected_version)
+    if late_note is None:
+        return write_result(work, rnd, game, parsed, change=change, note=note, expected_version=expected_version)
+    note = "; ".join(n for n in (note, late_note.zh) if n)  # the audit says which rule decided
+    entry = write_result(work, rnd, game, parsed, change=change, note=note, expected_version=expected_version)
+    return replace(entry, warnings=(late_note, *entry.warnings))
 
 
 @dataclass(frozen=True)
@@ -158,6 +164,9 @@ def write_result(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult,
     the form's version is stale: what was typed is what is stored). Changing a result
     after later rounds were paired is allowed but warned about, and the audit note says so.
     """
+    if parsed.late_minutes is not None:  # 黑迟到17分钟 from a sheet: the regulation decides
+        parsed, late_note = decide_lateness(regulation_of(work.repo.get_event(rnd.event_id)), parsed, game.board)
+        note = "; ".join(n for n in (note, late_note.zh if late_note else "") if n)
     problem = entry_problem(game, parsed)
     if problem:
         raise InputError(problem, code="bye_mismatch", params={"round": rnd.number, "board": game.board})
@@ -188,6 +197,7 @@ def write_result(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult,
     except NotFound as exc:
         raise InputError(exc.text, code="board_not_found",
                          params={"round": rnd.number, "board": game.board}) from None
+    warnings += apply_forfeit_rule(work, rnd, saved, game)
     work.emit("result_recorded", rnd.event_id, division=rnd.division, round=rnd.number,
               group=rnd.group, board=game.board, result=saved.result.value,
               version=version + 1, changed=game.result != Result.UNKNOWN)
