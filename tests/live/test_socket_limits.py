@@ -14,7 +14,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from tests.live.test_websocket import Server, Tab, new_db, tab
-from yisai.live.server import MAX_FRAME, UVICORN_WS
+from yisai.live.server import MAX_FRAME, UVICORN_WS, _address_key
 
 
 @pytest.fixture(scope="module")
@@ -102,3 +102,9 @@ def test_yisai_serve_has_uvicorn_refuse_a_big_frame(tmp_path: Path) -> None:
                         await asyncio.wait_for(ws.recv(), 20)
                 assert ws.close_code == 1009
         asyncio.run(run())
+
+
+def test_an_ipv6_prefix_counts_as_one_address() -> None:
+    assert _address_key("2001:db8:1:2::1") == _address_key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert _address_key("2001:db8:1:3::1") != _address_key("2001:db8:1:2::1")
+    assert _address_key("203.0.113.7") == "203.0.113.7"

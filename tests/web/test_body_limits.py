@@ -243,3 +243,14 @@ def test_the_limits_are_settings(site: Site) -> None:
         assert r.json()["message"].startswith("the request body is too large")
         r = client.post("/api/token", json={"login": "x" * (60 * 1024), "password": "p"})
         assert r.status_code == 401  # under the limit: read, and a wrong login as before
+
+
+def test_an_answer_given_before_the_body_closes_the_connection(server: Server) -> None:
+    """The grid checks the login before it reads the form: its 401 closes the connection, so the
+    server does not go on reading and dropping the 16 MB (it read 13 MB of them before)."""
+    before, _ = _io(server)
+    status, body, _ = _streamed(server, "/console/events/1/rounds/jia/1/result", "application/json")
+    read, _ = _io(server)
+    assert status == 401
+    assert read - before < 2 * MB
+    _still_serving(server)

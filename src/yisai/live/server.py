@@ -42,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import ipaddress
 import json
 import logging
 import secrets
@@ -209,7 +210,7 @@ class LiveHub:
             await ws.close(code=4401)
             return
         player, name, division = (who.player, who.name, who.division) if who else (None, "", "")
-        address = ws.client.host if ws.client else "?"
+        address = _address_key(ws.client.host if ws.client else "?")
         if (self.open_by_address.get(address, 0) >= st.opt.sockets_per_address
                 or (player is not None and self.open_by_player.get(player, 0) >= st.opt.sockets_per_player)):
             await ws.send_json(protocol.error("too_many_connections", TOO_MANY, lang))
@@ -303,6 +304,18 @@ class LiveHub:
             await client.send(protocol.error("bad_message", Text(f"未知消息类型: {kind}",
                                                                  f"unknown message type: {kind}"),
                                              client.lang))  # fmt: skip
+
+
+def _address_key(host: str) -> str:
+    """Whose sockets are counted together: an IPv4 address, or an IPv6 address's /64 (one
+    subscriber's whole prefix, which it can spread over endless addresses)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]
+    if ip.version == 6:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def _calm_the_collector() -> None:

@@ -57,7 +57,6 @@ UPLOAD_ROUTES: tuple[tuple[re.Pattern[str], int], ...] = (
     (re.compile(r"/console/drafts/event"), 8 * _MB),
     (re.compile(r"/console/events/[^/]+/papers/upload"), 64 * _MB + FORM_MARGIN),  # papers.HARD_CAP
 )
-BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 @dataclass(frozen=True)
@@ -109,11 +108,14 @@ class BodyLimitMiddleware:
         self.app, self.limits, self.web = app, limits, web
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("method", "GET") not in BODY_METHODS:
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         limit, upload = self.limits.for_path(scope.get("path", ""))
         declared = _content_length(scope)
+        # whether the whole body has come in (no body at all: yes); an answer given before it
+        # has closes the connection, so the server does not go on reading (and dropping) the rest
+        done = not (declared or _header(scope, b"transfer-encoding"))
         if declared is not None and declared > limit:
             await _answer(scope, send, 413, "body_too_large", too_large(limit), {"limit": limit})
             return
@@ -126,11 +128,12 @@ class BodyLimitMiddleware:
         started = False
 
         async def counting_receive() -> MutableMapping[str, Any]:
-            nonlocal counted, exceeded
+            nonlocal counted, exceeded, done
             if exceeded:
                 return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
+                done = done or not message.get("more_body", False)
                 counted += len(message.get("body", b""))
                 if counted > limit:
                     exceeded = True  # the app sees the client gone; the rest of the body is never read
@@ -143,6 +146,8 @@ class BodyLimitMiddleware:
                 return  # whatever the app says to a body it could not read, the answer is the 413
             if message["type"] == "http.response.start":
                 started = True
+                if not done:
+                    message["headers"] = [*message.get("headers", []), (b"connection", b"close")]
             await send(message)
 
         try:
@@ -174,12 +179,17 @@ class BodyLimitMiddleware:
         return await run_in_threadpool(look)
 
 
-def _content_length(scope: Scope) -> int | None:
+def _header(scope: Scope, name: bytes) -> bytes | None:
     for key, value in scope.get("headers", []):
-        if key == b"content-length":
-            text = value.decode("latin-1").strip()
-            return int(text) if text.isdigit() else None
+        if key == name:
+            return bytes(value)
     return None
+
+
+def _content_length(scope: Scope) -> int | None:
+    value = _header(scope, b"content-length")
+    text = value.decode("latin-1").strip() if value is not None else ""
+    return int(text) if text.isdigit() else None
 
 
 def _wants_json(scope: Scope) -> bool:
