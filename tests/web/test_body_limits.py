@@ -38,12 +38,21 @@ def server(template_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
         yield running
 
 
+def _processes(pid: int) -> list[int]:
+    """The server process and its worker processes (``--workers 2``: uvicorn's children)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [pid, *(int(c) for c in children)]
+
+
 def _io(server: Server) -> tuple[int, int]:
-    """(bytes the server process has read from sockets and files, its resident memory in bytes)."""
-    io = Path(f"/proc/{server.proc.pid}/io").read_text()
-    rchar = int(re.search(r"^rchar: (\d+)", io, re.M).group(1))  # type: ignore[union-attr]
-    status = Path(f"/proc/{server.proc.pid}/status").read_text()
-    rss = int(re.search(r"^VmRSS:\s+(\d+) kB", status, re.M).group(1)) * 1024  # type: ignore[union-attr]
+    """(bytes the server's processes have read from sockets and files, their resident memory in
+    bytes), summed over the workers."""
+    rchar = rss = 0
+    for pid in _processes(server.proc.pid):
+        io = Path(f"/proc/{pid}/io").read_text()
+        rchar += int(re.search(r"^rchar: (\d+)", io, re.M).group(1))  # type: ignore[union-attr]
+        status = Path(f"/proc/{pid}/status").read_text()
+        rss += int(re.search(r"^VmRSS:\s+(\d+) kB", status, re.M).group(1)) * 1024  # type: ignore[union-attr]
     return rchar, rss
 
 
@@ -254,3 +263,22 @@ def test_an_answer_given_before_the_body_closes_the_connection(server: Server) -
     assert status == 401
     assert read - before < 2 * MB
     _still_serving(server)
+
+
+def test_two_workers_refuse_alike(template_db: Path, tmp_path: Path) -> None:
+    """``--workers 2``: each worker limits its own requests (the probes land on either)."""
+    db = tmp_path / "two.sqlite"
+    shutil.copy(template_db, db)
+    with Server(db, now="2025-04-10T09:30", workers=2) as two:
+        assert len(_processes(two.proc.pid)) >= 3  # the supervisor, two workers (and a resource tracker)
+        for _ in range(4):
+            _streamed(two, "/api/token", "application/json")  # warm both workers up
+        before_read, before_rss = _io(two)
+        for _ in range(4):
+            status, _ = _declared(two, "/console/login", 1024 * MB, "multipart/form-data; boundary=x")
+            assert status == 413
+            status, _, _ = _streamed(two, "/api/token", "application/json")
+            assert status == 413
+        read, rss = _io(two)
+        assert read - before_read < 4 * (DEFAULT_MAX_BODY + 2 * MB)  # four 16 MB bodies offered
+        assert rss - before_rss < OFFERED
