@@ -81,6 +81,12 @@ def serve(
                 _first_account_help(db)
     except ServiceError as exc:
         fail(cli_message(exc), exc.render_details(), exc.exit_code)
+    try:  # the live socket caps of the environment, checked here so a bad one stops the start in words
+        from yisai.web.app import sockets_from_environment
+
+        sockets_from_environment(os.environ)
+    except ValueError as exc:
+        fail(str(exc))
     import uvicorn
 
     secret = os.environ.get("YISAI_WEB_SECRET") or secrets.token_urlsafe(32)

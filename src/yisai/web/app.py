@@ -233,10 +233,10 @@ def app_from_environment() -> FastAPI:
                       spectator_delay=float(delay) if (delay := os.environ.get("YISAI_SPECTATOR_DELAY")) else None,
                       sms=sms, oauth=providers_from_environment(os.environ),
                       public_url=os.environ.get(PUBLIC_URL_ENV, ""), freeze_start=True,
-                      body_limits=limits_from_environment(os.environ), sockets=_sockets(os.environ))
+                      body_limits=limits_from_environment(os.environ), sockets=sockets_from_environment(os.environ))
 
 
-def _sockets(env: Mapping[str, str]) -> tuple[int | None, int | None]:
+def sockets_from_environment(env: Mapping[str, str]) -> tuple[int | None, int | None]:
     """``YISAI_WS_PER_ADDRESS`` / ``YISAI_WS_PER_PLAYER``: the live sockets open at once per
     client address and per player, per process (docs/web.md, Security); None: the default."""
     values: list[int | None] = []
