@@ -260,7 +260,7 @@ def test_an_answer_given_before_the_body_closes_the_connection(server: Server) -
     before, _ = _io(server)
     status, body, _ = _streamed(server, "/console/events/1/rounds/jia/1/result", "application/json")
     read, _ = _io(server)
-    assert status == 401
+    assert status == 401 and "请先登录" in body
     assert read - before < 2 * MB
     _still_serving(server)
 

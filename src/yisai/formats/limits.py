@@ -49,7 +49,7 @@ MAX_REGULATION_SOURCE_SECONDS = 30  # wall clock to read a PDF's text layer, che
 MAX_REGULATION_DOCX_BYTES = 50 * MB  # a .docx's parts, uncompressed (and at most MAX_ZIP_ENTRIES of them)
 MAX_REGULATION_DOCX_PARTS = 300  # parts in a .docx (Word writes 10-30; pictures add one each)
 MAX_REGULATION_DOCX_XML_BYTES = 4 * MB  # the main document part, unpacked (a 20-page 规程: under 1 MB)
-MAX_REGULATION_PDF_CONTENT_BYTES = 2 * MB  # the pages' content streams and forms, unpacked, in all (a page of text: 5-30 KB)
+MAX_REGULATION_PDF_CONTENT_BYTES = 512 * 1024  # the pages' content streams and forms, unpacked, in all (a dense page of text: ~5 KB; pypdf reads ~2.6 µs a byte, so ~1.3 s)
 
 # ---- kept by the pure core (which cannot import this package), looked up here on first use so
 # that reading a workbook does not load the regulation schema:

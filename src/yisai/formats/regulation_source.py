@@ -203,9 +203,9 @@ def _pdf(data: bytes, filename: str) -> str:
             raise SourceError(Text(f"{filename}: PDF 有 {pages} 页, 超过规程的上限 {MAX_REGULATION_SOURCE_PAGES} 页",
                                    f"{filename}: {pages} pages, over the limit of {MAX_REGULATION_SOURCE_PAGES} for a 规程"))
         if _content_bytes(reader) > MAX_REGULATION_PDF_CONTENT_BYTES:
-            limit = MAX_REGULATION_PDF_CONTENT_BYTES // MB
-            raise SourceError(Text(f"{filename}: PDF 的页面内容解压后超过 {limit} MB, 未读取",
-                                   f"{filename}: the PDF's page contents unpack to over {limit} MB; nothing was read"))
+            limit = MAX_REGULATION_PDF_CONTENT_BYTES // 1024
+            raise SourceError(Text(f"{filename}: PDF 的页面内容解压后超过 {limit} KB, 未读取",
+                                   f"{filename}: the PDF's page contents unpack to over {limit} KB; nothing was read"))
         texts = []
         for page in reader.pages:
             texts.append(unwrap(page.extract_text() or ""))
