@@ -34,6 +34,8 @@ def make_app() -> FastAPI:
         owner_ttl=float(env.get("YISAI_LIVE_TEST_TTL", "10")),
         request_seconds=0.5,
         owner=env.get("YISAI_LIVE_TEST_OWNER") or f"test:{os.getpid()}",
+        sockets_per_address=int(env.get("YISAI_LIVE_TEST_PER_ADDRESS", "64")),
+        sockets_per_player=int(env.get("YISAI_LIVE_TEST_PER_PLAYER", "4")),
     )
     app = FastAPI()
     router = create_live_router(ctx, options)

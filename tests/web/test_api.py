@@ -46,7 +46,7 @@ def test_events_and_event(site: Site) -> None:
     sections = {s["section"] for s in one["summary"]}
     assert {"赛程", "费用", "录取名次与奖励", "规程未明确之处及所选默认"} <= sections
     assert one["rounds"] == [{"division": "jia", "number": 1, "published": True, "games": 4, "entered": 0}]
-    assert site.client.get("/api/events/99").status_code == 400
+    assert site.client.get("/api/events/99").status_code == 404  # no such event (issue 44: it was 400)
 
 
 def test_entries_are_public_fields_only(site: Site) -> None:
@@ -98,7 +98,7 @@ def test_writing_a_result_needs_a_token_of_a_referee(site: Site) -> None:
 
 def test_bad_token_login_and_malformed_body(site: Site) -> None:
     r = site.client.post("/api/token", json={"login": "referee", "password": "wrong-password"})
-    assert r.status_code == 409 and r.json()["code"] == "bad_credentials"
+    assert r.status_code == 401 and r.json()["code"] == "bad_credentials"
     r = site.client.post("/api/events/1/rounds/jia/1/results", json={"board": "x"})
     assert r.status_code == 400 and r.json()["code"] == "bad_body"  # each field named: test_no_server_errors
 

@@ -77,7 +77,7 @@ def test_the_json_api_gives_the_same_view(finished: tuple[TestClient, int, Path]
     assert data["bracket"][-1]["third"]["winner_name"] == "选手06"
     assert data["places"][0] == {"place": 1, "shared": False, "name": "选手01"}
     unknown = client.get("/api/events/999/brackets/open")
-    assert unknown.status_code == 400 and unknown.json()["code"]
+    assert unknown.status_code == 404 and unknown.json()["code"]
 
 
 def test_unpublished_rounds_stay_hidden(tmp_path: Path) -> None:

@@ -266,7 +266,7 @@ def test_ids_outside_the_store_are_404_pages_on_the_site(site: Site) -> None:
 
 def test_largest_integer_is_an_ordinary_unknown_event(site: Site) -> None:
     r = _client(site).get(f"/api/events/{INT_MAX}")
-    assert r.status_code == 400 and r.json()["code"] == "event_not_found"  # in range: the service says
+    assert r.status_code == 404 and r.json()["code"] == "event_not_found"  # in range: names nothing
 
 
 def _grid(site: Site) -> tuple[TestClient, str, str]:

@@ -35,6 +35,10 @@ def serve(
     forwarded_allow_ips: str = typer.Option(
         "", "--forwarded-allow-ips", envvar="YISAI_FORWARDED_ALLOW_IPS",
         help="只信任这些地址 (反向代理, 逗号分隔) 发来的 X-Forwarded-For; 默认不信任任何地址"),
+    max_body_kb: int = typer.Option(None, "--max-body-kb", min=1, envvar="YISAI_MAX_BODY_KB",
+                                    help="请求体上限 (KB, 默认 1024): 超过即答 413, 不读取"),
+    max_upload_mb: int = typer.Option(None, "--max-upload-mb", min=1, envvar="YISAI_MAX_UPLOAD_MB",
+                                      help="上传地址的请求体上限 (MB, 默认 70; 各上传地址另有自己的文件上限)"),
 ) -> None:
     """启动网站: 公开成绩页、裁判工作台与 JSON API (web server)."""
     from yisai.cli.session import fail, say
@@ -77,6 +81,12 @@ def serve(
                 _first_account_help(db)
     except ServiceError as exc:
         fail(cli_message(exc), exc.render_details(), exc.exit_code)
+    try:  # the live socket caps of the environment, checked here so a bad one stops the start in words
+        from yisai.web.app import sockets_from_environment
+
+        sockets_from_environment(os.environ)
+    except ValueError as exc:
+        fail(str(exc))
     import uvicorn
 
     secret = os.environ.get("YISAI_WEB_SECRET") or secrets.token_urlsafe(32)
@@ -93,6 +103,10 @@ def serve(
         os.environ["YISAI_SPECTATOR_DELAY"] = str(spectator_delay)
     if public_url:
         os.environ["YISAI_PUBLIC_URL"] = public_url
+    if max_body_kb is not None:
+        os.environ["YISAI_MAX_BODY_KB"] = str(max_body_kb)
+    if max_upload_mb is not None:
+        os.environ["YISAI_MAX_UPLOAD_MB"] = str(max_upload_mb)
     say(tr(f"公开页面: http://{host}:{port}/   工作台: http://{host}:{port}/console   API: http://{host}:{port}/docs",
            f"public site: http://{host}:{port}/   console: http://{host}:{port}/console   API: http://{host}:{port}/docs"))
     if qualifier:

@@ -47,6 +47,9 @@ MAX_REGULATION_SOURCE_BYTES = 20 * MB  # the file on disk (a Word file or PDF wi
 MAX_REGULATION_SOURCE_PAGES = 100  # pages of a PDF (a 规程 has 3-10)
 MAX_REGULATION_SOURCE_SECONDS = 30  # wall clock to read a PDF's text layer, checked between pages
 MAX_REGULATION_DOCX_BYTES = 50 * MB  # a .docx's parts, uncompressed (and at most MAX_ZIP_ENTRIES of them)
+MAX_REGULATION_DOCX_PARTS = 300  # parts in a .docx (Word writes 10-30; pictures add one each)
+MAX_REGULATION_DOCX_XML_BYTES = 4 * MB  # the main document part, unpacked (a 20-page 规程: under 1 MB)
+MAX_REGULATION_PDF_CONTENT_BYTES = 512 * 1024  # the pages' content streams and forms, unpacked, in all (a dense page of text: ~5 KB; pypdf reads ~2.6 µs a byte, so ~1.3 s)
 
 # ---- kept by the pure core (which cannot import this package), looked up here on first use so
 # that reading a workbook does not load the regulation schema:
@@ -89,6 +92,9 @@ __all__ = [
     "MAX_OPENGOTHA_DEPTH",
     "MAX_OPENGOTHA_ELEMENTS",
     "MAX_REGULATION_DOCX_BYTES",
+    "MAX_REGULATION_DOCX_PARTS",
+    "MAX_REGULATION_DOCX_XML_BYTES",
+    "MAX_REGULATION_PDF_CONTENT_BYTES",
     "MAX_REGULATION_SOURCE_BYTES",
     "MAX_REGULATION_SOURCE_PAGES",
     "MAX_REGULATION_SOURCE_SECONDS",

@@ -1,4 +1,4 @@
-"""A 规程 file's text: .txt (UTF-8, GB18030/GBK), .docx (python-docx) or a PDF's text layer
+"""A 规程 file's text: .txt (UTF-8, GB18030/GBK), .docx (streamed: ``docx_text``) or a PDF's text layer
 (pypdf). Bounded before parsing: file size, zip contents, pages, characters and time. A scanned
 PDF or an image has no text to read and is refused with a message that says so."""
 
@@ -8,14 +8,19 @@ import io
 import re
 import time
 import zipfile
+import zlib
 from pathlib import Path
+from typing import Any
 
+from yisai.formats.docx_text import DocxProblem, measure, read_docx
 from yisai.formats.limits import (
     MAX_REGULATION_DOCX_BYTES,
+    MAX_REGULATION_DOCX_PARTS,
+    MAX_REGULATION_DOCX_XML_BYTES,
+    MAX_REGULATION_PDF_CONTENT_BYTES,
     MAX_REGULATION_SOURCE_BYTES,
     MAX_REGULATION_SOURCE_PAGES,
     MAX_REGULATION_SOURCE_SECONDS,
-    MAX_ZIP_ENTRIES,
     MB,
     read_at_most,
 )
@@ -23,6 +28,7 @@ from yisai.i18n import Text
 from yisai.regulation.draft import MAX_TEXT_CHARS
 
 TEXT_SUFFIXES = (".txt", ".text", ".md")
+PIECE = 256 * 1024  # a Flate stream is inflated this much at a time while it is measured
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", ".webp", ".heic")
 
 
@@ -95,26 +101,28 @@ def _decode(data: bytes, filename: str) -> str:
 
 
 def _docx(data: bytes, filename: str) -> str:
+    """Measured before it is read (part count, unpacked sizes), then the main part streamed
+    (``formats.docx_text``): never more than the text itself in memory."""
     bad = Text(f"{filename}: 不是有效的 Word (.docx) 文件", f"{filename}: not a valid Word (.docx) file")
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
-            infos = z.infolist()
-            if len(infos) > MAX_ZIP_ENTRIES or sum(i.file_size for i in infos) > MAX_REGULATION_DOCX_BYTES:
-                raise SourceError(Text(f"{filename}: Word 文件解压后过大, 未读取",
-                                       f"{filename}: the Word file is too large unpacked; nothing was read"))
-    except zipfile.BadZipFile:
+            name = measure(z, MAX_REGULATION_DOCX_PARTS, MAX_REGULATION_DOCX_BYTES, MAX_REGULATION_DOCX_XML_BYTES)
+            return read_docx(z, name, MAX_TEXT_CHARS)
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError):
         raise SourceError(bad) from None
-    import docx  # python-docx: loaded only for a Word file
-
-    try:
-        document = docx.Document(io.BytesIO(data))
-    except Exception:  # python-docx raises many kinds for a damaged file; all mean "cannot read"
+    except DocxProblem as exc:
+        if exc.kind == "size":
+            raise SourceError(Text(
+                f"{filename}: Word 文件解压后过大 (超过 {MAX_REGULATION_DOCX_PARTS} 个部分、正文超过 "
+                f"{MAX_REGULATION_DOCX_XML_BYTES // MB} MB 或共超过 {MAX_REGULATION_DOCX_BYTES // MB} MB), 未读取",
+                f"{filename}: the Word file is too large unpacked (over {MAX_REGULATION_DOCX_PARTS} parts, a "
+                f"document part over {MAX_REGULATION_DOCX_XML_BYTES // MB} MB or over "
+                f"{MAX_REGULATION_DOCX_BYTES // MB} MB in all); nothing was read")) from None
+        if exc.kind == "text":
+            raise SourceError(Text(
+                f"{filename}: 文字超过规程的上限 {MAX_TEXT_CHARS} 字; 请检查是否选错了文件",
+                f"{filename}: over the limit of {MAX_TEXT_CHARS} characters for a 规程; check the file")) from None
         raise SourceError(bad) from None
-    lines = [p.text for p in document.paragraphs]
-    for table in document.tables:
-        for row in table.rows:
-            lines.append("，".join(c.text.strip() for c in row.cells if c.text.strip()))
-    return "\n".join(lines)
 
 
 _MARKER = re.compile(r"^\s*(?:[一二三四五六七八九十]+[、.．]|[（(]\s*[一二三四五六七八九十\d]+\s*[）)]|\d{1,2}\s*[、.．]|第\s*\d+\s*期)")
@@ -139,6 +147,50 @@ def unwrap(page: str) -> str:
     return "\n".join(out)
 
 
+def _content_bytes(reader: Any) -> int:
+    """What the pages' content streams and the forms they draw unpack to, in all, measured
+    before any text is extracted: a Flate stream is inflated in pieces and counted, never kept,
+    and the count stops just past the limit (so a bomb costs at most one piece of memory)."""
+    total = 0
+    seen: set[int] = set()
+    for page in reader.pages:
+        streams: list[Any] = []
+        contents = page.get("/Contents")
+        contents = contents.get_object() if contents is not None else None
+        streams += list(contents) if isinstance(contents, list) else ([contents] if contents is not None else [])
+        resources = page.get("/Resources")
+        xobjects = resources.get_object().get("/XObject") if resources is not None else None
+        if xobjects is not None:
+            streams += [x for x in xobjects.get_object().values() if x.get_object().get("/Subtype") == "/Form"]
+        for ref in streams:
+            stream = ref.get_object()
+            key = id(stream)
+            if key in seen:
+                continue
+            seen.add(key)
+            total += _unpacked(stream, MAX_REGULATION_PDF_CONTENT_BYTES - total + 1)
+            if total > MAX_REGULATION_PDF_CONTENT_BYTES:
+                return total
+    return total
+
+
+def _unpacked(stream: Any, budget: int) -> int:
+    """A stream's unpacked size, counted up to ``budget`` bytes."""
+    filters = stream.get("/Filter")
+    raw = getattr(stream, "_data", b"") or b""
+    if filters is None:
+        return len(raw)
+    names = list(filters) if isinstance(filters, list) else [filters]
+    if names != ["/FlateDecode"] or stream.get("/DecodeParms") is not None:
+        return len(stream.get_data())  # rare in a text PDF; pypdf's own output limits apply
+    inflate = zlib.decompressobj()
+    size, rest = 0, raw
+    while rest and size <= budget:
+        size += len(inflate.decompress(rest, PIECE))
+        rest = inflate.unconsumed_tail
+    return size
+
+
 def _pdf(data: bytes, filename: str) -> str:
     import pypdf  # loaded only for a PDF
 
@@ -150,6 +202,10 @@ def _pdf(data: bytes, filename: str) -> str:
         if pages > MAX_REGULATION_SOURCE_PAGES:
             raise SourceError(Text(f"{filename}: PDF 有 {pages} 页, 超过规程的上限 {MAX_REGULATION_SOURCE_PAGES} 页",
                                    f"{filename}: {pages} pages, over the limit of {MAX_REGULATION_SOURCE_PAGES} for a 规程"))
+        if _content_bytes(reader) > MAX_REGULATION_PDF_CONTENT_BYTES:
+            limit = MAX_REGULATION_PDF_CONTENT_BYTES // 1024
+            raise SourceError(Text(f"{filename}: PDF 的页面内容解压后超过 {limit} KB, 未读取",
+                                   f"{filename}: the PDF's page contents unpack to over {limit} KB; nothing was read"))
         texts = []
         for page in reader.pages:
             texts.append(unwrap(page.extract_text() or ""))

@@ -42,6 +42,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import ipaddress
+import json
 import logging
 import secrets
 import time
@@ -76,7 +78,15 @@ log = logging.getLogger("yisai.live")
 # per-message compression (frames are 20–300 bytes of JSON; deflate cost CPU on every frame and
 # a compressor's memory per socket), and the protocol's keep-alive ping once a minute only to
 # find dead TCP peers — the hub itself pings every ``ping_seconds`` for presence and lag.
-UVICORN_WS: dict[str, Any] = {"ws_per_message_deflate": False, "ws_ping_interval": 60.0, "ws_ping_timeout": 30.0}
+# A frame is refused past ``MAX_FRAME`` bytes by uvicorn itself (``ws_max_size``, before it is
+# assembled; close 1009) and by the hub (for any other ASGI server): the protocol's largest frame,
+# an act with its move and a note, is well under 1 KB.
+MAX_FRAME = 16 * 1024
+UVICORN_WS: dict[str, Any] = {"ws_per_message_deflate": False, "ws_ping_interval": 60.0, "ws_ping_timeout": 30.0,
+                              "ws_max_size": MAX_FRAME}
+TOO_MANY = Text("同一地址或同一账号打开的对局连接过多, 请关闭其他页面后重试",
+                "too many live connections from this address or account; close other pages and retry")
+TOO_BIG = Text("消息过大", "the message is too large")
 
 
 class LiveHub:
@@ -84,6 +94,8 @@ class LiveHub:
 
     def __init__(self, context: Context, options: LiveOptions) -> None:
         self.state = HubState(context, options)
+        self.open_by_address: dict[str, int] = {}  # sockets open now, per client address
+        self.open_by_player: dict[str, int] = {}  # and per player's ticket
         self.spectators = Spectators(self.state)
         self.acting = Acting(self.state, self.spectators)
         self.link = ClusterLink(self.state, self.spectators, self.acting)
@@ -198,6 +210,32 @@ class LiveHub:
             await ws.close(code=4401)
             return
         player, name, division = (who.player, who.name, who.division) if who else (None, "", "")
+        address = _address_key(ws.client.host if ws.client else "?")
+        if (self.open_by_address.get(address, 0) >= st.opt.sockets_per_address
+                or (player is not None and self.open_by_player.get(player, 0) >= st.opt.sockets_per_player)):
+            await ws.send_json(protocol.error("too_many_connections", TOO_MANY, lang))
+            await ws.close(code=4429)
+            return
+        self._count(address, player, 1)
+        try:
+            await self._serve(ws, player, name, division, lang)
+        finally:
+            self._count(address, player, -1)
+
+    def _count(self, address: str, player: str | None, step: int) -> None:
+        """The sockets open per address and per player (entries dropped at zero: bounded by
+        the sockets open)."""
+        for table, key in ((self.open_by_address, address), (self.open_by_player, player)):
+            if key is None:
+                continue
+            n = table.get(key, 0) + step
+            if n > 0:
+                table[key] = n
+            else:
+                table.pop(key, None)
+
+    async def _serve(self, ws: WebSocket, player: str | None, name: str, division: str, lang: str) -> None:
+        st = self.state
         client = Client(ws, secrets.token_hex(6), player, name, division, lang)
         st.sockets.add(client)
         mine = sorted(st.games.by_player.get(player, ())) if player else []
@@ -206,7 +244,12 @@ class LiveHub:
         await client.send({"t": "welcome", "player": player, "games": mine})
         try:
             while True:
-                msg = await ws.receive_json()
+                text = await ws.receive_text()
+                if len(text) > MAX_FRAME:  # uvicorn refuses it first (ws_max_size); any other server
+                    await client.send(protocol.error("frame_too_large", TOO_BIG, lang))
+                    await ws.close(code=1009)
+                    break
+                msg = json.loads(text)
                 client.received = time.perf_counter()
                 try:
                     await self.handle(client, msg if isinstance(msg, dict) else {})
@@ -261,6 +304,18 @@ class LiveHub:
             await client.send(protocol.error("bad_message", Text(f"未知消息类型: {kind}",
                                                                  f"unknown message type: {kind}"),
                                              client.lang))  # fmt: skip
+
+
+def _address_key(host: str) -> str:
+    """Whose sockets are counted together: an IPv4 address, or an IPv6 address's /64 (one
+    subscriber's whole prefix, which it can spread over endless addresses)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]
+    if ip.version == 6:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def _calm_the_collector() -> None:

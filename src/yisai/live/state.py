@@ -51,6 +51,10 @@ class LiveOptions:
     redis_prefix: str = "yisai:live"  # keys and channels (one per deployment / test)
     owner_ttl: float = 10.0  # an ownership key lives this long unless renewed (takeover delay)
     request_seconds: float = 5.0  # a forwarded request unanswered this long is retried
+    # Sockets open at once in this process: per client address (players behind one school's
+    # NAT, spectators, tabs) and per player's ticket (a phone and a computer, a reload).
+    sockets_per_address: int = 64
+    sockets_per_player: int = 4
 
 
 class Games:

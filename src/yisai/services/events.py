@@ -17,7 +17,7 @@ from yisai.regulation import Regulation, RegulationError, loads
 from yisai.regulation.loader import read_file
 from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Work
-from yisai.services.errors import Hint
+from yisai.services.errors import Hint, NotFoundError
 from yisai.services.identity import Action
 from yisai.store import EventRecord, NotFound
 
@@ -120,12 +120,12 @@ def _find_event(work: Work, ref: str | int | None) -> EventRecord:
         try:
             return work.repo.get_event(int(text))
         except NotFound as exc:
-            raise InputError(exc.text, code="event_not_found", params={"event": text}) from None
+            raise NotFoundError(exc.text, code="event_not_found", params={"event": text}) from None
     named = work.repo.events_named(text)
     if len(named) == 1:
         return named[0]
     if not named:
-        raise InputError(Text(f"没有名为\u201c{text}\u201d的比赛", f"no event named \u201c{text}\u201d"),
+        raise NotFoundError(Text(f"没有名为\u201c{text}\u201d的比赛", f"no event named \u201c{text}\u201d"),
                          code="event_not_found", params={"event": text}, hint=Hint.LIST_EVENTS)
     numbers = ", ".join(str(e.id) for e in named)
     raise InputError(Text(f"有{len(named)}个比赛名为\u201c{text}\u201d, 请改用编号: {numbers}",

@@ -91,7 +91,7 @@ def _bearer(request: Request) -> Actor:
     return actor
 
 
-@router.post("/token", response_model=TokenAnswer, responses=_errors(429))
+@router.post("/token", response_model=TokenAnswer, responses=_errors(401, 429))
 def token(request: Request, body: TokenRequest) -> TokenAnswer:
     """Exchange a login and password for a bearer token (rate-limited like the login page)."""
     web = state(request)
@@ -100,8 +100,10 @@ def token(request: Request, body: TokenRequest) -> TokenAnswer:
     try:
         with web.ctx.work(actor=PUBLIC) as work:
             actor = authenticate(work, body.login, body.password)
-    except ServiceError:
+    except ServiceError as exc:
         web.limiter.failed(source, body.login)
+        if exc.code == "bad_credentials":  # a wrong login or password: 401, as HTTP says, not 409
+            raise Unauthorised(exc.text, code="bad_credentials") from None
         raise
     web.limiter.succeeded(source, body.login)
     with web.ctx.work(actor=PUBLIC) as work:

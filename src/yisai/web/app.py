@@ -47,6 +47,7 @@ from yisai.web import (
     team_matches,
 )
 from yisai.web import oauth as oauth_routes
+from yisai.web.bodies import BodyLimitMiddleware, BodyLimits, limits_from_environment
 from yisai.web.core import (
     HERE,
     LanguageMiddleware,
@@ -63,6 +64,8 @@ from yisai.web.requests import BadBody, bad_request
 
 SECRET_ENV = "YISAI_WEB_SECRET"
 PUBLIC_URL_ENV = "YISAI_PUBLIC_URL"  # the site's address as players see it (WeChat/QQ callbacks)
+WS_PER_ADDRESS_ENV = "YISAI_WS_PER_ADDRESS"
+WS_PER_PLAYER_ENV = "YISAI_WS_PER_PLAYER"
 DEV_OUTBOX_ENV = "YISAI_DEV_OUTBOX"  # "1": the developer outbox page shows sign-in codes
 UNREADABLE = Text("请求体无法读取 (应为UTF-8编码的JSON)", "the body cannot be read (it must be JSON in UTF-8)")
 HTTP_WORDS = {404: Text("没有这个页面或对象", "not found"), 405: Text("此地址不接受这种请求方法", "method not allowed"),
@@ -74,7 +77,8 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
                dev_outbox: bool = False, redis_url: str | None = None,
                spectator_delay: float | None = None, sms: SmsConfig | None = None,
                notice_seconds: float = notices.WORKER_SECONDS, oauth: Mapping[str, Provider] | None = None,
-               public_url: str = "", freeze_start: bool = False) -> FastAPI:
+               public_url: str = "", freeze_start: bool = False, body_limits: BodyLimits | None = None,
+               sockets: tuple[int | None, int | None] = (None, None)) -> FastAPI:
     """The app over the database of ``settings`` (its clock is the server's clock); a public
     table is re-rendered at most every ``refresh_seconds`` while results come in. With
     ``qualifier_event`` the live games and the players' pages (/play) are served; ``dev_outbox``
@@ -85,7 +89,9 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     the WeChat/QQ sign-in providers configured, whose callbacks are registered at ``public_url``
     (the site's public address; without one WeChat/QQ sign-in is off). ``freeze_start``
     (a server process, ``app_from_environment``): what start-up made is frozen out of the
-    cycle collector's full collections (``gc.freeze``)."""
+    cycle collector's full collections (``gc.freeze``). ``body_limits``: the request body limits
+    (``web/bodies.py``; the defaults when None). ``sockets``: the live sockets one process keeps
+    open at once per client address and per player (``LiveOptions``' defaults where None)."""
     sms = sms or SmsConfig()
     ctx = open_context(replace(settings, notice_limits=sms.limits))
     play_state = play.PlayState(qualifier_event, dev_outbox, providers=dict(oauth or {}), public_url=public_url)
@@ -144,8 +150,12 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
         live = LiveOptions(event=qualifier_event, secret=app.state.web.secret, redis_url=redis_url)
         if spectator_delay is not None:
             live.spectator_delay = spectator_delay
+        per_address, per_player = sockets
+        live.sockets_per_address = per_address or live.sockets_per_address
+        live.sockets_per_player = per_player or live.sockets_per_player
         app.state.play.spectator_delay = live.spectator_delay  # the watch pages say it
         app.include_router(create_live_router(ctx, live))
+    app.add_middleware(BodyLimitMiddleware, limits=body_limits or BodyLimits(), web=app.state.web)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(LanguageMiddleware)
 
@@ -226,4 +236,17 @@ def app_from_environment() -> FastAPI:
                       redis_url=os.environ.get("YISAI_REDIS_URL") or None,
                       spectator_delay=float(delay) if (delay := os.environ.get("YISAI_SPECTATOR_DELAY")) else None,
                       sms=sms, oauth=providers_from_environment(os.environ),
-                      public_url=os.environ.get(PUBLIC_URL_ENV, ""), freeze_start=True)
+                      public_url=os.environ.get(PUBLIC_URL_ENV, ""), freeze_start=True,
+                      body_limits=limits_from_environment(os.environ), sockets=sockets_from_environment(os.environ))
+
+
+def sockets_from_environment(env: Mapping[str, str]) -> tuple[int | None, int | None]:
+    """``YISAI_WS_PER_ADDRESS`` / ``YISAI_WS_PER_PLAYER``: the live sockets open at once per
+    client address and per player, per process (docs/web.md, Security); None: the default."""
+    values: list[int | None] = []
+    for name in (WS_PER_ADDRESS_ENV, WS_PER_PLAYER_ENV):
+        raw = env.get(name, "").strip()
+        if raw and (not raw.isascii() or not raw.isdigit() or int(raw) < 1):
+            raise ValueError(f"{name}={raw}: 应为正整数 (must be a positive whole number)")
+        values.append(int(raw) if raw else None)
+    return values[0], values[1]

@@ -9,6 +9,7 @@ workers an attacker gets at most N times the allowance; docs/web.md says so).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import hmac
 import json
 import secrets
@@ -55,24 +56,64 @@ class RateLimited(Refused):
     default_code = "rate_limited"
 
 
-class LoginLimiter:
-    """At most ``limit`` failed logins per (client, login) in ``window`` seconds, per process."""
+MAX_KEY_CHARS = 64  # a login or source longer than this is counted under its digest
 
-    def __init__(self, limit: int = 5, window: float = 300.0) -> None:
-        self.limit, self.window = limit, window
-        self._failures: dict[tuple[str, str], deque[float]] = {}
+
+def _bounded(text: str) -> str:
+    """A key part of bounded length: short ones as they are, a long one (no real login is that
+    long) as its digest, so 1 MB login names cost 64 bytes each, not 1 MB."""
+    if len(text) <= MAX_KEY_CHARS:
+        return text
+    return "#" + hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=24).hexdigest()
+
+
+class LoginLimiter:
+    """At most ``limit`` failed logins per (client, login) in ``window`` seconds, per process.
+
+    Bounded three ways, so a flood of failures costs a fixed amount of memory that is given back:
+    keys are at most ``MAX_KEY_CHARS`` (``_bounded``); a key whose last failure is older than the
+    window is dropped (the keys are kept in the order of their last failure, so the expired ones
+    are at the front and each call drops them); at most ``max_keys`` keys are kept, the longest
+    idle dropped first (evicting a guesser's own key takes ``max_keys`` other failures within
+    the window, each a password hash on the server).
+    """
+
+    def __init__(self, limit: int = 5, window: float = 300.0, max_keys: int = 10000,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.window, self.max_keys = limit, window, max_keys
+        self._clock = clock
+        self._failures: OrderedDict[tuple[str, str], deque[float]] = OrderedDict()
         self._lock = threading.Lock()
 
+    def __len__(self) -> int:
+        with self._lock:
+            self._expire(self._clock())
+            return len(self._failures)
+
+    @staticmethod
+    def _key(client: str, login: str) -> tuple[str, str]:
+        return _bounded(client), _bounded(login.strip().lower())
+
+    def _expire(self, now: float) -> None:
+        while self._failures:
+            key, q = next(iter(self._failures.items()))
+            if q and now - q[-1] <= self.window:
+                break
+            del self._failures[key]
+
     def _recent(self, key: tuple[str, str], now: float) -> deque[float]:
-        q = self._failures.setdefault(key, deque())
+        self._expire(now)
+        q = self._failures.get(key)
+        if q is None:
+            return deque(maxlen=self.limit)
         while q and now - q[0] > self.window:
             q.popleft()
         return q
 
     def check(self, client: str, login: str) -> None:
-        now = time.monotonic()
+        now = self._clock()
         with self._lock:
-            q = self._recent((client, login.strip().lower()), now)
+            q = self._recent(self._key(client, login), now)
             if len(q) >= self.limit:
                 wait = int(self.window - (now - q[0])) + 1
                 raise RateLimited(
@@ -81,13 +122,20 @@ class LoginLimiter:
                 )
 
     def failed(self, client: str, login: str) -> None:
+        now = self._clock()
+        key = self._key(client, login)
         with self._lock:
-            self._recent((client, login.strip().lower()), time.monotonic()).append(time.monotonic())
+            q = self._recent(key, now)
+            q.append(now)  # at most ``limit`` kept: the count never needs more
+            self._failures[key] = q
+            self._failures.move_to_end(key)
+            while len(self._failures) > self.max_keys:
+                self._failures.popitem(last=False)
 
     def unlock(self, login: str) -> int:
         """The operator's unlock: forget every failure counted for ``login`` (any source) in this
         process; the number of sources that were counting."""
-        key = login.strip().lower()
+        key = _bounded(login.strip().lower())
         with self._lock:
             gone = [k for k in self._failures if k[1] == key]
             for k in gone:
@@ -96,7 +144,7 @@ class LoginLimiter:
 
     def succeeded(self, client: str, login: str) -> None:
         with self._lock:
-            self._failures.pop((client, login.strip().lower()), None)
+            self._failures.pop(self._key(client, login), None)
 
 
 GZIP_FROM = 1024  # bytes: below this a table is sent as it is
@@ -125,9 +173,10 @@ class PageCache:
     rendering to fall back on waits for the one being made.
     """
 
-    def __init__(self, size: int = 512, min_age: float = 1.0) -> None:
+    def __init__(self, size: int = 512, min_age: float = 1.0, max_age: float = 3600.0) -> None:
         self.size = size
         self.min_age = min_age  # a table is re-rendered at most this often (seconds)
+        self.max_age = max_age  # a rendering older than this is dropped (the next visit renders it again)
         self._made: dict[tuple[Any, ...], float] = {}
         # key -> (stamp, body, its gzip or None when too small to be worth it)
         self._items: OrderedDict[tuple[Any, ...], tuple[int, bytes, bytes | None]] = OrderedDict()
@@ -161,6 +210,10 @@ class PageCache:
             while len(self._items) > self.size:
                 gone, _ = self._items.popitem(last=False)
                 self._made.pop(gone, None)
+            now = time.monotonic()
+            for old in [k for k, made in self._made.items() if now - made > self.max_age]:
+                self._items.pop(old, None)
+                self._made.pop(old, None)
 
     def gzipped(self, key: tuple[Any, ...], stamp: int) -> bytes | None:
         """The gzip of the rendering of ``key`` made at ``stamp`` (None when it is too small to
@@ -205,9 +258,10 @@ class StampCache:
     """Each event's change stamp, re-read from the database at most every ``ttl`` seconds: a poll
     answered from memory costs no database round trip (results show up at most ``ttl`` later)."""
 
-    def __init__(self, ttl: float = 0.5) -> None:
+    def __init__(self, ttl: float = 0.5, size: int = 4096, keep: float = 600.0) -> None:
         self.ttl = ttl
-        self._stamps: dict[int, tuple[float, int]] = {}
+        self.size, self.keep = size, keep  # bounded: at most ``size`` events, none read longer ago than ``keep``
+        self._stamps: OrderedDict[int, tuple[float, int]] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, event_id: int) -> int | None:
@@ -224,8 +278,17 @@ class StampCache:
         return None if found is None else found[1]
 
     def put(self, event_id: int, stamp: int) -> None:
+        now = time.monotonic()
         with self._lock:
-            self._stamps[event_id] = (time.monotonic(), stamp)
+            self._stamps[event_id] = (now, stamp)
+            self._stamps.move_to_end(event_id)  # kept in the order read: the oldest at the front
+            while self._stamps and (len(self._stamps) > self.size
+                                    or now - next(iter(self._stamps.values()))[0] > self.keep):
+                self._stamps.popitem(last=False)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._stamps)
 
 
 @dataclass
