@@ -16,7 +16,8 @@ from tests.regulation_text import issues_of as _issues
 from yisai.regulation import loads
 from yisai.services import events
 from yisai.services.context import Context, open_context
-from yisai.services.printing import PrintOptions, _certificate_date, build_document
+from yisai.services.printing import PrintOptions, build_document
+from yisai.services.printing.results import _certificate_date
 
 XIAO = (REGULATIONS / "2025-xiaoqiwang.toml").read_text(encoding="utf-8")
 # Out of time order on purpose: the booklet sorts by time.
