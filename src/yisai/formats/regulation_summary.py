@@ -9,19 +9,35 @@ Formats are fixed so lines can be compared with the text: amounts ``60000元``, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from datetime import date, datetime, time
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from pydantic import BaseModel
-
+from yisai.formats.summary_prizes import (
+    _fees,
+    _officials,
+    _prizes,
+    _rank_award,
+    _registration,
+)
+from yisai.formats.summary_words import (
+    _KIND_LABELS,
+    _PRO_LABELS,
+    _ROUTE_LABELS,
+    _TEAM_METHOD,
+    _default,
+    _defaults_note,
+    _join,
+    _section,
+    _span,
+    fmt_date,
+    fmt_time,
+    time_control,
+)
 from yisai.i18n import Text, tr
 from yisai.regulation.criteria import CRITERIA, Scope, labels_text
 from yisai.regulation.divisions import Division, Eligibility, stones_to_win
 from yisai.regulation.format_base import StageFormat
-from yisai.regulation.prizes import PrizeList
-from yisai.regulation.rank_awards import CountCondition, RankAwardRule
-from yisai.regulation.rules import Criterion, RankingRules, TimeControl, criterion_label
+from yisai.regulation.rules import Criterion, RankingRules, criterion_label
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import (
     AnnouncedLaterFormat,
@@ -35,142 +51,9 @@ from yisai.regulation.stages import (
     TimetableEntry,
     TwoGroupSwissFormat,
 )
-from yisai.regulation.team_checks import team_match_stages
 from yisai.regulation.team_match import TeamMatchFormat
-from yisai.regulation.wording import grant_text, places, promotion_text
+from yisai.regulation.wording import promotion_text
 from yisai.vocabulary.people import Gender
-
-_KIND_LABELS = {
-    "online_qualifier": Text("网络海选赛", "online qualifier"),
-    "regional": Text("分站赛", "regional"),
-    "semi_final": Text("复赛", "semi-final"),
-    "final": Text("总决赛", "final"),
-    "main": Text("比赛", "main event"),
-}
-_PRO_LABELS = {
-    "forbidden": Text("仅限业余棋手", "amateurs only"),
-    "new_pro_as_amateur": Text("当年新定段的职业棋手按业余棋手身份参赛",
-                               "players who turned professional this year play as amateurs"),
-    "allowed": Text("职业棋手可参赛", "professionals may play"),
-}
-_ROUTE_LABELS = {
-    "open": Text("公开报名", "open entry"),
-    "qualified": Text("选拔产生", "qualified"),
-    "team": Text("代表队", "representative team"),
-    "invited": Text("特邀", "invited"),
-    "wildcard": Text("外卡", "wildcard"),
-    "direct": Text("直接报名", "direct entry"),
-}
-_PRIZE_KIND = {
-    "cash": Text("奖金", "cash"),
-    "ecard": Text("价值(电商卡)", "value (e-commerce card)"),
-    "gift": Text("实物", "goods"),
-    "honour": Text("荣誉", "honour"),
-}
-_TEAM_METHOD = {
-    "sum_of_places": Text("队员个人名次之和, 低者列前", "sum of the members' individual places, lower ranks higher"),
-    "sum_of_scores": Text("队员个人积分之和, 高者列前", "sum of the members' individual points, higher ranks higher"),
-    "match_points": Text("场分(由各场局分决定, 分值见团体赛阶段)",
-                         "match points (from each match's board points; values in the team-match stage)"),
-}
-
-
-def _join(items: Iterable[str]) -> str:
-    """A list in running text: 甲、乙、丙 / a, b, c."""
-    return tr("、", ", ").join(items)
-
-
-def yuan(amount: int) -> str:
-    return tr(f"{amount}元", f"{amount} yuan")
-
-
-def fmt_date(d: date | datetime | None) -> str:
-    if d is None:
-        return tr("未定", "to be decided")
-    if isinstance(d, datetime):
-        return d.strftime("%Y-%m-%d %H:%M")
-    return d.isoformat()
-
-
-def fmt_time(t: time) -> str:
-    return t.strftime("%H:%M")
-
-
-def _span(start: date | datetime | None, end: date | datetime | None) -> str:
-    """A period; an open end reads as "截止 …" / "自 … 起" instead of "未定 至 …"."""
-    if start is None and end is None:
-        return fmt_date(None)
-    if start is None:
-        return tr(f"截止 {fmt_date(end)}", f"until {fmt_date(end)}")
-    if end is None:
-        return tr(f"自 {fmt_date(start)} 起", f"from {fmt_date(start)}")
-    return tr(f"{fmt_date(start)} 至 {fmt_date(end)}", f"{fmt_date(start)} to {fmt_date(end)}")
-
-
-def time_control(tc: TimeControl) -> str:
-    text = tr(f"{tc.main_minutes}分钟", f"{tc.main_minutes} min")
-    if tc.byoyomi_periods:
-        text += tr(f" + {tc.byoyomi_periods}次{tc.byoyomi_seconds}秒读秒",
-                   f" + byo-yomi {tc.byoyomi_periods} × {tc.byoyomi_seconds} s")
-    if tc.loss_on_time:
-        text += tr(", 超时判负", ", loss on time") + _default(tc, "loss_on_time")
-    return text
-
-
-def _default(model: BaseModel, *names: str) -> str:
-    """``（默认）`` when none of ``names`` was written in the file: what the summary prints
-    from a default is marked as one (pydantic records the fields a file set)."""
-    if any(n in model.model_fields_set for n in names):
-        return ""
-    return tr("（默认）", " (default)")
-
-
-def _defaults_note(model: BaseModel, names: Iterable[str]) -> str:
-    """After a sentence built from several settings: ``（默认）`` if the file wrote none of
-    them, ``（win、bye 为默认）`` naming those it left out, or nothing."""
-    unset = [n for n in names if n not in model.model_fields_set]
-    if not unset:
-        return ""
-    if len(unset) == len(list(names)):
-        return tr("（默认）", " (default)")
-    zh = "、".join(_SETTING_WORDS.get(n, (n, n))[0] for n in unset)
-    en = ", ".join(_SETTING_WORDS.get(n, (n, n))[1] for n in unset)
-    return tr(f"（其中{zh}为默认）", f" ({en} by default)")
-
-
-# What each setting is called in a sentence, so the summary never prints a field name.
-_SETTING_WORDS: dict[str, tuple[str, str]] = {
-    "win": ("胜局分", "points for a win"), "draw": ("和局分", "points for a draw"),
-    "loss": ("负局分", "points for a loss"), "bye": ("轮空分", "points for a bye"),
-    "forfeit_win": ("对方弃权得分", "points when the opponent forfeits"),
-    "forfeit_loss": ("弃权方得分", "points for forfeiting"), "both_forfeit": ("双方弃权得分", "points when both forfeit"),
-    "forfeit_wins_count": ("弃权胜是否计入", "whether forfeit wins count"),
-    "byes_count": ("轮空是否计入", "whether byes count"), "must_play_all_rounds": ("须下满全部轮次", "all rounds played"),
-    "board_size": ("棋盘大小", "board size"), "komi": ("贴目", "komi"), "superko": ("劫的规则", "ko rule"),
-    "suicide_allowed": ("自杀规则", "suicide rule"), "rules_text": ("规则依据", "rules text"),
-    "round1_seeding": ("第一轮排序", "round-1 seeding"), "round1_method": ("第一轮配对方式", "round-1 method"),
-    "in_group": ("同分组配对方式", "pairing within a score group"), "colour_balance": ("黑白平衡", "colour balance"),
-    "decided_by": ("决定方式", "deciding method"), "separate_ranking": ("是否单独排名", "separate ranking"),
-    "disconnection_after_seconds": ("断线时长", "disconnection time"),
-    "max_disconnections": ("断线次数上限", "most disconnections"),
-    "max_total_absence_seconds": ("累计离开时长上限", "longest total absence"),
-    "absence_definition": ("中断的含义", "what an interruption is"),
-    "short_absences_count_in_total": ("短暂离开是否累计", "whether short absences add up"),
-    "groups": ("分组数", "number of groups"), "split": ("分组方式", "how groups are made"),
-    "matching": ("匹配方式", "matching"), "escape": ("逃跑扣分", "points for escaping"),
-    "escape_opponent": ("逃跑对手得分", "points for the escaper's opponent"),
-    "tie_break": ("同分比较", "tie-break"), "all_tied_qualify": ("并列是否全部晋级", "whether all tied qualify"),
-    "amateurs_only": ("仅限业余棋手", "amateurs only"), "exclude_new_pros": ("不含新定段职业", "new pros excluded"),
-    "skip_if_already_holding": ("已有段位者顺延", "holders pass it down"),
-    "written": ("书面申诉", "written appeal"), "refunded_if_upheld": ("申诉成立退费", "refund if upheld"),
-    "handled_by": ("受理人", "handled by"),
-    "inclusive": ("时限是否含本数", "whether the limit itself counts"),
-    "outcome": ("迟到的处理", "what lateness costs"), "clock_factor": ("扣时倍数", "clock deduction factor"),
-}  # fmt: skip
-
-
-def _section(zh: str, en: str) -> str:
-    return tr(f"【{zh}】", f"【{en}】")
 
 
 def summarize(reg: Regulation, *, ids: bool = True) -> list[str]:
@@ -801,262 +684,6 @@ def _teams(reg: Regulation) -> list[str]:
         )
         if c.method_note:
             lines.append(f"  ({c.method_note})")
-    return lines
-
-
-def _prizes(reg: Regulation) -> list[str]:
-    pz = reg.prizes
-    lines: list[str] = []
-    for pl in pz.lists:
-        lines += _prize_list(pl, reg)
-    for sa in pz.special:
-        value = yuan(sa.amount) if sa.amount is not None else (sa.gift or "")
-        who = tr(f"前{sa.places}名", f"top {sa.places}") if sa.places > 1 else places(1, 1)
-        age = ""
-        if sa.min_age:
-            ref = _age_ref(sa.age_reference, reg)
-            age = tr(f", {sa.min_age}岁以上(年龄以{ref}计)", f", aged {sa.min_age} and over (age on {ref})")
-        lines.append(
-            f"{sa.name} ({reg.division(sa.division).name}{age}): {who} {value}"
-            + (tr("; 可与名次奖累积", "; may be combined with place prizes") + _default(sa, "cumulative")
-               if sa.cumulative else "")
-        )
-    for pa in pz.participation:
-        names = _join(reg.division(d).name for d in pa.divisions)
-        lines.append(tr(f"参赛奖 ({names}): 其余棋手获参赛奖, 奖励价值{yuan(pa.amount)}",
-                        f"Participation prize ({names}): every other player receives a prize worth {yuan(pa.amount)}"))
-    lines += _judged_and_graded(reg)
-    if pz.souvenir:
-        lines.append(tr(f"参赛棋手均发给纪念品: {pz.souvenir}", f"every player receives a souvenir: {pz.souvenir}"))
-    if pz.tied_places == "share":
-        lines.append(tr("名次并列时, 合并所占各名次的奖金平均分配",
-                        "Tied players share the prize money of the places they occupy equally"))
-    elif any(pl.rows for pl in pz.lists):
-        lines.append(tr("名次并列时, 各得该名次奖金", "Tied players each receive the prize of their place")
-                     + _default(pz, "tied_places"))
-    if pz.pool is not None:
-        lines.append(tr(f"奖金总额: {yuan(pz.pool)} (各奖项发出的奖金之和不得超过)",
-                        f"Prize pool: {yuan(pz.pool)} (the prizes paid may not exceed it)"))
-    if pz.pre_tax and _pays_money(reg):
-        lines.append(tr("注: 以上奖金均为税前奖金", "Note: all prize money above is before tax")
-                     + _default(pz, "pre_tax"))
-    if pz.value_note:
-        lines.append(tr("注: ", "Note: ") + pz.value_note)
-    if (ca := pz.ceremony_absence) is not None:
-        lines.append(tr(f"未参加颁奖仪式者扣除{ca.percent}%奖金", f"{ca.percent}% of the prize is docked from a "
-                        "winner who misses the award ceremony") if ca.docking == "fixed" else
-                     tr(f"未参加颁奖仪式者由裁判长决定扣除部分奖金 (最多{ca.percent}%)", "the chief referee may dock "
-                        f"part of the prize (at most {ca.percent}%) from a winner who misses the award ceremony"))
-    if pz.tax_withheld_percent is not None:
-        lines.append(tr(f"奖金由主办方按{pz.tax_withheld_percent}%代扣个人所得税, 名单列出税前、扣税与实发金额",
-                        f"income tax of {pz.tax_withheld_percent}% is withheld from prize money; the lists show "
-                        "gross, tax and net"))
-    day = reg.award_day()
-    if pz.award_day is not None:
-        lines.append(tr(f"颁奖日期 (证书落款): {fmt_date(day)}", f"Award day (on certificates): {fmt_date(day)}"))
-    elif day is not None:
-        lines.append(tr(f"证书落款日期: {fmt_date(day)} (规程未写颁奖日期, 取比赛最后一天)",
-                        f"Certificates dated {fmt_date(day)} (no award day given: the last day of play)"))
-    return lines
-
-
-def _judged_and_graded(reg: Regulation) -> list[str]:
-    """最佳进步奖 (by the chief referee's judgement) and 等级奖 (by wins or share of entrants)."""
-    lines = []
-    for ja in reg.prizes.judged:
-        scope = reg.division(ja.division).name if ja.division else tr("全体参赛者", "all players")
-        value = yuan(ja.amount) if ja.amount else (ja.gift or "")
-        lines.append(tr(f"{ja.name} ({scope}): 由裁判长评定, 至多{ja.count}名", f"{ja.name} ({scope}): named by "
-                        f"the chief referee, at most {ja.count}") + (f", {value}" if value else ""))
-    for ga in reg.prizes.graded:
-        parts = []
-        for g in ga.grades:
-            value = f" {yuan(g.amount)}" if g.amount else (f" {g.gift}" if g.gift else "")
-            if ga.by == "share":
-                parts.append(tr(f"{g.percent}% {g.name}", f"{g.percent}% {g.name}") + value)
-                continue
-            lo, hi = g.min_wins, g.max_wins
-            wins = (tr(f"{lo}胜", f"{lo} wins") if lo == hi else
-                    tr(f"{lo}–{hi}胜", f"{lo}–{hi} wins") if lo is not None and hi is not None
-                    else tr(f"{lo}胜以上", f"{lo}+ wins") if lo is not None else tr(f"{hi}胜以下", f"≤{hi} wins"))
-            parts.append(f"{wins} {g.name}{value}")
-        how = (tr("按参赛人数比例 (依名次)", "by share of entrants (in ranking order)") if ga.by == "share"
-               else tr("按胜局数", "by wins"))
-        lines.append(f"{ga.name} ({reg.division(ga.division).name}, {how}): " + _join(parts))
-    return lines
-
-
-def _pays_money(reg: Regulation) -> bool:
-    """"以上奖金均为税前" only where some prize is money (奖杯、证书 carry no tax)."""
-    pz = reg.prizes
-    return (any(row.amount for pl in pz.lists for row in pl.rows) or any(sa.amount for sa in pz.special)
-            or any(pa.amount for pa in pz.participation) or pz.pool is not None
-            or any(bp.amount for _p, _s, f in team_match_stages(reg) for bp in f.board_prizes))
-
-
-def _age_ref(ref: str | None, reg: Regulation) -> str:
-    if ref is None:
-        return tr("比赛首日", "the first day of play")
-    try:
-        stage = reg.stage(ref)
-    except KeyError:
-        return ref
-    return tr(f"{stage.name}首日 {fmt_date(stage.start)}", f"the first day of {stage.name}, {fmt_date(stage.start)}")
-
-
-def _prize_list(pl: PrizeList, reg: Regulation) -> list[str]:
-    div = reg.division(pl.division).name
-    comp = next((c for c in (reg.teams.competitions if reg.teams else []) if c.id == pl.team_competition), None)
-    if comp is not None and comp.divisions:  # a team prize across divisions names them all
-        div = _join(reg.division(d).name for d in comp.divisions)
-    head = tr(f"{pl.name} ({div}): 录取前{pl.places}名", f"{pl.name} ({div}): top {pl.places} places")
-    if pl.items:
-        head += tr(", 颁发", ", awarded: ") + _join(pl.items)
-    lines = [head]
-    for row in sorted(pl.rows, key=lambda r: r.place_from):
-        value = yuan(row.amount) if row.amount is not None else (row.gift or "")
-        lines.append(f"  - {places(row.place_from, row.place_to)}: {value}")
-    if pl.kind != "cash" and pl.rows:
-        lines.append(tr("  - 奖励形式: ", "  - prize form: ") + _PRIZE_KIND[pl.kind].render())
-    if pl.others_keep_place:
-        lines.append(tr("  - 如有女子选手进入录取名次, 名次不再顺延",
-                        "  - if women players reach these places, the places are not passed down"))
-    if pl.cumulative_with:
-        names = _join(_list_name(x, reg) for x in pl.cumulative_with)
-        lines.append(tr(f"  - 可与{names}奖金累积", f"  - may be combined with the prize money of {names}"))
-    for rule in sorted(pl.entrant_rules(), key=lambda r: r.below):
-        if rule.minus is not None:
-            lines.append(tr(f"  - 若参赛人数不足{rule.below}人, 按照总人数减{rule.minus}录取",
-                            f"  - with fewer than {rule.below} entries, the places awarded are the entries minus {rule.minus}"))
-        else:
-            lines.append(tr(f"  - 若参赛人数不足{rule.below}人, 只录取前{rule.places}名",
-                            f"  - with fewer than {rule.below} entries, only the top {rule.places} are awarded"))
-    total = sum((r.amount or 0) * (r.place_to - r.place_from + 1) for r in pl.rows)
-    if total:
-        lines.append(tr("  - 合计: ", "  - total: ") + yuan(total))
-    return lines
-
-
-def _list_name(list_id: str, reg: Regulation) -> str:
-    for pl in reg.prizes.lists:
-        if pl.id == list_id:
-            return pl.name
-    return list_id
-
-
-def _condition(c: CountCondition) -> str:
-    who = (tr(f"参赛{c.min_rank}(含)以上棋手", f"players of {c.min_rank} or above") if c.min_rank
-           else tr("参赛棋手", "players"))
-    if c.at_least is not None and c.below is not None:
-        return tr(f"{who}达到{c.at_least}人不足{c.below}人", f"at least {c.at_least} and fewer than {c.below} {who}")
-    if c.at_least is not None:
-        return tr(f"{who}达到{c.at_least}人", f"at least {c.at_least} {who}")
-    return tr(f"{who}不足{c.below}人", f"fewer than {c.below} {who}")
-
-
-def _rank_award(ra: RankAwardRule, reg: Regulation, ids: bool = True) -> list[str]:
-    d = reg.division(ra.division)
-    ranking = next(r.name for r in d.rankings if r.id == ra.ranking)
-    lines = [tr(f"{d.name} (按{ranking}):", f"{d.name} (by {ranking}):")]
-    if not ids and any(g.tier_group for g in ra.grants):  # said once, in words, for readers of the page
-        lines.append(tr("  (以下按人数分档: 只适用条件成立的第一档)",
-                        "  (tiers by numbers of entrants: only the first tier whose conditions hold applies)"))
-    for g in ra.grants:
-        cond = tr("且", " and ").join(_condition(c) for c in g.when)
-        tier = (tr(f" [分档 {g.tier_group}: 取第一个成立的档]", f" [tier group {g.tier_group}: the first tier that holds]")
-                if g.tier_group and ids else "")
-        lines.append(f"  - {cond + ', ' if cond else ''}{grant_text(g)}{tier}")
-    rules = []
-    if ra.amateurs_only:
-        rules.append(tr("名次和顺延仅限业余棋手的排名", "places and passing down count amateurs only"))
-    if ra.exclude_new_pros:
-        rules.append(tr("不含当年新定段的职业棋手", "players who turned professional this year are not included"))
-    if ra.skip_if_already_holding:
-        rules.append(tr("已持有该段位或更高者顺延给下一名", "a player already holding the rank or higher passes it down"))
-    if rules:
-        lines.append("  - " + "; ".join(rules) + _defaults_note(
-            ra, ("amateurs_only", "exclude_new_pros", "skip_if_already_holding")))
-    if ra.places_among_amateurs:
-        lines.append(tr("  - 名次按业余棋手重新排列", "  - places are counted among amateurs")
-                     + _default(ra, "places_among_amateurs"))
-    lines.append(f"  - {ra.procedure}" + _default(ra, "procedure"))
-    return lines
-
-
-def _fees(reg: Regulation) -> list[str]:
-    lines = []
-    for f in reg.fees.items:
-        scope = ""
-        if f.applies_to:
-            names = []
-            for ref in f.applies_to:
-                try:
-                    names.append(reg.stage(ref).name)
-                except KeyError:
-                    names.append(reg.division(ref).name)
-            scope = f" ({_join(names)})"
-        line = f"{f.name}{scope}: {yuan(f.amount)}" + (tr("/队", " per team") if f.per == "team" else "")
-        if not f.refundable_if_absent:
-            line += tr("; 报名后无故不参加比赛者不予退还", "; not refunded to an entered player who does not play without good reason")
-        if f.note:
-            line += f" — {f.note}"
-        lines.append(line)
-    if reg.fees.self_paid:
-        lines.append(tr("自理: ", "Paid by the players: ") + _join(reg.fees.self_paid))
-    lines += reg.fees.notes
-    return lines or [tr("(规程未规定)", "(not set by the regulation)")]
-
-
-def _registration(reg: Regulation) -> list[str]:
-    rg = reg.registration
-    lines = []
-    for w in rg.windows:
-        span = ""
-        if w.opens and w.closes:
-            span = f" {_span(w.opens, w.closes)}"
-        elif w.closes:
-            span = tr(f" 截止 {fmt_date(w.closes)}", f" until {fmt_date(w.closes)}")
-        elif w.opens:
-            span = tr(f" 自 {fmt_date(w.opens)} 起", f" from {fmt_date(w.opens)}")
-        line = f"{w.who}:{span}"
-        if w.channel:
-            line += tr(" 途径: ", " via: ") + w.channel
-        if w.note:
-            line += f"; {w.note}"
-        if w.enforce:
-            scope = _join(reg.division(d).name for d in w.divisions) if w.divisions else tr("全部组别", "every division")
-            line += tr(f" (时间以外的报名不予接受: {scope})", f" (entries outside it are refused: {scope})")
-        lines.append(line)
-    if rg.required_documents:
-        lines.append(tr("须提交: ", "Documents: ") + "; ".join(rg.required_documents))
-    if rg.attachments is not None:
-        lines.append(tr("附件命名: ", "Attachment names: ") + rg.attachments.name_pattern)
-    lines += [tr("联系: ", "Contact: ") + c for c in rg.contacts]
-    if rg.check_in:
-        lines.append(tr("报到: ", "Check-in: ") + rg.check_in)
-    lines += rg.notes
-    return lines or [tr("(规程未规定)", "(not set by the regulation)")]
-
-
-def _officials(reg: Regulation) -> list[str]:
-    of = reg.officials
-    lines = [tr("裁判长: ", "Chief referee: ") + of.chief_referee + _default(of, "chief_referee"),
-             tr("其他技术官员: ", "Other officials: ") + of.others + _default(of, "others")]
-    if of.people:
-        lines.append(tr("技术官员: ", "Officials: ") + "; ".join(
-            f"{o.role} {o.name}" + (f" ({o.unit})" if o.unit else "") for o in of.people))
-    if reg.appeals:
-        a = reg.appeals
-        lines.append(tr(
-            f"申诉: 该轮比赛结束{a.window_minutes}分钟内{'以书面形式' if a.written else ''}递交, "
-            f"申诉费{yuan(a.fee)}, {'胜诉退还, 败诉不予退还' if a.refunded_if_upheld else '不予退还'}, "
-            f"交与{a.handled_by}处置",
-            f"Appeals: {'in writing, ' if a.written else ''}within {a.window_minutes} minutes of the end of the round, "
-            f"fee {yuan(a.fee)}, {'refunded if upheld, kept if not' if a.refunded_if_upheld else 'not refunded'}, "
-            f"handled by {a.handled_by}",
-        ) + _defaults_note(a, ("written", "refunded_if_upheld", "handled_by")))
-        lines.append(tr("非裁判类争议: ", "Disputes not about refereeing: ") + a.non_referee_disputes
-                     + _default(a, "non_referee_disputes"))
     return lines
 
 
