@@ -87,13 +87,20 @@ class LoginRequired(Exception):
 
 
 def current_actor(request: Request) -> Actor | None:
-    data = session_of(request)
-    uid, epoch = data.get("u"), data.get("e", 0)
-    if not isinstance(uid, int) or not isinstance(epoch, int):
-        return None
-    with state(request).ctx.work(actor=PUBLIC) as work:
-        actor = user_actor(work, uid, epoch)
-    request.state.actor = actor
+    """The signed-in account, read from the store once per request (the page, its navigation and
+    the write it guards all ask); a new session written in the request forgets it."""
+    session = session_of(request)
+    known = getattr(request.state, "actor_for", None)
+    if known is not None and known[0] == session:
+        request.state.actor = known[1]
+        return known[1]
+    actor: Actor | None = None
+    uid, epoch = session.get("u"), session.get("e", 0)
+    if isinstance(uid, int) and isinstance(epoch, int):
+        with state(request).ctx.work(actor=PUBLIC) as work:
+            actor = user_actor(work, uid, epoch)
+    request.state.actor_for = (session, actor)
+    request.state.actor = actor  # what the pages' navigation reads
     return actor
 
 
