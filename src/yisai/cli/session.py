@@ -101,10 +101,8 @@ def settings(db: str | None = None) -> Settings:
 @contextmanager
 def command_work(db: str | None) -> Iterator[Work]:
     """One command = one transaction; errors become a message and an exit code."""
-    from sqlalchemy.exc import SQLAlchemyError
-
     from yisai.services.context import unit_of_work
-    from yisai.services.errors import ServiceError
+    from yisai.services.errors import ServiceError, StoreFailed
 
     try:
         with unit_of_work(settings(db)) as work:
@@ -115,6 +113,6 @@ def command_work(db: str | None) -> Iterator[Work]:
             yield work
     except ServiceError as exc:
         fail(cli_message(exc), exc.render_details(), exc.exit_code)
-    except SQLAlchemyError as exc:
-        fail(tr(f"数据库错误, 本次操作未保存: {exc.__class__.__name__}: {exc.orig if hasattr(exc, 'orig') else exc}",
-                f"database error, nothing saved: {exc}"), code=1)  # fmt: skip
+    except StoreFailed as exc:
+        fail(tr(f"数据库错误, 本次操作未保存: {exc.kind}: {exc.detail}",
+                f"database error, nothing saved: {exc.full}"), code=exc.exit_code)  # fmt: skip
