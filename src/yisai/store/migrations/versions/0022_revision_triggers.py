@@ -12,6 +12,9 @@ A new value is ``max(old + 1, clock)``: strictly increasing per row, and a clock
 row deleted and made again under a reused id never repeats an earlier (id, revision). The
 event's ``revision`` (new here) is what its public pages are keyed on (``web_rows.event_stamp``).
 
+On SQLite, a later ``batch_alter_table`` on one of these tables copies the table and drops its
+triggers: such a migration must create them again (``_sqlite`` here names each one).
+
 Revision ID: 0022
 Revises: 0021
 """
