@@ -7,9 +7,10 @@ from datetime import date
 from pathlib import Path
 
 from yisai.awards.inputs import EventResults
+from yisai.formats.regulation_file import load
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.registry.team import Team, TeamMember
-from yisai.regulation import Regulation, load
+from yisai.regulation import Regulation
 from yisai.standings.teams import RankedPlayer, RankingTable
 from yisai.vocabulary.rank import Rank
 

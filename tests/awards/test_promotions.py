@@ -15,8 +15,9 @@ import pytest
 from tests.awards.awardfields import player, results
 from yisai.awards.promotions import PromotionReport, compute_promotions, count_wins
 from yisai.formats.awards_report import promotion_tables, to_lines
+from yisai.formats.regulation_file import load
 from yisai.record import Game, Result
-from yisai.regulation import Regulation, load
+from yisai.regulation import Regulation
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "regulations" / "examples" / "2026-kids-dan-grading.toml"
 

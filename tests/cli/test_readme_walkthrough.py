@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tests.conftest import REGULATIONS, ROOT
 from tests.formats.roster_files import write_xlsx, xqw_rows
-from yisai.regulation.loader import load
+from yisai.formats.regulation_file import load
 
 README = ROOT / "README.md"
 

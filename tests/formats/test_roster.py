@@ -8,10 +8,11 @@ import pytest
 
 from tests.conftest import REGULATIONS
 from tests.formats.roster_files import HEADERS, write_csv, write_xls, write_xlsx, xqw_rows
+from yisai.formats.regulation_file import load
 from yisai.formats.roster import read_roster
 from yisai.formats.template import template_columns, write_roster_template
 from yisai.registry.person import Gender
-from yisai.regulation import Regulation, load
+from yisai.regulation import Regulation
 from yisai.vocabulary.rank import Rank
 
 

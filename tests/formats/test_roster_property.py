@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import REGULATIONS
 from tests.formats.roster_files import HEADERS, xqw_rows
+from yisai.formats.regulation_file import load
 from yisai.formats.roster import Sheet, parse_sheets
-from yisai.regulation import load
 
 REG = load(REGULATIONS / "2025-xiaoqiwang.toml")
 

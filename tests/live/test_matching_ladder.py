@@ -6,12 +6,12 @@ from collections import Counter
 from datetime import datetime
 
 from tests.conftest import REGULATIONS
+from yisai.formats.regulation_file import load
 from yisai.game.board import BLACK, WHITE
 from yisai.game.flow import EndReason, Outcome
 from yisai.qualifier.ladder import LadderLine, deltas, table
 from yisai.qualifier.matching import Matchmaker, Waiting, pair_wave, wave_random
 from yisai.qualifier.periods import closed_reason, ladder_stage, open_period, pool_of, pools
-from yisai.regulation.loader import load
 
 REG = load(REGULATIONS / "2025-shanhai-cup.toml")
 STAGE, LADDER = ladder_stage(REG)

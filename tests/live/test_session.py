@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import REGULATIONS
+from yisai.formats.regulation_file import load
 from yisai.game.board import BLACK, WHITE
 from yisai.qualifier.session import Kind, LiveGame, LiveRefused, LiveRules
-from yisai.regulation.loader import load
 from yisai.regulation.rules import DisconnectionRules, PlayRules, TimeControl
 from yisai.regulation.stages import LadderFormat
 

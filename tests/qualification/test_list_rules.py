@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from tests.conftest import REGULATIONS
 from yisai.awards.qualifier import period_list
+from yisai.formats.regulation_file import load
 from yisai.qualifier.periods import ladder_stage
-from yisai.regulation import load
 
 REG = load(REGULATIONS / "2025-shanhai-cup.toml")
 _, LADDER = ladder_stage(REG)

@@ -14,9 +14,10 @@ import pytest
 
 from tests.conftest import REGULATIONS
 from tests.idnumbers import make_id_number
+from yisai.formats.regulation_file import load
 from yisai.registry.eligibility import check_player, place_name, region_of
 from yisai.registry.person import Gender, Player, ProStatus
-from yisai.regulation import Regulation, load
+from yisai.regulation import Regulation
 
 
 @pytest.fixture(scope="module")

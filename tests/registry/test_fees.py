@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from tests.conftest import REGULATIONS
+from yisai.formats.regulation_file import load
 from yisai.registry.fees import fee_for, team_fee_for
-from yisai.regulation.loader import load
 
 SHANHAI = load(REGULATIONS / "2025-shanhai-cup.toml")
 

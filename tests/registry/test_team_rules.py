@@ -9,10 +9,11 @@ from datetime import date, datetime
 import pytest
 
 from tests.conftest import REGULATIONS
+from yisai.formats.regulation_file import load
 from yisai.registry.eligibility import check_team
 from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team, TeamMember
-from yisai.regulation import Regulation, load
+from yisai.regulation import Regulation
 
 BORN = {"jia": date(2013, 5, 5), "yi": date(2016, 5, 5), "bing": date(2018, 5, 5)}
 OK_TIME = datetime(2025, 4, 10, 9, 0)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from tests.conftest import REGULATIONS
 from tests.regulation_text import issues_of, line_of
+from yisai.formats.regulation_file import load
 from yisai.formats.regulation_summary import summarize
-from yisai.regulation.loader import load
 
 SEED = (REGULATIONS / "2025-xiaoqiwang.toml").read_text(encoding="utf-8")
 

@@ -11,9 +11,10 @@ from typer.testing import CliRunner
 
 from tests.conftest import REGULATIONS
 from yisai.cli.app import app
+from yisai.formats.regulation_file import load
 from yisai.formats.regulation_summary import summarize
 from yisai.i18n import use_language
-from yisai.regulation import RegulationError, load, loads
+from yisai.regulation import RegulationError, loads
 from yisai.services.errors import InputError
 from yisai.services.events import read_regulation_file
 

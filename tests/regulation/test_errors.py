@@ -12,7 +12,8 @@ from tests.conftest import REGULATIONS
 from tests.regulation_text import issues_of as _issues
 from tests.regulation_text import line_of as _line_of
 from yisai.cli.app import app
-from yisai.regulation import RegulationError, load, loads
+from yisai.formats.regulation_file import load
+from yisai.regulation import RegulationError, loads
 from yisai.regulation.loader import MAX_REGULATION_BYTES
 
 runner = CliRunner()

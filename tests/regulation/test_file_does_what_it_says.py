@@ -13,9 +13,10 @@ from tests.awards.awardfields import player, results, table
 from tests.conftest import REGULATIONS
 from tests.regulation_text import issues_of as _issues
 from yisai.awards.prizes import awarded_places, compute_prizes
+from yisai.formats.regulation_file import load
 from yisai.formats.regulation_summary import summarize
 from yisai.registry.person import Gender, Player
-from yisai.regulation import load, loads
+from yisai.regulation import loads
 from yisai.regulation.prizes import EntrantRule
 from yisai.regulation.rules import CRITERION_LABELS, Criterion, CriterionSpec
 from yisai.services import entries, events

@@ -13,8 +13,9 @@ from typer.testing import CliRunner
 
 from tests.conftest import REGULATIONS
 from yisai.cli.app import app
+from yisai.formats.regulation_file import load
 from yisai.formats.regulation_summary import summarize
-from yisai.regulation import Regulation, load
+from yisai.regulation import Regulation
 
 SHANHAI = REGULATIONS / "2025-shanhai-cup.toml"
 XIAOQIWANG = REGULATIONS / "2025-xiaoqiwang.toml"

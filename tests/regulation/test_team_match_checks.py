@@ -11,7 +11,7 @@ from tests.conftest import REGULATIONS
 from tests.regulation_text import issues_of as _issues
 from tests.regulation_text import line_of as _line_of
 from yisai.cli.app import app
-from yisai.regulation import load
+from yisai.formats.regulation_file import load
 from yisai.regulation.team_match import TeamMatchFormat
 
 runner = CliRunner()

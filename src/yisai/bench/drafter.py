@@ -412,7 +412,7 @@ def measure(a: Annotation) -> TextResult:
 
 
 def _measure_seed(a: Annotation, r: TextResult) -> TextResult:
-    from yisai.regulation import load
+    from yisai.formats.regulation_file import load
 
     assert a.expected_file is not None
     shipped = load(a.expected_file)

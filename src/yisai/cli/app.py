@@ -151,6 +151,10 @@ def main(prog_name: str | None = None) -> None:
     gc.set_threshold(50_000, 20, 100)
     import sys
 
+    from yisai.services.collector import pause_collector_during_standings
+
+    pause_collector_during_standings()  # the process is the command's: standings bursts pause the collector
+
     app(args=hoist_root_options(sys.argv[1:]), prog_name=prog_name)
 
 

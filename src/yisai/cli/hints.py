@@ -59,9 +59,9 @@ def cli_message(exc: ServiceError, lang: str | None = None) -> str:
         if key != "database":
             words = words.replace("{" + key + "}", str(value))
     if "{database}" in words:
-        from sqlalchemy.engine import make_url
+        from yisai.services.maintenance import shown_database
 
         raw = str(exc.params.get("database") or "<同一数据库>")
-        shown = make_url(raw).render_as_string(hide_password=True) if "://" in raw else raw
+        shown = shown_database(raw) if "://" in raw else raw
         words = words.replace("{database}", shown)
     return f"{text} ({words})"

@@ -36,10 +36,8 @@ KIND = {"form": "entry_form", "报名表": "entry_form", "proof": "identity_proo
 
 @contextmanager
 def _work(db: str | None, files: Path | None) -> Iterator[Work]:
-    from sqlalchemy.exc import SQLAlchemyError
-
     from yisai.services.context import unit_of_work
-    from yisai.services.errors import ServiceError
+    from yisai.services.errors import ServiceError, StoreFailed
 
     chosen = settings(db)
     if files is not None:
@@ -49,7 +47,7 @@ def _work(db: str | None, files: Path | None) -> Iterator[Work]:
             yield work
     except ServiceError as exc:
         fail(cli_message(exc), exc.render_details(), exc.exit_code)
-    except (SQLAlchemyError, OSError) as exc:
+    except (StoreFailed, OSError) as exc:
         fail(tr(f"操作失败, 未保存: {exc}", f"failed, nothing saved: {exc}"), code=1)
 
 

@@ -16,11 +16,12 @@ from rich.table import Table
 from yisai.cli.render import read_input
 from yisai.cli.session import DbOption, EventOption, command_work, console, fail, say
 from yisai.formats.awards_report import place_of
+from yisai.formats.regulation_file import load
 from yisai.formats.template import write_roster_template
 from yisai.i18n import tr
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.team import Team
-from yisai.regulation import RegulationError, load
+from yisai.regulation import RegulationError
 from yisai.services import approvals, entries, players, roster_import, teams
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.roster_import import ImportReport

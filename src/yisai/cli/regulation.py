@@ -14,9 +14,10 @@ from pathlib import Path
 
 import typer
 
+from yisai.formats.regulation_file import load
 from yisai.formats.regulation_summary import summarize
 from yisai.i18n import tr
-from yisai.regulation import Regulation, RegulationError, load
+from yisai.regulation import Regulation, RegulationError
 
 _ID = re.compile(r"^[a-z0-9_\-]+$")
 

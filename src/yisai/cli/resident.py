@@ -38,7 +38,7 @@ PRELOAD = (
     "yisai.services.context", "yisai.services.round_results", "yisai.services.rounds",
     "yisai.services.events", "yisai.services.roster_import", "yisai.services.approvals",
     "yisai.services.standings_source",
-    "yisai.store", "yisai.regulation",
+    "yisai.services.maintenance", "yisai.regulation",
     "yisai.services.opengotha_pairing", "yisai.formats.opengotha_pairing",  # numpy, the C matching
 )  # fmt: skip
 
@@ -60,9 +60,9 @@ def _preload() -> None:
     for name in (*sorted(commands), *PRELOAD):
         with contextlib.suppress(ImportError):  # an optional extra that is not installed
             importlib.import_module(name)
-    from sqlalchemy.orm import configure_mappers
+    from yisai.services.maintenance import preload
 
-    configure_mappers()
+    preload()
     gc.collect()
     gc.freeze()  # the children's collections then skip everything imported here
 

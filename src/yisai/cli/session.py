@@ -108,10 +108,8 @@ def command_work(db: str | None, *, may_create: bool = False) -> Iterator[Work]:
     """One command = one transaction; errors become a message and an exit code. Only the
     commands that start a database (``may_create``: event create/list, account add/list)
     create a missing SQLite file."""
-    from sqlalchemy.exc import SQLAlchemyError
-
     from yisai.services.context import unit_of_work
-    from yisai.services.errors import ServiceError
+    from yisai.services.errors import ServiceError, StoreFailed
 
     try:
         with unit_of_work(settings(db, may_create=may_create)) as work:
@@ -122,6 +120,6 @@ def command_work(db: str | None, *, may_create: bool = False) -> Iterator[Work]:
             yield work
     except ServiceError as exc:
         fail(cli_message(exc), exc.render_details(), exc.exit_code)
-    except SQLAlchemyError as exc:
-        fail(tr(f"数据库错误, 本次操作未保存: {exc.__class__.__name__}: {exc.orig if hasattr(exc, 'orig') else exc}",
-                f"database error, nothing saved: {exc}"), code=1)  # fmt: skip
+    except StoreFailed as exc:
+        fail(tr(f"数据库错误, 本次操作未保存: {exc.kind}: {exc.detail}",
+                f"database error, nothing saved: {exc.full}"), code=exc.exit_code)  # fmt: skip

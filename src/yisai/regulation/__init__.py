@@ -1,6 +1,6 @@
-"""规程 as data: the schema, a TOML loader with line-accurate errors, and a Chinese summary."""
+"""规程 as data: the schema, a TOML parser with line-accurate errors, and a Chinese summary."""
 
-from yisai.regulation.loader import Issue, RegulationError, load, loads
+from yisai.regulation.loader import Issue, RegulationError, loads
 from yisai.regulation.schema import Regulation
 
-__all__ = ["Issue", "Regulation", "RegulationError", "load", "loads"]
+__all__ = ["Issue", "Regulation", "RegulationError", "loads"]

@@ -1,4 +1,7 @@
-"""Read a regulation TOML file into a ``Regulation``, or report every problem with its line.
+"""Parse a regulation TOML text into a ``Regulation``, or report every problem with its line.
+
+The text comes from the caller: reading the file is an outer layer's job
+(``yisai.formats.regulation_file``), since the core does no I/O.
 
 Errors are formatted ``FILE:LINE: field.path: what is wrong (what is allowed)`` so a referee can
 jump straight to the line; each issue keeps its words in Chinese and English and prints in the
@@ -11,7 +14,6 @@ import copy
 import re
 import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
@@ -59,32 +61,10 @@ class RegulationError(Exception):
         return "\n".join(str(i) for i in self.issues)
 
 
-def load(path: str | Path) -> Regulation:
-    return loads(read_file(path), str(path))
-
-
-def read_file(path: str | Path) -> bytes:
-    """A regulation file's bytes, refused unread past MAX_REGULATION_BYTES; RegulationError
-    (never OSError) when it cannot be read."""
-    p = Path(path)
-    try:
-        with p.open("rb") as f:
-            size = p.stat().st_size
-            if size > MAX_REGULATION_BYTES:
-                raise RegulationError([_size_issue(str(p), size)])
-            raw = f.read(MAX_REGULATION_BYTES + 1)  # a file that grows meanwhile stops here
-    except OSError as exc:
-        why = exc.strerror or exc
-        raise RegulationError(
-            [Issue(str(p), 0, "", Text(f"无法读取文件: {why}", f"cannot read the file: {why}"))]
-        ) from None
-    return raw
-
-
 def loads(data: bytes | str, filename: str = "<regulation>") -> Regulation:
     size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
     if size > MAX_REGULATION_BYTES:
-        raise RegulationError([_size_issue(filename, size)])
+        raise RegulationError([size_issue(filename, size)])
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8-sig")
@@ -300,7 +280,7 @@ def _number_issue(filename: str, text: str, line: int, path: tuple[str | int, ..
     )
 
 
-def _size_issue(filename: str, size: int) -> Issue:
+def size_issue(filename: str, size: int) -> Issue:
     return Issue(
         filename, 0, "",
         Text(f"文件有 {size} 字节, 超过规程文件的上限 {MAX_REGULATION_BYTES} 字节 (1 MB), 未读取",

@@ -19,10 +19,25 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from yisai.i18n import Text
-from yisai.services.errors import Conflict, Forbidden, Hint, InputError, Refused, ServiceError
+from yisai.services.errors import (
+    Conflict,
+    Forbidden,
+    Hint,
+    InputError,
+    Refused,
+    ServiceError,
+    StoreFailed,
+)
 from yisai.services.identity import Action, Actor
 from yisai.services.settings import BEIJING, Settings, fixed_clock
-from yisai.store import Database, Repository, SchemaOutdated, StoreError, open_database
+from yisai.store import (
+    Database,
+    DatabaseFailure,
+    Repository,
+    SchemaOutdated,
+    StoreError,
+    open_database,
+)
 
 __all__ = [
     "BEIJING",
@@ -93,13 +108,16 @@ class Context:
     def work(self, actor: Actor | None = None) -> Iterator[Work]:
         who = actor or self.settings.actor
         moment = self.settings.clock()
-        with self.database.session() as session:
-            if who.id.startswith("cli:"):
-                who = _account_scope(session, who)
-            if who.event is not None:
-                guard_event_scope(session, who)
-            yield Work(session, Repository(session, who.audit_name, moment), who, moment,
-                       self.settings)
+        try:
+            with self.database.session() as session:
+                if who.id.startswith("cli:"):
+                    who = _account_scope(session, who)
+                if who.event is not None:
+                    guard_event_scope(session, who)
+                yield Work(session, Repository(session, who.audit_name, moment), who, moment,
+                           self.settings)
+        except DatabaseFailure as exc:  # the store's own error, in the services' words
+            raise StoreFailed(exc.kind, exc.detail, exc.full) from exc
 
     def close(self) -> None:
         self.database.dispose()

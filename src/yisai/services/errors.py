@@ -134,3 +134,16 @@ class Forbidden(ServiceError):
     exit_code = 1
     status = 403
     default_code = "forbidden"
+
+
+class StoreFailed(Exception):
+    """The database refused or lost the unit of work (nothing of it was saved). Not a
+    ``ServiceError``: it is no verdict on the request, and a web request answers it as any
+    unexpected failure. ``kind`` names the database's error, ``detail`` its own words,
+    ``full`` the whole error; the CLI words it and exits 1."""
+
+    exit_code: ClassVar[int] = 1
+
+    def __init__(self, kind: str, detail: str, full: str) -> None:
+        self.kind, self.detail, self.full = kind, detail, full
+        super().__init__(full)

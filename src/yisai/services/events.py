@@ -14,7 +14,6 @@ from pathlib import Path
 from yisai.i18n import Text
 from yisai.registry.entry import EntryStatus
 from yisai.regulation import Regulation, RegulationError, loads
-from yisai.regulation.loader import read_file
 from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Work
 from yisai.services.errors import Hint, NotFoundError
@@ -40,6 +39,8 @@ def new_seed() -> int:
 
 def read_regulation_file(path: str | Path) -> tuple[str, Regulation]:
     """The file's text and its model, or InputError listing every ``FILE:LINE:`` problem."""
+    from yisai.formats.regulation_file import read_file  # here: a result entry never loads formats
+
     p = Path(path)
     try:
         raw = read_file(p)  # unreadable, or over the size limit: one issue saying which

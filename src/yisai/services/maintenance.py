@@ -8,7 +8,7 @@ from yisai.services.errors import InputError
 from yisai.services.identity import Action
 from yisai.services.settings import Settings
 from yisai.store import StoreError, upgrade_database
-from yisai.store.database import drop_schema, fresh_schema
+from yisai.store.database import drop_schema, fresh_schema, prepare_mappers, shown_url
 
 
 def upgrade(settings: Settings) -> tuple[str | None, str]:
@@ -38,3 +38,14 @@ def drop_scratch(url: str) -> None:
     except StoreError as exc:
         raise InputError(Text(str(exc), str(exc)), code="scratch_failed") from exc
 
+
+
+def shown_database(url: str) -> str:
+    """A database address as a message may show it: the password hidden."""
+    return shown_url(url)
+
+
+def preload() -> None:
+    """Load the store and configure its mappers now: a resident process does it once before
+    it forks, so its children start with them ready."""
+    prepare_mappers()

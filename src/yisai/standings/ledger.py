@@ -8,11 +8,9 @@ rounds, and whether an opponent counts in 对手分.
 
 from __future__ import annotations
 
-import gc
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -56,33 +54,6 @@ _OUTCOMES: dict[Result, tuple[str, str]] = {
     Result.BOTH_WIN: ("W", "W"),
     Result.UNKNOWN: ("?", "?"),
 }
-
-
-_gc_lock = threading.Lock()
-_gc_users = 0
-_gc_was_enabled = False
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cycle collector during a burst of acyclic allocations (lists and tuples per
-    player and round): it would otherwise rescan them repeatedly, about a third of the time.
-
-    Scoped to the call and safe across threads: the first caller in pauses, the last one out
-    restores what it found, so concurrent standings requests never leave it off."""
-    global _gc_users, _gc_was_enabled
-    with _gc_lock:
-        if _gc_users == 0:
-            _gc_was_enabled = gc.isenabled()
-            gc.disable()
-        _gc_users += 1
-    try:
-        yield
-    finally:
-        with _gc_lock:
-            _gc_users -= 1
-            if _gc_users == 0 and _gc_was_enabled:
-                gc.enable()
 
 
 Card = tuple[int, tuple[str, int, str, str, bool]]  # (opponent index, (kind, points, outcome, colour, counted))

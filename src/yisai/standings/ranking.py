@@ -23,11 +23,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise, takewhile
 
+from yisai.bursts import allocation_pause
 from yisai.i18n import tr
 from yisai.regulation.criteria import CRITERIA, criterion_label
 from yisai.regulation.rules import Criterion, CriterionSpec, RankingRules
 from yisai.standings.criteria import Value, column_key
-from yisai.standings.ledger import BYE, Ledger, gc_paused
+from yisai.standings.ledger import BYE, Ledger
 from yisai.standings.model import StandingsPlayer
 from yisai.standings.table import CriteriaTable
 
@@ -263,7 +264,7 @@ def rank_by_keys(
     undefeated: Sequence[bool] | None = None,
 ) -> Standings:
     """The engine: order player indices of ``subset`` by ``keys`` with the rules above."""
-    with gc_paused():
+    with allocation_pause():
         return _rank(players, keys, round_, values_for_row, subset, direct, undefeated)
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from yisai.bursts import allocation_pause
 from yisai.record import Game
 from yisai.regulation.rules import Criterion, CriterionSpec, RankingRules, Scoring
 from yisai.standings import criteria as C
-from yisai.standings.ledger import Ledger, build_ledger, gc_paused
+from yisai.standings.ledger import Ledger, build_ledger
 from yisai.standings.model import StandingsPlayer
 
 ALL_CRITERIA: tuple[CriterionSpec, ...] = (
@@ -59,7 +60,7 @@ def compute_table(
     ``specs`` defaults to the regulation's list plus 积分 (always shown); DIRECT is skipped (it is
     decided inside the ranking among tied players only). ``round_keys``: see ``build_ledger``.
     """
-    with gc_paused():
+    with allocation_pause():
         return _compute(players, games, rounds, scoring, rules, specs, lot_seed, round_keys)
 
 

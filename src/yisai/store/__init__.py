@@ -11,7 +11,7 @@ from yisai.store.database import (
     resolve_url,
     upgrade_database,
 )
-from yisai.store.errors import Conflict, NotFound, StaleVersion
+from yisai.store.errors import Conflict, DatabaseFailure, NotFound, StaleVersion
 from yisai.store.records import AuditRecord, EventRecord, ResultChange, RoundRecord, UserRecord
 from yisai.store.repository import Repository
 
@@ -19,6 +19,7 @@ __all__ = [
     "AuditRecord",
     "Conflict",
     "Database",
+    "DatabaseFailure",
     "EventRecord",
     "NotFound",
     "Repository",

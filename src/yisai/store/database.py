@@ -16,14 +16,27 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from yisai.i18n import tr
 from yisai.record.text import shown
+from yisai.store.errors import DatabaseFailure
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 DEFAULT_PATH = "yisai.sqlite"
+
+
+def shown_url(url: str) -> str:
+    """A database address as it may be shown: the password hidden."""
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def prepare_mappers() -> None:
+    """Configure every ORM mapper now (a resident process does it once before it forks)."""
+    from sqlalchemy.orm import configure_mappers
+
+    configure_mappers()
 
 
 class StoreError(Exception):
@@ -143,7 +156,7 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-SCHEMA_HEAD = "0021"  # the newest migration; a test checks it against Alembic's own head
+SCHEMA_HEAD = "0022"  # the newest migration; a test checks it against Alembic's own head
 
 
 def _alembic_config() -> Any:
@@ -200,8 +213,13 @@ class Database:
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        with self._sessions() as session, session.begin():
-            yield session
+        """One transaction; a database error in it (or at its commit) leaves as ``DatabaseFailure``."""
+        try:
+            with self._sessions() as session, session.begin():
+                yield session
+        except SQLAlchemyError as exc:
+            orig = getattr(exc, "orig", None)
+            raise DatabaseFailure(exc.__class__.__name__, str(orig if orig is not None else exc), str(exc)) from exc
 
     def dispose(self) -> None:
         self.engine.dispose()

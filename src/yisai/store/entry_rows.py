@@ -136,16 +136,18 @@ def find_entry(s: Session, player_id: str | int, division: str, stage: str = "")
     return entry_value(row) if row else None
 
 
-def list_entries(
+def player_entries(
     s: Session,
     event_id: int,
+    player_id: str | int,
     *,
     division: str | None = None,
     stage: str | None = None,
     status: EntryStatus | Iterable[EntryStatus] | None = None,
-    player_id: str | int | None = None,
 ) -> list[Entry]:
-    q = select(EntryRow).where(EntryRow.event_id == event_id)
+    """One player's entries in id order, read from the rows (a single lookup need not build the
+    whole roster). The event's entries are listed once, by ``roster_rows.list_entries``."""
+    q = select(EntryRow).where(EntryRow.event_id == event_id, EntryRow.player_id == player_number(player_id))
     if division is not None:
         q = q.where(EntryRow.division == division)
     if stage is not None:
@@ -154,8 +156,6 @@ def list_entries(
         q = q.where(EntryRow.status == status.value)
     elif status is not None:
         q = q.where(EntryRow.status.in_([st.value for st in status]))
-    if player_id is not None:
-        q = q.where(EntryRow.player_id == player_number(player_id))
     return [entry_value(r) for r in s.scalars(q.order_by(EntryRow.id))]
 
 

@@ -16,6 +16,18 @@ def _as_text(message: str | Text) -> Text:
     return message if isinstance(message, Text) else Text(message, message)
 
 
+class DatabaseFailure(Exception):
+    """The database refused or lost a transaction (the driver's or SQLAlchemy's own error,
+    translated at the session's edge so no caller above the store names ``sqlalchemy``).
+
+    ``kind`` is the original error's class name, ``detail`` the driver's own words when it
+    gave them (else the whole error), ``full`` the whole error as SQLAlchemy words it."""
+
+    def __init__(self, kind: str, detail: str, full: str) -> None:
+        self.kind, self.detail, self.full = kind, detail, full
+        super().__init__(full)
+
+
 class NotFound(LookupError):
     """A referenced row does not exist; names what was asked for.
 

@@ -54,6 +54,9 @@ class EventRow(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(default=dict, server_default="{}")
     # Moves on with every change to the event's players, entries and teams (store.revisions).
     roster_revision: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    # Moves on with every change to the event: its rounds, games, players, entries, teams, its own
+    # row and every audit line (database triggers, migration 0022; web_rows.event_stamp).
+    revision: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
 class PlayerRow(Base):

@@ -2,8 +2,10 @@
 
 Every flush that adds, changes or deletes a game — or adds a round — gives the round a new
 revision; every flush that touches an event's players or entries gives the event a new
-roster revision. Here and only here (a session hook, so no writer can forget
-it). A revision is a nanosecond clock reading made strictly increasing per process: unique
+roster revision. The database moves them too (triggers, migration 0022), so a write
+that goes around the ORM — a Core ``update()``/``delete()``, raw SQL, an ``ON DELETE
+CASCADE`` — moves them as surely; the hook here gives a row the ORM writes a value unique to
+this process within the flush, and the triggers move it on past that. A revision is a nanosecond clock reading made strictly increasing per process: unique
 over time, so a round or event deleted and made again, even under a reused id, never repeats
 an earlier (id, revision).
 
@@ -84,7 +86,7 @@ def _bump_rosters(session: Session) -> None:
     events: set[int] = set()
     for obj in itertools.chain(session.new, session.dirty, session.deleted):
         if isinstance(obj, EventRow) and obj in session.new:
-            obj.roster_revision = next_revision()
+            obj.roster_revision = obj.revision = next_revision()
         elif isinstance(obj, PlayerRow | EntryRow) and obj.event_id is not None:
             events.add(obj.event_id)
     for eid in events:

@@ -59,8 +59,7 @@ def list_entries(
     """The event's entries in id order, filtered; one player's are read directly (a single
     lookup need not build the whole roster)."""
     if player_id is not None:
-        return entry_rows.list_entries(s, event_id, division=division, stage=stage, status=status,
-                                       player_id=player_id)
+        return entry_rows.player_entries(s, event_id, player_id, division=division, stage=stage, status=status)
     wanted = {status} if isinstance(status, EntryStatus) else set(status) if status is not None else None
     return [e for e in roster(s, event_id).entries
             if (division is None or e.division == division) and (stage is None or e.stage == stage)

@@ -1,8 +1,11 @@
 """Row access the web needs that the repository does not offer: change stamps and appeals.
 
-A public page is cached per process under the event's stamp (the newest audit line of the
-event): every write of the services leaves an audit line, so a new stamp means "something
-changed". Workers share nothing but the database, so several workers stay consistent.
+A public page is cached per process under the event's stamp: the event's revision (moved by
+the database itself on any change to its rounds, games, players, entries, teams or its own row:
+triggers, migration 0022) plus its newest audit line (every write of the services leaves one,
+so a change elsewhere, an appeal, is seen too). Both only grow, so the stamp does, and a write
+around the ORM moves it as surely as one through it. Workers share nothing but the database,
+so several workers stay consistent.
 """
 
 from __future__ import annotations
@@ -15,15 +18,16 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from yisai.store.errors import NotFound
-from yisai.store.models import AuditRow, GameRow, ResultChangeRow, RoundRow
+from yisai.store.models import AuditRow, EventRow, GameRow, ResultChangeRow, RoundRow
 from yisai.store.repository import Repository
 from yisai.store.side_models import AppealRow
 
 
 def event_stamp(session: Session, event_id: int) -> int:
-    """The id of the newest audit line of an event (0 when none)."""
-    found = session.scalar(select(func.max(AuditRow.id)).where(AuditRow.event_id == event_id))
-    return int(found or 0)
+    """The event's revision plus the id of its newest audit line (0 when neither)."""
+    revision = session.scalar(select(EventRow.revision).where(EventRow.id == event_id))
+    newest = session.scalar(select(func.max(AuditRow.id)).where(AuditRow.event_id == event_id))
+    return int(revision or 0) + int(newest or 0)
 
 
 # ------------------------------------------------------------------ appeals

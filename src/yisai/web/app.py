@@ -226,6 +226,9 @@ def _document_errors(app: FastAPI) -> None:
 
 def app_from_environment() -> FastAPI:
     """What each uvicorn worker builds: database, clock and secret from the environment."""
+    from yisai.services.collector import pause_collector_during_standings
+
+    pause_collector_during_standings()  # this process is ours: standings bursts pause the collector
     settings = settings_from_environment(os.environ)
     sms = load_sms_config(os.environ)  # credentials stay in this process's memory, never stored
     secret = os.environ.get(SECRET_ENV)

@@ -134,7 +134,7 @@ def _stamp_held(header: str | None, prefix: str, suffix: str) -> int | None:
     if not header or len(header) > 100 or not (header.startswith(prefix) and header.endswith(suffix)):
         return None
     middle = header[len(prefix):-len(suffix)]
-    return int(middle) if middle.isdigit() and len(middle) <= 18 else None
+    return int(middle) if middle.isdigit() and len(middle) <= 19 else None  # a stamp is a 64-bit revision
 
 
 def _template(request: Request, name: str, **context: Any) -> str:
