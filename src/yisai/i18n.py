@@ -75,6 +75,18 @@ class Text(NamedTuple):
         return cls(str(data), str(data))
 
 
+class TextError(ValueError):
+    """Input the core refuses, worded once in both languages where it is refused: ``text`` is
+    what a service hands on, ``str()`` the caller's language (as a plain ValueError reads)."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.zh)
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text.render()
+
+
 def both(make: Callable[[], T]) -> tuple[T, T]:
     """Evaluate ``make`` once in Chinese and once in English (for texts built by core code)."""
     with use_language("zh"):
