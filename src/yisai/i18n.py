@@ -7,19 +7,19 @@ a whole CLI run); nothing below them reads the environment.
 
 ``Text`` is a message kept in both languages, for what is stored or handed between layers and
 rendered later in the reader's language (errors, eligibility reasons, pairing explanations).
+Core code builds a message once, both languages side by side (``Text(zh, en)``, ``TextError``);
+nothing runs a computation again in the other language only to word its outcome.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple
 
 LANGUAGES = ("zh", "en")
 _lang: ContextVar[str] = ContextVar("yisai_language", default="zh")
-
-T = TypeVar("T")
 
 
 def normalise(lang: str | None) -> str:
@@ -75,43 +75,13 @@ class Text(NamedTuple):
         return cls(str(data), str(data))
 
 
-def both(make: Callable[[], T]) -> tuple[T, T]:
-    """Evaluate ``make`` once in Chinese and once in English (for texts built by core code)."""
-    with use_language("zh"):
-        zh = make()
-    with use_language("en"):
-        en = make()
-    return zh, en
+class TextError(ValueError):
+    """Input the core refuses, worded once in both languages where it is refused: ``text`` is
+    what a service hands on, ``str()`` the caller's language (as a plain ValueError reads)."""
 
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.zh)
+        self.text = text
 
-def bilingual(make: Callable[[], str]) -> Text:
-    zh, en = both(make)
-    return Text(zh, en)
-
-
-def bilingual_list(make: Callable[[], list[str]]) -> list[Text]:
-    """Sentences built by core code (one list per language), paired up as ``Text``s."""
-    zh, en = both(make)
-    if len(zh) != len(en):  # a sentence that exists in one language only: keep the Chinese
-        return [Text(z, z) for z in zh]
-    return [Text(z, e) for z, e in zip(zh, en, strict=True)]
-
-
-E = TypeVar("E", bound=BaseException)
-
-
-def failure_text(make: Callable[[], object], error: type[E], raised: E) -> Text:
-    """The message of ``error`` raised by core code that words it with ``tr``, in both languages.
-
-    ``raised`` (already caught) gives the caller's language; ``make`` is run once more in the
-    other one to word it there. If it does not raise the same way, ``raised`` stands in.
-    """
-    here = language()
-    other = "en" if here == "zh" else "zh"
-    messages = {here: str(raised)}
-    with use_language(other):
-        try:
-            make()
-        except error as exc:
-            messages[other] = str(exc)
-    return Text(messages.get("zh", str(raised)), messages.get("en", str(raised)))
+    def __str__(self) -> str:
+        return self.text.render()

@@ -289,15 +289,53 @@ def test_roster_import_reports_reasons_in_the_callers_language(ctx: Context, tmp
     assert [v.entry.reasons for v in pending] == [("缺少中国围棋协会监制的业余段级位证书(请填写证书编号)",)]
 
 
-def test_failure_text_words_a_core_error_in_both_languages() -> None:
-    from yisai.i18n import failure_text, tr
+RUN_TWICE = ("both", "bilingual", "bilingual_list", "failure_text")
 
-    def core() -> None:
-        raise ValueError(tr("名单中没有这些选手: 甲", "unknown players: 甲"))
 
+def test_no_message_is_made_by_running_code_once_per_language() -> None:
+    """Issue 42 item 3: messages are data built once (``Text``), never a computation run again in
+    the other language only to word it; the helpers that did so are gone and nothing calls them."""
+    import yisai.i18n
+
+    assert [name for name in RUN_TWICE if hasattr(yisai.i18n, name)] == []
+    calls = []
+    for path in sorted((ROOT / "src" / "yisai").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "yisai.i18n":
+                calls += [f"{path.name}:{node.lineno}" for a in node.names if a.name in RUN_TWICE]
+            elif isinstance(node, ast.Attribute) and node.attr in RUN_TWICE and \
+                    isinstance(node.value, ast.Name) and node.value.id == "i18n":
+                calls.append(f"{path.name}:{node.lineno}")
+    assert calls == []
+
+
+def test_a_pairing_failure_is_paired_once_and_worded_in_both_languages(
+        ctx: Context, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The failed round is paired once, not once more to word the error in the other language."""
+    from yisai.services import rounds
+
+    ev = _event(ctx, "2025-xiaoqiwang")
+    with ctx.work() as w:
+        for i in range(1, 5):
+            entries.register_player(w, ev, _kid(f"棋手{i}", date(2013, 1, i), seq=i), division="甲组")
+    real = rounds.play_of
+    paired: list[int] = []
+
+    class Counted:
+        def __init__(self, play: object) -> None:
+            self.play = play
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.play, name)
+
+        def pair(self, call: object) -> object:
+            paired.append(1)
+            return self.play.pair(call)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(rounds, "play_of", lambda fmt: Counted(real(fmt)))
     for lang in ("zh", "en"):
         with use_language(lang):
-            try:
-                core()
-            except ValueError as exc:
-                assert failure_text(core, ValueError, exc) == Text("名单中没有这些选手: 甲", "unknown players: 甲")
+            error = _error(ctx, lambda w: rounds.pair(w, None, "甲组", 1, absent=("999",)))
+        assert (error.render("zh"), error.render("en")) == (
+            "裁判长指令中有未知棋手: 999", "unknown players in controls: 999")
+    assert len(paired) == 2  # one pairing per request, two requests

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from yisai.i18n import tr
+from yisai.i18n import Text, tr
 from yisai.lot import pair_lot, shuffled
 from yisai.pairing.colours import choose_colours
 from yisai.pairing.history import build_histories
@@ -60,7 +60,7 @@ def pair_placement_final(
         a, b = ranking_a[k], ranking_b[k]
         if b in hist[a].opponents:
             raise PairingError(
-                tr(f"同名次决赛 {a}—{b} 此前已交手", f"placement final {a}—{b} is a rematch"), (a, b)
+                Text(f"同名次决赛 {a}—{b} 此前已交手", f"placement final {a}—{b} is a rematch"), (a, b)
             )
         lot_bit = pair_lot(seed, round_no, a, b, 2)
         if a > b:
@@ -110,10 +110,10 @@ def final_places(
         a, b = ranking_a[k], ranking_b[k]
         game = by_pair.get(frozenset((a, b)))
         if game is None:
-            raise PairingError(tr(f"缺少同名次决赛 {a}—{b} 的对局", f"missing final game {a}—{b}"), (a, b))
+            raise PairingError(Text(f"缺少同名次决赛 {a}—{b} 的对局", f"missing final game {a}—{b}"), (a, b))
         oa, ob = game.outcome_for(a), game.outcome_for(b)
         if "?" in (oa, ob):
-            raise PairingError(tr(f"同名次决赛 {a}—{b} 尚无结果", f"final {a}—{b} has no result"), (a, b))
+            raise PairingError(Text(f"同名次决赛 {a}—{b} 尚无结果", f"final {a}—{b} has no result"), (a, b))
         seat = {a: (ga, k + 1), b: (gb, k + 1)}
         if {oa, ob} == {"W", "L"}:
             first, second = (a, b) if oa == "W" else (b, a)

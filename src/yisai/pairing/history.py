@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from yisai.i18n import tr
+from yisai.i18n import Text, tr
 from yisai.pairing.model import PairingError
 from yisai.record import Game, Result
 from yisai.regulation.rules import Scoring
@@ -67,9 +67,9 @@ def build_histories(
             if g.played:
                 h.colours.append(g.colour_of(pid))
     if missing:
+        listed = ", ".join(missing[:20]) + (" …" if len(missing) > 20 else "")
         raise PairingError(
-            tr("以下对局尚无结果, 不能编排下一轮: ", "Results missing, cannot pair the next round: ")
-            + ", ".join(missing[:20]) + (" …" if len(missing) > 20 else ""),
+            Text(f"以下对局尚无结果, 不能编排下一轮: {listed}", f"Results missing, cannot pair the next round: {listed}"),
         )
     for h in hist.values():
         absent_rounds = (round_no - 1) - len(h.rounds_present)

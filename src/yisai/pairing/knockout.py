@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from yisai.i18n import tr
+from yisai.i18n import Text, tr
 from yisai.lot import pair_lot
 from yisai.pairing.model import BoardPairing, ByeAssignment, PairingError, RoundPairing
 from yisai.record import Game, Result
@@ -66,10 +66,10 @@ def cross_slots(group_orders: Sequence[Sequence[str]]) -> list[Slot]:
     meet only in the final."""
     g = len(group_orders)
     if g < 2 or g % 2 or bracket_size(2 * g) != 2 * g:
-        raise PairingError(tr(f"交叉对阵须有2、4、8…个小组, 实为{g}个",
+        raise PairingError(Text(f"交叉对阵须有2、4、8…个小组, 实为{g}个",
                               f"a crossed bracket needs 2, 4, 8 … groups, not {g}"))
     if any(len(o) < 2 for o in group_orders):
-        raise PairingError(tr("交叉对阵须每组至少2人", "a crossed bracket needs 2 players in every group"))
+        raise PairingError(Text("交叉对阵须每组至少2人", "a crossed bracket needs 2 players in every group"))
     top: list[Slot] = []
     bottom: list[Slot] = []
     for j in range(0, g, 2):
@@ -123,7 +123,7 @@ def match_outcome(pair: Pair, games: Sequence[Game], rules: KnockoutRules,
         return Outcome(a if b is None else b, ())
     g = _game(games, a, b)
     if g is None or g.result == Result.UNKNOWN:
-        raise Undecided(tr(f"{zh}尚无成绩", f"{en} has no result yet"), (a, b))
+        raise Undecided(Text(f"{zh}尚无成绩", f"{en} has no result yet"), (a, b))
     higher = a if seed_of.get(a, 10**6) <= seed_of.get(b, 10**6) else b
     lower = b if higher == a else a
     if g.result in (Result.BLACK_WINS, Result.WHITE_WINS):
@@ -132,7 +132,7 @@ def match_outcome(pair: Pair, games: Sequence[Game], rules: KnockoutRules,
         return Outcome(win, (b if win == a else a,))
     if g.result == Result.DRAW:
         if rules.on_draw == "replay":
-            raise Undecided(tr(f"{zh}和棋, 按规程须重赛: 重赛后录入重赛结果 (更正本局成绩)",
+            raise Undecided(Text(f"{zh}和棋, 按规程须重赛: 重赛后录入重赛结果 (更正本局成绩)",
                                f"{en} is drawn and the regulation says replay: enter the replay's "
                                "result as a correction of this game"), (a, b))
         if rules.on_draw in ("black_wins", "white_wins"):
@@ -143,14 +143,14 @@ def match_outcome(pair: Pair, games: Sequence[Game], rules: KnockoutRules,
         return Outcome(higher, (lower,), tr("和棋, 种子序号靠前者晋级", "drawn: the higher seed goes on"))
     if g.result == Result.BOTH_LOSE:
         if rules.on_both_lose == "replay":
-            raise Undecided(tr(f"{zh}双方判负, 按规程须重赛: 重赛后录入重赛结果 (更正本局成绩)",
+            raise Undecided(Text(f"{zh}双方判负, 按规程须重赛: 重赛后录入重赛结果 (更正本局成绩)",
                                f"{en}: both lost and the regulation says replay: enter the replay's "
                                "result as a correction of this game"), (a, b))
         if rules.on_both_lose == "higher_seed":
             return Outcome(higher, (lower,), tr("双方判负, 种子序号靠前者晋级",
                                                 "both lost: the higher seed goes on"))
         return Outcome(None, (a, b), tr("双方判负, 两人均被淘汰", "both lost: both are out"))
-    raise Undecided(tr(f"{zh}的成绩 ({g.result.value}) 不能决定淘汰赛的胜者, 请更正",
+    raise Undecided(Text(f"{zh}的成绩 ({g.result.value}) 不能决定淘汰赛的胜者, 请更正",
                        f"{en}: the result {g.result.value} cannot decide a knockout game; correct it"), (a, b))
 
 
@@ -215,7 +215,7 @@ def knockout_places(rounds: Sequence[KnockoutRound], rules: KnockoutRules,
     Raises ``Undecided`` until the final (and third-place match) are decided.
     """
     if not rounds or len(rounds[-1].pairs) != 1:
-        raise Undecided(tr("淘汰赛尚未进行到决赛", "the knockout has not reached its final"))
+        raise Undecided(Text("淘汰赛尚未进行到决赛", "the knockout has not reached its final"))
     out: list[tuple[int, str, str]] = []
     final = rounds[-1]
     fin = match_outcome(final.pairs[0], final.games, rules, seed_of, ("决赛", "the final"))

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from yisai.i18n import tr
+from yisai.i18n import Text, TextError
 from yisai.record import Game, Result
 from yisai.vocabulary.rank import Rank
 
@@ -98,25 +98,31 @@ class RoundPairing:
         return [b.game(self.round) for b in self.boards] + [y.game(self.round) for y in self.byes]
 
     def explain(self, names: Mapping[str, str] | None = None) -> list[str]:
-        """Every decision as lines of text (Chinese by default), for ``yisai pair --explain``.
+        """Every decision as lines of text in the caller's language, for ``yisai pair --explain``."""
+        return [line.render() for line in self.explain_texts(names)]
+
+    def explain_texts(self, names: Mapping[str, str] | None = None) -> list[Text]:
+        """Every decision as lines in both languages, built in one pass (what a round stores).
 
         ``names`` maps player ids to what a reader should see (names, usually); ids without an
         entry stay as they are. The round-level lines carry no player ids and are left alone.
         """
         show = _namer(names)
-        lines = list(self.explanations)
+        lines = [Text(e, e) for e in self.explanations]
         for b in self.boards:
             black, white = show(b.black), show(b.white)
-            head = tr(f"第{b.board}台 {black}(黑, {b.black_score}分) — {white}(白, {b.white_score}分)",
-                      f"Board {b.board} {black} (B, {b.black_score}) — {white} (W, {b.white_score})")
-            lines.append(head + ": " + "; ".join(show(t) for t in (*b.reasons, b.colour_reason)))
-        lines.extend(tr(f"轮空 {show(y.player)} (+{y.points}分): {show(y.reason)}",
-                        f"Bye {show(y.player)} (+{y.points}): {show(y.reason)}") for y in self.byes)
+            why = ": " + "; ".join(show(t) for t in (*b.reasons, b.colour_reason))
+            lines.append(Text(
+                f"第{b.board}台 {black}(黑, {b.black_score}分) — {white}(白, {b.white_score}分)" + why,
+                f"Board {b.board} {black} (B, {b.black_score}) — {white} (W, {b.white_score})" + why))
+        lines.extend(Text(f"轮空 {show(y.player)} (+{y.points}分): {show(y.reason)}",
+                          f"Bye {show(y.player)} (+{y.points}): {show(y.reason)}") for y in self.byes)
         if self.sit_outs:  # one line, however many sit out (68 in seed 000's round 10)
-            who = tr("、", ", ").join(show(p) for p in self.sit_outs)
-            lines.append(tr(f"本轮不参赛({len(self.sit_outs)}人): {who}",
-                            f"Not paired this round ({len(self.sit_outs)}): {who}"))
-        lines.extend(tr(f"警告: {show(w)}", f"Warning: {show(w)}") for w in self.warnings)
+            shown = [show(p) for p in self.sit_outs]
+            n = len(self.sit_outs)
+            lines.append(Text(f"本轮不参赛({n}人): {'、'.join(shown)}",
+                              f"Not paired this round ({n}): {', '.join(shown)}"))
+        lines.extend(Text(f"警告: {show(w)}", f"Warning: {show(w)}") for w in self.warnings)
         return lines
 
 
@@ -141,9 +147,10 @@ def _namer(names: Mapping[str, str] | None) -> Callable[[str], str]:
     return show
 
 
-class PairingError(ValueError):
-    """A round that cannot be paired by the rules; ``blocking`` names the players at fault."""
+class PairingError(TextError):
+    """A round that cannot be paired by the rules (``text``: both languages, worded where the
+    pairing fails); ``blocking`` names the players at fault."""
 
-    def __init__(self, message: str, blocking: tuple[str, ...] = ()) -> None:
+    def __init__(self, message: Text, blocking: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.blocking = blocking

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from yisai.i18n import tr
+from yisai.i18n import Text, tr
 from yisai.lot import shuffled
 from yisai.pairing.berger import berger_rounds, round_count
 from yisai.pairing.model import BoardPairing, ByeAssignment, Entrant, PairingError, RoundPairing
@@ -28,7 +28,7 @@ def snake_groups(players: Sequence[Entrant], groups: int, *, method: str = "snak
         raise ValueError("groups must be ≥ 1")
     seeded = seeding_order(players, rules or PairingRules(), seed)
     if len(seeded) < 2 * groups:
-        raise PairingError(tr(f"{len(seeded)}人不够分成{groups}组 (每组至少2人)",
+        raise PairingError(Text(f"{len(seeded)}人不够分成{groups}组 (每组至少2人)",
                               f"{len(seeded)} players are too few for {groups} groups (at least 2 each)"))
     if method == "lot":
         drawn = shuffled(seeded, seed, "round-robin-groups")
@@ -59,7 +59,7 @@ def pair_group_round(seats: Sequence[str], group_round: int, round_no: int, *, b
     the second cycle of a double round robin (第二循环双方执黑执白互换)."""
     table = berger_rounds(len(seats))
     if not 1 <= group_round <= len(table):
-        raise PairingError(tr(f"{group}组共{len(table)}轮, 没有第{group_round}轮",
+        raise PairingError(Text(f"{group}组共{len(table)}轮, 没有第{group_round}轮",
                               f"group {group} plays {len(table)} rounds: there is no round {group_round}"))
     row = table[group_round - 1]
     boards = tuple(

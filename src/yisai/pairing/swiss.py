@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from yisai.i18n import tr
+from yisai.i18n import Text, tr
 from yisai.lot import lot, pair_lot, shuffled
 from yisai.pairing.colours import MAX_COLOUR_COST, choose_colours, colour_costs
 from yisai.pairing.graph import BYE, Layout, Node, Solution, solve
@@ -68,7 +68,7 @@ def _validate(players: Sequence[Entrant], absent: Collection[str], controls: Con
     ids = [p.id for p in players]
     dup = sorted({i for i in ids if ids.count(i) > 1}) if len(set(ids)) != len(ids) else []
     if dup:
-        raise PairingError(tr(f"棋手编号重复: {', '.join(dup)}", f"duplicate player ids: {', '.join(dup)}"), tuple(dup))
+        raise PairingError(Text(f"棋手编号重复: {', '.join(dup)}", f"duplicate player ids: {', '.join(dup)}"), tuple(dup))
     known = set(ids)
     named: list[str] = [*controls.requested_byes, *controls.sit_outs]
     for a, b in (*controls.fixed_pairs, *controls.forbidden_pairs):
@@ -76,25 +76,25 @@ def _validate(players: Sequence[Entrant], absent: Collection[str], controls: Con
     unknown = sorted({x for x in [*named, *absent] if x not in known})
     if unknown:
         raise PairingError(
-            tr(f"裁判长指令中有未知棋手: {', '.join(unknown)}", f"unknown players in controls: {', '.join(unknown)}"),
+            Text(f"裁判长指令中有未知棋手: {', '.join(unknown)}", f"unknown players in controls: {', '.join(unknown)}"),
             tuple(unknown),
         )
     used: list[str] = [*controls.requested_byes, *controls.sit_outs]
     for a, b in controls.fixed_pairs:
         if a == b:
-            raise PairingError(tr(f"指定对局的双方是同一人: {a}", f"fixed pair with itself: {a}"), (a,))
+            raise PairingError(Text(f"指定对局的双方是同一人: {a}", f"fixed pair with itself: {a}"), (a,))
         used += [a, b]
     twice = sorted({x for x in used if used.count(x) > 1})
     if twice:
         raise PairingError(
-            tr(f"同一棋手被指定了两次(指定对局/轮空/不参赛): {', '.join(twice)}",
+            Text(f"同一棋手被指定了两次(指定对局/轮空/不参赛): {', '.join(twice)}",
                f"player named twice in fixed pairs/byes/sit-outs: {', '.join(twice)}"),
             tuple(twice),
         )
     clash = sorted(set(used) & set(absent))
     if clash:
         raise PairingError(
-            tr(f"缺席棋手不能被指定对局或轮空: {', '.join(clash)}",
+            Text(f"缺席棋手不能被指定对局或轮空: {', '.join(clash)}",
                f"absent players cannot have fixed pairs or byes: {', '.join(clash)}"),
             tuple(clash),
         )
@@ -195,7 +195,7 @@ def prepare_round(
     scoring = scoring or Scoring()
     controls = controls or Controls()
     if round_no < 1:
-        raise PairingError(tr(f"轮次必须从1开始: {round_no}", f"rounds start at 1: {round_no}"))
+        raise PairingError(Text(f"轮次必须从1开始: {round_no}", f"rounds start at 1: {round_no}"))
     _validate(players, absent, controls)
     by_id = {p.id: p for p in players}
     hist = build_histories(by_id, games, round_no, scoring)
@@ -203,7 +203,7 @@ def prepare_round(
     for a, b in controls.fixed_pairs:
         if b in hist[a].opponents:
             raise PairingError(
-                tr(f"指定对局 {a}—{b} 是重复对局, 规程不允许", f"fixed pair {a}—{b} is a rematch"), (a, b)
+                Text(f"指定对局 {a}—{b} 是重复对局, 规程不允许", f"fixed pair {a}—{b} is a rematch"), (a, b)
             )
     seeded = seeding_order(players, rules, seed)
     first_round = round_no == 1
@@ -347,15 +347,14 @@ def _layout(pool: list[str], hist: dict[str, PlayerHistory], scoring: Scoring,
 def _no_pairing_error(round_no: int, sol: Solution, hist: dict[str, PlayerHistory],
                       pool: list[str]) -> PairingError:
     stuck = [p for p in sol.unmatched if p != BYE]
-    detail = ", ".join(
-        f"{p}({len(set(pool) - hist[p].opponents - {p})}{tr('个可选对手', ' possible opponents')})"
-        for p in stuck
-    )
+    left = {p: len(set(pool) - hist[p].opponents - {p}) for p in stuck}
+    zh = ", ".join(f"{p}({n}个可选对手)" for p, n in left.items())
+    en = ", ".join(f"{p}({n} possible opponents)" for p, n in left.items())
     return PairingError(
-        tr(
-            f"第{round_no}轮无法在不重复对局的情况下完成编排(轮次相对人数过多)。无法配对的棋手: {detail}",
+        Text(
+            f"第{round_no}轮无法在不重复对局的情况下完成编排(轮次相对人数过多)。无法配对的棋手: {zh}",
             f"round {round_no} cannot be paired without a rematch (too many rounds for the field). "
-            f"Players left unpaired: {detail}",
+            f"Players left unpaired: {en}",
         ),
         tuple(stuck),
     )

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from yisai.i18n import tr
+from yisai.i18n import Text, TextError
 from yisai.record.games import Result
 from yisai.record.text import shown
 
@@ -51,8 +51,8 @@ class ParsedResult:
     late_minutes: int | None = None  # side迟到N分钟: the regulation decides (services.lateness)
 
 
-class ResultSyntaxError(ValueError):
-    pass
+class ResultSyntaxError(TextError):
+    """Text that is no result word; ``text`` holds the message in both languages."""
 
 
 ACCEPTED = (
@@ -129,7 +129,7 @@ def parse_result(text: str) -> ParsedResult:
         raise _unknown(text)
     t = _normal(text)
     if not t:
-        raise ResultSyntaxError(tr(f"成绩为空 (允许: {ACCEPTED})", f"the result is empty (allowed: {ACCEPTED_EN})"))
+        raise ResultSyntaxError(Text(f"成绩为空 (允许: {ACCEPTED})", f"the result is empty (allowed: {ACCEPTED_EN})"))
     if len(t) > MAX_LENGTH:
         raise _unknown(text)
     found = _WORDS.get(t)
@@ -163,7 +163,7 @@ def parse_result(text: str) -> ParsedResult:
 
 def _unknown(text: str) -> ResultSyntaxError:
     return ResultSyntaxError(
-        tr(
+        Text(
             f"无法识别的成绩\u201c{shown(text.strip())}\u201d (允许: {ACCEPTED})",
             f"not a result: \u201c{shown(text.strip())}\u201d (allowed: {ACCEPTED_EN})",
         )
@@ -171,16 +171,23 @@ def _unknown(text: str) -> ResultSyntaxError:
 
 
 def bye_mismatch(board_is_bye: bool, parsed: ParsedResult, board: int = 0) -> str | None:
+    """Why ``parsed`` cannot go on this board, in the caller's language (``bye_mismatch_text``)."""
+    text = bye_mismatch_text(board_is_bye, parsed, board)
+    return None if text is None else text.render()
+
+
+def bye_mismatch_text(board_is_bye: bool, parsed: ParsedResult, board: int = 0) -> Text | None:
     """Why ``parsed`` cannot go on this board (轮空 on a paired board, a game result on a bye),
-    with the accepted words; None when it fits. For every front end that enters results."""
+    with the accepted words, in both languages; None when it fits. For every front end that
+    enters results."""
     if board_is_bye == parsed.bye:
         return None
     if parsed.bye:
-        return tr(
+        return Text(
             f"轮空只能用于轮空的台次; 这一台是对局, 请填对局结果 (允许: {ACCEPTED})",
             f"轮空 (bye) is only for a bye board; this board is a game, enter its result (allowed: {ACCEPTED_EN})",
         )
-    return tr(
+    return Text(
         f"第{board}台是轮空, 不需要录入成绩",
         f"board {board} is a bye; it takes no result",
     )

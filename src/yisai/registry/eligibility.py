@@ -1,8 +1,8 @@
 """参赛资格: every reason a player may not enter a division, or a team may not be registered.
 
-Functions return a list of sentences a referee can read out, in the caller's language (each
-written in Chinese and English through ``tr``; services evaluate them in both with
-``yisai.i18n.bilingual`` and store both) — an empty list means eligible. Never a bare boolean: the director must see *why*, and may still decide otherwise
+Functions return a list of sentences a referee can read out: the ``*_texts`` functions build each
+once in both languages (``Text``, what services store), the others give them in the caller's
+language — an empty list means eligible. Never a bare boolean: the director must see *why*, and may still decide otherwise
 (with an audited note) because regulations leave room for the organiser's judgement.
 """
 
@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime, time
 
-from yisai.i18n import tr
+from yisai.i18n import Text
 from yisai.registry.idcard import MAINLAND, PROVINCES, parse_id_number
 from yisai.registry.members import MemberList
 from yisai.registry.person import Gender, Player, ProStatus
@@ -78,31 +78,40 @@ def _region_matches(region: str, name: str) -> bool:
 
 
 def window_text(born_from: date | None, born_to: date | None) -> str:
+    return _window(born_from, born_to).render()
+
+
+def _window(born_from: date | None, born_to: date | None) -> Text:
     if born_from and born_to:
-        return tr(f"{born_from:%Y-%m-%d}至{born_to:%Y-%m-%d}", f"{born_from:%Y-%m-%d} to {born_to:%Y-%m-%d}")
+        return Text(f"{born_from:%Y-%m-%d}至{born_to:%Y-%m-%d}", f"{born_from:%Y-%m-%d} to {born_to:%Y-%m-%d}")
     if born_from:
-        return tr(f"{born_from:%Y-%m-%d}及以后", f"{born_from:%Y-%m-%d} or later")
+        return Text(f"{born_from:%Y-%m-%d}及以后", f"{born_from:%Y-%m-%d} or later")
     if born_to:
-        return tr(f"{born_to:%Y-%m-%d}及以前", f"{born_to:%Y-%m-%d} or earlier")
-    return tr("不限", "any")
+        return Text(f"{born_to:%Y-%m-%d}及以前", f"{born_to:%Y-%m-%d} or earlier")
+    return Text("不限", "any")
 
 
-def _gender(g: Gender) -> str:
-    return tr(g.label, "male" if g is Gender.MALE else "female")
+def _gender(g: Gender) -> Text:
+    return Text(g.label, "male" if g is Gender.MALE else "female")
 
 
-def _pro(status: ProStatus) -> str:
+def _pro(status: ProStatus) -> Text:
     en = {"amateur": "amateur", "new_pro": "newly qualified professional", "pro": "professional"}
-    return tr(status.label, en[status.value])
+    return Text(status.label, en[status.value])
 
 
-def _rank(rank: object) -> str:
+def _rank(rank: object) -> Text:
     """5段 in Chinese, 5d in English."""
-    return tr(str(rank), getattr(rank, "short", str(rank)))
+    return Text(str(rank), getattr(rank, "short", str(rank)))
 
 
-def _join(items: Sequence[str]) -> str:
-    return tr("、", ", ").join(items)
+def _join(items: Sequence[Text]) -> Text:
+    return Text("、".join(t.zh for t in items), ", ".join(t.en for t in items))
+
+
+def _plain(items: Sequence[str]) -> list[Text]:
+    """Names the regulation writes (regions, places): the same in both languages."""
+    return [Text(i, i) for i in items]
 
 
 def in_window(born: date, rule: Eligibility) -> bool:
@@ -115,23 +124,31 @@ def check_player(
     player: Player, division: Division, regulation: Regulation | None = None,
     members: MemberList | None = None,
 ) -> list[str]:
+    """``check_player_texts`` in the caller's language."""
+    return [t.render() for t in check_player_texts(player, division, regulation, members)]
+
+
+def check_player_texts(
+    player: Player, division: Division, regulation: Regulation | None = None,
+    members: MemberList | None = None,
+) -> list[Text]:
     """Every reason ``player`` may not enter ``division``; ``regulation`` adds the right group
     hint, ``members`` is the imported register the division's ``members_of`` asks for."""
     rule = division.eligibility
     name = division.name
-    reasons: list[str] = []
+    reasons: list[Text] = []
     if rule.born_from or rule.born_to:
         reasons += _birth_reasons(player, division, regulation)
     if rule.genders and player.gender not in rule.genders:
         allowed = _join([_gender(g) for g in rule.genders])
-        reasons.append(tr(
-            f"性别{player.gender.label}不符合{name}要求(限{allowed})",
-            f"gender {_gender(player.gender)} does not meet {name}'s requirement ({allowed} only)",
+        reasons.append(Text(
+            f"性别{player.gender.label}不符合{name}要求(限{allowed.zh})",
+            f"gender {_gender(player.gender).en} does not meet {name}'s requirement ({allowed.en} only)",
         ))
     if rule.min_rank is not None or rule.max_rank is not None:
         reasons += _rank_reasons(player, rule, name)
     if rule.certificate_required and not (player.certificate_no or "").strip():
-        reasons.append(tr(
+        reasons.append(Text(
             "缺少中国围棋协会监制的业余段级位证书(请填写证书编号)",
             "no amateur grade certificate issued under the Chinese Weiqi Association "
             "(fill in the certificate number)",
@@ -140,27 +157,27 @@ def check_player(
     reasons += _region_reasons(player, rule, name)
     if rule.members_of is not None:
         if members is None:
-            reasons.append(tr(f"“{rule.members_of}”名单尚未导入, 无法核对会员资格",
+            reasons.append(Text(f"“{rule.members_of}”名单尚未导入, 无法核对会员资格",
                               f"the register “{rule.members_of}” has not been imported: membership cannot be checked"))
         elif not members.holds(player):
-            reasons.append(tr(f"不在“{rule.members_of}”名单中 (规程: 须为{rule.members_of})",
+            reasons.append(Text(f"不在“{rule.members_of}”名单中 (规程: 须为{rule.members_of})",
                               f"not on the register “{rule.members_of}” ({name} requires membership)"))
     return reasons
 
 
 def _birth_reasons(
     player: Player, division: Division, regulation: Regulation | None
-) -> list[str]:
+) -> list[Text]:
     rule = division.eligibility
-    window = window_text(rule.born_from, rule.born_to)
+    window = _window(rule.born_from, rule.born_to)
     born = player.birth_date
     if born is None:
-        return [tr(f"缺少出生日期, 无法核对{division.name}范围({window})",
-                   f"no birth date: cannot check {division.name}'s range ({window})")]
+        return [Text(f"缺少出生日期, 无法核对{division.name}范围({window.zh})",
+                     f"no birth date: cannot check {division.name}'s range ({window.en})")]
     if in_window(born, rule):
         return []
-    reason = tr(f"出生日期{born:%Y-%m-%d}不在{division.name}范围({window})",
-                f"birth date {born:%Y-%m-%d} is outside {division.name}'s range ({window})")
+    reason = Text(f"出生日期{born:%Y-%m-%d}不在{division.name}范围({window.zh})",
+                  f"birth date {born:%Y-%m-%d} is outside {division.name}'s range ({window.en})")
     if rule.exact_age_group and regulation is not None:
         own = [
             d.name
@@ -170,61 +187,62 @@ def _birth_reasons(
             and in_window(born, d.eligibility)
         ]
         if own:
-            reason += tr(
-                f", 应按出生日期参加{'或'.join(own)}(不得以大打小或以小打大)",
-                f"; by birth date the player belongs in {' or '.join(own)} "
+            reason = Text(
+                reason.zh + f", 应按出生日期参加{'或'.join(own)}(不得以大打小或以小打大)",
+                reason.en + f"; by birth date the player belongs in {' or '.join(own)} "
                 "(no playing in an older or younger group)",
             )
         else:
-            reason += tr(", 不属于任何组别的年龄范围", "; not in any division's age range")
+            reason = Text(reason.zh + ", 不属于任何组别的年龄范围",
+                          reason.en + "; not in any division's age range")
     return [reason]
 
 
-def _rank_reasons(player: Player, rule: Eligibility, name: str) -> list[str]:
+def _rank_reasons(player: Player, rule: Eligibility, name: str) -> list[Text]:
     if player.rank is None:
-        return [tr(f"缺少段级位, 无法核对{name}的段级位要求",
+        return [Text(f"缺少段级位, 无法核对{name}的段级位要求",
                    f"no grade: cannot check {name}'s grade requirement")]
     out = []
     if rule.min_rank is not None and player.rank < rule.min_rank:
-        out.append(tr(f"段级位{player.rank}低于{name}最低要求{rule.min_rank}",
-                      f"grade {_rank(player.rank)} is below {name}'s minimum {_rank(rule.min_rank)}"))
+        out.append(Text(f"段级位{player.rank}低于{name}最低要求{rule.min_rank}",
+                        f"grade {_rank(player.rank).en} is below {name}'s minimum {_rank(rule.min_rank).en}"))
     if rule.max_rank is not None and player.rank > rule.max_rank:
-        out.append(tr(f"段级位{player.rank}高于{name}最高限制{rule.max_rank}",
-                      f"grade {_rank(player.rank)} is above {name}'s maximum {_rank(rule.max_rank)}"))
+        out.append(Text(f"段级位{player.rank}高于{name}最高限制{rule.max_rank}",
+                        f"grade {_rank(player.rank).en} is above {name}'s maximum {_rank(rule.max_rank).en}"))
     return out
 
 
-def _pro_reasons(player: Player, rule: Eligibility, name: str) -> list[str]:
+def _pro_reasons(player: Player, rule: Eligibility, name: str) -> list[Text]:
     status = player.pro_status
     if status is ProStatus.AMATEUR or rule.professionals == "allowed":
         return []
     if rule.professionals == "new_pro_as_amateur":
         if status is ProStatus.PRO:
-            return [tr(f"职业棋手不得参加{name}(仅当年新定段的职业棋手可按业余身份参赛)",
+            return [Text(f"职业棋手不得参加{name}(仅当年新定段的职业棋手可按业余身份参赛)",
                        f"professionals may not enter {name} (only players who turned professional "
                        "this year may play as amateurs)")]
         return []
-    return [tr(f"{status.label}棋手不得参加{name}(仅限业余棋手)",
-               f"{_pro(status)} players may not enter {name} (amateurs only)")]
+    return [Text(f"{status.label}棋手不得参加{name}(仅限业余棋手)",
+                 f"{_pro(status).en} players may not enter {name} (amateurs only)")]
 
 
-def _region_reasons(player: Player, rule: Eligibility, name: str) -> list[str]:
+def _region_reasons(player: Player, rule: Eligibility, name: str) -> list[Text]:
     region = region_of(player)
     out = []
     for key, note in rule.region_notes.items():
         if region and _region_matches(region, key):
             rest = note.removeprefix(key + "地区棋手")
             # The note is the regulation's own sentence, quoted as written.
-            out.append(tr(f"{key}地区棋手{rest}", f"players from {key}: {key}地区棋手{rest}"))
+            out.append(Text(f"{key}地区棋手{rest}", f"players from {key}: {key}地区棋手{rest}"))
     if rule.regions:
-        allowed = _join(list(rule.regions))
+        allowed = _join(_plain(rule.regions))
         if region is None:
-            out.append(tr(f"地区未知, {name}仅限{allowed}棋手参赛(请填写地区或身份证号)",
-                          f"region unknown: {name} is for players from {allowed} only "
+            out.append(Text(f"地区未知, {name}仅限{allowed.zh}棋手参赛(请填写地区或身份证号)",
+                            f"region unknown: {name} is for players from {allowed.en} only "
                           "(fill in the region or the ID number)"))
         elif not any(_region_matches(region, r) for r in rule.regions):
-            out.append(tr(f"地区{region}不符合{name}要求(仅限{allowed})",
-                          f"region {region} does not meet {name}'s requirement ({allowed} only)"))
+            out.append(Text(f"地区{region}不符合{name}要求(仅限{allowed.zh})",
+                            f"region {region} does not meet {name}'s requirement ({allowed.en} only)"))
     return out
 
 
@@ -240,17 +258,31 @@ def check_team(
     other_teams: Sequence[Team] = (),
     at: datetime | None = None,
 ) -> list[str]:
+    """``check_team_texts`` in the caller's language."""
+    return [t.render() for t in check_team_texts(team, players, rules, regulation,
+                                                 other_teams=other_teams, at=at)]
+
+
+def check_team_texts(
+    team: Team,
+    players: Mapping[str, Player],
+    rules: TeamRules,
+    regulation: Regulation | None = None,
+    *,
+    other_teams: Sequence[Team] = (),
+    at: datetime | None = None,
+) -> list[Text]:
     """Every reason ``team`` breaks its composition rule.
 
     ``other_teams`` are the teams already registered (limits, one team per player);
     ``at`` is when the team registers (checked against the registration window when given).
     """
-    reasons: list[str] = []
+    reasons: list[Text] = []
     label = _label(rules)
     if at is not None:
-        reasons += window_reasons(at, rules)
+        reasons += window_texts(at, rules)
     if rules.max_teams is not None and len(other_teams) >= rules.max_teams:
-        reasons.append(tr(f"已报{len(other_teams)}支{label}, 达到限报{rules.max_teams}支",
+        reasons.append(Text(f"已报{len(other_teams)}支{label}, 达到限报{rules.max_teams}支",
                           f"{len(other_teams)} teams ({label}) already entered: the limit is "
                           f"{rules.max_teams}"))
     reasons += _place_reasons(team, rules, other_teams, players)
@@ -260,6 +292,11 @@ def check_team(
 
 
 def composition_reasons(team: Team, players: Mapping[str, Player], rules: TeamRules) -> list[str]:
+    """``composition_texts`` in the caller's language."""
+    return [t.render() for t in composition_texts(team, players, rules)]
+
+
+def composition_texts(team: Team, players: Mapping[str, Player], rules: TeamRules) -> list[Text]:
     """The team's make-up the regulation asks for (每队至少N名女棋手), said of a member's entry
     when it is approved: an entry of a team that breaks it is not approved unforced."""
     if rules.min_women is None:
@@ -268,7 +305,7 @@ def composition_reasons(team: Team, players: Mapping[str, Player], rules: TeamRu
                 and p.gender is Gender.FEMALE)
     if women >= rules.min_women:
         return []
-    return [tr(f"所在的{team.name}女队员{women}人, 规程要求每队至少{rules.min_women}名女棋手",
+    return [Text(f"所在的{team.name}女队员{women}人, 规程要求每队至少{rules.min_women}名女棋手",
                f"{team.name} has {women} women: the regulation asks for at least {rules.min_women} per team")]
 
 
@@ -289,6 +326,11 @@ def closing_time(moment: datetime) -> datetime:
 
 
 def window_reasons(at: datetime, rules: TeamRules) -> list[str]:
+    """``window_texts`` in the caller's language."""
+    return [t.render() for t in window_texts(at, rules)]
+
+
+def window_texts(at: datetime, rules: TeamRules) -> list[Text]:
     """The registration-window finding alone (also part of ``check_team``), for callers that
     report it once for many teams."""
     opens, closes = rules.registration_from, rules.registration_to
@@ -297,15 +339,15 @@ def window_reasons(at: datetime, rules: TeamRules) -> list[str]:
     end = closing_time(closes) if closes else None
     if (opens and at < opens) or (end and at > end):
         if opens and end:
-            window = tr(f"{_fmt(opens)}至{_fmt(end)}", f"{_fmt(opens)} to {_fmt(end)}")
+            window = Text(f"{_fmt(opens)}至{_fmt(end)}", f"{_fmt(opens)} to {_fmt(end)}")
         elif end:
-            window = tr(f"截至{_fmt(end)}", f"until {_fmt(end)}")
+            window = Text(f"截至{_fmt(end)}", f"until {_fmt(end)}")
         else:
             assert opens is not None
-            window = tr(f"{_fmt(opens)}起", f"from {_fmt(opens)}")
-        return [tr(f"报名时间{_fmt(at)}不在{_label(rules)}报名时间({window})内",
-                   f"registration time {_fmt(at)} is outside the registration window for "
-                   f"{_label(rules)} ({window})")]
+            window = Text(f"{_fmt(opens)}起", f"from {_fmt(opens)}")
+        return [Text(f"报名时间{_fmt(at)}不在{_label(rules)}报名时间({window.zh})内",
+                     f"registration time {_fmt(at)} is outside the registration window for "
+                     f"{_label(rules)} ({window.en})")]
     return []
 
 
@@ -354,32 +396,32 @@ def _team_place(team: Team, rules: TeamRules, players: Mapping[str, Player]) -> 
 
 
 def _place_reasons(team: Team, rules: TeamRules, other_teams: Sequence[Team],
-                   players: Mapping[str, Player]) -> list[str]:
+                   players: Mapping[str, Player]) -> list[Text]:
     """No place, or the place's teams full. A club or school team's place is its club
     (``club_of``): ``per_region`` is then 每个俱乐部(学校)限报N队."""
     out = []
     place = _team_place(team, rules, players)
-    need = {"province": tr("省份", "province"), "city": tr("城市", "city")}.get(rules.kind)
+    need = {"province": Text("省份", "province"), "city": Text("城市", "city")}.get(rules.kind)
     if need and place is None:
-        out.append(tr(f"{_label(rules)}\u201c{team.name}\u201d缺少{need}",
-                      f"{_label(rules)} \u201c{team.name}\u201d has no {need}"))
+        out.append(Text(f"{_label(rules)}\u201c{team.name}\u201d缺少{need.zh}",
+                        f"{_label(rules)} \u201c{team.name}\u201d has no {need.en}"))
     if rules.per_region is not None and place is not None:
         same = [t for t in other_teams if _team_place(t, rules, players) == place]
         if len(same) >= rules.per_region:
-            out.append(tr(f"{place}已报{len(same)}支{_label(rules)}, 每地限报{rules.per_region}支",
+            out.append(Text(f"{place}已报{len(same)}支{_label(rules)}, 每地限报{rules.per_region}支",
                           f"{place} has already entered {len(same)} team(s) ({_label(rules)}); "
                           f"the limit is {rules.per_region} per place"))
     return out
 
 
-def _staff_reasons(team: Team, rules: TeamRules) -> list[str]:
+def _staff_reasons(team: Team, rules: TeamRules) -> list[Text]:
     out = []
     # A limit of 0 means the regulation says nothing about staff: no limit is checked.
     staff = (("领队", "leaders", team.leaders, rules.leaders),
              ("教练", "coaches", team.coaches, rules.coaches))
     for role, role_en, people, limit in staff:
         if limit and len(people) > limit:
-            out.append(tr(f"{role}{len(people)}人({'、'.join(people)}), 超过限报{limit}人",
+            out.append(Text(f"{role}{len(people)}人({'、'.join(people)}), 超过限报{limit}人",
                           f"{len(people)} {role_en} ({', '.join(people)}): more than the limit of "
                           f"{limit}"))
     return out
@@ -391,36 +433,36 @@ def _member_reasons(
     rules: TeamRules,
     regulation: Regulation | None,
     other_teams: Sequence[Team],
-) -> list[str]:
-    out: list[str] = []
+) -> list[Text]:
+    out: list[Text] = []
     members = list(team.members)
     ids = [m.player_id for m in members]
     for pid, n in Counter(ids).items():
         if n > 1:
-            out.append(tr(f"{_who(pid, players)}在队中重复出现{n}次",
-                          f"{_who(pid, players)} is listed {n} times in the team"))
+            out.append(Text(f"{_who(pid, players).zh}在队中重复出现{n}次",
+                            f"{_who(pid, players).en} is listed {n} times in the team"))
     unknown = [pid for pid in dict.fromkeys(ids) if pid not in players]
-    out += [tr(f"队员{pid}不存在", f"player {pid} does not exist") for pid in unknown]
+    out += [Text(f"队员{pid}不存在", f"player {pid} does not exist") for pid in unknown]
     known = [m for m in members if m.player_id in players]
     taken = {m.player_id: t.name for t in other_teams for m in t.members}
     for m in known:
         if m.player_id in taken:
-            out.append(tr(f"{_who(m.player_id, players)}已在{taken[m.player_id]}中",
-                          f"{_who(m.player_id, players)} is already in {taken[m.player_id]}"))
+            out.append(Text(f"{_who(m.player_id, players).zh}已在{taken[m.player_id]}中",
+                            f"{_who(m.player_id, players).en} is already in {taken[m.player_id]}"))
     count = len(dict.fromkeys(ids))
     if count > rules.max_players:
-        out.append(tr(f"队员{count}人, 超过每队限报{rules.max_players}人",
+        out.append(Text(f"队员{count}人, 超过每队限报{rules.max_players}人",
                       f"{count} players: more than the limit of {rules.max_players} per team"))
     men = sum(1 for m in known if players[m.player_id].gender is Gender.MALE)
     women = sum(1 for m in known if players[m.player_id].gender is Gender.FEMALE)
     if rules.max_men is not None and men > rules.max_men:
-        out.append(tr(f"男队员{men}人, 超过限报{rules.max_men}人",
+        out.append(Text(f"男队员{men}人, 超过限报{rules.max_men}人",
                       f"{men} men: more than the limit of {rules.max_men}"))
     if rules.max_women is not None and women > rules.max_women:
-        out.append(tr(f"女队员{women}人, 超过限报{rules.max_women}人",
+        out.append(Text(f"女队员{women}人, 超过限报{rules.max_women}人",
                       f"{women} women: more than the limit of {rules.max_women}"))
     if rules.min_women is not None and women < rules.min_women:
-        out.append(tr(f"女队员{women}人, 规程要求每队至少{rules.min_women}名女棋手",
+        out.append(Text(f"女队员{women}人, 规程要求每队至少{rules.min_women}名女棋手",
                       f"{women} women: the regulation asks for at least {rules.min_women} per team"))
     if rules.slots:
         out += _slot_reasons(known, players, rules, regulation)
@@ -428,42 +470,42 @@ def _member_reasons(
     return out
 
 
-def _who(pid: str, players: Mapping[str, Player]) -> str:
+def _who(pid: str, players: Mapping[str, Player]) -> Text:
     p = players.get(pid)
-    return p.name if p else tr(f"队员{pid}", f"player {pid}")
+    return Text(p.name, p.name) if p else Text(f"队员{pid}", f"player {pid}")
 
 
 def _slot_reasons(
     members: list, players: Mapping[str, Player], rules: TeamRules, regulation: Regulation | None
-) -> list[str]:
+) -> list[Text]:
     out = []
     slots = {s.label: s for s in rules.slots}
     seated: dict[str, list[str]] = {}
     for m in members:
         p = players[m.player_id]
         if m.slot is None:
-            out.append(tr(f"{p.name}未指定席位(可选: {'、'.join(slots)})",
+            out.append(Text(f"{p.name}未指定席位(可选: {'、'.join(slots)})",
                           f"{p.name} has no slot (choose from: {', '.join(slots)})"))
             continue
         slot = slots.get(m.slot)
         if slot is None:
-            out.append(tr(f"{p.name}的席位\u201c{m.slot}\u201d不存在(可选: {'、'.join(slots)})",
+            out.append(Text(f"{p.name}的席位\u201c{m.slot}\u201d不存在(可选: {'、'.join(slots)})",
                           f"{p.name}'s slot \u201c{m.slot}\u201d does not exist "
                           f"(choose from: {', '.join(slots)})"))
             continue
         seated.setdefault(m.slot, []).append(p.name)
         if slot.gender is not None and p.gender is not slot.gender:
-            out.append(tr(f"{slot.label}席位须为{slot.gender.label}棋手, {p.name}为{p.gender.label}",
-                          f"slot {slot.label} is for a {_gender(slot.gender)} player; {p.name} is "
-                          f"{_gender(p.gender)}"))
+            out.append(Text(f"{slot.label}席位须为{slot.gender.label}棋手, {p.name}为{p.gender.label}",
+                            f"slot {slot.label} is for a {_gender(slot.gender).en} player; {p.name} is "
+                            f"{_gender(p.gender).en}"))
         if slot.division is not None and m.division is not None and m.division != slot.division:
             want = _division_name(slot.division, regulation)
             have = _division_name(m.division, regulation)
-            out.append(tr(f"{slot.label}席位须由{want}棋手担任, {p.name}报名的是{have}",
+            out.append(Text(f"{slot.label}席位须由{want}棋手担任, {p.name}报名的是{have}",
                           f"slot {slot.label} is for a player of {want}; {p.name} entered {have}"))
     for label, names in seated.items():
         if len(names) > 1:
-            out.append(tr(f"{label}席位只能有1人, 现有{len(names)}人({'、'.join(names)})",
+            out.append(Text(f"{label}席位只能有1人, 现有{len(names)}人({'、'.join(names)})",
                           f"slot {label} holds 1 player; it has {len(names)} "
                           f"({', '.join(names)})"))
     return out
@@ -480,15 +522,15 @@ def _division_name(division_id: str, regulation: Regulation | None) -> str:
 
 def _member_place_reasons(
     team: Team, members: list, players: Mapping[str, Player], rules: TeamRules
-) -> list[str]:
-    out: list[str] = []
+) -> list[Text]:
+    out: list[Text] = []
     if rules.kind == "province":
-        want, attr, what = place_name(team.province), "province", tr("省份", "province")
+        want, attr, what = place_name(team.province), "province", Text("省份", "province")
         own = own_association(team, rules)
         if own is not None and want == (place_name(own) or own):
             return out  # 兵团 written as the province: its players' provinces say 新疆
     elif rules.kind == "city":
-        want, attr, what = place_name(team.city), "city", tr("城市", "city")
+        want, attr, what = place_name(team.city), "city", Text("城市", "city")
     else:
         return out
     if want is None:
@@ -497,7 +539,7 @@ def _member_place_reasons(
         p = players[m.player_id]
         have = place_name(getattr(p, attr))
         if have is not None and have != want:
-            out.append(tr(f"{p.name}的{what}{have}与{_label(rules)}\u201c{team.name}\u201d({want})不符",
-                          f"{p.name}'s {what} {have} does not match {_label(rules)} "
+            out.append(Text(f"{p.name}的{what.zh}{have}与{_label(rules)}\u201c{team.name}\u201d({want})不符",
+                            f"{p.name}'s {what.en} {have} does not match {_label(rules)} "
                           f"\u201c{team.name}\u201d ({want})"))
     return out

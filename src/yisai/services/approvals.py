@@ -7,8 +7,8 @@ only when forced, with a note, and the reasons stay with it. Withdrawal is in ``
 
 from __future__ import annotations
 
-from yisai.i18n import Text, bilingual_list
-from yisai.registry.eligibility import composition_reasons
+from yisai.i18n import Text
+from yisai.registry.eligibility import composition_texts
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
@@ -66,7 +66,7 @@ def _team_texts(work: Work, event: EventRecord, regulation: Regulation, player: 
     if team is None:
         return []
     players = work.repo.players_by_id(event.id)
-    return bilingual_list(lambda: composition_reasons(team, players, rules))
+    return composition_texts(team, players, rules)
 
 
 def approve_all_eligible(work: Work, event: EventRecord, *, note: str = "") -> tuple[list[Entry], list[EntryView]]:

@@ -1,8 +1,8 @@
 """What the regulation says of one entry, as registration stores and shows it.
 
 Eligibility is decided by ``registry.eligibility`` against the event's stored regulation; the
-reasons are saved on the entry so the director (and the audit log) sees why. They are computed
-in Chinese and English (``i18n.bilingual_list``) and stored as ``{"zh", "en"}`` objects; whatever
+reasons are saved on the entry so the director (and the audit log) sees why. They are built
+once in Chinese and English (``check_player_texts``) and stored as ``{"zh", "en"}`` objects; whatever
 hands them to a front end (``Entry.reasons`` as the store reads it, ``TeamView.reasons``,
 ``ImportReport.ineligible``) gives plain strings in the caller's language at the time they are
 read. ``Entry`` keeps ``tuple[str, ...]`` so the pure registry model and everything that prints
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from yisai.i18n import Text, bilingual_list
-from yisai.registry.eligibility import check_player
+from yisai.i18n import Text
+from yisai.registry.eligibility import check_player_texts
 from yisai.registry.entry import EntryStatus
 from yisai.registry.members import MemberList
 from yisai.registry.person import Player
@@ -27,13 +27,13 @@ LIVE = (EntryStatus.PENDING, EntryStatus.APPROVED)  # the statuses that hold a p
 def eligibility_reasons(regulation: Regulation, player: Player, division: str,
                         members: MemberList | None = None) -> list[str]:
     """The reasons in the caller's language; ``members``: the event's imported register."""
-    return check_player(player, regulation.division(division), regulation, members)
+    return list(rendered(eligibility_texts(regulation, player, division, members)))
 
 
 def eligibility_texts(regulation: Regulation, player: Player, division: str,
                       members: MemberList | None = None) -> list[Text]:
     """The reasons in both languages, as they are stored."""
-    return bilingual_list(lambda: eligibility_reasons(regulation, player, division, members))
+    return check_player_texts(player, regulation.division(division), regulation, members)
 
 
 def members_of(event: EventRecord) -> MemberList | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from yisai.awards.decisions import PrizeDecisions
 from yisai.awards.inputs import EventResults, belongs, is_base, table_from_standings
-from yisai.i18n import Text, failure_text
+from yisai.i18n import Text, TextError
 from yisai.record import Game
 from yisai.regulation import Regulation
 from yisai.regulation.divisions import RankingList
@@ -76,9 +76,8 @@ def division_standings(
         members = [m for m in members if m in wanted]
     try:
         standings = compute_standings(inp, round_, criteria, members, lot_seed=event.seed)
-    except ValueError as exc:
-        text = failure_text(
-            lambda: compute_standings(inp, round_, criteria, members, lot_seed=event.seed), ValueError, exc)
+    except ValueError as exc:  # the core words its refusals once in both languages (TextError)
+        text = exc.text if isinstance(exc, TextError) else Text(str(exc), str(exc))
         raise InputError(text, code="bad_standings_request") from None
     if order is not None:
         standings = apply_final_places(standings, order)

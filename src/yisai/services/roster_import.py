@@ -13,8 +13,8 @@ from pathlib import Path
 
 from yisai.formats.roster import Roster, RosterIssue, RosterRow, Sheet, parse_sheets
 from yisai.formats.uploads import read_roster_bytes
-from yisai.i18n import Text, bilingual_list, tr
-from yisai.registry.eligibility import window_reasons
+from yisai.i18n import Text, tr
+from yisai.registry.eligibility import window_texts
 from yisai.registry.entry import EntryStatus
 from yisai.registry.team import Team, TeamMember
 from yisai.regulation import Regulation
@@ -145,7 +145,7 @@ def _import_teams(
     rules = team_rules(regulation)
     problems: list[Text] = []
     # A closed registration window is the same reason for every team: said once, not per team.
-    closed = set(bilingual_list(lambda: window_reasons(work.now, rules)))
+    closed = set(window_texts(work.now, rules))
     shared: dict[Text, list[str]] = {}
     for name, rows in by_team.items():
         existing = work.repo.find_team(event.id, name)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from yisai.i18n import Text, bilingual, failure_text
+from yisai.i18n import Text
 from yisai.record import Game, Result
 from yisai.record.groups import group_id
 from yisai.record.parse import (
     ParsedResult,
     ResultSyntaxError,
-    bye_mismatch,
+    bye_mismatch_text,
     parse_result,
     result_word,
 )
@@ -72,7 +72,7 @@ def record_result(
     try:
         parsed = parse_result(text)
     except ResultSyntaxError as exc:
-        raise InputError(failure_text(lambda: parse_result(text), ResultSyntaxError, exc),
+        raise InputError(exc.text,
                          code="bad_result", params={"text": text}) from None
     _event, _reg, rounds = rounds_of(work, event_ref, division, round_no, stage_ref)
     parsed, late_note = decide_lateness(_reg, parsed, board)
@@ -143,10 +143,8 @@ def _later_rounds(work: Work, rnd: RoundRecord) -> list[int]:
 
 def entry_problem(game: Game, parsed: ParsedResult) -> Text | None:
     """Why this result word cannot go on this board at all (a bye word on a game or back), with
-    the accepted words (``record.parse.bye_mismatch``, in both languages)."""
-    if bye_mismatch(game.is_bye, parsed, game.board) is None:
-        return None
-    return bilingual(lambda: bye_mismatch(game.is_bye, parsed, game.board) or "")
+    the accepted words (``record.parse.bye_mismatch_text``, in both languages)."""
+    return bye_mismatch_text(game.is_bye, parsed, game.board)
 
 
 def already_entered(game: Game) -> Text:

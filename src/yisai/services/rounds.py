@@ -16,13 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import partial
 from typing import TYPE_CHECKING
 
 from yisai.formats.result_sheet import (
     SheetLine,
 )
-from yisai.i18n import Text, both, failure_text, language, tr
+from yisai.i18n import Text, language, tr
 from yisai.record import Game, Result
 from yisai.record.groups import KNOCKOUT_GROUP, group_title, group_title_en
 from yisai.record.parse import (
@@ -140,17 +139,17 @@ def pair(
     try:
         parts = pair_parts()
     except PairingError as exc:
-        # The pairing core words its message with tr(): worded again in the other language by
-        # pairing once more (only when pairing fails; nothing is written before this point).
+        # The pairing core words its failure in both languages as it fails (``exc.text``).
         names = {p.id: p.name for p in work.repo.list_players(event.id)}
         blocking = [Text(f"{names.get(pid, pid)} (编号{pid})", f"{names.get(pid, pid)} (#{pid})")
                     for pid in exc.blocking]  # people are named, not numbered
-        raise Refused(failure_text(pair_parts, PairingError, exc), blocking,
+        raise Refused(exc.text, blocking,
                       code="pairing_failed", params={"round": round_no, "division": division}) from None
     for group, pairing in parts:
         ids = {g.black for g in pairing.games()} | {g.white for g in pairing.games() if g.white}
         marks = {p: _mark(p) for p in ids | set(pairing.sit_outs)}
-        zh, en = both(partial(pairing.explain, names=marks))
+        lines = pairing.explain_texts(names=marks)
+        zh, en = [t.zh for t in lines], [t.en for t in lines]
         info = {"explain": {"zh": zh, "en": en},
                 "warnings": list(pairing.warnings), "seed": event.seed}
         held = {p: {"zh": t.zh, "en": t.en} for p, t in excluded.items() if p in marks}

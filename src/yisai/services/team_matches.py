@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from yisai.i18n import Text, both, tr
+from yisai.i18n import Text, tr
 from yisai.record import Game, Result
 from yisai.registry.lineup import default_lineup, lineup_problems
 from yisai.registry.person import Player
@@ -326,11 +325,11 @@ def pair_team_round(work: Work, event: EventRecord, reg: Regulation, division: s
         try:
             matches, pairing = pair_teams_swiss(ids, records, round_no, fmt, seed=event.seed, order=order)
         except PairingError as exc:
-            raise Refused(Text(f"第{round_no}轮无法编排: {exc}", f"round {round_no} cannot be paired: {exc}"),
+            raise Refused(Text(f"第{round_no}轮无法编排: {exc.text.zh}", f"round {round_no} cannot be paired: {exc.text.en}"),
                           code="pairing_failed", params={"round": round_no}) from None
-        zh, en = both(partial(pairing.explain, names=names))
-        explain_zh += zh
-        explain_en += en
+        lines = pairing.explain_texts(names=names)
+        explain_zh += [t.zh for t in lines]
+        explain_en += [t.en for t in lines]
     ups = lineups(work, event, division, stage, fmt, round_no)
     games: list[Game] = []
     stored: list[dict[str, Any]] = []

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from yisai.i18n import Text, bilingual_list
-from yisai.registry.eligibility import check_team
+from yisai.i18n import Text
+from yisai.registry.eligibility import check_team_texts
 from yisai.registry.entry import EntryStatus
 from yisai.registry.idcard import normalise
 from yisai.registry.person import Gender, Player
@@ -87,7 +87,7 @@ def team_composition_texts(work: Work, event: EventRecord, team: Team) -> list[T
     others = [t for t in work.repo.list_teams(event.id) if t.name != team.name]
     players = work.repo.players_by_id(event.id)
     at = work.now
-    return bilingual_list(lambda: check_team(team, players, rules, regulation, other_teams=others, at=at))
+    return check_team_texts(team, players, rules, regulation, other_teams=others, at=at)
 
 
 def _with_divisions(work: Work, event: EventRecord, members: Sequence[TeamMember]) -> tuple[TeamMember, ...]:
@@ -252,8 +252,7 @@ def replace_team_member(work: Work, event: EventRecord, team_ref: str | int, out
     others = [t for t in work.repo.list_teams(event.id) if t.name != saved.name]
     players = work.repo.players_by_id(event.id)
     # The registration window does not bind a 递补 made at the venue; every other rule does.
-    reasons = bilingual_list(lambda: check_team(saved, players, team_rules(regulation), regulation,
-                                       other_teams=others))
+    reasons = check_team_texts(saved, players, team_rules(regulation), regulation, other_teams=others)
     work.emit("team_member_replaced", event.id, team=saved.id, out=out_player.id, into=in_player.id)
     return TeamView(saved, tuple(players[m.player_id] for m in saved.members),
                     rendered(reasons))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
-from yisai.i18n import tr
+from yisai.i18n import Text, TextError, tr
 from yisai.regulation.criteria import CRITERIA
 from yisai.regulation.rules import Criterion
 from yisai.standings.criteria import Value, column_key
@@ -72,8 +72,8 @@ def compute_standings(
     """
     r = default_round(inp) if round_ is None else round_
     if r < 0 or r > max(inp.rounds, inp.last_round_with_games):
-        raise ValueError(
-            tr(
+        raise TextError(
+            Text(
                 f"轮次 {r} 超出范围 (本赛事共 {inp.rounds} 轮)",
                 f"round {r} is out of range (the event has {inp.rounds} rounds)",
             )
@@ -83,7 +83,7 @@ def compute_standings(
         known = {p.id for p in inp.players}
         missing = [pid for pid in sub if pid not in known]
         if missing:
-            raise ValueError(tr(f"名单中没有这些选手: {missing}", f"unknown players: {missing}"))
+            raise TextError(Text(f"名单中没有这些选手: {missing}", f"unknown players: {missing}"))
     wanted = None if sub is None else set(sub)
     unranked = [p.id for p in inp.players if not p.ranked and (wanted is None or p.id in wanted)]
     if not unranked:
@@ -136,8 +136,8 @@ def _chinese(
     scores: OGScores | None = None
     if any(ref.og for ref in refs):
         if any(ref.og in ("DC", "SDC") for ref in refs):
-            raise ValueError(
-                tr(
+            raise TextError(
+                Text(
                     "DC/SDC 只能与 OpenGotha 指标一起使用; 中文规程请用 直胜 (direct)",
                     "DC/SDC only work in an all-OpenGotha list; use direct (直胜) with ours",
                 )

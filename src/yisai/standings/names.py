@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yisai.i18n import tr
+from yisai.i18n import Text, TextError
 from yisai.regulation.criteria import Criterion, criterion_by_name, criterion_label
 from yisai.regulation.rules import CriterionSpec
 from yisai.standings.opengotha import OG_LABELS, og_name
@@ -35,8 +35,8 @@ def resolve(name: str) -> CriterionRef:
     given = name.strip()
     low = given.lower()
     if given == "全胜者冠军" or low == "undefeated_champion":
-        raise ValueError(
-            tr(
+        raise TextError(
+            Text(
                 "全胜者冠军 不是名次指标, 是规程中的开关 (undefeated_champion)",
                 "undefeated champion is a switch of the regulation, not a criterion",
             )
@@ -49,8 +49,8 @@ def resolve(name: str) -> CriterionRef:
     if og is not None:
         return CriterionRef(given, og=og)
     ours = ", ".join(c.value for c in Criterion)
-    raise ValueError(
-        tr(
+    raise TextError(
+        Text(
             f"未知的名次指标 {given!r}. 可用: {ours}; 中文名如 积分、对手分、累进分; "
             "OpenGotha 名如 NBW、MMS、SOSW、SOSM、SOSWM1、SODOSW、SOSOSW、CUSSW、DC、SDC",
             f"unknown criterion {given!r}. Accepted: {ours}; Chinese labels such as 积分; "
@@ -66,5 +66,5 @@ def resolve_list(text: str | list[str]) -> list[CriterionRef]:
     )
     refs = [resolve(t) for t in items if t.strip()]
     if not refs:
-        raise ValueError(tr("名次指标列表为空", "the criteria list is empty"))
+        raise TextError(Text("名次指标列表为空", "the criteria list is empty"))
     return refs
