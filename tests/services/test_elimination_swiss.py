@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -126,3 +127,44 @@ def test_a_step_after_the_last_round_is_refused() -> None:
         loads(_text(fmt), "e.toml")
     assert str(info.value).startswith("e.toml:75: stages.0.format.elimination.after_rounds.1.round: "
                                       "第3轮后淘汰, 但本阶段共3轮, 之后没有编排")
+
+
+def test_the_demo_pairs_only_those_the_rule_keeps(tmp_path: Path) -> None:
+    """`yisai demo --regulation` with "第2轮后0分者淘汰, 第3轮后2分者淘汰" (win 2, forfeit win 2, bye
+    0 in this file): recomputed here from the stored games, nobody is paired after going out, and
+    every survivor stands above every eliminated player."""
+    from typer.testing import CliRunner
+
+    from yisai.cli.app import app
+    from yisai.services.context import unit_of_work
+
+    fmt = FORMAT.replace("rounds = 3", "rounds = 5").replace(
+        "{round = 1, score_at_most = 0}, {round = 2, score_at_most = 2}",
+        "{round = 2, score_at_most = 0}, {round = 3, score_at_most = 2}")
+    path = tmp_path / "elimination.toml"
+    path.write_text(_text(fmt), encoding="utf-8")
+    db = tmp_path / "demo.sqlite"
+    result = CliRunner().invoke(app, ["demo", "--regulation", str(path), "--boards", "1", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with unit_of_work(str(db)) as work:
+        (event,) = work.repo.list_events()
+        games = work.repo.games(event.id, "open", stage="championship")
+        rows = reports.event_standings(work, event.id, "open").standings.rows
+    points = {"W": 2, "D": 1, "L": 0}
+    score: dict[str, int] = {}
+    out_after: dict[str, int] = {}
+    for r in range(1, 6):
+        paired = {p for g in games if g.round == r for p in (g.black, g.white) if p is not None}
+        assert paired, r
+        assert not paired & set(out_after), r  # nobody who went out is paired again
+        for g in games:
+            if g.round == r:
+                for p in (g.black, g.white):
+                    if p is not None:
+                        score[p] = score.get(p, 0) + (0 if g.is_bye else points[g.outcome_for(p)])
+        limit = {2: 0, 3: 2}.get(r)
+        if limit is not None:
+            out_after.update({p: r for p in paired if score[p] <= limit})
+    assert out_after and len(out_after) < len(score)
+    tiers = [0 if r.player.id not in out_after else 4 - out_after[r.player.id] for r in rows]
+    assert tiers == sorted(tiers)
