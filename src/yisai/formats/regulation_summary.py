@@ -656,6 +656,17 @@ def _team_match(fmt: TeamMatchFormat) -> list[str]:
     lines.append(tr(f"出场名单由{who}在每轮编排前提交; 未提交的按报名顺序出场",
                     f"line-ups are submitted by {who} before the round is paired; a team without one plays "
                     "in the registered order") + _default(fmt, "lineup_default"))
+    if fmt.youth_quota is not None:
+        q = fmt.youth_quota
+        lines.append(tr(f"每场至少{q.players}名{q.under_age}岁以下棋手出场 (按本阶段开始日期未满{q.under_age}周岁)",
+                        f"at least {q.players} player(s) under {q.under_age} (on the stage's first day) play "
+                        "each match"))
+    if fmt.lineup_deadline_minutes is not None:
+        lines.append(tr(f"出场名单须在赛前{fmt.lineup_deadline_minutes}分钟提交 (按日程中该轮时间), 逾时不再受理",
+                        f"line-ups are due {fmt.lineup_deadline_minutes} minutes before the round (by the "
+                        "timetable); none is taken after that"))
+    if not fmt.leader_may_play:
+        lines.append(tr("领队不得兼任队员出场", "a team leader may not play"))
     lines.append(tr("轮空: 记胜一场, 各台记胜局局分", "bye: a won match, every board scored as won") + _default(fmt, "bye"))
     for p in fmt.board_prizes:
         rule = _BOARD_RULE[p.rule].render()
