@@ -106,3 +106,30 @@ def test_line_up_rules_that_cannot_work_are_refused(tmp_path: Path) -> None:
     with pytest.raises(RegulationError) as info:
         loads(no_times, "l.toml")
     assert "出场名单须在赛前30分钟提交, 但本阶段日程 (timetable) 没有写各轮时间" in str(info.value)
+
+
+def test_the_demo_fields_a_young_player_in_every_line_up(tmp_path: Path) -> None:
+    """`yisai demo --regulation` with the youth quota: every team's line-up in every round has a
+    player under 18 on 2026-04-11, counted here from the stored players' birth dates."""
+    from datetime import date
+
+    from typer.testing import CliRunner
+
+    from yisai.cli.app import app
+    from yisai.services.context import unit_of_work
+
+    db = tmp_path / "demo.sqlite"
+    result = CliRunner().invoke(app, ["demo", "--regulation", str(_regulation(tmp_path)), "--boards", "1",
+                                      "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with unit_of_work(str(db)) as work:
+        (event,) = work.repo.list_events()
+        players = work.repo.players_by_id(event.id)
+        rounds = work.repo.list_rounds(event.id, "league")
+    assert rounds
+    for r in rounds:
+        line_ups = r.info["lineups"]
+        assert line_ups
+        for team, line_up in line_ups.items():
+            ages = [players[p].age_on(date(2026, 4, 11)) for p in line_up["players"]]
+            assert any(a is not None and a < 18 for a in ages), (r.number, team)
