@@ -168,3 +168,18 @@ def test_the_demo_pairs_only_those_the_rule_keeps(tmp_path: Path) -> None:
     assert out_after and len(out_after) < len(score)
     tiers = [0 if r.player.id not in out_after else 4 - out_after[r.player.id] for r in rows]
     assert tiers == sorted(tiers)
+
+
+def test_neighbours_in_one_part_keep_the_criterion_that_split_them(played) -> None:
+    """01 and 02 (both still in) are split by 积分 6 v 4, as in any Swiss; 04 and 05 by the rule
+    (04 went out after round 2, 05 after round 1)."""
+    ctx, eid, _games, _progress = played
+    with ctx.work() as w:
+        st = reports.event_standings(w, eid, "open").standings
+    ids = {r.player.name: r.player.id for r in st.rows}
+    top = st.decisions[(ids["选手01"], ids["选手02"])]
+    assert (top.kind, top.upper_value, top.lower_value) == ("criterion", 6, 4)
+    cut = st.decisions[(ids["选手04"], ids["选手05"])]
+    assert cut.kind == "placement"
+    with use_language("zh"):
+        assert (cut.upper_value, cut.lower_value) == ("第2轮后积分2, 淘汰", "第1轮后积分0, 淘汰")
