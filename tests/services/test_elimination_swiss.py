@@ -183,3 +183,37 @@ def test_neighbours_in_one_part_keep_the_criterion_that_split_them(played) -> No
     assert cut.kind == "placement"
     with use_language("zh"):
         assert (cut.upper_value, cut.lower_value) == ("第2轮后积分2, 淘汰", "第1轮后积分0, 淘汰")
+
+
+def test_a_field_eliminated_to_one_is_final_and_pairs_no_more(tmp_path: Path) -> None:
+    """Four players, "第1轮后0分者淘汰, 第2轮后4分及以下者淘汰", the stronger wins. By hand: R1 01–03
+    02–04, 03 and 04 out; R2 01–02: 01 on 4, 02 on 2, both at most 4 → out. Nobody is left for
+    round 3: it is refused, and the places are final after round 2: 01, 02 (out after round 2),
+    03 (sos 4), 04 (sos 2)."""
+    from yisai.services.context import Refused
+
+    path = tmp_path / "e.toml"
+    path.write_text(_text(FORMAT.replace("score_at_most = 2", "score_at_most = 4")), encoding="utf-8")
+    with open_context(str(tmp_path / "e.sqlite"), actor="裁判长", now=NOW) as ctx:
+        with ctx.work() as w:
+            ev = create_event(w, path, seed=2026)
+            for i in range(1, 5):
+                done = register_player(w, ev, Player(
+                    id="", name=f"选手{i:02d}", gender=Gender.MALE, birth_date=date(1990, 1, 1), rank="5段",
+                    rating=2800 - 10 * i, region="中国大陆", province="浙江", city="杭州"), division="open")
+                approve_all(w, [done])
+        for r in (1, 2):
+            with ctx.work() as w:
+                paired = pair(w, ev.id, "open", r)
+                for _group, pairing in paired.parts:
+                    for b in pairing.boards:
+                        black, white = paired.names[b.black], paired.names[b.white]
+                        record_result(w, ev.id, "open", r, b.board, "黑胜" if black < white else "白胜")
+        with pytest.raises(Refused) as info, ctx.work() as w:
+            pair(w, ev.id, "open", 3)
+        assert info.value.code == "field_eliminated"
+        assert info.value.text.zh.startswith("按规程的淘汰办法, 第2轮后只剩0人, 第3轮无法编排")
+        with ctx.work() as w:
+            assert division_progress(w, w.repo.get_event(ev.id), "open").final
+            rows = reports.event_standings(w, ev.id, "open").standings.rows
+    assert [(r.place, r.player.name) for r in rows] == [(1, "选手01"), (2, "选手02"), (3, "选手03"), (4, "选手04")]

@@ -153,6 +153,13 @@ class SwissPlay(StagePlay):
                 controls = _controls_within(controls, staying)
                 why = {p: both(x.reason) for p, x in left.items()}
                 info = {"": {"eliminated": {p: {"zh": zh, "en": en} for p, (zh, en) in why.items()}}}
+            if len(entrants) < 2:
+                raise Refused(Text(f"按规程的淘汰办法, 第{round_no - 1}轮后只剩{len(entrants)}人, 第{round_no}轮无法编排; "
+                                   "名次已由已赛各轮决定",
+                                   f"by the regulation's elimination rule {len(entrants)} player(s) remain after "
+                                   f"round {round_no - 1}: round {round_no} cannot be paired; the places "
+                                   "follow from the rounds played"),
+                              code="field_eliminated", params={"round": round_no, "remaining": len(entrants)})
         order = current_order(call.work, event, division, stage, [e.id for e in entrants])
         return [("", pair_round(entrants, call.games, round_no, rules=call.reg.pairing_for(division),
                                 scoring=call.reg.scoring_for(division), seed=event.seed, absent=absent,
@@ -180,6 +187,21 @@ class SwissPlay(StagePlay):
 
     def planned_rounds(self, fmt: StageFormat) -> int | None:
         return expect_kind(fmt, SwissFormat).rounds
+
+    def is_final(self, work: Work, event: EventRecord, division: str, stage: Stage, fmt: StageFormat,
+                 after: int, numbers: Sequence[int]) -> bool:
+        """Also final once an elimination rule leaves fewer than two players to pair."""
+        if super().is_final(work, event, division, stage, fmt, after, numbers):
+            return True
+        rule = expect_kind(fmt, SwissFormat).elimination
+        if rule is None or not numbers:
+            return False
+        from yisai.standings.elimination import leavings
+
+        ids = [p.id for p in approved_players(work, event, division)]
+        left = leavings(rule, division_games(work, event, division, stage), regulation_of(event).scoring_for(division),
+                        ids, after)
+        return len(ids) - len(left) < 2
 
     def rounds_for(self, fmt: StageFormat, entrants: int) -> int | None:
         rounds = expect_kind(fmt, SwissFormat).rounds
