@@ -101,6 +101,8 @@ def test_the_round_says_who_was_eliminated_and_why(played) -> None:
     assert {names[p]: why["zh"] for p, why in info[2]["eliminated"].items()} == {
         f"选手{i:02d}": "第1轮后积分0, 淘汰" for i in (5, 6, 7, 8)}
     assert {names[p] for p in info[3]["eliminated"]} == {f"选手{i:02d}" for i in range(3, 9)}
+    lines = [line for line in info[2]["explain"]["zh"] if line.endswith("第1轮后积分0, 淘汰")]
+    assert len(lines) == 4  # the pairing's explanation says it too, one line a player
 
 
 def test_the_eliminated_are_placed_below_the_survivors(played) -> None:
