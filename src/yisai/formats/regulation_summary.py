@@ -42,6 +42,7 @@ from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import (
     AnnouncedLaterFormat,
     DoubleRoundRobinFormat,
+    Elimination,
     KnockoutFormat,
     KnockoutRules,
     LadderFormat,
@@ -398,11 +399,40 @@ def _format(fmt: StageFormat, reg: Regulation) -> list[str]:
 
 def _swiss(fmt: SwissFormat) -> list[str]:
     if fmt.rounds is None:
-        return [tr("赛制: 积分编排制, 轮次视报名情况而定", "format: Swiss, the number of rounds depends on the entries")]
-    if fmt.rounds_provisional:
-        return [tr(f"赛制: 积分编排制, 暂定{fmt.rounds}轮, 具体轮次视报名人数确定",
-                   f"format: Swiss, provisionally {fmt.rounds} rounds, the final number depends on the entries")]
-    return [tr(f"赛制: 积分编排制, {fmt.rounds}轮", f"format: Swiss, {fmt.rounds} rounds")]
+        lines = [tr("赛制: 积分编排制, 轮次视报名情况而定", "format: Swiss, the number of rounds depends on the entries")]
+    elif fmt.rounds_provisional:
+        lines = [tr(f"赛制: 积分编排制, 暂定{fmt.rounds}轮, 具体轮次视报名人数确定",
+                    f"format: Swiss, provisionally {fmt.rounds} rounds, the final number depends on the entries")]
+    else:
+        lines = [tr(f"赛制: 积分编排制, {fmt.rounds}轮", f"format: Swiss, {fmt.rounds} rounds")]
+    return lines + _elimination(fmt.elimination)
+
+
+def _elimination(rule: Elimination | None) -> list[str]:
+    """积分编排淘汰制: each condition, and where the eliminated are placed."""
+    if rule is None:
+        return []
+    zh: list[str] = []
+    en: list[str] = []
+    for step in rule.after_rounds:
+        zh.append(f"第{step.round}轮后积分{step.score_at_most}分及以下者淘汰")
+        en.append(f"after round {step.round}, players with {step.score_at_most} points or fewer are eliminated")
+    if rule.losses is not None:
+        zh.append(f"负满{rule.losses}局者淘汰 (弃权负计入)")
+        en.append(f"a player who has lost {rule.losses} games (forfeits included) is eliminated")
+    lines = []
+    if zh:
+        lines.append(tr("淘汰: " + "; ".join(zh) + "; 淘汰者不再参加编排, 已赛成绩有效; 名次列于未淘汰者之后, "
+                        "较晚淘汰者在前, 同一轮淘汰者按排名办法排列",
+                        "elimination: " + "; ".join(en) + "; the eliminated are paired no more and their games "
+                        "stand; they are placed below the survivors, the later eliminated first, those "
+                        "eliminated after the same round by the ranking criteria"))
+    if rule.stop_at_wins is not None:
+        lines.append(tr(f"胜满{rule.stop_at_wins}局者 (达到升段、升级标准) 不再参加以后各轮编排, 不算淘汰, "
+                        "按排名办法与未淘汰者一同排列",
+                        f"a player who has won {rule.stop_at_wins} games (the promotion mark) is paired no "
+                        "more; not eliminated, ranked with the survivors by the ranking criteria"))
+    return lines
 
 
 def _two_groups(fmt: TwoGroupSwissFormat) -> list[str]:
@@ -554,6 +584,17 @@ def _team_match(fmt: TeamMatchFormat) -> list[str]:
     lines.append(tr(f"出场名单由{who}在每轮编排前提交; 未提交的按报名顺序出场",
                     f"line-ups are submitted by {who} before the round is paired; a team without one plays "
                     "in the registered order") + _default(fmt, "lineup_default"))
+    if fmt.youth_quota is not None:
+        q = fmt.youth_quota
+        lines.append(tr(f"每场至少{q.players}名{q.under_age}岁以下棋手出场 (按本阶段开始日期未满{q.under_age}周岁)",
+                        f"at least {q.players} player(s) under {q.under_age} (on the stage's first day) play "
+                        "each match"))
+    if fmt.lineup_deadline_minutes is not None:
+        lines.append(tr(f"出场名单须在赛前{fmt.lineup_deadline_minutes}分钟提交 (按日程中该轮时间), 逾时不再受理",
+                        f"line-ups are due {fmt.lineup_deadline_minutes} minutes before the round (by the "
+                        "timetable); none is taken after that"))
+    if not fmt.leader_may_play:
+        lines.append(tr("领队不得兼任队员出场", "a team leader may not play"))
     lines.append(tr("轮空: 记胜一场, 各台记胜局局分", "bye: a won match, every board scored as won") + _default(fmt, "bye"))
     for p in fmt.board_prizes:
         rule = _BOARD_RULE[p.rule].render()

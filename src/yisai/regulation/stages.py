@@ -88,13 +88,41 @@ class LadderFormat(StageFormat):
         return out
 
 
+class EliminationStep(Strict):
+    """第r轮后积分不高于s者淘汰 (三轮以后0分淘汰, 四轮以后2分淘汰)."""
+
+    round: int = Field(ge=1, le=30, description="第几轮后")
+    score_at_most: int = Field(ge=-100, le=1000, description="积分不高于此者淘汰 (按 [scoring] 的分值)")
+
+
+class Elimination(Strict):
+    """积分编排淘汰制: who stops being paired, and why. A player eliminated after round r is paired
+    no more; the games played stand. The final order places the survivors first, then the
+    eliminated by the round they went out (later first), each part by the ranking's criteria.
+    A player who reaches ``stop_at_wins`` (已达到升段标准者不再编排) is not eliminated: they
+    stop being paired and keep their place among the survivors."""
+
+    after_rounds: list[EliminationStep] = Field(
+        default_factory=list, max_length=30,
+        description="第r轮后积分不高于s者淘汰, 如 [{round = 3, score_at_most = 0}, {round = 4, score_at_most = 2}]",
+    )
+    losses: int | None = Field(None, ge=1, le=30, description="负满N局者淘汰 (三败淘汰: 3); 弃权负计入")
+    stop_at_wins: int | None = Field(
+        None, ge=1, le=30, description="胜满N局者 (达到升段、升级标准) 不再参加以后各轮编排, 不算淘汰",
+    )
+
+
 class SwissFormat(StageFormat):
-    """积分编排制 with a fixed number of rounds, or rounds decided by entries."""
+    """积分编排制 with a fixed number of rounds, or rounds decided by entries; with
+    ``elimination``, 积分编排淘汰制 (the Swiss play leaves the eliminated out of the pairing)."""
 
     kind: Literal["swiss"]
     swiss_rules: ClassVar[bool] = True
     rounds: int | None = Field(None, ge=1, le=30, description="轮数; 不填表示视报名情况而定")
     rounds_provisional: bool = Field(False, description="暂定轮数, 具体视报名人数确定")
+    elimination: Elimination | None = Field(
+        None, description="积分编排淘汰制: 第r轮后低分者淘汰、负满N局淘汰、达到升段标准者不再编排",
+    )
 
     def fixed_rounds(self) -> int | None:
         return None if self.rounds_provisional else self.rounds
@@ -103,12 +131,46 @@ class SwissFormat(StageFormat):
         return self.rounds is None
 
     def findings(self, path: Path) -> list[Finding]:
+        out: list[Finding] = []
         if self.rounds_provisional and self.rounds is None:
-            return [useless((*path, "rounds_provisional"), "没有写轮数 (rounds), 无所谓暂定",
-                            "no rounds are given, so nothing is provisional",
-                            "写 rounds = 暂定轮数, 或删去 rounds_provisional",
-                            "set rounds to the provisional count, or remove rounds_provisional")]
-        return []
+            out.append(useless((*path, "rounds_provisional"), "没有写轮数 (rounds), 无所谓暂定",
+                               "no rounds are given, so nothing is provisional",
+                               "写 rounds = 暂定轮数, 或删去 rounds_provisional",
+                               "set rounds to the provisional count, or remove rounds_provisional"))
+        if self.elimination is not None:
+            out += _elimination_findings((*path, "elimination"), self.elimination, self.rounds)
+        return out
+
+
+def _elimination_findings(path: Path, rule: Elimination, rounds: int | None) -> list[Finding]:
+    """A step after the last round eliminates nobody from anything; two steps after one round
+    contradict each other; a rule that states nothing does nothing."""
+    out: list[Finding] = []
+    if not rule.after_rounds and rule.losses is None and rule.stop_at_wins is None:
+        out.append(useless(path, "淘汰规则没有写任何条件", "the elimination rule states no condition",
+                           "写 after_rounds、losses 或 stop_at_wins, 或删去 elimination",
+                           "set after_rounds, losses or stop_at_wins, or remove elimination"))
+    seen: set[int] = set()
+    for j, step in enumerate(rule.after_rounds):
+        here: Path = (*path, "after_rounds", j, "round")
+        if step.round in seen:
+            out.append(Finding(here, Text(f"第{step.round}轮后的淘汰条件写了两次",
+                                          f"two elimination conditions after round {step.round}"),
+                               Text("每轮只写一条", "state one condition per round")))
+        seen.add(step.round)
+        if rounds is not None and step.round >= rounds:
+            out.append(useless(here, f"第{step.round}轮后淘汰, 但本阶段共{rounds}轮, 之后没有编排",
+                               f"eliminating after round {step.round}, but the stage has {rounds} rounds: "
+                               "nothing is paired after it",
+                               f"round 须小于 {rounds}", f"round must be below {rounds}"))
+    for name in ("losses", "stop_at_wins"):
+        count = getattr(rule, name)
+        if rounds is not None and count is not None and count >= rounds:
+            out.append(useless((*path, name), f"满{count}局才生效, 但本阶段共{rounds}轮, 之后没有编排",
+                               f"takes effect after {count} games, but the stage has {rounds} rounds: "
+                               "nothing is paired after that",
+                               f"须小于 {rounds}", f"must be below {rounds}"))
+    return out
 
 
 class PlacementFinal(Strict):

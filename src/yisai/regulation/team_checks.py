@@ -67,6 +67,7 @@ def check_teams(reg: Regulation) -> list[Finding]:
             out.append(Finding((*path, "rounds"),
                                Text("团体积分编排须写明轮数", "a Swiss team stage must state its number of rounds"),
                                Text("如 rounds = 5", "e.g. rounds = 5")))
+        out += _lineup_rules(reg, path, fmt)
         if fmt.min_women > fmt.boards:
             out.append(Finding((*path, "min_women"),
                                Text(f"至少{fmt.min_women}名女棋手, 多于每场台数{fmt.boards}",
@@ -146,6 +147,41 @@ def check_teams(reg: Regulation) -> list[Finding]:
                                             "value: it has no effect"),
                                        Text("允许: best_place, next_place, sos, cumulative, lot",
                                             "allowed: best_place, next_place, sos, cumulative, lot")))
+    return out
+
+
+def _lineup_rules(reg: Regulation, path: tuple[str | int, ...], fmt: TeamMatchFormat) -> list[Finding]:
+    """The youth quota must fit the boards and have a day to count ages on; a line-up deadline
+    needs the rounds' times in the stage's timetable."""
+    out: list[Finding] = []
+    stage = reg.stages[int(path[1])]
+    quota = fmt.youth_quota
+    if quota is not None:
+        if quota.players > fmt.boards:
+            out.append(Finding((*path, "youth_quota", "players"),
+                               Text(f"每场至少{quota.players}名{quota.under_age}岁以下棋手, 多于每场台数{fmt.boards}",
+                                    f"at least {quota.players} players under {quota.under_age}, more than the "
+                                    f"{fmt.boards} boards"),
+                               Text(f"须 ≤ boards ({fmt.boards})", f"must be ≤ boards ({fmt.boards})")))
+        if stage.start is None:
+            out.append(Finding((*path, "youth_quota"),
+                               Text("年龄按本阶段开始日期计算, 但本阶段没有写 start",
+                                    "ages are counted on the stage's first day, but the stage has no start"),
+                               Text("在 [[stages]] 写 start = 日期", "set start = a date in [[stages]]")))
+    if not fmt.leader_may_play and (reg.teams is None or reg.teams.leaders == 0):
+        out.append(Finding((*path, "leader_may_play"),
+                           Text("领队不得出场, 但各队不报领队 (teams.leaders = 0): 这项设置不起作用",
+                                "leaders may not play, but teams name no leaders (teams.leaders = 0): this "
+                                "setting has no effect"),
+                           Text("删去 leader_may_play, 或写 teams.leaders", "remove leader_may_play, or set teams.leaders")))
+    if fmt.lineup_deadline_minutes is not None and not any(e.round is not None for e in stage.timetable):
+        out.append(Finding((*path, "lineup_deadline_minutes"),
+                           Text(f"出场名单须在赛前{fmt.lineup_deadline_minutes}分钟提交, 但本阶段日程 (timetable) "
+                                "没有写各轮时间, 无从计算截止时间",
+                                f"line-ups are due {fmt.lineup_deadline_minutes} minutes before a round, but the "
+                                "stage's timetable gives no round times to count from"),
+                           Text("在 [[stages.timetable]] 写各轮时间 (round、at)",
+                                "give the rounds' times in [[stages.timetable]] (round, at)")))
     return out
 
 

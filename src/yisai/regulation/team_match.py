@@ -68,6 +68,16 @@ class BoardPrize(Strict):
     gift: str | None = Field(None, description="奖品, 如 奖杯")
 
 
+class AgeQuota(Strict):
+    """每场至少N名M岁以下棋手出场: a per-match quota of young players in every line-up."""
+
+    players: int = Field(1, ge=1, le=MAX_BOARDS, description="每场出场阵容中至少几名")
+    under_age: int = Field(
+        ge=1, le=100,
+        description="不满此周岁 (按本阶段开始日期 start 计) 的棋手计入, 如 18岁以下 = 18; 规程若含本数 (含18岁) 写 19",
+    )
+
+
 class TeamMatchFormat(StageFormat):
     """团体赛 (team against team on ``boards`` boards)."""
 
@@ -99,9 +109,21 @@ class TeamMatchFormat(StageFormat):
     lineup_by: Literal["leader_or_director", "director"] = Field(
         "leader_or_director", description="出场名单由谁提交: 领队或裁判长 / 只由裁判长"
     )
+    youth_quota: AgeQuota | None = Field(
+        None, description="每场出场阵容中至少几名某年龄以下的棋手, 如 每场至少1名18岁以下棋手出场",
+    )
+    lineup_deadline_minutes: int | None = Field(
+        None, ge=1, le=7 * 24 * 60,
+        description="出场名单须在该轮开始前N分钟提交 (按本阶段日程 timetable 中该轮的时间), 如 赛前30分钟提交 = 30; "
+        "逾时不再受理, 未提交的队按 lineup_default 出场",
+    )
+    leader_may_play: bool = Field(
+        True, description="领队可兼任队员出场; false: 报名为领队的人 (按姓名) 不得列入出场名单",
+    )
     lineup_default: Literal["registered_order"] = Field(
         "registered_order",
-        description="编排该轮时仍未提交出场名单的队: 按报名顺序取前 boards 名 (满足 min_women)",
+        description="编排该轮时仍未提交出场名单的队: 按报名顺序取前 boards 名 (满足 min_women 与 youth_quota, "
+        "不含不得出场的领队)",
     )
     bye: Literal["match_win_all_boards"] = Field(
         "match_win_all_boards", description="队数为单数时轮空的队: 记胜一场, 各台均记胜局的局分"

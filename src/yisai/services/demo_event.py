@@ -22,7 +22,9 @@ from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
 from yisai.registry.team import Team
 from yisai.regulation import Regulation
+from yisai.regulation.format_base import as_kind
 from yisai.regulation.stages import Stage
+from yisai.regulation.team_match import TeamMatchFormat
 from yisai.regulation.teams import TeamRules
 from yisai.services.approvals import approve_entry, reject_entry
 from yisai.services.context import Context, Refused, Work
@@ -253,8 +255,11 @@ def generic_people(reg: Regulation, seed: int, scale: float = 1.0
             women = rules.max_women if rules.max_women is not None else least_women
             genders = [Gender.MALE] * men + [Gender.FEMALE] * max(least_women, min(women, size - men))
             genders += [Gender.MALE] * (size - len(genders))
-            for g in genders:
+            young = _young_birth(reg, did)  # 每场至少1名18岁以下棋手出场: the first seats are young
+            for k, g in enumerate(genders):
                 for p in _division_people(rnd, names, reg, did, 1, g, (province, city)):
+                    if young is not None and k < young[0]:
+                        p = p.model_copy(update={"birth_date": young[1]})
                     people.append(DemoPlayer(_of_club(p, team, rules), did, team))
     seated = {d: sum(1 for dp in people if dp.division == d) for d in team_divisions}
     for d in reg.divisions:
@@ -265,6 +270,16 @@ def generic_people(reg: Regulation, seed: int, scale: float = 1.0
         for p in _division_people(rnd, names, reg, d.id, count):
             people.append(DemoPlayer(p, d.id))
     return people, teams
+
+
+def _young_birth(reg: Regulation, division: str) -> tuple[int, date] | None:
+    """(players, a birth date) for a team-match line-up's youth quota: born two years short of
+    the age limit on the stage's first day, so the quota's players count."""
+    for stage in pairable_stages(reg, division):
+        team = as_kind(stage.format_for(division), TeamMatchFormat)
+        if team is not None and team.youth_quota is not None and stage.start is not None:
+            return team.youth_quota.players, date(stage.start.year - team.youth_quota.under_age + 2, 1, 1)
+    return None
 
 
 def _of_club(p: Player, team: str, rules: TeamRules) -> Player:

@@ -159,6 +159,10 @@ def pair(
             en = [*en, *(f"{_mark(p)}: {t['en']}" for p, t in held.items())]
             info["explain"] = {"zh": zh, "en": en}
         info.update(extra.get(group, {}))
+        out: dict[str, dict[str, str]] = extra.get(group, {}).get("eliminated", {})
+        if out:  # 积分编排淘汰制: who is not paired any more, and why
+            info["explain"] = {"zh": [*zh, *(f"{_mark(p)}: {t['zh']}" for p, t in out.items())],
+                               "en": [*en, *(f"{_mark(p)}: {t['en']}" for p, t in out.items())]}
         if round_no == 1 and group and group not in (PLACEMENT_GROUP, KNOCKOUT_GROUP) and "members" not in info:
             info["members"] = sorted({g.black for g in pairing.games()} | {
                 g.white for g in pairing.games() if g.white} | set(pairing.sit_outs))

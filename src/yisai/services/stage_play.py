@@ -35,8 +35,11 @@ from yisai.services.event_data import (
     PLACEMENT_GROUP,
     approved_players,
     current_order,
+    division_games,
     group_members,
+    standings_input,
 )
+from yisai.services.events import regulation_of
 from yisai.services.paired import PairedRound
 from yisai.store import EventRecord
 
@@ -136,13 +139,68 @@ class SwissPlay(StagePlay):
                      f"{round_no}, the chief referee first sets {name}'s round count"),
                 code="round_count_not_set", params={"rounds": fmt.rounds, "round": round_no, "division": name},
                 hint=Hint.SET_ROUNDS)
-        order = current_order(call.work, event, division, stage, [e.id for e in call.entrants])
-        return [("", pair_round(call.entrants, call.games, round_no, rules=call.reg.pairing_for(division),
-                                scoring=call.reg.scoring_for(division), seed=event.seed, absent=call.absent,
-                                controls=call.controls, order=order))], {}
+        entrants, absent, controls = call.entrants, call.absent, call.controls
+        info: dict[str, dict] = {}
+        if fmt.elimination is not None:  # 积分编排淘汰制: who left after the rounds played is not paired
+            from yisai.standings.elimination import leavings
+
+            left = leavings(fmt.elimination, call.games, call.reg.scoring_for(division),
+                            [e.id for e in entrants], round_no - 1)
+            if left:
+                entrants = [e for e in entrants if e.id not in left]
+                staying = {e.id for e in entrants}
+                absent = tuple(p for p in absent if p in staying)
+                controls = _controls_within(controls, staying)
+                info = {"": {"eliminated": {p: x.text().as_dict() for p, x in left.items()}}}
+            if len(entrants) < 2:
+                raise Refused(Text(f"按规程的淘汰办法, 第{round_no - 1}轮后只剩{len(entrants)}人, 第{round_no}轮无法编排; "
+                                   "名次已由已赛各轮决定",
+                                   f"by the regulation's elimination rule {len(entrants)} player(s) remain after "
+                                   f"round {round_no - 1}: round {round_no} cannot be paired; the places "
+                                   "follow from the rounds played"),
+                              code="field_eliminated", params={"round": round_no, "remaining": len(entrants)})
+        order = current_order(call.work, event, division, stage, [e.id for e in entrants])
+        return [("", pair_round(entrants, call.games, round_no, rules=call.reg.pairing_for(division),
+                                scoring=call.reg.scoring_for(division), seed=event.seed, absent=absent,
+                                controls=controls, order=order))], info
+
+    def final_order(self, work: Work, event: EventRecord, division: str, stage: Stage, fmt: StageFormat,
+                    round_: int | None) -> FinalOrder | None:
+        """With an elimination rule, once someone is out: the survivors first, then the
+        eliminated by the round they went out (``standings.elimination``)."""
+        rule = expect_kind(fmt, SwissFormat).elimination
+        if rule is None:
+            return None
+        from yisai.standings import compute_standings
+        from yisai.standings.elimination import elimination_order, leavings
+
+        inp = standings_input(work, event, division, stage.id)
+        up_to = None if round_ is None else min(round_, inp.rounds)
+        rows = compute_standings(inp, round_=up_to, lot_seed=event.seed).rows
+        ids = [r.player.id for r in rows]
+        left = leavings(rule, division_games(work, event, division, stage),
+                        regulation_of(event).scoring_for(division), ids, up_to)
+        if not any(x.eliminated for x in left.values()):
+            return None
+        return elimination_order([(r.place, r.player.id) for r in rows], left)
 
     def planned_rounds(self, fmt: StageFormat) -> int | None:
         return expect_kind(fmt, SwissFormat).rounds
+
+    def is_final(self, work: Work, event: EventRecord, division: str, stage: Stage, fmt: StageFormat,
+                 after: int, numbers: Sequence[int]) -> bool:
+        """Also final once an elimination rule leaves fewer than two players to pair."""
+        if super().is_final(work, event, division, stage, fmt, after, numbers):
+            return True
+        rule = expect_kind(fmt, SwissFormat).elimination
+        if rule is None or not numbers:
+            return False
+        from yisai.standings.elimination import leavings
+
+        ids = [p.id for p in approved_players(work, event, division)]
+        left = leavings(rule, division_games(work, event, division, stage), regulation_of(event).scoring_for(division),
+                        ids, after)
+        return len(ids) - len(left) < 2
 
     def rounds_for(self, fmt: StageFormat, entrants: int) -> int | None:
         rounds = expect_kind(fmt, SwissFormat).rounds
@@ -153,8 +211,11 @@ class SwissPlay(StagePlay):
         return max(1, min(entrants // 2, 9, (entrants - 1).bit_length() + 2))
 
     def least_field(self, fmt: StageFormat) -> int:
-        rounds = expect_kind(fmt, SwissFormat).rounds
-        return 0 if rounds is None else 2 * rounds
+        swiss = expect_kind(fmt, SwissFormat)
+        if swiss.rounds is None:
+            return 0
+        # players leave an elimination Swiss: twice the field keeps the survivors pairable
+        return (4 if swiss.elimination is not None else 2) * swiss.rounds
 
 
 class TwoGroupPlay(StagePlay):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from yisai.i18n import Text, tr
@@ -161,13 +162,14 @@ def submit_lineup(work: Work, event_ref: str | int | None, team_ref: str | int, 
         raise Refused(Text(f"第{round_no}轮已编排, 出场名单已截止 (名单须在编排前提交)",
                            f"round {round_no} is paired: line-ups closed (they are due before the pairing)"),
                       code="lineup_closed", params={"round": round_no})
+    _before_deadline(work, stage, fmt, round_no)
     players = work.repo.players_by_id(event.id)
     eligible = next((t for t in playing_teams(work, event, division) if t.id == team.id), None)
     if eligible is None:
         raise Refused(Text(f"{team.name}没有已批准参赛的队员", f"{team.name} has no approved players"),
                       code="team_not_playing", params={"team": team.name})
     chosen = [_player_ref(eligible, players, r) for r in player_refs if r.strip()]
-    problems = lineup_problems(eligible, chosen, players, fmt)
+    problems = lineup_problems(eligible, chosen, players, fmt, age_on=stage.start)
     if problems:
         raise InputError(Text(f"{team.name}第{round_no}轮出场名单不符合规程, 未保存",
                               f"{team.name}'s line-up for round {round_no} breaks the regulation; not saved"),
@@ -175,6 +177,28 @@ def submit_lineup(work: Work, event_ref: str | int | None, team_ref: str | int, 
     record = LineupRows(work.repo).save(event.id, team.id, stage.id, round_no, chosen, note)
     work.emit("lineup_submitted", event.id, division=division, round=round_no, team=team.id)
     return Lineup(eligible, tuple(chosen), record)
+
+
+def round_start(stage: Stage, round_no: int) -> datetime | None:
+    """When round ``round_no`` starts by the stage's timetable (None: the timetable does not say)."""
+    return min((e.at for e in stage.timetable if e.round == round_no), default=None)
+
+
+def _before_deadline(work: Work, stage: Stage, fmt: TeamMatchFormat, round_no: int) -> None:
+    """赛前N分钟提交: a line-up after the deadline is refused (the team plays its default line-up)."""
+    minutes = fmt.lineup_deadline_minutes
+    start = round_start(stage, round_no)
+    if minutes is None or start is None:
+        return
+    deadline = start - timedelta(minutes=minutes)
+    if work.now > deadline:
+        raise Refused(Text(f"规程: 出场名单须在赛前{minutes}分钟提交; 第{round_no}轮{start.month}月{start.day}日{start:%H:%M}开始, "
+                           f"已于{deadline:%H:%M}截止, 未提交的队按报名顺序出场",
+                           f"the regulation: line-ups are due {minutes} minutes before the round; round "
+                           f"{round_no} starts {start:%Y-%m-%d %H:%M}, so they closed at {deadline:%H:%M}; a team "
+                           "that submitted none plays in registered order"),
+                      code="lineup_deadline_passed",
+                      params={"round": round_no, "minutes": minutes, "deadline": deadline.isoformat()})
 
 
 def lineups(work: Work, event: EventRecord, division: str, stage: Stage, fmt: TeamMatchFormat,
@@ -193,7 +217,7 @@ def lineups(work: Work, event: EventRecord, division: str, stage: Stage, fmt: Te
     for t in teams:
         rec = stored.get(t.id)
         here = [m.player_id for m in t.members if m.player_id not in absent]
-        chosen = tuple(rec.players) if rec else tuple(default_lineup(t, players, fmt, here))
+        chosen = tuple(rec.players) if rec else tuple(default_lineup(t, players, fmt, here, age_on=stage.start))
         out[t.id] = Lineup(t, chosen, rec)
     return out
 

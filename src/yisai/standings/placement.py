@@ -31,11 +31,18 @@ def apply_final_places(standings: Standings, places: Sequence[tuple[int, str, st
     placed = {r.player.id for r in rows}
     rows += [r for r in standings.rows if r.player.id not in placed]  # nobody may vanish
     why = {pid: reason for _place, pid, reason in places}
-    decisions = {  # each side keeps its own reason: the explanation quotes the player's
-        (up.player.id, low.player.id): Decision("placement", "final", why.get(up.player.id, ""),
-                                                why.get(up.player.id, ""), why.get(low.player.id, ""))
-        for up, low in pairwise(rows)
-    }
+    decisions = {}
+    for up, low in pairwise(rows):
+        pair = (up.player.id, low.player.id)
+        kept = standings.decisions.get(pair)
+        if kept is not None and up.place != low.place and why.get(pair[0]) == why.get(pair[1]):
+            # same reason on both sides (two survivors of an elimination Swiss), neighbours in the
+            # ranking already: what split them there still does
+            decisions[pair] = kept
+            continue
+        # each side keeps its own reason: the explanation quotes the player's
+        decisions[pair] = Decision("placement", "final", why.get(up.player.id, ""),
+                                   why.get(up.player.id, ""), why.get(low.player.id, ""))
     return replace(standings, rows=rows, decisions=decisions)
 
 
