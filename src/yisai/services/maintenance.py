@@ -1,14 +1,18 @@
-"""Operator jobs on the store itself: schema upgrades (role-checked like every write), and the
+"""Operator jobs on the store itself: schema upgrades and backups (role-checked like every write), and the
 scratch schemas benchmarks and simulations write into instead of a database with real events."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from yisai.i18n import Text
 from yisai.services.errors import InputError
 from yisai.services.identity import Action
 from yisai.services.settings import Settings
 from yisai.store import StoreError, upgrade_database
+from yisai.store.backup import Manifest, make_backup, restore_backup
 from yisai.store.database import drop_schema, fresh_schema
+from yisai.store.files import default_files_dir
 
 
 def upgrade(settings: Settings) -> tuple[str | None, str]:
@@ -37,4 +41,28 @@ def drop_scratch(url: str) -> None:
         drop_schema(url)
     except StoreError as exc:
         raise InputError(Text(str(exc), str(exc)), code="scratch_failed") from exc
+
+
+
+def _files_dir(settings: Settings) -> Path:
+    return settings.files_dir or default_files_dir(settings.database)
+
+
+def backup(settings: Settings, folder: Path, keep: int) -> tuple[Path, Manifest, list[Path]]:
+    """One backup of the settings' store and its uploaded files into ``folder``, keeping the
+    newest ``keep`` there: (archive, manifest, archives removed)."""
+    settings.actor.require(Action.MIGRATE)
+    try:
+        return make_backup(settings.database, _files_dir(settings), folder, keep)
+    except StoreError as exc:
+        raise InputError(Text(str(exc), str(exc)), code="backup_failed") from exc
+
+
+def restore(settings: Settings, archive: Path) -> Manifest:
+    """Restore ``archive`` into the settings' (empty) database and files folder."""
+    settings.actor.require(Action.MIGRATE)
+    try:
+        return restore_backup(archive, settings.database, _files_dir(settings))
+    except StoreError as exc:
+        raise InputError(Text(str(exc), str(exc)), code="restore_failed") from exc
 
