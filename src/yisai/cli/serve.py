@@ -35,12 +35,17 @@ def serve(
     forwarded_allow_ips: str = typer.Option(
         "", "--forwarded-allow-ips", envvar="YISAI_FORWARDED_ALLOW_IPS",
         help="只信任这些地址 (反向代理, 逗号分隔) 发来的 X-Forwarded-For; 默认不信任任何地址"),
+    log_format: str = typer.Option("text", "--log-format", envvar="YISAI_LOG_FORMAT",
+                                   help="日志格式: text (一行文字) 或 json (每行一个JSON对象); 每个请求与每次写入一行"),
 ) -> None:
     """启动网站: 公开成绩页、裁判工作台与 JSON API (web server)."""
     from yisai.cli.session import fail, say
     from yisai.services.context import ServiceError, open_context
     from yisai.services.settings import settings_from_environment
 
+    if log_format not in ("text", "json"):
+        fail(tr(f"--log-format 只能是 text 或 json (收到 {log_format})",
+                f"--log-format is text or json (got {log_format})"))
     if qualifier and workers > 1 and not redis:
         fail(tr("多个工作进程开放线上对局时必须指定 --redis (否则每个进程各管一套对局)",
                 "several workers serving live games need --redis (else each process keeps its own games)"))
@@ -93,6 +98,9 @@ def serve(
         os.environ["YISAI_SPECTATOR_DELAY"] = str(spectator_delay)
     if public_url:
         os.environ["YISAI_PUBLIC_URL"] = public_url
+    os.environ["YISAI_LOG_FORMAT"] = log_format
+    if workers > 1:
+        _multiprocess_metrics()
     say(tr(f"公开页面: http://{host}:{port}/   工作台: http://{host}:{port}/console   API: http://{host}:{port}/docs",
            f"public site: http://{host}:{port}/   console: http://{host}:{port}/console   API: http://{host}:{port}/docs"))
     if qualifier:
@@ -120,6 +128,23 @@ def serve(
     uvicorn.run("yisai.web.app:app_from_environment", factory=True, host=host, port=port,
                 workers=workers, log_level="warning", access_log=False,
                 proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None, **UVICORN_WS)
+
+
+def _multiprocess_metrics() -> None:
+    """Several workers share their Prometheus samples through files in one folder
+    (``PROMETHEUS_MULTIPROC_DIR``, a fresh temporary one unless named); a folder left by an
+    earlier run is emptied, or its dead workers' counts would be added in."""
+    import tempfile
+    from pathlib import Path
+
+    from yisai.services.metrics import MULTIPROCESS_ENV
+
+    named = os.environ.get(MULTIPROCESS_ENV)
+    folder = Path(named) if named else Path(tempfile.mkdtemp(prefix="yisai-metrics-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.db"):
+        old.unlink()
+    os.environ[MULTIPROCESS_ENV] = str(folder)
 
 
 def _first_account_help(db: str | None) -> None:

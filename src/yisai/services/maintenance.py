@@ -4,15 +4,20 @@ scratch schemas benchmarks and simulations write into instead of a database with
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select, text
 
 from yisai.i18n import Text
+from yisai.services.context import Context
 from yisai.services.errors import InputError
 from yisai.services.identity import Action
 from yisai.services.settings import Settings
 from yisai.store import StoreError, upgrade_database
 from yisai.store.backup import Manifest, make_backup, restore_backup
-from yisai.store.database import drop_schema, fresh_schema
+from yisai.store.database import current_revision, drop_schema, fresh_schema, head_revision
 from yisai.store.files import default_files_dir
+from yisai.store.notice_models import NoticeRow
 
 
 def upgrade(settings: Settings) -> tuple[str | None, str]:
@@ -66,3 +71,41 @@ def restore(settings: Settings, archive: Path) -> Manifest:
     except StoreError as exc:
         raise InputError(Text(str(exc), str(exc)), code="restore_failed") from exc
 
+
+def health(ctx: Context, redis_url: str | None = None) -> dict[str, Any]:
+    """What ``/healthz`` answers: the database answers and is at this program's schema, and
+    Redis answers when one is configured. ``status`` is ``ok`` only when every check is."""
+    report: dict[str, Any] = {"status": "ok", "schema_expected": head_revision()}
+    try:
+        with ctx.database.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+        revision = current_revision(ctx.database.engine)
+        report["database"] = "ok"
+        report["schema"] = revision
+        if revision != head_revision():
+            report["status"] = "fail"
+    except Exception as exc:  # any failure is the answer, never a 500
+        report.update(status="fail", database=f"error: {type(exc).__name__}")
+    if redis_url:
+        try:
+            import redis
+
+            client = redis.Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=2)
+            client.ping()
+            client.close()
+            report["redis"] = "ok"
+        except Exception as exc:
+            report.update(status="fail", redis=f"error: {type(exc).__name__}")
+    else:
+        report["redis"] = "not configured"
+    return report
+
+
+def queued_notices(ctx: Context) -> int | None:
+    """SMS notices waiting to be sent (None when the database does not answer)."""
+    try:
+        with ctx.database.session() as session:
+            return int(session.scalar(select(func.count()).select_from(NoticeRow).where(NoticeRow.state == "queued"))
+                       or 0)
+    except Exception:
+        return None
