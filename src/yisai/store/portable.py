@@ -97,6 +97,9 @@ def _rows(conn: Connection, event_id: int) -> dict[str, list[dict[str, Any]]]:
 
 def export_event(db: str, event_id: int, files_root: Path, target: Path) -> Exported:
     """Write event ``event_id`` of store ``db`` (papers from ``files_root``) to ``target``."""
+    if not target.parent.is_dir():
+        raise StoreError(tr(f"输出目录不存在: {shown(str(target.parent), None)}",
+                            f"the output folder does not exist: {shown(str(target.parent), None)}"))
     engine = make_engine(resolve_url(db))
     try:
         with engine.connect() as conn, conn.begin():
