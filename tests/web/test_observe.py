@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 import urllib.error
 import urllib.request
 from datetime import date
@@ -154,3 +155,28 @@ def test_one_log_line_per_committed_write_naming_the_actor_by_id(
         assert json.loads(shown)["actor"] == "cli:ref1"
         for secret in ("13800000000", SECOND_ID, "2014-02-02", "王小红"):
             assert secret not in shown
+
+
+def test_live_sockets_are_counted_while_open(tmp_path: Path) -> None:
+    from prometheus_client import REGISTRY
+
+    from yisai.services.events import create_event
+
+    db = str(tmp_path / "w.sqlite")
+    with open_context(db) as ctx, ctx.work() as w:
+        event = create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=1)
+    app = create_app(Settings(database=db), qualifier_event=str(event.id))
+
+    def sockets() -> float:
+        return REGISTRY.get_sample_value("yisai_live_sockets") or 0.0
+
+    with TestClient(app) as client:
+        before = sockets()
+        with client.websocket_connect("/live/ws") as ws, client.websocket_connect("/live/ws") as other:
+            ws.receive_json()
+            other.receive_json()
+            assert sockets() == before + 2
+        deadline = time.monotonic() + 10
+        while sockets() != before and time.monotonic() < deadline:  # the server sees the close a moment later
+            time.sleep(0.05)
+        assert sockets() == before

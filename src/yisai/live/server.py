@@ -230,10 +230,9 @@ class LiveHub:
             await self.gone(client)
 
     async def gone(self, client: Client) -> None:
-        removed = self.state.sockets.remove(client)
-        if removed:
+        if client.conn in self.state.sockets.conns:  # counted once, however often it is closed
             LIVE_SOCKETS.dec()
-        if removed and client.player is not None:
+        if self.state.sockets.remove(client) and client.player is not None:
             await self.seating.leave(client.player)
         await self.play.closed(client)
 
