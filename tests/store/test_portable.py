@@ -109,3 +109,37 @@ def test_the_same_file_imported_twice_makes_two_events(tmp_path: Path) -> None:
         assert runner.invoke(app, ["event", "import", str(out), "--db", venue.database]).exit_code == 0
     snaps = [_snapshot(venue, i) for i in (1, 2, 3)]
     assert snaps[1]["standings"] == snaps[2]["standings"] == snaps[0]["standings"]
+
+
+def test_from_the_venue_sqlite_to_a_postgresql_server(tmp_path: Path) -> None:
+    """The trip the issue names: the laptop's SQLite file to the server's PostgreSQL."""
+    import uuid
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from tests.store.conftest import postgres_base_url
+    from yisai.store import upgrade_database
+
+    base = make_url(postgres_base_url())
+    name = f"yisai_ev_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = base.set(database=name).render_as_string(hide_password=False)
+    try:
+        upgrade_database(url)
+        venue = Settings(database=str(tmp_path / "v.sqlite"), actor=Actor.system())
+        [first] = load_demo(venue, scale=0.05, regulations=[REGULATIONS / "2025-xiaoqiwang.toml"])
+        out = tmp_path / "小棋王.yisai"
+        assert runner.invoke(app, ["event", "export", str(first), "-o", str(out), "--db", venue.database]).exit_code == 0
+        r = runner.invoke(app, ["event", "import", str(out), "--db", url], env={"YISAI_FILES": str(tmp_path / "f")})
+        assert r.exit_code == 0, r.output
+        server = Settings(database=url, actor=Actor.system())
+        want, got = _snapshot(venue, first), _snapshot(server, 1)
+        assert got["standings"] == want["standings"] and got["prizes"] == want["prizes"]
+        assert got["audit"] == int(want["audit"]) + 1  # type: ignore[call-overload]
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
