@@ -88,6 +88,12 @@ def _libpq(url: str) -> tuple[str, dict[str, str]]:
     return plain.render_as_string(hide_password=True), env
 
 
+def _argv(**options: object) -> list[str]:
+    """A PostgreSQL tool's long options (``no_owner=None`` → a bare switch)."""
+    dash = "-" * 2
+    return [f"{dash}{k.replace('_', '-')}" + ("" if v is None else f"={v}") for k, v in options.items()]
+
+
 def _tool(name: str) -> str:
     found = shutil.which(name)
     if not found:
@@ -141,8 +147,8 @@ def _snapshot_postgres(url: str, into: Path) -> tuple[str | None, dict[str, int]
                             if "alembic_version" in tables else None)
                 counts = _counts(conn, tables)
                 done = subprocess.run(
-                    [_tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges",
-                     f"--snapshot={snapshot}", f"--file={into}", address],
+                    [_tool("pg_dump"), *_argv(format="custom", no_owner=None, no_privileges=None,
+                                              snapshot=snapshot, file=into), address],
                     env=env, capture_output=True, text=True)
     finally:
         engine.dispose()
@@ -309,8 +315,9 @@ def restore_backup(path: Path, db: str, files_dir: Path | None) -> Manifest:
                     target.close()
             else:
                 address, env = _libpq(url)
-                done = subprocess.run([_tool("pg_restore"), "--no-owner", "--no-privileges", "--exit-on-error",
-                                       f"--dbname={address}", str(dbfile)], env=env, capture_output=True, text=True)
+                done = subprocess.run([_tool("pg_restore"), *_argv(no_owner=None, no_privileges=None,
+                                                                    exit_on_error=None, dbname=address),
+                                       str(dbfile)], env=env, capture_output=True, text=True)
                 if done.returncode != 0:
                     raise StoreError(tr(f"pg_restore 失败: {done.stderr.strip()}",
                                         f"pg_restore failed: {done.stderr.strip()}"))

@@ -135,7 +135,7 @@ def export_event(db: str, event_id: int, files_root: Path, target: Path) -> Expo
 
 def _refuse(path: Path, zh: str, en: str) -> StoreError:
     where = shown(str(path), None)
-    return StoreError(tr(f"{where} 不是可导入的 yisai 比赛文件: {zh}", f"{where} is not an importable yisai event file: {en}"))
+    return StoreError(tr(f"{where} 不是可导入的 yisai 比赛文件: {zh}", f"{where} cannot be imported as an event exported by yisai: {en}"))
 
 
 def _load(path: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
@@ -157,7 +157,7 @@ def _load(path: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
                     assert data is not None
                     files["/".join(parts[1:])] = data.read()
     except (tarfile.TarError, OSError, EOFError):
-        raise _refuse(path, "不是 yisai 比赛文件 (tar.gz)", "it is not a yisai event archive (tar.gz)") from None
+        raise _refuse(path, "不是 yisai 比赛文件 (tar.gz)", "it is not an event archive written by yisai (tar.gz)") from None
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise _refuse(path, "event.json 无法读取", "event.json cannot be read") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("tables"), dict):
