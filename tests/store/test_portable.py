@@ -64,6 +64,11 @@ def test_round_trip_into_a_database_with_another_event(tmp_path: Path) -> None:
                           env={"YISAI_FILES": str(venue.files_dir)})
         assert r.exit_code == 0, r.output
         exported.append(out)
+    fresh = tmp_path / "new.sqlite"  # a file that does not exist yet is made at the program's schema
+    r = runner.invoke(app, ["event", "import", str(exported[0]), "--db", str(fresh)], env={"YISAI_FILES": str(tmp_path / "n")})
+    assert r.exit_code == 0, r.output
+    assert _snapshot(replace(server, database=str(fresh), files_dir=tmp_path / "n"), 1)["standings"] == \
+        before[ids[0]]["standings"]
     new_ids = []
     for out in exported:
         r = runner.invoke(app, ["event", "import", str(out), "--db", server.database],

@@ -29,7 +29,7 @@ from sqlalchemy import Column, Connection, Date, DateTime, Select, Table, insert
 from yisai.i18n import tr
 from yisai.record.text import shown
 from yisai.store import live_models, notice_models, qualification_models, side_models  # noqa: F401 (tables)
-from yisai.store.database import StoreError, head_revision, make_engine, resolve_url
+from yisai.store.database import StoreError, head_revision, open_database
 from yisai.store.files import FileStore
 from yisai.store.models import Base
 
@@ -100,7 +100,7 @@ def export_event(db: str, event_id: int, files_root: Path, target: Path) -> Expo
     if not target.parent.is_dir():
         raise StoreError(tr(f"输出目录不存在: {shown(str(target.parent), None)}",
                             f"the output folder does not exist: {shown(str(target.parent), None)}"))
-    engine = make_engine(resolve_url(db))
+    engine = open_database(db).engine  # a new SQLite file is made at head, an old schema refused
     try:
         with engine.connect() as conn, conn.begin():
             rows = _rows(conn, event_id)
@@ -211,7 +211,7 @@ def import_event(db: str, path: Path, files_root: Path) -> tuple[int, dict[str, 
     doc, files = _load(path)
     tables: dict[str, list[dict[str, Any]]] = doc["tables"]
     maps: dict[str, dict[int, int]] = {name: {} for name in CARRIED}
-    engine = make_engine(resolve_url(db))
+    engine = open_database(db).engine  # a new SQLite file is made at head, an old schema refused
     written: list[tuple[str, bytes]] = []
     try:
         with engine.begin() as conn:
