@@ -46,6 +46,7 @@ LEFT_OUT = ("notices", "live_games", "live_ladder", "live_waves", "live_sanction
 ENTITY_TABLE = {"event": "events", "player": "players", "entry": "entries", "team": "teams", "round": "rounds",
                 "game": "games", "paper": "papers", "appeal": "appeals", "check_in": "check_ins",
                 "player_change": "player_changes", "lineup": "team_lineups"}
+BULK = {"audit", "result_changes", "final_entries", "notice_settings"}  # new ids never needed
 PLAYER_LISTS = {"members", "not_checked_in", "third", "players"}
 PLAYER_KEYED = {"seats", "seeds", "origins"}
 
@@ -217,6 +218,7 @@ def import_event(db: str, path: Path, files_root: Path) -> tuple[int, dict[str, 
         with engine.begin() as conn:
             for name in CARRIED:
                 t = _table(name)
+                bulk: list[dict[str, Any]] = []
                 for raw in tables.get(name, []):
                     row = {c.name: _read(c, raw.get(c.name)) for c in t.columns if c.name in raw}
                     old_id = row.pop("id", None) if "id" in t.c and t.c.id.primary_key else None
@@ -236,11 +238,16 @@ def import_event(db: str, path: Path, files_root: Path) -> tuple[int, dict[str, 
                         row["storage_key"] = key if data is not None else None
                         if data is not None:
                             written.append((key, data))
+                    if name in BULK:  # no later row points at these: one executemany per table
+                        bulk.append(row)
+                        continue
                     result = conn.execute(insert(t).values(**row))
                     if old_id is not None:
                         new_key = result.inserted_primary_key
                         assert new_key is not None
                         maps[name][int(old_id)] = int(new_key[0])
+                if bulk:  # every row has every column of its table (the export wrote whole rows)
+                    conn.execute(insert(t), bulk)
             store = FileStore(files_root)
             for key, data in written:
                 store.put(key, data)
