@@ -4,8 +4,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-# wrk: the closed-loop load of `yisai bench web --generator wrk` (and its test)
-for pkg in fonts-noto-cjk fonts-noto-cjk-extra fonts-hanazono chromium poppler-utils wrk; do
+# wrk: the closed-loop load of `yisai bench web --generator wrk` (and its test); postgresql-client:
+# pg_dump/pg_restore for `yisai db backup`/`restore` of a PostgreSQL store (and its test); caddy: the
+# HTTPS proxy of docs/deploy.md, brought up by tests/web/test_deploy_https.py
+for pkg in fonts-noto-cjk fonts-noto-cjk-extra fonts-hanazono chromium poppler-utils wrk postgresql-client caddy; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 # the pairing's matching is a C extension: a compiler and Python's headers

@@ -8,11 +8,13 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from yisai.cli.session import DbOption, command_work, console, say
+from yisai.cli.hints import cli_message
+from yisai.cli.session import DbOption, command_work, console, fail, say, settings
 from yisai.i18n import tr
 from yisai.registry.eligibility import window_text
 from yisai.registry.entry import EntryStatus
 from yisai.services import events as event_service
+from yisai.services.errors import ServiceError
 
 event_app = typer.Typer(help="比赛: 按规程文件建立、列出、查看 (events)", no_args_is_help=True)
 
@@ -89,6 +91,43 @@ def rounds_cmd(
     with command_work(db) as work:
         set_round_count(work, event, division, rounds, note)
     say(tr(f"已确定: {division} 共{rounds}轮", f"set: {division} has {rounds} rounds"), "green")
+
+
+@event_app.command("export")
+def export_cmd(
+    event: str = typer.Argument(..., help="比赛编号或名称"),
+    output: Path = typer.Option(..., "--output", "-o", help="写出的文件 (如 小棋王.yisai)"),
+    db: DbOption = None,
+) -> None:
+    """把一个比赛 (规程、棋手、报名、队伍、轮次、对局、附件、审计记录) 导出为一个文件."""
+    from yisai.services.portable import export
+
+    try:
+        _, done = export(settings(db), event, output)
+    except ServiceError as exc:
+        fail(cli_message(exc), exc.render_details(), exc.exit_code)
+    say(tr(f"已导出: {output} (棋手 {done.rows['players']}, 对局 {done.rows['games']}, 附件 {done.files} 个, "
+           f"审计 {done.rows['audit']} 条)",
+           f"exported: {output} ({done.rows['players']} players, {done.rows['games']} games, {done.files} files, "
+           f"{done.rows['audit']} audit lines)"), "green")
+    if done.left_out:
+        listed = ", ".join(f"{k} {v}" for k, v in done.left_out.items())
+        say(tr(f"未导出 (线上海选与短信通知, 它们属于本站账号): {listed}",
+               f"not exported (online qualifier and SMS notices, tied to this site's accounts): {listed}"), "yellow")
+
+
+@event_app.command("import")
+def import_cmd(file: Path = typer.Argument(..., help="yisai event export 写出的文件"), db: DbOption = None) -> None:
+    """把导出的比赛读入本数据库 (编号重新分配, 库中已有的比赛不受影响)."""
+    from yisai.services.portable import import_file
+
+    try:
+        event_id, counts = import_file(settings(db), file)
+    except ServiceError as exc:
+        fail(cli_message(exc), exc.render_details(), exc.exit_code)
+    say(tr(f"已导入为比赛 {event_id} (棋手 {counts['players']}, 对局 {counts['games']}, 审计 {counts['audit']} 条)",
+           f"imported as event {event_id} ({counts['players']} players, {counts['games']} games, "
+           f"{counts['audit']} audit lines)"), "green")
 
 
 def register(app: typer.Typer) -> None:

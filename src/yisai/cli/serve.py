@@ -39,12 +39,17 @@ def serve(
                                     help="请求体上限 (KB, 默认 1024): 超过即答 413, 不读取"),
     max_upload_mb: int = typer.Option(None, "--max-upload-mb", min=1, envvar="YISAI_MAX_UPLOAD_MB",
                                       help="上传地址的请求体上限 (MB, 默认 70; 各上传地址另有自己的文件上限)"),
+    log_format: str = typer.Option("text", "--log-format", envvar="YISAI_LOG_FORMAT",
+                                   help="日志格式: text (一行文字) 或 json (每行一个JSON对象); 每个请求与每次写入一行"),
 ) -> None:
     """启动网站: 公开成绩页、裁判工作台与 JSON API (web server)."""
     from yisai.cli.session import fail, say
     from yisai.services.context import ServiceError, open_context
     from yisai.services.settings import settings_from_environment
 
+    if log_format not in ("text", "json"):
+        fail(tr(f"--log-format 只能是 text 或 json (收到 {log_format})",
+                f"--log-format is text or json (got {log_format})"))
     if qualifier and workers > 1 and not redis:
         fail(tr("多个工作进程开放线上对局时必须指定 --redis (否则每个进程各管一套对局)",
                 "several workers serving live games need --redis (else each process keeps its own games)"))
@@ -107,6 +112,9 @@ def serve(
         os.environ["YISAI_MAX_BODY_KB"] = str(max_body_kb)
     if max_upload_mb is not None:
         os.environ["YISAI_MAX_UPLOAD_MB"] = str(max_upload_mb)
+    os.environ["YISAI_LOG_FORMAT"] = log_format
+    if workers > 1:
+        _multiprocess_metrics()
     say(tr(f"公开页面: http://{host}:{port}/   工作台: http://{host}:{port}/console   API: http://{host}:{port}/docs",
            f"public site: http://{host}:{port}/   console: http://{host}:{port}/console   API: http://{host}:{port}/docs"))
     if qualifier:
@@ -134,6 +142,23 @@ def serve(
     uvicorn.run("yisai.web.app:app_from_environment", factory=True, host=host, port=port,
                 workers=workers, log_level="warning", access_log=False,
                 proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None, **UVICORN_WS)
+
+
+def _multiprocess_metrics() -> None:
+    """Several workers share their Prometheus samples through files in one folder
+    (``PROMETHEUS_MULTIPROC_DIR``, a fresh temporary one unless named); a folder left by an
+    earlier run is emptied, or its dead workers' counts would be added in."""
+    import tempfile
+    from pathlib import Path
+
+    from yisai.services.metrics import MULTIPROCESS_ENV
+
+    named = os.environ.get(MULTIPROCESS_ENV)
+    folder = Path(named) if named else Path(tempfile.mkdtemp(prefix="yisai-metrics-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.db"):
+        old.unlink()
+    os.environ[MULTIPROCESS_ENV] = str(folder)
 
 
 def _first_account_help(db: str | None) -> None:

@@ -72,6 +72,7 @@ from yisai.services import fairplay
 from yisai.services import live as svc
 from yisai.services.context import Context
 from yisai.services.errors import ServiceError
+from yisai.services.metrics import LIVE_SOCKETS
 
 log = logging.getLogger("yisai.live")
 # How uvicorn should run the live socket (``yisai serve`` and the bench use the same): no
@@ -238,6 +239,7 @@ class LiveHub:
         st = self.state
         client = Client(ws, secrets.token_hex(6), player, name, division, lang)
         st.sockets.add(client)
+        LIVE_SOCKETS.inc()
         mine = sorted(st.games.by_player.get(player, ())) if player else []
         if player is not None and st.cluster is not None:  # games owned by other processes too
             mine = sorted(set(mine) | set(await st.read(partial(svc.playing_games_of, player=player))))
@@ -271,6 +273,8 @@ class LiveHub:
             await self.gone(client)
 
     async def gone(self, client: Client) -> None:
+        if client.conn in self.state.sockets.conns:  # counted once, however often it is closed
+            LIVE_SOCKETS.dec()
         if self.state.sockets.remove(client) and client.player is not None:
             await self.seating.leave(client.player)
         await self.play.closed(client)

@@ -20,6 +20,7 @@ from yisai.live.writer import Writer
 from yisai.services import live as svc
 from yisai.services.context import Context
 from yisai.services.identity import Actor
+from yisai.services.metrics import LIVE_GAMES
 
 T = TypeVar("T")
 # Long enough that relaying a spectator's view to a player cannot help within a move's thinking
@@ -71,6 +72,8 @@ class Games:
 
     def keep(self, slot: Slot) -> Slot:
         """Own a game here."""
+        if slot.info.id not in self.slots:
+            LIVE_GAMES.inc()
         self.slots.setdefault(slot.info.id, slot)
         for player in slot.players:
             self.by_player.setdefault(player, set()).add(slot.info.id)
@@ -79,6 +82,7 @@ class Games:
     def drop(self, gid: int) -> Slot | None:
         slot = self.slots.pop(gid, None)
         if slot is not None:
+            LIVE_GAMES.dec()
             for player in slot.players:
                 games = self.by_player.get(player, set())
                 games.discard(gid)

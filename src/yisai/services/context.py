@@ -9,6 +9,7 @@ and records what it changed (``work.emit``): after the commit the front end publ
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -38,6 +39,9 @@ from yisai.store import (
     StoreError,
     open_database,
 )
+from yisai.store.audit_rows import WRITTEN
+
+write_log = logging.getLogger("yisai.writes")
 
 __all__ = [
     "BEIJING",
@@ -116,8 +120,10 @@ class Context:
                     guard_event_scope(session, who)
                 yield Work(session, Repository(session, who.audit_name, moment), who, moment,
                            self.settings)
+                written = session.info.pop(WRITTEN, [])
         except DatabaseFailure as exc:  # the store's own error, in the services' words
             raise StoreFailed(exc.kind, exc.detail, exc.full) from exc
+        _log_writes(who, written)  # committed: one line per audited write
 
     def close(self) -> None:
         self.database.dispose()
@@ -127,6 +133,17 @@ class Context:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _log_writes(who: Actor, written: list[tuple[int | None, str, str, str]]) -> None:
+    """One log line per committed write, naming the actor by id (``cli:LOGIN``, an account's
+    number, ``system``, ``public``), the action and the row: never the values written."""
+    if not written or not write_log.isEnabledFor(logging.INFO):
+        return
+    for event_id, action, entity, entity_id in written:
+        write_log.info("write %s %s %s event=%s actor=%s", action, entity, entity_id, event_id, who.id,
+                       extra={"actor": who.id, "action": action, "entity": entity, "entity_id": entity_id,
+                              "event": event_id})
 
 
 def _account_scope(session: Session, who: Actor) -> Actor:

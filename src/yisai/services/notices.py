@@ -41,6 +41,7 @@ from yisai.services.context import Context, Work
 from yisai.services.errors import InputError, NotFoundError, Refused
 from yisai.services.events import resolve_event
 from yisai.services.identity import Action, Actor
+from yisai.services.metrics import NOTICES
 from yisai.store import notice_rows as rows
 from yisai.store.notice_rows import NoticeRecord
 
@@ -234,7 +235,9 @@ def work_queue(ctx: Context, sender: Sender, *, limit: int = 50, worker: str = "
                             {"state": "failed", "event": stale.event_id, "error": "unknown"})  # fmt: skip
     counts = {"sent": 0, "queued": 0, "failed": 0}
     for notice in claimed:
-        counts[_outcome(ctx, notice, token, sender)] += 1
+        outcome = _outcome(ctx, notice, token, sender)
+        counts[outcome] += 1
+        NOTICES.labels(outcome).inc()
     return PassResult(counts["sent"], counts["queued"], counts["failed"])
 
 

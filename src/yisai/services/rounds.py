@@ -39,6 +39,7 @@ from yisai.services.event_data import (
 )
 from yisai.services.events import playing_stage, regulation_of, resolve_division, resolve_event
 from yisai.services.identity import Action
+from yisai.services.metrics import timed_pairing
 from yisai.services.paired import PairedRound, scores_before
 from yisai.services.round_results import (
     rounds_of,
@@ -84,6 +85,7 @@ def _check_previous_complete(work: Work, event: EventRecord, division: str, stag
                               "boards": [g.board for _, g in open_games]})
 
 
+@timed_pairing
 def pair(
     work: Work,
     event_ref: str | int | None,

@@ -112,4 +112,5 @@ def settings_from_environment(
         calendar_file=Path(calendar) if calendar else None,
         clock=clock_from(env.get("YISAI_NOW"), running=env.get("YISAI_NOW_RUNS") == "1"),
         actor=Actor.cli(who, chosen_role),
+        files_dir=Path(files) if (files := env.get("YISAI_FILES")) else None,
     )

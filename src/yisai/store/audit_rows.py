@@ -11,6 +11,8 @@ from yisai.record.text import clean_text
 from yisai.store.models import AuditRow
 from yisai.store.records import AuditRecord, Stamp
 
+WRITTEN = "yisai_written"  # Session.info key: this transaction's audited writes
+
 
 def audit(
     s: Session,
@@ -36,6 +38,8 @@ def audit(
             note=clean_text(note),  # notes keep any script but never control characters
         )
     )
+    # what the unit of work logs once committed (services.context): names and ids, no values
+    s.info.setdefault(WRITTEN, []).append((event_id, action, entity, str(entity_id)))
 
 
 def audit_log(

@@ -28,6 +28,7 @@ from yisai.live.tasks import stop_task
 from yisai.reach.config import SmsConfig, build_sender, load_sms_config
 from yisai.services.context import open_context
 from yisai.services.errors import ServiceError
+from yisai.services.metrics import worker_gone
 from yisai.services.oauth_providers import Provider, providers_from_environment
 from yisai.services.settings import Settings, settings_from_environment
 from yisai.web import (
@@ -38,6 +39,7 @@ from yisai.web import (
     drafts,
     members,
     notices,
+    observe,
     papers,
     play,
     prize_decisions,
@@ -115,6 +117,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
         await stop_task(worker)
         app.state.web.background.shutdown()
         ctx.close()
+        worker_gone(os.getpid())  # multiprocess metrics: this worker's live gauges end with it
 
     app = FastAPI(
         title="yisai 弈赛 API",
@@ -124,6 +127,8 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     )
     app.state.web = WebState(ctx, secret or secrets.token_urlsafe(32), secure_cookies,
                              cache=PageCache(min_age=refresh_seconds), stamps=StampCache(ttl=refresh_seconds / 2))
+    app.state.redis_url = redis_url  # /healthz pings it
+    app.include_router(observe.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(public.router)
     app.include_router(accounts.router)
@@ -158,6 +163,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     app.add_middleware(BodyLimitMiddleware, limits=body_limits or BodyLimits(), web=app.state.web)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(LanguageMiddleware)
+    app.add_middleware(observe.ObserveMiddleware)  # outermost: every answer counted and logged
 
     _document_errors(app)
 
@@ -229,6 +235,7 @@ def app_from_environment() -> FastAPI:
     from yisai.services.collector import pause_collector_during_standings
 
     pause_collector_during_standings()  # this process is ours: standings bursts pause the collector
+    observe.configure_logging()  # YISAI_LOG_FORMAT: text or json lines
     settings = settings_from_environment(os.environ)
     sms = load_sms_config(os.environ)  # credentials stay in this process's memory, never stored
     secret = os.environ.get(SECRET_ENV)
