@@ -10,8 +10,13 @@ request waits on a provider.
   provider's id; a refusal that may pass (network, throttling) goes back to the queue with
   back-off; one that cannot (wrong key, unapproved template) is ``failed`` with the provider's
   words for the operator, who can queue it again after fixing the cause.
-* A claim older than ``STALE_MINUTES`` (the worker died mid-send) is marked ``failed`` as
+* A claim still open after ``STALE_MINUTES`` (the worker died mid-send) is marked ``failed`` as
   "delivery unknown" rather than sent again: a second SMS costs money and confuses the player.
+  Its age is measured on the sweeping worker's own clock, from the pass that first saw it
+  open, never by comparing another process's claim time with this one's: workers on clocks
+  apart (another host, another time zone) would otherwise close each other's live claims. A
+  delivery that completes after such a sweep is still recorded as sent (never left failed,
+  so never offered for 重发).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -199,9 +205,9 @@ def _outcome(ctx: Context, notice: NoticeRecord, token: str, sender: Sender) -> 
         failure = None
     with ctx.work(Actor.system()) as work:
         if failure is None:
-            rows.finish(work.session, notice.id, token, state="sent", sent_at=work.now, provider=sender.name,
-                        provider_id=provider_id[:100], reason="", error="",
-                        params=_wiped(notice.kind, notice.params))  # fmt: skip
+            rows.finish_delivered(work.session, notice.id, token, state="sent", sent_at=work.now,
+                                  provider=sender.name, provider_id=provider_id[:100], reason="", error="",
+                                  params=_wiped(notice.kind, notice.params))  # fmt: skip
             state = "sent"
         else:
             delay = retry_delay(notice.attempts) if failure.retry else None
@@ -219,19 +225,41 @@ def _outcome(ctx: Context, notice: NoticeRecord, token: str, sender: Sender) -> 
     return state
 
 
+# Claims seen open by this process: (store, notice, claim token) → this process's time of the
+# first pass that saw it. Durations are taken on one clock only (see the module's docstring).
+_SIGHTED: dict[tuple[str, int, str], datetime] = {}
+_SIGHTED_LOCK = threading.Lock()
+
+
+def _stale(store: str, open_claims: list[NoticeRecord], now: datetime) -> list[NoticeRecord]:
+    """The open claims this process has seen open for ``STALE_MINUTES`` of its own clock."""
+    with _SIGHTED_LOCK:
+        live = {(store, r.id, r.claimed_by) for r in open_claims}
+        for gone in [k for k in _SIGHTED if k[0] == store and k not in live]:
+            del _SIGHTED[gone]
+        out = []
+        for r in open_claims:
+            first = _SIGHTED.setdefault((store, r.id, r.claimed_by), now)
+            if now - first >= timedelta(minutes=STALE_MINUTES):
+                out.append(r)
+        return out
+
+
 def work_queue(ctx: Context, sender: Sender, *, limit: int = 50, worker: str = "") -> PassResult:
     """One pass of the worker: stale claims are closed, up to ``limit`` due notices are claimed
     and sent one by one, each outcome in its own transaction."""
     token = f"{worker or worker_name()}:{uuid.uuid4().hex[:10]}"
     with ctx.work(Actor.system()) as work:
-        claimed = rows.claim(work.session, token, work.now, limit)
+        for stale in _stale(str(ctx.settings.database), rows.claims_in_flight(work.session), work.now):
+            closed = rows.finish(work.session, stale.id, stale.claimed_by, state="failed", reason="unknown",
+                                 params=_wiped(stale.kind, stale.params),
+                                 error="发送中断, 无法确定是否送达 (未自动重发) / the worker stopped mid-send: "
+                                       "delivery unknown (not resent automatically)")  # fmt: skip
+            if closed:
+                work.repo.audit(None, "deliver", "notice", stale.id, {"state": "sending"},
+                                {"state": "failed", "event": stale.event_id, "error": "unknown"})  # fmt: skip
     with ctx.work(Actor.system()) as work:
-        for stale in rows.stale_claims(work.session, work.now - timedelta(minutes=STALE_MINUTES)):
-            rows.set_state(work.session, stale.id, state="failed", reason="unknown", params=_wiped(stale.kind, stale.params),
-                           error="发送中断, 无法确定是否送达 (未自动重发) / the worker stopped mid-send: "
-                                 "delivery unknown (not resent automatically)")  # fmt: skip
-            work.repo.audit(None, "deliver", "notice", stale.id, {"state": "sending"},
-                            {"state": "failed", "event": stale.event_id, "error": "unknown"})  # fmt: skip
+        claimed = rows.claim(work.session, token, work.now, limit)
     counts = {"sent": 0, "queued": 0, "failed": 0}
     for notice in claimed:
         counts[_outcome(ctx, notice, token, sender)] += 1
