@@ -41,7 +41,44 @@ def check(reg: Regulation) -> list[Finding]:
     out += _no_effect(reg)
     out += check_teams(reg)
     out += check_pool(reg)
+    out += _short_name(reg)
     return out
+
+
+def _short_name(reg: Regulation) -> list[Finding]:
+    """The name notices use must keep each notice one SMS part wherever its other variables
+    are known from the regulation: the qualifier's place and reminder notices (the period's
+    number, a date) and the final entry confirmation (the division names); counted with the
+    default signature 【弈赛】 (a longer signature configured for the provider costs more)."""
+    if reg.short_name is None:
+        return []
+    from yisai.qualifier.notices import (
+        CONFIRM_REMINDER,
+        FINAL_ENTRY_CONFIRMED,
+        PLACE_TO_CONFIRM,
+        SMS_PART,
+        sms_length,
+    )
+
+    name = reg.short_name
+    known: list[tuple[str, dict[str, str]]] = []
+    ladders = [s for s in reg.stages if isinstance(s.format, LadderFormat)]
+    if ladders:
+        period = str(max((p.number for s in ladders for p in s.periods), default=1))
+        known += [(PLACE_TO_CONFIRM, {"event": name, "period": period, "deadline": "2025-06-10"}),
+                  (CONFIRM_REMINDER, {"event": name, "deadline": "2025-06-10"})]
+        longest = max((d.name for d in reg.divisions), key=len)
+        known.append((FINAL_ENTRY_CONFIRMED, {"event": name, "division": longest}))
+    for kind, values in known:
+        length = sms_length(kind, values)
+        if length > SMS_PART:
+            room = len(name) - (length - SMS_PART)
+            return [Finding(("short_name",),
+                            Text(f"简称「{name}」使通知超过一条短信 ({length}字 > {SMS_PART}字, 按两条计费)",
+                                 f"the short name {name!r} makes a notice longer than one SMS part "
+                                 f"({length} > {SMS_PART} characters, billed as two)"),
+                            Text(f"须不超过{max(room, 0)}个字", f"at most {max(room, 0)} characters"))]
+    return []
 
 
 def _timetables(reg: Regulation) -> list[Finding]:

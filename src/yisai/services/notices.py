@@ -45,8 +45,9 @@ from yisai.qualifier.notices import (
 from yisai.registry.entry import EntryStatus
 from yisai.services.context import Context, Work
 from yisai.services.errors import InputError, NotFoundError, Refused
-from yisai.services.events import resolve_event
+from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Actor
+from yisai.store import EventRecord
 from yisai.store import notice_rows as rows
 from yisai.store.notice_rows import NoticeRecord
 
@@ -162,6 +163,12 @@ def enqueue(work: Work, kind: str, phone: str | None, params: dict[str, Any], *,
     else:
         work.emit("notice_skipped", event_id, notice=notice, notice_kind=kind, reason=reason)
     return notice
+
+
+def message_name(event: EventRecord) -> str:
+    """The event's name in a notice: the regulation's ``short_name`` (one SMS part, one fee)
+    when it has one, else the full name."""
+    return regulation_of(event).short_name or event.name
 
 
 def phone_of_account(work: Work, account: str) -> str | None:
@@ -362,7 +369,7 @@ def remind_fees(work: Work, event_ref: str | int) -> int:
         if e.fee_due <= 0 or e.fee_paid:
             continue
         person = players.get(e.player_id)
-        made = enqueue(work, FEE_DUE, person.phone if person else None, {"event": event.name, "amount": e.fee_due},
+        made = enqueue(work, FEE_DUE, person.phone if person else None, {"event": message_name(event), "amount": e.fee_due},
                        key=f"fee:{event.id}:{e.id}:{work.now:%Y%m%d}", event_id=event.id)  # fmt: skip
         queued += made is not None
     return queued

@@ -41,7 +41,7 @@ def publish_round(work: Work, event_ref: str | None, division: str, round_no: in
             for me, other, colour in ((g.black, g.white, "黑"), (g.white, g.black, "白")):
                 person, opponent = players.get(me), players.get(other)
                 notices.enqueue(work, PAIRING_PUBLISHED, person.phone if person else None, {
-                    "event": event.name, "round": round_no, "table": g.board, "colour": colour,
+                    "event": notices.message_name(event), "round": round_no, "table": g.board, "colour": colour,
                     "opponent": opponent.name if opponent else other, "time": start,
                 }, key=f"pairing:{event.id}:{r.division}:{r.group}:{round_no}:{me}:{other}:{g.board}",
                     event_id=event.id)  # fmt: skip
