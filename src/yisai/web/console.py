@@ -37,6 +37,7 @@ from yisai.services.identity import Action, Actor, Role
 from yisai.services.publishing import (
     publish_round,
     record_refused_attempt,
+    results_entered,
     rounds_index,
     unpublish_round,
 )
@@ -376,6 +377,7 @@ def round_console(request: Request, event_id: Id, division: str, number: Id,
     published = all(r.status == "published" for r in view.rounds)
     return page(request, "console/round.html", division=division, number=number, view=view, matches=matches,
                 groups=views.board_lines(view), published=published, msg=msg, err=err, grid_words=GRID_WORDS,
+                results_entered=results_entered(view.rounds),
                 post=f"/console/events/{event_id}/rounds/{division}/{number}/result", **ctx)
 
 
