@@ -190,6 +190,11 @@ class Standings:
         """Columns with a value per player (直胜 has none), in display order."""
         return self.display or [k for k in self.keys if not k.direct]
 
+    def placed_by_undefeated(self) -> set[str]:
+        """Players placed above the next one by 全胜者冠军, not by the criteria: a list says so
+        on their row, or a lower score standing above a higher one reads as a mistake."""
+        return {upper for (upper, _), d in self.decisions.items() if d.kind == "undefeated"}
+
     def place_of(self, pid: str) -> int:
         for row in self.rows:
             if row.player.id == pid:
