@@ -247,3 +247,25 @@ def test_a_short_name_that_makes_a_notice_two_sms_parts_is_refused() -> None:
     long = _with(text, 'short_name = "山海杯棋王争霸赛"', 'short_name = "山海杯全国业余围棋棋王争霸赛总"')  # 15
     assert any("short_name: 简称「山海杯全国业余围棋棋王争霸赛总」使通知超过一条短信 (71字 > 70字" in i
                and "须不超过14个字" in i for i in _issues(long)), _issues(long)
+
+
+def test_the_checks_count_the_notices_as_the_notices_read() -> None:
+    """regulation.checks cannot import the notice wording (a package above it): its figures must
+    be those of ``yisai.qualifier.notices``, as the phone receives the message."""
+    from yisai.qualifier.notices import (
+        CONFIRM_REMINDER,
+        FINAL_ENTRY_CONFIRMED,
+        PLACE_TO_CONFIRM,
+        sms_length,
+    )
+    from yisai.regulation.checks import notice_lengths
+
+    reg = load(REGULATIONS / "2025-shanhai-cup.toml")
+    longest = max((d.name for d in reg.divisions), key=len)
+    for name in ("山海杯棋王争霸赛", reg.name):
+        got = notice_lengths(reg, name)
+        assert got == {
+            PLACE_TO_CONFIRM: sms_length(PLACE_TO_CONFIRM, {"event": name, "period": "6", "deadline": "2025-06-10"}),
+            CONFIRM_REMINDER: sms_length(CONFIRM_REMINDER, {"event": name, "deadline": "2025-06-10"}),
+            FINAL_ENTRY_CONFIRMED: sms_length(FINAL_ENTRY_CONFIRMED, {"event": name, "division": longest}),
+        }
