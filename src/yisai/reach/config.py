@@ -114,9 +114,9 @@ def _require_sdk(path: Path, provider: str) -> None:
     if not found:
         raise _bad(path, "provider",
                    f"服务商 {provider} 所需的软件包 {package} 未安装: 请运行 pip install {package} "
-                   "(或安装 sms 附加依赖: pip install -e '.[sms]'), 或改用 provider = \"outbox\"",
+                   "(或安装 yisai 的 sms 附加依赖), 或改用 provider = \"outbox\"",
                    f"the package {package} that provider {provider} needs is not installed: run "
-                   f"pip install {package} (or the sms extra: pip install -e '.[sms]'), or use provider = \"outbox\"")
+                   f"pip install {package} (or install yisai's sms extra), or use provider = \"outbox\"")
 
 
 def load_sms_config(env: Mapping[str, str]) -> SmsConfig:
