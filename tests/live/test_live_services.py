@@ -166,7 +166,8 @@ def test_result_sgf_and_ladder_in_one_transaction(ctx: Context) -> None:
         table = live.ladder_table(work, cfg, 1, "open")
         sgf = live.game_sgf(work, gid)
     got = {r.line.player: (r.line.points, r.line.wins, r.line.games, r.line.escapes) for r in table}
-    assert got == {"u1": (2, 1, 1, 0), "u3": (2, 1, 1, 0), "u2": (-4, 0, 2, 1)}
+    # u3 won by u2's escape: +2 but no 胜局 (escape_win_counts = false, seed 000's text)
+    assert got == {"u1": (2, 1, 1, 0), "u3": (2, 0, 1, 0), "u2": (-4, 0, 2, 1)}
     assert [r.line.player for r in table][-1] == "u2" and all(r.qualified for r in table)
     assert "RE[B+R]" in sgf and "PB[甲]" in sgf and "B[dp]" in sgf  # D4 = column d, 16th row from the top
     with pytest.raises(Conflict), ctx.work() as work:

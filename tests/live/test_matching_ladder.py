@@ -110,9 +110,28 @@ def test_win_plus_two_loss_minus_two() -> None:
 
 def test_escape_minus_two_and_the_opponent_plus_two() -> None:
     d = deltas(LADDER, Outcome(WHITE, EndReason.ESCAPE, "W+F"), escaped=[BLACK])
-    assert (d[BLACK].points, d[BLACK].escape, d[WHITE].points, d[WHITE].win) == (-2, True, 2, True)
+    # Seed 000: "逃跑扣除2分，对手得2分" — points for the opponent, not a 胜局 (escape_win_counts
+    # = false in the regulation file), so the wins tie-break does not count it.
+    assert (d[BLACK].points, d[BLACK].escape, d[WHITE].points, d[WHITE].win) == (-2, True, 2, False)
     both = deltas(LADDER, Outcome(0, EndReason.ESCAPE, "Void", void=True), escaped=[BLACK, WHITE])
     assert (both[BLACK].points, both[WHITE].points) == (-2, -2)
+
+
+def test_whether_an_escape_win_is_a_win_is_the_regulations_setting() -> None:
+    """Two players on 4 points: A won two games over the board, B won one over the board and
+    one by the opponent's escape. Not counted (the seed's text): A has 2 wins, B 1, A first;
+    counted: both have 2 wins and share the place."""
+    assert LADDER.escape_win_counts is False
+    counting = LADDER.model_copy(update={"escape_win_counts": True})
+    for ladder, b_wins, places in ((LADDER, 1, [1, 2]), (counting, 2, [1, 1])):
+        a = LadderLine("a")
+        for _ in range(2):
+            a = a.add(deltas(ladder, Outcome(BLACK, EndReason.RESIGN, "B+R"))[BLACK])
+        b = LadderLine("b").add(deltas(ladder, Outcome(BLACK, EndReason.RESIGN, "B+R"))[BLACK])
+        b = b.add(deltas(ladder, Outcome(WHITE, EndReason.ESCAPE, "W+F"), [BLACK])[WHITE])
+        assert (a.points, b.points, a.wins, b.wins) == (4, 4, 2, b_wins)
+        result, _ = table(ladder, "open", [b, a])
+        assert sorted((r.place, r.player_id) for r in result.rows) == list(zip(places, ["a", "b"], strict=True))
 
 
 def test_table_ranks_by_points_then_wins_with_the_regulation_quota() -> None:

@@ -4,10 +4,13 @@ file; every mistake named by file and field, in Chinese first."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from yisai.cli.app import app
 from yisai.qualifier.notices import NoticeLimits
 from yisai.reach.config import build_sender, load_sms_config
 from yisai.reach.senders import AlibabaCloudSms, OutboxSms, TencentCloudSms
@@ -78,3 +81,29 @@ def test_a_huge_or_missing_file_is_refused_before_parsing(tmp_path: Path) -> Non
     with pytest.raises(InputError) as gone:
         load_sms_config({"YISAI_SMS_CONFIG": str(tmp_path / "none.toml")})
     assert "无法读取" in gone.value.render("zh")
+
+
+@pytest.mark.parametrize(("provider", "blocked", "package"), [
+    ("tencent", "tencentcloud", "tencentcloud-sdk-python-sms"),
+    ("aliyun", "alibabacloud_dysmsapi20170525", "alibabacloud-dysmsapi20170525"),
+])
+def test_a_provider_without_its_sdk_stops_the_start_naming_the_package(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, provider: str, blocked: str, package: str) -> None:
+    """Issue 43: a configured provider on a machine without its SDK stopped ``yisai serve`` with
+    a bare ImportError; now the configuration check says, in Chinese, what to install."""
+    for name in [blocked, *(m for m in sys.modules if m.startswith(blocked + "."))]:
+        monkeypatch.setitem(sys.modules, name, None)  # as if the package were not installed
+    path = tmp_path / "sms.toml"
+    path.write_text(GOOD.replace('provider = "tencent"', f'provider = "{provider}"'), encoding="utf-8")
+    env = {"YISAI_SMS_CONFIG": str(path), "YISAI_SMS_SECRET_ID": "AKIDx", "YISAI_SMS_SECRET_KEY": "k3y"}
+    with pytest.raises(InputError) as bad:
+        load_sms_config(env)
+    message = bad.value.render("zh")
+    assert f"pip install {package}" in message and "未安装" in message and str(path) in message
+    # `yisai serve` checks the file before any worker starts: the same words, no traceback
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    result = CliRunner().invoke(app, ["--lang", "zh", "serve", "--db", str(tmp_path / "s.sqlite"), "--port", "1"])
+    assert result.exit_code != 0 and not isinstance(result.exception, ImportError)
+    out = result.stdout + (result.stderr or "")
+    assert f"pip install {package}" in out and "Traceback" not in out

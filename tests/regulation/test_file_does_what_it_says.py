@@ -235,3 +235,38 @@ def test_entries_after_the_stated_close_are_refused_with_the_date(tmp_path: Path
                 assert info.value.code == "registration_not_open"
     with open_context(Settings(database=db, actor=chief)) as ctx, ctx.work() as w:
         assert len(entries.list_entries(w, w.repo.get_event(event.id))) == 2
+
+
+def test_a_short_name_that_makes_a_notice_two_sms_parts_is_refused() -> None:
+    """Issue 43: notices name the event by the regulation's ``short_name``. The place notice has
+    41 fixed characters, the signature 【弈赛】 4, period "6" 1 and the date 10 (by hand): a
+    short name of more than 14 characters makes it longer than one 70-character SMS part."""
+    text = (REGULATIONS / "2025-shanhai-cup.toml").read_text(encoding="utf-8")
+    assert loads(text, "f.toml").short_name == "山海杯棋王争霸赛"  # 8 characters: accepted
+    fits = _with(text, 'short_name = "山海杯棋王争霸赛"', 'short_name = "山海杯全国业余围棋棋王争霸赛"')  # 14
+    assert loads(fits, "f.toml").short_name is not None
+    long = _with(text, 'short_name = "山海杯棋王争霸赛"', 'short_name = "山海杯全国业余围棋棋王争霸赛总"')  # 15
+    assert any("short_name: 简称「山海杯全国业余围棋棋王争霸赛总」使通知超过一条短信 (71字 > 70字" in i
+               and "须不超过14个字" in i for i in _issues(long)), _issues(long)
+
+
+def test_the_checks_count_the_notices_as_the_notices_read() -> None:
+    """regulation.checks cannot import the notice wording (a package above it): its figures must
+    be those of ``yisai.qualifier.notices``, as the phone receives the message."""
+    from yisai.qualifier.notices import (
+        CONFIRM_REMINDER,
+        FINAL_ENTRY_CONFIRMED,
+        PLACE_TO_CONFIRM,
+        sms_length,
+    )
+    from yisai.regulation.checks import notice_lengths
+
+    reg = load(REGULATIONS / "2025-shanhai-cup.toml")
+    longest = max((d.name for d in reg.divisions), key=len)
+    for name in ("山海杯棋王争霸赛", reg.name):
+        got = notice_lengths(reg, name)
+        assert got == {
+            PLACE_TO_CONFIRM: sms_length(PLACE_TO_CONFIRM, {"event": name, "period": "6", "deadline": "2025-06-10"}),
+            CONFIRM_REMINDER: sms_length(CONFIRM_REMINDER, {"event": name, "deadline": "2025-06-10"}),
+            FINAL_ENTRY_CONFIRMED: sms_length(FINAL_ENTRY_CONFIRMED, {"event": name, "division": longest}),
+        }

@@ -223,3 +223,22 @@ def test_subset_order_is_the_restriction_of_the_full_order(seed, n, rounds):
     sub = [p.id for p in players[::2]]
     part = order(rank(t, RankingRules(), subset=sub))
     assert part == [pid for pid in full if pid in set(sub)]
+
+
+def test_the_list_says_on_the_row_why_an_undefeated_player_stands_above_a_higher_value():
+    """Issue 43: the 全胜者冠军 stood above higher totals with nothing on the page saying why
+    until 为何 was pressed. The list's row and the API say it; H, placed by the criterion, not."""
+    from yisai.web.views import standings_json, standings_rows
+
+    players = [StandingsPlayer(id="U", name="U", rating=1000), StandingsPlayer(id="H", name="H", rating=2000),
+               *_players("LM")]
+    games = [Game(1, "U", "L", Result.BLACK_WINS), Game(1, "H", "M", Result.DRAW),
+             Game(2, "U", "M", Result.BLACK_WINS), Game(2, "H", "L", Result.BLACK_WINS)]
+    t = compute_table(players, games, 2, specs=[CriterionSpec(criterion=Criterion.RATING)])
+    champ = rank(t, rules("rating", undefeated=True))
+    assert champ.placed_by_undefeated() == {"U"}
+    cells = dict(standings_rows(champ))
+    assert cells["U"][1] == "U（全胜者冠军）" and cells["H"][1] == "H"
+    rows = {r["id"]: r for r in standings_json(champ)["rows"]}
+    assert rows["U"]["undefeated_champion"] is True and "undefeated_champion" not in rows["H"]
+    assert rank(t, rules("rating")).placed_by_undefeated() == set()

@@ -100,6 +100,7 @@ def test_a_qualified_player_is_told_the_deadline_reminded_and_confirmed(db_url: 
             winner = w.repo.add_user("13700000001", "选手甲", "player", None, phone="13700000001")
             cfg = live.live_config(w, None)
             event_name = resolve_event(w, None).name
+            assert len(event_name) == 34  # the seed's name: every place notice would be two parts
         me = str(winner.id)
         t = epoch(datetime(2025, 5, 10, 12, 0))
         for k, loser in enumerate(("L1", "L2")):
@@ -125,7 +126,15 @@ def test_a_qualified_player_is_told_the_deadline_reminded_and_confirmed(db_url: 
         got = {a["TemplateCode"]: json.loads(str(a["TemplateParam"])) for a in p.accepted}
         assert {a["PhoneNumbers"] for a in p.accepted} == {"13700000001"}
         deadline = f"{place.deadline:%Y-%m-%d}"
-        assert got[TEMPLATES[kinds.PLACE_TO_CONFIRM]] == {"event": event_name, "period": "1", "deadline": deadline}
+        # The regulation's short name, not the 34-character name: each notice is one SMS part
+        # (70 characters with the signature 【弈赛】, counted by hand for the place notice:
+        # 4 + 41 fixed characters + 8 (山海杯棋王争霸赛) + 1 (period) + 10 (the date) = 64).
+        assert got[TEMPLATES[kinds.PLACE_TO_CONFIRM]] == {"event": "山海杯棋王争霸赛", "period": "1",
+                                                          "deadline": deadline}
+        assert all(values["event"] == "山海杯棋王争霸赛" for values in got.values())
+        assert kinds.sms_length(kinds.PLACE_TO_CONFIRM, got[TEMPLATES[kinds.PLACE_TO_CONFIRM]]) == 64
+        assert kinds.sms_length(kinds.PLACE_TO_CONFIRM, {**got[TEMPLATES[kinds.PLACE_TO_CONFIRM]],
+                                                         "event": event_name}) == 90  # two parts
         assert got[TEMPLATES[kinds.CONFIRM_REMINDER]]["deadline"] == deadline
         assert got[TEMPLATES[kinds.FINAL_ENTRY_CONFIRMED]]["division"] == "公开组"
         with ctx.work() as w:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -223,12 +224,84 @@ def test_a_claim_left_by_a_dead_worker_is_not_sent_twice(db_url: str) -> None:
         [nid] = _fee(ctx, event, 1)
         with ctx.work() as w:  # a worker claims it and dies before recording the outcome
             assert [r.id for r in notice_rows.claim(w.session, "dead:1", w.now, 10)] == [nid]
-        clock.now = START + timedelta(minutes=notices.STALE_MINUTES + 1)
         outbox = OutboxSms()
+        # The sweep measures a claim's age on its own clock, from the pass that first saw it
+        # open (issue 43: workers on clocks apart closed each other's live claims).
+        clock.now = START + timedelta(minutes=1)
+        assert notices.work_queue(ctx, outbox) == notices.PassResult()
+        clock.now = START + timedelta(minutes=notices.STALE_MINUTES)
+        assert notices.work_queue(ctx, outbox) == notices.PassResult()
+        with ctx.work() as w:
+            assert [v.state for v in notices.notice_list(w, event)] == ["sending"]  # 9 minutes seen
+        clock.now = START + timedelta(minutes=notices.STALE_MINUTES + 1)
         assert notices.work_queue(ctx, outbox) == notices.PassResult()
         assert outbox.count == 0
         with ctx.work() as w:
             [view] = notices.notice_list(w, event)
         assert view.state == "failed" and view.reason == "unknown" and "无法确定是否送达" in view.why().zh
+    finally:
+        ctx.close()
+
+
+class _SweptWhileSending:
+    """A sender whose delivery takes long enough for another process's worker pass to run."""
+
+    name = "slow"
+
+    def __init__(self, during: Callable[[], object]) -> None:
+        self.during = during
+        self.count = 0
+
+    def deliver(self, sms: object) -> str:
+        self.during()
+        self.count += 1
+        return "slow-1"
+
+
+def test_a_delivered_message_is_never_marked_failed_by_a_worker_on_another_clock(db_url: str) -> None:
+    """The notice worker's clock is 30 minutes behind the web workers' (another host): while it
+    delivers, a web worker's pass sweeps. The claim is 30 minutes old by the web worker's clock,
+    but it has not seen it open for 10 minutes of its own: it leaves it; the delivery is sent,
+    not failed, and nothing is offered for 重发."""
+    behind, ahead = Clock(), Clock()
+    ahead.now = START + timedelta(minutes=30)
+    worker, web = _ctx(db_url, behind), _ctx(db_url, ahead)
+    try:
+        event = _event(worker)
+        [nid] = _fee(worker, event, 1)
+        sweeps: list[notices.PassResult] = []
+        sender = _SweptWhileSending(lambda: sweeps.append(notices.work_queue(web, OutboxSms())))
+        assert notices.work_queue(worker, sender) == notices.PassResult(sent=1)
+        assert sweeps == [notices.PassResult()] and sender.count == 1
+        with worker.work() as w:
+            [view] = notices.notice_list(w, event)
+            assert (view.id, view.state) == (nid, "sent")
+            with pytest.raises(Refused):
+                notices.requeue(w, nid)  # only a failed notice can be sent again
+    finally:
+        worker.close()
+        web.close()
+
+
+def test_a_delivery_that_ends_after_a_sweep_gave_it_up_is_recorded_as_sent(db_url: str) -> None:
+    """A provider that hangs past the sweep: the sweep marks the claim "delivery unknown"; when
+    the provider then answers with its id, the message did leave: it is sent, not failed."""
+    clock = Clock()
+    ctx = _ctx(db_url, clock)
+    try:
+        event = _event(ctx)
+        [nid] = _fee(ctx, event, 1)
+
+        def hang() -> None:
+            for minutes in (1, notices.STALE_MINUTES + 2):  # two passes of another worker
+                clock.now = START + timedelta(minutes=minutes)
+                notices.work_queue(ctx, OutboxSms())
+            with ctx.work() as w:
+                assert notice_rows.get(w.session, nid).state == "failed"  # type: ignore[union-attr]
+
+        assert notices.work_queue(ctx, _SweptWhileSending(hang)).sent == 1
+        with ctx.work() as w:
+            [view] = notices.notice_list(w, event)
+        assert view.state == "sent"
     finally:
         ctx.close()

@@ -181,5 +181,8 @@ def test_the_console_unpublishes_a_round_before_any_result(site: Site) -> None:
     from tests.web.test_console import grid_post
 
     assert grid_post(referee, 1, "1", 1)[0] == 200
+    # With a result entered the button is gone (issue 43: it was offered, then refused) …
+    assert 'id="unpublish"' not in director.get("/console/events/1/rounds/jia/1").text
+    # … and a post made anyway is still refused by the service.
     r = director.post("/console/events/1/rounds/jia/1/unpublish", data={"csrf": token})
     assert r.status_code == 409 and "不能撤回公布" in r.text

@@ -96,3 +96,33 @@ def test_my_games_and_sign_out_on_a_phone(browser, tmp_path: Path) -> None:  # t
         assert colour != "rgb(255, 255, 255)" and colour != background
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / "my-games-phone.png"), full_page=True)
+
+
+def test_round_buttons_and_award_tables_on_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Issue 43 item 8 at 390×844: with 21 rounds a division's round buttons stay one line that
+    scrolls sideways (the standings table starts on the first screen), and no table whose first
+    columns are a group's label (段位申报: 授予) cuts them to the place column's width."""
+    db = tmp_path / "p.sqlite"
+    build(str(db))
+    event_id = _field(str(db), Clock(NOW))
+    with Server(db) as server:
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.goto(f"{server.url}/events/{event_id}/standings/jia")
+        line = page.locator("nav.rounds .division-rounds").first
+        one_button = line.locator("a").first.bounding_box()["height"]  # type: ignore[index]
+        # the event has 3 published rounds; a 21-round event has 18 more of the same buttons
+        line.evaluate("""l => { const a = l.querySelector('a');
+            for (let n = 4; n <= 21; n++) { const b = a.cloneNode(true); b.textContent = '第' + n + '轮'; l.appendChild(b); } }""")
+        page.wait_for_timeout(100)
+        assert line.bounding_box()["height"] < 2 * one_button  # type: ignore[index]  # one line
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the page itself does not scroll sideways
+        table = page.locator("#standings table").bounding_box()
+        assert table is not None and table["y"] < 844 - 200  # its first rows on the first screen
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "standings-21-rounds.png"))
+        page.goto(f"{server.url}/events/{event_id}/awards")
+        grants = page.locator("main h2:has-text('段位申报') ~ div.scroll table tbody tr td:first-child")
+        assert grants.count() > 0
+        for cell in grants.all():  # 授予: "个人第1名可申报…" whole, not cut to "个人第"
+            assert cell.evaluate("c => c.scrollWidth <= c.clientWidth + 1"), cell.inner_text()
+        page.screenshot(path=str(SHOTS / "awards-phone.png"), full_page=True)

@@ -301,3 +301,21 @@ def test_the_watch_pages_say_the_view_is_delayed(tmp_path: Path) -> None:
     live = create_app(Settings(database=db, clock=Clock(IN_PERIOD_1)), secret=SECRET,
                       qualifier_event=str(event.id), spectator_delay=0.0)
     assert "延迟" not in TestClient(live).get("/play/watch").text  # 0 = live: nothing to say
+
+
+def test_a_signed_in_player_is_not_offered_to_log_in_on_the_public_pages(site: tuple[TestClient, Clock, int]) -> None:
+    """The public pages are cached for every visitor; a player who signed in with a code still
+    must not read 登录 in their header (issue 43: the qualifier page said so), and the link
+    they get leads to their own pages."""
+    client, _, event_id = site
+    anonymous = client.get(f"/events/{event_id}/qualifier").text  # cached first for a visitor
+    assert 'href="/console/login"' in anonymous and 'href="/console/me"' not in anonymous
+    sign_in(client)
+    for path in (f"/events/{event_id}/qualifier", f"/events/{event_id}", "/"):
+        text = client.get(path).text
+        assert 'href="/console/login"' not in text and ">登录<" not in text, path
+        assert 'href="/console/me"' in text, path
+    assert client.get("/console/me", follow_redirects=False).headers["location"] == "/play"
+    client.cookies.clear()
+    assert '>登录<' in client.get(f"/events/{event_id}/qualifier").text
+    assert client.get("/console/me", follow_redirects=False).headers["location"] == "/console/login"

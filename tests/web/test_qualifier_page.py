@@ -13,6 +13,7 @@ from yisai.qualifier.ladder import Delta
 from yisai.services.context import open_context
 from yisai.services.events import create_event
 from yisai.services.live import live_config
+from yisai.services.qualification import close_period
 from yisai.services.settings import Settings
 from yisai.store.live_rows import ladder_add
 from yisai.web.app import create_app
@@ -42,8 +43,18 @@ def test_the_public_qualifier_list_marks_the_tie_at_the_quota(tmp_path: Path) ->
     client = TestClient(create_app(Settings(database=db)))
     page = client.get(f"/events/{event.id}/qualifier").text
     assert "第1期" in page and "录取38名" in page and "少年组、幼儿组" in page  # the youth pool named by its divisions
+    # While period 1 is not closed, nobody has qualified yet: the rows inside the places read
+    # as provisional (暂列线内), never as a ✓ that a player would take for final.
+    assert '<tr class="qualified">' not in page and "✓" not in page
+    assert len(page.split('<tr class="inside">')) - 1 == 40  # 36 + the four tied at places 37–40
+    assert "名次为暂定" in page and page.count("<td>暂列线内") == 40
+    # The chief referee closes the period after its end (2025-05-25, midnight): now they qualify.
+    with open_context(db, actor="裁判长", now=datetime(2025, 5, 26, 9)) as ctx, ctx.work() as w:
+        close_period(w, event.id, 1)
+    client = TestClient(create_app(Settings(database=db)))  # a server started after the close
+    page = client.get(f"/events/{event.id}/qualifier").text
     rows = page.split('<tr class="qualified">')
-    assert len(rows) - 1 == 40  # 36 + the four tied at places 37–40
+    assert len(rows) - 1 == 40 and page.count("✓") == 40 and "暂列线内" not in page
     assert "并列" in page
     assert "<script>x</script>" not in page and "&lt;script&gt;" in page
     assert f'href="/events/{event.id}/qualifier"' in client.get(f"/events/{event.id}").text

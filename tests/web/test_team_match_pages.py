@@ -126,3 +126,11 @@ def test_team_pages_in_english(league) -> None:  # type: ignore[no-untyped-def]
     for words in ("Team standings", "match points", "board points", "direct encounter", "board-1 points",
                   "Match 1", "in progress"):
         assert words in page, words
+
+
+def test_a_team_tie_break_of_several_places_is_a_json_list() -> None:
+    """Issue 43: 次好名次 (the other members' places) came back as the text "(1, 4, 4, 8, 10)"."""
+    from yisai.web.api import _json_value
+
+    assert _json_value((1, 4, 4, 8, 10)) == [1, 4, 4, 8, 10]
+    assert _json_value(()) == [] and _json_value(None) is None and _json_value(2.5) == 2.5

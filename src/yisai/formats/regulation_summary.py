@@ -628,6 +628,10 @@ def _ladder(fmt: LadderFormat, reg: Regulation) -> list[str]:
         + _defaults_note(fmt, ("matching", "win", "loss", "escape", "escape_opponent")),
         tr("录取: ", "qualify: ") + "; ".join(quota)
         + tr("; 积分相同胜局数多者列前", "; on equal points more wins rank higher")
+        + (tr(" (对手逃跑的一局计入胜局数)", " (a game won by the opponent's escape counts as a win)")
+           if fmt.escape_win_counts else
+           tr(" (对手逃跑的一局不计入胜局数)", " (a game won by the opponent's escape is not a win)"))
+        + _default(fmt, "escape_win_counts")
         + (tr("; 胜局数也相同则并列一同晋级", "; players equal in wins too all qualify") if fmt.all_tied_qualify else "")
         + _defaults_note(fmt, ("tie_break", "all_tied_qualify")),
         tr("比赛时间: ", "playing hours: ") + fmt.play_hours + _default(fmt, "play_hours"),

@@ -4,7 +4,11 @@ Seed 000 十(一)1: "胜一局积2分，负一局扣2分；逃跑扣2分，对�
 regulation's ``LadderFormat`` (win, loss, escape, escape_opponent). Choices the text leaves open,
 made explicit here:
 
-* the opponent of an escaper is credited with a win (胜局数 +1, the record says ``B+F``);
+* the opponent of an escaper gets ``escape_opponent`` points; whether that game is one of
+  their 胜局 (the tie-break on equal points) is the regulation's ``escape_win_counts``
+  (default no: seed 000 scores a win "胜得2分" and an escape "逃跑扣除2分，对手得2分" in
+  separate clauses and never calls the escaper's opponent a winner; the game record still
+  says ``B+F``);
 * a loss on time or by resignation is an ordinary loss;
 * a game with no winner (a void cycle, or both escaping at once) gives 0 points and no win;
   each escaper of a double escape still loses the escape points;
@@ -65,7 +69,10 @@ def deltas(ladder: LadderFormat, outcome: Outcome, escaped: Iterable[int] = ()) 
             out[c] = Delta(0, False, False, False)
         elif outcome.winner == c:
             won_by_escape = outcome.reason == EndReason.ESCAPE
-            out[c] = Delta(ladder.escape_opponent if won_by_escape else ladder.win, True, False, False)
+            if won_by_escape:
+                out[c] = Delta(ladder.escape_opponent, ladder.escape_win_counts, False, False)
+            else:
+                out[c] = Delta(ladder.win, True, False, False)
         else:
             out[c] = Delta(ladder.loss, False, True, False)
     return out

@@ -96,6 +96,17 @@ KINDS: dict[str, NoticeKind] = {k.key: k for k in (
 )}  # fmt: skip
 
 
+# One SMS part: 70 characters when the text holds any Chinese (UCS-2), the signature included;
+# a longer message goes as parts of 67, each billed (the providers' rule, Tencent and Alibaba).
+SMS_PART = 70
+DEFAULT_SIGN = "弈赛"
+
+
+def sms_length(kind: str, values: Mapping[str, str], sign: str = DEFAULT_SIGN) -> int:
+    """The characters the phone receives for one notice: 【signature】 and the filled template."""
+    return len(signed(KINDS[kind].render(values), sign).zh)
+
+
 def signed(text: Text, sign: str = "弈赛") -> Text:
     """A message as the phone shows it: the provider puts the approved signature in front."""
     return Text(f"【{sign}】{text.zh}", f"[{sign if sign != '弈赛' else 'yisai'}] {text.en}")

@@ -9,6 +9,7 @@ Without ``YISAI_SMS_CONFIG`` the developer outbox is the sender and the limits a
 
 from __future__ import annotations
 
+import importlib.util
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -95,6 +96,29 @@ def _credentials(path: Path, data: Mapping[str, Any], env: Mapping[str, str]) ->
     return sid, key
 
 
+# The SDK each provider sends through: (a module it imports, the package that provides it).
+SDKS: dict[str, tuple[str, str]] = {
+    "tencent": ("tencentcloud.sms.v20210111", "tencentcloud-sdk-python-sms"),
+    "aliyun": ("alibabacloud_dysmsapi20170525", "alibabacloud-dysmsapi20170525"),
+}
+
+
+def _require_sdk(path: Path, provider: str) -> None:
+    """A configured provider whose SDK is not installed stops the start with the package to
+    install (``yisai serve`` checks the file before it starts any worker), not an ImportError."""
+    module, package = SDKS[provider]
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except ImportError:  # a missing parent package (``tencentcloud``) raises here
+        found = False
+    if not found:
+        raise _bad(path, "provider",
+                   f"服务商 {provider} 所需的软件包 {package} 未安装: 请运行 pip install {package} "
+                   "(或安装 yisai 的 sms 附加依赖), 或改用 provider = \"outbox\"",
+                   f"the package {package} that provider {provider} needs is not installed: run "
+                   f"pip install {package} (or install yisai's sms extra), or use provider = \"outbox\"")
+
+
 def load_sms_config(env: Mapping[str, str]) -> SmsConfig:
     """The configuration an entry point runs with (the outbox when ``YISAI_SMS_CONFIG`` is unset)."""
     name = env.get(CONFIG_ENV, "").strip()
@@ -124,6 +148,7 @@ def load_sms_config(env: Mapping[str, str]) -> SmsConfig:
     scheme = _text_field(path, data, "scheme", "https")
     if scheme not in ("https", "http"):
         raise _bad(path, "scheme", "应为 https 或 http", "must be https or http")
+    _require_sdk(path, provider)
     sid, key = _credentials(path, data, env)
     account = ProviderAccount(
         secret_id=sid, secret_key=key, sign_name=sign_name,

@@ -43,6 +43,7 @@ def check(reg: Regulation) -> list[Finding]:
     out += check_prize_rules(reg)
     out += check_organisers(reg)
     out += check_absence(reg)
+    out += _short_name(reg)
     return out
 
 
@@ -54,6 +55,46 @@ def _formats(reg: Regulation) -> list[Finding]:
         for did, f in s.formats_by_division.items():
             out += f.findings(("stages", i, "formats_by_division", did))
     return out
+
+
+# One SMS part: 70 characters with the signature, when the text holds Chinese (the providers'
+# rule). The notices whose other variables the regulation fixes, as ``yisai.qualifier.notices``
+# words them (a package above this one; tests/regulation keeps these figures equal to its
+# templates): characters around the variables, and the variables besides the name.
+SMS_PART = 70
+_SIGNATURE = len("【弈赛】")
+_DATE = len("2025-06-10")
+_NOTICES_AROUND_NAME = {"place_to_confirm": 41, "confirm_reminder": 37, "final_entry_confirmed": 17}
+
+
+def notice_lengths(reg: Regulation, name: str) -> dict[str, int]:
+    """The characters a phone receives for each notice whose variables the regulation fixes,
+    the event named ``name`` (an online qualifier's place, reminder and final entry)."""
+    ladders = [s for s in reg.stages if s.format.online]
+    if not ladders:
+        return {}
+    period = len(str(max((p.number for s in ladders for p in s.periods), default=1)))
+    division = max(len(d.name) for d in reg.divisions)
+    extra = {"place_to_confirm": period + _DATE, "confirm_reminder": _DATE, "final_entry_confirmed": division}
+    return {k: _SIGNATURE + n + len(name) + extra[k] for k, n in _NOTICES_AROUND_NAME.items()}
+
+
+def _short_name(reg: Regulation) -> list[Finding]:
+    """The name notices use must keep each notice one SMS part wherever its other variables
+    are known from the regulation, counted with the default signature 【弈赛】 (a longer
+    signature configured for the provider costs more)."""
+    if reg.short_name is None:
+        return []
+    name = reg.short_name
+    length = max(notice_lengths(reg, name).values(), default=0)
+    if length <= SMS_PART:
+        return []
+    room = len(name) - (length - SMS_PART)
+    return [Finding(("short_name",),
+                    Text(f"简称「{name}」使通知超过一条短信 ({length}字 > {SMS_PART}字, 按两条计费)",
+                         f"the short name {name!r} makes a notice longer than one SMS part "
+                         f"({length} > {SMS_PART} characters, billed as two)"),
+                    Text(f"须不超过{max(room, 0)}个字", f"at most {max(room, 0)} characters"))]
 
 
 def _timetables(reg: Regulation) -> list[Finding]:

@@ -38,6 +38,10 @@ class Regulation(Strict):
     schema_version: int = Field(1, ge=1, le=1)
     id: str = Field(pattern=r"^[a-z0-9_\-]+$", description="短标识, 如 2025-shanhai-cup")
     name: str = Field(min_length=1)
+    short_name: str | None = Field(
+        None, min_length=1, max_length=30,
+        description="短信等通知中使用的简称 (如 山海杯棋王赛); 不填则用比赛全称. 全称过长时每条通知计两条短信费用",
+    )
     year: int = Field(ge=1900, le=2200)
     issued: Issued
     organisers: Organisers

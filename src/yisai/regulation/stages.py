@@ -43,6 +43,11 @@ class LadderFormat(StageFormat):
     loss: int = Field(-2, ge=-100, le=100)
     escape: int = Field(-2, ge=-100, le=100, description="逃跑方得分")
     escape_opponent: int = Field(2, ge=0, le=100, description="逃跑方的对手得分")
+    escape_win_counts: bool = Field(
+        False,
+        description="对手逃跑的一局是否计入胜局数 (积分相同比胜局数时); 种子规程只写'对手得2分', "
+                    "未称胜局, 默认不计",
+    )
     pools: dict[str, list[str]] = Field(
         default_factory=dict, description="合并录取的组别, 如 youth = [\"junior\", \"kids\"] (少儿组)"
     )

@@ -105,7 +105,7 @@ def decide_appeal(work: Work, event_ref: str | None, appeal_id: int, *, upheld: 
     refund = upheld and (rules.refunded_if_upheld if rules is not None else False)
     saved = web_rows.decide_appeal(work.repo, appeal_id, UPHELD if upheld else DISMISSED, decision.strip(), refund)
     work.emit("appeal_decided", event.id, appeal=appeal_id, upheld=upheld)
-    _tell_appellant(work, event.id, event.name, saved, refund)
+    _tell_appellant(work, event.id, notices.message_name(event), saved, refund)
     return saved
 
 

@@ -38,7 +38,7 @@ from yisai.services.context import Work
 from yisai.services.errors import Conflict, InputError, NotFoundError, Refused
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Actor, Role
-from yisai.store import NotFound
+from yisai.store import NotFound, qualification_rows
 from yisai.store import live_rows as rows
 from yisai.store.repository import Conflict as StoreConflict
 
@@ -507,16 +507,22 @@ class PeriodList:
     pool: str
     quota: int
     rows: list[LadderRow]
+    # The chief referee closed the period and published its list: until then a row's
+    # ``qualified`` only says it is inside the places now (provisional, not a place won).
+    closed: bool = False
 
 
 def qualifier_lists(work: Work, event_ref: str | int | None) -> list[PeriodList]:
     """Every period × pool of the event's online qualifier: points, wins, qualified (public data:
     names and figures only)."""
     cfg = live_config(work, event_ref)
+    published = {(v.period, v.pool) for v in
+                 qualification_rows.list_versions(work.session, cfg.event_id, cfg.stage.id)}
     out = []
     for p in cfg.stage.periods:
         for pool in cfg.pools:
             quota = cfg.ladder.qualifiers.get(pool, 0)
             out.append(PeriodList(p.number, p.start, p.end, pool, quota,
-                                  ladder_table(work, cfg, p.number, pool)))
+                                  ladder_table(work, cfg, p.number, pool),
+                                  closed=(p.number, pool) in published))
     return out

@@ -10,8 +10,13 @@ request waits on a provider.
   provider's id; a refusal that may pass (network, throttling) goes back to the queue with
   back-off; one that cannot (wrong key, unapproved template) is ``failed`` with the provider's
   words for the operator, who can queue it again after fixing the cause.
-* A claim older than ``STALE_MINUTES`` (the worker died mid-send) is marked ``failed`` as
+* A claim still open after ``STALE_MINUTES`` (the worker died mid-send) is marked ``failed`` as
   "delivery unknown" rather than sent again: a second SMS costs money and confuses the player.
+  Its age is measured on the sweeping worker's own clock, from the pass that first saw it
+  open, never by comparing another process's claim time with this one's: workers on clocks
+  apart (another host, another time zone) would otherwise close each other's live claims. A
+  delivery that completes after such a sweep is still recorded as sent (never left failed,
+  so never offered for 重发).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -39,9 +45,10 @@ from yisai.qualifier.notices import (
 from yisai.registry.entry import EntryStatus
 from yisai.services.context import Context, Work
 from yisai.services.errors import InputError, NotFoundError, Refused
-from yisai.services.events import resolve_event
+from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Actor
 from yisai.services.metrics import NOTICES
+from yisai.store import EventRecord
 from yisai.store import notice_rows as rows
 from yisai.store.notice_rows import NoticeRecord
 
@@ -159,6 +166,12 @@ def enqueue(work: Work, kind: str, phone: str | None, params: dict[str, Any], *,
     return notice
 
 
+def message_name(event: EventRecord) -> str:
+    """The event's name in a notice: the regulation's ``short_name`` (one SMS part, one fee)
+    when it has one, else the full name."""
+    return regulation_of(event).short_name or event.name
+
+
 def phone_of_account(work: Work, account: str) -> str | None:
     """The mobile number of a user account (a player's sign-in number), None without one."""
     if not account.isdigit():
@@ -200,9 +213,9 @@ def _outcome(ctx: Context, notice: NoticeRecord, token: str, sender: Sender) -> 
         failure = None
     with ctx.work(Actor.system()) as work:
         if failure is None:
-            rows.finish(work.session, notice.id, token, state="sent", sent_at=work.now, provider=sender.name,
-                        provider_id=provider_id[:100], reason="", error="",
-                        params=_wiped(notice.kind, notice.params))  # fmt: skip
+            rows.finish_delivered(work.session, notice.id, token, state="sent", sent_at=work.now,
+                                  provider=sender.name, provider_id=provider_id[:100], reason="", error="",
+                                  params=_wiped(notice.kind, notice.params))  # fmt: skip
             state = "sent"
         else:
             delay = retry_delay(notice.attempts) if failure.retry else None
@@ -220,19 +233,41 @@ def _outcome(ctx: Context, notice: NoticeRecord, token: str, sender: Sender) -> 
     return state
 
 
+# Claims seen open by this process: (store, notice, claim token) → this process's time of the
+# first pass that saw it. Durations are taken on one clock only (see the module's docstring).
+_SIGHTED: dict[tuple[str, int, str], datetime] = {}
+_SIGHTED_LOCK = threading.Lock()
+
+
+def _stale(store: str, open_claims: list[NoticeRecord], now: datetime) -> list[NoticeRecord]:
+    """The open claims this process has seen open for ``STALE_MINUTES`` of its own clock."""
+    with _SIGHTED_LOCK:
+        live = {(store, r.id, r.claimed_by) for r in open_claims}
+        for gone in [k for k in _SIGHTED if k[0] == store and k not in live]:
+            del _SIGHTED[gone]
+        out = []
+        for r in open_claims:
+            first = _SIGHTED.setdefault((store, r.id, r.claimed_by), now)
+            if now - first >= timedelta(minutes=STALE_MINUTES):
+                out.append(r)
+        return out
+
+
 def work_queue(ctx: Context, sender: Sender, *, limit: int = 50, worker: str = "") -> PassResult:
     """One pass of the worker: stale claims are closed, up to ``limit`` due notices are claimed
     and sent one by one, each outcome in its own transaction."""
     token = f"{worker or worker_name()}:{uuid.uuid4().hex[:10]}"
     with ctx.work(Actor.system()) as work:
-        claimed = rows.claim(work.session, token, work.now, limit)
+        for stale in _stale(str(ctx.settings.database), rows.claims_in_flight(work.session), work.now):
+            closed = rows.finish(work.session, stale.id, stale.claimed_by, state="failed", reason="unknown",
+                                 params=_wiped(stale.kind, stale.params),
+                                 error="发送中断, 无法确定是否送达 (未自动重发) / the worker stopped mid-send: "
+                                       "delivery unknown (not resent automatically)")  # fmt: skip
+            if closed:
+                work.repo.audit(None, "deliver", "notice", stale.id, {"state": "sending"},
+                                {"state": "failed", "event": stale.event_id, "error": "unknown"})  # fmt: skip
     with ctx.work(Actor.system()) as work:
-        for stale in rows.stale_claims(work.session, work.now - timedelta(minutes=STALE_MINUTES)):
-            rows.set_state(work.session, stale.id, state="failed", reason="unknown", params=_wiped(stale.kind, stale.params),
-                           error="发送中断, 无法确定是否送达 (未自动重发) / the worker stopped mid-send: "
-                                 "delivery unknown (not resent automatically)")  # fmt: skip
-            work.repo.audit(None, "deliver", "notice", stale.id, {"state": "sending"},
-                            {"state": "failed", "event": stale.event_id, "error": "unknown"})  # fmt: skip
+        claimed = rows.claim(work.session, token, work.now, limit)
     counts = {"sent": 0, "queued": 0, "failed": 0}
     for notice in claimed:
         outcome = _outcome(ctx, notice, token, sender)
@@ -337,7 +372,7 @@ def remind_fees(work: Work, event_ref: str | int) -> int:
         if e.fee_due <= 0 or e.fee_paid:
             continue
         person = players.get(e.player_id)
-        made = enqueue(work, FEE_DUE, person.phone if person else None, {"event": event.name, "amount": e.fee_due},
+        made = enqueue(work, FEE_DUE, person.phone if person else None, {"event": message_name(event), "amount": e.fee_due},
                        key=f"fee:{event.id}:{e.id}:{work.now:%Y%m%d}", event_id=event.id)  # fmt: skip
         queued += made is not None
     return queued

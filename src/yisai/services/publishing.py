@@ -8,6 +8,7 @@ also does, so a URL called directly by the wrong role is refused whatever page s
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +21,7 @@ from yisai.services.context import Refused, Work
 from yisai.services.events import resolve_division, resolve_event
 from yisai.services.identity import Action
 from yisai.services.round_results import rounds_of
-from yisai.store import AuditRecord
+from yisai.store import AuditRecord, RoundRecord
 
 PUBLISHED = "published"
 
@@ -41,7 +42,7 @@ def publish_round(work: Work, event_ref: str | None, division: str, round_no: in
             for me, other, colour in ((g.black, g.white, "黑"), (g.white, g.black, "白")):
                 person, opponent = players.get(me), players.get(other)
                 notices.enqueue(work, PAIRING_PUBLISHED, person.phone if person else None, {
-                    "event": event.name, "round": round_no, "table": g.board, "colour": colour,
+                    "event": notices.message_name(event), "round": round_no, "table": g.board, "colour": colour,
                     "opponent": opponent.name if opponent else other, "time": start,
                 }, key=f"pairing:{event.id}:{r.division}:{r.group}:{round_no}:{me}:{other}:{g.board}",
                     event_id=event.id)  # fmt: skip
@@ -62,13 +63,19 @@ def round_start(reg: Regulation, stage: str, round_no: int) -> str:
 PAIRED = "paired"
 
 
+def results_entered(rounds: Iterable[RoundRecord]) -> int:
+    """Games of these rounds with a result: a round with any may no longer be unpublished (the
+    console offers 撤回公布 only where this is 0)."""
+    return sum(1 for r in rounds for g in r.games if not g.is_bye and g.result != Result.UNKNOWN)
+
+
 def unpublish_round(work: Work, event_ref: str | None, division: str, round_no: int, note: str = "") -> int:
     """Take a published round's pairings off the public pages again (a mistake seen before play:
     re-pair, then publish again). Refused once a game of it has a result: what was played stays
     public. Returns the number of groups."""
     work.require(Action.PUBLISH)
     event, reg, rounds = rounds_of(work, event_ref, division, round_no)
-    played = sum(1 for r in rounds for g in r.games if not g.is_bye and g.result != Result.UNKNOWN)
+    played = results_entered(rounds)
     if played:
         name = reg.division(resolve_division(reg, division)).name
         raise Refused(Text(f"{name}第{round_no}轮已录入{played}台成绩, 不能撤回公布",

@@ -298,7 +298,7 @@ def _sms(work: Work, cfg: LiveConfig, kind: str, player: str, key: str, **params
 
 
 def _event_name(work: Work, cfg: LiveConfig) -> str:
-    return resolve_event(work, cfg.event_id).name
+    return notices.message_name(resolve_event(work, cfg.event_id))
 
 
 def _notify(work: Work, cfg: LiveConfig, place_id: int, player: str, kind: str, text: Text) -> bool:

@@ -191,6 +191,26 @@ class Standings:
         """Columns with a value per player (直胜 has none), in display order."""
         return self.display or [k for k in self.keys if not k.direct]
 
+    def placed_by_undefeated(self) -> set[str]:
+        """Undefeated players standing above a player with more on the first criterion (积分,
+        总分 …) by 全胜者冠军 alone: a list says so on their row, or 66 above 72 reads as a
+        mistake. A champion who leads on the criteria anyway needs no word."""
+        first = next((k for k in self.keys if not k.direct), None)
+        if first is None:
+            return set()
+        rows = {r.player.id: r for r in self.rows}
+        out = set()
+        for (upper, lower), d in self.decisions.items():
+            if d.kind != "undefeated" or upper not in rows or lower not in rows:
+                continue
+            above, below = rows[upper].values.get(first.key), rows[lower].values.get(first.key)
+            try:
+                if above is not None and below is not None and below > above:  # type: ignore[operator]
+                    out.add(upper)
+            except TypeError:
+                continue
+        return out
+
     def place_of(self, pid: str) -> int:
         for row in self.rows:
             if row.player.id == pid:

@@ -111,9 +111,21 @@ def finish(s: Session, notice_id: int, token: str, **values: Any) -> bool:
     return bool(getattr(done, "rowcount", 0))
 
 
-def stale_claims(s: Session, before: datetime) -> list[NoticeRecord]:
-    rows = s.scalars(select(NoticeRow).where((NoticeRow.state == "sending") & (NoticeRow.claimed_at < before)))
+def claims_in_flight(s: Session) -> list[NoticeRecord]:
+    """Every notice some worker claimed and has not finished (state ``sending``)."""
+    rows = s.scalars(select(NoticeRow).where(NoticeRow.state == "sending").order_by(NoticeRow.id))
     return [_record(r) for r in rows]
+
+
+def finish_delivered(s: Session, notice_id: int, token: str, **values: Any) -> bool:
+    """Record a delivery of this claim: also over a sweep that closed the claim as "delivery
+    unknown" meanwhile (the message did leave, so it is sent, never failed), but not over
+    anything newer (an operator's 重发 queued it under no claim)."""
+    mine = (NoticeRow.id == notice_id) & (NoticeRow.claimed_by == token)
+    open_or_unknown = (NoticeRow.state == "sending") | ((NoticeRow.state == "failed") & (NoticeRow.reason == "unknown"))
+    done = s.execute(update(NoticeRow).where(mine & open_or_unknown)
+                     .values(**values).execution_options(synchronize_session=False))  # fmt: skip
+    return bool(getattr(done, "rowcount", 0))
 
 
 def set_state(s: Session, notice_id: int, **values: Any) -> None:

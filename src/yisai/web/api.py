@@ -194,6 +194,16 @@ def brackets(request: Request, event_id: Id, division: str) -> dict[str, Any]:
     }
 
 
+def _json_value(v: object) -> Any:
+    """A tie-break value as JSON: numbers and text as they are, a sequence (次好名次: the other
+    members' places) as a list, never Python's text of a tuple; anything else as text."""
+    if v is None or isinstance(v, bool | int | float | str):
+        return v
+    if isinstance(v, tuple | list):
+        return [_json_value(x) for x in v]
+    return str(v)
+
+
 @router.get("/events/{event_id}/teams")
 def team_standings(request: Request, event_id: Id) -> dict[str, Any]:
     """Team standings of every team competition (团体赛: 场分, 局分 and the tie-breaks)."""
@@ -204,8 +214,8 @@ def team_standings(request: Request, event_id: Id) -> dict[str, Any]:
     return {"competitions": [
         {"id": t.competition.id, "name": t.competition.name, "method": t.competition.method,
          "rows": [{"place": r.place, "team": r.name, "value": r.value, "board_points": r.board_points,
-                   "tie_breaks": [{"name": k, "value": v if isinstance(v, int | float | str) or v is None else str(v)}
-                                  for k, v in r.tie_values]} for r in t.rows]}
+                   "tie_breaks": [{"name": k, "value": _json_value(v)} for k, v in r.tie_values]}
+                  for r in t.rows]}
         for t in view.teams]}
 
 

@@ -33,10 +33,11 @@ from yisai.services.context import Work
 from yisai.services.entries import list_entries
 from yisai.services.errors import Forbidden, InputError, ServiceError
 from yisai.services.events import create_event_from_text, list_events, regulation_of, resolve_event
-from yisai.services.identity import Action, Actor
+from yisai.services.identity import Action, Actor, Role
 from yisai.services.publishing import (
     publish_round,
     record_refused_attempt,
+    results_entered,
     rounds_index,
     unpublish_round,
 )
@@ -168,6 +169,17 @@ def password_login(request: Request, login_name: str, password: str) -> Actor:
         raise
     web.limiter.succeeded(source, login_name)
     return actor
+
+
+@router.get("/me", include_in_schema=False)
+def my_home(request: Request) -> Response:
+    """Where the shared public pages' header link leads (they are cached for every visitor, so
+    they know only that a session cookie is there): a player to the play pages, an official
+    to the console, anyone whose session has ended to the login form."""
+    actor = current_actor(request)
+    if actor is None:
+        return RedirectResponse("/console/login", status_code=303)
+    return RedirectResponse("/play" if actor.role == Role.PLAYER else "/console", status_code=303)
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -372,6 +384,7 @@ def round_console(request: Request, event_id: Id, division: str, number: Id,
     published = all(r.status == "published" for r in view.rounds)
     return page(request, "console/round.html", division=division, number=number, view=view, matches=matches,
                 groups=views.board_lines(view), published=published, msg=msg, err=err, grid_words=GRID_WORDS,
+                results_entered=results_entered(view.rounds),
                 post=f"/console/events/{event_id}/rounds/{division}/{number}/result", **ctx)
 
 

@@ -34,7 +34,7 @@ from yisai.services.results import ranking_lists
 from yisai.services.rounds import round_view
 from yisai.services.teams import list_teams
 from yisai.web import reports, views
-from yisai.web.core import PUBLIC, lang_of, state, takes_gzip
+from yisai.web.core import PUBLIC, lang_of, session_of, state, takes_gzip
 from yisai.web.requests import Id
 
 router = APIRouter()
@@ -52,8 +52,15 @@ def cached(request: Request, work: Work, event_id: int, key: tuple[Any, ...], re
 
 
 def _cache_key(request: Request, event_id: int, key: tuple[Any, ...]) -> tuple[Any, ...]:
-    """A rendering is the event's own: two events' 甲组 standings never share one."""
-    return (event_id, *key, lang_of(request))
+    """A rendering is the event's own: two events' 甲组 standings never share one; and a
+    signed-in visitor's header (我的) is not an anonymous one's (登录)."""
+    return (event_id, *key, lang_of(request), _signed(request))
+
+
+def _signed(request: Request) -> bool:
+    """Whether the visitor holds a session of an account (read from the signed cookie only:
+    a public page never reads the store for who is looking)."""
+    return isinstance(session_of(request).get("u"), int)
 
 
 async def serve_cached(request: Request, event_id: int, key: tuple[Any, ...], render: Render) -> Response:
@@ -104,7 +111,7 @@ async def serve_cached(request: Request, event_id: int, key: tuple[Any, ...], re
         else:
             ready = await run_in_threadpool(render_now)
     body, shown = ready
-    prefix, suffix = _etag_parts(event_id, lang, key)
+    prefix, suffix = _etag_parts(event_id, lang, (*key, _signed(request)))
     etag = f"{prefix}{shown}{suffix}"
     headers = {"ETag": etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
     held = request.headers.get("if-none-match")
@@ -140,7 +147,8 @@ def _stamp_held(header: str | None, prefix: str, suffix: str) -> int | None:
 def _template(request: Request, name: str, **context: Any) -> str:
     """A public page: no user, no session, no CSRF token (it has no form)."""
     return state(request).templates.get_template(name).render(
-        t=tr, lang=lang_of(request), user=None, csrf="", path=request.url.path, **context)
+        t=tr, lang=lang_of(request), user=None, signed=_signed(request), csrf="", path=request.url.path,
+        **context)
 
 
 def _event_nav(work: Work, event_id: int) -> dict[str, Any]:

@@ -154,9 +154,13 @@ def has_groups(st: Standings) -> bool:
 def standings_rows(st: Standings, *, gender: bool = False, group: bool = False) -> list[tuple[str, list[str]]]:
     """(player id, cells) per row, every tie-break column included (public data only)."""
     out = []
+    champions = st.placed_by_undefeated()
     for row in st.listed:
         p = row.player
-        cells = [place_text(row), p.marked_name]
+        name = p.marked_name
+        if p.id in champions:
+            name += tr("（全胜者冠军）", " (undefeated champion)")
+        cells = [place_text(row), name]
         if gender:
             g = p.tags.get("gender")
             cells.append(gender_label(Gender(g)) if g else "")
@@ -170,6 +174,7 @@ def standings_rows(st: Standings, *, gender: bool = False, group: bool = False) 
 
 def standings_json(st: Standings) -> dict[str, Any]:
     keys = st.shown_keys
+    champions = st.placed_by_undefeated()
     return {
         "round": st.round,
         "criteria": [{"key": k.key, "title": k.title} for k in keys],
@@ -178,6 +183,7 @@ def standings_json(st: Standings) -> dict[str, Any]:
              "club": r.player.club, "rank": str(r.player.rank) if r.player.rank is not None else "",
              "gender": r.player.tags.get("gender"), **({"group": r.player.tags["group"]} if "group" in r.player.tags else {}),
              **({"status": r.player.status} if r.player.status else {}),
+             **({"undefeated_champion": True} if r.player.id in champions else {}),
              "values": {k.key: plain(r.values.get(k.key)) for k in keys}}
             for r in st.listed
         ],

@@ -56,6 +56,7 @@ SHANHAI_OPEN = {
     "stages[online].disconnection.absence_definition": "“不在弈战平台中即算中断”的含义 (shipped open point)",
 }
 SHANHAI_WORDING = {
+    "short_name": "the text has no short name; shipped gives one for notices (one SMS part each)",
     "events": "五(三): shipped rewrites the third item's punctuation",
     "divisions[open].rankings[mixed].name": "display name",
     "divisions[open].rankings[women].name": "display name",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -33,7 +33,7 @@ from yisai.pairing.opengotha.costs import (
 )
 from yisai.pairing.opengotha.matrix import pair_costs
 from yisai.record import Game, Result
-from yisai.standings.opengotha import category
+from yisai.standings.opengotha import category, compute_og_scores
 
 GROUP_MIN_SIZE = 200  # OpenGotha's PAIRING_GROUP_MIN_SIZE
 GROUP_MAX_SIZE = 3 * GROUP_MIN_SIZE
@@ -175,6 +175,7 @@ def pair_og_round(
     """
     state = RoundState(tour, games, round_)
     index = state.index
+    bye_recorded = bye is not None
     if selected is None:
         players = pairable_players(tour, games, round_)
     else:
@@ -220,7 +221,7 @@ def pair_og_round(
         cost = state.cost(first, second)
         total += cost.total
         boards.append((white, black, hd, cost))
-    ordered = _table_order(state, boards)
+    ordered = _table_order(state, boards, recorded_bye=bye if bye_recorded else None)
     out = tuple(
         OGBoard(table=t + 1, white=tour.players[w].id, black=tour.players[b].id,
                 handicap=hd, cost=cost)
@@ -232,19 +233,28 @@ def pair_og_round(
 def _table_order(
     state: RoundState,
     boards: list[tuple[int, int, int, OGCost]],
+    recorded_bye: str | None = None,
 ) -> list[tuple[int, int, int, OGCost]]:
     """OpenGotha's ``renumberTablesByBestScoreThenRating``, quirks included.
 
     Its comparator reads the placement criteria "after" the round being paired while that
-    round has no games yet and its bye is not yet counted (OpenGotha refreshes its scores only
-    after a change it records, and choosing a bye is none): every player scores that round as
-    not paired. DC/SDC are those of the standings before the round (the values last computed).
+    round has no games yet: every player on a board scores that round as not paired. A bye
+    OpenGotha chose while pairing is not counted (it refreshes its scores only after a change
+    it records, and choosing a bye is none), but a bye the director set before pairing
+    (``recorded_bye``) is a recorded change: it counts in that round's scores, so in the
+    opponents' scores (SOS, SOSOS, …) of the players who met the bye player earlier.
+    DC/SDC are those of the standings before the round (the values last computed).
     A game's "best" player is taken as OpenGotha's comparator takes it (the weaker of two
     unequal players), and games whose best players tie go by rating, never equal, so the
     result depends on the games' order before sorting (OpenGotha's: by first player).
     """
     round_ = state.round
     tour, scores, standing = state.tour, state.scores, state.standing
+    if recorded_bye is not None:
+        upto = replace(tour.params, number_of_rounds=min(tour.params.number_of_rounds, round_))
+        bye_game = Game(round=round_, black=recorded_bye, white=None,
+                        result=Result.BLACK_WINS, played=False)
+        scores = compute_og_scores(tour.players, [*state.games, bye_game], upto)
     crits = [c for c in tour.params.criteria if c != "NULL"]
 
     def value(c: str, i: int) -> int:

@@ -19,7 +19,15 @@
       if (wide) hint(box);
     });
   }
+  function latestRounds() {
+    // On a phone each division's round buttons are one line that scrolls sideways (app.css):
+    // start it at the newest round, the one a parent looks for.
+    document.querySelectorAll("nav.rounds .division-rounds").forEach(function (line) {
+      line.scrollLeft = line.scrollWidth;
+    });
+  }
   document.addEventListener("DOMContentLoaded", check);
+  document.addEventListener("DOMContentLoaded", latestRounds);
   window.addEventListener("resize", check);
   document.addEventListener("yisai:updated", check);
 })();
