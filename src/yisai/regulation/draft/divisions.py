@@ -178,8 +178,16 @@ def _grp(word: str) -> str:
 def _names(draft: Draft) -> tuple[list[str], dict[str, list[Sentence]]]:
     names: list[str] = []
     sources: dict[str, list[Sentence]] = {}
+    listing = False  # after a label line "组别设置:" the lines "甲组(…)" list the divisions
     for s in draft.sentences:
-        if not s.headings or not re.search(r"竞赛项目|比赛项目|组别|竞赛组别|分组", norm(s.headings[0])):
+        label = re.fullmatch(r"(?:比赛|竞赛)?(?:组别设置|组别|分组|设置组别)(?:情况)?:", s.norm)
+        if label:
+            listing = True
+            continue
+        if listing and not re.match(rf"^{_GROUP}[:(]", s.norm):
+            listing = False
+        if not listing and (
+                not s.headings or not re.search(r"竞赛项目|比赛项目|组别|竞赛组别|分组", norm(s.headings[0]))):
             continue
         text = s.norm
         m = re.match(r"^(?:竞赛|比赛)?组别:(.*)", text)
