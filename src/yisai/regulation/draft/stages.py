@@ -454,6 +454,7 @@ def _formats(draft: Draft) -> None:
                           f"{'、'.join(named)} 共几轮？规程说视报名情况而定 / How many rounds?",
                           "视报名情况而定（不填）")
     _format_fallbacks(draft)
+    _rounds_by_division(draft)
     for s, _ in find(draft, r"比赛细则将在|具体比赛细则|细则将在"):
         head = s.norm.split(":")[0] if ":" in s.norm else ""
         i = stage_of(draft, head) if head else None
@@ -466,6 +467,42 @@ def _formats(draft: Draft) -> None:
         if stages(draft)[i]["kind"] == "regional" and "若干场" in text:
             text = "设若干场，" + text.split("，", 1)[-1].replace("比赛细则", "比赛细则")
         draft.put(("stages", i, "details_note"), text, s)
+
+
+def _covers(draft: Draft, j: int, word: str) -> bool:
+    """Whether division ``j`` is the one ``word`` (无级组, 9级组) names: by name, or a rank group
+    inside the division's 段级位 bounds (9级组 of a 10-9级组)."""
+    d = divs.divisions(draft)[j]
+    if word in (d["name"], d["name"].removesuffix("组")):
+        return True
+    m = re.fullmatch(rf"({NUM})([段级])组?", word)
+    low, high = d.get("eligibility", {}).get("min_rank"), d.get("eligibility", {}).get("max_rank")
+    if not m or not low or not high:
+        return False
+    n = to_int(m.group(1)) or 0
+    value = n - 1 if m.group(2) == "段" else -n
+
+    def scale(r: str) -> int:
+        k = to_int(r[:-1]) or 0
+        return k - 1 if r.endswith("段") else -k
+    return scale(low) <= value <= scale(high)
+
+
+def _rounds_by_division(draft: Draft) -> None:
+    """``无级组、9级组、10级组比赛进行5轮,其他组别比赛进行7轮``: the stage plays the rounds of
+    其他组别; the divisions named first play theirs (formats_by_division)."""
+    for s, m in find(draft, rf"^((?:[^,;:]{{1,8}}组、?)+)(?:比赛)?(?:进行|共)({NUM})轮,其[他它余](?:各)?组(?:别)?(?:比赛)?(?:进行|共)({NUM})轮"):
+        if len(stages(draft)) != 1 or stages(draft)[0].get("format", {}).get("kind") != "swiss":
+            continue
+        words = [w for w in m.group(1).split("、") if w]
+        named = [j for j in range(len(divs.divisions(draft))) if any(_covers(draft, j, w) for w in words)]
+        few, rest = to_int(m.group(2)), to_int(m.group(3))
+        if not named or not few or not rest:
+            continue
+        fmt = dict(stages(draft)[0]["format"])
+        draft.put(("stages", 0, "format", "rounds"), rest, s)
+        for j in named:
+            draft.put(("stages", 0, "formats_by_division", divs.divisions(draft)[j]["id"]), {**fmt, "rounds": few}, s)
 
 
 _CANNOT = (
