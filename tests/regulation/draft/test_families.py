@@ -26,6 +26,8 @@ from yisai.regulation.draft.text import norm
      {"main_minutes": 135, "byoyomi_periods": 3, "byoyomi_seconds": 60, "loss_on_time": True}),
     ("每人各１小时，读秒６０秒５次。", {"main_minutes": 60, "byoyomi_periods": 5, "byoyomi_seconds": 60}),
     ("每局棋单方时限1小时，超时、迟到10分钟以上作负。", {"main_minutes": 60, "loss_on_time": True}),
+    # the online platforms' shorthand: 30 minutes each, then three periods of 30 seconds
+    ("比赛的网络平台为奕客围棋，比赛用时为30/30/3。", {"main_minutes": 30, "byoyomi_periods": 3, "byoyomi_seconds": 30}),
 ])
 def test_time_controls_in_organisers_words(sentence: str, control: dict[str, int | bool]) -> None:
     assert tcs.read(norm(sentence)).control == control
