@@ -148,6 +148,8 @@ def read(draft: Draft) -> None:
         if "税前" in t:
             draft.put(("prizes", "pre_tax"), True, s)
     if not _lists(draft):
+        _graded(draft)
+    if not _lists(draft):
         _unheaded(draft)
     _whole_tables(draft)
     if not any("税前" in s.norm or "税后" in s.norm for s in draft.sentences) and _lists(draft):
@@ -289,6 +291,35 @@ def _special(draft: Draft, s: Sentence, last_div: int | None) -> None:
                          "年龄按哪一天计算？默认总决赛首日 / On which day is age counted?")
         draft.assume(("prizes", "special", at, "cumulative"), True, f"{age}岁以上奖与名次奖",
                      "能否与名次奖累积？ / Does it add to a place prize?")
+
+
+_GRADE = re.compile(rf"([一二三四五六七八九十]等奖|优秀奖|鼓励奖|优胜奖)({NUM})名")
+
+
+def _graded(draft: Draft) -> None:
+    """``设一等奖1名、二等奖2名、三等奖4名、优秀奖6名``: graded awards are places in order (一等奖
+    the 1st, 二等奖 the 2nd and 3rd, …); the list is of goods when the sentence says 物质奖励/奖品,
+    else of honours."""
+    for s in draft.sentences:
+        found = list(_GRADE.finditer(s.norm))
+        if len(found) < 2 or not (s.under("奖", "录取") or s.norm.startswith("设")) or not divs.divisions(draft):
+            continue
+        table: list[dict[str, Any]] = []
+        at = 1
+        for m in found:
+            n = to_int(m.group(2))
+            if not n:
+                return
+            table.append({"from": at, "to": at + n - 1, "gift": m.group(1)})
+            at += n
+        current, _ = _header(draft, s, "", at - 1, None, [])
+        goods = re.search(r"物质奖励|奖品|礼品|纪念品", s.norm)
+        for i in current:
+            pl = _lists(draft)[i]
+            pl["kind"] = "gift" if goods else "honour"
+            pl["rows"] = [dict(r) for r in table]
+            draft.cite(("prizes", "lists", i, "rows"), s)
+        return
 
 
 def _unheaded(draft: Draft) -> None:
