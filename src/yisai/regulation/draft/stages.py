@@ -5,14 +5,14 @@ the online qualifier's points and disconnection rules."""
 from __future__ import annotations
 
 import re
-from datetime import time, timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 
 from yisai.regulation.draft import divisions as divs
 from yisai.regulation.draft import timecontrol as tcs
 from yisai.regulation.draft.common import after_colon, clause, find, first
 from yisai.regulation.draft.model import Draft
-from yisai.regulation.draft.numbers import NUM, date_range, make_date, span, to_int
+from yisai.regulation.draft.numbers import NUM, date_range, dates, make_date, span, to_int
 from yisai.regulation.draft.text import Sentence, simplified
 
 KINDS = (  # (id, kind, words, label)
@@ -55,6 +55,7 @@ def read(draft: Draft) -> None:
             _ladder(draft, i)
     _formats(draft)
     _time_controls(draft)
+    _timetable(draft)
     for i, st in enumerate(stages(draft)):
         if "format" not in st:
             stage_words: tuple[str, ...] = next((w for sid, _, w, _ in KINDS if sid == st["id"]), ())
@@ -467,6 +468,37 @@ def _formats(draft: Draft) -> None:
         if stages(draft)[i]["kind"] == "regional" and "若干场" in text:
             text = "设若干场，" + text.split("，", 1)[-1].replace("比赛细则", "比赛细则")
         draft.put(("stages", i, "details_note"), text, s)
+
+
+def _timetable(draft: Draft) -> None:
+    """Rounds at a date and time, where the text gives both: ``比赛日程:8月26日、8月27日…`` with
+    ``每个比赛日12:00开始比赛`` and one day per round (as many days as the stage's rounds), or
+    ``首局开赛时间为…2月19日21:00`` (round 1)."""
+    if len(stages(draft)) != 1:
+        return
+    st = stages(draft)[0]
+    rounds = st.get("format", {}).get("rounds")
+    clock = first(draft, r"每(?:个|一)?比赛日(?:均于|于)?(\d{1,2})[:：](\d{2})开始")
+    if clock and isinstance(rounds, int):
+        for s in draft.sentences:
+            days = sorted(set(dates(s.norm, draft.year)))
+            if not s.under("日程", "赛程") or len(days) != rounds or rounds < 2:
+                continue
+            hour, minute = int(clock[1].group(1)), int(clock[1].group(2))
+            if hour > 23 or minute > 59:
+                return
+            draft.put(("stages", 0, "timetable"), [
+                {"at": datetime.combine(d, time(hour, minute)), "round": k + 1} for k, d in enumerate(days)],
+                s, clock[0])
+            return
+    found = first(draft, rf"首(?:局|轮)(?:比赛)?开赛时间为?(?:北京时间)?(?:{NUM}年)?(\d{{1,2}})月(\d{{1,2}})日(\d{{1,2}})[:：](\d{{2}})")
+    if found and draft.year:
+        _, m = found
+        day = make_date(draft.year, int(m.group(1)), int(m.group(2)))
+        hour, minute = int(m.group(3)), int(m.group(4))
+        if day is not None and hour <= 23 and minute <= 59:
+            draft.put(("stages", 0, "timetable"), [{"at": datetime.combine(day, time(hour, minute)), "round": 1}],
+                      found[0])
 
 
 def _covers(draft: Draft, j: int, word: str) -> bool:
