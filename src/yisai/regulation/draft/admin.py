@@ -47,6 +47,27 @@ def _rules(draft: Draft) -> None:
                      "出现循环劫判无胜负 (void) 还是和棋 (draw)？ / A triple ko: void or draw?")
 
 
+_SUBJECT = re.compile(r"^(?:预选赛|决赛|本赛)?(?:所有|各)[\u4e00-\u9fff]{0,4}?(?:棋手|选手|队员|代表队|队)")
+"""``所有参赛棋手`` / ``各代表队``: who pays, not what is paid."""
+
+
+def _self_paid(words: list[str]) -> list[str]:
+    """``食宿、交通费`` → 食宿费, 交通费: the last item's 费 applies to the items before it."""
+    if len(words) > 1 and words[-1].endswith("费"):
+        return [w if w.endswith(("费", "费用")) else w + "费" for w in words]
+    return words
+
+
+def _self_paid_words(phrase: str) -> list[str]:
+    """What a ``…自理`` clause says the players pay themselves (所有参赛棋手食宿及交通费 → 食宿费,
+    交通费; 参赛期间各项费用; 食宿), or nothing when the clause is not about costs."""
+    phrase = _SUBJECT.sub("", phrase.strip())
+    words = [w for w in items(phrase) if w]
+    if not words or not re.search(r"费|食宿|住宿|交通|差旅|车旅", phrase):
+        return []
+    return _self_paid(words)
+
+
 def _fees(draft: Draft) -> None:
     fees: list[dict[str, Any]] = []
     self_paid: list[str] = []
@@ -83,10 +104,10 @@ def _fees(draft: Draft) -> None:
             fees.append({"name": m.group(1), "amount": 0, "note": clause(s)})
             draft.cite(("fees", "items"), s)
         elif m := re.search(r"^([\u4e00-\u9fff、]+费)自理", t):
-            words = items(m.group(1))
-            fee_word = next((w for w in _FEE_WORDS if words[0].endswith(w)), words[0])
+            words = items(_SUBJECT.sub("", m.group(1)))
+            fee_word = next((w for w in _FEE_WORDS if words[0].endswith(w) and w != "费"), words[0])
             prefix = words[0].removesuffix(fee_word)
-            self_paid += [w if w.startswith(prefix) else prefix + w for w in words]
+            self_paid += _self_paid([w if w.startswith(prefix) else prefix + w for w in words])
             draft.cite(("fees", "self_paid"), s)
         elif "费" in t and ("不退" in t or "详见" in t):
             notes.append(clause(s))
@@ -104,6 +125,13 @@ def _fees(draft: Draft) -> None:
             draft.cite(("fees", "items"), s)
     if fees:
         draft.put(("fees", "items"), fees)
+    if not self_paid:
+        for s, m in find(draft, r"(?:^|[,;:])([^,;:。]{2,30}?)均?自理"):
+            words = _self_paid_words(m.group(1))
+            if words:
+                self_paid = words
+                draft.cite(("fees", "self_paid"), s)
+                break
     if self_paid:
         draft.put(("fees", "self_paid"), self_paid)
     if notes:
