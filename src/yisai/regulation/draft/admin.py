@@ -4,7 +4,7 @@ officials, obligations and conduct rules."""
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from yisai.regulation.draft import stages as stg
@@ -294,6 +294,20 @@ def _window(draft: Draft) -> None:
             found = (found[0], found[0])  # 报名截止5月12日 领取参赛证5月19日: the first date closes
         elif found[0] != found[1] and "即日起" not in s.norm:
             window["opens"] = found[0]
-        window["closes"] = found[1]
+        window["closes"] = _at_hour(s.norm, found[1])
         draft.put(("registration", "windows"), [window], s)
         return
+
+
+def _at_hour(text: str, day: date) -> date | datetime:
+    """The closing day with the hour the text writes after it (2月20日(星期一)下午17:00止,
+    9月8日下午6:00前 → 18:00), else the day."""
+    for m in re.finditer(r"(\d{1,2})月(\d{1,2})[日号]?(?:\([^)]{0,4}\))?(上午|下午|晚上|中午)?(\d{1,2})[:：](\d{2})", text):
+        if (int(m.group(1)), int(m.group(2))) != (day.month, day.day):
+            continue
+        hour, minute = int(m.group(4)), int(m.group(5))
+        if m.group(3) in ("下午", "晚上") and hour < 12:
+            hour += 12
+        if hour <= 23 and minute <= 59:
+            return datetime(day.year, day.month, day.day, hour, minute)
+    return day
