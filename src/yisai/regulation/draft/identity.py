@@ -112,7 +112,7 @@ def _issued(draft: Draft, year: int | None) -> date | None:
     return None
 
 
-_LABEL = re.compile(r"^(主办|举办|支持|指导|冠名|承办|协办|执行)单位[:：]?")
+_LABEL = re.compile(r"^(?:联合|媒体)?(主办|举办|支持|指导|冠名|承办|协办|执行)(?:单位[:：]?|[:：])")
 _ROLE_OF = {w: key for key, words in ROLES for w in words}
 
 

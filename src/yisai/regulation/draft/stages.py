@@ -217,8 +217,9 @@ def _venues(draft: Draft) -> None:
             # under a 地点 heading, one line per stage: （四）总决赛（…）：<venue> / （二）线下分站赛：详见补充通知
             head = s.norm.split(":", 1)[0]
             value = after_colon(s).rstrip("。")
-            if head in ("时间", "报到时间") or re.search(r"\d{1,2}月\d{1,2}日", value) or not value:
-                continue
+            if head in ("时间", "报到时间") or re.search(r"\d{1,2}月\d{1,2}日", value) or not value or \
+                    not re.search(r"地点|场地|赛", head) or re.search(r"时间|日期|安排|公示|报名", head):
+                continue  # 时间安排:周末、节假日 / 19路围空:4级以上 is no place
             i = stage_of(draft, head) if head not in ("地点", "比赛地点") else stage_of(draft, "")
             if i is not None:
                 seen.setdefault(i, s)
@@ -231,8 +232,9 @@ def _venues(draft: Draft) -> None:
             body = s.text
             draft.use(before)
         elif s.under("地点") and s.headings[-1] and norm_title(s.headings[-1]).endswith("地点") \
-                and s.text.rstrip("：:") != s.headings[-1] and not re.search(r"[:：]|年|月|日|轮|时间", s.norm):
-            body = s.text
+                and s.text.rstrip("：:") != s.headings[-1] and not re.search(r"[:：]|年|月|日|轮|时间", s.norm) \
+                and re.search(r"[省市区县镇村路街号楼层馆室院校园场所厦店心]", s.norm):
+            body = s.text  # a line that names a place (not the next heading, 比赛赛制)
         elif s.under("地点", "时间") and (held := _HELD_AT.search(s.text)) and "线上" not in s.norm:
             if any(stages(draft)[i].get("venue") for i in range(len(stages(draft)))):
                 continue
