@@ -25,7 +25,7 @@ def read(draft: Draft) -> None:
 
 
 def _rules(draft: Draft) -> None:
-    found = first(draft, r"(?:采用|执行)((?:(?!采用|执行)[^,;。:])*?规则》?)")
+    found = first(draft, r"(?:采用|执行)((?:(?!采用|执行)[^,;。:《])*?(?:《[^》]{1,40}规则[^》]{0,20}》|规则))")
     if found:  # the rules named, without the verb and the clauses after it (贴目, 用时)
         draft.put(("rules", "rules_text"), found[1].group(1), found[0])
     komi = first(draft, r"贴(3又3/4|3¾|三又四分之三|3.75)子|贴目7.5|贴7目半")
