@@ -126,3 +126,15 @@ def test_organiser_labels_with_a_qualifier() -> None:
     d = _draft("三、联合主办：某某文化中心\n")
     assert "某某文化中心" in d.doc["organisers"]["hosts"]
     assert date(2031, 6, 6) == d.doc["stages"][0]["start"]
+
+
+def test_tie_breaks_in_organisers_words() -> None:
+    d = _draft("三、竞赛办法\n个人名次按得分确定，得分相同算小分、再同只有两人的胜者名次列前，最后抽签。\n")
+    assert d.doc["ranking"]["criteria"][:4] == ["score", "sos", "direct", "lot"]
+
+
+def test_a_sign_off_on_one_line_and_a_refused_late_entry() -> None:
+    d = _draft("三、报名时间：报名截止2031年5月20日，逾期一律不得报名\n某市少年宫围棋教室 2031年5月1日")
+    assert d.doc["issued"] == {"by": "某市少年宫围棋教室", "on": date(2031, 5, 1)}
+    window = d.doc["registration"]["windows"][0]
+    assert window["closes"] == date(2031, 5, 20) and window["enforce"] is True

@@ -295,6 +295,8 @@ def _window(draft: Draft) -> None:
         elif found[0] != found[1] and "即日起" not in s.norm:
             window["opens"] = found[0]
         window["closes"] = _at_hour(s.norm, found[1])
+        if re.search(r"逾期一?律?不(?:得|予|能|再)(?:报名|受理|接受|补报)|逾时不能补报|过期不候", s.norm):
+            window["enforce"] = True  # the text refuses late entries: the window is applied
         draft.put(("registration", "windows"), [window], s)
         return
 
