@@ -138,3 +138,9 @@ def test_a_sign_off_on_one_line_and_a_refused_late_entry() -> None:
     assert d.doc["issued"] == {"by": "某市少年宫围棋教室", "on": date(2031, 5, 1)}
     window = d.doc["registration"]["windows"][0]
     assert window["closes"] == date(2031, 5, 20) and window["enforce"] is True
+
+
+def test_appeals_go_to_the_body_the_text_names() -> None:
+    d = _draft("三、申诉\n对裁判判决有异议，须赛后20分钟内向仲裁委员会书面申诉，并交申诉费300元，胜诉退还。\n")
+    assert d.doc["appeals"]["handled_by"] == "仲裁委员会"
+    assert (d.doc["appeals"]["window_minutes"], d.doc["appeals"]["fee"]) == (20, 300)

@@ -231,8 +231,9 @@ def _appeals(draft: Draft) -> None:
         fee = to_int(m.group(2) or m.group(4))
         appeal: dict[str, Any] = {"window_minutes": minutes, "fee": fee, "written": "书面" in s.norm,
                                   "refunded_if_upheld": "胜诉退还" in s.norm}
-        who = re.search(r"交(?:与|由)(\S+?)(?:处置|处理)", s.norm)
-        if who:
+        who = re.search(r"交(?:与|由)(\S+?)(?:处置|处理)", s.norm) or re.search(
+            r"向([\u4e00-\u9fff]{0,12}?(?:仲裁委员会|仲裁组|组委会|裁判委员会))(?:提出|递交|书面)?申诉", s.norm)
+        if who:  # 交由仲裁委员会处理 / 向仲裁委员会书面申诉
             appeal["handled_by"] = who.group(1)
         draft.put(("appeals",), appeal, s)
         break
