@@ -3,7 +3,7 @@ styles real organisers use (not copied from any 规程). Expected values are rea
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
 import pytest
 
@@ -26,6 +26,8 @@ from yisai.regulation.draft.text import norm
      {"main_minutes": 135, "byoyomi_periods": 3, "byoyomi_seconds": 60, "loss_on_time": True}),
     ("每人各１小时，读秒６０秒５次。", {"main_minutes": 60, "byoyomi_periods": 5, "byoyomi_seconds": 60}),
     ("每局棋单方时限1小时，超时、迟到10分钟以上作负。", {"main_minutes": 60, "loss_on_time": True}),
+    # the online platforms' shorthand: 30 minutes each, then three periods of 30 seconds
+    ("比赛的网络平台为奕客围棋，比赛用时为30/30/3。", {"main_minutes": 30, "byoyomi_periods": 3, "byoyomi_seconds": 30}),
 ])
 def test_time_controls_in_organisers_words(sentence: str, control: dict[str, int | bool]) -> None:
     assert tcs.read(norm(sentence)).control == control
@@ -248,11 +250,12 @@ def test_fees_that_differ_by_group_are_quoted() -> None:
 
 @pytest.mark.parametrize(("sentence", "window"), [
     ("三、报名时间：报名截止时间：5月12日 领取参赛证时间：5月19日", (None, date(2031, 5, 12))),
-    ("三、报名时间及地点\n即日起至5月20日（星期一）下午17:00止，将报名表报到棋社。", (None, date(2031, 5, 20))),
+    # the hour the text writes closes the window (17:00; 下午6:00 is 18:00), as the hand-read corpus has it
+    ("三、报名时间及地点\n即日起至5月20日（星期一）下午17:00止，将报名表报到棋社。", (None, datetime(2031, 5, 20, 17))),
     ("三、报名时间\n5月7日-18日", (date(2031, 5, 7), date(2031, 5, 18))),
-    ("三、报名：请于5月8日下午6:00前将报名表报送组委会。", (None, date(2031, 5, 8))),
+    ("三、报名：请于5月8日下午6:00前将报名表报送组委会。", (None, datetime(2031, 5, 8, 18))),
 ])
-def test_registration_windows(sentence: str, window: tuple[date | None, date]) -> None:
+def test_registration_windows(sentence: str, window: tuple[date | None, date | datetime]) -> None:
     doc, _ = _doc(sentence)
     got = doc["registration"]["windows"][0]  # type: ignore[index]
     assert (got.get("opens"), got["closes"]) == window

@@ -42,6 +42,7 @@ XIAOQIWANG_OPEN = {
 }
 XIAOQIWANG_WORDING = {
     "prizes.value_note": "shipped adds （规程未注明税前或税后）",
+    "rules.rules_text": "shipped keeps the verb 采用; the draft writes only the rules' name",
     "registration.contacts": "十一(二): shipped splits and reformats the contact sentence",
     "registration.required_documents": "十一(二)重点提示: shipped paraphrases",
     "registration.windows[各队负责人].channel": "shipped paraphrases 报名链接",

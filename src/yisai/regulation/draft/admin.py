@@ -4,7 +4,7 @@ officials, obligations and conduct rules."""
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from yisai.regulation.draft import stages as stg
@@ -25,9 +25,9 @@ def read(draft: Draft) -> None:
 
 
 def _rules(draft: Draft) -> None:
-    found = first(draft, r"(采用|执行).*(围棋竞赛规则|围棋规则)")
-    if found:
-        draft.put(("rules", "rules_text"), clause(found[0]), found[0])
+    found = first(draft, r"(?:采用|执行)((?:(?!采用|执行)[^,;。:《])*?(?:《[^》]{1,40}规则[^》]{0,20}》|规则))")
+    if found:  # the rules named, without the verb and the clauses after it (贴目, 用时)
+        draft.put(("rules", "rules_text"), found[1].group(1), found[0])
     komi = first(draft, r"贴(3又3/4|3¾|三又四分之三|3.75)子|贴目7.5|贴7目半")
     half = first(draft, r"贴还?(?:六目半|6目半|6\.5目)")
     if komi:
@@ -45,6 +45,27 @@ def _rules(draft: Draft) -> None:
                      "线下对局按简单劫 (simple_ko)、出现循环劫判无胜负 (cycle_result = void)？ / Superko?")
         draft.assume(("rules", "cycle_result"), "void", "全局同形与循环劫",
                      "出现循环劫判无胜负 (void) 还是和棋 (draw)？ / A triple ko: void or draw?")
+
+
+_SUBJECT = re.compile(r"^(?:预选赛|决赛|本赛)?(?:所有|各)[\u4e00-\u9fff]{0,4}?(?:棋手|选手|队员|代表队|队)")
+"""``所有参赛棋手`` / ``各代表队``: who pays, not what is paid."""
+
+
+def _self_paid(words: list[str]) -> list[str]:
+    """``食宿、交通费`` → 食宿费, 交通费: the last item's 费 applies to the items before it."""
+    if len(words) > 1 and words[-1].endswith("费"):
+        return [w if w.endswith(("费", "费用")) else w + "费" for w in words]
+    return words
+
+
+def _self_paid_words(phrase: str) -> list[str]:
+    """What a ``…自理`` clause says the players pay themselves (所有参赛棋手食宿及交通费 → 食宿费,
+    交通费; 参赛期间各项费用; 食宿), or nothing when the clause is not about costs."""
+    phrase = _SUBJECT.sub("", phrase.strip())
+    words = [w for w in items(phrase) if w]
+    if not words or not re.search(r"费|食宿|住宿|交通|差旅|车旅", phrase):
+        return []
+    return _self_paid(words)
 
 
 def _fees(draft: Draft) -> None:
@@ -83,10 +104,10 @@ def _fees(draft: Draft) -> None:
             fees.append({"name": m.group(1), "amount": 0, "note": clause(s)})
             draft.cite(("fees", "items"), s)
         elif m := re.search(r"^([\u4e00-\u9fff、]+费)自理", t):
-            words = items(m.group(1))
-            fee_word = next((w for w in _FEE_WORDS if words[0].endswith(w)), words[0])
+            words = items(_SUBJECT.sub("", m.group(1)))
+            fee_word = next((w for w in _FEE_WORDS if words[0].endswith(w) and w != "费"), words[0])
             prefix = words[0].removesuffix(fee_word)
-            self_paid += [w if w.startswith(prefix) else prefix + w for w in words]
+            self_paid += _self_paid([w if w.startswith(prefix) else prefix + w for w in words])
             draft.cite(("fees", "self_paid"), s)
         elif "费" in t and ("不退" in t or "详见" in t):
             notes.append(clause(s))
@@ -104,6 +125,13 @@ def _fees(draft: Draft) -> None:
             draft.cite(("fees", "items"), s)
     if fees:
         draft.put(("fees", "items"), fees)
+    if not self_paid:
+        for s, m in find(draft, r"(?:^|[,;:])([^,;:。]{2,30}?)均?自理"):
+            words = _self_paid_words(m.group(1))
+            if words:
+                self_paid = words
+                draft.cite(("fees", "self_paid"), s)
+                break
     if self_paid:
         draft.put(("fees", "self_paid"), self_paid)
     if notes:
@@ -203,8 +231,9 @@ def _appeals(draft: Draft) -> None:
         fee = to_int(m.group(2) or m.group(4))
         appeal: dict[str, Any] = {"window_minutes": minutes, "fee": fee, "written": "书面" in s.norm,
                                   "refunded_if_upheld": "胜诉退还" in s.norm}
-        who = re.search(r"交(?:与|由)(\S+?)(?:处置|处理)", s.norm)
-        if who:
+        who = re.search(r"交(?:与|由)(\S+?)(?:处置|处理)", s.norm) or re.search(
+            r"向([\u4e00-\u9fff]{0,12}?(?:仲裁委员会|仲裁组|组委会|裁判委员会))(?:提出|递交|书面)?申诉", s.norm)
+        if who:  # 交由仲裁委员会处理 / 向仲裁委员会书面申诉
             appeal["handled_by"] = who.group(1)
         draft.put(("appeals",), appeal, s)
         break
@@ -266,6 +295,22 @@ def _window(draft: Draft) -> None:
             found = (found[0], found[0])  # 报名截止5月12日 领取参赛证5月19日: the first date closes
         elif found[0] != found[1] and "即日起" not in s.norm:
             window["opens"] = found[0]
-        window["closes"] = found[1]
+        window["closes"] = _at_hour(s.norm, found[1])
+        if re.search(r"逾期一?律?不(?:得|予|能|再)(?:报名|受理|接受|补报)|逾时不能补报|过期不候", s.norm):
+            window["enforce"] = True  # the text refuses late entries: the window is applied
         draft.put(("registration", "windows"), [window], s)
         return
+
+
+def _at_hour(text: str, day: date) -> date | datetime:
+    """The closing day with the hour the text writes after it (2月20日(星期一)下午17:00止,
+    9月8日下午6:00前 → 18:00), else the day."""
+    for m in re.finditer(r"(\d{1,2})月(\d{1,2})[日号]?(?:\([^)]{0,4}\))?(上午|下午|晚上|中午)?(\d{1,2})[:：](\d{2})", text):
+        if (int(m.group(1)), int(m.group(2))) != (day.month, day.day):
+            continue
+        hour, minute = int(m.group(4)), int(m.group(5))
+        if m.group(3) in ("下午", "晚上") and hour < 12:
+            hour += 12
+        if hour <= 23 and minute <= 59:
+            return datetime(day.year, day.month, day.day, hour, minute)
+    return day

@@ -110,6 +110,65 @@ def read(draft: Draft) -> None:
         if born_to:
             draft.put(("divisions", found, "eligibility", "born_to"), born_to, s)
     _conditions(draft)
+    _rank_bounds(draft)
+
+
+def _strength(rank: str) -> int:
+    """A rank's place on one scale (1级 < 1段; 10级 < 9级)."""
+    n = to_int(rank[:-1]) or 0
+    return n - 1 if rank.endswith("段") else -n
+
+
+def _bounds(text: str) -> tuple[str | None, str | None] | None:
+    """(min_rank, max_rank) a division's name or its description states: 3段及以上, 2-4级, 1段的棋手,
+    10-9级 (the weaker rank is the minimum); None when it states none it can bound ("6级以下" of
+    kyu has no floor the format can write)."""
+    m = re.match(rf"^(?:业余)?({NUM})-({NUM})([段级])", text)
+    if m:
+        a, b = f"{to_int(m.group(1))}{m.group(3)}", f"{to_int(m.group(2))}{m.group(3)}"
+        return (a, b) if _strength(a) <= _strength(b) else (b, a)
+    m = re.match(rf"^(?:业余)?({NUM})([段级])(?:\(含\))?(及|或)?(以上|以下)?", text)
+    if not m:
+        return ("", "1级") if re.match(r"^未(?:获得|取得)段位", text) else None
+    rank = f"{to_int(m.group(1))}{m.group(2)}"
+    if m.group(4) == "以上":
+        return rank, None
+    if m.group(4) == "以下":
+        return (None, rank) if m.group(2) == "段" else None
+    rest = text[m.end():]
+    if m.group(3) or not re.match(r"^(?:的)?(?:棋手|选手|男子|女子|男|女|组|$|[,，;。)])", rest):
+        return None
+    return rank, rank
+
+
+def _rank_bounds(draft: Draft) -> None:
+    """段级位 bounds of each division, from its name (10-9级组) or the sentence that describes it
+    (A组:3段及以上的棋手, 级位组(未获得段位证书者)); 男子/女子 in that description limits the gender."""
+    for i, d in enumerate(divisions(draft)):
+        name = d["name"]
+        found = _bounds(name.removesuffix("组"))
+        source = draft.sources.get(("divisions", i, "name"))
+        cited = [draft.sentences[k] for k in sorted(source or [])][:1]
+        desc: Sentence | None = None
+        for s in draft.sentences:
+            m = re.match(rf"^(?:\d+[、.])?{re.escape(name)}[:(]([^)]*)", s.norm)
+            if m:
+                desc = s
+                text = m.group(1)
+                break
+        if found is None and desc is not None:
+            found = _bounds(text)
+            cited = [desc]
+        if found is not None:
+            low, high = found
+            if low:
+                draft.put(("divisions", i, "eligibility", "min_rank"), low, *cited)
+            if high:
+                draft.put(("divisions", i, "eligibility", "max_rank"), high, *cited)
+        if desc is not None:
+            genders = re.findall(r"(男子|女子)(?:$|[,，;。)])", text)
+            if len(genders) == 1:
+                draft.put(("divisions", i, "eligibility", "genders"), ["M" if genders[0] == "男子" else "F"], desc)
 
 
 def _grp(word: str) -> str:
@@ -119,8 +178,16 @@ def _grp(word: str) -> str:
 def _names(draft: Draft) -> tuple[list[str], dict[str, list[Sentence]]]:
     names: list[str] = []
     sources: dict[str, list[Sentence]] = {}
+    listing = False  # after a label line "组别设置:" the lines "甲组(…)" list the divisions
     for s in draft.sentences:
-        if not s.headings or not re.search(r"竞赛项目|比赛项目|组别|竞赛组别|分组", norm(s.headings[0])):
+        label = re.fullmatch(r"(?:比赛|竞赛)?(?:组别设置|组别|分组|设置组别)(?:情况)?:", s.norm)
+        if label:
+            listing = True
+            continue
+        if listing and not re.match(rf"^{_GROUP}[:(]", s.norm):
+            listing = False
+        if not listing and (
+                not s.headings or not re.search(r"竞赛项目|比赛项目|组别|竞赛组别|分组", norm(s.headings[0]))):
             continue
         text = s.norm
         m = re.match(r"^(?:竞赛|比赛)?组别:(.*)", text)

@@ -91,6 +91,9 @@ def _year_mentioned(draft: Draft) -> int | None:
     return None
 
 
+_ISSUER_END = "协会|中心|棋院|委员会|工会|局|俱乐部|基金会|组委会|教室|学校|棋社|学院"
+
+
 def _issued(draft: Draft, year: int | None) -> date | None:
     """The issuer and date: the last dated line of the text, the line before it the issuer."""
     tail = draft.sentences[-4:]
@@ -105,6 +108,14 @@ def _issued(draft: Draft, year: int | None) -> date | None:
             if by is not None and len(by.text) <= 40 and not re.search(r"[，。：:]", by.text):
                 draft.put(("issued", "by"), by.text, by)
             return on[0] if on else None
+        joined = re.fullmatch(rf"([^\d,;:。]{{4,40}}?(?:{_ISSUER_END}))\s*(\d{{4}})年(\d{{1,2}})月(\d{{1,2}})日",
+                              s.text.strip()) if not s.furniture else None
+        if joined:  # 某市青少年活动中心某围棋教室 2010年8月5日: the sign-off on one line
+            on = dates(joined.group(0), None)
+            if on:
+                draft.put(("issued", "on"), on[0], s)
+                draft.put(("issued", "by"), joined.group(1).strip(), s)
+                return on[0]
     last = draft.sentences[-1] if draft.sentences else None
     if (last is not None and len(last.text) <= 40 and not re.search(r"[，。：:、]", last.text) and last.section
             and not last.furniture and re.search(r"(协会|中心|棋院|委员会|工会|局|俱乐部|基金会|组委会)$", last.norm)):
@@ -112,7 +123,7 @@ def _issued(draft: Draft, year: int | None) -> date | None:
     return None
 
 
-_LABEL = re.compile(r"^(主办|举办|支持|指导|冠名|承办|协办|执行)单位[:：]?")
+_LABEL = re.compile(r"^(?:联合|媒体)?(主办|举办|支持|指导|冠名|承办|协办|执行)(?:单位[:：]?|[:：])")
 _ROLE_OF = {w: key for key, words in ROLES for w in words}
 
 

@@ -22,9 +22,63 @@ MAX_HEADS = 100
 """录取 sentences read; a 规程 has a dozen (each may name several divisions)."""
 
 
-def rows(text: str) -> list[dict[str, int]]:
-    """``冠军60000元，第五名至第六名5000元`` → [{from, to, amount}, …] in the text's order."""
-    out = []
+_SEGMENT = re.compile(rf"冠军|亚军|季军|第{NUM}(?:名)?(?:(?:至|到|-)第?{NUM})?名|(?:本赛)?(?:{NUM}强|半决赛|决赛)败者")
+"""Where a place's part of a prize sentence starts (第一名…; 第二至第八名…; 本赛8强败者…)."""
+
+
+def _loser_range(word: str) -> tuple[int, int] | None:
+    """``半决赛败者`` → (3, 4), ``本赛16强败者`` → (9, 16): the places a knockout round's losers share."""
+    if "半决赛" in word:
+        return 3, 4
+    if word.endswith("决赛败者"):
+        return 2, 2
+    m = re.search(rf"({NUM})强", word)
+    n = to_int(m.group(1)) if m else None
+    return (n // 2 + 1, n) if n and n >= 4 and n % 2 == 0 else None
+
+
+def _segment_rows(text: str) -> list[dict[str, Any]]:
+    """Rows read place by place, for sentences that put other awards before the money
+    (``第一名获奖杯壹座,奖金2000元``), pay goods (``第九至十二名各发给奖品500元``) or name knockout
+    losers (``本赛8强败者获得18000元``)."""
+    starts = list(_SEGMENT.finditer(text))
+    out: list[dict[str, Any]] = []
+    for k, m in enumerate(starts):
+        part = text[m.end(): starts[k + 1].start() if k + 1 < len(starts) else len(text)]
+        rng = _loser_range(m.group(0)) if "败者" in m.group(0) else place_range(m.group(0))
+        if rng is None:
+            continue
+        spread = re.match(rf"^分别(?:获得?)?(?:奖金)?((?:{NUM}元、?)+)", part)
+        if spread:
+            amounts = [to_int(x) for x in re.findall(rf"({NUM})元", spread.group(1))]
+            if len(amounts) == rng[1] - rng[0] + 1 and None not in amounts:
+                out += [{"from": rng[0] + i, "to": rng[0] + i, "amount": n} for i, n in enumerate(amounts)]
+            continue
+        cash = re.search(rf"(?:奖金|获得?|奖励)(?:人民币)?({NUM}(?:\.\d{{1,2}})?)(万)?元", part)
+        goods = re.search(rf"(奖品|纪念品|礼品)(?:价值)?({NUM})元", part)
+        if cash and not (goods and goods.start() < cash.start() and goods.end() >= cash.end()):
+            amount = _yuan(cash.group(1), cash.group(2))
+            if amount is not None:
+                out.append({"from": rng[0], "to": rng[1], "amount": amount})
+        elif goods:
+            out.append({"from": rng[0], "to": rng[1], "gift": f"{goods.group(1)}（价值{goods.group(2)}元）"})
+    return out
+
+
+def _covered(found: list[dict[str, Any]]) -> set[int]:
+    return {p for r in found for p in range(r["from"], r["to"] + 1)}
+
+
+def rows(text: str) -> list[dict[str, Any]]:
+    """``冠军60000元，第五名至第六名5000元`` → [{from, to, amount}, …] in the text's order; the
+    place-by-place reading when it covers more places."""
+    direct = _rows(text)
+    by_place = _segment_rows(text)
+    return by_place if len(_covered(by_place)) > len(_covered(direct)) else direct
+
+
+def _rows(text: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
     for m in _ROW.finditer(text):
         rng = place_range(m.group(1).removeprefix("各组").removeprefix("各"))
         amount = _yuan(m.group(2), m.group(3))
@@ -94,6 +148,8 @@ def read(draft: Draft) -> None:
         if "税前" in t:
             draft.put(("prizes", "pre_tax"), True, s)
     if not _lists(draft):
+        _graded(draft)
+    if not _lists(draft):
         _unheaded(draft)
     _whole_tables(draft)
     if not any("税前" in s.norm or "税后" in s.norm for s in draft.sentences) and _lists(draft):
@@ -106,6 +162,7 @@ def read(draft: Draft) -> None:
 
 def _header(draft: Draft, s: Sentence, who: str, places: int, last_div: int | None,
             whos: list[tuple[int, str]]) -> tuple[list[int], int | None]:
+    who = re.split(r"[:：]", who)[-1]  # 录取名次及奖励:录取前十二名: the heading names no one
     named = divs.named_in(draft, who)
     if who.startswith("各组"):
         named = list(range(len(divs.divisions(draft))))
@@ -150,7 +207,7 @@ def _header(draft: Draft, s: Sentence, who: str, places: int, last_div: int | No
                 p["division"] == div["id"] for p in _lists(draft))
             pl = {"id": div["id"] if only_one and not _more_lists(whos, s, div["name"]) else
                   _list_id(draft, div["id"], rank_id),
-                  "name": f"{div['name']}{_label(who, div['name']) if k == 'mixed' else {'M': '男子', 'F': '女子'}[k]}",
+                  "name": f"{_shown_name(draft, j)}{_label(who, div['name']) if k == 'mixed' else {'M': '男子', 'F': '女子'}[k]}",
                   "division": div["id"], "ranking": rank_id, "places": places, "kind": kind, "items": things}
             if "名次不再顺延" in t:
                 pl["others_keep_place"] = True
@@ -162,6 +219,14 @@ def _header(draft: Draft, s: Sentence, who: str, places: int, last_div: int | No
                 pl["fewer_entrants"] = "n_minus_1"
             made.append(_add(draft, pl, s))
     return made, named[-1]
+
+
+def _shown_name(draft: Draft, j: int) -> str:
+    """The division's name as a list's prefix; none for the one division the drafter made up
+    (比赛组, when the text names no 组别: its list is just 个人)."""
+    name = str(divs.divisions(draft)[j]["name"])
+    invented = len(divs.divisions(draft)) == 1 and ("divisions", j, "name") not in draft.sources
+    return "" if invented else name
 
 
 def _label(who: str, div_name: str) -> str:
@@ -228,12 +293,42 @@ def _special(draft: Draft, s: Sentence, last_div: int | None) -> None:
                      "能否与名次奖累积？ / Does it add to a place prize?")
 
 
+_GRADE = re.compile(rf"([一二三四五六七八九十]等奖|优秀奖|鼓励奖|优胜奖)({NUM})名")
+
+
+def _graded(draft: Draft) -> None:
+    """``设一等奖1名、二等奖2名、三等奖4名、优秀奖6名``: graded awards are places in order (一等奖
+    the 1st, 二等奖 the 2nd and 3rd, …); the list is of goods when the sentence says 物质奖励/奖品,
+    else of honours."""
+    for s in draft.sentences:
+        found = list(_GRADE.finditer(s.norm))
+        if len(found) < 2 or not (s.under("奖", "录取") or s.norm.startswith("设")) or not divs.divisions(draft):
+            continue
+        table: list[dict[str, Any]] = []
+        at = 1
+        for m in found:
+            n = to_int(m.group(2))
+            if not n:
+                return
+            table.append({"from": at, "to": at + n - 1, "gift": m.group(1)})
+            at += n
+        current, _ = _header(draft, s, "", at - 1, None, [])
+        goods = re.search(r"物质奖励|奖品|礼品|纪念品", s.norm)
+        for i in current:
+            pl = _lists(draft)[i]
+            pl["kind"] = "gift" if goods else "honour"
+            pl["rows"] = [dict(r) for r in table]
+            draft.cite(("prizes", "lists", i, "rows"), s)
+        return
+
+
 def _unheaded(draft: Draft) -> None:
     """Prize rows without a 录取前N名 sentence (``冠军:1000元``, ``第4-6名:200元``, ``各组第一名…奖金
     1000元``): one list for the places the rows cover, in the (first) division."""
     found: list[tuple[Sentence, list[dict[str, int]]]] = []
     for s in draft.sentences:
-        if s.under("报名", "费用", "收费") or re.search(r"报名费|参赛费|对局费|申诉费|败者", s.norm):
+        if s.under("报名", "费用", "收费") or re.search(r"报名费|参赛费|申诉费", s.norm) or \
+                (re.search(r"对局费", s.norm) and not s.under("奖")):
             continue
         got = rows(s.norm)
         if got and (s.under("奖", "录取") or re.match(r"^(冠军|亚军|季军|第)", s.norm)):

@@ -11,8 +11,10 @@ from yisai.regulation.draft.common import find, first
 from yisai.regulation.draft.model import Draft
 from yisai.regulation.draft.numbers import NUM, to_int
 
-_LOCAL = {"逐轮递减对手分": "sos_cut", "逐轮递减": "sos_cut", "得分": "score"}
-"""Other words organisers use for a criterion (逐轮递减 = 逐轮减去对手分)."""
+_LOCAL = {"逐轮递减对手分": "sos_cut", "逐轮递减": "sos_cut", "得分": "score", "小分": "sos",
+          "只有两人的胜者": "direct", "两人之间的胜者": "direct", "两人相遇的胜者": "direct"}
+"""Other words organisers use for a criterion (逐轮递减 = 逐轮减去对手分; in an individual ranking
+小分 is the opponents' scores; 只有两人的胜者名次列前 is the direct encounter)."""
 _NAMES = sorted([*CRITERION_LABELS.values(), "直胜", "胜局数", "后手胜局数", "逐轮减去对手分",
                  "小分", "大分", *_LOCAL], key=len, reverse=True)
 _RX = re.compile("|".join(re.escape(n) for n in _NAMES))

@@ -5,14 +5,14 @@ the online qualifier's points and disconnection rules."""
 from __future__ import annotations
 
 import re
-from datetime import time, timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 
 from yisai.regulation.draft import divisions as divs
 from yisai.regulation.draft import timecontrol as tcs
 from yisai.regulation.draft.common import after_colon, clause, find, first
 from yisai.regulation.draft.model import Draft
-from yisai.regulation.draft.numbers import NUM, date_range, make_date, span, to_int
+from yisai.regulation.draft.numbers import NUM, date_range, dates, make_date, span, to_int
 from yisai.regulation.draft.text import Sentence, simplified
 
 KINDS = (  # (id, kind, words, label)
@@ -55,6 +55,7 @@ def read(draft: Draft) -> None:
             _ladder(draft, i)
     _formats(draft)
     _time_controls(draft)
+    _timetable(draft)
     for i, st in enumerate(stages(draft)):
         if "format" not in st:
             stage_words: tuple[str, ...] = next((w for sid, _, w, _ in KINDS if sid == st["id"]), ())
@@ -216,8 +217,9 @@ def _venues(draft: Draft) -> None:
             # under a 地点 heading, one line per stage: （四）总决赛（…）：<venue> / （二）线下分站赛：详见补充通知
             head = s.norm.split(":", 1)[0]
             value = after_colon(s).rstrip("。")
-            if head in ("时间", "报到时间") or re.search(r"\d{1,2}月\d{1,2}日", value) or not value:
-                continue
+            if head in ("时间", "报到时间") or re.search(r"\d{1,2}月\d{1,2}日", value) or not value or \
+                    not re.search(r"地点|场地|赛", head) or re.search(r"时间|日期|安排|公示|报名", head):
+                continue  # 时间安排:周末、节假日 / 19路围空:4级以上 is no place
             i = stage_of(draft, head) if head not in ("地点", "比赛地点") else stage_of(draft, "")
             if i is not None:
                 seen.setdefault(i, s)
@@ -230,8 +232,9 @@ def _venues(draft: Draft) -> None:
             body = s.text
             draft.use(before)
         elif s.under("地点") and s.headings[-1] and norm_title(s.headings[-1]).endswith("地点") \
-                and s.text.rstrip("：:") != s.headings[-1] and not re.search(r"[:：]|年|月|日|轮|时间", s.norm):
-            body = s.text
+                and s.text.rstrip("：:") != s.headings[-1] and not re.search(r"[:：]|年|月|日|轮|时间", s.norm) \
+                and re.search(r"[省市区县镇村路街号楼层馆室院校园场所厦店心]", s.norm):
+            body = s.text  # a line that names a place (not the next heading, 比赛赛制)
         elif s.under("地点", "时间") and (held := _HELD_AT.search(s.text)) and "线上" not in s.norm:
             if any(stages(draft)[i].get("venue") for i in range(len(stages(draft)))):
                 continue
@@ -454,6 +457,7 @@ def _formats(draft: Draft) -> None:
                           f"{'、'.join(named)} 共几轮？规程说视报名情况而定 / How many rounds?",
                           "视报名情况而定（不填）")
     _format_fallbacks(draft)
+    _rounds_by_division(draft)
     for s, _ in find(draft, r"比赛细则将在|具体比赛细则|细则将在"):
         head = s.norm.split(":")[0] if ":" in s.norm else ""
         i = stage_of(draft, head) if head else None
@@ -466,6 +470,73 @@ def _formats(draft: Draft) -> None:
         if stages(draft)[i]["kind"] == "regional" and "若干场" in text:
             text = "设若干场，" + text.split("，", 1)[-1].replace("比赛细则", "比赛细则")
         draft.put(("stages", i, "details_note"), text, s)
+
+
+def _timetable(draft: Draft) -> None:
+    """Rounds at a date and time, where the text gives both: ``比赛日程:8月26日、8月27日…`` with
+    ``每个比赛日12:00开始比赛`` and one day per round (as many days as the stage's rounds), or
+    ``首局开赛时间为…2月19日21:00`` (round 1)."""
+    if len(stages(draft)) != 1:
+        return
+    st = stages(draft)[0]
+    rounds = st.get("format", {}).get("rounds")
+    clock = first(draft, r"每(?:个|一)?比赛日(?:均于|于)?(\d{1,2})[:：](\d{2})开始")
+    if clock and isinstance(rounds, int):
+        for s in draft.sentences:
+            days = sorted(set(dates(s.norm, draft.year)))
+            if not s.under("日程", "赛程") or len(days) != rounds or rounds < 2:
+                continue
+            hour, minute = int(clock[1].group(1)), int(clock[1].group(2))
+            if hour > 23 or minute > 59:
+                return
+            draft.put(("stages", 0, "timetable"), [
+                {"at": datetime.combine(d, time(hour, minute)), "round": k + 1} for k, d in enumerate(days)],
+                s, clock[0])
+            return
+    found = first(draft, rf"首(?:局|轮)(?:比赛)?开赛时间为?(?:北京时间)?(?:{NUM}年)?(\d{{1,2}})月(\d{{1,2}})日(\d{{1,2}})[:：](\d{{2}})")
+    if found and draft.year:
+        _, m = found
+        day = make_date(draft.year, int(m.group(1)), int(m.group(2)))
+        hour, minute = int(m.group(3)), int(m.group(4))
+        if day is not None and hour <= 23 and minute <= 59:
+            draft.put(("stages", 0, "timetable"), [{"at": datetime.combine(day, time(hour, minute)), "round": 1}],
+                      found[0])
+
+
+def _covers(draft: Draft, j: int, word: str) -> bool:
+    """Whether division ``j`` is the one ``word`` (无级组, 9级组) names: by name, or a rank group
+    inside the division's 段级位 bounds (9级组 of a 10-9级组)."""
+    d = divs.divisions(draft)[j]
+    if word in (d["name"], d["name"].removesuffix("组")):
+        return True
+    m = re.fullmatch(rf"({NUM})([段级])组?", word)
+    low, high = d.get("eligibility", {}).get("min_rank"), d.get("eligibility", {}).get("max_rank")
+    if not m or not low or not high:
+        return False
+    n = to_int(m.group(1)) or 0
+    value = n - 1 if m.group(2) == "段" else -n
+
+    def scale(r: str) -> int:
+        k = to_int(r[:-1]) or 0
+        return k - 1 if r.endswith("段") else -k
+    return scale(low) <= value <= scale(high)
+
+
+def _rounds_by_division(draft: Draft) -> None:
+    """``无级组、9级组、10级组比赛进行5轮,其他组别比赛进行7轮``: the stage plays the rounds of
+    其他组别; the divisions named first play theirs (formats_by_division)."""
+    for s, m in find(draft, rf"^((?:[^,;:]{{1,8}}组、?)+)(?:比赛)?(?:进行|共)({NUM})轮,其[他它余](?:各)?组(?:别)?(?:比赛)?(?:进行|共)({NUM})轮"):
+        if len(stages(draft)) != 1 or stages(draft)[0].get("format", {}).get("kind") != "swiss":
+            continue
+        words = [w for w in m.group(1).split("、") if w]
+        named = [j for j in range(len(divs.divisions(draft))) if any(_covers(draft, j, w) for w in words)]
+        few, rest = to_int(m.group(2)), to_int(m.group(3))
+        if not named or not few or not rest:
+            continue
+        fmt = dict(stages(draft)[0]["format"])
+        draft.put(("stages", 0, "format", "rounds"), rest, s)
+        for j in named:
+            draft.put(("stages", 0, "formats_by_division", divs.divisions(draft)[j]["id"]), {**fmt, "rounds": few}, s)
 
 
 _CANNOT = (

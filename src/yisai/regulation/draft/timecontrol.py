@@ -1,5 +1,5 @@
 """比赛用时 as organisers write it: 每方用时45分钟,超时判负 / 每人75分钟包干 / 每轮次每个选手用时60分钟 /
-每方1小时后3次30秒读秒 / 基本时限各30分钟,用完读秒(30秒三次) / 每方2小时45分钟,保留5次1分钟读秒.
+每方1小时后3次30秒读秒 / 比赛用时为30/30/3 / 基本时限各30分钟,用完读秒(30秒三次) / 每方2小时45分钟,保留5次1分钟读秒.
 
 包干 means the whole game in the main time: no byo-yomi (it does not mean no loss on time). What
 the regulation format cannot state — time shared by both players (双方共用), an increment per
@@ -60,6 +60,13 @@ def read(text: str) -> Reading:
         out.cannot_state.append("每步加秒（费舍尔加秒，格式不能表示）")
     if re.search(r"加钟|放钟", text):
         out.cannot_state.append("裁判加钟/放钟（格式不能表示）")
+    slash = re.search(r"用时(?:为|是)?(\d{1,3})/(\d{1,3})/(\d{1,2})(?!\d|/)", text)
+    if m is None and slash and not shared:  # 30/30/3: minutes / seconds per period / periods
+        out.control = {"main_minutes": int(slash.group(1)), "byoyomi_periods": int(slash.group(3)),
+                       "byoyomi_seconds": int(slash.group(2))}
+        if _LOSS.search(text):
+            out.control["loss_on_time"] = True
+        return out
     if m is None or shared:
         return out
     main = _minutes(m.group(1), m.group(2), m.group(3))
