@@ -137,6 +137,7 @@ def test_the_chief_referee_replaces_a_member_on_the_teams_page(site: Site) -> No
     entries, notes = _entries_and_audit(site)
     assert entries["江苏4号"][1] is EntryStatus.WITHDRAWN and "江苏4号因病退出" in entries["江苏4号"][2]
     assert entries["递补小红"][:2] == ("yi", EntryStatus.APPROVED)
+    assert "江苏4号因病退出" in notes  # the reason in the audit
     public = site.client.get("/events/1/entries").text
     assert "递补小红" in public and "江苏4号" not in public
 
