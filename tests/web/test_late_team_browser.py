@@ -41,7 +41,7 @@ def _event(db: Path) -> str:
         saved = register_player(work, resolve_event(work, str(event.id)), Player(
             id="", name="递补小红", gender=Gender.FEMALE, birth_date=born, id_number=id_number(born, 613),
             rank=Rank.parse("1段"), certificate_no="Y-613", region="中国大陆", province="江苏"), division="yi",
-            late=True, note="江苏4号因病退出递补")
+            late=True, note="原队员因病退出递补")
     _accounts(db, event_id=1)
     return saved.player.id
 
