@@ -59,3 +59,6 @@ def test_the_walkthrough_runs_as_written_today(tmp_path: Path) -> None:
     assert deadline is not None and deadline.registration_to is not None
     if datetime.now() > deadline.registration_to:  # today: the teams were admitted late, and it shows
         assert done.stdout.count("逾期报名 (裁判长批准: 截止后补报经裁判长同意)") >= 12
+        assert "逾期报名 (裁判长批准: 张一诺因病退出递补)" in done.stdout  # the incoming player, late too
+    # the substitution: 许诺 sits in 浙江队's 乙组女 seat and 张一诺's entry is withdrawn for it
+    assert "递补: 由许诺接替 (张一诺因病退出)" in done.stdout

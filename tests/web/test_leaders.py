@@ -36,8 +36,9 @@ def test_a_leader_sees_only_the_tabs_he_can_use(site: Site) -> None:
                                                            "公开页面"]
     assert leader.get("/console/events/1/appeals").status_code == 200
     director = site.login("director")
-    assert _tabs(director.get("/console/events/1").text) == ["概览与编排", "报名审核", "报名", "报名附件", "报到",
-                                                             "申诉", "短信通知", "操作记录", "公开页面"]
+    assert _tabs(director.get("/console/events/1").text) == ["概览与编排", "报名审核", "报名", "队伍", "报名附件",
+                                                             "报到", "申诉", "奖金裁定", "短信通知", "操作记录",
+                                                             "公开页面"]
 
 
 def test_after_registering_the_page_says_what_comes_next(site: Site) -> None:

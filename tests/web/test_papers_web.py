@@ -279,3 +279,35 @@ def test_a_leader_uploads_and_a_referee_ticks_arrivals_on_a_phone(
                 page.screenshot(path=str(shots / "checkin-phone.png"), full_page=True)
         finally:
             browser.close()
+
+
+def test_after_the_deadline_only_the_chief_referee_uploads_a_paper_with_the_reason(site: PapersSite) -> None:
+    """Issue 43 item 5: the web form has the chief referee's late path (`papers upload --force
+    --note`); a leader and a referee get a notice, not an upload field, and are refused if they post."""
+    site.clock.moment = datetime(2025, 4, 18, 17, 1)  # one minute after 4月18日17:00
+    base = f"/console/events/{site.event_id}/papers"
+    leader = site.login("zj")
+    page = leader.get(base).text
+    assert "报名附件已截止上传" in page and "请联系裁判长" in page and 'type="file"' not in page
+    director = site.login("director")
+    page = director.get(base).text
+    assert 'name="force"' in page and 'name="note"' in page and 'type="file"' in page
+    late = {"team": site.teams["浙江队"], "kind": "entry_form", "force": "1", "note": "邮寄延误, 裁判长同意补交"}
+    for who in ("zj", "referee"):
+        c = site.login(who)
+        r = c.post(base + "/upload", data={**late, "csrf": csrf(c, base)},
+                   files={"file": ("form.pdf", PDF, "application/pdf")}, follow_redirects=False)
+        assert r.status_code == 403, r.text
+    r = director.post(base + "/upload", data={**late, "force": "", "csrf": csrf(director, base)},
+                      files={"file": ("form.pdf", PDF, "application/pdf")}, follow_redirects=False)
+    assert r.status_code == 409 and "报名附件已截止上传" in r.text
+    r = director.post(base + "/upload", data={**late, "note": "", "csrf": csrf(director, base)},
+                      files={"file": ("form.pdf", PDF, "application/pdf")}, follow_redirects=False)
+    assert r.status_code == 400 and "截止后补交须写明理由" in r.text
+    r = director.post(base + "/upload", data={**late, "csrf": csrf(director, base)},
+                      files={"file": ("form.pdf", PDF, "application/pdf")}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    assert 'data-slot="entry_form" data-state="submitted"' in director.get(base).text
+    with open_context(Settings(database=str(site.db))) as ctx, ctx.work(actor=Actor.system()) as work:
+        notes = [r.note for r in work.repo.audit_log(site.event_id, "paper")]
+    assert notes == ["邮寄延误, 裁判长同意补交"]

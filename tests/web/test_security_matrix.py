@@ -114,6 +114,7 @@ ROUTES: dict[tuple[str, str], Rule] = {
     ("POST", "/console/events/{event_id}/register/individual"): Rule(REGISTER, leader_body=_individual),
     ("POST", "/console/events/{event_id}/register/check"): Rule(STAFF, why="reads only: checks one typed row"),
     ("POST", "/console/events/{event_id}/changes/{change_id}"): Rule(frozenset({CHIEF})),
+    ("POST", "/console/events/{event_id}/teams/{team_id}/replace"): Rule(frozenset({CHIEF})),
     ("POST", "/console/events/{event_id}/papers/upload"): Rule(REGISTER, leader_body=_paper),
     ("POST", "/console/events/{event_id}/papers/{paper_id}"): Rule(frozenset({CHIEF})),
     ("POST", "/console/events/{event_id}/checkin"): Rule(frozenset({CHIEF, REFEREE, LEADER}), leader_body=_checkin),
@@ -228,7 +229,7 @@ def world(site: Site, tmp_path: Path) -> Iterator[World]:
 
 PATH_VALUES = {"event_id": "1", "entry_id": "1", "division": "jia", "number": "1", "login": "referee",
                "appeal_id": "1", "change_id": "1", "paper_id": "1", "period": "1", "game_id": "1", "place_id": "1",
-               "notice_id": "1"}
+               "notice_id": "1", "team_id": "1"}
 
 
 def _url(path: str) -> str:

@@ -102,6 +102,8 @@ def player_add(
     division: Annotated[str | None, typer.Option("--division", "-d", help="报名组别 (名称或 id)")] = None,
     stage: Annotated[str | None, typer.Option("--stage", help="阶段 (名称或 id; 默认整个比赛)")] = None,
     paid: Annotated[bool, typer.Option("--paid", help="已缴费")] = False,
+    late: LateOption = False,
+    note: NoteOption = "",
     event: EventOption = None,
     db: DbOption = None,
 ) -> None:
@@ -117,7 +119,7 @@ def player_add(
         row = roster_import.row_from_fields(regulation, fields, OPTION_OF)
         done = entries.register_player(
             work, ev, row.player, division=row.division, stage=row.stage,
-            fee_paid=row.fee_paid,
+            fee_paid=row.fee_paid, late=late, note=note,
         )  # fmt: skip
     names = {d.id: d.name for d in regulation.divisions}
     p = done.player

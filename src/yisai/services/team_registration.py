@@ -24,6 +24,7 @@ from yisai.services.events import regulation_of, resolve_division, resolve_event
 from yisai.services.identity import Action
 from yisai.services.players import find_existing_player
 from yisai.services.registration import check_may_change_player
+from yisai.services.registration_window import mark_late, require_late_admission
 from yisai.services.roster_import import row_from_fields
 from yisai.services.teams import TeamView, add_team, claim_teams, team_rules
 
@@ -110,17 +111,23 @@ def check_member(work: Work, event_ref: str | None, division: str, fields: dict[
 
 def register_team(
     work: Work, event_ref: str | None, *, name: str, province: str = "", city: str = "",
-    leader: str = "", coach: str = "", members: list[MemberIn],
+    leader: str = "", coach: str = "", members: list[MemberIn], late: bool = False, note: str = "",
 ) -> TeamView:
     """Register a team and its players' entries, all or nothing (the chief referee then sees
-    the entries in the console)."""
+    the entries in the console).
+
+    ``late``: after the team deadline the chief referee admits the team (逾期报名) with ``note``
+    as the reason, recorded as the roster import records it: on each new entry and with the team."""
     work.require(Action.REGISTER)
     event = resolve_event(work, event_ref)
     regulation = regulation_of(event)
     rules = team_rules(regulation)
     closed = window_refusal(regulation, rules, work.now)
-    if closed is not None:
+    if late:
+        require_late_admission(work, note)
+    if closed is not None and not (late and closed.code == "registration_closed"):
         raise closed
+    late = late and closed is not None  # inside the window nothing is late
     if not name.strip():
         raise InputError(Text("队名不能为空", "the team name is required"), code="team_name")
     rows = [(k, m) for k, m in enumerate(members, 1) if not is_empty_slot(m)]
@@ -150,12 +157,16 @@ def register_team(
     for m in players:
         row = row_from_fields(regulation, {**{h: m.fields.get(h) or None for h in FIELD_HEADERS},
                                            "组别": resolve_division(regulation, m.division)})
-        saved = register_player(work, event, row.player, division=row.division)
+        saved = register_player(work, event, row.player, division=row.division, late=late,
+                                note=note if late else "", team_row=late)
+        if late and saved.entry_created and saved.entry is not None and not saved.entry.note:
+            mark_late(work, saved.entry, note)  # the team's deadline waived: said on the entry too
         seated.append((saved.player.id, m.slot or None))
     team = Team(name=name.strip(), province=province.strip() or None, city=city.strip() or None,
                 region="中国大陆", leaders=tuple(x for x in [leader.strip()] if x),
                 coaches=tuple(x for x in [coach.strip()] if x))
-    view = add_team(work, event, team, seated, note=f"web: {work.actor.audit_name}")  # binds a leader's account
+    view = add_team(work, event, team, seated, note=note.strip() if late else f"web: {work.actor.audit_name}",
+                    late=late)  # binds a leader's account
     work.emit("team_registered", event.id, team=view.team.id)
     return view
 

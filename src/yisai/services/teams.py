@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from yisai.i18n import Text
-from yisai.registry.eligibility import check_team_texts
+from yisai.registry.eligibility import check_team_texts, window_texts
 from yisai.registry.entry import EntryStatus
 from yisai.registry.idcard import normalise
 from yisai.registry.person import Gender, Player
@@ -28,6 +28,7 @@ from yisai.services.errors import Hint
 from yisai.services.events import regulation_of
 from yisai.services.identity import Action, Role
 from yisai.services.registration import check_may_change_player
+from yisai.services.registration_window import late_note, require_late_admission
 from yisai.store import Conflict, EventRecord, NotFound, account_rows
 
 
@@ -108,9 +109,15 @@ def add_team(
     *,
     force: bool = False,
     note: str = "",
+    late: bool = False,
 ) -> TeamView:
-    """Register a team; ``members`` are (player number or ID number, slot or None for automatic)."""
+    """Register a team; ``members`` are (player number or ID number, slot or None for automatic).
+
+    ``late``: the chief referee admits the team after the team registration deadline (逾期报名),
+    with ``note`` as the reason; the window alone is waived and the reason kept with the team."""
     work.require(Action.REGISTER)
+    if late:
+        require_late_admission(work, note)
     work.check_event(event.id)
     rules = team_rules(regulation_of(event))
     if work.repo.find_team(event.id, team.name):
@@ -129,7 +136,7 @@ def add_team(
     seated = as_individuals(work, event, notes, rules, team.name, seated, players, ())
     seated = fill_slots(rules, seated, players)
     candidate = team.model_copy(update={"members": tuple(seated)})
-    view = _save_team(work, event, candidate, force=force, note=note)
+    view = _save_team(work, event, candidate, force=force, note=note, late=late)
     return replace(view, notes=tuple(notes))
 
 
@@ -149,8 +156,15 @@ def fill_slots(rules: TeamRules, members: list[TeamMember], players: dict[str, P
     return out
 
 
-def _save_team(work: Work, event: EventRecord, team: Team, *, force: bool, note: str) -> TeamView:
+def _save_team(work: Work, event: EventRecord, team: Team, *, force: bool, note: str,
+               late: bool = False) -> TeamView:
     reasons = team_composition_texts(work, event, team)
+    waived = False
+    if late:  # the closed window alone goes; why the team came late is kept with it instead
+        rules = team_rules(regulation_of(event))
+        closed = set(window_texts(work.now, rules))
+        waived = any(r in closed for r in reasons)
+        reasons = [r for r in reasons if r not in closed]
     if reasons and not force:
         raise Refused(Text(f"队伍“{team.name}”不符合组队规定, 未登记",
                            f"team “{team.name}” breaks the team composition rules: not registered"),
@@ -159,14 +173,15 @@ def _save_team(work: Work, event: EventRecord, team: Team, *, force: bool, note:
         work.require(Action.APPROVE)  # forcing a team past the rules is the chief referee's call
     if reasons and not note.strip():
         raise team_note_required(team.name)
+    kept = [*reasons, late_note(note)] if waived else reasons
     try:
-        saved = work.repo.add_team(event.id, team, reasons, note.strip())
+        saved = work.repo.add_team(event.id, team, kept, note.strip())
     except (Conflict, NotFound) as exc:
         raise InputError(exc.text, code="team_not_saved", params={"team": team.name}) from None
     bind_new_team(work, event, int(saved.id))
     players = work.repo.players_by_id(event.id)
     work.emit("team_added", event.id, team=saved.id, name=saved.name, forced=bool(reasons))
-    return TeamView(saved, tuple(players[m.player_id] for m in saved.members), rendered(reasons))
+    return TeamView(saved, tuple(players[m.player_id] for m in saved.members), rendered(kept))
 
 
 def claim_teams(work: Work, new: int) -> None:

@@ -70,6 +70,8 @@ def _papers_context(work: Work, event_id: int) -> dict[str, Any]:
     rows = [(t, _slots(t, people.get(t.team_id, ()), rules)) for t in teams]
     return {"rules": rules, "teams": rows, "official": work.actor.role in papers.OFFICIALS,
             "may_decide": work.actor.may(Action.APPROVE), "may_upload": work.actor.may(Action.REGISTER),
+            # after the deadline only the chief referee uploads, with the reason (force + note)
+            "papers_closed": rules.deadline is not None and work.now > rules.deadline,
             "kinds": papers.KINDS, "status_labels": papers.STATUS, **ctx}
 
 
@@ -113,7 +115,8 @@ async def upload(request: Request, event_id: Id) -> Response:
         with acting(request) as work:
             ctx = _event_context(work, event_id)
             view = papers.upload(work, ctx["event"], _text(form, "team") or None, kind, data, filename,
-                                 player_ref=_text(form, "player") or None)
+                                 player_ref=_text(form, "player") or None, force=_text(form, "force") == "1",
+                                 note=_text(form, "note"))
     except ServiceError as exc:
         if exc.status == 403:
             raise
