@@ -55,7 +55,7 @@ class Eligibility(Strict):
         False, description="须按出生日期对应组别参赛, 不得以大打小或以小打大"
     )
     members_of: str | None = Field(
-        None, min_length=1, description="须为该名单的在册会员, 如 本协会注册会员; 名单由主办方导入 (yisai member import)",
+        None, min_length=1, description="须为该名单的在册会员, 如 本协会注册会员; 名单由主办方导入",
     )
 
 

@@ -114,9 +114,9 @@ def apply_forfeit_rule(work: Work, rnd: RoundRecord, game: Game, before: Game | 
         name = work.repo.get_player(player).name
         out.append(Text(
             f"{name}曾因弃权满{limit}轮被取消其后比赛资格, 更正后弃权{count}轮: 如应继续比赛, "
-            "请裁判长恢复参赛 (yisai entry reinstate)",
+            "请裁判长恢复参赛",
             f"{name} was excluded for {limit} forfeits and now has {count}: if he should play on, "
-            "the chief referee reinstates him (yisai entry reinstate)"))
+            "the chief referee reinstates him"))
     for player in now:
         forfeits = forfeits_of(games, player)
         if len(forfeits) < limit:

@@ -33,7 +33,7 @@ def _save(work: Work, event: EventRecord, decisions: PrizeDecisions, note: str) 
 def _need_note(note: str) -> str:
     text = note.strip()
     if not text:
-        raise InputError(Text("裁判长的决定须写明理由 (--note)", "the chief referee's decision needs a note (--note)"),
+        raise InputError(Text("裁判长的决定须写明理由", "the chief referee's decision needs a note"),
                          code="note_required")
     return text
 
@@ -98,8 +98,8 @@ def dock_prize(work: Work, event_ref: str | int | None, list_id: str, holder: st
     if rule.docking == "decided":
         if yuan is None:
             raise InputError(Text(f"规程规定由裁判长决定扣除金额 (最多{rule.percent}%, 即{yuan_text(cap)}元): "
-                                  "请用 --yuan 写明", f"the referee decides the amount (at most {yuan_text(cap)} "
-                                  "yuan): give --yuan"), code="amount_required")
+                                  "请写明扣除的金额", f"the referee decides the amount (at most {yuan_text(cap)} "
+                                  "yuan): give the amount docked"), code="amount_required")
         fen = _yuan_to_fen(yuan)
         if fen > cap:
             raise Refused(Text(f"扣除{yuan_text(fen)}元超过规程允许的{rule.percent}% (奖金{line.amount}元, "

@@ -247,10 +247,10 @@ def _require_file(url: str) -> None:
         return
     where = path.resolve()
     raise StoreError(tr(
-        f"数据库文件不存在: {where} (当前目录 {Path.cwd()}); 请检查 --db 或 YISAI_DB "
-        "(相对路径按当前目录计算); 新建比赛用 yisai event create --regulation 规程文件",
-        f"no database file at {where} (current folder {Path.cwd()}); check --db or YISAI_DB "
-        "(a relative path is read from the current folder); create an event with yisai event create"))
+        f"数据库文件不存在: {where} (当前目录 {Path.cwd()}); 请检查所用的数据库路径 (YISAI_DB 或数据库选项, "
+        "相对路径按当前目录计算), 或先建立比赛",
+        f"no database file at {where} (current folder {Path.cwd()}); check the database path in use "
+        "(YISAI_DB or the database option; a relative path is read from the current folder), or create an event first"))
 
 
 def open_database(db: str | None = None, *, auto_upgrade: bool = True,

@@ -69,7 +69,7 @@ class PlayState:
         # A provider's callback is built only from the configured public address: from the
         # request's Host header, anyone could have the code sent to a host of their choosing.
         if self.providers and not self.public_url.strip():
-            log.warning("WeChat/QQ sign-in is off: it needs the site's public address (--public-url)")
+            log.warning("WeChat/QQ sign-in is off: it needs the site's public address (the public address, YISAI_PUBLIC_URL)")
             self.providers = {}
 
 
