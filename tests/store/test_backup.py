@@ -42,7 +42,8 @@ def _event_at(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
         r = runner.invoke(app, ["player", "add", "--name", f"选手{i}", "--gender", "男",
                                 "--birth", f"2013-{(i % 12) + 1:02d}-01", "--rank", f"{i % 9 + 1}段",
                                 "--cert", f"C{i}", "--region", "中国大陆", "--province", "浙江",
-                                "--division", "jia"])
+                                "--division", "jia"],
+                          env={"YISAI_NOW": "2025-04-10T09:00"})  # seed 002 takes entries until 2025-04-18
         assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["pair", "-d", "jia", "-r", "1"])
     assert r.exit_code == 0, r.output

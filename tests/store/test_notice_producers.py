@@ -50,7 +50,8 @@ def test_pairings_appeals_and_fees_reach_the_players(db_url: str) -> None:
                 p = Player(id="", name=f"选手{i}", gender=Gender.MALE, birth_date=date(2013, i, 1),
                            rank=Rank.parse(f"{i}段"), certificate_no=f"C{i}", region="中国大陆", province="浙江",
                            phone=f"1390000000{i}")  # fmt: skip
-                reg = register_player(w, resolve_event(w, None), p, division="jia")
+                reg = register_player(w, resolve_event(w, None), p, division="jia", late=True,
+                                      note="赛事当天补报")  # 5/2 is after the deadline (4/18)
                 if reg.entry.status.value != "approved":
                     approve_entry(w, reg.entry.id, force=True, note="测试")
             pair(w, None, "jia", 1)

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from tests.papers.helpers import PDF
 from yisai.cli.app import app
-from yisai.regulation.loader import load as load_regulation
+from yisai.formats.regulation_file import load as load_regulation
 from yisai.services import papers
 from yisai.services.context import open_context
 from yisai.services.events import list_events, regulation_of, resolve_event

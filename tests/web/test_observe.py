@@ -63,7 +63,8 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     assert r.exit_code == 0, r.output
     r = runner.invoke(cli, ["player", "add", "--name", "李小明", "--gender", "男", "--birth", BIRTH,
                             "--rank", "2段", "--cert", "C1", "--region", "中国大陆", "--province", "浙江",
-                            "--division", "jia", "--phone", PHONE, "--id-number", ID_NUMBER])
+                            "--division", "jia", "--phone", PHONE, "--id-number", ID_NUMBER],
+                      env={"YISAI_NOW": "2025-04-10T09:00"})  # seed 002 takes entries until 2025-04-18
     assert r.exit_code == 0, r.output
     return path
 
@@ -140,7 +141,8 @@ def test_one_log_line_per_committed_write_naming_the_actor_by_id(
     monkeypatch.setenv("YISAI_ACTOR", "ref1")
     r = runner.invoke(cli, ["player", "add", "--name", "王小红", "--gender", "女", "--birth", "2014-02-02",
                             "--rank", "1段", "--cert", "C2", "--region", "中国大陆", "--province", "浙江",
-                            "--division", "jia", "--phone", "13800000000", "--id-number", SECOND_ID])
+                            "--division", "jia", "--phone", "13800000000", "--id-number", SECOND_ID],
+                      env={"YISAI_NOW": "2025-04-10T09:00"})
     assert r.exit_code == 0, r.output
     with open_context(str(db)) as ctx, ctx.work() as work:
         event = resolve_event(work, None)

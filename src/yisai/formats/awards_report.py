@@ -176,8 +176,7 @@ def pool_note(report: PrizeReport) -> str:
               f"the results pay {report.total} yuan, {report.overrun} more than the stated pool of {report.pool}")
     if report.pool_decision:
         return head + tr(f"；裁判长决定：{report.pool_decision}", f"; chief referee's decision: {report.pool_decision}")
-    return head + tr("；待裁判长决定", "; open: the chief referee decides "
-                     "(yisai prize pool)")
+    return head + tr("；待裁判长决定", "; open: the chief referee decides")
 
 
 def yuan_cell(fen: int) -> Cell:

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from yisai.i18n import tr
+from yisai.services.identity import Action
 from yisai.services.members import import_members
 from yisai.web.console import _event_context, _form, _text, _upload, acting, back
 from yisai.web.requests import Id
@@ -16,6 +17,9 @@ router = APIRouter(prefix="/console", include_in_schema=False)
 
 @router.post("/events/{event_id}/members")
 async def members_upload(request: Request, event_id: Id) -> Response:
+    with acting(request) as work:  # who may, and for which event, before the upload is read
+        _event_context(work, event_id)
+        work.require(Action.APPROVE)
     form = await _form(request)
     filename, data = await _upload(form, "members")
     with acting(request) as work:
