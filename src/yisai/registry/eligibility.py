@@ -291,11 +291,6 @@ def check_team_texts(
     return reasons
 
 
-def composition_reasons(team: Team, players: Mapping[str, Player], rules: TeamRules) -> list[str]:
-    """``composition_texts`` in the caller's language."""
-    return [t.render() for t in composition_texts(team, players, rules)]
-
-
 def composition_texts(team: Team, players: Mapping[str, Player], rules: TeamRules) -> list[Text]:
     """The team's make-up the regulation asks for (每队至少N名女棋手), said of a member's entry
     when it is approved: an entry of a team that breaks it is not approved unforced."""
@@ -323,11 +318,6 @@ def closing_time(moment: datetime) -> datetime:
     if moment.time() == time(0, 0):
         return datetime.combine(moment.date(), time(23, 59, 59))
     return moment
-
-
-def window_reasons(at: datetime, rules: TeamRules) -> list[str]:
-    """``window_texts`` in the caller's language."""
-    return [t.render() for t in window_texts(at, rules)]
 
 
 def window_texts(at: datetime, rules: TeamRules) -> list[Text]:
