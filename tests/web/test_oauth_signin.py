@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from tests.conftest import REGULATIONS
 from tests.web.conftest import Clock
 from tests.web.oauth_servers import FakeProvider, Person, QQServer, WeChatServer
+from tests.web.proof import TEST_PROOF_BITS, proved
 from tests.web.test_play_pages import ADULT, IN_PERIOD_1, PHONE, code_from_outbox, csrf, sign_in
 from yisai.services.accounts import create_user
 from yisai.services.context import open_context
@@ -52,7 +53,7 @@ def make_site(tmp_path: Path, oauth: dict[str, Provider]) -> TestClient:
     with open_context(db) as ctx, ctx.work() as w:
         event = create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=1)
     app = create_app(Settings(database=db, clock=Clock(IN_PERIOD_1)), secret="oauth-test",
-                     qualifier_event=str(event.id), dev_outbox=True, oauth=oauth, public_url=PUBLIC_URL)  # fmt: skip
+                     qualifier_event=str(event.id), dev_outbox=True, oauth=oauth, public_url=PUBLIC_URL, proof_bits=TEST_PROOF_BITS)  # fmt: skip
     return TestClient(app)
 
 
@@ -99,7 +100,7 @@ def link_phone(client: TestClient, phone: str = PHONE) -> httpx.Response:
     assert page.status_code == 200 and "验证手机号" in page.text
     token = re.search(r'name="csrf" value="([^"]+)"', page.text)
     assert token
-    sent = client.post("/play/oauth/link/code", data={"csrf": token.group(1), "phone": phone})
+    sent = client.post("/play/oauth/link/code", data=proved(client, {"csrf": token.group(1), "phone": phone}))
     assert sent.status_code == 200 and "验证码已发送" in sent.text, sent.text
     return client.post("/play/oauth/link", data={"csrf": token.group(1), "phone": phone,
                                                  "code": code_from_outbox(client, phone)}, follow_redirects=False)  # fmt: skip

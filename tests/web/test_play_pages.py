@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import REGULATIONS
 from tests.web.conftest import Clock
+from tests.web.proof import TEST_PROOF_BITS, proved
 from yisai.live.server import TICKET_SECONDS, read_ticket
 from yisai.services.context import open_context
 from yisai.services.events import create_event
@@ -34,7 +35,7 @@ def site(tmp_path: Path) -> tuple[TestClient, Clock, int]:
         event = create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=1)
     clock = Clock(IN_PERIOD_1)
     app = create_app(Settings(database=db, clock=clock), secret=SECRET, qualifier_event=str(event.id),
-                     dev_outbox=True)
+                     dev_outbox=True, proof_bits=TEST_PROOF_BITS)
     return TestClient(app), clock, event.id
 
 
@@ -54,7 +55,7 @@ def code_from_outbox(client: TestClient, phone: str) -> str:
 
 def sign_in(client: TestClient, phone: str = PHONE) -> None:
     token = csrf(client)
-    sent = client.post("/play/code", data={"csrf": token, "phone": phone})
+    sent = client.post("/play/code", data=proved(client, {"csrf": token, "phone": phone}))
     assert sent.status_code == 200 and "验证码已发送" in sent.text
     r = client.post("/play/signin", data={"csrf": token, "phone": phone, "code": code_from_outbox(client, phone)},
                     follow_redirects=False)
@@ -158,8 +159,8 @@ def test_every_post_is_refused_without_the_csrf_token(site: tuple[TestClient, Cl
 def test_codes_are_rate_limited_and_wrong_guesses_kill_the_code(site: tuple[TestClient, Clock, int]) -> None:
     client, clock, _ = site
     token = csrf(client)
-    assert client.post("/play/code", data={"csrf": token, "phone": PHONE}).status_code == 200
-    again = client.post("/play/code", data={"csrf": token, "phone": PHONE})
+    assert client.post("/play/code", data=proved(client, {"csrf": token, "phone": PHONE})).status_code == 200
+    again = client.post("/play/code", data=proved(client, {"csrf": token, "phone": PHONE}))
     assert again.status_code == 409 and "验证码发送过于频繁" in again.text
     code = code_from_outbox(client, PHONE)
     wrong = f"{(int(code) + 1) % 1_000_000:06d}"
@@ -168,12 +169,12 @@ def test_codes_are_rate_limited_and_wrong_guesses_kill_the_code(site: tuple[Test
         assert r.status_code == 409 and "验证码错误或已过期" in r.text
     r = client.post("/play/signin", data={"csrf": token, "phone": PHONE, "code": code}, follow_redirects=False)
     assert r.status_code == 409, "five wrong guesses kill the code, even for the right one after"
-    assert client.post("/play/code", data={"csrf": token, "phone": "12345"}).status_code == 400
+    assert client.post("/play/code", data=proved(client, {"csrf": token, "phone": "12345"})).status_code == 400
     for k in range(1, 10):  # ten codes per number per day (13 min apart: within 5 an hour per address)
         clock.moment = IN_PERIOD_1 + timedelta(minutes=13 * k)
-        assert client.post("/play/code", data={"csrf": token, "phone": PHONE}).status_code == 200
+        assert client.post("/play/code", data=proved(client, {"csrf": token, "phone": PHONE})).status_code == 200
     clock.moment = IN_PERIOD_1 + timedelta(minutes=13 * 10)
-    r = client.post("/play/code", data={"csrf": token, "phone": PHONE})
+    r = client.post("/play/code", data=proved(client, {"csrf": token, "phone": PHONE}))
     assert r.status_code == 409 and "今天该号码的验证码已达上限" in r.text
 
 
@@ -196,10 +197,11 @@ def test_the_outbox_exists_only_in_developer_mode(tmp_path: Path) -> None:
     db = str(tmp_path / "p.sqlite")
     with open_context(db) as ctx, ctx.work() as w:
         event = create_event(w, REGULATIONS / "2025-shanhai-cup.toml", seed=1)
-    client = TestClient(create_app(Settings(database=db, clock=Clock(IN_PERIOD_1)), qualifier_event=str(event.id)))
+    client = TestClient(create_app(Settings(database=db, clock=Clock(IN_PERIOD_1)), qualifier_event=str(event.id),
+                                   proof_bits=TEST_PROOF_BITS))
     assert client.get("/play/dev/outbox").status_code == 404
     token = csrf(client)
-    assert client.post("/play/code", data={"csrf": token, "phone": PHONE}).status_code == 200
+    assert client.post("/play/code", data=proved(client, {"csrf": token, "phone": PHONE})).status_code == 200
     assert client.get("/play/dev/outbox").status_code == 404
     assert "开发者发件箱" not in client.get("/play/signin").text
 

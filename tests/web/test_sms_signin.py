@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from tests.conftest import REGULATIONS
 from tests.reach.providers import Provider, serve
 from tests.web.conftest import Clock
+from tests.web.proof import TEST_PROOF_BITS, proved
 from yisai.qualifier.notices import FEE_DUE, SIGN_IN_CODE
 from yisai.reach.config import SmsConfig
 from yisai.reach.senders import ProviderAccount
@@ -48,10 +49,10 @@ def test_sign_in_by_a_code_sent_through_alibaba_cloud(tmp_path: Path) -> None:
         account = ProviderAccount(secret_id=SID, secret_key=KEY, sign_name="弈赛", endpoint=p.endpoint,
                                   scheme="http", templates={SIGN_IN_CODE: "SMS_100", FEE_DUE: "SMS_unapproved"})
         app = create_app(Settings(database=db, clock=Clock(IN_PERIOD_1)), secret="s", qualifier_event=str(event.id),
-                         dev_outbox=True, sms=SmsConfig("aliyun", account), notice_seconds=3600)  # fmt: skip
+                         dev_outbox=True, sms=SmsConfig("aliyun", account), notice_seconds=3600, proof_bits=TEST_PROOF_BITS)  # fmt: skip
         with TestClient(app) as client:
             token = _csrf(client, "/play/signin")
-            sent = client.post("/play/code", data={"csrf": token, "phone": "+86 137-0000-1234"})
+            sent = client.post("/play/code", data=proved(client, {"csrf": token, "phone": "+86 137-0000-1234"}))
             assert sent.status_code == 200 and "验证码已发送至 137****1234" in sent.text
             [got] = p.accepted  # delivered right after the answer, through the SDK, signature checked
             assert got["PhoneNumbers"] == "13700001234" and got["TemplateCode"] == "SMS_100"
@@ -64,7 +65,7 @@ def test_sign_in_by_a_code_sent_through_alibaba_cloud(tmp_path: Path) -> None:
             with open_context(db, now=IN_PERIOD_1) as ctx, ctx.work(Actor.system()) as w:
                 notices.set_budget(w, event.id, 1)  # one message a day: already used
             other = TestClient(app)
-            refused = other.post("/play/code", data={"csrf": _csrf(other, "/play/signin"), "phone": "13900004321"})
+            refused = other.post("/play/code", data=proved(other, {"csrf": _csrf(other, "/play/signin"), "phone": "13900004321"}))
             assert refused.status_code == REFUSED
             assert "今日短信发送量已达本赛事上限, 请于 2025-05-11 00:00 后再试" in refused.text
             assert len(p.accepted) == 1

@@ -39,6 +39,8 @@ def serve(
                                     help="请求体上限 (KB, 默认 1024): 超过即答 413, 不读取"),
     max_upload_mb: int = typer.Option(None, "--max-upload-mb", min=1, envvar="YISAI_MAX_UPLOAD_MB",
                                       help="上传地址的请求体上限 (MB, 默认 70; 各上传地址另有自己的文件上限)"),
+    code_proof_bits: int = typer.Option(None, "--code-proof-bits", min=1, max=28, envvar="YISAI_CODE_PROOF_BITS",
+                                        help="获取短信验证码前浏览器须完成的工作量证明难度 (SHA-256前导零位数, 默认18, 约1秒)"),
     log_format: str = typer.Option("text", "--log-format", envvar="YISAI_LOG_FORMAT",
                                    help="日志格式: text (一行文字) 或 json (每行一个JSON对象); 每个请求与每次写入一行"),
 ) -> None:
@@ -87,9 +89,10 @@ def serve(
     except ServiceError as exc:
         fail(cli_message(exc), exc.render_details(), exc.exit_code)
     try:  # the live socket caps of the environment, checked here so a bad one stops the start in words
-        from yisai.web.app import sockets_from_environment
+        from yisai.web.app import proof_bits_from_environment, sockets_from_environment
 
         sockets_from_environment(os.environ)
+        proof_bits_from_environment(os.environ)
     except ValueError as exc:
         fail(str(exc))
     import uvicorn
@@ -112,6 +115,8 @@ def serve(
         os.environ["YISAI_MAX_BODY_KB"] = str(max_body_kb)
     if max_upload_mb is not None:
         os.environ["YISAI_MAX_UPLOAD_MB"] = str(max_upload_mb)
+    if code_proof_bits is not None:
+        os.environ["YISAI_CODE_PROOF_BITS"] = str(code_proof_bits)
     os.environ["YISAI_LOG_FORMAT"] = log_format
     if workers > 1:
         _multiprocess_metrics()

@@ -10,7 +10,18 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Date, DateTime, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from yisai.store.models import Base
@@ -76,3 +87,16 @@ class SendGateRow(Base):
 
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     hits: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")  # requests that passed the gate
+
+
+class RateCounterRow(Base):
+    """A counter with a window shared by every worker when no Redis is configured: failed logins
+    per source and login, used sign-in proofs. A row lives until its window ends (``expires``,
+    seconds since the epoch); each new hit drops the ended ones, so the table holds only the
+    windows still open. Keys are bounded (digests), never the raw login typed."""
+
+    __tablename__ = "rate_counters"
+
+    key: Mapped[str] = mapped_column(String(80), primary_key=True)
+    hits: Mapped[int] = mapped_column(Integer, default=0)
+    expires: Mapped[float] = mapped_column(Float, index=True)

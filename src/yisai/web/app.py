@@ -25,8 +25,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yisai.i18n import Text, tr
 from yisai.live.tasks import stop_task
+from yisai.qualifier.proof import MAX_BITS
 from yisai.reach.config import SmsConfig, build_sender, load_sms_config
 from yisai.services.context import open_context
+from yisai.services.counters import shared_counters
 from yisai.services.errors import ServiceError
 from yisai.services.metrics import worker_gone
 from yisai.services.oauth_providers import Provider, providers_from_environment
@@ -55,6 +57,7 @@ from yisai.web.core import (
     LanguageMiddleware,
     PageCache,
     SecurityHeadersMiddleware,
+    SharedLoginLimiter,
     StampCache,
     WebState,
     answers_json,
@@ -68,6 +71,7 @@ SECRET_ENV = "YISAI_WEB_SECRET"
 PUBLIC_URL_ENV = "YISAI_PUBLIC_URL"  # the site's address as players see it (WeChat/QQ callbacks)
 WS_PER_ADDRESS_ENV = "YISAI_WS_PER_ADDRESS"
 WS_PER_PLAYER_ENV = "YISAI_WS_PER_PLAYER"
+PROOF_BITS_ENV = "YISAI_CODE_PROOF_BITS"
 DEV_OUTBOX_ENV = "YISAI_DEV_OUTBOX"  # "1": the developer outbox page shows sign-in codes
 UNREADABLE = Text("请求体无法读取 (应为UTF-8编码的JSON)", "the body cannot be read (it must be JSON in UTF-8)")
 HTTP_WORDS = {404: Text("没有这个页面或对象", "not found"), 405: Text("此地址不接受这种请求方法", "method not allowed"),
@@ -80,7 +84,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
                spectator_delay: float | None = None, sms: SmsConfig | None = None,
                notice_seconds: float = notices.WORKER_SECONDS, oauth: Mapping[str, Provider] | None = None,
                public_url: str = "", freeze_start: bool = False, body_limits: BodyLimits | None = None,
-               sockets: tuple[int | None, int | None] = (None, None)) -> FastAPI:
+               sockets: tuple[int | None, int | None] = (None, None), proof_bits: int | None = None) -> FastAPI:
     """The app over the database of ``settings`` (its clock is the server's clock); a public
     table is re-rendered at most every ``refresh_seconds`` while results come in. With
     ``qualifier_event`` the live games and the players' pages (/play) are served; ``dev_outbox``
@@ -93,10 +97,13 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     (a server process, ``app_from_environment``): what start-up made is frozen out of the
     cycle collector's full collections (``gc.freeze``). ``body_limits``: the request body limits
     (``web/bodies.py``; the defaults when None). ``sockets``: the live sockets one process keeps
-    open at once per client address and per player (``LiveOptions``' defaults where None)."""
+    open at once per client address and per player (``LiveOptions``' defaults where None).
+    ``proof_bits``: the proof of work asked before a sign-in code is sent (``qualifier.proof``)."""
     sms = sms or SmsConfig()
     ctx = open_context(replace(settings, notice_limits=sms.limits))
     play_state = play.PlayState(qualifier_event, dev_outbox, providers=dict(oauth or {}), public_url=public_url)
+    if proof_bits is not None:
+        play_state.proof_bits = proof_bits
     sender = build_sender(sms, play_state.outbox)
 
     @asynccontextmanager
@@ -125,8 +132,10 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
         "Write results with a bearer token from POST /api/token.",
         docs_url="/docs", redoc_url=None, openapi_url="/api/openapi.json", lifespan=lifespan,
     )
+    counters = shared_counters(ctx, redis_url)  # what every worker counts alike: logins, used proofs
     app.state.web = WebState(ctx, secret or secrets.token_urlsafe(32), secure_cookies,
-                             cache=PageCache(min_age=refresh_seconds), stamps=StampCache(ttl=refresh_seconds / 2))
+                             limiter=SharedLoginLimiter(counters), cache=PageCache(min_age=refresh_seconds),
+                             stamps=StampCache(ttl=refresh_seconds / 2), counters=counters)
     app.state.redis_url = redis_url  # /healthz pings it
     app.include_router(observe.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -247,7 +256,18 @@ def app_from_environment() -> FastAPI:
                       spectator_delay=float(delay) if (delay := os.environ.get("YISAI_SPECTATOR_DELAY")) else None,
                       sms=sms, oauth=providers_from_environment(os.environ),
                       public_url=os.environ.get(PUBLIC_URL_ENV, ""), freeze_start=True,
-                      body_limits=limits_from_environment(os.environ), sockets=sockets_from_environment(os.environ))
+                      body_limits=limits_from_environment(os.environ), sockets=sockets_from_environment(os.environ),
+                      proof_bits=proof_bits_from_environment(os.environ))
+
+
+def proof_bits_from_environment(env: Mapping[str, str]) -> int | None:
+    """``YISAI_CODE_PROOF_BITS``: the proof of work before a sign-in code (None: the default)."""
+    raw = env.get(PROOF_BITS_ENV, "").strip()
+    if not raw:
+        return None
+    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_BITS:
+        raise ValueError(f"{PROOF_BITS_ENV}={raw}: 应为1至{MAX_BITS}之间的整数 (a whole number from 1 to {MAX_BITS})")
+    return int(raw)
 
 
 def sockets_from_environment(env: Mapping[str, str]) -> tuple[int | None, int | None]:

@@ -1,9 +1,10 @@
 """What every page and API call shares: the one services context of this process, signed
 session cookies, CSRF tokens, the login rate limit, the language, templates and a page cache.
 
-Nothing here must be shared between worker processes: sessions live in signed cookies, caches
-are keyed by the database's change stamp, and the login rate limit is per process (with N
-workers an attacker gets at most N times the allowance; docs/web.md says so).
+Nothing here must be shared between worker processes: sessions live in signed cookies and caches
+are keyed by the database's change stamp. The login rate limit of a served site is counted in
+the store the workers share (``SharedLoginLimiter``: Redis or the database); an app built for one
+process (tests) may count in memory (``LoginLimiter``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from yisai.i18n import normalise, tr, use_language
 from yisai.services.accounts import end_own_sessions, session_epoch, user_actor
 from yisai.services.context import Context
+from yisai.services.counters import Counters, digest
 from yisai.services.errors import Refused, ServiceError
 from yisai.services.identity import ACTION_LABELS, Action, Actor, Role
 from yisai.web.refresh import Background
@@ -145,6 +147,44 @@ class LoginLimiter:
     def succeeded(self, client: str, login: str) -> None:
         with self._lock:
             self._failures.pop(self._key(client, login), None)
+
+
+class SharedLoginLimiter:
+    """The same allowance counted in the store every worker shares (``services.counters``:
+    Redis, else the database): ``limit`` failed logins per (source, login) in a window of
+    ``window`` seconds from the first failure, whichever worker answers each try. The key is
+    the digests of both parts (a 1 MB login name costs 71 bytes); a window's key is gone when
+    the window ends (Redis expiry; the database drops ended rows on each hit)."""
+
+    def __init__(self, counters: Counters, limit: int = 5, window: float = 300.0) -> None:
+        self.counters, self.limit, self.window = counters, limit, window
+
+    @staticmethod
+    def _key(client: str, login: str) -> str:
+        return f"login:{digest(login.strip().lower())}:{digest(client)}"
+
+    def check(self, client: str, login: str) -> None:
+        count, left = self.counters.peek(self._key(client, login))
+        if count >= self.limit:
+            wait = int(left) + 1
+            raise RateLimited(
+                tr(f"登录失败次数过多, 请{wait}秒后再试", f"too many failed logins; try again in {wait} s"),
+                code="rate_limited", params={"retry_after": wait},
+            )
+
+    def failed(self, client: str, login: str) -> None:
+        self.counters.hit(self._key(client, login), self.window)
+
+    def succeeded(self, client: str, login: str) -> None:
+        self.counters.clear(self._key(client, login))
+
+    def unlock(self, login: str) -> int:
+        """The operator's unlock: every source's count for ``login``, in every worker."""
+        self.counters.clear(f"login:{digest(login.strip().lower())}:")
+        return 1
+
+
+Limiter = LoginLimiter | SharedLoginLimiter
 
 
 GZIP_FROM = 1024  # bytes: below this a table is sent as it is
@@ -296,10 +336,11 @@ class WebState:
     ctx: Context
     secret: str
     secure_cookies: bool = False
-    limiter: LoginLimiter = field(default_factory=LoginLimiter)
+    limiter: Limiter = field(default_factory=LoginLimiter)
     cache: PageCache = field(default_factory=PageCache)
     stamps: StampCache = field(default_factory=StampCache)
     background: Background = field(default_factory=Background)
+    counters: Counters | None = None  # the workers' shared store (``services.counters``)
 
     def __post_init__(self) -> None:
         self.signer = URLSafeTimedSerializer(self.secret, salt="yisai-session")

@@ -45,7 +45,7 @@ from yisai.web.core import (
     write_session,
 )
 from yisai.web.notices import kick
-from yisai.web.play import deliver_code, play_state, signin_page
+from yisai.web.play import check_proof, deliver_code, play_state, signin_page
 from yisai.web.requests import read_form
 
 router = APIRouter(prefix="/play/oauth", include_in_schema=False)
@@ -181,6 +181,7 @@ async def link_code(request: Request) -> Response:
         return RedirectResponse("/play/signin", status_code=303)
     phone = form.get("phone", "")
     try:
+        check_proof(request, form)
         sent = deliver_code(request, phone)
     except ServiceError as exc:
         return _link_page(request, pending, status=exc.status, phone=phone, error=exc.render(lang_of(request)))

@@ -12,6 +12,7 @@ profile page.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +23,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from yisai.i18n import Text
 from yisai.live.server import issue_ticket
 from yisai.live.state import DEFAULT_SPECTATOR_DELAY
-from yisai.qualifier import otp
+from yisai.qualifier import otp, proof
 from yisai.qualifier.periods import closed_reason, open_period
 from yisai.services import live as live_svc
 from yisai.services import notices
@@ -64,6 +65,7 @@ class PlayState:
     spectator_delay: float = DEFAULT_SPECTATOR_DELAY  # what watchers are told (yisai serve --spectator-delay)
     providers: Mapping[str, Provider] = field(default_factory=dict)
     public_url: str = ""  # e.g. https://yisai.example.cn; empty: no WeChat/QQ sign-in
+    proof_bits: int = proof.DEFAULT_BITS  # the work asked before a code is sent (YISAI_CODE_PROOF_BITS)
 
     def __post_init__(self) -> None:
         # A provider's callback is built only from the configured public address: from the
@@ -142,6 +144,47 @@ async def _fields(request: Request) -> dict[str, str]:
     return {k: v.strip() if isinstance(v, str) else "" for k, v in form.items()}
 
 
+@router.get("/proof")
+def proof_challenge(request: Request) -> JSONResponse:
+    """A fresh challenge for the proof asked before a code is sent (``static/proof.js`` solves
+    it; an API client does the same: docs/web.md, "Sign-in codes")."""
+    bits = play_state(request).proof_bits
+    challenge = proof.issue(state(request).secret, bits, time.time())
+    return JSONResponse({"challenge": challenge, "bits": bits, "seconds": proof.PROOF_SECONDS},
+                        headers={"Cache-Control": "no-store"})
+
+
+class ProofRefused(ServiceError):
+    """A code request without a fresh, solved, unused proof: nothing counted, nothing sent."""
+
+    status = 400
+    default_code = "proof_refused"
+
+
+PROOF_WORDS = {
+    proof.MISSING: Text("获取验证码前须完成安全验证 (请启用浏览器的JavaScript后重试)",
+                        "a code needs the browser's short check first (turn JavaScript on and retry)"),
+    proof.FORGED: Text("安全验证无效, 请刷新页面后重试", "the check is not valid; reload the page and retry"),
+    proof.WRONG: Text("安全验证未通过, 请刷新页面后重试", "the check failed; reload the page and retry"),
+    proof.STALE: Text(f"安全验证已超过{proof.PROOF_SECONDS // 60}分钟, 请重新获取验证码",
+                      f"the check is older than {proof.PROOF_SECONDS // 60} minutes; ask for a code again"),
+    "used": Text("该安全验证已用过, 请重新获取验证码", "that check was used already; ask for a code again"),
+}  # fmt: skip
+
+
+def check_proof(request: Request, form: Mapping[str, str]) -> None:
+    """Refuse a code request whose proof is missing, forged, stale, unsolved or used before —
+    checked before any limit is counted, so an attacker's requests cost his own work first.
+    A proof is used once across all workers (``services.counters``)."""
+    ps, web = play_state(request), state(request)
+    why, nonce = proof.verify(web.secret, form.get("proof_challenge", ""), form.get("proof_solution", ""),
+                              ps.proof_bits, time.time())
+    if why is None and web.counters is not None and not web.counters.once(f"proof:{nonce}", proof.PROOF_SECONDS + 60):
+        why = "used"
+    if why is not None:
+        raise ProofRefused(PROOF_WORDS[why], code=f"proof_{why}")
+
+
 @router.post("/code")
 async def send_code(request: Request) -> Response:
     """Store a new code and queue its SMS (limited by the service: number, address, site, the
@@ -150,6 +193,7 @@ async def send_code(request: Request) -> Response:
     phone = form.get("phone", "")
     lang = lang_of(request)
     try:
+        check_proof(request, form)
         sent = deliver_code(request, phone)
     except ServiceError as exc:
         return signin_page(request, status=exc.status, phone=phone, error=exc.render(lang))
@@ -398,4 +442,4 @@ def watch_game(request: Request, game_id: Id) -> Response:
                        title_names=f"{info.black_name} – {info.white_name}")
 
 
-__all__ = ["PlayState", "SignInRequired", "deliver_code", "router", "signin_page"]
+__all__ = ["PlayState", "ProofRefused", "SignInRequired", "check_proof", "deliver_code", "router", "signin_page"]
