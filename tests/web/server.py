@@ -1,4 +1,8 @@
-"""Start the real `yisai serve` on a free loopback port for browser tests; stop it by its pid."""
+"""Start the real `yisai serve` on a free loopback port for browser tests; stop it by its pid.
+
+The database is a SQLite file or any database URL (``fresh_postgres`` makes a PostgreSQL
+schema of its own); ``env`` adds settings (``YISAI_REDIS_URL`` and a ``YISAI_REDIS_PREFIX`` of its
+own for several workers sharing Redis)."""
 
 from __future__ import annotations
 
@@ -9,6 +13,9 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,10 +29,11 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: Path, now: str | None = None, workers: int = 1, args: tuple[str, ...] = ()) -> None:
+    def __init__(self, db: Path | str, now: str | None = None, workers: int = 1, args: tuple[str, ...] = (),
+                 env: Mapping[str, str] | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "YISAI_WEB_SECRET": "browser-test"}
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "YISAI_WEB_SECRET": "browser-test", **(env or {})}
         env.pop("YISAI_DB", None)
         if now:
             env["YISAI_NOW"] = now
@@ -62,3 +70,40 @@ class Server:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+@contextmanager
+def fresh_postgres() -> Iterator[str]:
+    """A PostgreSQL URL whose tables live in a schema of their own, at the newest migration,
+    dropped afterwards (skipped locally without ``YISAI_TEST_POSTGRES_URL``, required in CI)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from tests.store.conftest import ensure_database, postgres_base_url
+    from yisai.store import upgrade_database
+
+    base = postgres_base_url()
+    ensure_database(base)
+    schema = f"yisai_srv_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
+        hide_password=False)
+    try:
+        upgrade_database(url)
+        yield url
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+def redis_keys_gone(prefix: str) -> None:
+    """Remove a test's Redis keys (those beginning with ``prefix:``)."""
+    import redis
+
+    r = redis.Redis.from_url("redis://127.0.0.1:6379/0")
+    for key in r.scan_iter(f"{prefix}:*", count=1000):
+        r.delete(key)
+    r.close()

@@ -50,6 +50,30 @@ end
 return 1
 """
 
+# A socket's place in the caps every process shares (per address, and per player when signed
+# in): counted up together, or not at all when either is full; keys expire if a process dies.
+_OPEN_SOCKET = """
+local over = false
+for i, key in ipairs(KEYS) do
+  if redis.call('INCR', key) > tonumber(ARGV[i]) then over = true end
+  redis.call('PEXPIRE', key, ARGV[#ARGV])
+end
+if over then
+  for i, key in ipairs(KEYS) do
+    if redis.call('DECR', key) <= 0 then redis.call('DEL', key) end
+  end
+  return 0
+end
+return 1
+"""
+_CLOSE_SOCKET = """
+for i, key in ipairs(KEYS) do
+  if redis.call('DECR', key) <= 0 then redis.call('DEL', key) end
+end
+return 1
+"""
+SOCKET_KEY_SECONDS = 6 * 3600  # a dead process's count is forgotten this long after its last opening
+
 
 class Unanswered(Exception):
     """The other process did not answer in time (it may be dead: the caller retries).
@@ -82,6 +106,8 @@ class Cluster:
         self._reader: asyncio.Task[None] | None = None
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._open_socket = self.redis.register_script(_OPEN_SOCKET)
+        self._close_socket = self.redis.register_script(_CLOSE_SOCKET)
         self.sent = self.received = 0
         self.kinds: Counter[str] = Counter()  # messages received, by kind (for the bench and tests)
         self.sent_kinds: Counter[str] = Counter()  # messages sent, by kind (tests wait for delivery)
@@ -91,6 +117,20 @@ class Cluster:
 
     def owner_key(self, game: int) -> str:
         return f"{self.prefix}:own:{game}"
+
+    def socket_keys(self, address: str, player: str | None) -> list[str]:
+        keys = [f"{self.prefix}:sock:a:{address[:64]}"]
+        return [*keys, f"{self.prefix}:sock:p:{player[:64]}"] if player is not None else keys
+
+    async def open_socket(self, address: str, player: str | None, per_address: int, per_player: int) -> bool:
+        """Take a socket's place in the caps counted across every process (one script: both
+        counts or neither); False when the address or the player has no place left."""
+        keys = self.socket_keys(address, player)
+        caps = [per_address, per_player][: len(keys)]
+        return bool(await self._open_socket(keys=keys, args=[*caps, SOCKET_KEY_SECONDS * 1000]))
+
+    async def close_socket(self, address: str, player: str | None) -> None:
+        await self._close_socket(keys=self.socket_keys(address, player))
 
     # ----- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:

@@ -212,16 +212,34 @@ class LiveHub:
             return
         player, name, division = (who.player, who.name, who.division) if who else (None, "", "")
         address = _address_key(ws.client.host if ws.client else "?")
-        if (self.open_by_address.get(address, 0) >= st.opt.sockets_per_address
-                or (player is not None and self.open_by_player.get(player, 0) >= st.opt.sockets_per_player)):
+        if not await self._take_place(address, player):
             await ws.send_json(protocol.error("too_many_connections", TOO_MANY, lang))
             await ws.close(code=4429)
             return
-        self._count(address, player, 1)
         try:
             await self._serve(ws, player, name, division, lang)
         finally:
             self._count(address, player, -1)
+            if st.cluster is not None:
+                with contextlib.suppress(Exception):
+                    await st.cluster.close_socket(address, player)
+
+    async def _take_place(self, address: str, player: str | None) -> bool:
+        """A place under the socket caps: in this process, and with Redis across every process
+        (so two workers allow what one does)."""
+        st = self.state
+        if (self.open_by_address.get(address, 0) >= st.opt.sockets_per_address
+                or (player is not None and self.open_by_player.get(player, 0) >= st.opt.sockets_per_player)):
+            return False
+        if st.cluster is not None:
+            try:
+                if not await st.cluster.open_socket(address, player, st.opt.sockets_per_address,
+                                                    st.opt.sockets_per_player):
+                    return False
+            except Exception:  # Redis unreachable: this process's own caps still hold
+                log.exception("live: the shared socket caps could not be read")
+        self._count(address, player, 1)
+        return True
 
     def _count(self, address: str, player: str | None, step: int) -> None:
         """The sockets open per address and per player (entries dropped at zero: bounded by

@@ -18,7 +18,7 @@ from yisai.services.context import Context
 from yisai.services.identity import Actor
 from yisai.store import counter_rows as rows
 
-REDIS_PREFIX = "yisai:count:"
+REDIS_PREFIX = "yisai"  # the deployment's keys begin so (YISAI_REDIS_PREFIX); the counters' with "<prefix>:count:"
 KEY_CHARS = 80
 
 _HIT = """
@@ -90,18 +90,19 @@ class DatabaseCounters:
 class RedisCounters:
     """The counters in Redis (the live games' server), each hit one atomic script."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, prefix: str = REDIS_PREFIX) -> None:
         import redis
 
+        self.prefix = f"{prefix}:count:"
         self.redis: Any = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
         self._hit = self.redis.register_script(_HIT)
 
     def hit(self, key: str, window: float) -> tuple[int, float]:
-        count, left = self._hit(keys=[REDIS_PREFIX + _checked(key)], args=[max(1, int(window * 1000))])
+        count, left = self._hit(keys=[self.prefix + _checked(key)], args=[max(1, int(window * 1000))])
         return int(count), max(0.0, int(left) / 1000)
 
     def peek(self, key: str) -> tuple[int, float]:
-        name = REDIS_PREFIX + _checked(key)
+        name = self.prefix + _checked(key)
         pipe = self.redis.pipeline(transaction=True)
         pipe.get(name)
         pipe.pttl(name)
@@ -109,17 +110,17 @@ class RedisCounters:
         return (int(raw), max(0.0, int(left) / 1000)) if raw is not None else (0, 0.0)
 
     def once(self, key: str, ttl: float) -> bool:
-        return bool(self.redis.set(REDIS_PREFIX + _checked(key), 1, nx=True, px=max(1, int(ttl * 1000))))
+        return bool(self.redis.set(self.prefix + _checked(key), 1, nx=True, px=max(1, int(ttl * 1000))))
 
     def clear(self, prefix: str) -> None:
-        names = list(self.redis.scan_iter(match=REDIS_PREFIX + _checked(prefix) + "*", count=1000))
+        names = list(self.redis.scan_iter(match=self.prefix + _checked(prefix) + "*", count=1000))
         if names:
             self.redis.delete(*names)
 
 
-def shared_counters(ctx: Context, redis_url: str | None) -> Counters:
+def shared_counters(ctx: Context, redis_url: str | None, prefix: str = REDIS_PREFIX) -> Counters:
     """Redis when the site has one, else the database."""
-    return RedisCounters(redis_url) if redis_url else DatabaseCounters(ctx)
+    return RedisCounters(redis_url, prefix) if redis_url else DatabaseCounters(ctx)
 
 
-__all__ = ["Counters", "DatabaseCounters", "RedisCounters", "digest", "shared_counters"]
+__all__ = ["REDIS_PREFIX", "Counters", "DatabaseCounters", "RedisCounters", "digest", "shared_counters"]

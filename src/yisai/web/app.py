@@ -28,7 +28,7 @@ from yisai.live.tasks import stop_task
 from yisai.qualifier.proof import MAX_BITS
 from yisai.reach.config import SmsConfig, build_sender, load_sms_config
 from yisai.services.context import open_context
-from yisai.services.counters import shared_counters
+from yisai.services.counters import REDIS_PREFIX, shared_counters
 from yisai.services.errors import ServiceError
 from yisai.services.metrics import worker_gone
 from yisai.services.oauth_providers import Provider, providers_from_environment
@@ -72,6 +72,7 @@ PUBLIC_URL_ENV = "YISAI_PUBLIC_URL"  # the site's address as players see it (WeC
 WS_PER_ADDRESS_ENV = "YISAI_WS_PER_ADDRESS"
 WS_PER_PLAYER_ENV = "YISAI_WS_PER_PLAYER"
 PROOF_BITS_ENV = "YISAI_CODE_PROOF_BITS"
+REDIS_PREFIX_ENV = "YISAI_REDIS_PREFIX"  # several sites on one Redis: each its own prefix
 DEV_OUTBOX_ENV = "YISAI_DEV_OUTBOX"  # "1": the developer outbox page shows sign-in codes
 UNREADABLE = Text("请求体无法读取 (应为UTF-8编码的JSON)", "the body cannot be read (it must be JSON in UTF-8)")
 HTTP_WORDS = {404: Text("没有这个页面或对象", "not found"), 405: Text("此地址不接受这种请求方法", "method not allowed"),
@@ -84,7 +85,8 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
                spectator_delay: float | None = None, sms: SmsConfig | None = None,
                notice_seconds: float = notices.WORKER_SECONDS, oauth: Mapping[str, Provider] | None = None,
                public_url: str = "", freeze_start: bool = False, body_limits: BodyLimits | None = None,
-               sockets: tuple[int | None, int | None] = (None, None), proof_bits: int | None = None) -> FastAPI:
+               sockets: tuple[int | None, int | None] = (None, None), proof_bits: int | None = None,
+               redis_prefix: str = REDIS_PREFIX) -> FastAPI:
     """The app over the database of ``settings`` (its clock is the server's clock); a public
     table is re-rendered at most every ``refresh_seconds`` while results come in. With
     ``qualifier_event`` the live games and the players' pages (/play) are served; ``dev_outbox``
@@ -98,7 +100,8 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     cycle collector's full collections (``gc.freeze``). ``body_limits``: the request body limits
     (``web/bodies.py``; the defaults when None). ``sockets``: the live sockets one process keeps
     open at once per client address and per player (``LiveOptions``' defaults where None).
-    ``proof_bits``: the proof of work asked before a sign-in code is sent (``qualifier.proof``)."""
+    ``proof_bits``: the proof of work asked before a sign-in code is sent (``qualifier.proof``).
+    ``redis_prefix``: what this site's Redis keys begin with (several sites or tests on one Redis)."""
     sms = sms or SmsConfig()
     ctx = open_context(replace(settings, notice_limits=sms.limits))
     play_state = play.PlayState(qualifier_event, dev_outbox, providers=dict(oauth or {}), public_url=public_url)
@@ -132,7 +135,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
         "Write results with a bearer token from POST /api/token.",
         docs_url="/docs", redoc_url=None, openapi_url="/api/openapi.json", lifespan=lifespan,
     )
-    counters = shared_counters(ctx, redis_url)  # what every worker counts alike: logins, used proofs
+    counters = shared_counters(ctx, redis_url, redis_prefix)  # what every worker counts alike: logins, used proofs
     app.state.web = WebState(ctx, secret or secrets.token_urlsafe(32), secure_cookies,
                              limiter=SharedLoginLimiter(counters), cache=PageCache(min_age=refresh_seconds),
                              stamps=StampCache(ttl=refresh_seconds / 2), counters=counters)
@@ -161,7 +164,8 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     if qualifier_event:  # the online qualifier's live games (WebSocket /live/ws) for that event
         from yisai.live.server import LiveOptions, create_live_router
 
-        live = LiveOptions(event=qualifier_event, secret=app.state.web.secret, redis_url=redis_url)
+        live = LiveOptions(event=qualifier_event, secret=app.state.web.secret, redis_url=redis_url,
+                           redis_prefix=f"{redis_prefix}:live")
         if spectator_delay is not None:
             live.spectator_delay = spectator_delay
         per_address, per_player = sockets
@@ -257,7 +261,8 @@ def app_from_environment() -> FastAPI:
                       sms=sms, oauth=providers_from_environment(os.environ),
                       public_url=os.environ.get(PUBLIC_URL_ENV, ""), freeze_start=True,
                       body_limits=limits_from_environment(os.environ), sockets=sockets_from_environment(os.environ),
-                      proof_bits=proof_bits_from_environment(os.environ))
+                      proof_bits=proof_bits_from_environment(os.environ),
+                      redis_prefix=os.environ.get(REDIS_PREFIX_ENV, "").strip() or REDIS_PREFIX)
 
 
 def proof_bits_from_environment(env: Mapping[str, str]) -> int | None:
