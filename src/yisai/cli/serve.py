@@ -40,7 +40,7 @@ def serve(
     max_upload_mb: int = typer.Option(None, "--max-upload-mb", min=1, envvar="YISAI_MAX_UPLOAD_MB",
                                       help="上传地址的请求体上限 (MB, 默认 70; 各上传地址另有自己的文件上限)"),
     code_proof_bits: int = typer.Option(None, "--code-proof-bits", min=1, max=28, envvar="YISAI_CODE_PROOF_BITS",
-                                        help="获取短信验证码前浏览器须完成的工作量证明难度 (SHA-256前导零位数, 默认18, 约1秒)"),
+                                        help="获取短信验证码前浏览器须完成的工作量证明难度 (SHA-256前导零位数, 默认16, 电脑浏览器约1秒)"),
     log_format: str = typer.Option("text", "--log-format", envvar="YISAI_LOG_FORMAT",
                                    help="日志格式: text (一行文字) 或 json (每行一个JSON对象); 每个请求与每次写入一行"),
 ) -> None:
