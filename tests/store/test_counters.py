@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from yisai.services.context import open_context
-from yisai.services.counters import Counters, DatabaseCounters, RedisCounters, digest
+from yisai.services.counters import Counters, CountersDown, DatabaseCounters, RedisCounters, digest
 
 
 class Ticks:
@@ -89,3 +89,10 @@ def test_hits_from_two_connections_at_once_are_all_counted(db_url: str) -> None:
             t.join(timeout=120)
         assert DatabaseCounters(one).peek("race")[0] == 40
         assert results.count(True) == 1 and len(results) == 40
+
+
+def test_redis_not_answering_is_a_refusal_in_words_not_a_crash() -> None:
+    counters = RedisCounters("redis://127.0.0.1:1/0")  # nothing listens on port 1
+    with pytest.raises(CountersDown) as refused:
+        counters.hit("login:a:b", 60)
+    assert refused.value.status == 503 and "请稍后再试" in refused.value.render("zh")

@@ -9,17 +9,22 @@ a key is at most 80 characters whatever a client sends.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, ParamSpec, Protocol, TypeVar
 
+from yisai.i18n import Text
 from yisai.services.context import Context
+from yisai.services.errors import ServiceError
 from yisai.services.identity import Actor
 from yisai.store import counter_rows as rows
 
 REDIS_PREFIX = "yisai"  # the deployment's keys begin so (YISAI_REDIS_PREFIX); the counters' with "<prefix>:count:"
 KEY_CHARS = 80
+P = ParamSpec("P")
+R = TypeVar("R")
 
 _HIT = """
 local n = redis.call('INCR', KEYS[1])
@@ -87,8 +92,32 @@ class DatabaseCounters:
             rows.clear(work.session, prefix)
 
 
+class CountersDown(ServiceError):
+    """Redis did not answer: the request that needed a count is refused for now, in words."""
+
+    status = 503
+    default_code = "counters_unavailable"
+
+
+DOWN = Text("服务暂时繁忙, 请稍后再试", "the service is busy for a moment; try again shortly")
+
+
+def _guarded(method: Callable[P, R]) -> Callable[P, R]:
+    @functools.wraps(method)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        import redis
+
+        try:
+            return method(*args, **kwargs)
+        except redis.RedisError:
+            raise CountersDown(DOWN) from None
+
+    return call
+
+
 class RedisCounters:
-    """The counters in Redis (the live games' server), each hit one atomic script."""
+    """The counters in Redis (the live games' server), each hit one atomic script; Redis not
+    answering is a 503 in words (``CountersDown``), never a count skipped."""
 
     def __init__(self, url: str, prefix: str = REDIS_PREFIX) -> None:
         import redis
@@ -97,10 +126,12 @@ class RedisCounters:
         self.redis: Any = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
         self._hit = self.redis.register_script(_HIT)
 
+    @_guarded
     def hit(self, key: str, window: float) -> tuple[int, float]:
         count, left = self._hit(keys=[self.prefix + _checked(key)], args=[max(1, int(window * 1000))])
         return int(count), max(0.0, int(left) / 1000)
 
+    @_guarded
     def peek(self, key: str) -> tuple[int, float]:
         name = self.prefix + _checked(key)
         pipe = self.redis.pipeline(transaction=True)
@@ -109,9 +140,11 @@ class RedisCounters:
         raw, left = pipe.execute()
         return (int(raw), max(0.0, int(left) / 1000)) if raw is not None else (0, 0.0)
 
+    @_guarded
     def once(self, key: str, ttl: float) -> bool:
         return bool(self.redis.set(self.prefix + _checked(key), 1, nx=True, px=max(1, int(ttl * 1000))))
 
+    @_guarded
     def clear(self, prefix: str) -> None:
         names = list(self.redis.scan_iter(match=self.prefix + _checked(prefix) + "*", count=1000))
         if names:
@@ -123,4 +156,4 @@ def shared_counters(ctx: Context, redis_url: str | None, prefix: str = REDIS_PRE
     return RedisCounters(redis_url, prefix) if redis_url else DatabaseCounters(ctx)
 
 
-__all__ = ["REDIS_PREFIX", "Counters", "DatabaseCounters", "RedisCounters", "digest", "shared_counters"]
+__all__ = ["REDIS_PREFIX", "Counters", "CountersDown", "DatabaseCounters", "RedisCounters", "digest", "shared_counters"]
