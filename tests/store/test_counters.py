@@ -48,8 +48,12 @@ def _counts_and_once(counters: Counters) -> None:
     count, left = counters.peek("login:a:b")
     assert count == 3 and 0 < left <= 60
     assert counters.peek("login:a:c") == (0, 0.0)
-    counters.clear("login:a:")
-    assert counters.peek("login:a:b")[0] == 0
+    counters.hit("login:a:c", 60)
+    counters.forget("login:a:b")  # one key only
+    assert counters.peek("login:a:b")[0] == 0 and counters.peek("login:a:c")[0] == 1
+    counters.hit("login:a:b", 60)
+    counters.clear("login:a:")  # every key of the prefix
+    assert counters.peek("login:a:b")[0] == 0 and counters.peek("login:a:c")[0] == 0
     assert counters.once("proof:n1", 60) and not counters.once("proof:n1", 60)
     with pytest.raises(ValueError):  # a key is bounded: callers build it from digests
         counters.hit("x" * 81, 60)

@@ -55,8 +55,12 @@ class Counters(Protocol):
         """True for the first caller only, within ``ttl`` seconds (single use)."""
         ...
 
+    def forget(self, key: str) -> None:
+        """Forget one key (a success ends its failures' window)."""
+        ...
+
     def clear(self, prefix: str) -> None:
-        """Forget every key starting with ``prefix``."""
+        """Forget every key starting with ``prefix`` (a scan: for the operator's rare unlock)."""
         ...
 
 
@@ -86,6 +90,10 @@ class DatabaseCounters:
 
     def once(self, key: str, ttl: float) -> bool:
         return self.hit(key, ttl)[0] == 1
+
+    def forget(self, key: str) -> None:
+        with self.ctx.work(Actor.system()) as work:
+            rows.forget(work.session, _checked(key))
 
     def clear(self, prefix: str) -> None:
         with self.ctx.work(Actor.system()) as work:
@@ -143,6 +151,10 @@ class RedisCounters:
     @_guarded
     def once(self, key: str, ttl: float) -> bool:
         return bool(self.redis.set(self.prefix + _checked(key), 1, nx=True, px=max(1, int(ttl * 1000))))
+
+    @_guarded
+    def forget(self, key: str) -> None:
+        self.redis.delete(self.prefix + _checked(key))
 
     @_guarded
     def clear(self, prefix: str) -> None:

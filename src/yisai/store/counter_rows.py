@@ -40,6 +40,10 @@ def peek(s: Session, key: str, now: float) -> tuple[int, float]:
     return (int(found[0]), float(found[1])) if found is not None else (0, now)
 
 
+def forget(s: Session, key: str) -> None:
+    s.execute(delete(RateCounterRow).where(RateCounterRow.key == key).execution_options(synchronize_session=False))
+
+
 def clear(s: Session, prefix: str) -> int:
     """Forget every window whose key starts with ``prefix`` (digits, letters and ``:`` only)."""
     done = s.execute(delete(RateCounterRow).where(RateCounterRow.key.startswith(prefix, autoescape=True))

@@ -176,12 +176,11 @@ class SharedLoginLimiter:
         self.counters.hit(self._key(client, login), self.window)
 
     def succeeded(self, client: str, login: str) -> None:
-        self.counters.clear(self._key(client, login))
+        self.counters.forget(self._key(client, login))
 
-    def unlock(self, login: str) -> int:
+    def unlock(self, login: str) -> None:
         """The operator's unlock: every source's count for ``login``, in every worker."""
         self.counters.clear(f"login:{digest(login.strip().lower())}:")
-        return 1
 
 
 Limiter = LoginLimiter | SharedLoginLimiter
