@@ -147,7 +147,7 @@ async def _fields(request: Request) -> dict[str, str]:
 @router.get("/proof")
 def proof_challenge(request: Request) -> JSONResponse:
     """A fresh challenge for the proof asked before a code is sent (``static/proof.js`` solves
-    it; an API client does the same: docs/web.md, "Sign-in codes")."""
+    it; an API client does the same: docs/web.md, "验证码与第三方登录的防滥用")."""
     bits = play_state(request).proof_bits
     challenge = proof.issue(state(request).secret, bits, time.time())
     return JSONResponse({"challenge": challenge, "bits": bits, "seconds": proof.PROOF_SECONDS},
