@@ -48,6 +48,7 @@ PER_ADDRESS = 4  # live sockets per client address, by setting
 LOGIN_LIMIT = 5  # failed logins per source and login (the default)
 BACKENDS = ["sqlite", "sqlite+redis", "postgres+redis"]
 QUALIFIER = ["sqlite+redis", "postgres+redis"]
+BOTH_WORKERS_SECONDS = 120  # a hang guard: the second worker of a loaded machine starts late
 
 
 @dataclass
@@ -175,22 +176,20 @@ class Conn:
         self.http.close()
 
 
-def _one_per_worker(server: Server, tries: int = 24) -> tuple[Conn, Conn]:
-    """Two connections answered by different workers (new connections until the kernel has
-    handed one to each; the spares are closed)."""
+def _one_per_worker(server: Server) -> tuple[Conn, Conn]:
+    """Two connections answered by different workers: new connections (the spares closed at
+    once) until the kernel has handed one to each. A worker still starting on a loaded machine
+    takes none, so this waits for it; the deadline only catches a worker that never comes."""
     seen: dict[int, Conn] = {}
-    spare: list[Conn] = []
-    for _ in range(tries):
+    deadline = time.monotonic() + BOTH_WORKERS_SECONDS
+    while len(seen) < 2 and time.monotonic() < deadline:
         c = Conn(server)
         if c.worker in seen:
-            spare.append(c)
+            c.close()
+            time.sleep(0.05)
         else:
             seen[c.worker] = c
-        if len(seen) == 2:
-            break
-    for c in spare:
-        c.close()
-    assert len(seen) == 2, f"{tries} connections all went to one worker"
+    assert len(seen) == 2, f"one worker answered every connection for {BOTH_WORKERS_SECONDS} s"
     a, b = seen.values()
     return a, b
 
@@ -358,6 +357,8 @@ def test_the_sockets_per_address_are_capped_across_workers(served: Served) -> No
     """``PER_ADDRESS`` sockets from 127.0.0.1 held by both workers, then the next is refused
     with 4429; counted per worker, each would have had room for ``PER_ADDRESS`` of its own."""
     url = f"ws://127.0.0.1:{served.server.port}/live/ws"
+    for c in _one_per_worker(served.server):  # both workers are up
+        c.close()
 
     async def open_one() -> tuple[ClientConnection, int] | None:
         ws = await connect(url)
