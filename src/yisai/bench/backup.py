@@ -13,7 +13,6 @@ import os
 import statistics
 import tempfile
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,30 +30,26 @@ def _cpu() -> float:
 @contextmanager
 def _postgres_databases(base: str, count: int) -> Iterator[list[str]]:
     """``count`` new, empty databases on the server of ``base``; dropped at the end."""
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
+    from yisai.services.maintenance import drop_scratch_database, scratch_whole_database
 
-    url = make_url(base)
-    names = [f"yisai_bench_{uuid.uuid4().hex[:10]}" for _ in range(count)]
-    admin = create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    made: list[str] = []
     try:
-        with admin.connect() as conn:
-            for name in names:
-                conn.execute(text(f'CREATE DATABASE "{name}"'))
-        yield [url.set(database=n).render_as_string(hide_password=False) for n in names]
+        for _ in range(count):
+            made.append(scratch_whole_database(base, "yisai_bench"))
+        yield made
     finally:
-        with admin.connect() as conn:
-            for name in names:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        for url in made:
+            drop_scratch_database(url)
 
 
 def _run(source: str, targets: list[str], folder: Path, players: int, rounds: int, seed: int) -> None:
-    from yisai.store import upgrade_database
-    from yisai.store.backup import make_backup, restore_backup
+    from yisai.services.identity import Actor, Role
+    from yisai.services.maintenance import backup, restore, upgrade
+    from yisai.services.settings import Settings
 
+    operator = Actor.cli("bench", Role.OPERATOR)
     if "://" in source:
-        upgrade_database(source)
+        upgrade(Settings(database=source, actor=operator))
     t = time.perf_counter()
     build_event(source, players, rounds, seed)
     typer.echo(f"event built: {players} players, {rounds} rounds + round {rounds + 1} paired "
@@ -62,10 +57,11 @@ def _run(source: str, targets: list[str], folder: Path, players: int, rounds: in
     backup_wall, backup_cpu, restore_wall, restore_cpu = [], [], [], []
     for k, target in enumerate(targets, 1):
         c, t = _cpu(), time.perf_counter()
-        archive = make_backup(source, None, folder / "backups", keep=1)[0]
+        archive = backup(Settings(database=source, actor=operator, files_dir=folder / "files"),
+                         folder / "backups", keep=1)[0]
         wall, cpu = time.perf_counter() - t, _cpu() - c
         c, t = _cpu(), time.perf_counter()
-        restore_backup(archive, target, folder / f"files-{k}")
+        restore(Settings(database=target, actor=operator, files_dir=folder / f"files-{k}"), archive)
         wall2, cpu2 = time.perf_counter() - t, _cpu() - c
         size = archive.stat().st_size
         backup_wall.append(wall)
