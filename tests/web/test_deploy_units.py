@@ -102,6 +102,9 @@ def _environment(tmp_path: Path, https_port: int) -> str:
             "YISAI_DATABASE_URL": "YISAI_DB=/var/lib/yisai/yisai.sqlite",
             "YISAI_WEB_SECRET": f"YISAI_WEB_SECRET={secrets.token_urlsafe(32)}",
             "YISAI_PUBLIC_URL": f"YISAI_PUBLIC_URL=https://localhost:{https_port}",
+            # this machine's Redis, a database of the test's own: the live units' keys
+            # ("yisai:live:…") stay apart from any other deployment or test on the same server
+            "YISAI_REDIS_URL": "YISAI_REDIS_URL=redis://127.0.0.1:6379/11",
         }.get(key, line)
         lines.append(line)
     return "\n".join(lines) + "\n"
