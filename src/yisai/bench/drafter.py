@@ -42,7 +42,10 @@ from yisai.vocabulary.rank import Rank
 
 TOPICS = ("dates", "venue", "format", "rounds", "time_control", "komi", "ranking", "prizes",
           "rank_awards", "divisions", "eligibility", "registration", "fees", "teams", "appeals",
-          "rules_of_play")
+          "rules_of_play", "issuer", "issue_date")
+"""``issuer`` and ``issue_date`` are the sign-off (落款): stated only by a text that has one. The
+event's dates never state who issued the 规程 or when, so an open point asking for the issuer of a
+text without a sign-off is honest, not a denial (tests/regulation/draft/real/README.md)."""
 # Lists whose order carries meaning; every other list of plain values is compared as a set.
 ORDERED = frozenset({"criteria", "tie_breaks", "round1_seeding", "confirm_reminder_days"})
 RANK_KEYS = frozenset({"min_rank", "max_rank", "rank", "highest"})
@@ -271,7 +274,9 @@ _FIELD_TOPICS: tuple[tuple[str, str], ...] = (
     (r"^teams|\.format\.(boards|competition)", "teams"),
     (r"^appeals", "appeals"),
     (r"\.venue", "venue"),
-    (r"\.(start|end|check_in|periods|timetable)|^year|^issued", "dates"),
+    (r"^issued\.by", "issuer"),
+    (r"^issued\.on", "issue_date"),
+    (r"\.(start|end|check_in|periods|timetable)|^year", "dates"),
     (r"\.format", "format"),
 )
 _WORD_TOPICS: tuple[tuple[str, str], ...] = (

@@ -146,7 +146,9 @@ def test_01_dates_under_the_date_heading_and_a_shared_clock_quoted() -> None:
     assert (st["start"], st["end"]) == (date(2013, 6, 1), date(2013, 6, 2))  # 四、比赛时间:2013年6月1-2日
     assert st["venue"] == "珠海市香山学校"
     assert any(q.topic == "比赛年份" for q in d.open)  # the title says 2014
-    assert any(q.said is not None and "双方共用时60分钟" in q.question for q in d.open)  # 七、(4)
+    # 七、(4) 双方共用时60分钟: 60 / 2 = 30 on each clock; 裁判可中途加钟 is quoted (the format has no 加钟)
+    assert st["time_control"] == {"main_minutes": 30, "loss_on_time": True}
+    assert any(q.said is not None and "双方共用时60分钟" in q.question and "加钟" in q.question for q in d.open)
 
 
 def test_06_venue_is_not_the_registration_contact() -> None:
