@@ -153,9 +153,10 @@ def test_01_dates_under_the_date_heading_and_a_shared_clock_quoted() -> None:
 
 def test_06_venue_is_not_the_registration_contact() -> None:
     d = _draft("06")
-    st = _stage(d)
-    assert (st["start"], st["end"]) == (date(2023, 2, 25), date(2023, 2, 26))  # 初赛 / 决赛时间
-    assert st["venue"] == "土默特左旗奥林匹克体育馆"
+    prelim, final = d.doc["stages"]  # 二、初赛时间:2023年2月25日 / 决赛时间:2023年2月26日: two stages
+    assert (prelim["name"], prelim["start"], prelim["end"]) == ("初赛", date(2023, 2, 25), date(2023, 2, 25))
+    assert (final["name"], final["start"], final["end"]) == ("决赛", date(2023, 2, 26), date(2023, 2, 26))
+    assert prelim["venue"] == final["venue"] == "土默特左旗奥林匹克体育馆"  # 初赛、决赛地点:…
     assert d.doc["organisers"]["hosts"] == ["土左旗总工会", "土默特左旗文体旅游广电局"]
 
 

@@ -5,15 +5,17 @@ the online qualifier's points and disconnection rules."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime, time, timedelta
 from typing import Any
 
 from yisai.regulation.draft import divisions as divs
+from yisai.regulation.draft import stage_names
 from yisai.regulation.draft import timecontrol as tcs
 from yisai.regulation.draft.common import after_colon, clause, find, first
 from yisai.regulation.draft.model import Draft
 from yisai.regulation.draft.numbers import NUM, date_range, dates, make_date, span, to_int
-from yisai.regulation.draft.text import Sentence, simplified
+from yisai.regulation.draft.text import Sentence, norm, simplified
 
 KINDS = (  # (id, kind, words, label)
     ("online", "online_qualifier", ("网络海选", "线上海选"), "网络海选赛"),
@@ -29,6 +31,9 @@ def stages(draft: Draft) -> list[dict[str, Any]]:
 
 def stage_of(draft: Draft, text: str) -> int | None:
     """The stage a phrase names (线上海选赛 → online), or the only stage."""
+    if draft.stage_words:
+        hits = stage_names.mentions(draft.stage_words, stage_names.key(text))
+        return hits[0][2] if hits else None
     for i, st in enumerate(stages(draft)):
         words = next((w for sid, _, w, _ in KINDS if sid == st["id"]), ())
         if any(w in text for w in words):
@@ -40,10 +45,28 @@ def stage_index(draft: Draft, stage_id: str) -> int | None:
     return next((i for i, st in enumerate(stages(draft)) if st["id"] == stage_id), None)
 
 
+def pieces(draft: Draft, s: Sentence) -> list[tuple[list[int], str]]:
+    """Stages named in the organiser's words: the parts of ``s`` (original text) each about the
+    stages it names; a sentence naming none is about all of them, unless it names another
+    stage word (本賽日期 of the event a qualifier selects for) — then about none."""
+    found = stage_names.segments(draft.stage_words, s.text)
+    if found:
+        return [(idxs, s.text[a:b]) for idxs, a, b in found]
+    if re.search(stage_names.WORD, stage_names.key(s.text)):
+        return []
+    return [(list(draft.stage_words), s.text)]
+
+
 def read(draft: Draft) -> None:
     all_ids = [d["id"] for d in divs.divisions(draft)]
     present = [k for k in KINDS if any(any(w in s.norm for w in k[2]) for s in draft.sentences)]
-    if not present:
+    named = stage_names.declared(draft.sentences) if len(present) < 2 else []
+    if named:
+        present = []
+        for at, n in enumerate(named):
+            draft.put(("stages", at), {"id": n.id, "name": n.name, "kind": n.kind, "divisions": all_ids})
+            draft.stage_words[at] = n.words
+    elif not present:
         draft.put(("stages", 0), {"id": "main", "name": "比赛", "kind": "main", "divisions": all_ids})
     for at, (sid, kind, words, label) in enumerate(present):
         draft.put(("stages", at), {"id": sid, "name": label, "kind": kind, "divisions": all_ids})
@@ -126,6 +149,12 @@ def _dates(draft: Draft) -> None:
             label = label and bool(re.match(r"^[(（]?\d", s.section or "-"))
         if not (plays_on(s) or (label and not _NOT_PLAY.search(s.norm))):
             continue
+        if draft.stage_words:
+            for idxs, part in pieces(draft, s):
+                days = span(norm(part), year)
+                for i in idxs if days else []:
+                    _put_days(draft, i, days, s, seen)
+            continue
         found = span(s.norm, year)
         if found is None:
             continue
@@ -134,18 +163,8 @@ def _dates(draft: Draft) -> None:
             continue
         if re.match(r"^第\d+期", s.norm):
             continue
-        st = stages(draft)[i]
-        if i in seen and st.get("start"):
-            if found[0] > st["end"] + timedelta(days=7) or found[1] < st["start"] - timedelta(days=7):
-                draft.ask(("stages", i, "start"), "比赛日期",
-                          f"两处比赛日期不一致：{seen[i].quote} / {s.quote}；以哪一处为准？ "
-                          "/ Two clauses give different days of play: which one holds?",
-                          f"{st['start']}–{st['end']}")
-                continue
-            found = (min(found[0], st["start"]), max(found[1], st["end"]))
-        seen.setdefault(i, s)
-        draft.put(("stages", i, "start"), found[0], s)
-        draft.put(("stages", i, "end"), found[1], s)
+        if not _put_days(draft, i, found, s, seen):
+            continue
         month = found[0].month
         m = re.search(r"(?:其中|,)(?:\d{1,2}月)?(\d{1,2})[号日](?:\d{1,2}:\d{2}|[上中下]午)?报到", s.norm)
         if m:
@@ -184,6 +203,24 @@ def _dates(draft: Draft) -> None:
             draft.put(("stages", i, "details_note"), re.sub(r"^说明[：:]", "", clause(s)), s)
 
 
+def _put_days(draft: Draft, i: int, found: tuple[Any, Any], s: Sentence, seen: dict[int, Sentence]) -> bool:
+    """Stage ``i`` is played on ``found`` (widened by another clause within a week of it; two
+    clauses further apart are an open point): whether the days were written."""
+    st = stages(draft)[i]
+    if i in seen and st.get("start"):
+        if found[0] > st["end"] + timedelta(days=7) or found[1] < st["start"] - timedelta(days=7):
+            draft.ask(("stages", i, "start"), "比赛日期",
+                      f"两处比赛日期不一致：{seen[i].quote} / {s.quote}；以哪一处为准？ "
+                      "/ Two clauses give different days of play: which one holds?",
+                      f"{st['start']}–{st['end']}")
+            return False
+        found = (min(found[0], st["start"]), max(found[1], st["end"]))
+    seen.setdefault(i, s)
+    draft.put(("stages", i, "start"), found[0], s)
+    draft.put(("stages", i, "end"), found[1], s)
+    return True
+
+
 _VENUE = re.compile(r"(?:^|[,，;；\s])(?:比赛|竞赛|本赛|选拔|初赛、决赛|预选赛)?地\s*点\s*[:：]\s*(.+)")
 _HELD_AT = re.compile(r"(?:均|将)?在(.{2,60}?)(?:举行|进行)")
 
@@ -192,7 +229,13 @@ def venue_words(text: str) -> str | None:
     """The venue a clause names, cut before a contact (``TEL…``, ``联系电话…``) or the next
     clause; None when what is left is not a place (a date, 具体待定, a phone number)."""
     text = text.strip().rstrip("。")
-    text = re.split(r"[，,;；。]|\s{2,}|\s(?=\S+[:：])|TEL|Tel|tel|电话|聯絡|联系", text)[0].strip()
+    text = re.split(r"\s{2,}|\s(?=\S+[:：])|TEL|Tel|tel|电话|聯絡|联系", text)[0].strip()
+    depth = 0
+    for k, ch in enumerate(text):  # the first separator outside brackets ends the place
+        depth += (ch in "(（") - (ch in ")）")
+        if depth <= 0 and ch in "，,;；。":
+            text = text[:k]
+            break
     text = re.sub(r"\([^)]*$|（[^）]*$", "", text).strip()  # a bracket the contact cut open
     if len(text) < 2 or re.search(r"\d{1,2}月|待定|另行|\d{7,}|@", text):
         return None
@@ -205,6 +248,17 @@ def _venues(draft: Draft) -> None:
     seen: dict[int, Sentence] = {}
     for s in draft.sentences:
         if s.under("报名", "报到") or re.match(r"^(报名|报到)", s.norm):
+            continue
+        if draft.stage_words:
+            if not s.furniture:
+                for idxs, part in pieces(draft, s):
+                    m = _VENUE.search(simplified(part))
+                    held = _HELD_AT.search(part) if s.under("地点", "时间") and "线上" not in part else None
+                    place = venue_words(part[m.start(1):] if m else held.group(1) if held else "")
+                    if held and re.match(r"均", part[held.start():]):
+                        idxs = list(draft.stage_words)  # 均在…举行: every stage
+                    for i in idxs if place else []:
+                        _put_venue(draft, i, str(place), s, seen)
             continue
         if s.under("平台") and s.under("地点") and ":" in s.norm:
             _platform(draft, s, s.norm.split(":", 1)[0])
@@ -247,14 +301,19 @@ def _venues(draft: Draft) -> None:
         i = stage_of(draft, head) if head.strip(":：") not in ("", "比赛", "竞赛") else stage_of(draft, "")
         if i is None:
             continue
-        have = stages(draft)[i].get("venue")
-        if have and have != place and i in seen:
-            draft.ask(("stages", i, "venue"), "比赛地点",
-                      f"两处比赛地点不同：{seen[i].quote} / {s.quote}；以哪一处为准？ "
-                      "/ Two clauses name different venues: which one holds?", have)
-            continue
-        seen.setdefault(i, s)
-        draft.put(("stages", i, "venue"), place, s)
+        _put_venue(draft, i, place, s, seen)
+
+
+def _put_venue(draft: Draft, i: int, place: str, s: Sentence, seen: dict[int, Sentence]) -> None:
+    """Stage ``i`` is played at ``place``; a second clause naming another is an open point."""
+    have = stages(draft)[i].get("venue")
+    if have and have != place and i in seen:
+        draft.ask(("stages", i, "venue"), "比赛地点",
+                  f"两处比赛地点不同：{seen[i].quote} / {s.quote}；以哪一处为准？ "
+                  "/ Two clauses name different venues: which one holds?", have)
+        return
+    seen.setdefault(i, s)
+    draft.put(("stages", i, "venue"), place, s)
 
 
 def norm_title(title: str) -> str:
@@ -423,7 +482,24 @@ def rounds_in(t: str) -> tuple[int, bool] | None:
     return None
 
 
+def _formats_of_named_stages(draft: Draft) -> None:
+    """Each stage named in the organiser's words takes the first system a part of a sentence
+    naming it states (预选赛为公开赛模式,采用分组单败淘汰制); a sentence naming no stage sets none."""
+    for s in draft.sentences:
+        if s.under("报名", "奖", "录取"):
+            continue
+        for idxs, part in (stage_names.segments(draft.stage_words, s.text) and pieces(draft, s)) or []:
+            fmt = _format_of(draft, replace(s, norm=norm(part)))
+            for i in idxs if fmt else []:
+                if "format" not in stages(draft)[i]:
+                    draft.put(("stages", i, "format"), dict(fmt or {}), s)
+
+
 def _formats(draft: Draft) -> None:
+    if draft.stage_words:
+        _formats_of_named_stages(draft)
+        _format_fallbacks(draft)
+        return
     for s in draft.sentences:
         fmt = _format_of(draft, s)
         if fmt is None:
@@ -584,35 +660,45 @@ def _time_controls(draft: Draft) -> None:
     for s in draft.sentences:
         if s.under("报名", "报到"):
             continue
-        reading = tcs.read(s.norm)
-        if reading.control is None and not reading.cannot_state and not tcs.TOPIC_WORDS.search(s.norm):
+        if draft.stage_words:
+            for idxs, part in pieces(draft, s):
+                for i in idxs:
+                    _clock(draft, i, tcs.read(norm(part)), part, s, first_at)
             continue
         head = s.norm.split(":")[0] if ":" in s.norm else ""
         i = stage_of(draft, head) if head else stage_of(draft, "")
-        if i is None:
-            continue
-        path = ("stages", i, "time_control")
-        if reading.control is None and not reading.cannot_state:
-            draft.unread(path, "用时", s, "用时", "不填")
-            continue
-        for what in reading.cannot_state:
-            draft.unread(path, "用时", s, what, "不填")
-        if reading.control is None:
-            continue
-        have = stages(draft)[i].get("time_control")
-        if have is None:
-            draft.put(path, reading.control, s)
-            first_at[i] = s
-        elif have != reading.control:
-            draft.unread(path, "用时", s, f"另一种用时（已按{first_at[i].section or '前文'}条写入）", _shown_tc(have))
-        else:
-            draft.cite(path, s)
+        if i is not None:
+            _clock(draft, i, tcs.read(s.norm), s.norm, s, first_at)
     for i, st in enumerate(stages(draft)):
         if "time_control" not in st and st["kind"] in ("final", "main") and not any(
-                q.said is not None and q.path == ("stages", i, "time_control") for q in draft.open):
+                q.said is not None and q.path[-1] == "time_control" and (q.path[1] == i or draft.stage_words)
+                for q in draft.open):  # a clause on every named stage's clock is quoted once
             draft.ask(("stages", i, "time_control"), f"{st['name']}用时",
                       f"{st['name']}每方用时多少、几次读秒？规程未写明 / Time control of this stage?",
                       "不填（见补充规定）")
+
+
+def _clock(draft: Draft, i: int, reading: tcs.Reading, text: str, s: Sentence,
+           first_at: dict[int, Sentence]) -> None:
+    """What one clause (``text``, part of ``s``) says of stage ``i``'s time control."""
+    if reading.control is None and not reading.cannot_state and not tcs.TOPIC_WORDS.search(norm(text)):
+        return
+    path = ("stages", i, "time_control")
+    if reading.control is None and not reading.cannot_state:
+        draft.unread(path, "用时", s, "用时", "不填")
+        return
+    for what in reading.cannot_state:
+        draft.unread(path, "用时", s, what, "不填")
+    if reading.control is None:
+        return
+    have = stages(draft)[i].get("time_control")
+    if have is None:
+        draft.put(path, reading.control, s)
+        first_at[i] = s
+    elif have != reading.control:
+        draft.unread(path, "用时", s, f"另一种用时（已按{first_at[i].section or '前文'}条写入）", _shown_tc(have))
+    else:
+        draft.cite(path, s)
 
 
 def _shown_tc(tc: dict[str, Any]) -> str:
