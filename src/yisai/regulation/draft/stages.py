@@ -152,8 +152,9 @@ def _dates(draft: Draft) -> None:
         if draft.stage_words:
             for idxs, part in pieces(draft, s):
                 days = span(norm(part), year)
-                for i in idxs if days else []:
-                    _put_days(draft, i, days, s, seen)
+                for k in idxs:
+                    if days is not None:
+                        _put_days(draft, k, days, s, seen)
             continue
         found = span(s.norm, year)
         if found is None:
@@ -257,8 +258,8 @@ def _venues(draft: Draft) -> None:
                     place = venue_words(part[m.start(1):] if m else held.group(1) if held else "")
                     if held and re.match(r"均", part[held.start():]):
                         idxs = list(draft.stage_words)  # 均在…举行: every stage
-                    for i in idxs if place else []:
-                        _put_venue(draft, i, str(place), s, seen)
+                    for k in idxs if place else []:
+                        _put_venue(draft, k, str(place), s, seen)
             continue
         if s.under("平台") and s.under("地点") and ":" in s.norm:
             _platform(draft, s, s.norm.split(":", 1)[0])
@@ -662,8 +663,8 @@ def _time_controls(draft: Draft) -> None:
             continue
         if draft.stage_words:
             for idxs, part in pieces(draft, s):
-                for i in idxs:
-                    _clock(draft, i, tcs.read(norm(part)), part, s, first_at)
+                for k in idxs:
+                    _clock(draft, k, tcs.read(norm(part)), part, s, first_at)
             continue
         head = s.norm.split(":")[0] if ":" in s.norm else ""
         i = stage_of(draft, head) if head else stage_of(draft, "")
