@@ -1,11 +1,13 @@
-"""Stages named in the organiser's words (预选赛/本赛, 初赛/决赛, 预复赛/决赛), texts written for
-these tests in the corpus's wording; expected values read from the sentences."""
+"""Stages named in the organiser's words (预选赛/本赛, 初赛/决赛, 预复赛/决赛) and team rankings inside
+individual events, on texts written for these tests in the corpus's wording; expected values read
+from the sentences."""
 
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
-from yisai.regulation.draft import draft
+from yisai.regulation.draft import Draft, draft
 from yisai.regulation.draft.numbers import span
 from yisai.regulation.draft.text import norm
 
@@ -74,3 +76,38 @@ def test_days_of_one_month_listed_and_characters_a_copy_lost() -> None:
     assert span(norm("本赛前二轮于2019\ufffd11\ufffd20日\ufffd21日在北京进行"), None) == (
         date(2019, 11, 20), date(2019, 11, 21))
     assert "5次1分钟读秒" in norm("每方2小时\ufffd5\ufffd1分钟读秒")
+
+
+def _teams(text: str) -> tuple[list[dict[str, Any]], Draft]:
+    d = draft(text)
+    return d.doc["teams"]["competitions"], d
+
+
+def test_a_team_ranking_inside_an_individual_event_by_the_best_places() -> None:
+    comps, d = _teams("2016年某市机关围棋比赛\n一、主办单位:某工会\n二、比赛时间:2016年9月20日\n"
+                      "三、比赛办法:个人赛同时计算团体成绩。团体名次录取按同队两人最好名次相加计算。\n")
+    [team] = comps
+    # 同队两人最好名次相加: the two best places of the team added, the lower sum ahead
+    assert (team["method"], team["size"]) == ("sum_of_places", 2)
+    assert team["ranking"] == "mixed"  # the places of the division's ranking
+    assert d.doc["teams"]["max_players"] == 2 and any(q.path == ("teams", "max_players") and q.said is not None
+                                                     for q in d.open)  # how many may enter: asked, quoting
+
+
+def test_a_team_ranking_in_every_division_by_the_sum_of_scores() -> None:
+    comps, d = _teams("2011年某市少儿围棋赛\n一、主办单位:某协会\n二、比赛时间:2011年6月4日\n"
+                      "三、各组运动员男女及人数不限,各组团体运动员为3人\n"
+                      "四、组别: A组(12周岁)——1998年9月1日后出生 B组(10周岁)——2000年9月1日后出生\n"
+                      "五、竞赛办法: 1、个人成绩按照总得分;各组团体成绩以个人总得分相加,总得分相同看个人名次,高者列前。\n")
+    assert [(c["name"], c["method"], c["size"], c["tie_breaks"]) for c in comps] == [
+        ("A组团体", "sum_of_scores", 3, ["best_place"]), ("B组团体", "sum_of_scores", 3, ["best_place"])]
+    assert d.doc["teams"]["max_players"] == 100  # 人数不限: the format's most
+
+
+def test_a_team_rule_that_does_not_say_sum_of_places_or_of_scores_is_quoted() -> None:
+    comps, d = _teams("某省围棋赛补充规定\n一、主办单位:某协会\n"
+                      "二、累计同单位3名最佳成绩者的个人名次分决定团体名次,3名最佳棋手个人名次总分相同的队则比较个人最高名次。\n")
+    [team] = comps
+    assert (team["size"], team["tie_breaks"]) == (3, ["best_place"])
+    [point] = [q for q in d.open if q.path == ("teams", "competitions", 0, "method")]
+    assert point.said is not None and "名次分" in point.question  # 名次分: places or points per place?

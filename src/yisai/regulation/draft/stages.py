@@ -87,10 +87,31 @@ def read(draft: Draft) -> None:
                          None) or first(draft, "组织形式另行通知")
             draft.put(("stages", i, "format"), {"kind": "announced_later", "note": "组织形式另行通知"},
                       *([found[0]] if found else []))
-            if not found and not any(q.said is not None and q.path == ("stages", i, "format") for q in draft.open):
+            about = _format_clause(draft, i) if not found else None
+            if about is not None:
+                draft.unread(("stages", i, "format"), f"{st['name']}的赛制", about, "赛制", "另行通知 (announced_later)")
+            elif not found and not any(q.said is not None and q.path == ("stages", i, "format") for q in draft.open):
                 draft.ask(("stages", i, "format"), f"{st['name']}的赛制",
                           f"{st['name']}采用什么赛制（积分编排制、循环赛、淘汰赛）？ / Which system?",
                           "另行通知 (announced_later)")
+
+
+_FORMAT_WORDS = re.compile(r"赛制|编排|淘汰|循环|番棋|[三五]局[二两三]胜|细则")
+
+
+def _format_clause(draft: Draft, i: int) -> Sentence | None:
+    """Of stages named in the organiser's words, the clause on stage ``i``'s system the drafter
+    could not read (决赛由挑战者与上届冠军进行三局两胜制的比赛; 各组别参照当地标准设定赛制): it is
+    quoted, never called unstated."""
+    if not draft.stage_words:
+        return None
+    for s in draft.sentences:
+        if s.under("报名", "奖", "录取") or not _FORMAT_WORDS.search(s.norm):
+            continue
+        for idxs, part in pieces(draft, s):
+            if i in idxs and _FORMAT_WORDS.search(norm(part)):
+                return s
+    return None
 
 
 def _phase(draft: Draft, at: int, words: tuple[str, ...], label: str) -> None:
