@@ -111,3 +111,19 @@ def test_a_team_rule_that_does_not_say_sum_of_places_or_of_scores_is_quoted() ->
     assert (team["size"], team["tie_breaks"]) == (3, ["best_place"])
     [point] = [q for q in d.open if q.path == ("teams", "competitions", 0, "method")]
     assert point.said is not None and "名次分" in point.question  # 名次分: places or points per place?
+
+
+def test_prize_heads_that_say_取前N名_one_list_per_gender_and_per_division() -> None:
+    d = draft("2016年某市机关围棋比赛\n一、主办单位:某工会\n二、比赛时间:2016年9月20日\n"
+              "三、比赛办法:团体名次录取按同队两人最好名次相加计算。\n四、录取名次\n"
+              "(一)个人:取男子前八名、女子前三名,颁发证书。\n(二)团体:取前三名,颁发证书。\n")
+    lists = {pl["name"]: pl["places"] for pl in d.doc["prizes"]["lists"]}
+    assert lists == {"男子": 8, "女子": 3, "团体": 3}  # 男子前八名, 女子前三名; 团体 前三名
+    d = draft("2011年某市少儿围棋赛\n一、主办单位:某协会\n二、比赛时间:2011年6月4日\n"
+              "三、组别: A组(12周岁)——1998年9月1日后出生 B组(10周岁)——2000年9月1日后出生\n"
+              "四、竞赛办法: 1、各组团体成绩以个人总得分相加。\n"
+              "五、录取名次和奖励: 1 个人赛:个人取前八名。 2 团体赛:各组团体取前六名,颁发奖杯。\n")
+    lists = {pl["name"]: (pl["places"], pl["kind"]) for pl in d.doc["prizes"]["lists"]}
+    # 个人取前八名 in an event of two 组 names no 组: each 组 takes eight; 各组团体: six teams each
+    assert lists == {"A组个人": (8, "honour"), "B组个人": (8, "honour"),
+                     "A组团体": (6, "honour"), "B组团体": (6, "honour")}
