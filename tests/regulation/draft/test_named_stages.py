@@ -127,3 +127,14 @@ def test_prize_heads_that_say_取前N名_one_list_per_gender_and_per_division() 
     # 个人取前八名 in an event of two 组 names no 组: each 组 takes eight; 各组团体: six teams each
     assert lists == {"A组个人": (8, "honour"), "B组个人": (8, "honour"),
                      "A组团体": (6, "honour"), "B组团体": (6, "honour")}
+
+
+def test_the_year_where_the_text_gives_it_and_quoted_where_it_is_only_mentioned() -> None:
+    d = draft("二月份 2024年 院生培訓\n一、主辦單位:某棋院\n二、比賽日期:2月3日\n")
+    assert d.doc["year"] == 2024  # the title line's year
+    d = draft("某杯比賽辦法\n一、主辦單位:某棋院\n二、比賽日期:201892()開賽。\n三、2017年獎金排行前6名為種子\n")
+    assert d.doc["year"] == 2018  # 比賽日期:2018…: the year survives the lost 年月日; 2017年獎金排行 is not it
+    d = draft("作者:组委会 2020-02-19\n某擂台赛\n一、主办单位:某协会\n二、首局开赛时间为2月19日21:00\n")
+    assert d.doc["year"] == 2020
+    [point] = [q for q in d.open if q.path == ("year",)]
+    assert point.said is not None and "2020" in point.question  # taken from the dateline: quoted, asked

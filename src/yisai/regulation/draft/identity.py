@@ -58,11 +58,17 @@ def read(draft: Draft) -> None:
     issued = _issued(draft, year)
     if year is None and issued is not None:
         year = issued.year
+    title_line = next((x for x in head[:2] if not x.furniture and re.search(r"(?:19|20)\d{2}年", x.norm)), None)
+    if year is None and title_line is not None:  # 二月份 2024年 院生培訓: the year on the title line
+        year = int(re.findall(r"((?:19|20)\d{2})年", title_line.norm)[0])
+        head = [title_line]
     if year is not None:
         draft.year = year
         draft.put(("year",), year, *head)
     else:
-        draft.year = _year_mentioned(draft)
+        mentioned = _year_mentioned(draft)
+        if mentioned is not None:
+            draft.year, draft.year_said = mentioned[0], mentioned[1].index
     _organisers(draft)
     _events(draft)
     for s, _ in find(draft, r"解释权"):
@@ -78,16 +84,21 @@ def read(draft: Draft) -> None:
         draft.put(("website",), f"{site}（微信公众号 {account.group(1)}）" if account else site, s)
 
 
-def _year_mentioned(draft: Draft) -> int | None:
-    """A year the text mentions outside rule citations, birth dates and 年度 lists: what a
-    date without a year most likely means. Not written as the event's year (that stays an open
-    point unless the days of play give it)."""
+def _year_mentioned(draft: Draft) -> tuple[int, Sentence] | None:
+    """A year the text mentions outside rule citations, birth dates and 年度 lists, else the
+    year of a dateline (作者:组委会 2020-02-19): what a date without a year most likely means.
+    Not written as the event's year by itself: the open point quotes the sentence it came from
+    (unless the days of play give the year)."""
     for s in draft.sentences:
-        if s.furniture or re.search(r"规则|审定|颁发|颁布|版|出生|年度|会费", s.norm):
+        if s.furniture or re.search(r"规则|审定|颁发|颁布|版|出生|年度|会费|排行|排名", s.norm):
             continue
         m = re.search(r"((?:19|20)\d{2})年", s.norm)
         if m:
-            return int(m.group(1))
+            return int(m.group(1)), s
+    for s in draft.sentences:
+        m = re.search(r"(?<!\d)((?:19|20)\d{2})[-.年/]\d{1,2}[-.月/]\d{1,2}", s.norm) if s.furniture else None
+        if m:
+            return int(m.group(1)), s
     return None
 
 

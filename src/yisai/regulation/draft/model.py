@@ -49,6 +49,8 @@ class Draft:
     missing: list[Missing] = field(default_factory=list)
     used: set[int] = field(default_factory=set)
     year: int | None = None
+    year_said: int | None = None
+    """The sentence a year without a source in the title or the days of play was taken from."""
     stage_words: dict[int, tuple[str, ...]] = field(default_factory=dict)
     """Stages named in the organiser's words (stage_names.py): stage index → its words."""
     _lines: dict[int, list[Sentence]] | None = None

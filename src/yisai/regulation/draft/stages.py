@@ -156,9 +156,9 @@ def _dates(draft: Draft) -> None:
     year = draft.year
     if draft.get(("year",)) is None:
         for s in draft.sentences:
-            m = re.search(r"((?:19|20)\d{2})年\d{1,2}月", s.norm)
-            if m and plays_on(s):
-                year = draft.year = int(m.group(1))
+            m = re.search(r"((?:19|20)\d{2})年\d{1,2}月|(?:日期|时间)[:：]((?:19|20)\d{2})(?!\d{3})", s.norm)
+            if m and plays_on(s):  # 比賽日期:201892()開賽: a copy that lost 年月日 still gives the year
+                year = draft.year = int(m.group(1) or m.group(2))
                 draft.put(("year",), year, s)
                 break
     seen: dict[int, Sentence] = {}
