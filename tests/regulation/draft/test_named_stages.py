@@ -138,3 +138,19 @@ def test_the_year_where_the_text_gives_it_and_quoted_where_it_is_only_mentioned(
     assert d.doc["year"] == 2020
     [point] = [q for q in d.open if q.path == ("year",)]
     assert point.said is not None and "2020" in point.question  # taken from the dateline: quoted, asked
+
+
+def test_a_detail_or_a_disagreement_of_a_stated_rule_is_never_called_unstated() -> None:
+    from yisai.formats.regulation_draft import to_toml
+
+    d = draft("2014年某市升段赛规程\n一、主办单位:某协会\n二、比赛时间:2013年6月1-2日\n"
+              "三、名次:积分相同比较逐轮减去对手分。\n")
+    asked = {q.topic: q for q in d.open}
+    # 标题写2014年, 比赛时间写2013年: two clauses disagree; 逐轮减去 from which end: a detail
+    assert asked["比赛年份"].why and asked["逐轮减去对手分的方向"].why
+    toml = to_toml(d, "x.txt")
+    assert "两处写法不一致" in toml and "此细节请确认" in toml
+    d = draft("某三人赛\n一、主办单位:某协会\n二、比赛人数、赛制、时间:\n"
+              "1、比赛共三人参加。比赛将进行三轮,首先抽签轮空一人,第二轮由首轮败者对阵轮空者。\n")
+    [point] = [q for q in d.open if q.path == ("stages", 0, "format")]
+    assert point.said is not None and "首先抽签轮空一人" in point.question  # quoted, not "规程未写明"

@@ -88,6 +88,10 @@ def read(draft: Draft) -> None:
     if len(names) > MAX_DIVISIONS:
         draft.lack(("divisions",), f"规程中出现 {len(names)} 个组别名称, 只读取了前 {MAX_DIVISIONS} 个; 请检查")
         names = names[:MAX_DIVISIONS]
+    said = first(draft, r"同组|男、女|男女分|男子\S{0,12}女子") if not names else None
+    if said is not None:  # 男、女同组比赛分别录取名次: one division, stated; quoted to confirm
+        names = ["比赛组"]
+        draft.unread(("divisions", 0, "name"), "组别", said[0], "组别（按此句只设一个组别）", "比赛组")
     if not names:
         names = ["比赛组"]
         draft.ask(("divisions", 0, "name"), "组别",

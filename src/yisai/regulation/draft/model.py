@@ -25,6 +25,9 @@ class OpenQuestion:
     said: int | None = None
     """The sentence that speaks of this value but could not be read (its index): the point then
     says the text states something to check, never that it states nothing."""
+    why: str | None = None
+    """Why it is asked when the text does state the rule: two clauses disagree, or a detail the
+    stated rule leaves open (对方弃权的胜局是否计入胜局数) — never "规程未写明"."""
 
 
 MAX_UNREAD = 300
@@ -104,9 +107,10 @@ class Draft:
         self.put(path, value)
         self.open.append(OpenQuestion(path, topic, question, _shown(value)))
 
-    def ask(self, path: Path, topic: str, question: str, default: str) -> None:
-        """Record an open point about a value the schema already defaults (nothing written)."""
-        self.open.append(OpenQuestion(path, topic, question, default))
+    def ask(self, path: Path, topic: str, question: str, default: str, why: str | None = None) -> None:
+        """Record an open point about a value the schema already defaults (nothing written);
+        ``why`` when the text states the rule and the point asks a detail or a disagreement."""
+        self.open.append(OpenQuestion(path, topic, question, default, why=why))
 
     def unread(self, path: Path, topic: str, s: Sentence, what: str, default: str) -> None:
         """A sentence speaks of ``topic`` but the drafter could not read (all of) it: an open

@@ -64,12 +64,14 @@ def _individual(draft: Draft) -> None:
         draft.put(("ranking", "criteria"), criteria)
         if "total_score" in criteria:
             draft.ask(("ranking", "total_score"), "总得分的计算公式",
-                      "规程未定义总得分：默认 总得分 = 积分 + 对手分，对吗？ / How is 总得分 computed?",
-                      "积分 + 对手分")
+                      "规程用总得分排名次，其算法请确认：默认 总得分 = 积分 + 对手分，对吗？ / How is 总得分 computed?",
+                      "积分 + 对手分", why="（规程已有规定，此细节请确认）")
         if "sos_cut" in criteria:
             draft.ask(("ranking", "criteria"), "逐轮减去对手分的方向",
                       "逐轮减去对手分从第1轮起还是从最后一轮起？ / SOS cut from round 1 or from the last?",
-                      "从第1轮起")
+                      "从第1轮起", why="（规程已有规定，此细节请确认）")
+    elif (said := first(draft, r"个人(?:成绩|名次)(?:录取)?(?:按|以|依)")) is not None:
+        draft.unread(("ranking", "criteria"), "名次", said[0], "个人名次的计算办法", "积分、对手分、累进分")
     else:
         draft.ask(("ranking", "criteria"), "个人名次计算办法",
                   "规程未规定个人名次的计算办法：依次比较哪些指标？ / Which tie-breaks, in which order?",

@@ -100,13 +100,17 @@ _FORMAT_WORDS = re.compile(r"赛制|编排|淘汰|循环|番棋|[三五]局[二�
 
 
 def _format_clause(draft: Draft, i: int) -> Sentence | None:
-    """Of stages named in the organiser's words, the clause on stage ``i``'s system the drafter
-    could not read (决赛由挑战者与上届冠军进行三局两胜制的比赛; 各组别参照当地标准设定赛制): it is
+    """The clause on stage ``i``'s system the drafter could not read (of stages named in the
+    organiser's words, one naming that stage) (决赛由挑战者与上届冠军进行三局两胜制的比赛; 各组别参照当地标准设定赛制): it is
     quoted, never called unstated."""
-    if not draft.stage_words:
-        return None
     for s in draft.sentences:
-        if s.under("报名", "奖", "录取") or not _FORMAT_WORDS.search(s.norm):
+        if s.under("报名", "奖", "录取") or s.norm.endswith(":"):
+            continue  # a heading line (比赛人数、赛制、时间:) states no system
+        if not draft.stage_words:  # one stage: a clause on the system (比赛将进行三轮,首先抽签轮空一人…)
+            if _FORMAT_WORDS.search(s.norm) or (s.under("赛制") and re.search(r"轮|抽签", s.norm)):
+                return s
+            continue
+        if not _FORMAT_WORDS.search(s.norm):
             continue
         for idxs, part in pieces(draft, s):
             if i in idxs and _FORMAT_WORDS.search(norm(part)):
@@ -202,7 +206,7 @@ def _dates(draft: Draft) -> None:
             draft.ask(("stages", i, "start"), "比赛年份",
                       f"标题写{title_year}年，{seen[i].quote} 写的是{st['start'].year}年：哪一个对？ "
                       "/ The title's year and the dates' year differ: which is right?",
-                      f"{st['start']}")
+                      f"{st['start']}", "（两处写法不一致，请确认）")
     periods = []
     first_day = first(draft, r"每期的?首日比赛从(\d{1,2})[点时:]")
     for s, m in find(draft, r"^第(\d+)期(.*)"):
@@ -234,7 +238,7 @@ def _put_days(draft: Draft, i: int, found: tuple[Any, Any], s: Sentence, seen: d
             draft.ask(("stages", i, "start"), "比赛日期",
                       f"两处比赛日期不一致：{seen[i].quote} / {s.quote}；以哪一处为准？ "
                       "/ Two clauses give different days of play: which one holds?",
-                      f"{st['start']}–{st['end']}")
+                      f"{st['start']}–{st['end']}", "（两处写法不一致，请确认）")
             return False
         found = (min(found[0], st["start"]), max(found[1], st["end"]))
     seen.setdefault(i, s)
@@ -332,7 +336,7 @@ def _put_venue(draft: Draft, i: int, place: str, s: Sentence, seen: dict[int, Se
     if have and have != place and i in seen:
         draft.ask(("stages", i, "venue"), "比赛地点",
                   f"两处比赛地点不同：{seen[i].quote} / {s.quote}；以哪一处为准？ "
-                  "/ Two clauses name different venues: which one holds?", have)
+                  "/ Two clauses name different venues: which one holds?", have, "（两处写法不一致，请确认）")
         return
     seen.setdefault(i, s)
     draft.put(("stages", i, "venue"), place, s)
@@ -546,14 +550,14 @@ def _formats(draft: Draft) -> None:
                              "同名次决赛以外的名次如何排列？默认按组内名次交替排列A、B组 / Places below the final?")
             if "rounds" not in fmt and fmt["kind"] == "swiss":
                 draft.ask(("stages", i, "format", "rounds"), "轮数",
-                          "比赛共几轮？规程说视报名情况而定 / How many rounds?", "视报名情况而定（不填）")
+                          "比赛共几轮？规程说视报名情况而定 / How many rounds?", "视报名情况而定（不填）", "（规程说视报名情况而定）")
         else:
             for div_id in named:
                 draft.put(("stages", i, "formats_by_division", div_id), fmt, s)
             if "rounds" not in fmt:
                 draft.ask(("stages", i, "formats_by_division"), "轮数",
-                          f"{'、'.join(named)} 共几轮？规程说视报名情况而定 / How many rounds?",
-                          "视报名情况而定（不填）")
+                          f"{'、'.join(named) or '这些组别'}共几轮？规程说视报名情况而定 / How many rounds?",
+                          "视报名情况而定（不填）", "（规程说视报名情况而定）")
     _format_fallbacks(draft)
     _rounds_by_division(draft)
     for s, _ in find(draft, r"比赛细则将在|具体比赛细则|细则将在"):
