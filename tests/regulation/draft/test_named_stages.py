@@ -154,3 +154,23 @@ def test_a_detail_or_a_disagreement_of_a_stated_rule_is_never_called_unstated() 
               "1、比赛共三人参加。比赛将进行三轮,首先抽签轮空一人,第二轮由首轮败者对阵轮空者。\n")
     [point] = [q for q in d.open if q.path == ("stages", 0, "format")]
     assert point.said is not None and "首先抽签轮空一人" in point.question  # quoted, not "规程未写明"
+
+
+def test_small_families_read_from_their_sentences() -> None:
+    d = draft("“衢州烂柯杯”国际儿童友好围棋锦标赛\n中国区预选赛规程\n一、主办单位:某协会\n"
+              "二、参赛资格:\n获得2025年全国围棋定段赛少年男子组第15-21名。\n"
+              "三、报名办法:\n联系人:张某,电话:15658222244,电话不受理报名。报名结束后,由裁判组抽签。\n"
+              "四、参赛凭出具公安局户籍证明为准。\n五、名次区分:1、按总得分排列名次。全胜自动排名第一\n"
+              "2、积分高者名次列前。\n3、直胜列前(两人)。\n4、抽签确定名次。\n")
+    assert d.doc["name"] == "“衢州烂柯杯”国际儿童友好围棋锦标赛中国区预选赛"  # a title over two lines
+    assert d.doc["divisions"][0]["eligibility"]["routes"] == ["qualified"]  # places won in another event
+    assert d.doc["registration"]["contacts"] == ["联系人:张某,电话:15658222244"]  # the remark after it dropped
+    assert d.doc["pairing"]["round1_seeding"] == ["lot"]  # 报名结束后,由裁判组抽签
+    assert d.doc["registration"]["required_documents"] == ["公安局户籍证明"]
+    # 按总得分排列名次 then its items (no 总得分相同): 积分, 直胜, 抽签; 全胜自动排名第一
+    assert d.doc["ranking"]["criteria"] == ["score", "direct", "lot"]
+    assert d.doc["ranking"]["undefeated_champion"] is True
+    d = draft("丹阳市第八届“水博士”少儿围棋段位赛 主办单位:某中心 赞助单位:丹阳市水博士纯净水厂\n")
+    assert d.doc["organisers"]["title_sponsors"] == ["丹阳市水博士纯净水厂"]  # the sponsor the name carries
+    assert draft("『託福杯』國際新銳圍棋對抗賽台灣代表選拔辦法\n一、主辦單位:台灣棋院\n").doc["name"] == \
+        "『託福杯』國際新銳圍棋對抗賽台灣代表選拔"

@@ -283,6 +283,10 @@ def _conditions(draft: Draft) -> None:
     found = first(draft, r"须代表.*参赛")
     if found:
         _all(draft, "represent_rule", clause(found[0]), found[0])
+    for s in draft.sentences:  # 获得2025年全国围棋定段赛少年男子组第15-21名: entry by places won elsewhere
+        if s.under("资格", "对象") and re.match(r"^获得.{2,40}?(?:第\d|前\d|第[一二三四五六七八九十])", s.norm):
+            _all(draft, "routes", ["qualified"], s)
+            break
     for s in draft.sentences:
         if "参赛选手为" not in s.norm and not re.search(r"参赛选手可?直接", s.norm):
             continue

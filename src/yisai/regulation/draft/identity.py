@@ -19,7 +19,7 @@ ROLES = (
 )
 
 
-_TITLE_END = re.compile(r"(规程|办法|章程|补充规定|通知|比赛|赛|站)[』”」]?$")
+_TITLE_END = re.compile(r"(规程|办法|章程|补充规定|通知|比赛|赛|站|选拔)[』”」]?$")
 
 
 def _title(draft: Draft) -> tuple[str, list[Sentence]]:
@@ -37,10 +37,13 @@ def _title(draft: Draft) -> tuple[str, list[Sentence]]:
             continue
         text, used = s.text.strip(), [s]
         nxt = head[at + 1] if at + 1 < len(head) else None
-        if nxt is not None and re.match(r"^\s*(暨|及|之)", nxt.text):  # a title over two lines: …赛 / 暨…赛规程
+        if nxt is not None and (re.match(r"^\s*(暨|及|之)", nxt.text) or (
+                len(nxt.text.strip()) <= 20 and re.search(r"(规程|办法|辦法)$", nxt.norm)
+                and not re.search(r"(规程|办法|辦法)$", s.norm))):  # a title over two lines: …赛 / 暨…赛规程
             text, used = text + nxt.text.strip(), [s, nxt]
         for piece in re.split(r"\s+", text):
-            piece = re.sub(r"(竞赛规程|规程|比赛办法|比賽辦法|比赛章程|章程)?(\(更新\)|（更新）)?(发布)?$", "", piece)
+            piece = re.sub(r"(竞赛规程|规程|比赛办法|比賽辦法|比赛章程|章程|办法|辦法)?(\(更新\)|（更新）)?(发布)?$", "",
+                           piece)
             if len(piece) >= 4 and _TITLE_END.search(norm(piece)) and not re.search(r"[，。,]", piece):
                 return piece, used
     found = first(draft, r"(?:决定|拟|特)(?:组织)?(?:举办|开展)(.{4,60}?)(?:[,。]|现将|$)")
@@ -186,6 +189,11 @@ def _organisers(draft: Draft) -> None:
             names[key] += _names(body)
             draft.cite(("organisers", key), s)
             break
+    sponsor = first(draft, r"^赞助单位[:：](\S+)")
+    quoted = re.findall(r"“([^”]{2,8})”", str(draft.get(("name",)) or ""))
+    if sponsor and any(w in sponsor[1].group(1) for w in quoted):  # “水博士”…赛, 赞助单位:…水博士纯净水厂
+        names["title_sponsors"] += _names(after_colon(sponsor[0]))
+        draft.cite(("organisers", "title_sponsors"), sponsor[0])
     for key, found in names.items():
         if found:
             draft.put(("organisers", key), list(dict.fromkeys(found)))

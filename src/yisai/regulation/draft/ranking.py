@@ -14,7 +14,8 @@ from yisai.regulation.draft.text import Sentence
 from yisai.regulation.teams import MAX_TEAM
 
 _LOCAL = {"逐轮递减对手分": "sos_cut", "逐轮递减": "sos_cut", "得分": "score", "小分": "sos",
-          "只有两人的胜者": "direct", "两人之间的胜者": "direct", "两人相遇的胜者": "direct"}
+          "只有两人的胜者": "direct", "两人之间的胜者": "direct", "两人相遇的胜者": "direct",
+          "抽签确定": "lot", "抽签决定": "lot"}
 """Other words organisers use for a criterion (逐轮递减 = 逐轮减去对手分; in an individual ranking
 小分 is the opponents' scores; 只有两人的胜者名次列前 is the direct encounter)."""
 _NAMES = sorted([*CRITERION_LABELS.values(), "直胜", "胜局数", "后手胜局数", "逐轮减去对手分",
@@ -56,10 +57,12 @@ def _individual(draft: Draft) -> None:
                and not re.search(r"团体", s.norm) and not s.under("报名")]
     criteria: list[str] = []
     for s in sources:
-        if "全胜者冠军" in s.norm:
+        if re.search(r"全胜者冠军|全胜(?:者)?自动(?:排名|获得)?第一", s.norm):
             draft.put(("ranking", "undefeated_champion"), True, s)
         criteria += [c for c in criteria_in(s.norm) if c not in criteria]
         draft.cite(("ranking", "criteria"), s)
+    if criteria[:2] == ["total_score", "score"] and not any("总得分相同" in s.norm for s in sources):
+        criteria = criteria[1:]  # 按总得分排列名次 then 积分高者… (no 总得分相同): the items are what 总得分 means
     if criteria:
         draft.put(("ranking", "criteria"), criteria)
         if "total_score" in criteria:

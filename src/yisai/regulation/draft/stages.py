@@ -77,6 +77,7 @@ def read(draft: Draft) -> None:
         if st["kind"] == "online_qualifier":
             _ladder(draft, i)
     _formats(draft)
+    _first_round(draft)
     _time_controls(draft)
     _timetable(draft)
     for i, st in enumerate(stages(draft)):
@@ -116,6 +117,13 @@ def _format_clause(draft: Draft, i: int) -> Sentence | None:
             if i in idxs and _FORMAT_WORDS.search(norm(part)):
                 return s
     return None
+
+
+def _first_round(draft: Draft) -> None:
+    """``报名结束后,由裁判组抽签``: the first round is drawn by lot, not seeded by rank."""
+    found = first(draft, r"(?:报名结束后|赛前|第一轮)[,，]?(?:由)?[^,，。;]{0,6}抽签(?:配对|编排)?(?:[。;,，]|$)(?!决定)")
+    if found and not re.search(r"抽签(?:决定|确定)(?:名次)?", found[0].norm[found[1].start():found[1].end() + 4]):
+        draft.put(("pairing", "round1_seeding"), ["lot"], found[0])
 
 
 def _phase(draft: Draft, at: int, words: tuple[str, ...], label: str) -> None:
