@@ -97,7 +97,7 @@ def read(draft: Draft) -> None:
                           "另行通知 (announced_later)")
 
 
-_FORMAT_WORDS = re.compile(r"赛制|编排|淘汰|循环|番棋|[三五]局[二两三]胜|细则")
+_FORMAT_WORDS = re.compile(r"赛制|编排|淘汰|循环|番棋|[三五]局[二两三]胜|细则|秩序册")
 
 
 def _format_clause(draft: Draft, i: int) -> Sentence | None:
@@ -105,8 +105,8 @@ def _format_clause(draft: Draft, i: int) -> Sentence | None:
     organiser's words, one naming that stage) (决赛由挑战者与上届冠军进行三局两胜制的比赛; 各组别参照当地标准设定赛制): it is
     quoted, never called unstated."""
     for s in draft.sentences:
-        if s.under("报名", "奖", "录取") or s.norm.endswith(":"):
-            continue  # a heading line (比赛人数、赛制、时间:) states no system
+        if s.under("报名", "奖", "录取") or s.norm.endswith(":") or (s.headings and s.text.rstrip("：:") == s.headings[-1]):
+            continue  # a heading line (比赛人数、赛制、时间: / 五、竞赛细则) states no system
         if not draft.stage_words:  # one stage: a clause on the system (比赛将进行三轮,首先抽签轮空一人…)
             if _FORMAT_WORDS.search(s.norm) or (s.under("赛制") and re.search(r"轮|抽签", s.norm)):
                 return s
@@ -655,6 +655,7 @@ _CANNOT = (
     (r"轮(?:以后|之后|后)\S{0,3}分淘汰", "按积分淘汰（格式不能表示）"),
     (r"擂台赛", "擂台赛（格式不能表示）"),
     (r"随机配对", "随机配对（格式不能表示）"),
+    (r"败者对阵|败者组|败者复活", "败者再赛的淘汰（格式不能表示）"),
     (r"[三五]局[二两三]胜|[三五]番棋|[三五]战[二两三]胜", "番棋/几局几胜（格式不能表示）"),
     (r"挑战赛|挑战权|挑战决赛", "挑战赛（格式不能表示）"),
 )
