@@ -12,6 +12,7 @@ from yisai.regulation.draft import (
     admin,
     divisions,
     identity,
+    lateness,
     prizes,
     promotions,
     rank_awards,
@@ -36,6 +37,7 @@ def draft(text: str, event_id: str | None = None) -> Draft:
     prizes.read(result)
     rank_awards.read(result)
     promotions.read(result)
+    lateness.read(result)
     admin.read(result)
     _finish(result, event_id)
     return result

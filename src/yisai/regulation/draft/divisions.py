@@ -115,6 +115,17 @@ def read(draft: Draft) -> None:
             draft.put(("divisions", found, "eligibility", "born_to"), born_to, s)
     _conditions(draft)
     _rank_bounds(draft)
+    _boards(draft)
+
+
+def _boards(draft: Draft) -> None:
+    """``幼儿组采用13路棋盘``: a division playing on another board than the event's."""
+    for s, m in find(draft, rf"([\u4e00-\u9fffA-Z\d-]{{1,8}}组)(?:采用|用|使用)({NUM})路棋盘"):
+        size = to_int(m.group(2))
+        if size is None or not 5 <= size <= 25 or size == 19:
+            continue
+        for j in named_in(draft, m.group(1)):
+            draft.put(("divisions", j, "board_size"), size, s)
 
 
 def _strength(rank: str) -> int:

@@ -489,6 +489,9 @@ def _format_of(draft: Draft, s: Sentence) -> dict[str, Any] | None:
                     "placement_final": {"round": to_int(final.group(1)), "top": to_int(final.group(2))}}
     if swiss_words:
         fmt = {"kind": "swiss"}
+        elimination = _elimination(t)
+        if elimination:
+            fmt["elimination"] = elimination
         count = rounds_in(t)
         if count is not None:
             fmt["rounds"] = count[0]
@@ -498,6 +501,21 @@ def _format_of(draft: Draft, s: Sentence) -> dict[str, Any] | None:
     if re.search(r"单败淘汰|淘汰赛|淘汰制", t) and "积分" not in t:
         return {"kind": "knockout"}
     return None
+
+
+def _elimination(t: str) -> dict[str, Any]:
+    """积分编排淘汰制 in a clause: 三败淘汰 (out after three losses), 三轮以后0分淘汰 (after round
+    3, a score of at most 0 is out)."""
+    out: dict[str, Any] = {}
+    losses = re.search(rf"({NUM})败淘汰", t)
+    if losses and (n := to_int(losses.group(1))):
+        out["losses"] = n
+    steps = [{"round": to_int(m.group(1)), "score_at_most": to_int(m.group(2))}
+             for m in re.finditer(rf"第?({NUM})轮(?:以后|之后|后|结束后)({NUM})分(?:及以下)?(?:者|的棋手)?(?:被)?淘汰", t)]
+    steps = [x for x in steps if x["round"] and x["score_at_most"] is not None]
+    if steps:
+        out["after_rounds"] = steps
+    return out
 
 
 _SWISS = re.compile(r"积分编排|编排制|瑞士制|电脑编排|积分循环\S{0,4}编排|编排赛制")
@@ -651,8 +669,6 @@ def _rounds_by_division(draft: Draft) -> None:
 
 _CANNOT = (
     (r"双循环", "双循环（格式只能写单循环）"),
-    (r"(\d|[一二三四五六七八九十])败淘汰", "几败淘汰（格式不能表示）"),
-    (r"轮(?:以后|之后|后)\S{0,3}分淘汰", "按积分淘汰（格式不能表示）"),
     (r"擂台赛", "擂台赛（格式不能表示）"),
     (r"随机配对", "随机配对（格式不能表示）"),
     (r"败者对阵|败者组|败者复活", "败者再赛的淘汰（格式不能表示）"),
