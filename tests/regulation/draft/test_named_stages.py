@@ -176,3 +176,18 @@ def test_small_families_read_from_their_sentences() -> None:
     assert d.doc["organisers"]["title_sponsors"] == ["丹阳市水博士纯净水厂"]  # the sponsor the name carries
     assert draft("『託福杯』國際新銳圍棋對抗賽台灣代表選拔辦法\n一、主辦單位:台灣棋院\n").doc["name"] == \
         "『託福杯』國際新銳圍棋對抗賽台灣代表選拔"
+
+
+def test_registration_by_whom_and_how_and_details_left_to_a_supplement() -> None:
+    d = draft("2011年某市少儿围棋赛\n一、主办单位:某协会\n二、比赛时间:2011年6月4日\n"
+              "三、报名:参赛各队报名单于2011年5月30日前用电子邮件报名。\n"
+              "四、比赛具体细则将在《竞赛补充规定》中另行公布。\n")
+    [window] = d.doc["registration"]["windows"]
+    assert (window["who"], window["channel"], window["closes"]) == ("参赛各队", "电子邮件", date(2011, 5, 30))
+    assert d.doc["stages"][0]["details_note"] == "比赛具体细则将在《竞赛补充规定》中另行公布"
+    d = draft("2012年某杯\n一、主办单位:某协会\n二、比赛时间:2012年8月9日\n"
+              "三、报名方式:所有棋手均需在新浪网报名,截止日期为8月1日。\n")
+    assert d.doc["registration"]["windows"][0]["channel"] == "新浪网"
+    d = draft("2013年某高校教师围棋团体赛\n一、主办单位:某协会\n二、比赛时间:2013年6月1日\n"
+              "三、竞赛办法:每队可报4名参赛选手,由领队赛前制定名单,上场三人进行团体赛;\n")
+    assert d.doc["teams"]["max_players"] == 4

@@ -291,7 +291,11 @@ def _window(draft: Draft) -> None:
         found = span(s.norm[cut:] if cut >= 0 else s.norm, year)
         if found is None:
             continue
-        window: dict[str, Any] = {"who": "参赛棋手", "note": clause(s)}
+        who = re.match(r"^(?:[^:]{0,6}:)?(参赛各队|各参赛队|各队|各单位|参赛单位)", s.norm)
+        window: dict[str, Any] = {"who": who.group(1) if who else "参赛棋手", "note": clause(s)}
+        channel = re.search(r"用(电子邮件|邮件|电子邮箱|微信|电话)报名|在([\u4e00-\u9fffA-Za-z0-9.]{2,16}?)报名", s.norm)
+        if channel:  # 用电子邮件报名 / 所有棋手均需在新浪网报名
+            window["channel"] = channel.group(1) or channel.group(2)
         if cut >= 0:
             found = (found[0], found[0])  # 报名截止5月12日 领取参赛证5月19日: the first date closes
         elif found[0] != found[1] and "即日起" not in s.norm:

@@ -22,11 +22,15 @@ _TAKE = re.compile(rf"^(.{{0,20}}?)取((?:男子|女子)?)前({NUM})名((?:、(?
 """``个人:取男子前八名、女子前三名``, ``个人取前八名``, ``各组团体取前六名``: one head per list."""
 
 
+_TEAM_TOP = re.compile(rf"^(团体|男子团体|女子团体)前({NUM})名")
+
+
 def _takes(t: str) -> list[tuple[str, int]]:
     """The (who, places) of a 取前N名 sentence."""
     m = _TAKE.match(t)
     if not m or "段" in m.group(1):
-        return []
+        m = _TEAM_TOP.match(t)  # 团体前三名队伍获得优胜证书及奖品: a head without 取
+        return [(m.group(1), to_int(m.group(2)) or 1)] if m else []
     out = [(m.group(1).rstrip(":：") + (":" + m.group(2) if m.group(2) else ""), to_int(m.group(3)) or 1)]
     for more in re.finditer(rf"、(男子|女子)前({NUM})名", m.group(4)):
         out.append((re.split(r"[:：]", m.group(1))[0] + ":" + more.group(1), to_int(more.group(2)) or 1))

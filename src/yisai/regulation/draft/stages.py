@@ -586,11 +586,13 @@ def _formats(draft: Draft) -> None:
                           "视报名情况而定（不填）", "（规程说视报名情况而定）")
     _format_fallbacks(draft)
     _rounds_by_division(draft)
-    for s, _ in find(draft, r"比赛细则将在|具体比赛细则|细则将在"):
+    for s, _ in find(draft, r"比赛细则将在|具体比赛细则|细则将在|具体细则将"):
         head = s.norm.split(":")[0] if ":" in s.norm else ""
         i = stage_of(draft, head) if head else None
         if i is None:
             i = stage_index(draft, "final") if "竞赛补充规定" in s.norm else None
+        if i is None and len(stages(draft)) == 1:
+            i = 0  # the one stage's details are left to a supplement
         if i is None:
             continue
         text = after_colon(s) if ":" in s.norm else s.text
