@@ -6,13 +6,16 @@ for) declares nothing.
 
 A sentence about several stages is cut into segments at each stage word, so a clause's date,
 venue, format or clock goes to the stage it names (预选赛定于8月9日至12日在中国棋院进行,本赛时间另行
-通知); a stage word followed only by 、和及与 joins the next (初赛、决赛地点:…)."""
+通知); a stage word followed only by 、和及与 joins the next (初赛、决赛地点:…). Here too: the stage list itself and which stage a phrase names
+(``stage_of``), which every stage reader shares."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
+from yisai.regulation.draft.model import Draft
 from yisai.regulation.draft.text import Sentence, simplified
 
 _FULL_WIDTH = {i: i - 0xFEE0 for i in range(0xFF01, 0xFF5F)}
@@ -132,3 +135,43 @@ def segments(words: dict[int, tuple[str, ...]], text: str) -> list[tuple[list[in
         out.append((list(dict.fromkeys(pending)), start, end))
         pending = []
     return out
+
+
+KINDS = (  # (id, kind, words, label)
+    ("online", "online_qualifier", ("网络海选", "线上海选"), "网络海选赛"),
+    ("regional", "regional", ("分站赛",), "线下分站赛"),
+    ("semifinal", "semi_final", ("复赛",), "复赛"),
+    ("final", "final", ("总决赛",), "总决赛"),
+)
+
+
+def stages(draft: Draft) -> list[dict[str, Any]]:
+    return draft.doc.setdefault("stages", [])
+
+
+def stage_of(draft: Draft, text: str) -> int | None:
+    """The stage a phrase names (线上海选赛 → online), or the only stage."""
+    if draft.stage_words:
+        hits = mentions(draft.stage_words, key(text))
+        return hits[0][2] if hits else None
+    for i, st in enumerate(stages(draft)):
+        words = next((w for sid, _, w, _ in KINDS if sid == st["id"]), ())
+        if any(w in text for w in words):
+            return i
+    return 0 if len(stages(draft)) == 1 else None
+
+
+def stage_index(draft: Draft, stage_id: str) -> int | None:
+    return next((i for i, st in enumerate(stages(draft)) if st["id"] == stage_id), None)
+
+
+def pieces(draft: Draft, s: Sentence) -> list[tuple[list[int], str]]:
+    """Stages named in the organiser's words: the parts of ``s`` (original text) each about the
+    stages it names; a sentence naming none is about all of them, unless it names another
+    stage word (本賽日期 of the event a qualifier selects for) — then about none."""
+    found = segments(draft.stage_words, s.text)
+    if found:
+        return [(idxs, s.text[a:b]) for idxs, a, b in found]
+    if re.search(WORD, key(s.text)):
+        return []
+    return [(list(draft.stage_words), s.text)]

@@ -1,6 +1,6 @@
-"""赛程: stages (海选/分站/复赛/总决赛, or one main stage), their dates, venues, platforms,
-periods, formats (积分编排, 分AB组+同名次决赛, 循环, 淘汰, 积分晋级制), time control and
-the online qualifier's points and disconnection rules."""
+"""赛程: stages (海选/分站/复赛/总决赛, stages named in the organiser's words, or one main
+stage), their dates, venues, platforms, periods and formats (积分编排 with its elimination,
+分AB组+同名次决赛, 循环, 淘汰, 积分晋级制 in ladder.py); each stage's clock is stage_clocks.py."""
 
 from __future__ import annotations
 
@@ -10,51 +10,12 @@ from datetime import datetime, time, timedelta
 from typing import Any
 
 from yisai.regulation.draft import divisions as divs
-from yisai.regulation.draft import stage_names
-from yisai.regulation.draft import timecontrol as tcs
+from yisai.regulation.draft import ladder, stage_clocks, stage_names
 from yisai.regulation.draft.common import after_colon, clause, find, first
 from yisai.regulation.draft.model import Draft
 from yisai.regulation.draft.numbers import NUM, date_range, dates, make_date, span, to_int
+from yisai.regulation.draft.stage_names import KINDS, pieces, stage_index, stage_of, stages
 from yisai.regulation.draft.text import Sentence, norm, simplified
-
-KINDS = (  # (id, kind, words, label)
-    ("online", "online_qualifier", ("网络海选", "线上海选"), "网络海选赛"),
-    ("regional", "regional", ("分站赛",), "线下分站赛"),
-    ("semifinal", "semi_final", ("复赛",), "复赛"),
-    ("final", "final", ("总决赛",), "总决赛"),
-)
-
-
-def stages(draft: Draft) -> list[dict[str, Any]]:
-    return draft.doc.setdefault("stages", [])
-
-
-def stage_of(draft: Draft, text: str) -> int | None:
-    """The stage a phrase names (线上海选赛 → online), or the only stage."""
-    if draft.stage_words:
-        hits = stage_names.mentions(draft.stage_words, stage_names.key(text))
-        return hits[0][2] if hits else None
-    for i, st in enumerate(stages(draft)):
-        words = next((w for sid, _, w, _ in KINDS if sid == st["id"]), ())
-        if any(w in text for w in words):
-            return i
-    return 0 if len(stages(draft)) == 1 else None
-
-
-def stage_index(draft: Draft, stage_id: str) -> int | None:
-    return next((i for i, st in enumerate(stages(draft)) if st["id"] == stage_id), None)
-
-
-def pieces(draft: Draft, s: Sentence) -> list[tuple[list[int], str]]:
-    """Stages named in the organiser's words: the parts of ``s`` (original text) each about the
-    stages it names; a sentence naming none is about all of them, unless it names another
-    stage word (本賽日期 of the event a qualifier selects for) — then about none."""
-    found = stage_names.segments(draft.stage_words, s.text)
-    if found:
-        return [(idxs, s.text[a:b]) for idxs, a, b in found]
-    if re.search(stage_names.WORD, stage_names.key(s.text)):
-        return []
-    return [(list(draft.stage_words), s.text)]
 
 
 def read(draft: Draft) -> None:
@@ -75,10 +36,10 @@ def read(draft: Draft) -> None:
     _venues(draft)
     for i, st in enumerate(stages(draft)):
         if st["kind"] == "online_qualifier":
-            _ladder(draft, i)
+            ladder.read(draft, i)
     _formats(draft)
     _first_round(draft)
-    _time_controls(draft)
+    stage_clocks.read(draft)
     _timetable(draft)
     for i, st in enumerate(stages(draft)):
         if "format" not in st:
@@ -365,91 +326,6 @@ def _platform(draft: Draft, s: Sentence, head: str) -> None:
         draft.put(("divisions", j, "platform"), name, s)
 
 
-def _ladder(draft: Draft, i: int) -> None:
-    fmt: dict[str, Any] = {"kind": "online_ladder"}
-    path = ("stages", i, "format")
-    srcs: list[Sentence] = [s for s, _ in find(draft, r"积分晋级制")]
-    for s, m in find(draft, rf"胜得?({NUM})分"):
-        if "晋级" in s.norm or "匹配" in s.norm:
-            fmt["win"] = to_int(m.group(1))
-            loss = re.search(r"负(?:得|扣)?(-?\d+)分", s.norm)
-            if loss:
-                fmt["loss"] = -abs(int(loss.group(1)))
-            esc = re.search(r"逃跑(?:扣除|扣|得)(-?\d+)分", s.norm)
-            if esc:
-                fmt["escape"] = -abs(int(esc.group(1)))
-            opp = re.search(r"对手得(\d+)分", s.norm)
-            if opp:
-                fmt["escape_opponent"] = int(opp.group(1))
-            srcs.append(s)
-    quotas: dict[str, int] = {}
-    pools: dict[str, list[str]] = {}
-    for s, _ in find(draft, r"每期录取前"):
-        for m in re.finditer(rf"([\u4e00-\u9fff]{{1,4}}组)每期录取前({NUM})名", s.norm):
-            j = divs.by_name(draft, m.group(1))
-            n = to_int(m.group(2))
-            if n is None:
-                continue
-            if j is not None:
-                quotas[divs.divisions(draft)[j]["id"]] = n
-            else:
-                children = [d["id"] for d in divs.divisions(draft) if d.get("parent") == m.group(1)]
-                if children:
-                    key = divs.IDS.get(m.group(1).removesuffix("组"), "pool")
-                    pools[key] = children
-                    quotas[key] = n
-        if "胜局数" in s.norm:
-            fmt["tie_break"] = ["wins"]
-        fmt["all_tied_qualify"] = "并列一同晋级" in s.norm
-        if "总决赛" in s.norm:
-            fmt["qualifies_for"] = "final"
-        srcs.append(s)
-    if pools:
-        fmt["pools"] = pools
-    if quotas:
-        fmt["qualifiers"] = quotas
-        used = {d for p in pools.values() for d in p} | set(quotas)
-        draft.put(("stages", i, "divisions"), [d["id"] for d in divs.divisions(draft) if d["id"] in used])
-    else:
-        draft.lack((*path, "qualifiers"), "网络海选赛每期录取多少名？ / How many qualify per period?")
-    found = first(draft, rf"({NUM})个工作日内")
-    if found:
-        fmt["confirm_within_working_days"] = to_int(found[1].group(1))
-        srcs.append(found[0])
-    found = first(draft, r"可重新参加下一期")
-    if found:
-        fmt["may_replay_next_period"] = True
-        srcs.append(found[0])
-    found = first(draft, r"比赛时间为(全天任意时段.*)")
-    if found:
-        fmt["play_hours"] = clause(found[0]).split("比赛时间为", 1)[1]
-        srcs.append(found[0])
-    draft.put(path, fmt, *srcs)
-    draft.ask((*path, "earlier_qualifier_place"), "前期已晋级棋手在后一期再次进入录取名次",
-              "已在前一期晋级的棋手再次名列前茅时，名额是否顺延给下一名？ / Does the place pass on?",
-              "kept（名额不顺延）")
-    draft.ask((*path, "guardian_under_age"), "未成年晋级选手的监护人信息",
-              "未成年晋级选手是否须填写监护人？几岁以下？ / Must minors give a guardian?", "18")
-    for s, _ in find(draft, r"全天任意时段|线上赛全程免费"):
-        if "免费" in s.norm:
-            draft.put(("stages", i, "fee_note"), clause(s), s)
-    for s in draft.sentences:
-        if s.under("线上赛") and s.under("参赛资格") and "均可报名" in s.norm:
-            draft.put(("stages", i, "entry_note"), clause(s), s)
-    for s, m in find(draft, rf"断线总时长超过({NUM})分钟"):
-        rules: dict[str, Any] = {"max_total_absence_seconds": (to_int(m.group(1)) or 0) * 60}
-        times = re.search(rf"断线次数(?:大于|超过)({NUM})次", s.norm)
-        if times:
-            rules["max_disconnections"] = to_int(times.group(1))
-        each = re.search(rf"每次中断超过({NUM})秒", s.norm)
-        if each:
-            rules["disconnection_after_seconds"] = to_int(each.group(1))
-        draft.put(("stages", i, "disconnection"), rules, s)
-        draft.ask(("stages", i, "disconnection", "short_absences_count_in_total"), "断线总时长",
-                  "断线总时长是否计入不足一次断线的短暂中断？ / Do short absences count in the total?",
-                  "计入 (true)")
-
-
 def _format_of(draft: Draft, s: Sentence) -> dict[str, Any] | None:
     t = s.norm
     boards = re.search(rf"每场({NUM})台", t)
@@ -703,59 +579,3 @@ def _format_fallbacks(draft: Draft) -> None:
                 if what not in said and re.search(pattern, s.norm):
                     draft.unread(path, "赛制", s, what, fmt.get("kind", "announced_later"))
                     said.add(what)
-
-
-def _time_controls(draft: Draft) -> None:
-    """The first clause that states a stage's time control sets it; a later clause with another
-    control (a final's longer clock, a make-up session's) and whatever the format cannot hold
-    (双方共用, 每步加秒, 加钟) become open points quoting the clause."""
-    first_at: dict[int, Sentence] = {}
-    for s in draft.sentences:
-        if s.under("报名", "报到"):
-            continue
-        if draft.stage_words:
-            for idxs, part in pieces(draft, s):
-                for k in idxs:
-                    _clock(draft, k, tcs.read(norm(part)), part, s, first_at)
-            continue
-        head = s.norm.split(":")[0] if ":" in s.norm else ""
-        i = stage_of(draft, head) if head else stage_of(draft, "")
-        if i is not None:
-            _clock(draft, i, tcs.read(s.norm), s.norm, s, first_at)
-    for i, st in enumerate(stages(draft)):
-        if "time_control" not in st and st["kind"] in ("final", "main") and not any(
-                q.said is not None and q.path[-1] == "time_control" and (q.path[1] == i or draft.stage_words)
-                for q in draft.open):  # a clause on every named stage's clock is quoted once
-            draft.ask(("stages", i, "time_control"), f"{st['name']}用时",
-                      f"{st['name']}每方用时多少、几次读秒？规程未写明 / Time control of this stage?",
-                      "不填（见补充规定）")
-
-
-def _clock(draft: Draft, i: int, reading: tcs.Reading, text: str, s: Sentence,
-           first_at: dict[int, Sentence]) -> None:
-    """What one clause (``text``, part of ``s``) says of stage ``i``'s time control."""
-    if reading.control is None and not reading.cannot_state and not tcs.TOPIC_WORDS.search(norm(text)):
-        return
-    path = ("stages", i, "time_control")
-    if reading.control is None and not reading.cannot_state:
-        draft.unread(path, "用时", s, "用时", "不填")
-        return
-    for what in reading.cannot_state:
-        draft.unread(path, "用时", s, what, "不填")
-    if reading.control is None:
-        return
-    have = stages(draft)[i].get("time_control")
-    if have is None:
-        draft.put(path, reading.control, s)
-        first_at[i] = s
-    elif have != reading.control:
-        draft.unread(path, "用时", s, f"另一种用时（已按{first_at[i].section or '前文'}条写入）", _shown_tc(have))
-    else:
-        draft.cite(path, s)
-
-
-def _shown_tc(tc: dict[str, Any]) -> str:
-    out = f"每方{tc['main_minutes']}分钟"
-    if tc.get("byoyomi_periods"):
-        out += f"，{tc['byoyomi_periods']}次{tc.get('byoyomi_seconds', 0)}秒读秒"
-    return out
