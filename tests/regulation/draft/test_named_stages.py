@@ -191,3 +191,20 @@ def test_registration_by_whom_and_how_and_details_left_to_a_supplement() -> None
     d = draft("2013年某高校教师围棋团体赛\n一、主办单位:某协会\n二、比赛时间:2013年6月1日\n"
               "三、竞赛办法:每队可报4名参赛选手,由领队赛前制定名单,上场三人进行团体赛;\n")
     assert d.doc["teams"]["max_players"] == 4
+
+
+def test_players_below_and_above_a_rank_play_on_different_days() -> None:
+    d = draft("某少儿围棋段位赛 主办单位:某中心 比赛地点:某活动中心 "
+              "比赛时间:(1)5级及以下组2010年8月22号,上午8:00开始 (2)4级及以上组2010年8月23、24号两天,上午8:00开始\n"
+              "一、分组情况:\n1、A组:3段及以上的棋手\n2、E组:2—4级男子\n3、G组:5级男子\n4、M组:4周岁组\n"
+              "二、竞赛办法:\n1、比赛共6轮,采用积分编排制。\n")
+    below, above = d.doc["stages"]
+    assert (below["name"], below["start"], below["end"]) == ("5级及以下组", date(2010, 8, 22), date(2010, 8, 22))
+    assert (above["name"], above["start"], above["end"]) == ("4级及以上组", date(2010, 8, 23), date(2010, 8, 24))
+    names = {x["id"]: x["name"] for x in d.doc["divisions"]}
+    # A组 3段+ and E组 2-4级 are at or above 4级; G组 5级 at or below 5级; M组 has no rank: the weaker day, asked
+    assert [names[i] for i in above["divisions"]] == ["A组", "E组"]
+    assert [names[i] for i in below["divisions"]] == ["G组", "M组"]
+    assert any(q.path == ("stages", 0, "divisions") and "M组" in q.question and q.why for q in d.open)
+    assert below["venue"] == above["venue"] == "某活动中心"
+    assert below["format"] == above["format"] == {"kind": "swiss", "rounds": 6}  # 比赛共6轮: every stage

@@ -128,6 +128,11 @@ def _boards(draft: Draft) -> None:
             draft.put(("divisions", j, "board_size"), size, s)
 
 
+def strength(rank: str) -> int:
+    """A rank's place on one scale (1级 < 1段; 10级 < 9级)."""
+    return _strength(rank)
+
+
 def _strength(rank: str) -> int:
     """A rank's place on one scale (1级 < 1段; 10级 < 9级)."""
     n = to_int(rank[:-1]) or 0

@@ -48,6 +48,9 @@ class Named:
     kind: str
     words: tuple[str, ...]
     """What a later sentence says to name it (simplified): 男子初赛, 初赛."""
+    rank: str | None = None
+    """A stage of the players at or below / at or above a rank (5级及以下组): the rank, and ``side``."""
+    side: str | None = None
 
 
 def key(text: str) -> str:
@@ -83,8 +86,24 @@ def declared(sentences: list[Sentence]) -> list[Named]:
     for group in by_section.values():
         if len(group) >= 2:
             return _unique(group)
-    return []
+    return _by_rank(sentences)
 
+
+_RANK_GROUP = re.compile(r"(?:^|[:：)）,，])((\d{1,2})([段级])(?:及|或)?(以上|以下)组)(?:(?:19|20)\d{2}年)?\d{1,2}月")
+
+
+def _by_rank(sentences: list[Sentence]) -> list[Named]:
+    """``比赛时间:(1)5级及以下组2010年8月22号 (2)4级及以上组2010年8月23、24号``: the players below
+    and above a rank play on different days, two stages named by their rank group."""
+    found: list[Named] = []
+    for s in sentences:
+        for m in _RANK_GROUP.finditer(key(s.text)):
+            name = s.text[m.start(1):m.end(1)]
+            if name not in (n.name for n in found):
+                found.append(Named(name, f"{'below' if m.group(4) == '以下' else 'above'}-{m.group(2)}"
+                                   f"{'k' if m.group(3) == '级' else 'd'}", "main", (key(name),),
+                                   f"{m.group(2)}{m.group(3)}", m.group(4)))
+    return found if len(found) >= 2 else []
 
 def _unique(found: list[Named]) -> list[Named]:
     ids: set[str] = set()
@@ -94,7 +113,7 @@ def _unique(found: list[Named]) -> list[Named]:
         while sid in ids:
             sid, k = f"{n.id}{k}", k + 1
         ids.add(sid)
-        out.append(Named(n.name, sid, n.kind, n.words))
+        out.append(Named(n.name, sid, n.kind, n.words, n.rank, n.side))
     return out
 
 

@@ -27,6 +27,7 @@ def read(draft: Draft) -> None:
         for at, n in enumerate(named):
             draft.put(("stages", at), {"id": n.id, "name": n.name, "kind": n.kind, "divisions": all_ids})
             draft.stage_words[at] = n.words
+        _divisions_by_rank(draft, named)
     elif not present:
         draft.put(("stages", 0), {"id": "main", "name": "比赛", "kind": "main", "divisions": all_ids})
     for at, (sid, kind, words, label) in enumerate(present):
@@ -56,6 +57,33 @@ def read(draft: Draft) -> None:
                 draft.ask(("stages", i, "format"), f"{st['name']}的赛制",
                           f"{st['name']}采用什么赛制（积分编排制、循环赛、淘汰赛）？ / Which system?",
                           "另行通知 (announced_later)")
+
+
+def _divisions_by_rank(draft: Draft, named: list[stage_names.Named]) -> None:
+    """Stages of the players below and above a rank (5级及以下组 / 4级及以上组) take the divisions
+    whose 段级位 bounds fall on their side; a division without bounds (6级以下男子, 4周岁组) goes
+    to the weaker side, with an open point asking."""
+    if not all(n.rank for n in named):
+        return
+    sides: dict[int, list[str]] = {at: [] for at in range(len(named))}
+    unplaced: list[str] = []
+    for d in divs.divisions(draft):
+        low, high = d.get("eligibility", {}).get("min_rank"), d.get("eligibility", {}).get("max_rank")
+        at = next((k for k, n in enumerate(named) if (n.side == "以下" and high and
+                                                      divs.strength(high) <= divs.strength(str(n.rank)))
+                   or (n.side == "以上" and low and divs.strength(low) >= divs.strength(str(n.rank)))), None)
+        if at is None:
+            unplaced.append(d["id"])
+        else:
+            sides[at].append(d["id"])
+    weaker = next((k for k, n in enumerate(named) if n.side == "以下"), 0)
+    sides[weaker] += unplaced
+    for at, ids in sides.items():
+        draft.put(("stages", at, "divisions"), ids or [d["id"] for d in divs.divisions(draft)])
+    if unplaced:
+        draft.ask(("stages", weaker, "divisions"), "组别属于哪个比赛日",
+                  f"{'、'.join(d['name'] for d in divs.divisions(draft) if d['id'] in unplaced)} 的段级位无法判断属于哪一组比赛日，已放入{named[weaker].name}：对吗？ "
+                  "/ Which day do these divisions play?", named[weaker].name, "（规程按段级位分日，此细节请确认）")
 
 
 _FORMAT_WORDS = re.compile(r"赛制|编排|淘汰|循环|番棋|[三五]局[二两三]胜|细则|秩序册")
@@ -421,6 +449,14 @@ def _formats_of_named_stages(draft: Draft) -> None:
             for i in idxs if fmt else []:
                 if "format" not in stages(draft)[i]:
                     draft.put(("stages", i, "format"), dict(fmt or {}), s)
+    for s in draft.sentences:  # 比赛共6轮,采用积分编排制, naming no stage: every stage still without one
+        if s.under("报名", "奖", "录取") or re.search(stage_names.WORD, stage_names.key(s.text)) \
+                or stage_names.segments(draft.stage_words, s.text):
+            continue
+        fmt = _format_of(draft, s)
+        for i, st in enumerate(stages(draft)) if fmt else []:
+            if "format" not in st:
+                draft.put(("stages", i, "format"), dict(fmt or {}), s)
 
 
 def _formats(draft: Draft) -> None:
