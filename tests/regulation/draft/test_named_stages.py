@@ -208,3 +208,15 @@ def test_players_below_and_above_a_rank_play_on_different_days() -> None:
     assert any(q.path == ("stages", 0, "divisions") and "M组" in q.question and q.why for q in d.open)
     assert below["venue"] == above["venue"] == "某活动中心"
     assert below["format"] == above["format"] == {"kind": "swiss", "rounds": 6}  # 比赛共6轮: every stage
+
+
+def test_divisions_named_by_their_game_after_分为三组() -> None:
+    d = draft("少年纵横棋王赛5月北京站规程\n主办单位:少年纵横\n二、比赛时间&地点\n2024年5月12日(周日)09:00-12:00\n"
+              "比赛赛制\n2、参赛棋手按水平等级进行分组,分为三组。根据当前级别选择参赛组别。\n"
+              "九路吃子:无级,7级(25级),每轮交换黑白下两局,每局先吃到五子者获胜,胜1局积1分。\n"
+              "九路围空:6级(20级),5级(15级),黑贴3又3/4子,黑45子取胜。胜1局积2分。\n"
+              "19路围空:4级(10级)以上,黑贴3又3/4子,黑185子取胜。胜1局积2分。\n")
+    got = [(x["name"], x.get("board_size"), x.get("scoring")) for x in d.doc["divisions"]]
+    # 九路: 9 lines; 胜1局积2分 is the format's win; 胜1局积1分 of two capture games a round is quoted
+    assert got == [("九路吃子", 9, None), ("九路围空", 9, {"win": 2}), ("19路围空", None, {"win": 2})]
+    assert any(q.path == ("divisions", 0, "scoring") and q.said is not None for q in d.open)

@@ -116,6 +116,26 @@ def read(draft: Draft) -> None:
     _conditions(draft)
     _rank_bounds(draft)
     _boards(draft)
+    _labelled_rules(draft)
+
+
+def _labelled_rules(draft: Draft) -> None:
+    """What a division's own line says of its game: 九路… is played on 9 lines; 胜1局积2分 is the
+    format's win (a game scored otherwise — 胜1局积1分 of two capture games a round — is quoted)."""
+    for j, d in enumerate(divisions(draft)):
+        line = next((s for s in draft.sentences if s.norm.startswith(norm(d["name"]) + ":")), None)
+        if line is None:
+            continue
+        if d["name"].startswith(("九路", "9路")):
+            draft.put(("divisions", j, "board_size"), 9, line)
+        elif d["name"].startswith(("十三路", "13路")):
+            draft.put(("divisions", j, "board_size"), 13, line)
+        said = draft.line_of(line)
+        win = re.search(rf"胜1局积({NUM})分", "".join(x.norm for x in said))
+        if win and to_int(win.group(1)) == 2:
+            draft.put(("divisions", j, "scoring"), {"win": 2}, *said)
+        elif win:
+            draft.unread(("divisions", j, "scoring"), "积分", line, f"{d['name']}的计分（{win.group(0)}）", "胜2分")
 
 
 def _boards(draft: Draft) -> None:
@@ -223,7 +243,26 @@ def _names(draft: Draft) -> tuple[list[str], dict[str, list[Sentence]]]:
             if w not in names:
                 names.append(w)
                 sources.setdefault(w, []).append(s)
+    if not names:
+        for called, s in _labelled(draft):
+            names.append(called)
+            sources.setdefault(called, []).append(s)
     return names, sources
+
+
+def _labelled(draft: Draft) -> list[tuple[str, Sentence]]:
+    """``分为三组`` followed by three label lines (``九路吃子:无级,7级…``, ``19路围空:4级以上…``):
+    the labels are the divisions, whatever they are called."""
+    for s, m in find(draft, rf"分为({NUM})(?:个)?组"):
+        count = to_int(m.group(1)) or 0
+        found: list[tuple[str, Sentence]] = []
+        for x in draft.sentences[s.index + 1: s.index + 2 + 2 * count]:
+            label = re.match(r"^([\u4e00-\u9fff\dA-Z]{2,6}):", x.norm)
+            if label:
+                found.append((x.text[:x.text.index(":") if ":" in x.text else x.text.index("：")].strip(), x))
+        if 2 <= count == len(found[:count]) and count <= 12:
+            return found[:count]
+    return []
 
 
 def _windows(draft: Draft) -> Any:
