@@ -62,6 +62,9 @@ def serve(
         from yisai.services.oauth_providers import PROVIDER_NAMES, providers_from_environment
 
         oauth = providers_from_environment(os.environ)  # a half-made WeChat/QQ setting stops here, in words
+        from yisai.services.payments.registry import providers_from_environment as payment_providers
+
+        payment_providers(os.environ)  # and a half-made payment merchant (docs/fees.md)
         # The schema check: a brand-new SQLite file is created at head, an old schema refused.
         with open_context(settings) as ctx:
             if load_demo:

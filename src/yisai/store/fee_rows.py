@@ -192,6 +192,7 @@ def set_pay_url(s: Session, order_id: int, url: str) -> None:
 
 def order_by_trade_no(s: Session, out_trade_no: str, *, lock: bool = False) -> OrderRecord | None:
     q = select(PaymentOrderRow).where(PaymentOrderRow.out_trade_no == out_trade_no)
+    q = q.execution_options(populate_existing=True)  # a conditional UPDATE may have moved it since
     r = s.scalars(q.with_for_update() if lock else q).first()
     return _order(r) if r is not None else None
 

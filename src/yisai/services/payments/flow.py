@@ -188,32 +188,62 @@ def apply_callback(work: Work, provider_name: str, headers: dict[str, str], body
     return APPLIED if _apply(work, provider, order, notice.transaction_id) else DUPLICATE
 
 
+def _settle(work: Work, order: OrderRecord, counts: dict[str, int]) -> None:
+    """Ask the provider about one open order: book it if paid, close it once its time is over."""
+    provider = work.settings.payments.get(order.provider)
+    if provider is None:
+        counts["open"] += 1
+        return
+    try:
+        notice = provider.query(order.out_trade_no)
+    except ProviderError:
+        counts["open"] += 1
+        return
+    if notice.paid and _matches(provider, order, notice.amount_fen, notice.currency, notice.merchant_id):
+        counts["paid"] += _apply(work, provider, order, notice.transaction_id)
+    elif work.now >= order.expires_at and not notice.paid:
+        try:
+            provider.close(order.out_trade_no)
+        except ProviderError:
+            counts["open"] += 1
+            return
+        counts["closed"] += rows.move_order(work.session, work.repo.stamp, order, "closed")
+    else:
+        counts["open"] += 1
+
+
 def settle_open_orders(work: Work) -> dict[str, int]:
     """For every open order: ask the provider (no callback may have come); book it if paid, close
-    it at the provider and here once its time is over. Run by a timer (``yisai pay settle``)."""
+    it at the provider and here once its time is over. The web server runs this on a timer."""
     work.require(Action.SETTLE_PAYMENTS)
     counts = {"paid": 0, "closed": 0, "open": 0}
     for order in rows.open_orders(work.session):
-        provider = work.settings.payments.get(order.provider)
-        if provider is None:
-            continue
-        try:
-            notice = provider.query(order.out_trade_no)
-        except ProviderError:
-            counts["open"] += 1
-            continue
-        if notice.paid and _matches(provider, order, notice.amount_fen, notice.currency, notice.merchant_id):
-            counts["paid"] += _apply(work, provider, order, notice.transaction_id)
-        elif work.now >= order.expires_at and not notice.paid:
-            try:
-                provider.close(order.out_trade_no)
-            except ProviderError:
-                counts["open"] += 1
-                continue
-            counts["closed"] += rows.move_order(work.session, work.repo.stamp, order, "closed")
-        else:
-            counts["open"] += 1
+        _settle(work, order, counts)
     return counts
+
+
+def order_for(work: Work, event_ref: str | None, out_trade_no: str) -> OrderRecord:
+    """One order of the event; a team leader sees his own team's orders only."""
+    event = resolve_event(work, event_ref)
+    work.check_event(event.id)
+    order = rows.order_by_trade_no(work.session, out_trade_no)
+    if order is None or order.event_id != event.id:
+        raise NotFoundError(Text("没有这个订单", "no such order"), code="no_order")
+    if work.actor.role is Role.TEAM_LEADER and (order.team_id is None or not work.actor.leads(order.team_id)) \
+            and order.created_by != work.actor.name:
+        raise Forbidden(Text("领队只能查看本队的订单", "a team leader sees the own team's orders only"), code="not_own_team")
+    return order
+
+
+def check_order(work: Work, event_ref: str | None, out_trade_no: str) -> OrderRecord:
+    """The payer's "I have paid": ask the provider now instead of waiting for its callback."""
+    work.require(Action.REGISTER)
+    order = order_for(work, event_ref, out_trade_no)
+    if order.status == "open":
+        _settle(work, order, {"paid": 0, "closed": 0, "open": 0})
+    found = rows.order_by_trade_no(work.session, out_trade_no)
+    assert found is not None
+    return found
 
 
 def sync_entry_flag(work: Work, entry_id: int, note: str = "") -> None:
