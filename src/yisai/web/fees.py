@@ -30,7 +30,7 @@ from yisai.web.requests import Id
 
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger("yisai.payments")
-SETTLE_SECONDS = 60.0  # how often open orders are asked about and expired ones closed
+SETTLE_SECONDS = 60  # how often open orders are asked about and expired ones closed
 
 
 def _leader_lines(actor: Actor, ledger: fees.FeeLedger, members: dict[int, set[int]]) -> list[Line]:
@@ -187,7 +187,7 @@ async def notify(request: Request, provider: str) -> Response:
     return Response(status_code=204)
 
 
-async def run_settlement(ctx: Context, every: float = SETTLE_SECONDS) -> None:
+async def run_settlement(ctx: Context, every: int = SETTLE_SECONDS) -> None:
     """The server's timer: open orders asked about, expired ones closed (``flow.settle_open_orders``)."""
     while True:
         await asyncio.sleep(every)
