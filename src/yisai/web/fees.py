@@ -63,7 +63,8 @@ def fees_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> R
             if work.actor.role is Role.TEAM_LEADER else flow.orders(work, str(event_id))
     groups = [(k, KIND_LABELS[k].render(), [ln for ln in lines if ln.kind == k]) for k in KINDS]
     return page(request, "console/fees.html", groups=groups, total=totals(lines), yuan=yuan_text,
-                providers=providers, mode_label=lambda m: MODE_LABELS[m].render(), orders=own_orders[-20:],
+                providers=providers, mode_label=lambda m: MODE_LABELS[m].render(),
+                channel_label=lambda c: fees.CHANNEL_LABELS[c].render() if c in fees.CHANNEL_LABELS else c, orders=own_orders[-20:],
                 may_refund=work.actor.may(Action.APPROVE), leader=work.actor.role is Role.TEAM_LEADER,
                 team_names={ln.id: ln.label for ln in ledger.of(TEAM)}, msg=msg, err=err, **ctx)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from yisai.i18n import Text
-from yisai.registry.ledger import APPEAL, ENTRY, TEAM, entry_due, team_due, yuan_text
+from yisai.registry.ledger import APPEAL, ENTRY, TEAM, appeal_due, entry_due, team_due, yuan_text
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
@@ -68,14 +68,14 @@ def team_items(work: Work, event: EventRecord, team_id: int) -> list[tuple[str, 
         raise NotFoundError(Text(f"本赛事没有编号为{team_id}的参赛队", f"no team {team_id} in this event"), code="no_team")
     sums = rows.sums(work.session, event.id)
     items: list[tuple[str, int, int]] = []
-    paid, refunded = sums.get((TEAM, team_id), (0, 0))
-    if (owed := team_due(regulation_of(event)) - paid + refunded) > 0:
+    paid, _ = sums.get((TEAM, team_id), (0, 0))
+    if (owed := team_due(regulation_of(event)) - paid) > 0:
         items.append((TEAM, team_id, owed))
     members = {m.player_id for m in team.members}
     for e in work.repo.list_entries(event.id):
         if e.player_id in members and not e.status.has_left and e.status.value != "rejected":
-            paid, refunded = sums.get((ENTRY, int(e.id)), (0, 0))
-            if (owed := entry_due(e) - paid + refunded) > 0:
+            paid, _ = sums.get((ENTRY, int(e.id)), (0, 0))
+            if (owed := entry_due(e) - paid) > 0:
                 items.append((ENTRY, int(e.id), owed))
     return items
 
@@ -130,8 +130,8 @@ def pay_appeal(work: Work, event_ref: str | None, appeal_id: int, provider_name:
     if appeal is None or appeal.event_id != event.id:
         raise NotFoundError(Text(f"没有编号为{appeal_id}的申诉", f"no appeal {appeal_id}"), code="no_appeal")
     provider = _provider(work, provider_name)
-    paid, refunded = rows.sums(work.session, event.id).get((APPEAL, appeal_id), (0, 0))
-    owed = appeal.fee * 100 - paid + refunded
+    paid, _ = rows.sums(work.session, event.id).get((APPEAL, appeal_id), (0, 0))
+    owed = appeal_due(appeal.fee) - paid
     items = [(APPEAL, appeal_id, owed)] if owed > 0 else []
     return _open(work, event, provider, mode, items, None, f"A{appeal_id}",
                  f"{event.name[:30]} 申诉费 {yuan_text(owed)}元", payer_ip)
@@ -247,14 +247,14 @@ def check_order(work: Work, event_ref: str | None, out_trade_no: str) -> OrderRe
 
 
 def sync_entry_flag(work: Work, entry_id: int, note: str = "") -> None:
-    """An entry is 已缴费 when its payments (less refunds) cover what it owes."""
+    """An entry is 已缴费 when its payments cover what it owes."""
     try:
         entry = work.repo.get_entry(entry_id)
     except NotFound:
         return
     event_id = work.repo.entry_event(entry_id)
-    paid_fen, refunded = rows.sums(work.session, event_id).get((ENTRY, entry_id), (0, 0))
-    covered = paid_fen - refunded >= entry_due(entry) and paid_fen > 0
+    paid_fen, _ = rows.sums(work.session, event_id).get((ENTRY, entry_id), (0, 0))
+    covered = paid_fen >= entry_due(entry) and paid_fen > 0  # a refund later does not unpay it
     if covered != entry.fee_paid:
         work.repo.update_entry(entry.model_copy(update={"fee_paid": covered}), "fee", note)
 
