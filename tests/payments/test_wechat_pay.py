@@ -21,6 +21,7 @@ from yisai.services.context import Context, open_context
 from yisai.services.errors import InputError, Refused
 from yisai.services.identity import Action, Actor, Role
 from yisai.services.payments import flow
+from yisai.services.payments.reconcile import reconcile
 from yisai.services.payments.registry import providers_from_environment
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
@@ -209,3 +210,21 @@ def test_a_request_not_signed_by_the_merchants_key_is_refused_by_the_server(worl
     assert "SIGN_ERROR" in info.value.render("zh") and world.server.refused == ["signature"]
     with world.ctx.work() as work:
         assert flow.orders(work, str(world.event.id)) == []  # nothing kept of the refused order
+
+
+def test_the_daily_bill_is_matched_against_the_ledger(world: World) -> None:
+    liaoning, shandong = _team(world, "辽宁队"), _team(world, "山东队")
+    with world.ctx.work() as work:
+        booked = flow.pay_team(work, str(world.event.id), liaoning, "wechat", "native").order
+        lost = flow.pay_team(work, str(world.event.id), shandong, "wechat", "native").order
+    world.server.pay(booked.out_trade_no)
+    assert _callback(world, *world.server.notification(booked.out_trade_no)) == flow.APPLIED
+    world.server.pay(lost.out_trade_no)  # paid at WeChat Pay; its callback and queries never reached us
+    with world.ctx.work() as work:
+        (only,) = reconcile(work, "wechat", NOW.date())
+    assert (only.out_trade_no, only.kind, only.theirs_fen) == (lost.out_trade_no, "not_booked", 216_000)
+    assert "账单中已支付 2160.00 元" in only.text.zh
+    world.server.orders[booked.out_trade_no]["total"] = 215_999  # the bill disagrees by 1 分
+    with world.ctx.work() as work:
+        kinds = {d.out_trade_no: (d.kind, d.ours_fen, d.theirs_fen) for d in reconcile(work, "wechat", NOW.date())}
+    assert kinds[booked.out_trade_no] == ("amount", 216_000, 215_999)

@@ -232,3 +232,10 @@ def claim_notice(s: Session, provider: str, notify_id: str, out_trade_no: str, a
     except IntegrityError:
         return False
     return True
+
+
+def paid_orders(s: Session, provider: str, start: datetime, end: datetime) -> list[OrderRecord]:
+    """Orders of every event paid through ``provider`` in [start, end): what a day's bill lists."""
+    q = select(PaymentOrderRow).where(PaymentOrderRow.provider == provider, PaymentOrderRow.status == "paid",
+                                      PaymentOrderRow.paid_at >= start, PaymentOrderRow.paid_at < end)
+    return [_order(r) for r in s.scalars(q.order_by(PaymentOrderRow.id))]

@@ -46,7 +46,7 @@ def offered(work: Work) -> list[Provider]:
     return list(work.settings.payments)
 
 
-def _provider(work: Work, name: str) -> Provider:
+def provider_named(work: Work, name: str) -> Provider:
     found = work.settings.payments.get(name)
     if found is None:
         raise Refused(Text("该支付方式未开通", "this payment method is not configured"), code="provider_not_configured",
@@ -54,7 +54,7 @@ def _provider(work: Work, name: str) -> Provider:
     return found
 
 
-def _refused(exc: ProviderError) -> Refused:
+def refused(exc: ProviderError) -> Refused:
     return Refused(exc.text, code=exc.code)
 
 
@@ -98,7 +98,7 @@ def _open(work: Work, event: EventRecord, provider: Provider, mode: str, items: 
         target = provider.create_order(OrderRequest(order.out_trade_no, order.amount_fen, order.description,
                                                     expires, payer_ip), mode)
     except ProviderError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     rows.set_pay_url(work.session, order.id, target.url)
     work.emit("order_created", event.id, order=order.id)
     return Checkout(order, target)
@@ -112,7 +112,7 @@ def pay_team(work: Work, event_ref: str | None, team_id: int, provider_name: str
     work.check_event(event.id)
     if work.actor.role is Role.TEAM_LEADER and not work.actor.leads(team_id):
         raise Forbidden(Text("领队只能为本队缴费", "a team leader pays for the own team only"), code="not_own_team")
-    provider = _provider(work, provider_name)
+    provider = provider_named(work, provider_name)
     items = team_items(work, event, team_id)
     name = work.repo.get_team(team_id).name
     total = sum(a for _, _, a in items)
@@ -129,7 +129,7 @@ def pay_appeal(work: Work, event_ref: str | None, appeal_id: int, provider_name:
     appeal = web_rows.get_appeal(work.session, appeal_id)
     if appeal is None or appeal.event_id != event.id:
         raise NotFoundError(Text(f"没有编号为{appeal_id}的申诉", f"no appeal {appeal_id}"), code="no_appeal")
-    provider = _provider(work, provider_name)
+    provider = provider_named(work, provider_name)
     paid, _ = rows.sums(work.session, event.id).get((APPEAL, appeal_id), (0, 0))
     owed = appeal_due(appeal.fee) - paid
     items = [(APPEAL, appeal_id, owed)] if owed > 0 else []
@@ -168,7 +168,7 @@ def apply_callback(work: Work, provider_name: str, headers: dict[str, str], body
     """A provider's notification: verified by the provider (signature, decryption), then compared
     with the stored order and applied once. Returns what happened (applied, duplicate, …); an
     unverifiable callback is refused (400) and changes nothing."""
-    provider = _provider(work, provider_name)
+    provider = provider_named(work, provider_name)
     try:
         notice = provider.parse_callback(headers, body)
     except BadCallback as exc:
@@ -292,12 +292,12 @@ def _provider_refund(work: Work, event: EventRecord, order_id: int, payment_id: 
     if order is None:
         raise Refused(Text("找不到该笔付款的订单, 无法原路退款", "the payment's order is gone: cannot refund"),
                       code="order_missing")
-    provider = _provider(work, order.provider)
+    provider = provider_named(work, order.provider)
     out_refund_no = f"RF{order.out_trade_no[2:18]}{secrets.token_hex(6).upper()}"[:64]
     try:
         result = provider.refund(order.out_trade_no, out_refund_no, part, order.amount_fen, reason)
     except ProviderError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     status = "done" if result.status == "SUCCESS" else ("failed" if result.status in ("ABNORMAL", "CLOSED")
                                                         else "processing")
     return rows.add_refund(work.session, work.repo.stamp, event.id, kind, subject_id, part, reason, provider.name,
