@@ -62,7 +62,7 @@ def team_items(work: Work, event: EventRecord, team_id: int) -> list[tuple[str, 
     """What a team still owes: the team's own fee and each member's entry, (kind, id, 分)."""
     try:
         team = work.repo.get_team(team_id)
-    except Exception:
+    except NotFound:
         team = None
     if team is None or team.id not in {t.id for t in work.repo.list_teams(event.id)}:
         raise NotFoundError(Text(f"本赛事没有编号为{team_id}的参赛队", f"no team {team_id} in this event"), code="no_team")
