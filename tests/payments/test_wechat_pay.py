@@ -25,6 +25,7 @@ from yisai.services.payments.reconcile import reconcile
 from yisai.services.payments.registry import providers_from_environment
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
+from yisai.services.withdrawal import withdraw_entry
 from yisai.store import EventRecord
 
 KEYS = Keys()  # generated once per test run, never written to the repository
@@ -228,3 +229,25 @@ def test_the_daily_bill_is_matched_against_the_ledger(world: World) -> None:
     with world.ctx.work() as work:
         kinds = {d.out_trade_no: (d.kind, d.ours_fen, d.theirs_fen) for d in reconcile(work, "wechat", NOW.date())}
     assert kinds[booked.out_trade_no] == ("amount", 216_000, 215_999)
+
+
+def test_a_no_show_paid_online_keeps_nothing_back_and_another_refund_is_partial(world: World) -> None:
+    team = _team(world, "辽宁队")
+    with world.ctx.work() as work:
+        order = flow.pay_team(work, str(world.event.id), team, "wechat", "native").order
+    world.server.pay(order.out_trade_no)
+    assert _callback(world, *world.server.notification(order.out_trade_no)) == flow.APPLIED
+    first, second = [sid for kind, sid, _ in order.items if kind == ENTRY][:2]
+    with world.ctx.work() as work:
+        withdraw_entry(work, first, "报名后无故未到")
+    with pytest.raises(Refused) as info, world.ctx.work() as work:
+        fees.refund_fee(work, str(world.event.id), ENTRY, first, None, "退还服务费")
+    assert "报名后无故不参加比赛者，赛事服务费不予退还" in info.value.render("zh")
+    # the organiser returns one player's 260元 for another reason: 26000 of the order's 216000 分
+    with world.ctx.work() as work:
+        (made,) = fees.refund_fee(work, str(world.event.id), ENTRY, second, None, "组委会同意退赛退费")
+    assert (made.amount_fen, made.channel, made.status) == (26_000, "wechat", "done")
+    assert world.server.orders[order.out_trade_no]["refunded"] == 26_000 and world.server.refused == []
+    with pytest.raises(InputError) as bad, world.ctx.work() as work:  # nothing left to give back
+        fees.refund_fee(work, str(world.event.id), ENTRY, second, 1, "再退1分")
+    assert bad.value.code == "bad_refund_amount"
