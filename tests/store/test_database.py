@@ -99,6 +99,7 @@ def test_an_out_of_date_schema_is_refused_until_db_upgrade(db_url: str, tmp_path
 
     engine = create_engine(db_url)
     from yisai.store import (
+        fee_models,  # noqa: F401 (the fee ledger's tables)
         live_models,  # noqa: F401 (and the live tables)
         notice_models,  # noqa: F401 (and the notices' tables)
         qualification_models,  # noqa: F401 (puts the qualifier's tables on Base)

@@ -12,6 +12,7 @@ from yisai.registry.eligibility import composition_texts
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
+from yisai.services import fees
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.eligibility import division_name, eligibility_texts, members_of, rendered
 from yisai.services.entries import EntryView, list_entries
@@ -107,6 +108,7 @@ def set_fee_paid(work: Work, entry_id: str | int, paid: bool = True, note: str =
         work.check_event(work.repo.entry_event(entry_id))
     except NotFound as exc:
         raise InputError(exc.text, code="entry_not_found", params={"entry": str(entry_id)}) from None
+    fees.record_manual(work, work.repo.entry_event(entry_id), entry, paid, note)  # the ledger's side
     return work.repo.update_entry(entry.model_copy(update={"fee_paid": paid}), "fee", note)
 
 

@@ -19,6 +19,7 @@ from yisai.registry.person import Player
 from yisai.registry.team import TeamMember
 from yisai.regulation import Regulation
 from yisai.regulation.teams import TeamRules
+from yisai.services import fees
 from yisai.services.context import Refused, Work
 from yisai.services.eligibility import (
     LIVE,
@@ -125,6 +126,7 @@ def register_player(
                 entry = mark_late(work, entry, note)
             entry_created = True
         elif fee_paid is not None and entry.fee_paid != fee_paid:
+            fees.record_manual(work, event.id, entry, fee_paid, note)
             entry = work.repo.update_entry(entry.model_copy(update={"fee_paid": fee_paid}), "fee", note)
     return Registered(saved, entry, created, entry_created, pending)
 
@@ -151,6 +153,8 @@ def _open_entry(
         reasons=rendered(reasons),
     )
     saved = work.repo.add_entry(event.id, entry, note, reasons=reasons)
+    if fee_paid:
+        fees.record_manual(work, event.id, saved, True, note)  # 已缴费 on the form: a manual payment
     work.emit("entry_created", event.id, entry=saved.id, division=division,
               status=saved.status.value)
     return saved

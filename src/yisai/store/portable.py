@@ -28,7 +28,7 @@ from sqlalchemy import Column, Connection, Date, DateTime, Select, Table, insert
 
 from yisai.i18n import tr
 from yisai.record.text import shown
-from yisai.store import live_models, notice_models, qualification_models, side_models  # noqa: F401 (tables)
+from yisai.store import fee_models, live_models, notice_models, qualification_models, side_models  # noqa: F401 (tables)
 from yisai.store.database import StoreError, head_revision, open_database
 from yisai.store.files import FileStore
 from yisai.store.models import Base
@@ -42,7 +42,8 @@ CARRIED = ("events", "players", "teams", "team_members", "entries", "rounds", "g
 THROUGH = {"team_members": ("team_id", "teams"), "games": ("round_id", "rounds"),
            "result_changes": ("game_id", "games")}
 LEFT_OUT = ("notices", "live_games", "live_ladder", "live_waves", "live_sanctions", "live_decisions",
-            "fairplay_signals", "qual_lists", "qual_places", "qual_notices")
+            "fairplay_signals", "qual_lists", "qual_places", "qual_notices",
+            "payment_orders", "fee_payments", "fee_refunds")
 ENTITY_TABLE = {"event": "events", "player": "players", "entry": "entries", "team": "teams", "round": "rounds",
                 "game": "games", "paper": "papers", "appeal": "appeals", "check_in": "check_ins",
                 "player_change": "player_changes", "lineup": "team_lineups"}
