@@ -13,7 +13,7 @@ from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
 from yisai.services.context import InputError, Refused, Work
-from yisai.services.eligibility import division_name, eligibility_texts, members_of, rendered
+from yisai.services.eligibility import division_name, eligibility_texts, members_of
 from yisai.services.entries import EntryView, list_entries
 from yisai.services.errors import Hint
 from yisai.services.events import regulation_of
@@ -46,13 +46,12 @@ def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note:
     updated = entry.model_copy(
         update={
             "status": EntryStatus.APPROVED,
-            "reasons": rendered(reasons),
+            "reasons": tuple(reasons),
             "forced": bool(reasons),
             "note": note.strip() or entry.note,
         }
     )
-    saved = work.repo.update_entry(updated, "force-approve" if reasons else "approve", note.strip(),
-                                   reasons=reasons)
+    saved = work.repo.update_entry(updated, "force-approve" if reasons else "approve", note.strip())
     work.emit("entry_approved", event.id, entry=saved.id, forced=bool(reasons))
     return saved
 
@@ -120,8 +119,7 @@ def recheck_entries(work: Work, event: EventRecord) -> int:
     for entry in work.repo.list_entries(event.id, status=EntryStatus.PENDING):
         player = work.repo.get_player(entry.player_id)
         reasons = eligibility_texts(regulation, player, entry.division, members)
-        if reasons != work.repo.entry_reasons(entry.id):
-            work.repo.update_entry(entry.model_copy(update={"reasons": rendered(reasons)}), "check",
-                                   reasons=reasons)
+        if reasons != list(entry.reasons):
+            work.repo.update_entry(entry.model_copy(update={"reasons": tuple(reasons)}), "check")
             changed += 1
     return changed

@@ -23,11 +23,9 @@ from yisai.services.context import Refused, Work
 from yisai.services.eligibility import (
     LIVE,
     division_name,
-    eligibility_reasons,
     eligibility_texts,
     members_of,
     needs_approval,
-    rendered,
 )
 from yisai.services.event_data import team_of
 from yisai.services.events import regulation_of, resolve_division, resolve_stage
@@ -148,9 +146,9 @@ def _open_entry(
         status=EntryStatus.APPROVED if approve else EntryStatus.PENDING,
         fee_due=fee_for(regulation, division, stage),
         fee_paid=bool(fee_paid),
-        reasons=rendered(reasons),
+        reasons=tuple(reasons),
     )
-    saved = work.repo.add_entry(event.id, entry, note, reasons=reasons)
+    saved = work.repo.add_entry(event.id, entry, note)
     work.emit("entry_created", event.id, entry=saved.id, division=division,
               status=saved.status.value)
     return saved
@@ -189,7 +187,7 @@ def list_entries(
     for e in work.repo.list_entries(event.id, division=division_id, status=status):
         player = players[e.player_id]
         if e.status is EntryStatus.PENDING:
-            e = e.model_copy(update={"reasons": tuple(eligibility_reasons(regulation, player, e.division, members))})
+            e = e.model_copy(update={"reasons": tuple(eligibility_texts(regulation, player, e.division, members))})
         out.append(EntryView(e, player, division_name(regulation, e.division), teams.get(e.player_id)))
     return out
 

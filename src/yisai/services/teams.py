@@ -220,7 +220,7 @@ def team_note_required(name: str) -> InputError:
 def list_teams(work: Work, event: EventRecord) -> list[TeamView]:
     players = work.repo.players_by_id(event.id)
     return [
-        TeamView(t, tuple(players[m.player_id] for m in t.members), tuple(work.repo.team_reasons(t.id)))
+        TeamView(t, tuple(players[m.player_id] for m in t.members), rendered(work.repo.team_reason_texts(t.id)))
         for t in work.repo.list_teams(event.id)
     ]
 

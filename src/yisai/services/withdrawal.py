@@ -75,8 +75,8 @@ def reinstate_entry(work: Work, entry_id: str | int, reason: str) -> Entry:
                                            "target": EntryStatus.APPROVED.value})
     if entry.reasons and not entry.forced:  # withdrawn before it was ever approved
         raise InputError(
-            Text(f"报名{entry.id}有未处理的资格问题 ({'; '.join(entry.reasons)}), 请按报名审核处理",
-                 f"entry {entry.id} has open eligibility findings ({'; '.join(entry.reasons)}): "
+            Text(f"报名{entry.id}有未处理的资格问题 ({'; '.join(r.zh for r in entry.reasons)}), 请按报名审核处理",
+                 f"entry {entry.id} has open eligibility findings ({'; '.join(r.en for r in entry.reasons)}): "
                  "decide it as an entry instead"),
             code="entry_not_eligible", params={"entry": entry.id})
     note = _reason(reason, Text("恢复参赛", "a reinstatement"))
