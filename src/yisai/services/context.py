@@ -217,7 +217,7 @@ def open_context(
             hint=Hint.UPGRADE_DB,
         ) from exc
     except StoreError as exc:
-        raise InputError(str(exc), code="store_unavailable") from exc
+        raise InputError(exc.text, code="store_unavailable") from exc
 
 
 @contextmanager
