@@ -22,7 +22,7 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: Path, now: str | None = None, workers: int = 1, args: tuple[str, ...] = ()) -> None:
+    def __init__(self, db: Path | str, now: str | None = None, workers: int = 1, args: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "YISAI_WEB_SECRET": "browser-test"}

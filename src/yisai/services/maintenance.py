@@ -16,7 +16,9 @@ from yisai.store import StoreError, upgrade_database
 from yisai.store.backup import Manifest, make_backup, restore_backup
 from yisai.store.database import (
     current_revision,
+    drop_database,
     drop_schema,
+    fresh_database,
     fresh_schema,
     head_revision,
     prepare_mappers,
@@ -53,6 +55,23 @@ def drop_scratch(url: str) -> None:
     except StoreError as exc:
         raise InputError(exc.text, code="scratch_failed") from exc
 
+
+
+def scratch_whole_database(db: str, prefix: str) -> str:
+    """A new, empty PostgreSQL database on ``db``'s server (not migrated: a restore target or a
+    store to upgrade); ``drop_scratch_database`` removes it."""
+    try:
+        return fresh_database(db, prefix)
+    except StoreError as exc:
+        raise InputError(Text(str(exc), str(exc)), code="scratch_failed") from exc
+
+
+def drop_scratch_database(url: str) -> None:
+    """Remove a database made by ``scratch_whole_database``."""
+    try:
+        drop_database(url)
+    except StoreError as exc:
+        raise InputError(Text(str(exc), str(exc)), code="scratch_failed") from exc
 
 
 def shown_database(url: str) -> str:

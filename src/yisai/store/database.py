@@ -318,6 +318,39 @@ def fresh_schema(db: str, prefix: str = "yisai_sim") -> str:
         hide_password=False)
 
 
+def fresh_database(db: str, prefix: str = "yisai_bench") -> str:
+    """A new empty PostgreSQL database on the server of ``db``; returns its URL. What a backup
+    is restored into (a restore wants a whole empty database, not a schema)."""
+    import uuid
+
+    url = resolve_url(db)
+    if not url.startswith("postgresql"):
+        raise StoreError(tr("只有 PostgreSQL 可以新建数据库", "only PostgreSQL can make a new database here"))
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    engine = create_engine(make_url(url).set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:
+        raise StoreError(f"无法新建数据库 {name}: {exc}") from exc
+    finally:
+        engine.dispose()
+    return make_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+def drop_database(url: str) -> None:
+    """Drop a database made by ``fresh_database`` (connections to it are ended)."""
+    parsed = make_url(url)
+    if not url.startswith("postgresql") or not parsed.database:
+        raise StoreError(tr("这个地址不是 PostgreSQL 数据库", "this URL names no PostgreSQL database"))
+    engine = create_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)'))
+    finally:
+        engine.dispose()
+
+
 def drop_schema(url: str) -> None:
     """Drop the PostgreSQL schema a ``fresh_schema`` URL names (its ``search_path``)."""
     parsed = make_url(url)
