@@ -63,7 +63,7 @@ def scratch_whole_database(db: str, prefix: str) -> str:
     try:
         return fresh_database(db, prefix)
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="scratch_failed") from exc
+        raise InputError(exc.text, code="scratch_failed") from exc
 
 
 def drop_scratch_database(url: str) -> None:
@@ -71,7 +71,7 @@ def drop_scratch_database(url: str) -> None:
     try:
         drop_database(url)
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="scratch_failed") from exc
+        raise InputError(exc.text, code="scratch_failed") from exc
 
 
 def shown_database(url: str) -> str:

@@ -325,7 +325,7 @@ def fresh_database(db: str, prefix: str = "yisai_bench") -> str:
 
     url = resolve_url(db)
     if not url.startswith("postgresql"):
-        raise StoreError(tr("只有 PostgreSQL 可以新建数据库", "only PostgreSQL can make a new database here"))
+        raise StoreError(Text("只有 PostgreSQL 可以新建数据库", "only PostgreSQL can make a new database here"))
     name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     engine = create_engine(make_url(url).set(database="postgres"), isolation_level="AUTOCOMMIT")
     try:
@@ -342,7 +342,7 @@ def drop_database(url: str) -> None:
     """Drop a database made by ``fresh_database`` (connections to it are ended)."""
     parsed = make_url(url)
     if not url.startswith("postgresql") or not parsed.database:
-        raise StoreError(tr("这个地址不是 PostgreSQL 数据库", "this URL names no PostgreSQL database"))
+        raise StoreError(Text("这个地址不是 PostgreSQL 数据库", "this URL names no PostgreSQL database"))
     engine = create_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT")
     try:
         with engine.connect() as conn:
