@@ -208,12 +208,17 @@ def _json_value(v: object) -> Any:
 def team_standings(request: Request, event_id: Id) -> dict[str, Any]:
     """Team standings of every team competition (团体赛: 场分, 局分 and the tie-breaks)."""
     from yisai.services.reports import prizes
+    from yisai.standings.teams import partial_note
 
     with state(request).ctx.work(actor=PUBLIC) as work:
         view = prizes(work, str(event_id))
     return {"competitions": [
         {"id": t.competition.id, "name": t.competition.name, "method": t.competition.method,
+         "notes": [partial_note()] if any(r.partial for r in t.rows) else [],
          "rows": [{"place": r.place, "team": r.name, "value": r.value, "board_points": r.board_points,
+                   # an incomplete team is not ranked (place null): its value sums only the
+                   # ``counted`` members with a place, and the note says why
+                   "complete": r.complete, "partial": r.partial, "counted": r.counted, "note": r.note,
                    "tie_breaks": [{"name": k, "value": _json_value(v)} for k, v in r.tie_values]}
                   for r in t.rows]}
         for t in view.teams]}
