@@ -147,8 +147,8 @@ async def draft_upload(request: Request) -> Response:
     return _render(request, st, text, filename, _problems(st.toml))
 
 
-EDITED = Text("右边的文件已手工修改, 回答没有写入 (以免丢失手工修改): 请直接在文件中修改这些值, "
-              "或清空右边的文件后再点「写入回答并检查」(文件将按原文和回答重新生成)",
+EDITED = Text("规程文件已手工修改, 回答没有写入 (以免丢失手工修改): 请直接在文件中修改这些值, "
+              "或清空规程文件后再点「写入回答并检查」(文件将按原文和回答重新生成)",
               "the file was edited by hand, so the answers were not written (that would lose the edits): "
               "change these values in the file, or empty the file and write the answers again "
               "(it is then rebuilt from the text and the answers)")
