@@ -385,7 +385,8 @@ def round_console(request: Request, event_id: Id, division: str, number: Id,
                    if views.is_team_division(work, event_id, division) else [])
     published = all(r.status == "published" for r in view.rounds)
     return page(request, "console/round.html", division=division, number=number, view=view, matches=matches,
-                groups=views.board_lines(view), published=published, msg=msg, err=err, grid_words=GRID_WORDS,
+                groups=views.board_lines(view), left_out=views.left_out(view), published=published, msg=msg,
+                err=err, grid_words=GRID_WORDS,
                 results_entered=results_entered(view.rounds),
                 post=f"/console/events/{event_id}/rounds/{division}/{number}/result", **ctx)
 
