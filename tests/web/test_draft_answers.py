@@ -83,10 +83,11 @@ def test_answers_go_into_the_file_and_a_bad_one_names_its_field_keeping_the_rest
     token = token_of(director)
     page = director.post("/console/drafts", data={"csrf": token}, files={"source": ("青溪.txt", MINI)}).text
     open_before = _count(page, "open")
-    r = director.post("/console/drafts/event", data=_form(
+    r = director.post("/console/drafts/event", data={**_form(
         page, token, "apply", **{f"a:{YEAR}": "-3", f"a:{ON}": "2025-13-40", f"a:{CYCLE}": "draw",
-                                  f"a:{ID}": "2025-qingxi"}))
+                                  f"a:{ID}": "2025-qingxi"}), "name": "青溪<b>杯</b>"})
     assert r.status_code == 422
+    assert 'name="name" value="青溪&lt;b&gt;杯&lt;/b&gt;"' in r.text  # the event name kept, escaped
     text = unescape(r.text)
     # both refusals at once, in Chinese, each naming its field; year's lower bound is 1900
     assert "比赛年份 (year): -3 太小, 不能小于 1900" in text

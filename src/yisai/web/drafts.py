@@ -89,7 +89,7 @@ def _build(text: str, source_name: str, answers: Answers) -> State:
 
 
 def _render(request: Request, st: State, source_text: str, source_name: str, problems: list[str],
-            status: int = 200, edited: bool = False) -> Response:
+            status: int = 200, edited: bool = False, name: str = "") -> Response:
     result = st.result
     sentences = _views(result, st.toml)
     tags = {f for v in sentences for f, _ in v.fields}
@@ -101,7 +101,7 @@ def _render(request: Request, st: State, source_text: str, source_name: str, pro
         open_points=st.outcome.open, answered=st.outcome.answered, errors=st.outcome.errors,
         values=st.answers.values, kept=st.answers.kept, missing=missing, figures=figures, toml=st.toml,
         base=_digest(st.generated), edited=edited, problems=problems, source_text=source_text,
-        source_name=source_name,
+        source_name=source_name, event_name=name,
     )
 
 
@@ -186,7 +186,7 @@ async def draft_to_event(request: Request) -> Response:
     problems = refused + _problems(toml)
     if action == "apply" or problems:
         return _render(request, st, source_text, source_name, problems,
-                       status=422 if problems else 200, edited=edited)
+                       status=422 if problems else 200, edited=edited, name=console._text(form, "name")[:200])
     with console.acting(request) as work:
         event = create_event_from_text(work, toml, loads(toml, "draft.toml"),
                                        name=console._text(form, "name") or None)
