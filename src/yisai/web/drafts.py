@@ -169,20 +169,22 @@ async def draft_to_event(request: Request) -> Response:
         raise InputError(Text("规程文件超过 1 MB", "the regulation file is over 1 MB"), code="too_large")
     edited = bool(posted) and _digest(posted) != console._text(form, "base")
     answers = _answers(form)
-    st = await run_in_threadpool(_build, source_text, source_name, answers) if source_text else None
-    if st is not None and edited:
+    if not source_text and not posted:
+        raise InputError(Text("表单中既没有规程原文也没有规程文件: 请重新上传规程",
+                              "the form holds neither the 规程 text nor the file: upload the 规程 again"),
+                         code="no_source")
+    st = await run_in_threadpool(_build, source_text, source_name, answers)
+    if edited:
         st.toml = posted  # the director's hand edits win; the answers are shown, not written
-    toml = st.toml if st is not None else posted
     if action == "download":
         name = (source_name.rsplit(".", 1)[0] or "draft") + ".toml"
-        return Response(toml + ("" if toml.endswith("\n") else "\n"), media_type="application/toml; charset=utf-8",
+        body = st.toml if source_text else posted  # a file without its text: handed back as it is
+        return Response(body + ("" if body.endswith("\n") else "\n"), media_type="application/toml; charset=utf-8",
                         headers={"Content-Disposition": f"attachment; filename*=UTF-8''{quote(name)}"})
-    if st is None:
-        raise InputError(Text("表单缺少规程原文, 请重新上传规程", "the form lacks the 规程 text; upload it again"),
-                         code="no_source")
     refused = [f"{tr('回答', 'answer')}: {t.render()}" for t in st.outcome.errors.values()]
     if edited and action == "apply" and (answers.values or answers.kept):
         refused.insert(0, EDITED.render())
+    toml = st.toml
     problems = refused + _problems(toml)
     if action == "apply" or problems:
         return _render(request, st, source_text, source_name, problems,
