@@ -90,3 +90,5 @@ def test_the_round_pages_mark_the_eliminated_and_the_console_does_not_pair_them(
     assert public.status_code == 200
     assert _left(public.text) == {**out_after_1, **out_after_2}
     assert "淘汰 / 不再编排 (6)" in public.text
+    api = site.client.get(f"/api/events/{event_id}/rounds/open/3").json()
+    assert {x["name"]: x["why"] for x in api["left_out"]} == {**out_after_1, **out_after_2}

@@ -141,6 +141,7 @@ def round_json(view: RoundView) -> dict[str, Any]:
                 for b in lines]}
             for label, lines in board_lines(view)
         ],
+        "left_out": [{"name": name, "why": why} for name, why in left_out(view)],
     }
 
 
