@@ -267,6 +267,9 @@ class RoundView:
     info: dict[str, list[str]] = field(default_factory=dict)  # group → explanation with names
     seeds: dict[str, str] = field(default_factory=dict)  # same-place final: player → "A1", "B1" …
     seats: dict[str, tuple[str, int]] = field(default_factory=dict)  # player → ("A", 1) in the final
+    left: dict[str, str] = field(default_factory=dict)
+    """积分编排淘汰制: player → why they are paired no more (淘汰 and the round the rule fired, or
+    the promotion mark reached), in the reader's language, as stored when the round was paired."""
 
     def matchup(self, black: str, white: str | None) -> str:
         """A same-place final's board as people say it: "A组第1名 — B组第1名 (争第1–2名)",
@@ -301,7 +304,9 @@ def round_view(work: Work, event_ref: str | int | None, division: str, round_no:
 
         seeds = {p: tr(f"{n}号种子", f"seed {n}") for p, n in knockout_seeds(work, event, division, stage).items()}
         seeds.update(knockout_origins(work, event, division, stage))
-    return RoundView(event, division, stage, round_no, rounds, names, scores, info, seeds, seats)
+    left = {pid: Text(str(t.get("zh", "")), str(t.get("en", ""))).render()
+            for r in rounds for pid, t in r.info.get("eliminated", {}).items() if isinstance(t, dict)}
+    return RoundView(event, division, stage, round_no, rounds, names, scores, info, seeds, seats, left)
 
 
 def sheet_lines(view: RoundView) -> list[SheetLine]:
