@@ -43,4 +43,8 @@ def providers_from_environment(env: Mapping[str, str]) -> Providers:
         from yisai.services.payments.wechat import wechat_from_environment
 
         found["wechat"] = wechat_from_environment(env)
+    if env.get("YISAI_ALIPAY_APP_ID", "").strip():
+        from yisai.services.payments.alipay import alipay_from_environment
+
+        found["alipay"] = alipay_from_environment(env)
     return Providers(found)
