@@ -6,6 +6,7 @@ fee refunded through alipay.trade.refund, and the day's bill read back."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -300,8 +301,15 @@ def test_without_alipay_configured_it_is_not_offered(tmp_path: Path) -> None:
     assert info.value.code == "provider_not_configured"
 
 
-def test_the_pay_link_carries_the_signed_order(world: World) -> None:
+def test_the_pay_link_carries_the_signed_order_and_no_secret_is_logged(world: World, tmp_path: Path,
+                                                                        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
     checkout = _ordered(world, "辽宁队")
+    world.gateway.pay(checkout.order.out_trade_no)
+    with world.ctx.work() as work:
+        assert flow.settle_open_orders(work)["paid"] == 1  # a query too: signed request, signed answer
+    private = (tmp_path / "app_private_key.txt").read_text().splitlines()[1]  # a line of the key's base64
+    assert private not in caplog.text and "sign=" not in caplog.text
     query = dict(parse_qsl(urlsplit(checkout.target.url).query))
     assert query["method"] == "alipay.trade.page.pay" and query["sign_type"] == "RSA2" and query["app_id"] == APP_ID
     assert '"total_amount":"2160.00"' in query["biz_content"]  # 216000 分 sent as yuan with two decimals
