@@ -14,7 +14,7 @@ from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 from urllib.request import urlopen
 
 import pytest
@@ -27,8 +27,13 @@ from yisai.services.context import Context, Work, open_context
 from yisai.services.errors import InputError, Refused
 from yisai.services.identity import Action, Actor, Role
 from yisai.services.payments import flow
-from yisai.services.payments.alipay import alipay_from_environment, callback_answer, fen_of_yuan
-from yisai.services.payments.base import PAGE, ProviderError
+from yisai.services.payments.alipay import (
+    alipay_from_environment,
+    bill_lines,
+    callback_answer,
+    fen_of_yuan,
+)
+from yisai.services.payments.base import PAGE, BadCallback, ProviderError
 from yisai.services.payments.registry import providers_from_environment
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
@@ -314,3 +319,22 @@ def test_the_pay_link_carries_the_signed_order_and_no_secret_is_logged(world: Wo
     assert query["method"] == "alipay.trade.page.pay" and query["sign_type"] == "RSA2" and query["app_id"] == APP_ID
     assert '"total_amount":"2160.00"' in query["biz_content"]  # 216000 分 sent as yuan with two decimals
     assert '"time_expire":"2025-04-10 09:30:00"' in query["biz_content"]  # NOW + 30 minutes, Beijing time
+
+
+def test_malformed_notifications_and_bills_are_refused_without_a_crash(world: World) -> None:
+    provider = world.ctx.settings.payments.get("alipay")
+    assert provider is not None
+    order = _ordered(world, "辽宁队").order
+    world.gateway.pay(order.out_trade_no)
+    good = world.gateway.notification(order.out_trade_no)
+    bodies = [b"", b"\xff\xfe", b"%%%&&=", b"sign=x&sign_type=RSA2&sign=y",  # nothing, not ASCII, not a form, twice
+              urlencode(good | {"sign_type": "RSA"}).encode(),  # RSA (SHA1) is not what the app signed up for
+              urlencode({k: v for k, v in good.items() if k != "sign"}).encode(),  # no sign at all
+              urlencode(good | {"sign": "not base64!"}).encode()]
+    for body in bodies:
+        with pytest.raises(BadCallback):
+            provider.parse_callback({}, body)
+    assert provider.parse_callback({}, urlencode(good).encode()).amount_fen == 216_000  # the good one reads
+    for raw in (b"not a zip", b""):
+        with pytest.raises(ProviderError):
+            bill_lines(raw)
