@@ -42,14 +42,16 @@ def test_the_seeds_fees_in_fen() -> None:
 
 
 def test_a_line_owes_due_minus_paid_plus_refunded() -> None:
-    a = Line("entry", 1, "甲", 26_000, 26_000, 0)  # paid in full: owes 26000 - 26000 + 0 = 0
-    b = Line("appeal", 2, "乙", 200_000, 200_000, 200_000)  # refunded in full: owes 200000 again
+    a = Line("entry", 1, "甲", 26_000, 26_000, 0)  # paid in full: owes 26000 - 26000 = 0
+    b = Line("appeal", 2, "乙", 200_000, 200_000, 200_000)  # upheld, refunded: owes nothing again, keeps 0
     c = Line("entry", 3, "丙", 26_000, 0, 0)
-    assert (a.balance, b.balance, c.balance) == (0, 200_000, 26_000)
-    assert a.settled and not c.settled
+    assert (a.balance, b.balance, c.balance) == (0, 0, 26_000)
+    assert (a.kept, b.kept) == (26_000, 0)
+    assert a.settled and b.settled and not c.settled
     t = totals([a, b, c])
-    # due 26000 + 200000 + 26000 = 252000; paid 26000 + 200000 = 226000; refunded 200000
-    assert (t.due, t.paid, t.refunded, t.balance) == (252_000, 226_000, 200_000, 226_000)
+    # due 26000 + 200000 + 26000 = 252000; paid 26000 + 200000 = 226000; refunded 200000;
+    # owed 252000 - 226000 = 26000; kept 226000 - 200000 = 26000
+    assert (t.due, t.paid, t.refunded, t.balance, t.kept) == (252_000, 226_000, 200_000, 26_000, 26_000)
     assert refund_limit(26_000, 0) == 26_000 and refund_limit(200_000, 200_000) == 0
 
 

@@ -48,8 +48,15 @@ class Line:
 
     @property
     def balance(self) -> int:
-        """Still owed (negative: paid more than due)."""
-        return self.due - self.paid + self.refunded
+        """Still owed (negative: paid more than due). A refund is the chief referee's decision to
+        give money back (an appeal upheld, a withdrawal the regulation refunds): it never makes
+        the fee owed again."""
+        return self.due - self.paid
+
+    @property
+    def kept(self) -> int:
+        """What the organiser keeps: paid less refunded."""
+        return self.paid - self.refunded
 
     @property
     def settled(self) -> bool:
@@ -64,7 +71,11 @@ class Totals:
 
     @property
     def balance(self) -> int:
-        return self.due - self.paid + self.refunded
+        return self.due - self.paid
+
+    @property
+    def kept(self) -> int:
+        return self.paid - self.refunded
 
 
 def totals(lines: Iterable[Line]) -> Totals:

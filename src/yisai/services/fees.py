@@ -33,7 +33,7 @@ from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import NotFoundError
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action
-from yisai.services.payments.flow import refund_payments, sync_entry_flag
+from yisai.services.payments.flow import refund_payments
 from yisai.store import EventRecord, web_rows
 from yisai.store import fee_rows as rows
 from yisai.store.fee_rows import PaymentRecord, RefundRecord
@@ -111,8 +111,8 @@ def record_manual(work: Work, event_id: int, entry: Entry, paid: bool, note: str
     owes, or the manual payments taken back. The caller updates the entry's flag as before."""
     entry_id = int(entry.id)
     if paid:
-        paid_fen, refunded = rows.sums(work.session, event_id).get((ENTRY, entry_id), (0, 0))
-        owed = entry_due(entry) - paid_fen + refunded
+        paid_fen, _ = rows.sums(work.session, event_id).get((ENTRY, entry_id), (0, 0))
+        owed = entry_due(entry) - paid_fen
         if owed > 0:
             rows.add_payment(work.session, work.repo.stamp, event_id, ENTRY, entry_id, owed, MANUAL, note=note)
     else:
@@ -157,7 +157,5 @@ def refund_fee(work: Work, event_ref: str | None, kind: str, subject_id: int, am
                               f"refunded {yuan_text(line.refunded)})"),
                          code="bad_refund_amount", params={"left_fen": left})
     made = refund_payments(work, event, kind, subject_id, amount, reason.strip())
-    if kind == ENTRY:
-        sync_entry_flag(work, subject_id, reason.strip())
     work.emit("fee_refunded", event.id, subject=f"{kind}:{subject_id}", amount_fen=amount)
     return made

@@ -192,6 +192,7 @@ def set_pay_url(s: Session, order_id: int, url: str) -> None:
 
 def order_by_trade_no(s: Session, out_trade_no: str, *, lock: bool = False) -> OrderRecord | None:
     q = select(PaymentOrderRow).where(PaymentOrderRow.out_trade_no == out_trade_no)
+    q = q.execution_options(populate_existing=True)  # a conditional UPDATE may have moved it since
     r = s.scalars(q.with_for_update() if lock else q).first()
     return _order(r) if r is not None else None
 
@@ -231,3 +232,10 @@ def claim_notice(s: Session, provider: str, notify_id: str, out_trade_no: str, a
     except IntegrityError:
         return False
     return True
+
+
+def paid_orders(s: Session, provider: str, start: datetime, end: datetime) -> list[OrderRecord]:
+    """Orders of every event paid through ``provider`` in [start, end): what a day's bill lists."""
+    q = select(PaymentOrderRow).where(PaymentOrderRow.provider == provider, PaymentOrderRow.status == "paid",
+                                      PaymentOrderRow.paid_at >= start, PaymentOrderRow.paid_at < end)
+    return [_order(r) for r in s.scalars(q.order_by(PaymentOrderRow.id))]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from yisai.i18n import Text
-from yisai.registry.ledger import APPEAL, ENTRY, TEAM, entry_due, team_due, yuan_text
+from yisai.registry.ledger import APPEAL, ENTRY, TEAM, appeal_due, entry_due, team_due, yuan_text
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
@@ -46,7 +46,7 @@ def offered(work: Work) -> list[Provider]:
     return list(work.settings.payments)
 
 
-def _provider(work: Work, name: str) -> Provider:
+def provider_named(work: Work, name: str) -> Provider:
     found = work.settings.payments.get(name)
     if found is None:
         raise Refused(Text("该支付方式未开通", "this payment method is not configured"), code="provider_not_configured",
@@ -54,7 +54,7 @@ def _provider(work: Work, name: str) -> Provider:
     return found
 
 
-def _refused(exc: ProviderError) -> Refused:
+def refused(exc: ProviderError) -> Refused:
     return Refused(exc.text, code=exc.code)
 
 
@@ -68,14 +68,14 @@ def team_items(work: Work, event: EventRecord, team_id: int) -> list[tuple[str, 
         raise NotFoundError(Text(f"本赛事没有编号为{team_id}的参赛队", f"no team {team_id} in this event"), code="no_team")
     sums = rows.sums(work.session, event.id)
     items: list[tuple[str, int, int]] = []
-    paid, refunded = sums.get((TEAM, team_id), (0, 0))
-    if (owed := team_due(regulation_of(event)) - paid + refunded) > 0:
+    paid, _ = sums.get((TEAM, team_id), (0, 0))
+    if (owed := team_due(regulation_of(event)) - paid) > 0:
         items.append((TEAM, team_id, owed))
     members = {m.player_id for m in team.members}
     for e in work.repo.list_entries(event.id):
         if e.player_id in members and not e.status.has_left and e.status.value != "rejected":
-            paid, refunded = sums.get((ENTRY, int(e.id)), (0, 0))
-            if (owed := entry_due(e) - paid + refunded) > 0:
+            paid, _ = sums.get((ENTRY, int(e.id)), (0, 0))
+            if (owed := entry_due(e) - paid) > 0:
                 items.append((ENTRY, int(e.id), owed))
     return items
 
@@ -98,7 +98,7 @@ def _open(work: Work, event: EventRecord, provider: Provider, mode: str, items: 
         target = provider.create_order(OrderRequest(order.out_trade_no, order.amount_fen, order.description,
                                                     expires, payer_ip), mode)
     except ProviderError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     rows.set_pay_url(work.session, order.id, target.url)
     work.emit("order_created", event.id, order=order.id)
     return Checkout(order, target)
@@ -112,7 +112,7 @@ def pay_team(work: Work, event_ref: str | None, team_id: int, provider_name: str
     work.check_event(event.id)
     if work.actor.role is Role.TEAM_LEADER and not work.actor.leads(team_id):
         raise Forbidden(Text("领队只能为本队缴费", "a team leader pays for the own team only"), code="not_own_team")
-    provider = _provider(work, provider_name)
+    provider = provider_named(work, provider_name)
     items = team_items(work, event, team_id)
     name = work.repo.get_team(team_id).name
     total = sum(a for _, _, a in items)
@@ -129,9 +129,9 @@ def pay_appeal(work: Work, event_ref: str | None, appeal_id: int, provider_name:
     appeal = web_rows.get_appeal(work.session, appeal_id)
     if appeal is None or appeal.event_id != event.id:
         raise NotFoundError(Text(f"没有编号为{appeal_id}的申诉", f"no appeal {appeal_id}"), code="no_appeal")
-    provider = _provider(work, provider_name)
-    paid, refunded = rows.sums(work.session, event.id).get((APPEAL, appeal_id), (0, 0))
-    owed = appeal.fee * 100 - paid + refunded
+    provider = provider_named(work, provider_name)
+    paid, _ = rows.sums(work.session, event.id).get((APPEAL, appeal_id), (0, 0))
+    owed = appeal_due(appeal.fee) - paid
     items = [(APPEAL, appeal_id, owed)] if owed > 0 else []
     return _open(work, event, provider, mode, items, None, f"A{appeal_id}",
                  f"{event.name[:30]} 申诉费 {yuan_text(owed)}元", payer_ip)
@@ -168,7 +168,7 @@ def apply_callback(work: Work, provider_name: str, headers: dict[str, str], body
     """A provider's notification: verified by the provider (signature, decryption), then compared
     with the stored order and applied once. Returns what happened (applied, duplicate, …); an
     unverifiable callback is refused (400) and changes nothing."""
-    provider = _provider(work, provider_name)
+    provider = provider_named(work, provider_name)
     try:
         notice = provider.parse_callback(headers, body)
     except BadCallback as exc:
@@ -188,43 +188,73 @@ def apply_callback(work: Work, provider_name: str, headers: dict[str, str], body
     return APPLIED if _apply(work, provider, order, notice.transaction_id) else DUPLICATE
 
 
+def _settle(work: Work, order: OrderRecord, counts: dict[str, int]) -> None:
+    """Ask the provider about one open order: book it if paid, close it once its time is over."""
+    provider = work.settings.payments.get(order.provider)
+    if provider is None:
+        counts["open"] += 1
+        return
+    try:
+        notice = provider.query(order.out_trade_no)
+    except ProviderError:
+        counts["open"] += 1
+        return
+    if notice.paid and _matches(provider, order, notice.amount_fen, notice.currency, notice.merchant_id):
+        counts["paid"] += _apply(work, provider, order, notice.transaction_id)
+    elif work.now >= order.expires_at and not notice.paid:
+        try:
+            provider.close(order.out_trade_no)
+        except ProviderError:
+            counts["open"] += 1
+            return
+        counts["closed"] += rows.move_order(work.session, work.repo.stamp, order, "closed")
+    else:
+        counts["open"] += 1
+
+
 def settle_open_orders(work: Work) -> dict[str, int]:
     """For every open order: ask the provider (no callback may have come); book it if paid, close
-    it at the provider and here once its time is over. Run by a timer (``yisai pay settle``)."""
+    it at the provider and here once its time is over. The web server runs this on a timer."""
     work.require(Action.SETTLE_PAYMENTS)
     counts = {"paid": 0, "closed": 0, "open": 0}
     for order in rows.open_orders(work.session):
-        provider = work.settings.payments.get(order.provider)
-        if provider is None:
-            continue
-        try:
-            notice = provider.query(order.out_trade_no)
-        except ProviderError:
-            counts["open"] += 1
-            continue
-        if notice.paid and _matches(provider, order, notice.amount_fen, notice.currency, notice.merchant_id):
-            counts["paid"] += _apply(work, provider, order, notice.transaction_id)
-        elif work.now >= order.expires_at and not notice.paid:
-            try:
-                provider.close(order.out_trade_no)
-            except ProviderError:
-                counts["open"] += 1
-                continue
-            counts["closed"] += rows.move_order(work.session, work.repo.stamp, order, "closed")
-        else:
-            counts["open"] += 1
+        _settle(work, order, counts)
     return counts
 
 
+def order_for(work: Work, event_ref: str | None, out_trade_no: str) -> OrderRecord:
+    """One order of the event; a team leader sees his own team's orders only."""
+    event = resolve_event(work, event_ref)
+    work.check_event(event.id)
+    order = rows.order_by_trade_no(work.session, out_trade_no)
+    if order is None or order.event_id != event.id:
+        raise NotFoundError(Text("没有这个订单", "no such order"), code="no_order")
+    if work.actor.role is Role.TEAM_LEADER and (order.team_id is None or not work.actor.leads(order.team_id)) \
+            and order.created_by != work.actor.name:
+        raise Forbidden(Text("领队只能查看本队的订单", "a team leader sees the own team's orders only"), code="not_own_team")
+    return order
+
+
+def check_order(work: Work, event_ref: str | None, out_trade_no: str) -> OrderRecord:
+    """The payer's "I have paid": ask the provider now instead of waiting for its callback."""
+    work.require(Action.REGISTER)
+    order = order_for(work, event_ref, out_trade_no)
+    if order.status == "open":
+        _settle(work, order, {"paid": 0, "closed": 0, "open": 0})
+    found = rows.order_by_trade_no(work.session, out_trade_no)
+    assert found is not None
+    return found
+
+
 def sync_entry_flag(work: Work, entry_id: int, note: str = "") -> None:
-    """An entry is 已缴费 when its payments (less refunds) cover what it owes."""
+    """An entry is 已缴费 when its payments cover what it owes."""
     try:
         entry = work.repo.get_entry(entry_id)
     except NotFound:
         return
     event_id = work.repo.entry_event(entry_id)
-    paid_fen, refunded = rows.sums(work.session, event_id).get((ENTRY, entry_id), (0, 0))
-    covered = paid_fen - refunded >= entry_due(entry) and paid_fen > 0
+    paid_fen, _ = rows.sums(work.session, event_id).get((ENTRY, entry_id), (0, 0))
+    covered = paid_fen >= entry_due(entry) and paid_fen > 0  # a refund later does not unpay it
     if covered != entry.fee_paid:
         work.repo.update_entry(entry.model_copy(update={"fee_paid": covered}), "fee", note)
 
@@ -262,12 +292,12 @@ def _provider_refund(work: Work, event: EventRecord, order_id: int, payment_id: 
     if order is None:
         raise Refused(Text("找不到该笔付款的订单, 无法原路退款", "the payment's order is gone: cannot refund"),
                       code="order_missing")
-    provider = _provider(work, order.provider)
+    provider = provider_named(work, order.provider)
     out_refund_no = f"RF{order.out_trade_no[2:18]}{secrets.token_hex(6).upper()}"[:64]
     try:
         result = provider.refund(order.out_trade_no, out_refund_no, part, order.amount_fen, reason)
     except ProviderError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     status = "done" if result.status == "SUCCESS" else ("failed" if result.status in ("ABNORMAL", "CLOSED")
                                                         else "processing")
     return rows.add_refund(work.session, work.repo.stamp, event.id, kind, subject_id, part, reason, provider.name,

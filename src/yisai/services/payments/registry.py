@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from yisai.services.payments.base import Provider
+from yisai.services.errors import InputError
+from yisai.services.payments.base import Provider, ProviderError
 
 
 @dataclass(frozen=True)
@@ -42,9 +43,15 @@ def providers_from_environment(env: Mapping[str, str]) -> Providers:
         # the SDK loads only when a merchant is configured
         from yisai.services.payments.wechat import wechat_from_environment
 
-        found["wechat"] = wechat_from_environment(env)
+        try:
+            found["wechat"] = wechat_from_environment(env)
+        except ProviderError as exc:
+            raise InputError(exc.text, code=exc.code) from None
     if env.get("YISAI_ALIPAY_APP_ID", "").strip():
         from yisai.services.payments.alipay import alipay_from_environment
 
-        found["alipay"] = alipay_from_environment(env)
+        try:
+            found["alipay"] = alipay_from_environment(env)
+        except ProviderError as exc:
+            raise InputError(exc.text, code=exc.code) from None
     return Providers(found)
