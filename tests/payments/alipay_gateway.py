@@ -144,6 +144,9 @@ class AlipayGateway:
                     found = gateway._bills.pop(url.path.removeprefix("/bill/"), None)  # valid once
                     self._answer(200 if found else 404, found or b"", "application/zip")
                     return
+                if url.path != "/gateway.do":  # a browser's /favicon.ico and the like
+                    self._answer(404, b"", "text/plain")
+                    return
                 status, page = gateway.cashier(dict(parse_qsl(url.query, keep_blank_values=True)))
                 self._answer(status, page.encode("utf-8"), "text/html; charset=utf-8")
 
