@@ -26,7 +26,7 @@ from yisai.services import appeals, fees
 from yisai.services.context import Context, Work, open_context
 from yisai.services.errors import InputError, Refused
 from yisai.services.identity import Actor, Role
-from yisai.services.payments import flow
+from yisai.services.payments import flow, reconcile
 from yisai.services.payments.alipay import (
     alipay_from_environment,
     bill_lines,
@@ -337,3 +337,19 @@ def test_malformed_notifications_and_bills_are_refused_without_a_crash(world: Wo
     for raw in (b"not a zip", b""):
         with pytest.raises(ProviderError):
             bill_lines(raw)
+
+
+def test_the_days_bill_is_matched_against_the_ledger(world: World) -> None:
+    booked, lost = _ordered(world, "辽宁队").order, _ordered(world, "山东队").order
+    for order in (booked, lost):
+        world.gateway.pay(order.out_trade_no)
+    assert world.gateway.deliver(booked.out_trade_no, world.gateway.notification(booked.out_trade_no)) == (
+        200, "success")
+    with world.ctx.work() as work:  # the other's notification was lost and no query ran yet
+        (difference,) = reconcile.reconcile(work, "alipay", NOW.date())
+    # 山东队: 报名费600元 + 6 × 260元 = 2160元 = 216000 分, in Alipay's bill, not booked here
+    assert (difference.out_trade_no, difference.kind, difference.theirs_fen) == (lost.out_trade_no, "not_booked",
+                                                                                 216_000)
+    with world.ctx.work() as work:
+        assert flow.settle_open_orders(work)["paid"] == 1
+        assert reconcile.reconcile(work, "alipay", NOW.date()) == []
