@@ -153,3 +153,18 @@ def test_without_a_provider_only_the_manual_path_is_offered(tmp_path: Path) -> N
                     data={"csrf": _csrf(ln, f"/console/events/{s.event_id}/fees"), "provider": "wechat",
                           "mode": "native"}, follow_redirects=False)
         assert r.status_code == 409 and "该支付方式未开通" in r.text
+
+
+def test_the_director_sees_the_bills_differences_and_a_leader_may_not(site: Site) -> None:
+    ln = site.login("ln")
+    fees_url = f"/console/events/{site.event_id}/fees"
+    ln.post(f"{fees_url}/pay/team/{site.teams['辽宁队']}", data={"csrf": _csrf(ln, fees_url), "provider": "wechat",
+                                                                 "mode": "native"}, follow_redirects=False)
+    assert site.server is not None
+    (trade_no,) = site.server.orders
+    site.server.pay(trade_no)  # paid at WeChat Pay, no callback, nobody asked yet
+    director = site.login("director")
+    page = director.get(f"{fees_url}/reconcile", params={"provider": "wechat", "day": NOW.date().isoformat()}).text
+    assert "有 1 处不一致" in page and f"订单 {trade_no}: 账单中已支付 2160.00 元, 本站未记为当日已支付" in page
+    assert ln.get(f"{fees_url}/reconcile", params={"day": NOW.date().isoformat()}).status_code == 403
+    assert director.get(f"{fees_url}/reconcile", params={"day": "昨天"}).status_code == 400

@@ -111,7 +111,7 @@ def record_manual(work: Work, event_id: int, entry: Entry, paid: bool, note: str
     owes, or the manual payments taken back. The caller updates the entry's flag as before."""
     entry_id = int(entry.id)
     if paid:
-        paid_fen, _ = rows.sums(work.session, event_id).get((ENTRY, entry_id), (0, 0))
+        paid_fen, _ = rows.subject_sums(work.session, event_id, ENTRY, entry_id)
         owed = entry_due(entry) - paid_fen
         if owed > 0:
             rows.add_payment(work.session, work.repo.stamp, event_id, ENTRY, entry_id, owed, MANUAL, note=note)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import date, timedelta
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
@@ -24,6 +25,7 @@ from yisai.services.errors import Forbidden, InputError, NotFoundError, ServiceE
 from yisai.services.identity import Action, Actor, Role
 from yisai.services.payments import alipay, flow
 from yisai.services.payments.base import MODE_LABELS
+from yisai.services.payments.reconcile import reconcile
 from yisai.web.console import _event_context, _form, _text, acting, back, client_of
 from yisai.web.core import page
 from yisai.web.requests import Id
@@ -67,6 +69,20 @@ def fees_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> R
                 channel_label=lambda c: fees.CHANNEL_LABELS[c].render() if c in fees.CHANNEL_LABELS else c, orders=own_orders[-20:],
                 may_refund=work.actor.may(Action.APPROVE), leader=work.actor.role is Role.TEAM_LEADER,
                 team_names={ln.id: ln.label for ln in ledger.of(TEAM)}, msg=msg, err=err, **ctx)
+
+
+@router.get("/console/events/{event_id}/fees/reconcile", response_class=HTMLResponse)
+def reconcile_page(request: Request, event_id: Id, provider: str = "wechat", day: str = "") -> Response:
+    """对账: the provider's bill of a day against this event's paid orders, differences in words."""
+    with acting(request) as work:
+        ctx = _event_context(work, event_id)
+        try:
+            chosen = date.fromisoformat(day) if day else (work.now - timedelta(days=1)).date()
+        except ValueError:
+            raise InputError(Text(f"日期应为如 2025-04-10: {day[:20]}", f"the day is like 2025-04-10: {day[:20]}"),
+                             code="bad_day") from None
+        differences = reconcile(work, provider, chosen, event_id)
+    return page(request, "console/fee_reconcile.html", differences=differences, day=chosen, provider=provider, **ctx)
 
 
 @router.get("/console/events/{event_id}/fees.{fmt}")

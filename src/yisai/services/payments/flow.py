@@ -62,7 +62,7 @@ def team_items(work: Work, event: EventRecord, team_id: int) -> list[tuple[str, 
     """What a team still owes: the team's own fee and each member's entry, (kind, id, 分)."""
     try:
         team = work.repo.get_team(team_id)
-    except Exception:
+    except NotFound:
         team = None
     if team is None or team.id not in {t.id for t in work.repo.list_teams(event.id)}:
         raise NotFoundError(Text(f"本赛事没有编号为{team_id}的参赛队", f"no team {team_id} in this event"), code="no_team")
@@ -130,7 +130,7 @@ def pay_appeal(work: Work, event_ref: str | None, appeal_id: int, provider_name:
     if appeal is None or appeal.event_id != event.id:
         raise NotFoundError(Text(f"没有编号为{appeal_id}的申诉", f"no appeal {appeal_id}"), code="no_appeal")
     provider = provider_named(work, provider_name)
-    paid, _ = rows.sums(work.session, event.id).get((APPEAL, appeal_id), (0, 0))
+    paid, _ = rows.subject_sums(work.session, event.id, APPEAL, appeal_id)
     owed = appeal_due(appeal.fee) - paid
     items = [(APPEAL, appeal_id, owed)] if owed > 0 else []
     return _open(work, event, provider, mode, items, None, f"A{appeal_id}",
@@ -253,7 +253,7 @@ def sync_entry_flag(work: Work, entry_id: int, note: str = "") -> None:
     except NotFound:
         return
     event_id = work.repo.entry_event(entry_id)
-    paid_fen, _ = rows.sums(work.session, event_id).get((ENTRY, entry_id), (0, 0))
+    paid_fen, _ = rows.subject_sums(work.session, event_id, ENTRY, entry_id)
     covered = paid_fen >= entry_due(entry) and paid_fen > 0  # a refund later does not unpay it
     if covered != entry.fee_paid:
         work.repo.update_entry(entry.model_copy(update={"fee_paid": covered}), "fee", note)

@@ -28,9 +28,15 @@ class Difference:
     text: Text
 
 
-def reconcile(work: Work, provider_name: str, day: date) -> list[Difference]:
-    """The day's bill against the ledger's paid orders of that (Beijing) day."""
-    work.require(Action.SETTLE_PAYMENTS)
+def _of_event(out_trade_no: str, event_id: int) -> bool:
+    """``YS`` + event id + ``T``/``A`` (flow's order numbers): the order belongs to the event."""
+    return any(out_trade_no.startswith(f"YS{event_id}{tag}") for tag in ("T", "A"))
+
+
+def reconcile(work: Work, provider_name: str, day: date, event_id: int | None = None) -> list[Difference]:
+    """The day's bill against the ledger's paid orders of that (Beijing) day; with ``event_id``,
+    that event's orders only (an account limited to one event sees no other's)."""
+    work.require(Action.SETTLE_PAYMENTS, event_id)
     provider = provider_named(work, provider_name)
     try:
         bill = [line for line in provider.bill(day) if line.state == "SUCCESS"]
@@ -39,6 +45,9 @@ def reconcile(work: Work, provider_name: str, day: date) -> list[Difference]:
     start = datetime.combine(day, time())
     ours = {o.out_trade_no: o for o in rows.paid_orders(work.session, provider.name, start, start + timedelta(days=1))}
     theirs = {line.out_trade_no: line for line in bill}
+    if event_id is not None:
+        ours = {no: o for no, o in ours.items() if o.event_id == event_id}
+        theirs = {no: line for no, line in theirs.items() if _of_event(no, event_id)}
     out: list[Difference] = []
     for no, line in theirs.items():
         mine = ours.get(no)
