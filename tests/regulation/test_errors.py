@@ -307,3 +307,7 @@ def test_toml_syntax_errors_are_worded_in_chinese() -> None:
     (issue,) = _issues(text)
     assert issue.startswith(f"f.toml:{_line_of(text, 'schema_version') + 1}: TOML 语法错误: 这个键已经有值")
     assert "Cannot" not in issue
+    # an inline table left open: the brace is named (its words hold braces themselves)
+    text = XIAO_TEXT.replace("schema_version = 1\n", "schema_version = 1\nx = { a = 1\n", 1)
+    (issue,) = _issues(text)
+    assert "TOML 语法错误: 花括号 { 没有闭合; 请补上 }" in issue

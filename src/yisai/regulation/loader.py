@@ -301,7 +301,7 @@ _REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"Invalid value"), "值无效或缺少值; 文字须加引号, 如 \"甲组\""),
     (re.compile(r"Illegal character '\\n'"), "字符串在行尾没有结束; 请补上结尾的引号"),
     (re.compile(r"Unclosed array"), "方括号 [ 没有闭合; 请补上 ]"),
-    (re.compile(r"Unclosed inline table"), "花括号 { 没有闭合; 请补上 }"),
+    (re.compile(r"Unclosed inline table"), "花括号 {{ 没有闭合; 请补上 }}"),
     (re.compile(r"Expected '=' after a key"), "键后面缺少等号 ="),
     (re.compile(r"Expected newline or end of document after a statement"), "一行只能写一项; 请换行"),
 )
