@@ -97,7 +97,12 @@ def test_not_utf8_and_missing_file(tmp_path: Path) -> None:
     assert "UTF-8" in str(info.value)
     with pytest.raises(RegulationError) as info:
         load(tmp_path / "nope.toml")
-    assert "无法读取文件" in str(info.value)
+    # the reason is Chinese and says what to check, not the system's "No such file or directory"
+    assert "无法读取文件: 文件不存在, 请检查路径" in str(info.value)
+    assert "No such file" not in str(info.value)
+    with pytest.raises(RegulationError) as info:
+        load(tmp_path)  # a folder given for a file
+    assert "这是一个文件夹" in str(info.value)
 
 
 def test_cli_check_exit_code_and_format(tmp_path: Path) -> None:
