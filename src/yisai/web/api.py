@@ -26,7 +26,7 @@ from yisai.services.teams import list_teams
 from yisai.web import reports, views
 from yisai.web.console import client_of, save_result
 from yisai.web.core import PUBLIC, login_source, state
-from yisai.web.requests import MAX_ID, Id
+from yisai.web.requests import MAX_ID, Body, Id
 
 TOKEN_AGE = 12 * 3600
 
@@ -51,7 +51,7 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 router = APIRouter(prefix="/api", tags=["api"], responses=_errors(400, 404, 409))
 
 
-class TokenRequest(BaseModel):
+class TokenRequest(Body):
     login: str
     password: str
 
@@ -62,7 +62,7 @@ class TokenAnswer(BaseModel):
     role: str
 
 
-class ResultIn(BaseModel):
+class ResultIn(Body):
     board: int = Field(ge=1, le=MAX_ID)
     result: str = Field(min_length=1, max_length=40, description="黑胜 / 白胜 / 和 / B+R / W+T / 1 / 2 / = …")
     version: int = Field(ge=1, le=MAX_ID, description="the game's version as read from GET …/rounds/{division}/{round}")

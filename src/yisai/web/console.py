@@ -17,7 +17,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from yisai.formats.result_sheet import write_result_sheet
 from yisai.formats.standings_export import to_xlsx
@@ -64,7 +64,7 @@ from yisai.web.core import (
     state,
 )
 from yisai.web.hints import web_dict, web_message
-from yisai.web.requests import MAX_ID, Id, QueryNumber, form_number, read_form
+from yisai.web.requests import MAX_ID, Body, Id, QueryNumber, form_number, read_form
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -74,7 +74,7 @@ GRID_WORDS = {"1": "黑胜", "2": "白胜", "=": "和", "0": "双方弃权"}
 MAX_UPLOAD = 5 * 1024 * 1024
 
 
-class GridResult(BaseModel):
+class GridResult(Body):
     """What the grid's script sends for one board (static/grid.js)."""
 
     board: int = Field(ge=1, le=MAX_ID)
