@@ -30,7 +30,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stam
     || [ src/yisai/pairing/_perfect_matching.c -nt "$stamp" ]; then
   echo "[setup] installing Python packages"
   .venv/bin/pip install -q -U pip >/dev/null
-  .venv/bin/pip install -q -e '.[test,postgres,redis]'
+  .venv/bin/pip install -q -e '.[test,postgres,redis,pay]'
   touch "$stamp"
 fi
 

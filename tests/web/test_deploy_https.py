@@ -33,12 +33,14 @@ pytestmark = pytest.mark.skipif(
     reason="caddy and chromium are installed by scripts/setup.sh")  # in CI a missing one fails
 
 
-def _caddyfile(folder: Path, upstream: int, http_port: int, https_port: int) -> Path:
-    """deploy/Caddyfile as shipped, its upstreams pointed at the test server, with global options
-    for a test: the internal CA, ports of our own, storage in the test's folder, no admin API."""
+def _caddyfile(folder: Path, upstream: int, http_port: int, https_port: int, live: int | None = None) -> Path:
+    """deploy/Caddyfile as shipped, its upstreams pointed at the test's servers (the live unit's
+    too when ``live`` is given), with global options for a test: the internal CA, ports of our
+    own, storage in the test's folder, no admin API."""
     shipped = (ROOT / "deploy" / "Caddyfile").read_text(encoding="utf-8")
     assert "127.0.0.1:8000" in shipped and "127.0.0.1:8001" in shipped
-    site = shipped.replace("127.0.0.1:8000", f"127.0.0.1:{upstream}").replace("127.0.0.1:8001", f"127.0.0.1:{upstream}")
+    site = shipped.replace("127.0.0.1:8000", f"127.0.0.1:{upstream}").replace(
+        "127.0.0.1:8001", f"127.0.0.1:{live or upstream}")
     options = (f"{{\n\tadmin off\n\tlocal_certs\n\tskip_install_trust\n\thttp_port {http_port}\n"
                f"\thttps_port {https_port}\n\tstorage file_system {folder / 'caddy-data'}\n}}\n\n")
     path = folder / "Caddyfile"

@@ -139,6 +139,13 @@ ROUTES: dict[tuple[str, str], Rule] = {
                                         why="links the WeChat/QQ identity waiting in the signed session by a phone code"),
     ("POST", "/play/profile"): Rule(kind="player", event=False),
     ("POST", "/play/notices"): Rule(kind="player", event=False, why="a player's own SMS opt-out"),
+    ("POST", "/console/events/{event_id}/fees/pay/team/{team_id}"): Rule(REGISTER),
+    ("POST", "/console/events/{event_id}/fees/pay/appeal/{appeal_id}"): Rule(REGISTER),
+    ("POST", "/console/events/{event_id}/fees/orders/{out_trade_no}/check"): Rule(REGISTER),
+    ("POST", "/console/events/{event_id}/fees/refund"): Rule(frozenset({CHIEF})),
+    ("POST", "/pay/{provider}/notify"): Rule(kind="public", event=False,
+                                           why="a payment provider's callback: the provider's signature is its "
+                                               "credential, checked before anything is written (docs/fees.md)"),
     ("POST", "/console/events/{event_id}/notices/switch"): Rule(frozenset({OPERATOR, CHIEF})),
     ("POST", "/console/events/{event_id}/notices/budget"): Rule(frozenset({OPERATOR, CHIEF})),
     ("POST", "/console/events/{event_id}/notices/{notice_id}/retry"): Rule(frozenset({OPERATOR, CHIEF})),
@@ -236,7 +243,7 @@ def world(site: Site, tmp_path: Path) -> Iterator[World]:
 
 PATH_VALUES = {"event_id": "1", "entry_id": "1", "division": "jia", "number": "1", "login": "referee",
                "appeal_id": "1", "change_id": "1", "paper_id": "1", "period": "1", "game_id": "1", "place_id": "1",
-               "notice_id": "1", "team_id": "1"}
+               "notice_id": "1", "team_id": "1", "out_trade_no": "YS1T1ABCDEF", "provider": "wechat"}
 
 
 def _url(path: str) -> str:

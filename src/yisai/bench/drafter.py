@@ -42,7 +42,12 @@ from yisai.vocabulary.rank import Rank
 
 TOPICS = ("dates", "venue", "format", "rounds", "time_control", "komi", "ranking", "prizes",
           "rank_awards", "divisions", "eligibility", "registration", "fees", "teams", "appeals",
-          "rules_of_play")
+          "rules_of_play", "issuer", "issue_date", "year")
+"""``issuer`` and ``issue_date`` are the sign-off (落款): stated only by a text that has one. The
+event's dates never state who issued the 规程 or when, so an open point asking for the issuer of a
+text without a sign-off is honest, not a denial (tests/regulation/draft/real/README.md). ``year`` is
+stated by a text whose annotation has a ``year`` value: days of play written without a year (5月28日)
+state dates, not the year."""
 # Lists whose order carries meaning; every other list of plain values is compared as a set.
 ORDERED = frozenset({"criteria", "tie_breaks", "round1_seeding", "confirm_reminder_days"})
 RANK_KEYS = frozenset({"min_rank", "max_rank", "rank", "highest"})
@@ -271,7 +276,10 @@ _FIELD_TOPICS: tuple[tuple[str, str], ...] = (
     (r"^teams|\.format\.(boards|competition)", "teams"),
     (r"^appeals", "appeals"),
     (r"\.venue", "venue"),
-    (r"\.(start|end|check_in|periods|timetable)|^year|^issued", "dates"),
+    (r"^issued\.by", "issuer"),
+    (r"^issued\.on", "issue_date"),
+    (r"^year$", "year"),
+    (r"\.(start|end|check_in|periods|timetable)", "dates"),
     (r"\.format", "format"),
 )
 _WORD_TOPICS: tuple[tuple[str, str], ...] = (
@@ -344,6 +352,8 @@ def load_annotations(expected_dir: Path, corpus: Path, texts: Path, seeds: Path,
                 values = tuple(Expected(str(v["path"]), v["value"], str(v.get("clause", "")))
                                for v in e.get("values", []))
                 stated = frozenset(str(s["topic"]) for s in e.get("stated", []))
+                if any(v.path == "year" for v in values):
+                    stated |= {"year"}  # a year read by hand is a year the text states
             except (KeyError, TypeError, AttributeError):
                 raise AnnotationError(f"{file}: {text}: values 每项须有 path 与 value, stated 每项须有 topic"
                                       ) from None

@@ -38,8 +38,11 @@ REGULATION = Path(__file__).resolve().parents[3] / "regulations" / "2025-xiaoqiw
 NOW = datetime(2025, 4, 10, 9, 0)
 
 
-def build_event(db: Path, players: int, rounds: int, seed: int) -> None:
-    """Register ``players`` in 甲组, play ``rounds`` rounds (results by strength), pair the next."""
+def build_event(db: Path | str, players: int, rounds: int, seed: int) -> None:
+    """Register ``players`` in 甲组, play ``rounds`` rounds (results by strength), pair the next.
+
+    ``db`` is a SQLite path or a database URL (a URL must not pass through ``Path``: it would
+    lose the ``//``)."""
     from yisai.formats.result_sheet import ResultSheet, SheetRow
     from yisai.record.parse import parse_result
     from yisai.registry.person import Gender, Player

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from yisai.bench import board, drafter, opengotha_pairing, pairing, printing, standings, web
+from yisai.bench import backup, board, drafter, opengotha_pairing, pairing, printing, standings, web
 from yisai.cli import startup_bench as startup
 from yisai.live import bench as live_bench
 
@@ -12,6 +12,6 @@ bench_app = typer.Typer(help="性能基准测试 (benchmarks with fixed seeds)",
 
 
 def register(app: typer.Typer) -> None:
-    for module in (board, pairing, opengotha_pairing, standings, startup, printing, live_bench, web, drafter):
+    for module in (backup, board, pairing, opengotha_pairing, standings, startup, printing, live_bench, web, drafter):
         module.register(bench_app)
     app.add_typer(bench_app, name="bench")

@@ -64,6 +64,9 @@ def serve(
         from yisai.services.oauth_providers import PROVIDER_NAMES, providers_from_environment
 
         oauth = providers_from_environment(os.environ)  # a half-made WeChat/QQ setting stops here, in words
+        from yisai.services.payments.registry import providers_from_environment as payment_providers
+
+        payments = payment_providers(os.environ)  # and a half-made payment merchant (docs/fees.md)
         # The schema check: a brand-new SQLite file is created at head, an old schema refused.
         with open_context(settings) as ctx:
             if load_demo:
@@ -127,6 +130,8 @@ def serve(
     if sms.provider != "outbox":
         say(tr(f"短信通道: {sms.provider} (签名 {sms.account.sign_name if sms.account else ''})",
                f"SMS provider: {sms.provider}"))
+    for p in payments:
+        say(tr(f"在线缴费已开通: {p.label.zh} (商户号 {p.merchant_id})", f"online payment: {p.label.en} (merchant {p.merchant_id})"))
     if dev_outbox:
         say(tr(f"开发者发件箱 (验证码): http://{host}:{port}/play/dev/outbox",
                f"developer outbox (sign-in codes): http://{host}:{port}/play/dev/outbox"))

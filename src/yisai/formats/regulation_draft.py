@@ -93,6 +93,8 @@ class _Writer:
         q = self.defaults.get(path)
         if q is not None and q.said is not None:
             self.lines.append(f"# 默认（规程写了但未能读出，请核对）/ default (stated but not read): {q.question}")
+        elif q is not None and q.why:
+            self.lines.append(f"# 默认{q.why} / default (a detail or a disagreement to confirm): {q.question}")
         elif q is not None:
             self.lines.append(f"# 默认（规程未写明）/ default (the text does not say): {q.question}")
 
@@ -148,7 +150,7 @@ def to_toml(draft: Draft, source_name: str = "") -> str:
     if points:
         w.lines += ["", "# 待确认之处（规程未写明，或写了但未能读出）：请逐条回答并修改上面的值 / open points: answer each one"]
     for q in points:
-        why = "（规程写了但未能读出，请核对）" if q.said is not None else "（规程未写明）"
+        why = "（规程写了但未能读出，请核对）" if q.said is not None else q.why or "（规程未写明）"
         w.lines += ["[[open_points]]", f"topic = {value(q.topic)}",
                     f"choice = {value('默认 ' + q.default + why)}",
                     f"question = {value(q.question)}", f"field = {value(field_name(d.doc, q.path))}"]

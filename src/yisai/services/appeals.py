@@ -13,7 +13,8 @@ from datetime import datetime, timedelta
 
 from yisai.i18n import Text
 from yisai.qualifier.notices import APPEAL_DECIDED
-from yisai.services import notices
+from yisai.registry.ledger import APPEAL
+from yisai.services import fees, notices
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
@@ -104,6 +105,11 @@ def decide_appeal(work: Work, event_ref: str | None, appeal_id: int, *, upheld: 
     rules = regulation_of(event).appeals
     refund = upheld and (rules.refunded_if_upheld if rules is not None else False)
     saved = web_rows.decide_appeal(work.repo, appeal_id, UPHELD if upheld else DISMISSED, decision.strip(), refund)
+    if refund:  # the fee paid into the ledger goes back the way it came (a provider's refund API)
+        line = fees.subject_line(work, event, APPEAL, appeal_id)
+        if line.paid > line.refunded:
+            fees.refund_fee(work, str(event.id), APPEAL, appeal_id, None, f"申诉成立: {decision.strip()}",
+                            action=Action.APPEAL)
     work.emit("appeal_decided", event.id, appeal=appeal_id, upheld=upheld)
     _tell_appellant(work, event.id, notices.message_name(event), saved, refund)
     return saved

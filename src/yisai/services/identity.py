@@ -61,6 +61,7 @@ class Action(StrEnum):
     QUALIFIER_DUTIES = "qualifier_duties"  # reminders before the confirmation deadline, lapses after
     NOTICES = "notices"  # the SMS queue: see it, send a failed notice again, switches and budget
     DECIDE_PRIZES = "decide_prizes"  # docking, judged awards, a pool overrun (issue 41)
+    SETTLE_PAYMENTS = "settle_payments"  # ask providers about open orders, close expired ones (issue 46)
 
 
 ACTION_LABELS: dict[Action, Text] = {
@@ -78,6 +79,7 @@ ACTION_LABELS: dict[Action, Text] = {
     Action.QUALIFIER_DUTIES: Text("发送晋级提醒、处理逾期名额", "send qualifier reminders and lapse overdue places"),
     Action.NOTICES: Text("管理短信通知", "manage SMS notices"),
     Action.DECIDE_PRIZES: Text("裁定奖项与奖金", "decide prizes"),
+    Action.SETTLE_PAYMENTS: Text("核对在线支付订单", "settle online payment orders"),
 }
 
 _ALL_OFFICIALS = frozenset({Role.CHIEF_REFEREE, Role.OPERATOR})
@@ -96,6 +98,7 @@ ALLOWED: dict[Action, frozenset[Role]] = {
     Action.QUALIFIER_DUTIES: _ALL_OFFICIALS,
     Action.NOTICES: _ALL_OFFICIALS,
     Action.DECIDE_PRIZES: frozenset({Role.CHIEF_REFEREE}),
+    Action.SETTLE_PAYMENTS: _ALL_OFFICIALS,
 }
 
 

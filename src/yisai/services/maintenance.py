@@ -8,7 +8,6 @@ from typing import Any
 
 from sqlalchemy import func, select, text
 
-from yisai.i18n import Text
 from yisai.services.context import Context
 from yisai.services.errors import InputError
 from yisai.services.identity import Action
@@ -17,7 +16,9 @@ from yisai.store import StoreError, upgrade_database
 from yisai.store.backup import Manifest, make_backup, restore_backup
 from yisai.store.database import (
     current_revision,
+    drop_database,
     drop_schema,
+    fresh_database,
     fresh_schema,
     head_revision,
     prepare_mappers,
@@ -33,7 +34,7 @@ def upgrade(settings: Settings) -> tuple[str | None, str]:
     try:
         return upgrade_database(settings.database)
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="upgrade_failed") from exc
+        raise InputError(exc.text, code="upgrade_failed") from exc
 
 
 def scratch_database(db: str, prefix: str) -> str:
@@ -43,7 +44,7 @@ def scratch_database(db: str, prefix: str) -> str:
         url = fresh_schema(db, prefix)
         upgrade_database(url)
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="scratch_failed") from exc
+        raise InputError(exc.text, code="scratch_failed") from exc
     return url
 
 
@@ -52,8 +53,25 @@ def drop_scratch(url: str) -> None:
     try:
         drop_schema(url)
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="scratch_failed") from exc
+        raise InputError(exc.text, code="scratch_failed") from exc
 
+
+
+def scratch_whole_database(db: str, prefix: str) -> str:
+    """A new, empty PostgreSQL database on ``db``'s server (not migrated: a restore target or a
+    store to upgrade); ``drop_scratch_database`` removes it."""
+    try:
+        return fresh_database(db, prefix)
+    except StoreError as exc:
+        raise InputError(exc.text, code="scratch_failed") from exc
+
+
+def drop_scratch_database(url: str) -> None:
+    """Remove a database made by ``scratch_whole_database``."""
+    try:
+        drop_database(url)
+    except StoreError as exc:
+        raise InputError(exc.text, code="scratch_failed") from exc
 
 
 def shown_database(url: str) -> str:
@@ -78,7 +96,7 @@ def backup(settings: Settings, folder: Path, keep: int) -> tuple[Path, Manifest,
     try:
         return make_backup(settings.database, _files_dir(settings), folder, keep)
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="backup_failed") from exc
+        raise InputError(exc.text, code="backup_failed") from exc
 
 
 def restore(settings: Settings, archive: Path) -> Manifest:
@@ -87,7 +105,7 @@ def restore(settings: Settings, archive: Path) -> Manifest:
     try:
         return restore_backup(archive, settings.database, _files_dir(settings))
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="restore_failed") from exc
+        raise InputError(exc.text, code="restore_failed") from exc
 
 
 def health(ctx: Context, redis_url: str | None = None) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from yisai.i18n import Text, normalise
 from yisai.qualifier.notices import NoticeLimits
 from yisai.services.errors import InputError
 from yisai.services.identity import Actor, Role
+from yisai.services.payments.registry import Providers
 
 BEIJING = ZoneInfo("Asia/Shanghai")
 DEFAULT_DATABASE = "yisai.sqlite"
@@ -52,6 +53,8 @@ class Settings:
     must_exist: bool = False  # refuse a SQLite file that is not there (commands that create nothing)
     files_dir: Path | None = None  # uploaded papers; default: a folder next to the SQLite file
     notice_limits: NoticeLimits = field(default_factory=NoticeLimits)  # SMS limits (yisai.reach.config)
+    # the payment providers configured at the entry point (services.payments.registry); none: manual only
+    payments: Providers = field(default_factory=Providers, compare=False, repr=False)
 
 
 def database_from(option: str | None, env: Mapping[str, str]) -> str:

@@ -32,6 +32,7 @@ from yisai.services.counters import REDIS_PREFIX, shared_counters
 from yisai.services.errors import ServiceError
 from yisai.services.metrics import worker_gone
 from yisai.services.oauth_providers import Provider, providers_from_environment
+from yisai.services.payments.registry import providers_from_environment as payment_providers
 from yisai.services.settings import Settings, settings_from_environment
 from yisai.web import (
     accounts,
@@ -39,6 +40,7 @@ from yisai.web import (
     appeals,
     console,
     drafts,
+    fees,
     members,
     notices,
     observe,
@@ -122,7 +124,10 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
         if qualifier_event:  # reminders before the confirmation deadline, lapses after it
             duties = asyncio.create_task(qualification.run_duties(ctx, qualifier_event))
         worker = asyncio.create_task(notices.run_notice_worker(ctx, sender, notice_seconds))  # the SMS queue
+        # open payment orders: asked about when no callback came, closed after their timeout
+        settle = asyncio.create_task(fees.run_settlement(ctx)) if settings.payments else None
         yield
+        await stop_task(settle)
         await stop_task(duties)
         await stop_task(worker)
         app.state.web.background.shutdown()
@@ -148,6 +153,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     app.include_router(drafts.router)
     app.include_router(api.router)
     app.include_router(appeals.router)
+    app.include_router(fees.router)
     app.include_router(prize_decisions.router)
     app.include_router(members.router)
     app.include_router(registration.router)
@@ -250,6 +256,8 @@ def app_from_environment() -> FastAPI:
     pause_collector_during_standings()  # this process is ours: standings bursts pause the collector
     observe.configure_logging()  # YISAI_LOG_FORMAT: text or json lines
     settings = settings_from_environment(os.environ)
+    # the payment providers configured (docs/fees.md); their keys stay in this process's memory
+    settings = replace(settings, payments=payment_providers(os.environ))
     sms = load_sms_config(os.environ)  # credentials stay in this process's memory, never stored
     secret = os.environ.get(SECRET_ENV)
     refresh = float(os.environ.get("YISAI_WEB_REFRESH", "2"))

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from yisai.bench.drafter import TOPICS as BENCH_TOPICS
 from yisai.regulation.schema import Regulation
 
 HERE = Path(__file__).parent
@@ -24,10 +25,7 @@ HERE = Path(__file__).parent
 FILES = sorted(p for p in [*(HERE / "real").glob("*.json"), *(HERE / "texts").glob("*.json")]
                if p.name != "seeds.json")
 
-TOPICS = frozenset({
-    "dates", "venue", "format", "rounds", "time_control", "komi", "ranking", "prizes", "rank_awards",
-    "divisions", "eligibility", "registration", "fees", "teams", "appeals", "rules_of_play",
-})
+TOPICS = frozenset(BENCH_TOPICS)  # the measure's topics, one list (issuer/issue_date: the sign-off)
 MAX_CLAUSE = 40
 # A flat path as tests/regulation/draft/flat.py writes it: dotted names, each optionally followed
 # by list keys ``[id]`` (an id or a position) or ``{name}`` (a list item named as the text does).

@@ -34,7 +34,7 @@ def test_time_controls_in_organisers_words(sentence: str, control: dict[str, int
 
 
 @pytest.mark.parametrize(("sentence", "cannot"), [
-    ("双方共用60分钟，超时判负。", "双方共用"),
+    ("双方共用45分钟，超时判负。", "双方共用"),  # 45 minutes split on two clocks: no whole minutes
     ("每方使用30分钟每走一步加15秒。", "每步加秒"),
     ("每方45分钟，裁判可视进程加钟。", "加钟"),
 ])
@@ -43,13 +43,21 @@ def test_what_the_format_cannot_hold_is_said(sentence: str, cannot: str) -> None
     assert any(cannot in c for c in reading.cannot_state)
 
 
-def test_shared_time_is_an_open_point_quoting_the_clause_never_unstated() -> None:
+def test_shared_time_is_half_on_each_clock() -> None:
+    """双方共用90分钟: the two clocks together hold 90 minutes, so 90 / 2 = 45 on each player's."""
     d = draft("2027年某市围棋赛规程\n一、主办单位：某市围棋协会\n二、比赛时间：2027年5月1日\n"
               "三、竞赛办法\n1、双方共用90分钟，超时判负。\n")
+    assert d.get(("stages", 0, "time_control")) == {"main_minutes": 45, "loss_on_time": True}
+    assert d.sources[("stages", 0, "time_control")]
+
+
+def test_shared_time_that_no_clock_splits_is_an_open_point_quoting_the_clause_never_unstated() -> None:
+    d = draft("2027年某市围棋赛规程\n一、主办单位：某市围棋协会\n二、比赛时间：2027年5月1日\n"
+              "三、竞赛办法\n1、双方共用45分钟，超时判负。\n")
     assert d.get(("stages", 0, "time_control")) is None
     points = [q for q in d.open if q.path == ("stages", 0, "time_control")]
     assert points and all(q.said is not None for q in points)
-    assert "双方共用90分钟" in points[0].question and "未能读出" in points[0].question
+    assert "双方共用45分钟" in points[0].question and "未能读出" in points[0].question
     assert not any("未写明" in q.question for q in points)
 
 

@@ -140,10 +140,23 @@ def test_the_seed_entries_name_both_seeds() -> None:
 # Raised on b670691 (branch drafter2): texts 01-14 186 equal, 14 of 14 pass check; all 27 real
 # texts (633 values) 469 equal (74.1 %), 7 wrong without an open point, 69 open points denying a
 # stated topic, 27 of 27 pass check. Seeds: 825 of 853 and 558 of 568 of the shipped files'
-# values, both pass check.
-FLOOR_REAL = {"texts": 14, "equal": 186, "check": 14}
-FLOOR_ALL_REAL = {"texts": 27, "expected": 633, "equal": 469, "check": 27}
-CEILING_ALL_REAL = {"wrong_unasked": 7, "denied": 69}
+# values, both pass check. Raised on branch drafter (issue 40 round 3): the sign-off its own
+# topic (real/README.md), stages named in the organiser's words: 530 of 633 (83.7 %), 6 wrong
+# unasked, 24 denials; 01-14: 202. Team rankings inside individual events (各组团体成绩以个人总得分相加,
+# 同队两人最好名次相加, 同单位3名最佳成绩者): 549 (86.7 %), 21 denials; 01-14: 204. Prize heads
+# 取男子前八名、女子前三名 / 各组团体取前六名: 572 (90.4 %); 01-14: 207. The year (its own topic;
+# title line, 比賽日期:2018…, a mention or dateline quoted): 578 (91.3 %), 11 denials; 01-14: 209.
+# Details and disagreements of a stated rule asked as such (never 规程未写明): 0 denials. Names over
+# two lines, 全胜自动排名第一, 抽签 seeding, papers, contacts, entry by places: 590 (93.2 %), 0 wrong
+# unasked; 01-14: 210. Issue 41's rules annotated where the corpus states them (39 values: lateness
+# in 12 texts, exclusion after forfeits in 4, elimination in 12 and 17, 幼儿组 13路 in 04; 01-14
+# now 236 values): 629 of 672 (93.6 %), 0 wrong unasked, 0 denials; 01-14: 230. Registration by
+# whom and how, 每队可报4名, details left to a supplement: 634 (94.3 %); 01-14: 231. Stages of
+# the players below and above a rank (5级及以下组 / 4级及以上组): 646 (96.1 %). Divisions named
+# by their game after 分为三组 (九路吃子…, board and win): 651 (96.9 %).
+FLOOR_REAL = {"texts": 14, "equal": 231, "check": 14}
+FLOOR_ALL_REAL = {"texts": 27, "expected": 672, "equal": 651, "check": 27}
+CEILING_ALL_REAL = {"wrong_unasked": 0, "denied": 0}
 FLOOR_SEEDS = {"seed:000": 825, "seed:002": 558}
 
 
@@ -167,7 +180,7 @@ def test_the_measure_runs_over_the_whole_corpus() -> None:
     assert sum(report[g]["texts"] for g in groups) == report["total"]["texts"] == len(texts)
     ours = [t for name, t in texts.items() if name[:2].isdigit() and int(name[:2]) <= 14]
     assert len(ours) == FLOOR_REAL["texts"]
-    assert sum(t["expected"] for t in ours) == 216  # the annotations' own count (a changed file shows here)
+    assert sum(t["expected"] for t in ours) == 236  # the annotations' own count (a changed file shows here)
     assert sum(t["equal"] for t in ours) >= FLOOR_REAL["equal"]
     assert sum(t["check"] for t in ours) >= FLOOR_REAL["check"]
     real = [t for t in texts.values() if t["group"] == "real"]

@@ -146,14 +146,17 @@ def test_01_dates_under_the_date_heading_and_a_shared_clock_quoted() -> None:
     assert (st["start"], st["end"]) == (date(2013, 6, 1), date(2013, 6, 2))  # 四、比赛时间:2013年6月1-2日
     assert st["venue"] == "珠海市香山学校"
     assert any(q.topic == "比赛年份" for q in d.open)  # the title says 2014
-    assert any(q.said is not None and "双方共用时60分钟" in q.question for q in d.open)  # 七、(4)
+    # 七、(4) 双方共用时60分钟: 60 / 2 = 30 on each clock; 裁判可中途加钟 is quoted (the format has no 加钟)
+    assert st["time_control"] == {"main_minutes": 30, "loss_on_time": True}
+    assert any(q.said is not None and "双方共用时60分钟" in q.question and "加钟" in q.question for q in d.open)
 
 
 def test_06_venue_is_not_the_registration_contact() -> None:
     d = _draft("06")
-    st = _stage(d)
-    assert (st["start"], st["end"]) == (date(2023, 2, 25), date(2023, 2, 26))  # 初赛 / 决赛时间
-    assert st["venue"] == "土默特左旗奥林匹克体育馆"
+    prelim, final = d.doc["stages"]  # 二、初赛时间:2023年2月25日 / 决赛时间:2023年2月26日: two stages
+    assert (prelim["name"], prelim["start"], prelim["end"]) == ("初赛", date(2023, 2, 25), date(2023, 2, 25))
+    assert (final["name"], final["start"], final["end"]) == ("决赛", date(2023, 2, 26), date(2023, 2, 26))
+    assert prelim["venue"] == final["venue"] == "土默特左旗奥林匹克体育馆"  # 初赛、决赛地点:…
     assert d.doc["organisers"]["hosts"] == ["土左旗总工会", "土默特左旗文体旅游广电局"]
 
 

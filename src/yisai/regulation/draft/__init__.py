@@ -12,6 +12,7 @@ from yisai.regulation.draft import (
     admin,
     divisions,
     identity,
+    lateness,
     prizes,
     promotions,
     rank_awards,
@@ -36,6 +37,7 @@ def draft(text: str, event_id: str | None = None) -> Draft:
     prizes.read(result)
     rank_awards.read(result)
     promotions.read(result)
+    lateness.read(result)
     admin.read(result)
     _finish(result, event_id)
     return result
@@ -50,8 +52,12 @@ def _required(d: Draft) -> None:
                  "规程文本没有标题：比赛的正式名称是什么？ / The text has no title: the event's name?")
     if d.get(("year",)) is None:
         d.year = start.year if start else d.year or 2000
-        d.assume(("year",), d.year, "比赛年份",
-                 "规程没有写明比赛年份：是哪一年？ / Which year? (the text does not say)")
+        if d.year_said is not None:
+            d.put(("year",), d.year)
+            d.unread(("year",), "比赛年份", d.sentences[d.year_said], f"比赛年份（已按此句写{d.year}年）", str(d.year))
+        else:
+            d.assume(("year",), d.year, "比赛年份",
+                     "规程没有写明比赛年份：是哪一年？ / Which year? (the text does not say)")
     hosts = d.get(("organisers", "hosts"))
     if not hosts:
         fallback = (d.get(("organisers", "organisers")) or [d.get(("issued", "by"))])[0] or "（请填写主办单位）"

@@ -19,6 +19,7 @@ def read(draft: Draft) -> None:
     _rules(draft)
     _fees(draft)
     _registration(draft)
+    _documents(draft)
     _appeals(draft)
     _officials(draft)
     _conduct(draft)
@@ -161,7 +162,7 @@ def _registration(draft: Draft) -> None:
                     draft.put(("registration", "attachments", "name_pattern"), found.group(1), pattern[0])
             draft.ask(("registration", "attachments", "max_mb"), "报名附件的文件大小与格式",
                       "附件接受哪些格式、每个文件多大？ / Which file kinds and sizes?", "PDF、JPEG、PNG，10MB")
-    contacts = [clause(s) for s, _ in find(draft, r"@|联系[:人]|\d{11}") if not s.under("争议")]
+    contacts = [_contact(clause(s)) for s, _ in find(draft, r"@|联系[:人]|\d{11}") if not s.under("争议")]
     if contacts:
         draft.put(("registration", "contacts"), contacts,
                   *(s for s, _ in find(draft, r"@|联系[:人]|\d{11}") if not s.under("争议")))
@@ -290,7 +291,11 @@ def _window(draft: Draft) -> None:
         found = span(s.norm[cut:] if cut >= 0 else s.norm, year)
         if found is None:
             continue
-        window: dict[str, Any] = {"who": "参赛棋手", "note": clause(s)}
+        who = re.match(r"^(?:[^:]{0,6}:)?(参赛各队|各参赛队|各队|各单位|参赛单位)", s.norm)
+        window: dict[str, Any] = {"who": who.group(1) if who else "参赛棋手", "note": clause(s)}
+        channel = re.search(r"用(电子邮件|邮件|电子邮箱|微信|电话)报名|在([\u4e00-\u9fffA-Za-z0-9.]{2,16}?)报名", s.norm)
+        if channel:  # 用电子邮件报名 / 所有棋手均需在新浪网报名
+            window["channel"] = channel.group(1) or channel.group(2)
         if cut >= 0:
             found = (found[0], found[0])  # 报名截止5月12日 领取参赛证5月19日: the first date closes
         elif found[0] != found[1] and "即日起" not in s.norm:
@@ -314,3 +319,27 @@ def _at_hour(text: str, day: date) -> date | datetime:
         if hour <= 23 and minute <= 59:
             return datetime(day.year, day.month, day.day, hour, minute)
     return day
+
+
+def _contact(text: str) -> str:
+    """A contact line without the remarks after its last name, number or address
+    (联系人:张永明,电话:15658222244,电话不受理报名 → …15658222244)."""
+    parts = re.split(r"(?<=[,，;；])", text)
+    while len(parts) > 1 and not re.search(r"\d{5,}|@|联系|电话[:：]", parts[-1]):
+        parts.pop()
+    return "".join(parts).rstrip(",，;； ")
+
+
+_DOCUMENT = re.compile(r"(?:凭|须提供|须出示|需提供|需出示|须携带|需携带)(?:出具)?(?:的)?"
+                       r"([^,，。;；()（）]{2,16}?(?:证明|证件|身份证|户口本|证书))")
+
+
+def _documents(draft: Draft) -> None:
+    """What an entrant shows (参赛凭出具公安局户籍证明为准, 参赛棋手须提供身份证明), where the
+    drafter did not already read a list of papers."""
+    if draft.get(("registration", "required_documents")):
+        return
+    found = [(s, m.group(1)) for s, m in find(draft, _DOCUMENT.pattern) if not s.under("奖", "录取", "申诉")]
+    if found:
+        draft.put(("registration", "required_documents"), list(dict.fromkeys(d for _, d in found)),
+                  *(s for s, _ in found))

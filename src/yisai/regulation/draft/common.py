@@ -27,7 +27,7 @@ def first(draft: Draft, pattern: str, *, under: tuple[str, ...] = ()) -> tuple[S
 
 def clause(s: Sentence) -> str:
     """The sentence as a value: its text without the final 。 (and a leading 说明/注)."""
-    return s.text.rstrip("。；;，, ").strip()
+    return s.text.rstrip("。；;，, \ufffd").strip()
 
 
 def items(text: str) -> list[str]:

@@ -88,6 +88,10 @@ def read(draft: Draft) -> None:
     if len(names) > MAX_DIVISIONS:
         draft.lack(("divisions",), f"规程中出现 {len(names)} 个组别名称, 只读取了前 {MAX_DIVISIONS} 个; 请检查")
         names = names[:MAX_DIVISIONS]
+    said = first(draft, r"同组|男、女|男女分|男子\S{0,12}女子") if not names else None
+    if said is not None:  # 男、女同组比赛分别录取名次: one division, stated; quoted to confirm
+        names = ["比赛组"]
+        draft.unread(("divisions", 0, "name"), "组别", said[0], "组别（按此句只设一个组别）", "比赛组")
     if not names:
         names = ["比赛组"]
         draft.ask(("divisions", 0, "name"), "组别",
@@ -111,6 +115,42 @@ def read(draft: Draft) -> None:
             draft.put(("divisions", found, "eligibility", "born_to"), born_to, s)
     _conditions(draft)
     _rank_bounds(draft)
+    _boards(draft)
+    _labelled_rules(draft)
+
+
+def _labelled_rules(draft: Draft) -> None:
+    """What a division's own line says of its game: 九路… is played on 9 lines; 胜1局积2分 is the
+    format's win (a game scored otherwise — 胜1局积1分 of two capture games a round — is quoted)."""
+    for j, d in enumerate(divisions(draft)):
+        line = next((s for s in draft.sentences if s.norm.startswith(norm(d["name"]) + ":")), None)
+        if line is None:
+            continue
+        if d["name"].startswith(("九路", "9路")):
+            draft.put(("divisions", j, "board_size"), 9, line)
+        elif d["name"].startswith(("十三路", "13路")):
+            draft.put(("divisions", j, "board_size"), 13, line)
+        said = draft.line_of(line)
+        win = re.search(rf"胜1局积({NUM})分", "".join(x.norm for x in said))
+        if win and to_int(win.group(1)) == 2:
+            draft.put(("divisions", j, "scoring"), {"win": 2}, *said)
+        elif win:
+            draft.unread(("divisions", j, "scoring"), "积分", line, f"{d['name']}的计分（{win.group(0)}）", "胜2分")
+
+
+def _boards(draft: Draft) -> None:
+    """``幼儿组采用13路棋盘``: a division playing on another board than the event's."""
+    for s, m in find(draft, rf"([\u4e00-\u9fffA-Z\d-]{{1,8}}组)(?:采用|用|使用)({NUM})路棋盘"):
+        size = to_int(m.group(2))
+        if size is None or not 5 <= size <= 25 or size == 19:
+            continue
+        for j in named_in(draft, m.group(1)):
+            draft.put(("divisions", j, "board_size"), size, s)
+
+
+def strength(rank: str) -> int:
+    """A rank's place on one scale (1级 < 1段; 10级 < 9级)."""
+    return _strength(rank)
 
 
 def _strength(rank: str) -> int:
@@ -203,7 +243,26 @@ def _names(draft: Draft) -> tuple[list[str], dict[str, list[Sentence]]]:
             if w not in names:
                 names.append(w)
                 sources.setdefault(w, []).append(s)
+    if not names:
+        for called, s in _labelled(draft):
+            names.append(called)
+            sources.setdefault(called, []).append(s)
     return names, sources
+
+
+def _labelled(draft: Draft) -> list[tuple[str, Sentence]]:
+    """``分为三组`` followed by three label lines (``九路吃子:无级,7级…``, ``19路围空:4级以上…``):
+    the labels are the divisions, whatever they are called."""
+    for s, m in find(draft, rf"分为({NUM})(?:个)?组"):
+        count = to_int(m.group(1)) or 0
+        found: list[tuple[str, Sentence]] = []
+        for x in draft.sentences[s.index + 1: s.index + 2 + 2 * count]:
+            label = re.match(r"^([\u4e00-\u9fff\dA-Z]{2,6}):", x.norm)
+            if label:
+                found.append((x.text[:x.text.index(":") if ":" in x.text else x.text.index("：")].strip(), x))
+        if 2 <= count == len(found[:count]) and count <= 12:
+            return found[:count]
+    return []
 
 
 def _windows(draft: Draft) -> Any:
@@ -279,6 +338,10 @@ def _conditions(draft: Draft) -> None:
     found = first(draft, r"须代表.*参赛")
     if found:
         _all(draft, "represent_rule", clause(found[0]), found[0])
+    for s in draft.sentences:  # 获得2025年全国围棋定段赛少年男子组第15-21名: entry by places won elsewhere
+        if s.under("资格", "对象") and re.match(r"^获得.{2,40}?(?:第\d|前\d|第[一二三四五六七八九十])", s.norm):
+            _all(draft, "routes", ["qualified"], s)
+            break
     for s in draft.sentences:
         if "参赛选手为" not in s.norm and not re.search(r"参赛选手可?直接", s.norm):
             continue

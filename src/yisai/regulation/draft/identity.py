@@ -19,7 +19,7 @@ ROLES = (
 )
 
 
-_TITLE_END = re.compile(r"(规程|办法|章程|补充规定|通知|比赛|赛|站)[』”」]?$")
+_TITLE_END = re.compile(r"(规程|办法|章程|补充规定|通知|比赛|赛|站|选拔)[』”」]?$")
 
 
 def _title(draft: Draft) -> tuple[str, list[Sentence]]:
@@ -37,10 +37,13 @@ def _title(draft: Draft) -> tuple[str, list[Sentence]]:
             continue
         text, used = s.text.strip(), [s]
         nxt = head[at + 1] if at + 1 < len(head) else None
-        if nxt is not None and re.match(r"^\s*(暨|及|之)", nxt.text):  # a title over two lines: …赛 / 暨…赛规程
+        if nxt is not None and (re.match(r"^\s*(暨|及|之)", nxt.text) or (
+                len(nxt.text.strip()) <= 20 and re.search(r"(规程|办法|辦法)$", nxt.norm)
+                and not re.search(r"(规程|办法|辦法)$", s.norm))):  # a title over two lines: …赛 / 暨…赛规程
             text, used = text + nxt.text.strip(), [s, nxt]
         for piece in re.split(r"\s+", text):
-            piece = re.sub(r"(竞赛规程|规程|比赛办法|比賽辦法|比赛章程|章程)?(\(更新\)|（更新）)?(发布)?$", "", piece)
+            piece = re.sub(r"(竞赛规程|规程|比赛办法|比賽辦法|比赛章程|章程|办法|辦法)?(\(更新\)|（更新）)?(发布)?$", "",
+                           piece)
             if len(piece) >= 4 and _TITLE_END.search(norm(piece)) and not re.search(r"[，。,]", piece):
                 return piece, used
     found = first(draft, r"(?:决定|拟|特)(?:组织)?(?:举办|开展)(.{4,60}?)(?:[,。]|现将|$)")
@@ -58,11 +61,17 @@ def read(draft: Draft) -> None:
     issued = _issued(draft, year)
     if year is None and issued is not None:
         year = issued.year
+    title_line = next((x for x in head[:2] if not x.furniture and re.search(r"(?:19|20)\d{2}年", x.norm)), None)
+    if year is None and title_line is not None:  # 二月份 2024年 院生培訓: the year on the title line
+        year = int(re.findall(r"((?:19|20)\d{2})年", title_line.norm)[0])
+        head = [title_line]
     if year is not None:
         draft.year = year
         draft.put(("year",), year, *head)
     else:
-        draft.year = _year_mentioned(draft)
+        mentioned = _year_mentioned(draft)
+        if mentioned is not None:
+            draft.year, draft.year_said = mentioned[0], mentioned[1].index
     _organisers(draft)
     _events(draft)
     for s, _ in find(draft, r"解释权"):
@@ -78,16 +87,21 @@ def read(draft: Draft) -> None:
         draft.put(("website",), f"{site}（微信公众号 {account.group(1)}）" if account else site, s)
 
 
-def _year_mentioned(draft: Draft) -> int | None:
-    """A year the text mentions outside rule citations, birth dates and 年度 lists: what a
-    date without a year most likely means. Not written as the event's year (that stays an open
-    point unless the days of play give it)."""
+def _year_mentioned(draft: Draft) -> tuple[int, Sentence] | None:
+    """A year the text mentions outside rule citations, birth dates and 年度 lists, else the
+    year of a dateline (作者:组委会 2020-02-19): what a date without a year most likely means.
+    Not written as the event's year by itself: the open point quotes the sentence it came from
+    (unless the days of play give the year)."""
     for s in draft.sentences:
-        if s.furniture or re.search(r"规则|审定|颁发|颁布|版|出生|年度|会费", s.norm):
+        if s.furniture or re.search(r"规则|审定|颁发|颁布|版|出生|年度|会费|排行|排名", s.norm):
             continue
         m = re.search(r"((?:19|20)\d{2})年", s.norm)
         if m:
-            return int(m.group(1))
+            return int(m.group(1)), s
+    for s in draft.sentences:
+        m = re.search(r"(?<!\d)((?:19|20)\d{2})[-.年/]\d{1,2}[-.月/]\d{1,2}", s.norm) if s.furniture else None
+        if m:
+            return int(m.group(1)), s
     return None
 
 
@@ -175,6 +189,11 @@ def _organisers(draft: Draft) -> None:
             names[key] += _names(body)
             draft.cite(("organisers", key), s)
             break
+    sponsor = first(draft, r"^赞助单位[:：](\S+)")
+    quoted = re.findall(r"“([^”]{2,8})”", str(draft.get(("name",)) or ""))
+    if sponsor and any(w in sponsor[1].group(1) for w in quoted):  # “水博士”…赛, 赞助单位:…水博士纯净水厂
+        names["title_sponsors"] += _names(after_colon(sponsor[0]))
+        draft.cite(("organisers", "title_sponsors"), sponsor[0])
     for key, found in names.items():
         if found:
             draft.put(("organisers", key), list(dict.fromkeys(found)))

@@ -25,6 +25,9 @@ class OpenQuestion:
     said: int | None = None
     """The sentence that speaks of this value but could not be read (its index): the point then
     says the text states something to check, never that it states nothing."""
+    why: str | None = None
+    """Why it is asked when the text does state the rule: two clauses disagree, or a detail the
+    stated rule leaves open (对方弃权的胜局是否计入胜局数) — never "规程未写明"."""
 
 
 MAX_UNREAD = 300
@@ -49,6 +52,10 @@ class Draft:
     missing: list[Missing] = field(default_factory=list)
     used: set[int] = field(default_factory=set)
     year: int | None = None
+    year_said: int | None = None
+    """The sentence a year without a source in the title or the days of play was taken from."""
+    stage_words: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """Stages named in the organiser's words (stage_names.py): stage index → its words."""
     _lines: dict[int, list[Sentence]] | None = None
     _unread: set[tuple[int, str]] = field(default_factory=set)
 
@@ -100,9 +107,10 @@ class Draft:
         self.put(path, value)
         self.open.append(OpenQuestion(path, topic, question, _shown(value)))
 
-    def ask(self, path: Path, topic: str, question: str, default: str) -> None:
-        """Record an open point about a value the schema already defaults (nothing written)."""
-        self.open.append(OpenQuestion(path, topic, question, default))
+    def ask(self, path: Path, topic: str, question: str, default: str, why: str | None = None) -> None:
+        """Record an open point about a value the schema already defaults (nothing written);
+        ``why`` when the text states the rule and the point asks a detail or a disagreement."""
+        self.open.append(OpenQuestion(path, topic, question, default, why=why))
 
     def unread(self, path: Path, topic: str, s: Sentence, what: str, default: str) -> None:
         """A sentence speaks of ``topic`` but the drafter could not read (all of) it: an open

@@ -64,7 +64,8 @@ def dates(text: str, year: int | None) -> list[date]:
 
 _DOTTED = re.compile(r"(?<!\d)((?:19|20)\d{2})[./-](\d{1,2})[./-](\d{1,2})(?![\d.])")
 _ASIDE = re.compile(r"\((?:周|星期|礼拜)?[一二三四五六日天]\)|\((?:周|星期)[一二三四五六日天]\)")
-_DAY_LIST = re.compile(r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})(?:、(\d{1,2}))+[日号]")
+_DAY_LIST = re.compile(r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})(?:[日号]?、(\d{1,2}))+[日号]")
+"""``8月23、24号``, ``7月20日、27日``: days of one month."""
 
 
 def date_words(text: str) -> str:

@@ -18,6 +18,23 @@ _ROW = re.compile(rf"(冠军|亚军|季军|第[^元,、;。:]{{1,12}}?名)(?::)?
 _SPREAD = re.compile(rf"第({NUM})(?:名)?(?:至|到|-)第?({NUM})名分别(?:获得?)?(?:奖金)?((?:{NUM}元、?)+)")
 """``第二至第八名分别获奖金1000元、800元、500元…``: one amount per place, in order."""
 _HEAD = re.compile(rf"^(.{{0,40}}?)(?:分别)?录取前({NUM})名")
+_TAKE = re.compile(rf"^(.{{0,20}}?)取((?:男子|女子)?)前({NUM})名((?:、(?:男子|女子)前{NUM}名)*)")
+"""``个人:取男子前八名、女子前三名``, ``个人取前八名``, ``各组团体取前六名``: one head per list."""
+
+
+_TEAM_TOP = re.compile(rf"^(团体|男子团体|女子团体)前({NUM})名")
+
+
+def _takes(t: str) -> list[tuple[str, int]]:
+    """The (who, places) of a 取前N名 sentence."""
+    m = _TAKE.match(t)
+    if not m or "段" in m.group(1):
+        m = _TEAM_TOP.match(t)  # 团体前三名队伍获得优胜证书及奖品: a head without 取
+        return [(m.group(1), to_int(m.group(2)) or 1)] if m else []
+    out = [(m.group(1).rstrip(":：") + (":" + m.group(2) if m.group(2) else ""), to_int(m.group(3)) or 1)]
+    for more in re.finditer(rf"、(男子|女子)前({NUM})名", m.group(4)):
+        out.append((re.split(r"[:：]", m.group(1))[0] + ":" + more.group(1), to_int(more.group(2)) or 1))
+    return out
 MAX_HEADS = 100
 """录取 sentences read; a 规程 has a dozen (each may name several divisions)."""
 
@@ -114,10 +131,12 @@ def read(draft: Draft) -> None:
     last_div: int | None = None
     prize_sentences = [s for s in draft.sentences if s.under("录取", "奖励", "奖项")]
     heads = [(s, m) for s in prize_sentences if (m := _HEAD.match(s.norm)) and "段" not in m.group(1)]
+    takes = {s.index: found for s in prize_sentences if not _HEAD.match(s.norm) and (found := _takes(s.norm))}
     if len(heads) > MAX_HEADS:
         draft.lack(("prizes", "lists"), f"规程中有 {len(heads)} 句录取名次, 只读取了前 {MAX_HEADS} 句; 请检查")
     heads = heads[:MAX_HEADS]
-    whos = [(s.index, m.group(1)) for s, m in heads]
+    whos = [(s.index, m.group(1)) for s, m in heads] + [(at, who) for at, found in takes.items() for who, _ in found]
+    whos.sort()
     read_heads = {s.index for s, _ in heads}
     for s in prize_sentences:
         t = s.norm
@@ -126,6 +145,11 @@ def read(draft: Draft) -> None:
             current, last_div = _header(draft, s, head.group(1), to_int(head.group(2)) or 1, last_div, whos)
             if rows(t):
                 _fill(draft, current, s)
+            continue
+        if s.index in takes:
+            for who, places in takes[s.index]:
+                made, last_div = _header(draft, s, who, places, last_div, whos)
+                current = made
             continue
         per_div = re.match(r"^([^:]{1,8}?)组?男、女:", t)
         if per_div and rows(t):
@@ -166,6 +190,9 @@ def _header(draft: Draft, s: Sentence, who: str, places: int, last_div: int | No
     named = divs.named_in(draft, who)
     if who.startswith("各组"):
         named = list(range(len(divs.divisions(draft))))
+    if not named and last_div is None and len(divs.divisions(draft)) > 1 and not who.startswith(("男子", "女子")) \
+            and not any(divs.named_in(draft, w) for _, w in whos):
+        named = list(range(len(divs.divisions(draft))))  # 个人取前八名 in an event of several 组: each 组
     if not named:
         named = [last_div if last_div is not None and not who.startswith(("男子", "女子")) else 0]
     made: list[int] = []
@@ -210,7 +237,14 @@ def _header(draft: Draft, s: Sentence, who: str, places: int, last_div: int | No
                   "name": f"{_shown_name(draft, j)}{_label(who, div['name']) if k == 'mixed' else {'M': '男子', 'F': '女子'}[k]}",
                   "division": div["id"], "ranking": rank_id, "places": places, "kind": kind, "items": things}
             if "名次不再顺延" in t:
-                pl["others_keep_place"] = True
+                # 男子个人…（如有女子选手进入…名次不再顺延）: a men's list on the mixed places, the
+                # women inside keeping theirs; a list of one gender read from a ranking by gender
+                # needs no gender of its own (``regulation check`` refuses the flag elsewhere)
+                other = "F" if "女子选手进入" in t else "M" if "男子选手进入" in t else None
+                if k == "mixed" and other is not None:
+                    pl["gender"] = "M" if other == "F" else "F"
+                if k != "mixed" or other is not None:
+                    pl["others_keep_place"] = True
             if "可累积" in t:
                 mixed = [p["id"] for p in _lists(draft) if p["division"] == div["id"] and p.get("ranking") == "mixed"]
                 if mixed:

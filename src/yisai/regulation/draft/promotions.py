@@ -51,7 +51,7 @@ def read(draft: Draft) -> None:
     if rules:
         draft.ask(("promotions",), "升段的弃权与轮空",
                   "对方弃权的胜局、轮空是否计入胜局数？须参加全部轮次吗？ / Do forfeits and byes count as wins?",
-                  "不计入；须参加全部轮次")
+                  "不计入；须参加全部轮次", why="（规程已有规定，此细节请确认）")
 
 
 def _by_wins(draft: Draft, rules: list[dict[str, Any]]) -> None:

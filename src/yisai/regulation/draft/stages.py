@@ -1,49 +1,34 @@
-"""赛程: stages (海选/分站/复赛/总决赛, or one main stage), their dates, venues, platforms,
-periods, formats (积分编排, 分AB组+同名次决赛, 循环, 淘汰, 积分晋级制), time control and
-the online qualifier's points and disconnection rules."""
+"""赛程: stages (海选/分站/复赛/总决赛, stages named in the organiser's words, or one main
+stage), their dates, venues, platforms, periods and formats (积分编排 with its elimination,
+分AB组+同名次决赛, 循环, 淘汰, 积分晋级制 in ladder.py); each stage's clock is stage_clocks.py."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime, time, timedelta
 from typing import Any
 
 from yisai.regulation.draft import divisions as divs
-from yisai.regulation.draft import timecontrol as tcs
+from yisai.regulation.draft import ladder, stage_clocks, stage_names
 from yisai.regulation.draft.common import after_colon, clause, find, first
 from yisai.regulation.draft.model import Draft
 from yisai.regulation.draft.numbers import NUM, date_range, dates, make_date, span, to_int
-from yisai.regulation.draft.text import Sentence, simplified
-
-KINDS = (  # (id, kind, words, label)
-    ("online", "online_qualifier", ("网络海选", "线上海选"), "网络海选赛"),
-    ("regional", "regional", ("分站赛",), "线下分站赛"),
-    ("semifinal", "semi_final", ("复赛",), "复赛"),
-    ("final", "final", ("总决赛",), "总决赛"),
-)
-
-
-def stages(draft: Draft) -> list[dict[str, Any]]:
-    return draft.doc.setdefault("stages", [])
-
-
-def stage_of(draft: Draft, text: str) -> int | None:
-    """The stage a phrase names (线上海选赛 → online), or the only stage."""
-    for i, st in enumerate(stages(draft)):
-        words = next((w for sid, _, w, _ in KINDS if sid == st["id"]), ())
-        if any(w in text for w in words):
-            return i
-    return 0 if len(stages(draft)) == 1 else None
-
-
-def stage_index(draft: Draft, stage_id: str) -> int | None:
-    return next((i for i, st in enumerate(stages(draft)) if st["id"] == stage_id), None)
+from yisai.regulation.draft.stage_names import KINDS, pieces, stage_index, stage_of, stages
+from yisai.regulation.draft.text import Sentence, norm, simplified
 
 
 def read(draft: Draft) -> None:
     all_ids = [d["id"] for d in divs.divisions(draft)]
     present = [k for k in KINDS if any(any(w in s.norm for w in k[2]) for s in draft.sentences)]
-    if not present:
+    named = stage_names.declared(draft.sentences) if len(present) < 2 else []
+    if named:
+        present = []
+        for at, n in enumerate(named):
+            draft.put(("stages", at), {"id": n.id, "name": n.name, "kind": n.kind, "divisions": all_ids})
+            draft.stage_words[at] = n.words
+        _divisions_by_rank(draft, named)
+    elif not present:
         draft.put(("stages", 0), {"id": "main", "name": "比赛", "kind": "main", "divisions": all_ids})
     for at, (sid, kind, words, label) in enumerate(present):
         draft.put(("stages", at), {"id": sid, "name": label, "kind": kind, "divisions": all_ids})
@@ -52,9 +37,10 @@ def read(draft: Draft) -> None:
     _venues(draft)
     for i, st in enumerate(stages(draft)):
         if st["kind"] == "online_qualifier":
-            _ladder(draft, i)
+            ladder.read(draft, i)
     _formats(draft)
-    _time_controls(draft)
+    _first_round(draft)
+    stage_clocks.read(draft)
     _timetable(draft)
     for i, st in enumerate(stages(draft)):
         if "format" not in st:
@@ -64,10 +50,69 @@ def read(draft: Draft) -> None:
                          None) or first(draft, "组织形式另行通知")
             draft.put(("stages", i, "format"), {"kind": "announced_later", "note": "组织形式另行通知"},
                       *([found[0]] if found else []))
-            if not found and not any(q.said is not None and q.path == ("stages", i, "format") for q in draft.open):
+            about = _format_clause(draft, i) if not found else None
+            if about is not None:
+                draft.unread(("stages", i, "format"), f"{st['name']}的赛制", about, "赛制", "另行通知 (announced_later)")
+            elif not found and not any(q.said is not None and q.path == ("stages", i, "format") for q in draft.open):
                 draft.ask(("stages", i, "format"), f"{st['name']}的赛制",
                           f"{st['name']}采用什么赛制（积分编排制、循环赛、淘汰赛）？ / Which system?",
                           "另行通知 (announced_later)")
+
+
+def _divisions_by_rank(draft: Draft, named: list[stage_names.Named]) -> None:
+    """Stages of the players below and above a rank (5级及以下组 / 4级及以上组) take the divisions
+    whose 段级位 bounds fall on their side; a division without bounds (6级以下男子, 4周岁组) goes
+    to the weaker side, with an open point asking."""
+    if not all(n.rank for n in named):
+        return
+    sides: dict[int, list[str]] = {at: [] for at in range(len(named))}
+    unplaced: list[str] = []
+    for d in divs.divisions(draft):
+        low, high = d.get("eligibility", {}).get("min_rank"), d.get("eligibility", {}).get("max_rank")
+        at = next((k for k, n in enumerate(named) if (n.side == "以下" and high and
+                                                      divs.strength(high) <= divs.strength(str(n.rank)))
+                   or (n.side == "以上" and low and divs.strength(low) >= divs.strength(str(n.rank)))), None)
+        if at is None:
+            unplaced.append(d["id"])
+        else:
+            sides[at].append(d["id"])
+    weaker = next((k for k, n in enumerate(named) if n.side == "以下"), 0)
+    sides[weaker] += unplaced
+    for at, ids in sides.items():
+        draft.put(("stages", at, "divisions"), ids or [d["id"] for d in divs.divisions(draft)])
+    if unplaced:
+        draft.ask(("stages", weaker, "divisions"), "组别属于哪个比赛日",
+                  f"{'、'.join(d['name'] for d in divs.divisions(draft) if d['id'] in unplaced)} 的段级位无法判断属于哪一组比赛日，已放入{named[weaker].name}：对吗？ "
+                  "/ Which day do these divisions play?", named[weaker].name, "（规程按段级位分日，此细节请确认）")
+
+
+_FORMAT_WORDS = re.compile(r"赛制|编排|淘汰|循环|番棋|[三五]局[二两三]胜|细则|秩序册")
+
+
+def _format_clause(draft: Draft, i: int) -> Sentence | None:
+    """The clause on stage ``i``'s system the drafter could not read (of stages named in the
+    organiser's words, one naming that stage) (决赛由挑战者与上届冠军进行三局两胜制的比赛; 各组别参照当地标准设定赛制): it is
+    quoted, never called unstated."""
+    for s in draft.sentences:
+        if s.under("报名", "奖", "录取") or s.norm.endswith(":") or (s.headings and s.text.rstrip("：:") == s.headings[-1]):
+            continue  # a heading line (比赛人数、赛制、时间: / 五、竞赛细则) states no system
+        if not draft.stage_words:  # one stage: a clause on the system (比赛将进行三轮,首先抽签轮空一人…)
+            if _FORMAT_WORDS.search(s.norm) or (s.under("赛制") and re.search(r"轮|抽签", s.norm)):
+                return s
+            continue
+        if not _FORMAT_WORDS.search(s.norm):
+            continue
+        for idxs, part in pieces(draft, s):
+            if i in idxs and _FORMAT_WORDS.search(norm(part)):
+                return s
+    return None
+
+
+def _first_round(draft: Draft) -> None:
+    """``报名结束后,由裁判组抽签``: the first round is drawn by lot, not seeded by rank."""
+    found = first(draft, r"(?:报名结束后|赛前|第一轮)[,，]?(?:由)?[^,，。;]{0,6}抽签(?:配对|编排)?(?:[。;,，]|$)(?!决定)")
+    if found and not re.search(r"抽签(?:决定|确定)(?:名次)?", found[0].norm[found[1].start():found[1].end() + 4]):
+        draft.put(("pairing", "round1_seeding"), ["lot"], found[0])
 
 
 def _phase(draft: Draft, at: int, words: tuple[str, ...], label: str) -> None:
@@ -112,9 +157,9 @@ def _dates(draft: Draft) -> None:
     year = draft.year
     if draft.get(("year",)) is None:
         for s in draft.sentences:
-            m = re.search(r"((?:19|20)\d{2})年\d{1,2}月", s.norm)
-            if m and plays_on(s):
-                year = draft.year = int(m.group(1))
+            m = re.search(r"((?:19|20)\d{2})年\d{1,2}月|(?:日期|时间)[:：]((?:19|20)\d{2})(?!\d{3})", s.norm)
+            if m and plays_on(s):  # 比賽日期:201892()開賽: a copy that lost 年月日 still gives the year
+                year = draft.year = int(m.group(1) or m.group(2))
                 draft.put(("year",), year, s)
                 break
     seen: dict[int, Sentence] = {}
@@ -126,6 +171,13 @@ def _dates(draft: Draft) -> None:
             label = label and bool(re.match(r"^[(（]?\d", s.section or "-"))
         if not (plays_on(s) or (label and not _NOT_PLAY.search(s.norm))):
             continue
+        if draft.stage_words:
+            for idxs, part in pieces(draft, s):
+                days = span(norm(part), year)
+                for k in idxs:
+                    if days is not None:
+                        _put_days(draft, k, days, s, seen)
+            continue
         found = span(s.norm, year)
         if found is None:
             continue
@@ -134,18 +186,8 @@ def _dates(draft: Draft) -> None:
             continue
         if re.match(r"^第\d+期", s.norm):
             continue
-        st = stages(draft)[i]
-        if i in seen and st.get("start"):
-            if found[0] > st["end"] + timedelta(days=7) or found[1] < st["start"] - timedelta(days=7):
-                draft.ask(("stages", i, "start"), "比赛日期",
-                          f"两处比赛日期不一致：{seen[i].quote} / {s.quote}；以哪一处为准？ "
-                          "/ Two clauses give different days of play: which one holds?",
-                          f"{st['start']}–{st['end']}")
-                continue
-            found = (min(found[0], st["start"]), max(found[1], st["end"]))
-        seen.setdefault(i, s)
-        draft.put(("stages", i, "start"), found[0], s)
-        draft.put(("stages", i, "end"), found[1], s)
+        if not _put_days(draft, i, found, s, seen):
+            continue
         month = found[0].month
         m = re.search(r"(?:其中|,)(?:\d{1,2}月)?(\d{1,2})[号日](?:\d{1,2}:\d{2}|[上中下]午)?报到", s.norm)
         if m:
@@ -161,7 +203,7 @@ def _dates(draft: Draft) -> None:
             draft.ask(("stages", i, "start"), "比赛年份",
                       f"标题写{title_year}年，{seen[i].quote} 写的是{st['start'].year}年：哪一个对？ "
                       "/ The title's year and the dates' year differ: which is right?",
-                      f"{st['start']}")
+                      f"{st['start']}", "（两处写法不一致，请确认）")
     periods = []
     first_day = first(draft, r"每期的?首日比赛从(\d{1,2})[点时:]")
     for s, m in find(draft, r"^第(\d+)期(.*)"):
@@ -184,6 +226,24 @@ def _dates(draft: Draft) -> None:
             draft.put(("stages", i, "details_note"), re.sub(r"^说明[：:]", "", clause(s)), s)
 
 
+def _put_days(draft: Draft, i: int, found: tuple[Any, Any], s: Sentence, seen: dict[int, Sentence]) -> bool:
+    """Stage ``i`` is played on ``found`` (widened by another clause within a week of it; two
+    clauses further apart are an open point): whether the days were written."""
+    st = stages(draft)[i]
+    if i in seen and st.get("start"):
+        if found[0] > st["end"] + timedelta(days=7) or found[1] < st["start"] - timedelta(days=7):
+            draft.ask(("stages", i, "start"), "比赛日期",
+                      f"两处比赛日期不一致：{seen[i].quote} / {s.quote}；以哪一处为准？ "
+                      "/ Two clauses give different days of play: which one holds?",
+                      f"{st['start']}–{st['end']}", "（两处写法不一致，请确认）")
+            return False
+        found = (min(found[0], st["start"]), max(found[1], st["end"]))
+    seen.setdefault(i, s)
+    draft.put(("stages", i, "start"), found[0], s)
+    draft.put(("stages", i, "end"), found[1], s)
+    return True
+
+
 _VENUE = re.compile(r"(?:^|[,，;；\s])(?:比赛|竞赛|本赛|选拔|初赛、决赛|预选赛)?地\s*点\s*[:：]\s*(.+)")
 _HELD_AT = re.compile(r"(?:均|将)?在(.{2,60}?)(?:举行|进行)")
 
@@ -192,7 +252,13 @@ def venue_words(text: str) -> str | None:
     """The venue a clause names, cut before a contact (``TEL…``, ``联系电话…``) or the next
     clause; None when what is left is not a place (a date, 具体待定, a phone number)."""
     text = text.strip().rstrip("。")
-    text = re.split(r"[，,;；。]|\s{2,}|\s(?=\S+[:：])|TEL|Tel|tel|电话|聯絡|联系", text)[0].strip()
+    text = re.split(r"\s{2,}|\s(?=\S+[:：])|TEL|Tel|tel|电话|聯絡|联系", text)[0].strip()
+    depth = 0
+    for k, ch in enumerate(text):  # the first separator outside brackets ends the place
+        depth += (ch in "(（") - (ch in ")）")
+        if depth <= 0 and ch in "，,;；。":
+            text = text[:k]
+            break
     text = re.sub(r"\([^)]*$|（[^）]*$", "", text).strip()  # a bracket the contact cut open
     if len(text) < 2 or re.search(r"\d{1,2}月|待定|另行|\d{7,}|@", text):
         return None
@@ -205,6 +271,17 @@ def _venues(draft: Draft) -> None:
     seen: dict[int, Sentence] = {}
     for s in draft.sentences:
         if s.under("报名", "报到") or re.match(r"^(报名|报到)", s.norm):
+            continue
+        if draft.stage_words:
+            if not s.furniture:
+                for idxs, part in pieces(draft, s):
+                    m = _VENUE.search(simplified(part))
+                    held = _HELD_AT.search(part) if s.under("地点", "时间") and "线上" not in part else None
+                    place = venue_words(part[m.start(1):] if m else held.group(1) if held else "")
+                    if held and re.match(r"均", part[held.start():]):
+                        idxs = list(draft.stage_words)  # 均在…举行: every stage
+                    for k in idxs if place else []:
+                        _put_venue(draft, k, str(place), s, seen)
             continue
         if s.under("平台") and s.under("地点") and ":" in s.norm:
             _platform(draft, s, s.norm.split(":", 1)[0])
@@ -247,14 +324,19 @@ def _venues(draft: Draft) -> None:
         i = stage_of(draft, head) if head.strip(":：") not in ("", "比赛", "竞赛") else stage_of(draft, "")
         if i is None:
             continue
-        have = stages(draft)[i].get("venue")
-        if have and have != place and i in seen:
-            draft.ask(("stages", i, "venue"), "比赛地点",
-                      f"两处比赛地点不同：{seen[i].quote} / {s.quote}；以哪一处为准？ "
-                      "/ Two clauses name different venues: which one holds?", have)
-            continue
-        seen.setdefault(i, s)
-        draft.put(("stages", i, "venue"), place, s)
+        _put_venue(draft, i, place, s, seen)
+
+
+def _put_venue(draft: Draft, i: int, place: str, s: Sentence, seen: dict[int, Sentence]) -> None:
+    """Stage ``i`` is played at ``place``; a second clause naming another is an open point."""
+    have = stages(draft)[i].get("venue")
+    if have and have != place and i in seen:
+        draft.ask(("stages", i, "venue"), "比赛地点",
+                  f"两处比赛地点不同：{seen[i].quote} / {s.quote}；以哪一处为准？ "
+                  "/ Two clauses name different venues: which one holds?", have, "（两处写法不一致，请确认）")
+        return
+    seen.setdefault(i, s)
+    draft.put(("stages", i, "venue"), place, s)
 
 
 def norm_title(title: str) -> str:
@@ -270,91 +352,6 @@ def _platform(draft: Draft, s: Sentence, head: str) -> None:
         if i is not None:
             draft.put(("stages", i, "platforms", div_id), body, s)
         draft.put(("divisions", j, "platform"), name, s)
-
-
-def _ladder(draft: Draft, i: int) -> None:
-    fmt: dict[str, Any] = {"kind": "online_ladder"}
-    path = ("stages", i, "format")
-    srcs: list[Sentence] = [s for s, _ in find(draft, r"积分晋级制")]
-    for s, m in find(draft, rf"胜得?({NUM})分"):
-        if "晋级" in s.norm or "匹配" in s.norm:
-            fmt["win"] = to_int(m.group(1))
-            loss = re.search(r"负(?:得|扣)?(-?\d+)分", s.norm)
-            if loss:
-                fmt["loss"] = -abs(int(loss.group(1)))
-            esc = re.search(r"逃跑(?:扣除|扣|得)(-?\d+)分", s.norm)
-            if esc:
-                fmt["escape"] = -abs(int(esc.group(1)))
-            opp = re.search(r"对手得(\d+)分", s.norm)
-            if opp:
-                fmt["escape_opponent"] = int(opp.group(1))
-            srcs.append(s)
-    quotas: dict[str, int] = {}
-    pools: dict[str, list[str]] = {}
-    for s, _ in find(draft, r"每期录取前"):
-        for m in re.finditer(rf"([\u4e00-\u9fff]{{1,4}}组)每期录取前({NUM})名", s.norm):
-            j = divs.by_name(draft, m.group(1))
-            n = to_int(m.group(2))
-            if n is None:
-                continue
-            if j is not None:
-                quotas[divs.divisions(draft)[j]["id"]] = n
-            else:
-                children = [d["id"] for d in divs.divisions(draft) if d.get("parent") == m.group(1)]
-                if children:
-                    key = divs.IDS.get(m.group(1).removesuffix("组"), "pool")
-                    pools[key] = children
-                    quotas[key] = n
-        if "胜局数" in s.norm:
-            fmt["tie_break"] = ["wins"]
-        fmt["all_tied_qualify"] = "并列一同晋级" in s.norm
-        if "总决赛" in s.norm:
-            fmt["qualifies_for"] = "final"
-        srcs.append(s)
-    if pools:
-        fmt["pools"] = pools
-    if quotas:
-        fmt["qualifiers"] = quotas
-        used = {d for p in pools.values() for d in p} | set(quotas)
-        draft.put(("stages", i, "divisions"), [d["id"] for d in divs.divisions(draft) if d["id"] in used])
-    else:
-        draft.lack((*path, "qualifiers"), "网络海选赛每期录取多少名？ / How many qualify per period?")
-    found = first(draft, rf"({NUM})个工作日内")
-    if found:
-        fmt["confirm_within_working_days"] = to_int(found[1].group(1))
-        srcs.append(found[0])
-    found = first(draft, r"可重新参加下一期")
-    if found:
-        fmt["may_replay_next_period"] = True
-        srcs.append(found[0])
-    found = first(draft, r"比赛时间为(全天任意时段.*)")
-    if found:
-        fmt["play_hours"] = clause(found[0]).split("比赛时间为", 1)[1]
-        srcs.append(found[0])
-    draft.put(path, fmt, *srcs)
-    draft.ask((*path, "earlier_qualifier_place"), "前期已晋级棋手在后一期再次进入录取名次",
-              "已在前一期晋级的棋手再次名列前茅时，名额是否顺延给下一名？ / Does the place pass on?",
-              "kept（名额不顺延）")
-    draft.ask((*path, "guardian_under_age"), "未成年晋级选手的监护人信息",
-              "未成年晋级选手是否须填写监护人？几岁以下？ / Must minors give a guardian?", "18")
-    for s, _ in find(draft, r"全天任意时段|线上赛全程免费"):
-        if "免费" in s.norm:
-            draft.put(("stages", i, "fee_note"), clause(s), s)
-    for s in draft.sentences:
-        if s.under("线上赛") and s.under("参赛资格") and "均可报名" in s.norm:
-            draft.put(("stages", i, "entry_note"), clause(s), s)
-    for s, m in find(draft, rf"断线总时长超过({NUM})分钟"):
-        rules: dict[str, Any] = {"max_total_absence_seconds": (to_int(m.group(1)) or 0) * 60}
-        times = re.search(rf"断线次数(?:大于|超过)({NUM})次", s.norm)
-        if times:
-            rules["max_disconnections"] = to_int(times.group(1))
-        each = re.search(rf"每次中断超过({NUM})秒", s.norm)
-        if each:
-            rules["disconnection_after_seconds"] = to_int(each.group(1))
-        draft.put(("stages", i, "disconnection"), rules, s)
-        draft.ask(("stages", i, "disconnection", "short_absences_count_in_total"), "断线总时长",
-                  "断线总时长是否计入不足一次断线的短暂中断？ / Do short absences count in the total?",
-                  "计入 (true)")
 
 
 def _format_of(draft: Draft, s: Sentence) -> dict[str, Any] | None:
@@ -396,6 +393,9 @@ def _format_of(draft: Draft, s: Sentence) -> dict[str, Any] | None:
                     "placement_final": {"round": to_int(final.group(1)), "top": to_int(final.group(2))}}
     if swiss_words:
         fmt = {"kind": "swiss"}
+        elimination = _elimination(t)
+        if elimination:
+            fmt["elimination"] = elimination
         count = rounds_in(t)
         if count is not None:
             fmt["rounds"] = count[0]
@@ -405,6 +405,21 @@ def _format_of(draft: Draft, s: Sentence) -> dict[str, Any] | None:
     if re.search(r"单败淘汰|淘汰赛|淘汰制", t) and "积分" not in t:
         return {"kind": "knockout"}
     return None
+
+
+def _elimination(t: str) -> dict[str, Any]:
+    """积分编排淘汰制 in a clause: 三败淘汰 (out after three losses), 三轮以后0分淘汰 (after round
+    3, a score of at most 0 is out)."""
+    out: dict[str, Any] = {}
+    losses = re.search(rf"({NUM})败淘汰", t)
+    if losses and (n := to_int(losses.group(1))):
+        out["losses"] = n
+    steps = [{"round": to_int(m.group(1)), "score_at_most": to_int(m.group(2))}
+             for m in re.finditer(rf"第?({NUM})轮(?:以后|之后|后|结束后)({NUM})分(?:及以下)?(?:者|的棋手)?(?:被)?淘汰", t)]
+    steps = [x for x in steps if x["round"] and x["score_at_most"] is not None]
+    if steps:
+        out["after_rounds"] = steps
+    return out
 
 
 _SWISS = re.compile(r"积分编排|编排制|瑞士制|电脑编排|积分循环\S{0,4}编排|编排赛制")
@@ -423,7 +438,32 @@ def rounds_in(t: str) -> tuple[int, bool] | None:
     return None
 
 
+def _formats_of_named_stages(draft: Draft) -> None:
+    """Each stage named in the organiser's words takes the first system a part of a sentence
+    naming it states (预选赛为公开赛模式,采用分组单败淘汰制); a sentence naming no stage sets none."""
+    for s in draft.sentences:
+        if s.under("报名", "奖", "录取"):
+            continue
+        for idxs, part in (stage_names.segments(draft.stage_words, s.text) and pieces(draft, s)) or []:
+            fmt = _format_of(draft, replace(s, norm=norm(part)))
+            for i in idxs if fmt else []:
+                if "format" not in stages(draft)[i]:
+                    draft.put(("stages", i, "format"), dict(fmt or {}), s)
+    for s in draft.sentences:  # 比赛共6轮,采用积分编排制, naming no stage: every stage still without one
+        if s.under("报名", "奖", "录取") or re.search(stage_names.WORD, stage_names.key(s.text)) \
+                or stage_names.segments(draft.stage_words, s.text):
+            continue
+        fmt = _format_of(draft, s)
+        for i, st in enumerate(stages(draft)) if fmt else []:
+            if "format" not in st:
+                draft.put(("stages", i, "format"), dict(fmt or {}), s)
+
+
 def _formats(draft: Draft) -> None:
+    if draft.stage_words:
+        _formats_of_named_stages(draft)
+        _format_fallbacks(draft)
+        return
     for s in draft.sentences:
         fmt = _format_of(draft, s)
         if fmt is None:
@@ -448,21 +488,23 @@ def _formats(draft: Draft) -> None:
                              "同名次决赛以外的名次如何排列？默认按组内名次交替排列A、B组 / Places below the final?")
             if "rounds" not in fmt and fmt["kind"] == "swiss":
                 draft.ask(("stages", i, "format", "rounds"), "轮数",
-                          "比赛共几轮？规程说视报名情况而定 / How many rounds?", "视报名情况而定（不填）")
+                          "比赛共几轮？规程说视报名情况而定 / How many rounds?", "视报名情况而定（不填）", "（规程说视报名情况而定）")
         else:
             for div_id in named:
                 draft.put(("stages", i, "formats_by_division", div_id), fmt, s)
             if "rounds" not in fmt:
                 draft.ask(("stages", i, "formats_by_division"), "轮数",
-                          f"{'、'.join(named)} 共几轮？规程说视报名情况而定 / How many rounds?",
-                          "视报名情况而定（不填）")
+                          f"{'、'.join(named) or '这些组别'}共几轮？规程说视报名情况而定 / How many rounds?",
+                          "视报名情况而定（不填）", "（规程说视报名情况而定）")
     _format_fallbacks(draft)
     _rounds_by_division(draft)
-    for s, _ in find(draft, r"比赛细则将在|具体比赛细则|细则将在"):
+    for s, _ in find(draft, r"比赛细则将在|具体比赛细则|细则将在|具体细则将"):
         head = s.norm.split(":")[0] if ":" in s.norm else ""
         i = stage_of(draft, head) if head else None
         if i is None:
             i = stage_index(draft, "final") if "竞赛补充规定" in s.norm else None
+        if i is None and len(stages(draft)) == 1:
+            i = 0  # the one stage's details are left to a supplement
         if i is None:
             continue
         text = after_colon(s) if ":" in s.norm else s.text
@@ -541,10 +583,9 @@ def _rounds_by_division(draft: Draft) -> None:
 
 _CANNOT = (
     (r"双循环", "双循环（格式只能写单循环）"),
-    (r"(\d|[一二三四五六七八九十])败淘汰", "几败淘汰（格式不能表示）"),
-    (r"轮(?:以后|之后|后)\S{0,3}分淘汰", "按积分淘汰（格式不能表示）"),
     (r"擂台赛", "擂台赛（格式不能表示）"),
     (r"随机配对", "随机配对（格式不能表示）"),
+    (r"败者对阵|败者组|败者复活", "败者再赛的淘汰（格式不能表示）"),
     (r"[三五]局[二两三]胜|[三五]番棋|[三五]战[二两三]胜", "番棋/几局几胜（格式不能表示）"),
     (r"挑战赛|挑战权|挑战决赛", "挑战赛（格式不能表示）"),
 )
@@ -574,49 +615,3 @@ def _format_fallbacks(draft: Draft) -> None:
                 if what not in said and re.search(pattern, s.norm):
                     draft.unread(path, "赛制", s, what, fmt.get("kind", "announced_later"))
                     said.add(what)
-
-
-def _time_controls(draft: Draft) -> None:
-    """The first clause that states a stage's time control sets it; a later clause with another
-    control (a final's longer clock, a make-up session's) and whatever the format cannot hold
-    (双方共用, 每步加秒, 加钟) become open points quoting the clause."""
-    first_at: dict[int, Sentence] = {}
-    for s in draft.sentences:
-        if s.under("报名", "报到"):
-            continue
-        reading = tcs.read(s.norm)
-        if reading.control is None and not reading.cannot_state and not tcs.TOPIC_WORDS.search(s.norm):
-            continue
-        head = s.norm.split(":")[0] if ":" in s.norm else ""
-        i = stage_of(draft, head) if head else stage_of(draft, "")
-        if i is None:
-            continue
-        path = ("stages", i, "time_control")
-        if reading.control is None and not reading.cannot_state:
-            draft.unread(path, "用时", s, "用时", "不填")
-            continue
-        for what in reading.cannot_state:
-            draft.unread(path, "用时", s, what, "不填")
-        if reading.control is None:
-            continue
-        have = stages(draft)[i].get("time_control")
-        if have is None:
-            draft.put(path, reading.control, s)
-            first_at[i] = s
-        elif have != reading.control:
-            draft.unread(path, "用时", s, f"另一种用时（已按{first_at[i].section or '前文'}条写入）", _shown_tc(have))
-        else:
-            draft.cite(path, s)
-    for i, st in enumerate(stages(draft)):
-        if "time_control" not in st and st["kind"] in ("final", "main") and not any(
-                q.said is not None and q.path == ("stages", i, "time_control") for q in draft.open):
-            draft.ask(("stages", i, "time_control"), f"{st['name']}用时",
-                      f"{st['name']}每方用时多少、几次读秒？规程未写明 / Time control of this stage?",
-                      "不填（见补充规定）")
-
-
-def _shown_tc(tc: dict[str, Any]) -> str:
-    out = f"每方{tc['main_minutes']}分钟"
-    if tc.get("byoyomi_periods"):
-        out += f"，{tc['byoyomi_periods']}次{tc.get('byoyomi_seconds', 0)}秒读秒"
-    return out

@@ -17,7 +17,7 @@ KINDS = (("城市代表队", "city", "城市代表队"), ("省", "province", Non
 
 
 def read(draft: Draft) -> None:
-    found = first(draft, rf"(?:每队|每个\S{{0,6}}队)(?:限报|最多可?报)|每队({NUM})人(?!出场)")
+    found = first(draft, rf"(?:每队|每个\S{{0,6}}队)(?:限报|最多可?报|可报{NUM}名)|每队({NUM})人(?!出场)")
     if not found:
         return
     s = found[0]
@@ -30,7 +30,7 @@ def read(draft: Draft) -> None:
         team["kind"] = kind[0]
         if kind[1]:
             team["name"] = kind[1]
-    m = re.search(rf"({NUM})名队员|最多可?报({NUM})人|限报({NUM})人|每队({NUM})人", t)
+    m = re.search(rf"({NUM})名队员|最多可?报({NUM})人|限报({NUM})人|每队({NUM})人|每队可报({NUM})名", t)
     if m:
         team["max_players"] = to_int(next(g for g in m.groups() if g))
     m = re.search(rf"\(({NUM})男({NUM})女\)", t)

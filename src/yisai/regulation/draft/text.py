@@ -46,15 +46,32 @@ def norm(text: str) -> str:
     """Full-width digits, letters and punctuation as ASCII, dashes as ``-``, traditional
     characters of the domain words as simplified, no whitespace: the form every pattern of the
     drafter is written against (quotes keep the original)."""
-    out = text.translate(_FULL_WIDTH).translate(_TRADITIONAL)
-    return re.sub(r"\s+", "", out)
+    out = re.sub(r"\s+", "", text.translate(_FULL_WIDTH).translate(_TRADITIONAL))
+    return _lost(out) if "\ufffd" in out else out
+
+
+_LOST = (  # a copy that lost characters (shown as U+FFFD) where only one fits
+    (re.compile(r"((?:19|20)\d{2})\ufffd(\d{1,2})\ufffd(\d{1,2})(?:\ufffd|日)?"), r"\1年\2月\3日"),
+    (re.compile(r"(\d{1,2})\ufffd(\d{1,2})(分钟|秒)读秒"), r"\1次\2\3读秒"),
+    (re.compile(r"(\d{1,2}月\d{1,2}日)\ufffd(\d{1,2})日"), r"\1至\2日"),
+    (re.compile(r"(\d{1,2})\ufffd(\d{2})(?!\d)"), r"\1:\2"),
+    (re.compile(r"\ufffd$"), "。"),
+)
+
+
+def _lost(text: str) -> str:
+    """The characters a stored copy lost, where the shape leaves one reading: 2019�11�20日 is a
+    date, 5�1分钟读秒 five periods, 12�30 a time, a final � the full stop."""
+    for rx, to in _LOST:
+        text = rx.sub(to, text)
+    return text
 
 
 FURNITURE = re.compile(
     r"发布时间|更新时间|发布日期|作者[:：]|来源[:：]|新闻(编号|来源|录入)|https?://|www\.|专稿|^\d{4}[.年-]\d{1,2}"
     r"[.月-]\d{1,2}日?\d{1,2}:\d{2}")
 """A dateline or byline: ``2013.12.25 TOM 专稿``, ``发布时间: 2023-04-27``, ``作者:组委会 2020-02-19``."""
-CONTACT = re.compile(r"电话|联系人|联系方式|咨询|邮箱|[A-Za-z0-9_.-]{1,64}@|\d{7,}|TEL", re.IGNORECASE)
+CONTACT = re.compile(r"电话|联系人|联系方式|咨询(?!服务)|邮箱|[A-Za-z0-9_.-]{1,64}@|\d{7,}|TEL", re.IGNORECASE)
 """A contact line: what it says is a phone number or an address to write to, never a venue."""
 
 _CN = "零〇一二两三四五六七八九十百"
@@ -109,9 +126,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 _INLINE_MARKER = re.compile(rf"\s+(?=[{_CN[:-1]}]{{1,3}}\s*、|[（(]\s*[{_CN[:-1]}\d]{{1,2}}\s*[）)]|\d{{1,2}}、"
-                            r"|(?:主办|承办|协办|赞助|指导)单位[:：]|比赛(?:地点|时间)[:：])")
+                            r"|(?:主办|承办|协办|赞助|指导)单位[:：]|比赛(?:地点|时间)[:：])"
+                            r"|(?<=[;；])(?=[1-9]、(?!\d))")
 """A numbered clause that starts after a space inside a line: a web copy that lost its line
-breaks (``… 四、比赛时间:2013年6月1-2日 五、比赛地点:…``) is cut back into its clauses."""
+breaks (``… 四、比赛时间:2013年6月1-2日 五、比赛地点:…``) is cut back into its clauses; so is one
+after a semicolon (``…三局二胜制;3、每局棋单方时限1小时``)."""
 
 
 def _lines(text: str) -> list[str]:

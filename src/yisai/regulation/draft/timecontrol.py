@@ -1,9 +1,11 @@
 """比赛用时 as organisers write it: 每方用时45分钟,超时判负 / 每人75分钟包干 / 每轮次每个选手用时60分钟 /
 每方1小时后3次30秒读秒 / 比赛用时为30/30/3 / 基本时限各30分钟,用完读秒(30秒三次) / 每方2小时45分钟,保留5次1分钟读秒.
 
-包干 means the whole game in the main time: no byo-yomi (it does not mean no loss on time). What
-the regulation format cannot state — time shared by both players (双方共用), an increment per
-move (每步加10秒), a referee adding time (加钟) — is returned as a note for an open point."""
+包干 means the whole game in the main time: no byo-yomi (it does not mean no loss on time).
+双方共用(时)60分钟 is the two clocks together: 30 minutes on each player's clock (an odd total,
+which no clock splits in whole minutes, stays a note). What the regulation format cannot state —
+an increment per move (每步加10秒), a referee adding time (加钟) — is returned as a note for an
+open point."""
 
 from __future__ import annotations
 
@@ -54,7 +56,7 @@ def read(text: str) -> Reading:
         return out
     m = _MAIN.search(text)
     shared = bool(re.search(r"双方共用|共用时", text))
-    if shared:
+    if shared and (m is None or (_minutes(m.group(1), m.group(2), m.group(3)) or 1) % 2):
         out.cannot_state.append("双方共用时间（格式只能写每方用时）")
     if re.search(r"每(?:走)?一?步(?:加|增加|追加)", text):
         out.cannot_state.append("每步加秒（费舍尔加秒，格式不能表示）")
@@ -67,11 +69,13 @@ def read(text: str) -> Reading:
         if _LOSS.search(text):
             out.control["loss_on_time"] = True
         return out
-    if m is None or shared:
+    if m is None or (shared and out.cannot_state and "双方共用" in out.cannot_state[0]):
         return out
     main = _minutes(m.group(1), m.group(2), m.group(3))
     if main is None:
         return out
+    if shared:
+        main //= 2  # the two clocks together: half on each
     tc: dict[str, Any] = {"main_minutes": main}
     rest = text[m.end():]
     if "包干" in text:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import context
 
 from yisai.store import (  # noqa: F401 (every table on Base.metadata, not only the core ones)
+    fee_models,
     live_models,
     notice_models,
     qualification_models,

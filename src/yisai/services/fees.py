@@ -1,0 +1,161 @@
+"""The fee ledger (issue 46): what each entry, team and appeal owes, has paid and got back, in 分.
+
+What is due comes from the regulation (``registry.ledger``); what was paid and refunded from the
+store (``store.fee_rows``). The manual 已缴费 mark goes through here (a ``manual`` payment of what
+the entry owes, or its cancellation), so the ledger and the entry's ``fee_paid`` flag agree
+whichever way the money came. Refunds follow the regulation: an appeal's fee only when it was
+upheld, a no-show's fee not when the regulation keeps it, and never more than was paid.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from yisai.i18n import Text
+from yisai.registry.entry import Entry
+from yisai.registry.ledger import (
+    APPEAL,
+    ENTRY,
+    KINDS,
+    TEAM,
+    Line,
+    Totals,
+    absent_refund_refusal,
+    appeal_due,
+    appeal_refund_refusal,
+    entry_due,
+    refund_limit,
+    team_due,
+    totals,
+    yuan_text,
+)
+from yisai.services.context import InputError, Refused, Work
+from yisai.services.errors import NotFoundError
+from yisai.services.events import regulation_of, resolve_event
+from yisai.services.identity import Action
+from yisai.services.payments.flow import refund_payments
+from yisai.store import EventRecord, web_rows
+from yisai.store import fee_rows as rows
+from yisai.store.fee_rows import PaymentRecord, RefundRecord
+
+MANUAL = "manual"
+CHANNEL_LABELS = {MANUAL: Text("线下登记", "recorded by hand"), "wechat": Text("微信支付", "WeChat Pay"),
+                  "alipay": Text("支付宝", "Alipay")}
+
+
+@dataclass(frozen=True)
+class FeeLedger:
+    event: EventRecord
+    lines: list[Line]
+    totals: Totals
+    payments: list[PaymentRecord]
+    refunds: list[RefundRecord]
+
+    def of(self, kind: str) -> list[Line]:
+        return [ln for ln in self.lines if ln.kind == kind]
+
+    def totals_of(self, kind: str) -> Totals:
+        return totals(self.of(kind))
+
+
+def _dues(work: Work, event: EventRecord) -> list[tuple[str, int, str, int]]:
+    """(kind, id, label, due in 分) of every subject of the event."""
+    reg = regulation_of(event)
+    names = {d.id: d.name for d in reg.divisions}
+    players = work.repo.players_by_id(event.id)
+    out: list[tuple[str, int, str, int]] = []
+    for e in work.repo.list_entries(event.id):
+        p = players.get(e.player_id)
+        out.append((ENTRY, int(e.id), f"{p.name if p else e.player_id} · {names.get(e.division, e.division)}",
+                    entry_due(e)))
+    per_team = team_due(reg)
+    for t in work.repo.list_teams(event.id):
+        out.append((TEAM, int(t.id), t.name, per_team))
+    for a in web_rows.list_appeals(work.session, event.id):
+        out.append((APPEAL, a.id, f"{a.appellant} · {names.get(a.division, a.division)} 第{a.round}轮", appeal_due(a.fee)))
+    return out
+
+
+def fee_ledger(work: Work, event_ref: str | None) -> FeeLedger:
+    """Every subject's due, paid and refunded, and the totals (the console page and the export)."""
+    event = resolve_event(work, event_ref)
+    work.check_event(event.id)
+    sums = rows.sums(work.session, event.id)
+    lines = []
+    for kind, sid, label, due in _dues(work, event):
+        paid, refunded = sums.get((kind, sid), (0, 0))
+        if due or paid or refunded or kind != TEAM:
+            lines.append(Line(kind, sid, label, due, paid, refunded))
+    return FeeLedger(event, lines, totals(lines), rows.payments_of(work.session, event.id),
+                     rows.refunds_of(work.session, event.id))
+
+
+def subject_line(work: Work, event: EventRecord, kind: str, subject_id: int) -> Line:
+    """One subject's line, or 404 when the event has no such entry, team or appeal."""
+    sums = rows.sums(work.session, event.id)
+    for k, sid, label, due in _dues(work, event):
+        if k == kind and sid == subject_id:
+            paid, refunded = sums.get((k, sid), (0, 0))
+            return Line(k, sid, label, due, paid, refunded)
+    raise NotFoundError(Text(f"本赛事没有编号为{subject_id}的{_kind_zh(kind)}", f"no {kind} {subject_id} in this event"),
+                        code="no_fee_subject", params={"kind": kind, "id": subject_id})
+
+
+def _kind_zh(kind: str) -> str:
+    return {ENTRY: "报名", TEAM: "参赛队", APPEAL: "申诉"}.get(kind, kind)
+
+
+# ----- the manual 已缴费 mark -------------------------------------------------------------------------
+def record_manual(work: Work, event_id: int, entry: Entry, paid: bool, note: str = "") -> None:
+    """The director's 已缴费 (or 未缴费) as a ledger change: a manual payment of what the entry still
+    owes, or the manual payments taken back. The caller updates the entry's flag as before."""
+    entry_id = int(entry.id)
+    if paid:
+        paid_fen, _ = rows.subject_sums(work.session, event_id, ENTRY, entry_id)
+        owed = entry_due(entry) - paid_fen
+        if owed > 0:
+            rows.add_payment(work.session, work.repo.stamp, event_id, ENTRY, entry_id, owed, MANUAL, note=note)
+    else:
+        rows.cancel_manual_payments(work.session, work.repo.stamp, event_id, ENTRY, entry_id, note)
+
+
+# ----- refunds --------------------------------------------------------------------------------------
+def refusal(work: Work, event: EventRecord, kind: str, subject_id: int, *, absent: bool = False) -> Text | None:
+    """Why the regulation does not allow a refund of this subject, quoted; None when it does."""
+    reg = regulation_of(event)
+    if kind == APPEAL:
+        found = web_rows.get_appeal(work.session, subject_id)
+        return appeal_refund_refusal(reg, found.status if found is not None else "")
+    if kind == ENTRY:
+        entry = work.repo.get_entry(subject_id)
+        if absent or entry.status.has_left:
+            return absent_refund_refusal(reg, entry.division)
+    return None
+
+
+def refund_fee(work: Work, event_ref: str | None, kind: str, subject_id: int, amount_fen: int | None, reason: str,
+               *, absent: bool = False, action: Action = Action.APPROVE) -> list[RefundRecord]:
+    """Give back (part of) what a subject paid: through the provider it was paid with, or recorded
+    as given back by hand. Refused, with the regulation's sentence, when the regulation keeps it."""
+    work.require(action)
+    event = resolve_event(work, event_ref)
+    work.check_event(event.id)
+    if kind not in KINDS:
+        raise InputError(Text(f"未知的费用类别: {kind}", f"unknown fee subject: {kind}"), code="bad_fee_kind")
+    if not reason.strip():
+        raise InputError(Text("退款须写明理由", "a refund needs its reason"), code="refund_reason_required")
+    line = subject_line(work, event, kind, subject_id)
+    why_not = refusal(work, event, kind, subject_id, absent=absent)
+    if why_not is not None:
+        raise Refused(why_not, code="refund_not_allowed", params={"kind": kind, "id": subject_id})
+    left = refund_limit(line.paid, line.refunded)
+    amount = left if amount_fen is None else amount_fen
+    if amount <= 0 or amount > left:
+        raise InputError(Text(f"退款金额应在 0.01 到 {yuan_text(left)} 元之间 (已缴 {yuan_text(line.paid)} 元, "
+                              f"已退 {yuan_text(line.refunded)} 元)",
+                              f"the refund must be from 0.01 to {yuan_text(left)} yuan (paid {yuan_text(line.paid)}, "
+                              f"refunded {yuan_text(line.refunded)})"),
+                         code="bad_refund_amount", params={"left_fen": left})
+    made = refund_payments(work, event, kind, subject_id, amount, reason.strip())
+    work.emit("fee_refunded", event.id, subject=f"{kind}:{subject_id}", amount_fen=amount)
+    return made

@@ -1,0 +1,106 @@
+"""The provider seam: what yisai asks of a payment provider (WeChat Pay, Alipay …).
+
+A provider turns an order into something a payer can pay (a QR code's text for a PC, a link for a
+phone), proves a callback is its own (signature, decryption) and reports what was paid, answers
+a query when no callback came, closes an order, refunds and lists a day's bill. All amounts are
+integers of 分. Nothing here knows the ledger: ``services.fees`` compares what a provider says
+with the order it stored before it applies anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Protocol
+
+from yisai.i18n import Text
+
+NATIVE, H5 = "native", "h5"  # a QR code on a PC; a link opened in a phone's browser
+PAGE = "page"  # a link opened in a PC's browser: the provider's own cashier page (Alipay 电脑网站支付)
+MODE_LABELS = {NATIVE: Text("扫码支付 (电脑)", "QR code (PC)"), H5: Text("手机支付", "phone (H5)"),
+               PAGE: Text("电脑网页支付", "web page (PC)")}
+
+
+class ProviderError(Exception):
+    """The provider refused or could not be reached; ``text`` says so in both languages."""
+
+    def __init__(self, text: Text, code: str = "provider_error") -> None:
+        super().__init__(text.en)
+        self.text, self.code = text, code
+
+
+class BadCallback(ProviderError):
+    """A callback that is not provably the provider's (signature, serial, decryption)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OrderRequest:
+    out_trade_no: str  # ≤ 32 ASCII letters and digits
+    amount_fen: int
+    description: str  # ≤ 127 bytes, shown to the payer
+    expires_at: datetime  # Beijing time
+    payer_ip: str = ""  # H5 needs the payer's address (scene_info)
+
+
+@dataclass(frozen=True, slots=True)
+class PayTarget:
+    mode: str  # native | h5
+    url: str  # the QR code's text (weixin://wxpay/...) or the H5 link
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """What a provider says of one order (a verified callback or a query's answer)."""
+
+    notify_id: str  # the callback's own id ("" for a query)
+    out_trade_no: str
+    trade_state: str  # SUCCESS, NOTPAY, CLOSED, REFUND, … (the provider's word)
+    transaction_id: str
+    amount_fen: int
+    currency: str
+    merchant_id: str
+    paid_at: datetime | None = None
+
+    @property
+    def paid(self) -> bool:
+        return self.trade_state == "SUCCESS"
+
+
+@dataclass(frozen=True, slots=True)
+class RefundResult:
+    refund_id: str
+    status: str  # SUCCESS | PROCESSING | ABNORMAL | CLOSED
+
+
+@dataclass(frozen=True, slots=True)
+class BillLine:
+    out_trade_no: str
+    transaction_id: str
+    amount_fen: int
+    state: str
+
+
+class Provider(Protocol):
+    """One configured merchant account of one provider."""
+
+    name: str  # wechat | alipay
+    label: Text
+    merchant_id: str
+    currency: str
+    order_minutes: int
+
+    def create_order(self, req: OrderRequest, mode: str) -> PayTarget: ...
+
+    def parse_callback(self, headers: dict[str, str], body: bytes) -> Notice: ...
+
+    def query(self, out_trade_no: str) -> Notice: ...
+
+    def close(self, out_trade_no: str) -> None: ...
+
+    def refund(self, out_trade_no: str, out_refund_no: str, refund_fen: int, total_fen: int,
+               reason: str) -> RefundResult: ...
+
+    def bill(self, day: date) -> list[BillLine]: ...
+
+    @property
+    def modes(self) -> tuple[str, ...]: ...

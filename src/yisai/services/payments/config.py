@@ -1,0 +1,33 @@
+"""Reading a provider's secrets at an entry point: a key from the file a setting names, refused
+with the setting's name (never the key) when it is missing, unreadable or too large."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from yisai.i18n import Text
+from yisai.services.errors import InputError
+
+MAX_KEY_FILE = 64 * 1024  # a PEM key or a 32-character APIv3 key; anything larger is not one
+
+
+def _bad(var: str, zh: str, en: str) -> InputError:
+    return InputError(Text(f"支付设置 {var}: {zh}", f"payment setting {var}: {en}"), code="bad_payment_config",
+                      params={"setting": var})
+
+
+def secret_file(env: Mapping[str, str], var: str) -> str:
+    """The text of the file ``env[var]`` names (a key): refused with the setting's name when it is
+    missing, unreadable or too large."""
+    name = env.get(var, "").strip()
+    if not name:
+        raise _bad(var, "未设置 (应为密钥文件的路径)", "not set (the path of the key file)")
+    path = Path(name)
+    try:
+        size = path.stat().st_size
+        if size > MAX_KEY_FILE:
+            raise _bad(var, f"文件过大 ({size} 字节)", f"the file is too large ({size} bytes)")
+        return path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _bad(var, f"无法读取文件 ({type(exc).__name__})", f"the file cannot be read ({type(exc).__name__})") from None

@@ -1,0 +1,305 @@
+"""Paying through a provider: an order for what a team (or an appeal) owes, the provider's
+callback applied once, open orders queried and closed after their timeout, refunds.
+
+The order is stored before the provider is asked (its ``out_trade_no`` is ours), so a callback
+always finds it. A callback is applied only when its amount, currency, merchant and order match
+the stored order, and only once: its notification id is kept under a unique constraint, the
+order moves ``open`` → ``paid`` by a conditional update, and each payment row is unique per
+(order, subject). Two workers receiving the same callback at once: one applies it, the other
+finds it applied (``tests/services/test_wechat_pay.py``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from yisai.i18n import Text
+from yisai.registry.ledger import APPEAL, ENTRY, TEAM, appeal_due, entry_due, team_due, yuan_text
+from yisai.services.context import InputError, Refused, Work
+from yisai.services.errors import Forbidden, NotFoundError
+from yisai.services.events import regulation_of, resolve_event
+from yisai.services.identity import Action, Role
+from yisai.services.payments.base import (
+    BadCallback,
+    OrderRequest,
+    PayTarget,
+    Provider,
+    ProviderError,
+)
+from yisai.store import EventRecord, NotFound, web_rows
+from yisai.store import fee_rows as rows
+from yisai.store.fee_rows import OrderRecord, RefundRecord
+
+APPLIED, DUPLICATE, MISMATCH, NOT_PAID = "applied", "duplicate", "mismatch", "not_paid"
+
+
+@dataclass(frozen=True)
+class Checkout:
+    order: OrderRecord
+    target: PayTarget
+
+
+def offered(work: Work) -> list[Provider]:
+    """The providers configured for this process (none: only the manual 已缴费 path)."""
+    return list(work.settings.payments)
+
+
+def provider_named(work: Work, name: str) -> Provider:
+    found = work.settings.payments.get(name)
+    if found is None:
+        raise Refused(Text("该支付方式未开通", "this payment method is not configured"), code="provider_not_configured",
+                      params={"provider": name})
+    return found
+
+
+def refused(exc: ProviderError) -> Refused:
+    return Refused(exc.text, code=exc.code)
+
+
+def team_items(work: Work, event: EventRecord, team_id: int) -> list[tuple[str, int, int]]:
+    """What a team still owes: the team's own fee and each member's entry, (kind, id, 分)."""
+    try:
+        team = work.repo.get_team(team_id)
+    except NotFound:
+        team = None
+    if team is None or team.id not in {t.id for t in work.repo.list_teams(event.id)}:
+        raise NotFoundError(Text(f"本赛事没有编号为{team_id}的参赛队", f"no team {team_id} in this event"), code="no_team")
+    sums = rows.sums(work.session, event.id)
+    items: list[tuple[str, int, int]] = []
+    paid, _ = sums.get((TEAM, team_id), (0, 0))
+    if (owed := team_due(regulation_of(event)) - paid) > 0:
+        items.append((TEAM, team_id, owed))
+    members = {m.player_id for m in team.members}
+    for e in work.repo.list_entries(event.id):
+        if e.player_id in members and not e.status.has_left and e.status.value != "rejected":
+            paid, _ = sums.get((ENTRY, int(e.id)), (0, 0))
+            if (owed := entry_due(e) - paid) > 0:
+                items.append((ENTRY, int(e.id), owed))
+    return items
+
+
+def _new_trade_no(event_id: int, tag: str) -> str:
+    """``YS`` + event + subject tag + 12 random hex digits: ≤ 32 ASCII characters, unique."""
+    return f"YS{event_id}{tag}{secrets.token_hex(6).upper()}"[:32]
+
+
+def _open(work: Work, event: EventRecord, provider: Provider, mode: str, items: list[tuple[str, int, int]],
+          team_id: int | None, tag: str, description: str, payer_ip: str) -> Checkout:
+    if mode not in provider.modes:
+        raise InputError(Text("不支持的支付方式", "this payment mode is not offered"), code="bad_pay_mode")
+    if not items:
+        raise Refused(Text("没有需要缴纳的费用", "nothing is owed"), code="nothing_owed")
+    expires = work.now + timedelta(minutes=provider.order_minutes)
+    order = rows.add_order(work.session, work.repo.stamp, event.id, _new_trade_no(event.id, tag), provider.name,
+                           mode, team_id, items, description[:60], expires)
+    try:
+        target = provider.create_order(OrderRequest(order.out_trade_no, order.amount_fen, order.description,
+                                                    expires, payer_ip), mode)
+    except ProviderError as exc:
+        raise refused(exc) from None
+    rows.set_pay_url(work.session, order.id, target.url)
+    work.emit("order_created", event.id, order=order.id)
+    return Checkout(order, target)
+
+
+def pay_team(work: Work, event_ref: str | None, team_id: int, provider_name: str, mode: str,
+             payer_ip: str = "") -> Checkout:
+    """A team leader (or an official) pays everything his team owes in one order."""
+    work.require(Action.REGISTER)
+    event = resolve_event(work, event_ref)
+    work.check_event(event.id)
+    if work.actor.role is Role.TEAM_LEADER and not work.actor.leads(team_id):
+        raise Forbidden(Text("领队只能为本队缴费", "a team leader pays for the own team only"), code="not_own_team")
+    provider = provider_named(work, provider_name)
+    items = team_items(work, event, team_id)
+    name = work.repo.get_team(team_id).name
+    total = sum(a for _, _, a in items)
+    return _open(work, event, provider, mode, items, team_id, f"T{team_id}",
+                 f"{event.name[:30]} {name[:16]} 报名费 {yuan_text(total)}元", payer_ip)
+
+
+def pay_appeal(work: Work, event_ref: str | None, appeal_id: int, provider_name: str, mode: str,
+               payer_ip: str = "") -> Checkout:
+    """The appeal fee of a filed appeal, paid through a provider."""
+    work.require(Action.REGISTER)
+    event = resolve_event(work, event_ref)
+    work.check_event(event.id)
+    appeal = web_rows.get_appeal(work.session, appeal_id)
+    if appeal is None or appeal.event_id != event.id:
+        raise NotFoundError(Text(f"没有编号为{appeal_id}的申诉", f"no appeal {appeal_id}"), code="no_appeal")
+    provider = provider_named(work, provider_name)
+    paid, _ = rows.subject_sums(work.session, event.id, APPEAL, appeal_id)
+    owed = appeal_due(appeal.fee) - paid
+    items = [(APPEAL, appeal_id, owed)] if owed > 0 else []
+    return _open(work, event, provider, mode, items, None, f"A{appeal_id}",
+                 f"{event.name[:30]} 申诉费 {yuan_text(owed)}元", payer_ip)
+
+
+def orders(work: Work, event_ref: str | None, team_id: int | None = None) -> list[OrderRecord]:
+    event = resolve_event(work, event_ref)
+    work.check_event(event.id)
+    if work.actor.role is Role.TEAM_LEADER and (team_id is None or not work.actor.leads(team_id)):
+        raise Forbidden(Text("领队只能查看本队的订单", "a team leader sees the own team's orders only"), code="not_own_team")
+    return rows.orders_of(work.session, event.id, team_id)
+
+
+# ----- callbacks and queries ------------------------------------------------------------------------
+def _apply(work: Work, provider: Provider, order: OrderRecord, transaction_id: str) -> bool:
+    """Move the order to paid and book each item once; False when another writer did it first."""
+    if not rows.move_order(work.session, work.repo.stamp, order, "paid", transaction_id=transaction_id):
+        return False
+    for kind, sid, amount in order.items:
+        rows.add_payment(work.session, work.repo.stamp, order.event_id, kind, sid, amount, provider.name,
+                         transaction_id=transaction_id, order_id=order.id, note=order.out_trade_no)
+        if kind == ENTRY:
+            sync_entry_flag(work, sid, order.out_trade_no)
+    work.emit("order_paid", order.event_id, order=order.id, amount_fen=order.amount_fen)
+    return True
+
+
+def _matches(provider: Provider, order: OrderRecord, notice_amount: int, currency: str, merchant: str) -> bool:
+    return (notice_amount == order.amount_fen and currency == order.currency and merchant == provider.merchant_id
+            and order.provider == provider.name)
+
+
+def apply_callback(work: Work, provider_name: str, headers: dict[str, str], body: bytes) -> str:
+    """A provider's notification: verified by the provider (signature, decryption), then compared
+    with the stored order and applied once. Returns what happened (applied, duplicate, …); an
+    unverifiable callback is refused (400) and changes nothing."""
+    provider = provider_named(work, provider_name)
+    try:
+        notice = provider.parse_callback(headers, body)
+    except BadCallback as exc:
+        raise InputError(exc.text, code=exc.code) from None
+    if not notice.notify_id or not rows.claim_notice(work.session, provider.name, notice.notify_id,
+                                                     notice.out_trade_no, work.now):
+        return DUPLICATE
+    order = rows.order_by_trade_no(work.session, notice.out_trade_no, lock=True)
+    if order is None or not _matches(provider, order, notice.amount_fen, notice.currency, notice.merchant_id):
+        work.repo.audit(order.event_id if order else None, "order_mismatch", "order",
+                        order.id if order else notice.out_trade_no, None,
+                        {"out_trade_no": notice.out_trade_no, "amount_fen": notice.amount_fen,
+                         "currency": notice.currency, "merchant": notice.merchant_id})
+        return MISMATCH
+    if not notice.paid:
+        return NOT_PAID
+    return APPLIED if _apply(work, provider, order, notice.transaction_id) else DUPLICATE
+
+
+def _settle(work: Work, order: OrderRecord, counts: dict[str, int]) -> None:
+    """Ask the provider about one open order: book it if paid, close it once its time is over."""
+    provider = work.settings.payments.get(order.provider)
+    if provider is None:
+        counts["open"] += 1
+        return
+    try:
+        notice = provider.query(order.out_trade_no)
+    except ProviderError:
+        counts["open"] += 1
+        return
+    if notice.paid and _matches(provider, order, notice.amount_fen, notice.currency, notice.merchant_id):
+        counts["paid"] += _apply(work, provider, order, notice.transaction_id)
+    elif work.now >= order.expires_at and not notice.paid:
+        try:
+            provider.close(order.out_trade_no)
+        except ProviderError:
+            counts["open"] += 1
+            return
+        counts["closed"] += rows.move_order(work.session, work.repo.stamp, order, "closed")
+    else:
+        counts["open"] += 1
+
+
+def settle_open_orders(work: Work) -> dict[str, int]:
+    """For every open order: ask the provider (no callback may have come); book it if paid, close
+    it at the provider and here once its time is over. The web server runs this on a timer."""
+    work.require(Action.SETTLE_PAYMENTS)
+    counts = {"paid": 0, "closed": 0, "open": 0}
+    for order in rows.open_orders(work.session):
+        _settle(work, order, counts)
+    return counts
+
+
+def order_for(work: Work, event_ref: str | None, out_trade_no: str) -> OrderRecord:
+    """One order of the event; a team leader sees his own team's orders only."""
+    event = resolve_event(work, event_ref)
+    work.check_event(event.id)
+    order = rows.order_by_trade_no(work.session, out_trade_no)
+    if order is None or order.event_id != event.id:
+        raise NotFoundError(Text("没有这个订单", "no such order"), code="no_order")
+    if work.actor.role is Role.TEAM_LEADER and (order.team_id is None or not work.actor.leads(order.team_id)) \
+            and order.created_by != work.actor.name:
+        raise Forbidden(Text("领队只能查看本队的订单", "a team leader sees the own team's orders only"), code="not_own_team")
+    return order
+
+
+def check_order(work: Work, event_ref: str | None, out_trade_no: str) -> OrderRecord:
+    """The payer's "I have paid": ask the provider now instead of waiting for its callback."""
+    work.require(Action.REGISTER)
+    order = order_for(work, event_ref, out_trade_no)
+    if order.status == "open":
+        _settle(work, order, {"paid": 0, "closed": 0, "open": 0})
+    found = rows.order_by_trade_no(work.session, out_trade_no)
+    assert found is not None
+    return found
+
+
+def sync_entry_flag(work: Work, entry_id: int, note: str = "") -> None:
+    """An entry is 已缴费 when its payments cover what it owes."""
+    try:
+        entry = work.repo.get_entry(entry_id)
+    except NotFound:
+        return
+    event_id = work.repo.entry_event(entry_id)
+    paid_fen, _ = rows.subject_sums(work.session, event_id, ENTRY, entry_id)
+    covered = paid_fen >= entry_due(entry) and paid_fen > 0  # a refund later does not unpay it
+    if covered != entry.fee_paid:
+        work.repo.update_entry(entry.model_copy(update={"fee_paid": covered}), "fee", note)
+
+
+# ----- refunds --------------------------------------------------------------------------------------
+def refund_payments(work: Work, event: EventRecord, kind: str, subject_id: int, amount: int,
+                    reason: str) -> list[RefundRecord]:
+    """Give ``amount`` 分 back from the subject's payments, newest first: a provider's payment
+    through the provider's refund API, a manual one recorded as given back by hand."""
+    payments = [p for p in rows.payments_of(work.session, event.id, kind, subject_id) if p.cancelled_at is None]
+    done = {r.payment_id: 0 for r in rows.refunds_of(work.session, event.id, kind, subject_id)}
+    for r in rows.refunds_of(work.session, event.id, kind, subject_id):
+        if r.status != "failed":
+            done[r.payment_id] = done.get(r.payment_id, 0) + r.amount_fen
+    made: list[RefundRecord] = []
+    left = amount
+    for p in reversed(payments):
+        if left <= 0:
+            break
+        part = min(left, p.amount_fen - done.get(p.id, 0))
+        if part <= 0:
+            continue
+        if p.channel == "manual" or p.order_id is None:
+            made.append(rows.add_refund(work.session, work.repo.stamp, event.id, kind, subject_id, part, reason,
+                                        "manual", payment_id=p.id))
+        else:
+            made.append(_provider_refund(work, event, p.order_id, p.id, kind, subject_id, part, reason))
+        left -= part
+    return made
+
+
+def _provider_refund(work: Work, event: EventRecord, order_id: int, payment_id: int, kind: str, subject_id: int,
+                     part: int, reason: str) -> RefundRecord:
+    order = next((o for o in rows.orders_of(work.session, event.id) if o.id == order_id), None)
+    if order is None:
+        raise Refused(Text("找不到该笔付款的订单, 无法原路退款", "the payment's order is gone: cannot refund"),
+                      code="order_missing")
+    provider = provider_named(work, order.provider)
+    out_refund_no = f"RF{order.out_trade_no[2:18]}{secrets.token_hex(6).upper()}"[:64]
+    try:
+        result = provider.refund(order.out_trade_no, out_refund_no, part, order.amount_fen, reason)
+    except ProviderError as exc:
+        raise refused(exc) from None
+    status = "done" if result.status == "SUCCESS" else ("failed" if result.status in ("ABNORMAL", "CLOSED")
+                                                        else "processing")
+    return rows.add_refund(work.session, work.repo.stamp, event.id, kind, subject_id, part, reason, provider.name,
+                           payment_id=payment_id, out_refund_no=out_refund_no, provider_refund_id=result.refund_id,
+                           status=status)

@@ -1,0 +1,222 @@
+"""WeChat Pay API v3 through the maintained SDK ``wechatpayv3``: Native (a QR code for a PC) and
+H5 (a phone's browser), callbacks, query, close, refund and the daily trade bill.
+
+The SDK signs every request with the merchant's private key (``Authorization:
+WECHATPAY2-SHA256-RSA2048 …`` with the API certificate's serial), checks the signature of every
+answer and callback with WeChat Pay's public key (or a platform certificate) and decrypts a
+callback's resource (AEAD_AES_256_GCM with the APIv3 key). Here: the settings, the amounts in 分
+and the answers turned into the seam's records. ``YISAI_WECHATPAY_GATEWAY`` points the SDK at
+another host (the tests' local server); it is the SDK's own gateway setting.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+from collections.abc import Mapping
+from datetime import date, datetime
+from typing import Any
+
+from yisai.i18n import Text
+from yisai.services.payments.base import (
+    H5,
+    NATIVE,
+    BadCallback,
+    BillLine,
+    Notice,
+    OrderRequest,
+    PayTarget,
+    ProviderError,
+    RefundResult,
+)
+from yisai.services.payments.config import secret_file
+
+GATEWAY = "https://api.mch.weixin.qq.com"
+ENV = "YISAI_WECHATPAY_"
+
+
+def _failed(what: str, exc: BaseException | str) -> ProviderError:
+    detail = exc if isinstance(exc, str) else type(exc).__name__
+    return ProviderError(Text(f"微信支付{what}失败: {detail}", f"WeChat Pay {what} failed: {detail}"), code="wechat_failed")
+
+
+def _fen_of_yuan_text(text: str) -> int:
+    """A bill's ``260.00`` → 26000 分, by the digits (never through a float)."""
+    text = text.strip().lstrip("`").strip()
+    sign = -1 if text.startswith("-") else 1
+    whole, _, frac = text.lstrip("-").partition(".")
+    return sign * (int(whole or "0") * 100 + int((frac + "00")[:2]))
+
+
+class WeChatPayProvider:
+    """One WeChat Pay merchant (直连商户), API v3."""
+
+    name = "wechat"
+    label = Text("微信支付", "WeChat Pay")
+    currency = "CNY"
+
+    def __init__(self, *, mchid: str, appid: str, private_key: str, cert_serial_no: str, apiv3_key: str,
+                 public_key: str, public_key_id: str, notify_url: str, gateway: str = GATEWAY,
+                 order_minutes: int = 30, timeout: int = 10, h5: bool = True) -> None:
+        from wechatpayv3 import WeChatPay, WeChatPayType
+
+        self.merchant_id, self.appid, self.order_minutes = mchid, appid, order_minutes
+        self._h5 = h5
+        self._types = {NATIVE: WeChatPayType.NATIVE, H5: WeChatPayType.H5}
+        try:
+            self._pay = WeChatPay(wechatpay_type=WeChatPayType.NATIVE, mchid=mchid, private_key=private_key,
+                                  cert_serial_no=cert_serial_no, appid=appid, apiv3_key=apiv3_key,
+                                  notify_url=notify_url, public_key=public_key, public_key_id=public_key_id,
+                                  timeout=(timeout, timeout), logger=None)  # no logger: headers hold signatures
+        except Exception as exc:  # the SDK raises bare Exception for a key it cannot load
+            raise ProviderError(Text(f"微信支付设置有误: {exc}", f"WeChat Pay settings are wrong: {exc}"),
+                                code="bad_payment_config") from None
+        self._pay._core._gate_way = gateway.rstrip("/")  # the SDK's gateway (the real host by default)
+
+    def __repr__(self) -> str:
+        return f"WeChatPayProvider(mchid={self.merchant_id})"
+
+    @property
+    def modes(self) -> tuple[str, ...]:
+        return (NATIVE, H5) if self._h5 else (NATIVE,)
+
+    def _call(self, what: str, fn: Any, **kw: Any) -> tuple[int, Any]:
+        try:
+            code, message = fn(**kw)
+        except Exception as exc:  # network errors and the SDK's "failed to verify the signature"
+            raise _failed(what, exc) from None
+        return int(code), message
+
+    def _json(self, what: str, code: int, message: Any, ok: tuple[int, ...] = (200,)) -> dict[str, Any]:
+        if code not in ok:
+            try:
+                data = json.loads(message)
+                detail = f"{data.get('code', code)} {data.get('message', '')}".strip()
+            except (TypeError, ValueError):
+                detail = str(code)
+            raise _failed(what, detail)
+        try:
+            found = json.loads(message)
+        except (TypeError, ValueError):
+            raise _failed(what, "answer is not JSON") from None
+        if not isinstance(found, dict):
+            raise _failed(what, "answer is not an object")
+        return found
+
+    def create_order(self, req: OrderRequest, mode: str) -> PayTarget:
+        kw: dict[str, Any] = {
+            "description": req.description, "out_trade_no": req.out_trade_no,
+            "amount": {"total": req.amount_fen, "currency": self.currency},
+            "time_expire": req.expires_at.strftime("%Y-%m-%dT%H:%M:%S+08:00"), "pay_type": self._types[mode],
+        }
+        if mode == H5:
+            kw["scene_info"] = {"payer_client_ip": req.payer_ip or "127.0.0.1", "h5_info": {"type": "Wap"}}
+        code, message = self._call("下单", self._pay.pay, **kw)
+        data = self._json("下单", code, message)
+        url = data.get("code_url" if mode == NATIVE else "h5_url")
+        if not isinstance(url, str) or not url:
+            raise _failed("下单", "no payment link in the answer")
+        return PayTarget(mode, url)
+
+    def _notice(self, resource: Mapping[str, Any], notify_id: str) -> Notice:
+        amount = resource.get("amount") or {}
+        paid_at = None
+        if isinstance(resource.get("success_time"), str):
+            try:
+                paid_at = datetime.fromisoformat(resource["success_time"]).replace(tzinfo=None)
+            except ValueError:
+                paid_at = None
+        total = amount.get("total")
+        return Notice(notify_id=notify_id, out_trade_no=str(resource.get("out_trade_no", "")),
+                      trade_state=str(resource.get("trade_state", "")),
+                      transaction_id=str(resource.get("transaction_id", "")),
+                      amount_fen=total if isinstance(total, int) and not isinstance(total, bool) else -1,
+                      currency=str(amount.get("currency", "")), merchant_id=str(resource.get("mchid", "")),
+                      paid_at=paid_at)
+
+    def parse_callback(self, headers: dict[str, str], body: bytes) -> Notice:
+        lowered = {k.lower(): v for k, v in headers.items()}
+        try:
+            data = self._pay.callback(lowered, body)
+        except Exception:  # an unknown algorithm or a malformed body
+            data = None
+        if not isinstance(data, dict) or not isinstance(data.get("resource"), dict):
+            raise BadCallback(Text("微信支付通知的签名或内容无法验证", "the WeChat Pay notification could not be verified"),
+                              code="bad_callback")
+        return self._notice(data["resource"], str(data.get("id", "")))
+
+    def query(self, out_trade_no: str) -> Notice:
+        code, message = self._call("查单", self._pay.query, out_trade_no=out_trade_no)
+        return self._notice(self._json("查单", code, message), "")
+
+    def close(self, out_trade_no: str) -> None:
+        code, message = self._call("关单", self._pay.close, out_trade_no=out_trade_no)
+        if code != 204:
+            self._json("关单", code, message, ok=(204,))
+
+    def refund(self, out_trade_no: str, out_refund_no: str, refund_fen: int, total_fen: int,
+               reason: str) -> RefundResult:
+        code, message = self._call("退款", self._pay.refund, out_refund_no=out_refund_no, out_trade_no=out_trade_no,
+                                   amount={"refund": refund_fen, "total": total_fen, "currency": self.currency},
+                                   reason=reason[:80] or None)
+        data = self._json("退款", code, message)
+        return RefundResult(str(data.get("refund_id", "")), str(data.get("status", "")))
+
+    def bill(self, day: date) -> list[BillLine]:
+        code, message = self._call("申请账单", self._pay.trade_bill, bill_date=day.isoformat(), tar_type=None)
+        url = self._json("申请账单", code, message).get("download_url")
+        if not isinstance(url, str):
+            raise _failed("申请账单", "no download_url")
+        code, content = self._call("下载账单", self._pay.download_bill, url=url)
+        if code != 200:
+            raise _failed("下载账单", str(code))
+        raw = content if isinstance(content, bytes) else str(content).encode("utf-8")
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        return _bill_lines(raw.decode("utf-8-sig"))
+
+
+def _bill_lines(text: str) -> list[BillLine]:
+    """The trade bill's CSV: a header row, one row per trade (each value starts with a backquote),
+    then a summary; only trade rows are read."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        return []
+    head = [h.strip() for h in rows[0]]
+    try:
+        i_txn, i_out, i_state, i_amount = (head.index("微信订单号"), head.index("商户订单号"),
+                                           head.index("交易状态"), head.index("应结订单金额"))
+    except ValueError:
+        raise _failed("下载账单", "unexpected header") from None
+    out: list[BillLine] = []
+    for row in rows[1:]:
+        if len(row) <= max(i_txn, i_out, i_state, i_amount) or not row[0].startswith("`"):
+            continue
+        out.append(BillLine(row[i_out].lstrip("`"), row[i_txn].lstrip("`"), _fen_of_yuan_text(row[i_amount]),
+                            row[i_state].lstrip("`")))
+    return out
+
+
+def wechat_from_environment(env: Mapping[str, str]) -> WeChatPayProvider:
+    """The merchant named by ``YISAI_WECHATPAY_*`` (docs/fees.md); a missing setting is named."""
+    def need(key: str) -> str:
+        value = env.get(ENV + key, "").strip()
+        if not value:
+            raise ProviderError(Text(f"支付设置 {ENV + key} 未设置", f"payment setting {ENV + key} is not set"),
+                                code="bad_payment_config")
+        return value
+
+    minutes = env.get(ENV + "ORDER_MINUTES", "30").strip()
+    if not minutes.isdigit() or not 5 <= int(minutes) <= 1440:
+        raise ProviderError(Text(f"支付设置 {ENV}ORDER_MINUTES 应为 5 到 1440 之间的分钟数",
+                                 f"payment setting {ENV}ORDER_MINUTES must be a number of minutes from 5 to 1440"),
+                            code="bad_payment_config")
+    return WeChatPayProvider(
+        mchid=need("MCHID"), appid=need("APPID"), cert_serial_no=need("CERT_SERIAL"),
+        private_key=secret_file(env, ENV + "PRIVATE_KEY_FILE"), apiv3_key=secret_file(env, ENV + "APIV3_KEY_FILE"),
+        public_key=secret_file(env, ENV + "PUBLIC_KEY_FILE"), public_key_id=need("PUBLIC_KEY_ID"),
+        notify_url=need("NOTIFY_URL"), gateway=env.get(ENV + "GATEWAY", "").strip() or GATEWAY,
+        order_minutes=int(minutes), h5=env.get(ENV + "H5", "1").strip() != "0",
+    )
