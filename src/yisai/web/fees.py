@@ -26,8 +26,8 @@ from yisai.services.identity import Action, Actor, Role
 from yisai.services.payments import flow
 from yisai.services.payments.base import MODE_LABELS
 from yisai.services.payments.reconcile import reconcile
-from yisai.web.console import _event_context, _form, _text, acting, back, client_of
-from yisai.web.core import page
+from yisai.web.console import _event_context, _form, _text, acting, back, client_of, require_login
+from yisai.web.core import page, state
 from yisai.web.requests import Id
 
 router = APIRouter(include_in_schema=False)
@@ -113,8 +113,8 @@ async def pay_team(request: Request, event_id: Id, team_id: Id) -> Response:
     form = await _form(request)
     with acting(request) as work:
         _event_context(work, event_id)
-        checkout = flow.pay_team(work, str(event_id), team_id, _text(form, "provider"), _text(form, "mode"),
-                                 client_of(request))
+    checkout = flow.pay_team(state(request).ctx, require_login(request), str(event_id), team_id,
+                             _text(form, "provider"), _text(form, "mode"), client_of(request))
     return _checkout_page(request, event_id, checkout)
 
 
@@ -123,8 +123,8 @@ async def pay_appeal(request: Request, event_id: Id, appeal_id: Id) -> Response:
     form = await _form(request)
     with acting(request) as work:
         _event_context(work, event_id)
-        checkout = flow.pay_appeal(work, str(event_id), appeal_id, _text(form, "provider"), _text(form, "mode"),
-                                   client_of(request))
+    checkout = flow.pay_appeal(state(request).ctx, require_login(request), str(event_id), appeal_id,
+                               _text(form, "provider"), _text(form, "mode"), client_of(request))
     return _checkout_page(request, event_id, checkout)
 
 

@@ -12,15 +12,16 @@ finds it applied (``tests/services/test_wechat_pay.py``).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
 from yisai.i18n import Text
 from yisai.registry.ledger import APPEAL, ENTRY, TEAM, appeal_due, entry_due, team_due, yuan_text
-from yisai.services.context import InputError, Refused, Work
+from yisai.services.context import Context, InputError, Refused, Work
 from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
-from yisai.services.identity import Action, Role
+from yisai.services.identity import Action, Actor, Role
 from yisai.services.payments.base import (
     BadCallback,
     OrderRequest,
@@ -28,6 +29,7 @@ from yisai.services.payments.base import (
     Provider,
     ProviderError,
 )
+from yisai.services.settings import Settings
 from yisai.store import EventRecord, NotFound, web_rows
 from yisai.store import fee_rows as rows
 from yisai.store.fee_rows import OrderRecord, RefundRecord
@@ -47,7 +49,11 @@ def offered(work: Work) -> list[Provider]:
 
 
 def provider_named(work: Work, name: str) -> Provider:
-    found = work.settings.payments.get(name)
+    return provider_named_in(work.settings, name)
+
+
+def provider_named_in(settings: Settings, name: str) -> Provider:
+    found = settings.payments.get(name)
     if found is None:
         raise Refused(Text("该支付方式未开通", "this payment method is not configured"), code="provider_not_configured",
                       params={"provider": name})
@@ -85,8 +91,17 @@ def _new_trade_no(event_id: int, tag: str) -> str:
     return f"YS{event_id}{tag}{secrets.token_hex(6).upper()}"[:32]
 
 
-def _open(work: Work, event: EventRecord, provider: Provider, mode: str, items: list[tuple[str, int, int]],
-          team_id: int | None, tag: str, description: str, payer_ip: str) -> Checkout:
+@dataclass(frozen=True)
+class _Pending:
+    """An order stored and committed, the provider not yet asked."""
+
+    order: OrderRecord
+    mode: str
+    payer_ip: str
+
+
+def _store(work: Work, event: EventRecord, provider: Provider, mode: str, items: list[tuple[str, int, int]],
+           team_id: int | None, tag: str, description: str, payer_ip: str) -> _Pending:
     if mode not in provider.modes:
         raise InputError(Text("不支持的支付方式", "this payment mode is not offered"), code="bad_pay_mode")
     if not items:
@@ -94,47 +109,70 @@ def _open(work: Work, event: EventRecord, provider: Provider, mode: str, items: 
     expires = work.now + timedelta(minutes=provider.order_minutes)
     order = rows.add_order(work.session, work.repo.stamp, event.id, _new_trade_no(event.id, tag), provider.name,
                            mode, team_id, items, description[:60], expires)
+    work.emit("order_created", event.id, order=order.id)
+    return _Pending(order, mode, payer_ip)
+
+
+def _checkout(ctx: Context, actor: Actor | None, prepare: Callable[[Work], _Pending]) -> Checkout:
+    """Three steps so that no database transaction is open while the provider is asked (on
+    SQLite an open write transaction holds the file's lock for everyone): the order row is
+    stored and committed, the provider is called with no transaction open, and its answer is
+    recorded in a new transaction. A provider that fails leaves the order ``failed``."""
+    with ctx.work(actor=actor) as work:
+        pending = prepare(work)
+    order = pending.order
+    provider = provider_named_in(ctx.settings, order.provider)
     try:
         target = provider.create_order(OrderRequest(order.out_trade_no, order.amount_fen, order.description,
-                                                    expires, payer_ip), mode)
+                                                    order.expires_at, pending.payer_ip), pending.mode)
     except ProviderError as exc:
+        with ctx.work(actor=actor) as work:
+            rows.move_order(work.session, work.repo.stamp, order, "failed")
         raise refused(exc) from None
-    rows.set_pay_url(work.session, order.id, target.url)
-    work.emit("order_created", event.id, order=order.id)
+    with ctx.work(actor=actor) as work:
+        rows.set_pay_url(work.session, order.id, target.url)
     return Checkout(order, target)
 
 
-def pay_team(work: Work, event_ref: str | None, team_id: int, provider_name: str, mode: str,
+def pay_team(ctx: Context, actor: Actor | None, event_ref: str | None, team_id: int, provider_name: str, mode: str,
              payer_ip: str = "") -> Checkout:
     """A team leader (or an official) pays everything his team owes in one order."""
-    work.require(Action.REGISTER)
-    event = resolve_event(work, event_ref)
-    work.check_event(event.id)
-    if work.actor.role is Role.TEAM_LEADER and not work.actor.leads(team_id):
-        raise Forbidden(Text("领队只能为本队缴费", "a team leader pays for the own team only"), code="not_own_team")
-    provider = provider_named(work, provider_name)
-    items = team_items(work, event, team_id)
-    name = work.repo.get_team(team_id).name
-    total = sum(a for _, _, a in items)
-    return _open(work, event, provider, mode, items, team_id, f"T{team_id}",
-                 f"{event.name[:30]} {name[:16]} 报名费 {yuan_text(total)}元", payer_ip)
+
+    def prepare(work: Work) -> _Pending:
+        work.require(Action.REGISTER)
+        event = resolve_event(work, event_ref)
+        work.check_event(event.id)
+        if work.actor.role is Role.TEAM_LEADER and not work.actor.leads(team_id):
+            raise Forbidden(Text("领队只能为本队缴费", "a team leader pays for the own team only"), code="not_own_team")
+        provider = provider_named(work, provider_name)
+        items = team_items(work, event, team_id)
+        name = work.repo.get_team(team_id).name
+        total = sum(a for _, _, a in items)
+        return _store(work, event, provider, mode, items, team_id, f"T{team_id}",
+                      f"{event.name[:30]} {name[:16]} 报名费 {yuan_text(total)}元", payer_ip)
+
+    return _checkout(ctx, actor, prepare)
 
 
-def pay_appeal(work: Work, event_ref: str | None, appeal_id: int, provider_name: str, mode: str,
-               payer_ip: str = "") -> Checkout:
+def pay_appeal(ctx: Context, actor: Actor | None, event_ref: str | None, appeal_id: int, provider_name: str,
+               mode: str, payer_ip: str = "") -> Checkout:
     """The appeal fee of a filed appeal, paid through a provider."""
-    work.require(Action.REGISTER)
-    event = resolve_event(work, event_ref)
-    work.check_event(event.id)
-    appeal = web_rows.get_appeal(work.session, appeal_id)
-    if appeal is None or appeal.event_id != event.id:
-        raise NotFoundError(Text(f"没有编号为{appeal_id}的申诉", f"no appeal {appeal_id}"), code="no_appeal")
-    provider = provider_named(work, provider_name)
-    paid, _ = rows.subject_sums(work.session, event.id, APPEAL, appeal_id)
-    owed = appeal_due(appeal.fee) - paid
-    items = [(APPEAL, appeal_id, owed)] if owed > 0 else []
-    return _open(work, event, provider, mode, items, None, f"A{appeal_id}",
-                 f"{event.name[:30]} 申诉费 {yuan_text(owed)}元", payer_ip)
+
+    def prepare(work: Work) -> _Pending:
+        work.require(Action.REGISTER)
+        event = resolve_event(work, event_ref)
+        work.check_event(event.id)
+        appeal = web_rows.get_appeal(work.session, appeal_id)
+        if appeal is None or appeal.event_id != event.id:
+            raise NotFoundError(Text(f"没有编号为{appeal_id}的申诉", f"no appeal {appeal_id}"), code="no_appeal")
+        provider = provider_named(work, provider_name)
+        paid, _ = rows.subject_sums(work.session, event.id, APPEAL, appeal_id)
+        owed = appeal_due(appeal.fee) - paid
+        items = [(APPEAL, appeal_id, owed)] if owed > 0 else []
+        return _store(work, event, provider, mode, items, None, f"A{appeal_id}",
+                      f"{event.name[:30]} 申诉费 {yuan_text(owed)}元", payer_ip)
+
+    return _checkout(ctx, actor, prepare)
 
 
 def orders(work: Work, event_ref: str | None, team_id: int | None = None) -> list[OrderRecord]:
