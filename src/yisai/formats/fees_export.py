@@ -6,10 +6,10 @@ spreadsheet shows exactly what the ledger holds; a float never carries money.
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Sequence
 
+from yisai.formats import csv_safe
 from yisai.i18n import tr
 from yisai.registry.ledger import KIND_LABELS, Line, Totals, yuan_text
 
@@ -32,7 +32,7 @@ def _total_cells(t: Totals) -> list[str]:
 def to_csv(lines: Sequence[Line], total: Totals) -> str:
     """UTF-8 CSV text (write it with a BOM, ``utf-8-sig``, so Excel shows the Chinese)."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_safe.writer(buf, lineterminator="\n")
     w.writerow(headers())
     for line in lines:
         w.writerow(_cells(line))
