@@ -117,6 +117,26 @@ def test_a_slow_provider_blocks_no_other_writer(world: World) -> None:
     assert order.pay_url == checkout.target.url and order.pay_url.startswith("weixin://")
 
 
+def test_asking_a_slow_provider_about_an_open_order_blocks_no_other_writer(world: World) -> None:
+    """The payer's 「我已支付, 查询结果」 and the server's timer ask the provider between transactions."""
+    team = _team(world, "辽宁队")
+    order = flow.pay_team(world.ctx, None, str(world.event.id), team, "wechat", "native").order
+    world.server.pay(order.out_trade_no)  # paid; the callback never comes
+    world.server.hold = threading.Event()
+    done: list[str] = []
+    asker = threading.Thread(target=lambda: done.append(
+        flow.check_order(world.ctx, None, str(world.event.id), order.out_trade_no).status))
+    asker.start()
+    try:
+        assert world.server.arrived.wait(300)  # the query is at the provider, unanswered
+        with no_hang(120), world.ctx.work() as work:  # another writer meanwhile
+            work.repo.audit(world.event.id, "note", "event", world.event.id, None, {"text": "另一位裁判的修改"})
+    finally:
+        world.server.hold.set()
+        asker.join(300)
+    assert done == ["paid"]
+
+
 def test_the_other_teams_leader_cannot_pay_or_see_it(world: World) -> None:
     liaoning, shandong = _team(world, "辽宁队"), _team(world, "山东队")
     with pytest.raises(Exception) as info:
@@ -173,11 +193,10 @@ def test_no_callback_the_order_is_queried_and_an_unpaid_one_closed_after_its_tim
     paid = flow.pay_team(world.ctx, None, str(world.event.id), liaoning, "wechat", "native").order
     unpaid = flow.pay_team(world.ctx, None, str(world.event.id), shandong, "wechat", "native").order
     world.server.pay(paid.out_trade_no)  # paid, but the callback never comes
-    with world.ctx.work() as work:
-        assert flow.settle_open_orders(work) == {"paid": 1, "closed": 0, "open": 1}
+    assert flow.settle_open_orders(world.ctx) == {"paid": 1, "closed": 0, "open": 1}
     world.clock[0] = NOW + timedelta(minutes=31)  # the order's 30 minutes are over
+    assert flow.settle_open_orders(world.ctx) == {"paid": 0, "closed": 1, "open": 0}
     with world.ctx.work() as work:
-        assert flow.settle_open_orders(work) == {"paid": 0, "closed": 1, "open": 0}
         assert flow.order_for(work, str(world.event.id), unpaid.out_trade_no).status == "closed"
         assert flow.order_for(work, str(world.event.id), paid.out_trade_no).status == "paid"
         assert len(fees.fee_ledger(work, str(world.event.id)).payments) == 7

@@ -100,8 +100,8 @@ class WeChatPayServer:
         self.refused: list[str] = []
         self.requests: list[tuple[str, str]] = []
         self._lock = threading.Lock()
-        self.hold: threading.Event | None = None  # set by a test: an order's creation waits for it (a slow provider)
-        self.arrived = threading.Event()  # an order's creation has reached the server
+        self.hold: threading.Event | None = None  # set by a test: creating, querying, closing an order waits (a slow provider)
+        self.arrived = threading.Event()  # such a request has reached the server
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -187,7 +187,7 @@ class WeChatPayServer:
             self.refused.append(why)
             return _error(401, "SIGN_ERROR", f"签名错误 ({why})")
         data = json.loads(body) if body else {}
-        if self.hold is not None and method == "POST" and url.path.startswith("/v3/pay/transactions/"):
+        if self.hold is not None and url.path.startswith("/v3/pay/transactions/"):  # create, query, close
             self.arrived.set()
             self.hold.wait(300)  # released by the test; the bound only ends a hang
         with self._lock:

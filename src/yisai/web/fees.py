@@ -145,7 +145,7 @@ async def check_order(request: Request, event_id: Id, out_trade_no: str) -> Resp
     await _form(request)
     with acting(request) as work:
         _event_context(work, event_id)
-        order = flow.check_order(work, str(event_id), out_trade_no)
+    order = flow.check_order(state(request).ctx, require_login(request), str(event_id), out_trade_no)
     word = {"paid": tr("已支付", "paid"), "closed": tr("已关闭", "closed")}.get(order.status, tr("尚未支付", "not paid yet"))
     return back(f"/console/events/{event_id}/fees/orders/{out_trade_no}", word)
 
@@ -201,6 +201,5 @@ async def run_settlement(ctx: Context, every: int = SETTLE_SECONDS) -> None:
 
 
 def _settle_once(ctx: Context) -> None:
-    with ctx.work(actor=Actor.system()) as work:
-        if flow.offered(work):
-            flow.settle_open_orders(work)
+    if ctx.settings.payments:
+        flow.settle_open_orders(ctx, Actor.system())

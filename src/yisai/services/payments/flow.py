@@ -14,7 +14,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from yisai.i18n import Text
 from yisai.registry.ledger import APPEAL, ENTRY, TEAM, appeal_due, entry_due, team_due, yuan_text
@@ -24,6 +24,7 @@ from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Actor, Role
 from yisai.services.payments.base import (
     BadCallback,
+    Notice,
     OrderRequest,
     PayTarget,
     Provider,
@@ -226,37 +227,58 @@ def apply_callback(work: Work, provider_name: str, headers: dict[str, str], body
     return APPLIED if _apply(work, provider, order, notice.transaction_id) else DUPLICATE
 
 
-def _settle(work: Work, order: OrderRecord, counts: dict[str, int]) -> None:
-    """Ask the provider about one open order: book it if paid, close it once its time is over."""
-    provider = work.settings.payments.get(order.provider)
+def _ask(settings: Settings, order: OrderRecord, now: datetime) -> tuple[str, Notice | None]:
+    """Ask the provider about one open order, with no database transaction open: ``paid`` (and
+    the provider's notice), ``closed`` once its time is over (closed at the provider first), or
+    ``open`` (not paid yet, or the provider could not be reached: asked again next time)."""
+    provider = settings.payments.get(order.provider)
     if provider is None:
-        counts["open"] += 1
-        return
+        return "open", None
     try:
         notice = provider.query(order.out_trade_no)
     except ProviderError:
-        counts["open"] += 1
-        return
+        return "open", None
     if notice.paid and _matches(provider, order, notice.amount_fen, notice.currency, notice.merchant_id):
-        counts["paid"] += _apply(work, provider, order, notice.transaction_id)
-    elif work.now >= order.expires_at and not notice.paid:
+        return "paid", notice
+    if now >= order.expires_at and not notice.paid:
         try:
             provider.close(order.out_trade_no)
         except ProviderError:
-            counts["open"] += 1
-            return
-        counts["closed"] += rows.move_order(work.session, work.repo.stamp, order, "closed")
-    else:
+            return "open", None
+        return "closed", None
+    return "open", None
+
+
+def _record(work: Work, order: OrderRecord, outcome: str, notice: Notice | None) -> bool:
+    """The provider's answer about ``order``, written in its own transaction; False when another
+    writer (a callback, another worker) moved the order first."""
+    if outcome == "paid" and notice is not None:
+        return _apply(work, provider_named(work, order.provider), order, notice.transaction_id)
+    if outcome == "closed":
+        return rows.move_order(work.session, work.repo.stamp, order, "closed")
+    return False
+
+
+def _settle(ctx: Context, actor: Actor | None, order: OrderRecord, now: datetime, counts: dict[str, int]) -> None:
+    outcome, notice = _ask(ctx.settings, order, now)
+    if outcome == "open":
         counts["open"] += 1
+        return
+    with ctx.work(actor=actor) as work:
+        counts[outcome] += _record(work, order, outcome, notice)
 
 
-def settle_open_orders(work: Work) -> dict[str, int]:
+def settle_open_orders(ctx: Context, actor: Actor | None = None) -> dict[str, int]:
     """For every open order: ask the provider (no callback may have come); book it if paid, close
-    it at the provider and here once its time is over. The web server runs this on a timer."""
-    work.require(Action.SETTLE_PAYMENTS)
+    it at the provider and here once its time is over. The web server runs this on a timer. The
+    provider is asked between transactions (a slow provider holds no lock); each answer is
+    written in a transaction of its own."""
+    with ctx.work(actor=actor) as work:
+        work.require(Action.SETTLE_PAYMENTS)
+        pending, now = rows.open_orders(work.session), work.now
     counts = {"paid": 0, "closed": 0, "open": 0}
-    for order in rows.open_orders(work.session):
-        _settle(work, order, counts)
+    for order in pending:
+        _settle(ctx, actor, order, now, counts)
     return counts
 
 
@@ -273,13 +295,17 @@ def order_for(work: Work, event_ref: str | None, out_trade_no: str) -> OrderReco
     return order
 
 
-def check_order(work: Work, event_ref: str | None, out_trade_no: str) -> OrderRecord:
-    """The payer's "I have paid": ask the provider now instead of waiting for its callback."""
-    work.require(Action.REGISTER)
-    order = order_for(work, event_ref, out_trade_no)
+def check_order(ctx: Context, actor: Actor | None, event_ref: str | None, out_trade_no: str) -> OrderRecord:
+    """The payer's "I have paid": ask the provider now instead of waiting for its callback (with
+    no transaction open while it answers)."""
+    with ctx.work(actor=actor) as work:
+        work.require(Action.REGISTER)
+        order = order_for(work, event_ref, out_trade_no)
+        now = work.now
     if order.status == "open":
-        _settle(work, order, {"paid": 0, "closed": 0, "open": 0})
-    found = rows.order_by_trade_no(work.session, out_trade_no)
+        _settle(ctx, actor, order, now, {"paid": 0, "closed": 0, "open": 0})
+    with ctx.work(actor=actor) as work:
+        found = rows.order_by_trade_no(work.session, out_trade_no)
     assert found is not None
     return found
 
