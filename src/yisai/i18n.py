@@ -85,3 +85,17 @@ class TextError(ValueError):
 
     def __str__(self) -> str:
         return self.text.render()
+
+
+def os_error_text(exc: OSError) -> Text:
+    """Why a file could not be read, in both languages: the system's own reason is English only
+    ("No such file or directory"), and a director needs to be told what to check."""
+    if isinstance(exc, FileNotFoundError):
+        return Text("文件不存在, 请检查路径 (相对路径从当前目录算起)",
+                    "no such file; check the path (a relative path starts at the current directory)")
+    if isinstance(exc, IsADirectoryError):
+        return Text("这是一个文件夹, 请给出其中的文件", "this is a folder; name a file in it")
+    if isinstance(exc, PermissionError):
+        return Text("没有读取权限, 请检查文件权限", "permission denied; check the file's permissions")
+    why = exc.strerror or str(exc)
+    return Text(f"系统错误 ({why})", why)

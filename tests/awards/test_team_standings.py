@@ -182,3 +182,26 @@ def test_a_seat_counts_only_a_place_in_its_own_division():
     b4 = next(m for m in b.members if m.player_id == "b4")
     assert (b4.division, b4.place) == ("yi", None)
     assert "乙组女" in b.note
+
+
+def test_an_incomplete_team_shows_its_partial_sum_never_a_stand_in_place():
+    # 报满6人的参赛队计算团体成绩 (seed 002 八(六)). S sent 5 players, each 1st in his list, its
+    # 丙组女 seat empty. A complete team's sum is 6 × 2 = 12 (A) and 6 × 3 = 18 (B). S is
+    # listed after both, unranked; its value is the 5 places it played, 1+1+1+1+1 = 5 — not
+    # 5 + a stand-in "last place + 1" (each list has 3 rows, so the old stand-in was 4: 9).
+    res = xqw_field({"A": [2, 2, 2, 2, 2, 2], "B": [3, 3, 3, 3, 3, 3], "S": [1, 1, 1, 1, 1, 9]})
+    teams = [t if t.id != "S" else team("S", [m.player_id for m in t.members][:5]) for t in res.teams]
+    res = EventResults(res.regulation, res.players, res.rankings, teams)
+    tt = res.team_tables()["team"]
+    assert [(r.team_id, r.place, r.value, r.partial, r.counted) for r in tt.rows] == [
+        ("A", 1, 12, False, None), ("B", 2, 18, False, None), ("S", None, 5, True, 5)]
+    s = tt.rows[-1]
+    # its tie values read only the places played: best 1, then 1, 1, 1, 1 (no stand-in 4)
+    assert [v for _, v in s.tie_values] == [1, (1, 1, 1, 1)]
+    assert "不计团体成绩" in s.note
+    # the printed/public table marks the sum as partial (5 of 6 seats) and says why under it
+    from yisai.formats.awards_report import team_table
+
+    shown = team_table(tt, res.players)
+    assert shown.rows[-1][2] == "5 （部分5/6人）" and shown.rows[0][2] == 12
+    assert any("列于所有完整队之后" in n and "部分之和" in n for n in shown.notes)

@@ -162,3 +162,17 @@ def test_headers_constant_matches_what_the_reader_knows() -> None:
     from yisai.formats.roster import header_key
 
     assert all(header_key(h) for h in HEADERS if h != "序号")
+
+
+def test_a_column_without_a_header_is_refused_not_dropped(tmp_path, xqw: Regulation) -> None:  # type: ignore[no-untyped-def]
+    # Header cells A1:B1 merged: B1 reads as blank, yet B2 holds the gender "男". Dropping column B
+    # silently would blame row 2 for an empty gender; the header cell B1 itself is what to fix.
+    path = write_csv(tmp_path / "m.csv", [["甲", "男", "2015-03-01"]], "utf-8", headers=["姓名", "", "出生日期"])
+    roster = read_roster(path, xqw)
+    assert [str(i) for i in roster.issues] == [
+        "m.csv 第1行 B列: 列名为空, 但下方各行有内容 (合并的表头单元格常会这样); 请在此格填写列名, 或删除该列的内容",
+        "m.csv 第1行: 须有\u201c性别\u201d或\u201c身份证号\u201d列",  # only 姓名 and 出生日期 are known
+    ]
+    # A blank header over an empty column (a spacer) is harmless and stays silent.
+    path = write_csv(tmp_path / "s.csv", [["甲", "", "男"]], "utf-8", headers=["姓名", "", "性别"])
+    assert read_roster(path, xqw).issues == []

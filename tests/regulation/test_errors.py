@@ -97,7 +97,12 @@ def test_not_utf8_and_missing_file(tmp_path: Path) -> None:
     assert "UTF-8" in str(info.value)
     with pytest.raises(RegulationError) as info:
         load(tmp_path / "nope.toml")
-    assert "无法读取文件" in str(info.value)
+    # the reason is Chinese and says what to check, not the system's "No such file or directory"
+    assert "无法读取文件: 文件不存在, 请检查路径" in str(info.value)
+    assert "No such file" not in str(info.value)
+    with pytest.raises(RegulationError) as info:
+        load(tmp_path)  # a folder given for a file
+    assert "这是一个文件夹" in str(info.value)
 
 
 def test_cli_check_exit_code_and_format(tmp_path: Path) -> None:
@@ -294,3 +299,20 @@ def test_cli_reports_the_huge_integer_without_a_traceback(tmp_path: Path) -> Non
         assert result.exit_code == 2, result.output
         assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
         assert "registration.attachments.max_mb: 数字过大" in result.output
+
+
+def test_toml_syntax_errors_are_worded_in_chinese() -> None:
+    # [issued] declared a second time at the end: the line of the second header, and the table named.
+    text = XIAO_TEXT + "\n[issued]\n"
+    (issue,) = _issues(text)
+    assert issue == (f"f.toml:{len(text.splitlines())}: TOML 语法错误: 表 [issued] 写了两次;"
+                     " 同一个表只能声明一次, 请把两处的内容合并 (请检查引号、括号与等号)")
+    # the same key twice in one table: the second line is the one to delete
+    text = XIAO_TEXT.replace("schema_version = 1\n", "schema_version = 1\nschema_version = 1\n", 1)
+    (issue,) = _issues(text)
+    assert issue.startswith(f"f.toml:{_line_of(text, 'schema_version') + 1}: TOML 语法错误: 这个键已经有值")
+    assert "Cannot" not in issue
+    # an inline table left open: the brace is named (its words hold braces themselves)
+    text = XIAO_TEXT.replace("schema_version = 1\n", "schema_version = 1\nx = { a = 1\n", 1)
+    (issue,) = _issues(text)
+    assert "TOML 语法错误: 花括号 { 没有闭合; 请补上 }" in issue

@@ -129,3 +129,23 @@ def test_the_recorded_schema_head_is_alembics_head() -> None:
     from yisai.store.database import SCHEMA_HEAD, alembic_head
 
     assert alembic_head() == SCHEMA_HEAD
+
+
+def test_a_store_refusal_is_worded_in_both_languages_and_the_service_keeps_both(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # The store words nothing in a reader's language: its refusal carries both, and the
+    # service that turns it into an InputError hands both on (it used to copy one into both).
+    from yisai.i18n import use_language
+    from yisai.services.errors import InputError
+    from yisai.store import StoreError
+
+    with use_language("en"), pytest.raises(StoreError) as err:
+        resolve_url("mysql://u@h/db")
+    assert err.value.text.zh.startswith("不支持的数据库地址 mysql://…; 支持的数据库: SQLite 文件路径")
+    assert err.value.text.en.startswith("unsupported database address mysql://…; supported databases:")
+    assert str(err.value).startswith("不支持的数据库地址")  # rendered where it is read: Chinese here
+    with use_language("en"):
+        assert str(err.value).startswith("unsupported")
+    with use_language("en"), pytest.raises(InputError) as refused:
+        open_context(str(tmp_path))  # a folder, not a file
+    assert refused.value.render("zh").startswith("数据库路径是一个目录")
+    assert refused.value.render("en").startswith("the database path is a folder")

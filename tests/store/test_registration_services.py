@@ -79,10 +79,10 @@ def test_approval_refused_with_reasons_then_forced_with_note(ctx: Context) -> No
         done = entries.register_player(w, ev, kid("王三", date(2010, 8, 31)), division="少年组")
     entry = done.entry
     assert entry is not None
-    assert entry.reasons == ("出生日期2010-08-31不在少年组范围(2011-09-01至2019-08-31)",)
+    assert [r.zh for r in entry.reasons] == ["出生日期2010-08-31不在少年组范围(2011-09-01至2019-08-31)"]
     with pytest.raises(Refused) as err, ctx.work() as w:
         approvals.approve_entry(w, entry.id)
-    assert err.value.details == list(entry.reasons) and err.value.exit_code == 1
+    assert err.value.details == [r.render() for r in entry.reasons] and err.value.exit_code == 1
     with pytest.raises(InputError, match="须写明理由"), ctx.work() as w:
         approvals.approve_entry(w, entry.id, force=True)
     with ctx.work() as w:

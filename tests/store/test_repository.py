@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 
 from tests.store.conftest import NOW
+from yisai.i18n import Text
 from yisai.record import Game, Result
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Gender, Player, ProStatus
@@ -89,7 +90,7 @@ def test_entries_and_their_status_changes(ctx: Context) -> None:
         w.repo.update_entry(e.model_copy(update={"status": EntryStatus.APPROVED, "fee_paid": True}), "approve")
     with ctx.work() as w:
         got = w.repo.get_entry(e.id)
-        assert (got.status, got.fee_paid, got.fee_due, got.reasons) == (EntryStatus.APPROVED, True, 260, ("原因一",))
+        assert (got.status, got.fee_paid, got.fee_due, got.reasons) == (EntryStatus.APPROVED, True, 260, (Text("原因一", "原因一"),))
         assert len(w.repo.list_entries(ev.id, status=EntryStatus.APPROVED)) == 1
         assert len(w.repo.list_entries(ev.id, division="open")) == 2
         assert w.repo.count_entries(ev.id) == {("open", "approved"): 1, ("open", "pending"): 1}

@@ -88,7 +88,7 @@ def test_cached_roster_equals_the_rows_after_any_writes(ctx: Context, ops: list[
                 w.repo.update_entry(e.model_copy(update={"status": rnd.choice(STATUSES), "fee_paid": not e.fee_paid}))
             elif op == "reasons" and entries:
                 e = rnd.choice(entries)
-                w.repo.update_entry(e, reasons=[Text(f"理由{n}", f"reason {n}")])
+                w.repo.update_entry(e.model_copy(update={"reasons": (Text(f"理由{n}", f"reason {n}"),)}))
             elif op == "other":
                 w.repo.add_player(other.id, Player(id="", name=f"别的赛事{n}", gender=Gender.MALE,
                                                    birth_date=date(2011, 2, 1 + n % 28)))

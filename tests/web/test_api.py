@@ -119,3 +119,17 @@ def test_unpublished_round_is_not_public(site: Site) -> None:
     assert site.client.get("/api/events/1/rounds/jia/2").status_code == 404
     assert "尚未公布" in site.client.get("/events/1/rounds/jia/2").text
     assert XSS not in site.client.get("/events/1/rounds/jia/1").text
+
+
+def test_an_unknown_field_is_refused_and_nothing_is_written(site: Site) -> None:
+    # "notes" for "note": accepting it would drop the referee's note without a word.
+    r = site.client.post("/api/token", json={"login": "referee", "password": PASSWORDS["referee"], "user": "x"})
+    assert r.status_code == 400 and r.json()["details"] == ["user: 不是已知的字段, 请检查拼写或删除"]
+    referee = _token(site, "referee")
+    url = "/api/events/1/rounds/jia/1/results"
+    before = site.client.get("/api/events/1/rounds/jia/1").json()["groups"][0]["boards"][1]
+    body = {"board": 2, "result": "白胜", "version": before["version"], "notes": "迟到10分钟"}
+    r = site.client.post(url, json=body, headers={"Authorization": f"Bearer {referee}"})
+    assert r.status_code == 400 and r.json()["details"] == ["notes: 不是已知的字段, 请检查拼写或删除"]
+    after = site.client.get("/api/events/1/rounds/jia/1").json()["groups"][0]["boards"][1]
+    assert after == before  # board 2 untouched: same result, same version

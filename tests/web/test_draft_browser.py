@@ -35,11 +35,11 @@ def test_operator_drafts_corrects_and_creates_an_event(browser, tmp_path: Path) 
         assert "规程没有写明组别" in page.inner_text(".draft-open")
         read = page.locator(".draft-source p.read", has_text="比赛用时")
         assert "stages.main.time_control" in read.inner_text()
-        # its tag selects, in the file beside it, the comment quoting it and the values it set
+        # its tag selects, in the file beside it, that field's own value (#40 item 4)
         read.locator("button.field", has_text="stages.main.time_control").click()
         selected = page.evaluate("() => { const b = document.querySelector('textarea.toml');"
                                  " return b.value.slice(b.selectionStart, b.selectionEnd); }")
-        assert selected.startswith("#") and "比赛用时" in selected and "main_minutes" in selected, selected
+        assert selected.startswith("time_control = ") and "main_minutes = 45" in selected, selected
         _shot(page, "draft-desktop")
         # the director answers the id question in the page and creates the event
         toml = page.input_value("textarea[name=toml]")

@@ -50,6 +50,7 @@ from yisai.regulation.prizes import (
 from yisai.regulation.schema import Regulation
 from yisai.regulation.team_match import BoardPrize
 from yisai.standings.teams import BoardPrizeRow, RankingKey, RankingTable, TeamTable
+from yisai.vocabulary import Gender
 
 KIND_LABELS: dict[str, str] = {"cash": "奖金", "ecard": "电商卡", "gift": "实物", "honour": "荣誉"}
 
@@ -346,22 +347,26 @@ def _graded(ga: GradedAward, results: EventResults, tables: Mapping[RankingKey, 
     return PrizeListResult(**common, places=len(lines), entrants=len(order), lines=tuple(lines))
 
 
-def source_ranking(reg: Regulation, pl: PrizeList) -> tuple[str, bool]:
-    """The ranking a list reads: with ``others_keep_place`` a gender-filtered list is read from
-    the division's unfiltered ranking (the other gender keeps its places)."""
+def source_ranking(reg: Regulation, pl: PrizeList) -> tuple[str, Gender | None]:
+    """The ranking a list reads, and the gender it is for when the other gender keeps its places
+    (``others_keep_place``: None otherwise). A list of one gender (``gender``, or a ranking by
+    gender) is then read from the division's unfiltered ranking, so a player of the other gender
+    inside its places takes hers and nobody moves down (如有女子选手进入, 名次不再顺延)."""
     rid = pl.ranking or ""
     if not pl.others_keep_place:
-        return rid, False
+        return rid, None
     division = reg.division(pl.division)
     wanted = next((r for r in division.rankings if r.id == rid), None)
-    if wanted is None or wanted.gender is None:
-        return rid, False
+    if wanted is None:
+        return rid, None
+    if wanted.gender is None:  # the list reads the mixed ranking itself and names its gender
+        return rid, pl.gender if wanted.min_age is None else None
     base = next((r for r in division.rankings if r.gender is None and r.min_age is None), None)
     if base is None:
         raise ValueError(
             f"奖项 {pl.id}: others_keep_place 需要组别 {pl.division} 有不分性别的名次表"
         )
-    return base.id, True
+    return base.id, wanted.gender
 
 
 def _entrants_for(results: EventResults, division: str, rl: RankingList | None, table: RankingTable) -> int:
@@ -435,7 +440,7 @@ def _prize_list(
                                note=_cut_note(pl, n, cut, by_rule))
 
     reg = results.regulation
-    rid, widened = source_ranking(reg, pl)
+    rid, kept_for = source_ranking(reg, pl)
     table = tables.get((pl.division, rid))
     if table is None:
         return PrizeListResult(
@@ -464,10 +469,9 @@ def _prize_list(
                 notes.append(shared_note)
             else:
                 notes.append(tr("并列", "shared"))
-        if widened:
-            wanted = next((x for x in division.rankings if x.id == pl.ranking), None)
+        if kept_for is not None:
             p = results.players.get(r.player_id)
-            if wanted is not None and p is not None and p.gender != wanted.gender:
+            if p is not None and p.gender != kept_for:
                 notes.append(
                     tr(
                         f"{p.gender.label}子选手进入前{pl.places}名，占该名次并获奖，名次不再顺延",

@@ -90,7 +90,7 @@ def _run_one(ctx: Context, path: Path, boards: int, scale: float, seed: int | No
             console.print(tr(f"报名 {people} 人, 批准 {registration.approved} 人, {teams} 支队",
                              f"{people} entries, {registration.approved} approved, {teams} teams"))
             for name, division, reasons in registration.rejected:
-                console.print(f"  [yellow]{tr('不予批准', 'rejected')}[/yellow] {name} ({division}): {'；'.join(reasons)}")
+                console.print(f"  [yellow]{tr('不予批准', 'rejected')}[/yellow] {name} ({division}): {'；'.join(r.render() for r in reasons)}")
         elif step.kind == "division":
             d, n, total, stage = step.data
             if bar is not None:

@@ -47,7 +47,7 @@ OPTION_OF = {
 
 
 def _status(status: EntryStatus) -> str:
-    """An entry's status in the reader's language (reasons come rendered from the services)."""
+    """An entry's status in the reader's language (reasons are ``Text``: rendered here)."""
     return tr(status.label, status.value)
 
 
@@ -134,7 +134,7 @@ def player_add(
         e = done.entry
         say(_status_text(e, names.get(e.division, e.division)))
         for r in e.reasons:
-            say(f"  - {r}", "yellow")
+            say(f"  - {r.render()}", "yellow")
 
 
 @player_app.command("import")
@@ -180,7 +180,7 @@ def player_list(
     for v in views:
         p = v.player
         cell = "\n".join(_status_text(e, names.get(e.division, e.division)) for e in v.entries)
-        reasons = [r for e in v.entries if e.status is EntryStatus.PENDING for r in e.reasons]
+        reasons = [r.render() for e in v.entries if e.status is EntryStatus.PENDING for r in e.reasons]
         if reasons:
             cell += "\n" + "\n".join(f"! {r}" for r in reasons)
         table.add_row(
@@ -316,12 +316,12 @@ def entry_approve(
         say(tr(f"已批准 {len(done)} 个符合资格的报名; {len(left)} 个仍待审 (有不符合资格的原因)",
                f"approved {len(done)} eligible entries; {len(left)} still pending (with reasons)"), "green")
         for v in left:
-            say(f"  #{v.entry.id} {v.player.name} ({v.division_name}): " + "；".join(v.entry.reasons), "yellow")
+            say(f"  #{v.entry.id} {v.player.name} ({v.division_name}): " + "；".join(r.render() for r in v.entry.reasons), "yellow")
         return
     for e in done:
         say(tr(f"已批准报名 #{e.id}", f"approved entry #{e.id}") + (tr(" (强制)", " (forced)") if e.forced else ""), "green")
         for r in e.reasons:
-            say(f"  - {r}", "yellow")
+            say(f"  - {r.render()}", "yellow")
 
 
 @entry_app.command("reject")
@@ -417,7 +417,7 @@ def entry_list(
         e = v.entry
         fee = tr(f"{e.fee_due}元{'已缴' if e.fee_paid else '未缴'}",
                  f"{e.fee_due} yuan {'paid' if e.fee_paid else 'due'}") if e.fee_due else "-"
-        notes = "\n".join([*e.reasons, *([e.note] if e.note else [])])
+        notes = "\n".join([*(r.render() for r in e.reasons), *([e.note] if e.note else [])])
         table.add_row(f"#{e.id}", f"{v.player.name} #{v.player.id}", v.division_name, _status(e.status), fee, notes)
     console.print(table)
 

@@ -60,6 +60,15 @@ def register(app: typer.Typer) -> None:
                 _report(exc)
                 continue
             typer.echo(tr(f"{f}: 通过 — {reg.name}", f"{f}: ok — {reg.name}"))
+            asked = [p for p in reg.open_points if p.question]
+            if asked:
+                # a drafted file checks (defaults stand in), but the organiser has not answered yet
+                fields = "、".join(p.field or p.topic for p in asked)
+                typer.echo(tr(f"  仍有 {len(asked)} 项待确认 ([[open_points]] 中的问题, 暂用默认值): {fields}; "
+                              "回答后删去该条目, 或在工作台的规程草稿页逐项填写",
+                              f"  {len(asked)} open points still await an answer (questions in [[open_points]], "
+                              f"defaults used meanwhile): {fields}; answer and remove each, or fill them in on "
+                              "the console's draft page"))
         if failed:
             raise typer.Exit(2)
 

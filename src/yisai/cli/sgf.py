@@ -23,7 +23,7 @@ from yisai.game.sgf import (
     read_sgf,
     replay,
 )
-from yisai.i18n import tr
+from yisai.i18n import os_error_text, tr
 from yisai.regulation.rules import PlayRules
 
 sgf_app = typer.Typer(help="SGF 棋谱: 检查与数子 (game records)", no_args_is_help=True)
@@ -51,7 +51,7 @@ def _read(path: Path) -> SgfRecord:
         data = path.read_bytes()
     except OSError as exc:
         raise SgfError(
-            tr(f"无法读取文件: {exc.strerror}", f"cannot read the file: {exc.strerror}")
+            tr(f"无法读取文件: {os_error_text(exc).zh}", f"cannot read the file: {os_error_text(exc).en}")
         ) from None
     return read_sgf(data)
 

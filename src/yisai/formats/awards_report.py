@@ -17,7 +17,13 @@ from yisai.i18n import tr
 from yisai.registry.person import Player
 from yisai.registry.team import Team
 from yisai.regulation.criteria import Scope, by_label
-from yisai.standings.teams import METHOD_LABELS, METHOD_LABELS_EN, TeamTable
+from yisai.standings.teams import (
+    METHOD_LABELS,
+    METHOD_LABELS_EN,
+    TeamStanding,
+    TeamTable,
+    partial_note,
+)
 
 Cell = str | int | float | None
 
@@ -226,9 +232,19 @@ def team_table(tt: TeamTable, players: Mapping[str, Player]) -> TextTable:
             for m in r.members
         )
         ties = tuple(_tie_cell(v) for _, v in r.tie_values)
-        rows.append((_place(r.place), r.name, _num(r.value), *ties, members, r.note))
-    notes = (comp.method_note,) if comp.method_note else ()
+        rows.append((_place(r.place), r.name, _value(r, comp.size), *ties, members, r.note))
+    notes = ((comp.method_note,) if comp.method_note else ()) + (
+        (partial_note(),) if any(r.partial for r in tt.rows) else ())
     return TextTable(comp.name, headers, tuple(rows), notes)
+
+
+def _value(r: TeamStanding, size: int) -> Cell:
+    """A team's sum; an unranked incomplete team's is marked partial (how many members it sums),
+    so it never reads as a better sum than a complete team's."""
+    if not r.partial:
+        return _num(r.value)
+    n = r.counted or 0
+    return tr(f"{_num(r.value)} （部分{n}/{size}人）", f"{_num(r.value)} (partial, {n} of {size})")
 
 
 def _num(v: float) -> Cell:

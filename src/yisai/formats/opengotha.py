@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 import xml.parsers.expat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from yisai.formats.limits import (
@@ -210,27 +210,57 @@ class _Reader:
 
 
 def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInput:
-    """Parse an OpenGotha XML file. Raises OpenGothaError naming file, line and element."""
+    """Parse an OpenGotha XML file. Raises OpenGothaError naming file, line and element.
+
+    The steps read the file's parts in OpenGotha's order: the parameters (the round count
+    matters for the participation mask), the players, the games and byes, then the scoring and
+    the tournament's description; each warning says what OpenGotha would do too."""
     path = Path(path)
-    if data is None:
-        try:
-            data = read_at_most(path, MAX_OPENGOTHA_BYTES)
-        except OSError as exc:
-            raise OpenGothaError(
-                tr(
-                    f"{path}: 无法读取文件 ({exc.strerror})",
-                    f"{path}: cannot read ({exc.strerror})",
-                )
-            ) from exc
-    elements = _read_elements(path, data)
+    elements = _read_elements(path, data if data is not None else _file_bytes(path))
     rd = _Reader(path)
     warnings: list[str] = []
+    gps_el = next((e for e in elements if e.tag == "GeneralParameterSet"), _Element("GeneralParameterSet", {}, 0))
+    rounds = _round_count(rd, gps_el)
+    n_cat = max(1, rd.int_attr(gps_el, "numberOfCategories", 1))
+    limits = _category_limits(rd, elements, n_cat)
+    criteria = _placement_criteria(rd, elements, warnings)
+    roster = _players(rd, elements, rounds, limits, warnings)
+    all_games = [*_games(rd, elements, roster, warnings), *_byes(rd, elements, roster, warnings)]
+    rounds = max([rounds, *(g.round for g in all_games)])
+    params = _parameters(rd, gps_el, rounds, criteria, limits, roster.corrections, warnings)
+    # The same tournament under the Chinese scoring: OpenGotha's NBW×2 values are points 2/1/0.
+    scoring = Scoring(
+        bye=max(0, min(100, params.nbw2_bye)),
+        absent=max(0, min(100, params.nbw2_absent)),
+        forfeit_counts_in_sos=True,
+    )
+    meta = _meta(elements, gps_el)
+    return StandingsInput(
+        players=tuple(roster.players),
+        games=tuple(sorted(all_games, key=lambda g: (g.round, g.white is None, g.board))),
+        rounds=rounds,
+        scoring=scoring,
+        title=meta["name"] or path.stem,
+        opengotha=params,
+        source=str(path),
+        meta=meta,
+        warnings=tuple(warnings),
+    )
 
-    # Parameters first: the round count matters for the participation mask.
-    gps = next((e for e in elements if e.tag == "GeneralParameterSet"), None)
-    gps_el = gps or _Element("GeneralParameterSet", {}, 0)
-    hps_el = next((e for e in elements if e.tag == "HandicapParameterSet"), _Element("", {}, 0))
-    dpps_el = next((e for e in elements if e.tag == "DPParameterSet"), _Element("", {}, 0))
+
+def _file_bytes(path: Path) -> bytes:
+    try:
+        return read_at_most(path, MAX_OPENGOTHA_BYTES)
+    except OSError as exc:
+        raise OpenGothaError(
+            tr(
+                f"{path}: 无法读取文件 ({exc.strerror})",
+                f"{path}: cannot read ({exc.strerror})",
+            )
+        ) from exc
+
+
+def _round_count(rd: _Reader, gps_el: _Element) -> int:
     rounds = rd.int_attr(gps_el, "numberOfRounds", 5)
     if not 1 <= rounds <= MAX_ROUNDS:
         raise rd.fail(
@@ -238,14 +268,22 @@ def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInpu
             f"轮数 numberOfRounds={rounds} 应在1至{MAX_ROUNDS}之间",
             f"numberOfRounds={rounds} must be between 1 and {MAX_ROUNDS}",
         )
-    n_cat = max(1, rd.int_attr(gps_el, "numberOfCategories", 1))
+    return rounds
+
+
+def _category_limits(rd: _Reader, elements: list[_Element], n_cat: int) -> list[int]:
+    """The lower rank limit of each category but the last (OpenGotha's categories by rank)."""
     limits = [MIN_RANK] * (n_cat - 1)
     for el in elements:
         if el.tag == "Category":
             num = rd.int_attr(el, "number", 1) - 1
             if 0 <= num < n_cat - 1:
                 limits[num] = rd.rank_attr(el, "lowerLimit", "30K")
+    return limits
 
+
+def _placement_criteria(rd: _Reader, elements: list[_Element], warnings: list[str]) -> list[str]:
+    """The six placement criteria of the PlacementParameterSet (NULL where none)."""
     criteria = ["NULL"] * 6
     in_placement = False
     for el in elements:
@@ -266,71 +304,23 @@ def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInpu
                 )
             if 1 <= num <= len(criteria) and name is not None:
                 criteria[num - 1] = name
+    return criteria
 
-    # Players
-    players: list[StandingsPlayer] = []
-    by_key: dict[str, str] = {}
-    by_ascii: dict[str, str] = {}
-    corrections: dict[str, int] = {}
-    for el in elements:
-        if el.tag != "Player":
-            continue
-        name = el.attrs.get("name", "")
-        first = el.attrs.get("firstName", "")
-        if not name.strip():
-            raise rd.fail(el, "缺少选手姓 (name)", "missing player name (name)")
-        key = key_string(name, first)
-        if key in by_key:
-            warnings.append(
-                tr(
-                    f"第{el.line}行: 选手 {name} {first} 与前面的选手同名, 已忽略 (与 OpenGotha 相同)",
-                    f"line {el.line}: player {name} {first} duplicates an earlier one; skipped (as OpenGotha does)",
-                )
-            )
-            continue
-        rank = og_rank(el.attrs.get("rank", "30K"))
-        if rank == -99:
-            rank = og_rank(el.attrs.get("grade", ""))
-        if rank == -99:
-            raise rd.fail(
-                el,
-                f"选手 {name} {first} 的段级位 rank={el.attrs.get('rank')!r} 无法识别 (应如 4D、20K)",
-                f"player {name} {first}: rank={el.attrs.get('rank')!r} is not a rank (e.g. 4D, 20K)",
-            )
-        rating = max(MIN_RATING, min(MAX_RATING, rd.int_attr(el, "rating", -900)))
-        mask = el.attrs.get("participating", "1" * 20)
-        absent = frozenset(
-            r + 1 for r in range(max(rounds, MAX_ROUNDS)) if r < len(mask) and mask[r] == "0"
-        )
-        corr = rd.int_attr(el, "smmsCorrection", 0)
-        if corr:
-            corrections[key] = corr
-        tags = {"registering": el.attrs.get("registeringStatus", "FIN")}
-        if n_cat > 1:  # OpenGotha's categories by rank: usable as --division 1, 2, …
-            cat = next((c for c, lim in enumerate(limits) if rank >= lim), len(limits))
-            tags["division"] = tags["category"] = str(cat + 1)
-        players.append(
-            StandingsPlayer(
-                id=key,
-                name=f"{name} {first}".strip(),
-                club=el.attrs.get("club", ""),
-                rank=Rank(rank),
-                rating=rating,
-                tags=tags,
-                absent_rounds=absent,
-                country=el.attrs.get("country", ""),
-                first_name=first,
-                last_name=name,
-            )
-        )
-        by_key[key] = key
-        by_ascii.setdefault(_ascii_key(name + first), key)
 
-    def find_player(el: _Element, attr: str) -> str | None:
+@dataclass
+class _Roster:
+    """The players as read, and how a game names them (OpenGotha's key, else its ASCII form)."""
+
+    players: list[StandingsPlayer] = field(default_factory=list)
+    by_key: dict[str, str] = field(default_factory=dict)
+    by_ascii: dict[str, str] = field(default_factory=dict)
+    corrections: dict[str, int] = field(default_factory=dict)
+
+    def find(self, el: _Element, attr: str, warnings: list[str]) -> str | None:
         raw = el.attrs.get(attr, "")
-        key = by_key.get(raw) or by_key.get(raw.replace(" ", "").upper())
+        key = self.by_key.get(raw) or self.by_key.get(raw.replace(" ", "").upper())
         if key is None:
-            key = by_ascii.get(_ascii_key(raw))
+            key = self.by_ascii.get(_ascii_key(raw))
         if key is None:
             warnings.append(
                 tr(
@@ -340,7 +330,73 @@ def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInpu
             )
         return key
 
-    # Games: keyed by (round, table); a later one replaces an earlier one, as in OpenGotha.
+
+def _players(rd: _Reader, elements: list[_Element], rounds: int, limits: list[int],
+             warnings: list[str]) -> _Roster:
+    roster = _Roster()
+    for el in elements:
+        if el.tag != "Player":
+            continue
+        name = el.attrs.get("name", "")
+        first = el.attrs.get("firstName", "")
+        if not name.strip():
+            raise rd.fail(el, "缺少选手姓 (name)", "missing player name (name)")
+        key = key_string(name, first)
+        if key in roster.by_key:
+            warnings.append(
+                tr(
+                    f"第{el.line}行: 选手 {name} {first} 与前面的选手同名, 已忽略 (与 OpenGotha 相同)",
+                    f"line {el.line}: player {name} {first} duplicates an earlier one; skipped (as OpenGotha does)",
+                )
+            )
+            continue
+        roster.players.append(_player(rd, el, key, rounds, limits, roster.corrections))
+        roster.by_key[key] = key
+        roster.by_ascii.setdefault(_ascii_key(name + first), key)
+    return roster
+
+
+def _player(rd: _Reader, el: _Element, key: str, rounds: int, limits: list[int],
+            corrections: dict[str, int]) -> StandingsPlayer:
+    name = el.attrs.get("name", "")
+    first = el.attrs.get("firstName", "")
+    rank = og_rank(el.attrs.get("rank", "30K"))
+    if rank == -99:
+        rank = og_rank(el.attrs.get("grade", ""))
+    if rank == -99:
+        raise rd.fail(
+            el,
+            f"选手 {name} {first} 的段级位 rank={el.attrs.get('rank')!r} 无法识别 (应如 4D、20K)",
+            f"player {name} {first}: rank={el.attrs.get('rank')!r} is not a rank (e.g. 4D, 20K)",
+        )
+    rating = max(MIN_RATING, min(MAX_RATING, rd.int_attr(el, "rating", -900)))
+    mask = el.attrs.get("participating", "1" * 20)
+    absent = frozenset(
+        r + 1 for r in range(max(rounds, MAX_ROUNDS)) if r < len(mask) and mask[r] == "0"
+    )
+    corr = rd.int_attr(el, "smmsCorrection", 0)
+    if corr:
+        corrections[key] = corr
+    tags = {"registering": el.attrs.get("registeringStatus", "FIN")}
+    if limits:  # OpenGotha's categories by rank: usable as --division 1, 2, …
+        cat = next((c for c, lim in enumerate(limits) if rank >= lim), len(limits))
+        tags["division"] = tags["category"] = str(cat + 1)
+    return StandingsPlayer(
+        id=key,
+        name=f"{name} {first}".strip(),
+        club=el.attrs.get("club", ""),
+        rank=Rank(rank),
+        rating=rating,
+        tags=tags,
+        absent_rounds=absent,
+        country=el.attrs.get("country", ""),
+        first_name=first,
+        last_name=name,
+    )
+
+
+def _games(rd: _Reader, elements: list[_Element], roster: _Roster, warnings: list[str]) -> list[Game]:
+    """Games keyed by (round, table); a later one replaces an earlier one, as in OpenGotha."""
     games: dict[tuple[int, int], Game] = {}
     for el in elements:
         if el.tag != "Game":
@@ -353,8 +409,8 @@ def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInpu
                 f"轮次 roundNumber={rnd} 应在1至{MAX_ROUNDS}之间",
                 f"roundNumber={rnd} must be 1..{MAX_ROUNDS}",
             )
-        white = find_player(el, "whitePlayer")
-        black = find_player(el, "blackPlayer")
+        white = roster.find(el, "whitePlayer", warnings)
+        black = roster.find(el, "blackPlayer", warnings)
         if white is None or black is None:
             continue
         raw_result = el.attrs.get("result", "RESULT_UNKNOWN")
@@ -382,18 +438,26 @@ def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInpu
             board=table,
             handicap=handicap,
         )
+    return list(games.values())
+
+
+def _byes(rd: _Reader, elements: list[_Element], roster: _Roster, warnings: list[str]) -> list[Game]:
+    """One bye per round (a later one replaces an earlier one); a bye of an unknown player or
+    round is skipped, as OpenGotha does."""
     byes: dict[int, Game] = {}
     for el in elements:
         if el.tag != "ByePlayer":
             continue
         rnd = rd.int_attr(el, "roundNumber", 1)
-        who = find_player(el, "player")
+        who = roster.find(el, "player", warnings)
         if who is None or not 1 <= rnd <= MAX_ROUNDS:
             continue
         byes[rnd] = Game(round=rnd, black=who, white=None, result=Result.BLACK_WINS, played=False)
+    return list(byes.values())
 
-    all_games = [*games.values(), *byes.values()]
-    rounds = max([rounds, *(g.round for g in all_games)])
+
+def _parameters(rd: _Reader, gps_el: _Element, rounds: int, criteria: list[str], limits: list[int],
+                corrections: dict[str, int], warnings: list[str]) -> OGParameters:
     params = OGParameters(
         number_of_rounds=rounds,
         mm_floor=rd.rank_attr(gps_el, "genMMFloor", "20K"),
@@ -406,7 +470,7 @@ def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInpu
         round_down=rd.bool_attr(gps_el, "genRoundDownNBWMMS", True),
         count_not_played_as_half=rd.bool_attr(gps_el, "genCountNotPlayedGamesAsHalfPoint", False),
         criteria=tuple(criteria),
-        number_of_categories=n_cat,
+        number_of_categories=len(limits) + 1,
         lower_category_limits=tuple(limits),
         smms_correction=corrections,
     )
@@ -417,13 +481,14 @@ def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInpu
                 "genMMZero is not 30K: OpenGotha ignores it and always uses 30K; so do we",
             )
         )
-    # The same tournament under the Chinese scoring: OpenGotha's NBW×2 values are points 2/1/0.
-    scoring = Scoring(
-        bye=max(0, min(100, params.nbw2_bye)),
-        absent=max(0, min(100, params.nbw2_absent)),
-        forfeit_counts_in_sos=True,
-    )
-    meta = {
+    return params
+
+
+def _meta(elements: list[_Element], gps_el: _Element) -> dict[str, str]:
+    """The tournament's description as the file gives it (kept for writing the file back)."""
+    hps_el = next((e for e in elements if e.tag == "HandicapParameterSet"), _Element("", {}, 0))
+    dpps_el = next((e for e in elements if e.tag == "DPParameterSet"), _Element("", {}, 0))
+    return {
         "name": gps_el.attrs.get("name", ""),
         "short_name": gps_el.attrs.get("shortName", ""),
         "location": gps_el.attrs.get("location", ""),
@@ -442,14 +507,3 @@ def read_opengotha(path: str | Path, data: bytes | None = None) -> StandingsInpu
         "game_format": dpps_el.attrs.get("gameFormat", "full"),
         "version": elements[0].attrs.get("fullVersionNumber", ""),
     }
-    return StandingsInput(
-        players=tuple(players),
-        games=tuple(sorted(all_games, key=lambda g: (g.round, g.white is None, g.board))),
-        rounds=rounds,
-        scoring=scoring,
-        title=meta["name"] or path.stem,
-        opengotha=params,
-        source=str(path),
-        meta=meta,
-        warnings=tuple(warnings),
-    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from yisai.i18n import Text
+from yisai.i18n import Text, os_error_text
 from yisai.regulation.loader import MAX_REGULATION_BYTES, Issue, RegulationError, loads, size_issue
 from yisai.regulation.schema import Regulation
 
@@ -26,8 +26,8 @@ def read_file(path: str | Path) -> bytes:
                 raise RegulationError([size_issue(str(p), size)])
             raw = f.read(MAX_REGULATION_BYTES + 1)  # a file that grows meanwhile stops here
     except OSError as exc:
-        why = exc.strerror or exc
+        why = os_error_text(exc)
         raise RegulationError(
-            [Issue(str(p), 0, "", Text(f"无法读取文件: {why}", f"cannot read the file: {why}"))]
+            [Issue(str(p), 0, "", Text(f"无法读取文件: {why.zh}", f"cannot read the file: {why.en}"))]
         ) from None
     return raw

@@ -24,7 +24,7 @@ from yisai.formats.limits import (
     MB,
     read_at_most,
 )
-from yisai.i18n import Text
+from yisai.i18n import Text, os_error_text
 from yisai.regulation.draft import MAX_TEXT_CHARS
 
 TEXT_SUFFIXES = (".txt", ".text", ".md")
@@ -50,8 +50,8 @@ def read_path(path: Path) -> str:
             raise SourceError(_too_big(path.name, size))
         data = read_at_most(path, MAX_REGULATION_SOURCE_BYTES)
     except OSError as exc:
-        why = exc.strerror or exc
-        raise SourceError(Text(f"{path}: 无法读取文件: {why}", f"{path}: cannot read the file: {why}")) from None
+        why = os_error_text(exc)
+        raise SourceError(Text(f"{path}: 无法读取文件: {why.zh}", f"{path}: cannot read the file: {why.en}")) from None
     return read_bytes(data, path.name)
 
 

@@ -278,6 +278,7 @@ def _parse_sheet(sheet: Sheet, header_row: int, regulation: Regulation | None, r
     for i, cell in enumerate(sheet.cells[header_row]):
         title = _text(cell)
         if not title:
+            _check_headless_column(sheet, header_row, i, roster)
             continue
         key = header_key(title)
         if key is None:
@@ -310,6 +311,17 @@ def _parse_sheet(sheet: Sheet, header_row: int, regulation: Regulation | None, r
         row = _parse_row(sheet.name, r + 1, cells, columns, regulation, roster.issues)
         if row is not None:
             roster.rows.append(row)
+
+
+def _check_headless_column(sheet: Sheet, header_row: int, column: int, roster: Roster) -> None:
+    """A blank header above filled cells (often a merged header cell) would drop a column unseen."""
+    rows = sheet.cells[header_row + 1:]
+    if any(column < len(cells) and _text(cells[column]) for cells in rows):
+        roster.issues.append(RosterIssue(
+            sheet.name, header_row + 1, _column_letter(column), "",
+            tr("列名为空, 但下方各行有内容 (合并的表头单元格常会这样); 请在此格填写列名, 或删除该列的内容",
+               "the header is empty but the rows below hold data (a merged header cell does this); "
+               "write the header in this cell, or delete the column's contents")))
 
 
 def _parse_row(

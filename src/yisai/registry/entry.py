@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from yisai.i18n import Text
 
 
 class EntryStatus(StrEnum):
@@ -37,9 +39,9 @@ TRANSITIONS: dict[EntryStatus, frozenset[EntryStatus]] = {
 
 
 class Entry(BaseModel):
-    """``reasons`` are the eligibility findings recorded at the last check/decision, in the
-    reader's language: the store keeps each in Chinese and English and renders it when the entry
-    is read (see ``services.eligibility``)."""
+    """``reasons`` are the eligibility findings recorded at the last check/decision, each in
+    both languages (``Text``) as the store keeps them: whoever shows an entry words it in the
+    reader's language, so an entry read once serves every language (see ``services.eligibility``)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -50,6 +52,16 @@ class Entry(BaseModel):
     status: EntryStatus = EntryStatus.PENDING
     fee_due: int = Field(0, ge=0, description="应缴费用(元)")
     fee_paid: bool = False
-    reasons: tuple[str, ...] = ()
+    reasons: tuple[Text, ...] = ()
     note: str = ""  # director's note (reject reason, forced approval note ...)
     forced: bool = False  # approved despite reasons, by the director's audited decision
+
+    @field_validator("reasons", mode="before")
+    @classmethod
+    def _texts(cls, value: object) -> object:
+        """A reason given as stored (``{"zh", "en"}``), as dumped (``[zh, en]``) or as one plain
+        string reads as a ``Text``."""
+        if isinstance(value, list | tuple):
+            return tuple(v if isinstance(v, Text) else Text(*v) if isinstance(v, list | tuple) and len(v) == 2
+                         else Text.from_data(v) for v in value)
+        return value

@@ -15,7 +15,7 @@ from yisai.regulation.findings import Finding, Path, allowed_values
 from yisai.regulation.findings import useless as _useless
 from yisai.regulation.format_base import as_kind
 from yisai.regulation.organiser_checks import check_organisers
-from yisai.regulation.prize_checks import check_pool, check_prize_rules
+from yisai.regulation.prize_checks import check_kept_places, check_pool, check_prize_rules
 from yisai.regulation.prizes import PrizeList
 from yisai.regulation.promotions import PromotionRule
 from yisai.regulation.rules import Criterion, PairingRules, RankingRules, Scoring, TimeControl
@@ -41,6 +41,7 @@ def check(reg: Regulation) -> list[Finding]:
     out += check_teams(reg)
     out += check_pool(reg)
     out += check_prize_rules(reg)
+    out += check_kept_places(reg)
     out += check_organisers(reg)
     out += check_absence(reg)
     out += _short_name(reg)
@@ -231,16 +232,6 @@ def _no_effect(reg: Regulation) -> list[Finding]:
             out.append(_useless(("stages", i, "disconnection"), "断线与逃跑规定只用于线上对局 (online_ladder), 本阶段没有线上对局",
                                 "disconnection rules apply to online games (online_ladder); this stage has none",
                                 "删去 disconnection", "remove disconnection"))
-    for j, pl in enumerate(reg.prizes.lists):
-        if not pl.others_keep_place:
-            continue
-        division = next((d for d in reg.divisions if d.id == pl.division), None)
-        if pl.ranking is None or (division is not None and all(r.gender is None for r in division.rankings)):
-            out.append(_useless(("prizes", "lists", j, "others_keep_place"),
-                                "团体名单或不分性别的组别没有“其他性别选手占名次”的问题",
-                                "a team list, or a division without a ranking by gender, has no players of "
-                                "the other gender keeping places",
-                                "删去 others_keep_place", "remove others_keep_place"))
     for j, sa in enumerate(reg.prizes.special):
         if sa.age_reference is not None and sa.min_age is None:
             out.append(_useless(("prizes", "special", j, "age_reference"), "特别奖没有年龄限制 (min_age), 计算年龄的日期用不上",

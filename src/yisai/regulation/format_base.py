@@ -62,6 +62,8 @@ class StageFormat(Strict):
     """Shown as group crosstables and a bracket (the stage's page)."""
     round_robin_groups: ClassVar[bool] = False
     """Played in round-robin groups, so a ranking's 小循环 (mini_league) can apply."""
+    games_per_pair: ClassVar[int] = 1
+    """How often each pair of a round robin meets (双循环: 2, a crosstable cell holds both games)."""
 
     def fixed_rounds(self) -> int | None:
         """The rounds every player plays, when the regulation fixes them (not provisionally)."""

@@ -294,6 +294,27 @@ def size_issue(filename: str, size: int) -> Issue:
 _POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
+# tomllib's English reasons, in Chinese: the message a director reads names the mistake itself.
+_REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"Cannot declare \((.*)\) twice"), "表 [{0}] 写了两次; 同一个表只能声明一次, 请把两处的内容合并"),
+    (re.compile(r"Cannot overwrite a value"), "这个键已经有值 (重复的键); 请删除其中一行"),
+    (re.compile(r"Invalid value"), "值无效或缺少值; 文字须加引号, 如 \"甲组\""),
+    (re.compile(r"Illegal character '\\n'"), "字符串在行尾没有结束; 请补上结尾的引号"),
+    (re.compile(r"Unclosed array"), "方括号 [ 没有闭合; 请补上 ]"),
+    (re.compile(r"Unclosed inline table"), "花括号 {{ 没有闭合; 请补上 }}"),
+    (re.compile(r"Expected '=' after a key"), "键后面缺少等号 ="),
+    (re.compile(r"Expected newline or end of document after a statement"), "一行只能写一项; 请换行"),
+)
+
+
+def _reason_zh(reason: str) -> str:
+    for pattern, words in _REASONS:
+        m = pattern.search(reason)
+        if m:
+            return words.format(*(g.replace("'", "").replace(", ", ".").rstrip(",") for g in m.groups()))
+    return reason
+
+
 def _syntax_issue(filename: str, exc: tomllib.TOMLDecodeError) -> Issue:
     msg = str(exc)
     m = _POS.search(msg)
@@ -301,7 +322,7 @@ def _syntax_issue(filename: str, exc: tomllib.TOMLDecodeError) -> Issue:
     reason = _POS.sub("", msg).strip()
     return Issue(
         filename, line, "",
-        Text(f"TOML 语法错误: {reason}", f"TOML syntax error: {reason}"),
+        Text(f"TOML 语法错误: {_reason_zh(reason)}", f"TOML syntax error: {reason}"),
         Text("请检查引号、括号与等号", "check quotes, brackets and equals signs"),
     )
 

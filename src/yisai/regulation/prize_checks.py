@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from yisai.i18n import Text
 from yisai.regulation.findings import Finding
+from yisai.regulation.findings import useless as _useless
 from yisai.regulation.format_base import as_kind
 from yisai.regulation.prizes import MAX_PLACE, Grade, PrizeList
 from yisai.regulation.schema import Regulation
@@ -143,3 +144,44 @@ def _grades(by: str, grades: list[Grade], path: tuple[str | int, ...]) -> list[F
                                    Text(f"{g.name}与{other}的胜局数范围重叠", f"{g.name} overlaps {other} in wins")))
         bands.append((low, high, g.name))
     return out
+
+
+def check_kept_places(reg: Regulation) -> list[Finding]:
+    """``others_keep_place`` (如有女子选手进入, 名次不再顺延) means something only on a list of one
+    gender read from a mixed ranking: its own ``gender``, or a ranking by gender. On a list that
+    reads a mixed ranking and names no gender the other gender is in that ranking anyway, so the
+    setting changes nothing yet reads as a rule (the division's gender rankings do not help)."""
+    out: list[Finding] = []
+    for j, pl in enumerate(reg.prizes.lists):
+        out += _kept_place(reg, ("prizes", "lists", j), pl)
+    return out
+
+
+def _kept_place(reg: Regulation, path: tuple[str | int, ...], pl: PrizeList) -> list[Finding]:
+    division = next((d for d in reg.divisions if d.id == pl.division), None)
+    ranking = next((r for r in division.rankings if r.id == pl.ranking), None) if division else None
+    if pl.gender is not None and not pl.others_keep_place:
+        return [_useless((*path, "gender"), "名单的 gender 只与 others_keep_place 一起说明名次按混合排名",
+                         "a list's gender only says, with others_keep_place, that its places are the mixed ranking's",
+                         "加 others_keep_place = true, 或改读按性别的名次表并删去 gender",
+                         "add others_keep_place = true, or read a ranking by gender and remove gender")]
+    if pl.gender is not None and ranking is not None and ranking.gender is not None:
+        return [_useless((*path, "gender"), f"名次表 {ranking.id} 已按性别 ({ranking.gender.value})",
+                         f"the ranking {ranking.id} is already by gender ({ranking.gender.value})",
+                         "删去 gender", "remove gender")]
+    if not pl.others_keep_place:
+        return []
+    if pl.ranking is None or (division is not None and all(r.gender is None for r in division.rankings)):
+        return [_useless((*path, "others_keep_place"), "团体名单或不分性别的组别没有“其他性别选手占名次”的问题",
+                         "a team list, or a division without a ranking by gender, has no players of "
+                         "the other gender keeping places",
+                         "删去 others_keep_place", "remove others_keep_place")]
+    if ranking is not None and ranking.gender is None and pl.gender is None:
+        return [_useless((*path, "others_keep_place"),
+                         f"名单读取不分性别的名次表 {ranking.id} 且未写明所指性别 (gender), 其他性别选手本来就在"
+                         "其中占名次",
+                         f"the list reads the mixed ranking {ranking.id} and names no gender (gender), so players "
+                         "of either gender hold their places there anyway",
+                         "男子个人而名次按混合排名: 写 gender = \"M\"; 否则删去 others_keep_place",
+                         "a men's list on the mixed places: set gender = \"M\"; otherwise remove others_keep_place")]
+    return []

@@ -55,8 +55,13 @@ class PrizeList(Strict):
     kind: PrizeKind = "cash"
     items: list[str] = Field(default_factory=list, description="奖牌, 奖杯, 荣誉证书 ...")
     rows: list[PrizeRow] = Field(default_factory=list)
+    gender: Gender | None = Field(
+        None, description="名单所指性别, 名次仍按 ranking 的混合排名 (如 男子个人录取前32名, 名次按男女混合排名); "
+                          "只与 others_keep_place 一起用"
+    )
     others_keep_place: bool = Field(
-        False, description="如有女子选手进入, 名次不再顺延(她占该名次并获奖, 其他人不后移)"
+        False, description="如有女子选手进入, 名次不再顺延(她占该名次并获奖, 其他人不后移): 名单按性别 "
+                           "(gender, 或 ranking 是按性别的名次表) 而名次读不分性别的名次表"
     )
     cumulative_with: list[str] = Field(
         default_factory=list, description="可与这些奖项累积 (如女子奖金与混合名次奖金)"

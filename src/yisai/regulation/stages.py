@@ -319,6 +319,8 @@ class DoubleRoundRobinFormat(StageFormat):
 
     kind: Literal["double_round_robin"]
     round_robin_groups: ClassVar[bool] = True
+    crosstables: ClassVar[bool] = True
+    games_per_pair: ClassVar[int] = 2
     seats: Literal["lot", "seeding"] = Field(
         "lot", description="序号 (贝格尔表位置): lot 抽签; seeding 按种子顺序 (1号种子为1号)"
     )

@@ -14,13 +14,13 @@ from yisai.registry.person import Player
 from yisai.regulation import Regulation
 from yisai.services import fees
 from yisai.services.context import InputError, Refused, Work
-from yisai.services.eligibility import division_name, eligibility_texts, members_of, rendered
+from yisai.services.eligibility import division_name, eligibility_texts, members_of
 from yisai.services.entries import EntryView, list_entries
 from yisai.services.errors import Hint
 from yisai.services.events import regulation_of
 from yisai.services.identity import Action
 from yisai.services.registration import entry_for_change, team_of_player
-from yisai.store import EventRecord, NotFound
+from yisai.store import EventRecord, NotFound, entry_rows, roster_rows
 
 
 def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note: str = "") -> Entry:
@@ -47,13 +47,13 @@ def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note:
     updated = entry.model_copy(
         update={
             "status": EntryStatus.APPROVED,
-            "reasons": rendered(reasons),
+            "reasons": tuple(reasons),
             "forced": bool(reasons),
             "note": note.strip() or entry.note,
         }
     )
-    saved = work.repo.update_entry(updated, "force-approve" if reasons else "approve", note.strip(),
-                                   reasons=reasons)
+    saved = entry_rows.update_entry(work.session, work.stamp,
+                                    updated, "force-approve" if reasons else "approve", note.strip())
     work.emit("entry_approved", event.id, entry=saved.id, forced=bool(reasons))
     return saved
 
@@ -96,7 +96,7 @@ def reject_entry(work: Work, entry_id: str | int, reason: str) -> Entry:
     updated = entry.model_copy(
         update={"status": EntryStatus.REJECTED, "note": reason.strip(), "forced": False}
     )
-    saved = work.repo.update_entry(updated, "reject", reason.strip())
+    saved = entry_rows.update_entry(work.session, work.stamp, updated, "reject", reason.strip())
     work.emit("entry_rejected", event.id, entry=saved.id)
     return saved
 
@@ -104,12 +104,12 @@ def reject_entry(work: Work, entry_id: str | int, reason: str) -> Entry:
 def set_fee_paid(work: Work, entry_id: str | int, paid: bool = True, note: str = "") -> Entry:
     work.require(Action.APPROVE)
     try:
-        entry = work.repo.get_entry(entry_id)
-        work.check_event(work.repo.entry_event(entry_id))
+        entry = entry_rows.get_entry(work.session, entry_id)
+        work.check_event(entry_rows.entry_event(work.session, entry_id))
     except NotFound as exc:
         raise InputError(exc.text, code="entry_not_found", params={"entry": str(entry_id)}) from None
-    fees.record_manual(work, work.repo.entry_event(entry_id), entry, paid, note)  # the ledger's side
-    return work.repo.update_entry(entry.model_copy(update={"fee_paid": paid}), "fee", note)
+    fees.record_manual(work, entry_rows.entry_event(work.session, entry_id), entry, paid, note)  # the ledger's side
+    return entry_rows.update_entry(work.session, work.stamp, entry.model_copy(update={"fee_paid": paid}), "fee", note)
 
 
 def recheck_entries(work: Work, event: EventRecord) -> int:
@@ -119,11 +119,11 @@ def recheck_entries(work: Work, event: EventRecord) -> int:
     regulation = regulation_of(event)
     members = members_of(event)
     changed = 0
-    for entry in work.repo.list_entries(event.id, status=EntryStatus.PENDING):
+    for entry in roster_rows.list_entries(work.session, event.id, status=EntryStatus.PENDING):
         player = work.repo.get_player(entry.player_id)
         reasons = eligibility_texts(regulation, player, entry.division, members)
-        if reasons != work.repo.entry_reasons(entry.id):
-            work.repo.update_entry(entry.model_copy(update={"reasons": rendered(reasons)}), "check",
-                                   reasons=reasons)
+        if reasons != list(entry.reasons):
+            entry_rows.update_entry(work.session, work.stamp,
+                                    entry.model_copy(update={"reasons": tuple(reasons)}), "check")
             changed += 1
     return changed

@@ -40,6 +40,7 @@ from yisai.store import (
     open_database,
 )
 from yisai.store.audit_rows import WRITTEN
+from yisai.store.records import Stamp
 
 write_log = logging.getLogger("yisai.writes")
 
@@ -91,6 +92,11 @@ class Work:
         ev = DomainEvent(kind, event_id, data)
         self.events.append(ev)
         return ev
+
+    @property
+    def stamp(self) -> Stamp:
+        """Who writes and when, for a row module's write (``x_rows.fn(work.session, work.stamp, …)``)."""
+        return self.repo.stamp
 
     @property
     def calendar_file(self) -> Path | None:
@@ -211,7 +217,7 @@ def open_context(
             hint=Hint.UPGRADE_DB,
         ) from exc
     except StoreError as exc:
-        raise InputError(str(exc), code="store_unavailable") from exc
+        raise InputError(exc.text, code="store_unavailable") from exc
 
 
 @contextmanager

@@ -373,7 +373,7 @@ def registration_moment(reg: Regulation) -> datetime:
 @dataclass
 class Registration:
     approved: int
-    rejected: list[tuple[str, str, list[str]]]  # name, division, reasons
+    rejected: list[tuple[str, str, list[Text]]]  # name, division, reasons
 
 
 def register_all(work: Work, event: EventRecord, reg: Regulation, people: list[DemoPlayer],
@@ -386,7 +386,7 @@ def register_all(work: Work, event: EventRecord, reg: Regulation, people: list[D
         entry = r.entry
         assert entry is not None
         if entry.reasons:
-            reject_entry(work, entry.id, "；".join(entry.reasons))
+            reject_entry(work, entry.id, "；".join(r.render() for r in entry.reasons))
             rejected.append((dp.player.name, reg.division(dp.division).name, list(entry.reasons)))
             continue
         if entry.status is EntryStatus.PENDING:

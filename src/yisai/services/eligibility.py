@@ -2,11 +2,11 @@
 
 Eligibility is decided by ``registry.eligibility`` against the event's stored regulation; the
 reasons are saved on the entry so the director (and the audit log) sees why. They are built
-once in Chinese and English (``check_player_texts``) and stored as ``{"zh", "en"}`` objects; whatever
-hands them to a front end (``Entry.reasons`` as the store reads it, ``TeamView.reasons``,
-``ImportReport.ineligible``) gives plain strings in the caller's language at the time they are
-read. ``Entry`` keeps ``tuple[str, ...]`` so the pure registry model and everything that prints
-it stay as they were.
+once in Chinese and English (``check_player_texts``) and stored as ``{"zh", "en"}`` objects.
+``Entry.reasons`` holds them as ``Text`` (the store reads data, never words, so its cached roster
+serves every language); the front end words them in the reader's language. A few views made for
+one showing (``TeamView.reasons``, ``ImportReport.ineligible``, the typed row's check) are worded
+here, in the caller's language.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def members_of(event: EventRecord) -> MemberList | None:
 
 
 def rendered(reasons: Iterable[Text]) -> tuple[str, ...]:
-    """Stored reasons in the caller's language, as ``Entry.reasons`` holds them."""
+    """Reasons in the caller's language, for a view made for one showing."""
     return tuple(r.render() for r in reasons)
 
 

@@ -24,11 +24,9 @@ from yisai.services.context import Refused, Work
 from yisai.services.eligibility import (
     LIVE,
     division_name,
-    eligibility_reasons,
     eligibility_texts,
     members_of,
     needs_approval,
-    rendered,
 )
 from yisai.services.event_data import team_of
 from yisai.services.events import regulation_of, resolve_division, resolve_stage
@@ -46,7 +44,7 @@ from yisai.services.registration_window import (
     require_late_admission,
     window_waived,
 )
-from yisai.store import EventRecord
+from yisai.store import EventRecord, entry_rows, roster_rows
 
 
 @dataclass(frozen=True)
@@ -115,7 +113,7 @@ def register_player(
                 pending = request_change(work, event, existing, merged, why, note)
     entry, entry_created = None, False
     if division_id is not None:
-        entry = work.repo.find_entry(saved.id, division_id, stage_id)
+        entry = entry_rows.find_entry(work.session, saved.id, division_id, stage_id)
         if entry is None:
             team_only = "open" not in regulation.division(division_id).eligibility.routes
             waived = window_waived(work, regulation, division_id, late, in_team=team_only,
@@ -127,7 +125,8 @@ def register_player(
             entry_created = True
         elif fee_paid is not None and entry.fee_paid != fee_paid:
             fees.record_manual(work, event.id, entry, fee_paid, note)
-            entry = work.repo.update_entry(entry.model_copy(update={"fee_paid": fee_paid}), "fee", note)
+            entry = entry_rows.update_entry(work.session, work.stamp,
+                                            entry.model_copy(update={"fee_paid": fee_paid}), "fee", note)
     return Registered(saved, entry, created, entry_created, pending)
 
 
@@ -150,9 +149,9 @@ def _open_entry(
         status=EntryStatus.APPROVED if approve else EntryStatus.PENDING,
         fee_due=fee_for(regulation, division, stage),
         fee_paid=bool(fee_paid),
-        reasons=rendered(reasons),
+        reasons=tuple(reasons),
     )
-    saved = work.repo.add_entry(event.id, entry, note, reasons=reasons)
+    saved = entry_rows.add_entry(work.session, work.stamp, event.id, entry, note)
     if fee_paid:
         fees.record_manual(work, event.id, saved, True, note)  # 已缴费 on the form: a manual payment
     work.emit("entry_created", event.id, entry=saved.id, division=division,
@@ -163,7 +162,7 @@ def _open_entry(
 def _check_one_live_entry(work: Work, event: EventRecord, regulation: Regulation, player: Player,
                           division: str, stage: str) -> None:
     """One live (pending or approved) entry per player and stage (规程: 每人限报一个组别)."""
-    for other in work.repo.list_entries(event.id, player_id=player.id, stage=stage, status=LIVE):
+    for other in roster_rows.list_entries(work.session, event.id, player_id=player.id, stage=stage, status=LIVE):
         if other.division != division:
             name = division_name(regulation, other.division)
             raise Refused(
@@ -190,10 +189,10 @@ def list_entries(
     teams = team_of(work, event)
     out = []
     members = members_of(event)
-    for e in work.repo.list_entries(event.id, division=division_id, status=status):
+    for e in roster_rows.list_entries(work.session, event.id, division=division_id, status=status):
         player = players[e.player_id]
         if e.status is EntryStatus.PENDING:
-            e = e.model_copy(update={"reasons": tuple(eligibility_reasons(regulation, player, e.division, members))})
+            e = e.model_copy(update={"reasons": tuple(eligibility_texts(regulation, player, e.division, members))})
         out.append(EntryView(e, player, division_name(regulation, e.division), teams.get(e.player_id)))
     return out
 

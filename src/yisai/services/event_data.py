@@ -19,7 +19,7 @@ from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Work
 from yisai.services.events import playing_stage, regulation_of
 from yisai.standings import StandingsInput, StandingsPlayer
-from yisai.store import EventRecord
+from yisai.store import EventRecord, roster_rows
 from yisai.vocabulary.rank import MIN_KYU, Rank
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def approved_players(work: Work, event: EventRecord, division: str, stage: str =
     players = work.repo.players_by_id(event.id)
     return [
         players[e.player_id]
-        for e in work.repo.list_entries(
+        for e in roster_rows.list_entries(work.session,
             event.id, division=division, stage=stage, status=EntryStatus.APPROVED
         )
     ]
@@ -91,7 +91,7 @@ def division_games_keyed(work: Work, event: EventRecord, division: str, stage: S
     read = work.repo.games_read(event.id, division, stage=stage.id)
     games, marker = read.games, cast("tuple[str, ...]", ())
     if regulation_of(event).withdrawal.disqualified_games == "forfeit":
-        gone = [e.player_id for e in work.repo.list_entries(event.id, division=division,
+        gone = [e.player_id for e in roster_rows.list_entries(work.session, event.id, division=division,
                                                              status=EntryStatus.DISQUALIFIED)]
         if gone:
             games, marker = forfeited_by(games, gone), ("forfeit", *sorted(gone))
@@ -101,7 +101,7 @@ def division_games_keyed(work: Work, event: EventRecord, division: str, stage: S
 def left_players(work: Work, event: EventRecord, division: str) -> dict[str, tuple[Player, EntryStatus]]:
     """Players whose entry in the division was withdrawn or disqualified (退赛/取消资格), with
     the status: they are paired no more, but the games they played still stand."""
-    left = work.repo.list_entries(event.id, division=division, stage="",
+    left = roster_rows.list_entries(work.session, event.id, division=division, stage="",
                                   status=(EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED))
     if not left:  # the usual case: no second read of the event's players on the standings path
         return {}

@@ -18,7 +18,7 @@ from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Work
 from yisai.services.errors import Hint, NotFoundError
 from yisai.services.identity import Action
-from yisai.store import EventRecord, NotFound
+from yisai.store import EventRecord, NotFound, entry_rows
 
 MAX_SEED = 2**63 - 1
 
@@ -211,7 +211,7 @@ def playing_stage(reg: Regulation, division: str, stage_ref: str | None = None) 
 
 def summarise_event(work: Work, event: EventRecord) -> EventSummary:
     counts: dict[str, dict[EntryStatus, int]] = {}
-    for (division, status), n in work.repo.count_entries(event.id).items():
+    for (division, status), n in entry_rows.count_entries(work.session, event.id).items():
         counts.setdefault(division, {})[EntryStatus(status)] = n
     return EventSummary(
         event=event,

@@ -24,7 +24,7 @@ from yisai.registry.entry import EntryStatus
 from yisai.regulation import Regulation
 from yisai.regulation.lateness import FORFEIT_REASON
 from yisai.services.context import InputError, Work
-from yisai.store import RoundRecord
+from yisai.store import RoundRecord, entry_rows
 
 FORFEIT_REASONS = frozenset({FORFEIT_REASON, "双方弃权"})
 """The stored reasons of a forfeit (弃权, B+F, 双方弃权); a loss by lateness (迟到判负) is not one."""
@@ -105,7 +105,7 @@ def apply_forfeit_rule(work: Work, rnd: RoundRecord, game: Game, before: Game | 
     games = work.repo.games(event.id, rnd.division)
     out: list[Text] = []
     for player in undone:
-        entry = work.repo.find_entry(player, rnd.division)
+        entry = entry_rows.find_entry(work.session, player, rnd.division)
         count = len(forfeits_of(games, player))
         if entry is None or not entry.status.has_left or count >= limit:
             continue
@@ -121,13 +121,14 @@ def apply_forfeit_rule(work: Work, rnd: RoundRecord, game: Game, before: Game | 
         forfeits = forfeits_of(games, player)
         if len(forfeits) < limit:
             continue
-        entry = work.repo.find_entry(player, rnd.division)
+        entry = entry_rows.find_entry(work.session, player, rnd.division)
         if entry is None or entry.status != EntryStatus.APPROVED:
             continue  # already out (or never in): nothing to decide
         status = EntryStatus(wd.excluded_as)
         rounds = "、".join(str(g.round) for g in forfeits)
         note = f"第{rounds}轮弃权, " + EXCLUDED_NOTE.format(limit=limit)
-        saved = work.repo.update_entry(entry.model_copy(update={"status": status, "note": note}), "exclude", note)
+        saved = entry_rows.update_entry(work.session, work.stamp,
+                                        entry.model_copy(update={"status": status, "note": note}), "exclude", note)
         work.emit("entry_withdrawn" if status == EntryStatus.WITHDRAWN else "entry_disqualified",
                   event.id, entry=saved.id)
         name = work.repo.get_player(player).name

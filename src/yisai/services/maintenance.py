@@ -8,7 +8,6 @@ from typing import Any
 
 from sqlalchemy import func, select, text
 
-from yisai.i18n import Text
 from yisai.services.context import Context
 from yisai.services.errors import InputError
 from yisai.services.identity import Action
@@ -35,7 +34,7 @@ def upgrade(settings: Settings) -> tuple[str | None, str]:
     try:
         return upgrade_database(settings.database)
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="upgrade_failed") from exc
+        raise InputError(exc.text, code="upgrade_failed") from exc
 
 
 def scratch_database(db: str, prefix: str) -> str:
@@ -45,7 +44,7 @@ def scratch_database(db: str, prefix: str) -> str:
         url = fresh_schema(db, prefix)
         upgrade_database(url)
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="scratch_failed") from exc
+        raise InputError(exc.text, code="scratch_failed") from exc
     return url
 
 
@@ -54,7 +53,7 @@ def drop_scratch(url: str) -> None:
     try:
         drop_schema(url)
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="scratch_failed") from exc
+        raise InputError(exc.text, code="scratch_failed") from exc
 
 
 
@@ -64,7 +63,7 @@ def scratch_whole_database(db: str, prefix: str) -> str:
     try:
         return fresh_database(db, prefix)
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="scratch_failed") from exc
+        raise InputError(exc.text, code="scratch_failed") from exc
 
 
 def drop_scratch_database(url: str) -> None:
@@ -72,7 +71,7 @@ def drop_scratch_database(url: str) -> None:
     try:
         drop_database(url)
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="scratch_failed") from exc
+        raise InputError(exc.text, code="scratch_failed") from exc
 
 
 def shown_database(url: str) -> str:
@@ -97,7 +96,7 @@ def backup(settings: Settings, folder: Path, keep: int) -> tuple[Path, Manifest,
     try:
         return make_backup(settings.database, _files_dir(settings), folder, keep)
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="backup_failed") from exc
+        raise InputError(exc.text, code="backup_failed") from exc
 
 
 def restore(settings: Settings, archive: Path) -> Manifest:
@@ -106,7 +105,7 @@ def restore(settings: Settings, archive: Path) -> Manifest:
     try:
         return restore_backup(archive, settings.database, _files_dir(settings))
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="restore_failed") from exc
+        raise InputError(exc.text, code="restore_failed") from exc
 
 
 def health(ctx: Context, redis_url: str | None = None) -> dict[str, Any]:

@@ -48,7 +48,7 @@ from yisai.services.errors import InputError, NotFoundError, Refused
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Actor
 from yisai.services.metrics import NOTICES
-from yisai.store import EventRecord
+from yisai.store import EventRecord, roster_rows
 from yisai.store import notice_rows as rows
 from yisai.store.notice_rows import NoticeRecord
 
@@ -368,7 +368,7 @@ def remind_fees(work: Work, event_ref: str | int) -> int:
     event = resolve_event(work, event_ref)
     players = work.repo.players_by_id(event.id)
     queued = 0
-    for e in work.repo.list_entries(event.id, status=(EntryStatus.PENDING, EntryStatus.APPROVED)):
+    for e in roster_rows.list_entries(work.session, event.id, status=(EntryStatus.PENDING, EntryStatus.APPROVED)):
         if e.fee_due <= 0 or e.fee_paid:
             continue
         person = players.get(e.player_id)

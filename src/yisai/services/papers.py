@@ -29,7 +29,7 @@ from yisai.services.context import Work
 from yisai.services.errors import Forbidden, Hint, InputError, NotFoundError, Refused
 from yisai.services.events import regulation_of
 from yisai.services.identity import Action, Role
-from yisai.store import EventRecord
+from yisai.store import EventRecord, roster_rows
 from yisai.store.files import FileStore, default_files_dir, safe_part
 from yisai.store.paper_rows import PaperRecord, PaperRows
 
@@ -204,7 +204,7 @@ def entry_form(work: Work, event: EventRecord, team_ref: str | int | None) -> tu
     check_team_access(work, event.id, team.id)
     players = work.repo.players_by_id(event.id)
     names = {d.id: d.name for d in regulation.divisions}
-    entries = {e.player_id: e for e in work.repo.list_entries(event.id)}
+    entries = {e.player_id: e for e in roster_rows.list_entries(work.session, event.id)}
     listed = []
     for m in team.members:
         p = players[m.player_id]

@@ -19,7 +19,7 @@ from yisai.services.events import regulation_of, resolve_division
 from yisai.services.identity import Action
 from yisai.services.registration import team_of_player
 from yisai.services.registration_window import registration_closed
-from yisai.store import EventRecord, change_rows
+from yisai.store import EventRecord, change_rows, roster_rows
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def change_needs_approval(work: Work, event: EventRecord, regulation: Regulation
     may be saved at once. The chief referee's own changes never wait."""
     if work.actor.may(Action.APPROVE):
         return None
-    entries = work.repo.list_entries(event.id, player_id=player.id, status=LIVE)
+    entries = roster_rows.list_entries(work.session, event.id, player_id=player.id, status=LIVE)
     in_team = team_of_player(work, event, player.id) is not None
     if registration_closed(work, regulation, [e.division for e in entries], in_team):
         return "deadline"
@@ -87,7 +87,7 @@ def list_players(work: Work, event: EventRecord, *, division: str | None = None)
     regulation = regulation_of(event)
     division_id = resolve_division(regulation, division) if division else None
     entries: dict[str, list[Entry]] = {}
-    for e in work.repo.list_entries(event.id, division=division_id):
+    for e in roster_rows.list_entries(work.session, event.id, division=division_id):
         entries.setdefault(e.player_id, []).append(e)
     teams = team_of(work, event)
     return [

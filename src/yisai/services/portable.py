@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from yisai.i18n import Text
 from yisai.services.context import unit_of_work
 from yisai.services.errors import InputError
 from yisai.services.events import resolve_event
@@ -30,7 +29,7 @@ def export(settings: Settings, event_ref: str | int | None, target: Path) -> tup
     try:
         return event_id, export_event(settings.database, event_id, _files_root(settings), target)
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="export_failed") from exc
+        raise InputError(exc.text, code="export_failed") from exc
 
 
 def import_file(settings: Settings, path: Path) -> tuple[int, dict[str, int]]:
@@ -40,7 +39,7 @@ def import_file(settings: Settings, path: Path) -> tuple[int, dict[str, int]]:
     try:
         event_id, counts = import_event(settings.database, path, _files_root(settings))
     except StoreError as exc:
-        raise InputError(Text(str(exc), str(exc)), code="import_failed") from exc
+        raise InputError(exc.text, code="import_failed") from exc
     with unit_of_work(settings) as work:
         work.repo.audit(event_id, "import", "event", event_id, None, {"file": path.name, "rows": counts})
     return event_id, counts

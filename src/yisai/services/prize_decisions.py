@@ -18,7 +18,7 @@ from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Hint
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action
-from yisai.store import EventRecord
+from yisai.store import EventRecord, roster_rows
 
 
 def decisions_of(event: EventRecord) -> PrizeDecisions:
@@ -132,7 +132,8 @@ def name_judged_winner(work: Work, event_ref: str | int | None, award_id: str, p
     text = _need_note(note)
     player = _player(work, event, player_ref)
     if award.division is not None and not any(
-            e.player_id == player.id and e.division == award.division for e in work.repo.list_entries(event.id)):
+            e.player_id == player.id and e.division == award.division
+            for e in roster_rows.list_entries(work.session, event.id)):
         division = reg.division(award.division).name
         raise Refused(Text(f"{player.name}不是{division}的参赛者, 不能获得{award.name}",
                            f"{player.name} does not play in {division}"), code="not_in_division")

@@ -40,7 +40,7 @@ from yisai.services.live import LiveConfig, live_config
 from yisai.services.profiles import get_profile
 from yisai.services.roster_import import row_from_fields
 from yisai.services.workdays import china_workday_calendar
-from yisai.store import live_rows
+from yisai.store import entry_rows, live_rows, roster_rows
 from yisai.store import qualification_rows as rows
 
 HOLDING = ("qualified", "confirmed")  # states in which a place is held ("already qualified")
@@ -510,7 +510,7 @@ def _candidates(work: Work, cfg: LiveConfig) -> list[Candidate]:
         out.append(Candidate("qualifier", f"{place.period}/{place.player}", person, place.name, division,
                              tuple(_note(r) for r in reasons), f"第{place.period}期"))
     final_divisions = set(next((s.divisions for s in reg.stages if s.id == cfg.ladder.qualifies_for), []))
-    for e in work.repo.list_entries(event.id, status=EntryStatus.APPROVED):
+    for e in roster_rows.list_entries(work.session, event.id, status=EntryStatus.APPROVED):
         if int(e.id) in applied or (final_divisions and e.division not in final_divisions):
             continue
         p = players[e.player_id]
@@ -559,7 +559,7 @@ def apply_final(work: Work, event_ref: str | int | None) -> FinalPlan:
             entry_id, player_id = int(entry.id), int(reg_.player.id)
         else:
             entry_id = int(item.key.removeprefix("entry:"))
-            player_id = int(work.repo.get_entry(entry_id).player_id)
+            player_id = int(entry_rows.get_entry(work.session, entry_id).player_id)
         rows.add_final_source(work.session, event_id=cfg.event_id, source=item.source, key=item.key,
                               entry_id=entry_id, player_id=player_id, at=work.now, by=work.actor.audit_name)
         created.append({"source": item.source, "key": item.key, "entry": entry_id})

@@ -19,7 +19,7 @@ from yisai.registry.team import Team
 from yisai.services.context import InputError, Work
 from yisai.services.errors import Forbidden
 from yisai.services.identity import Role
-from yisai.store import EventRecord, NotFound
+from yisai.store import EventRecord, NotFound, entry_rows
 
 
 def team_of_player(work: Work, event: EventRecord, player_id: str) -> Team | None:
@@ -46,8 +46,8 @@ def entry_for_change(work: Work, entry_id: str | int, target: EntryStatus | None
     """The entry and its event, in the actor's event scope; ``target``: the status it may take
     by ``TRANSITIONS`` (None: the caller checks)."""
     try:
-        entry = work.repo.get_entry(entry_id)
-        event = work.repo.get_event(work.repo.entry_event(entry_id))
+        entry = entry_rows.get_entry(work.session, entry_id)
+        event = work.repo.get_event(entry_rows.entry_event(work.session, entry_id))
     except NotFound as exc:
         raise InputError(exc.text, code="entry_not_found", params={"entry": str(entry_id)}) from None
     work.check_event(event.id)

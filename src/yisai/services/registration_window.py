@@ -20,6 +20,7 @@ from yisai.services.context import InputError, Refused, Work
 from yisai.services.eligibility import division_name
 from yisai.services.errors import Hint
 from yisai.services.identity import Action
+from yisai.store import entry_rows
 
 
 def _window_bounds(w: RegistrationWindow) -> tuple[datetime | None, datetime | None]:
@@ -53,7 +54,8 @@ def late_note(reason: str) -> Text:
 
 def mark_late(work: Work, entry: Entry, reason: str) -> Entry:
     """Record on the entry that the chief referee admitted it after the deadline (entry list, audit)."""
-    return work.repo.update_entry(entry.model_copy(update={"note": late_note(reason).zh}), "late", reason.strip())
+    return entry_rows.update_entry(work.session, work.stamp,
+                                   entry.model_copy(update={"note": late_note(reason).zh}), "late", reason.strip())
 
 
 def window_waived(work: Work, regulation: Regulation, division: str, late: bool, *,

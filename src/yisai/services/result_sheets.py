@@ -9,13 +9,14 @@ stored pairing first, and each problem is named by file, sheet, row and column.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from yisai.formats.result_sheet import ResultSheet, SheetIssue, SheetRow, same_name
 from yisai.i18n import Text
 from yisai.record import Game, Result
 from yisai.record.groups import group_id, group_label, group_title, group_title_en
 from yisai.record.parse import ACCEPTED, BOTH_WIN_WORD, ParsedResult, result_word
+from yisai.regulation import Regulation
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Hint
 from yisai.services.lateness import decide_lateness
@@ -69,94 +70,23 @@ def import_results(
                 code="unknown_group", params={"round": round_no, "group": group},
             )
         rounds = [r for r in rounds if r.group == group]
-    names = {p.id: p.name for p in work.repo.list_players(_event.id)}
-    by_board = {(r.group, g.board): (r, g) for r in rounds for g in r.games}
-    # Each problem: where it is (for ordering) and its text in both languages.
-    issues: list[_Problem] = [(i, Text(str(i), str(i))) for i in sheet.issues]  # worded by the reader
-    refusals: list[_Problem] = []
-    seen: dict[tuple[str, int], SheetRow] = {}
-    todo: list[tuple[RoundRecord, Game, ParsedResult, str]] = []
-    unchanged = blank = bye_rows = 0
-    grouped = False  # a row whose group is missing or wrong: the hint says how to name it
+    t = _Tally(names={p.id: p.name for p in work.repo.list_players(_event.id)},
+               by_board={(r.group, g.board): (r, g) for r in rounds for g in r.games},
+               # each problem: where it is (for ordering) and its text in both languages
+               issues=[(i, Text(str(i), str(i))) for i in sheet.issues])  # worded by the reader
     for row in sheet.rows:
-        where = _row_group(row, group, [r.group for r in rounds], issues)
-        if where is None:
-            grouped = True
-            continue
-        if row.is_bye:
-            bye_rows += 1
-            _check_bye(row, [g for (gr, _b), (_r, g) in by_board.items() if gr == where and g.is_bye],
-                       names, issues)
-            continue
-        if row.board is None:
-            if not row.board_text:  # an unreadable number is already reported by the reader
-                issues.append(_problem(
-                    row, "board",
-                    f"台次不能为空 (允许: {_board_range(by_board, where)}; 轮空行的结果填“轮空”)",
-                    f"the board cannot be blank (allowed: {_board_range(by_board, where, en=True)}; "
-                    "a bye line has 轮空 as its result)"))
-            continue
-        found = by_board.get((where, row.board))
+        found = _locate(t, row, group, [r.group for r in rounds], round_no)
         if found is None:
-            issues.append(_problem(
-                row, "board",
-                f"{group_title(where)}第{round_no}轮没有第{row.board}台 "
-                f"(允许: {_board_range(by_board, where)})",
-                f"{group_title_en(where)}round {round_no} has no board {row.board} "
-                f"(allowed: {_board_range(by_board, where, en=True)})"))
             continue
-        first = seen.get((where, row.board))
-        if first is not None:
-            place = f"第{first.row}行" if first.sheet == row.sheet else f"{first.sheet}第{first.row}行"
-            place_en = f"row {first.row}" if first.sheet == row.sheet else f"{first.sheet} row {first.row}"
-            issues.append(_problem(row, "board", f"第{row.board}台重复, 已在{place}出现 (每台只能填一行)",
-                                   f"board {row.board} is written twice, first in {place_en} "
-                                   "(one line per board)"))
-            continue
-        seen[(where, row.board)] = row
         rnd, game = found
         if game.is_bye and (row.result is None or row.result.bye):
-            bye_rows += 1
-            _check_bye(row, [game], names, issues)
+            t.byes += 1
+            _check_bye(row, [game], t.names, t.issues)
             continue
-        _check_names(row, game, names, issues)
-        if row.result is None:  # blank: not played yet; unreadable: already reported
-            blank += row.result_text == ""
-            if row.result_text == BOTH_WIN_WORD:
-                if game.result != Result.BOTH_WIN:
-                    issues.append(_problem(
-                        row, "result", f"{BOTH_WIN_WORD}只能保留导入的成绩, 不能录入 (允许: {ACCEPTED})",
-                        f"{BOTH_WIN_WORD} can only keep an imported result, it cannot be entered "
-                        f"(allowed: {ACCEPTED})"))
-                else:
-                    unchanged += 1  # the imported 双方胜 printed back: no change
-            continue
-        parsed, late_note = row.result, ""
-        if parsed.late_minutes is not None:  # 黑迟到17分钟: the regulation decides, row by row
-            try:
-                parsed, decided = decide_lateness(_reg, parsed, row.board)
-            except InputError as exc:
-                issues.append(_problem(row, "result", exc.text.zh, exc.text.en))
-                continue
-            late_note = decided.zh if decided else ""
-        problem = entry_problem(game, parsed)
-        if problem:
-            issues.append(_problem(row, "result", problem.zh, problem.en))
-            continue
-        if game.result != Result.UNKNOWN:
-            if same_result(game, parsed) or _same_result(row, game):
-                unchanged += 1  # a pre-filled sheet printed back: identical rows are no change
-                continue
-            if not change:
-                entered = already_entered(game)
-                refusals.append(_problem(row, "result", entered.zh, entered.en))
-                continue
-        elif parsed.result == Result.UNKNOWN:
-            blank += 1  # "?" on a board without a result: nothing to clear
-            continue
-        todo.append((rnd, game, parsed, "; ".join(n for n in (note, late_note) if n)))
+        _check_names(row, game, t.names, t.issues)
+        _check_result(t, row, rnd, game, _reg, change=change, note=note)
     sheets = list(dict.fromkeys(r.sheet for r in sheet.rows))
-    problems = sorted(issues + refusals, key=lambda p: (
+    problems = sorted(t.issues + t.refusals, key=lambda p: (
         p[0].row > 0, sheets.index(p[0].sheet) if p[0].sheet in sheets else -1, p[0].row))
     if problems:
         message = Text(f"{sheet.file}: 共{len(problems)}处问题, 未保存任何成绩 (改正后重新导入)",
@@ -164,17 +94,118 @@ def import_results(
                        "and import again)")
         details = [text for _, text in problems]
         params = {"file": sheet.file, "round": round_no, "problems": len(problems)}
-        if issues:
+        if t.issues:
             raise InputError(message, details, code="bad_result_sheet", params=params,
-                             hint=Hint.GROUP if grouped else None)
+                             hint=Hint.GROUP if t.grouped else None)
         raise Refused(message, details, code="results_already_entered", params=params, hint=Hint.CHANGE)
     entries = [write_result(work, rnd, game, parsed, change=change, note=row_note)
-               for rnd, game, parsed, row_note in todo]
+               for rnd, game, parsed, row_note in t.todo]
     warnings = tuple(dict.fromkeys(w for e in entries for w in e.warnings))
-    return ImportReport([e.game for e in entries], unchanged, blank, bye_rows, warnings)
+    return ImportReport([e.game for e in entries], t.unchanged, t.blank, t.byes, warnings)
 
 
 _Problem = tuple[SheetIssue, Text]
+
+
+@dataclass
+class _Tally:
+    """What checking a sheet's rows has found so far: problems (the file's own, then each row's),
+    refusals (results entered already), the results to write and the rows left as they are."""
+
+    names: Mapping[str, str]
+    by_board: dict[tuple[str, int], tuple[RoundRecord, Game]]
+    issues: list[_Problem]
+    refusals: list[_Problem] = field(default_factory=list)
+    todo: list[tuple[RoundRecord, Game, ParsedResult, str]] = field(default_factory=list)
+    seen: dict[tuple[str, int], SheetRow] = field(default_factory=dict)
+    unchanged: int = 0
+    blank: int = 0
+    byes: int = 0
+    grouped: bool = False  # a row whose group is missing or wrong: the hint says how to name it
+
+
+def _locate(t: _Tally, row: SheetRow, chosen: str | None, groups: list[str],
+            round_no: int) -> tuple[RoundRecord, Game] | None:
+    """The stored board a row writes to; None for a bye line (checked here) or a row whose group
+    or board is wrong, missing or written twice (the problem is recorded)."""
+    where = _row_group(row, chosen, groups, t.issues)
+    if where is None:
+        t.grouped = True
+        return None
+    by_board = t.by_board
+    if row.is_bye:
+        t.byes += 1
+        _check_bye(row, [g for (gr, _b), (_r, g) in by_board.items() if gr == where and g.is_bye],
+                   t.names, t.issues)
+        return None
+    if row.board is None:
+        if not row.board_text:  # an unreadable number is already reported by the reader
+            t.issues.append(_problem(
+                row, "board",
+                f"台次不能为空 (允许: {_board_range(by_board, where)}; 轮空行的结果填“轮空”)",
+                f"the board cannot be blank (allowed: {_board_range(by_board, where, en=True)}; "
+                "a bye line has 轮空 as its result)"))
+        return None
+    found = by_board.get((where, row.board))
+    if found is None:
+        t.issues.append(_problem(
+            row, "board",
+            f"{group_title(where)}第{round_no}轮没有第{row.board}台 "
+            f"(允许: {_board_range(by_board, where)})",
+            f"{group_title_en(where)}round {round_no} has no board {row.board} "
+            f"(allowed: {_board_range(by_board, where, en=True)})"))
+        return None
+    first = t.seen.get((where, row.board))
+    if first is not None:
+        place = f"第{first.row}行" if first.sheet == row.sheet else f"{first.sheet}第{first.row}行"
+        place_en = f"row {first.row}" if first.sheet == row.sheet else f"{first.sheet} row {first.row}"
+        t.issues.append(_problem(row, "board", f"第{row.board}台重复, 已在{place}出现 (每台只能填一行)",
+                                 f"board {row.board} is written twice, first in {place_en} "
+                                 "(one line per board)"))
+        return None
+    t.seen[(where, row.board)] = row
+    return found
+
+
+def _check_result(t: _Tally, row: SheetRow, rnd: RoundRecord, game: Game, reg: Regulation, *,
+                  change: bool, note: str) -> None:
+    """A row's result: blank, kept (the same as stored), refused (entered already without
+    ``change``), a problem, or to write (with the lateness rule's note)."""
+    if row.result is None:  # blank: not played yet; unreadable: already reported
+        t.blank += row.result_text == ""
+        if row.result_text == BOTH_WIN_WORD:
+            if game.result != Result.BOTH_WIN:
+                t.issues.append(_problem(
+                    row, "result", f"{BOTH_WIN_WORD}只能保留导入的成绩, 不能录入 (允许: {ACCEPTED})",
+                    f"{BOTH_WIN_WORD} can only keep an imported result, it cannot be entered "
+                    f"(allowed: {ACCEPTED})"))
+            else:
+                t.unchanged += 1  # the imported 双方胜 printed back: no change
+        return
+    parsed, late_note = row.result, ""
+    if parsed.late_minutes is not None:  # 黑迟到17分钟: the regulation decides, row by row
+        try:
+            parsed, decided = decide_lateness(reg, parsed, game.board)
+        except InputError as exc:
+            t.issues.append(_problem(row, "result", exc.text.zh, exc.text.en))
+            return
+        late_note = decided.zh if decided else ""
+    problem = entry_problem(game, parsed)
+    if problem:
+        t.issues.append(_problem(row, "result", problem.zh, problem.en))
+        return
+    if game.result != Result.UNKNOWN:
+        if same_result(game, parsed) or _same_result(row, game):
+            t.unchanged += 1  # a pre-filled sheet printed back: identical rows are no change
+            return
+        if not change:
+            entered = already_entered(game)
+            t.refusals.append(_problem(row, "result", entered.zh, entered.en))
+            return
+    elif parsed.result == Result.UNKNOWN:
+        t.blank += 1  # "?" on a board without a result: nothing to clear
+        return
+    t.todo.append((rnd, game, parsed, "; ".join(n for n in (note, late_note) if n)))
 
 
 def _problem(row: SheetRow, key: str, zh: str, en: str) -> _Problem:

@@ -117,9 +117,9 @@ def import_roster(
             report.entries_created += 1
             if reg.entry.status is EntryStatus.PENDING:
                 report.entries_pending += 1
-            if reg.entry.reasons:  # as read back: in the caller's language
+            if reg.entry.reasons:  # worded here, in the caller's language (the report is shown once)
                 name = division_name(regulation, reg.entry.division)
-                report.ineligible += [f"{reg.player.name}({name}): {r}" for r in reg.entry.reasons]
+                report.ineligible += [f"{reg.player.name}({name}): {r.render()}" for r in reg.entry.reasons]
     _import_teams(work, event, regulation, registered, report, force=force, note=note, late=late)
     work.emit("roster_imported", event.id, rows=report.rows, created=report.entries_created)
     return report

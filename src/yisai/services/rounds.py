@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from yisai.formats.result_sheet import (
     SheetLine,
@@ -49,7 +49,7 @@ from yisai.store import Conflict as StoreConflict
 from yisai.store import EventRecord, RoundRecord, StaleVersion
 
 if TYPE_CHECKING:
-    from yisai.pairing import Controls, RoundPairing
+    from yisai.pairing import Controls, Entrant, RoundPairing
 
 
 def _check_previous_complete(work: Work, event: EventRecord, division: str, stage: Stage, n: int) -> None:
@@ -117,29 +117,12 @@ def pair(
     entrants = entrants_of(players, team_of(work, event))
     games = division_games(work, event, division, stage)
     explicit_controls = controls is not None and controls != Controls()
-    controls = controls or Controls()
-    # Check-in (报到, issue 15): players not checked in sit out (round 1's are kept as late
-    # entrants who join from the regulation's round); the reasons go into the stored round.
-    from yisai.services.checkin import held_back
-
-    excluded = held_back(work, event, division, stage.id, round_no, [e.id for e in entrants])
-    if excluded:
-        controls = Controls(controls.fixed_pairs, controls.forbidden_pairs, controls.requested_byes,
-                            tuple(dict.fromkeys([*controls.sit_outs, *excluded])))
-
-    extra: dict[str, dict] = {}  # group → what the format stores with the round (seats, bracket)
-
+    controls, excluded = _with_check_in(work, event, division, stage, round_no, entrants,
+                                        controls or Controls())
     call = PairCall(work, event, reg, division, stage, fmt, round_no, entrants, games, controls,
                     explicit_controls, absent)
-
-    def pair_parts() -> list[tuple[str, RoundPairing]]:
-        parts, info = play.pair(call)
-        extra.clear()
-        extra.update(info)
-        return parts
-
     try:
-        parts = pair_parts()
+        parts, extra = play.pair(call)
     except PairingError as exc:
         # The pairing core words its failure in both languages as it fails (``exc.text``).
         names = {p.id: p.name for p in work.repo.list_players(event.id)}
@@ -148,41 +131,68 @@ def pair(
         raise Refused(exc.text, blocking,
                       code="pairing_failed", params={"round": round_no, "division": division}) from None
     for group, pairing in parts:
-        ids = {g.black for g in pairing.games()} | {g.white for g in pairing.games() if g.white}
-        marks = {p: _mark(p) for p in ids | set(pairing.sit_outs)}
-        lines = pairing.explain_texts(names=marks)
-        zh, en = [t.zh for t in lines], [t.en for t in lines]
-        info = {"explain": {"zh": zh, "en": en},
-                "warnings": list(pairing.warnings), "seed": event.seed}
-        held = {p: {"zh": t.zh, "en": t.en} for p, t in excluded.items() if p in marks}
-        if held:  # issue 15: who sat out for check-in, and why (round 1: the late entrants)
-            info["not_checked_in"] = held
-            zh = [*zh, *(f"{_mark(p)}: {t['zh']}" for p, t in held.items())]
-            en = [*en, *(f"{_mark(p)}: {t['en']}" for p, t in held.items())]
-            info["explain"] = {"zh": zh, "en": en}
-        info.update(extra.get(group, {}))
-        out: dict[str, dict[str, str]] = extra.get(group, {}).get("eliminated", {})
-        if out:  # 积分编排淘汰制: who is not paired any more, and why
-            info["explain"] = {"zh": [*zh, *(f"{_mark(p)}: {t['zh']}" for p, t in out.items())],
-                               "en": [*en, *(f"{_mark(p)}: {t['en']}" for p, t in out.items())]}
-        if round_no == 1 and group and group not in (PLACEMENT_GROUP, KNOCKOUT_GROUP) and "members" not in info:
-            info["members"] = sorted({g.black for g in pairing.games()} | {
-                g.white for g in pairing.games() if g.white} | set(pairing.sit_outs))
-        try:
-            work.repo.save_round(
-                event.id, division, round_no, _with_bye_results(pairing.games()),
-                stage=stage.id, group=group, info=info, replace=replace,
-            )
-        except StaleVersion as exc:
-            raise Conflict(exc.text, code="pairing_conflict",
-                           params={"round": round_no, "division": division}) from None
-        except StoreConflict as exc:
-            raise Refused(exc.text, code="round_exists", params={"round": round_no, "division": division},
-                          hint=Hint.REPLACE) from None
+        info = _round_info(pairing, excluded, extra.get(group, {}), event.seed, round_no, group)
+        _save_part(work, event, division, stage, round_no, group, pairing, info, replace)
     work.emit("round_paired", event.id, division=division, round=round_no,
               groups=[g for g, _ in parts], replaced=replace)
     names = {p.id: p.name for p in work.repo.list_players(event.id)}
     return PairedRound(event, division, stage, round_no, tuple(parts), names, excluded)
+
+
+def _with_check_in(work: Work, event: EventRecord, division: str, stage: Stage, round_no: int,
+                   entrants: list[Entrant], controls: Controls) -> tuple[Controls, dict[str, Text]]:
+    """Check-in (报到, issue 15): players not checked in sit out (round 1's are kept as late
+    entrants who join from the regulation's round); the reasons go into the stored round."""
+    from yisai.pairing import Controls
+    from yisai.services.checkin import held_back
+
+    excluded = held_back(work, event, division, stage.id, round_no, [e.id for e in entrants])
+    if excluded:
+        controls = Controls(controls.fixed_pairs, controls.forbidden_pairs, controls.requested_byes,
+                            tuple(dict.fromkeys([*controls.sit_outs, *excluded])))
+    return controls, excluded
+
+
+def _round_info(pairing: RoundPairing, excluded: Mapping[str, Text], extra: dict[str, Any], seed: int,
+                round_no: int, group: str) -> dict[str, Any]:
+    """What is stored with one group's round: the explanation in both languages (with who sat
+    out for check-in and who is eliminated), the warnings, the seed and the format's own data."""
+    ids = {g.black for g in pairing.games()} | {g.white for g in pairing.games() if g.white}
+    marks = {p: _mark(p) for p in ids | set(pairing.sit_outs)}
+    lines = pairing.explain_texts(names=marks)
+    zh, en = [t.zh for t in lines], [t.en for t in lines]
+    info: dict[str, Any] = {"explain": {"zh": zh, "en": en}, "warnings": list(pairing.warnings), "seed": seed}
+    held = {p: {"zh": t.zh, "en": t.en} for p, t in excluded.items() if p in marks}
+    if held:  # issue 15: who sat out for check-in, and why (round 1: the late entrants)
+        info["not_checked_in"] = held
+        zh = [*zh, *(f"{_mark(p)}: {t['zh']}" for p, t in held.items())]
+        en = [*en, *(f"{_mark(p)}: {t['en']}" for p, t in held.items())]
+        info["explain"] = {"zh": zh, "en": en}
+    info.update(extra)
+    out: dict[str, dict[str, str]] = extra.get("eliminated", {})
+    if out:  # 积分编排淘汰制: who is not paired any more, and why
+        info["explain"] = {"zh": [*zh, *(f"{_mark(p)}: {t['zh']}" for p, t in out.items())],
+                           "en": [*en, *(f"{_mark(p)}: {t['en']}" for p, t in out.items())]}
+    if round_no == 1 and group and group not in (PLACEMENT_GROUP, KNOCKOUT_GROUP) and "members" not in info:
+        info["members"] = sorted(ids | set(pairing.sit_outs))
+    return info
+
+
+def _save_part(work: Work, event: EventRecord, division: str, stage: Stage, round_no: int, group: str,
+               pairing: RoundPairing, info: dict[str, Any], replace: bool) -> None:
+    """Store one group's pairing; a racing writer or an existing round is refused as the front
+    ends expect (``pairing_conflict``, ``round_exists``)."""
+    try:
+        work.repo.save_round(
+            event.id, division, round_no, _with_bye_results(pairing.games()),
+            stage=stage.id, group=group, info=info, replace=replace,
+        )
+    except StaleVersion as exc:
+        raise Conflict(exc.text, code="pairing_conflict",
+                       params={"round": round_no, "division": division}) from None
+    except StoreConflict as exc:
+        raise Refused(exc.text, code="round_exists", params={"round": round_no, "division": division},
+                      hint=Hint.REPLACE) from None
 
 
 def _with_bye_results(games: list[Game]) -> list[Game]:
@@ -257,6 +267,9 @@ class RoundView:
     info: dict[str, list[str]] = field(default_factory=dict)  # group → explanation with names
     seeds: dict[str, str] = field(default_factory=dict)  # same-place final: player → "A1", "B1" …
     seats: dict[str, tuple[str, int]] = field(default_factory=dict)  # player → ("A", 1) in the final
+    left: dict[str, str] = field(default_factory=dict)
+    """积分编排淘汰制: player → why they are paired no more (淘汰 and the round the rule fired, or
+    the promotion mark reached), in the reader's language, as stored when the round was paired."""
 
     def matchup(self, black: str, white: str | None) -> str:
         """A same-place final's board as people say it: "A组第1名 — B组第1名 (争第1–2名)",
@@ -291,7 +304,9 @@ def round_view(work: Work, event_ref: str | int | None, division: str, round_no:
 
         seeds = {p: tr(f"{n}号种子", f"seed {n}") for p, n in knockout_seeds(work, event, division, stage).items()}
         seeds.update(knockout_origins(work, event, division, stage))
-    return RoundView(event, division, stage, round_no, rounds, names, scores, info, seeds, seats)
+    left = {pid: Text(str(t.get("zh", "")), str(t.get("en", ""))).render()
+            for r in rounds for pid, t in r.info.get("eliminated", {}).items() if isinstance(t, dict)}
+    return RoundView(event, division, stage, round_no, rounds, names, scores, info, seeds, seats, left)
 
 
 def sheet_lines(view: RoundView) -> list[SheetLine]:

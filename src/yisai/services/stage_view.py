@@ -17,12 +17,17 @@ from yisai.record import Game
 from yisai.record.groups import KNOCKOUT_GROUP
 from yisai.regulation import Regulation
 from yisai.regulation.stages import KnockoutRules, Stage
-from yisai.services.brackets import group_seats, knockout_origins, knockout_seeds
+from yisai.services.brackets import (
+    group_seats,
+    knockout_origins,
+    knockout_seeds,
+    stored_cycle_seats,
+)
 from yisai.services.context import Refused, Work
 from yisai.services.event_data import standings_input
 from yisai.services.events import playing_stage, regulation_of, resolve_division, resolve_event
 from yisai.services.publishing import is_published
-from yisai.services.results import final_order
+from yisai.services.results import division_progress, final_order
 from yisai.store import EventRecord
 
 
@@ -35,7 +40,8 @@ class CrossRow:
     seat: int
     player_id: str
     name: str
-    cells: tuple[str, ...]  # by opponent seat: 胜 / 负 / 和 / 胜(弃) / 负(弃) / "" (not yet) / — (self)
+    cells: tuple[str, ...]  # by opponent seat: 胜 / 负 / 和 / 胜(弃) / 负(弃) / "" (not yet) / — (self);
+    # a double round robin: both games, each with the colour played (黑胜 / 白负, 黑 not yet played)
     score: str
 
 
@@ -79,6 +85,10 @@ class StageView:
     groups: tuple[CrossTable, ...]
     bracket: tuple[BracketColumn, ...]
     places: tuple[tuple[int, bool, str], ...]  # (place, shared, name) once the bracket is decided
+    double: bool = False
+    """双循环: one table of both cycles, each cell the pair's two games with colours."""
+    status: str = ""
+    """最终 once the last round is complete, else 暂定 (第N轮后): the table's title says which."""
 
 
 def has_brackets(reg: Regulation, division: str) -> bool:
@@ -119,7 +129,11 @@ def stage_view(work: Work, event_ref: str | int | None, division: str, *,
     rounds = work.repo.list_rounds(event.id, division, stage=stage.id)
     hidden = {(r.group, r.number) for r in rounds if published_only and not is_published(r.status)}
     groups: list[CrossTable] = []
+    double = fmt.games_per_pair == 2
     seats = group_seats(work, event, division, stage)
+    if double:
+        cycle = stored_cycle_seats(work, event, division, stage)
+        seats = {"": cycle} if cycle else {}
     if seats:
         inp = standings_input(work, event, division, stage.id)
         for g, order in seats.items():
@@ -132,6 +146,10 @@ def stage_view(work: Work, event_ref: str | int | None, division: str, *,
                 for opp in order:
                     if opp == pid:
                         cells.append("—")
+                        continue
+                    if double:
+                        both = [x for x in games if {x.black, x.white} == {pid, opp}]
+                        cells.append(" / ".join(_coloured(x, pid) for x in both))
                         continue
                     game = next((x for x in games if {x.black, x.white} == {pid, opp}), None)
                     cells.append(_cell(game, pid) if game else "")
@@ -156,7 +174,20 @@ def stage_view(work: Work, event_ref: str | int | None, division: str, *,
     final = final_order(work, event, reg, division, None)
     count = Counter(p for p, _pid, _why in final or [])
     places = tuple((p, count[p] > 1, names.get(pid, pid)) for p, pid, _why in final) if final and not hidden else ()
-    return StageView(event, division, reg.division(division).name, stage, tuple(groups), tuple(columns), places)
+    progress = division_progress(work, event, division)
+    if progress.final:  # a public page with a round still unpublished is not final yet
+        status = tr("暂定", "provisional") if hidden else tr("最终", "final")
+    else:
+        status = progress.note.render()
+    return StageView(event, division, reg.division(division).name, stage, tuple(groups), tuple(columns), places,
+                     double, status)
+
+
+def _coloured(game: Game, player: str) -> str:
+    """One game of a double round robin from ``player``'s side: 黑胜, 白负, 黑 (to play)."""
+    colour = tr("黑", "B") if game.black == player else tr("白", "W")
+    result = _cell(game, player)
+    return colour + (tr("", " ") + result if result else "")
 
 
 def _rounds_to_come(columns: list[BracketColumn], rules: KnockoutRules) -> list[BracketColumn]:

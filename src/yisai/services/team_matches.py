@@ -285,76 +285,118 @@ def pair_team_round(work: Work, event: EventRecord, reg: Regulation, division: s
                     fmt: TeamMatchFormat, round_no: int, *, replace: bool = False) -> PairedRound:
     """Pair round ``round_no`` of a team-match stage: teams (Swiss by 场分 or Berger), then each
     team's line-up on the boards with the colour rule; stored like any round."""
-    from yisai.pairing.team_match import (
-        MatchRecord,
-        a_is_black,
-        board_games,
-        history_outcome,
-        lay_boards,
-        pair_teams_round_robin,
-        pair_teams_swiss,
-        round_robin_seats,
-    )
-
     teams = playing_teams(work, event, division)
     if len(teams) < 2:
         raise Refused(Text("团体赛至少需要两支有已批准队员的队", "a team match needs at least two teams with approved players"),
                       code="too_few_teams", params={"teams": len(teams)})
-    ids = [t.id for t in teams]
     names = {t.id: t.name for t in teams}
-    history = stage_matches(work, event, division, stage, fmt, up_to=round_no - 1)
     explain_zh: list[str] = []
     explain_en: list[str] = []
     if fmt.cycles:
-        from yisai.pairing.berger import round_count
-
-        cycle = round_count(len(ids))
-        total = cycle * fmt.cycles
-        kind_zh, kind_en = ("单循环", "round robin") if fmt.cycles == 1 else ("双循环", "double round robin")
-        if fmt.rounds is not None and fmt.rounds != total:
-            raise Refused(Text(f"规程写{fmt.rounds}轮, 但{len(ids)}支队{kind_zh}为{total}轮",
-                               f"the regulation says {fmt.rounds} rounds, but a {kind_en} of {len(ids)} "
-                               f"teams has {total}"), code="round_count_mismatch")
-        if round_no > total:
-            raise Refused(Text(f"{len(ids)}支队{kind_zh}共{total}轮, 没有第{round_no}轮",
-                               f"a {kind_en} of {len(ids)} teams has {total} rounds: there is no round {round_no}"),
-                          code="no_such_round", params={"round": round_no})
-        seats = round_robin_seats(ids, fmt, event.seed)
-        # The second cycle repeats the first's matches, team A the same: a cycle has an odd number
-        # of rounds (n−1 for even n, n for odd n), so the alternating colour rule (a_is_black by
-        # round and board) gives team A the other colour on every board (第二循环执黑执白互换).
-        berger_round = (round_no - 1) % cycle + 1
-        matches = pair_teams_round_robin(seats, berger_round, fmt)
-        seat_text = "、".join(f"{k}号{names[t]}" for k, t in enumerate(seats, start=1))
-        seat_en = ", ".join(f"{k}: {names[t]}" for k, t in enumerate(seats, start=1))
-        second_zh = f" (第二循环, 对阵同第{berger_round}轮, 双方执黑执白互换)" if round_no > cycle else ""
-        second_en = (f" (second cycle: round {berger_round}'s matches, colours swapped)"
-                     if round_no > cycle else "")
-        explain_zh.append(f"队号 ({'抽签' if fmt.seating == 'lot' else '报名顺序'}): {seat_text}; "
-                          f"第{round_no}轮按贝格尔表{second_zh}")
-        explain_en.append(f"team numbers ({'drawn' if fmt.seating == 'lot' else 'registered order'}): "
-                          f"{seat_en}; round {round_no} from the Berger tables{second_en}")
+        matches = _round_robin_matches(event, teams, fmt, round_no, explain_zh, explain_en)
     else:
-        from yisai.pairing import PairingError
-
-        if fmt.rounds is not None and round_no > fmt.rounds:
-            raise Refused(Text(f"{stage.name}共{fmt.rounds}轮, 没有第{round_no}轮",
-                               f"{stage.name} has {fmt.rounds} rounds: there is no round {round_no}"),
-                          code="no_such_round", params={"round": round_no, "stage": stage.id})
-        records = [MatchRecord(m.round, m.team_a, m.team_b,
-                               history_outcome(m.board_points_a, m.board_points_b) if m.team_b else "A")
-                   for m in history]
-        order = (team_order(work, event, reg, fmt, teams, history) if history
-                 else round_robin_seats(ids, fmt, event.seed))
-        try:
-            matches, pairing = pair_teams_swiss(ids, records, round_no, fmt, seed=event.seed, order=order)
-        except PairingError as exc:
-            raise Refused(Text(f"第{round_no}轮无法编排: {exc.text.zh}", f"round {round_no} cannot be paired: {exc.text.en}"),
-                          code="pairing_failed", params={"round": round_no}) from None
-        lines = pairing.explain_texts(names=names)
-        explain_zh += [t.zh for t in lines]
-        explain_en += [t.en for t in lines]
+        matches = _swiss_matches(work, event, reg, division, stage, fmt, teams, round_no, explain_zh, explain_en)
     ups = lineups(work, event, division, stage, fmt, round_no)
+    games, stored = _lay_matches(matches, ups, names, fmt, round_no, explain_zh, explain_en)
+    lineup_info = {tid: {"players": list(u.players), "submitted": u.submitted is not None}
+                   for tid, u in ups.items()}
+    info = {"team_matches": stored, "lineups": lineup_info, "seed": event.seed,
+            "explain": {"zh": explain_zh, "en": explain_en}, "warnings": []}
+    try:
+        work.repo.save_round(event.id, division, round_no, games, stage=stage.id, info=info, replace=replace)
+    except StaleVersion as exc:
+        from yisai.services.errors import Conflict
+
+        raise Conflict(exc.text, code="pairing_conflict", params={"round": round_no, "division": division}) from None
+    except StoreConflict as exc:
+        raise Refused(exc.text, code="round_exists", params={"round": round_no, "division": division},
+                      hint=Hint.REPLACE) from None
+    work.emit("round_paired", event.id, division=division, round=round_no, groups=[""], replaced=replace)
+    player_names = {p.id: p.name for p in work.repo.list_players(event.id)}
+    boards = _as_pairing(work, event, division, stage, round_no, stored, games, names)
+    return PairedRound(event, division, stage, round_no, (("", boards),), player_names, {},
+                       matches=tuple(match_rows(matches_of_round(info, games, round_no, fmt), names, fmt, info)))
+
+
+def _round_robin_matches(event: EventRecord, teams: list[Team], fmt: TeamMatchFormat, round_no: int,
+                         explain_zh: list[str], explain_en: list[str]) -> list[Any]:
+    """A round robin's matches (Berger tables, one or two cycles), the seating explained."""
+    from yisai.pairing.berger import round_count
+    from yisai.pairing.team_match import pair_teams_round_robin, round_robin_seats
+
+    ids = [t.id for t in teams]
+    names = {t.id: t.name for t in teams}
+    cycle = round_count(len(ids))
+    total = cycle * fmt.cycles
+    kind_zh, kind_en = ("单循环", "round robin") if fmt.cycles == 1 else ("双循环", "double round robin")
+    if fmt.rounds is not None and fmt.rounds != total:
+        raise Refused(Text(f"规程写{fmt.rounds}轮, 但{len(ids)}支队{kind_zh}为{total}轮",
+                           f"the regulation says {fmt.rounds} rounds, but a {kind_en} of {len(ids)} "
+                           f"teams has {total}"), code="round_count_mismatch")
+    if round_no > total:
+        raise Refused(Text(f"{len(ids)}支队{kind_zh}共{total}轮, 没有第{round_no}轮",
+                           f"a {kind_en} of {len(ids)} teams has {total} rounds: there is no round {round_no}"),
+                      code="no_such_round", params={"round": round_no})
+    seats = round_robin_seats(ids, fmt, event.seed)
+    # The second cycle repeats the first's matches, team A the same: a cycle has an odd number
+    # of rounds (n−1 for even n, n for odd n), so the alternating colour rule (a_is_black by
+    # round and board) gives team A the other colour on every board (第二循环执黑执白互换).
+    berger_round = (round_no - 1) % cycle + 1
+    matches = pair_teams_round_robin(seats, berger_round, fmt)
+    seat_text = "、".join(f"{k}号{names[t]}" for k, t in enumerate(seats, start=1))
+    seat_en = ", ".join(f"{k}: {names[t]}" for k, t in enumerate(seats, start=1))
+    second_zh = f" (第二循环, 对阵同第{berger_round}轮, 双方执黑执白互换)" if round_no > cycle else ""
+    second_en = (f" (second cycle: round {berger_round}'s matches, colours swapped)"
+                 if round_no > cycle else "")
+    explain_zh.append(f"队号 ({'抽签' if fmt.seating == 'lot' else '报名顺序'}): {seat_text}; "
+                      f"第{round_no}轮按贝格尔表{second_zh}")
+    explain_en.append(f"team numbers ({'drawn' if fmt.seating == 'lot' else 'registered order'}): "
+                      f"{seat_en}; round {round_no} from the Berger tables{second_en}")
+    return list(matches)
+
+
+def _swiss_matches(work: Work, event: EventRecord, reg: Regulation, division: str, stage: Stage,
+                   fmt: TeamMatchFormat, teams: list[Team], round_no: int,
+                   explain_zh: list[str], explain_en: list[str]) -> list[Any]:
+    """A Swiss round of teams (by 场分, no rematch), on the matches played so far."""
+    from yisai.pairing import PairingError
+    from yisai.pairing.team_match import (
+        MatchRecord,
+        history_outcome,
+        pair_teams_swiss,
+        round_robin_seats,
+    )
+
+    ids = [t.id for t in teams]
+    names = {t.id: t.name for t in teams}
+    if fmt.rounds is not None and round_no > fmt.rounds:
+        raise Refused(Text(f"{stage.name}共{fmt.rounds}轮, 没有第{round_no}轮",
+                           f"{stage.name} has {fmt.rounds} rounds: there is no round {round_no}"),
+                      code="no_such_round", params={"round": round_no, "stage": stage.id})
+    history = stage_matches(work, event, division, stage, fmt, up_to=round_no - 1)
+    records = [MatchRecord(m.round, m.team_a, m.team_b,
+                           history_outcome(m.board_points_a, m.board_points_b) if m.team_b else "A")
+               for m in history]
+    order = (team_order(work, event, reg, fmt, teams, history) if history
+             else round_robin_seats(ids, fmt, event.seed))
+    try:
+        matches, pairing = pair_teams_swiss(ids, records, round_no, fmt, seed=event.seed, order=order)
+    except PairingError as exc:
+        raise Refused(Text(f"第{round_no}轮无法编排: {exc.text.zh}", f"round {round_no} cannot be paired: {exc.text.en}"),
+                      code="pairing_failed", params={"round": round_no}) from None
+    lines = pairing.explain_texts(names=names)
+    explain_zh += [t.zh for t in lines]
+    explain_en += [t.en for t in lines]
+    return list(matches)
+
+
+def _lay_matches(matches: list[Any], ups: Mapping[str, Any], names: Mapping[str, str], fmt: TeamMatchFormat,
+                 round_no: int, explain_zh: list[str], explain_en: list[str]
+                 ) -> tuple[list[Game], list[dict[str, Any]]]:
+    """Each match's line-ups on its boards with the colour rule: the games to store and the
+    matches as the round's info keeps them (a bye is a won match; an empty seat loses its board)."""
+    from yisai.pairing.team_match import a_is_black, board_games, lay_boards
+
     games: list[Game] = []
     stored: list[dict[str, Any]] = []
     for m in matches:
@@ -379,24 +421,7 @@ def pair_team_round(work: Work, event: EventRecord, reg: Regulation, division: s
         explain_en.append(f"match {m.number} {names[m.team_a]} — {names[m.team_b]}: boards {m.first_board}–"
                           f"{m.first_board + fmt.boards - 1}, {names[m.team_a]} has "
                           f"{'Black' if side == '黑' else 'White'} on board 1")
-    lineup_info = {tid: {"players": list(u.players), "submitted": u.submitted is not None}
-                   for tid, u in ups.items()}
-    info = {"team_matches": stored, "lineups": lineup_info, "seed": event.seed,
-            "explain": {"zh": explain_zh, "en": explain_en}, "warnings": []}
-    try:
-        work.repo.save_round(event.id, division, round_no, games, stage=stage.id, info=info, replace=replace)
-    except StaleVersion as exc:
-        from yisai.services.errors import Conflict
-
-        raise Conflict(exc.text, code="pairing_conflict", params={"round": round_no, "division": division}) from None
-    except StoreConflict as exc:
-        raise Refused(exc.text, code="round_exists", params={"round": round_no, "division": division},
-                      hint=Hint.REPLACE) from None
-    work.emit("round_paired", event.id, division=division, round=round_no, groups=[""], replaced=replace)
-    player_names = {p.id: p.name for p in work.repo.list_players(event.id)}
-    boards = _as_pairing(work, event, division, stage, round_no, stored, games, names)
-    return PairedRound(event, division, stage, round_no, (("", boards),), player_names, {},
-                       matches=tuple(match_rows(matches_of_round(info, games, round_no, fmt), names, fmt, info)))
+    return games, stored
 
 
 def _as_pairing(work: Work, event: EventRecord, division: str, stage: Stage, round_no: int,

@@ -29,7 +29,7 @@ from yisai.services.events import regulation_of
 from yisai.services.identity import Action, Role
 from yisai.services.registration import check_may_change_player
 from yisai.services.registration_window import late_note, require_late_admission
-from yisai.store import Conflict, EventRecord, NotFound, account_rows
+from yisai.store import Conflict, EventRecord, NotFound, account_rows, entry_rows, roster_rows
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def _with_divisions(work: Work, event: EventRecord, members: Sequence[TeamMember
     out = []
     for m in members:
         if m.division is None:
-            entries = work.repo.list_entries(event.id, player_id=m.player_id, status=LIVE)
+            entries = roster_rows.list_entries(work.session, event.id, player_id=m.player_id, status=LIVE)
             m = m.model_copy(update={"division": entries[0].division if entries else None})
         out.append(m)
     return tuple(out)
@@ -220,7 +220,7 @@ def team_note_required(name: str) -> InputError:
 def list_teams(work: Work, event: EventRecord) -> list[TeamView]:
     players = work.repo.players_by_id(event.id)
     return [
-        TeamView(t, tuple(players[m.player_id] for m in t.members), tuple(work.repo.team_reasons(t.id)))
+        TeamView(t, tuple(players[m.player_id] for m in t.members), rendered(work.repo.team_reason_texts(t.id)))
         for t in work.repo.list_teams(event.id)
     ]
 
@@ -250,7 +250,7 @@ def replace_team_member(work: Work, event: EventRecord, team_ref: str | int, out
         raise Refused(Text(f"{in_player.name}已在一支队中", f"{in_player.name} is already in a team"),
                       code="already_in_team")
     if seat.division:
-        live = [e for e in work.repo.list_entries(event.id, division=seat.division)
+        live = [e for e in roster_rows.list_entries(work.session, event.id, division=seat.division)
                 if e.player_id == in_player.id and e.status in LIVE]
         if not live:
             regulation = regulation_of(event)
@@ -279,10 +279,10 @@ def _withdraw_replaced(work: Work, event: EventRecord, out_player: Player, in_pl
     division, or every entry when the seat has none) is withdrawn, so no pairing, list, count or
     prize includes her; games she already played stand, as for any withdrawal."""
     why = f"递补: 由{in_player.name}接替 ({note})"
-    for entry in work.repo.list_entries(event.id, division=division, player_id=out_player.id,
+    for entry in roster_rows.list_entries(work.session, event.id, division=division, player_id=out_player.id,
                                         status=LIVE):
         updated = entry.model_copy(update={"status": EntryStatus.WITHDRAWN, "note": why})
-        saved = work.repo.update_entry(updated, "withdraw", why)
+        saved = entry_rows.update_entry(work.session, work.stamp, updated, "withdraw", why)
         work.emit("entry_withdrawn", event.id, entry=saved.id)
 
 

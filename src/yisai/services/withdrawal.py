@@ -17,7 +17,7 @@ from yisai.services.context import InputError, Work
 from yisai.services.errors import Hint
 from yisai.services.identity import Action
 from yisai.services.registration import check_may_change_player, entry_for_change
-from yisai.store import EventRecord
+from yisai.store import EventRecord, entry_rows
 
 
 def _has_games(work: Work, event: EventRecord, entry: Entry) -> bool:
@@ -44,7 +44,7 @@ def withdraw_entry(work: Work, entry_id: str | int, reason: str = "") -> Entry:
         work.require(Action.APPROVE)
         note = _reason(reason, Text("中途退赛", "a withdrawal during the event"))
     updated = entry.model_copy(update={"status": EntryStatus.WITHDRAWN, "note": note or entry.note})
-    saved = work.repo.update_entry(updated, "withdraw", note)
+    saved = entry_rows.update_entry(work.session, work.stamp, updated, "withdraw", note)
     work.emit("entry_withdrawn", event.id, entry=saved.id)
     return saved
 
@@ -55,7 +55,7 @@ def disqualify_entry(work: Work, entry_id: str | int, reason: str) -> Entry:
     work.require(Action.APPROVE)
     entry, event = entry_for_change(work, entry_id, EntryStatus.DISQUALIFIED)
     note = _reason(reason, Text("取消资格", "a disqualification"))
-    saved = work.repo.update_entry(
+    saved = entry_rows.update_entry(work.session, work.stamp,
         entry.model_copy(update={"status": EntryStatus.DISQUALIFIED, "note": note}), "disqualify", note)
     work.emit("entry_disqualified", event.id, entry=saved.id)
     return saved
@@ -75,12 +75,12 @@ def reinstate_entry(work: Work, entry_id: str | int, reason: str) -> Entry:
                                            "target": EntryStatus.APPROVED.value})
     if entry.reasons and not entry.forced:  # withdrawn before it was ever approved
         raise InputError(
-            Text(f"报名{entry.id}有未处理的资格问题 ({'; '.join(entry.reasons)}), 请按报名审核处理",
-                 f"entry {entry.id} has open eligibility findings ({'; '.join(entry.reasons)}): "
+            Text(f"报名{entry.id}有未处理的资格问题 ({'; '.join(r.zh for r in entry.reasons)}), 请按报名审核处理",
+                 f"entry {entry.id} has open eligibility findings ({'; '.join(r.en for r in entry.reasons)}): "
                  "decide it as an entry instead"),
             code="entry_not_eligible", params={"entry": entry.id})
     note = _reason(reason, Text("恢复参赛", "a reinstatement"))
-    saved = work.repo.update_entry(
+    saved = entry_rows.update_entry(work.session, work.stamp,
         entry.model_copy(update={"status": EntryStatus.APPROVED, "note": note}), "reinstate", note)
     work.emit("entry_reinstated", event.id, entry=saved.id)
     return saved

@@ -121,6 +121,17 @@ class TeamStanding:
     board_points: float = 0
     complete: bool = True
     note: str = ""
+    # Not ranked for being incomplete (complete_only): ``value`` sums only the members who have
+    # a place (no stand-in place for an empty seat), so it is shown as partial, never compared.
+    partial: bool = False
+    counted: int | None = None  # how many members ``value`` sums (None: all ``size``)
+
+
+def partial_note() -> str:
+    """What a table with an unranked incomplete team says under it (规程: 报满N人的参赛队计算团体成绩)."""
+    return tr("未报满人数的队不排名次，列于所有完整队之后；其成绩只是有名次队员的部分之和，不与完整队比较",
+              "a team short of players is not ranked and is listed after every complete team; its value "
+              "sums only the members who have a place and is not comparable with a complete team's")
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,24 +282,24 @@ def _score_team(
     rankings: Mapping[RankingKey, RankingTable],
 ) -> TeamStanding:
     size = competition.size
-    missing = size - sum(1 for m in members if m.place is not None)
+    counted = sum(1 for m in members if m.place is not None)
+    missing = size - counted
     complete = missing == 0
+    partial = not complete and competition.complete_only
     note = ""
-    if not complete:
-        note = tr(
-            f"未报满{size}人（计成绩{size - missing}人），不计团体成绩"
-            if competition.complete_only
-            else f"缺{missing}人，缺额按末位计",
-            f"incomplete: {size - missing} of {size}"
-            + ("; not ranked" if competition.complete_only else "; missing counted as last"),
-        )
+    if partial:  # the table's footnote (PARTIAL_NOTE) says what its partial sum is
+        note = tr(f"未报满{size}人（计成绩{counted}人），不计团体成绩",
+                  f"incomplete: {counted} of {size}; not ranked")
+    elif not complete:
+        note = tr(f"缺{missing}人，缺额按末位计", f"incomplete: {counted} of {size}; missing counted as last")
     member_notes = [m.note for m in members if m.note]
     if member_notes:
         note = "；".join([note, *member_notes] if note else member_notes)
     places = sorted(m.place for m in members if m.place is not None)
-    if competition.method == "sum_of_places":
-        # A missing member counts one place below the last of his list (only matters when
-        # incomplete teams are ranked at all, i.e. complete_only is false).
+    if competition.method == "sum_of_places" and not partial:
+        # A missing member counts one place below the last of his list (缺额按末位计: only
+        # when incomplete teams are ranked at all, i.e. complete_only is false; an unranked
+        # team shows the places its members played, never a stand-in place).
         longest = max((len(t.rows) for t in rankings.values()), default=0)
         penalties = []
         for m in members:
@@ -298,6 +309,8 @@ def _score_team(
         penalties += [longest + 1] * (size - len(members))
         places = sorted(places + penalties)
         value: float = sum(places)
+    elif competition.method == "sum_of_places":
+        value = sum(places)
     else:
         value = sum(m.score for m in members if m.place is not None)
     tie_values: list[tuple[str, object]] = []
@@ -317,6 +330,8 @@ def _score_team(
         tie_values=tuple(tie_values),
         complete=complete,
         note=note,
+        partial=partial,
+        counted=None if complete else counted,
     )
 
 

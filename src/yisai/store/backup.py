@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import URL, make_url
 
-from yisai.i18n import tr
+from yisai.i18n import Text
 from yisai.record.text import shown
 from yisai.store.database import (
     StoreError,
@@ -77,7 +77,7 @@ def _libpq(url: str) -> tuple[str, dict[str, str]]:
     the password never shows in the process list."""
     parsed = make_url(url)
     if parsed.query.get("options"):
-        raise StoreError(tr("备份与恢复须用指向整个数据库的 PostgreSQL 地址 (不能带 options/search_path)",
+        raise StoreError(Text("备份与恢复须用指向整个数据库的 PostgreSQL 地址 (不能带 options/search_path)",
                             "backup and restore need a PostgreSQL address of a whole database "
                             "(without options/search_path)"))
     env = dict(os.environ)
@@ -97,7 +97,7 @@ def _argv(**options: object) -> list[str]:
 def _tool(name: str) -> str:
     found = shutil.which(name)
     if not found:
-        raise StoreError(tr(f"找不到 {name}: 请安装 PostgreSQL 客户端 (Debian: apt-get install postgresql-client)",
+        raise StoreError(Text(f"找不到 {name}: 请安装 PostgreSQL 客户端 (Debian: apt-get install postgresql-client)",
                             f"{name} not found: install the PostgreSQL client (Debian: postgresql-client)"))
     return found
 
@@ -111,7 +111,7 @@ def _snapshot_sqlite(url: str, into: Path) -> tuple[str | None, dict[str, int]]:
     """Copy the live SQLite file into ``into`` in one step of the online backup API."""
     path = make_url(url).database
     if not path or path == ":memory:" or not Path(path).is_file():
-        raise StoreError(tr(f"数据库文件不存在: {shown(str(path), None)}",
+        raise StoreError(Text(f"数据库文件不存在: {shown(str(path), None)}",
                             f"the database file does not exist: {shown(str(path), None)}"))
     source = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True, timeout=30)
     target = sqlite3.connect(into)
@@ -153,7 +153,7 @@ def _snapshot_postgres(url: str, into: Path) -> tuple[str | None, dict[str, int]
     finally:
         engine.dispose()
     if done.returncode != 0:
-        raise StoreError(tr(f"pg_dump 失败: {done.stderr.strip()}", f"pg_dump failed: {done.stderr.strip()}"))
+        raise StoreError(Text(f"pg_dump 失败: {done.stderr.strip()}", f"pg_dump failed: {done.stderr.strip()}"))
     return revision, counts
 
 
@@ -183,7 +183,7 @@ def make_backup(db: str, files_dir: Path | None, folder: Path, keep: int) -> tup
     ``folder``; then keep only the newest ``keep`` backups there. Returns the archive, its
     manifest and the older archives removed."""
     if keep < 1:
-        raise StoreError(tr("保留份数至少为 1", "keep at least one backup"))
+        raise StoreError(Text("保留份数至少为 1", "keep at least one backup"))
     url = resolve_url(db)
     backend = make_url(url).get_backend_name()
     folder.mkdir(parents=True, exist_ok=True)
@@ -193,7 +193,7 @@ def make_backup(db: str, files_dir: Path | None, folder: Path, keep: int) -> tup
         dbfile = Path(tmp) / member
         revision, counts = (_snapshot_sqlite if backend == "sqlite" else _snapshot_postgres)(url, dbfile)
         if revision is None:
-            raise StoreError(tr("这个数据库是空的 (没有 yisai 的表), 无需备份",
+            raise StoreError(Text("这个数据库是空的 (没有 yisai 的表), 无需备份",
                                 "this database is empty (no yisai tables); nothing to back up"))
         papers = sorted(p for p in files_dir.rglob("*") if p.is_file() and not p.name.endswith(".part")) \
             if files_dir and files_dir.is_dir() else []
@@ -219,7 +219,7 @@ def make_backup(db: str, files_dir: Path | None, folder: Path, keep: int) -> tup
 
 def _refuse(path: Path, why_zh: str, why_en: str) -> StoreError:
     where = shown(str(path), None)
-    return StoreError(tr(f"{where} 不是可用的 yisai 备份: {why_zh}", f"{where} is not a usable yisai backup: {why_en}"))
+    return StoreError(Text(f"{where} 不是可用的 yisai 备份: {why_zh}", f"{where} is not a usable yisai backup: {why_en}"))
 
 
 def read_manifest(path: Path) -> Manifest:
@@ -291,16 +291,16 @@ def restore_backup(path: Path, db: str, files_dir: Path | None) -> Manifest:
     url = resolve_url(db)
     backend = make_url(url).get_backend_name()
     if backend != manifest.backend:
-        raise StoreError(tr(f"{shown(str(path), None)} 是 {manifest.backend} 的备份, 只能恢复到同类数据库 (目标是 {backend})",
+        raise StoreError(Text(f"{shown(str(path), None)} 是 {manifest.backend} 的备份, 只能恢复到同类数据库 (目标是 {backend})",
                             f"{shown(str(path), None)} is a {manifest.backend} backup; restore it into the same "
                             f"kind of database (the target is {backend})"))
     if files_dir is not None and files_dir.exists() and any(files_dir.iterdir()) and manifest.files:
-        raise StoreError(tr(f"文件目录不是空的: {shown(str(files_dir), None)}; 请指定新的目录",
+        raise StoreError(Text(f"文件目录不是空的: {shown(str(files_dir), None)}; 请指定新的目录",
                             f"the files folder is not empty: {shown(str(files_dir), None)}; name a new one"))
     engine = make_engine(url)
     try:
         if inspect(engine).get_table_names():
-            raise StoreError(tr("只能恢复到空数据库: 目标数据库已有表 (请新建一个数据库)",
+            raise StoreError(Text("只能恢复到空数据库: 目标数据库已有表 (请新建一个数据库)",
                                 "restore only into an empty database: the target has tables (make a new one)"))
         with tempfile.TemporaryDirectory(prefix="yisai-restore-") as tmp:
             dbfile, files = _unpack(path, manifest, Path(tmp))
@@ -319,7 +319,7 @@ def restore_backup(path: Path, db: str, files_dir: Path | None) -> Manifest:
                                                                     exit_on_error=None, dbname=address),
                                        str(dbfile)], env=env, capture_output=True, text=True)
                 if done.returncode != 0:
-                    raise StoreError(tr(f"pg_restore 失败: {done.stderr.strip()}",
+                    raise StoreError(Text(f"pg_restore 失败: {done.stderr.strip()}",
                                         f"pg_restore failed: {done.stderr.strip()}"))
             if files_dir is not None and files.is_dir():
                 shutil.copytree(files, files_dir, dirs_exist_ok=True)

@@ -19,7 +19,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from yisai.i18n import tr
+from yisai.i18n import Text
 from yisai.record.text import shown
 from yisai.store.errors import DatabaseFailure
 
@@ -40,7 +40,20 @@ def prepare_mappers() -> None:
 
 
 class StoreError(Exception):
-    """The store cannot be opened or used; the message says what to fix (Chinese)."""
+    """The store cannot be opened or used; the message says what to fix. The store words it in
+    both languages (``text``), never in a reader's: ``str()`` is the caller's language."""
+
+    def __init__(self, text: Text | str) -> None:
+        self.text = text if isinstance(text, Text) else Text(text, text)
+        super().__init__(self.text.zh)
+
+    def __str__(self) -> str:
+        return self.text.render()
+
+
+def joined(*parts: Text) -> Text:
+    """Messages one after the other, in each language."""
+    return Text("".join(p.zh for p in parts), "".join(p.en for p in parts))
 
 
 class SchemaOutdated(StoreError):
@@ -49,9 +62,10 @@ class SchemaOutdated(StoreError):
     def __init__(self, url: str, current: str | None, head: str) -> None:
         shown = make_url(url).render_as_string(hide_password=True)
         self.url, self.current, self.head = url, current, head
-        super().__init__(
-            f"数据库结构版本为 {current or '空'}, 程序需要 {head}; 请先升级数据库结构 ({shown})"
-        )
+        super().__init__(Text(
+            f"数据库结构版本为 {current or '空'}, 程序需要 {head}; 请先升级数据库结构 ({shown})",
+            f"the database schema is at {current or 'none'}, the program needs {head}; upgrade the "
+            f"database schema first ({shown})"))
 
 
 def _checked_url(raw: str) -> str:
@@ -64,7 +78,7 @@ def _checked_url(raw: str) -> str:
         "sqlite": {"": "sqlite3", "pysqlite": "sqlite3"},
         "postgresql": {"": "", "psycopg": "psycopg", "psycopg2": "psycopg2", "pg8000": "pg8000"},
     }
-    forms = tr(
+    forms = Text(
         "支持的数据库: SQLite 文件路径 (如 yisai.sqlite 或 ./data/比赛.sqlite)、sqlite:///路径, "
         "或 PostgreSQL 地址 postgresql://用户@主机:端口/库名 (可指定驱动: postgresql+psycopg://、"
         "postgresql+psycopg2://、postgresql+pg8000://, 须已安装)",
@@ -76,21 +90,17 @@ def _checked_url(raw: str) -> str:
     scheme = shown(raw.split("://", 1)[0])
     backend, _, driver = raw.split("://", 1)[0].partition("+")  # case matters to SQLAlchemy
     if driver not in drivers.get(backend, {}):
-        raise StoreError(
-            tr(f"不支持的数据库地址 {scheme}://…; ", f"unsupported database address {scheme}://…; ")
-            + forms
-        )
+        raise StoreError(joined(
+            Text(f"不支持的数据库地址 {scheme}://…; ", f"unsupported database address {scheme}://…; "), forms))
     try:
         url = make_url(raw)
         _ = url.port  # a non-numeric port fails here at the latest
     except (ArgumentError, ValueError):
-        raise StoreError(
-            tr(f"数据库地址无法识别: {scheme}://…; ", f"unreadable database address {scheme}://…; ")
-            + forms
-        ) from None
+        raise StoreError(joined(
+            Text(f"数据库地址无法识别: {scheme}://…; ", f"unreadable database address {scheme}://…; "), forms)) from None
     if backend == "sqlite" and (url.host or url.username or url.password or url.port):
         raise StoreError(
-            tr(
+            Text(
                 "SQLite 地址不能有主机或用户 (应为 sqlite:///相对路径 或 sqlite:////绝对路径)",
                 "an SQLite address has no host or user "
                 "(sqlite:///relative/path or sqlite:////absolute/path)",
@@ -101,13 +111,11 @@ def _checked_url(raw: str) -> str:
         default = url.get_dialect().driver  # SQLAlchemy's dialect module only, not the driver
         module = drivers[backend].get(default) or default
     if importlib.util.find_spec(module) is None:
-        raise StoreError(
-            tr(
+        raise StoreError(joined(
+            Text(
                 f"数据库驱动 {module} 未安装 (地址 {scheme}://…); ",
                 f"the database driver {module} is not installed (address {scheme}://…); ",
-            )
-            + forms
-        )
+            ), forms))
     return raw
 
 
@@ -121,12 +129,12 @@ def resolve_url(db: str | None = None) -> str:
     if "://" in raw:
         return _checked_url(raw)
     if "\0" in raw:
-        raise StoreError(tr("数据库路径中有空字符 (NUL)", "the database path contains a NUL character"))
+        raise StoreError(Text("数据库路径中有空字符 (NUL)", "the database path contains a NUL character"))
     path = Path(raw).expanduser()
     if path.is_dir():
         where = shown(str(path), None)
         raise StoreError(
-            tr(
+            Text(
                 f"数据库路径是一个目录, 请给出文件名: {where}",
                 f"the database path is a folder; give a file name: {where}",
             )
@@ -246,7 +254,7 @@ def _require_file(url: str) -> None:
     if path.exists():
         return
     where = path.resolve()
-    raise StoreError(tr(
+    raise StoreError(Text(
         f"数据库文件不存在: {where} (当前目录 {Path.cwd()}); 请检查所用的数据库路径 (YISAI_DB 或数据库选项, "
         "相对路径按当前目录计算), 或先建立比赛",
         f"no database file at {where} (current folder {Path.cwd()}); check the database path in use "
@@ -296,7 +304,7 @@ def fresh_schema(db: str, prefix: str = "yisai_sim") -> str:
 
     url = resolve_url(db)
     if not url.startswith("postgresql"):
-        raise StoreError(tr("只有 PostgreSQL 可以新建 schema", "only PostgreSQL has schemas"))
+        raise StoreError(Text("只有 PostgreSQL 可以新建 schema", "only PostgreSQL has schemas"))
     name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     engine = make_engine(url)
     try:
@@ -317,7 +325,7 @@ def fresh_database(db: str, prefix: str = "yisai_bench") -> str:
 
     url = resolve_url(db)
     if not url.startswith("postgresql"):
-        raise StoreError(tr("只有 PostgreSQL 可以新建数据库", "only PostgreSQL can make a new database here"))
+        raise StoreError(Text("只有 PostgreSQL 可以新建数据库", "only PostgreSQL can make a new database here"))
     name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     engine = create_engine(make_url(url).set(database="postgres"), isolation_level="AUTOCOMMIT")
     try:
@@ -334,7 +342,7 @@ def drop_database(url: str) -> None:
     """Drop a database made by ``fresh_database`` (connections to it are ended)."""
     parsed = make_url(url)
     if not url.startswith("postgresql") or not parsed.database:
-        raise StoreError(tr("这个地址不是 PostgreSQL 数据库", "this URL names no PostgreSQL database"))
+        raise StoreError(Text("这个地址不是 PostgreSQL 数据库", "this URL names no PostgreSQL database"))
     engine = create_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT")
     try:
         with engine.connect() as conn:
@@ -349,7 +357,7 @@ def drop_schema(url: str) -> None:
     options = str(parsed.query.get("options", ""))
     prefix = "-csearch_path="
     if not url.startswith("postgresql") or not options.startswith(prefix):
-        raise StoreError(tr("这个地址没有指定 schema", "this URL names no schema"))
+        raise StoreError(Text("这个地址没有指定 schema", "this URL names no schema"))
     name = options[len(prefix):]
     base = parsed.difference_update_query(["options"]).render_as_string(hide_password=False)
     engine = make_engine(base)

@@ -1,11 +1,13 @@
 """Row access for entries (报名): one player in one division and stage, with fees and reasons.
 
-Reasons are stored in both languages (``{"zh", "en"}`` objects) and rendered when read.
+Reasons are stored in both languages (``{"zh", "en"}`` objects) and read back as ``Text``: the
+store words nothing in a reader's language, so what it reads (and what ``roster_rows`` caches)
+is the same for every language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import func, select
@@ -40,8 +42,7 @@ def entry_value(row: EntryRow) -> Entry:
         status=EntryStatus(row.status),
         fee_due=row.fee_due,
         fee_paid=row.fee_paid,
-        # Rendered in the reader's language when the entry is read (stored in both).
-        reasons=tuple(t.render() for t in reason_texts(row.reasons)),
+        reasons=tuple(reason_texts(row.reasons)),
         note=row.note,
         forced=row.forced,
     )
@@ -56,12 +57,8 @@ def _entry_row(s: Session, entry_id: str | int) -> EntryRow:
     return by_number(s, EntryRow, entry_id, "报名", "entry")
 
 
-def add_entry(
-    s: Session, by: Stamp, event_id: int, entry: Entry, note: str = "", *,
-    reasons: Sequence[str | Text] | None = None,
-) -> Entry:
-    """Save a new entry. ``reasons`` (bilingual ``Text``) are stored in place of
-    ``entry.reasons`` when given, so the entry reads back in any language."""
+def add_entry(s: Session, by: Stamp, event_id: int, entry: Entry, note: str = "") -> Entry:
+    """Save a new entry with its reasons in both languages."""
     if player_event(s, entry.player_id) != event_id:
         raise NotFound(Text(f"棋手{entry.player_id}不属于本比赛",
                             f"player {entry.player_id} is not in this event"))
@@ -76,7 +73,7 @@ def add_entry(
         status=entry.status.value,
         fee_due=entry.fee_due,
         fee_paid=entry.fee_paid,
-        reasons=reasons_data(entry.reasons if reasons is None else reasons),
+        reasons=reasons_data(entry.reasons),
         note=clean_text(entry.note),
         forced=entry.forced,
         updated_at=by.at,
@@ -96,27 +93,16 @@ def entry_event(s: Session, entry_id: str | int) -> int:
     return _entry_row(s, entry_id).event_id
 
 
-def entry_reasons(s: Session, entry_id: str | int) -> list[Text]:
-    """The entry's stored reasons in both languages."""
-    return reason_texts(_entry_row(s, entry_id).reasons)
-
-
-def update_entry(
-    s: Session, by: Stamp, entry: Entry, action: str = "update", note: str = "", *,
-    reasons: Sequence[str | Text] | None = None,
-) -> Entry:
-    """Save ``entry``'s changes. ``reasons`` (bilingual) replace the stored ones when given;
-    otherwise the stored reasons are kept unless ``entry.reasons`` differs from them as read
-    (then those strings are stored as given)."""
+def update_entry(s: Session, by: Stamp, entry: Entry, action: str = "update", note: str = "") -> Entry:
+    """Save ``entry``'s changes; its reasons are written only when they differ from the stored
+    ones (a row from before reasons were bilingual keeps its Chinese strings until then)."""
     row = _entry_row(s, entry.id)
     before = _entry_data(row)
     row.status = entry.status.value
     row.fee_due = entry.fee_due
     row.fee_paid = entry.fee_paid
-    if reasons is not None:
-        row.reasons = reasons_data(reasons)
-    elif entry.reasons != entry_value(row).reasons:
-        row.reasons = list(entry.reasons)
+    if list(entry.reasons) != reason_texts(row.reasons):
+        row.reasons = reasons_data(entry.reasons)
     row.note = clean_text(entry.note)
     row.forced = entry.forced
     row.updated_at = by.at

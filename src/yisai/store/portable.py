@@ -34,7 +34,7 @@ from typing import Any
 
 from sqlalchemy import Column, Connection, Date, DateTime, Select, Table, insert, select
 
-from yisai.i18n import tr
+from yisai.i18n import Text
 from yisai.record.text import shown
 from yisai.store import fee_models, live_models, notice_models, qualification_models, side_models  # noqa: F401 (tables)
 from yisai.store.database import StoreError, head_revision, open_database
@@ -112,14 +112,14 @@ def _rows(conn: Connection, event_id: int) -> dict[str, list[dict[str, Any]]]:
 def export_event(db: str, event_id: int, files_root: Path, target: Path) -> Exported:
     """Write event ``event_id`` of store ``db`` (papers from ``files_root``) to ``target``."""
     if not target.parent.is_dir():
-        raise StoreError(tr(f"输出目录不存在: {shown(str(target.parent), None)}",
+        raise StoreError(Text(f"输出目录不存在: {shown(str(target.parent), None)}",
                             f"the output folder does not exist: {shown(str(target.parent), None)}"))
     engine = open_database(db).engine  # a new SQLite file is made at head, an old schema refused
     try:
         with engine.connect() as conn, conn.begin():
             rows = _rows(conn, event_id)
             if not rows["events"]:
-                raise StoreError(tr(f"没有编号为 {event_id} 的比赛", f"no event {event_id}"))
+                raise StoreError(Text(f"没有编号为 {event_id} 的比赛", f"no event {event_id}"))
             left_out = {}
             for name in LEFT_OUT:
                 t = _table(name)
@@ -149,7 +149,7 @@ def export_event(db: str, event_id: int, files_root: Path, target: Path) -> Expo
 
 def _refuse(path: Path, zh: str, en: str) -> StoreError:
     where = shown(str(path), None)
-    return StoreError(tr(f"{where} 不是可导入的 yisai 比赛文件: {zh}", f"{where} cannot be imported as an event exported by yisai: {en}"))
+    return StoreError(Text(f"{where} 不是可导入的 yisai 比赛文件: {zh}", f"{where} cannot be imported as an event exported by yisai: {en}"))
 
 
 def _load(path: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
@@ -272,7 +272,7 @@ def import_event(db: str, path: Path, files_root: Path) -> tuple[int, dict[str, 
     except (KeyError, TypeError, ValueError) as exc:
         raise _refuse(path, f"数据不完整 ({exc})", f"its data is incomplete ({exc})") from None
     except Exception as exc:
-        raise StoreError(tr(f"导入失败, 数据库未改动: {exc}", f"import failed, the database is unchanged: {exc}")) from exc
+        raise StoreError(Text(f"导入失败, 数据库未改动: {exc}", f"import failed, the database is unchanged: {exc}")) from exc
     finally:
         engine.dispose()
     new_event = next(iter(maps["events"].values()), None)

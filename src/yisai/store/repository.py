@@ -112,10 +112,8 @@ class Repository:
 
     # -------------------------------------------------------------- entries
 
-    def add_entry(
-        self, event_id: int, entry: Entry, note: str = "", *, reasons: Sequence[str | Text] | None = None
-    ) -> Entry:
-        return entry_rows.add_entry(self.session, self.stamp, event_id, entry, note, reasons=reasons)
+    def add_entry(self, event_id: int, entry: Entry, note: str = "") -> Entry:
+        return entry_rows.add_entry(self.session, self.stamp, event_id, entry, note)
 
     def get_entry(self, entry_id: str | int) -> Entry:
         return entry_rows.get_entry(self.session, entry_id)
@@ -123,12 +121,8 @@ class Repository:
     def entry_event(self, entry_id: str | int) -> int:
         return entry_rows.entry_event(self.session, entry_id)
 
-    def entry_reasons(self, entry_id: str | int) -> list[Text]:
-        return entry_rows.entry_reasons(self.session, entry_id)
-
-    def update_entry(self, entry: Entry, action: str = "update", note: str = "", *,
-                     reasons: Sequence[str | Text] | None = None) -> Entry:
-        return entry_rows.update_entry(self.session, self.stamp, entry, action, note, reasons=reasons)
+    def update_entry(self, entry: Entry, action: str = "update", note: str = "") -> Entry:
+        return entry_rows.update_entry(self.session, self.stamp, entry, action, note)
 
     def find_entry(self, player_id: str | int, division: str, stage: str = "") -> Entry | None:
         return entry_rows.find_entry(self.session, player_id, division, stage)
@@ -156,9 +150,6 @@ class Repository:
 
     def get_team(self, team_id: str | int) -> Team:
         return team_rows.get_team(self.session, team_id)
-
-    def team_reasons(self, team_id: str | int) -> list[str]:
-        return team_rows.team_reasons(self.session, team_id)
 
     def team_reason_texts(self, team_id: str | int) -> list[Text]:
         return team_rows.team_reason_texts(self.session, team_id)

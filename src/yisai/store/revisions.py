@@ -119,8 +119,8 @@ class GamesRead:
 
 @dataclass(frozen=True, slots=True)
 class Roster:
-    """An event's players and entries, as read at one roster revision (entries' reasons
-    rendered in one language)."""
+    """An event's players and entries, as read at one roster revision (entries' reasons in
+    both languages: the same roster for every reader)."""
 
     players: tuple[Player, ...]
     entries: tuple[Entry, ...]
@@ -159,4 +159,4 @@ class RevisionCache(Generic[K, V]):
 
 
 GAMES: RevisionCache[tuple[str, int, int], RoundGames] = RevisionCache(4096)
-ROSTERS: RevisionCache[tuple[str, int, int, str], Roster] = RevisionCache(8)  # large: few kept
+ROSTERS: RevisionCache[tuple[str, int, int], Roster] = RevisionCache(8)  # large: few kept

@@ -2,8 +2,10 @@
 
 Standings, pairing and the public pages read the whole roster on every change of a result;
 the roster itself changes only with registration. So the rows are turned into ``Player`` and
-``Entry`` values once per (database, event, roster revision, language) and shared until the
-revision moves on — in this process or any other, since the revision is read each time.
+``Entry`` values once per (database, event, roster revision) and shared until the revision
+moves on — in this process or any other, since the revision is read each time. The values hold
+no wording in a reader's language (an entry's reasons are ``Text``), so one read serves every
+language.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from collections.abc import Iterable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from yisai.i18n import language
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Player
 from yisai.store import entry_rows
@@ -29,7 +30,7 @@ def roster(s: Session, event_id: int) -> Roster:
     revision = s.scalar(select(EventRow.roster_revision).where(EventRow.id == event_id))
     if revision is None:
         return Roster((), ())
-    key = (database_key(s), event_id, revision, language())
+    key = (database_key(s), event_id, revision)
     found = ROSTERS.get(key)
     if found is None:
         players = s.scalars(select(PlayerRow).where(PlayerRow.event_id == event_id).order_by(PlayerRow.id))

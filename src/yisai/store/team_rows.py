@@ -129,12 +129,8 @@ def get_team(s: Session, team_id: str | int) -> Team:
     return _team(row, _division_of_members(s, row.event_id))
 
 
-def team_reasons(s: Session, team_id: str | int) -> list[str]:
-    """The team's composition reasons in the reader's language."""
-    return [t.render() for t in team_reason_texts(s, team_id)]
-
-
 def team_reason_texts(s: Session, team_id: str | int) -> list[Text]:
+    """The team's composition reasons as stored, in both languages."""
     return reason_texts(_team_row(s, team_id).reasons)
 
 

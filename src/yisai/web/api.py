@@ -26,7 +26,7 @@ from yisai.services.teams import list_teams
 from yisai.web import reports, views
 from yisai.web.console import client_of, save_result
 from yisai.web.core import PUBLIC, login_source, state
-from yisai.web.requests import MAX_ID, Id
+from yisai.web.requests import MAX_ID, Body, Id
 
 TOKEN_AGE = 12 * 3600
 
@@ -51,7 +51,7 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 router = APIRouter(prefix="/api", tags=["api"], responses=_errors(400, 404, 409))
 
 
-class TokenRequest(BaseModel):
+class TokenRequest(Body):
     login: str
     password: str
 
@@ -62,7 +62,7 @@ class TokenAnswer(BaseModel):
     role: str
 
 
-class ResultIn(BaseModel):
+class ResultIn(Body):
     board: int = Field(ge=1, le=MAX_ID)
     result: str = Field(min_length=1, max_length=40, description="黑胜 / 白胜 / 和 / B+R / W+T / 1 / 2 / = …")
     version: int = Field(ge=1, le=MAX_ID, description="the game's version as read from GET …/rounds/{division}/{round}")
@@ -208,12 +208,17 @@ def _json_value(v: object) -> Any:
 def team_standings(request: Request, event_id: Id) -> dict[str, Any]:
     """Team standings of every team competition (团体赛: 场分, 局分 and the tie-breaks)."""
     from yisai.services.reports import prizes
+    from yisai.standings.teams import partial_note
 
     with state(request).ctx.work(actor=PUBLIC) as work:
         view = prizes(work, str(event_id))
     return {"competitions": [
         {"id": t.competition.id, "name": t.competition.name, "method": t.competition.method,
+         "notes": [partial_note()] if any(r.partial for r in t.rows) else [],
          "rows": [{"place": r.place, "team": r.name, "value": r.value, "board_points": r.board_points,
+                   # an incomplete team is not ranked (place null): its value sums only the
+                   # ``counted`` members with a place, and the note says why
+                   "complete": r.complete, "partial": r.partial, "counted": r.counted, "note": r.note,
                    "tie_breaks": [{"name": k, "value": _json_value(v)} for k, v in r.tie_values]}
                   for r in t.rows]}
         for t in view.teams]}

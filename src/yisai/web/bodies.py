@@ -29,6 +29,7 @@ from starlette.requests import Request
 
 from yisai.i18n import Text
 from yisai.services.accounts import user_actor
+from yisai.services.identity import Actor
 from yisai.web.core import (
     PUBLIC,
     SESSION_AGE,
@@ -171,7 +172,9 @@ class BodyLimitMiddleware:
 
     async def _signed_in(self, scope: Scope) -> bool:
         """Whether the request carries the session of an account that may sign in now (the
-        signature, its age, and the account's session generation in the store)."""
+        signature, its age, and the account's session generation in the store). What it read is
+        kept on the request (``core.session_of``, ``console.current_actor`` reuse it), so the
+        route decodes no session and builds no actor again."""
         raw = Request(scope).cookies.get(SESSION_COOKIE)
         if not raw:
             return False
@@ -183,11 +186,14 @@ class BodyLimitMiddleware:
             return False
         uid, epoch = int(data["u"]), int(data.get("e", 0))
 
-        def look() -> bool:
+        def look() -> Actor | None:
             with self.web.ctx.work(actor=PUBLIC) as work:
-                return user_actor(work, uid, epoch) is not None
+                return user_actor(work, uid, epoch)
 
-        return await run_in_threadpool(look)
+        actor = await run_in_threadpool(look)
+        kept = scope.setdefault("state", {})
+        kept["session"], kept["actor_for"] = data, (dict(data), actor)
+        return actor is not None
 
 
 def _header(scope: Scope, name: bytes) -> bytes | None:

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from yisai.formats.result_sheet import write_result_sheet
 from yisai.formats.standings_export import to_xlsx
@@ -47,6 +47,7 @@ from yisai.services.roster_import import ImportReport as RosterReport
 from yisai.services.roster_import import import_roster
 from yisai.services.round_results import current_conflict, record_result
 from yisai.services.rounds import pair, round_view, sheet_lines, sheet_title
+from yisai.services.stage_view import has_brackets
 from yisai.services.withdrawal import disqualify_entry, reinstate_entry, withdraw_entry
 from yisai.web import reports, views
 from yisai.web.core import (
@@ -63,7 +64,7 @@ from yisai.web.core import (
     state,
 )
 from yisai.web.hints import web_dict, web_message
-from yisai.web.requests import MAX_ID, Id, QueryNumber, form_number, read_form
+from yisai.web.requests import MAX_ID, Body, Id, QueryNumber, form_number, read_form
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -73,7 +74,7 @@ GRID_WORDS = {"1": "黑胜", "2": "白胜", "=": "和", "0": "双方弃权"}
 MAX_UPLOAD = 5 * 1024 * 1024
 
 
-class GridResult(BaseModel):
+class GridResult(Body):
     """What the grid's script sends for one board (static/grid.js)."""
 
     board: int = Field(ge=1, le=MAX_ID)
@@ -263,7 +264,8 @@ def event_console(request: Request, event_id: Id, msg: str = "", err: str = "") 
         for v in list_entries(work, ctx["event"]):
             counts.setdefault(v.entry.division, {}).setdefault(v.entry.status.value, 0)
             counts[v.entry.division][v.entry.status.value] += 1
-    return page(request, "console/event.html", counts=counts, msg=msg, err=err, **ctx)
+        brackets = [d for d, _name in ctx["divisions"] if has_brackets(ctx["reg"], d)]
+    return page(request, "console/event.html", counts=counts, msg=msg, err=err, bracket_divisions=brackets, **ctx)
 
 
 # ------------------------------------------------------------------ entries
@@ -383,7 +385,8 @@ def round_console(request: Request, event_id: Id, division: str, number: Id,
                    if views.is_team_division(work, event_id, division) else [])
     published = all(r.status == "published" for r in view.rounds)
     return page(request, "console/round.html", division=division, number=number, view=view, matches=matches,
-                groups=views.board_lines(view), published=published, msg=msg, err=err, grid_words=GRID_WORDS,
+                groups=views.board_lines(view), left_out=views.left_out(view), published=published, msg=msg,
+                err=err, grid_words=GRID_WORDS,
                 results_entered=results_entered(view.rounds),
                 post=f"/console/events/{event_id}/rounds/{division}/{number}/result", **ctx)
 

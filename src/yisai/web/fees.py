@@ -14,7 +14,7 @@ from datetime import date, timedelta
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 
 from yisai.formats import fees_export
 from yisai.i18n import Text, tr
@@ -23,7 +23,7 @@ from yisai.services import fees
 from yisai.services.context import Context
 from yisai.services.errors import Forbidden, InputError, NotFoundError, ServiceError
 from yisai.services.identity import Action, Actor, Role
-from yisai.services.payments import flow
+from yisai.services.payments import alipay, flow
 from yisai.services.payments.base import MODE_LABELS
 from yisai.services.payments.reconcile import reconcile
 from yisai.web.console import _event_context, _form, _text, acting, back, client_of, require_login
@@ -175,7 +175,8 @@ NOTIFIER = Actor(id="pay-notify", name="支付通知", role=Role.PLAYER)  # writ
 @router.post("/pay/{provider}/notify")
 async def notify(request: Request, provider: str) -> Response:
     """WeChat Pay API v3: answer 200 (or 204) with no body when taken, a 4xx/5xx with
-    ``{"code": "FAIL", "message": …}`` to be called again."""
+    ``{"code": "FAIL", "message": …}`` to be called again. Alipay: the text ``success`` when
+    taken (a mismatch too: written to the audit log, sending it again would not help), else ``fail``."""
     body = await request.body()
     headers = {k: v for k, v in request.headers.items()}
     ctx: Context = request.app.state.web.ctx
@@ -185,8 +186,12 @@ async def notify(request: Request, provider: str) -> Response:
     except ServiceError as exc:
         log.warning("payment callback refused: provider=%s code=%s", provider[:16], exc.code)
         status = 400 if exc.status < 500 else 500
+        if provider == "alipay":  # Alipay reads the body only: anything but "success" is sent again
+            return PlainTextResponse(alipay.callback_answer(False)[1], status_code=status)
         return JSONResponse({"code": "FAIL", "message": exc.render("zh")}, status_code=status)
     log.info("payment callback: provider=%s outcome=%s", provider[:16], outcome)
+    if provider == "alipay":
+        return PlainTextResponse(alipay.callback_answer(True)[1])
     return Response(status_code=204)
 
 

@@ -201,7 +201,8 @@ def _pairings_html(request: Request, event_id: int, division: str, number: int) 
             return state(request).templates.get_template("_team_matches.html").render(
                 t=tr, published=published, matches=views.match_cards(work, event_id, number) if published else [])
         return state(request).templates.get_template("_pairings.html").render(
-            t=tr, published=published, groups=views.board_lines(view) if published else [])
+            t=tr, published=published, groups=views.board_lines(view) if published else [],
+            left=views.left_out(view) if published else [])
     return render
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Path, Query, Request
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
@@ -31,6 +31,13 @@ QueryNumber = Annotated[int | None, Query(ge=1, le=MAX_ID)]
 
 JSON_TYPES = ("application/json",)
 T = TypeVar("T")
+
+
+class Body(BaseModel):
+    """A JSON body a client sends: a field it does not know is refused, not dropped, so a
+    misspelt ``notes`` never loses the note it carried."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
 class BadBody(InputError):
@@ -89,6 +96,8 @@ def _what(err: Mapping[str, Any]) -> Text:
         return Text("项数不对", "has the wrong number of items")
     if kind in ("dict_type", "model_type", "model_attributes_type", "mapping_type"):
         return Text("应为JSON对象 {…}", "must be a JSON object {…}")
+    if kind == "extra_forbidden":
+        return Text("不是已知的字段, 请检查拼写或删除", "is not a known field; check the spelling or remove it")
     if kind in ("list_type", "tuple_type"):
         return Text("应为JSON数组 […]", "must be a JSON array […]")
     if kind in ("literal_error", "enum"):

@@ -122,6 +122,11 @@ def board_lines(view: RoundView) -> list[tuple[str, list[BoardLine]]]:
     return out
 
 
+def left_out(view: RoundView) -> list[tuple[str, str]]:
+    """积分编排淘汰制: (name, why) of each player the round no longer pairs, by name."""
+    return sorted(((view.names.get(pid, pid), why) for pid, why in view.left.items()), key=lambda x: x[0])
+
+
 def round_json(view: RoundView) -> dict[str, Any]:
     return {
         "event": view.event.id,
@@ -136,6 +141,7 @@ def round_json(view: RoundView) -> dict[str, Any]:
                 for b in lines]}
             for label, lines in board_lines(view)
         ],
+        "left_out": [{"name": name, "why": why} for name, why in left_out(view)],
     }
 
 

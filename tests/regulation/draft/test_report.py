@@ -53,3 +53,6 @@ def test_a_missing_required_value_is_an_open_point_with_its_default(tmp_path: Pa
     assert 'field = "issued.on"' in point and "规程没有落款日期" in point
     check = CliRunner().invoke(app, ["regulation", "check", str(out)])
     assert check.exit_code == 0, check.output
+    # the file checks, yet the unanswered questions are not passed over in silence
+    asked = draft.count("\nquestion = ")
+    assert asked > 0 and f"仍有 {asked} 项待确认" in check.output and "issued.on" in check.output

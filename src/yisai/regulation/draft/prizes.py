@@ -237,7 +237,14 @@ def _header(draft: Draft, s: Sentence, who: str, places: int, last_div: int | No
                   "name": f"{_shown_name(draft, j)}{_label(who, div['name']) if k == 'mixed' else {'M': '男子', 'F': '女子'}[k]}",
                   "division": div["id"], "ranking": rank_id, "places": places, "kind": kind, "items": things}
             if "名次不再顺延" in t:
-                pl["others_keep_place"] = True
+                # 男子个人…（如有女子选手进入…名次不再顺延）: a men's list on the mixed places, the
+                # women inside keeping theirs; a list of one gender read from a ranking by gender
+                # needs no gender of its own (``regulation check`` refuses the flag elsewhere)
+                other = "F" if "女子选手进入" in t else "M" if "男子选手进入" in t else None
+                if k == "mixed" and other is not None:
+                    pl["gender"] = "M" if other == "F" else "F"
+                if k != "mixed" or other is not None:
+                    pl["others_keep_place"] = True
             if "可累积" in t:
                 mixed = [p["id"] for p in _lists(draft) if p["division"] == div["id"] and p.get("ranking") == "mixed"]
                 if mixed:

@@ -16,7 +16,9 @@ from typing import Protocol
 from yisai.i18n import Text
 
 NATIVE, H5 = "native", "h5"  # a QR code on a PC; a link opened in a phone's browser
-MODE_LABELS = {NATIVE: Text("扫码支付 (电脑)", "QR code (PC)"), H5: Text("手机支付", "phone (H5)")}
+PAGE = "page"  # a link opened in a PC's browser: the provider's own cashier page (Alipay 电脑网站支付)
+MODE_LABELS = {NATIVE: Text("扫码支付 (电脑)", "QR code (PC)"), H5: Text("手机支付", "phone (H5)"),
+               PAGE: Text("电脑网页支付", "web page (PC)")}
 
 
 class ProviderError(Exception):

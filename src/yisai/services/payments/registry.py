@@ -47,4 +47,11 @@ def providers_from_environment(env: Mapping[str, str]) -> Providers:
             found["wechat"] = wechat_from_environment(env)
         except ProviderError as exc:
             raise InputError(exc.text, code=exc.code) from None
+    if env.get("YISAI_ALIPAY_APP_ID", "").strip():
+        from yisai.services.payments.alipay import alipay_from_environment
+
+        try:
+            found["alipay"] = alipay_from_environment(env)
+        except ProviderError as exc:
+            raise InputError(exc.text, code=exc.code) from None
     return Providers(found)

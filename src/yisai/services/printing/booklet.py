@@ -206,7 +206,9 @@ def brackets_document(ctx: PrintContext) -> Document:
         for g in view.groups:
             seats = tuple(Column(str(r.seat), "center") for r in g.rows)
             tables.append(Table(
-                f"{view.division_name} " + tr(f"{g.group}组 循环赛交叉表", f"group {g.group} crosstable"),
+                f"{view.division_name} " + (tr("双循环交叉表", "double round robin crosstable") if view.double else
+                                             tr(f"{g.group}组 循环赛交叉表", f"group {g.group} crosstable"))
+                + (f" ({view.status})" if view.double and view.status else ""),
                 (Column(tr("序号", "Seat"), "right"), Column(tr("姓名", "Name"), share=1.0), *seats,
                  Column(tr("积分", "Pts"), "right"), Column(tr("名次", "Place"), "right")),
                 tuple((str(r.seat), r.name, *r.cells, r.score, f"{r.place}{'=' if r.shared else ''}")
