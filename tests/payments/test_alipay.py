@@ -119,8 +119,7 @@ def _open_cashier(url: str) -> str:
 
 
 def _ordered(w: World, team: str, mode: str = PAGE) -> flow.Checkout:
-    with w.ctx.work() as work:
-        checkout = flow.pay_team(work, str(w.event.id), _team(w, team), "alipay", mode)
+    checkout = flow.pay_team(w.ctx, None, str(w.event.id), _team(w, team), "alipay", mode)
     assert "支付宝收银台" in _open_cashier(checkout.target.url)
     return checkout
 
@@ -204,15 +203,14 @@ def test_forged_wrong_amount_and_other_app_notifications_change_nothing(world: W
 
 def test_a_lost_notification_is_settled_by_query_and_an_unpaid_order_closed_after_its_timeout(world: World) -> None:
     paid = _ordered(world, "辽宁队").order
-    with world.ctx.work() as work:  # the payer never opens this one's cashier: Alipay does not know it
-        never_opened = flow.pay_team(work, str(world.event.id), _team(world, "山东队"), "alipay", PAGE).order
+    # the payer never opens this one's cashier: Alipay does not know it
+    never_opened = flow.pay_team(world.ctx, None, str(world.event.id), _team(world, "山东队"), "alipay", PAGE).order
     world.gateway.pay(paid.out_trade_no)  # paid; the notification is lost
-    with world.ctx.work() as work:
-        assert flow.settle_open_orders(work) == {"paid": 1, "closed": 0, "open": 1}
+    assert flow.settle_open_orders(world.ctx) == {"paid": 1, "closed": 0, "open": 1}
     assert world.gateway.calls.count("alipay.trade.query") == 2
     world.clock[0] = NOW + timedelta(minutes=31)  # the order's 30 minutes are over
+    assert flow.settle_open_orders(world.ctx) == {"paid": 0, "closed": 1, "open": 0}
     with world.ctx.work() as work:
-        assert flow.settle_open_orders(work) == {"paid": 0, "closed": 1, "open": 0}
         assert _status(work, never_opened.out_trade_no) == "closed"
         assert _status(work, paid.out_trade_no) == "paid"
     assert world.gateway.calls[-1] == "alipay.trade.close"  # asked, though Alipay answers TRADE_NOT_EXIST
@@ -224,8 +222,7 @@ def test_a_lost_notification_is_settled_by_query_and_an_unpaid_order_closed_afte
 def test_an_opened_cashier_left_unpaid_is_closed_at_alipay(world: World) -> None:
     order = _ordered(world, "山东队").order
     world.clock[0] = NOW + timedelta(minutes=30)  # created at NOW, 30 minutes to pay: over at NOW + 30
-    with world.ctx.work() as work:
-        assert flow.settle_open_orders(work) == {"paid": 0, "closed": 1, "open": 0}
+    assert flow.settle_open_orders(world.ctx) == {"paid": 0, "closed": 1, "open": 0}
     assert world.gateway.trades[order.out_trade_no]["state"] == "TRADE_CLOSED"
 
 
@@ -233,7 +230,7 @@ def _paid_appeal(world: World) -> tuple[int, str]:
     with world.ctx.work() as work:
         pair(work, world.event.id, "jia", 1)
         filed = appeals.file_appeal(work, str(world.event.id), "jia", 1, appellant="辽宁队", subject="对判罚有异议")
-        checkout = flow.pay_appeal(work, str(world.event.id), filed.id, "alipay", "h5")
+    checkout = flow.pay_appeal(world.ctx, None, str(world.event.id), filed.id, "alipay", "h5")
     order = checkout.order
     assert order.amount_fen == 100_000  # seed 002: 申诉费1000元 = 100000 分
     _open_cashier(checkout.target.url)
@@ -299,9 +296,10 @@ def test_the_settings_read_keys_from_files_and_name_what_is_missing(tmp_path: Pa
 def test_without_alipay_configured_it_is_not_offered(tmp_path: Path) -> None:
     with open_context(str(tmp_path / "f.sqlite"), actor="裁判长", now=NOW) as ctx:
         event = fee_event(ctx, tmp_path)
-        with pytest.raises(Refused) as info, ctx.work() as work:
+        with ctx.work() as work:
             assert flow.offered(work) == []
-            flow.pay_team(work, str(event.id), 1, "alipay", PAGE)
+        with pytest.raises(Refused) as info:
+            flow.pay_team(ctx, None, str(event.id), 1, "alipay", PAGE)
     assert info.value.code == "provider_not_configured"
 
 
@@ -310,8 +308,7 @@ def test_the_pay_link_carries_the_signed_order_and_no_secret_is_logged(world: Wo
     caplog.set_level(logging.DEBUG)
     checkout = _ordered(world, "辽宁队")
     world.gateway.pay(checkout.order.out_trade_no)
-    with world.ctx.work() as work:
-        assert flow.settle_open_orders(work)["paid"] == 1  # a query too: signed request, signed answer
+    assert flow.settle_open_orders(world.ctx)["paid"] == 1  # a query too: signed request, signed answer
     private = (tmp_path / "app_private_key.txt").read_text().splitlines()[1]  # a line of the key's base64
     assert private not in caplog.text and "sign=" not in caplog.text
     query = dict(parse_qsl(urlsplit(checkout.target.url).query))
@@ -350,6 +347,6 @@ def test_the_days_bill_is_matched_against_the_ledger(world: World) -> None:
     # 山东队: 报名费600元 + 6 × 260元 = 2160元 = 216000 分, in Alipay's bill, not booked here
     assert (difference.out_trade_no, difference.kind, difference.theirs_fen) == (lost.out_trade_no, "not_booked",
                                                                                  216_000)
+    assert flow.settle_open_orders(world.ctx)["paid"] == 1
     with world.ctx.work() as work:
-        assert flow.settle_open_orders(work)["paid"] == 1
         assert reconcile.reconcile(work, "alipay", NOW.date()) == []

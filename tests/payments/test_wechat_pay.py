@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.hangs import no_hang
 from tests.payments.wechat_server import Keys, WeChatPayServer, new_key
 from tests.services.fee_event import NOW, fee_event
 from yisai.registry.ledger import APPEAL, ENTRY, TEAM
@@ -67,8 +68,7 @@ def _callback(w: World, headers: dict[str, str], body: bytes) -> str:
 
 def test_a_team_leader_pays_his_team_by_native_qr_and_the_callback_books_it_once(world: World) -> None:
     team = _team(world, "辽宁队")
-    with world.ctx.work(actor=_leader(world, team)) as work:
-        checkout = flow.pay_team(work, str(world.event.id), team, "wechat", "native")
+    checkout = flow.pay_team(world.ctx, _leader(world, team), str(world.event.id), team, "wechat", "native")
     order = checkout.order
     # what the team owes: 报名费600元 once + 6 players × 赛事服务费260元 = 600 + 1560 = 2160元 = 216000 分
     assert order.amount_fen == 216_000 and len(order.items) == 7
@@ -92,18 +92,62 @@ def test_a_team_leader_pays_his_team_by_native_qr_and_the_callback_books_it_once
         assert [a.action for a in work.repo.audit_log(world.event.id, "order")] == ["order_created", "order_paid"]
 
 
+def test_a_slow_provider_blocks_no_other_writer(world: World) -> None:
+    """The order is committed before WeChat Pay is asked: while the provider has not answered, no
+    database transaction is open, so another writer (on SQLite: the file's one write lock) goes on."""
+    team = _team(world, "辽宁队")
+    world.server.hold = threading.Event()
+    done: list[flow.Checkout] = []
+    payer = threading.Thread(target=lambda: done.append(
+        flow.pay_team(world.ctx, _leader(world, team), str(world.event.id), team, "wechat", "native")))
+    payer.start()
+    try:
+        assert world.server.arrived.wait(300)  # the provider is being asked and does not answer yet
+        with no_hang(120), world.ctx.work() as work:  # another writer, while the provider is slow
+            work.repo.audit(world.event.id, "note", "event", world.event.id, None, {"text": "另一位裁判的修改"})
+        with world.ctx.work() as work:
+            (pending,) = flow.orders(work, str(world.event.id))
+            assert pending.status == "open" and pending.pay_url == ""  # stored, the provider's answer not yet
+    finally:
+        world.server.hold.set()
+        payer.join(300)
+    (checkout,) = done
+    with world.ctx.work() as work:
+        (order,) = flow.orders(work, str(world.event.id))
+    assert order.pay_url == checkout.target.url and order.pay_url.startswith("weixin://")
+
+
+def test_asking_a_slow_provider_about_an_open_order_blocks_no_other_writer(world: World) -> None:
+    """The payer's 「我已支付, 查询结果」 and the server's timer ask the provider between transactions."""
+    team = _team(world, "辽宁队")
+    order = flow.pay_team(world.ctx, None, str(world.event.id), team, "wechat", "native").order
+    world.server.pay(order.out_trade_no)  # paid; the callback never comes
+    world.server.hold = threading.Event()
+    done: list[str] = []
+    asker = threading.Thread(target=lambda: done.append(
+        flow.check_order(world.ctx, None, str(world.event.id), order.out_trade_no).status))
+    asker.start()
+    try:
+        assert world.server.arrived.wait(300)  # the query is at the provider, unanswered
+        with no_hang(120), world.ctx.work() as work:  # another writer meanwhile
+            work.repo.audit(world.event.id, "note", "event", world.event.id, None, {"text": "另一位裁判的修改"})
+    finally:
+        world.server.hold.set()
+        asker.join(300)
+    assert done == ["paid"]
+
+
 def test_the_other_teams_leader_cannot_pay_or_see_it(world: World) -> None:
     liaoning, shandong = _team(world, "辽宁队"), _team(world, "山东队")
-    with pytest.raises(Exception) as info, world.ctx.work(actor=_leader(world, shandong)) as work:
-        flow.pay_team(work, str(world.event.id), liaoning, "wechat", "native")
+    with pytest.raises(Exception) as info:
+        flow.pay_team(world.ctx, _leader(world, shandong), str(world.event.id), liaoning, "wechat", "native")
     assert getattr(info.value, "code", "") == "not_own_team"
     assert world.server.orders == {}
 
 
 def test_two_workers_receiving_the_same_callback_at_once_apply_it_once(world: World) -> None:
     team = _team(world, "辽宁队")
-    with world.ctx.work() as work:
-        order = flow.pay_team(work, str(world.event.id), team, "wechat", "h5", "203.0.113.7").order
+    order = flow.pay_team(world.ctx, None, str(world.event.id), team, "wechat", "h5", "203.0.113.7").order
     assert world.server.orders[order.out_trade_no]["kind"] == "h5"
     world.server.pay(order.out_trade_no)
     same = world.server.notification(order.out_trade_no)
@@ -127,8 +171,7 @@ def test_two_workers_receiving_the_same_callback_at_once_apply_it_once(world: Wo
 
 def test_forged_and_mismatched_callbacks_change_nothing(world: World) -> None:
     team = _team(world, "辽宁队")
-    with world.ctx.work() as work:
-        order = flow.pay_team(work, str(world.event.id), team, "wechat", "native").order
+    order = flow.pay_team(world.ctx, None, str(world.event.id), team, "wechat", "native").order
     world.server.pay(order.out_trade_no)
     headers, body = world.server.notification(order.out_trade_no, signer=new_key())  # not the platform's key
     with pytest.raises(InputError) as info:
@@ -147,15 +190,13 @@ def test_forged_and_mismatched_callbacks_change_nothing(world: World) -> None:
 
 def test_no_callback_the_order_is_queried_and_an_unpaid_one_closed_after_its_timeout(world: World) -> None:
     liaoning, shandong = _team(world, "辽宁队"), _team(world, "山东队")
-    with world.ctx.work() as work:
-        paid = flow.pay_team(work, str(world.event.id), liaoning, "wechat", "native").order
-        unpaid = flow.pay_team(work, str(world.event.id), shandong, "wechat", "native").order
+    paid = flow.pay_team(world.ctx, None, str(world.event.id), liaoning, "wechat", "native").order
+    unpaid = flow.pay_team(world.ctx, None, str(world.event.id), shandong, "wechat", "native").order
     world.server.pay(paid.out_trade_no)  # paid, but the callback never comes
-    with world.ctx.work() as work:
-        assert flow.settle_open_orders(work) == {"paid": 1, "closed": 0, "open": 1}
+    assert flow.settle_open_orders(world.ctx) == {"paid": 1, "closed": 0, "open": 1}
     world.clock[0] = NOW + timedelta(minutes=31)  # the order's 30 minutes are over
+    assert flow.settle_open_orders(world.ctx) == {"paid": 0, "closed": 1, "open": 0}
     with world.ctx.work() as work:
-        assert flow.settle_open_orders(work) == {"paid": 0, "closed": 1, "open": 0}
         assert flow.order_for(work, str(world.event.id), unpaid.out_trade_no).status == "closed"
         assert flow.order_for(work, str(world.event.id), paid.out_trade_no).status == "paid"
         assert len(fees.fee_ledger(work, str(world.event.id)).payments) == 7
@@ -171,7 +212,7 @@ def _paid_appeal(world: World) -> tuple[int, str]:
     with world.ctx.work() as work:
         pair(work, world.event.id, "jia", 1)
         filed = appeals.file_appeal(work, str(world.event.id), "jia", 1, appellant="辽宁队", subject="对判罚有异议")
-        order = flow.pay_appeal(work, str(world.event.id), filed.id, "wechat", "native").order
+    order = flow.pay_appeal(world.ctx, None, str(world.event.id), filed.id, "wechat", "native").order
     assert order.amount_fen == 100_000  # seed 002: 申诉费1000元 = 100000 分
     world.server.pay(order.out_trade_no)
     assert _callback(world, *world.server.notification(order.out_trade_no)) == flow.APPLIED
@@ -206,18 +247,19 @@ def test_a_request_not_signed_by_the_merchants_key_is_refused_by_the_server(worl
     settings = Settings(database=world.ctx.settings.database, clock=lambda: NOW,
                         payments=providers_from_environment(env), actor=Actor.cli("裁判长", Role.CHIEF_REFEREE))
     team = _team(world, "辽宁队")
-    with open_context(settings) as ctx, pytest.raises(Refused) as info, ctx.work() as work:
-        flow.pay_team(work, str(world.event.id), team, "wechat", "native")
+    with open_context(settings) as ctx, pytest.raises(Refused) as info:
+        flow.pay_team(ctx, None, str(world.event.id), team, "wechat", "native")
     assert "SIGN_ERROR" in info.value.render("zh") and world.server.refused == ["signature"]
     with world.ctx.work() as work:
-        assert flow.orders(work, str(world.event.id)) == []  # nothing kept of the refused order
+        # the order row was committed before the provider was asked; the refusal marks it failed
+        (kept,) = flow.orders(work, str(world.event.id))
+        assert kept.status == "failed" and kept.pay_url in ("", None)
 
 
 def test_the_daily_bill_is_matched_against_the_ledger(world: World) -> None:
     liaoning, shandong = _team(world, "辽宁队"), _team(world, "山东队")
-    with world.ctx.work() as work:
-        booked = flow.pay_team(work, str(world.event.id), liaoning, "wechat", "native").order
-        lost = flow.pay_team(work, str(world.event.id), shandong, "wechat", "native").order
+    booked = flow.pay_team(world.ctx, None, str(world.event.id), liaoning, "wechat", "native").order
+    lost = flow.pay_team(world.ctx, None, str(world.event.id), shandong, "wechat", "native").order
     world.server.pay(booked.out_trade_no)
     assert _callback(world, *world.server.notification(booked.out_trade_no)) == flow.APPLIED
     world.server.pay(lost.out_trade_no)  # paid at WeChat Pay; its callback and queries never reached us
@@ -233,8 +275,7 @@ def test_the_daily_bill_is_matched_against_the_ledger(world: World) -> None:
 
 def test_a_no_show_paid_online_keeps_nothing_back_and_another_refund_is_partial(world: World) -> None:
     team = _team(world, "辽宁队")
-    with world.ctx.work() as work:
-        order = flow.pay_team(work, str(world.event.id), team, "wechat", "native").order
+    order = flow.pay_team(world.ctx, None, str(world.event.id), team, "wechat", "native").order
     world.server.pay(order.out_trade_no)
     assert _callback(world, *world.server.notification(order.out_trade_no)) == flow.APPLIED
     first, second = [sid for kind, sid, _ in order.items if kind == ENTRY][:2]

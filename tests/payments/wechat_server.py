@@ -100,6 +100,8 @@ class WeChatPayServer:
         self.refused: list[str] = []
         self.requests: list[tuple[str, str]] = []
         self._lock = threading.Lock()
+        self.hold: threading.Event | None = None  # set by a test: creating, querying, closing an order waits (a slow provider)
+        self.arrived = threading.Event()  # such a request has reached the server
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -185,6 +187,9 @@ class WeChatPayServer:
             self.refused.append(why)
             return _error(401, "SIGN_ERROR", f"签名错误 ({why})")
         data = json.loads(body) if body else {}
+        if self.hold is not None and url.path.startswith("/v3/pay/transactions/"):  # create, query, close
+            self.arrived.set()
+            self.hold.wait(300)  # released by the test; the bound only ends a hang
         with self._lock:
             if method == "POST" and url.path in ("/v3/pay/transactions/native", "/v3/pay/transactions/h5"):
                 return self._create(url.path.rsplit("/", 1)[1], data)

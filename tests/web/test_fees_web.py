@@ -168,3 +168,21 @@ def test_the_director_sees_the_bills_differences_and_a_leader_may_not(site: Site
     assert "有 1 处不一致" in page and f"订单 {trade_no}: 账单中已支付 2160.00 元, 本站未记为当日已支付" in page
     assert ln.get(f"{fees_url}/reconcile", params={"day": NOW.date().isoformat()}).status_code == 403
     assert director.get(f"{fees_url}/reconcile", params={"day": "昨天"}).status_code == 400
+
+
+def test_an_order_the_provider_refuses_is_shown_failed(tmp_path: Path) -> None:
+    with WeChatPayServer(KEYS) as server:  # the merchant's key is one WeChat Pay does not know: SIGN_ERROR
+        env = KEYS.environment(tmp_path, server.gateway, merchant=new_key())
+        for site in _build(tmp_path, providers_from_environment(env), server):
+            ln = site.login("ln")
+            fees_url = f"/console/events/{site.event_id}/fees"
+            r = ln.post(f"{fees_url}/pay/team/{site.teams['辽宁队']}",
+                        data={"csrf": _csrf(ln, fees_url), "provider": "wechat", "mode": "native"},
+                        follow_redirects=False)
+            assert r.status_code >= 400 and "SIGN_ERROR" in r.text and server.orders == {}
+            page = ln.get(fees_url).text
+            assert "未能下单" in page  # the order row was committed first, then marked failed
+            trade_no = re.search(r"/fees/orders/(YS\w+)", page)
+            assert trade_no is not None
+            shown = ln.get(f"{fees_url}/orders/{trade_no.group(1)}").text
+            assert "支付平台未能下单" in shown and "请用微信扫一扫支付" not in shown

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "player": ("registration", "棋手: 登记、导入、列表", "players: add, import, list"),
     "team": ("registration", "代表队: 登记、导入、列表、递补", "teams: add, import, list, replace"),
     "entry": ("registration", "报名: 审核、撤回、缴费、列表", "entries: approve, withdraw, fees"),
+    "fees": ("fees", "费用台账: 列表、导出、登记已缴费、退款", "fee ledger: list, export, mark paid, refund"),
     "member": ("members", "会员名单: 导入与查看 (须为注册会员)", "member register: import, show"),
     "change": ("registration", "待审更改: 裁判长批准或驳回已登记棋手的资料更改", "pending player changes: approve, reject"),
     "template": ("registration", "报名表模板", "roster templates"),

@@ -104,15 +104,23 @@ def settings(db: str | None = None, *, may_create: bool = True) -> Settings:
 
 
 @contextmanager
-def command_work(db: str | None, *, may_create: bool = False) -> Iterator[Work]:
+def command_work(db: str | None, *, may_create: bool = False, payments: bool = False) -> Iterator[Work]:
     """One command = one transaction; errors become a message and an exit code. Only the
     commands that start a database (``may_create``: event create/list, account add/list)
-    create a missing SQLite file."""
+    create a missing SQLite file. ``payments``: the payment merchants configured in the
+    environment are offered (a refund goes back through the provider it was paid with)."""
+    from dataclasses import replace
+
     from yisai.services.context import unit_of_work
     from yisai.services.errors import ServiceError, StoreFailed
 
     try:
-        with unit_of_work(settings(db, may_create=may_create)) as work:
+        chosen = settings(db, may_create=may_create)
+        if payments:
+            from yisai.services.payments.registry import providers_from_environment
+
+            chosen = replace(chosen, payments=providers_from_environment(os.environ))
+        with unit_of_work(chosen) as work:
             if work.actor.role.value == "team_leader":  # imported only then: argon2 is slow to load
                 from yisai.services.accounts import bind_cli_leader
 

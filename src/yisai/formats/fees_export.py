@@ -6,10 +6,10 @@ spreadsheet shows exactly what the ledger holds; a float never carries money.
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Sequence
 
+from yisai.formats import csv_safe
 from yisai.i18n import tr
 from yisai.registry.ledger import KIND_LABELS, Line, Totals, yuan_text
 
@@ -19,12 +19,12 @@ def headers() -> list[str]:
             tr("已缴(元)", "paid (yuan)"), tr("已退(元)", "refunded (yuan)"), tr("未缴(元)", "owed (yuan)")]
 
 
-def _cells(line: Line) -> list[str]:
+def cells(line: Line) -> list[str]:
     return [KIND_LABELS[line.kind].render(), str(line.id), line.label, yuan_text(line.due), yuan_text(line.paid),
             yuan_text(line.refunded), yuan_text(line.balance)]
 
 
-def _total_cells(t: Totals) -> list[str]:
+def total_cells(t: Totals) -> list[str]:
     return [tr("合计", "total"), "", "", yuan_text(t.due), yuan_text(t.paid), yuan_text(t.refunded),
             yuan_text(t.balance)]
 
@@ -32,11 +32,11 @@ def _total_cells(t: Totals) -> list[str]:
 def to_csv(lines: Sequence[Line], total: Totals) -> str:
     """UTF-8 CSV text (write it with a BOM, ``utf-8-sig``, so Excel shows the Chinese)."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_safe.writer(buf, lineterminator="\n")
     w.writerow(headers())
     for line in lines:
-        w.writerow(_cells(line))
-    w.writerow(_total_cells(total))
+        w.writerow(cells(line))
+    w.writerow(total_cells(total))
     return buf.getvalue()
 
 
@@ -52,9 +52,9 @@ def to_xlsx(title: str, lines: Sequence[Line], total: Totals) -> bytes:
     ws.write_string(0, 0, f"{title}  " + tr("费用台账", "fee ledger"), bold)
     for c, h in enumerate(headers()):
         ws.write_string(1, c, h, bold)
-    rows = [_cells(line) for line in lines] + [_total_cells(total)]
-    for r, cells in enumerate(rows, start=2):
-        for c, value in enumerate(cells):
+    rows = [cells(line) for line in lines] + [total_cells(total)]
+    for r, row in enumerate(rows, start=2):
+        for c, value in enumerate(row):
             ws.write_string(r, c, value, txt)
     ws.set_column(0, 1, 8)
     ws.set_column(2, 2, 28)

@@ -10,12 +10,12 @@ service's business (``yisai.services.result_sheets.import_results``), which repo
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from yisai.formats import csv_safe
 from yisai.formats.sheets import Sheet, cell_text, column_letter, find_header_row, read_sheets
 from yisai.i18n import tr
 from yisai.record.groups import group_label
@@ -204,7 +204,7 @@ def _read_row(out: ResultSheet, sheet: str, number: int, cells: list[Any], colum
                 f"board \u201c{shown_board}\u201d is not a positive whole number (write the board of this"
                 " round: 1, 2, 3 …; leave it blank on a bye line)",
             ))
-    result_text = cell_text(cell("result"))
+    result_text = csv_safe.unguard(cell_text(cell("result")))
     result: ParsedResult | None = None
     if result_text and result_text != BOTH_WIN_WORD:  # kept as stored; the service checks it
         try:
@@ -217,9 +217,9 @@ def _read_row(out: ResultSheet, sheet: str, number: int, cells: list[Any], colum
         row=number,
         board=board,
         board_text=board_text,
-        group=clean_text(cell_text(cell("group"))),
-        black=clean_text(cell_text(cell("black"))),
-        white=clean_text(cell_text(cell("white"))),
+        group=clean_text(csv_safe.unguard(cell_text(cell("group")))),
+        black=clean_text(csv_safe.unguard(cell_text(cell("black")))),
+        white=clean_text(csv_safe.unguard(cell_text(cell("white")))),
         result_text=result_text,
         result=result,
         columns=labels,
@@ -241,7 +241,7 @@ def write_result_sheet(path: str | Path, title: str, lines: list[SheetLine]) -> 
     suffix = p.suffix.lower()
     if suffix == ".csv":
         with p.open("w", encoding="utf-8-sig", newline="") as f:
-            w = csv.writer(f)
+            w = csv_safe.writer(f)
             w.writerow(HEADERS)
             w.writerows(rows)
         return p

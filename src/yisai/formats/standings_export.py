@@ -7,11 +7,11 @@ exact meaning: halves print as 12.5, 逐轮减去对手分 as its sequence "50/4
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from fractions import Fraction
 
+from yisai.formats import csv_safe
 from yisai.i18n import tr
 from yisai.standings.ranking import StandingRow, Standings
 
@@ -56,7 +56,7 @@ def _row_cells(st: Standings, row: StandingRow) -> list[str]:
 def to_csv(st: Standings) -> str:
     """UTF-8 CSV text (write it with a BOM, ``utf-8-sig``, so Excel shows the Chinese)."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_safe.writer(buf, lineterminator="\n")
     w.writerow(fixed_headers() + [k.title for k in st.shown_keys])
     for row in st.listed:
         w.writerow(_row_cells(st, row))

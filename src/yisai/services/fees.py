@@ -30,9 +30,9 @@ from yisai.registry.ledger import (
     yuan_text,
 )
 from yisai.services.context import InputError, Refused, Work
-from yisai.services.errors import NotFoundError
+from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
-from yisai.services.identity import Action
+from yisai.services.identity import Action, Role
 from yisai.services.payments.flow import refund_payments
 from yisai.store import EventRecord, web_rows
 from yisai.store import fee_rows as rows
@@ -88,6 +88,36 @@ def fee_ledger(work: Work, event_ref: str | None) -> FeeLedger:
             lines.append(Line(kind, sid, label, due, paid, refunded))
     return FeeLedger(event, lines, totals(lines), rows.payments_of(work.session, event.id),
                      rows.refunds_of(work.session, event.id))
+
+
+OFFICIALS = (Role.CHIEF_REFEREE, Role.REFEREE, Role.OPERATOR)
+
+
+def official_ledger(work: Work, event_ref: str | None) -> FeeLedger:
+    """The whole ledger for an official (the console's export, ``yisai fees``): a team leader sees
+    his own team's lines on the 费用 page only."""
+    if work.actor.role not in OFFICIALS:
+        raise Forbidden(Text("只有裁判和运营可以查看和导出费用台账", "only officials see and export the fee ledger"),
+                        code="not_official")
+    return fee_ledger(work, event_ref)
+
+
+def refund_action(kind: str) -> Action:
+    """Who may refund: an appeal's fee goes with the appeal's decision, any other with approvals."""
+    return Action.APPEAL if kind == APPEAL else Action.APPROVE
+
+
+def amount_fen(text: str) -> int | None:
+    """``260`` or ``260.5`` or ``260.50`` 元 → 分 by the digits (never a float); empty: None (all
+    that is left)."""
+    text = text.strip()
+    if not text:
+        return None
+    whole, dot, frac = text.partition(".")
+    if not whole.isdigit() or (dot and (not frac.isdigit() or len(frac) > 2)) or len(whole) > 9:
+        raise InputError(Text(f"金额应为元, 最多两位小数: {text}", f"the amount is in yuan with at most two decimals: {text}"),
+                         code="bad_refund_amount")
+    return int(whole) * 100 + int((frac + "00")[:2])
 
 
 def subject_line(work: Work, event: EventRecord, kind: str, subject_id: int) -> Line:

@@ -32,7 +32,7 @@ class PaymentOrderRow(Base):
     amount_fen: Mapped[int] = mapped_column(Integer)
     currency: Mapped[str] = mapped_column(String(3), default="CNY")
     description: Mapped[str] = mapped_column(String(127))
-    status: Mapped[str] = mapped_column(String(16), default="open")  # open | paid | closed
+    status: Mapped[str] = mapped_column(String(16), default="open")  # open | paid | closed | failed
     created_by: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(DateTime)
     expires_at: Mapped[datetime] = mapped_column(DateTime)

@@ -217,7 +217,7 @@ def open_orders(s: Session) -> list[OrderRecord]:
 
 
 def move_order(s: Session, by: Stamp, order: OrderRecord, to: str, *, transaction_id: str | None = None) -> bool:
-    """``open`` → ``to`` (paid or closed) if it is still open: True for the one writer that moved it."""
+    """``open`` → ``to`` (paid, closed, or failed when the provider refused to open it) if it is still open: True for the one writer that moved it."""
     values: dict[str, Any] = {"status": to}
     if to == "paid":
         values |= {"paid_at": by.at, "transaction_id": transaction_id}

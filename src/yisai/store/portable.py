@@ -8,6 +8,13 @@ through games). On import every integer id is new: foreign keys are mapped, and 
 kept as text inside rows: the audit's ``entity_id``, line-ups' players, the final entries, and a
 round's stored pairing details (seats, members, bracket, seeds, team matches and line-ups).
 
+The fee ledger travels too: provider orders, payments, refunds and the provider notifications
+already applied (found through their orders' ``out_trade_no``). A payment or refund names its
+subject by kind and id, and an order lists its items as ``[kind, id, 分]``: those ids are mapped
+like foreign keys. An order number (``out_trade_no``) or refund number the target store already
+holds (the same file imported twice) gets a new number in the copy, since the provider knows
+only the original's; a notification already held there is not repeated (it is applied once).
+
 Not carried: accounts (they belong to a site, not an event: a team's leader account is left
 empty) and the online qualifier's rows and SMS notices (they name accounts); the export counts
 what it left out so the CLI can say so.
@@ -17,6 +24,7 @@ from __future__ import annotations
 
 import io
 import json
+import secrets
 import tarfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,16 +46,17 @@ MEMBER = "event.json"
 # Tables carried, parents first; each is selected by event_id or by its parent (column, table).
 CARRIED = ("events", "players", "teams", "team_members", "entries", "rounds", "games", "result_changes",
            "papers", "check_ins", "player_changes", "appeals", "team_lineups", "notice_settings", "final_entries",
-           "audit")
+           "payment_orders", "fee_payments", "fee_refunds", "payment_notifications", "audit")
 THROUGH = {"team_members": ("team_id", "teams"), "games": ("round_id", "rounds"),
            "result_changes": ("game_id", "games")}
+BY_TRADE_NO = {"payment_notifications"}  # found through the event's orders' out_trade_no
+SUBJECT_TABLE = {"entry": "entries", "team": "teams", "appeal": "appeals"}  # a fee's subject_kind
 LEFT_OUT = ("notices", "live_games", "live_ladder", "live_waves", "live_sanctions", "live_decisions",
-            "fairplay_signals", "qual_lists", "qual_places", "qual_notices",
-            "payment_orders", "fee_payments", "fee_refunds")
+            "fairplay_signals", "qual_lists", "qual_places", "qual_notices")
 ENTITY_TABLE = {"event": "events", "player": "players", "entry": "entries", "team": "teams", "round": "rounds",
                 "game": "games", "paper": "papers", "appeal": "appeals", "check_in": "check_ins",
-                "player_change": "player_changes", "lineup": "team_lineups"}
-BULK = {"audit", "result_changes", "final_entries", "notice_settings"}  # new ids never needed
+                "player_change": "player_changes", "lineup": "team_lineups", "order": "payment_orders"}
+BULK = {"audit", "result_changes", "final_entries", "notice_settings", "payment_notifications"}  # new ids never needed
 PLAYER_LISTS = {"members", "not_checked_in", "third", "players"}
 PLAYER_KEYED = {"seats", "seeds", "origins"}
 
@@ -90,6 +99,9 @@ def _rows(conn: Connection, event_id: int) -> dict[str, list[dict[str, Any]]]:
             column, parent = THROUGH[name]
             ids = [r["id"] for r in found[parent]]
             q = select(t).where(t.c[column].in_(ids)) if ids else None
+        elif name in BY_TRADE_NO:
+            numbers = [r["out_trade_no"] for r in found["payment_orders"]]
+            q = select(t).where(t.c.out_trade_no.in_(numbers)) if numbers else None
         else:
             q = select(t).where(t.c.event_id == event_id)
         rows = [dict(r._mapping) for r in conn.execute(q.order_by(*t.primary_key.columns))] if q is not None else []
@@ -215,6 +227,7 @@ def import_event(db: str, path: Path, files_root: Path) -> tuple[int, dict[str, 
     maps: dict[str, dict[int, int]] = {name: {} for name in CARRIED}
     engine = open_database(db).engine  # a new SQLite file is made at head, an old schema refused
     written: list[tuple[str, bytes]] = []
+    renamed: dict[str, str] = {}  # an order number the target already holds → the copy's
     try:
         with engine.begin() as conn:
             for name in CARRIED:
@@ -233,6 +246,8 @@ def import_event(db: str, path: Path, files_root: Path) -> tuple[int, dict[str, 
                             else:
                                 row[column.name] = None  # an account: belongs to the site left behind
                     _inner_ids(name, row, maps)
+                    if not _fee_numbers(conn, name, row, renamed):
+                        continue
                     if name == "papers" and row.get("storage_key"):
                         data = files.get(row["storage_key"])
                         key = f"event-{row['event_id']}/imported-{old_id}/{PurePosixPath(row['storage_key']).name}"
@@ -277,6 +292,13 @@ def _inner_ids(name: str, row: dict[str, Any], maps: dict[str, dict[int, int]]) 
     elif name == "final_entries":
         mapped["entry_id"] = lambda v: _ids(v, maps["entries"])
         mapped["player_id"] = lambda v: _ids(v, players)
+    elif name in ("fee_payments", "fee_refunds"):
+        row["subject_id"] = maps[SUBJECT_TABLE[row["subject_kind"]]][int(row["subject_id"])]
+    elif name == "payment_orders":
+        mapped["team_id"] = lambda v: _ids(v, teams)
+        mapped["items"] = lambda v: [[k, maps[SUBJECT_TABLE[k]][int(i)], a] for k, i, a in v]
+    elif name == "audit" and row.get("entity") == "fee":
+        mapped["entity_id"] = lambda v: _fee_subject(str(v), maps)
     elif name == "audit":
         table = ENTITY_TABLE.get(str(row.get("entity")))
         if table in maps:
@@ -284,3 +306,32 @@ def _inner_ids(name: str, row: dict[str, Any], maps: dict[str, dict[int, int]]) 
     for column, fn in mapped.items():
         if row.get(column) is not None:
             row[column] = fn(row[column])
+
+
+def _fee_subject(value: str, maps: dict[str, dict[int, int]]) -> str:
+    """A fee audit line's ``kind:id``, the id mapped."""
+    kind, _, number = value.partition(":")
+    table = SUBJECT_TABLE.get(kind)
+    if table is None or not number.isdigit():
+        return value
+    return f"{kind}:{maps[table].get(int(number), int(number))}"
+
+
+def _fee_numbers(conn: Connection, name: str, row: dict[str, Any], renamed: dict[str, str]) -> bool:
+    """Order and refund numbers are unique in a store: one the target already holds gets a new
+    number in the copy. False for a notification the target already holds (skip it)."""
+    if name == "payment_orders":
+        old = row["out_trade_no"]
+        t = _table(name)
+        if conn.execute(select(t.c.id).where(t.c.out_trade_no == old)).first() is not None:
+            row["out_trade_no"] = renamed[old] = f"YSC{secrets.token_hex(14).upper()}"[:32]
+    elif name == "fee_refunds" and row.get("out_refund_no"):
+        t = _table(name)
+        if conn.execute(select(t.c.id).where(t.c.out_refund_no == row["out_refund_no"])).first() is not None:
+            row["out_refund_no"] = f"RFC{secrets.token_hex(20).upper()}"[:64]
+    elif name == "payment_notifications":
+        row["out_trade_no"] = renamed.get(row["out_trade_no"], row["out_trade_no"])
+        t = _table(name)
+        held = select(t.c.id).where(t.c.provider == row["provider"], t.c.notify_id == row["notify_id"])
+        return conn.execute(held).first() is None
+    return True

@@ -12,22 +12,25 @@ finds it applied (``tests/services/test_wechat_pay.py``).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from yisai.i18n import Text
 from yisai.registry.ledger import APPEAL, ENTRY, TEAM, appeal_due, entry_due, team_due, yuan_text
-from yisai.services.context import InputError, Refused, Work
+from yisai.services.context import Context, InputError, Refused, Work
 from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
-from yisai.services.identity import Action, Role
+from yisai.services.identity import Action, Actor, Role
 from yisai.services.payments.base import (
     BadCallback,
+    Notice,
     OrderRequest,
     PayTarget,
     Provider,
     ProviderError,
 )
+from yisai.services.settings import Settings
 from yisai.store import EventRecord, NotFound, web_rows
 from yisai.store import fee_rows as rows
 from yisai.store.fee_rows import OrderRecord, RefundRecord
@@ -47,7 +50,11 @@ def offered(work: Work) -> list[Provider]:
 
 
 def provider_named(work: Work, name: str) -> Provider:
-    found = work.settings.payments.get(name)
+    return provider_named_in(work.settings, name)
+
+
+def provider_named_in(settings: Settings, name: str) -> Provider:
+    found = settings.payments.get(name)
     if found is None:
         raise Refused(Text("该支付方式未开通", "this payment method is not configured"), code="provider_not_configured",
                       params={"provider": name})
@@ -85,8 +92,17 @@ def _new_trade_no(event_id: int, tag: str) -> str:
     return f"YS{event_id}{tag}{secrets.token_hex(6).upper()}"[:32]
 
 
-def _open(work: Work, event: EventRecord, provider: Provider, mode: str, items: list[tuple[str, int, int]],
-          team_id: int | None, tag: str, description: str, payer_ip: str) -> Checkout:
+@dataclass(frozen=True)
+class _Pending:
+    """An order stored and committed, the provider not yet asked."""
+
+    order: OrderRecord
+    mode: str
+    payer_ip: str
+
+
+def _store(work: Work, event: EventRecord, provider: Provider, mode: str, items: list[tuple[str, int, int]],
+           team_id: int | None, tag: str, description: str, payer_ip: str) -> _Pending:
     if mode not in provider.modes:
         raise InputError(Text("不支持的支付方式", "this payment mode is not offered"), code="bad_pay_mode")
     if not items:
@@ -94,47 +110,70 @@ def _open(work: Work, event: EventRecord, provider: Provider, mode: str, items: 
     expires = work.now + timedelta(minutes=provider.order_minutes)
     order = rows.add_order(work.session, work.repo.stamp, event.id, _new_trade_no(event.id, tag), provider.name,
                            mode, team_id, items, description[:60], expires)
+    work.emit("order_created", event.id, order=order.id)
+    return _Pending(order, mode, payer_ip)
+
+
+def _checkout(ctx: Context, actor: Actor | None, prepare: Callable[[Work], _Pending]) -> Checkout:
+    """Three steps so that no database transaction is open while the provider is asked (on
+    SQLite an open write transaction holds the file's lock for everyone): the order row is
+    stored and committed, the provider is called with no transaction open, and its answer is
+    recorded in a new transaction. A provider that fails leaves the order ``failed``."""
+    with ctx.work(actor=actor) as work:
+        pending = prepare(work)
+    order = pending.order
+    provider = provider_named_in(ctx.settings, order.provider)
     try:
         target = provider.create_order(OrderRequest(order.out_trade_no, order.amount_fen, order.description,
-                                                    expires, payer_ip), mode)
+                                                    order.expires_at, pending.payer_ip), pending.mode)
     except ProviderError as exc:
+        with ctx.work(actor=actor) as work:
+            rows.move_order(work.session, work.repo.stamp, order, "failed")
         raise refused(exc) from None
-    rows.set_pay_url(work.session, order.id, target.url)
-    work.emit("order_created", event.id, order=order.id)
+    with ctx.work(actor=actor) as work:
+        rows.set_pay_url(work.session, order.id, target.url)
     return Checkout(order, target)
 
 
-def pay_team(work: Work, event_ref: str | None, team_id: int, provider_name: str, mode: str,
+def pay_team(ctx: Context, actor: Actor | None, event_ref: str | None, team_id: int, provider_name: str, mode: str,
              payer_ip: str = "") -> Checkout:
     """A team leader (or an official) pays everything his team owes in one order."""
-    work.require(Action.REGISTER)
-    event = resolve_event(work, event_ref)
-    work.check_event(event.id)
-    if work.actor.role is Role.TEAM_LEADER and not work.actor.leads(team_id):
-        raise Forbidden(Text("领队只能为本队缴费", "a team leader pays for the own team only"), code="not_own_team")
-    provider = provider_named(work, provider_name)
-    items = team_items(work, event, team_id)
-    name = work.repo.get_team(team_id).name
-    total = sum(a for _, _, a in items)
-    return _open(work, event, provider, mode, items, team_id, f"T{team_id}",
-                 f"{event.name[:30]} {name[:16]} 报名费 {yuan_text(total)}元", payer_ip)
+
+    def prepare(work: Work) -> _Pending:
+        work.require(Action.REGISTER)
+        event = resolve_event(work, event_ref)
+        work.check_event(event.id)
+        if work.actor.role is Role.TEAM_LEADER and not work.actor.leads(team_id):
+            raise Forbidden(Text("领队只能为本队缴费", "a team leader pays for the own team only"), code="not_own_team")
+        provider = provider_named(work, provider_name)
+        items = team_items(work, event, team_id)
+        name = work.repo.get_team(team_id).name
+        total = sum(a for _, _, a in items)
+        return _store(work, event, provider, mode, items, team_id, f"T{team_id}",
+                      f"{event.name[:30]} {name[:16]} 报名费 {yuan_text(total)}元", payer_ip)
+
+    return _checkout(ctx, actor, prepare)
 
 
-def pay_appeal(work: Work, event_ref: str | None, appeal_id: int, provider_name: str, mode: str,
-               payer_ip: str = "") -> Checkout:
+def pay_appeal(ctx: Context, actor: Actor | None, event_ref: str | None, appeal_id: int, provider_name: str,
+               mode: str, payer_ip: str = "") -> Checkout:
     """The appeal fee of a filed appeal, paid through a provider."""
-    work.require(Action.REGISTER)
-    event = resolve_event(work, event_ref)
-    work.check_event(event.id)
-    appeal = web_rows.get_appeal(work.session, appeal_id)
-    if appeal is None or appeal.event_id != event.id:
-        raise NotFoundError(Text(f"没有编号为{appeal_id}的申诉", f"no appeal {appeal_id}"), code="no_appeal")
-    provider = provider_named(work, provider_name)
-    paid, _ = rows.subject_sums(work.session, event.id, APPEAL, appeal_id)
-    owed = appeal_due(appeal.fee) - paid
-    items = [(APPEAL, appeal_id, owed)] if owed > 0 else []
-    return _open(work, event, provider, mode, items, None, f"A{appeal_id}",
-                 f"{event.name[:30]} 申诉费 {yuan_text(owed)}元", payer_ip)
+
+    def prepare(work: Work) -> _Pending:
+        work.require(Action.REGISTER)
+        event = resolve_event(work, event_ref)
+        work.check_event(event.id)
+        appeal = web_rows.get_appeal(work.session, appeal_id)
+        if appeal is None or appeal.event_id != event.id:
+            raise NotFoundError(Text(f"没有编号为{appeal_id}的申诉", f"no appeal {appeal_id}"), code="no_appeal")
+        provider = provider_named(work, provider_name)
+        paid, _ = rows.subject_sums(work.session, event.id, APPEAL, appeal_id)
+        owed = appeal_due(appeal.fee) - paid
+        items = [(APPEAL, appeal_id, owed)] if owed > 0 else []
+        return _store(work, event, provider, mode, items, None, f"A{appeal_id}",
+                      f"{event.name[:30]} 申诉费 {yuan_text(owed)}元", payer_ip)
+
+    return _checkout(ctx, actor, prepare)
 
 
 def orders(work: Work, event_ref: str | None, team_id: int | None = None) -> list[OrderRecord]:
@@ -188,37 +227,58 @@ def apply_callback(work: Work, provider_name: str, headers: dict[str, str], body
     return APPLIED if _apply(work, provider, order, notice.transaction_id) else DUPLICATE
 
 
-def _settle(work: Work, order: OrderRecord, counts: dict[str, int]) -> None:
-    """Ask the provider about one open order: book it if paid, close it once its time is over."""
-    provider = work.settings.payments.get(order.provider)
+def _ask(settings: Settings, order: OrderRecord, now: datetime) -> tuple[str, Notice | None]:
+    """Ask the provider about one open order, with no database transaction open: ``paid`` (and
+    the provider's notice), ``closed`` once its time is over (closed at the provider first), or
+    ``open`` (not paid yet, or the provider could not be reached: asked again next time)."""
+    provider = settings.payments.get(order.provider)
     if provider is None:
-        counts["open"] += 1
-        return
+        return "open", None
     try:
         notice = provider.query(order.out_trade_no)
     except ProviderError:
-        counts["open"] += 1
-        return
+        return "open", None
     if notice.paid and _matches(provider, order, notice.amount_fen, notice.currency, notice.merchant_id):
-        counts["paid"] += _apply(work, provider, order, notice.transaction_id)
-    elif work.now >= order.expires_at and not notice.paid:
+        return "paid", notice
+    if now >= order.expires_at and not notice.paid:
         try:
             provider.close(order.out_trade_no)
         except ProviderError:
-            counts["open"] += 1
-            return
-        counts["closed"] += rows.move_order(work.session, work.repo.stamp, order, "closed")
-    else:
+            return "open", None
+        return "closed", None
+    return "open", None
+
+
+def _record(work: Work, order: OrderRecord, outcome: str, notice: Notice | None) -> bool:
+    """The provider's answer about ``order``, written in its own transaction; False when another
+    writer (a callback, another worker) moved the order first."""
+    if outcome == "paid" and notice is not None:
+        return _apply(work, provider_named(work, order.provider), order, notice.transaction_id)
+    if outcome == "closed":
+        return rows.move_order(work.session, work.repo.stamp, order, "closed")
+    return False
+
+
+def _settle(ctx: Context, actor: Actor | None, order: OrderRecord, now: datetime, counts: dict[str, int]) -> None:
+    outcome, notice = _ask(ctx.settings, order, now)
+    if outcome == "open":
         counts["open"] += 1
+        return
+    with ctx.work(actor=actor) as work:
+        counts[outcome] += _record(work, order, outcome, notice)
 
 
-def settle_open_orders(work: Work) -> dict[str, int]:
+def settle_open_orders(ctx: Context, actor: Actor | None = None) -> dict[str, int]:
     """For every open order: ask the provider (no callback may have come); book it if paid, close
-    it at the provider and here once its time is over. The web server runs this on a timer."""
-    work.require(Action.SETTLE_PAYMENTS)
+    it at the provider and here once its time is over. The web server runs this on a timer. The
+    provider is asked between transactions (a slow provider holds no lock); each answer is
+    written in a transaction of its own."""
+    with ctx.work(actor=actor) as work:
+        work.require(Action.SETTLE_PAYMENTS)
+        pending, now = rows.open_orders(work.session), work.now
     counts = {"paid": 0, "closed": 0, "open": 0}
-    for order in rows.open_orders(work.session):
-        _settle(work, order, counts)
+    for order in pending:
+        _settle(ctx, actor, order, now, counts)
     return counts
 
 
@@ -235,13 +295,17 @@ def order_for(work: Work, event_ref: str | None, out_trade_no: str) -> OrderReco
     return order
 
 
-def check_order(work: Work, event_ref: str | None, out_trade_no: str) -> OrderRecord:
-    """The payer's "I have paid": ask the provider now instead of waiting for its callback."""
-    work.require(Action.REGISTER)
-    order = order_for(work, event_ref, out_trade_no)
+def check_order(ctx: Context, actor: Actor | None, event_ref: str | None, out_trade_no: str) -> OrderRecord:
+    """The payer's "I have paid": ask the provider now instead of waiting for its callback (with
+    no transaction open while it answers)."""
+    with ctx.work(actor=actor) as work:
+        work.require(Action.REGISTER)
+        order = order_for(work, event_ref, out_trade_no)
+        now = work.now
     if order.status == "open":
-        _settle(work, order, {"paid": 0, "closed": 0, "open": 0})
-    found = rows.order_by_trade_no(work.session, out_trade_no)
+        _settle(ctx, actor, order, now, {"paid": 0, "closed": 0, "open": 0})
+    with ctx.work(actor=actor) as work:
+        found = rows.order_by_trade_no(work.session, out_trade_no)
     assert found is not None
     return found
 
