@@ -160,3 +160,24 @@ def test_close_when_full_without_a_limit_is_refused_by_check(tmp_path: Path) -> 
     with pytest.raises(RegulationError) as info:
         load(path)
     assert "k.toml:227: registration.close_when_full: 没有限报人数 (capacity)" in str(info.value)
+
+
+def test_the_cli_entry_list_shows_the_places_and_the_refusal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.cli_runner import as_director, run_cli
+
+    as_director(monkeypatch, tmp_path / "cli.sqlite", "2026-03-01T09:00")
+    run_cli("event", "create", "--regulation", str(_regulation(tmp_path)), "--seed", "1")
+    for k, name in enumerate(["王一", "李二", "赵三"], start=1):
+        number = make_id_number("330203", date(2014, 3, k), k, Gender.MALE)
+        args = ["player", "add", "--name", name, "--id-number", number, "--rank", "2段", "--cert", f"C{k}",
+                "--division", "段位组"]
+        if k == 3:  # the 3rd against 限报2名
+            refused = run_cli(*args, code=1)
+            assert "限报2名" in refused
+            run_cli(*args, "--late", "--note", REASON)
+        else:
+            run_cli(*args)
+    listed = run_cli("entry", "list")
+    # 段位组: 王一, 李二 and 赵三 (admitted over the limit) = 3 of 2; all divisions 3 of 3
+    assert "段位组名额: 已报 3 / 2" in listed and "全部组别名额: 已报 3 / 3" in listed
+    assert "超额报名 (裁判长批准" in listed
