@@ -87,3 +87,11 @@ def test_award_tables_fit_a_100_column_terminal_without_cutting(monkeypatch) -> 
     assert "…" not in r.output  # long cells wrap inside their column; nothing is cut
     # A grant's wording is shown once for its group of rows, not repeated on every row.
     assert sum("个人第1名可申报业余8段" in line for line in lines) == 1
+
+
+def test_awards_command_says_there_is_nothing_to_award_without_rank_awards():
+    res = final_results()
+    bare = res.regulation.model_copy(update={"rank_awards": [], "promotions": []})
+    r = CliRunner().invoke(app_with(results(bare, res.players.values(), res.rankings)), ["awards"])
+    assert r.exit_code == 0, r.output
+    assert "没有需要申报的段位" in r.output

@@ -62,3 +62,11 @@ def test_the_walkthrough_runs_as_written_today(tmp_path: Path) -> None:
         assert "逾期报名 (裁判长批准: 张一诺因病退出递补)" in done.stdout  # the incoming player, late too
     # the substitution: 许诺 sits in 浙江队's 乙组女 seat and 张一诺's entry is withdrawn for it
     assert "递补: 由许诺接替 (张一诺因病退出)" in done.stdout
+
+
+def test_the_walkthrough_says_first_where_its_regulation_file_lives() -> None:
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## 从空数据库开始"):text.index("## 规程文件")]
+    before_first_command = section[:section.index("```bash")]
+    assert "regulations/2025-xiaoqiwang.toml" in before_first_command
+    assert "仓库" in before_first_command and "完整路径" in before_first_command

@@ -259,3 +259,22 @@ def test_grades_by_wins_from_the_stored_games(tmp_path: Path) -> None:
             grade, w = cells[-1].split("；")
             listed[cells[1]] = (grade, int(w.removesuffix("胜")))
     assert listed == expected and expected
+
+
+def test_the_demo_enters_no_more_than_the_limit(tmp_path: Path) -> None:
+    # 限报36名 over three individual divisions: 36 // 3 = 12 each (the demo wanted 14, 14, 12);
+    # 段位组 限报10名: 10 there.
+    text = EXAMPLE.read_text("utf-8").replace("[registration]\n", "[registration]\ncapacity = 36\n", 1)
+    text = text.replace('name = "段位组"\n', 'name = "段位组"\ncapacity = 10\n', 1)
+    path = tmp_path / "kids.toml"
+    path.write_text(text, "utf-8")
+    db = tmp_path / "demo.sqlite"
+    result = CliRunner().invoke(app, ["demo", "--regulation", str(path), "--seed", "11", "--scale", "0.5",
+                                      "--boards", "1", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with unit_of_work(str(db)) as work:
+        (event,) = work.repo.list_events()
+        by_division: dict[str, int] = defaultdict(int)
+        for e in work.repo.list_entries(event.id):
+            by_division[e.division] += 1
+    assert dict(by_division) == {"dan": 10, "kyu": 12, "grading": 12}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date, datetime
+from pathlib import Path
 
 from tests.web.conftest import SEED_002, Site, id_number
 from yisai.registry.person import Gender, Player
@@ -123,3 +124,27 @@ def test_the_printed_standings_have_one_section_per_list(site: Site) -> None:
     assert [r[:3] for r in tables[1].rows] == [("1", "女一", "女"), ("2", "女二", "女")]
     assert [r[:3] for r in tables[2].rows] == [("1", "女一", "女"), ("2", "男一", "男"), ("3", "女二", "女"),
                                                 ("4", "男二", "男")]
+
+
+def test_the_api_refuses_an_unknown_ranking_list_and_names_the_lists(site: Site) -> None:
+    event_id = _field(site.db, site.clock)
+    r = site.client.get(f"/api/events/{event_id}/standings/jia", params={"ranking": "gilrs"})
+    assert r.status_code == 404
+    body = str(r.json())
+    assert "gilrs" in body and all(rid in body for rid in ("boys", "girls", "mixed"))
+    assert "甲组女子" in body
+
+
+def test_the_registration_page_shows_the_places_taken(site: Site, tmp_path: Path) -> None:
+    from tests.services.test_capacity import _regulation
+
+    with open_context(Settings(database=site.db, clock=lambda: datetime(2026, 3, 1, 9, 0))) as ctx, \
+            ctx.work(actor=Actor.cli("tester", Role.CHIEF_REFEREE)) as work:
+        event = create_event(work, _regulation(tmp_path), seed=2)
+        born = date(2014, 3, 1)
+        register_player(work, event, Player(
+            id="", name="王一", gender=Gender.MALE, birth_date=born, rank=Rank.parse("2段"),
+            id_number=id_number(born, 501), certificate_no="C1"), division="dan")
+    page = site.login("director").get(f"/console/events/{event.id}/register").text
+    # one 段位组 entry of 2; one of 3 in all divisions
+    assert "段位组名额: 已报 1 / 2" in page and "全部组别名额: 已报 1 / 3" in page

@@ -16,6 +16,7 @@ from yisai.awards.inputs import EventResults
 from yisai.cli.hints import cli_message
 from yisai.cli.render import check_target, print_text_table, write_file
 from yisai.cli.session import DbOption, command_work, fail, say
+from yisai.i18n import tr
 from yisai.services import reports
 from yisai.services.errors import ServiceError
 
@@ -72,5 +73,8 @@ def register(app: typer.Typer, loader: Loader | None = None) -> None:
             write_file(xlsx, view.xlsx())
             return
         say(view.results.regulation.name, "bold")
+        if not view.tables:  # the regulation grants no 段位 by place and promotes no one
+            say(tr("本规程没有按名次授予段位或升段的规定, 没有需要申报的段位。",
+                   "This regulation grants no rank by place and sets no promotion: there is nothing to award."))
         for t in view.tables:
             print_text_table(t)

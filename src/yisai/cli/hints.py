@@ -24,6 +24,9 @@ HINTS: dict[str, Text] = {
     "late_import": Text("报名已截止: 裁判长可用 --late --note 理由 逾期导入 (只免除报名时间)",
                         "registration has closed: the chief referee may admit them with --late and a --note "
                         "giving the reason (only the deadline is waived)"),
+    "over_capacity": Text("名额已满: 裁判长可用 --late --note 理由 超额报名 (只免除名额和报名时间)",
+                          "no place left: the chief referee may admit it over the limit with --late and a --note "
+                          "giving the reason (only the limit and the deadline are waived)"),
     "replace": Text("重新编排未赛的轮次请加 --replace", "to pair a round without results again, add --replace"),
     "group": Text("请用 --group 指定分组", "name the group with --group"),
     "change": Text("如需更改请加 --change (将记录修改前后的成绩)",

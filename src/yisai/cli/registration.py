@@ -22,7 +22,7 @@ from yisai.i18n import tr
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.team import Team
 from yisai.regulation import RegulationError
-from yisai.services import approvals, entries, players, roster_import, teams
+from yisai.services import approvals, capacity, entries, players, roster_import, teams
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.roster_import import ImportReport
 
@@ -409,6 +409,7 @@ def entry_list(
     with command_work(db) as work:
         ev = resolve_event(work, event)
         views = entries.list_entries(work, ev, division=division, status=wanted)
+        places = [p.text.render() for p in capacity.event_places(work, ev.id, regulation_of(ev))]
     table = Table(
         tr("报名", "entry"), tr("棋手", "player"), tr("组别", "division"), tr("状态", "status"),
         tr("费用", "fee"), tr("原因/说明", "reasons/note"), title=f"{ev.name} — {len(views)}",
@@ -420,6 +421,8 @@ def entry_list(
         notes = "\n".join([*(r.render() for r in e.reasons), *([e.note] if e.note else [])])
         table.add_row(f"#{e.id}", f"{v.player.name} #{v.player.id}", v.division_name, _status(e.status), fee, notes)
     console.print(table)
+    for line in places:  # 名额: 已报 n / N (pending entries hold a place)
+        say(line)
 
 
 # ------------------------------------------------------------------ templates

@@ -78,6 +78,7 @@ H9_SHORT_NAMES: dict[str, str] = {
     "sos_minus2": "SOS-2",
     "sos_cut": "SOSC",
     "sos_cut_from_last": "SOSCL",
+    "previous_scores": "PREV",
     "rank": "Rank",
     "rating": "Ratin",
     "lot": "Lot",

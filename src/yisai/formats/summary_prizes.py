@@ -222,6 +222,20 @@ def _fees(reg: Regulation) -> list[str]:
     return lines or [tr("(规程未规定)", "(not set by the regulation)")]
 
 
+def _capacity(reg: Regulation) -> list[str]:
+    """名额: each division's limit and the event's, and what happens when full."""
+    limits = [(d.name, d.capacity) for d in reg.divisions if d.capacity is not None]
+    if reg.registration.capacity is not None:
+        limits.append((tr("全部组别合计", "all divisions together"), reg.registration.capacity))
+    if not limits:
+        return []
+    when_full = (tr("额满提前截止 (超额须裁判长批准)", "entries close when full (beyond: the chief referee's admission)")
+                 if reg.registration.close_when_full
+                 else tr("额满后的报名候补, 由裁判长决定", "entries past the limit wait as reserves"))
+    return [tr("名额: ", "Places: ") + _join(tr(f"{name}限报{n}名", f"{name}: {n}") for name, n in limits)
+            + f"; {when_full}"]
+
+
 def _registration(reg: Regulation) -> list[str]:
     rg = reg.registration
     lines = []
@@ -242,6 +256,7 @@ def _registration(reg: Regulation) -> list[str]:
             scope = _join(reg.division(d).name for d in w.divisions) if w.divisions else tr("全部组别", "every division")
             line += tr(f" (时间以外的报名不予接受: {scope})", f" (entries outside it are refused: {scope})")
         lines.append(line)
+    lines += _capacity(reg)
     if rg.required_documents:
         lines.append(tr("须提交: ", "Documents: ") + "; ".join(rg.required_documents))
     if rg.attachments is not None:

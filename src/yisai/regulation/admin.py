@@ -96,6 +96,9 @@ class Registration(Strict):
     notes: list[str] = Field(default_factory=list)
     attachments: Attachments | None = None
     arrival: Arrival | None = None
+    capacity: int | None = Field(None, ge=1, le=100_000,
+                                 description="全部组别合计限报人数, 如 限报40名; 组别各自的限额写在 divisions[].capacity")
+    close_when_full: bool = Field(True, description="额满提前截止: 满额后的报名不予接受 (false: 满额后的报名候补, 待审)")
 
     @model_validator(mode="before")
     @classmethod

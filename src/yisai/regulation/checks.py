@@ -242,6 +242,12 @@ def _no_effect(reg: Regulation) -> list[Finding]:
         out.append(_useless(("registration", "attachments", "deadline_wording"), "没有上传截止时间 (deadline), 原文无处引用",
                             "no upload deadline (deadline) for the wording to quote",
                             "写 deadline 或删去 deadline_wording", "set deadline or remove deadline_wording"))
+    limited = reg.registration.capacity is not None or any(d.capacity is not None for d in reg.divisions)
+    if "close_when_full" in reg.registration.model_fields_set and not limited:
+        out.append(_useless(("registration", "close_when_full"), "没有限报人数 (capacity), 不会额满",
+                            "no limit of entries (capacity), so it is never full",
+                            "写 registration.capacity 或组别的 capacity, 或删去 close_when_full",
+                            "set registration.capacity or a division's capacity, or remove close_when_full"))
     arr = reg.registration.arrival
     if arr is not None:
         if arr.insurance_wording and not arr.insurance_required:

@@ -37,6 +37,7 @@ class Criterion(StrEnum):
     SODOS = "sodos"  # 胜对手分
     DIRECT = "direct"  # 直胜
     SOS_CUT = "sos_cut"  # 逐轮减去对手分
+    PREVIOUS_SCORES = "previous_scores"  # 依次比较上轮积分
     WINS = "wins"  # 胜局数
     WHITE_WINS = "white_wins"  # 后手胜局数
     OPP_CUMULATIVE = "opp_cumulative"  # 对手累进分
@@ -112,6 +113,9 @@ _ENTRIES: tuple[CriterionInfo, ...] = (
     _entry("sodos", "胜对手分", "SODOS", (_I, _P)),
     _entry("direct", "直胜", "direct encounter", (_I, _T), team_basis="matches"),
     _entry("sos_cut", "逐轮减去对手分", "SOS cut", (_I,)),
+    _entry("previous_scores", "上轮积分", "previous rounds' scores", (_I,),
+           detail={_I: Text("依次比较上轮积分(上一轮后的积分, 再前一轮, …)",
+                            "scores after the previous round, then the one before, and so on")}),
     _entry("wins", "胜局数", "wins", (_I, _P)),
     _entry("white_wins", "后手胜局数", "wins with white", (_I,)),
     _entry("opp_cumulative", "对手累进分", "opponents' cumulative score", (_I,)),

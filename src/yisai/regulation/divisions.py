@@ -106,6 +106,7 @@ class Division(Strict):
         None, ge=-50, le=50, allow_inf_nan=False, description="本组贴目(目); 不填则用 rules.komi")
     time_control: TimeControl | None = Field(
         None, description="本组比赛用时; 不填则用各阶段的 time_control")
+    capacity: int | None = Field(None, ge=1, le=100_000, description="本组限报人数, 如 限额100人")
 
     def play_rules(self, rules: PlayRules) -> PlayRules:
         """The event's rules of play with this division's own board size and komi, if it has them."""

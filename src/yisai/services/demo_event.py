@@ -262,11 +262,17 @@ def generic_people(reg: Regulation, seed: int, scale: float = 1.0
                         p = p.model_copy(update={"birth_date": young[1]})
                     people.append(DemoPlayer(_of_club(p, team, rules), did, team))
     seated = {d: sum(1 for dp in people if dp.division == d) for d in team_divisions}
+    playable = [d for d in reg.divisions if _playable(reg, d.id) and d.id not in team_divisions]
+    room = reg.registration.capacity  # 限报N名: the individual divisions share what the teams leave
+    share = None if room is None or not playable else max(0, room - len(people)) // len(playable)
     for d in reg.divisions:
         if not _playable(reg, d.id):
             continue
         want = max(_n(24, scale, 6), least_field(reg, d.id))
         count = max(0, least_field(reg, d.id) - seated[d.id]) if d.id in team_divisions else want
+        for limit in (d.capacity, share if d.id not in team_divisions else None):
+            if limit is not None:  # the demo enters no more than the regulation allows
+                count = min(count, max(0, limit - seated.get(d.id, 0)))
         for p in _division_people(rnd, names, reg, d.id, count):
             people.append(DemoPlayer(p, d.id))
     return people, teams

@@ -19,7 +19,7 @@ from yisai.registry.person import Player
 from yisai.registry.team import TeamMember
 from yisai.regulation import Regulation
 from yisai.regulation.teams import TeamRules
-from yisai.services import fees
+from yisai.services import capacity, fees
 from yisai.services.context import Refused, Work
 from yisai.services.eligibility import (
     LIVE,
@@ -78,8 +78,9 @@ def register_player(
 ) -> Registered:
     """Add or update a player (matched on ID number, else name + birth date) and enter him.
 
-    ``late``: the chief referee admits the entry after the registration deadline (逾期报名), with
-    ``note`` as the reason; only the window is waived, every other rule still applies.
+    ``late``: the chief referee admits the entry after the registration deadline (逾期报名) or
+    over the regulation's limit of entries (限报N名, ``capacity``), with ``note`` as the reason;
+    only the window and the limit are waived, every other rule still applies.
     ``team_row``: a roster row of a team, whose deadline the import checks for the team.
 
     ``division``/``stage`` are ids or names. The entry is approved at once when the division
@@ -119,9 +120,13 @@ def register_player(
             waived = window_waived(work, regulation, division_id, late, in_team=team_only,
                                    deadline=not team_row)
             _check_one_live_entry(work, event, regulation, saved, division_id, stage_id)
-            entry = _open_entry(work, event, regulation, saved, division_id, stage_id, fee_paid, note)
+            full, waiting = capacity.check_places(work, event.id, regulation, division_id, stage_id, late)
+            entry = _open_entry(work, event, regulation, saved, division_id, stage_id, fee_paid, note,
+                                () if waiting is None else (waiting,))
             if waived:
                 entry = mark_late(work, entry, note)
+            if full is not None and late:
+                entry = capacity.mark_over(work, entry, note)
             entry_created = True
         elif fee_paid is not None and entry.fee_paid != fee_paid:
             fees.record_manual(work, event.id, entry, fee_paid, note)
@@ -139,8 +144,9 @@ def _open_entry(
     stage: str,
     fee_paid: bool | None,
     note: str,
+    waiting: tuple[Text, ...] = (),
 ) -> Entry:
-    reasons = eligibility_texts(regulation, player, division, members_of(event))
+    reasons = [*eligibility_texts(regulation, player, division, members_of(event)), *waiting]
     approve = not reasons and not needs_approval(regulation, division)
     entry = Entry(
         player_id=player.id,

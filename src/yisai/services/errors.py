@@ -32,6 +32,7 @@ class Hint(StrEnum):
     REASON = "reason"  # a rejection needs its reason
     FORCE_IMPORT = "force_import"  # the chief referee may import the teams anyway, with a note
     LATE_IMPORT = "late_import"  # only the deadline stands in the way: the chief referee may admit it late
+    OVER_CAPACITY = "over_capacity"  # the limit of entries is reached: the chief referee may admit over it
     REPLACE = "replace"  # pair a round without results again
     GROUP = "group"  # name the group (several groups share the board numbers)
     CHANGE = "change"  # allow changing a result already entered

@@ -13,6 +13,7 @@ referee can recompute every number by hand:
   contributing 0 (so a bye is the first one dropped).
 - 胜对手分 counts a beaten opponent's score in full and a drawn one's pro rata (draw/win).
 - 胜局数 and 后手胜局数 count every won game, forfeit wins included, never byes.
+- 依次比较上轮积分 is the tuple (score after round r−1, after r−2, …, after round 1).
 - 逐轮减去对手分 is the tuple (SOS − c1, SOS − c1 − c2, …) with c_k the opponent contribution of
   round k, from round 1 forward (default) or from the last round backward.
 """
@@ -133,6 +134,12 @@ def sos_cut(
     return out
 
 
+def previous_scores(ledger: Ledger) -> list[tuple[int, ...]]:
+    """依次比较上轮积分: the score after the previous round, then the round before, … back to
+    round 1 (the running scores without the last, latest first)."""
+    return [tuple(reversed(row[:-1])) for row in running_scores(ledger)]
+
+
 def undefeated(ledger: Ledger) -> list[bool]:
     """全胜: every round of 1..r won (a bye counts as won; an absence or draw does not)."""
     return [ledger.rounds > 0 and all(o == "W" for o in outs) for outs in ledger.outcome]
@@ -239,6 +246,11 @@ def _sos_cut(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
     return sos_cut(c.ledger, spec.from_last_round, c.scores, c.contributions)
 
 
+def _previous_scores(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
+    """依次比较上轮积分."""
+    return previous_scores(c.ledger)
+
+
 def _wins(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
     """胜局数."""
     return wins(c.ledger)
@@ -253,8 +265,8 @@ def _total_score(c: Columns, spec: CriterionSpec) -> Sequence[Value]:
     """总得分: Σ weight × criterion, the regulation's formula (default 积分 + 对手分)."""
     parts = []
     for crit, weight in c.rules.total_score.items():
-        if crit == Criterion.SOS_CUT:
-            raise ValueError("总得分公式不能包含逐轮减去对手分 (sos_cut)")
+        if crit in (Criterion.SOS_CUT, Criterion.PREVIOUS_SCORES):
+            raise ValueError(f"总得分公式不能包含逐项比较的指标 ({crit.value})")
         parts.append((weight, cast("Sequence[int | Fraction]", c.column(CriterionSpec(criterion=crit)))))
     return [sum(w * v[i] for w, v in parts) for i in range(len(c.ledger))]
 
@@ -282,6 +294,7 @@ COMPUTE: dict[Criterion, Callable[[Columns, CriterionSpec], Sequence[Value]]] = 
     Criterion.CUMULATIVE: _cumulative,
     Criterion.SODOS: _sodos,
     Criterion.SOS_CUT: _sos_cut,
+    Criterion.PREVIOUS_SCORES: _previous_scores,
     Criterion.WINS: _wins,
     Criterion.WHITE_WINS: _white_wins,
     Criterion.OPP_CUMULATIVE: _opp_cumulative,

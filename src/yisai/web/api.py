@@ -171,6 +171,11 @@ def standings(request: Request, event_id: Id, division: str, ranking: str = "") 
     chooses one of the regulation's lists (``rankings`` names them; default: the whole division)."""
     with state(request).ctx.work(actor=PUBLIC) as work:
         lists = reports.event_rankings(work, str(event_id), division)
+    if ranking and all(r.id != ranking for r in lists):  # a mistyped list is not the whole division
+        known = "、".join(f"{r.id} ({r.name})" for r in lists)
+        raise NotFoundError(Text(f"本组没有名为 {ranking} 的名次表, 现有: {known}",
+                                 f"no ranking list {ranking} in this division; the lists are: {known}"),
+                            code="no_such_ranking")
     chosen = reports.ranking_of(lists, ranking)
     return {**views.standings_json(chosen.standings), "ranking": chosen.id,
             "rankings": [{"id": r.id, "name": r.name} for r in lists]}

@@ -16,6 +16,9 @@ HINTS: dict[Hint, Text] = {
     Hint.NOTE: Text("请在“备注/理由”栏写明理由", "write the reason in the note field"),
     Hint.REASON: Text("请在“备注/理由”栏写明不予批准的理由", "write the reason for the rejection in the note field"),
     Hint.FORCE_IMPORT: Text("请按所列问题修改报名表后重新上传", "correct the listed problems and upload the roster again"),
+    Hint.OVER_CAPACITY: Text("名额已满: 裁判长可勾选“逾期报名”并写明理由, 作为超额报名接收",
+                             "no place left: the chief referee may tick “late entry” and write the reason to admit "
+                             "it over the limit"),
     Hint.LATE_IMPORT: Text("报名已截止: 裁判长可勾选“逾期报名”并在“备注/理由”栏写明理由后重新上传",
                            "registration has closed: the chief referee may tick “late entry”, write the reason "
                            "in the note field and upload again"),

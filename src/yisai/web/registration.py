@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import StringConstraints
 
 from yisai.i18n import Text, tr
+from yisai.services import capacity
 from yisai.services.eligibility import LIVE
 from yisai.services.entries import list_entries
 from yisai.services.errors import InputError
@@ -46,6 +47,7 @@ def register_page(request: Request, event_id: Id, msg: str = "", err: str = "") 
         slots = team_slots(reg) if reg.teams else []
         closed = window_refusal(reg, reg.teams, work.now) if reg.teams else None
         may_late = work.actor.may(Action.APPROVE)
+        places = [p.text.render(lang_of(request)) for p in capacity.event_places(work, event_id, reg)]
     individual = [(d.id, d.name) for d in reg.divisions if "direct" in d.eligibility.routes]
     # After the deadline the form is offered only to whom it can serve: the chief referee's late
     # path (逾期报名 + reason); everyone else reads the notice instead of a form that is refused.
@@ -53,7 +55,7 @@ def register_page(request: Request, event_id: Id, msg: str = "", err: str = "") 
     show_form = closed is None or (late_only and may_late)
     return page(request, "console/register.html", slots=slots, fields=FIELDS, individual=individual,
                 closed=closed.render(lang_of(request)) if closed else "", show_form=show_form,
-                late_form=late_only and may_late, teams=reg.teams, msg=msg, err=err, **ctx)
+                late_form=late_only and may_late, teams=reg.teams, msg=msg, err=err, places=places, **ctx)
 
 
 def _fields(form: dict[str, object], prefix: str, gender: str | None) -> dict[str, str]:

@@ -139,6 +139,18 @@ def _fees(draft: Draft) -> None:
         draft.put(("fees", "notes"), notes)
 
 
+def _capacity(draft: Draft) -> None:
+    """限报40名 / 限额100人 (the whole event's entries) and 额满提前截止 (closes when full); a
+    team's or a unit's quota (每队限报1名领队) is not the event's limit."""
+    found = first(draft, rf"(?<![队位省市校部会区县])限(?:报|额|报名额)({NUM})(?:名|人)(?!领队|教练|队员)")
+    if found is None or (n := to_int(found[1].group(1))) is None or n < 1:
+        return
+    draft.put(("registration", "capacity"), n, found[0])
+    full = first(draft, r"额满(?:提前)?(?:截止|即止|为止)")
+    if full is not None:
+        draft.put(("registration", "close_when_full"), True, full[0])
+
+
 def _registration(draft: Draft) -> None:
     year = draft.year
     for s, m in find(draft, r"于(\d{1,2})月(\d{1,2})日(\d{1,2}):(\d{2})前(?:填写|报名|提交)"):
@@ -180,6 +192,7 @@ def _registration(draft: Draft) -> None:
         window = {"who": who, "opens": opens, "closes": closes_on}
         have = draft.get(("registration", "windows"), [])
         draft.put(("registration", "windows"), [*have, window], s)
+    _capacity(draft)
     _channels(draft)
     if not draft.get(("registration", "windows")):
         _window(draft)
