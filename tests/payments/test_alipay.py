@@ -138,6 +138,7 @@ def _ledger(w: World) -> fees.FeeLedger:
 def test_amounts_go_between_yuan_and_fen_by_the_digits() -> None:
     # "2160.00" 元 = 2160 × 100 = 216000 分; "0.01" = 1 分; "1000" = 100000 分
     assert (fen_of_yuan("2160.00"), fen_of_yuan("0.01"), fen_of_yuan("1000")) == (216_000, 1, 100_000)
+    assert fen_of_yuan("2160.5") == 216_050  # 2160 × 100 + 50
     assert [fen_of_yuan(t) for t in ("1e3", "2160.001", "-1.00", "", "01.00", "NaN")] == [None] * 6
 
 

@@ -32,13 +32,13 @@ def test_a_leader_sees_only_the_tabs_he_can_use(site: Site) -> None:
     leader = site.login("leader")
     assert _tabs(leader.get("/console/events/1").text) == ["概览", "报名名单", "报名", "申诉", "公开页面"]
     leader, _ = _register_four_of_six(site)  # now bound to 江苏队: its papers and its check-in
-    assert _tabs(leader.get("/console/events/1").text) == ["概览", "报名名单", "报名", "报名附件", "报到", "申诉",
-                                                           "公开页面"]
+    assert _tabs(leader.get("/console/events/1").text) == ["概览", "报名名单", "报名", "报名附件", "报到", "费用",
+                                                           "申诉", "公开页面"]  # 费用: his own team's fees (issue 46)
     assert leader.get("/console/events/1/appeals").status_code == 200
     director = site.login("director")
     assert _tabs(director.get("/console/events/1").text) == ["概览与编排", "报名审核", "报名", "队伍", "报名附件",
-                                                             "报到", "申诉", "奖金裁定", "短信通知", "操作记录",
-                                                             "公开页面"]
+                                                             "报到", "费用", "申诉", "奖金裁定", "短信通知",
+                                                             "操作记录", "公开页面"]
 
 
 def test_after_registering_the_page_says_what_comes_next(site: Site) -> None:

@@ -259,7 +259,7 @@ def _send(client: TestClient, path: str, body: dict[str, Any], token: str | None
     upload = body.pop("__file", None)
     if path.endswith("/result") or path.endswith("/register/check") or path.endswith("/results"):
         headers = {"X-CSRF-Token": token} if token else {}
-        return client.post(_url(path), json={"board": 1, "version": 1, "result": "黑胜", "division": "jia", **body},
+        return client.post(_url(path), json={"board": 1, "version": 1, "result": "黑胜", **body},
                            headers=headers, follow_redirects=False)
     data = {"decision": "approve", "note": "n", "reason": "r", "login": "x9", "role": "referee",
             "password": "long-password", "round": "1", "division": "jia", "count": "5", "event": "",

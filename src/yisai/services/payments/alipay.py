@@ -6,7 +6,7 @@ The SDK signs every request with the app's private key (RSA2: SHA256withRSA over
 parameters) and checks the ``sign`` of every answer with Alipay's public key. A notification's
 ``sign`` is checked here with the SDK's own helper (``verify_with_rsa``) over the sorted parameters
 less ``sign`` and ``sign_type``. Alipay speaks yuan with two decimals (``total_amount=2160.00``),
-the ledger 分: converted by the digits and ``Decimal``, never through a float.
+the ledger 分: converted by the digits as integers, never through a float or a decimal type.
 ``YISAI_ALIPAY_GATEWAY`` is the SDK's ``server_url`` (the sandbox, or the tests' local gateway).
 """
 
@@ -21,7 +21,6 @@ import urllib.request
 import zipfile
 from collections.abc import Mapping
 from datetime import date, datetime
-from decimal import Decimal
 from http.client import HTTPConnection, HTTPSConnection
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -53,10 +52,11 @@ ACK_OK, ACK_FAIL = "success", "fail"  # what Alipay expects as the notification'
 
 def fen_of_yuan(text: str) -> int | None:
     """Alipay's ``2160.00`` → 216000 分 by the digits; None when it is not an amount in yuan."""
-    text = text.strip()
-    if not _YUAN.fullmatch(text):
+    match = _YUAN.fullmatch(text.strip())
+    if not match:
         return None
-    return int(Decimal(text) * 100)  # at most two decimals: exact
+    cents = (match.group(2) or ".")[1:].ljust(2, "0")  # ".5" → "50", "" → "00"
+    return int(match.group(1)) * 100 + int(cents)
 
 
 def callback_answer(applied: bool) -> tuple[int, str]:
