@@ -6,7 +6,7 @@ same way.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from yisai.i18n import Text
@@ -19,7 +19,7 @@ from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Work
 from yisai.services.events import playing_stage, regulation_of
 from yisai.standings import StandingsInput, StandingsPlayer
-from yisai.store import EventRecord, roster_rows, round_rows, team_rows
+from yisai.store import EventRecord, player_rows, roster_rows, round_rows, team_rows
 from yisai.vocabulary.rank import MIN_KYU, Rank
 
 if TYPE_CHECKING:
@@ -27,6 +27,16 @@ if TYPE_CHECKING:
 
 
 UNRANKED = Rank.kyu(MIN_KYU)  # a player without a recorded rank is seeded last
+
+
+def players_by_id(work: Work, event: EventRecord) -> dict[str, Player]:
+    """Every player of the event by id, for a page that names the players it lists."""
+    return roster_rows.players_by_id(work.session, event.id)
+
+
+def player_names(work: Work, player_ids: Sequence[str]) -> dict[str, str]:
+    """player id → name, for a message that names players known only by id (a saved line-up)."""
+    return {pid: player_rows.get_player(work.session, pid).name for pid in player_ids}
 
 
 def team_of(work: Work, event: EventRecord) -> dict[str, str]:

@@ -33,7 +33,7 @@ from yisai.services.identity import Action, Role
 from yisai.services.paired import PairedRound, scores_before
 from yisai.standings.teams import BoardResult, TeamMatch
 from yisai.store import Conflict as StoreConflict
-from yisai.store import EventRecord, StaleVersion, roster_rows, round_rows, team_rows
+from yisai.store import EventRecord, RoundRecord, StaleVersion, roster_rows, round_rows, team_rows
 from yisai.store.lineup_rows import LineupRecord, LineupRows
 
 if TYPE_CHECKING:
@@ -54,6 +54,13 @@ def team_match_stage(reg: Regulation, division: str | None = None,
             if fmt is not None:
                 found = (s, did, fmt)
     return found
+
+
+def team_round_parts(work: Work, event: EventRecord, division: str, stage: Stage,
+                     number: int) -> list[RoundRecord]:
+    """The stored parts of team round ``number`` (none before it is paired), so a page can tell
+    whether the round is paired and published."""
+    return round_rows.list_rounds(work.session, event.id, division, stage=stage.id, number=number)
 
 
 def _need_stage(reg: Regulation, division: str | None = None,
