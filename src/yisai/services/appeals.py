@@ -63,7 +63,7 @@ def file_appeal(
                 code="appeal_too_late",
                 params={"ended": _fmt(ended), "deadline": _fmt(deadline), "now": _fmt(work.now)},
             )
-    saved = web_rows.add_appeal(work.repo, event.id, division, round_no, board, appellant.strip(),
+    saved = web_rows.add_appeal(work.session, work.stamp, event.id, division, round_no, board, appellant.strip(),
                                 subject.strip(), ended, rules.fee)
     work.emit("appeal_filed", event.id, appeal=saved.id)
     return saved
@@ -104,7 +104,7 @@ def decide_appeal(work: Work, event_ref: str | None, appeal_id: int, *, upheld: 
         raise InputError(Text("裁决须写明理由", "a decision needs its reasons"), code="decision_required")
     rules = regulation_of(event).appeals
     refund = upheld and (rules.refunded_if_upheld if rules is not None else False)
-    saved = web_rows.decide_appeal(work.repo, appeal_id, UPHELD if upheld else DISMISSED, decision.strip(), refund)
+    saved = web_rows.decide_appeal(work.session, work.stamp, appeal_id, UPHELD if upheld else DISMISSED, decision.strip(), refund)
     if refund:  # the fee paid into the ledger goes back the way it came (a provider's refund API)
         line = fees.subject_line(work, event, APPEAL, appeal_id)
         if line.paid > line.refunded:

@@ -33,8 +33,16 @@ from yisai.services.identity import Action, Role
 from yisai.services.paired import PairedRound, scores_before
 from yisai.standings.teams import BoardResult, TeamMatch
 from yisai.store import Conflict as StoreConflict
-from yisai.store import EventRecord, RoundRecord, StaleVersion, roster_rows, round_rows, team_rows
-from yisai.store.lineup_rows import LineupRecord, LineupRows
+from yisai.store import (
+    EventRecord,
+    RoundRecord,
+    StaleVersion,
+    lineup_rows,
+    roster_rows,
+    round_rows,
+    team_rows,
+)
+from yisai.store.lineup_rows import LineupRecord
 
 if TYPE_CHECKING:
     from yisai.pairing import RoundPairing
@@ -181,7 +189,7 @@ def submit_lineup(work: Work, event_ref: str | int | None, team_ref: str | int, 
         raise InputError(Text(f"{team.name}第{round_no}轮出场名单不符合规程, 未保存",
                               f"{team.name}'s line-up for round {round_no} breaks the regulation; not saved"),
                          problems, code="bad_lineup", params={"team": team.name, "round": round_no})
-    record = LineupRows(work.repo).save(event.id, team.id, stage.id, round_no, chosen, note)
+    record = lineup_rows.save_lineup(work.session, work.stamp, event.id, team.id, stage.id, round_no, chosen, note)
     work.emit("lineup_submitted", event.id, division=division, round=round_no, team=team.id)
     return Lineup(eligible, tuple(chosen), record)
 
@@ -216,7 +224,7 @@ def lineups(work: Work, event: EventRecord, division: str, stage: Stage, fmt: Te
     from yisai.services.checkin import held_back
 
     players = roster_rows.players_by_id(work.session, event.id)
-    stored = LineupRows(work.repo).for_round(event.id, stage.id, round_no)
+    stored = lineup_rows.lineups_for_round(work.session, event.id, stage.id, round_no)
     teams = playing_teams(work, event, division)
     absent = held_back(work, event, division, stage.id, round_no,
                        [m.player_id for t in teams for m in t.members])
