@@ -103,7 +103,7 @@ def create_user(
     hashed = _hasher.hash(password) if password is not None else None
     try:
         user = account_rows.add_user(work.session, work.stamp, login, display_name.strip() or login, chosen.value, hashed,
-                                  event_id=event_id, team_id=team_id, phone=phone)
+                                     event_id=event_id, team_id=team_id, phone=phone)
     except Conflict:
         raise Refused(Text(f"账号 {login} 已存在", f"login {login} already exists"),
                       code="login_taken") from None

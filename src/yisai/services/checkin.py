@@ -92,8 +92,8 @@ def tick(work: Work, event: EventRecord, player_ref: str, *, arrived: bool = Tru
     saved = table.set_check_in(event.id, int(player.id), arrived=arrived, insured=insured,
                                at=work.now, by=work.actor.audit_name, note=note)
     audit_rows.audit(work.session, work.stamp, event.id, "check_in", "player", player.id,
-                    {"arrived": before.arrived, "insured": before.insured} if before else None,
-                    {"arrived": arrived, "insured": insured}, note)
+                     {"arrived": before.arrived, "insured": before.insured} if before else None,
+                     {"arrived": arrived, "insured": insured}, note)
     work.emit("checked_in", event.id, player=player.id, arrived=arrived, insured=insured)
     return saved
 

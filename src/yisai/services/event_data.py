@@ -112,7 +112,7 @@ def left_players(work: Work, event: EventRecord, division: str) -> dict[str, tup
     """Players whose entry in the division was withdrawn or disqualified (退赛/取消资格), with
     the status: they are paired no more, but the games they played still stand."""
     left = roster_rows.list_entries(work.session, event.id, division=division, stage="",
-                                  status=(EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED))
+                                    status=(EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED))
     if not left:  # the usual case: no second read of the event's players on the standings path
         return {}
     players = roster_rows.players_by_id(work.session, event.id)

@@ -155,7 +155,7 @@ def _decide(work: Work, event_ref: str | int | None, game_id: int, kind: str, re
                       before=shown_before, reason=reason.strip(), by=work.actor.audit_name, at=work.now)
     rescore(work, cfg, g.period, g.pool)
     audit_rows.audit(work.session, work.stamp, cfg.event_id, kind, "live_game", game_id, {"result": shown_before},
-                    {"result": result or kind}, reason.strip())
+                     {"result": result or kind}, reason.strip())
     versions = amend_lists(work, cfg, g.period, Text(f"对局{game_id}: {reason.strip()}",
                                                      f"game {game_id}: {reason.strip()}").zh)
     work.emit("live_game_decided", cfg.event_id, game=game_id, decision=kind, result=result, amended=versions)
@@ -202,7 +202,7 @@ def suspend_player(work: Work, event_ref: str | int | None, player: str, *, peri
     rows.add_sanction(work.session, event_id=cfg.event_id, player=player, first_period=first_period,
                       periods=periods, reason=reason.strip(), by=work.actor.audit_name, at=work.now)
     audit_rows.audit(work.session, work.stamp, cfg.event_id, "suspend", "live_player", player, None,
-                    {"first_period": first_period, "periods": periods}, reason.strip())
+                     {"first_period": first_period, "periods": periods}, reason.strip())
     work.emit("player_suspended", cfg.event_id, player=player, first_period=first_period, periods=periods)
     return Suspension(first_period, periods, reason.strip())
 

@@ -187,7 +187,7 @@ def finish_game(
         raise Conflict(Text(f"对局 {game_id} 已经结束", f"game {game_id} is already finished"),
                        code="live_finished", params={"game": game_id})
     audit_rows.audit(work.session, work.stamp, cfg.event_id, "finish", "live_game", game_id, None,
-                    {"result": outcome.sgf, "reason": outcome.reason.value})  # moves the event's change stamp
+                     {"result": outcome.sgf, "reason": outcome.reason.value})  # moves the event's change stamp
     by_color = {BLACK: (record.info.black, record.info.black_name), WHITE: (record.info.white, record.info.white_name)}
     for color, d in deltas(cfg.ladder, outcome, ending.escaped).items():
         player, name = by_color[color]

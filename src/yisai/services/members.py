@@ -77,8 +77,8 @@ def import_members(work: Work, event_ref: str | int | None, data: bytes, source:
                       code="no_membership_rule", params={"field": "eligibility.members_of"})
     members = parse_members(data, source)
     saved = event_rows.set_event_setting(work.session, work.stamp, event.id, "members", {"rows": [list(r) for r in members.rows],
-                                                              "source": source},
-                                        note or f"导入会员名单 {source}: {len(members.rows)}人")
+                                                                                         "source": source},
+                                         note or f"导入会员名单 {source}: {len(members.rows)}人")
     return MemberImport("、".join(registers), len(members.rows), recheck_entries(work, saved))
 
 

@@ -126,7 +126,7 @@ def _alert(work: Work, event_id: int, used: int, budget: int) -> None:
     if budget_alert_due(used, budget) and rows.mark_alerted(work.session, event_id, work.now.date()):
         log.warning("event %s has used %d of its %d SMS today", event_id, used, budget)
         audit_rows.audit(work.session, work.stamp, event_id, "budget_alert", "notices", event_id, None,
-                        {"used": used, "budget": budget, "day": work.now.date().isoformat()})  # fmt: skip
+                         {"used": used, "budget": budget, "day": work.now.date().isoformat()})  # fmt: skip
         work.emit("notice_budget_alert", event_id, used=used, budget=budget)
 
 
@@ -156,7 +156,7 @@ def enqueue(work: Work, kind: str, phone: str | None, params: dict[str, Any], *,
     if notice is None:
         return None
     audit_rows.audit(work.session, work.stamp, event_id, "notice", "notice", notice, None,
-                    {"kind": kind, "to": masked(phone or ""), "state": state, "reason": reason})  # fmt: skip
+                     {"kind": kind, "to": masked(phone or ""), "state": state, "reason": reason})  # fmt: skip
     if state == "queued" and event_id is not None and budget:
         _alert(work, event_id, used + 1, budget)
     if state == "queued":
@@ -228,7 +228,7 @@ def _outcome(ctx: Context, notice: NoticeRecord, token: str, sender: Sender) -> 
         # Not on the event's own audit stream: its newest line is the event's change stamp (page
         # caches), and a message leaving changes no page. The line names the event instead.
         audit_rows.audit(work.session, work.stamp, None, "deliver", "notice", notice.id, {"state": "sending"},
-                        {"state": state, "event": notice.event_id, "provider": sender.name, "attempt": notice.attempts,
+                         {"state": state, "event": notice.event_id, "provider": sender.name, "attempt": notice.attempts,
                          **({"error": failure.code} if failure else {})})  # fmt: skip
     return state
 
@@ -265,7 +265,7 @@ def work_queue(ctx: Context, sender: Sender, *, limit: int = 50, worker: str = "
                                        "delivery unknown (not resent automatically)")  # fmt: skip
             if closed:
                 audit_rows.audit(work.session, work.stamp, None, "deliver", "notice", stale.id, {"state": "sending"},
-                                {"state": "failed", "event": stale.event_id, "error": "unknown"})  # fmt: skip
+                                 {"state": "failed", "event": stale.event_id, "error": "unknown"})  # fmt: skip
     with ctx.work(Actor.system()) as work:
         claimed = rows.claim(work.session, token, work.now, limit)
     counts = {"sent": 0, "queued": 0, "failed": 0}

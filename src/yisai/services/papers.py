@@ -316,7 +316,7 @@ def upload(
         uploaded_at=work.now, uploaded_by=work.actor.audit_name,
     )
     audit_rows.audit(work.session, work.stamp, event.id, "upload", "paper", saved.id, None,
-                    {"team": team.name, "kind": kind, "player": player.name if player else None,
+                     {"team": team.name, "kind": kind, "player": player.name if player else None,
                      "file": name, "size": len(data), "sha256": digest}, note)
     work.emit("paper_uploaded", event.id, paper=saved.id, team=team.id, paper_kind=kind)
     return PaperView(saved, team.name, player.name if player else None)
@@ -401,7 +401,7 @@ def _decide(work: Work, paper_id: int | str, status: str, reason: str) -> PaperV
     saved = rows(work).update(paper.id, status=status, reason=reason, decided_at=work.now,
                               decided_by=work.actor.audit_name)
     audit_rows.audit(work.session, work.stamp, paper.event_id, status, "paper", paper.id, {"status": paper.status},
-                    {"status": status, "reason": reason})
+                     {"status": status, "reason": reason})
     work.emit(f"paper_{status}", paper.event_id, paper=paper.id, team=str(paper.team_id))
     event = event_rows.get_event(work.session, paper.event_id)
     return _view(work, event, saved)
@@ -431,7 +431,7 @@ def download(work: Work, paper_id: int | str) -> Download:
         raise Refused(Text(f"附件 {paper.id} 的文件不在文件存储中", f"paper {paper.id}'s file is "
                            "missing from the file store"), code="paper_file_missing") from None
     audit_rows.audit(work.session, work.stamp, paper.event_id, "download", "paper", paper.id, None,
-                    {"file": paper.file_name, "kind": paper.kind})
+                     {"file": paper.file_name, "kind": paper.kind})
     return Download(paper.file_name, CONTENT_TYPE[paper.file_type], data)
 
 
@@ -454,7 +454,7 @@ def purge(work: Work, event: EventRecord, *, note: str = "",
     if set(kinds) >= set(KINDS):  # everything: also files whose upload was rolled back
         leftovers = store.delete_under(f"event-{event.id}")
     audit_rows.audit(work.session, work.stamp, event.id, "purge", "papers", event.id, None,
-                    {"files": removed, "kinds": list(kinds), "unreferenced": leftovers}, note)
+                     {"files": removed, "kinds": list(kinds), "unreferenced": leftovers}, note)
     work.emit("papers_purged", event.id, files=removed)
     return removed
 

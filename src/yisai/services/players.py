@@ -43,7 +43,7 @@ def find_existing_player(work: Work, event: EventRecord, player: Player) -> Play
     """The stored player this one is (matched on ID number, else name + birth date)."""
     id_number = normalise(player.id_number) if player.id_number else None
     existing = player_rows.find_player(work.session, event.id, id_number=id_number, name=player.name,
-                                     birth_date=player.birth_date)
+                                       birth_date=player.birth_date)
     if existing is None and id_number:
         # Registered earlier without an ID number: same name and birth date is the same person.
         same = player_rows.find_player(work.session, event.id, name=player.name, birth_date=player.birth_date)

@@ -99,8 +99,8 @@ def record_refused_attempt(
     """Keep a refused result entry in the audit (its own transaction: the refused one rolled back)."""
     event = resolve_event(work, event_ref)
     audit_rows.audit(work.session, work.stamp, event.id, "result_refused", "game", f"{division}/{round_no}/{board}", None,
-                    {"division": division, "round": round_no, "board": board, "result": text, **reason},
-                    reason.get("code", ""))
+                     {"division": division, "round": round_no, "board": board, "result": text, **reason},
+                     reason.get("code", ""))
 
 
 def audit_log(work: Work, event_ref: str | None) -> list[AuditRecord]:

@@ -243,8 +243,8 @@ def _store_version(work: Work, cfg: LiveConfig, period: int, pool: str, listed: 
                 f"网络海选赛第{period}期晋级名单已更正, 你的晋级资格取消 (原因: {reason})",
                 f"The period {period} list was amended; your place is withdrawn ({reason})."))
     audit_rows.audit(work.session, work.stamp, cfg.event_id, "amend" if amended else "publish", "qualifier_list",
-                    f"{cfg.stage.id}/{period}/{pool}", None,
-                    {"version": version, "qualified": [r.player for r in listed if r.qualified]}, reason)
+                     f"{cfg.stage.id}/{period}/{pool}", None,
+                     {"version": version, "qualified": [r.player for r in listed if r.qualified]}, reason)
 
 
 def amend_lists(work: Work, cfg: LiveConfig, period: int, reason: str) -> list[int]:
@@ -315,7 +315,7 @@ def _lapse_due(work: Work, cfg: LiveConfig, places: Iterable[rows.PlaceRecord]) 
                 f"你未在 {p.deadline:%Y-%m-%d} 前完善总决赛参赛信息, 第{p.period}期晋级名额视为弃权",
                 f"Your details were not completed by {p.deadline:%Y-%m-%d}: the period {p.period} place lapsed."))
             audit_rows.audit(work.session, work.stamp, cfg.event_id, "lapse", "qualifier_place", p.id, {"status": "qualified"},
-                            {"status": "lapsed"}, "逾期默认视为弃权")
+                             {"status": "lapsed"}, "逾期默认视为弃权")
             lapsed.append(p)
     return lapsed
 
@@ -442,7 +442,7 @@ def confirm_place(work: Work, event_ref: str | int | None, place_id: int, fields
     rows.update_place(work.session, record.id, work.now, status="confirmed", details=details,
                       division=division, confirmed_at=work.now, name=player.name)  # fmt: skip
     audit_rows.audit(work.session, work.stamp, cfg.event_id, "confirm", "qualifier_place", record.id, {"status": record.status},
-                    {"status": "confirmed", "division": division})
+                     {"status": "confirmed", "division": division})
     work.emit("qualifier_confirmed", cfg.event_id, place=record.id)
     division_name = cfg.regulation.division(division).name if division else ""
     _sms(work, cfg, FINAL_ENTRY_CONFIRMED, record.player, f"confirmed:{record.id}", division=division_name)
@@ -564,7 +564,7 @@ def apply_final(work: Work, event_ref: str | int | None) -> FinalPlan:
                               entry_id=entry_id, player_id=player_id, at=work.now, by=work.actor.audit_name)
         created.append({"source": item.source, "key": item.key, "entry": entry_id})
     audit_rows.audit(work.session, work.stamp, cfg.event_id, "final_entries", "event", cfg.event_id, None,
-                    {"applied": created, "left_out": [c.key for c in plan.left_out],
+                     {"applied": created, "left_out": [c.key for c in plan.left_out],
                      "conflicts": [c.text.zh for c in plan.conflicts]})  # fmt: skip
     if created:
         work.emit("final_entries_applied", cfg.event_id, count=len(created))

@@ -189,7 +189,7 @@ def write_result(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult,
     version = rnd.version_of(game.board) if expected_version is None else expected_version
     try:
         saved = round_rows.record_result(work.session, work.stamp, rnd.id, game.board, parsed.result, played=parsed.played,
-                                        reason=parsed.reason, note=note, expected_version=version)
+                                         reason=parsed.reason, note=note, expected_version=version)
     except StaleVersion as exc:
         raise conflict(rnd.number, game.board, exc.current, None) from None
     except NotFound as exc:

@@ -290,7 +290,7 @@ def _withdraw_replaced(work: Work, event: EventRecord, out_player: Player, in_pl
     prize includes her; games she already played stand, as for any withdrawal."""
     why = f"递补: 由{in_player.name}接替 ({note})"
     for entry in roster_rows.list_entries(work.session, event.id, division=division, player_id=out_player.id,
-                                        status=LIVE):
+                                          status=LIVE):
         updated = entry.model_copy(update={"status": EntryStatus.WITHDRAWN, "note": why})
         saved = entry_rows.update_entry(work.session, work.stamp, updated, "withdraw", why)
         work.emit("entry_withdrawn", event.id, entry=saved.id)
@@ -306,5 +306,5 @@ def as_individuals(
     for ind in split.individuals:
         notes.append(ind.note)
         audit_rows.audit(work.session, work.stamp, event.id, "individual", "player", ind.member.player_id, None,
-                        {"team": team_name, "plays": "individual"}, ind.note)
+                         {"team": team_name, "plays": "individual"}, ind.note)
     return list(split.team)
