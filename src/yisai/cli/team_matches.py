@@ -28,11 +28,12 @@ def lineup_cmd(
     db: DbOption = None,
 ) -> None:
     """提交出场名单 (领队只能提交本队, 须在该轮编排前)."""
+    from yisai.services.event_data import player_names
     from yisai.services.team_matches import submit_lineup
 
     with command_work(db) as work:
         saved = submit_lineup(work, event, team, round_no, players, stage_ref=stage, note=note)
-        names = {p.id: p.name for p in work.repo.list_players(work.repo.player_event(saved.players[0]))}
+        names = player_names(work, saved.players)
     shown = "、".join(f"{k}台 {names[p]}" for k, p in enumerate(saved.players, start=1))
     say(tr(f"已保存 {saved.team.name} 第{round_no}轮出场名单: {shown}",
            f"saved {saved.team.name}'s line-up for round {round_no}: {shown}"))

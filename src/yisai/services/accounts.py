@@ -22,7 +22,15 @@ from yisai.services.context import Work
 from yisai.services.errors import Forbidden, Hint, InputError, NotFoundError, Refused
 from yisai.services.events import resolve_event
 from yisai.services.identity import Action, Actor, Role
-from yisai.store import Conflict, NotFound, UserRecord, account_rows
+from yisai.store import (
+    Conflict,
+    NotFound,
+    UserRecord,
+    account_rows,
+    audit_rows,
+    event_rows,
+    team_rows,
+)
 
 _hasher = PasswordHasher()
 MIN_PASSWORD = 8
@@ -45,7 +53,7 @@ def bind_cli_leader(work: Work) -> None:
     actor = work.actor
     if actor.role is not Role.TEAM_LEADER or not actor.id.startswith("cli:"):
         return
-    found = work.repo.find_user(actor.name)
+    found = account_rows.find_user(work.session, actor.name)
     if found is None:
         return
     user, _hash = found
@@ -94,8 +102,8 @@ def create_user(
         _check_password(password)
     hashed = _hasher.hash(password) if password is not None else None
     try:
-        user = work.repo.add_user(login, display_name.strip() or login, chosen.value, hashed,
-                                  event_id=event_id, team_id=team_id, phone=phone)
+        user = account_rows.add_user(work.session, work.stamp, login, display_name.strip() or login, chosen.value, hashed,
+                                     event_id=event_id, team_id=team_id, phone=phone)
     except Conflict:
         raise Refused(Text(f"账号 {login} 已存在", f"login {login} already exists"),
                       code="login_taken") from None
@@ -143,7 +151,7 @@ class AccountView:
 def find_account(work: Work, login: str) -> UserRecord:
     """An account by its login (for managing it)."""
     work.require(Action.MANAGE_USERS)
-    found = work.repo.find_user(login.strip())
+    found = account_rows.find_user(work.session, login.strip())
     if found is None or found[0].role == Role.PLAYER.value:  # players sign in by phone code
         raise NotFoundError(Text(f"没有账号 {login}", f"no account {login}"), code="no_account",
                             params={"login": login})
@@ -154,7 +162,7 @@ def _team_of(work: Work, event_ref: str | None, team_ref: str) -> tuple[int, int
     """(team id, event id, team name) for a team given by its number or name in the event."""
     event = resolve_event(work, event_ref)
     text = team_ref.strip()
-    for t in work.repo.list_teams(event.id):
+    for t in team_rows.list_teams(work.session, event.id):
         if text in (str(t.id), t.name):
             return int(t.id), event.id, t.name
     raise NotFoundError(Text(f"{event.name}没有队伍“{text}” (队伍编号或队名)",
@@ -187,13 +195,13 @@ def list_accounts(work: Work) -> list[AccountView]:
     """Every account but the players' (they sign in by phone code), with its event and team
     named (``yisai account list``, the accounts page)."""
     work.require(Action.MANAGE_USERS)
-    events = {e.id: e for e in work.repo.list_events()}
+    events = {e.id: e for e in event_rows.list_events(work.session)}
     teams: dict[int, str] = {}
     for event_id in events:
-        teams.update({int(t.id): t.name for t in work.repo.list_teams(event_id)})
+        teams.update({int(t.id): t.name for t in team_rows.list_teams(work.session, event_id)})
     return [AccountView(u, events[u.event_id].name if u.event_id in events else None,
                         teams.get(u.team_id) if u.team_id is not None else None)
-            for u in work.repo.list_users(without_role=Role.PLAYER.value)]
+            for u in account_rows.list_users(work.session, without_role=Role.PLAYER.value)]
 
 
 def reset_password(work: Work, login: str, password: str) -> UserRecord:
@@ -203,7 +211,7 @@ def reset_password(work: Work, login: str, password: str) -> UserRecord:
     if not password:
         raise InputError(Text("没有给出密码", "no password given"), code="password_required", hint=Hint.PASSWORD)
     _check_password(password)
-    work.repo.set_password_hash(user.id, _hasher.hash(password))
+    account_rows.set_password_hash(work.session, work.stamp, user.id, _hasher.hash(password))
     work.emit("user_changed", user.event_id, user_id=user.id, change="password")
     return user
 
@@ -216,9 +224,9 @@ def set_account_active(work: Work, login: str, active: bool) -> UserRecord:
         raise Refused(Text("不能停用自己正在使用的账号", "you cannot disable the account you are signed in with"),
                       code="disable_self", params={"login": user.login})
     if user.active != active:
-        work.repo.set_user_active(user.id, active)
+        account_rows.set_user_active(work.session, work.stamp, user.id, active)
         work.emit("user_changed", user.event_id, user_id=user.id, change="enabled" if active else "disabled")
-    return work.repo.get_user(user.id)
+    return account_rows.get_user(work.session, user.id)
 
 
 def bind_team(work: Work, login: str, team: str, event_ref: str | None = None) -> AccountView:
@@ -231,10 +239,10 @@ def bind_team(work: Work, login: str, team: str, event_ref: str | None = None) -
                               f"{user.login} is a {Role(user.role).label.en}: only a team leader's account is bound to a team"),
                          code="team_for_non_leader", params={"login": user.login, "role": user.role})
     team_id, event_id, name = _team_of(work, event_ref, team)
-    work.repo.set_user_team(user.id, team_id, event_id)
+    account_rows.set_user_team(work.session, work.stamp, user.id, team_id, event_id)
     work.emit("user_changed", event_id, user_id=user.id, change="team", team=team_id)
-    event = work.repo.get_event(event_id)
-    return AccountView(work.repo.get_user(user.id), event.name, name)
+    event = event_rows.get_event(work.session, event_id)
+    return AccountView(account_rows.get_user(work.session, user.id), event.name, name)
 
 
 def set_account_event(work: Work, login: str, event_ref: str | None) -> AccountView:
@@ -256,10 +264,10 @@ def set_account_event(work: Work, login: str, event_ref: str | None) -> AccountV
                              "an account limited to one event cannot lift another account's limit"),
                         code="event_scope", params={"login": user.login})
     if event_id != user.event_id:
-        account_rows.set_user_event(work.session, work.repo.stamp, user.id, event_id)
+        account_rows.set_user_event(work.session, work.stamp, user.id, event_id)
         work.emit("user_changed", event_id if event_id is not None else user.event_id, user_id=user.id,
                   change="event", event=event_id)
-    return _view_of(work, work.repo.get_user(user.id))
+    return _view_of(work, account_rows.get_user(work.session, user.id))
 
 
 MAX_TEAMS = 50
@@ -279,27 +287,27 @@ def set_max_teams(work: Work, login: str, count: int) -> AccountView:
         raise InputError(Text(f"队伍数须在1到{MAX_TEAMS}之间: {count}", f"the number of teams is 1 to {MAX_TEAMS}: {count}"),
                          code="bad_max_teams", params={"count": count})
     if count != user.max_teams:
-        account_rows.set_user_max_teams(work.session, work.repo.stamp, user.id, count)
+        account_rows.set_user_max_teams(work.session, work.stamp, user.id, count)
         work.emit("user_changed", user.event_id, user_id=user.id, change="max_teams", max_teams=count)
-    return _view_of(work, work.repo.get_user(user.id))
+    return _view_of(work, account_rows.get_user(work.session, user.id))
 
 
 def _view_of(work: Work, user: UserRecord) -> AccountView:
-    event = work.repo.get_event(user.event_id).name if user.event_id is not None else None
-    team = work.repo.get_team(user.team_id).name if user.team_id is not None else None
+    event = event_rows.get_event(work.session, user.event_id).name if user.event_id is not None else None
+    team = team_rows.get_team(work.session, user.team_id).name if user.team_id is not None else None
     return AccountView(user, event, team)
 
 
 def needs_first_account(work: Work) -> bool:
     """True while no account can sign in (a fresh database): ``yisai serve`` then says how to
     make the first one. Reading a count needs no role."""
-    return work.repo.count_users(active_only=True, without_role=Role.PLAYER.value) == 0
+    return account_rows.count_users(work.session, active_only=True, without_role=Role.PLAYER.value) == 0
 
 
 def authenticate(work: Work, login: str, password: str) -> Actor:
     """The actor for a correct login and password; one refusal text for every failure."""
     refusal = Refused(Text("账号或密码错误", "wrong login or password"), code="bad_credentials")
-    found = work.repo.find_user(login.strip())
+    found = account_rows.find_user(work.session, login.strip())
     if found is None:
         _hasher.hash(password)  # same work either way: no timing hint that the login is unknown
         raise refusal
@@ -311,7 +319,7 @@ def authenticate(work: Work, login: str, password: str) -> Actor:
     except (VerificationError, InvalidHashError):
         raise refusal from None
     if _hasher.check_needs_rehash(hashed):
-        work.repo.set_password_hash(user.id, _hasher.hash(password), end_sessions=False)
+        account_rows.set_password_hash(work.session, work.stamp, user.id, _hasher.hash(password), end_sessions=False)
     return actor_of(work, user)
 
 
@@ -321,7 +329,7 @@ def user_actor(work: Work, user_id: int, epoch: int = 0) -> Actor | None:
     disabling). It reads the store on every request, so this, and a new role or binding, holds in
     every worker at once."""
     try:
-        user = work.repo.get_user(user_id)
+        user = account_rows.get_user(work.session, user_id)
     except NotFound:
         return None
     return actor_of(work, user) if user.active and user.session_epoch == epoch else None
@@ -329,19 +337,19 @@ def user_actor(work: Work, user_id: int, epoch: int = 0) -> Actor | None:
 
 def session_epoch(work: Work, user_id: int) -> int:
     """The generation a new session of the account is issued at (reading it needs no role)."""
-    return work.repo.get_user(user_id).session_epoch
+    return account_rows.get_user(work.session, user_id).session_epoch
 
 
 def end_own_sessions(work: Work) -> None:
     """Logout: every session and token of the signed-in account ends, here and in every worker."""
     if work.actor.id.isdigit():
-        work.repo.end_sessions(int(work.actor.id))
+        account_rows.end_sessions(work.session, work.stamp, int(work.actor.id))
         work.emit("user_changed", None, user_id=int(work.actor.id), change="logout")
 
 
 def list_users(work: Work, event_id: int | None = None) -> list[UserRecord]:
     work.require(Action.MANAGE_USERS)
-    return work.repo.list_users(event_id)
+    return account_rows.list_users(work.session, event_id)
 
 
 def set_own_password(work: Work, password: str) -> None:
@@ -349,7 +357,7 @@ def set_own_password(work: Work, password: str) -> None:
     _check_password(password)
     if not work.actor.id.isdigit():
         raise Refused(Text("只有网站账号可以设置密码", "only site accounts have passwords"), code="no_account")
-    work.repo.set_password_hash(int(work.actor.id), _hasher.hash(password))
+    account_rows.set_password_hash(work.session, work.stamp, int(work.actor.id), _hasher.hash(password))
 
 
 def unlock_account(work: Work, login: str) -> UserRecord:
@@ -357,5 +365,5 @@ def unlock_account(work: Work, login: str) -> UserRecord:
     failures it counted); recorded in the audit. Role-checked like every account change."""
     user = find_account(work, login)
     _check_may_manage(work, Role(user.role))
-    work.repo.audit(user.event_id, "unlock", "user", user.id, None, {"login_failures": "cleared"})
+    audit_rows.audit(work.session, work.stamp, user.event_id, "unlock", "user", user.id, None, {"login_failures": "cleared"})
     return user

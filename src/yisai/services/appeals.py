@@ -21,7 +21,7 @@ from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Role
 from yisai.services.registration import team_of_player
 from yisai.services.round_results import rounds_of
-from yisai.store import EventRecord, RoundRecord, web_rows
+from yisai.store import EventRecord, RoundRecord, roster_rows, web_rows
 from yisai.store.web_rows import AppealRecord
 
 UPHELD, DISMISSED = "upheld", "dismissed"
@@ -63,7 +63,7 @@ def file_appeal(
                 code="appeal_too_late",
                 params={"ended": _fmt(ended), "deadline": _fmt(deadline), "now": _fmt(work.now)},
             )
-    saved = web_rows.add_appeal(work.repo, event.id, division, round_no, board, appellant.strip(),
+    saved = web_rows.add_appeal(work.session, work.stamp, event.id, division, round_no, board, appellant.strip(),
                                 subject.strip(), ended, rules.fee)
     work.emit("appeal_filed", event.id, appeal=saved.id)
     return saved
@@ -104,7 +104,7 @@ def decide_appeal(work: Work, event_ref: str | None, appeal_id: int, *, upheld: 
         raise InputError(Text("裁决须写明理由", "a decision needs its reasons"), code="decision_required")
     rules = regulation_of(event).appeals
     refund = upheld and (rules.refunded_if_upheld if rules is not None else False)
-    saved = web_rows.decide_appeal(work.repo, appeal_id, UPHELD if upheld else DISMISSED, decision.strip(), refund)
+    saved = web_rows.decide_appeal(work.session, work.stamp, appeal_id, UPHELD if upheld else DISMISSED, decision.strip(), refund)
     if refund:  # the fee paid into the ledger goes back the way it came (a provider's refund API)
         line = fees.subject_line(work, event, APPEAL, appeal_id)
         if line.paid > line.refunded:
@@ -118,7 +118,7 @@ def decide_appeal(work: Work, event_ref: str | None, appeal_id: int, *, upheld: 
 def _tell_appellant(work: Work, event_id: int, event_name: str, appeal: AppealRecord, refund: bool) -> None:
     """The appellant hears the decision by SMS when the name is one player of the event with a
     mobile number (an appeal names its appellant in writing, not by player number)."""
-    named = [p for p in work.repo.players_by_id(event_id).values() if p.name == appeal.appellant.strip()]
+    named = [p for p in roster_rows.players_by_id(work.session, event_id).values() if p.name == appeal.appellant.strip()]
     phone = named[0].phone if len(named) == 1 else None
     result = STATUS_LABELS[appeal.status].zh + ("，申诉费退还" if refund else "")
     notices.enqueue(work, APPEAL_DECIDED, phone, {"event": event_name, "round": appeal.round, "result": result},

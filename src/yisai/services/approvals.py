@@ -20,7 +20,7 @@ from yisai.services.errors import Hint
 from yisai.services.events import regulation_of
 from yisai.services.identity import Action
 from yisai.services.registration import entry_for_change, team_of_player
-from yisai.store import EventRecord, NotFound, entry_rows, roster_rows
+from yisai.store import EventRecord, NotFound, entry_rows, player_rows, roster_rows
 
 
 def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note: str = "") -> Entry:
@@ -28,7 +28,7 @@ def approve_entry(work: Work, entry_id: str | int, *, force: bool = False, note:
     work.require(Action.APPROVE)
     entry, event = entry_for_change(work, entry_id, EntryStatus.APPROVED)
     regulation = regulation_of(event)
-    player = work.repo.get_player(entry.player_id)
+    player = player_rows.get_player(work.session, entry.player_id)
     reasons = (eligibility_texts(regulation, player, entry.division, members_of(event))
                + _team_texts(work, event, regulation, player))
     name = division_name(regulation, entry.division)
@@ -66,7 +66,7 @@ def _team_texts(work: Work, event: EventRecord, regulation: Regulation, player: 
     team = team_of_player(work, event, player.id)
     if team is None:
         return []
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     return composition_texts(team, players, rules)
 
 
@@ -120,7 +120,7 @@ def recheck_entries(work: Work, event: EventRecord) -> int:
     members = members_of(event)
     changed = 0
     for entry in roster_rows.list_entries(work.session, event.id, status=EntryStatus.PENDING):
-        player = work.repo.get_player(entry.player_id)
+        player = player_rows.get_player(work.session, entry.player_id)
         reasons = eligibility_texts(regulation, player, entry.division, members)
         if reasons != list(entry.reasons):
             entry_rows.update_entry(work.session, work.stamp,

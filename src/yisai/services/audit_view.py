@@ -20,7 +20,15 @@ from yisai.registry.entry import EntryStatus
 from yisai.services.context import Work
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Role
-from yisai.store import AuditRecord
+from yisai.store import (
+    AuditRecord,
+    account_rows,
+    audit_rows,
+    event_rows,
+    roster_rows,
+    round_rows,
+    team_rows,
+)
 
 PAGE_SIZE = 50
 
@@ -133,10 +141,10 @@ def audit_page(work: Work, event_ref: str | int | None, page: int = 1) -> AuditP
     if not work.actor.may(Action.MANAGE_USERS):
         work.require(Action.RECORD_RESULT)
     event = resolve_event(work, event_ref)
-    total, _ = work.repo.audit_newest(event.id, 0, 0)
+    total, _ = audit_rows.audit_newest(work.session, event.id, 0, 0)
     pages = max(1, -(-total // PAGE_SIZE))
     page = min(max(page, 1), pages)  # past the end shows the oldest page, not an empty one
-    _, records = work.repo.audit_newest(event.id, (page - 1) * PAGE_SIZE, PAGE_SIZE)
+    _, records = audit_rows.audit_newest(work.session, event.id, (page - 1) * PAGE_SIZE, PAGE_SIZE)
     names = _Names(work, event.id, {d.id: d.name for d in regulation_of(event).divisions})
     return AuditPage([describe(r, names) for r in records], page, pages, total)
 
@@ -145,14 +153,14 @@ class _Names:
     """Ids to names, read once per page."""
 
     def __init__(self, work: Work, event_id: int, divisions: Mapping[str, str]) -> None:
-        self.players = {p.id: p.name for p in work.repo.list_players(event_id)}
-        self.teams = {t.id: t.name for t in work.repo.list_teams(event_id)}
-        self.rounds = {str(r.id): r for r in work.repo.list_rounds(event_id)}
-        users = work.repo.list_users()
+        self.players = {p.id: p.name for p in roster_rows.list_players(work.session, event_id)}
+        self.teams = {t.id: t.name for t in team_rows.list_teams(work.session, event_id)}
+        self.rounds = {str(r.id): r for r in round_rows.list_rounds(work.session, event_id)}
+        users = account_rows.list_users(work.session)
         self.logins = {u.login: u.display_name for u in users}
         self.users = {str(u.id): u for u in users}
         self.divisions = divisions
-        self.events = {str(e.id): e.name for e in work.repo.list_events()}
+        self.events = {str(e.id): e.name for e in event_rows.list_events(work.session)}
 
     def player(self, pid: object) -> str:
         return self.players.get(str(pid), str(pid)) if pid not in (None, "") else Text("轮空", "bye").render()

@@ -26,7 +26,7 @@ from yisai.regulation.stages import (
 )
 from yisai.services.context import Refused, Work
 from yisai.services.event_data import current_order
-from yisai.store import EventRecord
+from yisai.store import EventRecord, round_rows
 
 if TYPE_CHECKING:
     from yisai.pairing import Controls, Entrant, RoundPairing
@@ -47,7 +47,7 @@ class Paired:
 def group_seats(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, list[str]]:
     """Each round-robin group's Berger seats (seat 1 first), as drawn in round 1."""
     return {r.group: list(r.info.get("seats", [])) for r in
-            work.repo.list_rounds(event.id, division, stage=stage.id, number=1)
+            round_rows.list_rounds(work.session, event.id, division, stage=stage.id, number=1)
             if r.group and r.group != KNOCKOUT_GROUP and r.info.get("seats")}
 
 
@@ -63,7 +63,7 @@ def knockout_rounds(work: Work, event: EventRecord, division: str, stage: Stage)
     from yisai.pairing.knockout import KnockoutRound
 
     out = []
-    for r in work.repo.list_rounds(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP):
+    for r in round_rows.list_rounds(work.session, event.id, division, stage=stage.id, group=KNOCKOUT_GROUP):
         pairs = tuple((a, b) for a, b in r.info.get("bracket", []))
         third = r.info.get("third")
         out.append(KnockoutRound(pairs, tuple(r.games), (third[0], third[1]) if third else None, r.number))
@@ -72,14 +72,14 @@ def knockout_rounds(work: Work, event: EventRecord, division: str, stage: Stage)
 
 def knockout_seeds(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, int]:
     """player → seed number in the bracket (1 = top seed), as stored with its first round."""
-    for r in work.repo.list_rounds(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP):
+    for r in round_rows.list_rounds(work.session, event.id, division, stage=stage.id, group=KNOCKOUT_GROUP):
         return {k: int(v) for k, v in r.info.get("seeds", {}).items()}
     return {}
 
 
 def knockout_origins(work: Work, event: EventRecord, division: str, stage: Stage) -> dict[str, str]:
     """player → where he entered the bracket from ("A1", "B2" …), for groups then knockout."""
-    for r in work.repo.list_rounds(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP):
+    for r in round_rows.list_rounds(work.session, event.id, division, stage=stage.id, group=KNOCKOUT_GROUP):
         return dict(r.info.get("origins", {}))
     return {}
 
@@ -152,7 +152,7 @@ def pair_round_robin(work: Work, event: EventRecord, division: str, stage: Stage
 
 def stored_cycle_seats(work: Work, event: EventRecord, division: str, stage: Stage) -> list[str]:
     """A double round robin's Berger seats (seat 1 first), as drawn in round 1."""
-    return next((list(r.info["seats"]) for r in work.repo.list_rounds(event.id, division, stage=stage.id, number=1)
+    return next((list(r.info["seats"]) for r in round_rows.list_rounds(work.session, event.id, division, stage=stage.id, number=1)
                  if r.info.get("seats")), [])
 
 
@@ -209,7 +209,7 @@ def pair_knockout(work: Work, event: EventRecord, division: str, stage: Stage, f
 
 def _bracket_rounds(work: Work, event: EventRecord, division: str, stage: Stage) -> int:
     """How many rounds the stored bracket takes (log2 of its size); 0 before it is drawn."""
-    rounds = work.repo.list_rounds(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP)
+    rounds = round_rows.list_rounds(work.session, event.id, division, stage=stage.id, group=KNOCKOUT_GROUP)
     if not rounds:
         return 0
     size = 2 * len(rounds[0].info.get("bracket", []))
@@ -265,7 +265,7 @@ def bracket_final_order(work: Work, event: EventRecord, division: str, stage: St
     from yisai.pairing.knockout import knockout_places
 
     rounds = knockout_rounds(work, event, division, stage)
-    numbers = work.repo.round_numbers(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP)
+    numbers = round_rows.round_numbers(work.session, event.id, division, stage=stage.id, group=KNOCKOUT_GROUP)
     if not rounds or (round_ is not None and round_ < max(numbers)):
         return None
     seed_of = knockout_seeds(work, event, division, stage)

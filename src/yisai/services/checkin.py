@@ -21,7 +21,7 @@ from yisai.services.errors import Forbidden, Hint, InputError
 from yisai.services.events import regulation_of
 from yisai.services.identity import Action, Role
 from yisai.services.papers import check_event_access, check_team_access, resolve_team
-from yisai.store import EventRecord
+from yisai.store import EventRecord, audit_rows, roster_rows, round_rows, team_rows
 from yisai.store.paper_rows import CheckInRecord, PaperRows
 
 
@@ -54,7 +54,7 @@ def arrival_rules(regulation: Regulation) -> Arrival | None:
 
 def _player(work: Work, event: EventRecord, ref: str) -> Player:
     text = ref.strip()
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     if text in players:
         return players[text]
     named = [p for p in players.values() if p.name == text or p.id_number == text.upper()]
@@ -81,7 +81,7 @@ def tick(work: Work, event: EventRecord, player_ref: str, *, arrived: bool = Tru
         work.require(Action.RECORD_RESULT)
     player = _player(work, event, player_ref)
     if work.actor.role is Role.TEAM_LEADER:
-        teams = [t.id for t in work.repo.list_teams(event.id) if any(m.player_id == player.id for m in t.members)]
+        teams = [t.id for t in team_rows.list_teams(work.session, event.id) if any(m.player_id == player.id for m in t.members)]
         if not any(work.actor.leads(t) for t in teams):
             raise Forbidden(Text("领队只能为本队棋手办理报到", "a team leader checks in the own team's players only"),
                             code="checkin_forbidden", params={"player": player.id})
@@ -91,9 +91,9 @@ def tick(work: Work, event: EventRecord, player_ref: str, *, arrived: bool = Tru
         insured = before.insured if before else False
     saved = table.set_check_in(event.id, int(player.id), arrived=arrived, insured=insured,
                                at=work.now, by=work.actor.audit_name, note=note)
-    work.repo.audit(event.id, "check_in", "player", player.id,
-                    {"arrived": before.arrived, "insured": before.insured} if before else None,
-                    {"arrived": arrived, "insured": insured}, note)
+    audit_rows.audit(work.session, work.stamp, event.id, "check_in", "player", player.id,
+                     {"arrived": before.arrived, "insured": before.insured} if before else None,
+                     {"arrived": arrived, "insured": insured}, note)
     work.emit("checked_in", event.id, player=player.id, arrived=arrived, insured=insured)
     return saved
 
@@ -103,12 +103,12 @@ def list_arrivals(work: Work, event: EventRecord, team_ref: str | None = None) -
     check_event_access(work, event.id)
     regulation = regulation_of(event)
     if team_ref is None and work.actor.role not in (Role.CHIEF_REFEREE, Role.REFEREE):  # the own team(s)
-        teams = [t for t in work.repo.list_teams(event.id) if work.actor.leads(t.id)]
+        teams = [t for t in team_rows.list_teams(work.session, event.id) if work.actor.leads(t.id)]
         if not teams:
             check_team_access(work, event.id, "")
     else:
-        teams = [resolve_team(work, event, team_ref)] if team_ref else work.repo.list_teams(event.id)
-    players = work.repo.players_by_id(event.id)
+        teams = [resolve_team(work, event, team_ref)] if team_ref else team_rows.list_teams(work.session, event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     ticks = PaperRows(work.session).check_ins(event.id)
     names = {d.id: d.name for d in regulation.divisions}
     out = []
@@ -151,7 +151,7 @@ def held_back(work: Work, event: EventRecord, division: str, stage: str, round_n
     out = {p: absent for p in player_ids if not (ticks.get(int(p)) and ticks[int(p)].arrived)}
     if 1 < round_no < late_from:
         late = set()
-        for r in work.repo.list_rounds(event.id, division, stage=stage):
+        for r in round_rows.list_rounds(work.session, event.id, division, stage=stage):
             if r.number == 1:
                 late |= set(r.info.get("not_checked_in", {}))
         joins = Text(f"第1轮时未报到, 按规程从第{late_from}轮起补入编排",

@@ -6,7 +6,7 @@ same way.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from yisai.i18n import Text
@@ -19,7 +19,7 @@ from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Work
 from yisai.services.events import playing_stage, regulation_of
 from yisai.standings import StandingsInput, StandingsPlayer
-from yisai.store import EventRecord, roster_rows
+from yisai.store import EventRecord, player_rows, roster_rows, round_rows, team_rows
 from yisai.vocabulary.rank import MIN_KYU, Rank
 
 if TYPE_CHECKING:
@@ -29,14 +29,24 @@ if TYPE_CHECKING:
 UNRANKED = Rank.kyu(MIN_KYU)  # a player without a recorded rank is seeded last
 
 
+def players_by_id(work: Work, event: EventRecord) -> dict[str, Player]:
+    """Every player of the event by id, for a page that names the players it lists."""
+    return roster_rows.players_by_id(work.session, event.id)
+
+
+def player_names(work: Work, player_ids: Sequence[str]) -> dict[str, str]:
+    """player id → name, for a message that names players known only by id (a saved line-up)."""
+    return {pid: player_rows.get_player(work.session, pid).name for pid in player_ids}
+
+
 def team_of(work: Work, event: EventRecord) -> dict[str, str]:
     """player id → team name."""
-    return {m.player_id: t.name for t in work.repo.list_teams(event.id) for m in t.members}
+    return {m.player_id: t.name for t in team_rows.list_teams(work.session, event.id) for m in t.members}
 
 
 def approved_players(work: Work, event: EventRecord, division: str, stage: str = "") -> list[Player]:
     """The players who may be paired in a division (and stage): approved entries only."""
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     return [
         players[e.player_id]
         for e in roster_rows.list_entries(work.session,
@@ -68,7 +78,7 @@ def group_members(work: Work, event: EventRecord, division: str, stage: Stage) -
     """Groups of a two-group stage or a round robin, as drawn in round 1 (empty for a plain
     Swiss or a knockout)."""
     groups: dict[str, list[str]] = {}
-    for r in work.repo.list_rounds(event.id, division, stage=stage.id, number=1):
+    for r in round_rows.list_rounds(work.session, event.id, division, stage=stage.id, number=1):
         if r.group and r.group not in (PLACEMENT_GROUP, KNOCKOUT_GROUP):
             groups[r.group] = list(r.info.get("members", []))
     return groups
@@ -88,7 +98,7 @@ def division_games_keyed(work: Work, event: EventRecord, division: str, stage: S
     """``division_games`` and, read with them, each round's key (the store's round revisions,
     and who is disqualified when that changes the games): what the standings keep each
     round's ledger column under."""
-    read = work.repo.games_read(event.id, division, stage=stage.id)
+    read = round_rows.games_read(work.session, event.id, division, stage=stage.id)
     games, marker = read.games, cast("tuple[str, ...]", ())
     if regulation_of(event).withdrawal.disqualified_games == "forfeit":
         gone = [e.player_id for e in roster_rows.list_entries(work.session, event.id, division=division,
@@ -102,10 +112,10 @@ def left_players(work: Work, event: EventRecord, division: str) -> dict[str, tup
     """Players whose entry in the division was withdrawn or disqualified (退赛/取消资格), with
     the status: they are paired no more, but the games they played still stand."""
     left = roster_rows.list_entries(work.session, event.id, division=division, stage="",
-                                  status=(EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED))
+                                    status=(EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED))
     if not left:  # the usual case: no second read of the event's players on the standings path
         return {}
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     return {e.player_id: (players[e.player_id], e.status) for e in left}
 
 
@@ -120,7 +130,7 @@ def stage_games_keyed(work: Work, event: EventRecord, division: str, stage: Stag
     games, keys = division_games_keyed(work, event, division, stage)
     if not _has_knockout(stage, division):
         return games, keys
-    bracket = set(work.repo.round_numbers(event.id, division, stage=stage.id, group=KNOCKOUT_GROUP))
+    bracket = set(round_rows.round_numbers(work.session, event.id, division, stage=stage.id, group=KNOCKOUT_GROUP))
     return [g for g in games if g.round not in bracket], {n: k for n, k in keys.items() if n not in bracket}
 
 

@@ -18,7 +18,7 @@ from yisai.regulation.stages import Stage
 from yisai.services.context import InputError, Work
 from yisai.services.errors import Hint, NotFoundError
 from yisai.services.identity import Action
-from yisai.store import EventRecord, NotFound, entry_rows
+from yisai.store import EventRecord, NotFound, entry_rows, event_rows, roster_rows, team_rows
 
 MAX_SEED = 2**63 - 1
 
@@ -77,7 +77,7 @@ def create_event_from_text(
     title = (name or regulation.name).strip()
     if not title:
         raise InputError(Text("比赛名称不能为空", "the event name cannot be empty"), code="empty_event_name")
-    event = work.repo.add_event(
+    event = event_rows.add_event(work.session, work.stamp,
         title, regulation.id, regulation.name, text, new_seed() if seed is None else seed
     )
     work.emit("event_created", event.id, name=event.name, regulation=regulation.id)
@@ -85,7 +85,7 @@ def create_event_from_text(
 
 
 def list_events(work: Work) -> list[EventRecord]:
-    return work.repo.list_events()
+    return event_rows.list_events(work.session)
 
 
 def resolve_event(work: Work, ref: str | int | None) -> EventRecord:
@@ -101,7 +101,7 @@ def _find_event(work: Work, ref: str | int | None) -> EventRecord:
     if (ref is None or str(ref).strip() == "") and work.actor.event is not None:
         ref = work.actor.event
     if ref is None or str(ref).strip() == "":
-        events = work.repo.list_events()
+        events = event_rows.list_events(work.session)
         if len(events) == 1:
             return events[0]
         if not events:
@@ -119,10 +119,10 @@ def _find_event(work: Work, ref: str | int | None) -> EventRecord:
     text = str(ref).strip()
     if text.isdigit():
         try:
-            return work.repo.get_event(int(text))
+            return event_rows.get_event(work.session, int(text))
         except NotFound as exc:
             raise NotFoundError(exc.text, code="event_not_found", params={"event": text}) from None
-    named = work.repo.events_named(text)
+    named = event_rows.events_named(work.session, text)
     if len(named) == 1:
         return named[0]
     if not named:
@@ -216,7 +216,7 @@ def summarise_event(work: Work, event: EventRecord) -> EventSummary:
     return EventSummary(
         event=event,
         regulation=regulation_of(event),
-        players=len(work.repo.list_players(event.id)),
-        teams=len(work.repo.list_teams(event.id)),
+        players=len(roster_rows.list_players(work.session, event.id)),
+        teams=len(team_rows.list_teams(work.session, event.id)),
         entries=counts,
     )

@@ -25,6 +25,7 @@ from yisai.services.errors import Forbidden, InputError, NotFoundError
 from yisai.services.identity import Action
 from yisai.services.live import LiveConfig, live_config
 from yisai.services.qualification import amend_lists
+from yisai.store import audit_rows
 from yisai.store import qualification_rows as rows
 
 RESULT_CHOICES: dict[str, Text] = {
@@ -153,8 +154,8 @@ def _decide(work: Work, event_ref: str | int | None, game_id: int, kind: str, re
     rows.add_decision(work.session, event_id=cfg.event_id, game_id=game_id, kind=kind, result=result,
                       before=shown_before, reason=reason.strip(), by=work.actor.audit_name, at=work.now)
     rescore(work, cfg, g.period, g.pool)
-    work.repo.audit(cfg.event_id, kind, "live_game", game_id, {"result": shown_before},
-                    {"result": result or kind}, reason.strip())
+    audit_rows.audit(work.session, work.stamp, cfg.event_id, kind, "live_game", game_id, {"result": shown_before},
+                     {"result": result or kind}, reason.strip())
     versions = amend_lists(work, cfg, g.period, Text(f"对局{game_id}: {reason.strip()}",
                                                      f"game {game_id}: {reason.strip()}").zh)
     work.emit("live_game_decided", cfg.event_id, game=game_id, decision=kind, result=result, amended=versions)
@@ -200,8 +201,8 @@ def suspend_player(work: Work, event_ref: str | int | None, player: str, *, peri
         raise InputError(Text(f"没有第{first_period}期", f"no period {first_period}"), code="no_period")
     rows.add_sanction(work.session, event_id=cfg.event_id, player=player, first_period=first_period,
                       periods=periods, reason=reason.strip(), by=work.actor.audit_name, at=work.now)
-    work.repo.audit(cfg.event_id, "suspend", "live_player", player, None,
-                    {"first_period": first_period, "periods": periods}, reason.strip())
+    audit_rows.audit(work.session, work.stamp, cfg.event_id, "suspend", "live_player", player, None,
+                     {"first_period": first_period, "periods": periods}, reason.strip())
     work.emit("player_suspended", cfg.event_id, player=player, first_period=first_period, periods=periods)
     return Suspension(first_period, periods, reason.strip())
 

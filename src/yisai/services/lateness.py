@@ -24,7 +24,7 @@ from yisai.registry.entry import EntryStatus
 from yisai.regulation import Regulation
 from yisai.regulation.lateness import FORFEIT_REASON
 from yisai.services.context import InputError, Work
-from yisai.store import RoundRecord, entry_rows
+from yisai.store import RoundRecord, entry_rows, event_rows, player_rows, round_rows
 
 FORFEIT_REASONS = frozenset({FORFEIT_REASON, "双方弃权"})
 """The stored reasons of a forfeit (弃权, B+F, 双方弃权); a loss by lateness (迟到判负) is not one."""
@@ -97,12 +97,12 @@ def apply_forfeit_rule(work: Work, rnd: RoundRecord, game: Game, before: Game | 
         return []
     from yisai.services.events import regulation_of
 
-    event = work.repo.get_event(rnd.event_id)
+    event = event_rows.get_event(work.session, rnd.event_id)
     wd = regulation_of(event).withdrawal
     limit = wd.exclude_after_forfeits
     if limit is None:
         return []
-    games = work.repo.games(event.id, rnd.division)
+    games = round_rows.games(work.session, event.id, rnd.division)
     out: list[Text] = []
     for player in undone:
         entry = entry_rows.find_entry(work.session, player, rnd.division)
@@ -111,7 +111,7 @@ def apply_forfeit_rule(work: Work, rnd: RoundRecord, game: Game, before: Game | 
             continue
         if EXCLUDED_NOTE.format(limit=limit) not in entry.note:
             continue  # left for another reason: not this rule's business
-        name = work.repo.get_player(player).name
+        name = player_rows.get_player(work.session, player).name
         out.append(Text(
             f"{name}曾因弃权满{limit}轮被取消其后比赛资格, 更正后弃权{count}轮: 如应继续比赛, "
             "请裁判长恢复参赛",
@@ -131,7 +131,7 @@ def apply_forfeit_rule(work: Work, rnd: RoundRecord, game: Game, before: Game | 
                                         entry.model_copy(update={"status": status, "note": note}), "exclude", note)
         work.emit("entry_withdrawn" if status == EntryStatus.WITHDRAWN else "entry_disqualified",
                   event.id, entry=saved.id)
-        name = work.repo.get_player(player).name
+        name = player_rows.get_player(work.session, player).name
         out.append(Text(
             f"{name}已弃权{len(forfeits)}轮 (第{rounds}轮): 按规程取消其后比赛资格"
             f" ({status.label}), 此后不再编排, 已赛成绩有效",

@@ -38,7 +38,7 @@ from yisai.services.context import Work
 from yisai.services.errors import Conflict, InputError, NotFoundError, Refused
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Actor, Role
-from yisai.store import NotFound, qualification_rows
+from yisai.store import NotFound, account_rows, audit_rows, qualification_rows
 from yisai.store import live_rows as rows
 from yisai.store.repository import Conflict as StoreConflict
 
@@ -186,8 +186,8 @@ def finish_game(
                             alive_at=ending.at, finished_at=work.now):  # fmt: skip
         raise Conflict(Text(f"对局 {game_id} 已经结束", f"game {game_id} is already finished"),
                        code="live_finished", params={"game": game_id})
-    work.repo.audit(cfg.event_id, "finish", "live_game", game_id, None,
-                    {"result": outcome.sgf, "reason": outcome.reason.value})  # moves the event's change stamp
+    audit_rows.audit(work.session, work.stamp, cfg.event_id, "finish", "live_game", game_id, None,
+                     {"result": outcome.sgf, "reason": outcome.reason.value})  # moves the event's change stamp
     by_color = {BLACK: (record.info.black, record.info.black_name), WHITE: (record.info.white, record.info.white_name)}
     for color, d in deltas(cfg.ladder, outcome, ending.escaped).items():
         player, name = by_color[color]
@@ -397,7 +397,7 @@ def request_code(work: Work, phone_text: str, *, client: str = "", event_id: int
     budget = notices.budget_of(work, event_id) if event_id is not None else 0
     if event_id is not None and budget:
         notices.budget_gate(work, event_id)
-    fresh = work.repo.find_user(phone) is None
+    fresh = account_rows.find_user(work.session, phone) is None
     hour = timedelta(hours=1)
     if fresh:
         _window(work, limits.site_hour if site_hour is None else site_hour, hour,
@@ -449,11 +449,11 @@ def sign_in_with_code(work: Work, phone_text: str, code: str, *, name: str = "")
     rows.code_attempt(work.session, found.id, used=ok)
     if not ok:
         return None
-    existing = work.repo.find_user(phone)
+    existing = account_rows.find_user(work.session, phone)
     if existing is not None:
         return actor_of(work, existing[0]) if existing[0].active else None
     shown = name.strip() or f"{phone[:3]}****{phone[-4:]}"
-    user = work.repo.add_user(phone, shown, Role.PLAYER.value, None, phone=phone)
+    user = account_rows.add_user(work.session, work.stamp, phone, shown, Role.PLAYER.value, None, phone=phone)
     work.emit("user_created", None, user_id=user.id, role=Role.PLAYER.value)
     return actor_of(work, user)
 

@@ -21,6 +21,7 @@ from yisai.services.context import InputError, Refused, Work
 from yisai.services.eligibility import members_of
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action
+from yisai.store import event_rows
 
 MAX_MEMBERS = 200_000
 
@@ -75,9 +76,9 @@ def import_members(work: Work, event_ref: str | int | None, data: bytes, source:
                            "the regulation asks for no membership (divisions.eligibility.members_of)"),
                       code="no_membership_rule", params={"field": "eligibility.members_of"})
     members = parse_members(data, source)
-    saved = work.repo.set_event_setting(event.id, "members", {"rows": [list(r) for r in members.rows],
-                                                              "source": source},
-                                        note or f"导入会员名单 {source}: {len(members.rows)}人")
+    saved = event_rows.set_event_setting(work.session, work.stamp, event.id, "members", {"rows": [list(r) for r in members.rows],
+                                                                                         "source": source},
+                                         note or f"导入会员名单 {source}: {len(members.rows)}人")
     return MemberImport("、".join(registers), len(members.rows), recheck_entries(work, saved))
 
 

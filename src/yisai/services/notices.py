@@ -48,7 +48,7 @@ from yisai.services.errors import InputError, NotFoundError, Refused
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Actor
 from yisai.services.metrics import NOTICES
-from yisai.store import EventRecord, roster_rows
+from yisai.store import EventRecord, account_rows, audit_rows, roster_rows
 from yisai.store import notice_rows as rows
 from yisai.store.notice_rows import NoticeRecord
 
@@ -125,8 +125,8 @@ def check_budget(work: Work, event_id: int | None) -> None:
 def _alert(work: Work, event_id: int, used: int, budget: int) -> None:
     if budget_alert_due(used, budget) and rows.mark_alerted(work.session, event_id, work.now.date()):
         log.warning("event %s has used %d of its %d SMS today", event_id, used, budget)
-        work.repo.audit(event_id, "budget_alert", "notices", event_id, None,
-                        {"used": used, "budget": budget, "day": work.now.date().isoformat()})  # fmt: skip
+        audit_rows.audit(work.session, work.stamp, event_id, "budget_alert", "notices", event_id, None,
+                         {"used": used, "budget": budget, "day": work.now.date().isoformat()})  # fmt: skip
         work.emit("notice_budget_alert", event_id, used=used, budget=budget)
 
 
@@ -155,8 +155,8 @@ def enqueue(work: Work, kind: str, phone: str | None, params: dict[str, Any], *,
                       params=values, state=state, reason=reason, now=work.now, day=work.now.date())  # fmt: skip
     if notice is None:
         return None
-    work.repo.audit(event_id, "notice", "notice", notice, None,
-                    {"kind": kind, "to": masked(phone or ""), "state": state, "reason": reason})  # fmt: skip
+    audit_rows.audit(work.session, work.stamp, event_id, "notice", "notice", notice, None,
+                     {"kind": kind, "to": masked(phone or ""), "state": state, "reason": reason})  # fmt: skip
     if state == "queued" and event_id is not None and budget:
         _alert(work, event_id, used + 1, budget)
     if state == "queued":
@@ -177,7 +177,7 @@ def phone_of_account(work: Work, account: str) -> str | None:
     if not account.isdigit():
         return None
     try:
-        return work.repo.get_user(int(account)).phone
+        return account_rows.get_user(work.session, int(account)).phone
     except LookupError:
         return None
 
@@ -227,8 +227,8 @@ def _outcome(ctx: Context, notice: NoticeRecord, token: str, sender: Sender) -> 
             log.warning("SMS notice %s %s: %s", notice.id, state, failure.reason.en)
         # Not on the event's own audit stream: its newest line is the event's change stamp (page
         # caches), and a message leaving changes no page. The line names the event instead.
-        work.repo.audit(None, "deliver", "notice", notice.id, {"state": "sending"},
-                        {"state": state, "event": notice.event_id, "provider": sender.name, "attempt": notice.attempts,
+        audit_rows.audit(work.session, work.stamp, None, "deliver", "notice", notice.id, {"state": "sending"},
+                         {"state": state, "event": notice.event_id, "provider": sender.name, "attempt": notice.attempts,
                          **({"error": failure.code} if failure else {})})  # fmt: skip
     return state
 
@@ -264,8 +264,8 @@ def work_queue(ctx: Context, sender: Sender, *, limit: int = 50, worker: str = "
                                  error="发送中断, 无法确定是否送达 (未自动重发) / the worker stopped mid-send: "
                                        "delivery unknown (not resent automatically)")  # fmt: skip
             if closed:
-                work.repo.audit(None, "deliver", "notice", stale.id, {"state": "sending"},
-                                {"state": "failed", "event": stale.event_id, "error": "unknown"})  # fmt: skip
+                audit_rows.audit(work.session, work.stamp, None, "deliver", "notice", stale.id, {"state": "sending"},
+                                 {"state": "failed", "event": stale.event_id, "error": "unknown"})  # fmt: skip
     with ctx.work(Actor.system()) as work:
         claimed = rows.claim(work.session, token, work.now, limit)
     counts = {"sent": 0, "queued": 0, "failed": 0}
@@ -357,7 +357,7 @@ def requeue(work: Work, notice_id: int) -> NoticeView:
                            "only a failed notice can be sent again (a code is requested anew by the player)"),
                       code="not_failed", params={"state": found.state})  # fmt: skip
     rows.set_state(work.session, notice_id, state="queued", attempts=0, next_at=work.now, claimed_by="")
-    work.repo.audit(found.event_id, "requeue", "notice", notice_id, {"state": "failed"}, {"state": "queued"})
+    audit_rows.audit(work.session, work.stamp, found.event_id, "requeue", "notice", notice_id, {"state": "failed"}, {"state": "queued"})
     return _view(rows.get(work.session, notice_id) or found)
 
 
@@ -366,7 +366,7 @@ def remind_fees(work: Work, event_ref: str | int) -> int:
     one a day per entry; returns how many notices were made (queued, or held back with why)."""
     work.require(Action.NOTICES)
     event = resolve_event(work, event_ref)
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     queued = 0
     for e in roster_rows.list_entries(work.session, event.id, status=(EntryStatus.PENDING, EntryStatus.APPROVED)):
         if e.fee_due <= 0 or e.fee_paid:
@@ -394,7 +394,7 @@ def switch_kind(work: Work, event_ref: str | int, kind: str, on: bool) -> frozen
     before = rows.settings(work.session, event_id).off
     after = (before - {_kind(kind)}) if on else (before | {_kind(kind)})
     rows.save_settings(work.session, event_id, off=after)
-    work.repo.audit(event_id, "notice_switch", "notices", event_id, {"off": sorted(before)}, {"off": sorted(after)})
+    audit_rows.audit(work.session, work.stamp, event_id, "notice_switch", "notices", event_id, {"off": sorted(before)}, {"off": sorted(after)})
     return frozenset(after)
 
 
@@ -406,7 +406,7 @@ def set_budget(work: Work, event_ref: str | int, budget: int | None) -> None:
     event_id = resolve_event(work, event_ref).id
     before = rows.settings(work.session, event_id).daily_budget
     rows.save_settings(work.session, event_id, daily_budget=budget)
-    work.repo.audit(event_id, "notice_budget", "notices", event_id, {"daily_budget": before}, {"daily_budget": budget})
+    audit_rows.audit(work.session, work.stamp, event_id, "notice_budget", "notices", event_id, {"daily_budget": before}, {"daily_budget": budget})
 
 
 def _own_user(work: Work) -> int:
@@ -424,7 +424,7 @@ def set_my_opt_out(work: Work, out: bool) -> None:
     user = _own_user(work)
     before = rows.opted_out(work.session, user)
     rows.set_opt_out(work.session, user, out, work.now)
-    work.repo.audit(None, "notice_opt_out", "user", user, {"opted_out": before}, {"opted_out": out})
+    audit_rows.audit(work.session, work.stamp, None, "notice_opt_out", "user", user, {"opted_out": before}, {"opted_out": out})
 
 
 __all__ = [

@@ -21,6 +21,7 @@ from yisai.services.errors import Refused
 from yisai.services.identity import Actor, Role
 from yisai.services.live import sign_in_with_code
 from yisai.services.oauth_providers import PROVIDER_NAMES, Identity
+from yisai.store import account_rows
 from yisai.store import oauth_rows as rows
 
 
@@ -30,7 +31,7 @@ def linked_actor(work: Work, identity: Identity) -> Actor | None:
     link = rows.find_link(work.session, identity.provider, identity.openid)
     if link is None:
         return None
-    user = work.repo.get_user(link.user_id)
+    user = account_rows.get_user(work.session, link.user_id)
     if not user.active:
         return None
     rows.touch_link(work.session, link.id, work.now, identity.unionid)
@@ -62,7 +63,7 @@ def link_with_code(work: Work, identity: Identity, phone: str, code: str) -> Act
                                f"this number is already linked to another {name.en} account; "
                                f"sign in with that one or with a code"),
                           code="oauth_other_linked")  # fmt: skip
-        rows.add_link(work.session, work.repo.stamp, identity.provider, identity.openid, identity.unionid, user_id)
+        rows.add_link(work.session, work.stamp, identity.provider, identity.openid, identity.unionid, user_id)
         work.emit("oauth_linked", None, user_id=user_id, provider=identity.provider)
     return actor
 

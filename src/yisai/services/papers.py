@@ -29,7 +29,7 @@ from yisai.services.context import Work
 from yisai.services.errors import Forbidden, Hint, InputError, NotFoundError, Refused
 from yisai.services.events import regulation_of
 from yisai.services.identity import Action, Role
-from yisai.store import EventRecord, roster_rows
+from yisai.store import EventRecord, audit_rows, event_rows, player_rows, roster_rows, team_rows
 from yisai.store.files import FileStore, default_files_dir, safe_part
 from yisai.store.paper_rows import PaperRecord, PaperRows
 
@@ -168,7 +168,7 @@ def resolve_team(work: Work, event: EventRecord, ref: str | int | None) -> Team:
             raise InputError(Text("请指定队伍 (编号或队名)", "name the team (id or name)"),
                              code="team_required")
     text = str(ref).strip()
-    for t in work.repo.list_teams(event.id):
+    for t in team_rows.list_teams(work.session, event.id):
         if text in (t.id, t.name):
             return t
     raise NotFoundError(Text(f"没有队伍“{text}”", f"no team {text!r}"),
@@ -176,7 +176,7 @@ def resolve_team(work: Work, event: EventRecord, ref: str | int | None) -> Team:
 
 
 def _member(work: Work, event: EventRecord, team: Team, ref: str) -> Player:
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     members = [players[m.player_id] for m in team.members if m.player_id in players]
     text = ref.strip()
     for p in members:
@@ -189,8 +189,8 @@ def _member(work: Work, event: EventRecord, team: Team, ref: str) -> Player:
 
 
 def _view(work: Work, event: EventRecord, paper: PaperRecord) -> PaperView:
-    team = work.repo.get_team(paper.team_id).name
-    player = work.repo.get_player(paper.player_id).name if paper.player_id is not None else None
+    team = team_rows.get_team(work.session, paper.team_id).name
+    player = player_rows.get_player(work.session, paper.player_id).name if paper.player_id is not None else None
     return PaperView(paper, team, player)
 
 
@@ -202,7 +202,7 @@ def entry_form(work: Work, event: EventRecord, team_ref: str | int | None) -> tu
     regulation = regulation_of(event)
     team = resolve_team(work, event, team_ref)
     check_team_access(work, event.id, team.id)
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     names = {d.id: d.name for d in regulation.divisions}
     entries = {e.player_id: e for e in roster_rows.list_entries(work.session, event.id)}
     listed = []
@@ -315,8 +315,8 @@ def upload(
         size=len(data), sha256=digest, storage_key=key, status="submitted", reason="",
         uploaded_at=work.now, uploaded_by=work.actor.audit_name,
     )
-    work.repo.audit(event.id, "upload", "paper", saved.id, None,
-                    {"team": team.name, "kind": kind, "player": player.name if player else None,
+    audit_rows.audit(work.session, work.stamp, event.id, "upload", "paper", saved.id, None,
+                     {"team": team.name, "kind": kind, "player": player.name if player else None,
                      "file": name, "size": len(data), "sha256": digest}, note)
     work.emit("paper_uploaded", event.id, paper=saved.id, team=team.id, paper_kind=kind)
     return PaperView(saved, team.name, player.name if player else None)
@@ -355,13 +355,13 @@ def list_papers(work: Work, event: EventRecord, team_ref: str | int | None = Non
     check_event_access(work, event.id)
     regulation = regulation_of(event)
     if team_ref is None and not _is_official(work):  # a team leader: the own team(s)
-        teams = [t for t in work.repo.list_teams(event.id) if work.actor.leads(t.id)]
+        teams = [t for t in team_rows.list_teams(work.session, event.id) if work.actor.leads(t.id)]
         if not teams:
             check_team_access(work, event.id, "")
     else:
         teams = [resolve_team(work, event, team_ref)] if team_ref is not None else \
-            work.repo.list_teams(event.id)
-    players = work.repo.players_by_id(event.id)
+            team_rows.list_teams(work.session, event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     all_papers = rows(work).list(event.id)
     out = []
     for t in teams:
@@ -400,10 +400,10 @@ def _decide(work: Work, paper_id: int | str, status: str, reason: str) -> PaperV
                       code="paper_not_live")
     saved = rows(work).update(paper.id, status=status, reason=reason, decided_at=work.now,
                               decided_by=work.actor.audit_name)
-    work.repo.audit(paper.event_id, status, "paper", paper.id, {"status": paper.status},
-                    {"status": status, "reason": reason})
+    audit_rows.audit(work.session, work.stamp, paper.event_id, status, "paper", paper.id, {"status": paper.status},
+                     {"status": status, "reason": reason})
     work.emit(f"paper_{status}", paper.event_id, paper=paper.id, team=str(paper.team_id))
-    event = work.repo.get_event(paper.event_id)
+    event = event_rows.get_event(work.session, paper.event_id)
     return _view(work, event, saved)
 
 
@@ -430,8 +430,8 @@ def download(work: Work, paper_id: int | str) -> Download:
     except FileNotFoundError:
         raise Refused(Text(f"附件 {paper.id} 的文件不在文件存储中", f"paper {paper.id}'s file is "
                            "missing from the file store"), code="paper_file_missing") from None
-    work.repo.audit(paper.event_id, "download", "paper", paper.id, None,
-                    {"file": paper.file_name, "kind": paper.kind})
+    audit_rows.audit(work.session, work.stamp, paper.event_id, "download", "paper", paper.id, None,
+                     {"file": paper.file_name, "kind": paper.kind})
     return Download(paper.file_name, CONTENT_TYPE[paper.file_type], data)
 
 
@@ -453,8 +453,8 @@ def purge(work: Work, event: EventRecord, *, note: str = "",
     leftovers = 0
     if set(kinds) >= set(KINDS):  # everything: also files whose upload was rolled back
         leftovers = store.delete_under(f"event-{event.id}")
-    work.repo.audit(event.id, "purge", "papers", event.id, None,
-                    {"files": removed, "kinds": list(kinds), "unreferenced": leftovers}, note)
+    audit_rows.audit(work.session, work.stamp, event.id, "purge", "papers", event.id, None,
+                     {"files": removed, "kinds": list(kinds), "unreferenced": leftovers}, note)
     work.emit("papers_purged", event.id, files=removed)
     return removed
 

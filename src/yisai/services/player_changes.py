@@ -18,7 +18,7 @@ from yisai.services.context import Work
 from yisai.services.errors import Hint, InputError, NotFoundError, Refused
 from yisai.services.events import resolve_event
 from yisai.services.identity import Action
-from yisai.store import NotFound, change_rows
+from yisai.store import NotFound, change_rows, event_rows, player_rows, roster_rows
 from yisai.store.change_rows import PlayerChangeRecord
 
 WHY = {
@@ -50,7 +50,7 @@ def list_changes(work: Work, event_ref: str | int | None, *, pending_only: bool 
     """The event's changes waiting for the chief referee (all of them with ``pending_only=False``)."""
     work.require(Action.APPROVE)
     event = resolve_event(work, event_ref)
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     return [ChangeView(c, players[str(c.player_id)].name if str(c.player_id) in players else str(c.player_id))
             for c in change_rows.list_changes(work.session, event.id, "pending" if pending_only else None)]
 
@@ -73,12 +73,12 @@ def approve_change(work: Work, change_id: int | str, note: str = "") -> Player:
     """Apply a pending change to the player; the undecided entries' reasons are checked again."""
     work.require(Action.APPROVE)
     found = _pending(work, change_id)
-    player = work.repo.get_player(found.player_id)
+    player = player_rows.get_player(work.session, found.player_id)
     data = {**player.model_dump(mode="json"), **found.after}
     changed = Player.model_validate(data)
-    saved = work.repo.update_player(changed, note.strip() or f"change {found.id}")
-    change_rows.decide_change(work.session, work.repo.stamp, found.id, "approved", note.strip())
-    recheck_entries(work, work.repo.get_event(found.event_id))
+    saved = player_rows.update_player(work.session, work.stamp, changed, note.strip() or f"change {found.id}")
+    change_rows.decide_change(work.session, work.stamp, found.id, "approved", note.strip())
+    recheck_entries(work, event_rows.get_event(work.session, found.event_id))
     work.emit("player_change_approved", found.event_id, change=found.id, player=saved.id)
     return saved
 
@@ -90,6 +90,6 @@ def reject_change(work: Work, change_id: int | str, reason: str) -> PlayerChange
         raise InputError(Text("驳回更改须写明理由", "a rejection needs a reason"), code="reason_required",
                          hint=Hint.REASON)
     found = _pending(work, change_id)
-    saved = change_rows.decide_change(work.session, work.repo.stamp, found.id, "rejected", reason.strip())
+    saved = change_rows.decide_change(work.session, work.stamp, found.id, "rejected", reason.strip())
     work.emit("player_change_rejected", found.event_id, change=found.id, player=str(found.player_id))
     return saved

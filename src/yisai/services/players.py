@@ -19,7 +19,7 @@ from yisai.services.events import regulation_of, resolve_division
 from yisai.services.identity import Action
 from yisai.services.registration import team_of_player
 from yisai.services.registration_window import registration_closed
-from yisai.store import EventRecord, change_rows, roster_rows
+from yisai.store import EventRecord, change_rows, player_rows, roster_rows
 
 
 @dataclass(frozen=True)
@@ -42,11 +42,11 @@ def merge_player(existing: Player, incoming: Player) -> Player:
 def find_existing_player(work: Work, event: EventRecord, player: Player) -> Player | None:
     """The stored player this one is (matched on ID number, else name + birth date)."""
     id_number = normalise(player.id_number) if player.id_number else None
-    existing = work.repo.find_player(event.id, id_number=id_number, name=player.name,
-                                     birth_date=player.birth_date)
+    existing = player_rows.find_player(work.session, event.id, id_number=id_number, name=player.name,
+                                       birth_date=player.birth_date)
     if existing is None and id_number:
         # Registered earlier without an ID number: same name and birth date is the same person.
-        same = work.repo.find_player(event.id, name=player.name, birth_date=player.birth_date)
+        same = player_rows.find_player(work.session, event.id, name=player.name, birth_date=player.birth_date)
         existing = same if same is not None and not same.id_number else None
     return existing
 
@@ -78,7 +78,7 @@ def request_change(work: Work, event: EventRecord, player: Player, changed: Play
     for old in change_rows.list_changes(work.session, event.id, status="pending"):
         if old.player_id == int(player.id) and old.after == after:
             return old.id  # the same change asked again: still the one waiting
-    saved = change_rows.add_change(work.session, work.repo.stamp, event.id, int(player.id), before, after, why, note)
+    saved = change_rows.add_change(work.session, work.stamp, event.id, int(player.id), before, after, why, note)
     work.emit("player_change_requested", event.id, change=saved.id, player=player.id, why=why)
     return saved.id
 
@@ -92,6 +92,6 @@ def list_players(work: Work, event: EventRecord, *, division: str | None = None)
     teams = team_of(work, event)
     return [
         PlayerView(p, tuple(entries.get(p.id, ())), teams.get(p.id))
-        for p in work.repo.list_players(event.id)
+        for p in roster_rows.list_players(work.session, event.id)
         if division_id is None or p.id in entries
     ]

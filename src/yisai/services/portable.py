@@ -11,7 +11,7 @@ from yisai.services.errors import InputError
 from yisai.services.events import resolve_event
 from yisai.services.identity import Action
 from yisai.services.settings import Settings
-from yisai.store import StoreError
+from yisai.store import StoreError, audit_rows
 from yisai.store.files import default_files_dir
 from yisai.store.portable import Exported, export_event, import_event
 
@@ -41,5 +41,5 @@ def import_file(settings: Settings, path: Path) -> tuple[int, dict[str, int]]:
     except StoreError as exc:
         raise InputError(exc.text, code="import_failed") from exc
     with unit_of_work(settings) as work:
-        work.repo.audit(event_id, "import", "event", event_id, None, {"file": path.name, "rows": counts})
+        audit_rows.audit(work.session, work.stamp, event_id, "import", "event", event_id, None, {"file": path.name, "rows": counts})
     return event_id, counts

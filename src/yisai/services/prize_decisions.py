@@ -18,7 +18,7 @@ from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Hint
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action
-from yisai.store import EventRecord, roster_rows
+from yisai.store import EventRecord, event_rows, roster_rows
 
 
 def decisions_of(event: EventRecord) -> PrizeDecisions:
@@ -26,7 +26,7 @@ def decisions_of(event: EventRecord) -> PrizeDecisions:
 
 
 def _save(work: Work, event: EventRecord, decisions: PrizeDecisions, note: str) -> PrizeDecisions:
-    work.repo.set_event_setting(event.id, "prizes", decisions.to_settings(), note)
+    event_rows.set_event_setting(work.session, work.stamp, event.id, "prizes", decisions.to_settings(), note)
     return decisions
 
 
@@ -40,7 +40,7 @@ def _need_note(note: str) -> str:
 
 def _player(work: Work, event: EventRecord, ref: str) -> Player:
     text = ref.strip()
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     if text in players:
         return players[text]
     named = [p for p in players.values() if p.name == text]

@@ -21,7 +21,7 @@ from yisai.services.context import Refused, Work
 from yisai.services.events import resolve_division, resolve_event
 from yisai.services.identity import Action
 from yisai.services.round_results import rounds_of
-from yisai.store import AuditRecord, RoundRecord
+from yisai.store import AuditRecord, RoundRecord, audit_rows, roster_rows, round_rows
 
 PUBLISHED = "published"
 
@@ -32,8 +32,8 @@ def publish_round(work: Work, event_ref: str | None, division: str, round_no: in
     event, _reg, rounds = rounds_of(work, event_ref, division, round_no)
     for r in rounds:
         if r.status != PUBLISHED:
-            work.repo.set_round_status(r.id, PUBLISHED, note)
-    players = work.repo.players_by_id(event.id)
+            round_rows.set_round_status(work.session, work.stamp, r.id, PUBLISHED, note)
+    players = roster_rows.players_by_id(work.session, event.id)
     for r in rounds:
         start = round_start(_reg, r.stage, round_no)
         for g in r.games:
@@ -83,7 +83,7 @@ def unpublish_round(work: Work, event_ref: str | None, division: str, round_no: 
                       code="round_has_results", params={"round": round_no, "division": division, "results": played})
     for r in rounds:
         if r.status == PUBLISHED:
-            work.repo.set_round_status(r.id, PAIRED, note)
+            round_rows.set_round_status(work.session, work.stamp, r.id, PAIRED, note)
     work.emit("round_unpublished", event.id, division=division, round=round_no)
     return len(rounds)
 
@@ -98,9 +98,9 @@ def record_refused_attempt(
 ) -> None:
     """Keep a refused result entry in the audit (its own transaction: the refused one rolled back)."""
     event = resolve_event(work, event_ref)
-    work.repo.audit(event.id, "result_refused", "game", f"{division}/{round_no}/{board}", None,
-                    {"division": division, "round": round_no, "board": board, "result": text, **reason},
-                    reason.get("code", ""))
+    audit_rows.audit(work.session, work.stamp, event.id, "result_refused", "game", f"{division}/{round_no}/{board}", None,
+                     {"division": division, "round": round_no, "board": board, "result": text, **reason},
+                     reason.get("code", ""))
 
 
 def audit_log(work: Work, event_ref: str | None) -> list[AuditRecord]:
@@ -108,7 +108,7 @@ def audit_log(work: Work, event_ref: str | None) -> list[AuditRecord]:
     if not work.actor.may(Action.MANAGE_USERS):
         work.require(Action.RECORD_RESULT)
     event = resolve_event(work, event_ref)
-    return work.repo.audit_log(event.id)
+    return audit_rows.audit_log(work.session, event.id)
 
 
 def event_stamp(work: Work, event_id: int) -> int:

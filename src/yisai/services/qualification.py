@@ -40,7 +40,7 @@ from yisai.services.live import LiveConfig, live_config
 from yisai.services.profiles import get_profile
 from yisai.services.roster_import import row_from_fields
 from yisai.services.workdays import china_workday_calendar
-from yisai.store import entry_rows, live_rows, roster_rows
+from yisai.store import account_rows, audit_rows, entry_rows, live_rows, roster_rows, team_rows
 from yisai.store import qualification_rows as rows
 
 HOLDING = ("qualified", "confirmed")  # states in which a place is held ("already qualified")
@@ -242,9 +242,9 @@ def _store_version(work: Work, cfg: LiveConfig, period: int, pool: str, listed: 
             _notify(work, cfg, old.id, old.player, f"revoked_{version}", Text(
                 f"网络海选赛第{period}期晋级名单已更正, 你的晋级资格取消 (原因: {reason})",
                 f"The period {period} list was amended; your place is withdrawn ({reason})."))
-    work.repo.audit(cfg.event_id, "amend" if amended else "publish", "qualifier_list",
-                    f"{cfg.stage.id}/{period}/{pool}", None,
-                    {"version": version, "qualified": [r.player for r in listed if r.qualified]}, reason)
+    audit_rows.audit(work.session, work.stamp, cfg.event_id, "amend" if amended else "publish", "qualifier_list",
+                     f"{cfg.stage.id}/{period}/{pool}", None,
+                     {"version": version, "qualified": [r.player for r in listed if r.qualified]}, reason)
 
 
 def amend_lists(work: Work, cfg: LiveConfig, period: int, reason: str) -> list[int]:
@@ -314,8 +314,8 @@ def _lapse_due(work: Work, cfg: LiveConfig, places: Iterable[rows.PlaceRecord]) 
             _notify(work, cfg, p.id, p.player, "lapsed", Text(
                 f"你未在 {p.deadline:%Y-%m-%d} 前完善总决赛参赛信息, 第{p.period}期晋级名额视为弃权",
                 f"Your details were not completed by {p.deadline:%Y-%m-%d}: the period {p.period} place lapsed."))
-            work.repo.audit(cfg.event_id, "lapse", "qualifier_place", p.id, {"status": "qualified"},
-                            {"status": "lapsed"}, "逾期默认视为弃权")
+            audit_rows.audit(work.session, work.stamp, cfg.event_id, "lapse", "qualifier_place", p.id, {"status": "qualified"},
+                             {"status": "lapsed"}, "逾期默认视为弃权")
             lapsed.append(p)
     return lapsed
 
@@ -361,7 +361,7 @@ def prefill(work: Work, place: PlaceView) -> dict[str, str]:
         return out
     uid = int(work.actor.id)
     try:
-        user = work.repo.get_user(uid)
+        user = account_rows.get_user(work.session, uid)
     except LookupError:
         return out
     out["name"] = place.name or user.display_name
@@ -441,8 +441,8 @@ def confirm_place(work: Work, event_ref: str | int | None, place_id: int, fields
         details["id_number"] = normalise(player.id_number)
     rows.update_place(work.session, record.id, work.now, status="confirmed", details=details,
                       division=division, confirmed_at=work.now, name=player.name)  # fmt: skip
-    work.repo.audit(cfg.event_id, "confirm", "qualifier_place", record.id, {"status": record.status},
-                    {"status": "confirmed", "division": division})
+    audit_rows.audit(work.session, work.stamp, cfg.event_id, "confirm", "qualifier_place", record.id, {"status": record.status},
+                     {"status": "confirmed", "division": division})
     work.emit("qualifier_confirmed", cfg.event_id, place=record.id)
     division_name = cfg.regulation.division(division).name if division else ""
     _sms(work, cfg, FINAL_ENTRY_CONFIRMED, record.player, f"confirmed:{record.id}", division=division_name)
@@ -491,9 +491,9 @@ def _candidates(work: Work, cfg: LiveConfig) -> list[Candidate]:
     reg = cfg.regulation
     applied = {entry for (source, _), entry in rows.final_sources(work.session, event.id).items()
                if source == "qualifier"}
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     team_of: dict[str, tuple[str, str]] = {}
-    for t in work.repo.list_teams(event.id):
+    for t in team_rows.list_teams(work.session, event.id):
         for m in t.members:
             team_of[m.player_id] = (t.id, t.name)
     out: list[Candidate] = []
@@ -563,8 +563,8 @@ def apply_final(work: Work, event_ref: str | int | None) -> FinalPlan:
         rows.add_final_source(work.session, event_id=cfg.event_id, source=item.source, key=item.key,
                               entry_id=entry_id, player_id=player_id, at=work.now, by=work.actor.audit_name)
         created.append({"source": item.source, "key": item.key, "entry": entry_id})
-    work.repo.audit(cfg.event_id, "final_entries", "event", cfg.event_id, None,
-                    {"applied": created, "left_out": [c.key for c in plan.left_out],
+    audit_rows.audit(work.session, work.stamp, cfg.event_id, "final_entries", "event", cfg.event_id, None,
+                     {"applied": created, "left_out": [c.key for c in plan.left_out],
                      "conflicts": [c.text.zh for c in plan.conflicts]})  # fmt: skip
     if created:
         work.emit("final_entries_applied", cfg.event_id, count=len(created))

@@ -23,6 +23,7 @@ from yisai.services.settings import Settings
 from yisai.standings import Standings, StandingsInput, compute_standings, resolve_list
 from yisai.standings.names import CriterionRef
 from yisai.standings.teams import TeamTable
+from yisai.store import round_rows
 
 if TYPE_CHECKING:  # the prize and award engines load only for prizes and awards, not standings
     from yisai.awards.prizes import PrizeReport
@@ -131,7 +132,7 @@ def event_standings(
     wanted = parse_filters(filters)
     if division is None:
         division = wanted.pop("division", None)
-    playing = [d for d in reg.divisions if work.repo.round_numbers(event.id, d.id)] or list(reg.divisions)
+    playing = [d for d in reg.divisions if round_rows.round_numbers(work.session, event.id, d.id)] or list(reg.divisions)
     if division is None:
         if len(playing) != 1:
             choices = "、".join(f"{d.name}({d.id})" for d in playing)

@@ -27,7 +27,7 @@ from yisai.services.round_results import (
     same_result,
     write_result,
 )
-from yisai.store import RoundRecord
+from yisai.store import RoundRecord, roster_rows
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ def import_results(
                 code="unknown_group", params={"round": round_no, "group": group},
             )
         rounds = [r for r in rounds if r.group == group]
-    t = _Tally(names={p.id: p.name for p in work.repo.list_players(_event.id)},
+    t = _Tally(names={p.id: p.name for p in roster_rows.list_players(work.session, _event.id)},
                by_board={(r.group, g.board): (r, g) for r in rounds for g in r.games},
                # each problem: where it is (for ordering) and its text in both languages
                issues=[(i, Text(str(i), str(i))) for i in sheet.issues])  # worded by the reader

@@ -28,7 +28,7 @@ from yisai.standings import Standings, StandingsInput, compute_standings
 from yisai.standings.names import CriterionRef
 from yisai.standings.placement import apply_final_places
 from yisai.standings.teams import RankingTable
-from yisai.store import EventRecord
+from yisai.store import EventRecord, roster_rows, round_rows, team_rows
 
 
 def final_order(work: Work, event: EventRecord, reg: Regulation, division: str,
@@ -67,7 +67,7 @@ def division_standings(
         inp = standings_input(work, event, division, stage.id)
     members = list(inp.select(division=division))
     order = final_order(work, event, reg, division, round_) if criteria is None else None
-    held = [n for n in work.repo.round_numbers(event.id, division, stage=stage.id)
+    held = [n for n in round_rows.round_numbers(work.session, event.id, division, stage=stage.id)
             if round_ is None or n <= round_]
     if round_ is not None and round_ in held and round_ > inp.rounds:
         round_ = inp.rounds  # a knockout round: the ranked games end with the group stage
@@ -113,7 +113,7 @@ def ranking_lists(work: Work, event: EventRecord, division: str, *, round_: int 
     d = regulation_of(event).division(division)
     full = standings if standings is not None else division_standings(work, event, division, round_=round_)
     basis = next((r.name for r in d.rankings if is_base(r)), d.name)
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     out = []
     for rl in d.rankings:
         if only is not None and rl.id != only:
@@ -159,10 +159,10 @@ def load_event_results(work: Work, event_ref: str | int | None) -> EventResults:
     from yisai.services.team_matches import event_team_matches
     from yisai.standings.teams import draw_team_lot
 
-    teams = work.repo.list_teams(event.id)
+    teams = team_rows.list_teams(work.session, event.id)
     return EventResults(
         regulation=reg,
-        players=work.repo.players_by_id(event.id),
+        players=roster_rows.players_by_id(work.session, event.id),
         rankings=tables,
         teams=teams,
         entrants=entrants,
@@ -208,7 +208,7 @@ def division_progress(work: Work, event: EventRecord, division: str) -> Progress
     reg = regulation_of(event)
     stage = playing_stage(reg, division)
     fmt = stage.format_for(division)
-    rounds = work.repo.list_rounds(event.id, division, stage=stage.id)
+    rounds = round_rows.list_rounds(work.session, event.id, division, stage=stage.id)
     numbers = sorted({r.number for r in rounds})
     open_rounds = {r.number for r in rounds for g in r.games if g.result.value == "?" and not g.is_bye}
     after = 0
@@ -224,4 +224,4 @@ def event_progress(work: Work, event_ref: str | int | None) -> list[Progress]:
     """``division_progress`` of every division that has paired a round."""
     event = resolve_event(work, event_ref)
     return [division_progress(work, event, d.id) for d in regulation_of(event).divisions
-            if work.repo.round_numbers(event.id, d.id)]
+            if round_rows.round_numbers(work.session, event.id, d.id)]

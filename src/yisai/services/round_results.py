@@ -27,7 +27,7 @@ from yisai.services.errors import Conflict, Hint
 from yisai.services.events import playing_stage, regulation_of, resolve_division, resolve_event
 from yisai.services.identity import Action
 from yisai.services.lateness import apply_forfeit_rule, decide_lateness
-from yisai.store import EventRecord, NotFound, RoundRecord, StaleVersion
+from yisai.store import EventRecord, NotFound, RoundRecord, StaleVersion, event_rows, round_rows
 
 
 def rounds_of(work: Work, event_ref: str | int | None, division: str, round_no: int,
@@ -36,7 +36,7 @@ def rounds_of(work: Work, event_ref: str | int | None, division: str, round_no: 
     reg = regulation_of(event)
     division = resolve_division(reg, division)
     stage = playing_stage(reg, division, stage_ref)
-    found = work.repo.list_rounds(event.id, division, stage=stage.id, number=round_no)
+    found = round_rows.list_rounds(work.session, event.id, division, stage=stage.id, number=round_no)
     if not found:
         name = reg.division(division).name
         raise InputError(Text(f"{name}第{round_no}轮尚未编排", f"round {round_no} of {name} is not paired yet"),
@@ -136,7 +136,7 @@ def same_result(game: Game, parsed: ParsedResult) -> bool:
 
 def _later_rounds(work: Work, rnd: RoundRecord) -> list[int]:
     """Rounds of the same division and stage paired after ``rnd`` (their pairing used its result)."""
-    later = {n for n in work.repo.round_numbers(rnd.event_id, rnd.division, stage=rnd.stage)
+    later = {n for n in round_rows.round_numbers(work.session, rnd.event_id, rnd.division, stage=rnd.stage)
              if n > rnd.number}
     return sorted(later)
 
@@ -163,7 +163,7 @@ def write_result(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult,
     after later rounds were paired is allowed but warned about, and the audit note says so.
     """
     if parsed.late_minutes is not None:  # 黑迟到17分钟 from a sheet: the regulation decides
-        parsed, late_note = decide_lateness(regulation_of(work.repo.get_event(rnd.event_id)), parsed, game.board)
+        parsed, late_note = decide_lateness(regulation_of(event_rows.get_event(work.session, rnd.event_id)), parsed, game.board)
         note = "; ".join(n for n in (note, late_note.zh if late_note else "") if n)
     problem = entry_problem(game, parsed)
     if problem:
@@ -188,8 +188,8 @@ def write_result(work: Work, rnd: RoundRecord, game: Game, parsed: ParsedResult,
         note = (note + "; " if note else "") + f"更改时第{shown}轮已编排"
     version = rnd.version_of(game.board) if expected_version is None else expected_version
     try:
-        saved = work.repo.record_result(rnd.id, game.board, parsed.result, played=parsed.played,
-                                        reason=parsed.reason, note=note, expected_version=version)
+        saved = round_rows.record_result(work.session, work.stamp, rnd.id, game.board, parsed.result, played=parsed.played,
+                                         reason=parsed.reason, note=note, expected_version=version)
     except StaleVersion as exc:
         raise conflict(rnd.number, game.board, exc.current, None) from None
     except NotFound as exc:

@@ -46,7 +46,7 @@ from yisai.services.round_results import (
 )
 from yisai.services.stage_play import PairCall, play_of
 from yisai.store import Conflict as StoreConflict
-from yisai.store import EventRecord, RoundRecord, StaleVersion
+from yisai.store import EventRecord, RoundRecord, StaleVersion, event_rows, roster_rows, round_rows
 
 if TYPE_CHECKING:
     from yisai.pairing import Controls, Entrant, RoundPairing
@@ -55,14 +55,14 @@ if TYPE_CHECKING:
 def _check_previous_complete(work: Work, event: EventRecord, division: str, stage: Stage, n: int) -> None:
     if n == 1:
         return
-    previous = work.repo.list_rounds(event.id, division, stage=stage.id, number=n - 1)
+    previous = round_rows.list_rounds(work.session, event.id, division, stage=stage.id, number=n - 1)
     if not previous:
         raise Refused(Text(f"第{n - 1}轮尚未编排, 不能编排第{n}轮",
                            f"round {n - 1} is not paired yet: round {n} cannot be paired"),
                       code="previous_round_not_paired", params={"round": n})
     open_games = [(r, g) for r in previous for g in r.games if g.result == Result.UNKNOWN and not g.is_bye]
     if open_games:
-        names = work.repo.players_by_id(event.id)
+        names = roster_rows.players_by_id(work.session, event.id)
 
         def who(pid: str | None) -> str:
             found = names.get(pid or "")
@@ -125,7 +125,7 @@ def pair(
         parts, extra = play.pair(call)
     except PairingError as exc:
         # The pairing core words its failure in both languages as it fails (``exc.text``).
-        names = {p.id: p.name for p in work.repo.list_players(event.id)}
+        names = {p.id: p.name for p in roster_rows.list_players(work.session, event.id)}
         blocking = [Text(f"{names.get(pid, pid)} (编号{pid})", f"{names.get(pid, pid)} (#{pid})")
                     for pid in exc.blocking]  # people are named, not numbered
         raise Refused(exc.text, blocking,
@@ -135,7 +135,7 @@ def pair(
         _save_part(work, event, division, stage, round_no, group, pairing, info, replace)
     work.emit("round_paired", event.id, division=division, round=round_no,
               groups=[g for g, _ in parts], replaced=replace)
-    names = {p.id: p.name for p in work.repo.list_players(event.id)}
+    names = {p.id: p.name for p in roster_rows.list_players(work.session, event.id)}
     return PairedRound(event, division, stage, round_no, tuple(parts), names, excluded)
 
 
@@ -183,7 +183,7 @@ def _save_part(work: Work, event: EventRecord, division: str, stage: Stage, roun
     """Store one group's pairing; a racing writer or an existing round is refused as the front
     ends expect (``pairing_conflict``, ``round_exists``)."""
     try:
-        work.repo.save_round(
+        round_rows.save_round(work.session, work.stamp,
             event.id, division, round_no, _with_bye_results(pairing.games()),
             stage=stage.id, group=group, info=info, replace=replace,
         )
@@ -237,7 +237,7 @@ def set_round_count(work: Work, event_ref: str | int | None, division: str, roun
     event = resolve_event(work, event_ref)
     reg = regulation_of(event)
     did = resolve_division(reg, division)
-    played = max(work.repo.round_numbers(event.id, did), default=0)
+    played = max(round_rows.round_numbers(work.session, event.id, did), default=0)
     if rounds < max(1, played):
         raise InputError(
             Text(f"轮数须至少为{max(1, played)} (已编排到第{played}轮): {rounds}",
@@ -245,7 +245,7 @@ def set_round_count(work: Work, event_ref: str | int | None, division: str, roun
             code="bad_round_count", params={"rounds": rounds})
     settings = dict(event.settings.get("rounds", {}))
     settings[did] = rounds
-    saved = work.repo.set_event_setting(event.id, "rounds", settings, note)
+    saved = event_rows.set_event_setting(work.session, work.stamp, event.id, "rounds", settings, note)
     work.emit("round_count_set", event.id, division=did, rounds=rounds)
     return saved
 
@@ -288,7 +288,7 @@ def round_view(work: Work, event_ref: str | int | None, division: str, round_no:
     event, reg, rounds = rounds_of(work, event_ref, division, round_no, stage_ref)
     division = rounds[0].division
     stage = playing_stage(reg, division, stage_ref)
-    names = {p.id: p.name for p in work.repo.list_players(event.id)}
+    names = {p.id: p.name for p in roster_rows.list_players(work.session, event.id)}
     players = {pid for r in rounds for g in r.games for pid in (g.black, g.white) if pid}
     from yisai.services.event_data import stage_games_keyed
 

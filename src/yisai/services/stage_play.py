@@ -41,7 +41,7 @@ from yisai.services.event_data import (
 )
 from yisai.services.events import regulation_of
 from yisai.services.paired import PairedRound
-from yisai.store import EventRecord
+from yisai.store import EventRecord, round_rows
 
 if TYPE_CHECKING:
     from yisai.pairing import Controls, RoundPairing
@@ -271,7 +271,7 @@ class TwoGroupPlay(StagePlay):
         two = expect_kind(fmt, TwoGroupSwissFormat)
         if round_ is not None and round_ < two.placement_final.round:
             return None
-        finals = [r for r in work.repo.list_rounds(event.id, division, stage=stage.id)
+        finals = [r for r in round_rows.list_rounds(work.session, event.id, division, stage=stage.id)
                   if r.group == PLACEMENT_GROUP]
         if not finals or any(g.result.value == "?" for g in finals[0].games):
             return None

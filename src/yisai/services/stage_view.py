@@ -28,7 +28,7 @@ from yisai.services.event_data import standings_input
 from yisai.services.events import playing_stage, regulation_of, resolve_division, resolve_event
 from yisai.services.publishing import is_published
 from yisai.services.results import division_progress, final_order
-from yisai.store import EventRecord
+from yisai.store import EventRecord, roster_rows, round_rows
 
 
 @dataclass(frozen=True)
@@ -125,8 +125,8 @@ def stage_view(work: Work, event_ref: str | int | None, division: str, *,
     if not fmt.crosstables:
         raise Refused(Text(f"{stage.name}不是循环赛或淘汰赛", f"{stage.name} is neither a round robin nor a knockout"),
                       code="not_round_robin", params={"stage": stage.id})
-    names = {p.id: p.name for p in work.repo.list_players(event.id)}
-    rounds = work.repo.list_rounds(event.id, division, stage=stage.id)
+    names = {p.id: p.name for p in roster_rows.list_players(work.session, event.id)}
+    rounds = round_rows.list_rounds(work.session, event.id, division, stage=stage.id)
     hidden = {(r.group, r.number) for r in rounds if published_only and not is_published(r.status)}
     groups: list[CrossTable] = []
     double = fmt.games_per_pair == 2

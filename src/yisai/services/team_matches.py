@@ -33,8 +33,16 @@ from yisai.services.identity import Action, Role
 from yisai.services.paired import PairedRound, scores_before
 from yisai.standings.teams import BoardResult, TeamMatch
 from yisai.store import Conflict as StoreConflict
-from yisai.store import EventRecord, StaleVersion
-from yisai.store.lineup_rows import LineupRecord, LineupRows
+from yisai.store import (
+    EventRecord,
+    RoundRecord,
+    StaleVersion,
+    lineup_rows,
+    roster_rows,
+    round_rows,
+    team_rows,
+)
+from yisai.store.lineup_rows import LineupRecord
 
 if TYPE_CHECKING:
     from yisai.pairing import RoundPairing
@@ -56,6 +64,13 @@ def team_match_stage(reg: Regulation, division: str | None = None,
     return found
 
 
+def team_round_parts(work: Work, event: EventRecord, division: str, stage: Stage,
+                     number: int) -> list[RoundRecord]:
+    """The stored parts of team round ``number`` (none before it is paired), so a page can tell
+    whether the round is paired and published."""
+    return round_rows.list_rounds(work.session, event.id, division, stage=stage.id, number=number)
+
+
 def _need_stage(reg: Regulation, division: str | None = None,
                 stage_ref: str | None = None) -> tuple[Stage, str, TeamMatchFormat]:
     found = team_match_stage(reg, division, stage_ref)
@@ -71,7 +86,7 @@ def playing_teams(work: Work, event: EventRecord, division: str) -> list[Team]:
     approved in the division (registered order = board order)."""
     approved = {p.id for p in approved_players(work, event, division)}
     out = []
-    for t in work.repo.list_teams(event.id):
+    for t in team_rows.list_teams(work.session, event.id):
         members = tuple(m for m in t.members if m.player_id in approved)
         if members:
             out.append(t.model_copy(update={"members": members}))
@@ -80,10 +95,10 @@ def playing_teams(work: Work, event: EventRecord, division: str) -> list[Team]:
 
 def _team(work: Work, event: EventRecord, ref: str | int) -> Team:
     text = str(ref).strip()
-    for t in work.repo.list_teams(event.id):
+    for t in team_rows.list_teams(work.session, event.id):
         if text in (t.id, t.name):
             return t
-    names = "、".join(t.name for t in work.repo.list_teams(event.id)) or "(无)"
+    names = "、".join(t.name for t in team_rows.list_teams(work.session, event.id)) or "(无)"
     raise InputError(Text(f"找不到队伍“{text}” (本赛队伍: {names})", f"no team {text!r} (teams: {names})"),
                      code="unknown_team", params={"team": text})
 
@@ -158,12 +173,12 @@ def submit_lineup(work: Work, event_ref: str | int | None, team_ref: str | int, 
     if round_no < 1:
         raise InputError(Text(f"轮次须从1开始: {round_no}", f"rounds are numbered from 1: {round_no}"),
                          code="bad_round", params={"round": round_no})
-    if work.repo.list_rounds(event.id, division, stage=stage.id, number=round_no):
+    if round_rows.list_rounds(work.session, event.id, division, stage=stage.id, number=round_no):
         raise Refused(Text(f"第{round_no}轮已编排, 出场名单已截止 (名单须在编排前提交)",
                            f"round {round_no} is paired: line-ups closed (they are due before the pairing)"),
                       code="lineup_closed", params={"round": round_no})
     _before_deadline(work, stage, fmt, round_no)
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     eligible = next((t for t in playing_teams(work, event, division) if t.id == team.id), None)
     if eligible is None:
         raise Refused(Text(f"{team.name}没有已批准参赛的队员", f"{team.name} has no approved players"),
@@ -174,7 +189,7 @@ def submit_lineup(work: Work, event_ref: str | int | None, team_ref: str | int, 
         raise InputError(Text(f"{team.name}第{round_no}轮出场名单不符合规程, 未保存",
                               f"{team.name}'s line-up for round {round_no} breaks the regulation; not saved"),
                          problems, code="bad_lineup", params={"team": team.name, "round": round_no})
-    record = LineupRows(work.repo).save(event.id, team.id, stage.id, round_no, chosen, note)
+    record = lineup_rows.save_lineup(work.session, work.stamp, event.id, team.id, stage.id, round_no, chosen, note)
     work.emit("lineup_submitted", event.id, division=division, round=round_no, team=team.id)
     return Lineup(eligible, tuple(chosen), record)
 
@@ -208,8 +223,8 @@ def lineups(work: Work, event: EventRecord, division: str, stage: Stage, fmt: Te
     to the next registered player rather than being forfeited."""
     from yisai.services.checkin import held_back
 
-    players = work.repo.players_by_id(event.id)
-    stored = LineupRows(work.repo).for_round(event.id, stage.id, round_no)
+    players = roster_rows.players_by_id(work.session, event.id)
+    stored = lineup_rows.lineups_for_round(work.session, event.id, stage.id, round_no)
     teams = playing_teams(work, event, division)
     absent = held_back(work, event, division, stage.id, round_no,
                        [m.player_id for t in teams for m in t.members])
@@ -260,7 +275,7 @@ def stage_matches(work: Work, event: EventRecord, division: str, stage: Stage,
                   fmt: TeamMatchFormat, up_to: int | None = None) -> list[TeamMatch]:
     """Every team match of the stage so far (rounds ≤ ``up_to``), in round order."""
     out: list[TeamMatch] = []
-    for r in sorted(work.repo.list_rounds(event.id, division, stage=stage.id), key=lambda r: r.number):
+    for r in sorted(round_rows.list_rounds(work.session, event.id, division, stage=stage.id), key=lambda r: r.number):
         if up_to is None or r.number <= up_to:
             out += matches_of_round(r.info, r.games, r.number, fmt)
     return out
@@ -303,7 +318,7 @@ def pair_team_round(work: Work, event: EventRecord, reg: Regulation, division: s
     info = {"team_matches": stored, "lineups": lineup_info, "seed": event.seed,
             "explain": {"zh": explain_zh, "en": explain_en}, "warnings": []}
     try:
-        work.repo.save_round(event.id, division, round_no, games, stage=stage.id, info=info, replace=replace)
+        round_rows.save_round(work.session, work.stamp, event.id, division, round_no, games, stage=stage.id, info=info, replace=replace)
     except StaleVersion as exc:
         from yisai.services.errors import Conflict
 
@@ -312,7 +327,7 @@ def pair_team_round(work: Work, event: EventRecord, reg: Regulation, division: s
         raise Refused(exc.text, code="round_exists", params={"round": round_no, "division": division},
                       hint=Hint.REPLACE) from None
     work.emit("round_paired", event.id, division=division, round=round_no, groups=[""], replaced=replace)
-    player_names = {p.id: p.name for p in work.repo.list_players(event.id)}
+    player_names = {p.id: p.name for p in roster_rows.list_players(work.session, event.id)}
     boards = _as_pairing(work, event, division, stage, round_no, stored, games, names)
     return PairedRound(event, division, stage, round_no, (("", boards),), player_names, {},
                        matches=tuple(match_rows(matches_of_round(info, games, round_no, fmt), names, fmt, info)))
@@ -432,7 +447,7 @@ def _as_pairing(work: Work, event: EventRecord, division: str, stage: Stage, rou
 
     reg = regulation_of(event)
     players = {pid for g in games for pid in (g.black, g.white) if pid}
-    scores = scores_before(players, work.repo.games(event.id, division, stage=stage.id), round_no,
+    scores = scores_before(players, round_rows.games(work.session, event.id, division, stage=stage.id), round_no,
                            reg.scoring_for(division))
     where: dict[int, tuple[str, str]] = {}
     for m in stored:
@@ -535,12 +550,12 @@ def team_round_view(work: Work, event_ref: str | int | None, round_no: int, *,
     reg = regulation_of(event)
     did = resolve_division(reg, division) if division else None
     stage, did2, fmt = _need_stage(reg, did, stage_ref)
-    rounds = work.repo.list_rounds(event.id, did2, stage=stage.id, number=round_no)
+    rounds = round_rows.list_rounds(work.session, event.id, did2, stage=stage.id, number=round_no)
     if not rounds:
         raise InputError(Text(f"第{round_no}轮尚未编排", f"round {round_no} is not paired yet"),
                          code="round_not_paired", params={"round": round_no})
     r = rounds[0]
-    names = {t.id: t.name for t in work.repo.list_teams(event.id)}
+    names = {t.id: t.name for t in team_rows.list_teams(work.session, event.id)}
     matches = match_rows(matches_of_round(r.info, r.games, round_no, fmt), names, fmt, r.info)
     tables = {}
     colours = {}
@@ -548,7 +563,7 @@ def team_round_view(work: Work, event_ref: str | int | None, round_no: int, *,
         for s in m.get("boards", []):
             tables[(m["match"], s["board"])] = s["table"]
             colours[(m["match"], s["board"])] = s["a_black"]
-    player_names = {p.id: p.name for p in work.repo.list_players(event.id)}
+    player_names = {p.id: p.name for p in roster_rows.list_players(work.session, event.id)}
     return TeamRoundView(event, did2, stage, fmt, round_no, matches, player_names, tables,
                          {g.board: g for g in r.games}, colours)
 
@@ -575,7 +590,7 @@ def team_rounds(work: Work, event: EventRecord, division: str | None = None) -> 
     if found is None:
         return []
     stage, did, _fmt = found
-    return sorted(work.repo.round_numbers(event.id, did, stage=stage.id))
+    return sorted(round_rows.round_numbers(work.session, event.id, did, stage=stage.id))
 
 
 def board_result_word(r: BoardResult, game: Game | None) -> str:

@@ -27,6 +27,7 @@ from yisai.services.registration import check_may_change_player
 from yisai.services.registration_window import mark_late, require_late_admission
 from yisai.services.roster_import import row_from_fields
 from yisai.services.teams import TeamView, add_team, claim_teams, team_rules
+from yisai.store import roster_rows
 
 FIELD_HEADERS = ("姓名", "性别", "出生日期", "身份证号", "段位", "证书编号", "地区", "省份", "城市", "单位")
 
@@ -248,7 +249,7 @@ def next_steps(work: Work, event_ref: str | None, team: Team) -> list[Text]:
         out.append(Text("报名待裁判长审核", "the entries wait for the chief referee's approval"))
     rules = regulation.teams
     if rules is not None:
-        players = work.repo.players_by_id(event.id)
+        players = roster_rows.players_by_id(work.session, event.id)
         for comp in rules.competitions:
             divisions = set(comp.divisions) or {comp.division}
             counted = [m for m in team.members if m.division in divisions and (

@@ -29,7 +29,17 @@ from yisai.services.events import regulation_of
 from yisai.services.identity import Action, Role
 from yisai.services.registration import check_may_change_player
 from yisai.services.registration_window import late_note, require_late_admission
-from yisai.store import Conflict, EventRecord, NotFound, account_rows, entry_rows, roster_rows
+from yisai.store import (
+    Conflict,
+    EventRecord,
+    NotFound,
+    account_rows,
+    audit_rows,
+    entry_rows,
+    player_rows,
+    roster_rows,
+    team_rows,
+)
 
 
 @dataclass(frozen=True)
@@ -64,13 +74,13 @@ def auto_slot(rules: TeamRules, division: str | None, gender: Gender, taken: Ite
 def _resolve_player(work: Work, event: EventRecord, ref: str) -> Player:
     text = ref.strip()
     if len(text) == 18:
-        found = work.repo.find_player(event.id, id_number=normalise(text))
+        found = player_rows.find_player(work.session, event.id, id_number=normalise(text))
         if found:
             return found
     if text.isdigit():
         try:
-            p = work.repo.get_player(text)
-            if work.repo.player_event(text) == event.id:
+            p = player_rows.get_player(work.session, text)
+            if player_rows.player_event(work.session, text) == event.id:
                 return p
         except NotFound:
             pass
@@ -85,8 +95,8 @@ def team_composition_texts(work: Work, event: EventRecord, team: Team) -> list[T
     both languages, as they are stored with the team."""
     regulation = regulation_of(event)
     rules = team_rules(regulation)
-    others = [t for t in work.repo.list_teams(event.id) if t.name != team.name]
-    players = work.repo.players_by_id(event.id)
+    others = [t for t in team_rows.list_teams(work.session, event.id) if t.name != team.name]
+    players = roster_rows.players_by_id(work.session, event.id)
     at = work.now
     return check_team_texts(team, players, rules, regulation, other_teams=others, at=at)
 
@@ -120,7 +130,7 @@ def add_team(
         require_late_admission(work, note)
     work.check_event(event.id)
     rules = team_rules(regulation_of(event))
-    if work.repo.find_team(event.id, team.name):
+    if team_rows.find_team(work.session, event.id, team.name):
         raise InputError(Text(f"队名“{team.name}”已存在", f"a team named “{team.name}” already exists"),
                          code="team_exists", params={"team": team.name})
     claim_teams(work, 1)
@@ -131,7 +141,7 @@ def add_team(
         seated.append(TeamMember(player_id=player.id, slot=slot))
     seated = list(_with_divisions(work, event, seated))
     seated = enter_members(work, event, rules, seated, note)
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     notes: list[str] = []
     seated = as_individuals(work, event, notes, rules, team.name, seated, players, ())
     seated = fill_slots(rules, seated, players)
@@ -175,11 +185,11 @@ def _save_team(work: Work, event: EventRecord, team: Team, *, force: bool, note:
         raise team_note_required(team.name)
     kept = [*reasons, late_note(note)] if waived else reasons
     try:
-        saved = work.repo.add_team(event.id, team, kept, note.strip())
+        saved = team_rows.add_team(work.session, work.stamp, event.id, team, kept, note.strip())
     except (Conflict, NotFound) as exc:
         raise InputError(exc.text, code="team_not_saved", params={"team": team.name}) from None
     bind_new_team(work, event, int(saved.id))
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     work.emit("team_added", event.id, team=saved.id, name=saved.name, forced=bool(reasons))
     return TeamView(saved, tuple(players[m.player_id] for m in saved.members), rendered(kept))
 
@@ -205,7 +215,7 @@ def bind_new_team(work: Work, event: EventRecord, team_id: int) -> None:
     user_id = int(work.actor.id)
     account_rows.set_team_account(work.session, team_id, user_id)
     if work.actor.team is None:
-        work.repo.set_user_team(user_id, team_id, event.id)
+        account_rows.set_user_team(work.session, work.stamp, user_id, team_id, event.id)
 
 
 
@@ -218,10 +228,10 @@ def team_note_required(name: str) -> InputError:
 
 
 def list_teams(work: Work, event: EventRecord) -> list[TeamView]:
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     return [
-        TeamView(t, tuple(players[m.player_id] for m in t.members), rendered(work.repo.team_reason_texts(t.id)))
-        for t in work.repo.list_teams(event.id)
+        TeamView(t, tuple(players[m.player_id] for m in t.members), rendered(team_rows.team_reason_texts(work.session, t.id)))
+        for t in team_rows.list_teams(work.session, event.id)
     ]
 
 
@@ -235,7 +245,7 @@ def replace_team_member(work: Work, event: EventRecord, team_ref: str | int, out
         raise InputError(Text("递补须写明理由", "a replacement needs a note giving the reason"),
                          code="note_required", hint=Hint.NOTE)
     try:
-        team = work.repo.get_team(team_ref) if str(team_ref).isdigit() else work.repo.find_team(event.id, str(team_ref))
+        team = team_rows.get_team(work.session, team_ref) if str(team_ref).isdigit() else team_rows.find_team(work.session, event.id, str(team_ref))
     except NotFound as exc:
         raise InputError(exc.text, code="unknown_team") from None
     if team is None:
@@ -246,7 +256,7 @@ def replace_team_member(work: Work, event: EventRecord, team_ref: str | int, out
     if seat is None:
         raise InputError(Text(f"{out_player.name}不是{team.name}的队员", f"{out_player.name} is not in {team.name}"),
                          code="not_a_member")
-    if any(m.player_id == in_player.id for t in work.repo.list_teams(event.id) for m in t.members):
+    if any(m.player_id == in_player.id for t in team_rows.list_teams(work.session, event.id) for m in t.members):
         raise Refused(Text(f"{in_player.name}已在一支队中", f"{in_player.name} is already in a team"),
                       code="already_in_team")
     if seat.division:
@@ -259,13 +269,13 @@ def replace_team_member(work: Work, event: EventRecord, team_ref: str | int, out
                                f"{in_player.name} has no live entry in {name}: cannot take this seat"),
                           code="no_entry_for_seat")
     try:
-        saved = work.repo.replace_team_member(team.id, out_player.id, in_player.id, note.strip())
+        saved = team_rows.replace_team_member(work.session, work.stamp, team.id, out_player.id, in_player.id, note.strip())
     except NotFound as exc:
         raise InputError(exc.text, code="bad_replacement") from None
     _withdraw_replaced(work, event, out_player, in_player, seat.division, note.strip())
     regulation = regulation_of(event)
-    others = [t for t in work.repo.list_teams(event.id) if t.name != saved.name]
-    players = work.repo.players_by_id(event.id)
+    others = [t for t in team_rows.list_teams(work.session, event.id) if t.name != saved.name]
+    players = roster_rows.players_by_id(work.session, event.id)
     # The registration window does not bind a 递补 made at the venue; every other rule does.
     reasons = check_team_texts(saved, players, team_rules(regulation), regulation, other_teams=others)
     work.emit("team_member_replaced", event.id, team=saved.id, out=out_player.id, into=in_player.id)
@@ -280,7 +290,7 @@ def _withdraw_replaced(work: Work, event: EventRecord, out_player: Player, in_pl
     prize includes her; games she already played stand, as for any withdrawal."""
     why = f"递补: 由{in_player.name}接替 ({note})"
     for entry in roster_rows.list_entries(work.session, event.id, division=division, player_id=out_player.id,
-                                        status=LIVE):
+                                          status=LIVE):
         updated = entry.model_copy(update={"status": EntryStatus.WITHDRAWN, "note": why})
         saved = entry_rows.update_entry(work.session, work.stamp, updated, "withdraw", why)
         work.emit("entry_withdrawn", event.id, entry=saved.id)
@@ -295,6 +305,6 @@ def as_individuals(
     split = split_extra_players(members, players, rules, team_name=team_name, already=already)
     for ind in split.individuals:
         notes.append(ind.note)
-        work.repo.audit(event.id, "individual", "player", ind.member.player_id, None,
-                        {"team": team_name, "plays": "individual"}, ind.note)
+        audit_rows.audit(work.session, work.stamp, event.id, "individual", "player", ind.member.player_id, None,
+                         {"team": team_name, "plays": "individual"}, ind.note)
     return list(split.team)

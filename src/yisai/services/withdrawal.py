@@ -17,11 +17,11 @@ from yisai.services.context import InputError, Work
 from yisai.services.errors import Hint
 from yisai.services.identity import Action
 from yisai.services.registration import check_may_change_player, entry_for_change
-from yisai.store import EventRecord, entry_rows
+from yisai.store import EventRecord, entry_rows, player_rows, round_rows
 
 
 def _has_games(work: Work, event: EventRecord, entry: Entry) -> bool:
-    return any(entry.player_id in (g.black, g.white) for g in work.repo.games(event.id, entry.division))
+    return any(entry.player_id in (g.black, g.white) for g in round_rows.games(work.session, event.id, entry.division))
 
 
 def _reason(reason: str, what: Text) -> str:
@@ -38,7 +38,7 @@ def withdraw_entry(work: Work, entry_id: str | int, reason: str = "") -> Entry:
     work.require(Action.REGISTER)
     entry, event = entry_for_change(work, entry_id, EntryStatus.WITHDRAWN)
     work.check_event(event.id)
-    check_may_change_player(work, event, work.repo.get_player(entry.player_id))
+    check_may_change_player(work, event, player_rows.get_player(work.session, entry.player_id))
     note = reason.strip()
     if _has_games(work, event, entry):
         work.require(Action.APPROVE)

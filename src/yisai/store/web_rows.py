@@ -1,4 +1,4 @@
-"""Row access the web needs that the repository does not offer: change stamps and appeals.
+"""Row access the web needs that the other row modules do not offer: change stamps and appeals.
 
 A public page is cached per process under the event's stamp: the event's revision (moved by
 the database itself on any change to its rounds, games, players, entries, teams or its own row:
@@ -17,9 +17,10 @@ from typing import Any
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
+from yisai.store.audit_rows import audit
 from yisai.store.errors import NotFound
 from yisai.store.models import AuditRow, EventRow, GameRow, ResultChangeRow, RoundRow
-from yisai.store.repository import Repository
+from yisai.store.records import Stamp
 from yisai.store.side_models import AppealRow
 
 
@@ -65,15 +66,15 @@ def appeal_json(a: AppealRecord) -> dict[str, Any]:
             "refunded": a.refunded}
 
 
-def add_appeal(repo: Repository, event_id: int, division: str, round_number: int, board: int | None,
+def add_appeal(session: Session, stamp: Stamp, event_id: int, division: str, round_number: int, board: int | None,
                appellant: str, subject: str, round_ended_at: datetime | None, fee: int) -> AppealRecord:
     row = AppealRow(event_id=event_id, division=division, round_number=round_number, board=board,
-                    appellant=appellant, subject=subject, filed_by=repo.actor, filed_at=repo.now,
+                    appellant=appellant, subject=subject, filed_by=stamp.actor, filed_at=stamp.at,
                     round_ended_at=round_ended_at, fee=fee, status="filed", decision="", refunded=False)
-    repo.session.add(row)
-    repo.session.flush()
+    session.add(row)
+    session.flush()
     saved = _appeal(row)
-    repo.audit(event_id, "appeal_filed", "appeal", row.id, None, appeal_json(saved))
+    audit(session, stamp, event_id, "appeal_filed", "appeal", row.id, None, appeal_json(saved))
     return saved
 
 
@@ -87,15 +88,16 @@ def get_appeal(session: Session, appeal_id: int) -> AppealRecord | None:
     return _appeal(row) if row is not None else None
 
 
-def decide_appeal(repo: Repository, appeal_id: int, status: str, decision: str, refunded: bool) -> AppealRecord:
-    row = repo.session.get(AppealRow, appeal_id)
+def decide_appeal(session: Session, stamp: Stamp, appeal_id: int, status: str, decision: str,
+                  refunded: bool) -> AppealRecord:
+    row = session.get(AppealRow, appeal_id)
     if row is None:
         raise NotFound(f"没有编号为{appeal_id}的申诉")
     before = appeal_json(_appeal(row))
     row.status, row.decision, row.refunded = status, decision, refunded
-    row.decided_by, row.decided_at = repo.actor, repo.now
+    row.decided_by, row.decided_at = stamp.actor, stamp.at
     after = _appeal(row)
-    repo.audit(row.event_id, "appeal_decided", "appeal", row.id, before, appeal_json(after), decision)
+    audit(session, stamp, row.event_id, "appeal_decided", "appeal", row.id, before, appeal_json(after), decision)
     return after
 
 

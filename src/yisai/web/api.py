@@ -232,13 +232,12 @@ def team_standings(request: Request, event_id: Id) -> dict[str, Any]:
 @router.get("/events/{event_id}/teams/rounds/{number}")
 def team_round(request: Request, event_id: Id, number: Id) -> dict[str, Any]:
     """A published team round: each match with its boards (players' names only), 局分 and 场分."""
-    from yisai.services.team_matches import team_match_stage
+    from yisai.services.team_matches import team_match_stage, team_round_parts
 
     with state(request).ctx.work(actor=PUBLIC) as work:
         e = resolve_event(work, str(event_id))
         found = team_match_stage(regulation_of(e))
-        stored = (work.repo.list_rounds(e.id, found[1], stage=found[0].id, number=number)
-                  if found is not None else [])
+        stored = team_round_parts(work, e, found[1], found[0], number) if found is not None else []
         if not stored or not all(is_published(r.status) for r in stored):
             raise NotFoundError(Text(f"第{number}轮团体对阵尚未公布", f"team round {number} is not published yet"),
                                 code="not_published")

@@ -14,6 +14,7 @@ from yisai.services import capacity
 from yisai.services.eligibility import LIVE
 from yisai.services.entries import list_entries
 from yisai.services.errors import InputError
+from yisai.services.event_data import players_by_id
 from yisai.services.identity import Action
 from yisai.services.player_changes import approve_change, list_changes, reject_change
 from yisai.services.team_registration import (
@@ -187,7 +188,7 @@ async def replace_member(request: Request, event_id: Id, team_id: Id) -> Respons
     with acting(request) as work:
         ctx = _event_context(work, event_id)
         work.require(Action.APPROVE)
-        players = work.repo.players_by_id(ctx["event"].id)
+        players = players_by_id(work, ctx["event"])
         out_ref, in_ref = _text(form, "out"), _text(form, "in")
         if not out_ref or not in_ref:
             raise InputError(Text("请选择离队的队员和递补的棋手", "choose the outgoing member and the incoming player"),

@@ -14,9 +14,16 @@ from fastapi.responses import HTMLResponse, Response
 
 from yisai.i18n import tr
 from yisai.services.context import Work
+from yisai.services.event_data import players_by_id
 from yisai.services.identity import Action
 from yisai.services.publishing import is_published
-from yisai.services.team_matches import lineups, submit_lineup, team_match_stage, team_rounds
+from yisai.services.team_matches import (
+    lineups,
+    submit_lineup,
+    team_match_stage,
+    team_round_parts,
+    team_rounds,
+)
 from yisai.web import reports, views
 from yisai.web.console import _event_context, _form, _text, acting, back
 from yisai.web.core import page
@@ -40,7 +47,7 @@ async def teams_page(request: Request, event_id: Id) -> Response:
             if found is None:
                 break
             stage, division, _fmt = found
-            stored = work.repo.list_rounds(nav["event"].id, division, stage=stage.id, number=n)
+            stored = team_round_parts(work, nav["event"], division, stage, n)
             if stored and all(is_published(r.status) for r in stored):  # unpublished rounds stay hidden
                 rounds.append((n, views.match_cards(work, event_id, n)))
         return _template(request, "teams.html", pages=pages, match_rounds=rounds, **nav)
@@ -63,8 +70,8 @@ def lineup_page(request: Request, event_id: Id, number: Id, msg: str = "", err: 
         if found is not None:
             stage, division, fmt = found
             boards = fmt.boards
-            paired = bool(work.repo.list_rounds(ctx["event"].id, division, stage=stage.id, number=number))
-            players = work.repo.players_by_id(ctx["event"].id)
+            paired = bool(team_round_parts(work, ctx["event"], division, stage, number))
+            players = players_by_id(work, ctx["event"])
             director = work.actor.may(Action.PAIR)
             for tid, lu in lineups(work, ctx["event"], division, stage, fmt, number).items():
                 if not director and not work.actor.leads(tid):

@@ -17,6 +17,7 @@ from yisai.services.event_data import approved_players
 from yisai.services.printing.context import PrintContext, signatures
 from yisai.services.printing.rounds import pairing_tables, stage_of
 from yisai.services.rounds import round_view
+from yisai.store import round_rows, team_rows
 
 # ------------------------------------------------------------------ 参赛名单 秩序册
 
@@ -111,7 +112,7 @@ def _officials(ctx: PrintContext) -> Section:
 
 def _team_lists(ctx: PrintContext) -> Table | None:
     """参赛队名单: each team with its leader, coach and every member in his seat (甲组男 …)."""
-    teams = ctx.work.repo.list_teams(ctx.event.id)
+    teams = team_rows.list_teams(ctx.work.session, ctx.event.id)
     if not teams:
         return None
     players = ctx.players()
@@ -140,7 +141,7 @@ def _round1_draw(ctx: PrintContext) -> list[Table]:
     tables: list[Table] = []
     for did in ctx.divisions():
         stage = stage_of(ctx, did)
-        if stage is None or not ctx.work.repo.list_rounds(ctx.event.id, did, stage=stage.id, number=1):
+        if stage is None or not round_rows.list_rounds(ctx.work.session, ctx.event.id, did, stage=stage.id, number=1):
             continue
         tables += pairing_tables(ctx, round_view(ctx.work, str(ctx.event.id), did, 1, stage.id))
     return tables
@@ -168,7 +169,7 @@ def booklet_document(ctx: PrintContext) -> Document:
                 *_summary_sections(reg)]
     teams = _team_lists(ctx)
     if teams is not None:
-        n = len(ctx.work.repo.list_teams(ctx.event.id))
+        n = len(team_rows.list_teams(ctx.work.session, ctx.event.id))
         sections.append(Section(tr(f"参赛队 (共{n}队)", f"Teams ({n})"), tables=(teams,), new_page=True))
     first = True
     for did in ctx.divisions():

@@ -18,7 +18,7 @@ from yisai.services.context import InputError, Work
 from yisai.services.event_data import PLACEMENT_GROUP
 from yisai.services.events import resolve_division
 from yisai.services.reports import AwardView, PrizeView, awards, prizes
-from yisai.store import EventRecord
+from yisai.store import EventRecord, roster_rows, team_rows
 
 KINDS: dict[str, str] = {
     "pairings": "对阵表",
@@ -109,13 +109,13 @@ class PrintContext:
 
     def players(self) -> dict[str, Player]:
         if self._players is None:
-            self._players = self.work.repo.players_by_id(self.event.id)
+            self._players = roster_rows.players_by_id(self.work.session, self.event.id)
         return self._players
 
     def team_of(self) -> dict[str, str]:
         """player id → team name."""
         if self._teams is None:
-            self._teams = {m.player_id: t.name for t in self.work.repo.list_teams(self.event.id)
+            self._teams = {m.player_id: t.name for t in team_rows.list_teams(self.work.session, self.event.id)
                            for m in t.members}
         return self._teams
 

@@ -27,12 +27,13 @@ from yisai.services.printing.context import PrintContext, after_round, signature
 from yisai.services.printing.rounds import stage_of
 from yisai.services.results import division_standings, ranking_lists
 from yisai.standings import compute_standings
+from yisai.store import round_rows
 
 # ------------------------------------------------------------------ 成绩表
 
 
 def final_complete(ctx: PrintContext, did: str, stage_id: str) -> bool:
-    finals = [r for r in ctx.work.repo.list_rounds(ctx.event.id, did, stage=stage_id)
+    finals = [r for r in round_rows.list_rounds(ctx.work.session, ctx.event.id, did, stage=stage_id)
               if r.group == PLACEMENT_GROUP]
     return bool(finals) and all(g.result.value != "?" for g in finals[0].games)
 
@@ -51,7 +52,7 @@ def standings_document(ctx: PrintContext) -> Document:
     landscape = False
     for did in ctx.divisions():
         stage = stage_of(ctx, did) if approved_players(ctx.work, ctx.event, did) else None
-        if stage is None or not ctx.work.repo.games(ctx.event.id, did, stage=stage.id):
+        if stage is None or not round_rows.games(ctx.work.session, ctx.event.id, did, stage=stage.id):
             continue
         fmt = stage.format_for(did)
         name = ctx.division_name(did)

@@ -24,6 +24,7 @@ from yisai.services.event_data import (
 from yisai.services.events import playing_stage
 from yisai.services.printing.context import PrintContext, group_text
 from yisai.services.rounds import RoundView, round_view
+from yisai.store import round_rows
 
 # ------------------------------------------------------------------ rounds: 对阵表 台签 记分单
 
@@ -48,7 +49,7 @@ def _round_views(ctx: PrintContext) -> list[RoundView]:
         stage = stage_of(ctx, did)
         if stage is None:
             continue
-        numbers = {r.number for r in ctx.work.repo.list_rounds(ctx.event.id, did, stage=stage.id)}
+        numbers = {r.number for r in round_rows.list_rounds(ctx.work.session, ctx.event.id, did, stage=stage.id)}
         if not numbers:
             continue
         n = ctx.opts.round if ctx.opts.round is not None else max(numbers)
