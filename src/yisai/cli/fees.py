@@ -62,11 +62,10 @@ def mark_paid_cmd(
     """线下收费: 把一条报名记为已缴费 (台账中一笔「线下登记」的付款), 或撤销."""
     from yisai.registry.ledger import ENTRY, yuan_text
     from yisai.services import approvals, fees
-    from yisai.services.events import resolve_event
 
     with command_work(db) as work:
         entry = approvals.set_fee_paid(work, entry_id.lstrip("#"), not unpaid, note)
-        event = resolve_event(work, str(work.repo.entry_event(entry.id)))
+        event = fees.event_of_entry(work, entry.id)
         paid = fees.subject_line(work, event, ENTRY, int(entry.id)).paid
     say(tr(f"报名 #{entry.id}: {'已缴费' if entry.fee_paid else '未缴费'} (已缴 {yuan_text(paid)} 元)",
            f"entry #{entry.id}: {'paid' if entry.fee_paid else 'not paid'} ({yuan_text(paid)} yuan paid)"), "green")

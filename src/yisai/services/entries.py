@@ -44,7 +44,7 @@ from yisai.services.registration_window import (
     require_late_admission,
     window_waived,
 )
-from yisai.store import EventRecord, entry_rows, roster_rows
+from yisai.store import EventRecord, entry_rows, player_rows, roster_rows
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ def register_player(
     created = existing is None
     pending: int | None = None
     if existing is None:
-        saved = work.repo.add_player(event.id, player.model_copy(update={"id": ""}))
+        saved = player_rows.add_player(work.session, work.stamp, event.id, player.model_copy(update={"id": ""}))
     else:
         check_may_change_player(work, event, existing)
         merged = merge_player(existing, player)
@@ -109,7 +109,7 @@ def register_player(
         if merged != existing:
             why = change_needs_approval(work, event, regulation, existing)
             if why is None:
-                saved = work.repo.update_player(merged, note)
+                saved = player_rows.update_player(work.session, work.stamp, merged, note)
             else:
                 pending = request_change(work, event, existing, merged, why, note)
     entry, entry_created = None, False
@@ -191,7 +191,7 @@ def list_entries(
     may have been corrected since it was registered), not the ones stored back then."""
     regulation = regulation_of(event)
     division_id = resolve_division(regulation, division) if division else None
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     teams = team_of(work, event)
     out = []
     members = members_of(event)
@@ -216,7 +216,7 @@ def enter_members(work: Work, event: EventRecord, rules: TeamRules, members: lis
     for m in members:
         division = m.division or slot_division.get(m.slot or "") or only
         if m.division is None and division is not None:
-            player = work.repo.get_player(m.player_id)
+            player = player_rows.get_player(work.session, m.player_id)
             _check_entry_window(work, regulation, division)
             _check_one_live_entry(work, event, regulation, player, division, stage)
             entry = _open_entry(work, event, regulation, player, division, stage, None, note)

@@ -34,7 +34,7 @@ from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Role
 from yisai.services.payments.flow import refund_payments
-from yisai.store import EventRecord, web_rows
+from yisai.store import EventRecord, entry_rows, roster_rows, team_rows, web_rows
 from yisai.store import fee_rows as rows
 from yisai.store.fee_rows import PaymentRecord, RefundRecord
 
@@ -62,14 +62,14 @@ def _dues(work: Work, event: EventRecord) -> list[tuple[str, int, str, int]]:
     """(kind, id, label, due in 分) of every subject of the event."""
     reg = regulation_of(event)
     names = {d.id: d.name for d in reg.divisions}
-    players = work.repo.players_by_id(event.id)
+    players = roster_rows.players_by_id(work.session, event.id)
     out: list[tuple[str, int, str, int]] = []
-    for e in work.repo.list_entries(event.id):
+    for e in roster_rows.list_entries(work.session, event.id):
         p = players.get(e.player_id)
         out.append((ENTRY, int(e.id), f"{p.name if p else e.player_id} · {names.get(e.division, e.division)}",
                     entry_due(e)))
     per_team = team_due(reg)
-    for t in work.repo.list_teams(event.id):
+    for t in team_rows.list_teams(work.session, event.id):
         out.append((TEAM, int(t.id), t.name, per_team))
     for a in web_rows.list_appeals(work.session, event.id):
         out.append((APPEAL, a.id, f"{a.appellant} · {names.get(a.division, a.division)} 第{a.round}轮", appeal_due(a.fee)))
@@ -144,9 +144,9 @@ def record_manual(work: Work, event_id: int, entry: Entry, paid: bool, note: str
         paid_fen, _ = rows.subject_sums(work.session, event_id, ENTRY, entry_id)
         owed = entry_due(entry) - paid_fen
         if owed > 0:
-            rows.add_payment(work.session, work.repo.stamp, event_id, ENTRY, entry_id, owed, MANUAL, note=note)
+            rows.add_payment(work.session, work.stamp, event_id, ENTRY, entry_id, owed, MANUAL, note=note)
     else:
-        rows.cancel_manual_payments(work.session, work.repo.stamp, event_id, ENTRY, entry_id, note)
+        rows.cancel_manual_payments(work.session, work.stamp, event_id, ENTRY, entry_id, note)
 
 
 # ----- refunds --------------------------------------------------------------------------------------
@@ -157,7 +157,7 @@ def refusal(work: Work, event: EventRecord, kind: str, subject_id: int, *, absen
         found = web_rows.get_appeal(work.session, subject_id)
         return appeal_refund_refusal(reg, found.status if found is not None else "")
     if kind == ENTRY:
-        entry = work.repo.get_entry(subject_id)
+        entry = entry_rows.get_entry(work.session, subject_id)
         if absent or entry.status.has_left:
             return absent_refund_refusal(reg, entry.division)
     return None
@@ -189,3 +189,17 @@ def refund_fee(work: Work, event_ref: str | None, kind: str, subject_id: int, am
     made = refund_payments(work, event, kind, subject_id, amount, reason.strip())
     work.emit("fee_refunded", event.id, subject=f"{kind}:{subject_id}", amount_fen=amount)
     return made
+
+
+def team_entries(work: Work, event_id: int) -> dict[int, set[int]]:
+    """team id → its members' entry ids: what a team leader's fee page may show."""
+    by_player: dict[str, set[int]] = {}
+    for e in roster_rows.list_entries(work.session, event_id):
+        by_player.setdefault(e.player_id, set()).add(int(e.id))
+    return {int(t.id): {eid for m in t.members for eid in by_player.get(m.player_id, set())}
+            for t in team_rows.list_teams(work.session, event_id)}
+
+
+def event_of_entry(work: Work, entry_id: str | int) -> EventRecord:
+    """The event an entry belongs to (the CLI's 已缴费 mark reports the entry's ledger line)."""
+    return resolve_event(work, str(entry_rows.entry_event(work.session, entry_id)))

@@ -19,11 +19,11 @@ from yisai.registry.team import Team
 from yisai.services.context import InputError, Work
 from yisai.services.errors import Forbidden
 from yisai.services.identity import Role
-from yisai.store import EventRecord, NotFound, entry_rows
+from yisai.store import EventRecord, NotFound, entry_rows, event_rows, team_rows
 
 
 def team_of_player(work: Work, event: EventRecord, player_id: str) -> Team | None:
-    return next((t for t in work.repo.list_teams(event.id) if any(m.player_id == player_id for m in t.members)),
+    return next((t for t in team_rows.list_teams(work.session, event.id) if any(m.player_id == player_id for m in t.members)),
                 None)
 
 
@@ -47,7 +47,7 @@ def entry_for_change(work: Work, entry_id: str | int, target: EntryStatus | None
     by ``TRANSITIONS`` (None: the caller checks)."""
     try:
         entry = entry_rows.get_entry(work.session, entry_id)
-        event = work.repo.get_event(entry_rows.entry_event(work.session, entry_id))
+        event = event_rows.get_event(work.session, entry_rows.entry_event(work.session, entry_id))
     except NotFound as exc:
         raise InputError(exc.text, code="entry_not_found", params={"entry": str(entry_id)}) from None
     work.check_event(event.id)

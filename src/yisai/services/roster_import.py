@@ -36,7 +36,7 @@ from yisai.services.teams import (
     team_note_required,
     team_rules,
 )
-from yisai.store import EventRecord
+from yisai.store import EventRecord, roster_rows, team_rows
 
 
 @dataclass
@@ -148,14 +148,14 @@ def _import_teams(
     closed = set(window_texts(work.now, rules))
     shared: dict[Text, list[str]] = {}
     for name, rows in by_team.items():
-        existing = work.repo.find_team(event.id, name)
+        existing = team_rows.find_team(work.session, event.id, name)
         have = {m.player_id for m in existing.members} if existing else set()
         new_members = [
             TeamMember(player_id=reg.player.id, slot=row.slot, division=row.division)
             for row, reg in rows
             if reg.player.id not in have
         ]
-        players = work.repo.players_by_id(event.id)
+        players = roster_rows.players_by_id(work.session, event.id)
         new_members = as_individuals(work, event, report.warnings, rules, name, new_members,
                                       players, existing.members if existing else ())
         if existing is not None and not new_members:
@@ -185,14 +185,14 @@ def _import_teams(
                 if reg.entry_created and reg.entry is not None and not reg.entry.note:
                     mark_late(work, reg.entry, note)
         if existing is None:
-            made = work.repo.add_team(event.id, candidate, reasons, note.strip())
+            made = team_rows.add_team(work.session, work.stamp, event.id, candidate, reasons, note.strip())
             bind_new_team(work, event, int(made.id))
             report.teams_created += 1
             report.members_added += len(candidate.members)
         else:
             added = [m for m in filled if m.player_id not in have]
             for m in added:
-                work.repo.add_team_member(existing.id, m, note.strip())
+                team_rows.add_team_member(work.session, work.stamp, existing.id, m, note.strip())
             report.members_added += len(added)
     only_late = bool(shared) and not problems  # every team failed on the closed window alone
     problems[:0] = [Text(f"{r.zh} (涉及{len(teams)}支队: {'、'.join(teams)})",
@@ -217,7 +217,7 @@ def _leader_rows(work: Work, event: EventRecord, roster: Roster) -> None:
             problems.append(Text(f"{where.zh}: 缺少队名 (领队只登记本队棋手, 每行须填写本队队名)",
                                  f"{where.en}: no team name (a team leader registers the own team's players only)"))
             continue
-        team = work.repo.find_team(event.id, r.team)
+        team = team_rows.find_team(work.session, event.id, r.team)
         if team is not None and not work.actor.leads(team.id):
             problems.append(Text(f"{where.zh}: 队伍“{r.team}”不是本账号的队伍",
                                  f"{where.en}: team {r.team} is not this account's team"))

@@ -42,15 +42,6 @@ def _leader_lines(actor: Actor, ledger: fees.FeeLedger, members: dict[int, set[i
     return [ln for ln in ledger.lines if (ln.kind == TEAM and ln.id in own) or (ln.kind == ENTRY and ln.id in entries)]
 
 
-def _team_entries(work: fees.Work, event_id: int) -> dict[int, set[int]]:
-    """team id → its members' entry ids."""
-    by_player: dict[str, set[int]] = {}
-    for e in work.repo.list_entries(event_id):
-        by_player.setdefault(e.player_id, set()).add(int(e.id))
-    return {int(t.id): {eid for m in t.members for eid in by_player.get(m.player_id, set())}
-            for t in work.repo.list_teams(event_id)}
-
-
 @router.get("/console/events/{event_id}/fees", response_class=HTMLResponse)
 def fees_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> Response:
     with acting(request) as work:
@@ -58,7 +49,7 @@ def fees_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> R
         if work.actor.role not in (Role.CHIEF_REFEREE, Role.REFEREE, Role.OPERATOR, Role.TEAM_LEADER):
             raise Forbidden(Text("无权查看费用", "may not see the fees"))
         ledger = fees.fee_ledger(work, str(event_id))
-        members = _team_entries(work, event_id)
+        members = fees.team_entries(work, event_id)
         lines = _leader_lines(work.actor, ledger, members) if work.actor.role is Role.TEAM_LEADER else ledger.lines
         providers = flow.offered(work)
         own_orders = [o for t in sorted(work.actor.own_teams) for o in flow.orders(work, str(event_id), int(t))] \

@@ -31,7 +31,15 @@ from yisai.services.payments.base import (
     ProviderError,
 )
 from yisai.services.settings import Settings
-from yisai.store import EventRecord, NotFound, web_rows
+from yisai.store import (
+    EventRecord,
+    NotFound,
+    audit_rows,
+    entry_rows,
+    roster_rows,
+    team_rows,
+    web_rows,
+)
 from yisai.store import fee_rows as rows
 from yisai.store.fee_rows import OrderRecord, RefundRecord
 
@@ -68,10 +76,10 @@ def refused(exc: ProviderError) -> Refused:
 def team_items(work: Work, event: EventRecord, team_id: int) -> list[tuple[str, int, int]]:
     """What a team still owes: the team's own fee and each member's entry, (kind, id, 分)."""
     try:
-        team = work.repo.get_team(team_id)
+        team = team_rows.get_team(work.session, team_id)
     except NotFound:
         team = None
-    if team is None or team.id not in {t.id for t in work.repo.list_teams(event.id)}:
+    if team is None or team.id not in {t.id for t in team_rows.list_teams(work.session, event.id)}:
         raise NotFoundError(Text(f"本赛事没有编号为{team_id}的参赛队", f"no team {team_id} in this event"), code="no_team")
     sums = rows.sums(work.session, event.id)
     items: list[tuple[str, int, int]] = []
@@ -79,7 +87,7 @@ def team_items(work: Work, event: EventRecord, team_id: int) -> list[tuple[str, 
     if (owed := team_due(regulation_of(event)) - paid) > 0:
         items.append((TEAM, team_id, owed))
     members = {m.player_id for m in team.members}
-    for e in work.repo.list_entries(event.id):
+    for e in roster_rows.list_entries(work.session, event.id):
         if e.player_id in members and not e.status.has_left and e.status.value != "rejected":
             paid, _ = sums.get((ENTRY, int(e.id)), (0, 0))
             if (owed := entry_due(e) - paid) > 0:
@@ -108,7 +116,7 @@ def _store(work: Work, event: EventRecord, provider: Provider, mode: str, items:
     if not items:
         raise Refused(Text("没有需要缴纳的费用", "nothing is owed"), code="nothing_owed")
     expires = work.now + timedelta(minutes=provider.order_minutes)
-    order = rows.add_order(work.session, work.repo.stamp, event.id, _new_trade_no(event.id, tag), provider.name,
+    order = rows.add_order(work.session, work.stamp, event.id, _new_trade_no(event.id, tag), provider.name,
                            mode, team_id, items, description[:60], expires)
     work.emit("order_created", event.id, order=order.id)
     return _Pending(order, mode, payer_ip)
@@ -128,7 +136,7 @@ def _checkout(ctx: Context, actor: Actor | None, prepare: Callable[[Work], _Pend
                                                     order.expires_at, pending.payer_ip), pending.mode)
     except ProviderError as exc:
         with ctx.work(actor=actor) as work:
-            rows.move_order(work.session, work.repo.stamp, order, "failed")
+            rows.move_order(work.session, work.stamp, order, "failed")
         raise refused(exc) from None
     with ctx.work(actor=actor) as work:
         rows.set_pay_url(work.session, order.id, target.url)
@@ -147,7 +155,7 @@ def pay_team(ctx: Context, actor: Actor | None, event_ref: str | None, team_id: 
             raise Forbidden(Text("领队只能为本队缴费", "a team leader pays for the own team only"), code="not_own_team")
         provider = provider_named(work, provider_name)
         items = team_items(work, event, team_id)
-        name = work.repo.get_team(team_id).name
+        name = team_rows.get_team(work.session, team_id).name
         total = sum(a for _, _, a in items)
         return _store(work, event, provider, mode, items, team_id, f"T{team_id}",
                       f"{event.name[:30]} {name[:16]} 报名费 {yuan_text(total)}元", payer_ip)
@@ -187,10 +195,10 @@ def orders(work: Work, event_ref: str | None, team_id: int | None = None) -> lis
 # ----- callbacks and queries ------------------------------------------------------------------------
 def _apply(work: Work, provider: Provider, order: OrderRecord, transaction_id: str) -> bool:
     """Move the order to paid and book each item once; False when another writer did it first."""
-    if not rows.move_order(work.session, work.repo.stamp, order, "paid", transaction_id=transaction_id):
+    if not rows.move_order(work.session, work.stamp, order, "paid", transaction_id=transaction_id):
         return False
     for kind, sid, amount in order.items:
-        rows.add_payment(work.session, work.repo.stamp, order.event_id, kind, sid, amount, provider.name,
+        rows.add_payment(work.session, work.stamp, order.event_id, kind, sid, amount, provider.name,
                          transaction_id=transaction_id, order_id=order.id, note=order.out_trade_no)
         if kind == ENTRY:
             sync_entry_flag(work, sid, order.out_trade_no)
@@ -217,7 +225,7 @@ def apply_callback(work: Work, provider_name: str, headers: dict[str, str], body
         return DUPLICATE
     order = rows.order_by_trade_no(work.session, notice.out_trade_no, lock=True)
     if order is None or not _matches(provider, order, notice.amount_fen, notice.currency, notice.merchant_id):
-        work.repo.audit(order.event_id if order else None, "order_mismatch", "order",
+        audit_rows.audit(work.session, work.stamp, order.event_id if order else None, "order_mismatch", "order",
                         order.id if order else notice.out_trade_no, None,
                         {"out_trade_no": notice.out_trade_no, "amount_fen": notice.amount_fen,
                          "currency": notice.currency, "merchant": notice.merchant_id})
@@ -255,7 +263,7 @@ def _record(work: Work, order: OrderRecord, outcome: str, notice: Notice | None)
     if outcome == "paid" and notice is not None:
         return _apply(work, provider_named(work, order.provider), order, notice.transaction_id)
     if outcome == "closed":
-        return rows.move_order(work.session, work.repo.stamp, order, "closed")
+        return rows.move_order(work.session, work.stamp, order, "closed")
     return False
 
 
@@ -313,14 +321,14 @@ def check_order(ctx: Context, actor: Actor | None, event_ref: str | None, out_tr
 def sync_entry_flag(work: Work, entry_id: int, note: str = "") -> None:
     """An entry is 已缴费 when its payments cover what it owes."""
     try:
-        entry = work.repo.get_entry(entry_id)
+        entry = entry_rows.get_entry(work.session, entry_id)
     except NotFound:
         return
-    event_id = work.repo.entry_event(entry_id)
+    event_id = entry_rows.entry_event(work.session, entry_id)
     paid_fen, _ = rows.subject_sums(work.session, event_id, ENTRY, entry_id)
     covered = paid_fen >= entry_due(entry) and paid_fen > 0  # a refund later does not unpay it
     if covered != entry.fee_paid:
-        work.repo.update_entry(entry.model_copy(update={"fee_paid": covered}), "fee", note)
+        entry_rows.update_entry(work.session, work.stamp, entry.model_copy(update={"fee_paid": covered}), "fee", note)
 
 
 # ----- refunds --------------------------------------------------------------------------------------
@@ -342,7 +350,7 @@ def refund_payments(work: Work, event: EventRecord, kind: str, subject_id: int, 
         if part <= 0:
             continue
         if p.channel == "manual" or p.order_id is None:
-            made.append(rows.add_refund(work.session, work.repo.stamp, event.id, kind, subject_id, part, reason,
+            made.append(rows.add_refund(work.session, work.stamp, event.id, kind, subject_id, part, reason,
                                         "manual", payment_id=p.id))
         else:
             made.append(_provider_refund(work, event, p.order_id, p.id, kind, subject_id, part, reason))
@@ -364,6 +372,6 @@ def _provider_refund(work: Work, event: EventRecord, order_id: int, payment_id: 
         raise refused(exc) from None
     status = "done" if result.status == "SUCCESS" else ("failed" if result.status in ("ABNORMAL", "CLOSED")
                                                         else "processing")
-    return rows.add_refund(work.session, work.repo.stamp, event.id, kind, subject_id, part, reason, provider.name,
+    return rows.add_refund(work.session, work.stamp, event.id, kind, subject_id, part, reason, provider.name,
                            payment_id=payment_id, out_refund_no=out_refund_no, provider_refund_id=result.refund_id,
                            status=status)
