@@ -8,6 +8,7 @@ and ask this module what is due and whether a refund is allowed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -21,6 +22,19 @@ KINDS = (ENTRY, TEAM, APPEAL)
 KIND_LABELS = {ENTRY: Text("报名", "entry"), TEAM: Text("参赛队", "team"), APPEAL: Text("申诉", "appeal")}
 APPEAL_REFUND_WORDS = "胜诉退还，败诉则不予退还"
 ABSENT_REFUND_WORDS = "报名后无故不参加比赛者，赛事服务费不予退还"
+
+
+_YUAN = re.compile(r"(0|[1-9][0-9]{0,9})(\.[0-9]{1,2})?")
+
+
+def fen_of_yuan(text: str) -> int | None:
+    """A provider's ``2160.00`` → 分 by the digits (never a float); None when the text is not an
+    amount in yuan with at most two decimals (a sign included: a bill's refunds say it themselves)."""
+    match = _YUAN.fullmatch(text.strip())
+    if not match:
+        return None
+    cents = (match.group(2) or ".")[1:].ljust(2, "0")  # ".5" → "50", "" → "00"
+    return int(match.group(1)) * FEN_PER_YUAN + int(cents)
 
 
 def fen(yuan: int) -> int:

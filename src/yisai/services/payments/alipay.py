@@ -16,7 +16,6 @@ import base64
 import csv
 import io
 import json
-import re
 import urllib.request
 import zipfile
 from collections.abc import Mapping
@@ -26,7 +25,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from yisai.i18n import Text
-from yisai.registry.ledger import yuan_text
+from yisai.registry.ledger import fen_of_yuan, yuan_text
 from yisai.services.payments.base import (
     H5,
     PAGE,
@@ -38,7 +37,7 @@ from yisai.services.payments.base import (
     ProviderError,
     RefundResult,
 )
-from yisai.services.payments.config import secret_file
+from yisai.services.payments.config import order_minutes, required, secret_file
 
 GATEWAY = "https://openapi.alipay.com/gateway.do"
 ENV = "YISAI_ALIPAY_"
@@ -46,17 +45,7 @@ PRODUCT = {PAGE: "FAST_INSTANT_TRADE_PAY", H5: "QUICK_WAP_WAY"}
 PAID_STATES = ("TRADE_SUCCESS", "TRADE_FINISHED")  # TRADE_FINISHED: paid, no refund possible any more
 NOT_FOUND = "ACQ.TRADE_NOT_EXIST"  # page/wap pay: the trade exists at Alipay once the payer opened the cashier
 MAX_BILL = 50 * 1024 * 1024  # a day's bill of one event is far smaller; refuse anything larger
-_YUAN = re.compile(r"(0|[1-9][0-9]{0,9})(\.[0-9]{1,2})?")
 ACK_OK, ACK_FAIL = "success", "fail"  # what Alipay expects as the notification's answer (text/plain)
-
-
-def fen_of_yuan(text: str) -> int | None:
-    """Alipay's ``2160.00`` → 216000 分 by the digits; None when it is not an amount in yuan."""
-    match = _YUAN.fullmatch(text.strip())
-    if not match:
-        return None
-    cents = (match.group(2) or ".")[1:].ljust(2, "0")  # ".5" → "50", "" → "00"
-    return int(match.group(1)) * 100 + int(cents)
 
 
 def callback_answer(applied: bool) -> tuple[int, str]:
@@ -375,17 +364,8 @@ def bill_lines(raw: bytes) -> list[BillLine]:
 def alipay_from_environment(env: Mapping[str, str]) -> AlipayProvider:
     """The app named by ``YISAI_ALIPAY_*`` (docs/fees.md); a missing or wrong setting is named."""
     def need(key: str) -> str:
-        value = env.get(ENV + key, "").strip()
-        if not value:
-            raise ProviderError(Text(f"支付设置 {ENV + key} 未设置", f"payment setting {ENV + key} is not set"),
-                                code="bad_payment_config")
-        return value
+        return required(env, ENV + key)
 
-    minutes = env.get(ENV + "ORDER_MINUTES", "30").strip()
-    if not minutes.isdigit() or not 5 <= int(minutes) <= 1440:
-        raise ProviderError(Text(f"支付设置 {ENV}ORDER_MINUTES 应为 5 到 1440 之间的分钟数",
-                                 f"payment setting {ENV}ORDER_MINUTES must be a number of minutes from 5 to 1440"),
-                            code="bad_payment_config")
     gateway = env.get(ENV + "GATEWAY", "").strip() or GATEWAY
     if not gateway.startswith(("https://", "http://")):
         raise ProviderError(Text(f"支付设置 {ENV}GATEWAY 应为 https:// 开头的网关地址",
@@ -395,5 +375,5 @@ def alipay_from_environment(env: Mapping[str, str]) -> AlipayProvider:
         app_id=need("APP_ID"), private_key=secret_file(env, ENV + "PRIVATE_KEY_FILE"),
         alipay_public_key=secret_file(env, ENV + "PUBLIC_KEY_FILE"), notify_url=need("NOTIFY_URL"),
         return_url=env.get(ENV + "RETURN_URL", "").strip(), seller_id=env.get(ENV + "SELLER_ID", "").strip(),
-        gateway=gateway, order_minutes=int(minutes), wap=env.get(ENV + "WAP", "1").strip() != "0",
+        gateway=gateway, order_minutes=order_minutes(env, ENV), wap=env.get(ENV + "WAP", "1").strip() != "0",
     )

@@ -31,3 +31,20 @@ def secret_file(env: Mapping[str, str], var: str) -> str:
         return path.read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError) as exc:
         raise _bad(var, f"无法读取文件 ({type(exc).__name__})", f"the file cannot be read ({type(exc).__name__})") from None
+
+
+def required(env: Mapping[str, str], var: str) -> str:
+    """A setting that must be given (an id, a URL): its value, or refused with its name."""
+    value = env.get(var, "").strip()
+    if not value:
+        raise _bad(var, "未设置", "not set")
+    return value
+
+
+def order_minutes(env: Mapping[str, str], prefix: str) -> int:
+    """How long an order stays open (``<prefix>ORDER_MINUTES``, 30 by default, 5 to 1440)."""
+    var = prefix + "ORDER_MINUTES"
+    minutes = env.get(var, "30").strip()
+    if not minutes.isdigit() or not 5 <= int(minutes) <= 1440:
+        raise _bad(var, "应为 5 到 1440 之间的分钟数", "must be a number of minutes from 5 to 1440")
+    return int(minutes)

@@ -20,6 +20,7 @@ from datetime import date, datetime
 from typing import Any
 
 from yisai.i18n import Text
+from yisai.registry.ledger import fen_of_yuan
 from yisai.services.payments.base import (
     H5,
     NATIVE,
@@ -31,7 +32,7 @@ from yisai.services.payments.base import (
     ProviderError,
     RefundResult,
 )
-from yisai.services.payments.config import secret_file
+from yisai.services.payments.config import order_minutes, required, secret_file
 
 GATEWAY = "https://api.mch.weixin.qq.com"
 ENV = "YISAI_WECHATPAY_"
@@ -40,14 +41,6 @@ ENV = "YISAI_WECHATPAY_"
 def _failed(what: str, exc: BaseException | str) -> ProviderError:
     detail = exc if isinstance(exc, str) else type(exc).__name__
     return ProviderError(Text(f"微信支付{what}失败: {detail}", f"WeChat Pay {what} failed: {detail}"), code="wechat_failed")
-
-
-def _fen_of_yuan_text(text: str) -> int:
-    """A bill's ``260.00`` → 26000 分, by the digits (never through a float)."""
-    text = text.strip().lstrip("`").strip()
-    sign = -1 if text.startswith("-") else 1
-    whole, _, frac = text.lstrip("-").partition(".")
-    return sign * (int(whole or "0") * 100 + int((frac + "00")[:2]))
 
 
 class WeChatPayProvider:
@@ -194,7 +187,11 @@ def _bill_lines(text: str) -> list[BillLine]:
     for row in rows[1:]:
         if len(row) <= max(i_txn, i_out, i_state, i_amount) or not row[0].startswith("`"):
             continue
-        out.append(BillLine(row[i_out].lstrip("`"), row[i_txn].lstrip("`"), _fen_of_yuan_text(row[i_amount]),
+        amount = row[i_amount].strip().lstrip("`")
+        fen = fen_of_yuan(amount.lstrip("-"))
+        if fen is None:
+            raise _failed("下载账单", f"bad amount {amount[:20]!r}")
+        out.append(BillLine(row[i_out].lstrip("`"), row[i_txn].lstrip("`"), -fen if amount.startswith("-") else fen,
                             row[i_state].lstrip("`")))
     return out
 
@@ -202,21 +199,12 @@ def _bill_lines(text: str) -> list[BillLine]:
 def wechat_from_environment(env: Mapping[str, str]) -> WeChatPayProvider:
     """The merchant named by ``YISAI_WECHATPAY_*`` (docs/fees.md); a missing setting is named."""
     def need(key: str) -> str:
-        value = env.get(ENV + key, "").strip()
-        if not value:
-            raise ProviderError(Text(f"支付设置 {ENV + key} 未设置", f"payment setting {ENV + key} is not set"),
-                                code="bad_payment_config")
-        return value
+        return required(env, ENV + key)
 
-    minutes = env.get(ENV + "ORDER_MINUTES", "30").strip()
-    if not minutes.isdigit() or not 5 <= int(minutes) <= 1440:
-        raise ProviderError(Text(f"支付设置 {ENV}ORDER_MINUTES 应为 5 到 1440 之间的分钟数",
-                                 f"payment setting {ENV}ORDER_MINUTES must be a number of minutes from 5 to 1440"),
-                            code="bad_payment_config")
     return WeChatPayProvider(
         mchid=need("MCHID"), appid=need("APPID"), cert_serial_no=need("CERT_SERIAL"),
         private_key=secret_file(env, ENV + "PRIVATE_KEY_FILE"), apiv3_key=secret_file(env, ENV + "APIV3_KEY_FILE"),
         public_key=secret_file(env, ENV + "PUBLIC_KEY_FILE"), public_key_id=need("PUBLIC_KEY_ID"),
         notify_url=need("NOTIFY_URL"), gateway=env.get(ENV + "GATEWAY", "").strip() or GATEWAY,
-        order_minutes=int(minutes), h5=env.get(ENV + "H5", "1").strip() != "0",
+        order_minutes=order_minutes(env, ENV), h5=env.get(ENV + "H5", "1").strip() != "0",
     )
