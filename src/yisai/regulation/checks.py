@@ -248,6 +248,14 @@ def _no_effect(reg: Regulation) -> list[Finding]:
                             "no limit of entries (capacity), so it is never full",
                             "写 registration.capacity 或组别的 capacity, 或删去 close_when_full",
                             "set registration.capacity or a division's capacity, or remove close_when_full"))
+    cap = reg.registration.capacity
+    for i, d in enumerate(reg.divisions):
+        if cap is not None and d.capacity is not None and d.capacity >= cap:
+            out.append(_useless(("divisions", i, "capacity"),
+                                f"{d.name}限报{d.capacity}人, 不少于全部组别合计的限报{cap}人, 本组永远不会先满",
+                                f"{d.name} takes {d.capacity}, not fewer than the {cap} of all divisions together, "
+                                "so it is never full first",
+                                f"把本组 capacity 改为小于{cap}的人数, 或删去", f"make it fewer than {cap}, or remove it"))
     arr = reg.registration.arrival
     if arr is not None:
         if arr.insurance_wording and not arr.insurance_required:
