@@ -31,13 +31,13 @@ from yisai.services.payments.alipay import (
     alipay_from_environment,
     bill_lines,
     callback_answer,
-    fen_of_yuan,
 )
 from yisai.services.payments.base import PAGE, BadCallback, ProviderError
 from yisai.services.payments.registry import providers_from_environment
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
 from yisai.store import EventRecord, fee_rows
+from yisai.vocabulary.money import fen_of_yuan
 
 KEYS = Keys()  # generated once per test run, never written to the repository
 NOTIFIER = Actor("pay-notify", "支付通知", Role.PLAYER)

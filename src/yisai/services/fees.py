@@ -27,7 +27,6 @@ from yisai.registry.ledger import (
     refund_limit,
     team_due,
     totals,
-    yuan_text,
 )
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Forbidden, NotFoundError
@@ -37,6 +36,7 @@ from yisai.services.payments.flow import refund_payments
 from yisai.store import EventRecord, entry_rows, roster_rows, team_rows, web_rows
 from yisai.store import fee_rows as rows
 from yisai.store.fee_rows import PaymentRecord, RefundRecord
+from yisai.vocabulary.money import fen_of_yuan, yuan_text
 
 MANUAL = "manual"
 CHANNEL_LABELS = {MANUAL: Text("线下登记", "recorded by hand"), "wechat": Text("微信支付", "WeChat Pay"),
@@ -113,11 +113,11 @@ def amount_fen(text: str) -> int | None:
     text = text.strip()
     if not text:
         return None
-    whole, dot, frac = text.partition(".")
-    if not whole.isdigit() or (dot and (not frac.isdigit() or len(frac) > 2)) or len(whole) > 9:
+    found = fen_of_yuan(text)
+    if found is None:
         raise InputError(Text(f"金额应为元, 最多两位小数: {text}", f"the amount is in yuan with at most two decimals: {text}"),
                          code="bad_refund_amount")
-    return int(whole) * 100 + int((frac + "00")[:2])
+    return found
 
 
 def subject_line(work: Work, event: EventRecord, kind: str, subject_id: int) -> Line:

@@ -18,7 +18,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Res
 
 from yisai.formats import fees_export
 from yisai.i18n import Text, tr
-from yisai.registry.ledger import ENTRY, KIND_LABELS, KINDS, TEAM, Line, totals, yuan_text
+from yisai.registry.ledger import ENTRY, KIND_LABELS, KINDS, TEAM, Line, totals
 from yisai.services import fees
 from yisai.services.context import Context
 from yisai.services.errors import Forbidden, InputError, NotFoundError, ServiceError
@@ -26,6 +26,7 @@ from yisai.services.identity import Action, Actor, Role
 from yisai.services.payments import alipay, flow
 from yisai.services.payments.base import MODE_LABELS
 from yisai.services.payments.reconcile import reconcile
+from yisai.vocabulary.money import yuan_text
 from yisai.web.console import _event_context, _form, _text, acting, back, client_of, require_login
 from yisai.web.core import page, state
 from yisai.web.requests import Id

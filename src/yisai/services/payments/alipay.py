@@ -25,7 +25,6 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from yisai.i18n import Text
-from yisai.registry.ledger import fen_of_yuan, yuan_text
 from yisai.services.payments.base import (
     H5,
     PAGE,
@@ -38,6 +37,7 @@ from yisai.services.payments.base import (
     RefundResult,
 )
 from yisai.services.payments.config import order_minutes, required, secret_file
+from yisai.vocabulary.money import fen_of_yuan, yuan_text
 
 GATEWAY = "https://openapi.alipay.com/gateway.do"
 ENV = "YISAI_ALIPAY_"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from yisai.i18n import Text
-from yisai.registry.ledger import APPEAL, ENTRY, TEAM, appeal_due, entry_due, team_due, yuan_text
+from yisai.registry.ledger import APPEAL, ENTRY, TEAM, appeal_due, entry_due, team_due
 from yisai.services.context import Context, InputError, Refused, Work
 from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
@@ -42,6 +42,7 @@ from yisai.store import (
 )
 from yisai.store import fee_rows as rows
 from yisai.store.fee_rows import OrderRecord, RefundRecord
+from yisai.vocabulary.money import yuan_text
 
 APPLIED, DUPLICATE, MISMATCH, NOT_PAID = "applied", "duplicate", "mismatch", "not_paid"
 

@@ -20,7 +20,6 @@ from datetime import date, datetime
 from typing import Any
 
 from yisai.i18n import Text
-from yisai.registry.ledger import fen_of_yuan
 from yisai.services.payments.base import (
     H5,
     NATIVE,
@@ -33,6 +32,7 @@ from yisai.services.payments.base import (
     RefundResult,
 )
 from yisai.services.payments.config import order_minutes, required, secret_file
+from yisai.vocabulary.money import fen_of_yuan
 
 GATEWAY = "https://api.mch.weixin.qq.com"
 ENV = "YISAI_WECHATPAY_"
