@@ -36,7 +36,7 @@ from yisai.services.payments.base import PAGE, BadCallback, ProviderError
 from yisai.services.payments.registry import providers_from_environment
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
-from yisai.store import EventRecord, fee_rows
+from yisai.store import EventRecord, audit_rows, entry_rows, fee_rows, team_rows
 from yisai.vocabulary.money import fen_of_yuan
 
 KEYS = Keys()  # generated once per test run, never written to the repository
@@ -109,7 +109,7 @@ def world(tmp_path: Path, db_url: str) -> Iterator[World]:
 
 def _team(w: World, name: str) -> int:
     with w.ctx.work() as work:
-        return int(next(t for t in work.repo.list_teams(w.event.id) if t.name == name).id)
+        return int(next(t for t in team_rows.list_teams(work.session, w.event.id) if t.name == name).id)
 
 
 def _open_cashier(url: str) -> str:
@@ -175,7 +175,7 @@ def test_a_page_pay_order_is_paid_once_though_its_notification_comes_twice_at_on
     assert len(ledger.payments) == 7 and {p.channel for p in ledger.payments} == {"alipay"}
     assert {p.transaction_id for p in ledger.payments} == {trade["trade_no"]}
     with world.ctx.work() as work:
-        assert sum(work.repo.get_entry(ln.id).fee_paid for ln in paid_entries) == 6  # 已缴费, as by hand
+        assert sum(entry_rows.get_entry(work.session, ln.id).fee_paid for ln in paid_entries) == 6  # 已缴费, as by hand
     # a later notification of the same trade (a new notify_id, e.g. TRADE_FINISHED) books nothing more
     later = world.gateway.notification(order.out_trade_no, override={"trade_status": "TRADE_FINISHED"})
     assert world.gateway.deliver(order.out_trade_no, later) == (200, "success")
@@ -199,7 +199,7 @@ def test_forged_wrong_amount_and_other_app_notifications_change_nothing(world: W
     with world.ctx.work() as work:
         assert fees.fee_ledger(work, str(world.event.id)).payments == []
         assert _status(work, order.out_trade_no) == "open"
-        assert [a.action for a in work.repo.audit_log(world.event.id, "order")].count("order_mismatch") == 3
+        assert [a.action for a in audit_rows.audit_log(work.session, world.event.id, "order")].count("order_mismatch") == 3
 
 
 def test_a_lost_notification_is_settled_by_query_and_an_unpaid_order_closed_after_its_timeout(world: World) -> None:

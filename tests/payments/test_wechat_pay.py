@@ -27,7 +27,7 @@ from yisai.services.payments.registry import providers_from_environment
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
 from yisai.services.withdrawal import withdraw_entry
-from yisai.store import EventRecord
+from yisai.store import EventRecord, audit_rows, entry_rows, team_rows
 
 KEYS = Keys()  # generated once per test run, never written to the repository
 NOTIFIER = Actor("pay-notify", "支付通知", Role.PLAYER)
@@ -54,7 +54,7 @@ def world(tmp_path: Path, db_url: str) -> Iterator[World]:
 
 def _team(w: World, name: str) -> int:
     with w.ctx.work() as work:
-        return int(next(t for t in work.repo.list_teams(w.event.id) if t.name == name).id)
+        return int(next(t for t in team_rows.list_teams(work.session, w.event.id) if t.name == name).id)
 
 
 def _leader(w: World, team_id: int) -> Actor:
@@ -88,8 +88,8 @@ def test_a_team_leader_pays_his_team_by_native_qr_and_the_callback_books_it_once
         assert len(paid_entries) == 6 and all(ln.paid == 26_000 for ln in paid_entries)
         assert len(ledger.payments) == 7 and {p.channel for p in ledger.payments} == {"wechat"}
         assert {p.transaction_id for p in ledger.payments} == {world.server.orders[order.out_trade_no]["transaction_id"]}
-        assert sum(work.repo.get_entry(ln.id).fee_paid for ln in paid_entries) == 6  # 已缴费, as by hand
-        assert [a.action for a in work.repo.audit_log(world.event.id, "order")] == ["order_created", "order_paid"]
+        assert sum(entry_rows.get_entry(work.session, ln.id).fee_paid for ln in paid_entries) == 6  # 已缴费, as by hand
+        assert [a.action for a in audit_rows.audit_log(work.session, world.event.id, "order")] == ["order_created", "order_paid"]
 
 
 def test_a_slow_provider_blocks_no_other_writer(world: World) -> None:
@@ -104,7 +104,7 @@ def test_a_slow_provider_blocks_no_other_writer(world: World) -> None:
     try:
         assert world.server.arrived.wait(300)  # the provider is being asked and does not answer yet
         with no_hang(120), world.ctx.work() as work:  # another writer, while the provider is slow
-            work.repo.audit(world.event.id, "note", "event", world.event.id, None, {"text": "另一位裁判的修改"})
+            audit_rows.audit(work.session, work.stamp, world.event.id, "note", "event", world.event.id, None, {"text": "另一位裁判的修改"})
         with world.ctx.work() as work:
             (pending,) = flow.orders(work, str(world.event.id))
             assert pending.status == "open" and pending.pay_url == ""  # stored, the provider's answer not yet
@@ -130,7 +130,7 @@ def test_asking_a_slow_provider_about_an_open_order_blocks_no_other_writer(world
     try:
         assert world.server.arrived.wait(300)  # the query is at the provider, unanswered
         with no_hang(120), world.ctx.work() as work:  # another writer meanwhile
-            work.repo.audit(world.event.id, "note", "event", world.event.id, None, {"text": "另一位裁判的修改"})
+            audit_rows.audit(work.session, work.stamp, world.event.id, "note", "event", world.event.id, None, {"text": "另一位裁判的修改"})
     finally:
         world.server.hold.set()
         asker.join(300)

@@ -31,6 +31,7 @@ from yisai.services.context import open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
+from yisai.store import team_rows
 
 __all__ = ["ARGS", "CHROMIUM", "browser", "playwright_api", "pytestmark"]
 
@@ -60,7 +61,7 @@ def test_a_team_fee_and_an_appeal_fee_paid_and_the_appeal_fee_refunded(browser: 
     with open_context(Settings(database=str(db), clock=lambda: NOW, actor=Actor.cli("裁判长", Role.CHIEF_REFEREE))) as ctx:
         event = fee_event(ctx, tmp_path)
         with ctx.work() as w:
-            team = next(t for t in w.repo.list_teams(event.id) if t.name == "辽宁队")
+            team = next(t for t in team_rows.list_teams(w.session, event.id) if t.name == "辽宁队")
             pair(w, event.id, "jia", 1)
             appeal = appeals.file_appeal(w, str(event.id), "jia", 1, appellant="山东队", subject="对第1台判罚有异议")
         with ctx.work(actor=Actor.system()) as w:

@@ -23,6 +23,7 @@ from yisai.services.context import open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.payments.registry import Providers, providers_from_environment
 from yisai.services.settings import Settings
+from yisai.store import team_rows
 from yisai.web.app import create_app
 
 KEYS = Keys()
@@ -56,7 +57,7 @@ def _build(tmp_path: Path, providers: Providers, server: WeChatPayServer | None)
     with open_context(Settings(database=db, clock=lambda: NOW, actor=Actor.cli("裁判长", Role.CHIEF_REFEREE))) as ctx:
         event = fee_event(ctx, tmp_path)
         with ctx.work() as w:
-            teams = {t.name: int(t.id) for t in w.repo.list_teams(event.id)}
+            teams = {t.name: int(t.id) for t in team_rows.list_teams(w.session, event.id)}
         with ctx.work(actor=Actor.system()) as w:
             create_user(w, "director", "裁判长", Role.CHIEF_REFEREE, PASSWORDS["director"])
             create_user(w, "ln", "辽宁领队", Role.TEAM_LEADER, PASSWORDS["ln"], event_id=event.id, team_id=teams["辽宁队"])
