@@ -37,14 +37,14 @@ class Issued:
 
 
 def issue(subject: str, key: PrivateKey, issuer: Issued | None = None, *, serial: int | None = None,
-          ca: bool = False, days: int = 3650) -> Issued:
+          ca: bool = False, days: int = 3650, ago: int = 1) -> Issued:
     """A certificate for ``key`` named ``subject``, signed by ``issuer`` (self-signed without one),
-    valid from a day ago (the SDKs compare with the real clock)."""
+    valid from ``ago`` days ago to ``days`` days from now (the SDKs compare with the real clock)."""
     now = datetime.now(UTC)
     signer = issuer.key if issuer else key
     builder = (x509.CertificateBuilder().subject_name(name(subject))
                .issuer_name(issuer.cert.subject if issuer else name(subject))
                .public_key(key.public_key()).serial_number(serial or x509.random_serial_number())
-               .not_valid_before(now - timedelta(days=1)).not_valid_after(now + timedelta(days=days))
+               .not_valid_before(now - timedelta(days=ago)).not_valid_after(now + timedelta(days=days))
                .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
     return Issued(key, builder.sign(signer, hashes.SHA256()))
