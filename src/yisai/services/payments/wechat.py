@@ -102,7 +102,6 @@ class WeChatPayProvider:
         self.merchant_id, self.appid, self.order_minutes = mchid, appid, order_minutes
         self._h5 = h5
         self._types = {NATIVE: WeChatPayType.NATIVE, H5: WeChatPayType.H5}
-        self.verifies_with = "public_key" if public_key else "certificate"
         try:
             self._pay = _sdk(mchid=mchid, private_key=private_key, cert_serial_no=cert_serial_no, appid=appid,
                              apiv3_key=apiv3_key, notify_url=notify_url, public_key=public_key,
