@@ -1,7 +1,9 @@
 """WeChat Pay API v3 through the SDK (wechatpayv3) against the local protocol-faithful server
 (``wechat_server.py``): orders, callbacks applied once (also by two threads at once), forged and
 mismatched callbacks refused, orders queried when no callback came and closed after their
-timeout, the appeal fee refunded through the refund API when upheld and kept when dismissed."""
+timeout, the appeal fee refunded through the refund API when upheld and kept when dismissed.
+Each test runs for a merchant in public-key mode (微信支付公钥) and in platform-certificate mode
+(平台证书, downloaded from ``/v3/certificates``)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.hangs import no_hang
-from tests.payments.wechat_server import Keys, WeChatPayServer, new_key
+from tests.payments.wechat_server import CERTIFICATE, PUBLIC_KEY, Keys, WeChatPayServer, new_key
 from tests.services.fee_event import NOW, fee_event
 from yisai.registry.ledger import APPEAL, ENTRY, TEAM
 from yisai.services import appeals, fees
@@ -29,7 +31,7 @@ from yisai.services.settings import Settings
 from yisai.services.withdrawal import withdraw_entry
 from yisai.store import EventRecord, audit_rows, entry_rows, team_rows
 
-KEYS = Keys()  # generated once per test run, never written to the repository
+KEYS = {mode: Keys(mode=mode) for mode in (PUBLIC_KEY, CERTIFICATE)}  # generated once per run, never committed
 NOTIFIER = Actor("pay-notify", "支付通知", Role.PLAYER)
 
 
@@ -41,10 +43,10 @@ class World:
     clock: list  # [now]: moved by a test
 
 
-@pytest.fixture
-def world(tmp_path: Path, db_url: str) -> Iterator[World]:
-    with WeChatPayServer(KEYS) as server:
-        env = KEYS.environment(tmp_path, server.gateway)
+@pytest.fixture(params=[PUBLIC_KEY, CERTIFICATE])
+def world(request: pytest.FixtureRequest, tmp_path: Path, db_url: str) -> Iterator[World]:
+    with WeChatPayServer(KEYS[request.param]) as server:
+        env = server.keys.environment(tmp_path, server.gateway)
         clock = [NOW]
         settings = Settings(database=db_url, clock=lambda: clock[0],
                             payments=providers_from_environment(env), actor=Actor.cli("裁判长", Role.CHIEF_REFEREE))
@@ -243,7 +245,9 @@ def test_a_dismissed_appeal_keeps_its_fee_with_the_regulation_quoted(world: Worl
 
 
 def test_a_request_not_signed_by_the_merchants_key_is_refused_by_the_server(world: World, tmp_path: Path) -> None:
-    env = KEYS.environment(tmp_path, world.server.gateway, merchant=new_key())  # a key WeChat Pay does not know
+    # a key WeChat Pay does not know (platform-certificate mode: the certificates already downloaded are read from
+    # the directory at start, so the first request is the order)
+    env = world.server.keys.environment(tmp_path, world.server.gateway, merchant=new_key())
     settings = Settings(database=world.ctx.settings.database, clock=lambda: NOW,
                         payments=providers_from_environment(env), actor=Actor.cli("裁判长", Role.CHIEF_REFEREE))
     team = _team(world, "辽宁队")

@@ -6,7 +6,8 @@ What it checks, as the real API does:
   timestamp=…,serial_no=…``: the merchant id, the API certificate's serial, the timestamp within
   5 minutes, and the RSA-SHA256 signature of ``METHOD\\nURL\\nTIMESTAMP\\nNONCE\\nBODY\\n`` with the
   merchant's public key (401 ``SIGN_ERROR`` otherwise);
-* ``Wechatpay-Serial`` names the WeChat Pay public key the merchant verifies with;
+* ``Wechatpay-Serial`` names the WeChat Pay public key the merchant verifies with (public-key
+  mode), or, when sent at all, one of the platform certificates (platform-certificate mode);
 * the order's fields: appid and mchid, out_trade_no 6–32 characters, notify_url, the amount in 分
   (a positive integer) and currency CNY; a refund's total equal to the order's and no more refunded
   than paid.
@@ -14,7 +15,12 @@ What it checks, as the real API does:
 What it sends, as the real API does: every answer signed with the platform key
 (``Wechatpay-Timestamp``, ``-Nonce``, ``-Signature``, ``-Serial``, ``-Signature-Type``), and on
 ``pay()`` a notification whose resource is encrypted with AEAD_AES_256_GCM under the APIv3 key.
-All keys are generated when the server is made; none is ever written to the repository.
+A merchant in platform-certificate mode (``Keys(mode=CERTIFICATE)``) is answered by
+``GET /v3/certificates`` (平台证书: each certificate AEAD_AES_256_GCM-encrypted under the APIv3 key,
+associated data ``certificate``), and everything is signed with the newest platform certificate's
+key under its serial; ``rotate()`` issues a new one, as WeChat Pay does before the old one expires.
+All keys and certificates are generated when the server is made; none is ever written to the
+repository.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -37,10 +43,16 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from tests.payments.certs import Issued, issue
+
 MCHID = "1900000109"
 APPID = "wxd678efh567hg6787"
 MERCHANT_SERIAL = "5157F09EFDC096DE15EBE81A47057A7232F1B8E1"
 PUBLIC_KEY_ID = "PUB_KEY_ID_0119000001092025120600000000000001"
+BEIJING = timezone(timedelta(hours=8))
+PUBLIC_KEY, CERTIFICATE = "public_key", "certificate"  # how the merchant verifies WeChat Pay's signatures
+TENPAY_CA = "C=CN,ST=Guangdong,L=Shenzhen,O=Tenpay.com,OU=Tenpay.com CA Center,CN=Tenpay.com Root CA"
+PLATFORM = "C=CN,ST=Guangdong,L=Shenzhen,O=Tenpay.com,OU=Tenpay.com CA Center,CN=Tenpay.com sign"
 
 
 def new_key() -> rsa.RSAPrivateKey:
@@ -70,20 +82,50 @@ class Keys:
     merchant: rsa.RSAPrivateKey = field(default_factory=new_key)
     platform: rsa.RSAPrivateKey = field(default_factory=new_key)
     apiv3_key: str = field(default_factory=lambda: secrets.token_hex(16))  # 32 characters
+    mode: str = PUBLIC_KEY
+    ca: Issued | None = None  # CERTIFICATE mode: the CA that issues the platform certificates
+    platform_certs: list[Issued] = field(default_factory=list)  # oldest first; the last one signs
+
+    def __post_init__(self) -> None:
+        if self.mode == CERTIFICATE and self.ca is None:
+            self.ca = issue(TENPAY_CA, new_key(), ca=True)
+            self.rotate()
+
+    def rotate(self) -> Issued:
+        """A new platform certificate (new key, new serial); the old ones stay listed."""
+        assert self.ca is not None
+        self.platform_certs.append(issue(PLATFORM, new_key(), self.ca, days=5 * 365))
+        return self.platform_certs[-1]
+
+    def signer(self) -> tuple[rsa.RSAPrivateKey, str]:
+        """The key WeChat Pay signs with and the serial it names in ``Wechatpay-Serial``."""
+        if self.mode == CERTIFICATE:
+            newest = self.platform_certs[-1]
+            assert isinstance(newest.key, rsa.RSAPrivateKey)
+            return newest.key, serial_of(newest)
+        return self.platform, PUBLIC_KEY_ID
 
     def environment(self, folder: Path, gateway: str, notify_url: str = "https://yisai.example/pay/wechat/notify",
                     merchant: rsa.RSAPrivateKey | None = None) -> dict[str, str]:
         """The settings docs/fees.md names, with the key files written to ``folder`` (tmp)."""
         (folder / "apiclient_key.pem").write_text(pem_private(merchant or self.merchant))
         (folder / "apiv3.key").write_text(self.apiv3_key)
+        env = {"YISAI_WECHATPAY_MCHID": MCHID, "YISAI_WECHATPAY_APPID": APPID,
+               "YISAI_WECHATPAY_CERT_SERIAL": MERCHANT_SERIAL,
+               "YISAI_WECHATPAY_PRIVATE_KEY_FILE": str(folder / "apiclient_key.pem"),
+               "YISAI_WECHATPAY_APIV3_KEY_FILE": str(folder / "apiv3.key"),
+               "YISAI_WECHATPAY_NOTIFY_URL": notify_url, "YISAI_WECHATPAY_GATEWAY": gateway}
+        if self.mode == CERTIFICATE:  # an empty directory: the certificates are downloaded into it
+            (folder / "wechatpay_certs").mkdir(exist_ok=True)
+            return env | {"YISAI_WECHATPAY_CERT_DIR": str(folder / "wechatpay_certs")}
         (folder / "pub_key.pem").write_text(pem_public(self.platform))
-        return {"YISAI_WECHATPAY_MCHID": MCHID, "YISAI_WECHATPAY_APPID": APPID,
-                "YISAI_WECHATPAY_CERT_SERIAL": MERCHANT_SERIAL,
-                "YISAI_WECHATPAY_PRIVATE_KEY_FILE": str(folder / "apiclient_key.pem"),
-                "YISAI_WECHATPAY_APIV3_KEY_FILE": str(folder / "apiv3.key"),
-                "YISAI_WECHATPAY_PUBLIC_KEY_FILE": str(folder / "pub_key.pem"),
-                "YISAI_WECHATPAY_PUBLIC_KEY_ID": PUBLIC_KEY_ID, "YISAI_WECHATPAY_NOTIFY_URL": notify_url,
-                "YISAI_WECHATPAY_GATEWAY": gateway}
+        return env | {"YISAI_WECHATPAY_PUBLIC_KEY_FILE": str(folder / "pub_key.pem"),
+                      "YISAI_WECHATPAY_PUBLIC_KEY_ID": PUBLIC_KEY_ID}
+
+
+def serial_of(platform: Issued) -> str:
+    """A platform certificate's serial as WeChat Pay writes it: upper-case hexadecimal."""
+    return format(platform.cert.serial_number, "X")
 
 
 def _error(status: int, code: str, message: str) -> tuple[int, dict[str, Any]]:
@@ -144,9 +186,10 @@ class WeChatPayServer:
     # ----- the signatures ---------------------------------------------------------------------------
     def signed_headers(self, body: str) -> dict[str, str]:
         ts, nonce = str(int(time.time())), secrets.token_hex(16)
+        key, serial = self.keys.signer()
         return {"Wechatpay-Timestamp": ts, "Wechatpay-Nonce": nonce,
-                "Wechatpay-Signature": sign(self.keys.platform, f"{ts}\n{nonce}\n{body}\n"),
-                "Wechatpay-Serial": PUBLIC_KEY_ID, "Wechatpay-Signature-Type": "WECHATPAY2-SHA256-RSA2048"}
+                "Wechatpay-Signature": sign(key, f"{ts}\n{nonce}\n{body}\n"),
+                "Wechatpay-Serial": serial, "Wechatpay-Signature-Type": "WECHATPAY2-SHA256-RSA2048"}
 
     def _authorised(self, method: str, path: str, headers: dict[str, str], body: str) -> str | None:
         """None when the request is the merchant's, else why not."""
@@ -172,7 +215,10 @@ class WeChatPayServer:
         except (InvalidSignature, ValueError):
             return "signature"
         serial = next((v for k, v in headers.items() if k.lower() == "wechatpay-serial"), "")
-        if serial != PUBLIC_KEY_ID:
+        if self.keys.mode == CERTIFICATE:  # sent only with encrypted fields: then a platform certificate's
+            if serial and serial not in {serial_of(c) for c in self.keys.platform_certs}:
+                return "wechatpay-serial"
+        elif serial != PUBLIC_KEY_ID:
             return "wechatpay-serial"
         return None
 
@@ -191,6 +237,8 @@ class WeChatPayServer:
             self.arrived.set()
             self.hold.wait(300)  # released by the test; the bound only ends a hang
         with self._lock:
+            if method == "GET" and url.path == "/v3/certificates":
+                return self._certificates()
             if method == "POST" and url.path in ("/v3/pay/transactions/native", "/v3/pay/transactions/h5"):
                 return self._create(url.path.rsplit("/", 1)[1], data)
             if url.path.startswith("/v3/pay/transactions/out-trade-no/"):
@@ -209,6 +257,23 @@ class WeChatPayServer:
                 return 200, {"hash_type": "SHA1", "hash_value": "", "download_url":
                              f"{self.gateway}/v3/billdownload/file?token={token}"}
         return _error(404, "NOT_FOUND", "no such API")
+
+    def _certificates(self) -> tuple[int, Any]:
+        """下载平台证书: every platform certificate, its PEM encrypted under the APIv3 key."""
+        if self.keys.mode != CERTIFICATE:  # a merchant opened in public-key mode has none
+            return _error(404, "RESOURCE_NOT_EXISTS", "商户未使用平台证书")
+        data = []
+        for platform in self.keys.platform_certs:
+            nonce = secrets.token_hex(6)
+            cipher = AESGCM(self.keys.apiv3_key.encode()).encrypt(nonce.encode(), platform.pem.encode(),
+                                                                   b"certificate")
+            data.append({"serial_no": serial_of(platform),
+                         "effective_time": platform.cert.not_valid_before_utc.astimezone(BEIJING).isoformat(),
+                         "expire_time": platform.cert.not_valid_after_utc.astimezone(BEIJING).isoformat(),
+                         "encrypt_certificate": {"algorithm": "AEAD_AES_256_GCM", "nonce": nonce,
+                                                 "associated_data": "certificate",
+                                                 "ciphertext": base64.b64encode(cipher).decode()}})
+        return 200, {"data": data}
 
     def _create(self, kind: str, d: dict[str, Any]) -> tuple[int, Any]:
         amount = d.get("amount") or {}
@@ -310,9 +375,10 @@ class WeChatPayServer:
             o["success_time"] = datetime.now().strftime("%Y-%m-%dT%H:%M:%S+08:00")
 
     def notification(self, no: str, *, total: int | None = None, mchid: str = MCHID,
-                     notify_id: str | None = None, signer: rsa.RSAPrivateKey | None = None) -> tuple[dict[str, str], bytes]:
+                     notify_id: str | None = None, signer: rsa.RSAPrivateKey | None = None,
+                     serial: str | None = None) -> tuple[dict[str, str], bytes]:
         """The callback WeChat Pay posts to the order's notify_url: (headers, body). ``total`` /
-        ``mchid`` / ``signer`` make the forged or wrong ones the tests need."""
+        ``mchid`` / ``signer`` / ``serial`` make the forged or wrong ones the tests need."""
         plain = json.dumps(self._resource(no, total=total, mchid=mchid), ensure_ascii=False)
         nonce, aad = secrets.token_hex(6), "transaction"
         cipher = AESGCM(self.keys.apiv3_key.encode()).encrypt(nonce.encode(), plain.encode(), aad.encode())
@@ -326,5 +392,7 @@ class WeChatPayServer:
         if signer is not None:
             ts, n = headers["Wechatpay-Timestamp"], headers["Wechatpay-Nonce"]
             headers["Wechatpay-Signature"] = sign(signer, f"{ts}\n{n}\n{body}\n")
+        if serial is not None:
+            headers["Wechatpay-Serial"] = serial
         headers["Content-Type"] = "application/json"
         return headers, body.encode()
