@@ -135,6 +135,7 @@ class WeChatPayServer:
         self.oauth_domain = ""  # the 网页授权域名 (host[:port]); "" = any
         self.notify_to = ""  # where notifications really go (tests: the site's address), else notify_url
         self.exchanges: list[dict[str, str]] = []  # the access_token requests (what the client sent)
+        self.delivered: list[int] = []  # the site's answers to the notifications the bridge sent
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -433,7 +434,7 @@ class WeChatPayServer:
         if said.endswith(":ok"):
             headers, body = self.notification(no)
             target = self.notify_to or self.orders[no]["notify_url"]
-            httpx.post(target, content=body, headers=headers, timeout=30)
+            self.delivered.append(httpx.post(target, content=body, headers=headers, timeout=30).status_code)
         return Raw(200, json.dumps({"err_msg": said}), {"Content-Type": "application/json"})
 
     # ----- the payer and the callbacks ---------------------------------------------------------------
