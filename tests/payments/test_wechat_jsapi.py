@@ -27,7 +27,7 @@ from yisai.services.errors import InputError, Refused
 from yisai.services.identity import Actor, Role
 from yisai.services.oauth_providers import ProviderError, authorization_url, fetch_openid, wechat_mp
 from yisai.services.payments import flow
-from yisai.services.payments.base import JSAPI, BridgeCall
+from yisai.services.payments.base import JSAPI, BridgeCall, modes_for
 from yisai.services.payments.registry import providers_from_environment
 from yisai.services.settings import Settings
 from yisai.store import EventRecord
@@ -133,6 +133,26 @@ def test_without_the_mp_secret_jsapi_is_not_offered(tmp_path: Path) -> None:
     with_secret = providers_from_environment(KEYS.environment(tmp_path, "http://127.0.0.1:9", jsapi=True))
     assert with_secret.wechat_mp is not None and MP_SECRET not in repr(with_secret.wechat_mp)
     assert with_secret.by_name["wechat"].modes == ("native", "h5", "jsapi")
+
+
+PHONE_UA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/124.0.0.0 Mobile Safari/537.36"
+PC_UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/124.0.0.0 Safari/537.36"
+
+
+@pytest.mark.parametrize(("modes", "ua", "offered"), [
+    # WeChat Pay with JSAPI: inside WeChat JSAPI then the QR code, never H5; outside never JSAPI
+    (("native", "h5", "jsapi"), WECHAT_UA, ("jsapi", "native")),
+    (("native", "h5", "jsapi"), PHONE_UA, ("h5", "native")),
+    (("native", "h5", "jsapi"), PC_UA, ("native", "h5")),
+    (("native", "h5"), WECHAT_UA, ("native",)),  # no 公众号 secret: inside WeChat only the QR code
+    (("native",), PHONE_UA, ("native",)),  # YISAI_WECHATPAY_H5=0
+    # Alipay: inside WeChat as in any browser; a phone gets the wap page first, a PC the web page
+    (("page", "h5"), WECHAT_UA, ("h5", "page")),
+    (("page", "h5"), PHONE_UA, ("h5", "page")),
+    (("page", "h5"), PC_UA, ("page", "h5")),
+])
+def test_which_modes_a_browser_is_offered(modes: tuple[str, ...], ua: str, offered: tuple[str, ...]) -> None:
+    assert modes_for(modes, ua) == offered
 
 
 def test_the_silent_authorisation_gives_the_openid_once(world: World) -> None:

@@ -140,12 +140,14 @@ def on_phone(user_agent: str) -> bool:
 
 
 def modes_for(modes: tuple[str, ...], user_agent: str) -> tuple[str, ...]:
-    """The payment modes a page offers this browser, the likeliest first: inside WeChat JSAPI (never
-    H5, which WeChat Pay refuses there; no JSAPI configured: the QR code alone); on another phone
-    H5; on a PC the QR code or the provider's web page. Outside WeChat nothing is taken away
-    (a PC may still open the H5 link), only the order changes."""
-    if in_wechat(user_agent):
-        return tuple(m for m in (JSAPI, NATIVE, PAGE) if m in modes)
+    """The payment modes of one provider a page offers this browser, the likeliest first: WeChat
+    Pay inside WeChat JSAPI and the QR code (never H5, which WeChat Pay refuses there; without
+    JSAPI configured the QR code alone); on another phone H5 first; on a PC the QR code or the
+    provider's web page first. Outside WeChat nothing is taken away (a PC may still open the H5
+    link) and JSAPI is never offered (no bridge to call); Alipay inside WeChat is offered as
+    elsewhere (WeChat may refuse to open its pages: the payer opens the link in another browser)."""
+    if in_wechat(user_agent) and (NATIVE in modes or JSAPI in modes):
+        return tuple(m for m in (JSAPI, NATIVE) if m in modes)
     offered = tuple(m for m in modes if m != JSAPI)
     first = (H5,) if on_phone(user_agent) else (NATIVE, PAGE)
     return tuple(m for m in first if m in offered) + tuple(m for m in offered if m not in first)
