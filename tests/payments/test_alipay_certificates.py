@@ -35,6 +35,7 @@ from yisai.services.payments.alipay import alipay_from_environment
 from yisai.services.payments.base import PAGE, ProviderError
 from yisai.services.payments.registry import providers_from_environment
 from yisai.services.settings import Settings
+from yisai.store import team_rows
 
 KEYS = Keys(mode=CERTIFICATE)
 NOTIFY = "https://yisai.example/pay/alipay/notify"
@@ -74,7 +75,7 @@ def test_the_sns_are_alipays_and_every_request_carries_them_signed(gateway: Alip
 
 def _team(ctx: Context, event_id: int, name: str) -> int:
     with ctx.work() as work:
-        return int(next(t for t in work.repo.list_teams(event_id) if t.name == name).id)
+        return int(next(t for t in team_rows.list_teams(work.session, event_id) if t.name == name).id)
 
 
 def test_an_app_certificate_alipay_does_not_know_is_refused_and_said_in_words(gateway: AlipayGateway,

@@ -28,6 +28,7 @@ from yisai.services.identity import Actor, Role
 from yisai.services.payments import flow
 from yisai.services.payments.registry import providers_from_environment
 from yisai.services.settings import Settings
+from yisai.store import team_rows
 
 KEYS = Keys(mode=CERTIFICATE)
 NOTIFIER = Actor("pay-notify", "支付通知", Role.PLAYER)
@@ -64,7 +65,7 @@ def test_a_rotated_certificate_is_fetched_when_its_serial_first_signs(server: We
     with open_context(settings) as ctx:
         event = fee_event(ctx, tmp_path)
         with ctx.work() as work:
-            team = int(next(t for t in work.repo.list_teams(event.id) if t.name == "辽宁队").id)
+            team = int(next(t for t in team_rows.list_teams(work.session, event.id) if t.name == "辽宁队").id)
         order = flow.pay_team(ctx, None, str(event.id), team, "wechat", "native").order
         server.pay(order.out_trade_no)
         newer = server.keys.rotate()  # WeChat Pay issues a new platform certificate and signs with it
@@ -85,7 +86,7 @@ def test_a_callback_under_an_unknown_serial_is_refused_and_changes_nothing(serve
     with open_context(settings) as ctx:
         event = fee_event(ctx, tmp_path)
         with ctx.work() as work:
-            team = int(next(t for t in work.repo.list_teams(event.id) if t.name == "辽宁队").id)
+            team = int(next(t for t in team_rows.list_teams(work.session, event.id) if t.name == "辽宁队").id)
         order = flow.pay_team(ctx, None, str(event.id), team, "wechat", "native").order
         server.pay(order.out_trade_no)
         forged = [server.notification(order.out_trade_no, signer=new_key(), serial="5F3E1A0B9C8D7E6F5A4B3C2D1E0F9A8B7C6D5E4F"),

@@ -1,5 +1,6 @@
-"""WeChat Pay API v3 through the maintained SDK ``wechatpayv3``: Native (a QR code for a PC) and
-H5 (a phone's browser), callbacks, query, close, refund and the daily trade bill.
+"""WeChat Pay API v3 through the maintained SDK ``wechatpayv3``: Native (a QR code for a PC), H5 (a
+phone's browser) and JSAPI (WeChat's own browser), callbacks, query, close, refund and the daily
+trade bill.
 
 The SDK signs every request with the merchant's private key (``Authorization:
 WECHATPAY2-SHA256-RSA2048 …`` with the API certificate's serial), checks the signature of every
@@ -16,6 +17,8 @@ import gzip
 import io
 import json
 import os
+import secrets
+import time
 from collections.abc import Mapping
 from datetime import date, datetime
 from pathlib import Path
@@ -24,9 +27,11 @@ from typing import Any, TypedDict
 from yisai.i18n import Text
 from yisai.services.payments.base import (
     H5,
+    JSAPI,
     NATIVE,
     BadCallback,
     BillLine,
+    BridgeCall,
     Notice,
     OrderRequest,
     PayTarget,
@@ -94,14 +99,15 @@ class WeChatPayProvider:
 
     def __init__(self, *, mchid: str, appid: str, private_key: str, cert_serial_no: str, apiv3_key: str,
                  notify_url: str, public_key: str = "", public_key_id: str = "", cert_dir: str = "",
-                 gateway: str = GATEWAY, order_minutes: int = 30, timeout: int = 10, h5: bool = True) -> None:
+                 gateway: str = GATEWAY, order_minutes: int = 30, timeout: int = 10, h5: bool = True,
+                 jsapi: bool = False) -> None:
         """Public-key mode (``public_key`` + ``public_key_id``: the 微信支付公钥) or platform-certificate
         mode (``cert_dir``: where the certificates from ``GET /v3/certificates`` are kept)."""
         from wechatpayv3 import WeChatPayType
 
         self.merchant_id, self.appid, self.order_minutes = mchid, appid, order_minutes
-        self._h5 = h5
-        self._types = {NATIVE: WeChatPayType.NATIVE, H5: WeChatPayType.H5}
+        self._h5, self._jsapi = h5, jsapi
+        self._types = {NATIVE: WeChatPayType.NATIVE, H5: WeChatPayType.H5, JSAPI: WeChatPayType.JSAPI}
         try:
             self._pay = _sdk(mchid=mchid, private_key=private_key, cert_serial_no=cert_serial_no, appid=appid,
                              apiv3_key=apiv3_key, notify_url=notify_url, public_key=public_key,
@@ -118,7 +124,7 @@ class WeChatPayProvider:
 
     @property
     def modes(self) -> tuple[str, ...]:
-        return (NATIVE, H5) if self._h5 else (NATIVE,)
+        return (NATIVE,) + ((H5,) if self._h5 else ()) + ((JSAPI,) if self._jsapi else ())
 
     def _call(self, what: str, fn: Any, **kw: Any) -> tuple[int, Any]:
         try:
@@ -151,12 +157,28 @@ class WeChatPayProvider:
         }
         if mode == H5:
             kw["scene_info"] = {"payer_client_ip": req.payer_ip or "127.0.0.1", "h5_info": {"type": "Wap"}}
+        if mode == JSAPI:
+            if not req.payer_openid:
+                raise _failed("下单", "JSAPI needs the payer's openid")
+            kw["payer"] = {"openid": req.payer_openid}
         code, message = self._call("下单", self._pay.pay, **kw)
         data = self._json("下单", code, message)
+        if mode == JSAPI:
+            prepay_id = data.get("prepay_id")
+            if not isinstance(prepay_id, str) or not prepay_id:
+                raise _failed("下单", "no prepay_id in the answer")
+            return PayTarget(mode, f"prepay_id={prepay_id}", self.bridge_call(f"prepay_id={prepay_id}"))
         url = data.get("code_url" if mode == NATIVE else "h5_url")
         if not isinstance(url, str) or not url:
             raise _failed("下单", "no payment link in the answer")
         return PayTarget(mode, url)
+
+    def bridge_call(self, package: str) -> BridgeCall:
+        """The JSAPI call for ``package`` ("prepay_id=…"), signed now with the merchant's private key
+        (RSA-SHA256, base64, over ``appId\\ntimeStamp\\nnonceStr\\npackage\\n``: the SDK's ``sign``);
+        signed afresh each time the page is shown, the prepay_id lives two hours."""
+        stamp, nonce = str(int(time.time())), secrets.token_hex(16)
+        return BridgeCall(self.appid, stamp, nonce, package, self._pay.sign([self.appid, stamp, nonce, package]))
 
     def _notice(self, resource: Mapping[str, Any], notify_id: str) -> Notice:
         amount = resource.get("amount") or {}
@@ -250,7 +272,8 @@ def wechat_from_environment(env: Mapping[str, str]) -> WeChatPayProvider:
         mchid=need("MCHID"), appid=need("APPID"), cert_serial_no=need("CERT_SERIAL"),
         private_key=secret_file(env, ENV + "PRIVATE_KEY_FILE"), apiv3_key=secret_file(env, ENV + "APIV3_KEY_FILE"),
         notify_url=need("NOTIFY_URL"), gateway=env.get(ENV + "GATEWAY", "").strip() or GATEWAY,
-        order_minutes=order_minutes(env, ENV), h5=env.get(ENV + "H5", "1").strip() != "0", **_verification(env),
+        order_minutes=order_minutes(env, ENV), h5=env.get(ENV + "H5", "1").strip() != "0",
+        jsapi=jsapi_configured(env), **_verification(env),
     )
 
 
@@ -281,3 +304,9 @@ def _verification(env: Mapping[str, str]) -> _Verification:
         raise config_error(cert_dir, "应为服务器可写入的目录 (下载的平台证书存放在这里)",
                            "must be a directory the server can write to (the downloaded platform certificates go there)")
     return {"cert_dir": str(path)}
+
+
+def jsapi_configured(env: Mapping[str, str]) -> bool:
+    """JSAPI (paying inside WeChat) needs the 公众号's AppSecret to learn the payer's openid
+    (``YISAI_WECHATPAY_MP_SECRET`` or ``…_FILE``); without it JSAPI is not offered."""
+    return bool(env.get(ENV + "MP_SECRET", "").strip() or env.get(ENV + "MP_SECRET_FILE", "").strip())
