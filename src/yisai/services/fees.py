@@ -203,3 +203,8 @@ def team_entries(work: Work, event_id: int) -> dict[int, set[int]]:
 def event_of_entry(work: Work, entry_id: str | int) -> EventRecord:
     """The event an entry belongs to (the CLI's 已缴费 mark reports the entry's ledger line)."""
     return resolve_event(work, str(entry_rows.entry_event(work.session, entry_id)))
+
+
+def team_names(work: Work, event_id: int) -> dict[int, str]:
+    """team id → name: the pay panel names a team even when it owes no team fee of its own."""
+    return {int(t.id): t.name for t in team_rows.list_teams(work.session, event_id)}

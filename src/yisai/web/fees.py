@@ -57,13 +57,17 @@ def fees_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> R
         providers = flow.offered(work)
         own_orders = [o for t in sorted(work.actor.own_teams) for o in flow.orders(work, str(event_id), int(t))] \
             if work.actor.role is Role.TEAM_LEADER else flow.orders(work, str(event_id))
+        names = {ln.id: ln.label for ln in ledger.of(TEAM)} | fees.team_names(work, event_id)
+        owed = {tid: total for tid in sorted(int(t) for t in work.actor.own_teams)
+                if (total := sum(a for _, _, a in flow.team_items(work, ledger.event, tid))) > 0} \
+            if work.actor.role is Role.TEAM_LEADER and providers else {}
     groups = [(k, KIND_LABELS[k].render(), [ln for ln in lines if ln.kind == k]) for k in KINDS]
     return page(request, "console/fees.html", groups=groups, total=totals(lines), yuan=yuan_text,
                 providers=providers, mode_label=lambda m: MODE_LABELS[m].render(),
                 modes=lambda p: pay_modes(request, p),
                 channel_label=lambda c: fees.CHANNEL_LABELS[c].render() if c in fees.CHANNEL_LABELS else c, orders=own_orders[-20:],
                 may_refund=work.actor.may(Action.APPROVE), leader=work.actor.role is Role.TEAM_LEADER,
-                team_names={ln.id: ln.label for ln in ledger.of(TEAM)}, msg=msg, err=err, **ctx)
+                team_names=names, team_owed=owed, msg=msg, err=err, **ctx)
 
 
 @router.get("/console/events/{event_id}/fees/reconcile", response_class=HTMLResponse)
