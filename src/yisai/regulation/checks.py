@@ -237,6 +237,14 @@ def _no_effect(reg: Regulation) -> list[Finding]:
             out.append(_useless(("prizes", "special", j, "age_reference"), "特别奖没有年龄限制 (min_age), 计算年龄的日期用不上",
                                 "the award has no age limit (min_age), so no age is computed",
                                 "写 min_age 或删去 age_reference", "add min_age or remove age_reference"))
+    return out + _registration_no_effect(reg)
+
+
+def _registration_no_effect(reg: Regulation) -> list[Finding]:
+    """The registration section's settings that would change nothing: an upload wording without
+    its deadline, 额满截止 without a limit, a division limit the event's limit always reaches first,
+    arrival wording without the check it words."""
+    out: list[Finding] = []
     att = reg.registration.attachments
     if att is not None and att.deadline_wording and att.deadline is None:
         out.append(_useless(("registration", "attachments", "deadline_wording"), "没有上传截止时间 (deadline), 原文无处引用",
