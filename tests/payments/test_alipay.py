@@ -26,7 +26,7 @@ from yisai.services import appeals, fees
 from yisai.services.context import Context, Work, open_context
 from yisai.services.errors import InputError, Refused
 from yisai.services.identity import Actor, Role
-from yisai.services.payments import flow, reconcile
+from yisai.services.payments import flow, reconcile, refunds
 from yisai.services.payments.alipay import (
     alipay_from_environment,
     bill_lines,
@@ -244,6 +244,9 @@ def test_an_upheld_appeals_fee_goes_back_through_the_refund_api(world: World) ->
     appeal, trade_no = _paid_appeal(world)
     with world.ctx.work() as work:
         appeals.decide_appeal(work, str(world.event.id), appeal, upheld=True, decision="裁判判罚有误")
+    assert "alipay.trade.refund" not in world.gateway.calls  # not inside the decision's transaction
+    (sent,) = refunds.send_requested_refunds(world.ctx, None, str(world.event.id))  # after its commit
+    assert sent.status == "done"
     # upheld: the decision itself gives the whole 1000元 back the way it came: one alipay.trade.refund of "1000.00" with our out_request_no
     ((refunded_trade, request_no), amount), = world.gateway.refunds.items()
     assert (refunded_trade, amount) == (trade_no, 100_000) and request_no.startswith("RF")

@@ -33,7 +33,7 @@ from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Role
-from yisai.services.payments.flow import refund_payments
+from yisai.services.payments.refunds import refund_payments
 from yisai.store import EventRecord, entry_rows, roster_rows, team_rows, web_rows
 from yisai.store import fee_rows as rows
 from yisai.store.fee_rows import PaymentRecord, RefundRecord

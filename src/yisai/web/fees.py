@@ -23,7 +23,7 @@ from yisai.services import fees
 from yisai.services.context import Context
 from yisai.services.errors import Forbidden, InputError, NotFoundError, ServiceError
 from yisai.services.identity import Action, Actor, Role
-from yisai.services.payments import alipay, flow
+from yisai.services.payments import alipay, flow, refunds
 from yisai.services.payments.base import MODE_LABELS
 from yisai.services.payments.reconcile import reconcile
 from yisai.web.console import _event_context, _form, _text, acting, back, client_of, require_login
@@ -155,8 +155,11 @@ async def refund(request: Request, event_id: Id) -> Response:
                              code="bad_fee_subject")
         amount = fees.amount_fen(_text(form, "amount"))
         made = fees.refund_fee(work, str(event_id), kind, int(raw_id), amount, _text(form, "reason"), action=action)
-    total = sum(r.amount_fen for r in made)
-    return back(f"/console/events/{event_id}/fees", tr(f"已退款 {yuan_text(total)} 元", f"refunded {yuan_text(total)} yuan"))
+    # committed: only now is the provider asked (no transaction open while it answers)
+    sent = refunds.send_requested_refunds(state(request).ctx, require_login(request), str(event_id),
+                                          [r.id for r in made])
+    now = {r.id: r for r in sent}
+    return back(f"/console/events/{event_id}/fees", refunds.summary([now.get(r.id, r) for r in made]).render())
 
 
 # ----- the providers' callbacks ----------------------------------------------------------------------
@@ -187,7 +190,8 @@ async def notify(request: Request, provider: str) -> Response:
 
 
 async def run_settlement(ctx: Context, every: int = SETTLE_SECONDS) -> None:
-    """The server's timer: open orders asked about, expired ones closed (``flow.settle_open_orders``)."""
+    """The server's timer: open orders asked about, expired ones closed (``flow.settle_open_orders``);
+    refunds left ``requested`` sent again, ``processing`` ones asked about (``refunds.settle_refunds``)."""
     while True:
         await asyncio.sleep(every)
         try:
@@ -199,3 +203,4 @@ async def run_settlement(ctx: Context, every: int = SETTLE_SECONDS) -> None:
 def _settle_once(ctx: Context) -> None:
     if ctx.settings.payments:
         flow.settle_open_orders(ctx, Actor.system())
+        refunds.settle_refunds(ctx, Actor.system())
