@@ -55,7 +55,11 @@ def fees_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> R
         own_orders = [o for t in sorted(work.actor.own_teams) for o in flow.orders(work, str(event_id), int(t))] \
             if work.actor.role is Role.TEAM_LEADER else flow.orders(work, str(event_id))
     groups = [(k, KIND_LABELS[k].render(), [ln for ln in lines if ln.kind == k]) for k in KINDS]
+    labels = {(ln.kind, ln.id): f"{KIND_LABELS[ln.kind].render()} · {ln.label}" for ln in lines}
+    shown = [r for r in ledger.refunds if (r.subject_kind, r.subject_id) in labels]  # a leader: his own lines'
     return page(request, "console/fees.html", groups=groups, total=totals(lines), yuan=yuan_text,
+                refund_rows=[(labels[(r.subject_kind, r.subject_id)], r) for r in shown][-50:],
+                refund_label=lambda s: refunds.STATUS_LABELS[s].render() if s in refunds.STATUS_LABELS else s,
                 providers=providers, mode_label=lambda m: MODE_LABELS[m].render(),
                 channel_label=lambda c: fees.CHANNEL_LABELS[c].render() if c in fees.CHANNEL_LABELS else c, orders=own_orders[-20:],
                 may_refund=work.actor.may(Action.APPROVE), leader=work.actor.role is Role.TEAM_LEADER,

@@ -61,6 +61,9 @@ FINAL_WORDS = {  # what a failed refund's message says when the provider gave no
     REFUND_ABNORMAL: "退款异常: 原路退回失败 (如付款人的银行卡已注销或冻结), 请在商户平台处理此笔退款",
     REFUND_CLOSED: "退款关闭",
 }
+STATUS_LABELS = {REQUESTED: Text("已申请, 待支付平台受理", "requested, not yet taken by the provider"),
+                 PROCESSING: Text("退款处理中", "being refunded"), DONE: Text("已退款", "refunded"),
+                 FAILED: Text("退款失败", "failed")}
 log = logging.getLogger("yisai.payments")
 
 
