@@ -107,6 +107,8 @@ def refund_cmd(
     made = [now.get(r.id, r) for r in made]
     failed = any(r.status == refunds.FAILED for r in made)
     say(refunds.summary(made).render() + tr(f" ({len(made)} 笔)", f" ({len(made)} refunds)"), "red" if failed else "green")
+    if failed:  # recorded, but the provider refused: a script sees it
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:
