@@ -1,12 +1,13 @@
 """Paying through a provider: an order for what a team (or an appeal) owes, the provider's
-callback applied once, open orders queried and closed after their timeout, refunds.
+callback applied once (a refund notification handed to ``refunds``), open orders queried and
+closed after their timeout. Refunds: ``services.payments.refunds``.
 
 The order is stored before the provider is asked (its ``out_trade_no`` is ours), so a callback
 always finds it. A callback is applied only when its amount, currency, merchant and order match
 the stored order, and only once: its notification id is kept under a unique constraint, the
 order moves ``open`` → ``paid`` by a conditional update, and each payment row is unique per
 (order, subject). Two workers receiving the same callback at once: one applies it, the other
-finds it applied (``tests/services/test_wechat_pay.py``).
+finds it applied (``tests/payments/test_wechat_pay.py``).
 """
 
 from __future__ import annotations
