@@ -229,9 +229,13 @@ def test_a_processing_refund_is_asked_about_until_it_succeeds(world: World) -> N
     assert refunds.settle_refunds(world.ctx, TIMER) == {"processing": 0, "done": 0, "failed": 0, "unchanged": 1}
     assert ("GET", f"/v3/refund/domestic/refunds/{no}") in world.server.requests  # 查询单笔退款
     world.server.finish_refund(no, "SUCCESS")
+    world.server.refunds[no]["refund"] = FEE - 1  # an answer that is not the ledger's refund changes nothing
+    assert refunds.settle_refunds(world.ctx, TIMER) == {"processing": 0, "done": 0, "failed": 0, "unchanged": 1}
+    world.server.refunds[no]["refund"] = FEE
     assert refunds.settle_refunds(world.ctx, TIMER) == {"processing": 0, "done": 1, "failed": 0, "unchanged": 0}
     assert [r.status for r in _refund_rows(world)] == ["done"] and _line(world, appeal) == (FEE, FEE)
-    assert _fee_audit(world) == ["fee_paid", "fee_refunded", "fee_refund_processing", "fee_refund_done"]
+    assert _fee_audit(world) == ["fee_paid", "fee_refunded", "fee_refund_processing", "refund_mismatch",
+                                 "fee_refund_done"]
 
 
 def test_an_abnormal_refund_is_failed_with_the_reason_and_counts_nothing(world: World) -> None:

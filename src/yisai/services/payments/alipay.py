@@ -322,7 +322,8 @@ class AlipayProvider:
         if data.get("code") != "10000":
             raise self._refused("查询退款", data)
         if data.get("refund_status") == "REFUND_SUCCESS" and data.get("out_request_no", out_refund_no) == out_refund_no:
-            return RefundResult(str(data.get("trade_no", ""))[:64], "SUCCESS")
+            return RefundResult(str(data.get("trade_no", ""))[:64], "SUCCESS",
+                                refund_fen=fen_of_yuan(str(data.get("refund_amount", ""))))
         return RefundResult(str(data.get("trade_no", ""))[:64], "PROCESSING")
 
     def bill_url(self, day: date) -> str:

@@ -86,6 +86,7 @@ class RefundResult:
     refund_id: str
     status: str  # SUCCESS | PROCESSING | ABNORMAL | CLOSED (WeChat Pay's words; Alipay's mapped to them)
     message: str = ""  # the provider's own words when the refund did not go through
+    refund_fen: int | None = None  # the amount the provider says it refunds, when its answer names one
 
 
 @dataclass(frozen=True, slots=True)

@@ -160,6 +160,12 @@ def _record(ctx: Context, actor: Actor | None, pending: _Pending, result: Refund
         current = rows.refund_by_no(work.session, pending.refund.out_refund_no or "", lock=True)
         if current is None:
             return None
+        if result.refund_fen is not None and result.refund_fen != current.amount_fen:  # not the ledger's refund
+            audit_rows.audit(work.session, work.stamp, current.event_id, "refund_mismatch", "fee",
+                             current.out_refund_no or "", None,
+                             {"out_refund_no": current.out_refund_no, "refund_fen": result.refund_fen,
+                              "status": result.status})
+            return None
         message = result.message or (FINAL_WORDS.get(result.status, "") if to == FAILED else "")
         if not rows.move_refund(work.session, work.stamp, current, to, provider_refund_id=result.refund_id or None,
                                 message=message):

@@ -163,8 +163,7 @@ class WeChatPayProvider:
         code, message = self._call("退款", self._pay.refund, out_refund_no=out_refund_no, out_trade_no=out_trade_no,
                                    amount={"refund": refund_fen, "total": total_fen, "currency": self.currency},
                                    reason=reason[:80] or None)
-        data = self._json("退款", code, message)
-        return RefundResult(str(data.get("refund_id", "")), str(data.get("status", "")))
+        return _refund_result(self._json("退款", code, message))
 
     def refund_query(self, out_trade_no: str, out_refund_no: str) -> RefundResult:
         """GET /v3/refund/domestic/refunds/{out_refund_no}: SUCCESS, PROCESSING, ABNORMAL (the
@@ -173,7 +172,7 @@ class WeChatPayProvider:
         data = self._json("查询退款", code, message)
         if data.get("out_trade_no", out_trade_no) != out_trade_no:
             raise _failed("查询退款", "another order's refund")
-        return RefundResult(str(data.get("refund_id", "")), str(data.get("status", "")))
+        return _refund_result(data)
 
     def bill(self, day: date) -> list[BillLine]:
         code, message = self._call("申请账单", self._pay.trade_bill, bill_date=day.isoformat(), tar_type=None)
@@ -191,6 +190,13 @@ class WeChatPayProvider:
 
 def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else -1
+
+
+def _refund_result(data: Mapping[str, Any]) -> RefundResult:
+    """申请退款 and 查询单笔退款 answer the same refund object: its id, status and amount."""
+    refund = _int((data.get("amount") or {}).get("refund"))
+    return RefundResult(str(data.get("refund_id", "")), str(data.get("status", "")),
+                        refund_fen=refund if refund >= 0 else None)
 
 
 def _refund_notice(resource: Mapping[str, Any], notify_id: str) -> RefundNotice:
