@@ -287,14 +287,17 @@ def test_a_refund_with_fund_change_n_is_queried_until_alipay_says_refund_success
     assert processing.status == "processing" and processing.out_refund_no is not None
     assert _appeal_line(world, appeal) == (100_000, 100_000)  # on its way: counted, never given twice
     timer = Actor.system()
-    # alipay.trade.fastpay.refund.query answers without refund_status: not refunded yet
+    # alipay.trade.fastpay.refund.query answers without refund_status ("退款请求未收到或者退款失败"): the
+    # refund is sent again with the same out_request_no, as Alipay's document says; Alipay holds it: N again
     assert refunds.settle_refunds(world.ctx, timer) == {"processing": 0, "done": 0, "failed": 0, "unchanged": 1}
-    assert world.gateway.calls[-1] == "alipay.trade.fastpay.refund.query"
+    assert world.gateway.calls[-2:] == ["alipay.trade.fastpay.refund.query", "alipay.trade.refund"]
     world.gateway.finish_refunds()
     assert refunds.settle_refunds(world.ctx, timer) == {"processing": 0, "done": 1, "failed": 0, "unchanged": 0}
+    assert world.gateway.calls[-1] == "alipay.trade.fastpay.refund.query"  # REFUND_SUCCESS
     assert [r.status for r in _ledger(world).refunds] == ["done"]
-    assert world.gateway.refunds == {(trade_no, processing.out_refund_no): 100_000}  # one refund of 1000.00
-    assert world.gateway.calls.count("alipay.trade.refund") == 1
+    # sent twice, refunded once: 1000.00 of the trade's 1000.00
+    assert world.gateway.refunds == {(trade_no, processing.out_refund_no): 100_000}
+    assert world.gateway.trades[trade_no]["refunded"] == 100_000
 
 
 def test_alipay_unreachable_leaves_the_refund_requested_and_a_refusal_fails_it(world: World) -> None:

@@ -29,6 +29,7 @@ from yisai.registry.ledger import fen_of_yuan, yuan_text
 from yisai.services.payments.base import (
     H5,
     PAGE,
+    REFUND_NOT_FOUND,
     BadCallback,
     BillLine,
     Notice,
@@ -307,8 +308,9 @@ class AlipayProvider:
 
     def refund_query(self, out_trade_no: str, out_refund_no: str) -> RefundResult:
         """alipay.trade.fastpay.refund.query: ``refund_status = REFUND_SUCCESS`` once the money
-        went back; absent while it has not (not yet, or Alipay never took the request): still
-        PROCESSING here, asked again later (Alipay: query 10 s or more after the refund)."""
+        went back; absent while it has not ("退款请求未收到或者退款失败"): NOT_FOUND, and the flow sends
+        the refund again with the same ``out_request_no`` as Alipay's document says (a refund Alipay
+        holds answers ``fund_change = N`` and stays processing; Alipay: query 10 s or more after)."""
         from alipay.aop.api.domain.AlipayTradeFastpayRefundQueryModel import (
             AlipayTradeFastpayRefundQueryModel,
         )
@@ -324,7 +326,7 @@ class AlipayProvider:
         if data.get("refund_status") == "REFUND_SUCCESS" and data.get("out_request_no", out_refund_no) == out_refund_no:
             return RefundResult(str(data.get("trade_no", ""))[:64], "SUCCESS",
                                 refund_fen=fen_of_yuan(str(data.get("refund_amount", ""))))
-        return RefundResult(str(data.get("trade_no", ""))[:64], "PROCESSING")
+        return RefundResult(str(data.get("trade_no", ""))[:64], REFUND_NOT_FOUND)
 
     def bill_url(self, day: date) -> str:
         """alipay.data.dataservice.bill.downloadurl.query: the day's trade bill (a zip, 30 s valid)."""

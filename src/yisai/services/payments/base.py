@@ -77,6 +77,9 @@ class Notice:
 
 
 REFUND_SUCCESS, REFUND_PROCESSING, REFUND_ABNORMAL, REFUND_CLOSED = "SUCCESS", "PROCESSING", "ABNORMAL", "CLOSED"
+# a query's answer: the provider has no refund made under this number (WeChat Pay 404
+# RESOURCE_NOT_EXISTS; Alipay: no refund_status, "退款请求未收到或者退款失败"): send it again, same number
+REFUND_NOT_FOUND = "NOT_FOUND"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +87,7 @@ class RefundResult:
     """What a provider says of one refund (its answer to the refund request, or a query)."""
 
     refund_id: str
-    status: str  # SUCCESS | PROCESSING | ABNORMAL | CLOSED (WeChat Pay's words; Alipay's mapped to them)
+    status: str  # SUCCESS | PROCESSING | ABNORMAL | CLOSED (WeChat Pay's words; Alipay's mapped) | NOT_FOUND
     message: str = ""  # the provider's own words when the refund did not go through
     refund_fen: int | None = None  # the amount the provider says it refunds, when its answer names one
 

@@ -42,6 +42,7 @@ from yisai.services.payments.base import (
     NOT_PAID,
     REFUND_ABNORMAL,
     REFUND_CLOSED,
+    REFUND_NOT_FOUND,
     REFUND_PROCESSING,
     REFUND_SUCCESS,
     Provider,
@@ -131,15 +132,18 @@ def _pending(work: Work, statuses: tuple[str, ...], event_id: int | None,
 
 def _ask(settings: Settings, pending: _Pending) -> RefundResult | None:
     """The provider's word on one refund, with no transaction open: the refund sent (``requested``)
-    or asked about (``processing``). None: nothing to record (not reached; a query refused)."""
+    or asked about (``processing``; sent again, same number, when the provider has no such refund).
+    None: nothing to record (not reached; a query refused)."""
     r = pending.refund
     provider = settings.payments.get(r.channel)
     if provider is None or r.out_refund_no is None:
         return None
     try:
-        if r.status == REQUESTED:
-            return provider.refund(pending.out_trade_no, r.out_refund_no, r.amount_fen, pending.total_fen, r.reason)
-        return provider.refund_query(pending.out_trade_no, r.out_refund_no)
+        if r.status == PROCESSING:
+            found = provider.refund_query(pending.out_trade_no, r.out_refund_no)
+            if found.status != REFUND_NOT_FOUND:
+                return found
+        return provider.refund(pending.out_trade_no, r.out_refund_no, r.amount_fen, pending.total_fen, r.reason)
     except ProviderUnreachable:
         log.info("refund not answered, asked again later: %s", r.out_refund_no)
         return None

@@ -24,6 +24,7 @@ from yisai.registry.ledger import fen_of_yuan
 from yisai.services.payments.base import (
     H5,
     NATIVE,
+    REFUND_NOT_FOUND,
     BadCallback,
     BillLine,
     Notice,
@@ -169,6 +170,8 @@ class WeChatPayProvider:
         """GET /v3/refund/domestic/refunds/{out_refund_no}: SUCCESS, PROCESSING, ABNORMAL (the
         payer's card could not take it: the merchant handles it in 商户平台) or CLOSED."""
         code, message = self._call("查询退款", self._pay.query_refund, out_refund_no=out_refund_no)
+        if code == 404:  # RESOURCE_NOT_EXISTS: the refund request never reached WeChat Pay
+            return RefundResult("", REFUND_NOT_FOUND)
         data = self._json("查询退款", code, message)
         if data.get("out_trade_no", out_trade_no) != out_trade_no:
             raise _failed("查询退款", "another order's refund")
