@@ -205,6 +205,11 @@ async def run_settlement(ctx: Context, every: int = SETTLE_SECONDS) -> None:
 
 
 def _settle_once(ctx: Context) -> None:
-    if ctx.settings.payments:
-        flow.settle_open_orders(ctx, Actor.system())
-        refunds.settle_refunds(ctx, Actor.system())
+    """Orders, then refunds: a failure of one does not keep the other from its turn."""
+    if not ctx.settings.payments:
+        return
+    for settle in (flow.settle_open_orders, refunds.settle_refunds):
+        try:
+            settle(ctx, Actor.system())
+        except Exception:  # a provider or database hiccup: try again next time
+            log.exception("payments timer: %s failed", settle.__name__)

@@ -174,7 +174,7 @@ def _record(ctx: Context, actor: Actor | None, pending: _Pending, result: Refund
         if not rows.move_refund(work.session, work.stamp, current, to, provider_refund_id=result.refund_id or None,
                                 message=message):
             return None
-        work.emit("fee_refund_" + to, current.event_id, refund=current.id, amount_fen=current.amount_fen)
+        work.emit("fee_refund_settled", current.event_id, refund=current.id, status=to, amount_fen=current.amount_fen)
     return to
 
 
@@ -242,7 +242,7 @@ def apply_refund_notice(work: Work, provider: Provider, notice: RefundNotice) ->
     if not rows.move_refund(work.session, work.stamp, refund, to, provider_refund_id=notice.refund_id or None,
                             message=message):
         return DUPLICATE
-    work.emit("fee_refund_" + to, refund.event_id, refund=refund.id, amount_fen=refund.amount_fen)
+    work.emit("fee_refund_settled", refund.event_id, refund=refund.id, status=to, amount_fen=refund.amount_fen)
     return APPLIED
 
 
