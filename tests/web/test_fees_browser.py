@@ -111,12 +111,16 @@ def test_a_team_fee_and_an_appeal_fee_paid_and_the_appeal_fee_refunded(browser: 
             form.locator("input[name=decision]").fill("裁判判罚有误, 申诉成立")
             form.locator("button").click()
             page.wait_for_selector("p.ok")
+            # the decision committed first, then the refund went through the refund API
+            assert "已退款 1000.00 元" in page.inner_text("p.ok")
             assert pay.orders[appeal_trade]["refunded"] == 100_000  # through the refund API
             page.goto(fees_url)
             row = page.locator("table.fees tr", has_text="山东队 · 甲组 第1轮")
             # due 1000.00, paid 1000.00, refunded 1000.00, owed 0.00: no pay button again
             assert row.inner_text().split()[-4:] == ["1000.00", "1000.00", "1000.00", "0.00"]
             assert row.locator("form").count() == 0
+            refund = page.locator("table.refunds tr", has_text="山东队 · 甲组 第1轮")
+            assert "1000.00" in refund.inner_text() and "已退款" in refund.inner_text()
             _shot(page, "fees-director-desktop")
             page.set_viewport_size(PHONE)
             _shot(page, "fees-director-phone")
