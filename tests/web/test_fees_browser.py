@@ -31,7 +31,8 @@ from yisai.services.context import open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
-from yisai.store import team_rows
+from yisai.services.withdrawal import withdraw_entry
+from yisai.store import roster_rows, team_rows
 
 __all__ = ["ARGS", "CHROMIUM", "browser", "playwright_api", "pytestmark"]
 
@@ -96,9 +97,26 @@ def test_a_team_fee_and_an_appeal_fee_paid_and_the_appeal_fee_refunded(browser: 
             assert "0.00" in page.inner_text("table.fees tfoot")
             leader.close()
 
+            with open_context(Settings(database=str(db), clock=lambda: NOW,
+                                       actor=Actor.cli("裁判长", Role.CHIEF_REFEREE))) as ctx, ctx.work() as w:
+                absent = roster_rows.list_entries(w.session, event.id, player_id=team.members[0].player_id)[0]
+                withdraw_entry(w, absent.id, "无故未到场")  # a no-show of 辽宁队, whose 260元 was paid online
+
             director = browser.new_context(viewport=DESKTOP, locale="zh-CN")
             page = director.new_page()
             _login(page, server.url, "director")
+            page.goto(fees_url)
+            # the no-show's fee: the regulation keeps it, and the page says so in its words
+            row = page.locator("table.fees tr", has=page.locator(
+                f"form:has(input[name=kind][value=entry]):has(input[name=id][value='{absent.id}'])"))
+            row.locator("summary").click()
+            row.locator("input[name=reason]").fill("家长要求退费")
+            row.locator("form button").click()
+            page.wait_for_selector("p.error[role=alert]")  # back on the ledger page, the reason above it
+            assert "报名后无故不参加比赛者，赛事服务费不予退还" in page.inner_text("p.error")
+            assert page.url.startswith(fees_url)
+            _shot(page, "fees-no-show-refused-desktop")
+            assert not any(r.get("refunded") for r in pay.orders.values())  # nothing went to the refund API
             page.goto(fees_url)
             page.click(f"form[action$='/fees/pay/appeal/{appeal.id}'] button")
             page.wait_for_selector("figure.qr svg")

@@ -22,7 +22,7 @@ from yisai.i18n import Text, tr
 from yisai.registry.ledger import ENTRY, KIND_LABELS, KINDS, TEAM, Line, totals
 from yisai.services import fees
 from yisai.services.context import Context
-from yisai.services.errors import Forbidden, InputError, NotFoundError, ServiceError
+from yisai.services.errors import Forbidden, InputError, NotFoundError, Refused, ServiceError
 from yisai.services.identity import Action, Actor, Role
 from yisai.services.payments import alipay, flow, refunds
 from yisai.services.payments.base import MODE_LABELS
@@ -187,8 +187,12 @@ async def refund(request: Request, event_id: Id) -> Response:
         if kind not in KINDS or not raw_id.isdigit():
             raise InputError(Text("请选择要退款的报名、参赛队或申诉", "choose the entry, team or appeal to refund"),
                              code="bad_fee_subject")
-        amount = fees.amount_fen(_text(form, "amount"))
-        made = fees.refund_fee(work, str(event_id), kind, int(raw_id), amount, _text(form, "reason"), action=action)
+        try:
+            amount = fees.amount_fen(_text(form, "amount"))
+            made = fees.refund_fee(work, str(event_id), kind, int(raw_id), amount, _text(form, "reason"),
+                                   action=action)
+        except (Refused, InputError) as exc:  # nothing written: the ledger page again, with the reason
+            return back(f"/console/events/{event_id}/fees", exc.render(), ok=False)
     # committed: only now is the provider asked (no transaction open while it answers)
     sent = refunds.send_requested_refunds(state(request).ctx, require_login(request), str(event_id),
                                           [r.id for r in made])
