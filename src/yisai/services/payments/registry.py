@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from yisai.i18n import Text
 from yisai.services.errors import InputError, Refused
-from yisai.services.oauth_providers import Provider as OAuthApp
-from yisai.services.oauth_providers import wechat_mp_from_environment
 from yisai.services.payments.base import Provider, ProviderError
+
+if TYPE_CHECKING:  # the OAuth client (httpx, authlib) loads only when a merchant is configured
+    from yisai.services.oauth_providers import Provider as OAuthApp
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,8 @@ def providers_from_environment(env: Mapping[str, str]) -> Providers:
     found: dict[str, Provider] = {}
     mp: OAuthApp | None = None
     if env.get("YISAI_WECHATPAY_MCHID", "").strip():
-        # the SDK loads only when a merchant is configured
+        # the SDK and the OAuth client load only when a merchant is configured
+        from yisai.services.oauth_providers import wechat_mp_from_environment
         from yisai.services.payments.wechat import wechat_from_environment
 
         try:
