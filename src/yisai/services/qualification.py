@@ -464,6 +464,29 @@ def place_fee(work: Work, event_ref: str | int | None, place: PlaceView) -> int:
     return 0 if lad is None else lad.due(place)
 
 
+@dataclass(frozen=True)
+class PlaceFee:
+    """What the player's page shows about a place's fee: due and paid online (分), the orders."""
+
+    due: int  # 0: no provider configured (the manual path) or no fee for the final
+    paid: int  # paid through the place's orders (also once carried to the final's entry)
+    orders: tuple[fee_rows.OrderRecord, ...]
+
+
+def place_fees_of(work: Work, event_ref: str | int | None, places: Iterable[PlaceView]) -> dict[int, PlaceFee]:
+    """The signed-in player's places' fees and their orders (his own places only: ``my_places``)."""
+    event = resolve_event(work, None if event_ref is None else str(event_ref))
+    orders = fee_rows.orders_of(work.session, event.id)
+    out = {}
+    for p in places:
+        if p.player != work.actor.id:
+            continue
+        mine = tuple(o for o in orders if any(k == PLACE and sid == p.id for k, sid, _ in o.items))
+        paid = sum(a for o in mine if o.status == "paid" for k, sid, a in o.items if k == PLACE and sid == p.id)
+        out[p.id] = PlaceFee(place_fee(work, event.id, p), paid, mine)
+    return out
+
+
 def confirm_place(work: Work, event_ref: str | int | None, place_id: int, fields: dict[str, str]) -> PlaceView:
     """The qualified player completes the final's details before the deadline (their own place
     only). Refused with every eligibility reason; refused after the deadline (the place lapses).
@@ -521,14 +544,16 @@ def send_reminders(work: Work, event_ref: str | int | None) -> list[int]:
     out = []
     today = work.now.date()
     for p in rows.places(work.session, cfg.event_id, cfg.stage.id):
-        if p.status != "qualified":
+        if p.status not in OPEN_TO_LAPSE:
             continue
         left = (p.deadline - today).days
+        what = Text("完善总决赛参赛信息", "complete your final entry details") if p.status == "qualified" \
+            else Text("缴纳总决赛赛事服务费", "pay the final's fee")
         for days in sorted(set(cfg.ladder.confirm_reminder_days)):  # the closest one due, once
             if left > days:
                 continue
-            text = Text(f"【弈赛】提醒: 请在 {p.deadline:%Y-%m-%d} 24:00 前完善总决赛参赛信息, 逾期默认视为弃权",
-                        f"[yisai] Reminder: complete your final entry details by {p.deadline:%Y-%m-%d} 24:00 "
+            text = Text(f"【弈赛】提醒: 请在 {p.deadline:%Y-%m-%d} 24:00 前{what.zh}, 逾期默认视为弃权",
+                        f"[yisai] Reminder: {what.en} by {p.deadline:%Y-%m-%d} 24:00 "
                         "Beijing time, or the place lapses.")
             if _notify(work, cfg, p.id, p.player, f"reminder_{days}", text):
                 notice = _sms(work, cfg, CONFIRM_REMINDER, p.player, f"reminder:{p.id}:{days}",
@@ -642,6 +667,7 @@ def apply_final(work: Work, event_ref: str | int | None) -> FinalPlan:
 
 __all__ = [
     "PeriodDeadline",
+    "PlaceFee",
     "PlaceView",
     "PublishedList",
     "StageDeadlines",
@@ -650,12 +676,16 @@ __all__ = [
     "apply_final",
     "check_details",
     "close_period",
+    "confirm_and_pay",
     "confirm_place",
     "confirmation_deadlines",
     "final_preview",
+    "hold_for_payment",
     "lapse_overdue",
     "my_notices",
     "my_places",
+    "place_fee",
+    "place_fees_of",
     "prefill",
     "published_lists",
     "send_reminders",
