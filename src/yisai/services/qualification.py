@@ -97,18 +97,15 @@ class PlaceView:
         return STATUS_LABELS.get(self.status, Text(self.status, self.status))
 
 
-_due_by = due_by
-
-
 def _view(p: rows.PlaceRecord, now: datetime | None = None, paying: frozenset[int] | set[int] = frozenset()) -> PlaceView:
     """A place as shown. Given ``now``, an unconfirmed (or unpaid) place past its deadline shows as
     lapsed although nothing was written yet — unless an order for it is still open (``paying``):
     reading never writes; the lapse itself (status, notice, audit) is ``lapse_overdue``'s, run by
     the server's scheduled duty or ``yisai qualifier lapse``."""
     status = p.status
-    if now is not None and status in OPEN_TO_LAPSE and now >= _due_by(p.deadline) and p.id not in paying:
+    if now is not None and status in OPEN_TO_LAPSE and now >= due_by(p.deadline) and p.id not in paying:
         status = "lapsed"
-    return PlaceView(p.id, p.period, p.pool, p.player, p.name, status, p.deadline, _due_by(p.deadline),
+    return PlaceView(p.id, p.period, p.pool, p.player, p.name, status, p.deadline, due_by(p.deadline),
                      {k: str(v) for k, v in p.details.items()}, p.division, p.confirmed_at, p.lapsed_at)
 
 
@@ -317,13 +314,12 @@ def _lapse_due(work: Work, cfg: LiveConfig, places: Iterable[rows.PlaceRecord]) 
     lapsed = []
     paying = in_flight(work, cfg.event_id)
     for p in places:
-        if p.status in OPEN_TO_LAPSE and work.now >= _due_by(p.deadline) and p.id not in paying:
+        if p.status in OPEN_TO_LAPSE and work.now >= due_by(p.deadline) and p.id not in paying:
             rows.update_place(work.session, p.id, work.now, status="lapsed", lapsed_at=work.now)
             _notify(work, cfg, p.id, p.player, "lapsed", Text(
-                f"你未在 {p.deadline:%Y-%m-%d} 24:00 前完善总决赛参赛信息并缴费 (逾期未完善信息或未缴费, 视为弃权), "
-                f"第{p.period}期晋级名额视为弃权",
-                f"Your details (and the fee) were not completed by {p.deadline:%Y-%m-%d} 24:00: "
-                f"the period {p.period} place lapsed."))
+                f"第{p.period}期晋级名额截止于 {p.deadline:%Y-%m-%d} 24:00 (北京时间): 逾期未完善信息或未缴费, 视为弃权",
+                f"Period {p.period} place: the final's details or fee were not completed by "
+                f"{p.deadline:%Y-%m-%d} 24:00, so the place lapsed."))
             audit_rows.audit(work.session, work.stamp, cfg.event_id, "lapse", "qualifier_place", p.id, {"status": p.status},
                              {"status": "lapsed"}, "逾期未完善信息或未缴费, 视为弃权")
             lapsed.append(p)
