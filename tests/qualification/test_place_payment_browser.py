@@ -77,6 +77,8 @@ def test_a_qualifier_completes_the_details_and_pays_the_final_fee_by_qr(browser:
             page.goto(mine)  # before the money: 待缴费, and the way back to the open order
             assert page.inner_text(".status") == "待缴费"
             assert page.locator(f"a[href$='/orders/{trade_no}']").count() == 1
+            assert page.locator("form.pay select[name=via]").count() == 1  # 去缴费: a new order, until the deadline
+            _shot(page, "place-unpaid-desktop")
             page.goto(f"{mine}/orders/{trade_no}")
 
             pay.pay(trade_no)  # the player scans and pays; WeChat Pay calls the site back
