@@ -317,7 +317,7 @@ def test_the_import_checks_can_fail() -> None:
 
 # One planted file per violation of issue 42 item 8: (where, its source, the check that must fail).
 PLANTED: dict[str, tuple[str, str, str]] = {
-    "relative store import in the core": ("standings/planted.py", "from ..store import Repository\n", "core"),
+    "relative store import in the core": ("standings/planted.py", "from ..store import roster_rows\n", "core"),
     "relative import of a sibling outer module": ("regulation/planted.py", "from ..services import errors\n", "core"),
     "sqlalchemy in the core": ("pairing/planted.py", "import sqlalchemy\n", "core"),
     "sqlalchemy inside a core function": ("game/planted.py", "def f():\n    from sqlalchemy.orm import Session\n", "core"),
@@ -327,7 +327,7 @@ PLANTED: dict[str, tuple[str, str, str]] = {
     "the core reading bytes": ("registry/planted.py", "def f(p):\n    return p.read_bytes()\n", "core"),
     "the core importing the store by a string":
         ("awards/planted.py", "import importlib\n\nimportlib.import_module('yisai.store')\n", "core"),
-    "reach importing the store": ("reach/planted.py", "from yisai.store import Repository\n", "middle"),
+    "reach importing the store": ("reach/planted.py", "from yisai.store import roster_rows\n", "middle"),
     "reach importing the store relatively": ("reach/planted.py", "from ..store import errors\n", "middle"),
     "the CLI importing the store by a string":
         ("cli/planted.py", "import importlib\n\nPRELOAD = ('yisai.store',)\n"

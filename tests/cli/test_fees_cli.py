@@ -17,6 +17,7 @@ from yisai.cli.app import app
 from yisai.services.context import open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings
+from yisai.store import roster_rows
 
 runner = CliRunner()
 
@@ -28,7 +29,7 @@ def entry_id(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
     with open_context(settings) as ctx:
         event = fee_event(ctx, tmp_path)
         with ctx.work() as work:
-            first = int(work.repo.list_entries(event.id)[0].id)
+            first = int(roster_rows.list_entries(work.session, event.id)[0].id)
     monkeypatch.setenv("YISAI_DB", str(db))
     monkeypatch.setenv("YISAI_NOW", NOW.isoformat())
     return first

@@ -13,7 +13,7 @@ from tests.formats.roster_files import write_csv, write_xls, write_xlsx, xqw_row
 from yisai.registry.entry import EntryStatus
 from yisai.services import events, roster_import, teams
 from yisai.services.context import Context, InputError, Refused, open_context
-from yisai.store import EventRecord
+from yisai.store import EventRecord, roster_rows, team_rows
 
 
 def upload(path: Path) -> tuple[bytes, str]:
@@ -35,7 +35,7 @@ def event(ctx: Context) -> EventRecord:
 
 def counts(ctx: Context, ev: EventRecord) -> tuple[int, int, int]:
     with ctx.work() as w:
-        return (len(w.repo.list_players(ev.id)), len(w.repo.list_entries(ev.id)), len(w.repo.list_teams(ev.id)))
+        return (len(roster_rows.list_players(w.session, ev.id)), len(roster_rows.list_entries(w.session, ev.id)), len(team_rows.list_teams(w.session, ev.id)))
 
 
 def test_good_file_imports_players_entries_and_the_team(ctx: Context, event: EventRecord, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -48,7 +48,7 @@ def test_good_file_imports_players_entries_and_the_team(ctx: Context, event: Eve
         [team] = teams.list_teams(w, event)
         assert [m.slot for m in team.team.members] == ["甲组男", "甲组女", "乙组男", "乙组女", "丙组男", "丙组女"]
         assert team.team.leaders == ("周领队",) and team.team.province == "浙江省"
-        assert all(e.status is EntryStatus.APPROVED for e in w.repo.list_entries(event.id))
+        assert all(e.status is EntryStatus.APPROVED for e in roster_rows.list_entries(w.session, event.id))
 
 
 @pytest.mark.parametrize("writer", ["xlsx", "xls", "csv-gb18030"])
@@ -80,7 +80,7 @@ def test_match_on_name_and_birth_date_without_id(ctx: Context, event: EventRecor
         roster_import.import_roster(w, event, *upload(write_csv(tmp_path / "ids.csv", xqw_rows(), "utf-8")))
     assert counts(ctx, event) == (6, 6, 1)
     with ctx.work() as w:
-        assert all(p.id_number for p in w.repo.list_players(event.id))
+        assert all(p.id_number for p in roster_rows.list_players(w.session, event.id))
 
 
 def test_a_file_with_one_bad_row_imports_nothing(ctx: Context, event: EventRecord, tmp_path) -> None:  # type: ignore[no-untyped-def]

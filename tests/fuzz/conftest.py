@@ -17,6 +17,7 @@ from yisai.i18n import set_language
 from yisai.record import Game
 from yisai.services.context import unit_of_work
 from yisai.services.events import resolve_event
+from yisai.store import roster_rows, round_rows
 
 runner = CliRunner()
 
@@ -89,9 +90,9 @@ def _chinese() -> Iterator[None]:
 def round_games(db: str, number: int = 1) -> list[Game]:
     with unit_of_work(db) as work:
         event = resolve_event(work, None)
-        return [g for r in work.repo.list_rounds(event.id, "jia") if r.number == number for g in r.games]
+        return [g for r in round_rows.list_rounds(work.session, event.id, "jia") if r.number == number for g in r.games]
 
 
 def player_names(db: str) -> list[str]:
     with unit_of_work(db) as work:
-        return [p.name for p in work.repo.list_players(resolve_event(work, None).id)]
+        return [p.name for p in roster_rows.list_players(work.session, resolve_event(work, None).id)]

@@ -16,6 +16,7 @@ from yisai.services.context import open_context
 from yisai.services.errors import Forbidden
 from yisai.services.events import create_event
 from yisai.services.profiles import ProfileInvalid, division_for, get_profile, save_profile
+from yisai.store import account_rows
 from yisai.vocabulary.people import Gender
 
 __all__ = ["db_url"]
@@ -29,7 +30,7 @@ def test_a_profile_is_stored_replaced_and_private(db_url: str) -> None:
     users = []
     for phone in ("13800000001", "13800000002"):
         with ctx.work() as w:
-            users.append(w.repo.add_user(phone, phone, "player", None, phone=phone))
+            users.append(account_rows.add_user(w.session, w.stamp, phone, phone, "player", None, phone=phone))
     me, other = users
     with ctx.work() as w:
         actor = user_actor(w, me.id)
@@ -45,7 +46,7 @@ def test_a_profile_is_stored_replaced_and_private(db_url: str) -> None:
         got = get_profile(w, me.id)
         assert got is not None and (got.name, got.gender, got.birth, got.rank) == ("赵一一", Gender.MALE,
                                                                                   date(2000, 1, 2), "")
-        assert w.repo.get_user(me.id).display_name == "赵一一"
+        assert account_rows.get_user(w.session, me.id).display_name == "赵一一"
         with pytest.raises(Forbidden):
             get_profile(w, other.id)
         with pytest.raises(Forbidden):

@@ -15,6 +15,7 @@ from yisai.services.context import Context, Work, open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings
 from yisai.store import EventRecord
+from yisai.store import team_rows as store_teams
 
 SEED_002 = REGULATIONS / "2025-xiaoqiwang.toml"
 BEFORE_DEADLINE = datetime(2025, 4, 10, 9, 0)
@@ -62,7 +63,7 @@ def make_event(ctx: Context, tmp_path: Path, units: list[tuple[str, str, str, st
 
 
 def team_id(work: Work, event: EventRecord, name: str) -> str:
-    found = work.repo.find_team(event.id, name)
+    found = store_teams.find_team(work.session, event.id, name)
     assert found is not None
     return found.id
 

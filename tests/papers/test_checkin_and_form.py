@@ -14,7 +14,7 @@ from yisai.services import checkin, papers, players, roster_import, round_result
 from yisai.services.context import Work
 from yisai.services.errors import Forbidden
 from yisai.services.identity import Actor, Role
-from yisai.store import EventRecord
+from yisai.store import EventRecord, round_rows
 
 THREE = [u for u in UNITS if u[0] in ("浙江队", "江苏队", "上海队")]
 
@@ -40,7 +40,7 @@ def test_round_one_pairs_only_the_checked_in_and_late_arrivals_join_from_round_t
             assert on_boards == {jia["浙江1号"], jia["浙江2号"], jia["江苏1号"], jia["上海1号"]}
             assert set(paired.held_back) == {jia["江苏2号"], jia["上海2号"]}
             assert "未报到" in paired.held_back[jia["江苏2号"]].zh
-            [stored] = w.repo.list_rounds(event.id, "jia")
+            [stored] = round_rows.list_rounds(w.session, event.id, "jia")
             assert set(stored.info["not_checked_in"]) == {jia["江苏2号"], jia["上海2号"]}
             shown = rounds.explanation_with_names(stored.info["explain"], {v: k for k, v in jia.items()})
             assert any(line.startswith("江苏2号: 未报到") for line in shown)

@@ -25,6 +25,7 @@ from tests.papers.helpers import (
 from yisai.services import papers, roster_import
 from yisai.services.errors import Forbidden, NotFoundError, Refused
 from yisai.services.identity import Actor, Role
+from yisai.store import audit_rows
 
 # 十一 重点提示: the attachment is named "XXX队_2025“银边庙山杯”首届中国围棋小棋王大赛报名表".
 FORM_NAME = "浙江队_2025“银边庙山杯”首届中国围棋小棋王大赛报名表.pdf"
@@ -166,7 +167,7 @@ def test_downloads_are_audited_and_the_purge_removes_files_with_an_audit_line(tm
         with ctx.work(actor=referee()) as w:
             papers.download(w, form)
         with ctx.work() as w:
-            downloads = [a for a in w.repo.audit_log(event.id, "paper", form) if a.action == "download"]
+            downloads = [a for a in audit_rows.audit_log(w.session, event.id, "paper", form) if a.action == "download"]
             assert [a.actor for a in downloads] == ["裁判员甲#u-ref"]
         with pytest.raises(Forbidden), ctx.work(actor=referee()) as w:
             papers.purge(w, event)  # only the chief referee purges
@@ -174,7 +175,7 @@ def test_downloads_are_audited_and_the_purge_removes_files_with_an_audit_line(tm
             assert papers.purge(w, event, note="赛后应浙江队请求清除") == 3
         assert _stored_files(tmp_path) == []
         with ctx.work() as w:
-            [line] = w.repo.audit_log(event.id, "papers")
+            [line] = audit_rows.audit_log(w.session, event.id, "papers")
             assert line.action == "purge" and line.note == "赛后应浙江队请求清除"
             assert line.after == {"files": 3, "kinds": [papers.IDENTITY_PROOF, papers.ENTRY_FORM],
                                   "unreferenced": 1}

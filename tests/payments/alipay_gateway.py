@@ -19,12 +19,22 @@ What it sends, as the real gateway does: each answer as ``{"<method>_response": 
 with ``sign`` RSA2 over the exact text of the inner object by Alipay's key; on ``notify()`` a
 form-encoded ``trade_status_sync`` notification signed by Alipay's key over the parameters less
 ``sign`` and ``sign_type``, POSTed to the order's ``notify_url``. Keys are generated per run.
+
+公钥证书模式 (``Keys(mode=CERTIFICATE)``): the app's key and Alipay's key come in certificates
+issued at test time by an Ant-Financial-like chain (two RSA roots and an elliptic-curve one, an
+intermediate CA, the two leaf certificates); every request must carry ``app_cert_sn`` (the SN of
+the app certificate Alipay issued: ``isv.missing-app-cert-sn`` / ``isv.app-cert-not-exist``)
+and ``alipay_root_cert_sn`` (the root chain's RSA certificates' SNs joined by ``_``:
+``isv.missing-alipay-root-cert-sn`` / ``isv.invalid-alipay-root-cert-sn``), and every answer
+carries ``alipay_cert_sn`` between the response object and ``sign``. An SN is the MD5 (hex) of
+the issuer's name, most specific part first (``CN=…,OU=…,O=…,C=CN``), and the serial in decimal.
 """
 
 from __future__ import annotations
 
 import base64
 import csv
+import hashlib
 import io
 import json
 import re
@@ -32,7 +42,7 @@ import secrets
 import threading
 import urllib.request
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -40,9 +50,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from cryptography import x509
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import padding, rsa
+from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
+
+from tests.payments.certs import Issued, issue
 
 APP_ID = "2021000149600001"
 SELLER_ID = "2088621000000001"  # the merchant's PID
@@ -51,6 +64,17 @@ METHODS = {"alipay.trade.page.pay", "alipay.trade.wap.pay", "alipay.trade.query"
 PRODUCT = {"alipay.trade.page.pay": "FAST_INSTANT_TRADE_PAY", "alipay.trade.wap.pay": "QUICK_WAP_WAY"}
 AMOUNT = re.compile(r"(0|[1-9][0-9]{0,8})(\.[0-9]{1,2})?")
 STAMP = "%Y-%m-%d %H:%M:%S"
+PUBLIC_KEY, CERTIFICATE = "public_key", "certificate"  # 普通公钥模式, 公钥证书模式
+ANT_R1 = "C=CN,O=Ant Financial,OU=Certification Authority,CN=Ant Financial Certification Authority R1"
+ITRUS = "C=CN,O=iTrusChina,OU=China Trust Network,CN=iTrusChina Class 2 Root CA - G3"
+NRCAC = "C=CN,O=NRCAC,CN=ROOTCA"  # an SM2 root in the real chain; elliptic-curve here: not counted
+ANT_CLASS2 = "C=CN,O=Ant Financial,OU=Certification Authority,CN=Ant Financial Certification Authority Class 2 R1"
+APP_SUBJECT = f"C=CN,O=弈赛测试,OU=Alipay,CN={APP_ID}"
+ALIPAY_SUBJECT = "C=CN,O=支付宝(杭州)信息技术有限公司,OU=Alipay,CN=支付宝(杭州)信息技术有限公司"
+APP_CERT_SERIAL, ALIPAY_CERT_SERIAL, ANT_R1_SERIAL, ITRUS_SERIAL = 2021041300001, 2025041000001, 101, 202
+SUB_MSG = {"isv.missing-app-cert-sn": "缺少应用公钥证书序列号", "isv.app-cert-not-exist": "应用公钥证书不存在",
+           "isv.missing-alipay-root-cert-sn": "缺少支付宝根证书序列号",
+           "isv.invalid-alipay-root-cert-sn": "无效的支付宝根证书序列号"}
 
 
 def new_key() -> rsa.RSAPrivateKey:
@@ -83,6 +107,33 @@ def yuan(amount_fen: int) -> str:
     return f"{amount_fen // 100}.{amount_fen % 100:02d}"
 
 
+def cert_sn(cert: x509.Certificate) -> str:
+    """Alipay's certificate SN: MD5 hex of the issuer's name (``CN=…,OU=…,O=…,C=CN``) + the serial."""
+    return hashlib.md5((cert.issuer.rfc4514_string() + str(cert.serial_number)).encode()).hexdigest()
+
+
+@dataclass
+class Chain:
+    """The certificates of the 公钥证书模式: roots, the intermediate CA, the app's and Alipay's."""
+
+    roots: list[Issued]
+    ca: Issued
+    app: Issued
+    alipay: Issued
+
+    @classmethod
+    def issued(cls, app: rsa.RSAPrivateKey, alipay: rsa.RSAPrivateKey) -> Chain:
+        r1, itrus = issue(ANT_R1, new_key(), serial=ANT_R1_SERIAL, ca=True), issue(ITRUS, new_key(), serial=ITRUS_SERIAL, ca=True)
+        nrcac = issue(NRCAC, ec.generate_private_key(ec.SECP256R1()), ca=True)
+        ca = issue(ANT_CLASS2, new_key(), r1, ca=True)
+        return cls([r1, nrcac, itrus], ca, issue(APP_SUBJECT, app, ca, serial=APP_CERT_SERIAL),
+                   issue(ALIPAY_SUBJECT, alipay, ca, serial=ALIPAY_CERT_SERIAL))
+
+    @property
+    def root_sn(self) -> str:
+        return "_".join(cert_sn(r.cert) for r in self.roots if isinstance(r.key, rsa.RSAPrivateKey))
+
+
 @dataclass
 class Keys:
     """The app's key pair (应用私钥 stays with the merchant, 应用公钥 is uploaded to Alipay) and
@@ -90,6 +141,26 @@ class Keys:
 
     app: rsa.RSAPrivateKey = field(default_factory=new_key)
     alipay: rsa.RSAPrivateKey = field(default_factory=new_key)
+    mode: str = PUBLIC_KEY
+    chain: Chain | None = None  # CERTIFICATE mode
+
+    def __post_init__(self) -> None:
+        if self.mode == CERTIFICATE and self.chain is None:
+            self.chain = Chain.issued(self.app, self.alipay)
+
+    def other_app_cert(self, app: rsa.RSAPrivateKey | None = None) -> Keys:
+        """The merchant holding an app certificate Alipay does not know (one it has replaced, or
+        one for another key): the same chain otherwise."""
+        assert self.chain is not None
+        key = app or self.app
+        cert = issue(APP_SUBJECT, key, self.chain.ca, serial=APP_CERT_SERIAL + 1)
+        return Keys(app=key, alipay=self.alipay, mode=CERTIFICATE, chain=replace(self.chain, app=cert))
+
+    def renew_alipay_cert(self) -> None:
+        """Alipay signs with a new key under a new certificate (what the merchant has is now old)."""
+        assert self.chain is not None
+        self.alipay = new_key()
+        self.chain.alipay = issue(ALIPAY_SUBJECT, self.alipay, self.chain.ca)
 
     def environment(self, folder: Path, gateway: str, notify_url: str, app: rsa.RSAPrivateKey | None = None,
                     pkcs8: bool = False) -> dict[str, str]:
@@ -107,11 +178,20 @@ class Keys:
         public = base64.b64encode(self.alipay.public_key().public_bytes(
             serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)).decode()
         (folder / "app_private_key.txt").write_text(private)
+        env = {"YISAI_ALIPAY_APP_ID": APP_ID, "YISAI_ALIPAY_SELLER_ID": SELLER_ID,
+               "YISAI_ALIPAY_PRIVATE_KEY_FILE": str(folder / "app_private_key.txt"),
+               "YISAI_ALIPAY_NOTIFY_URL": notify_url, "YISAI_ALIPAY_GATEWAY": gateway}
+        if self.chain is not None:  # the three files the open platform gives, each leaf with its issuer
+            c = self.chain
+            files = {"YISAI_ALIPAY_APP_CERT_FILE": (f"appCertPublicKey_{APP_ID}.crt", c.app.pem + c.ca.pem),
+                     "YISAI_ALIPAY_PUBLIC_CERT_FILE": ("alipayCertPublicKey_RSA2.crt", c.alipay.pem + c.ca.pem),
+                     "YISAI_ALIPAY_ROOT_CERT_FILE": ("alipayRootCert.crt", "".join(r.pem for r in c.roots))}
+            for var, (file_name, text) in files.items():
+                (folder / file_name).write_text(text)
+                env[var] = str(folder / file_name)
+            return env
         (folder / "alipay_public_key.txt").write_text(public)
-        return {"YISAI_ALIPAY_APP_ID": APP_ID, "YISAI_ALIPAY_SELLER_ID": SELLER_ID,
-                "YISAI_ALIPAY_PRIVATE_KEY_FILE": str(folder / "app_private_key.txt"),
-                "YISAI_ALIPAY_PUBLIC_KEY_FILE": str(folder / "alipay_public_key.txt"),
-                "YISAI_ALIPAY_NOTIFY_URL": notify_url, "YISAI_ALIPAY_GATEWAY": gateway}
+        return env | {"YISAI_ALIPAY_PUBLIC_KEY_FILE": str(folder / "alipay_public_key.txt")}
 
 
 class AlipayGateway:
@@ -181,6 +261,16 @@ class AlipayGateway:
             return "isv.invalid-method"
         if params.get("sign_type") != "RSA2":
             return "isv.invalid-signature-type"
+        chain = self.keys.chain
+        if chain is not None:  # 公钥证书模式: the certificates the request names must be the app's and the roots
+            if not params.get("app_cert_sn"):
+                return "isv.missing-app-cert-sn"
+            if params["app_cert_sn"] != cert_sn(chain.app.cert):
+                return "isv.app-cert-not-exist"
+            if not params.get("alipay_root_cert_sn"):
+                return "isv.missing-alipay-root-cert-sn"
+            if params["alipay_root_cert_sn"] != chain.root_sn:
+                return "isv.invalid-alipay-root-cert-sn"
         if params.get("charset", "").lower() != "utf-8" or params.get("format", "json") != "json":
             return "isv.invalid-charset"
         if params.get("version") != "1.0":
@@ -197,6 +287,9 @@ class AlipayGateway:
     def _respond(self, method: str, body: dict[str, Any]) -> str:
         inner = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
         key = method.replace(".", "_") + "_response"
+        if self.keys.chain is not None:  # which certificate signed: between the response and sign, as Alipay puts it
+            sn = cert_sn(self.keys.chain.alipay.cert)
+            return f'{{"{key}":{inner},"alipay_cert_sn":"{sn}","sign":"{rsa2(self.keys.alipay, inner)}"}}'
         return f'{{"{key}":{inner},"sign":"{rsa2(self.keys.alipay, inner)}"}}'
 
     @staticmethod
@@ -221,7 +314,7 @@ class AlipayGateway:
             why = self._order_fields(method, biz, params)
         if why is not None:
             self.refused.append(why)
-            return 200, f"<html><body><h1>支付宝 - 出错了</h1><p>错误代码 {why}</p></body></html>"
+            return 200, f"<html><body><h1>支付宝 - 出错了</h1><p>错误代码 {why} {SUB_MSG.get(why, '')}</p></body></html>"
         with self._lock:
             self.calls.append(method)
             trade = self.trades.get(biz["out_trade_no"])
@@ -258,7 +351,7 @@ class AlipayGateway:
         why = self._checked(params)
         if why is not None:
             self.refused.append(why)
-            return self._respond(method or "error", self._fail("40002", why, "验签出错或参数无效"))
+            return self._respond(method or "error", self._fail("40002", why, SUB_MSG.get(why, "验签出错或参数无效")))
         biz = json.loads(params.get("biz_content") or "{}")
         with self._lock:
             self.calls.append(method)

@@ -2,7 +2,8 @@
 (``alipay_gateway.py``): page and wap pay orders, the async notification POSTed to the site and
 applied once (also twice at the same moment), forged and mismatched notifications refused, the
 order queried when its notification was lost and closed after its timeout, the upheld appeal's
-fee refunded through alipay.trade.refund, and the day's bill read back."""
+fee refunded through alipay.trade.refund, and the day's bill read back. Each test given ``world``
+runs for an app in 普通公钥模式 (the 支付宝公钥) and in 公钥证书模式 (the three certificates)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,14 @@ from urllib.request import urlopen
 
 import pytest
 
-from tests.payments.alipay_gateway import APP_ID, AlipayGateway, Keys, new_key
+from tests.payments.alipay_gateway import (
+    APP_ID,
+    CERTIFICATE,
+    PUBLIC_KEY,
+    AlipayGateway,
+    Keys,
+    new_key,
+)
 from tests.services.fee_event import NOW, fee_event
 from yisai.registry.ledger import APPEAL, ENTRY, TEAM
 from yisai.services import appeals, fees
@@ -31,15 +39,15 @@ from yisai.services.payments.alipay import (
     alipay_from_environment,
     bill_lines,
     callback_answer,
-    fen_of_yuan,
 )
 from yisai.services.payments.base import PAGE, BadCallback, ProviderError
 from yisai.services.payments.registry import providers_from_environment
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
-from yisai.store import EventRecord, fee_rows
+from yisai.store import EventRecord, audit_rows, entry_rows, fee_rows, team_rows
+from yisai.vocabulary.money import fen_of_yuan
 
-KEYS = Keys()  # generated once per test run, never written to the repository
+KEYS = {mode: Keys(mode=mode) for mode in (PUBLIC_KEY, CERTIFICATE)}  # generated once per run, never committed
 NOTIFIER = Actor("pay-notify", "支付通知", Role.PLAYER)
 
 
@@ -91,13 +99,13 @@ class World:
     clock: list  # [now]: moved by a test
 
 
-@pytest.fixture
-def world(tmp_path: Path, db_url: str) -> Iterator[World]:
+@pytest.fixture(params=[PUBLIC_KEY, CERTIFICATE])
+def world(request: pytest.FixtureRequest, tmp_path: Path, db_url: str) -> Iterator[World]:
     site = Site()
     try:
-        with AlipayGateway(KEYS) as gateway:
+        with AlipayGateway(KEYS[request.param]) as gateway:
             clock = [NOW]
-            env = KEYS.environment(tmp_path, gateway.url, site.url)
+            env = gateway.keys.environment(tmp_path, gateway.url, site.url)
             settings = Settings(database=db_url, clock=lambda: clock[0], payments=providers_from_environment(env),
                                 actor=Actor.cli("裁判长", Role.CHIEF_REFEREE))
             with open_context(settings) as ctx:
@@ -109,7 +117,7 @@ def world(tmp_path: Path, db_url: str) -> Iterator[World]:
 
 def _team(w: World, name: str) -> int:
     with w.ctx.work() as work:
-        return int(next(t for t in work.repo.list_teams(w.event.id) if t.name == name).id)
+        return int(next(t for t in team_rows.list_teams(work.session, w.event.id) if t.name == name).id)
 
 
 def _open_cashier(url: str) -> str:
@@ -175,7 +183,7 @@ def test_a_page_pay_order_is_paid_once_though_its_notification_comes_twice_at_on
     assert len(ledger.payments) == 7 and {p.channel for p in ledger.payments} == {"alipay"}
     assert {p.transaction_id for p in ledger.payments} == {trade["trade_no"]}
     with world.ctx.work() as work:
-        assert sum(work.repo.get_entry(ln.id).fee_paid for ln in paid_entries) == 6  # 已缴费, as by hand
+        assert sum(entry_rows.get_entry(work.session, ln.id).fee_paid for ln in paid_entries) == 6  # 已缴费, as by hand
     # a later notification of the same trade (a new notify_id, e.g. TRADE_FINISHED) books nothing more
     later = world.gateway.notification(order.out_trade_no, override={"trade_status": "TRADE_FINISHED"})
     assert world.gateway.deliver(order.out_trade_no, later) == (200, "success")
@@ -199,7 +207,7 @@ def test_forged_wrong_amount_and_other_app_notifications_change_nothing(world: W
     with world.ctx.work() as work:
         assert fees.fee_ledger(work, str(world.event.id)).payments == []
         assert _status(work, order.out_trade_no) == "open"
-        assert [a.action for a in work.repo.audit_log(world.event.id, "order")].count("order_mismatch") == 3
+        assert [a.action for a in audit_rows.audit_log(work.session, world.event.id, "order")].count("order_mismatch") == 3
 
 
 def test_a_lost_notification_is_settled_by_query_and_an_unpaid_order_closed_after_its_timeout(world: World) -> None:
@@ -264,13 +272,19 @@ def test_an_upheld_appeals_fee_goes_back_through_the_refund_api(world: World) ->
 
 
 def test_a_request_not_signed_by_the_apps_key_is_refused_by_the_gateway(world: World, tmp_path: Path) -> None:
-    env = KEYS.environment(tmp_path, world.gateway.url, world.site.url, app=new_key())  # a key Alipay does not know
+    keys = world.gateway.keys
+    if keys.chain is None:  # a key Alipay does not know
+        env, refusal = keys.environment(tmp_path, world.gateway.url, world.site.url, app=new_key()), "isv.invalid-signature"
+    else:  # 公钥证书模式: a key Alipay does not know comes in a certificate it never issued, named by its SN
+        env = keys.other_app_cert(new_key()).environment(tmp_path, world.gateway.url, world.site.url)
+        refusal = "isv.app-cert-not-exist"
     provider = alipay_from_environment(env)
     with pytest.raises(ProviderError) as info:
         provider.query("YS1T1ABCDEF")
-    assert "isv.invalid-signature" in info.value.text.zh and world.gateway.refused == ["isv.invalid-signature"]
-    # an answer not signed by Alipay's key is refused by the SDK: a provider given another 支付宝公钥
-    other = Keys(app=KEYS.app)
+    assert refusal in info.value.text.zh and world.gateway.refused == [refusal]
+    # an answer not signed by Alipay's key is refused by the SDK: a provider given another 支付宝公钥 (or a
+    # certificate of the same names and serials, so of the same SNs, for another key)
+    other = Keys(app=keys.app, mode=keys.mode)
     provider = alipay_from_environment(other.environment(tmp_path, world.gateway.url, world.site.url))
     with pytest.raises(ProviderError) as info:
         provider.query("YS1T1ABCDEF")
@@ -278,7 +292,7 @@ def test_a_request_not_signed_by_the_apps_key_is_refused_by_the_gateway(world: W
 
 
 def test_the_settings_read_keys_from_files_and_name_what_is_missing(tmp_path: Path) -> None:
-    env = KEYS.environment(tmp_path, "https://openapi.alipay.com/gateway.do", "https://yisai.example/pay/alipay/notify",
+    env = KEYS[PUBLIC_KEY].environment(tmp_path, "https://openapi.alipay.com/gateway.do", "https://yisai.example/pay/alipay/notify",
                            pkcs8=True)  # the key tool's bare base64 PKCS#8 is read too
     provider = alipay_from_environment(env)
     assert provider.merchant_id == APP_ID and repr(provider) == f"AlipayProvider(app_id={APP_ID})"

@@ -16,7 +16,7 @@ from yisai.services.identity import Actor, Role
 from yisai.services.payments import flow
 from yisai.services.payments.registry import providers_from_environment
 from yisai.services.settings import Settings
-from yisai.store import fee_rows
+from yisai.store import audit_rows, entry_rows, fee_rows, roster_rows, team_rows
 from yisai.store.portable import export_event, import_event
 
 KEYS = Keys()
@@ -37,7 +37,7 @@ def _ledger(settings: Settings, event_id: int) -> dict[str, object]:
             "refunds": sorted((labels[(r.subject_kind, r.subject_id)], r.amount_fen, r.channel, r.reason)
                               for r in ledger.refunds),
             "orders": [(o.status, o.amount_fen, sorted((k, labels[(k, i)], a) for k, i, a in o.items)) for o in orders],
-            "entries_paid": sum(e.fee_paid for e in work.repo.list_entries(event_id)),
+            "entries_paid": sum(e.fee_paid for e in roster_rows.list_entries(work.session, event_id)),
         }
 
 
@@ -49,7 +49,7 @@ def test_the_fee_ledger_survives_export_and_import(tmp_path: Path) -> None:
         with open_context(venue) as ctx:
             event = fee_event(ctx, tmp_path)
             with ctx.work() as work:
-                liaoning, shandong = (int(t.id) for t in work.repo.list_teams(event.id))
+                liaoning, shandong = (int(t.id) for t in team_rows.list_teams(work.session, event.id))
             order = flow.pay_team(ctx, None, str(event.id), liaoning, "wechat", "native").order
             server.pay(order.out_trade_no)
             with ctx.work(actor=NOTIFIER) as work:
@@ -57,10 +57,10 @@ def test_the_fee_ledger_survives_export_and_import(tmp_path: Path) -> None:
             second = [sid for kind, sid, _ in order.items if kind == ENTRY][1]
             with ctx.work() as work:
                 fees.refund_fee(work, str(event.id), ENTRY, second, 10_000, "组委会同意退还100元")
-                shandong_entry = next(e for e in work.repo.list_entries(event.id)
-                                      if e.player_id in {m.player_id for m in work.repo.get_team(shandong).members})
+                shandong_entry = next(e for e in roster_rows.list_entries(work.session, event.id)
+                                      if e.player_id in {m.player_id for m in team_rows.get_team(work.session, shandong).members})
                 fees.record_manual(work, event.id, shandong_entry, True, "现场缴纳")
-                work.repo.update_entry(shandong_entry.model_copy(update={"fee_paid": True}), "fee", "现场缴纳")
+                entry_rows.update_entry(work.session, work.stamp, shandong_entry.model_copy(update={"fee_paid": True}), "fee", "现场缴纳")
     before = _ledger(venue, event.id)
     # 辽宁队 paid online: 600 + 6 × 260 = 2160元; 山东队 one player by hand: 260元; 100元 refunded
     assert before["totals"].paid == 216_000 + 26_000 and before["totals"].refunded == 10_000
@@ -78,10 +78,10 @@ def test_the_fee_ledger_survives_export_and_import(tmp_path: Path) -> None:
         assert one.transaction_id == two.transaction_id == server.orders[order.out_trade_no]["transaction_id"]
         # the notification came along once: delivered again to the server's store, it is a duplicate
         assert not fee_rows.claim_notice(work.session, "wechat", _notify_id(venue), order.out_trade_no, NOW)
-        fee_actions = {a.action for a in work.repo.audit_log(first, "fee")}
+        fee_actions = {a.action for a in audit_rows.audit_log(work.session, first, "fee")}
         assert {"fee_paid", "fee_refunded"} <= fee_actions
         assert all(a.entity_id.split(":")[1] in {str(ln.id) for ln in fees.fee_ledger(work, str(first)).lines}
-                   for a in work.repo.audit_log(first, "fee"))
+                   for a in audit_rows.audit_log(work.session, first, "fee"))
 
 
 def _notify_id(settings: Settings) -> str:

@@ -1,7 +1,9 @@
 """WeChat Pay API v3 through the SDK (wechatpayv3) against the local protocol-faithful server
 (``wechat_server.py``): orders, callbacks applied once (also by two threads at once), forged and
 mismatched callbacks refused, orders queried when no callback came and closed after their
-timeout, the appeal fee refunded through the refund API when upheld and kept when dismissed."""
+timeout, the appeal fee refunded through the refund API when upheld and kept when dismissed.
+Each test runs for a merchant in public-key mode (微信支付公钥) and in platform-certificate mode
+(平台证书, downloaded from ``/v3/certificates``)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.hangs import no_hang
-from tests.payments.wechat_server import Keys, WeChatPayServer, new_key
+from tests.payments.wechat_server import CERTIFICATE, PUBLIC_KEY, Keys, WeChatPayServer, new_key
 from tests.services.fee_event import NOW, fee_event
 from yisai.registry.ledger import APPEAL, ENTRY, TEAM
 from yisai.services import appeals, fees
@@ -27,9 +29,9 @@ from yisai.services.payments.registry import providers_from_environment
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
 from yisai.services.withdrawal import withdraw_entry
-from yisai.store import EventRecord
+from yisai.store import EventRecord, audit_rows, entry_rows, team_rows
 
-KEYS = Keys()  # generated once per test run, never written to the repository
+KEYS = {mode: Keys(mode=mode) for mode in (PUBLIC_KEY, CERTIFICATE)}  # generated once per run, never committed
 NOTIFIER = Actor("pay-notify", "支付通知", Role.PLAYER)
 
 
@@ -41,10 +43,10 @@ class World:
     clock: list  # [now]: moved by a test
 
 
-@pytest.fixture
-def world(tmp_path: Path, db_url: str) -> Iterator[World]:
-    with WeChatPayServer(KEYS) as server:
-        env = KEYS.environment(tmp_path, server.gateway)
+@pytest.fixture(params=[PUBLIC_KEY, CERTIFICATE])
+def world(request: pytest.FixtureRequest, tmp_path: Path, db_url: str) -> Iterator[World]:
+    with WeChatPayServer(KEYS[request.param]) as server:
+        env = server.keys.environment(tmp_path, server.gateway)
         clock = [NOW]
         settings = Settings(database=db_url, clock=lambda: clock[0],
                             payments=providers_from_environment(env), actor=Actor.cli("裁判长", Role.CHIEF_REFEREE))
@@ -54,7 +56,7 @@ def world(tmp_path: Path, db_url: str) -> Iterator[World]:
 
 def _team(w: World, name: str) -> int:
     with w.ctx.work() as work:
-        return int(next(t for t in work.repo.list_teams(w.event.id) if t.name == name).id)
+        return int(next(t for t in team_rows.list_teams(work.session, w.event.id) if t.name == name).id)
 
 
 def _leader(w: World, team_id: int) -> Actor:
@@ -88,8 +90,8 @@ def test_a_team_leader_pays_his_team_by_native_qr_and_the_callback_books_it_once
         assert len(paid_entries) == 6 and all(ln.paid == 26_000 for ln in paid_entries)
         assert len(ledger.payments) == 7 and {p.channel for p in ledger.payments} == {"wechat"}
         assert {p.transaction_id for p in ledger.payments} == {world.server.orders[order.out_trade_no]["transaction_id"]}
-        assert sum(work.repo.get_entry(ln.id).fee_paid for ln in paid_entries) == 6  # 已缴费, as by hand
-        assert [a.action for a in work.repo.audit_log(world.event.id, "order")] == ["order_created", "order_paid"]
+        assert sum(entry_rows.get_entry(work.session, ln.id).fee_paid for ln in paid_entries) == 6  # 已缴费, as by hand
+        assert [a.action for a in audit_rows.audit_log(work.session, world.event.id, "order")] == ["order_created", "order_paid"]
 
 
 def test_a_slow_provider_blocks_no_other_writer(world: World) -> None:
@@ -104,7 +106,7 @@ def test_a_slow_provider_blocks_no_other_writer(world: World) -> None:
     try:
         assert world.server.arrived.wait(300)  # the provider is being asked and does not answer yet
         with no_hang(120), world.ctx.work() as work:  # another writer, while the provider is slow
-            work.repo.audit(world.event.id, "note", "event", world.event.id, None, {"text": "另一位裁判的修改"})
+            audit_rows.audit(work.session, work.stamp, world.event.id, "note", "event", world.event.id, None, {"text": "另一位裁判的修改"})
         with world.ctx.work() as work:
             (pending,) = flow.orders(work, str(world.event.id))
             assert pending.status == "open" and pending.pay_url == ""  # stored, the provider's answer not yet
@@ -130,7 +132,7 @@ def test_asking_a_slow_provider_about_an_open_order_blocks_no_other_writer(world
     try:
         assert world.server.arrived.wait(300)  # the query is at the provider, unanswered
         with no_hang(120), world.ctx.work() as work:  # another writer meanwhile
-            work.repo.audit(world.event.id, "note", "event", world.event.id, None, {"text": "另一位裁判的修改"})
+            audit_rows.audit(work.session, work.stamp, world.event.id, "note", "event", world.event.id, None, {"text": "另一位裁判的修改"})
     finally:
         world.server.hold.set()
         asker.join(300)
@@ -243,7 +245,9 @@ def test_a_dismissed_appeal_keeps_its_fee_with_the_regulation_quoted(world: Worl
 
 
 def test_a_request_not_signed_by_the_merchants_key_is_refused_by_the_server(world: World, tmp_path: Path) -> None:
-    env = KEYS.environment(tmp_path, world.server.gateway, merchant=new_key())  # a key WeChat Pay does not know
+    # a key WeChat Pay does not know (platform-certificate mode: the certificates already downloaded are read from
+    # the directory at start, so the first request is the order)
+    env = world.server.keys.environment(tmp_path, world.server.gateway, merchant=new_key())
     settings = Settings(database=world.ctx.settings.database, clock=lambda: NOW,
                         payments=providers_from_environment(env), actor=Actor.cli("裁判长", Role.CHIEF_REFEREE))
     team = _team(world, "辽宁队")

@@ -16,6 +16,7 @@ import pytest
 from yisai.awards.prizes import compute_prizes
 from yisai.services.context import unit_of_work
 from yisai.services.results import load_event_results
+from yisai.store import event_rows, player_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "out" / "print"  # git-ignored: page images for review
@@ -69,12 +70,12 @@ def demo_db(seed_demo_db: Path) -> Iterator[DemoDb]:
 
 def _rename_winners(db: Path) -> DemoDb:
     with unit_of_work(str(db)) as work:
-        events = [str(e.id) for e in work.repo.list_events()]
+        events = [str(e.id) for e in event_rows.list_events(work.session)]
         assert len(events) == 2
         for event in events:
             report = compute_prizes(load_event_results(work, event))
             winners = [ln.player_id for pl in report.lists for ln in pl.lines if ln.player_id]
             for name, pid in zip(RARE[event], dict.fromkeys(winners), strict=False):
-                p = work.repo.get_player(pid)
-                work.repo.update_player(p.model_copy(update={"name": name}), note="rare-character test")
+                p = player_rows.get_player(work.session, pid)
+                player_rows.update_player(work.session, work.stamp, p.model_copy(update={"name": name}), note="rare-character test")
     return DemoDb(db, (events[0], events[1]))

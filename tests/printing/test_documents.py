@@ -22,6 +22,7 @@ from yisai.services.events import playing_stage, regulation_of, resolve_event
 from yisai.services.printing import KINDS, PrintOptions, build_document, kind_of, print_pdf
 from yisai.services.results import load_event_results
 from yisai.standings import compute_standings
+from yisai.store import roster_rows, round_rows, team_rows
 
 EVENTS = ("1", "2")
 
@@ -115,9 +116,9 @@ def test_two_group_final_prints_final_places_then_each_group(demo_db: DemoDb) ->
     champion is the winner of that game (worked out here from the stored round 10)."""
     _, txt = _pdf(demo_db, "1", "standings", division="open")
     with unit_of_work(str(demo_db.path)) as work:
-        rounds = [r for r in work.repo.list_rounds(1, "open") if r.group == "final"]
+        rounds = [r for r in round_rows.list_rounds(work.session, 1, "open") if r.group == "final"]
         board1 = next(g for g in rounds[0].games if g.board == 1)
-        names = {p.id: p.name for p in work.repo.list_players(1)}
+        names = {p.id: p.name for p in roster_rows.list_players(work.session, 1)}
     winner = board1.black if board1.result is Result.BLACK_WINS else board1.white
     loser = board1.white if winner == board1.black else board1.black
     assert winner and loser
@@ -137,8 +138,8 @@ def test_pairing_list_scores_match_the_stored_games(demo_db: DemoDb, event: str)
         reg = regulation_of(ev)
         division = reg.divisions[0].id
         stage = playing_stage(reg, division)
-        games = work.repo.games(ev.id, division, stage=stage.id)
-        names = {p.id: p.name for p in work.repo.list_players(ev.id)}
+        games = round_rows.games(work.session, ev.id, division, stage=stage.id)
+        names = {p.id: p.name for p in roster_rows.list_players(work.session, ev.id)}
     last = max(g.round for g in games)
     n = last - 1
     score: Counter[str] = Counter()
@@ -171,12 +172,12 @@ def test_table_cards_and_score_slips_one_per_board(demo_db: DemoDb, event: str) 
         reg = regulation_of(ev)
         expected = []
         for d in reg.divisions:
-            rounds = work.repo.list_rounds(ev.id, d.id, stage=playing_stage(reg, d.id).id)
+            rounds = round_rows.list_rounds(work.session, ev.id, d.id, stage=playing_stage(reg, d.id).id)
             if not rounds:
                 continue
             last = max(r.number for r in rounds)
             expected += [g for r in rounds if r.number == last for g in r.games if not g.is_bye]
-        names = {p.id: p.name for p in work.repo.list_players(ev.id)}
+        names = {p.id: p.name for p in roster_rows.list_players(work.session, ev.id)}
     _, cards = _pdf(demo_db, event, "cards")
     _, slips = _pdf(demo_db, event, "slips")
     raw_cards = pdftotext(_pdf(demo_db, event, "cards")[0], layout=False)
@@ -266,7 +267,7 @@ def test_entry_list_and_booklet_name_every_player_without_private_data(demo_db: 
         ev = resolve_event(work, event)
         reg = regulation_of(ev)
         players = [p for d in reg.divisions for p in approved_players(work, ev, d.id)]
-        teams = work.repo.list_teams(ev.id)
+        teams = team_rows.list_teams(work.session, ev.id)
     for kind in ("entries", "booklet"):
         _, txt = _pdf(demo_db, event, kind)
         flat = re.sub(r"\s+", "", txt)
@@ -378,9 +379,9 @@ def test_seed_002_papers_as_organisers_expect(demo_db: DemoDb) -> None:
 
     with unit_of_work(str(demo_db.path)) as work:
         report = compute_prizes(load_event_results(work, "2"))
-        teams = work.repo.list_teams(2)
-        names = {p.id: p.name for p in work.repo.list_players(2)}
-        round1 = [r for d in ("jia", "yi", "bing") for r in work.repo.list_rounds(2, d, number=1)]
+        teams = team_rows.list_teams(work.session, 2)
+        names = {p.id: p.name for p in roster_rows.list_players(work.session, 2)}
+        round1 = [r for d in ("jia", "yi", "bing") for r in round_rows.list_rounds(work.session, 2, d, number=1)]
     team_of = {m.player_id: t.name for t in teams for m in t.members}
     _, txt = _pdf(demo_db, "2", "prizes")
     checked = 0

@@ -25,7 +25,7 @@ from yisai.services.events import resolve_event
 from yisai.services.rounds import pair
 from yisai.services.simulation import SimClock, epoch, simulate_period
 from yisai.services.teams import add_team
-from yisai.store import live_rows
+from yisai.store import audit_rows, live_rows, player_rows, roster_rows
 
 # Ten working days counted from 2025-05-26 (Mon), by hand from the State Council's 2025
 # arrangement: 端午 5/31–6/2 off (6/2 Monday is a holiday), no 调休 workday in between:
@@ -198,7 +198,7 @@ def test_final_entry_list_from_all_sources(closed: tuple[Context, SimClock, live
         assert registered.entry is not None
         approve_entry(work, registered.entry.id)
         # corrected after the approval: the certificate number was a mistake
-        work.repo.update_player(registered.player.model_copy(update={"certificate_no": None}), "证书编号有误")
+        player_rows.update_player(work.session, work.stamp, registered.player.model_copy(update={"certificate_no": None}), "证书编号有误")
         plan = q.final_preview(work, None)
     sources = {c.source for c, _ in plan.items}
     assert sources == {"qualifier", "team", "wildcard", "direct"}
@@ -211,8 +211,8 @@ def test_final_entry_list_from_all_sources(closed: tuple[Context, SimClock, live
     with ctx.work() as work:
         applied = q.apply_final(work, None)
         again = q.apply_final(work, None)  # idempotent
-        entries = work.repo.list_entries(cfg.event_id, division="open", status=None)
-        audit = [a for a in work.repo.audit_log(cfg.event_id) if a.action == "final_entries"]
+        entries = roster_rows.list_entries(work.session, cfg.event_id, division="open", status=None)
+        audit = [a for a in audit_rows.audit_log(work.session, cfg.event_id) if a.action == "final_entries"]
     assert len(applied.to_apply) == 2 + 5 + 2 and again.to_apply == []
     assert len(again.already) == len(applied.to_apply)
     assert len({e.player_id for e in entries}) == len(entries) == 7  # 5 team members + 赵六 + 钱七; 孙八 once

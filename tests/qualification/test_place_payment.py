@@ -27,7 +27,7 @@ from yisai.services.payments import flow
 from yisai.services.payments.registry import providers_from_environment
 from yisai.services.settings import Settings
 from yisai.services.simulation import SimClock
-from yisai.store import notice_rows, qualification_rows
+from yisai.store import audit_rows, entry_rows, notice_rows, qualification_rows
 
 __all__ = ["closed"]
 
@@ -120,9 +120,9 @@ def test_confirm_and_pay_then_the_final_entry_is_paid_once(closed: Closed, serve
         (entry_line,) = [ln for ln in ledger.of(ENTRY) if ln.paid]
         assert (entry_line.due, entry_line.paid, entry_line.balance) == (FEE, FEE, 0)  # paid once, owed 0
         assert ledger.totals.paid == FEE  # one payment in the whole ledger, not two
-        entry = work.repo.get_entry(entry_line.id)
+        entry = entry_rows.get_entry(work.session, entry_line.id)
         assert entry.fee_paid and entry.fee_due == 260  # 已缴费, as a manual mark would show it
-        (carried,) = [a for a in work.repo.audit_log(ledger.event.id, "fee") if a.action == "fee_carried"]
+        (carried,) = [a for a in audit_rows.audit_log(work.session, ledger.event.id, "fee") if a.action == "fee_carried"]
         assert carried.entity_id == f"entry:{entry_line.id}"
         (payment,) = ledger.payments
         assert (payment.subject_kind, payment.subject_id, payment.channel) == (ENTRY, entry_line.id, "wechat")
@@ -179,7 +179,7 @@ def test_a_payment_for_a_place_no_longer_held_is_booked_and_refundable(closed: C
     assert _place(ctx, "T04").status == "revoked"
     assert _line(ctx, PLACE, t04.id) == (0, FEE)  # owes nothing, 260元 stand on it
     with ctx.work() as work:
-        (late,) = [a for a in work.repo.audit_log(order.event_id, "qualifier_place") if a.action == "paid_after_close"]
+        (late,) = [a for a in audit_rows.audit_log(work.session, order.event_id, "qualifier_place") if a.action == "paid_after_close"]
         assert late.after == {"paid_fen": FEE, "order": order.out_trade_no}
         fees.refund_fee(work, None, PLACE, t04.id, None, "名单更正, 名额取消")
     assert server.orders[order.out_trade_no]["refunded"] == FEE  # through the refund API

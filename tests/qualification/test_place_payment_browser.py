@@ -29,6 +29,8 @@ from tests.web.test_browser import (
 __all__ = ["ARGS", "CHROMIUM", "browser", "playwright_api", "pytestmark"]
 
 PASSWORD = "qualify-pw"
+PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/126.0 Mobile Safari/537.36")
 
 
 def _login(page: Any, base: str, who: str) -> None:
@@ -50,7 +52,7 @@ def test_a_qualifier_completes_the_details_and_pays_the_final_fee_by_qr(browser:
             monkeypatch.setenv(key, value)
         with Server(db, now="2025-06-10T21:00") as server:  # the last working day
             mine = f"{server.url}/qualification/{event_id}"
-            player = browser.new_context(viewport=PHONE, locale="zh-CN")
+            player = browser.new_context(viewport=PHONE, locale="zh-CN", user_agent=PHONE_UA)
             page = player.new_page()
             _login(page, server.url, "player1")
             page.goto(mine)

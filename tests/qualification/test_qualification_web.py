@@ -17,6 +17,7 @@ from yisai.services.context import open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.profiles import save_profile
 from yisai.services.settings import Settings
+from yisai.store import account_rows
 from yisai.web.app import create_app
 
 PASSWORD = "web-pw-123"
@@ -102,7 +103,7 @@ def test_form_prefilled_from_the_profile(site: tuple[TestClient, Clock, int, int
 
     db = tmp_path / "w.sqlite"
     with open_context(Settings(database=str(db)), actor=Actor.system()) as ctx, ctx.work() as work:
-        me = work.repo.find_user("player1")
+        me = account_rows.find_user(work.session, "player1")
         assert me is not None
         uid = me[0].id
     with open_context(Settings(database=str(db)), actor=Actor(str(uid), "棋手甲", Role.PLAYER)) as ctx, \

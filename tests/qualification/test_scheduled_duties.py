@@ -14,6 +14,7 @@ from yisai.services.context import Context
 from yisai.services.errors import Forbidden
 from yisai.services.identity import Actor, Role
 from yisai.services.simulation import SimClock
+from yisai.store import audit_rows
 from yisai.web.qualification import qualifier_duties
 
 
@@ -34,7 +35,7 @@ def test_scheduled_passes_remind_once_then_lapse(closed: tuple[Context, SimClock
     with ctx.work() as work:
         lapsed = q.all_places(work, None, "lapsed")
         assert len(lapsed) == 40 and not q.all_places(work, None, "qualified")
-        audit = [a for a in work.repo.audit_log(closed[2].event_id, "qualifier_place") if a.action == "lapse"]
+        audit = [a for a in audit_rows.audit_log(work.session, closed[2].event_id, "qualifier_place") if a.action == "lapse"]
     assert len(audit) == 40 and {a.actor for a in audit} == {"system"}
 
 

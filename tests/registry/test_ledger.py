@@ -14,19 +14,19 @@ from yisai.registry.ledger import (
     appeal_due,
     appeal_refund_refusal,
     entry_due,
-    fen,
     place_due,
     refund_limit,
     team_due,
     totals,
-    yuan_text,
 )
+from yisai.vocabulary.money import fen, yuan_text
 
 SHANHAI = load(REGULATIONS / "2025-shanhai-cup.toml")  # seed 000
 XIAOQIWANG = load(REGULATIONS / "2025-xiaoqiwang.toml")  # seed 002
 TEAM_LEAGUE = load(REGULATIONS / "examples" / "team-league.toml")
 SRC = Path(__file__).resolve().parents[2] / "src" / "yisai"
-MONEY_MODULES = [SRC / "registry" / "ledger.py", SRC / "store" / "fee_models.py", SRC / "store" / "fee_rows.py",
+MONEY_MODULES = [SRC / "vocabulary" / "money.py", SRC / "registry" / "ledger.py", SRC / "store" / "fee_models.py",
+                 SRC / "store" / "fee_rows.py",
                  SRC / "services" / "fees.py", *sorted((SRC / "services" / "payments").glob("*.py")),
                  SRC / "web" / "fees.py", SRC / "formats" / "fees_export.py"]
 
@@ -47,6 +47,12 @@ def test_a_qualifier_place_owes_the_finals_fee() -> None:
     # a place won online owes what the final charges, 26000 分, in the open pool and the youth pool's divisions
     assert [place_due(SHANHAI, d, "final") for d in ("open", "junior", "kids")] == [26_000] * 3
     assert place_due(SHANHAI, "open", "online") == 0  # the qualifier itself is free
+
+
+def test_one_writer_of_yuan_in_two_styles() -> None:
+    """Accounts keep the cents (260.00); prize money is written as people write it (1200, 1187.50)."""
+    assert [yuan_text(f, cents=False) for f in (120_000, 118_750, -5, 0)] == ["1200", "1187.50", "-0.05", "0"]
+    assert [yuan_text(f) for f in (120_000, 0)] == ["1200.00", "0.00"]
 
 
 def test_a_line_owes_due_minus_paid_plus_refunded() -> None:

@@ -316,3 +316,32 @@ def test_toml_syntax_errors_are_worded_in_chinese() -> None:
     text = XIAO_TEXT.replace("schema_version = 1\n", "schema_version = 1\nx = { a = 1\n", 1)
     (issue,) = _issues(text)
     assert "TOML 语法错误: 花括号 { 没有闭合; 请补上 }" in issue
+
+
+@pytest.mark.parametrize(("bad", "words"), [
+    ("[issued\n", "表名缺少结尾的 ]"),
+    ("[[divisions]\n", "表数组名缺少结尾的 ]]"),
+    ('x = "abc\n', "字符串在行尾没有结束"),
+    ("x = 2014-02-30\n", "日期或时间无效"),
+    ("x = \"a\\qb\"\n", "反斜杠须写成"),
+    ("x = '''abc\n", "多行字符串没有结束"),
+    ("? = 1\n", "无法识别的语句"),
+    ('x = "\\uZZZZ"\n', "十六进制数不是有效的字符"),
+    ("x = { a = 1, a = 2 }\n", "花括号 { } 中的键 a 重复"),
+    ("x = [1]\nx.y = 1\n", "x 已在行内表 { } 或数组中写定"),
+    ("x = \"a\u0001b\"\n", "不允许的控制字符"),
+])
+def test_every_toml_syntax_error_is_worded_in_chinese(bad: str, words: str) -> None:
+    """The parser's reasons (Python's tomllib) each have their Chinese; one it has not is quoted as
+    the parser's own words after a Chinese sentence, never bare English inside the message."""
+    text = XIAO_TEXT.replace("schema_version = 1\n", "schema_version = 1\n" + bad, 1)
+    (issue,) = _issues(text)
+    assert "TOML 语法错误: " in issue and words in issue, issue
+    head = issue.split("TOML 语法错误: ", 1)[1]
+    assert not head[:1].isascii() or head.startswith(("x ", "\\")), issue  # a Chinese sentence leads
+
+
+def test_a_reason_without_chinese_words_is_marked_as_the_parser_s() -> None:
+    from yisai.regulation.loader import _reason_zh
+
+    assert _reason_zh("Something new") == "这一行不符合 TOML 语法 (解析器原文: Something new)"

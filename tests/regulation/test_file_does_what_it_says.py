@@ -25,6 +25,7 @@ from yisai.services.errors import Refused
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings
 from yisai.standings.names import resolve
+from yisai.store import event_rows
 from yisai.vocabulary.rank import Rank
 
 EXAMPLE = REGULATIONS / "examples" / "2026-kids-dan-grading.toml"
@@ -221,7 +222,7 @@ def test_entries_after_the_stated_close_are_refused_with_the_date(tmp_path: Path
         event = events.create_event(w, EXAMPLE, seed=3)
     for k, now in enumerate(moments):
         with open_context(Settings(database=db, actor=chief, clock=lambda now=now: now)) as ctx, ctx.work() as w:
-            ev = w.repo.get_event(event.id)
+            ev = event_rows.get_event(w.session, event.id)
             if now <= datetime(2026, 3, 20, 23, 59, 59) and now >= datetime(2026, 2, 20):
                 entries.register_player(w, ev, _kid(f"棋手{k}"), division="段位组")
                 continue
@@ -234,7 +235,7 @@ def test_entries_after_the_stated_close_are_refused_with_the_date(tmp_path: Path
             else:
                 assert info.value.code == "registration_not_open"
     with open_context(Settings(database=db, actor=chief)) as ctx, ctx.work() as w:
-        assert len(entries.list_entries(w, w.repo.get_event(event.id))) == 2
+        assert len(entries.list_entries(w, event_rows.get_event(w.session, event.id))) == 2
 
 
 def test_a_short_name_that_makes_a_notice_two_sms_parts_is_refused() -> None:

@@ -10,6 +10,7 @@ from typing import get_args
 from yisai.formats.regulation_summary import _FORMAT_LINES
 from yisai.regulation.stages import (
     AnnouncedLaterFormat,
+    DoubleRoundRobinFormat,
     Format,
     KnockoutFormat,
     LadderFormat,
@@ -66,6 +67,19 @@ def test_traits_follow_the_regulation_text() -> None:
                   AnnouncedLaterFormat(kind="announced_later")):
         assert not quiet.plays_rounds and quiet.last_round() is None
     assert LadderFormat.online and not SwissFormat.online
+
+
+def test_the_crosstable_page_is_named_by_its_format() -> None:
+    """A round robin alone is 循环赛, with a knockout after its groups 循环赛·淘汰赛; a knockout
+    alone is 淘汰赛; 双循环 has neither groups nor a bracket."""
+    labels = {
+        "rr": RoundRobinFormat(kind="round_robin").page_label().zh,
+        "rr+ko": RoundRobinFormat.model_validate(
+            {"kind": "round_robin", "groups": ["A", "B"], "knockout": {"qualifiers_per_group": 2}}).page_label().zh,
+        "ko": KnockoutFormat(kind="knockout").page_label().zh,
+        "drr": DoubleRoundRobinFormat(kind="double_round_robin").page_label().zh,
+    }
+    assert labels == {"rr": "循环赛", "rr+ko": "循环赛·淘汰赛", "ko": "淘汰赛", "drr": "双循环"}
 
 
 def test_each_format_checks_its_own_settings() -> None:

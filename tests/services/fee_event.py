@@ -19,19 +19,21 @@ CHARGED = ('  { name = "赛事服务费", amount = 260, refundable_if_absent = f
            '  { name = "报名费", amount = 600, per = "team" },')
 
 
-def fee_regulation(folder: Path) -> Path:
+def fee_regulation(folder: Path, team_fee: bool = True) -> Path:
     text = (REGULATIONS / "2025-xiaoqiwang.toml").read_text(encoding="utf-8")
     assert FREE in text
     path = folder / "charged.toml"
-    path.write_text(text.replace(FREE, CHARGED), encoding="utf-8")
+    charged = CHARGED if team_fee else CHARGED.split("\n", 1)[0]
+    path.write_text(text.replace(FREE, charged), encoding="utf-8")
     return path
 
 
-def fee_event(ctx: Context, folder: Path) -> EventRecord:
-    """The event with 辽宁队 and 山东队 registered (12 entries of 260元, 2 teams of 600元)."""
+def fee_event(ctx: Context, folder: Path, team_fee: bool = True) -> EventRecord:
+    """The event with 辽宁队 and 山东队 registered (12 entries of 260元, 2 teams of 600元; with
+    ``team_fee=False`` the entries only)."""
     rows = team_rows("辽宁队", "辽宁省", "沈阳", "210102", 1) + team_rows("山东队", "山东省", "济南", "370102", 2)
     roster = write_csv(folder / "r.csv", rows, "utf-8")
     with ctx.work() as w:
-        event = events.create_event(w, fee_regulation(folder), seed=3)
+        event = events.create_event(w, fee_regulation(folder, team_fee), seed=3)
         roster_import.import_roster(w, event, roster.read_bytes(), roster.name, require_team=True)
     return event

@@ -16,6 +16,7 @@ from yisai.services.context import open_context
 from yisai.services.errors import Forbidden
 from yisai.services.identity import Actor, Role
 from yisai.services.rounds import pair
+from yisai.store import round_rows
 
 
 def test_a_team_leader_appeals_on_his_own_boards_only(tmp_path: Path) -> None:
@@ -31,7 +32,7 @@ def test_a_team_leader_appeals_on_his_own_boards_only(tmp_path: Path) -> None:
             listed = {t.team.name: t for t in teams.list_teams(w, event)}
             team_of = {p.id: name for name, t in listed.items() for p in t.players}
             boards = {g.board: {team_of[g.black], team_of[g.white]}
-                      for r in w.repo.list_rounds(event.id, "jia") for g in r.games if g.white}
+                      for r in round_rows.list_rounds(w.session, event.id, "jia") for g in r.games if g.white}
         own = next(b for b, sides in boards.items() if "辽宁队" in sides)
         other = next(b for b, sides in boards.items() if "辽宁队" not in sides)
         leader = Actor("9", "辽宁领队", Role.TEAM_LEADER, team=str(listed["辽宁队"].team.id), event=event.id)

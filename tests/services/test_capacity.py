@@ -162,6 +162,20 @@ def test_close_when_full_without_a_limit_is_refused_by_check(tmp_path: Path) -> 
     assert "k.toml:227: registration.close_when_full: 没有限报人数 (capacity)" in str(info.value)
 
 
+def test_a_division_limit_not_below_the_event_limit_is_refused_by_check(tmp_path: Path) -> None:
+    """限报3名 in all with 段位组 限额3人 (or 5): the division can never fill before the event does."""
+    from yisai.formats.regulation_file import load
+    from yisai.regulation.loader import RegulationError
+
+    for division_cap in (3, 5):
+        path = _regulation(tmp_path)
+        path.write_text(path.read_text("utf-8").replace("capacity = 2\n", f"capacity = {division_cap}\n", 1), "utf-8")
+        with pytest.raises(RegulationError) as info:
+            load(path)
+        assert f"capacity: 段位组限报{division_cap}人, 不少于全部组别合计的限报3人" in str(info.value)
+    load(_regulation(tmp_path))  # 2 of 3: a limit of its own
+
+
 def test_the_cli_entry_list_shows_the_places_and_the_refusal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.cli_runner import as_director, run_cli
 

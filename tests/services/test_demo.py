@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 from yisai.cli.app import app
 from yisai.record import Result
 from yisai.services.context import unit_of_work
+from yisai.store import event_rows, round_rows
 
 
 def test_demo_runs_both_seeds_end_to_end(tmp_path: Path) -> None:
@@ -29,15 +30,15 @@ def test_demo_runs_both_seeds_end_to_end(tmp_path: Path) -> None:
         assert heading in out, heading
     assert out.count("完成:") == 2
     with unit_of_work(str(db)) as work:
-        events = work.repo.list_events()
+        events = event_rows.list_events(work.session)
         assert len(events) == 2
         for event in events:
-            for rnd in work.repo.list_rounds(event.id):
+            for rnd in round_rows.list_rounds(work.session, event.id):
                 assert all(g.result != Result.UNKNOWN for g in rnd.games), (rnd.division, rnd.number)
         # No rematch anywhere in any division.
         for event in events:
             seen: dict[str, set[frozenset[str]]] = {}
-            for rnd in work.repo.list_rounds(event.id):
+            for rnd in round_rows.list_rounds(work.session, event.id):
                 key = f"{rnd.division}/{rnd.stage}"
                 for g in rnd.games:
                     if g.white:

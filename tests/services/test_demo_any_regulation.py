@@ -13,6 +13,7 @@ from tests.conftest import REGULATIONS
 from yisai.cli.app import app
 from yisai.record import Result
 from yisai.services.context import unit_of_work
+from yisai.store import audit_rows, event_rows, roster_rows, round_rows, team_rows
 from yisai.vocabulary.rank import Rank
 
 EXAMPLE = REGULATIONS / "examples" / "2026-kids-dan-grading.toml"
@@ -34,9 +35,9 @@ def test_the_example_dan_event_runs_to_the_end(tmp_path: Path) -> None:
     assert out.count("参赛14人，不足16人，只录取前6名") == 2
     assert out.count("参赛12人，不足16人，只录取前6名") == 1
     with unit_of_work(str(db)) as work:
-        (event,) = work.repo.list_events()
-        players = work.repo.players_by_id(event.id)
-        games = work.repo.games(event.id, "dan", stage="main")
+        (event,) = event_rows.list_events(work.session)
+        players = roster_rows.players_by_id(work.session, event.id)
+        games = round_rows.games(work.session, event.id, "dan", stage="main")
     assert games and all(g.result != Result.UNKNOWN for g in games)
     # 段位组: "7局胜5局（含）以上升一段，7局全胜升二段，最高升至业余5段; 弃权所得的胜局不计入; 缺赛不予升段".
     wins: dict[str, int] = defaultdict(int)
@@ -133,10 +134,10 @@ def test_a_regulation_with_teams_gets_teams_made_from_its_team_rules(tmp_path: P
     assert result.exit_code == 0, result.output
     assert "4 支队" in result.output
     with unit_of_work(str(db)) as work:
-        (event,) = work.repo.list_events()
-        teams = work.repo.list_teams(event.id)
-        games = work.repo.games(event.id, "dan", stage="main")
-        names = {pid: p.name for pid, p in work.repo.players_by_id(event.id).items()}
+        (event,) = event_rows.list_events(work.session)
+        teams = team_rows.list_teams(work.session, event.id)
+        games = round_rows.games(work.session, event.id, "dan", stage="main")
+        names = {pid: p.name for pid, p in roster_rows.players_by_id(work.session, event.id).items()}
     assert len(teams) == 4 and all(len(t.members) == 4 for t in teams)
     # 个人积分之和 recomputed from the games (胜2 负0, 轮空2, 对方弃权2) against the printed table.
     score: dict[str, int] = defaultdict(int)
@@ -162,9 +163,9 @@ def test_both_seed_files_run_through_the_generic_field_too(tmp_path: Path) -> No
         assert result.exit_code == 0, result.output
         assert "不予批准" not in result.output and "完成:" in result.output
         with unit_of_work(str(db)) as work:
-            (event,) = work.repo.list_events()
-            assert len(work.repo.list_teams(event.id)) == 4
-            for rnd in work.repo.list_rounds(event.id):
+            (event,) = event_rows.list_events(work.session)
+            assert len(team_rows.list_teams(work.session, event.id)) == 4
+            for rnd in round_rows.list_rounds(work.session, event.id):
                 assert all(g.result != Result.UNKNOWN for g in rnd.games), (stem, rnd.division, rnd.number)
 
 
@@ -180,9 +181,9 @@ def test_teams_with_a_least_number_of_women_are_built_with_them(tmp_path: Path) 
     assert result.exit_code == 0, result.output
     assert "不符合组队规定" not in result.output and "完成:" in result.output
     with unit_of_work(str(db)) as work:
-        (event,) = work.repo.list_events()
-        players = work.repo.players_by_id(event.id)
-        teams = work.repo.list_teams(event.id)
+        (event,) = event_rows.list_events(work.session)
+        players = roster_rows.players_by_id(work.session, event.id)
+        teams = team_rows.list_teams(work.session, event.id)
     assert len(teams) >= 4
     for t in teams:
         assert sum(1 for m in t.members if m.player_id and players[m.player_id].gender.value == "F") >= 1, t.name
@@ -205,8 +206,8 @@ def test_the_demo_applies_the_chief_referees_prize_decisions(tmp_path: Path) -> 
     assert out.count("裁判长评定：演示: 裁判长评定") == 2
     assert "未参加颁奖仪式，扣除" in out and "实发(元)" in out and "代扣个税" in out
     with unit_of_work(str(db)) as work:
-        (event,) = work.repo.list_events()
-        notes = [r.note for r in work.repo.audit_log(event.id, "event")]
+        (event,) = event_rows.list_events(work.session)
+        notes = [r.note for r in audit_rows.audit_log(work.session, event.id, "event")]
     assert sum("最佳进步奖" in n for n in notes) == 2 and any("扣除奖金" in n for n in notes)
 
 
@@ -240,9 +241,9 @@ def test_grades_by_wins_from_the_stored_games(tmp_path: Path) -> None:
                                       "--boards", "1", "--db", str(db)])
     assert result.exit_code == 0, result.output
     with unit_of_work(str(db)) as work:
-        (event,) = work.repo.list_events()
-        players = work.repo.players_by_id(event.id)
-        games = work.repo.games(event.id, "dan", stage="main")
+        (event,) = event_rows.list_events(work.session)
+        players = roster_rows.players_by_id(work.session, event.id)
+        games = round_rows.games(work.session, event.id, "dan", stage="main")
     wins: dict[str, int] = defaultdict(int)
     for g in games:
         if g.white is None:
@@ -273,8 +274,8 @@ def test_the_demo_enters_no_more_than_the_limit(tmp_path: Path) -> None:
                                       "--boards", "1", "--db", str(db)])
     assert result.exit_code == 0, result.output
     with unit_of_work(str(db)) as work:
-        (event,) = work.repo.list_events()
+        (event,) = event_rows.list_events(work.session)
         by_division: dict[str, int] = defaultdict(int)
-        for e in work.repo.list_entries(event.id):
+        for e in roster_rows.list_entries(work.session, event.id):
             by_division[e.division] += 1
     assert dict(by_division) == {"dan": 10, "kyu": 12, "grading": 12}

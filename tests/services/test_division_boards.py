@@ -20,6 +20,7 @@ from yisai.cli.app import app
 from yisai.services.context import open_context
 from yisai.services.printing import PrintOptions, build_document
 from yisai.services.settings import Settings
+from yisai.store import roster_rows, round_rows
 
 EXAMPLE = REGULATIONS / "examples" / "2026-youth-boards-lateness.toml"
 runner = CliRunner()
@@ -69,8 +70,8 @@ def test_score_slips_carry_the_divisions_board(demo_db: str) -> None:
 def test_the_absentee_is_excluded_after_two_forfeits_and_paired_no_more(demo_db: str) -> None:
     with open_context(demo_db) as c, c.work() as w:
         for division in ("jia", "yi", "bing"):
-            (gone,) = [e for e in w.repo.list_entries(1, division=division) if e.status.value == "withdrawn"]
-            games = [g for g in w.repo.games(1, division) if gone.player_id in (g.black, g.white)]
+            (gone,) = [e for e in roster_rows.list_entries(w.session, 1, division=division) if e.status.value == "withdrawn"]
+            games = [g for g in round_rows.games(w.session, 1, division) if gone.player_id in (g.black, g.white)]
             forfeits = [g for g in games if not g.is_bye and not g.played]
             # every game he was paired in is his forfeit …
             assert all(g.reason == "弃权" and g.outcome_for(gone.player_id) == "L" for g in forfeits)

@@ -27,6 +27,7 @@ from yisai.services.events import create_event
 from yisai.services.results import division_progress
 from yisai.services.round_results import record_result
 from yisai.services.rounds import pair
+from yisai.store import event_rows
 
 BERGER_6 = [[(1, 6), (2, 5), (3, 4)], [(6, 4), (5, 3), (1, 2)], [(2, 6), (3, 1), (4, 5)],
             [(6, 5), (1, 4), (2, 3)], [(3, 6), (4, 2), (5, 1)]]
@@ -74,7 +75,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Context, 
                         word = "黑胜" if _winner(black, white, r) == black else "白胜"
                         record_result(w, ev.id, "open", r, b.board, word)
             with ctx.work() as w:
-                progress.append(division_progress(w, w.repo.get_event(ev.id), "open"))
+                progress.append(division_progress(w, event_rows.get_event(w.session, ev.id), "open"))
         yield ctx, ev.id, games, progress
 
 

@@ -32,6 +32,7 @@ from yisai.services.events import create_event
 from yisai.services.results import division_progress
 from yisai.services.round_results import record_result
 from yisai.services.rounds import pair
+from yisai.store import event_rows, roster_rows, round_rows
 
 FORMAT = """[stages.format]
 kind = "swiss"
@@ -77,7 +78,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Context, 
                         games[r].add(frozenset((black, white)))
                         record_result(w, ev.id, "open", r, b.board, "黑胜" if black < white else "白胜")
             with ctx.work() as w:
-                progress.append(division_progress(w, w.repo.get_event(ev.id), "open"))
+                progress.append(division_progress(w, event_rows.get_event(w.session, ev.id), "open"))
         yield ctx, ev.id, games, progress
 
 
@@ -95,8 +96,8 @@ def test_the_eliminated_are_not_paired_again(played) -> None:
 def test_the_round_says_who_was_eliminated_and_why(played) -> None:
     ctx, eid, _games, _progress = played
     with ctx.work() as w:
-        names = {p.id: p.name for p in w.repo.list_players(eid)}
-        info = {r.number: r.info for r in w.repo.list_rounds(eid, "open")}
+        names = {p.id: p.name for p in roster_rows.list_players(w.session, eid)}
+        info = {r.number: r.info for r in round_rows.list_rounds(w.session, eid, "open")}
     assert "eliminated" not in info[1]
     assert {names[p]: why["zh"] for p, why in info[2]["eliminated"].items()} == {
         f"选手{i:02d}": "第1轮后积分0, 淘汰" for i in (5, 6, 7, 8)}
@@ -149,8 +150,8 @@ def test_the_demo_pairs_only_those_the_rule_keeps(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["demo", "--regulation", str(path), "--boards", "1", "--db", str(db)])
     assert result.exit_code == 0, result.output
     with unit_of_work(str(db)) as work:
-        (event,) = work.repo.list_events()
-        games = work.repo.games(event.id, "open", stage="championship")
+        (event,) = event_rows.list_events(work.session)
+        games = round_rows.games(work.session, event.id, "open", stage="championship")
         rows = reports.event_standings(work, event.id, "open").standings.rows
     points = {"W": 2, "D": 1, "L": 0}
     score: dict[str, int] = {}
@@ -216,6 +217,6 @@ def test_a_field_eliminated_to_one_is_final_and_pairs_no_more(tmp_path: Path) ->
         assert info.value.code == "field_eliminated"
         assert info.value.text.zh.startswith("按规程的淘汰办法, 第2轮后只剩0人, 第3轮无法编排")
         with ctx.work() as w:
-            assert division_progress(w, w.repo.get_event(ev.id), "open").final
+            assert division_progress(w, event_rows.get_event(w.session, ev.id), "open").final
             rows = reports.event_standings(w, ev.id, "open").standings.rows
     assert [(r.place, r.player.name) for r in rows] == [(1, "选手01"), (2, "选手02"), (3, "选手03"), (4, "选手04")]

@@ -14,6 +14,7 @@ from yisai.services.context import open_context
 from yisai.services.errors import Refused
 from yisai.services.identity import Action
 from yisai.services.rounds import pair
+from yisai.store import audit_rows, entry_rows
 
 
 def test_the_ledger_shows_what_the_regulation_charges_and_the_manual_mark(tmp_path: Path) -> None:
@@ -33,19 +34,19 @@ def test_the_ledger_shows_what_the_regulation_charges_and_the_manual_mark(tmp_pa
             ledger = fees.fee_ledger(w, str(event.id))
             line = next(ln for ln in ledger.of(ENTRY) if ln.id == first)
             assert (line.paid, line.balance) == (26_000, 0)
-            assert w.repo.get_entry(first).fee_paid
+            assert entry_rows.get_entry(w.session, first).fee_paid
             (payment,) = ledger.payments
             assert (payment.channel, payment.amount_fen, payment.recorded_by) == ("manual", 26_000, "裁判长")
-            assert [a.action for a in w.repo.audit_log(event.id, "fee")] == ["fee_paid"]
+            assert [a.action for a in audit_rows.audit_log(w.session, event.id, "fee")] == ["fee_paid"]
             approvals.set_fee_paid(w, first, True)  # ticked again: nothing more is owed, nothing added
             assert len(fees.fee_ledger(w, str(event.id)).payments) == 1
             approvals.set_fee_paid(w, first, False, "误登记")
         with ctx.work() as w:
             ledger = fees.fee_ledger(w, str(event.id))
             assert next(ln for ln in ledger.of(ENTRY) if ln.id == first).paid == 0
-            assert not w.repo.get_entry(first).fee_paid
+            assert not entry_rows.get_entry(w.session, first).fee_paid
             assert ledger.payments[0].cancelled_at is not None  # kept, marked: nothing is lost
-            assert [a.action for a in w.repo.audit_log(event.id, "fee")] == ["fee_paid", "fee_cancelled"]
+            assert [a.action for a in audit_rows.audit_log(w.session, event.id, "fee")] == ["fee_paid", "fee_cancelled"]
 
 
 def test_refunds_the_regulation_does_not_allow_are_refused_with_its_sentence(tmp_path: Path) -> None:

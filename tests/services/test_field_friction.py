@@ -17,6 +17,7 @@ from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player
 from yisai.services import approvals, entries, events, roster_import
 from yisai.services.context import open_context
+from yisai.store import event_rows
 from yisai.vocabulary import Rank
 
 NOW = datetime(2025, 4, 10, 9)
@@ -37,16 +38,16 @@ def test_approve_all_eligible_and_reasons_that_follow_corrections(tmp_path: Path
     assert ok.entry is not None and bad.entry is not None
     assert bad.entry.reasons  # no certificate
     with open_context(db, now=NOW) as ctx, ctx.work() as w:
-        done, left = approvals.approve_all_eligible(w, w.repo.get_event(event.id))
+        done, left = approvals.approve_all_eligible(w, event_rows.get_event(w.session, event.id))
     assert [v.entry.id for v in left] == [bad.entry.id]
     with open_context(db, now=NOW) as ctx, ctx.work() as w:
-        status = {v.player.name: v.entry.status for v in entries.list_entries(w, w.repo.get_event(event.id))}
+        status = {v.player.name: v.entry.status for v in entries.list_entries(w, event_rows.get_event(w.session, event.id))}
     assert status == {"合格": EntryStatus.APPROVED, "无证": EntryStatus.PENDING}
     assert all(e.status is EntryStatus.APPROVED for e in done)
     # The certificate number is supplied later: the listed reason disappears at once.
     with open_context(db, now=NOW) as ctx, ctx.work() as w:
-        entries.register_player(w, w.repo.get_event(event.id), _kid("无证", date(1961, 5, 1), "C9"))
-        views = {v.player.name: v for v in entries.list_entries(w, w.repo.get_event(event.id))}
+        entries.register_player(w, event_rows.get_event(w.session, event.id), _kid("无证", date(1961, 5, 1), "C9"))
+        views = {v.player.name: v for v in entries.list_entries(w, event_rows.get_event(w.session, event.id))}
     assert views["无证"].entry.reasons == () and views["无证"].entry.status is EntryStatus.PENDING
 
 

@@ -18,6 +18,7 @@ from yisai.services.demo_event import (
     registration_moment,
 )
 from yisai.services.events import read_regulation_file
+from yisai.store import event_rows, round_rows
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +29,7 @@ def final(shanhai_final_db: Path, tmp_path_factory: pytest.TempPathFactory) -> I
     moment = registration_moment(read_regulation_file(REGULATIONS / "2025-shanhai-cup.toml")[1])
     with open_context(str(db), actor="裁判长", now=moment) as ctx:
         with ctx.work() as w:
-            (event,) = w.repo.list_events()
+            (event,) = event_rows.list_events(w.session)
         yield ctx, int(event.id)
 
 
@@ -36,7 +37,7 @@ def test_standings_after_the_final_follow_the_final_games(final: tuple[Context, 
     ctx, event_id = final
     with ctx.work() as w:
         report = reports.event_standings(w, event_id, "公开组")
-        games = [g for r in w.repo.list_rounds(event_id, "open") if r.number == 10 for g in r.games]
+        games = [g for r in round_rows.list_rounds(w.session, event_id, "open") if r.number == 10 for g in r.games]
     rows = report.standings.rows
     assert [r.place for r in rows] == list(range(1, len(rows) + 1))
     # 规程: round 10 pairs A_k–B_k; the winner takes place 2k−1 and the loser 2k.
@@ -60,7 +61,7 @@ def test_standings_without_a_division_are_refused_with_the_divisions(final: tupl
     with ctx.work() as w:
         only_open = reports.event_standings(w, event_id, None)  # one division has games: that one
         assert {p.tags["division"] for p in only_open.source.players} == {"open"}
-        play_round(w, w.repo.get_event(event_id), "senior", 1, 7)
+        play_round(w, event_rows.get_event(w.session, event_id), "senior", 1, 7)
     with pytest.raises(InputError) as info, ctx.work() as w:
         reports.event_standings(w, event_id, None)
     message = info.value.render("zh")

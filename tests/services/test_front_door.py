@@ -19,6 +19,7 @@ from yisai.services.context import open_context
 from yisai.services.errors import Forbidden, InputError
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings, settings_from_environment
+from yisai.store import account_rows, audit_rows, event_rows
 from yisai.vocabulary.rank import Rank
 
 NOW = datetime(2025, 4, 10, 9)
@@ -56,8 +57,8 @@ def test_two_databases_in_one_process(tmp_path: Path) -> None:
     a, b = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
     first, second = _event_with_players(a, 4), _event_with_players(b, 6)
     with open_context(a) as ca, open_context(b) as cb, ca.work() as wa, cb.work() as wb:
-        assert len(entries.list_entries(wa, wa.repo.get_event(first))) == 4
-        assert len(entries.list_entries(wb, wb.repo.get_event(second))) == 6
+        assert len(entries.list_entries(wa, event_rows.get_event(wa.session, first))) == 4
+        assert len(entries.list_entries(wb, event_rows.get_event(wb.session, second))) == 6
 
 
 def test_two_languages_in_one_process_at_the_same_time(tmp_path: Path) -> None:
@@ -116,7 +117,7 @@ def test_roles_are_checked_by_the_services(tmp_path: Path) -> None:
         with pytest.raises(Forbidden), ctx.work(actor=LEADER) as w:  # … a team leader does not
             round_results.record_result(w, event_id, "jia", 1, board, "白胜", change=True)
         with ctx.work() as w:
-            audit = [a for a in w.repo.audit_log(event_id) if a.action == "result"]
+            audit = [a for a in audit_rows.audit_log(w.session, event_id) if a.action == "result"]
         assert audit[-1].actor == "裁判员甲"
 
 
@@ -127,7 +128,7 @@ def test_accounts_hash_passwords_and_authenticate(tmp_path: Path) -> None:
             user = accounts.create_user(w, "ref1", "李裁判", "referee", "correct horse")
         with ctx.work() as w:
             actor = accounts.authenticate(w, "ref1", "correct horse")
-            stored = w.repo.find_user("ref1")
+            stored = account_rows.find_user(w.session, "ref1")
         assert actor.role is Role.REFEREE and actor.id == str(user.id)
         assert stored is not None and stored[1] is not None and "correct horse" not in stored[1]
         for login, password in (("ref1", "wrong password"), ("nobody", "correct horse")):

@@ -17,6 +17,7 @@ from yisai.services.context import Context, InputError, Refused, open_context
 from yisai.services.errors import ServiceError
 from yisai.services.events import create_event, regulation_of, resolve_event
 from yisai.services.team_registration import MemberIn, is_empty_slot, register_team, team_slots
+from yisai.store import team_rows
 
 NOW = datetime(2025, 4, 10, 9, 30)  # inside seed 002's window (closes 2025-04-18 17:00)
 
@@ -77,7 +78,7 @@ def test_a_slot_typed_in_part_names_the_slot_and_the_field(ctx: tuple[Context, i
     details = [str(d) for d in info.value.details]
     assert details == ["第3名队员(乙组男): 姓名: 姓名不能为空"]
     with c.work() as w:
-        assert w.repo.list_teams(event_id) == []  # all or nothing
+        assert team_rows.list_teams(w.session, event_id) == []  # all or nothing
 
 
 def test_a_form_with_every_slot_empty_asks_for_a_player(ctx: tuple[Context, int]) -> None:

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from yisai.cli.app import app
 from yisai.services.context import open_context
 from yisai.services.settings import Settings
+from yisai.store import audit_rows, entry_rows, roster_rows, round_rows
 
 runner = CliRunner()
 
@@ -80,8 +81,8 @@ def cli(db: str, *args: str) -> str:
 def boards(db: str, rnd: int) -> list[tuple[str, str | None]]:
     """(black, white) names per board of round ``rnd``; white None for a bye."""
     with open_context(db) as c, c.work() as w:
-        names = {p.id: p.name for p in w.repo.list_players(1)}
-        (r,) = [r for r in w.repo.list_rounds(1, "open") if r.number == rnd]
+        names = {p.id: p.name for p in roster_rows.list_players(w.session, 1)}
+        (r,) = [r for r in round_rows.list_rounds(w.session, 1, "open") if r.number == rnd]
         return [(names[g.black], names[g.white] if g.white else None) for g in r.games]
 
 
@@ -126,9 +127,9 @@ def test_late_by_the_limit_forfeits_the_round_and_two_forfeits_exclude(tmp_path:
     code, out = result(db, 1, 4, "白迟到15分钟")
     assert code == 0 and "黑胜(弃权)" in out
     with open_context(db) as c, c.work() as w:
-        (r1,) = w.repo.list_rounds(1, "open")
+        (r1,) = round_rows.list_rounds(w.session, 1, "open")
         stored = {g.board: (g.result.value, g.played, g.reason) for g in r1.games}
-        audit = [a.note for a in w.repo.audit_log(1, "game")]
+        audit = [a.note for a in audit_rows.audit_log(w.session, 1, "game")]
     assert stored[1] == ("B+", False, "弃权") and stored[4] == ("B+", False, "弃权")
     assert any("白方迟到20分钟" in n and "lateness" in n for n in audit)
     # After round 1: P8, P3, P2, P5 2 each (two by forfeit); the other four 0.
@@ -148,14 +149,14 @@ def test_late_by_the_limit_forfeits_the_round_and_two_forfeits_exclude(tmp_path:
         if board != p1_board and white is not None:
             cli(db, "result", "黑胜", "-d", "open", "-r", "2", "-b", str(board))
     with open_context(db) as c, c.work() as w:
-        entry = w.repo.find_entry("1", "open")
+        entry = entry_rows.find_entry(w.session, "1", "open")
         assert entry is not None and entry.status.value == "withdrawn"
         assert entry.note == "第1、2轮弃权, 按规程弃权满2轮取消其后比赛资格, 已赛成绩有效"
-        actions = [(a.action, a.note) for a in w.repo.audit_log(1, "entry", entry.id)]
+        actions = [(a.action, a.note) for a in audit_rows.audit_log(w.session, 1, "entry", entry.id)]
     assert any(action == "exclude" and "第1、2轮弃权" in note for action, note in actions)
     # P4 has one forfeit only: still in.
     with open_context(db) as c, c.work() as w:
-        p4 = w.repo.find_entry("4", "open")
+        p4 = entry_rows.find_entry(w.session, "4", "open")
         assert p4 is not None and p4.status.value == "approved"
 
     # Round 3 pairs the seven others (one bye), never P1; his games stand (0 points, marked).
@@ -189,16 +190,16 @@ def test_a_loss_by_lateness_is_not_a_forfeit_and_excludes_nobody(tmp_path: Path)
     code, out = result(db, 1, 4, "白迟到16分钟")
     assert code == 0 and "迟到判负" in out
     with open_context(db) as c, c.work() as w:
-        (r1,) = w.repo.list_rounds(1, "open")
+        (r1,) = round_rows.list_rounds(w.session, 1, "open")
         (g,) = [g for g in r1.games if g.board == 4]
         assert (g.result.value, g.played, g.reason) == ("B+", False, "迟到判负")
-        p1 = w.repo.find_entry("1", "open")
+        p1 = entry_rows.find_entry(w.session, "1", "open")
         assert p1 is not None and p1.status.value == "approved"
     # A forfeit on board 1 is the first forfeit of P4: with the limit 1 he is out at once.
     code, out = result(db, 1, 1, "白弃权")
     assert code == 0 and "P4已弃权1轮" in out
     with open_context(db) as c, c.work() as w:
-        p4 = w.repo.find_entry("4", "open")
+        p4 = entry_rows.find_entry(w.session, "4", "open")
         assert p4 is not None and p4.status.value == "withdrawn"
 
 
@@ -260,7 +261,7 @@ def test_a_disqualifying_rule_marks_the_player_disqualified(tmp_path: Path) -> N
     # 双方弃权 is a forfeit of both: P5 and P1 are out, disqualified, without a place.
     with open_context(db) as c, c.work() as w:
         for pid in ("5", "1"):
-            e = w.repo.find_entry(pid, "open")
+            e = entry_rows.find_entry(w.session, pid, "open")
             assert e is not None and e.status.value == "disqualified"
     for board, text in ((1, "黑胜"), (2, "黑胜"), (3, "黑胜")):
         cli(db, "result", text, "-d", "open", "-r", "1", "-b", str(board))
@@ -278,7 +279,7 @@ def test_a_forfeit_corrected_away_leaves_the_exclusion_to_the_chief_referee(tmp_
     assert "P1曾因弃权满1轮被取消其后比赛资格, 更正后弃权0轮" in out and "恢复参赛" in out
     cli(db, "entry", "reinstate", "1", "--reason", "弃权记录有误")
     with open_context(db) as c, c.work() as w:
-        p1 = w.repo.find_entry("1", "open")
+        p1 = entry_rows.find_entry(w.session, "1", "open")
         assert p1 is not None and p1.status.value == "approved"
 
 
@@ -291,13 +292,13 @@ def test_a_result_sheet_gives_minutes_late_row_by_row(tmp_path: Path) -> None:
     assert code == 2
     assert "bad.csv:bad.csv:3:B(结果): 第2台: 黑方迟到10分钟, 未到规程的时限" in out.replace("\n", "")
     with open_context(db) as c, c.work() as w:
-        (r1,) = w.repo.list_rounds(1, "open")
+        (r1,) = round_rows.list_rounds(w.session, 1, "open")
         assert all(g.result.value == "?" for g in r1.games)
     good = tmp_path / "good.csv"
     good.write_text("台次,结果\n1,白迟到20分钟\n2,黑胜\n3,黑胜\n4,黑胜\n", encoding="utf-8")
     cli(db, "result", "import", str(good), "-d", "open", "-r", "1")
     with open_context(db) as c, c.work() as w:
-        (r1,) = w.repo.list_rounds(1, "open")
+        (r1,) = round_rows.list_rounds(w.session, 1, "open")
         (g,) = [g for g in r1.games if g.board == 1]
         assert (g.result.value, g.played, g.reason) == ("B+", False, "弃权")
-        assert any("白方迟到20分钟" in a.note for a in w.repo.audit_log(1, "game"))
+        assert any("白方迟到20分钟" in a.note for a in audit_rows.audit_log(w.session, 1, "game"))

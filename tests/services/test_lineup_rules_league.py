@@ -20,6 +20,7 @@ import pytest
 
 from tests.cli_runner import as_director, run_cli
 from tests.conftest import REGULATIONS
+from yisai.store import event_rows, roster_rows, round_rows
 
 LEAGUE = REGULATIONS / "examples" / "team-league.toml"
 TEAMS = ["东湖", "江汉", "黄鹤"]
@@ -123,9 +124,9 @@ def test_the_demo_fields_a_young_player_in_every_line_up(tmp_path: Path) -> None
                                       "--db", str(db)])
     assert result.exit_code == 0, result.output
     with unit_of_work(str(db)) as work:
-        (event,) = work.repo.list_events()
-        players = work.repo.players_by_id(event.id)
-        rounds = work.repo.list_rounds(event.id, "league")
+        (event,) = event_rows.list_events(work.session)
+        players = roster_rows.players_by_id(work.session, event.id)
+        rounds = round_rows.list_rounds(work.session, event.id, "league")
     assert rounds
     for r in rounds:
         line_ups = r.info["lineups"]

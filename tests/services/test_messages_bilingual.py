@@ -35,7 +35,7 @@ from yisai.services.context import Context, Work, open_context
 from yisai.services.errors import InputError, Refused, ServiceError
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings
-from yisai.store import EventRecord
+from yisai.store import EventRecord, audit_rows, entry_rows, roster_rows
 from yisai.store.models import EntryRow, TeamRow
 
 NOW = datetime(2025, 4, 10, 9, 30)
@@ -80,14 +80,14 @@ def test_entry_reasons_are_stored_in_both_languages_and_shown_in_the_readers(ctx
     with use_language("en"), ctx.work() as w:
         [view] = entries.list_entries(w, ev)
         assert shown(view.entry.reasons) == (JUNIOR_EN,)
-        assert w.repo.get_entry(entry.id).reasons == (JUNIOR,)
-        english = w.repo.list_entries(ev.id)
+        assert entry_rows.get_entry(w.session, entry.id).reasons == (JUNIOR,)
+        english = roster_rows.list_entries(w.session, ev.id)
     with ctx.work() as w:
         [view] = entries.list_entries(w, ev)
         assert shown(view.entry.reasons) == (JUNIOR_ZH,)
         # one roster read serves both languages: the cache holds no wording
-        assert w.repo.list_entries(ev.id) == english and english[0].reasons == (JUNIOR,)
-        stored = w.repo.session.scalars(select(EntryRow.reasons)).one()
+        assert roster_rows.list_entries(w.session, ev.id) == english and english[0].reasons == (JUNIOR,)
+        stored = w.session.scalars(select(EntryRow.reasons)).one()
         assert stored == [{"zh": JUNIOR_ZH, "en": JUNIOR_EN}]
     # The refusal lists the same reasons, rendered by whoever shows it.
     with pytest.raises(Refused) as err, ctx.work() as w:
@@ -106,8 +106,8 @@ def test_forced_approval_keeps_both_languages(ctx: Context) -> None:
         forced = approvals.approve_entry(w, entry.id, force=True, note="wild card")
         assert shown(forced.reasons) == (JUNIOR_EN,) and forced.forced
     with ctx.work() as w:
-        assert shown(w.repo.get_entry(entry.id).reasons) == (JUNIOR_ZH,)
-        [log] = [a for a in w.repo.audit_log(ev.id, "entry", entry.id) if a.action == "force-approve"]
+        assert shown(entry_rows.get_entry(w.session, entry.id).reasons) == (JUNIOR_ZH,)
+        [log] = [a for a in audit_rows.audit_log(w.session, ev.id, "entry", entry.id) if a.action == "force-approve"]
         assert log.after is not None and log.after["reasons"] == [{"zh": JUNIOR_ZH, "en": JUNIOR_EN}]
 
 
@@ -116,17 +116,17 @@ def test_rows_written_before_reasons_were_bilingual_still_load(ctx: Context) -> 
     with ctx.work() as w:
         entry = entries.register_player(w, ev, _kid("王三", date(2010, 8, 31)), division="少年组").entry
         assert entry is not None
-        row = w.repo.session.get(EntryRow, int(entry.id))
+        row = w.session.get(EntryRow, int(entry.id))
         assert row is not None
         row.reasons = ["旧版本保存的原因"]
     for lang in ("zh", "en"):
         with use_language(lang), ctx.work() as w:
-            assert shown(w.repo.get_entry(entry.id).reasons) == ("旧版本保存的原因",)
+            assert shown(entry_rows.get_entry(w.session, entry.id).reasons) == ("旧版本保存的原因",)
     # Rechecking the pending entry replaces the old string by the bilingual reasons.
     with ctx.work() as w:
         assert approvals.recheck_entries(w, ev) == 1
     with use_language("en"), ctx.work() as w:
-        assert shown(w.repo.get_entry(entry.id).reasons) == (JUNIOR_EN,)
+        assert shown(entry_rows.get_entry(w.session, entry.id).reasons) == (JUNIOR_EN,)
         assert approvals.recheck_entries(w, ev) == 0
 
 
@@ -148,10 +148,10 @@ def test_team_reasons_follow_the_reader_language(ctx: Context) -> None:
     with ctx.work() as w:
         views = {v.team.name: v for v in teams.list_teams(w, ev)}
         assert views["浙江二队"].reasons == (PER_PLACE_ZH,)
-        stored = w.repo.session.scalars(select(TeamRow.reasons).where(TeamRow.name == "浙江二队")).one()
+        stored = w.session.scalars(select(TeamRow.reasons).where(TeamRow.name == "浙江二队")).one()
         assert stored == [{"zh": PER_PLACE_ZH, "en": PER_PLACE_EN}]
         # an older team row holding a plain Chinese string still reads
-        w.repo.session.scalars(select(TeamRow).where(TeamRow.name == "浙江队")).one().reasons = ["旧原因"]
+        w.session.scalars(select(TeamRow).where(TeamRow.name == "浙江队")).one().reasons = ["旧原因"]
     with use_language("en"), ctx.work() as w:
         views = {v.team.name: v for v in teams.list_teams(w, ev)}
         assert views["浙江队"].reasons == ("旧原因",)

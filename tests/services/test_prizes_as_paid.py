@@ -26,6 +26,7 @@ from tests.cli_runner import as_director, run_cli
 from tests.services.test_prize_pool_overrun import TEAMS, round_one
 from yisai.services import reports
 from yisai.services.context import open_context
+from yisai.store import audit_rows
 
 RULES = ('tied_places = "share"\nceremony_absence = { docking = "decided", percent = 50 }\n'
          "tax_withheld_percent = 20")
@@ -43,7 +44,7 @@ def test_gross_docking_tax_and_net_by_hand(tmp_path: Path, monkeypatch: pytest.M
     run_cli("prize", "dock", "teams", first, "--yuan", "1000.50", "--note", "未参加颁奖仪式, 组委会决定")
     with open_context(db, actor="裁判长") as ctx, ctx.work() as w:
         view = reports.prizes(w, 1)
-        log = w.repo.audit_log(1, "event")
+        log = audit_rows.audit_log(w.session, 1, "event")
     lines = {ln.name: ln for ln in view.report.list("teams").lines}
     assert (lines[first].amount, lines[first].docked, lines[first].tax, lines[first].net) == (6500, 100050, 109990,
                                                                                               439960)

@@ -20,6 +20,7 @@ from yisai.services.context import open_context
 from yisai.services.events import read_regulation_file
 from yisai.services.printing import PrintOptions, build_document
 from yisai.services.settings import Settings
+from yisai.store import roster_rows
 from yisai.vocabulary.rank import Rank
 
 EXAMPLE = REGULATIONS / "examples" / "2024-zongheng-rank-bands.toml"
@@ -49,10 +50,10 @@ def test_each_band_plays_on_its_board_in_the_demo(demo_db: str) -> None:
     reg = read_regulation_file(EXAMPLE)[1]
     assert reg.play_rules_for("jiulu").board_size == 9 and reg.play_rules_for("shijiulu").board_size == 19
     with open_context(demo_db) as c, c.work() as w:
-        players = {p.id: p for p in w.repo.list_players(1)}
+        players = {p.id: p for p in roster_rows.list_players(w.session, 1)}
         bands = {"jiulu": (Rank.parse("6级"), Rank.parse("5级")), "shijiulu": (Rank.parse("4级"), None)}
         for division, (low, high) in bands.items():
-            entries = w.repo.list_entries(1, division=division)
+            entries = roster_rows.list_entries(w.session, 1, division=division)
             assert entries
             for e in entries:  # who plays where: the band of the text
                 rank = players[e.player_id].rank

@@ -19,6 +19,7 @@ from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Gender, Player
 from yisai.services.context import unit_of_work
 from yisai.services.events import resolve_event
+from yisai.store import audit_rows, entry_rows, player_rows, roster_rows, round_rows
 from yisai.vocabulary.rank import Rank
 
 runner = CliRunner()
@@ -52,14 +53,14 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
 def _names(db: str) -> dict[str, str]:
     with unit_of_work(db) as work:
-        return {p.id: p.name for p in work.repo.list_players(resolve_event(work, None).id)}
+        return {p.id: p.name for p in roster_rows.list_players(work.session, resolve_event(work, None).id)}
 
 
 def _round(db: str, n: int, division: str = "jia") -> list[tuple[str, Game]]:
     """(group, game) of round ``n``, games named by player name instead of id."""
     names = _names(db)
     with unit_of_work(db) as work:
-        rounds = [r for r in work.repo.list_rounds(resolve_event(work, None).id, division) if r.number == n]
+        rounds = [r for r in round_rows.list_rounds(work.session, resolve_event(work, None).id, division) if r.number == n]
     return [
         (r.group, Game(g.round, names[g.black], names.get(g.white or ""), g.result, g.played, g.board,
                        reason=g.reason))
@@ -70,8 +71,8 @@ def _round(db: str, n: int, division: str = "jia") -> list[tuple[str, Game]]:
 def _history_lengths(db: str, n: int) -> list[int]:
     with unit_of_work(db) as work:
         event = resolve_event(work, None)
-        rounds = [r for r in work.repo.list_rounds(event.id, "jia") if r.number == n]
-        return [len(work.repo.result_history(r.id, g.board)) for r in rounds for g in r.games if not g.is_bye]
+        rounds = [r for r in round_rows.list_rounds(work.session, event.id, "jia") if r.number == n]
+        return [len(round_rows.result_history(work.session, r.id, g.board)) for r in rounds for g in r.games if not g.is_bye]
 
 
 def _write_csv(path: Path, rows: list[list[str]]) -> Path:
@@ -141,7 +142,7 @@ def test_sheet_round_trip_import_once_and_scores(db: str, tmp_path: Path) -> Non
     assert _history_lengths(db, 1) == [2, 1]
     with unit_of_work(db) as work:
         event = resolve_event(work, None)
-        log = [a for a in work.repo.audit_log(event.id) if a.action == "result"]
+        log = [a for a in audit_rows.audit_log(work.session, event.id) if a.action == "result"]
     assert [a.note for a in log] == ["", "", "记录台笔误"]
 
     # round show: 台次 黑方 白方 积分 (before the round) 结果.
@@ -243,9 +244,9 @@ def two_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     with unit_of_work(path) as work:
         event = resolve_event(work, None)
         for i in range(8):
-            p = work.repo.add_player(event.id, Player(id="", name=f"棋手{i + 1}", gender=Gender.MALE,
+            p = player_rows.add_player(work.session, work.stamp, event.id, Player(id="", name=f"棋手{i + 1}", gender=Gender.MALE,
                                                       birth_date=date(1990, 1, 1 + i), rank=Rank.dan(7 - i % 7)))
-            work.repo.add_entry(event.id, Entry(player_id=p.id, division="open", status=EntryStatus.APPROVED))
+            entry_rows.add_entry(work.session, work.stamp, event.id, Entry(player_id=p.id, division="open", status=EntryStatus.APPROVED))
     code, out = _cli("pair", "-d", "open", "-r", "1")
     assert code == 0, out
     return path
@@ -290,8 +291,8 @@ def test_groups_are_told_apart_by_the_sheet_or_the_option(two_groups: str, tmp_p
 def test_both_win_is_printed_and_kept_but_never_typed(db: str, tmp_path: Path) -> None:
     assert _cli("pair", "-d", "jia", "-r", "1")[0] == 0
     with unit_of_work(db) as work:  # as an OpenGotha import would store a referee's 1-1
-        rnd = work.repo.list_rounds(resolve_event(work, None).id, "jia")[0]
-        work.repo.record_result(rnd.id, 1, Result.BOTH_WIN)
+        rnd = round_rows.list_rounds(work.session, resolve_event(work, None).id, "jia")[0]
+        round_rows.record_result(work.session, work.stamp, rnd.id, 1, Result.BOTH_WIN)
     assert _cli("round", "sheet", "-d", "jia", "-r", "1", "-o", str(tmp_path / "s.csv"))[0] == 0
     with (tmp_path / "s.csv").open(encoding="utf-8-sig") as f:
         rows = list(csv.reader(f))

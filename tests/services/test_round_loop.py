@@ -11,6 +11,7 @@ from tests.conftest import REGULATIONS
 from yisai.cli.app import app
 from yisai.services.context import unit_of_work
 from yisai.services.events import resolve_event
+from yisai.store import audit_rows, roster_rows, round_rows
 
 runner = CliRunner()
 
@@ -34,7 +35,7 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 def _games(db: str, n: int) -> list:
     with unit_of_work(db) as work:
         event = resolve_event(work, None)
-        return [g for r in work.repo.list_rounds(event.id, "jia") if r.number == n for g in r.games]
+        return [g for r in round_rows.list_rounds(work.session, event.id, "jia") if r.number == n for g in r.games]
 
 
 def test_pair_enter_and_repair(db: str) -> None:
@@ -45,7 +46,7 @@ def test_pair_enter_and_repair(db: str) -> None:
     assert len(games) == 3 and len(byes) == 1  # five players: two boards and one bye
     # Round 1 slide pairing by rank: the lowest seed (1段) gets the bye.
     with unit_of_work(db) as work:
-        names = {p.id: p.name for p in work.repo.list_players(resolve_event(work, None).id)}
+        names = {p.id: p.name for p in roster_rows.list_players(work.session, resolve_event(work, None).id)}
     assert names[byes[0].black] == "选手1"
     # Re-pairing the unplayed round with the same seed gives the same pairing.
     r = runner.invoke(app, ["pair", "-d", "jia", "-r", "1", "--replace"])
@@ -64,8 +65,8 @@ def test_pair_enter_and_repair(db: str) -> None:
     assert bad.exit_code == 2 and "允许" in bad.output
     with unit_of_work(db) as work:
         event = resolve_event(work, None)
-        rnd = next(r for r in work.repo.list_rounds(event.id, "jia") if r.number == 1)
-        history = work.repo.result_history(rnd.id, 1)
+        rnd = next(r for r in round_rows.list_rounds(work.session, event.id, "jia") if r.number == 1)
+        history = round_rows.result_history(work.session, rnd.id, 1)
     assert [h.result.value for h in history] == ["B+", "W+"]
     assert history[1].previous.value == "B+"
     r = runner.invoke(app, ["pair", "-d", "jia", "-r", "2"])
@@ -97,9 +98,9 @@ def test_chinese_division_names_identical_results_and_late_corrections(db: str) 
     assert late.exit_code == 0 and "第2轮已按原成绩编排" in late.output, late.output
     with unit_of_work(db) as work:
         event = resolve_event(work, None)
-        notes = [a.note for a in work.repo.audit_log(event.id) if a.action == "result"]
-        rnd = next(r for r in work.repo.list_rounds(event.id, "jia") if r.number == 1)
-        history = work.repo.result_history(rnd.id, 1)
+        notes = [a.note for a in audit_rows.audit_log(work.session, event.id) if a.action == "result"]
+        rnd = next(r for r in round_rows.list_rounds(work.session, event.id, "jia") if r.number == 1)
+        history = round_rows.result_history(work.session, rnd.id, 1)
     assert notes[-1] == "记录有误; 更改时第2轮已编排"
     assert [h.result.value for h in history] == ["B+", "W+"]  # the no-change entries left no trace
 

@@ -14,6 +14,7 @@ from tests.services.rrko_event import EXAMPLE, NOW, approve_all, play_example
 from yisai.services import reports
 from yisai.services.context import Context, Refused, open_context
 from yisai.services.rounds import RoundView, pair
+from yisai.store import roster_rows, round_rows
 
 
 @pytest.fixture(scope="module")
@@ -122,13 +123,13 @@ def test_the_same_event_through_the_cli(tmp_path: Path, monkeypatch: pytest.Monk
 
         with unit_of_work(str(tmp_path / "c.sqlite")) as w:
             ev = resolve_event(w, None)
-            rounds = w.repo.list_rounds(ev.id, "open", number=n)
+            rounds = round_rows.list_rounds(w.session, ev.id, "open", number=n)
             boards = [(rnd.group, g.board) for rnd in rounds for g in rnd.games if g.white]
         if n == 5:  # a bracket round without results paired again: the same pairs
             again = runner.invoke(app, ["pair", "-d", "open", "-r", "5", "--replace"])
             assert again.exit_code == 0, again.output
             with unit_of_work(str(tmp_path / "c.sqlite")) as w:
-                assert [g for r in w.repo.list_rounds(ev.id, "open", number=5) for g in r.games] == [
+                assert [g for r in round_rows.list_rounds(w.session, ev.id, "open", number=5) for g in r.games] == [
                     g for r in rounds for g in r.games]
         for group, board in boards:
             r = runner.invoke(app, ["result", "黑胜", "-d", "open", "-r", str(n), "-b", str(board), "--group", group])
@@ -138,8 +139,8 @@ def test_the_same_event_through_the_cli(tmp_path: Path, monkeypatch: pytest.Monk
     assert shown.exit_code == 0 and "淘汰赛" in shown.output
     with unit_of_work(str(tmp_path / "c.sqlite")) as w:
         ev = resolve_event(w, None)
-        final = w.repo.list_rounds(ev.id, "open", number=6)[0]
-        names = {p.id: p.name for p in w.repo.list_players(ev.id)}
+        final = round_rows.list_rounds(w.session, ev.id, "open", number=6)[0]
+        names = {p.id: p.name for p in roster_rows.list_players(w.session, ev.id)}
     champion = names[final.games[0].black]  # Black won the final (board 1)
     third = names[final.games[1].black]  # and the third-place match (board 2)
     r = runner.invoke(app, ["standings", str(ev.id), "-d", "open"])

@@ -29,6 +29,7 @@ from yisai.services.round_results import record_result
 from yisai.services.rounds import pair
 from yisai.services.team_matches import team_round_view, team_stage_rounds
 from yisai.services.teams import add_team
+from yisai.store import event_rows
 
 TEAMS = ["东湖", "江汉", "黄鹤", "汉阳", "武昌", "青山"]
 NOW = datetime(2026, 3, 20, 9, 0)
@@ -73,7 +74,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Context, 
                         winner = min(black[:2], white[:2], key=TEAMS.index)
                         record_result(w, event.id, "league", rnd, table, "黑胜" if black[:2] == winner else "白胜")
             with ctx.work() as w:
-                progress.append(division_progress(w, w.repo.get_event(event.id), "league"))
+                progress.append(division_progress(w, event_rows.get_event(w.session, event.id), "league"))
         yield ctx, games, progress
 
 

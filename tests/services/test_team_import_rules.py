@@ -18,6 +18,7 @@ from yisai.registry.entry import EntryStatus
 from yisai.registry.person import Gender, Player
 from yisai.services import entries, events, roster_import, teams, withdrawal
 from yisai.services.context import Context, Refused, open_context
+from yisai.store import audit_rows, event_rows, round_rows
 from yisai.vocabulary.rank import Rank
 
 
@@ -124,7 +125,7 @@ def test_a_team_member_is_replaced_in_the_same_seat_with_a_note(ctx: Context, tm
     before = next(m for m in team.team.members if m.player_id == leaving.id)
     assert seat.slot == before.slot
     with ctx.work() as w:
-        log = [a for a in w.repo.audit_log(event.id, "team") if a.action == "replace-member"]
+        log = [a for a in audit_rows.audit_log(w.session, event.id, "team") if a.action == "replace-member"]
     assert len(log) == 1 and log[0].note == "伤病递补"
     # The player who gave up her seat leaves the event with it: withdrawn, with the reason, so
     # no pairing, standings row, count or prize line includes her.
@@ -161,9 +162,9 @@ def test_a_provisional_round_count_is_set_before_pairing_beyond_it(ctx: Context)
         set_round_count(w, event.id, "甲组", 8, note="报名人数较多")
     with ctx.work() as w:
         pair(w, event.id, "jia", 8)
-        assert w.repo.get_event(event.id).decided_rounds("jia") == 8
+        assert event_rows.get_event(w.session, event.id).decided_rounds("jia") == 8
     with ctx.work() as w:  # results for round 8, then round 9 is refused: 8 were decided
-        for g in [g for r in w.repo.list_rounds(event.id, "jia") if r.number == 8 for g in r.games if g.white]:
+        for g in [g for r in round_rows.list_rounds(w.session, event.id, "jia") if r.number == 8 for g in r.games if g.white]:
             record_result(w, event.id, "jia", 8, g.board, "白胜")
     with pytest.raises(Refused), ctx.work() as w:
         pair(w, event.id, "jia", 9)

@@ -27,6 +27,7 @@ import pytest
 
 from tests.cli_runner import as_director, run_cli
 from tests.conftest import REGULATIONS
+from yisai.store import roster_rows
 
 LEAGUE = str(REGULATIONS / "examples" / "team-league.toml")
 TEAMS = ["东湖", "江汉", "黄鹤", "汉阳", "武昌", "青山"]
@@ -70,7 +71,7 @@ def test_team_league_end_to_end(run, tmp_path: Path) -> None:  # type: ignore[no
     # 报名费 600 元/队 is charged once per team, not on each player's entry
     assert "每队报名费 600 元 (规程按队收取), 共 3600 元" in run("team", "list")
     with open_context(db, actor="裁判长") as ctx, ctx.work() as w:
-        assert {e.fee_due for e in w.repo.list_entries(1)} == {0}
+        assert {e.fee_due for e in roster_rows.list_entries(w.session, 1)} == {0}
     for rnd in range(1, 6):
         if rnd == 2:
             run("match", "lineup", "青山队", "青山一", "青山女", "-r", "2")

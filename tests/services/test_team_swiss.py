@@ -17,6 +17,7 @@ from yisai.services.round_results import record_result
 from yisai.services.rounds import pair
 from yisai.services.team_matches import team_round_view
 from yisai.services.teams import add_team
+from yisai.store import roster_rows
 
 TEAMS = ["甲", "乙", "丙", "丁", "戊"]
 
@@ -85,7 +86,7 @@ def test_a_player_not_checked_in_gives_his_board_to_the_next_registered(tmp_path
                 p = Player(id="", name=f"{t}{suffix}", gender=g, birth_date=date(1990, 1 + i, 1 + k))
                 ids.append((register_player(w, event, p, division="league").player.id, None))
             add_team(w, event, Team(name=f"{t}队"), ids)
-        for p in w.repo.list_players(event.id):
+        for p in roster_rows.list_players(w.session, event.id):
             if p.name != "东一":  # 东一 has not arrived
                 tick(w, event, p.id)
         pair(w, event.id, "league", 1)

@@ -21,6 +21,7 @@ from yisai.cli.app import app
 from yisai.services.context import Forbidden, InputError, open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings
+from yisai.store import audit_rows, entry_rows, roster_rows, round_rows
 
 runner = CliRunner()
 
@@ -96,8 +97,8 @@ def cli(db: str, *args: str) -> str:
 def pairs(db: str, rnd: int) -> list[tuple[str, str | None]]:
     """(black, white) names per board of round ``rnd``; white None for a bye."""
     with open_context(db) as c, c.work() as w:
-        names = {p.id: p.name for p in w.repo.list_players(1)}
-        (r,) = [r for r in w.repo.list_rounds(1, "open") if r.number == rnd]
+        names = {p.id: p.name for p in roster_rows.list_players(w.session, 1)}
+        (r,) = [r for r in round_rows.list_rounds(w.session, 1, "open") if r.number == rnd]
         return [(names[g.black], names[g.white] if g.white else None) for g in r.games]
 
 
@@ -210,7 +211,7 @@ def test_leaders_cannot_withdraw_mid_event_and_a_reason_is_required(tmp_path: Pa
         with pytest.raises(InputError), c.work() as w:
             withdraw_entry(w, "5", "")
         with c.work() as w:
-            assert w.repo.get_entry("5").status.value == "approved"  # nothing was written
+            assert entry_rows.get_entry(w.session, "5").status.value == "approved"  # nothing was written
 
 
 def test_reinstated_player_is_paired_again_and_keeps_the_round_he_missed_as_absent(tmp_path: Path) -> None:
@@ -231,7 +232,7 @@ def test_reinstated_player_is_paired_again_and_keeps_the_round_he_missed_as_abse
     assert rows["P5"][1][0] == str(2 + (2 if won_r4 else 0))
     # The audit has all three decisions with their reasons.
     with open_context(db) as c, c.work() as w:
-        actions = [(a.action, a.note) for a in w.repo.audit_log(1, "entry", "5")]
+        actions = [(a.action, a.note) for a in audit_rows.audit_log(w.session, 1, "entry", "5")]
     assert ("withdraw", "身体不适中途退赛") in actions and ("reinstate", "身体恢复, 经裁判长同意继续比赛") in actions
 
 
@@ -303,13 +304,13 @@ def test_a_player_who_leaves_after_the_group_stage_meets_nobody_in_the_same_plac
             groups = group_members(w, event, "open", playing_stage(reg, "open"))
             first_a = reports.event_standings(w, event.id, "公开组").standings.rows[0].player.id
             assert first_a in groups["A"] or first_a in groups["B"]
-            (entry,) = [e for e in w.repo.list_entries(event.id, division="open", player_id=first_a)]
+            (entry,) = [e for e in roster_rows.list_entries(w.session, event.id, division="open", player_id=first_a)]
             withdraw_entry(w, entry.id, "赛后离会, 不参加同名次决赛")
             n_playing = len(approved_players(w, event, "open"))
         with ctx.work() as w:
             paired = pair(w, str(event.id), "open", 10)
         with ctx.work() as w:
-            (r10,) = [r for r in w.repo.list_rounds(event.id, "open") if r.number == 10]
+            (r10,) = [r for r in round_rows.list_rounds(w.session, event.id, "open") if r.number == 10]
             seated = {g.black for g in r10.games} | {g.white for g in r10.games if g.white}
             assert first_a not in seated and seated
             assert paired is not None
@@ -331,9 +332,9 @@ def test_a_group_winner_who_withdraws_is_not_drawn_into_the_knockout(tmp_path: P
     with open_context(str(tmp_path / "rr.sqlite"), actor="裁判长", now=NOW) as ctx:
         event_id, _views = play_example(ctx, last_round=5)
         with ctx.work() as w:
-            names = {p.id: p.name for p in w.repo.list_players(event_id)}
+            names = {p.id: p.name for p in roster_rows.list_players(w.session, event_id)}
             (pid,) = [i for i, n in names.items() if n == "选手16"]
-            (entry,) = w.repo.list_entries(event_id, division="open", player_id=pid)
+            (entry,) = roster_rows.list_entries(w.session, event_id, division="open", player_id=pid)
             withdraw_entry(w, entry.id, "家中有事, 不参加淘汰赛")
         with ctx.work() as w:
             paired = pair(w, event_id, "open", 6)

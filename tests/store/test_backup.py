@@ -19,6 +19,7 @@ from yisai.services.context import open_context, unit_of_work
 from yisai.services.events import resolve_event
 from yisai.services.reports import event_standings
 from yisai.services.round_results import record_result
+from yisai.store import roster_rows, round_rows
 from yisai.store.backup import backups_in, make_backup, read_manifest, restore_backup
 from yisai.store.database import SCHEMA_HEAD, StoreError, current_revision, make_engine, resolve_url
 
@@ -52,15 +53,15 @@ def _event_at(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
 def _results(db: str) -> dict[int, str]:
     with unit_of_work(db) as work:
         event = resolve_event(work, None)
-        return {g.board: g.result.value for r in work.repo.list_rounds(event.id, "jia") for g in r.games
+        return {g.board: g.result.value for r in round_rows.list_rounds(work.session, event.id, "jia") for g in r.games
                 if g.result.value != "?"}
 
 
 def _pairing(db: str) -> dict[int, tuple[str, str]]:
     with unit_of_work(db) as work:
         event = resolve_event(work, None)
-        names = {p.id: p.name for p in work.repo.list_players(event.id)}
-        return {g.board: (names[g.black], names.get(g.white, "")) for r in work.repo.list_rounds(event.id, "jia")
+        names = {p.id: p.name for p in roster_rows.list_players(work.session, event.id)}
+        return {g.board: (names[g.black], names.get(g.white, "")) for r in round_rows.list_rounds(work.session, event.id, "jia")
                 for g in r.games}
 
 

@@ -22,6 +22,7 @@ from yisai.services.errors import Conflict, Refused
 from yisai.services.events import create_event, resolve_event
 from yisai.services.round_results import record_result
 from yisai.services.rounds import pair, round_view
+from yisai.store import audit_rows, round_rows
 from yisai.vocabulary.rank import Rank
 
 from .conftest import NOW
@@ -72,7 +73,7 @@ def _board(ctx: Context) -> tuple[str, int, list[tuple[str, str]]]:
         view = round_view(w, None, "jia", 1)
         rnd = view.rounds[0]
         game = next(g for g in rnd.games if g.board == 1)
-        history = w.repo.result_history(rnd.id, 1)
+        history = round_rows.result_history(w.session, rnd.id, 1)
         return game.result.value, rnd.version_of(1), [(h.previous.value, h.result.value) for h in history]
 
 
@@ -103,7 +104,7 @@ def test_two_corrections_at_once_keep_an_honest_audit(db_url: str) -> None:
     with open_context(db_url, now=NOW) as ctx:
         result, version, history = _board(ctx)
         with ctx.work() as w:
-            audit = list(w.repo.audit_log(resolve_event(w, None).id, "game"))
+            audit = list(audit_rows.audit_log(w.session, resolve_event(w, None).id, "game"))
     assert audit[0].before["result"] == "?"
     for earlier, later in pairwise(audit):
         assert later.before["result"] == earlier.after["result"]  # never a stale "before"

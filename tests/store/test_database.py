@@ -11,7 +11,7 @@ from yisai.cli.hints import cli_message
 from yisai.registry.person import Gender, Player
 from yisai.services.context import Context, open_context
 from yisai.services.settings import database_from
-from yisai.store import open_database, resolve_url
+from yisai.store import audit_rows, event_rows, open_database, player_rows, resolve_url, roster_rows
 from yisai.store.database import head_revision
 
 TABLES = {
@@ -70,13 +70,13 @@ def test_store_layers_never_read_the_environment(monkeypatch: pytest.MonkeyPatch
 
 def test_a_failing_unit_of_work_saves_nothing(ctx: Context) -> None:
     with ctx.work() as w:
-        event = w.repo.add_event("测试赛", "t", "测试规程", "id = 't'", 7)
+        event = event_rows.add_event(w.session, w.stamp, "测试赛", "t", "测试规程", "id = 't'", 7)
     with pytest.raises(RuntimeError), ctx.work() as w:
-        w.repo.add_player(event.id, Player(id="", name="甲", gender=Gender.MALE, birth_date=date(2010, 1, 1)))
+        player_rows.add_player(w.session, w.stamp, event.id, Player(id="", name="甲", gender=Gender.MALE, birth_date=date(2010, 1, 1)))
         raise RuntimeError("boom")
     with ctx.work() as w:
-        assert w.repo.list_players(event.id) == []
-        assert [a.entity for a in w.repo.audit_log(event.id)] == ["event"]
+        assert roster_rows.list_players(w.session, event.id) == []
+        assert [a.entity for a in audit_rows.audit_log(w.session, event.id)] == ["event"]
 
 
 def test_bad_location_is_a_clear_error(tmp_path) -> None:  # type: ignore[no-untyped-def]

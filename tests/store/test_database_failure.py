@@ -9,6 +9,7 @@ from sqlalchemy import text
 from tests.store.test_repository import _event
 from yisai.services.context import Context
 from yisai.services.errors import ServiceError, StoreFailed
+from yisai.store import event_rows
 
 
 def test_a_database_error_is_store_failed_and_saves_nothing(ctx: Context) -> None:
@@ -21,4 +22,4 @@ def test_a_database_error_is_store_failed_and_saves_nothing(ctx: Context) -> Non
     assert info.value.kind in ("OperationalError", "ProgrammingError")  # SQLite's, PostgreSQL's words
     assert "no_such_table" in info.value.detail and "no_such_table" in info.value.full
     with ctx.work() as w:
-        assert w.repo.get_event(event.id).name == "测试赛"
+        assert event_rows.get_event(w.session, event.id).name == "测试赛"

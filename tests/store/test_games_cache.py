@@ -17,6 +17,7 @@ from sqlalchemy.orm import selectinload
 from tests.store.test_repository import _event, _players
 from yisai.record import Game, Result
 from yisai.services.context import Context
+from yisai.store import round_rows
 from yisai.store.models import RoundRow
 from yisai.store.round_rows import _round, list_rounds
 
@@ -49,7 +50,7 @@ def _listed(ctx: Context, event_id: int) -> tuple[list[Game], list[dict[int, int
 
 def _cached(ctx: Context, event_id: int) -> list[Game]:
     with ctx.work() as w:
-        return w.repo.games(event_id, "d")
+        return round_rows.games(w.session, event_id, "d")
 
 
 def _pairs(ids: list[str], rnd: random.Random, number: int) -> list[Game]:
@@ -64,20 +65,20 @@ def test_cached_games_equal_a_full_read_after_any_writes(ctx: Context, ops: list
     event = _event(ctx)
     ids = [p.id for p in _players(ctx, event.id, 6)]
     with ctx.work() as w:
-        w.repo.save_round(event.id, "d", 1, _pairs(ids, random.Random(0), 1))
+        round_rows.save_round(w.session, w.stamp, event.id, "d", 1, _pairs(ids, random.Random(0), 1))
     assert _cached(ctx, event.id) == _full(ctx, event.id)
     for op, n in ops:
         rnd = random.Random(n)
         with ctx.work() as w:
-            rounds = w.repo.list_rounds(event.id, "d")
+            rounds = round_rows.list_rounds(w.session, event.id, "d")
             last = rounds[-1] if rounds else None
             if op == "result" and last is not None:
-                w.repo.record_result(last.id, rnd.randint(1, len(last.games)), rnd.choice(RESULTS))
+                round_rows.record_result(w.session, w.stamp, last.id, rnd.randint(1, len(last.games)), rnd.choice(RESULTS))
             elif op == "pair":
                 number = (last.number + 1) if last else 1
-                w.repo.save_round(event.id, "d", number, _pairs(ids, rnd, number))
+                round_rows.save_round(w.session, w.stamp, event.id, "d", number, _pairs(ids, rnd, number))
             elif op == "repair" and last is not None and all(g.result == Result.UNKNOWN for g in last.games):
-                w.repo.save_round(event.id, "d", last.number, _pairs(ids, rnd, last.number), replace=True)
+                round_rows.save_round(w.session, w.stamp, event.id, "d", last.number, _pairs(ids, rnd, last.number), replace=True)
             elif op == "drop" and last is not None:  # the newest rows go: SQLite reuses their ids
                 w.session.delete(w.session.get(RoundRow, last.id))
         # every step: the cached reads are the rows as they are now
@@ -91,12 +92,13 @@ def test_a_write_by_another_process_is_seen_at_once(ctx: Context, db_url: str) -
     event = _event(ctx)
     ids = [p.id for p in _players(ctx, event.id, 4)]
     with ctx.work() as w:
-        saved = w.repo.save_round(event.id, "d", 1, [Game(1, ids[0], ids[1], board=1), Game(1, ids[2], ids[3], board=2)])
+        saved = round_rows.save_round(w.session, w.stamp, event.id, "d", 1, [Game(1, ids[0], ids[1], board=1), Game(1, ids[2], ids[3], board=2)])
     assert [g.result for g in _cached(ctx, event.id)] == [Result.UNKNOWN, Result.UNKNOWN]
     script = (
         "import sys; from yisai.services.context import open_context; from yisai.record import Result\n"
+        "from yisai.store import round_rows\n"
         "with open_context(sys.argv[1], actor='另一进程') as c, c.work() as w:\n"
-        "    w.repo.record_result(int(sys.argv[2]), 2, Result.WHITE_WINS)\n"
+        "    round_rows.record_result(w.session, w.stamp, int(sys.argv[2]), 2, Result.WHITE_WINS)\n"
     )
     done = subprocess.run([sys.executable, "-c", script, db_url, str(saved.id)], capture_output=True, text=True,
                           timeout=120)

@@ -30,6 +30,7 @@ from yisai.services.publishing import publish_round, unpublish_round
 from yisai.services.round_results import rounds_of
 from yisai.services.rounds import pair
 from yisai.services.simulation import SimClock, epoch
+from yisai.store import account_rows, entry_rows, roster_rows
 from yisai.vocabulary.rank import Rank
 
 SID, KEY = "AKIDproducers0000000", "producers-key-000000"
@@ -57,8 +58,8 @@ def test_pairings_appeals_and_fees_reach_the_players(db_url: str) -> None:
             pair(w, None, "jia", 1)
             publish_round(w, None, "jia", 1)
             games = [g for r in rounds_of(w, None, "jia", 1)[2] for g in r.games]
-            names = {pid: pl.name for pid, pl in w.repo.players_by_id(event.id).items()}
-            phones = {pid: pl.phone for pid, pl in w.repo.players_by_id(event.id).items()}
+            names = {pid: pl.name for pid, pl in roster_rows.players_by_id(w.session, event.id).items()}
+            phones = {pid: pl.phone for pid, pl in roster_rows.players_by_id(w.session, event.id).items()}
         with ctx.work() as w:  # published again after a correction: nobody is told twice
             unpublish_round(w, None, "jia", 1)
             publish_round(w, None, "jia", 1)
@@ -70,8 +71,8 @@ def test_pairings_appeals_and_fees_reach_the_players(db_url: str) -> None:
         with ctx.work() as w:
             appeal = file_appeal(w, None, "jia", 1, appellant="选手3", subject="对方超时未判")
             decide_appeal(w, None, appeal.id, upheld=True, decision="计时钟故障, 重赛")
-            entry = w.repo.list_entries(event.id, player_id=next(k for k, v in names.items() if v == "选手2"))[0]
-            w.repo.update_entry(entry.model_copy(update={"fee_due": 200}), "fee", "测试: 报名费")
+            entry = roster_rows.list_entries(w.session, event.id, player_id=next(k for k, v in names.items() if v == "选手2"))[0]
+            entry_rows.update_entry(w.session, w.stamp, entry.model_copy(update={"fee_due": 200}), "fee", "测试: 报名费")
         with ctx.work() as w:
             assert notices.remind_fees(w, event.id) == 1
             assert notices.remind_fees(w, event.id) == 0  # once a day
@@ -98,7 +99,7 @@ def test_a_qualified_player_is_told_the_deadline_reminded_and_confirmed(db_url: 
     try:
         with ctx.work() as w:
             create_event(w, REGULATIONS / "2025-shanhai-cup.toml")
-            winner = w.repo.add_user("13700000001", "选手甲", "player", None, phone="13700000001")
+            winner = account_rows.add_user(w.session, w.stamp, "13700000001", "选手甲", "player", None, phone="13700000001")
             cfg = live.live_config(w, None)
             event_name = resolve_event(w, None).name
             assert len(event_name) == 34  # the seed's name: every place notice would be two parts

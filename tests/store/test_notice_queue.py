@@ -25,7 +25,7 @@ from yisai.services.errors import Refused
 from yisai.services.events import create_event
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings
-from yisai.store import notice_rows
+from yisai.store import account_rows, audit_rows, notice_rows
 from yisai.store.models import AuditRow
 
 START = datetime(2025, 5, 6, 10, 0)
@@ -106,7 +106,7 @@ def test_each_notice_goes_out_exactly_once_with_several_workers(db_url: str) -> 
     try:
         with check.work() as w:
             assert {v.state for v in notices.notice_list(w, event)} == {"sent"}
-            log = w.repo.audit_log(event, "notice")
+            log = audit_rows.audit_log(w.session, event, "notice")
             delivered = list(w.session.scalars(select(AuditRow).where(
                 (AuditRow.entity == "notice") & (AuditRow.action == "deliver"))))
         # the delivery lines name the event inside (the event's own stream is its change stamp)
@@ -181,7 +181,7 @@ def test_switches_opt_out_budget_and_the_80_percent_alert(db_url: str) -> None:
             notices.switch_kind(w, event, FEE_DUE, on=False)
             off = notices.enqueue(w, FEE_DUE, "13900000001", {"event": "e", "amount": "1"}, key="a", event_id=event)
             notices.switch_kind(w, event, FEE_DUE, on=True)
-            user = w.repo.add_user("13800000002", "选手", "player", None, phone="13800000002")
+            user = account_rows.add_user(w.session, w.stamp, "13800000002", "选手", "player", None, phone="13800000002")
         player = Actor(id=str(user.id), name="选手", role=Role.PLAYER)
         with ctx.work(player) as w:
             notices.set_my_opt_out(w, True)
@@ -198,14 +198,14 @@ def test_switches_opt_out_budget_and_the_80_percent_alert(db_url: str) -> None:
         assert views[code].state == "queued"
         _fee(ctx, event, 3)  # 1 code + 3 = 4 of 5: the 80 % alert
         with ctx.work() as w:
-            alerts = [a for a in w.repo.audit_log(event, "notices") if a.action == "budget_alert"]
+            alerts = [a for a in audit_rows.audit_log(w.session, event, "notices") if a.action == "budget_alert"]
             assert len(alerts) == 1 and alerts[0].after == {"used": 4, "budget": 5, "day": "2025-05-06"}
             assert notices.notice_summary(w, event).alerted_today
         _fee(ctx, event, 1, first=10)  # the 5th: still within the budget, no second alert
         with ctx.work() as w:
             over = notices.enqueue(w, FEE_DUE, "13900000099", {"event": "e", "amount": "1"}, key="z", event_id=event)
             assert notices.notice_list(w, event)[0].reason == "over_budget" and over is not None
-            assert len([a for a in w.repo.audit_log(event, "notices") if a.action == "budget_alert"]) == 1
+            assert len([a for a in audit_rows.audit_log(w.session, event, "notices") if a.action == "budget_alert"]) == 1
         with pytest.raises(Refused) as refused, ctx.work() as w:
             notices.check_budget(w, event)
         assert refused.value.code == "sms_budget" and "2025-05-07 00:00 后再试" in refused.value.render("zh")

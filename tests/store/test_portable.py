@@ -18,6 +18,7 @@ from yisai.services.events import list_events, regulation_of, resolve_event
 from yisai.services.identity import Actor
 from yisai.services.reports import event_standings, prizes
 from yisai.services.settings import Settings
+from yisai.store import audit_rows, roster_rows, round_rows, team_rows
 from yisai.web.demo_data import REGULATIONS, load_demo
 
 runner = CliRunner()
@@ -32,12 +33,12 @@ def _snapshot(settings: Settings, event_id: int) -> dict[str, object]:
         reg = regulation_of(event)
         tables = {}
         for d in reg.divisions:
-            if not work.repo.round_numbers(event.id, d.id):
+            if not round_rows.round_numbers(work.session, event.id, d.id):
                 continue
             s = event_standings(work, event.id, d.id).standings
             tables[d.id] = [(row.place, row.player.name, repr(sorted(row.values.items()))) for row in s.listed]
         prize = [repr(t) for t in prizes(work, event.id).prize_tables]
-        audit = len(work.repo.audit_log(event.id))
+        audit = len(audit_rows.audit_log(work.session, event.id))
         files = sorted(papers.download(work, v.paper.id).data for team in papers.list_papers(work, event)
                        for v in team.papers)
     return {"standings": tables, "prizes": prize, "audit": audit, "files": files, "name": event.name}
@@ -49,7 +50,7 @@ def test_round_trip_into_a_database_with_another_event(tmp_path: Path) -> None:
     ids = load_demo(venue, scale=SCALE)
     with open_context(venue) as ctx, ctx.work() as work:
         event = resolve_event(work, ids[0])
-        team = work.repo.list_teams(event.id)[0]
+        team = team_rows.list_teams(work.session, event.id)[0]
         papers.upload(work, event, team.id, papers.ENTRY_FORM, PDF, "报名表.pdf", force=True, note="补交")
     before = {i: _snapshot(venue, i) for i in ids}
     assert before[ids[0]]["files"] == [PDF] and before[ids[0]]["standings"]  # something to carry
@@ -87,9 +88,9 @@ def test_round_trip_into_a_database_with_another_event(tmp_path: Path) -> None:
         # every line carried, one more for the import itself and one per paper downloaded here
         assert after["audit"] == int(want["audit"]) + 1 + len(want["files"])  # type: ignore[call-overload]
         with open_context(server) as ctx, ctx.work() as work:  # ids kept inside rounds point at this event's players
-            own = {p.id for p in work.repo.list_players(new)}
-            members = [m for r in work.repo.list_rounds(new) for m in r.info.get("members", [])]
-            games = [x for r in work.repo.list_rounds(new) for g in r.games for x in (g.black, g.white) if x]
+            own = {p.id for p in roster_rows.list_players(work.session, new)}
+            members = [m for r in round_rows.list_rounds(work.session, new) for m in r.info.get("members", [])]
+            games = [x for r in round_rows.list_rounds(work.session, new) for g in r.games for x in (g.black, g.white) if x]
         assert games and set(games) <= own and set(members) <= own
     with open_context(server) as ctx, ctx.work() as work:  # the event already there is untouched
         assert next(e.name for e in list_events(work)) == load_regulation(REGULATIONS / "2025-shanhai-cup.toml").name

@@ -13,7 +13,7 @@ from yisai.registry.person import Gender, Player
 from yisai.registry.team import Team
 from yisai.services import approvals, entries, events, teams, withdrawal
 from yisai.services.context import Context, InputError, Refused
-from yisai.store import EventRecord
+from yisai.store import EventRecord, audit_rows
 
 
 def _event(ctx: Context, name: str, seed: int | None = None) -> EventRecord:
@@ -89,7 +89,7 @@ def test_approval_refused_with_reasons_then_forced_with_note(ctx: Context) -> No
         forced = approvals.approve_entry(w, entry.id, force=True, note="组委会特邀外卡")
     assert forced.status is EntryStatus.APPROVED and forced.forced and forced.note == "组委会特邀外卡"
     with ctx.work() as w:
-        [log] = [a for a in w.repo.audit_log(ev.id, "entry", entry.id) if a.action == "force-approve"]
+        [log] = [a for a in audit_rows.audit_log(w.session, ev.id, "entry", entry.id) if a.action == "force-approve"]
         assert log.note == "组委会特邀外卡" and log.before["status"] == "pending"
 
 

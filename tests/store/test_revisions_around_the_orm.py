@@ -14,6 +14,7 @@ from tests.store.test_roster_cache import _check, _rows
 from yisai.record import Game, Result
 from yisai.services.context import Context
 from yisai.services.publishing import event_stamp
+from yisai.store import round_rows
 from yisai.store.models import EventRow, GameRow, RoundRow
 
 
@@ -37,7 +38,7 @@ def _paired(ctx: Context) -> tuple[int, int, list[str]]:
     event = _event(ctx)
     ids = [p.id for p in _players(ctx, event.id, 4)]
     with ctx.work() as w:
-        saved = w.repo.save_round(event.id, "d", 1, [Game(1, ids[0], ids[1], board=1),
+        saved = round_rows.save_round(w.session, w.stamp, event.id, "d", 1, [Game(1, ids[0], ids[1], board=1),
                                                    Game(1, ids[2], ids[3], board=2)])
     assert [g.result for g in _cached(ctx, event.id)] == [Result.UNKNOWN, Result.UNKNOWN]
     return event.id, saved.id, ids
@@ -80,7 +81,7 @@ def test_a_cascade_moves_the_stamp_and_a_new_round_is_read_afresh(ctx: Context) 
     assert after_delete > stamp
     assert _cached(ctx, event_id) == _full(ctx, event_id) == []
     with ctx.work() as w:  # paired again: SQLite may reuse the round's id, never its revision
-        w.repo.save_round(event_id, "d", 1, [Game(1, ids[1], ids[0], board=1)])
+        round_rows.save_round(w.session, w.stamp, event_id, "d", 1, [Game(1, ids[1], ids[0], board=1)])
     assert _stamp(ctx, event_id) > after_delete
     assert [(g.black, g.white) for g in _cached(ctx, event_id)] == [(ids[1], ids[0])]
     assert _cached(ctx, event_id) == _full(ctx, event_id)

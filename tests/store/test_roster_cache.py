@@ -20,6 +20,7 @@ from yisai.i18n import Text, use_language
 from yisai.registry.entry import Entry, EntryStatus
 from yisai.registry.person import Gender, Player
 from yisai.services.context import Context
+from yisai.store import entry_rows, player_rows, roster_rows
 from yisai.store.entry_rows import entry_value
 from yisai.store.models import EntryRow, PlayerRow
 from yisai.store.player_rows import player_value
@@ -45,16 +46,16 @@ def _check(ctx: Context, event_id: int) -> None:
         with use_language(lang):
             players, entries = _rows(ctx, event_id)
             with ctx.work() as w:
-                assert w.repo.list_players(event_id) == players
-                assert w.repo.players_by_id(event_id) == {p.id: p for p in players}
-                assert w.repo.list_entries(event_id) == entries
+                assert roster_rows.list_players(w.session, event_id) == players
+                assert roster_rows.players_by_id(w.session, event_id) == {p.id: p for p in players}
+                assert roster_rows.list_entries(w.session, event_id) == entries
                 for division in ("d", "e"):
-                    assert w.repo.list_entries(event_id, division=division) == [
+                    assert roster_rows.list_entries(w.session, event_id, division=division) == [
                         e for e in entries if e.division == division]
                 approved = [e for e in entries if e.status == EntryStatus.APPROVED]
-                assert w.repo.list_entries(event_id, status=EntryStatus.APPROVED) == approved
+                assert roster_rows.list_entries(w.session, event_id, status=EntryStatus.APPROVED) == approved
                 left = (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED)
-                assert w.repo.list_entries(event_id, division="d", stage="", status=left) == [
+                assert roster_rows.list_entries(w.session, event_id, division="d", stage="", status=left) == [
                     e for e in entries if e.division == "d" and e.stage == "" and e.status in left]
 
 
@@ -68,29 +69,29 @@ def test_cached_roster_equals_the_rows_after_any_writes(ctx: Context, ops: list[
     for op, n in ops:
         rnd = random.Random(n)
         with ctx.work() as w:
-            players = w.repo.list_players(event.id)
-            entries = w.repo.list_entries(event.id)
+            players = roster_rows.list_players(w.session, event.id)
+            entries = roster_rows.list_entries(w.session, event.id)
             if op == "add":
-                w.repo.add_player(event.id, Player(id="", name=f"新棋手{n}", gender=Gender.FEMALE,
+                player_rows.add_player(w.session, w.stamp, event.id, Player(id="", name=f"新棋手{n}", gender=Gender.FEMALE,
                                                    birth_date=date(2010, 1, 1 + n % 28), rank=Rank.kyu(1 + n % 9)))
             elif op == "rename" and players:
                 p = rnd.choice(players)
-                w.repo.update_player(p.model_copy(update={"name": f"改名{n}", "rating": n % 3000}))
+                player_rows.update_player(w.session, w.stamp, p.model_copy(update={"name": f"改名{n}", "rating": n % 3000}))
             elif op == "drop" and players:  # the newest row goes (its entries with it): ids are reused
                 w.session.delete(w.session.get(PlayerRow, int(players[-1].id)))
             elif op == "enter" and players:
                 p = rnd.choice(players)
                 division = rnd.choice(["d", "e"])
                 if not any(e.player_id == p.id and e.division == division for e in entries):
-                    w.repo.add_entry(event.id, Entry(player_id=p.id, division=division))
+                    entry_rows.add_entry(w.session, w.stamp, event.id, Entry(player_id=p.id, division=division))
             elif op == "status" and entries:
                 e = rnd.choice(entries)
-                w.repo.update_entry(e.model_copy(update={"status": rnd.choice(STATUSES), "fee_paid": not e.fee_paid}))
+                entry_rows.update_entry(w.session, w.stamp, e.model_copy(update={"status": rnd.choice(STATUSES), "fee_paid": not e.fee_paid}))
             elif op == "reasons" and entries:
                 e = rnd.choice(entries)
-                w.repo.update_entry(e.model_copy(update={"reasons": (Text(f"理由{n}", f"reason {n}"),)}))
+                entry_rows.update_entry(w.session, w.stamp, e.model_copy(update={"reasons": (Text(f"理由{n}", f"reason {n}"),)}))
             elif op == "other":
-                w.repo.add_player(other.id, Player(id="", name=f"别的赛事{n}", gender=Gender.MALE,
+                player_rows.add_player(w.session, w.stamp, other.id, Player(id="", name=f"别的赛事{n}", gender=Gender.MALE,
                                                    birth_date=date(2011, 2, 1 + n % 28)))
         _check(ctx, event.id)
 
@@ -101,22 +102,23 @@ def test_a_registration_by_another_process_is_seen_at_once(ctx: Context, db_url:
     event = _event(ctx)
     p = _players(ctx, event.id, 2)[0]
     with ctx.work() as w:
-        entry = w.repo.add_entry(event.id, Entry(player_id=p.id, division="d"))
-        assert [e.status for e in w.repo.list_entries(event.id)] == [EntryStatus.PENDING]
-        assert w.repo.players_by_id(event.id)[p.id].name == p.name
+        entry = entry_rows.add_entry(w.session, w.stamp, event.id, Entry(player_id=p.id, division="d"))
+        assert [e.status for e in roster_rows.list_entries(w.session, event.id)] == [EntryStatus.PENDING]
+        assert roster_rows.players_by_id(w.session, event.id)[p.id].name == p.name
     script = (
         "import sys; from yisai.services.context import open_context\n"
         "from yisai.registry.entry import EntryStatus\n"
+        "from yisai.store import entry_rows, player_rows\n"
         "with open_context(sys.argv[1], actor='另一进程') as c, c.work() as w:\n"
-        "    e = w.repo.get_entry(sys.argv[2])\n"
-        "    w.repo.update_entry(e.model_copy(update={'status': EntryStatus.APPROVED}))\n"
-        "    q = w.repo.get_player(sys.argv[3])\n"
-        "    w.repo.update_player(q.model_copy(update={'name': '更正后的名字'}))\n"
+        "    e = entry_rows.get_entry(w.session, sys.argv[2])\n"
+        "    entry_rows.update_entry(w.session, w.stamp, e.model_copy(update={'status': EntryStatus.APPROVED}))\n"
+        "    q = player_rows.get_player(w.session, sys.argv[3])\n"
+        "    player_rows.update_player(w.session, w.stamp, q.model_copy(update={'name': '更正后的名字'}))\n"
     )
     done = subprocess.run([sys.executable, "-c", script, db_url, entry.id, p.id], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     with ctx.work() as w:
-        assert [e.status for e in w.repo.list_entries(event.id)] == [EntryStatus.APPROVED]
-        assert w.repo.players_by_id(event.id)[p.id].name == "更正后的名字"
+        assert [e.status for e in roster_rows.list_entries(w.session, event.id)] == [EntryStatus.APPROVED]
+        assert roster_rows.players_by_id(w.session, event.id)[p.id].name == "更正后的名字"
     _check(ctx, event.id)

@@ -28,6 +28,7 @@ from yisai.services.round_results import record_result
 from yisai.services.rounds import pair, round_view
 from yisai.services.withdrawal import disqualify_entry, reinstate_entry, withdraw_entry
 from yisai.standings.ledger import COLUMNS
+from yisai.store import roster_rows, round_rows
 from yisai.store.revisions import GAMES, ROSTERS
 from yisai.vocabulary.rank import Rank
 
@@ -55,7 +56,7 @@ def _view(ctx: Context, event_id: int) -> tuple[Any, ...]:
     with ctx.work(actor=CHIEF) as w:
         event = resolve_event(w, str(event_id))
         s = division_standings(w, event, "open")
-        latest = max(r.number for r in w.repo.list_rounds(event_id, "open"))
+        latest = max(r.number for r in round_rows.list_rounds(w.session, event_id, "open"))
         scores = round_view(w, str(event_id), "open", latest).scores
         return ([(r.place, r.player.id, r.player.status, dict(r.values), r.shared) for r in s.rows],
                 [(r.player.id, dict(r.values)) for r in s.unranked], scores)
@@ -72,10 +73,10 @@ def _step(ctx: Context, event_id: int, op: str, n: int) -> None:
     rnd = random.Random(n)
     ref = str(event_id)
     with ctx.work(actor=CHIEF) as w:
-        rounds = w.repo.list_rounds(event_id, "open")
+        rounds = round_rows.list_rounds(w.session, event_id, "open")
         last = rounds[-1]
         boards = [g for g in last.games if g.white is not None]
-        entries = w.repo.list_entries(event_id, division="open")
+        entries = roster_rows.list_entries(w.session, event_id, division="open")
         if op in ("result", "correct") and boards:
             g = rnd.choice(boards)
             if op == "result" and g.result.value != "?":
@@ -112,7 +113,7 @@ def test_a_result_entered_by_another_process_changes_the_kept_standings(ctx: Con
     scores, shows it on its next computation."""
     event_id = _event(ctx, tmp_path)
     with ctx.work(actor=CHIEF) as w:
-        for g in w.repo.list_rounds(event_id, "open")[0].games:
+        for g in round_rows.list_rounds(w.session, event_id, "open")[0].games:
             if g.white is not None and g.board != 1:
                 record_result(w, str(event_id), "open", 1, g.board, "黑胜")
     before = _view(ctx, event_id)
@@ -129,7 +130,7 @@ def test_a_result_entered_by_another_process_changes_the_kept_standings(ctx: Con
     after = _view(ctx, event_id)
     assert after != before
     with ctx.work() as w:
-        g = w.repo.list_rounds(event_id, "open")[0].games[0]
+        g = round_rows.list_rounds(w.session, event_id, "open")[0].games[0]
     points = {pid: vals["score"] for _pl, pid, _s, vals, _sh in after[0]}
     assert points[g.white] > points[g.black]  # White's win is in the kept standings
     _check(ctx, event_id)

@@ -22,6 +22,7 @@ from yisai.services.events import resolve_event
 from yisai.services.identity import Actor, Role
 from yisai.services.roster_import import import_roster
 from yisai.services.settings import Settings
+from yisai.store import team_rows
 from yisai.vocabulary.rank import Rank
 
 FLAG = re.compile(r"(?<![\w-])--[a-z]")
@@ -90,7 +91,7 @@ def test_a_leader_of_a_roster_file_team_is_bound_on_the_page(site: Site, tmp_pat
     with open_context(Settings(database=site.db, clock=site.clock)) as ctx, ctx.work(actor=Actor.cli("裁判长", Role.CHIEF_REFEREE)) as work:
         event = resolve_event(work, "1")
         import_roster(work, event, write_xlsx(tmp_path / "浙江队.xlsx", xqw_rows()).read_bytes(), "浙江队.xlsx")
-        team_id = next(t.id for t in work.repo.list_teams(event.id) if t.name == "浙江队")
+        team_id = next(t.id for t in team_rows.list_teams(work.session, event.id) if t.name == "浙江队")
     leader = site.login("leader")
     assert "只能查看和上传本队的报名附件" in leader.get("/console/events/1/papers").text
     operator = site.login("operator")

@@ -29,6 +29,7 @@ from yisai.services.accounts import create_user
 from yisai.services.context import open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings
+from yisai.store import team_rows
 
 __all__ = ["ARGS", "CHROMIUM", "browser", "playwright_api", "pytestmark"]
 
@@ -41,7 +42,7 @@ def test_a_team_leader_pays_by_alipay_in_the_browser(browser: Any, tmp_path: Pat
     with open_context(Settings(database=str(db), clock=lambda: NOW, actor=Actor.cli("裁判长", Role.CHIEF_REFEREE))) as ctx:
         event = fee_event(ctx, tmp_path)
         with ctx.work() as w:
-            team = next(t for t in w.repo.list_teams(event.id) if t.name == "辽宁队")
+            team = next(t for t in team_rows.list_teams(w.session, event.id) if t.name == "辽宁队")
         with ctx.work(actor=Actor.system()) as w:
             create_user(w, "ln", "辽宁领队", Role.TEAM_LEADER, PASSWORD, event_id=event.id, team_id=int(team.id))
     keys = Keys()

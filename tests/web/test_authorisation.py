@@ -27,6 +27,8 @@ from yisai.services.events import create_event, resolve_event
 from yisai.services.identity import Actor, Role
 from yisai.services.roster_import import import_roster
 from yisai.services.settings import Settings
+from yisai.store import player_rows, roster_rows
+from yisai.store import team_rows as store_teams
 from yisai.vocabulary.rank import Rank
 
 SEED_002 = REGULATIONS / "2025-xiaoqiwang.toml"
@@ -76,7 +78,7 @@ def two_teams(site: Site, tmp_path: Path) -> Site:
             event = resolve_event(work, "1")
             import_roster(work, event, _file(tmp_path, "zj.xlsx", team_rows("浙江队", "浙江省", "浙江市", "330102", seq=0)), "zj.xlsx")
         with ctx.work(actor=Actor.system()) as work:
-            team = next(t for t in work.repo.list_teams(1) if t.name == "浙江队")
+            team = next(t for t in store_teams.list_teams(work.session, 1) if t.name == "浙江队")
             create_user(work, "zj", "浙江领队", Role.TEAM_LEADER, "zj-leader-pw", event_id=1, team_id=int(team.id))
         with ctx.work(actor=CHIEF) as work:
             approve_all_eligible(work, resolve_event(work, "1"))
@@ -180,7 +182,7 @@ def test_a_leader_submits_papers_and_line_ups_for_the_own_team_only(two_teams: S
     site = two_teams
     leader = site.login("leader")
     with open_context(_settings(site)) as ctx, ctx.work(actor=CHIEF) as work:
-        zj = next(t for t in work.repo.list_teams(1) if t.name == "浙江队")
+        zj = next(t for t in store_teams.list_teams(work.session, 1) if t.name == "浙江队")
     r = leader.post("/console/events/1/papers/upload", data={"csrf": token_of(leader), "team": zj.id,
                                                               "kind": "entry_form"},
                     files={"file": ("f.pdf", b"%PDF-1.4 test")})
@@ -248,7 +250,7 @@ def test_every_write_of_a_scoped_account_stays_in_its_event(site: Site) -> None:
     scoped = Actor(id="cli:ref9", name="ref9", role=Role.REFEREE, event=1)
     with open_context(_settings(site)) as ctx:
         with pytest.raises(Forbidden) as caught, ctx.work(actor=scoped) as work:
-            work.repo.add_player(other, Player(id="", name="越界", gender=Gender.MALE))
+            player_rows.add_player(work.session, work.stamp, other, Player(id="", name="越界", gender=Gender.MALE))
         assert caught.value.code == "event_scope"
         with ctx.work(actor=CHIEF) as work:
-            assert work.repo.list_players(other) == []
+            assert roster_rows.list_players(work.session, other) == []

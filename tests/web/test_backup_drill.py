@@ -33,6 +33,7 @@ from yisai.bench.web import build_event
 from yisai.services.context import unit_of_work
 from yisai.services.reports import event_standings
 from yisai.services.round_results import record_result
+from yisai.store import round_rows
 from yisai.store.backup import backups_in, restore_backup
 from yisai.store.database import SCHEMA_HEAD, current_revision, make_engine, resolve_url
 
@@ -49,7 +50,7 @@ def _word(board: int) -> str:
 
 def _results(db: str, number: int) -> dict[int, str]:
     with unit_of_work(db) as work:
-        rounds = work.repo.list_rounds(1, "jia")
+        rounds = round_rows.list_rounds(work.session, 1, "jia")
         return {g.board: g.result.value for r in rounds if r.number == number for g in r.games
                 if g.result.value != "?"}
 

@@ -13,6 +13,7 @@ from tests.web.conftest import SEED_002, XSS, Site
 from yisai.services.context import open_context
 from yisai.services.identity import Actor
 from yisai.services.publishing import audit_log
+from yisai.store import audit_rows
 
 
 def token_of(client: TestClient, url: str = "/console") -> str:
@@ -315,5 +316,5 @@ def test_director_withdraws_and_reinstates_mid_event_from_the_console(site: Site
     assert r.status_code == 303
     assert "棋手3（退赛）" not in site.client.get("/events/1/standings/jia").text
     with open_context(site.db) as c, c.work() as w:
-        actions = [(a.action, a.note) for a in w.repo.audit_log(1, "entry", "3")]
+        actions = [(a.action, a.note) for a in audit_rows.audit_log(w.session, 1, "entry", "3")]
     assert ("withdraw", "伤病中途退赛") in actions and ("reinstate", "伤愈归队") in actions

@@ -103,6 +103,9 @@ def test_the_crosstable_shows_both_games_with_colours_and_is_final_after_round_6
     assert rows["选手03"] == ["黑负 / 白负", "白负 / 黑负", "—", "白胜 / 黑胜", "4", "3"]
     assert rows["选手04"] == ["白负 / 黑胜", "白负 / 黑负", "黑负 / 白负", "—", "2", "4"]
     assert page.text.count('<table class="crosstable') == 1  # one table for both cycles
+    # the tab and the heading name the format: a double round robin has no groups nor bracket
+    assert f'href="/events/{event_id}/brackets/open">' in page.text
+    assert "· 双循环</h2>" in page.text and "<title>双循环 ·" in page.text and "淘汰赛" not in page.text
 
 
 def test_before_the_last_round_the_table_is_provisional(sites) -> None:

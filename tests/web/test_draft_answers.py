@@ -143,3 +143,16 @@ def test_only_those_who_create_events_may_answer(site: Site) -> None:
     assert r.status_code == 403
     r = site.client.post("/console/drafts/event", data={"action": "apply", "source_text": "x"})
     assert r.status_code in (401, 403)  # no session, no CSRF token
+
+
+def test_each_question_is_asked_in_the_reader_s_language(site: Site) -> None:
+    """The drafter writes a question as "中文 / English" into the file; the page asks it in one."""
+    director = site.login("director")
+    zh = director.post("/console/drafts", data={"csrf": token_of(director)}, files={"source": ("青溪.txt", MINI)}).text
+    points = zh.split('<ol class="open-points">', 1)[1].split("</ol>", 1)[0]
+    assert "规程没有写明比赛年份：是哪一年？" in points and "Which year?" not in points
+    assert "Which year?" in _toml_of(zh)  # the file keeps both languages
+    director.get("/?lang=en")
+    en = director.post("/console/drafts", data={"csrf": token_of(director)}, files={"source": ("青溪.txt", MINI)}).text
+    points = en.split('<ol class="open-points">', 1)[1].split("</ol>", 1)[0]
+    assert "Which year? (the text does not say)" in points and "是哪一年" not in points

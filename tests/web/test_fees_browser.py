@@ -31,10 +31,13 @@ from yisai.services.context import open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
+from yisai.store import team_rows
 
 __all__ = ["ARGS", "CHROMIUM", "browser", "playwright_api", "pytestmark"]
 
 PASSWORDS = {"director": "director-password", "ln": "liaoning-password"}
+PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/124.0.0.0 Mobile Safari/537.36")  # a phone's browser outside WeChat: H5 first
 
 
 def _login(page: Any, base: str, who: str) -> None:
@@ -60,7 +63,7 @@ def test_a_team_fee_and_an_appeal_fee_paid_and_the_appeal_fee_refunded(browser: 
     with open_context(Settings(database=str(db), clock=lambda: NOW, actor=Actor.cli("裁判长", Role.CHIEF_REFEREE))) as ctx:
         event = fee_event(ctx, tmp_path)
         with ctx.work() as w:
-            team = next(t for t in w.repo.list_teams(event.id) if t.name == "辽宁队")
+            team = next(t for t in team_rows.list_teams(w.session, event.id) if t.name == "辽宁队")
             pair(w, event.id, "jia", 1)
             appeal = appeals.file_appeal(w, str(event.id), "jia", 1, appellant="山东队", subject="对第1台判罚有异议")
         with ctx.work(actor=Actor.system()) as w:
@@ -71,14 +74,14 @@ def test_a_team_fee_and_an_appeal_fee_paid_and_the_appeal_fee_refunded(browser: 
             monkeypatch.setenv(key, value)
         with Server(db, now=NOW.isoformat()) as server:
             fees_url = f"{server.url}/console/events/{event.id}/fees"
-            leader = browser.new_context(viewport=PHONE, locale="zh-CN")
+            leader = browser.new_context(viewport=PHONE, locale="zh-CN", user_agent=PHONE_UA)
             page = leader.new_page()
             _login(page, server.url, "ln")
             page.goto(fees_url)
             assert "山东队" not in page.inner_text("table.fees")
             _shot(page, "fees-leader-phone")
             form = page.locator(f"form[action$='/fees/pay/team/{team.id}']")
-            assert form.locator("select[name=mode]").input_value() == "h5"  # a phone's link comes first
+            assert form.locator("select[name=mode]").input_value() == "h5"  # a phone's browser: its link first
             form.locator("select[name=mode]").select_option("native")  # the QR code, for a PC
             form.locator("button").click()
             page.wait_for_selector("figure.qr svg")

@@ -23,6 +23,7 @@ from yisai.services.context import open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.payments.registry import Providers, providers_from_environment
 from yisai.services.settings import Settings
+from yisai.store import team_rows
 from yisai.web.app import create_app
 
 KEYS = Keys()
@@ -51,12 +52,13 @@ def _csrf(c: TestClient, path: str) -> str:
     return m.group(1)
 
 
-def _build(tmp_path: Path, providers: Providers, server: WeChatPayServer | None) -> Iterator[Site]:
+def _build(tmp_path: Path, providers: Providers, server: WeChatPayServer | None,
+           team_fee: bool = True) -> Iterator[Site]:
     db = str(tmp_path / "fees.sqlite")
     with open_context(Settings(database=db, clock=lambda: NOW, actor=Actor.cli("裁判长", Role.CHIEF_REFEREE))) as ctx:
-        event = fee_event(ctx, tmp_path)
+        event = fee_event(ctx, tmp_path, team_fee)
         with ctx.work() as w:
-            teams = {t.name: int(t.id) for t in w.repo.list_teams(event.id)}
+            teams = {t.name: int(t.id) for t in team_rows.list_teams(w.session, event.id)}
         with ctx.work(actor=Actor.system()) as w:
             create_user(w, "director", "裁判长", Role.CHIEF_REFEREE, PASSWORDS["director"])
             create_user(w, "ln", "辽宁领队", Role.TEAM_LEADER, PASSWORDS["ln"], event_id=event.id, team_id=teams["辽宁队"])
@@ -72,12 +74,21 @@ def site(tmp_path: Path) -> Iterator[Site]:
         yield from _build(tmp_path, providers_from_environment(KEYS.environment(tmp_path, server.gateway)), server)
 
 
+def test_a_team_with_no_team_fee_still_pays_its_members_entries(tmp_path: Path) -> None:
+    """No 报名费 per team, 赛事服务费260元 per player: the leader's panel owes 6 × 260 = 1560 元."""
+    with WeChatPayServer(KEYS) as server:
+        for site in _build(tmp_path, providers_from_environment(KEYS.environment(tmp_path, server.gateway)), server,
+                           team_fee=False):
+            page = site.login("ln").get(f"/console/events/{site.event_id}/fees").text
+            assert "<h3>辽宁队: 应缴 1560.00 元</h3>" in page and "缴纳本队费用" in page
+
+
 def test_a_team_leader_pays_by_qr_code_and_the_callback_marks_the_team_paid(site: Site) -> None:
     ln = site.login("ln")
     fees_url = f"/console/events/{site.event_id}/fees"
     page = ln.get(fees_url).text
     assert "辽宁队" in page and "山东队" not in page  # the own team's lines only
-    assert "缴纳本队费用" in page and "2160.00" in page  # 600 + 6 × 260 = 2160 元 owed
+    assert "缴纳本队费用" in page and "<h3>辽宁队: 应缴 2160.00 元</h3>" in page  # 600 + 6 × 260 = 2160 元 owed
     team = site.teams["辽宁队"]
     r = ln.post(f"{fees_url}/pay/team/{team}", data={"csrf": _csrf(ln, fees_url), "provider": "wechat",
                                                      "mode": "native"}, follow_redirects=False)

@@ -14,6 +14,7 @@ from yisai.services.round_results import record_result
 from yisai.services.rounds import round_view
 from yisai.services.settings import Settings
 from yisai.services.teams import add_team
+from yisai.store import roster_rows
 
 DIRECTOR = Actor.cli("tester", Role.CHIEF_REFEREE)
 
@@ -22,7 +23,7 @@ def _incomplete_team_with_results(site: Site) -> None:
     with open_context(Settings(database=site.db, clock=site.clock)) as ctx:
         with ctx.work(actor=DIRECTOR) as w:
             event = resolve_event(w, "1")
-            players = w.repo.list_players(event.id)
+            players = roster_rows.list_players(w.session, event.id)
             # 棋手1 (male) and 棋手2 (female): the 甲组男 and 甲组女 seats; four seats stay empty
             add_team(w, event, Team(name="浙江队", province="浙江"),
                      [(players[0].id, "甲组男"), (players[1].id, "甲组女")], force=True, note="测试")

@@ -23,6 +23,7 @@ from yisai.services.entries import register_player
 from yisai.services.events import resolve_event
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings
+from yisai.store import audit_rows, roster_rows, team_rows
 from yisai.vocabulary.rank import Rank
 
 AFTER = datetime(2025, 4, 18, 17, 1)  # one minute after the team deadline
@@ -33,17 +34,17 @@ def _entries_and_audit(site: Site) -> tuple[dict[str, tuple[str, EntryStatus, st
     """Every entry by player name → (division, status, note), and every audit note."""
     with open_context(Settings(database=site.db, clock=lambda: site.clock.moment)) as ctx, \
             ctx.work(actor=Actor.cli("check", Role.CHIEF_REFEREE)) as work:
-        players = work.repo.players_by_id("1")
+        players = roster_rows.players_by_id(work.session, "1")
         entries = {players[e.player_id].name: (e.division, e.status, e.note or "")
-                   for e in work.repo.list_entries("1")}
-        notes = [r.note for r in work.repo.audit_log(1) if r.note]
+                   for e in roster_rows.list_entries(work.session, "1")}
+        notes = [r.note for r in audit_rows.audit_log(work.session, 1) if r.note]
     return entries, notes
 
 
 def _teams(site: Site) -> list[dict]:
     """The public API's teams, each with its number in the store added (``id``)."""
     with open_context(Settings(database=site.db)) as ctx, ctx.work(actor=Actor.system()) as work:
-        ids = {t.name: t.id for t in work.repo.list_teams(1)}
+        ids = {t.name: t.id for t in team_rows.list_teams(work.session, 1)}
     return [{**t, "id": ids[t["name"]]} for t in site.client.get("/api/events/1/entries").json()["teams"]]
 
 
@@ -144,7 +145,7 @@ def test_the_chief_referee_replaces_a_member_on_the_teams_page(site: Site) -> No
 
 def _member_id(site: Site, name: str) -> str:
     with open_context(Settings(database=site.db)) as ctx, ctx.work(actor=Actor.system()) as work:
-        return next(p.id for p in work.repo.players_by_id("1").values() if p.name == name)
+        return next(p.id for p in roster_rows.players_by_id(work.session, "1").values() if p.name == name)
 
 
 def test_an_incoming_player_without_an_entry_in_the_seats_division_is_refused(site: Site) -> None:

@@ -21,6 +21,7 @@ from yisai.services.entries import register_player
 from yisai.services.events import create_event, resolve_event
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings
+from yisai.store import roster_rows
 from yisai.vocabulary.rank import Rank
 
 BIRTHS = [date(2013, 3, 1), date(2014, 4, 2), date(2015, 5, 3), date(2016, 6, 4), date(2018, 7, 5),
@@ -117,6 +118,6 @@ def test_late_team_and_substitution_in_the_browser(browser, tmp_path: Path, view
         text = public.inner_text("main")
         assert "递补小红" in text and "江苏4号" not in text
     with open_context(Settings(database=str(db))) as ctx, ctx.work(actor=Actor.system()) as work:
-        players = work.repo.players_by_id("1")
-        status = {players[e.player_id].name: e.status for e in work.repo.list_entries("1")}
+        players = roster_rows.players_by_id(work.session, "1")
+        status = {players[e.player_id].name: e.status for e in roster_rows.list_entries(work.session, "1")}
     assert status["江苏4号"] is EntryStatus.WITHDRAWN and status["递补小红"] is EntryStatus.APPROVED

@@ -24,6 +24,7 @@ from yisai.cli.app import app as cli
 from yisai.registry.person import Gender
 from yisai.services.context import open_context
 from yisai.services.settings import Settings
+from yisai.store import audit_rows, roster_rows
 from yisai.store.database import SCHEMA_HEAD
 from yisai.web.app import create_app
 from yisai.web.observe import JsonLines
@@ -146,8 +147,8 @@ def test_one_log_line_per_committed_write_naming_the_actor_by_id(
     assert r.exit_code == 0, r.output
     with open_context(str(db)) as ctx, ctx.work() as work:
         event = resolve_event(work, None)
-        added = next(p for p in work.repo.list_players(event.id) if p.name == "王小红")
-        audited = [a for a in work.repo.audit_log(event.id) if a.actor == "ref1"]
+        added = next(p for p in roster_rows.list_players(work.session, event.id) if p.name == "王小红")
+        audited = [a for a in audit_rows.audit_log(work.session, event.id) if a.actor == "ref1"]
     writes = [r for r in caplog.records if r.name == "yisai.writes"]
     assert len(writes) == len(audited) >= 1  # one line per audited write of that command
     assert {w.actor for w in writes} == {"cli:ref1"}  # type: ignore[attr-defined]

@@ -27,6 +27,7 @@ from yisai.services.accounts import create_user
 from yisai.services.context import open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings
+from yisai.store import audit_rows
 from yisai.web.app import create_app
 
 THREE = [u for u in UNITS if u[0] in ("浙江队", "江苏队", "上海队")]
@@ -309,5 +310,5 @@ def test_after_the_deadline_only_the_chief_referee_uploads_a_paper_with_the_reas
     assert r.status_code == 303, r.text
     assert 'data-slot="entry_form" data-state="submitted"' in director.get(base).text
     with open_context(Settings(database=str(site.db))) as ctx, ctx.work(actor=Actor.system()) as work:
-        notes = [r.note for r in work.repo.audit_log(site.event_id, "paper")]
+        notes = [r.note for r in audit_rows.audit_log(work.session, site.event_id, "paper")]
     assert notes == ["邮寄延误, 裁判长同意补交"]

@@ -27,6 +27,7 @@ from yisai.services.results import ranking_lists
 from yisai.services.round_results import record_result
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
+from yisai.store import event_rows
 from yisai.vocabulary.rank import Rank
 
 STRENGTH = ["女一", "男一", "女二", "男二"]  # best first
@@ -69,7 +70,7 @@ def _cells(html: str) -> list[list[str]]:
 def test_each_ranking_list_renumbers_the_division_order(site: Site) -> None:
     event_id = _field(site.db, site.clock)
     with open_context(Settings(database=site.db)) as ctx, ctx.work(actor=Actor.system()) as work:
-        lists = ranking_lists(work, work.repo.get_event(event_id), "jia")
+        lists = ranking_lists(work, event_rows.get_event(work.session, event_id), "jia")
     shown = {r.id: [(row.place, row.player.name) for row in r.standings.rows] for r in lists}
     assert [r.id for r in lists] == ["boys", "girls", "mixed"]  # the regulation's order
     assert shown == {"boys": [(1, "男一"), (2, "男二")], "girls": [(1, "女一"), (2, "女二")],

@@ -36,6 +36,8 @@ from yisai.services.events import create_event, resolve_event
 from yisai.services.identity import Actor, Role
 from yisai.services.roster_import import import_roster
 from yisai.services.settings import Settings
+from yisai.store import roster_rows
+from yisai.store import team_rows as store_teams
 
 OPERATOR, CHIEF, REFEREE, LEADER = Role.OPERATOR, Role.CHIEF_REFEREE, Role.REFEREE, Role.TEAM_LEADER
 STAFF = frozenset({OPERATOR, CHIEF, REFEREE, LEADER})
@@ -232,9 +234,9 @@ def world(site: Site, tmp_path: Path) -> Iterator[World]:
         with ctx.work(actor=chief) as work:
             import_roster(work, resolve_event(work, "1"), _file(tmp_path, "zj.xlsx", zj_rows), "zj.xlsx")
             second = create_event(work, REGULATIONS / "2025-xiaoqiwang.toml", name="第二个比赛", seed=3)
-            team = next(t for t in work.repo.list_teams(1) if t.name == "浙江队")
-            player = next(p for p in work.repo.players_by_id(1).values() if p.name == "浙江1号")
-            entry = work.repo.list_entries(1)[0]
+            team = next(t for t in store_teams.list_teams(work.session, 1) if t.name == "浙江队")
+            player = next(p for p in roster_rows.players_by_id(work.session, 1).values() if p.name == "浙江1号")
+            entry = roster_rows.list_entries(work.session, 1)[0]
         with ctx.work(actor=Actor.system()) as work:
             create_user(work, "zj", "浙江领队", Role.TEAM_LEADER, PASSWORDS["zj"], event_id=1, team_id=int(team.id))
             create_user(work, "chief2", "二号裁判长", Role.CHIEF_REFEREE, PASSWORDS["chief2"], event_id=second.id)

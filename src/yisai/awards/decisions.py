@@ -75,10 +75,3 @@ class PrizeDecisions:
                                       str(j.get("by", ""))) for j in data.get("judged", ())),
             pool_note=str(pool.get("note", "")), pool_by=str(pool.get("by", "")),
         )
-
-
-def yuan_text(fen: int) -> str:
-    """分 as people write yuan: 1200, 1187.50 (never a float)."""
-    sign = "-" if fen < 0 else ""
-    whole, cents = divmod(abs(fen), 100)
-    return f"{sign}{whole}" if cents == 0 else f"{sign}{whole}.{cents:02d}"

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from yisai.awards.decisions import PrizeDecisions, yuan_text
+from yisai.awards.decisions import PrizeDecisions
 from yisai.awards.inputs import EventResults, is_base
 from yisai.i18n import tr
 from yisai.registry.person import Player
@@ -51,6 +51,7 @@ from yisai.regulation.schema import Regulation
 from yisai.regulation.team_match import BoardPrize
 from yisai.standings.teams import BoardPrizeRow, RankingKey, RankingTable, TeamTable
 from yisai.vocabulary import Gender
+from yisai.vocabulary.money import yuan_text
 
 KIND_LABELS: dict[str, str] = {"cash": "奖金", "ecard": "电商卡", "gift": "实物", "honour": "荣誉"}
 
@@ -262,12 +263,12 @@ def _as_paid(pl: PrizeListResult, reg: Regulation, decisions: PrizeDecisions) ->
         if decision is not None and rule is not None:
             cap = docking_cap(ln.amount, rule)
             docked = cap if rule.docking == "fixed" or decision.fen is None else min(decision.fen, cap)
-            notes.append(tr(f"未参加颁奖仪式，扣除{yuan_text(docked)}元", f"missed the ceremony: "
-                            f"{yuan_text(docked)} yuan docked") + (f"（{decision.note}）" if decision.note else ""))
+            notes.append(tr(f"未参加颁奖仪式，扣除{yuan_text(docked, cents=False)}元", f"missed the ceremony: "
+                            f"{yuan_text(docked, cents=False)} yuan docked") + (f"（{decision.note}）" if decision.note else ""))
         tax = 0
         if rate is not None and pl.kind == "cash":
             tax = ((ln.amount * 100 - docked) * rate + 50) // 100  # to the 分, half up
-            notes.append(tr(f"代扣个税{yuan_text(tax)}元", f"{yuan_text(tax)} yuan tax withheld"))
+            notes.append(tr(f"代扣个税{yuan_text(tax, cents=False)}元", f"{yuan_text(tax, cents=False)} yuan tax withheld"))
         lines.append(replace(ln, docked=docked, tax=tax, note="；".join(notes)))
     return replace(pl, lines=tuple(lines))
 

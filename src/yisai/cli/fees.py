@@ -60,8 +60,9 @@ def mark_paid_cmd(
     db: DbOption = None,
 ) -> None:
     """线下收费: 把一条报名记为已缴费 (台账中一笔「线下登记」的付款), 或撤销."""
-    from yisai.registry.ledger import ENTRY, yuan_text
+    from yisai.registry.ledger import ENTRY
     from yisai.services import approvals, fees
+    from yisai.vocabulary.money import yuan_text
 
     with command_work(db) as work:
         entry = approvals.set_fee_paid(work, entry_id.lstrip("#"), not unpaid, note)
@@ -82,8 +83,9 @@ def refund_cmd(
     db: DbOption = None,
 ) -> None:
     """退款: 线上支付的原路退回 (须配置支付商户), 线下缴纳的记为已线下退还; 规程不允许时拒绝并引用规程原文."""
-    from yisai.registry.ledger import KINDS, yuan_text
+    from yisai.registry.ledger import KINDS
     from yisai.services import fees
+    from yisai.vocabulary.money import yuan_text
 
     if kind not in KINDS:
         fail(tr(f"类别应为 entry、team 或 appeal: {kind}", f"the kind is entry, team or appeal: {kind}"))

@@ -29,8 +29,8 @@ def dock_cmd(
     db: DbOption = None,
 ) -> None:
     """未参加颁奖仪式: 扣除部分奖金 (按规程 prizes.ceremony_absence)."""
-    from yisai.awards.decisions import yuan_text
     from yisai.services.prize_decisions import dock_prize
+    from yisai.vocabulary.money import yuan_text
 
     with command_work(db) as work:
         d = dock_prize(work, event, prize_list, holder, yuan=yuan, note=note)
@@ -39,8 +39,8 @@ def dock_cmd(
     elif d.fen is None:
         say(tr(f"已记录: {holder} 未参加颁奖仪式, 按规程比例扣除", f"recorded: {holder} docked by the fixed share"))
     else:
-        say(tr(f"已记录: {holder} 未参加颁奖仪式, 扣除{yuan_text(d.fen)}元",
-               f"recorded: {holder} docked {yuan_text(d.fen)} yuan"))
+        say(tr(f"已记录: {holder} 未参加颁奖仪式, 扣除{yuan_text(d.fen, cents=False)}元",
+               f"recorded: {holder} docked {yuan_text(d.fen, cents=False)} yuan"))
 
 
 @prize_app.command("judge")

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from yisai.awards.decisions import yuan_text
 from yisai.awards.prizes import KIND_LABELS, PrizeLine, PrizeListResult, PrizeReport
 from yisai.awards.promotions import PromotionReport
 from yisai.awards.rank_awards import RankAwardReport
@@ -24,6 +23,7 @@ from yisai.standings.teams import (
     TeamTable,
     partial_note,
 )
+from yisai.vocabulary.money import yuan_text
 
 Cell = str | int | float | None
 
@@ -123,7 +123,7 @@ def prize_table(pl: PrizeListResult, players: Mapping[str, Player],
     notes = [pl.note] if pl.note else []
     if pl.total:
         notes.append(tr(f"小计 {pl.total} 元", f"subtotal {pl.total} yuan")
-                     + (tr(f"，实发 {yuan_text(pl.net)} 元", f", net {yuan_text(pl.net)} yuan")
+                     + (tr(f"，实发 {yuan_text(pl.net, cents=False)} 元", f", net {yuan_text(pl.net, cents=False)} yuan")
                         if docked or taxed else ""))
     first = 2 if team else 3
     columns = tuple(range(first, first + 1 + len(paid))) if money else ()
@@ -161,10 +161,10 @@ def prize_summary(report: PrizeReport) -> TextTable:
     if money_note := amounts_note(report):
         notes.append(money_note)
     if report.docked or report.tax:
-        notes.append(tr(f"税前合计 {report.total} 元，扣除 {yuan_text(report.docked)} 元，代扣个税 "
-                        f"{yuan_text(report.tax)} 元，实发 {yuan_text(report.net)} 元",
-                        f"gross {report.total} yuan, docked {yuan_text(report.docked)}, tax withheld "
-                        f"{yuan_text(report.tax)}, net {yuan_text(report.net)}"))
+        notes.append(tr(f"税前合计 {report.total} 元，扣除 {yuan_text(report.docked, cents=False)} 元，代扣个税 "
+                        f"{yuan_text(report.tax, cents=False)} 元，实发 {yuan_text(report.net, cents=False)} 元",
+                        f"gross {report.total} yuan, docked {yuan_text(report.docked, cents=False)}, tax withheld "
+                        f"{yuan_text(report.tax, cents=False)}, net {yuan_text(report.net, cents=False)}"))
     if report.overrun:
         notes.append(pool_note(report))
     return TextTable(
@@ -187,7 +187,7 @@ def pool_note(report: PrizeReport) -> str:
 
 def yuan_cell(fen: int) -> Cell:
     """分 as a cell: whole yuan stay integers (spreadsheets sum them), else 1187.50 as text."""
-    return fen // 100 if fen % 100 == 0 else yuan_text(fen)
+    return fen // 100 if fen % 100 == 0 else yuan_text(fen, cents=False)
 
 
 def amounts_note(report: PrizeReport) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 from yisai.formats.regulation_draft import field_name
 from yisai.i18n import Text
 from yisai.regulation.draft import Draft
-from yisai.regulation.draft.model import OpenQuestion, Path, dotted
+from yisai.regulation.draft.model import OpenQuestion, Path, asked, dotted
 from yisai.regulation.field_types import BadAnswer, FieldType, field_type, parse_answer
 
 
@@ -22,7 +22,7 @@ class Point:
     key: str
     path: Path
     topic: str
-    question: str
+    question: Text
     default: str
     field: str
     said: int | None
@@ -49,7 +49,7 @@ def points(d: Draft) -> list[Point]:
         if key in seen:
             continue
         seen.add(key)
-        out.append(Point(key, q.path, q.topic, q.question, q.default, field_name(d.doc, q.path), q.said,
+        out.append(Point(key, q.path, q.topic, asked(q.question), q.default, field_name(d.doc, q.path), q.said,
                          field_type(d.doc, q.path)))
     return out
 

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 from yisai.formats import csv_safe
 from yisai.i18n import tr
-from yisai.registry.ledger import KIND_LABELS, Line, Totals, yuan_text
+from yisai.registry.ledger import KIND_LABELS, Line, Totals
+from yisai.vocabulary.money import yuan_text
 
 
 def headers() -> list[str]:

@@ -8,7 +8,6 @@ and ask this module what is due and whether a refund is allowed.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -16,39 +15,14 @@ from yisai.i18n import Text
 from yisai.registry.entry import Entry
 from yisai.registry.fees import fee_for
 from yisai.regulation.schema import Regulation
+from yisai.vocabulary.money import fen
 
-FEN_PER_YUAN = 100
 ENTRY, TEAM, APPEAL, PLACE = "entry", "team", "appeal", "place"
 KINDS = (ENTRY, TEAM, APPEAL, PLACE)
 KIND_LABELS = {ENTRY: Text("报名", "entry"), TEAM: Text("参赛队", "team"), APPEAL: Text("申诉", "appeal"),
                PLACE: Text("晋级名额", "qualifier place")}
 APPEAL_REFUND_WORDS = "胜诉退还，败诉则不予退还"
 ABSENT_REFUND_WORDS = "报名后无故不参加比赛者，赛事服务费不予退还"
-
-
-_YUAN = re.compile(r"(0|[1-9][0-9]{0,9})(\.[0-9]{1,2})?")
-
-
-def fen_of_yuan(text: str) -> int | None:
-    """A provider's ``2160.00`` → 分 by the digits (never a float); None when the text is not an
-    amount in yuan with at most two decimals (a sign included: a bill's refunds say it themselves)."""
-    match = _YUAN.fullmatch(text.strip())
-    if not match:
-        return None
-    cents = (match.group(2) or ".")[1:].ljust(2, "0")  # ".5" → "50", "" → "00"
-    return int(match.group(1)) * FEN_PER_YUAN + int(cents)
-
-
-def fen(yuan: int) -> int:
-    """Whole 元 of the regulation → 分."""
-    return yuan * FEN_PER_YUAN
-
-
-def yuan_text(amount_fen: int) -> str:
-    """分 → ``260.00`` (no float on the way: ``divmod`` of the integer)."""
-    sign = "-" if amount_fen < 0 else ""
-    whole, cents = divmod(abs(amount_fen), FEN_PER_YUAN)
-    return f"{sign}{whole}.{cents:02d}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +128,6 @@ def refund_limit(paid: int, refunded: int) -> int:
 
 
 __all__ = [
-    "APPEAL", "ENTRY", "FEN_PER_YUAN", "KINDS", "KIND_LABELS", "PLACE", "TEAM", "Line", "Totals", "absent_refund_refusal",
-    "appeal_due", "appeal_refund_refusal", "entry_due", "fen", "place_due", "refund_limit", "team_due", "totals", "yuan_text",
+    "APPEAL", "ENTRY", "KINDS", "KIND_LABELS", "PLACE", "TEAM", "Line", "Totals", "absent_refund_refusal",
+    "appeal_due", "appeal_refund_refusal", "entry_due", "place_due", "refund_limit", "team_due", "totals",
 ]

@@ -237,6 +237,14 @@ def _no_effect(reg: Regulation) -> list[Finding]:
             out.append(_useless(("prizes", "special", j, "age_reference"), "特别奖没有年龄限制 (min_age), 计算年龄的日期用不上",
                                 "the award has no age limit (min_age), so no age is computed",
                                 "写 min_age 或删去 age_reference", "add min_age or remove age_reference"))
+    return out + _registration_no_effect(reg)
+
+
+def _registration_no_effect(reg: Regulation) -> list[Finding]:
+    """The registration section's settings that would change nothing: an upload wording without
+    its deadline, 额满截止 without a limit, a division limit the event's limit always reaches first,
+    arrival wording without the check it words."""
+    out: list[Finding] = []
     att = reg.registration.attachments
     if att is not None and att.deadline_wording and att.deadline is None:
         out.append(_useless(("registration", "attachments", "deadline_wording"), "没有上传截止时间 (deadline), 原文无处引用",
@@ -248,6 +256,14 @@ def _no_effect(reg: Regulation) -> list[Finding]:
                             "no limit of entries (capacity), so it is never full",
                             "写 registration.capacity 或组别的 capacity, 或删去 close_when_full",
                             "set registration.capacity or a division's capacity, or remove close_when_full"))
+    cap = reg.registration.capacity
+    for i, d in enumerate(reg.divisions):
+        if cap is not None and d.capacity is not None and d.capacity >= cap:
+            out.append(_useless(("divisions", i, "capacity"),
+                                f"{d.name}限报{d.capacity}人, 不少于全部组别合计的限报{cap}人, 本组永远不会先满",
+                                f"{d.name} takes {d.capacity}, not fewer than the {cap} of all divisions together, "
+                                "so it is never full first",
+                                f"把本组 capacity 改为小于{cap}的人数, 或删去", f"make it fewer than {cap}, or remove it"))
     arr = reg.registration.arrival
     if arr is not None:
         if arr.insurance_wording and not arr.insurance_required:

@@ -18,6 +18,7 @@ from typing import ClassVar, Literal, TypeVar
 
 from pydantic import Field
 
+from yisai.i18n import Text
 from yisai.regulation.findings import Finding, Path
 from yisai.regulation.rules import Strict
 
@@ -64,6 +65,10 @@ class StageFormat(Strict):
     """Played in round-robin groups, so a ranking's 小循环 (mini_league) can apply."""
     games_per_pair: ClassVar[int] = 1
     """How often each pair of a round robin meets (双循环: 2, a crosstable cell holds both games)."""
+
+    def page_label(self) -> Text:
+        """The name of the stage's crosstable / bracket page (an event tab, its title)."""
+        return Text("循环赛·淘汰赛", "groups · bracket")
 
     def fixed_rounds(self) -> int | None:
         """The rounds every player plays, when the regulation fixes them (not provisionally)."""

@@ -304,6 +304,23 @@ _REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"Unclosed inline table"), "花括号 {{ 没有闭合; 请补上 }}"),
     (re.compile(r"Expected '=' after a key"), "键后面缺少等号 ="),
     (re.compile(r"Expected newline or end of document after a statement"), "一行只能写一项; 请换行"),
+    (re.compile(r"Expected '\]' at the end of a table declaration"), "表名缺少结尾的 ]; 应写成 [registration] 这样"),
+    (re.compile(r"Expected '\]\]' at the end of an array declaration"), "表数组名缺少结尾的 ]]; 应写成 [[divisions]] 这样"),
+    (re.compile(r"""Expected ("'''"|'\"\"\"')"""), "多行字符串没有结束; 请补上结尾的三个引号"),
+    (re.compile(r"Expected '(.*)'"), "此处缺少 {0}"),
+    (re.compile(r"Unterminated string"), "字符串没有结束; 请补上结尾的引号"),
+    (re.compile(r"Illegal character (.*)"), "字符串或注释中有不允许的控制字符 {0}; 请删除它"),
+    (re.compile(r"Found invalid character (.*)"), "出现了无效的字符 {0}"),
+    (re.compile(r"Invalid date or datetime"), "日期或时间无效; 请写成 2026-03-01 或 2026-03-01T09:00:00"),
+    (re.compile(r"Invalid initial character for a key part"),
+     "键名的开头无效; 键名只用英文字母、数字、_ 和 -, 其他文字须加引号"),
+    (re.compile(r"Invalid statement"), "无法识别的语句; 每行应为 键 = 值, 或 [表名]"),
+    (re.compile(r"Invalid hex value|Escaped character is not a Unicode scalar value"),
+     "\\u 或 \\U 后的十六进制数不是有效的字符"),
+    (re.compile(r"Unescaped '\\' in a string"), "字符串中的反斜杠须写成 \\\\, 或改用单引号字符串"),
+    (re.compile(r"Duplicate inline table key (.*)"), "花括号 {{ }} 中的键 {0} 重复; 请删除其中一个"),
+    (re.compile(r"Cannot mutate immutable namespace \((.*)\)"), "{0} 已在行内表 {{ }} 或数组中写定, 不能在别处再添加内容"),
+    (re.compile(r"Cannot redefine namespace \((.*)\)"), "{0} 已经定义过, 不能再定义为别的类型"),
 )
 
 
@@ -312,7 +329,7 @@ def _reason_zh(reason: str) -> str:
         m = pattern.search(reason)
         if m:
             return words.format(*(g.replace("'", "").replace(", ", ".").rstrip(",") for g in m.groups()))
-    return reason
+    return f"这一行不符合 TOML 语法 (解析器原文: {reason})"
 
 
 def _syntax_issue(filename: str, exc: tomllib.TOMLDecodeError) -> Issue:

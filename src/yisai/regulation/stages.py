@@ -269,6 +269,9 @@ class RoundRobinFormat(StageFormat):
     def bracket_rules(self) -> KnockoutRules | None:
         return self.knockout
 
+    def page_label(self) -> Text:
+        return Text("循环赛", "round robin") if self.knockout is None else Text("循环赛·淘汰赛", "groups · bracket")
+
 
     def findings(self, path: Path) -> list[Finding]:
         out: list[Finding] = []
@@ -330,6 +333,9 @@ class DoubleRoundRobinFormat(StageFormat):
         "(第一循环贝格尔表先列者执黑, 第二循环先列者执白)",
     )
 
+    def page_label(self) -> Text:
+        return Text("双循环", "double round robin")
+
 
 class KnockoutFormat(KnockoutRules, StageFormat):
     """淘汰赛 on its own: the division's entrants (or its top ``players`` seeds) in a seeded
@@ -344,6 +350,9 @@ class KnockoutFormat(KnockoutRules, StageFormat):
 
     def bracket_rules(self) -> KnockoutRules | None:
         return self
+
+    def page_label(self) -> Text:
+        return Text("淘汰赛", "knockout")
 
     def findings(self, path: Path) -> list[Finding]:
         if self.players is not None and self.players < 4 and self.third_place:

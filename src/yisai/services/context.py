@@ -34,7 +34,6 @@ from yisai.services.settings import BEIJING, Settings, fixed_clock
 from yisai.store import (
     Database,
     DatabaseFailure,
-    Repository,
     SchemaOutdated,
     StoreError,
     open_database,
@@ -70,10 +69,9 @@ class DomainEvent:
 
 @dataclass
 class Work:
-    """One open transaction: the session, the repository bound to it, the actor and the time."""
+    """One open transaction: the session, the actor and the time."""
 
     session: Session
-    repo: Repository
     actor: Actor
     now: datetime
     settings: Settings
@@ -96,7 +94,7 @@ class Work:
     @property
     def stamp(self) -> Stamp:
         """Who writes and when, for a row module's write (``x_rows.fn(work.session, work.stamp, …)``)."""
-        return self.repo.stamp
+        return Stamp(self.actor.audit_name, self.now)
 
     @property
     def calendar_file(self) -> Path | None:
@@ -124,8 +122,7 @@ class Context:
                     who = _account_scope(session, who)
                 if who.event is not None:
                     guard_event_scope(session, who)
-                yield Work(session, Repository(session, who.audit_name, moment), who, moment,
-                           self.settings)
+                yield Work(session, who, moment, self.settings)
                 written = session.info.pop(WRITTEN, [])
         except DatabaseFailure as exc:  # the store's own error, in the services' words
             raise StoreFailed(exc.kind, exc.detail, exc.full) from exc

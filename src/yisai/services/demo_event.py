@@ -539,10 +539,10 @@ def demo_prize_decisions(work: Work, event: EventRecord, reg: Regulation) -> Non
     """What the chief referee decides once the results are in, where the regulation asks him:
     the judged awards named (seeded), the first paid winner docked for missing the ceremony
     (half of what the rule allows when he decides the amount), and a pool overrun settled."""
-    from yisai.awards.decisions import yuan_text
     from yisai.awards.prizes import docking_cap
     from yisai.services.prize_decisions import decide_pool, dock_prize, name_judged_winner
     from yisai.services.reports import prizes
+    from yisai.vocabulary.money import yuan_text
 
     rnd = random.Random(event.seed)
     for award in reg.prizes.judged:
@@ -559,7 +559,7 @@ def demo_prize_decisions(work: Work, event: EventRecord, reg: Regulation) -> Non
             pl, ln = paid
             fen = docking_cap(ln.amount, rule) // 2
             dock_prize(work, str(event.id), pl.id, ln.player_id or ln.name,
-                       yuan=yuan_text(fen) if rule.docking == "decided" else None,
+                       yuan=yuan_text(fen, cents=False) if rule.docking == "decided" else None,
                        note=tr("演示: 未参加颁奖仪式", "demo: missed the ceremony"))
     if report.overrun:
         decide_pool(work, str(event.id), tr("演示: 超出部分由承办单位补足", "demo: the host pays the difference"))

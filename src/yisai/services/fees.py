@@ -28,7 +28,6 @@ from yisai.registry.ledger import (
     refund_limit,
     team_due,
     totals,
-    yuan_text,
 )
 from yisai.services import place_fees
 from yisai.services.context import InputError, Refused, Work
@@ -39,6 +38,7 @@ from yisai.services.payments.flow import refund_payments
 from yisai.store import EventRecord, entry_rows, roster_rows, team_rows, web_rows
 from yisai.store import fee_rows as rows
 from yisai.store.fee_rows import PaymentRecord, RefundRecord
+from yisai.vocabulary.money import fen_of_yuan, yuan_text
 
 MANUAL = "manual"
 CHANNEL_LABELS = {MANUAL: Text("线下登记", "recorded by hand"), "wechat": Text("微信支付", "WeChat Pay"),
@@ -116,11 +116,11 @@ def amount_fen(text: str) -> int | None:
     text = text.strip()
     if not text:
         return None
-    whole, dot, frac = text.partition(".")
-    if not whole.isdigit() or (dot and (not frac.isdigit() or len(frac) > 2)) or len(whole) > 9:
+    found = fen_of_yuan(text)
+    if found is None:
         raise InputError(Text(f"金额应为元, 最多两位小数: {text}", f"the amount is in yuan with at most two decimals: {text}"),
                          code="bad_refund_amount")
-    return int(whole) * 100 + int((frac + "00")[:2])
+    return found
 
 
 def subject_line(work: Work, event: EventRecord, kind: str, subject_id: int) -> Line:
@@ -206,3 +206,8 @@ def team_entries(work: Work, event_id: int) -> dict[int, set[int]]:
 def event_of_entry(work: Work, entry_id: str | int) -> EventRecord:
     """The event an entry belongs to (the CLI's 已缴费 mark reports the entry's ledger line)."""
     return resolve_event(work, str(entry_rows.entry_event(work.session, entry_id)))
+
+
+def team_names(work: Work, event_id: int) -> dict[int, str]:
+    """team id → name: the pay panel names a team even when it owes no team fee of its own."""
+    return {int(t.id): t.name for t in team_rows.list_teams(work.session, event_id)}

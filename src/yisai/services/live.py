@@ -40,7 +40,7 @@ from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Actor, Role
 from yisai.store import NotFound, account_rows, audit_rows, qualification_rows
 from yisai.store import live_rows as rows
-from yisai.store.repository import Conflict as StoreConflict
+from yisai.store.errors import Conflict as StoreConflict
 
 
 @dataclass(frozen=True)

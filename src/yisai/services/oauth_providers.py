@@ -35,7 +35,8 @@ from yisai.i18n import Text
 from yisai.services.errors import InputError, ServiceError
 
 WECHAT, QQ = "wechat", "qq"
-PROVIDER_NAMES = {WECHAT: Text("微信", "WeChat"), QQ: Text("QQ", "QQ")}
+WECHAT_MP = "wechat_mp"  # 公众号网页授权 (snsapi_base): the payer's openid for WeChat Pay JSAPI
+PROVIDER_NAMES = {WECHAT: Text("微信", "WeChat"), QQ: Text("QQ", "QQ"), WECHAT_MP: Text("微信", "WeChat")}
 TIMEOUT_SECONDS = 10.0
 MAX_ANSWER_BYTES = 64 * 1024  # every documented answer is well under 2 KB
 MAX_SECRET_FILE_BYTES = 4096
@@ -57,16 +58,30 @@ class Provider:
     token_url: str = ""
     identity_url: str = ""  # WeChat sns/userinfo; QQ oauth2.0/me
     profile_url: str = ""  # QQ user/get_user_info (WeChat has none besides sns/userinfo)
+    scope: str = ""  # "" = the sign-in scope (snsapi_login / get_user_info)
 
     @property
     def name(self) -> Text:
         return PROVIDER_NAMES[self.key]
+
+    @property
+    def wechat_style(self) -> bool:
+        """WeChat's endpoints (``appid``/``secret``, ``#wechat_redirect``), login or 公众号."""
+        return self.key in (WECHAT, WECHAT_MP)
 
 
 def wechat(appid: str, secret: str, *, open_base: str = WECHAT_OPEN, api_base: str = WECHAT_API) -> Provider:
     o, a = open_base.rstrip("/"), api_base.rstrip("/")
     return Provider(WECHAT, appid, secret, authorize_url=f"{o}/connect/qrconnect",
                     token_url=f"{a}/sns/oauth2/access_token", identity_url=f"{a}/sns/userinfo")  # fmt: skip
+
+
+def wechat_mp(appid: str, secret: str, *, open_base: str = WECHAT_OPEN, api_base: str = WECHAT_API) -> Provider:
+    """微信公众号网页授权 with ``snsapi_base``: silent inside WeChat, it gives the openid only (the
+    token answer carries it; no user information is asked)."""
+    o, a = open_base.rstrip("/"), api_base.rstrip("/")
+    return Provider(WECHAT_MP, appid, secret, authorize_url=f"{o}/connect/oauth2/authorize",
+                    token_url=f"{a}/sns/oauth2/access_token", scope="snsapi_base")  # fmt: skip
 
 
 def qq(appid: str, appkey: str, *, base: str = QQ_GRAPH) -> Provider:
@@ -116,6 +131,12 @@ def provider_error(key: str, code: object, message: str) -> ProviderError:
     name = PROVIDER_NAMES[key]
     number = _int(code)
     words = (WECHAT_WORDS if key == WECHAT else QQ_WORDS).get(number) if number is not None else None
+    if key == WECHAT_MP:  # the payer's openid for WeChat Pay: no scanning, the operator's secret
+        return ProviderError(Text(f"微信授权失败 ({code}: {message}): 请回到费用页重新支付; 一再失败请运营人员检查 "
+                                  "YISAI_WECHATPAY_APPID 与 YISAI_WECHATPAY_MP_SECRET",
+                                  f"WeChat authorisation failed ({code}: {message}): start the payment again from the "
+                                  "fees page; if it fails again the operator must check YISAI_WECHATPAY_APPID and "
+                                  "YISAI_WECHATPAY_MP_SECRET"), code="wechat_mp_oauth", params={"code": str(code)})
     said = f"{code}: {message}".strip(": ")
     if words is not None:
         return ProviderError(Text(f"{name.zh}登录失败: {words.zh} ({said})", f"{name.en} sign-in failed: {words.en} ({said})"),
@@ -200,9 +221,9 @@ def _declared_size(p: Provider) -> Any:
 
 
 def _client(p: Provider, redirect_uri: str) -> OAuth2Client:
-    names = ("appid", "secret") if p.key == WECHAT else ("client_id", "client_secret")
+    names = ("appid", "secret") if p.wechat_style else ("client_id", "client_secret")
     client = OAuth2Client(client_id=p.appid, client_secret=p.secret, redirect_uri=redirect_uri,
-                          scope="snsapi_login" if p.key == WECHAT else "get_user_info",
+                          scope=p.scope or ("snsapi_login" if p.key == WECHAT else "get_user_info"),
                           token_endpoint_auth_method="secret_in_query", timeout=TIMEOUT_SECONDS,
                           event_hooks={"response": [_declared_size(p)]})  # fmt: skip
     client.register_client_auth_method(("secret_in_query", _secret_in_query(names)))
@@ -218,7 +239,7 @@ def authorization_url(p: Provider, redirect_uri: str, state: str) -> str:
     the documented order) or QQ's authorize page (RFC 6749 as is)."""
     with _client(p, redirect_uri) as client:
         url, _ = client.create_authorization_url(p.authorize_url, state=state)
-    if p.key != WECHAT:
+    if not p.wechat_style:
         return str(url)
     query = dict(parse_qsl(urlsplit(url).query))
     ordered = [("appid", p.appid), ("redirect_uri", redirect_uri), ("response_type", "code"),
@@ -246,6 +267,35 @@ def fetch_identity(p: Provider, code: str, redirect_uri: str) -> Identity:
         raise ProviderError(Text(f"无法连接{name.zh}服务器, 请稍后再试 ({type(exc).__name__})",
                                  f"cannot reach {name.en}; try again later ({type(exc).__name__})"),
                             code="oauth_unreachable", params={"provider": p.key}) from None
+
+
+def fetch_openid(p: Provider, code: str, redirect_uri: str) -> str:
+    """公众号网页授权 (snsapi_base): exchange the code (once) for the payer's openid, which the
+    token answer carries; the access token is dropped unused."""
+    if not code or len(code) > 512:
+        raise InputError(Text("微信授权码缺失或无效, 请回到费用页重新支付", "the WeChat authorisation code is missing or "
+                              "invalid; start the payment again"), code="oauth_no_code")  # fmt: skip
+    try:
+        with _client(p, redirect_uri) as client:
+            token = client.fetch_token(p.token_url, code=code, method="GET", grant_type="authorization_code")
+    except OAuthError as exc:
+        raise provider_error(p.key, exc.error, exc.description or "") from None
+    except httpx.HTTPError as exc:
+        raise ProviderError(Text(f"无法连接微信服务器, 请稍后再试 ({type(exc).__name__})",
+                                 f"cannot reach WeChat; try again later ({type(exc).__name__})"),
+                            code="oauth_unreachable", params={"provider": p.key}) from None
+    return _checked_id(p, str(token.get("openid") or ""))
+
+
+def wechat_mp_from_environment(env: Mapping[str, str], appid: str) -> Provider | None:
+    """The 公众号 authorisation for WeChat Pay JSAPI: the merchant's appid (a 公众号 bound to the
+    merchant) and ``YISAI_WECHATPAY_MP_SECRET`` (or ``…_FILE``); None without the secret. The
+    endpoints are WeChat's, or ``YISAI_WECHAT_OPEN_URL`` / ``YISAI_WECHAT_API_URL`` (tests)."""
+    secret = _secret(env, "YISAI_WECHATPAY_MP_SECRET")
+    if not secret or not appid:
+        return None
+    return wechat_mp(appid, secret, open_base=env.get("YISAI_WECHAT_OPEN_URL") or WECHAT_OPEN,
+                     api_base=env.get("YISAI_WECHAT_API_URL") or WECHAT_API)
 
 
 def _get(p: Provider, client: OAuth2Client, url: str, params: dict[str, str]) -> dict[str, Any]:
@@ -336,5 +386,6 @@ def providers_from_environment(env: Mapping[str, str]) -> dict[str, Provider]:
     return found
 
 
-__all__ = ["PROVIDER_NAMES", "QQ", "WECHAT", "Identity", "Provider", "ProviderError", "authorization_url",
-           "fetch_identity", "providers_from_environment", "qq", "wechat"]  # fmt: skip
+__all__ = ["PROVIDER_NAMES", "QQ", "WECHAT", "WECHAT_MP", "Identity", "Provider", "ProviderError",
+           "authorization_url", "fetch_identity", "fetch_openid", "providers_from_environment", "qq", "wechat",
+           "wechat_mp", "wechat_mp_from_environment"]  # fmt: skip

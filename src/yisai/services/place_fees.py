@@ -18,7 +18,7 @@ from typing import Protocol
 from yisai.i18n import Text
 from yisai.qualifier.notices import FINAL_ENTRY_CONFIRMED
 from yisai.qualifier.periods import NoLadder, ladder_stage
-from yisai.registry.ledger import PLACE, place_due, yuan_text
+from yisai.registry.ledger import PLACE, place_due
 from yisai.regulation.schema import Regulation
 from yisai.regulation.stages import LadderFormat, Stage
 from yisai.services import notices
@@ -28,6 +28,7 @@ from yisai.services.events import regulation_of, resolve_event
 from yisai.store import EventRecord, audit_rows, fee_rows
 from yisai.store import qualification_rows as rows
 from yisai.store.fee_rows import OrderRecord
+from yisai.vocabulary.money import yuan_text
 
 HOLDING = ("qualified", "unpaid", "confirmed")  # states in which a place is held ("already qualified")
 OPEN_TO_LAPSE = ("qualified", "unpaid")  # states that lapse at the deadline

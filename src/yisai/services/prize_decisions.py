@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from yisai.awards.decisions import Docking, JudgedWinner, PrizeDecisions, yuan_text
+from yisai.awards.decisions import Docking, JudgedWinner, PrizeDecisions
 from yisai.i18n import Text
 from yisai.registry.person import Player
 from yisai.services.context import InputError, Refused, Work
@@ -19,6 +19,7 @@ from yisai.services.errors import Hint
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action
 from yisai.store import EventRecord, event_rows, roster_rows
+from yisai.vocabulary.money import fen_of_yuan, yuan_text
 
 
 def decisions_of(event: EventRecord) -> PrizeDecisions:
@@ -55,12 +56,12 @@ def _player(work: Work, event: EventRecord, ref: str) -> Player:
 
 def _yuan_to_fen(text: str) -> int:
     """"300" or "287.50" yuan → 分, without a float."""
-    whole, _, cents = text.strip().partition(".")
-    if not whole.isdigit() or (cents and (not cents.isdigit() or len(cents) > 2)):
+    found = fen_of_yuan(text)
+    if found is None:
         raise InputError(Text(f"金额应写成元, 最多两位小数, 如 300 或 287.50: {text}",
                               f"an amount in yuan with at most two decimals, e.g. 300 or 287.50: {text}"),
                          code="bad_amount")
-    return int(whole) * 100 + int(cents.ljust(2, "0") or 0)
+    return found
 
 
 def dock_prize(work: Work, event_ref: str | int | None, list_id: str, holder: str, *, yuan: str | None,
@@ -97,14 +98,14 @@ def dock_prize(work: Work, event_ref: str | int | None, list_id: str, holder: st
     fen: int | None = None
     if rule.docking == "decided":
         if yuan is None:
-            raise InputError(Text(f"规程规定由裁判长决定扣除金额 (最多{rule.percent}%, 即{yuan_text(cap)}元): "
-                                  "请写明扣除的金额", f"the referee decides the amount (at most {yuan_text(cap)} "
+            raise InputError(Text(f"规程规定由裁判长决定扣除金额 (最多{rule.percent}%, 即{yuan_text(cap, cents=False)}元): "
+                                  "请写明扣除的金额", f"the referee decides the amount (at most {yuan_text(cap, cents=False)} "
                                   "yuan): give the amount docked"), code="amount_required")
         fen = _yuan_to_fen(yuan)
         if fen > cap:
-            raise Refused(Text(f"扣除{yuan_text(fen)}元超过规程允许的{rule.percent}% (奖金{line.amount}元, "
-                               f"最多扣除{yuan_text(cap)}元)", f"docking {yuan_text(fen)} exceeds the "
-                               f"{rule.percent}% the regulation allows ({yuan_text(cap)} yuan)"),
+            raise Refused(Text(f"扣除{yuan_text(fen, cents=False)}元超过规程允许的{rule.percent}% (奖金{line.amount}元, "
+                               f"最多扣除{yuan_text(cap, cents=False)}元)", f"docking {yuan_text(fen, cents=False)} exceeds the "
+                               f"{rule.percent}% the regulation allows ({yuan_text(cap, cents=False)} yuan)"),
                           code="docking_too_large", params={"field": "prizes.ceremony_absence.percent"})
     holder_id = line.player_id or line.team_id or ""
     decisions = decisions_of(event)

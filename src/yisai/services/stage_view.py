@@ -93,11 +93,21 @@ class StageView:
 
 def has_brackets(reg: Regulation, division: str) -> bool:
     """Whether the division's playing stage is a round robin or a knockout (a page to show)."""
-    try:
-        fmt = playing_stage(reg, division).format_for(division)
-    except Exception:  # no pairable stage: nothing to show
-        return False
-    return fmt.crosstables
+    return division in bracket_labels(reg)
+
+
+def bracket_labels(reg: Regulation) -> dict[str, Text]:
+    """division → the name of its crosstable / bracket page (循环赛, 双循环, 淘汰赛, 循环赛·淘汰赛),
+    for the divisions that have one."""
+    out: dict[str, Text] = {}
+    for d in reg.divisions:
+        try:
+            fmt = playing_stage(reg, d.id).format_for(d.id)
+        except Exception:  # no pairable stage: nothing to show
+            continue
+        if fmt.crosstables:
+            out[d.id] = fmt.page_label()
+    return out
 
 
 def _cell(game: Game, player: str) -> str:

@@ -13,7 +13,6 @@ from yisai.store.database import (
 )
 from yisai.store.errors import Conflict, DatabaseFailure, NotFound, StaleVersion
 from yisai.store.records import AuditRecord, EventRecord, ResultChange, RoundRecord, UserRecord
-from yisai.store.repository import Repository
 
 __all__ = [
     "AuditRecord",
@@ -22,7 +21,6 @@ __all__ = [
     "DatabaseFailure",
     "EventRecord",
     "NotFound",
-    "Repository",
     "ResultChange",
     "RoundRecord",
     "SchemaOutdated",

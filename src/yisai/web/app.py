@@ -51,6 +51,7 @@ from yisai.web import (
     qualification,
     registration,
     team_matches,
+    wechat_pay,
 )
 from yisai.web import oauth as oauth_routes
 from yisai.web.bodies import BodyLimitMiddleware, BodyLimits, limits_from_environment
@@ -154,6 +155,7 @@ def create_app(settings: Settings, *, secret: str | None = None, secure_cookies:
     app.include_router(api.router)
     app.include_router(appeals.router)
     app.include_router(fees.router)
+    app.include_router(wechat_pay.router)  # the payer's openid for WeChat Pay inside WeChat (JSAPI)
     app.include_router(prize_decisions.router)
     app.include_router(members.router)
     app.include_router(registration.router)

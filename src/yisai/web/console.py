@@ -47,7 +47,7 @@ from yisai.services.roster_import import ImportReport as RosterReport
 from yisai.services.roster_import import import_roster
 from yisai.services.round_results import current_conflict, record_result
 from yisai.services.rounds import pair, round_view, sheet_lines, sheet_title
-from yisai.services.stage_view import has_brackets
+from yisai.services.stage_view import bracket_labels
 from yisai.services.withdrawal import disqualify_entry, reinstate_entry, withdraw_entry
 from yisai.web import reports, views
 from yisai.web.core import (
@@ -264,7 +264,7 @@ def event_console(request: Request, event_id: Id, msg: str = "", err: str = "") 
         for v in list_entries(work, ctx["event"]):
             counts.setdefault(v.entry.division, {}).setdefault(v.entry.status.value, 0)
             counts[v.entry.division][v.entry.status.value] += 1
-        brackets = [d for d, _name in ctx["divisions"] if has_brackets(ctx["reg"], d)]
+        brackets = bracket_labels(ctx["reg"])
     return page(request, "console/event.html", counts=counts, msg=msg, err=err, bracket_divisions=brackets, **ctx)
 
 

@@ -27,6 +27,7 @@ from yisai.formats.regulation_source import SourceError, read_bytes
 from yisai.i18n import Text, tr
 from yisai.regulation import RegulationError, loads
 from yisai.regulation.draft import MAX_TEXT_CHARS, Draft, TextTooLong, draft
+from yisai.regulation.draft.model import asked
 from yisai.regulation.loader import MAX_REGULATION_BYTES
 from yisai.regulation.locate import key_lines
 from yisai.services.errors import InputError
@@ -93,7 +94,7 @@ def _render(request: Request, st: State, source_text: str, source_name: str, pro
     result = st.result
     sentences = _views(result, st.toml)
     tags = {f for v in sentences for f, _ in v.fields}
-    missing = [(field_name(result.doc, m.path), m.question) for m in result.missing]
+    missing = [(field_name(result.doc, m.path), asked(m.question)) for m in result.missing]
     figures = {"sentences": len(sentences), "read": sum(1 for v in sentences if v.fields), "drafted": len(tags),
                "open": len(st.outcome.open), "answered": len(st.outcome.answered), "missing": len(missing)}
     return page(

@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Res
 
 from yisai.formats import fees_export
 from yisai.i18n import Text, tr
-from yisai.registry.ledger import ENTRY, KIND_LABELS, KINDS, TEAM, Line, totals, yuan_text
+from yisai.registry.ledger import ENTRY, KIND_LABELS, KINDS, TEAM, Line, totals
 from yisai.services import fees
 from yisai.services.context import Context
 from yisai.services.errors import Forbidden, InputError, NotFoundError, ServiceError
@@ -28,9 +28,11 @@ from yisai.services.payments import alipay, flow
 from yisai.services.payments.base import MODE_LABELS
 from yisai.services.payments.flow import OrderRecord
 from yisai.services.payments.reconcile import reconcile
+from yisai.vocabulary.money import yuan_text
 from yisai.web.console import _event_context, _form, _text, acting, back, client_of, require_login
 from yisai.web.core import page, state
 from yisai.web.requests import Id
+from yisai.web.wechat_pay import check_mode, pay_modes, resumable, with_payer
 
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger("yisai.payments")
@@ -56,12 +58,17 @@ def fees_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> R
         providers = flow.offered(work)
         own_orders = [o for t in sorted(work.actor.own_teams) for o in flow.orders(work, str(event_id), int(t))] \
             if work.actor.role is Role.TEAM_LEADER else flow.orders(work, str(event_id))
+        names = {ln.id: ln.label for ln in ledger.of(TEAM)} | fees.team_names(work, event_id)
+        owed = {tid: total for tid in sorted(int(t) for t in work.actor.own_teams)
+                if (total := sum(a for _, _, a in flow.team_items(work, ledger.event, tid))) > 0} \
+            if work.actor.role is Role.TEAM_LEADER and providers else {}
     groups = [(k, KIND_LABELS[k].render(), [ln for ln in lines if ln.kind == k]) for k in KINDS]
     return page(request, "console/fees.html", groups=groups, total=totals(lines), yuan=yuan_text,
                 providers=providers, mode_label=lambda m: MODE_LABELS[m].render(),
+                modes=lambda p: pay_modes(request, p),
                 channel_label=lambda c: fees.CHANNEL_LABELS[c].render() if c in fees.CHANNEL_LABELS else c, orders=own_orders[-20:],
                 may_refund=work.actor.may(Action.APPROVE), leader=work.actor.role is Role.TEAM_LEADER,
-                team_names={ln.id: ln.label for ln in ledger.of(TEAM)}, msg=msg, err=err, **ctx)
+                team_names=names, team_owed=owed, msg=msg, err=err, **ctx)
 
 
 @router.get("/console/events/{event_id}/fees/reconcile", response_class=HTMLResponse)
@@ -99,24 +106,45 @@ def _checkout_page(request: Request, event_id: int, checkout: flow.Checkout) -> 
     return back(f"/console/events/{event_id}/fees/orders/{checkout.order.out_trade_no}")
 
 
-@router.post("/console/events/{event_id}/fees/pay/team/{team_id}")
-async def pay_team(request: Request, event_id: Id, team_id: Id) -> Response:
+def _pay_team(request: Request, intent: dict[str, Any], openid: str) -> Response:
+    event_id = int(intent["e"])
+    checkout = flow.pay_team(state(request).ctx, require_login(request), str(event_id), int(intent["i"]),
+                             str(intent["p"]), str(intent["m"]), client_of(request), openid)
+    return _checkout_page(request, event_id, checkout)
+
+
+def _pay_appeal(request: Request, intent: dict[str, Any], openid: str) -> Response:
+    event_id = int(intent["e"])
+    checkout = flow.pay_appeal(state(request).ctx, require_login(request), str(event_id), int(intent["i"]),
+                               str(intent["p"]), str(intent["m"]), client_of(request), openid)
+    return _checkout_page(request, event_id, checkout)
+
+
+resumable("team", _pay_team)  # a JSAPI payment waiting for the payer's openid (web/wechat_pay.py)
+resumable("appeal", _pay_appeal)
+
+
+async def _pay(request: Request, kind: str, event_id: int, subject_id: int) -> Response:
+    """The team's or the appeal's fee through the chosen provider and mode (checked against what
+    this browser was offered); JSAPI first learns the payer's openid from WeChat."""
     form = await _form(request)
     with acting(request) as work:
         _event_context(work, event_id)
-    checkout = flow.pay_team(state(request).ctx, require_login(request), str(event_id), team_id,
-                             _text(form, "provider"), _text(form, "mode"), client_of(request))
-    return _checkout_page(request, event_id, checkout)
+    provider, mode = _text(form, "provider"), _text(form, "mode")
+    check_mode(request, provider, mode)
+    intent = {"k": kind, "e": event_id, "i": subject_id, "p": provider, "m": mode}
+    pay = _pay_team if kind == "team" else _pay_appeal
+    return with_payer(request, mode, intent, lambda openid: pay(request, intent, openid))
+
+
+@router.post("/console/events/{event_id}/fees/pay/team/{team_id}")
+async def pay_team(request: Request, event_id: Id, team_id: Id) -> Response:
+    return await _pay(request, "team", event_id, team_id)
 
 
 @router.post("/console/events/{event_id}/fees/pay/appeal/{appeal_id}")
 async def pay_appeal(request: Request, event_id: Id, appeal_id: Id) -> Response:
-    form = await _form(request)
-    with acting(request) as work:
-        _event_context(work, event_id)
-    checkout = flow.pay_appeal(state(request).ctx, require_login(request), str(event_id), appeal_id,
-                               _text(form, "provider"), _text(form, "mode"), client_of(request))
-    return _checkout_page(request, event_id, checkout)
+    return await _pay(request, "appeal", event_id, appeal_id)
 
 
 @router.get("/console/events/{event_id}/fees/orders/{out_trade_no}", response_class=HTMLResponse)
@@ -138,9 +166,10 @@ def order_view(request: Request, order: OrderRecord, order_url: str, back_url: s
         import segno  # the QR code as inline SVG (text only: no image files, no script)
 
         qr = segno.make(order.pay_url, error="m").svg_inline(scale=5, title=tr("微信扫码支付", "scan to pay"))
+    bridge = flow.bridge_for(state(request).ctx.settings, order)  # JSAPI: signed now, never the key
     return page(request, "console/fee_order.html", order=order, qr=qr, yuan=yuan_text,
-                mode_label=MODE_LABELS[order.mode].render(), order_url=order_url, back_url=back_url,
-                back_text=back_text, nav=nav, **context)
+                mode_label=MODE_LABELS[order.mode].render(), bridge=bridge.as_bridge() if bridge else None,
+                order_url=order_url, back_url=back_url, back_text=back_text, nav=nav, **context)
 
 
 @router.post("/console/events/{event_id}/fees/orders/{out_trade_no}/check")

@@ -154,11 +154,11 @@ def _template(request: Request, name: str, **context: Any) -> str:
 def _event_nav(work: Work, event_id: int) -> dict[str, Any]:
     event = resolve_event(work, str(event_id))
     reg = regulation_of(event)
-    from yisai.services.stage_view import has_brackets
+    from yisai.services.stage_view import bracket_labels
 
     return {"event": event, "reg": reg, "divisions": views.divisions_of(reg),
             "rounds": rounds_index(work, event.id),
-            "bracket_divisions": [d.id for d in reg.divisions if has_brackets(reg, d.id)]}
+            "bracket_divisions": bracket_labels(reg)}
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)

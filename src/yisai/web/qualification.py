@@ -28,7 +28,6 @@ from markupsafe import Markup
 from yisai.awards.final_entries import SOURCE_LABELS
 from yisai.formats.svg_chart import bar_chart
 from yisai.i18n import Text, tr
-from yisai.registry.ledger import yuan_text
 from yisai.services import fairplay, operations
 from yisai.services import qualification as q
 from yisai.services.context import Context
@@ -37,7 +36,8 @@ from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Actor
 from yisai.services.live import pool_names
 from yisai.services.payments import flow
-from yisai.services.payments.base import MODE_LABELS
+from yisai.services.payments.base import JSAPI, MODE_LABELS, modes_for
+from yisai.vocabulary.money import yuan_text
 from yisai.web.console import acting, client_of, require_login
 from yisai.web.core import PUBLIC, check_csrf, lang_of, page, state
 from yisai.web.fees import order_view
@@ -119,9 +119,13 @@ def _mine(request: Request, event_id: int, *, given: dict[str, str] | None = Non
         filled = {p.id: (given if given is not None and p.id == place_id else q.prefill(work, p)) for p in places}
         fees = q.place_fees_of(work, event_id, places)
         providers = flow.offered(work)
+    agent = request.headers.get("user-agent", "")
+    # this browser's modes, the likeliest first; not JSAPI (it needs the payer's openid, which the
+    # player's page does not ask WeChat for): inside WeChat the QR code remains
+    modes = {pr.name: [m for m in modes_for(pr.modes, agent) if m != JSAPI] for pr in providers}
     return page(request, "qualification/mine.html", http_status=http_status, event=event, places=places,
                 notices=notices, filled=filled, msg=msg, err=err, reasons=reasons or [], fees=fees,
-                providers=providers, yuan=yuan_text, mode_label=lambda m: MODE_LABELS[m].render())
+                providers=providers, modes=modes, yuan=yuan_text, mode_label=lambda m: MODE_LABELS[m].render())
 
 
 @router.get("/qualification/{event_id}", response_class=HTMLResponse)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from yisai.i18n import Text
 from yisai.regulation.draft.text import Sentence
 
 Path = tuple[str | int, ...]
@@ -28,6 +29,16 @@ class OpenQuestion:
     why: str | None = None
     """Why it is asked when the text does state the rule: two clauses disagree, or a detail the
     stated rule leaves open (对方弃权的胜局是否计入胜局数) — never "规程未写明"."""
+
+
+def asked(question: str) -> Text:
+    """A question as the drafter writes it into the file, "中文 / English", split for a page in one
+    language; a question with no English part (it quotes the text's own clauses) reads the same
+    in both."""
+    zh, sep, en = question.rpartition(" / ")
+    if sep and en.strip() and en.isascii() and not zh.isascii():
+        return Text(zh.strip(), en.strip())
+    return Text(question.strip(), question.strip())
 
 
 MAX_UNREAD = 300

@@ -25,7 +25,12 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from yisai.i18n import Text
-from yisai.registry.ledger import fen_of_yuan, yuan_text
+from yisai.services.payments.alipay_cert import (
+    CHANGED,
+    AlipayCerts,
+    cert_client,
+    certs_from_environment,
+)
 from yisai.services.payments.base import (
     H5,
     PAGE,
@@ -37,7 +42,8 @@ from yisai.services.payments.base import (
     ProviderError,
     RefundResult,
 )
-from yisai.services.payments.config import order_minutes, required, secret_file
+from yisai.services.payments.config import config_error, order_minutes, required, secret_file
+from yisai.vocabulary.money import fen_of_yuan, yuan_text
 
 GATEWAY = "https://openapi.alipay.com/gateway.do"
 ENV = "YISAI_ALIPAY_"
@@ -65,7 +71,9 @@ def _sdk_failure(exc: BaseException) -> str:
                          ("connect failed", "无法连接网关 (cannot connect)"),
                          ("invalid http status", "网关应答异常 (HTTP status)"),
                          ("shape maybe illegal", "应答格式不对 (response shape)"),
-                         ("request sign failed", "请求签名失败 (request signing)")):
+                         ("request sign failed", "请求签名失败 (request signing)"),
+                         (CHANGED, "应答由另一张支付宝公钥证书签名: 支付宝已更换证书, 请从开放平台下载新的支付宝公钥证书"
+                                   " (alipay_cert_sn: Alipay's certificate changed)")):
         if marker in text:
             return said
     return type(exc).__name__
@@ -141,22 +149,28 @@ class AlipayProvider:
     label = Text("支付宝", "Alipay")
     currency = "CNY"
 
-    def __init__(self, *, app_id: str, private_key: str, alipay_public_key: str, notify_url: str,
-                 return_url: str = "", seller_id: str = "", gateway: str = GATEWAY, order_minutes: int = 30,
-                 timeout: int = 10, wap: bool = True) -> None:
+    def __init__(self, *, app_id: str, private_key: str, notify_url: str, alipay_public_key: str = "",
+                 certs: AlipayCerts | None = None, return_url: str = "", seller_id: str = "",
+                 gateway: str = GATEWAY, order_minutes: int = 30, timeout: int = 10, wap: bool = True) -> None:
+        """普通公钥模式 (``alipay_public_key``) or 公钥证书模式 (``certs``: alipay_cert.py)."""
         from alipay.aop.api.AlipayClientConfig import AlipayClientConfig
         from alipay.aop.api.DefaultAlipayClient import DefaultAlipayClient
 
         _honour_port()
         self.merchant_id, self.seller_id, self.order_minutes = app_id, seller_id, order_minutes
         self._notify_url, self._return_url, self._wap = notify_url, return_url, wap
-        self._public_key = _rsa_public_pem(alipay_public_key, ENV + "PUBLIC_KEY_FILE")
+        self._public_key = certs.alipay_public_key if certs else _rsa_public_pem(alipay_public_key,
+                                                                                 ENV + "PUBLIC_KEY_FILE")
         config = AlipayClientConfig()
         config.server_url, config.app_id, config.sign_type, config.charset = gateway, app_id, "RSA2", "utf-8"
         config.app_private_key = _rsa_private_pkcs1(private_key, ENV + "PRIVATE_KEY_FILE")
         config.alipay_public_key = self._public_key
         config.timeout = timeout
-        self._client = DefaultAlipayClient(config, logger=None)  # no logger: its lines hold signed URLs
+        if certs and not certs.pairs_with(config.app_private_key):
+            raise _bad_key(ENV + "APP_CERT_FILE", f"证书中的应用公钥与 {ENV}PRIVATE_KEY_FILE 的应用私钥不是一对",
+                           f"the certificate's key does not pair with the private key in {ENV}PRIVATE_KEY_FILE")
+        # no logger: its lines hold signed URLs
+        self._client = cert_client(config, certs) if certs else DefaultAlipayClient(config, logger=None)
 
     def __repr__(self) -> str:
         return f"AlipayProvider(app_id={self.merchant_id})"
@@ -372,8 +386,25 @@ def alipay_from_environment(env: Mapping[str, str]) -> AlipayProvider:
                                  f"payment setting {ENV}GATEWAY must be the gateway's https:// address"),
                             code="bad_payment_config")
     return AlipayProvider(
-        app_id=need("APP_ID"), private_key=secret_file(env, ENV + "PRIVATE_KEY_FILE"),
-        alipay_public_key=secret_file(env, ENV + "PUBLIC_KEY_FILE"), notify_url=need("NOTIFY_URL"),
+        app_id=need("APP_ID"), private_key=secret_file(env, ENV + "PRIVATE_KEY_FILE"), notify_url=need("NOTIFY_URL"),
         return_url=env.get(ENV + "RETURN_URL", "").strip(), seller_id=env.get(ENV + "SELLER_ID", "").strip(),
         gateway=gateway, order_minutes=order_minutes(env, ENV), wap=env.get(ENV + "WAP", "1").strip() != "0",
+        **_verification(env),
     )
+
+
+def _verification(env: Mapping[str, str]) -> dict[str, Any]:
+    """普通公钥模式 (``PUBLIC_KEY_FILE``, the 支付宝公钥) or 公钥证书模式 (the three certificate
+    files), chosen by the settings present; neither, or both, is refused naming them."""
+    key_var = ENV + "PUBLIC_KEY_FILE"
+    cert_vars = [ENV + k for k in ("APP_CERT_FILE", "PUBLIC_CERT_FILE", "ROOT_CERT_FILE")]
+    has_key, has_certs = bool(env.get(key_var, "").strip()), any(env.get(v, "").strip() for v in cert_vars)
+    if has_key and has_certs:
+        raise config_error(key_var, f"与 {'/'.join(cert_vars)} 只能设置一种: 普通公钥模式或公钥证书模式",
+                           f"set either it or {'/'.join(cert_vars)}: public-key mode or certificate mode")
+    if has_certs:
+        return {"certs": certs_from_environment(env, ENV)}
+    if not has_key:
+        raise config_error(key_var, f"未设置: 普通公钥模式需要它 (支付宝公钥), 公钥证书模式需要 {'、'.join(cert_vars)}",
+                           f"not set: public-key mode needs it (Alipay's public key), certificate mode {', '.join(cert_vars)}")
+    return {"alipay_public_key": secret_file(env, key_var)}

@@ -17,8 +17,9 @@ from yisai.i18n import Text
 
 NATIVE, H5 = "native", "h5"  # a QR code on a PC; a link opened in a phone's browser
 PAGE = "page"  # a link opened in a PC's browser: the provider's own cashier page (Alipay 电脑网站支付)
+JSAPI = "jsapi"  # inside WeChat's own browser: the page asks WeixinJSBridge (WeChat Pay JSAPI 支付)
 MODE_LABELS = {NATIVE: Text("扫码支付 (电脑)", "QR code (PC)"), H5: Text("手机支付", "phone (H5)"),
-               PAGE: Text("电脑网页支付", "web page (PC)")}
+               PAGE: Text("电脑网页支付", "web page (PC)"), JSAPI: Text("微信内支付", "in WeChat")}
 
 
 class ProviderError(Exception):
@@ -40,12 +41,33 @@ class OrderRequest:
     description: str  # ≤ 127 bytes, shown to the payer
     expires_at: datetime  # Beijing time
     payer_ip: str = ""  # H5 needs the payer's address (scene_info)
+    payer_openid: str = ""  # JSAPI needs the payer's openid under the merchant's 公众号 appid
+
+
+@dataclass(frozen=True, slots=True)
+class BridgeCall:
+    """What the page hands ``WeixinJSBridge.invoke('getBrandWCPayRequest', …)``: signed on the
+    server with the merchant's key (paySign over ``appId\\ntimeStamp\\nnonceStr\\npackage\\n``);
+    the key itself never leaves the server."""
+
+    app_id: str
+    time_stamp: str
+    nonce_str: str
+    package: str  # "prepay_id=…"
+    pay_sign: str
+    sign_type: str = "RSA"
+
+    def as_bridge(self) -> dict[str, str]:
+        """The parameters by the names the bridge reads."""
+        return {"appId": self.app_id, "timeStamp": self.time_stamp, "nonceStr": self.nonce_str,
+                "package": self.package, "signType": self.sign_type, "paySign": self.pay_sign}
 
 
 @dataclass(frozen=True, slots=True)
 class PayTarget:
-    mode: str  # native | h5
-    url: str  # the QR code's text (weixin://wxpay/...) or the H5 link
+    mode: str  # native | h5 | page | jsapi
+    url: str  # the QR code's text (weixin://wxpay/...), the H5 link, or JSAPI's package "prepay_id=…"
+    bridge: BridgeCall | None = None  # JSAPI: the signed call the page makes
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,3 +126,28 @@ class Provider(Protocol):
 
     @property
     def modes(self) -> tuple[str, ...]: ...
+
+
+def in_wechat(user_agent: str) -> bool:
+    """WeChat's built-in browser says ``MicroMessenger/…`` in its User-Agent (WeChat's own
+    documents tell merchants to detect it so): there H5 payment is refused and JSAPI is used."""
+    return "micromessenger" in user_agent.lower()
+
+
+def on_phone(user_agent: str) -> bool:
+    ua = user_agent.lower()
+    return any(word in ua for word in ("iphone", "android", "mobile", "ipad", "harmonyos"))
+
+
+def modes_for(modes: tuple[str, ...], user_agent: str) -> tuple[str, ...]:
+    """The payment modes of one provider a page offers this browser, the likeliest first: WeChat
+    Pay inside WeChat JSAPI and the QR code (never H5, which WeChat Pay refuses there; without
+    JSAPI configured the QR code alone); on another phone H5 first; on a PC the QR code or the
+    provider's web page first. Outside WeChat nothing is taken away (a PC may still open the H5
+    link) and JSAPI is never offered (no bridge to call); Alipay inside WeChat is offered as
+    elsewhere (WeChat may refuse to open its pages: the payer opens the link in another browser)."""
+    if in_wechat(user_agent) and (NATIVE in modes or JSAPI in modes):
+        return tuple(m for m in (JSAPI, NATIVE) if m in modes)
+    offered = tuple(m for m in modes if m != JSAPI)
+    first = (H5,) if on_phone(user_agent) else (NATIVE, PAGE)
+    return tuple(m for m in first if m in offered) + tuple(m for m in offered if m not in first)

@@ -17,23 +17,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from yisai.i18n import Text
-from yisai.registry.ledger import (
-    APPEAL,
-    ENTRY,
-    PLACE,
-    TEAM,
-    appeal_due,
-    entry_due,
-    team_due,
-    yuan_text,
-)
+from yisai.registry.ledger import APPEAL, ENTRY, PLACE, TEAM, appeal_due, entry_due, team_due
 from yisai.services import place_fees
 from yisai.services.context import Context, InputError, Refused, Work
 from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Actor, Role
 from yisai.services.payments.base import (
+    JSAPI,
     BadCallback,
+    BridgeCall,
     Notice,
     OrderRequest,
     PayTarget,
@@ -53,6 +46,7 @@ from yisai.store import (
 )
 from yisai.store import fee_rows as rows
 from yisai.store.fee_rows import OrderRecord, RefundRecord
+from yisai.vocabulary.money import yuan_text
 
 APPLIED, DUPLICATE, MISMATCH, NOT_PAID = "applied", "duplicate", "mismatch", "not_paid"
 
@@ -137,18 +131,19 @@ def _store(work: Work, event: EventRecord, provider: Provider, mode: str, items:
     return _Pending(order, mode, payer_ip)
 
 
-def _checkout(ctx: Context, actor: Actor | None, prepare: Callable[[Work], _Pending]) -> Checkout:
+def _checkout(ctx: Context, actor: Actor | None, prepare: Callable[[Work], _Pending], openid: str = "") -> Checkout:
     """Three steps so that no database transaction is open while the provider is asked (on
     SQLite an open write transaction holds the file's lock for everyone): the order row is
     stored and committed, the provider is called with no transaction open, and its answer is
-    recorded in a new transaction. A provider that fails leaves the order ``failed``."""
+    recorded in a new transaction. A provider that fails leaves the order ``failed``. ``openid``:
+    the payer's, for JSAPI (WeChat's browser); never stored."""
     with ctx.work(actor=actor) as work:
         pending = prepare(work)
     order = pending.order
     provider = provider_named_in(ctx.settings, order.provider)
     try:
         target = provider.create_order(OrderRequest(order.out_trade_no, order.amount_fen, order.description,
-                                                    order.expires_at, pending.payer_ip), pending.mode)
+                                                    order.expires_at, pending.payer_ip, openid), pending.mode)
     except ProviderError as exc:
         with ctx.work(actor=actor) as work:
             rows.move_order(work.session, work.stamp, order, "failed")
@@ -158,9 +153,17 @@ def _checkout(ctx: Context, actor: Actor | None, prepare: Callable[[Work], _Pend
     return Checkout(order, target)
 
 
+def _payer_known(mode: str, openid: str) -> None:
+    if mode == JSAPI and not openid:
+        raise InputError(Text("微信内支付需要先经微信授权取得付款人身份, 请在微信中重新点击支付",
+                              "paying inside WeChat needs the payer's WeChat authorisation first; tap pay again in WeChat"),
+                         code="no_payer_openid")
+
+
 def pay_team(ctx: Context, actor: Actor | None, event_ref: str | None, team_id: int, provider_name: str, mode: str,
-             payer_ip: str = "") -> Checkout:
+             payer_ip: str = "", openid: str = "") -> Checkout:
     """A team leader (or an official) pays everything his team owes in one order."""
+    _payer_known(mode, openid)
 
     def prepare(work: Work) -> _Pending:
         work.require(Action.REGISTER)
@@ -175,12 +178,13 @@ def pay_team(ctx: Context, actor: Actor | None, event_ref: str | None, team_id: 
         return _store(work, event, provider, mode, items, team_id, f"T{team_id}",
                       f"{event.name[:30]} {name[:16]} 报名费 {yuan_text(total)}元", payer_ip)
 
-    return _checkout(ctx, actor, prepare)
+    return _checkout(ctx, actor, prepare, openid)
 
 
 def pay_appeal(ctx: Context, actor: Actor | None, event_ref: str | None, appeal_id: int, provider_name: str,
-               mode: str, payer_ip: str = "") -> Checkout:
+               mode: str, payer_ip: str = "", openid: str = "") -> Checkout:
     """The appeal fee of a filed appeal, paid through a provider."""
+    _payer_known(mode, openid)
 
     def prepare(work: Work) -> _Pending:
         work.require(Action.REGISTER)
@@ -196,7 +200,7 @@ def pay_appeal(ctx: Context, actor: Actor | None, event_ref: str | None, appeal_
         return _store(work, event, provider, mode, items, None, f"A{appeal_id}",
                       f"{event.name[:30]} 申诉费 {yuan_text(owed)}元", payer_ip)
 
-    return _checkout(ctx, actor, prepare)
+    return _checkout(ctx, actor, prepare, openid)
 
 
 def pay_place(ctx: Context, actor: Actor | None, event_ref: str | None, place_id: int, provider_name: str,
@@ -205,7 +209,9 @@ def pay_place(ctx: Context, actor: Actor | None, event_ref: str | None, place_id
     player himself (a player has no 登记报名 right: the place's owner is checked instead). ``before``
     runs first in the same transaction: the details stored and the place moved to ``unpaid``
     (``qualification.confirm_and_pay``); without it the place must already wait for its fee
-    (去缴费). The order expires by the place's deadline (24:00 of the deadline day)."""
+    (去缴费). The order expires by the place's deadline (24:00 of the deadline day). Not JSAPI:
+    the player's page does not ask WeChat for the payer's openid."""
+    _payer_known(mode, "")
 
     def prepare(work: Work) -> _Pending:
         event = resolve_event(work, event_ref)
@@ -230,6 +236,17 @@ def orders(work: Work, event_ref: str | None, team_id: int | None = None) -> lis
     if work.actor.role is Role.TEAM_LEADER and (team_id is None or not work.actor.leads(team_id)):
         raise Forbidden(Text("领队只能查看本队的订单", "a team leader sees the own team's orders only"), code="not_own_team")
     return rows.orders_of(work.session, event.id, team_id)
+
+
+def bridge_for(settings: Settings, order: OrderRecord) -> BridgeCall | None:
+    """An open JSAPI order's call for WeChat's bridge, signed now by its provider (the stored
+    ``pay_url`` is the package "prepay_id=…"); None for any other order."""
+    provider = settings.payments.get(order.provider)
+    sign = getattr(provider, "bridge_call", None)
+    if order.mode != JSAPI or order.status != "open" or not order.pay_url.startswith("prepay_id=") or sign is None:
+        return None
+    found = sign(order.pay_url)
+    return found if isinstance(found, BridgeCall) else None
 
 
 # ----- callbacks and queries ------------------------------------------------------------------------

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from yisai.i18n import Text
-from yisai.registry.ledger import yuan_text
 from yisai.services.context import Work
 from yisai.services.identity import Action
 from yisai.services.payments.base import ProviderError
 from yisai.services.payments.flow import provider_named, refused
 from yisai.store import fee_rows as rows
+from yisai.vocabulary.money import yuan_text
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from yisai.services.errors import InputError
+from yisai.services.oauth_providers import Provider as OAuthApp
+from yisai.services.oauth_providers import wechat_mp_from_environment
 from yisai.services.payments.base import Provider, ProviderError
 
 
@@ -21,6 +23,7 @@ class Providers:
     """Name → provider, in the order the pages offer them."""
 
     by_name: dict[str, Provider] = field(default_factory=dict)
+    wechat_mp: OAuthApp | None = None  # the 公众号's web authorisation (the payer's openid for JSAPI)
 
     def __bool__(self) -> bool:
         return bool(self.by_name)
@@ -39,6 +42,7 @@ def providers_from_environment(env: Mapping[str, str]) -> Providers:
     """Every provider whose merchant id is set; a half-configured one stops the start with the
     setting to fix."""
     found: dict[str, Provider] = {}
+    mp: OAuthApp | None = None
     if env.get("YISAI_WECHATPAY_MCHID", "").strip():
         # the SDK loads only when a merchant is configured
         from yisai.services.payments.wechat import wechat_from_environment
@@ -47,6 +51,7 @@ def providers_from_environment(env: Mapping[str, str]) -> Providers:
             found["wechat"] = wechat_from_environment(env)
         except ProviderError as exc:
             raise InputError(exc.text, code=exc.code) from None
+        mp = wechat_mp_from_environment(env, env.get("YISAI_WECHATPAY_APPID", "").strip())
     if env.get("YISAI_ALIPAY_APP_ID", "").strip():
         from yisai.services.payments.alipay import alipay_from_environment
 
@@ -54,4 +59,4 @@ def providers_from_environment(env: Mapping[str, str]) -> Providers:
             found["alipay"] = alipay_from_environment(env)
         except ProviderError as exc:
             raise InputError(exc.text, code=exc.code) from None
-    return Providers(found)
+    return Providers(found, wechat_mp=mp)

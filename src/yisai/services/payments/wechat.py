@@ -1,5 +1,6 @@
-"""WeChat Pay API v3 through the maintained SDK ``wechatpayv3``: Native (a QR code for a PC) and
-H5 (a phone's browser), callbacks, query, close, refund and the daily trade bill.
+"""WeChat Pay API v3 through the maintained SDK ``wechatpayv3``: Native (a QR code for a PC), H5 (a
+phone's browser) and JSAPI (WeChat's own browser), callbacks, query, close, refund and the daily
+trade bill.
 
 The SDK signs every request with the merchant's private key (``Authorization:
 WECHATPAY2-SHA256-RSA2048 …`` with the API certificate's serial), checks the signature of every
@@ -15,24 +16,30 @@ import csv
 import gzip
 import io
 import json
+import os
+import secrets
+import time
 from collections.abc import Mapping
 from datetime import date, datetime
-from typing import Any
+from pathlib import Path
+from typing import Any, TypedDict
 
 from yisai.i18n import Text
-from yisai.registry.ledger import fen_of_yuan
 from yisai.services.payments.base import (
     H5,
+    JSAPI,
     NATIVE,
     BadCallback,
     BillLine,
+    BridgeCall,
     Notice,
     OrderRequest,
     PayTarget,
     ProviderError,
     RefundResult,
 )
-from yisai.services.payments.config import order_minutes, required, secret_file
+from yisai.services.payments.config import config_error, order_minutes, required, secret_file
+from yisai.vocabulary.money import fen_of_yuan
 
 GATEWAY = "https://api.mch.weixin.qq.com"
 ENV = "YISAI_WECHATPAY_"
@@ -43,6 +50,46 @@ def _failed(what: str, exc: BaseException | str) -> ProviderError:
     return ProviderError(Text(f"微信支付{what}失败: {detail}", f"WeChat Pay {what} failed: {detail}"), code="wechat_failed")
 
 
+def _sdk(*, gateway: str, private_key: str, public_key: str, public_key_id: str, cert_dir: str,
+         **kw: Any) -> Any:
+    """The SDK's client pointed at ``gateway``, without a logger (its lines hold signatures).
+
+    Public-key mode: made as it is, then given the gateway. Platform-certificate mode: the SDK's
+    constructor loads the platform certificates at once (from ``cert_dir``, else downloaded from
+    ``GET /v3/certificates`` of its default host, before a gateway can be set). So it is made with
+    the merchant's own public key standing in (dropped before any request), given the gateway, and
+    asked to load the certificates as its constructor would. From then on it is in the state its
+    constructor leaves: an answer or callback signed under a serial it does not hold makes it
+    download the list again (a rotated certificate is found and saved in ``cert_dir``); a serial
+    still not there is refused.
+    """
+    from cryptography.hazmat.primitives import serialization
+    from wechatpayv3 import WeChatPay, WeChatPayType
+    from wechatpayv3.utils import load_private_key
+
+    common = {"wechatpay_type": WeChatPayType.NATIVE, "private_key": private_key, "logger": None, **kw}
+    if public_key:
+        pay = WeChatPay(public_key=public_key, public_key_id=public_key_id, **common)
+        pay._core._gate_way = gateway  # the SDK's gateway (the real host by default)
+        return pay
+    stand_in = load_private_key(private_key).public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    pay = WeChatPay(public_key=stand_in, public_key_id="-", cert_dir=cert_dir, **common)
+    core = pay._core
+    core._gate_way, core._public_key, core._public_key_id = gateway, None, None
+    try:
+        core._init_certificates()
+    except Exception as exc:  # unreachable, refused (401), or nothing it could decrypt with the APIv3 key
+        detail = type(exc).__name__
+        raise ProviderError(Text(
+            f"微信支付平台证书无法取得 ({detail}): {ENV}CERT_DIR 中没有有效证书, GET /v3/certificates 也未成功;"
+            f" 请检查 {ENV}APIV3_KEY_FILE、{ENV}PRIVATE_KEY_FILE、{ENV}CERT_SERIAL 与网络",
+            f"no WeChat Pay platform certificate ({detail}): none valid in {ENV}CERT_DIR and GET "
+            f"/v3/certificates failed; check {ENV}APIV3_KEY_FILE, {ENV}PRIVATE_KEY_FILE, {ENV}CERT_SERIAL "
+            "and the network"), code="bad_payment_config") from None
+    return pay
+
+
 class WeChatPayProvider:
     """One WeChat Pay merchant (直连商户), API v3."""
 
@@ -51,29 +98,33 @@ class WeChatPayProvider:
     currency = "CNY"
 
     def __init__(self, *, mchid: str, appid: str, private_key: str, cert_serial_no: str, apiv3_key: str,
-                 public_key: str, public_key_id: str, notify_url: str, gateway: str = GATEWAY,
-                 order_minutes: int = 30, timeout: int = 10, h5: bool = True) -> None:
-        from wechatpayv3 import WeChatPay, WeChatPayType
+                 notify_url: str, public_key: str = "", public_key_id: str = "", cert_dir: str = "",
+                 gateway: str = GATEWAY, order_minutes: int = 30, timeout: int = 10, h5: bool = True,
+                 jsapi: bool = False) -> None:
+        """Public-key mode (``public_key`` + ``public_key_id``: the 微信支付公钥) or platform-certificate
+        mode (``cert_dir``: where the certificates from ``GET /v3/certificates`` are kept)."""
+        from wechatpayv3 import WeChatPayType
 
         self.merchant_id, self.appid, self.order_minutes = mchid, appid, order_minutes
-        self._h5 = h5
-        self._types = {NATIVE: WeChatPayType.NATIVE, H5: WeChatPayType.H5}
+        self._h5, self._jsapi = h5, jsapi
+        self._types = {NATIVE: WeChatPayType.NATIVE, H5: WeChatPayType.H5, JSAPI: WeChatPayType.JSAPI}
         try:
-            self._pay = WeChatPay(wechatpay_type=WeChatPayType.NATIVE, mchid=mchid, private_key=private_key,
-                                  cert_serial_no=cert_serial_no, appid=appid, apiv3_key=apiv3_key,
-                                  notify_url=notify_url, public_key=public_key, public_key_id=public_key_id,
-                                  timeout=(timeout, timeout), logger=None)  # no logger: headers hold signatures
+            self._pay = _sdk(mchid=mchid, private_key=private_key, cert_serial_no=cert_serial_no, appid=appid,
+                             apiv3_key=apiv3_key, notify_url=notify_url, public_key=public_key,
+                             public_key_id=public_key_id, cert_dir=cert_dir, gateway=gateway.rstrip("/"),
+                             timeout=(timeout, timeout))
+        except ProviderError:
+            raise
         except Exception as exc:  # the SDK raises bare Exception for a key it cannot load
             raise ProviderError(Text(f"微信支付设置有误: {exc}", f"WeChat Pay settings are wrong: {exc}"),
                                 code="bad_payment_config") from None
-        self._pay._core._gate_way = gateway.rstrip("/")  # the SDK's gateway (the real host by default)
 
     def __repr__(self) -> str:
         return f"WeChatPayProvider(mchid={self.merchant_id})"
 
     @property
     def modes(self) -> tuple[str, ...]:
-        return (NATIVE, H5) if self._h5 else (NATIVE,)
+        return (NATIVE,) + ((H5,) if self._h5 else ()) + ((JSAPI,) if self._jsapi else ())
 
     def _call(self, what: str, fn: Any, **kw: Any) -> tuple[int, Any]:
         try:
@@ -106,12 +157,28 @@ class WeChatPayProvider:
         }
         if mode == H5:
             kw["scene_info"] = {"payer_client_ip": req.payer_ip or "127.0.0.1", "h5_info": {"type": "Wap"}}
+        if mode == JSAPI:
+            if not req.payer_openid:
+                raise _failed("下单", "JSAPI needs the payer's openid")
+            kw["payer"] = {"openid": req.payer_openid}
         code, message = self._call("下单", self._pay.pay, **kw)
         data = self._json("下单", code, message)
+        if mode == JSAPI:
+            prepay_id = data.get("prepay_id")
+            if not isinstance(prepay_id, str) or not prepay_id:
+                raise _failed("下单", "no prepay_id in the answer")
+            return PayTarget(mode, f"prepay_id={prepay_id}", self.bridge_call(f"prepay_id={prepay_id}"))
         url = data.get("code_url" if mode == NATIVE else "h5_url")
         if not isinstance(url, str) or not url:
             raise _failed("下单", "no payment link in the answer")
         return PayTarget(mode, url)
+
+    def bridge_call(self, package: str) -> BridgeCall:
+        """The JSAPI call for ``package`` ("prepay_id=…"), signed now with the merchant's private key
+        (RSA-SHA256, base64, over ``appId\\ntimeStamp\\nnonceStr\\npackage\\n``: the SDK's ``sign``);
+        signed afresh each time the page is shown, the prepay_id lives two hours."""
+        stamp, nonce = str(int(time.time())), secrets.token_hex(16)
+        return BridgeCall(self.appid, stamp, nonce, package, self._pay.sign([self.appid, stamp, nonce, package]))
 
     def _notice(self, resource: Mapping[str, Any], notify_id: str) -> Notice:
         amount = resource.get("amount") or {}
@@ -204,7 +271,42 @@ def wechat_from_environment(env: Mapping[str, str]) -> WeChatPayProvider:
     return WeChatPayProvider(
         mchid=need("MCHID"), appid=need("APPID"), cert_serial_no=need("CERT_SERIAL"),
         private_key=secret_file(env, ENV + "PRIVATE_KEY_FILE"), apiv3_key=secret_file(env, ENV + "APIV3_KEY_FILE"),
-        public_key=secret_file(env, ENV + "PUBLIC_KEY_FILE"), public_key_id=need("PUBLIC_KEY_ID"),
         notify_url=need("NOTIFY_URL"), gateway=env.get(ENV + "GATEWAY", "").strip() or GATEWAY,
         order_minutes=order_minutes(env, ENV), h5=env.get(ENV + "H5", "1").strip() != "0",
+        jsapi=jsapi_configured(env), **_verification(env),
     )
+
+
+class _Verification(TypedDict, total=False):
+    public_key: str
+    public_key_id: str
+    cert_dir: str
+
+
+def _verification(env: Mapping[str, str]) -> _Verification:
+    """How answers and callbacks are verified, chosen by the settings present: the 微信支付公钥
+    (``PUBLIC_KEY_FILE`` + ``PUBLIC_KEY_ID``) or the platform certificates (``CERT_DIR``, a
+    directory the server may write the downloaded certificates to). Neither, or both, is refused
+    naming the settings."""
+    pk_file, pk_id, cert_dir = (ENV + k for k in ("PUBLIC_KEY_FILE", "PUBLIC_KEY_ID", "CERT_DIR"))
+    has_pk = any(env.get(v, "").strip() for v in (pk_file, pk_id))
+    folder = env.get(cert_dir, "").strip()
+    if has_pk and folder:
+        raise config_error(cert_dir, f"与 {pk_file}/{pk_id} 只能设置一种: 微信支付公钥模式或平台证书模式",
+                           f"set either it or {pk_file}/{pk_id}: public-key mode or platform-certificate mode")
+    if has_pk:
+        return {"public_key": secret_file(env, pk_file), "public_key_id": required(env, pk_id)}
+    if not folder:
+        raise config_error(pk_file, f"未设置: 微信支付公钥模式需要 {pk_file} 与 {pk_id}, 平台证书模式需要 {cert_dir}",
+                           f"not set: public-key mode needs {pk_file} and {pk_id}, platform-certificate mode {cert_dir}")
+    path = Path(folder)
+    if not path.is_dir() or not os.access(path, os.W_OK | os.X_OK):
+        raise config_error(cert_dir, "应为服务器可写入的目录 (下载的平台证书存放在这里)",
+                           "must be a directory the server can write to (the downloaded platform certificates go there)")
+    return {"cert_dir": str(path)}
+
+
+def jsapi_configured(env: Mapping[str, str]) -> bool:
+    """JSAPI (paying inside WeChat) needs the 公众号's AppSecret to learn the payer's openid
+    (``YISAI_WECHATPAY_MP_SECRET`` or ``…_FILE``); without it JSAPI is not offered."""
+    return bool(env.get(ENV + "MP_SECRET", "").strip() or env.get(ENV + "MP_SECRET_FILE", "").strip())
