@@ -17,7 +17,7 @@ from yisai.cli.app import app
 from yisai.services.context import open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.settings import Settings
-from yisai.store import roster_rows
+from yisai.store import event_rows, roster_rows, team_rows
 
 runner = CliRunner()
 
@@ -64,3 +64,40 @@ def test_roles_are_checked_as_in_the_console(entry_id: int) -> None:
     for args in (["fees", "mark-paid", str(entry_id)], ["fees", "refund", "entry", str(entry_id), "--reason", "x"]):
         refused = runner.invoke(app, ["--role", "referee", *args])  # only the chief referee marks and refunds
         assert refused.exit_code != 0 and "裁判员" in refused.output
+
+
+def test_an_online_payment_is_refunded_after_the_commands_transaction(entry_id: int, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """``yisai fees refund`` with WeChat Pay configured in the command's environment: the refund is
+    committed ``requested``, then sent; a provider that cannot be reached leaves it for the
+    server's timer, one that refuses fails it (exit code 1)."""
+    from tests.payments.wechat_server import Keys, WeChatPayServer
+    from yisai.services.payments import flow
+    from yisai.services.payments.registry import providers_from_environment
+
+    keys = Keys()
+    with WeChatPayServer(keys) as server:
+        env = keys.environment(tmp_path, server.gateway)
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        settings = Settings(database=str(tmp_path / "fees.sqlite"), clock=lambda: NOW,
+                            payments=providers_from_environment(env), actor=Actor.cli("裁判长", Role.CHIEF_REFEREE))
+        with open_context(settings) as ctx:
+            with ctx.work() as work:
+                event_id = event_rows.list_events(work.session)[0].id
+                team = next(t for t in team_rows.list_teams(work.session, event_id) if t.name == "辽宁队")
+            order = flow.pay_team(ctx, None, str(event_id), int(team.id), "wechat", "native").order
+            server.pay(order.out_trade_no)
+            assert flow.settle_open_orders(ctx)["paid"] == 1
+        # 报名费600元 = 60000 分, back through WeChat Pay
+        assert "已退款 600.00 元" in _run("fees", "refund", "team", str(team.id), "--reason", "组委会同意退还队费")
+        (no,) = server.refunds
+        assert server.refunds[no]["refund"] == 60_000 and server.orders[order.out_trade_no]["refunded"] == 60_000
+        member = next(sid for kind, sid, _ in order.items if kind == "entry" and sid != entry_id)
+        server.down = True
+        said = _run("fees", "refund", "entry", str(member), "--yuan", "100", "--reason", "组委会同意退费")
+        assert "退款已记录 100.00 元" in said and "自动重试" in said and len(server.refunds) == 1
+        server.down = False
+        server.refuse_refunds = (403, "NOT_ENOUGH", "基本账户余额不足，请充值后重新发起")
+        refused = runner.invoke(app, ["fees", "refund", "entry", str(member), "--yuan", "50", "--reason", "再退50元"])
+        assert refused.exit_code == 1 and "退款 50.00 元失败" in refused.output and "NOT_ENOUGH" in refused.output

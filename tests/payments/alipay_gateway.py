@@ -1,7 +1,7 @@
 """A protocol-faithful Alipay open-platform gateway on 127.0.0.1, from Alipay's published documents
 (自行实现签名 / 自行实现验签 / 电脑网站支付 alipay.trade.page.pay / 手机网站支付 alipay.trade.wap.pay /
 异步通知 / alipay.trade.query / alipay.trade.close / alipay.trade.refund /
-alipay.data.dataservice.bill.downloadurl.query). Written from the documents with ``cryptography``,
+alipay.trade.fastpay.refund.query / alipay.data.dataservice.bill.downloadurl.query). Written from the documents with ``cryptography``,
 not with the SDK's code, so the SDK is checked against an independent implementation.
 
 What it checks, as the real gateway does:
@@ -13,7 +13,14 @@ What it checks, as the real gateway does:
 * an order's fields: ``out_trade_no`` ≤ 64 letters/digits/underscores, ``total_amount`` in yuan with
   at most two decimals from 0.01 to 100000000, ``subject``, the ``product_code`` of the method,
   ``time_expire``, ``notify_url``; a refund no larger than what is left, idempotent per
-  ``out_request_no``.
+  ``out_request_no`` (the same request again: ``fund_change = N``, nothing moves twice);
+* a refund query by ``out_trade_no`` and ``out_request_no``: ``refund_status = REFUND_SUCCESS``
+  once the money went back, the field absent while it has not ("未返回该字段表示退款请求未收到或者
+  退款失败").
+
+What a test can make of it: refunds taken but not yet paid out (``refunds_pending``: answered
+``fund_change = N``, finished by ``finish_refunds``), refunds refused (``refuse_refunds``: code,
+sub_code, sub_msg), a gateway that cannot be reached (``down``: the connection dropped unanswered).
 
 What it sends, as the real gateway does: each answer as ``{"<method>_response": {...}, "sign": …}``
 with ``sign`` RSA2 over the exact text of the inner object by Alipay's key; on ``notify()`` a
@@ -60,7 +67,7 @@ from tests.payments.certs import Issued, issue
 APP_ID = "2021000149600001"
 SELLER_ID = "2088621000000001"  # the merchant's PID
 METHODS = {"alipay.trade.page.pay", "alipay.trade.wap.pay", "alipay.trade.query", "alipay.trade.close",
-           "alipay.trade.refund", "alipay.data.dataservice.bill.downloadurl.query"}
+           "alipay.trade.refund", "alipay.trade.fastpay.refund.query", "alipay.data.dataservice.bill.downloadurl.query"}
 PRODUCT = {"alipay.trade.page.pay": "FAST_INSTANT_TRADE_PAY", "alipay.trade.wap.pay": "QUICK_WAP_WAY"}
 AMOUNT = re.compile(r"(0|[1-9][0-9]{0,8})(\.[0-9]{1,2})?")
 STAMP = "%Y-%m-%d %H:%M:%S"
@@ -201,6 +208,10 @@ class AlipayGateway:
         self.keys = keys
         self.trades: dict[str, dict[str, Any]] = {}
         self.refunds: dict[tuple[str, str], int] = {}  # (out_trade_no, out_request_no) → 分
+        self.refunds_paid: set[tuple[str, str]] = set()  # those whose money went back (the others: pending)
+        self.refunds_pending = False  # new refunds are taken but not paid out yet (fund_change = N)
+        self.refuse_refunds: tuple[str, str, str] | None = None  # (code, sub_code, sub_msg) for each new refund
+        self.down = False  # every connection dropped unanswered: the gateway cannot be reached
         self.refused: list[str] = []
         self.calls: list[str] = []  # the methods asked, in order
         self._bills: dict[str, bytes] = {}
@@ -231,6 +242,9 @@ class AlipayGateway:
                 self._answer(status, page.encode("utf-8"), "text/html; charset=utf-8")
 
             def do_POST(self) -> None:
+                if gateway.down:  # no answer at all: the client sees the connection closed
+                    self.close_connection = True
+                    return
                 url = urlsplit(self.path)
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length).decode("ascii") if length else ""
@@ -361,6 +375,8 @@ class AlipayGateway:
                 return self._respond(method, self._close(biz))
             if method == "alipay.trade.refund":
                 return self._respond(method, self._refund(biz))
+            if method == "alipay.trade.fastpay.refund.query":
+                return self._respond(method, self._refund_query(biz))
             if method == "alipay.data.dataservice.bill.downloadurl.query":
                 return self._respond(method, self._bill_url(biz, host))
         return self._respond(method, self._fail("40002", "isv.invalid-method", "不存在的方法名"))
@@ -402,11 +418,35 @@ class AlipayGateway:
                 "buyer_logon_id": "159****5620"}
         if key in self.refunds:  # the same request again: refunded once
             return body | {"fund_change": "N", "refund_fee": yuan(trade["refunded"])}
+        if self.refuse_refunds is not None:
+            return self._fail(*self.refuse_refunds)
         if fen(amount) > trade["total"] - trade["refunded"]:
             return self._fail("40004", "ACQ.REFUND_AMT_NOT_EQUAL_TOTAL", "退款金额超限")
         self.refunds[key] = fen(amount)
         trade["refunded"] += fen(amount)
+        if self.refunds_pending:  # taken, the money not moved yet
+            return body | {"fund_change": "N", "refund_fee": yuan(trade["refunded"])}
+        self.refunds_paid.add(key)
         return body | {"fund_change": "Y", "refund_fee": yuan(trade["refunded"])}
+
+    def _refund_query(self, biz: dict[str, Any]) -> dict[str, Any]:
+        trade = self._trade(biz)
+        if trade is None:
+            return self._fail("40004", "ACQ.TRADE_NOT_EXIST", "交易不存在")
+        request_no = str(biz.get("out_request_no") or "")
+        if not request_no:
+            return self._fail("40002", "isv.missing-out-request-no", "缺少退款请求号")
+        key = (biz["out_trade_no"], request_no)
+        body = {"code": "10000", "msg": "Success", "out_trade_no": biz["out_trade_no"], "out_request_no": request_no}
+        if key not in self.refunds_paid:  # not received, or not paid out yet: no refund_status
+            return body
+        return body | {"trade_no": trade["trade_no"], "total_amount": yuan(trade["total"]),
+                       "refund_amount": yuan(self.refunds[key]), "refund_status": "REFUND_SUCCESS"}
+
+    def finish_refunds(self) -> None:
+        """Alipay pays out the refunds it took while ``refunds_pending``."""
+        with self._lock:
+            self.refunds_paid |= set(self.refunds)
 
     def _bill_url(self, biz: dict[str, Any], host: str) -> dict[str, Any]:
         day = str(biz.get("bill_date", ""))
@@ -430,7 +470,7 @@ class AlipayGateway:
                 writer.writerow([t["trade_no"], out_trade_no, "交易", t["subject"], t["paid_at"], t["paid_at"],
                                  yuan(t["total"]), yuan(t["total"]), f"-{yuan(fee)}", ""])
                 for (trade_no, request_no), amount in self.refunds.items():
-                    if trade_no == out_trade_no:
+                    if trade_no == out_trade_no and (trade_no, request_no) in self.refunds_paid:
                         writer.writerow([t["trade_no"], out_trade_no, "退款", t["subject"], t["paid_at"], t["paid_at"],
                                          f"-{yuan(amount)}", f"-{yuan(amount)}", "0.00", request_no])
         out.write("#-----------------------------------------业务明细列表结束------------------------------------\n")

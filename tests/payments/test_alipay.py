@@ -34,7 +34,7 @@ from yisai.services import appeals, fees
 from yisai.services.context import Context, Work, open_context
 from yisai.services.errors import InputError, Refused
 from yisai.services.identity import Actor, Role
-from yisai.services.payments import flow, reconcile
+from yisai.services.payments import flow, reconcile, refunds
 from yisai.services.payments.alipay import (
     alipay_from_environment,
     bill_lines,
@@ -252,6 +252,9 @@ def test_an_upheld_appeals_fee_goes_back_through_the_refund_api(world: World) ->
     appeal, trade_no = _paid_appeal(world)
     with world.ctx.work() as work:
         appeals.decide_appeal(work, str(world.event.id), appeal, upheld=True, decision="裁判判罚有误")
+    assert "alipay.trade.refund" not in world.gateway.calls  # not inside the decision's transaction
+    (sent,) = refunds.send_requested_refunds(world.ctx, None, str(world.event.id))  # after its commit
+    assert sent.status == "done"
     # upheld: the decision itself gives the whole 1000元 back the way it came: one alipay.trade.refund of "1000.00" with our out_request_no
     ((refunded_trade, request_no), amount), = world.gateway.refunds.items()
     assert (refunded_trade, amount) == (trade_no, 100_000) and request_no.startswith("RF")
@@ -269,6 +272,55 @@ def test_an_upheld_appeals_fee_goes_back_through_the_refund_api(world: World) ->
     lines = provider.bill(NOW.date())
     assert [(ln.out_trade_no, ln.amount_fen, ln.state) for ln in lines] == [
         (trade_no, 100_000, "SUCCESS"), (trade_no, -100_000, "REFUND")]
+
+
+def _upheld_and_sent(world: World, appeal: int) -> fee_rows.RefundRecord:
+    """The chief referee upholds the appeal (its transaction), then the refund is sent (after it)."""
+    with world.ctx.work() as work:
+        appeals.decide_appeal(work, str(world.event.id), appeal, upheld=True, decision="裁判判罚有误")
+    (sent,) = refunds.send_requested_refunds(world.ctx, None, str(world.event.id))
+    return sent
+
+
+def _appeal_line(world: World, appeal: int) -> tuple[int, int]:
+    with world.ctx.work() as work:
+        line = fees.subject_line(work, world.event, APPEAL, appeal)
+    return line.paid, line.refunded
+
+
+def test_a_refund_with_fund_change_n_is_queried_until_alipay_says_refund_success(world: World) -> None:
+    appeal, trade_no = _paid_appeal(world)
+    world.gateway.refunds_pending = True  # Alipay takes the refund, the money not moved yet: fund_change = N
+    processing = _upheld_and_sent(world, appeal)
+    assert processing.status == "processing" and processing.out_refund_no is not None
+    assert _appeal_line(world, appeal) == (100_000, 100_000)  # on its way: counted, never given twice
+    timer = Actor.system()
+    # alipay.trade.fastpay.refund.query answers without refund_status ("退款请求未收到或者退款失败"): the
+    # refund is sent again with the same out_request_no, as Alipay's document says; Alipay holds it: N again
+    assert refunds.settle_refunds(world.ctx, timer) == {"processing": 0, "done": 0, "failed": 0, "unchanged": 1}
+    assert world.gateway.calls[-2:] == ["alipay.trade.fastpay.refund.query", "alipay.trade.refund"]
+    world.gateway.finish_refunds()
+    assert refunds.settle_refunds(world.ctx, timer) == {"processing": 0, "done": 1, "failed": 0, "unchanged": 0}
+    assert world.gateway.calls[-1] == "alipay.trade.fastpay.refund.query"  # REFUND_SUCCESS
+    assert [r.status for r in _ledger(world).refunds] == ["done"]
+    # sent twice, refunded once: 1000.00 of the trade's 1000.00
+    assert world.gateway.refunds == {(trade_no, processing.out_refund_no): 100_000}
+    assert world.gateway.trades[trade_no]["refunded"] == 100_000
+
+
+def test_alipay_unreachable_leaves_the_refund_requested_and_a_refusal_fails_it(world: World) -> None:
+    appeal, trade_no = _paid_appeal(world)
+    world.gateway.down = True
+    kept = _upheld_and_sent(world, appeal)
+    assert kept.status == "requested" and world.gateway.refunds == {}
+    timer = Actor.system()
+    assert refunds.settle_refunds(world.ctx, timer)["unchanged"] == 1  # still down: asked again next time
+    world.gateway.down = False
+    world.gateway.refuse_refunds = ("40004", "ACQ.SELLER_BALANCE_NOT_ENOUGH", "卖家余额不足")
+    assert refunds.settle_refunds(world.ctx, timer)["failed"] == 1
+    (failed,) = _ledger(world).refunds
+    assert failed.status == "failed" and "ACQ.SELLER_BALANCE_NOT_ENOUGH" in failed.message
+    assert _appeal_line(world, appeal) == (100_000, 0) and world.gateway.trades[trade_no]["refunded"] == 0
 
 
 def test_a_request_not_signed_by_the_apps_key_is_refused_by_the_gateway(world: World, tmp_path: Path) -> None:

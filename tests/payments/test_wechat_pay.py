@@ -23,7 +23,7 @@ from yisai.services import appeals, fees
 from yisai.services.context import Context, open_context
 from yisai.services.errors import InputError, Refused
 from yisai.services.identity import Action, Actor, Role
-from yisai.services.payments import flow
+from yisai.services.payments import flow, refunds
 from yisai.services.payments.reconcile import reconcile
 from yisai.services.payments.registry import providers_from_environment
 from yisai.services.rounds import pair
@@ -225,6 +225,9 @@ def test_an_upheld_appeal_is_refunded_through_the_refund_api(world: World) -> No
     appeal, trade_no = _paid_appeal(world)
     with world.ctx.work() as work:
         appeals.decide_appeal(work, str(world.event.id), appeal, upheld=True, decision="裁判判罚有误")
+    assert world.server.refunds == {}  # the decision's transaction asks no provider
+    (sent,) = refunds.send_requested_refunds(world.ctx, None, str(world.event.id))  # after its commit
+    assert sent.status == "done"
     assert world.server.orders[trade_no]["refunded"] == 100_000  # the whole fee, back the way it came
     with world.ctx.work() as work:
         line = fees.subject_line(work, world.event, APPEAL, appeal)
@@ -291,6 +294,8 @@ def test_a_no_show_paid_online_keeps_nothing_back_and_another_refund_is_partial(
     # the organiser returns one player's 260元 for another reason: 26000 of the order's 216000 分
     with world.ctx.work() as work:
         (made,) = fees.refund_fee(work, str(world.event.id), ENTRY, second, None, "组委会同意退赛退费")
+    assert (made.amount_fen, made.channel, made.status) == (26_000, "wechat", "requested")
+    (made,) = refunds.send_requested_refunds(world.ctx, None, str(world.event.id), [made.id])
     assert (made.amount_fen, made.channel, made.status) == (26_000, "wechat", "done")
     assert world.server.orders[order.out_trade_no]["refunded"] == 26_000 and world.server.refused == []
     with pytest.raises(InputError) as bad, world.ctx.work() as work:  # nothing left to give back

@@ -1,6 +1,7 @@
 """A protocol-faithful WeChat Pay API v3 server on 127.0.0.1, from the published API v3 documents
 (签名生成 / 签名验证 / 回调通知 / Native下单 / H5下单 / JSAPI下单 / JSAPI调起支付 / 查询订单 / 关闭订单 /
-申请退款 / 申请交易账单), with the 公众号's web authorisation (网页授权, snsapi_base) beside it.
+申请退款 / 查询单笔退款 / 退款结果通知 / 申请交易账单), with the 公众号's web authorisation (网页授权, snsapi_base)
+beside it.
 
 What it checks, as the real API does:
 * every request's ``Authorization: WECHATPAY2-SHA256-RSA2048 mchid=…,nonce_str=…,signature=…,
@@ -11,7 +12,13 @@ What it checks, as the real API does:
   mode), or, when sent at all, one of the platform certificates (platform-certificate mode);
 * the order's fields: appid and mchid, out_trade_no 6–32 characters, notify_url, the amount in 分
   (a positive integer) and currency CNY; a refund's total equal to the order's and no more refunded
-  than paid.
+  than paid; a refund's ``out_refund_no`` (1–64 of ``0-9a-zA-Z_-|*@``) refunds once: the same
+  request again answers the same refund as it is now ("同一退款单号多次请求只退一笔").
+
+What a test can make of it: refunds answered ``PROCESSING`` (``refund_status``) and finished later
+(``finish_refund``: SUCCESS, or ABNORMAL / CLOSED), refunds refused (``refuse_refunds``: e.g. 403
+``NOT_ENOUGH``), a server that cannot be reached (``down``: the connection is dropped unanswered,
+as a network failure), requests held until the test releases them (``hold`` on ``hold_paths``).
 
 JSAPI: ``/v3/pay/transactions/jsapi`` needs ``payer.openid``, an openid of this appid (PARAM_ERROR
 otherwise), and answers ``prepay_id``. The 公众号's ``/connect/oauth2/authorize`` (only inside
@@ -25,7 +32,8 @@ was made for, marks the order paid and posts the signed notification.
 
 What it sends, as the real API does: every answer signed with the platform key
 (``Wechatpay-Timestamp``, ``-Nonce``, ``-Signature``, ``-Serial``, ``-Signature-Type``), and on
-``pay()`` a notification whose resource is encrypted with AEAD_AES_256_GCM under the APIv3 key.
+``pay()`` a notification whose resource is encrypted with AEAD_AES_256_GCM under the APIv3 key
+(``notification``; a refund's: ``refund_notification``, event REFUND.SUCCESS / ABNORMAL / CLOSED).
 A merchant in platform-certificate mode (``Keys(mode=CERTIFICATE)``) is answered by
 ``GET /v3/certificates`` (平台证书: each certificate AEAD_AES_256_GCM-encrypted under the APIv3 key,
 associated data ``certificate``), and everything is signed with the newest platform certificate's
@@ -38,6 +46,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import secrets
 import threading
 import time
@@ -68,6 +77,9 @@ PLATFORM = "C=CN,ST=Guangdong,L=Shenzhen,O=Tenpay.com,OU=Tenpay.com CA Center,CN
 MP_SECRET = "0f9e8d7c6b5a49382716a5b4c3d2e1f0"  # the 公众号's AppSecret (test only)
 PAYER_OPENID = "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o"  # the WeChat user who opens our pages inside WeChat
 CODE_SECONDS = 300  # a web authorisation code lives 5 minutes and is used once
+OUT_REFUND_NO = re.compile(r"[0-9A-Za-z_\-|*@]{1,64}")
+REFUND_EVENTS = {"SUCCESS": ("REFUND.SUCCESS", "退款成功"), "ABNORMAL": ("REFUND.ABNORMAL", "退款异常"),
+                 "CLOSED": ("REFUND.CLOSED", "退款关闭")}
 
 
 def new_key() -> rsa.RSAPrivateKey:
@@ -169,7 +181,8 @@ class WeChatPayServer:
         self.refused: list[str] = []
         self.requests: list[tuple[str, str]] = []
         self._lock = threading.Lock()
-        self.hold: threading.Event | None = None  # set by a test: creating, querying, closing an order waits (a slow provider)
+        self.hold: threading.Event | None = None  # set by a test: a request on hold_paths waits (a slow provider)
+        self.hold_paths: tuple[str, ...] = ("/v3/pay/transactions/",)  # creating, querying, closing an order
         self.arrived = threading.Event()  # such a request has reached the server
         self.payer = PAYER_OPENID  # who is signed in to the WeChat client that opens our pages
         self.openids = {PAYER_OPENID}  # the users known under APPID (a 公众号's openids are its own)
@@ -178,6 +191,10 @@ class WeChatPayServer:
         self.notify_to = ""  # where notifications really go (tests: the site's address), else notify_url
         self.exchanges: list[dict[str, str]] = []  # the access_token requests (what the client sent)
         self.delivered: list[int] = []  # the site's answers to the notifications the bridge sent
+        self.refund_status = "SUCCESS"  # what a new refund is answered: SUCCESS, or PROCESSING (finished later)
+        self.refuse_refunds: tuple[int, str, str] | None = None  # (HTTP status, code, message) for each new refund
+        self.down = False  # every connection dropped unanswered: the provider cannot be reached
+        self.dropped = 0  # requests dropped while down
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -185,6 +202,10 @@ class WeChatPayServer:
                 pass
 
             def _serve(self) -> None:
+                if server.down:  # no answer at all: the client sees the connection closed
+                    server.dropped += 1
+                    self.close_connection = True
+                    return
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length).decode() if length else ""
                 status, answer = server.handle(self.command, self.path, dict(self.headers.items()), body)
@@ -283,7 +304,7 @@ class WeChatPayServer:
             self.refused.append(why)
             return _error(401, "SIGN_ERROR", f"签名错误 ({why})")
         data = json.loads(body) if body else {}
-        if self.hold is not None and url.path.startswith("/v3/pay/transactions/"):  # create, query, close
+        if self.hold is not None and url.path.startswith(self.hold_paths):
             self.arrived.set()
             self.hold.wait(300)  # released by the test; the bound only ends a hang
         with self._lock:
@@ -302,6 +323,8 @@ class WeChatPayServer:
                     return self._query(rest)
             if method == "POST" and url.path == "/v3/refund/domestic/refunds":
                 return self._refund(data)
+            if method == "GET" and url.path.startswith("/v3/refund/domestic/refunds/"):
+                return self._refund_query(url.path.removeprefix("/v3/refund/domestic/refunds/"))
             if method == "GET" and url.path == "/v3/bill/tradebill":
                 day = parse_qs(url.query).get("bill_date", [""])[0]
                 token = base64.urlsafe_b64encode(day.encode()).decode()
@@ -386,27 +409,78 @@ class WeChatPayServer:
         return 204, None
 
     def _refund(self, d: dict[str, Any]) -> tuple[int, Any]:
-        no, amount = d.get("out_trade_no", ""), d.get("amount") or {}
+        no, amount, out_refund_no = d.get("out_trade_no", ""), d.get("amount") or {}, d.get("out_refund_no", "")
+        if not isinstance(out_refund_no, str) or not OUT_REFUND_NO.fullmatch(out_refund_no):
+            return _error(400, "PARAM_ERROR", "out_refund_no")
+        if "notify_url" in d and not str(d["notify_url"]).startswith("https://"):
+            return _error(400, "PARAM_ERROR", "notify_url")
+        if len(str(d.get("reason") or "")) > 80:
+            return _error(400, "PARAM_ERROR", "reason")
         if no not in self.orders:
             return _error(404, "RESOURCE_NOT_EXISTS", "订单不存在")
         o = self.orders[no]
         refund, total = amount.get("refund"), amount.get("total")
+        known = self.refunds.get(out_refund_no)
+        if known is not None:  # the same out_refund_no again: refunded once, answered as it is now
+            if known["out_trade_no"] != no or known["refund"] != refund:
+                return _error(400, "INVALID_REQUEST", "退款单号已存在, 请求参数与原退款不一致")
+            known["requests"] += 1
+            return 200, self._refund_view(out_refund_no)
+        if self.refuse_refunds is not None:
+            return _error(*self.refuse_refunds)
         if o["state"] not in ("SUCCESS", "REFUND"):
             return _error(400, "INVALID_REQUEST", "订单未支付")
         if total != o["total"] or amount.get("currency") != "CNY":
             return _error(400, "PARAM_ERROR", "amount.total")
         if not isinstance(refund, int) or refund <= 0 or o["refunded"] + refund > o["total"]:
             return _error(400, "NOT_ENOUGH", "退款金额超过可退金额")
-        if d.get("out_refund_no") in self.refunds:
-            return _error(400, "INVALID_REQUEST", "退款单号重复")
         o["refunded"] += refund
         o["state"] = "REFUND"
-        refund_id = "50" + secrets.token_hex(14)
-        self.refunds[d["out_refund_no"]] = {"out_trade_no": no, "refund": refund, "reason": d.get("reason", "")}
-        return 200, {"refund_id": refund_id, "out_refund_no": d["out_refund_no"], "transaction_id": o["transaction_id"],
-                     "out_trade_no": no, "channel": "ORIGINAL", "status": "SUCCESS",
-                     "amount": {"total": o["total"], "refund": refund, "payer_total": o["total"],
-                                "payer_refund": refund, "currency": "CNY"}}
+        now = datetime.now().strftime("%Y-%m-%dT%H:%M:%S+08:00")
+        self.refunds[out_refund_no] = {"out_trade_no": no, "refund": refund, "reason": d.get("reason", ""),
+                                       "refund_id": "50" + secrets.token_hex(14), "status": self.refund_status,
+                                       "create_time": now, "success_time": now if self.refund_status == "SUCCESS" else "",
+                                       "requests": 1}
+        return 200, self._refund_view(out_refund_no)
+
+    def _refund_view(self, out_refund_no: str, *, refund: int | None = None, mchid: str | None = None) -> dict[str, Any]:
+        """A refund as 申请退款 and 查询单笔退款 answer it (with ``mchid``: as its notification's resource)."""
+        r = self.refunds[out_refund_no]
+        o = self.orders[r["out_trade_no"]]
+        amount = r["refund"] if refund is None else refund
+        out: dict[str, Any] = {"refund_id": r["refund_id"], "out_refund_no": out_refund_no,
+                               "transaction_id": o["transaction_id"], "out_trade_no": r["out_trade_no"],
+                               "user_received_account": "支付用户零钱"}
+        if mchid is None:
+            out |= {"channel": "ORIGINAL", "create_time": r["create_time"], "status": r["status"],
+                    "funds_account": "AVAILABLE",
+                    "amount": {"total": o["total"], "refund": amount, "payer_total": o["total"], "payer_refund": amount,
+                               "settlement_refund": amount, "settlement_total": o["total"], "discount_refund": 0,
+                               "currency": "CNY"}}
+        else:
+            out |= {"mchid": mchid, "refund_status": r["status"],
+                    "amount": {"total": o["total"], "refund": amount, "payer_total": o["total"], "payer_refund": amount}}
+        if r["success_time"]:
+            out["success_time"] = r["success_time"]
+        return out
+
+    def _refund_query(self, out_refund_no: str) -> tuple[int, Any]:
+        if out_refund_no not in self.refunds:
+            return _error(404, "RESOURCE_NOT_EXISTS", "退款单不存在")
+        return 200, self._refund_view(out_refund_no)
+
+    def finish_refund(self, out_refund_no: str, status: str = "SUCCESS") -> None:
+        """WeChat Pay finishes a PROCESSING refund: SUCCESS (the money is back with the payer),
+        ABNORMAL (the payer's card could not take it) or CLOSED (closed: what it held may be
+        refunded again)."""
+        with self._lock:
+            r = self.refunds[out_refund_no]
+            assert r["status"] == "PROCESSING", r["status"]
+            r["status"] = status
+            if status == "SUCCESS":
+                r["success_time"] = datetime.now().strftime("%Y-%m-%dT%H:%M:%S+08:00")
+            if status == "CLOSED":
+                self.orders[r["out_trade_no"]]["refunded"] -= r["refund"]
 
     def _bill_file(self, token: str) -> bytes:
         head = ("交易时间,公众账号ID,商户号,特约商户号,设备号,微信订单号,商户订单号,用户标识,交易类型,交易状态,付款银行,"
@@ -517,13 +591,28 @@ class WeChatPayServer:
                      serial: str | None = None) -> tuple[dict[str, str], bytes]:
         """The callback WeChat Pay posts to the order's notify_url: (headers, body). ``total`` /
         ``mchid`` / ``signer`` / ``serial`` make the forged or wrong ones the tests need."""
-        plain = json.dumps(self._resource(no, total=total, mchid=mchid), ensure_ascii=False)
-        nonce, aad = secrets.token_hex(6), "transaction"
+        return self._notify(self._resource(no, total=total, mchid=mchid), "transaction", "TRANSACTION.SUCCESS",
+                            "支付成功", notify_id, signer, serial)
+
+    def refund_notification(self, out_refund_no: str, *, refund: int | None = None, mchid: str = MCHID,
+                            notify_id: str | None = None) -> tuple[dict[str, str], bytes]:
+        """退款结果通知, posted to the refund's notify_url once the refund is final: event
+        REFUND.SUCCESS / REFUND.ABNORMAL / REFUND.CLOSED, resource ``original_type`` refund,
+        encrypted like a payment's. ``refund`` / ``mchid`` make a wrong one."""
+        status = self.refunds[out_refund_no]["status"]
+        event, summary = REFUND_EVENTS[status]
+        return self._notify(self._refund_view(out_refund_no, refund=refund, mchid=mchid), "refund", event, summary,
+                            notify_id, None, None)
+
+    def _notify(self, resource: dict[str, Any], kind: str, event: str, summary: str, notify_id: str | None,
+                signer: rsa.RSAPrivateKey | None, serial: str | None) -> tuple[dict[str, str], bytes]:
+        plain = json.dumps(resource, ensure_ascii=False)
+        nonce, aad = secrets.token_hex(6), kind
         cipher = AESGCM(self.keys.apiv3_key.encode()).encrypt(nonce.encode(), plain.encode(), aad.encode())
         body = json.dumps({
             "id": notify_id or str(uuid.uuid4()), "create_time": datetime.now().strftime("%Y-%m-%dT%H:%M:%S+08:00"),
-            "resource_type": "encrypt-resource", "event_type": "TRANSACTION.SUCCESS", "summary": "支付成功",
-            "resource": {"original_type": "transaction", "algorithm": "AEAD_AES_256_GCM",
+            "resource_type": "encrypt-resource", "event_type": event, "summary": summary,
+            "resource": {"original_type": kind, "algorithm": "AEAD_AES_256_GCM",
                          "ciphertext": base64.b64encode(cipher).decode(), "associated_data": aad, "nonce": nonce},
         }, ensure_ascii=False)
         headers = self.signed_headers(body)

@@ -23,7 +23,7 @@ from yisai.services.context import Context, open_context
 from yisai.services.errors import Forbidden, Refused
 from yisai.services.events import create_event
 from yisai.services.identity import Actor, Role
-from yisai.services.payments import flow
+from yisai.services.payments import flow, refunds
 from yisai.services.payments.registry import providers_from_environment
 from yisai.services.settings import Settings
 from yisai.services.simulation import SimClock
@@ -181,8 +181,9 @@ def test_a_payment_for_a_place_no_longer_held_is_booked_and_refundable(closed: C
     with ctx.work() as work:
         (late,) = [a for a in audit_rows.audit_log(work.session, order.event_id, "qualifier_place") if a.action == "paid_after_close"]
         assert late.after == {"paid_fen": FEE, "order": order.out_trade_no}
-        fees.refund_fee(work, None, PLACE, t04.id, None, "名单更正, 名额取消")
-    assert server.orders[order.out_trade_no]["refunded"] == FEE  # through the refund API
+        (requested,) = fees.refund_fee(work, None, PLACE, t04.id, None, "名单更正, 名额取消")
+    (sent,) = refunds.send_requested_refunds(ctx, None, None, only=[requested.id])  # after the commit
+    assert sent.status == "done" and server.orders[order.out_trade_no]["refunded"] == FEE  # the refund API
     with ctx.work() as work:
         (line,) = [ln for ln in fees.fee_ledger(work, None).of(PLACE) if ln.id == t04.id]
     assert (line.paid, line.refunded, line.kept) == (FEE, FEE, 0)

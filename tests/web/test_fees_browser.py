@@ -31,7 +31,8 @@ from yisai.services.context import open_context
 from yisai.services.identity import Actor, Role
 from yisai.services.rounds import pair
 from yisai.services.settings import Settings
-from yisai.store import team_rows
+from yisai.services.withdrawal import withdraw_entry
+from yisai.store import roster_rows, team_rows
 
 __all__ = ["ARGS", "CHROMIUM", "browser", "playwright_api", "pytestmark"]
 
@@ -96,9 +97,26 @@ def test_a_team_fee_and_an_appeal_fee_paid_and_the_appeal_fee_refunded(browser: 
             assert "0.00" in page.inner_text("table.fees tfoot")
             leader.close()
 
+            with open_context(Settings(database=str(db), clock=lambda: NOW,
+                                       actor=Actor.cli("裁判长", Role.CHIEF_REFEREE))) as ctx, ctx.work() as w:
+                absent = roster_rows.list_entries(w.session, event.id, player_id=team.members[0].player_id)[0]
+                withdraw_entry(w, absent.id, "无故未到场")  # a no-show of 辽宁队, whose 260元 was paid online
+
             director = browser.new_context(viewport=DESKTOP, locale="zh-CN")
             page = director.new_page()
             _login(page, server.url, "director")
+            page.goto(fees_url)
+            # the no-show's fee: the regulation keeps it, and the page says so in its words
+            row = page.locator("table.fees tr", has=page.locator(
+                f"form:has(input[name=kind][value=entry]):has(input[name=id][value='{absent.id}'])"))
+            row.locator("summary").click()
+            row.locator("input[name=reason]").fill("家长要求退费")
+            row.locator("form button").click()
+            page.wait_for_selector("p.error[role=alert]")  # back on the ledger page, the reason above it
+            assert "报名后无故不参加比赛者，赛事服务费不予退还" in page.inner_text("p.error")
+            assert page.url.startswith(fees_url)
+            _shot(page, "fees-no-show-refused-desktop")
+            assert not any(r.get("refunded") for r in pay.orders.values())  # nothing went to the refund API
             page.goto(fees_url)
             page.click(f"form[action$='/fees/pay/appeal/{appeal.id}'] button")
             page.wait_for_selector("figure.qr svg")
@@ -111,12 +129,16 @@ def test_a_team_fee_and_an_appeal_fee_paid_and_the_appeal_fee_refunded(browser: 
             form.locator("input[name=decision]").fill("裁判判罚有误, 申诉成立")
             form.locator("button").click()
             page.wait_for_selector("p.ok")
+            # the decision committed first, then the refund went through the refund API
+            assert "已退款 1000.00 元" in page.inner_text("p.ok")
             assert pay.orders[appeal_trade]["refunded"] == 100_000  # through the refund API
             page.goto(fees_url)
             row = page.locator("table.fees tr", has_text="山东队 · 甲组 第1轮")
             # due 1000.00, paid 1000.00, refunded 1000.00, owed 0.00: no pay button again
             assert row.inner_text().split()[-4:] == ["1000.00", "1000.00", "1000.00", "0.00"]
             assert row.locator("form").count() == 0
+            refund = page.locator("table.refunds tr", has_text="山东队 · 甲组 第1轮")
+            assert "1000.00" in refund.inner_text() and "已退款" in refund.inner_text()
             _shot(page, "fees-director-desktop")
             page.set_viewport_size(PHONE)
             _shot(page, "fees-director-phone")

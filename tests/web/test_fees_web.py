@@ -197,3 +197,33 @@ def test_an_order_the_provider_refuses_is_shown_failed(tmp_path: Path) -> None:
             assert trade_no is not None
             shown = ln.get(f"{fees_url}/orders/{trade_no.group(1)}").text
             assert "支付平台未能下单" in shown and "请用微信扫一扫支付" not in shown
+
+
+def test_a_refund_decided_on_the_page_is_sent_after_its_commit_and_its_notification_finishes_it(site: Site) -> None:
+    assert site.server is not None
+    ln, director = site.login("ln"), site.login("director")
+    fees_url = f"/console/events/{site.event_id}/fees"
+    ln.post(f"{fees_url}/pay/team/{site.teams['辽宁队']}", data={"csrf": _csrf(ln, fees_url), "provider": "wechat",
+                                                                 "mode": "native"}, follow_redirects=False)
+    (trade_no,) = site.server.orders
+    site.server.pay(trade_no)
+    anyone = TestClient(site.app_client.app)
+    headers, body = site.server.notification(trade_no)
+    assert anyone.post("/pay/wechat/notify", content=body, headers=headers).status_code == 204
+    site.server.refund_status = "PROCESSING"  # WeChat Pay takes the refund, pays it out later
+    r = director.post(f"{fees_url}/refund", data={"csrf": _csrf(director, fees_url), "kind": "team",
+                                                  "id": str(site.teams["辽宁队"]), "amount": "600",
+                                                  "reason": "组委会同意退还队费"})
+    assert r.status_code == 200 and "退款处理中 600.00 元" in r.text  # 报名费600元 = 60000 分
+    (no,) = site.server.refunds
+    assert site.server.refunds[no]["refund"] == 60_000
+    refunds_table = r.text.split('<table class="refunds">')[1].split("</table>")[0]
+    assert "辽宁队" in refunds_table and "退款处理中" in refunds_table and "组委会同意退还队费" in refunds_table
+    site.server.finish_refund(no, "SUCCESS")
+    headers, body = site.server.refund_notification(no)  # 退款结果通知 on the payments' callback address
+    assert anyone.post("/pay/wechat/notify", content=body, headers=headers).status_code == 204
+    page = director.get(fees_url).text
+    refunds_table = page.split('<table class="refunds">')[1].split("</table>")[0]
+    assert "已退款" in refunds_table and "退款处理中" not in refunds_table
+    assert "组委会同意退还队费" in ln.get(fees_url).text  # the team's own leader sees its refund
+    assert "组委会同意退还队费" not in site.login("sd").get(fees_url).text  # the other team's does not

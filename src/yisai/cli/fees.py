@@ -11,7 +11,15 @@ import typer
 from rich.table import Table
 
 from yisai.cli.render import write_file
-from yisai.cli.session import DbOption, EventOption, command_work, console, fail, say
+from yisai.cli.session import (
+    DbOption,
+    EventOption,
+    command_context,
+    command_work,
+    console,
+    fail,
+    say,
+)
 from yisai.i18n import tr
 
 fees_app = typer.Typer(help="费用台账: 列表、导出、登记已缴费、退款 (fee ledger)", no_args_is_help=True)
@@ -85,17 +93,23 @@ def refund_cmd(
     """退款: 线上支付的原路退回 (须配置支付商户), 线下缴纳的记为已线下退还; 规程不允许时拒绝并引用规程原文."""
     from yisai.registry.ledger import KINDS
     from yisai.services import fees
-    from yisai.vocabulary.money import yuan_text
+    from yisai.services.payments import refunds
 
     if kind not in KINDS:
         fail(tr(f"类别应为 entry、team 或 appeal: {kind}", f"the kind is entry, team or appeal: {kind}"))
-    with command_work(db, payments=True) as work:
-        work.require(fees.refund_action(kind))
-        made = fees.refund_fee(work, event, kind, subject_id, fees.amount_fen(yuan), reason, absent=absent,
-                               action=fees.refund_action(kind))
-    total = sum(r.amount_fen for r in made)
-    say(tr(f"已退款 {yuan_text(total)} 元 ({len(made)} 笔)", f"refunded {yuan_text(total)} yuan ({len(made)} refunds)"),
-        "green")
+    with command_context(db, payments=True) as ctx:
+        with ctx.work() as work:  # the decision, committed with its refunds "requested"
+            work.require(fees.refund_action(kind))
+            made = fees.refund_fee(work, event, kind, subject_id, fees.amount_fen(yuan), reason, absent=absent,
+                                   action=fees.refund_action(kind))
+            event_id = str(made[0].event_id) if made else event
+        # then each provider is asked, with no transaction open
+        now = {r.id: r for r in refunds.send_requested_refunds(ctx, None, event_id, [r.id for r in made])}
+    made = [now.get(r.id, r) for r in made]
+    failed = any(r.status == refunds.FAILED for r in made)
+    say(refunds.summary(made).render() + tr(f" ({len(made)} 笔)", f" ({len(made)} refunds)"), "red" if failed else "green")
+    if failed:  # recorded, but the provider refused: a script sees it
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:

@@ -21,7 +21,7 @@ from yisai.i18n import language, tr
 if TYPE_CHECKING:  # the store is imported only when a command runs, never for --help
     from rich.console import Console
 
-    from yisai.services.context import Work
+    from yisai.services.context import Context, Work
     from yisai.services.settings import Settings
 
 class _LazyConsole:
@@ -104,14 +104,16 @@ def settings(db: str | None = None, *, may_create: bool = True) -> Settings:
 
 
 @contextmanager
-def command_work(db: str | None, *, may_create: bool = False, payments: bool = False) -> Iterator[Work]:
-    """One command = one transaction; errors become a message and an exit code. Only the
-    commands that start a database (``may_create``: event create/list, account add/list)
-    create a missing SQLite file. ``payments``: the payment merchants configured in the
-    environment are offered (a refund goes back through the provider it was paid with)."""
+def command_context(db: str | None, *, may_create: bool = False, payments: bool = False) -> Iterator[Context]:
+    """The store opened for a command, errors become a message and an exit code. A command that
+    writes in more than one transaction uses it directly (a refund: decided and committed, then
+    sent to the provider with no transaction open); ``command_work`` is the one-transaction case.
+    ``may_create``: a command that starts a database (event create/list, account add/list) creates
+    a missing SQLite file. ``payments``: the payment merchants configured in the environment are
+    offered (a refund goes back through the provider it was paid with)."""
     from dataclasses import replace
 
-    from yisai.services.context import unit_of_work
+    from yisai.services.context import open_context
     from yisai.services.errors import ServiceError, StoreFailed
 
     try:
@@ -120,14 +122,21 @@ def command_work(db: str | None, *, may_create: bool = False, payments: bool = F
             from yisai.services.payments.registry import providers_from_environment
 
             chosen = replace(chosen, payments=providers_from_environment(os.environ))
-        with unit_of_work(chosen) as work:
-            if work.actor.role.value == "team_leader":  # imported only then: argon2 is slow to load
-                from yisai.services.accounts import bind_cli_leader
-
-                bind_cli_leader(work)  # --role team_leader --actor LOGIN: that account's own team
-            yield work
+        with open_context(chosen) as ctx:
+            yield ctx
     except ServiceError as exc:
         fail(cli_message(exc), exc.render_details(), exc.exit_code)
     except StoreFailed as exc:
         fail(tr(f"数据库错误, 本次操作未保存: {exc.kind}: {exc.detail}",
                 f"database error, nothing saved: {exc.full}"), code=exc.exit_code)  # fmt: skip
+
+
+@contextmanager
+def command_work(db: str | None, *, may_create: bool = False, payments: bool = False) -> Iterator[Work]:
+    """One command = one transaction (``command_context``, its errors and options)."""
+    with command_context(db, may_create=may_create, payments=payments) as ctx, ctx.work() as work:
+        if work.actor.role.value == "team_leader":  # imported only then: argon2 is slow to load
+            from yisai.services.accounts import bind_cli_leader
+
+            bind_cli_leader(work)  # --role team_leader --actor LOGIN: that account's own team
+        yield work

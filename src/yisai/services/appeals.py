@@ -105,7 +105,7 @@ def decide_appeal(work: Work, event_ref: str | None, appeal_id: int, *, upheld: 
     rules = regulation_of(event).appeals
     refund = upheld and (rules.refunded_if_upheld if rules is not None else False)
     saved = web_rows.decide_appeal(work.session, work.stamp, appeal_id, UPHELD if upheld else DISMISSED, decision.strip(), refund)
-    if refund:  # the fee paid into the ledger goes back the way it came (a provider's refund API)
+    if refund:  # the fee goes back the way it came: requested here, sent by the caller after the commit
         line = fees.subject_line(work, event, APPEAL, appeal_id)
         if line.paid > line.refunded:
             fees.refund_fee(work, str(event.id), APPEAL, appeal_id, None, f"申诉成立: {decision.strip()}",

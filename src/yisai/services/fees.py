@@ -34,7 +34,7 @@ from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Role
-from yisai.services.payments.flow import refund_payments
+from yisai.services.payments.refunds import refund_payments
 from yisai.store import EventRecord, entry_rows, roster_rows, team_rows, web_rows
 from yisai.store import fee_rows as rows
 from yisai.store.fee_rows import PaymentRecord, RefundRecord
@@ -168,8 +168,10 @@ def refusal(work: Work, event: EventRecord, kind: str, subject_id: int, *, absen
 
 def refund_fee(work: Work, event_ref: str | None, kind: str, subject_id: int, amount_fen: int | None, reason: str,
                *, absent: bool = False, action: Action = Action.APPROVE) -> list[RefundRecord]:
-    """Give back (part of) what a subject paid: through the provider it was paid with, or recorded
-    as given back by hand. Refused, with the regulation's sentence, when the regulation keeps it."""
+    """Give back (part of) what a subject paid: an online payment as a refund ``requested`` of the
+    provider it was paid with (sent after this transaction commits: ``refunds.send_requested_refunds``),
+    a manual one recorded as given back by hand. Refused, with the regulation's sentence, when the
+    regulation keeps it."""
     work.require(action)
     event = resolve_event(work, event_ref)
     work.check_event(event.id)

@@ -80,7 +80,9 @@ class FeeRefundRow(Base):
     channel: Mapped[str] = mapped_column(String(16))
     out_refund_no: Mapped[str | None] = mapped_column(String(64), unique=True)
     provider_refund_id: Mapped[str | None] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(16), default="done")  # done | processing | failed
+    # requested (ours, not yet answered) → processing → done | failed; docs/fees.md "a refund's life"
+    status: Mapped[str] = mapped_column(String(16), default="done")
+    message: Mapped[str] = mapped_column(Text, default="", server_default="")  # a refusal in the provider's words (0026)
 
 
 class PaymentNoticeRow(Base):

@@ -52,7 +52,8 @@ class RefundRecord:
     channel: str
     out_refund_no: str | None
     provider_refund_id: str | None
-    status: str
+    status: str  # requested | processing | done | failed (manual refunds: done)
+    message: str = ""  # a refusal in the provider's words
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +84,8 @@ def _payment(r: FeePaymentRow) -> PaymentRecord:
 
 def _refund(r: FeeRefundRow) -> RefundRecord:
     return RefundRecord(r.id, r.event_id, r.subject_kind, r.subject_id, r.payment_id, r.amount_fen, r.reason,
-                        r.decided_by, r.decided_at, r.channel, r.out_refund_no, r.provider_refund_id, r.status)
+                        r.decided_by, r.decided_at, r.channel, r.out_refund_no, r.provider_refund_id, r.status,
+                        r.message or "")
 
 
 def _order(r: PaymentOrderRow) -> OrderRecord:
@@ -194,6 +196,47 @@ def add_refund(s: Session, by: Stamp, event_id: int, kind: str, subject_id: int,
     return _refund(r)
 
 
+# a refund's life: requested → processing → done | failed; never back, never out of done or failed
+REFUND_SOURCES = {"processing": ("requested",), "done": ("requested", "processing"),
+                  "failed": ("requested", "processing")}
+
+
+def refund_by_no(s: Session, out_refund_no: str, *, lock: bool = False) -> RefundRecord | None:
+    q = select(FeeRefundRow).where(FeeRefundRow.out_refund_no == out_refund_no)
+    q = q.execution_options(populate_existing=True)  # a conditional UPDATE may have moved it since
+    r = s.scalars(q.with_for_update() if lock else q).first()
+    return _refund(r) if r is not None else None
+
+
+def refunds_waiting(s: Session, statuses: tuple[str, ...], event_id: int | None = None) -> list[RefundRecord]:
+    """Provider refunds not final yet (``requested``: to send; ``processing``: to ask about), of
+    one event or of all (the server's timer)."""
+    q = select(FeeRefundRow).where(FeeRefundRow.status.in_(statuses), FeeRefundRow.out_refund_no.is_not(None))
+    if event_id is not None:
+        q = q.where(FeeRefundRow.event_id == event_id)
+    return [_refund(r) for r in s.scalars(q.order_by(FeeRefundRow.id).execution_options(populate_existing=True))]
+
+
+def move_refund(s: Session, by: Stamp, refund: RefundRecord, to: str, *, provider_refund_id: str | None = None,
+                message: str = "") -> bool:
+    """Move a refund along its life by a conditional UPDATE (from the states ``to`` may follow):
+    of two writers recording the same answer, one moves it and the other finds it moved (False)."""
+    values: dict[str, Any] = {"status": to}
+    if provider_refund_id:
+        values["provider_refund_id"] = provider_refund_id[:64]
+    if message:
+        values["message"] = message[:500]
+    moved = s.execute(update(FeeRefundRow).where(FeeRefundRow.id == refund.id,
+                                                 FeeRefundRow.status.in_(REFUND_SOURCES[to]))
+                      .values(**values).execution_options(synchronize_session=False)).rowcount  # type: ignore[attr-defined]
+    if moved:
+        audit(s, by, refund.event_id, f"fee_refund_{to}", "fee", f"{refund.subject_kind}:{refund.subject_id}",
+              {"status": refund.status, "out_refund_no": refund.out_refund_no},
+              {"status": to, "amount_fen": refund.amount_fen, "out_refund_no": refund.out_refund_no,
+               "refund_id": provider_refund_id or refund.provider_refund_id}, message[:500])
+    return bool(moved)
+
+
 # ----- provider orders ------------------------------------------------------------------------------
 def add_order(s: Session, by: Stamp, event_id: int, out_trade_no: str, provider: str, mode: str,
               team_id: int | None, items: list[tuple[str, int, int]], description: str,
@@ -221,6 +264,13 @@ def order_by_trade_no(s: Session, out_trade_no: str, *, lock: bool = False) -> O
     q = q.execution_options(populate_existing=True)  # a conditional UPDATE may have moved it since
     r = s.scalars(q.with_for_update() if lock else q).first()
     return _order(r) if r is not None else None
+
+
+def order_of_payment(s: Session, payment_id: int | None) -> OrderRecord | None:
+    """The provider order a payment came from (None for a payment recorded by hand)."""
+    payment = s.get(FeePaymentRow, payment_id) if payment_id is not None else None
+    order = s.get(PaymentOrderRow, payment.order_id) if payment is not None and payment.order_id is not None else None
+    return _order(order) if order is not None else None
 
 
 def orders_of(s: Session, event_id: int, team_id: int | None = None) -> list[OrderRecord]:

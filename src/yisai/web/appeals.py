@@ -14,8 +14,9 @@ from yisai.services.appeals import (
     list_appeals,
 )
 from yisai.services.errors import InputError
-from yisai.web.console import _event_context, _form, _text, acting, back
-from yisai.web.core import page
+from yisai.services.payments import refunds
+from yisai.web.console import _event_context, _form, _text, acting, back, require_login
+from yisai.web.core import page, state
 from yisai.web.requests import Id, form_number
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -54,5 +55,9 @@ async def decide(request: Request, event_id: Id, appeal_id: Id) -> Response:
         _event_context(work, event_id)
         saved = decide_appeal(work, str(event_id), appeal_id, upheld=_text(form, "outcome") == "upheld",
                               decision=_text(form, "decision"))
-    return back(f"/console/events/{event_id}/appeals",
-                tr(f"申诉{saved.id}: {STATUS_LABELS[saved.status].zh}", f"appeal {saved.id}: {saved.status}"))
+    said = tr(f"申诉{saved.id}: {STATUS_LABELS[saved.status].zh}", f"appeal {saved.id}: {saved.status}")
+    if saved.refunded:  # the decision committed its refund as requested: now the provider is asked
+        sent = refunds.send_requested_refunds(state(request).ctx, require_login(request), str(event_id))
+        if sent:
+            said += "; " + refunds.summary(sent).render()
+    return back(f"/console/events/{event_id}/appeals", said)

@@ -22,9 +22,9 @@ from yisai.i18n import Text, tr
 from yisai.registry.ledger import ENTRY, KIND_LABELS, KINDS, TEAM, Line, totals
 from yisai.services import fees
 from yisai.services.context import Context
-from yisai.services.errors import Forbidden, InputError, NotFoundError, ServiceError
+from yisai.services.errors import Forbidden, InputError, NotFoundError, Refused, ServiceError
 from yisai.services.identity import Action, Actor, Role
-from yisai.services.payments import alipay, flow
+from yisai.services.payments import alipay, flow, refunds
 from yisai.services.payments.base import MODE_LABELS
 from yisai.services.payments.flow import OrderRecord
 from yisai.services.payments.reconcile import reconcile
@@ -63,7 +63,11 @@ def fees_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> R
                 if (total := sum(a for _, _, a in flow.team_items(work, ledger.event, tid))) > 0} \
             if work.actor.role is Role.TEAM_LEADER and providers else {}
     groups = [(k, KIND_LABELS[k].render(), [ln for ln in lines if ln.kind == k]) for k in KINDS]
+    labels = {(ln.kind, ln.id): f"{KIND_LABELS[ln.kind].render()} · {ln.label}" for ln in lines}
+    shown = [r for r in ledger.refunds if (r.subject_kind, r.subject_id) in labels]  # a leader: his own lines'
     return page(request, "console/fees.html", groups=groups, total=totals(lines), yuan=yuan_text,
+                refund_rows=[(labels[(r.subject_kind, r.subject_id)], r) for r in shown][-50:],
+                refund_label=lambda s: refunds.STATUS_LABELS[s].render() if s in refunds.STATUS_LABELS else s,
                 providers=providers, mode_label=lambda m: MODE_LABELS[m].render(),
                 modes=lambda p: pay_modes(request, p),
                 channel_label=lambda c: fees.CHANNEL_LABELS[c].render() if c in fees.CHANNEL_LABELS else c, orders=own_orders[-20:],
@@ -194,10 +198,17 @@ async def refund(request: Request, event_id: Id) -> Response:
         if kind not in KINDS or not raw_id.isdigit():
             raise InputError(Text("请选择要退款的报名、参赛队或申诉", "choose the entry, team or appeal to refund"),
                              code="bad_fee_subject")
-        amount = fees.amount_fen(_text(form, "amount"))
-        made = fees.refund_fee(work, str(event_id), kind, int(raw_id), amount, _text(form, "reason"), action=action)
-    total = sum(r.amount_fen for r in made)
-    return back(f"/console/events/{event_id}/fees", tr(f"已退款 {yuan_text(total)} 元", f"refunded {yuan_text(total)} yuan"))
+        try:
+            amount = fees.amount_fen(_text(form, "amount"))
+            made = fees.refund_fee(work, str(event_id), kind, int(raw_id), amount, _text(form, "reason"),
+                                   action=action)
+        except (Refused, InputError) as exc:  # nothing written: the ledger page again, with the reason
+            return back(f"/console/events/{event_id}/fees", exc.render(), ok=False)
+    # committed: only now is the provider asked (no transaction open while it answers)
+    sent = refunds.send_requested_refunds(state(request).ctx, require_login(request), str(event_id),
+                                          [r.id for r in made])
+    now = {r.id: r for r in sent}
+    return back(f"/console/events/{event_id}/fees", refunds.summary([now.get(r.id, r) for r in made]).render())
 
 
 # ----- the providers' callbacks ----------------------------------------------------------------------
@@ -228,7 +239,8 @@ async def notify(request: Request, provider: str) -> Response:
 
 
 async def run_settlement(ctx: Context, every: int = SETTLE_SECONDS) -> None:
-    """The server's timer: open orders asked about, expired ones closed (``flow.settle_open_orders``)."""
+    """The server's timer: open orders asked about, expired ones closed (``flow.settle_open_orders``);
+    refunds left ``requested`` sent again, ``processing`` ones asked about (``refunds.settle_refunds``)."""
     while True:
         await asyncio.sleep(every)
         try:
@@ -238,5 +250,11 @@ async def run_settlement(ctx: Context, every: int = SETTLE_SECONDS) -> None:
 
 
 def _settle_once(ctx: Context) -> None:
-    if ctx.settings.payments:
-        flow.settle_open_orders(ctx, Actor.system())
+    """Orders, then refunds: a failure of one does not keep the other from its turn."""
+    if not ctx.settings.payments:
+        return
+    for settle in (flow.settle_open_orders, refunds.settle_refunds):
+        try:
+            settle(ctx, Actor.system())
+        except Exception:  # a provider or database hiccup: try again next time
+            log.exception("payments timer: %s failed", settle.__name__)

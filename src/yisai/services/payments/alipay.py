@@ -34,12 +34,14 @@ from yisai.services.payments.alipay_cert import (
 from yisai.services.payments.base import (
     H5,
     PAGE,
+    REFUND_NOT_FOUND,
     BadCallback,
     BillLine,
     Notice,
     OrderRequest,
     PayTarget,
     ProviderError,
+    ProviderUnreachable,
     RefundResult,
 )
 from yisai.services.payments.config import config_error, order_minutes, required, secret_file
@@ -52,6 +54,8 @@ PAID_STATES = ("TRADE_SUCCESS", "TRADE_FINISHED")  # TRADE_FINISHED: paid, no re
 NOT_FOUND = "ACQ.TRADE_NOT_EXIST"  # page/wap pay: the trade exists at Alipay once the payer opened the cashier
 MAX_BILL = 50 * 1024 * 1024  # a day's bill of one event is far smaller; refuse anything larger
 ACK_OK, ACK_FAIL = "success", "fail"  # what Alipay expects as the notification's answer (text/plain)
+# "服务不可用" (code 20000) and ACQ.SYSTEM_ERROR: Alipay asks for the same request again
+RETRY_CODES, RETRY_SUB_CODES = ("20000",), ("ACQ.SYSTEM_ERROR", "isp.unknow-error", "aop.unknow-error")
 
 
 def callback_answer(applied: bool) -> tuple[int, str]:
@@ -60,8 +64,9 @@ def callback_answer(applied: bool) -> tuple[int, str]:
     return (200, ACK_OK) if applied else (400, ACK_FAIL)
 
 
-def _failed(what: str, detail: str) -> ProviderError:
-    return ProviderError(Text(f"支付宝{what}失败: {detail}", f"Alipay {what} failed: {detail}"), code="alipay_failed")
+def _failed(what: str, detail: str, *, unreachable: bool = False) -> ProviderError:
+    kind = ProviderUnreachable if unreachable else ProviderError
+    return kind(Text(f"支付宝{what}失败: {detail}", f"Alipay {what} failed: {detail}"), code="alipay_failed")
 
 
 def _sdk_failure(exc: BaseException) -> str:
@@ -210,8 +215,8 @@ class AlipayProvider:
         """One API call: the SDK signs it, posts it and verifies the answer's ``sign``."""
         try:
             answer = self._client.execute(request)
-        except Exception as exc:  # network errors and "response sign verify failed"
-            raise _failed(what, _sdk_failure(exc)) from None
+        except Exception as exc:  # network errors and "response sign verify failed": no answer to act on
+            raise _failed(what, _sdk_failure(exc), unreachable=True) from None
         try:
             data = json.loads(answer)
         except (TypeError, ValueError):
@@ -223,7 +228,8 @@ class AlipayProvider:
     @staticmethod
     def _refused(what: str, data: Mapping[str, Any]) -> ProviderError:
         detail = " ".join(str(data.get(k, "")) for k in ("code", "sub_code", "sub_msg") if data.get(k))
-        return _failed(what, detail or "no code")
+        again = data.get("code") in RETRY_CODES or data.get("sub_code") in RETRY_SUB_CODES
+        return _failed(what, detail or "no code", unreachable=again)
 
     def _notice(self, data: Mapping[str, Any], notify_id: str, merchant_id: str) -> Notice:
         status = str(data.get("trade_status", ""))
@@ -313,6 +319,28 @@ class AlipayProvider:
         if data.get("code") != "10000":
             raise self._refused("退款", data)
         return RefundResult(str(data.get("trade_no", ""))[:64], "SUCCESS" if data.get("fund_change") == "Y" else "PROCESSING")
+
+    def refund_query(self, out_trade_no: str, out_refund_no: str) -> RefundResult:
+        """alipay.trade.fastpay.refund.query: ``refund_status = REFUND_SUCCESS`` once the money
+        went back; absent while it has not ("退款请求未收到或者退款失败"): NOT_FOUND, and the flow sends
+        the refund again with the same ``out_request_no`` as Alipay's document says (a refund Alipay
+        holds answers ``fund_change = N`` and stays processing; Alipay: query 10 s or more after)."""
+        from alipay.aop.api.domain.AlipayTradeFastpayRefundQueryModel import (
+            AlipayTradeFastpayRefundQueryModel,
+        )
+        from alipay.aop.api.request.AlipayTradeFastpayRefundQueryRequest import (
+            AlipayTradeFastpayRefundQueryRequest,
+        )
+
+        model = AlipayTradeFastpayRefundQueryModel()
+        model.out_trade_no, model.out_request_no = out_trade_no, out_refund_no
+        data = self._execute("查询退款", AlipayTradeFastpayRefundQueryRequest(biz_model=model))
+        if data.get("code") != "10000":
+            raise self._refused("查询退款", data)
+        if data.get("refund_status") == "REFUND_SUCCESS" and data.get("out_request_no", out_refund_no) == out_refund_no:
+            return RefundResult(str(data.get("trade_no", ""))[:64], "SUCCESS",
+                                refund_fen=fen_of_yuan(str(data.get("refund_amount", ""))))
+        return RefundResult(str(data.get("trade_no", ""))[:64], REFUND_NOT_FOUND)
 
     def bill_url(self, day: date) -> str:
         """alipay.data.dataservice.bill.downloadurl.query: the day's trade bill (a zip, 30 s valid)."""

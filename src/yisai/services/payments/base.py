@@ -2,7 +2,9 @@
 
 A provider turns an order into something a payer can pay (a QR code's text for a PC, a link for a
 phone), proves a callback is its own (signature, decryption) and reports what was paid, answers
-a query when no callback came, closes an order, refunds and lists a day's bill. All amounts are
+a query when no callback came, closes an order, refunds (and says later what became of a refund
+still processing) and lists a day's bill. A provider that cannot be reached raises
+``ProviderUnreachable`` (ask again later); one that refuses raises ``ProviderError``. All amounts are
 integers of 分. Nothing here knows the ledger: ``services.fees`` compares what a provider says
 with the order it stored before it applies anything.
 """
@@ -15,6 +17,8 @@ from typing import Protocol
 
 from yisai.i18n import Text
 
+# what a provider's callback did (``flow.apply_callback``): booked, booked before, not the ledger's, not final
+APPLIED, DUPLICATE, MISMATCH, NOT_PAID = "applied", "duplicate", "mismatch", "not_paid"
 NATIVE, H5 = "native", "h5"  # a QR code on a PC; a link opened in a phone's browser
 PAGE = "page"  # a link opened in a PC's browser: the provider's own cashier page (Alipay 电脑网站支付)
 JSAPI = "jsapi"  # inside WeChat's own browser: the page asks WeixinJSBridge (WeChat Pay JSAPI 支付)
@@ -28,6 +32,12 @@ class ProviderError(Exception):
     def __init__(self, text: Text, code: str = "provider_error") -> None:
         super().__init__(text.en)
         self.text, self.code = text, code
+
+
+class ProviderUnreachable(ProviderError):
+    """The provider could not be reached, or answered with a server error or "too many
+    requests": nothing was decided there, and the same request (the same ``out_trade_no`` or
+    ``out_refund_no``, which the provider de-duplicates) may be sent again later."""
 
 
 class BadCallback(ProviderError):
@@ -88,10 +98,35 @@ class Notice:
         return self.trade_state == "SUCCESS"
 
 
+REFUND_SUCCESS, REFUND_PROCESSING, REFUND_ABNORMAL, REFUND_CLOSED = "SUCCESS", "PROCESSING", "ABNORMAL", "CLOSED"
+# a query's answer: the provider has no refund made under this number (WeChat Pay 404
+# RESOURCE_NOT_EXISTS; Alipay: no refund_status, "退款请求未收到或者退款失败"): send it again, same number
+REFUND_NOT_FOUND = "NOT_FOUND"
+
+
 @dataclass(frozen=True, slots=True)
 class RefundResult:
+    """What a provider says of one refund (its answer to the refund request, or a query)."""
+
     refund_id: str
-    status: str  # SUCCESS | PROCESSING | ABNORMAL | CLOSED
+    status: str  # SUCCESS | PROCESSING | ABNORMAL | CLOSED (WeChat Pay's words; Alipay's mapped) | NOT_FOUND
+    message: str = ""  # the provider's own words when the refund did not go through
+    refund_fen: int | None = None  # the amount the provider says it refunds, when its answer names one
+
+
+@dataclass(frozen=True, slots=True)
+class RefundNotice:
+    """A verified refund notification (WeChat Pay REFUND.SUCCESS / ABNORMAL / CLOSED): the flow
+    compares it with the refund row of ``out_refund_no`` before it records anything."""
+
+    notify_id: str
+    out_trade_no: str
+    out_refund_no: str
+    refund_id: str
+    status: str  # SUCCESS | ABNORMAL | CLOSED
+    refund_fen: int
+    total_fen: int
+    merchant_id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +148,7 @@ class Provider(Protocol):
 
     def create_order(self, req: OrderRequest, mode: str) -> PayTarget: ...
 
-    def parse_callback(self, headers: dict[str, str], body: bytes) -> Notice: ...
+    def parse_callback(self, headers: dict[str, str], body: bytes) -> Notice | RefundNotice: ...
 
     def query(self, out_trade_no: str) -> Notice: ...
 
@@ -121,6 +156,8 @@ class Provider(Protocol):
 
     def refund(self, out_trade_no: str, out_refund_no: str, refund_fen: int, total_fen: int,
                reason: str) -> RefundResult: ...
+
+    def refund_query(self, out_trade_no: str, out_refund_no: str) -> RefundResult: ...
 
     def bill(self, day: date) -> list[BillLine]: ...
 

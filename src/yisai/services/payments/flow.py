@@ -1,12 +1,13 @@
 """Paying through a provider: an order for what a team (or an appeal) owes, the provider's
-callback applied once, open orders queried and closed after their timeout, refunds.
+callback applied once (a refund notification handed to ``refunds``), open orders queried and
+closed after their timeout. Refunds: ``services.payments.refunds``.
 
 The order is stored before the provider is asked (its ``out_trade_no`` is ours), so a callback
 always finds it. A callback is applied only when its amount, currency, merchant and order match
 the stored order, and only once: its notification id is kept under a unique constraint, the
 order moves ``open`` → ``paid`` by a conditional update, and each payment row is unique per
 (order, subject). Two workers receiving the same callback at once: one applies it, the other
-finds it applied (``tests/services/test_wechat_pay.py``).
+finds it applied (``tests/payments/test_wechat_pay.py``).
 """
 
 from __future__ import annotations
@@ -23,8 +24,13 @@ from yisai.services.context import Context, InputError, Refused, Work
 from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Actor, Role
+from yisai.services.payments import refunds
 from yisai.services.payments.base import (
+    APPLIED,
+    DUPLICATE,
     JSAPI,
+    MISMATCH,
+    NOT_PAID,
     BadCallback,
     BridgeCall,
     Notice,
@@ -32,6 +38,7 @@ from yisai.services.payments.base import (
     PayTarget,
     Provider,
     ProviderError,
+    RefundNotice,
 )
 from yisai.services.settings import Settings
 from yisai.store import (
@@ -45,10 +52,8 @@ from yisai.store import (
     web_rows,
 )
 from yisai.store import fee_rows as rows
-from yisai.store.fee_rows import OrderRecord, RefundRecord
+from yisai.store.fee_rows import OrderRecord
 from yisai.vocabulary.money import yuan_text
-
-APPLIED, DUPLICATE, MISMATCH, NOT_PAID = "applied", "duplicate", "mismatch", "not_paid"
 
 
 @dataclass(frozen=True)
@@ -67,11 +72,7 @@ def provider_named(work: Work, name: str) -> Provider:
 
 
 def provider_named_in(settings: Settings, name: str) -> Provider:
-    found = settings.payments.get(name)
-    if found is None:
-        raise Refused(Text("该支付方式未开通", "this payment method is not configured"), code="provider_not_configured",
-                      params={"provider": name})
-    return found
+    return settings.payments.named(name)
 
 
 def refused(exc: ProviderError) -> Refused:
@@ -279,6 +280,8 @@ def apply_callback(work: Work, provider_name: str, headers: dict[str, str], body
         notice = provider.parse_callback(headers, body)
     except BadCallback as exc:
         raise InputError(exc.text, code=exc.code) from None
+    if isinstance(notice, RefundNotice):
+        return refunds.apply_refund_notice(work, provider, notice)
     if not notice.notify_id or not rows.claim_notice(work.session, provider.name, notice.notify_id,
                                                      notice.out_trade_no, work.now):
         return DUPLICATE
@@ -406,49 +409,3 @@ def sync_entry_flag(work: Work, entry_id: int, note: str = "") -> None:
     covered = paid_fen >= entry_due(entry) and paid_fen > 0  # a refund later does not unpay it
     if covered != entry.fee_paid:
         entry_rows.update_entry(work.session, work.stamp, entry.model_copy(update={"fee_paid": covered}), "fee", note)
-
-
-# ----- refunds --------------------------------------------------------------------------------------
-def refund_payments(work: Work, event: EventRecord, kind: str, subject_id: int, amount: int,
-                    reason: str) -> list[RefundRecord]:
-    """Give ``amount`` 分 back from the subject's payments, newest first: a provider's payment
-    through the provider's refund API, a manual one recorded as given back by hand."""
-    payments = [p for p in rows.payments_of(work.session, event.id, kind, subject_id) if p.cancelled_at is None]
-    done = {r.payment_id: 0 for r in rows.refunds_of(work.session, event.id, kind, subject_id)}
-    for r in rows.refunds_of(work.session, event.id, kind, subject_id):
-        if r.status != "failed":
-            done[r.payment_id] = done.get(r.payment_id, 0) + r.amount_fen
-    made: list[RefundRecord] = []
-    left = amount
-    for p in reversed(payments):
-        if left <= 0:
-            break
-        part = min(left, p.amount_fen - done.get(p.id, 0))
-        if part <= 0:
-            continue
-        if p.channel == "manual" or p.order_id is None:
-            made.append(rows.add_refund(work.session, work.stamp, event.id, kind, subject_id, part, reason,
-                                        "manual", payment_id=p.id))
-        else:
-            made.append(_provider_refund(work, event, p.order_id, p.id, kind, subject_id, part, reason))
-        left -= part
-    return made
-
-
-def _provider_refund(work: Work, event: EventRecord, order_id: int, payment_id: int, kind: str, subject_id: int,
-                     part: int, reason: str) -> RefundRecord:
-    order = next((o for o in rows.orders_of(work.session, event.id) if o.id == order_id), None)
-    if order is None:
-        raise Refused(Text("找不到该笔付款的订单, 无法原路退款", "the payment's order is gone: cannot refund"),
-                      code="order_missing")
-    provider = provider_named(work, order.provider)
-    out_refund_no = f"RF{order.out_trade_no[2:18]}{secrets.token_hex(6).upper()}"[:64]
-    try:
-        result = provider.refund(order.out_trade_no, out_refund_no, part, order.amount_fen, reason)
-    except ProviderError as exc:
-        raise refused(exc) from None
-    status = "done" if result.status == "SUCCESS" else ("failed" if result.status in ("ABNORMAL", "CLOSED")
-                                                        else "processing")
-    return rows.add_refund(work.session, work.stamp, event.id, kind, subject_id, part, reason, provider.name,
-                           payment_id=payment_id, out_refund_no=out_refund_no, provider_refund_id=result.refund_id,
-                           status=status)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from yisai.services.errors import InputError
+from yisai.i18n import Text
+from yisai.services.errors import InputError, Refused
 from yisai.services.oauth_providers import Provider as OAuthApp
 from yisai.services.oauth_providers import wechat_mp_from_environment
 from yisai.services.payments.base import Provider, ProviderError
@@ -33,6 +34,14 @@ class Providers:
 
     def get(self, name: str) -> Provider | None:
         return self.by_name.get(name)
+
+    def named(self, name: str) -> Provider:
+        """The provider ``name``, or refused when this process has none of that name."""
+        found = self.by_name.get(name)
+        if found is None:
+            raise Refused(Text("该支付方式未开通", "this payment method is not configured"),
+                          code="provider_not_configured", params={"provider": name})
+        return found
 
     def __repr__(self) -> str:  # names and merchant ids only, never a key
         return "Providers(" + ", ".join(f"{p.name}:{p.merchant_id}" for p in self) + ")"

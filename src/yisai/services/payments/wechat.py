@@ -29,6 +29,7 @@ from yisai.services.payments.base import (
     H5,
     JSAPI,
     NATIVE,
+    REFUND_NOT_FOUND,
     BadCallback,
     BillLine,
     BridgeCall,
@@ -36,6 +37,8 @@ from yisai.services.payments.base import (
     OrderRequest,
     PayTarget,
     ProviderError,
+    ProviderUnreachable,
+    RefundNotice,
     RefundResult,
 )
 from yisai.services.payments.config import config_error, order_minutes, required, secret_file
@@ -45,9 +48,12 @@ GATEWAY = "https://api.mch.weixin.qq.com"
 ENV = "YISAI_WECHATPAY_"
 
 
-def _failed(what: str, exc: BaseException | str) -> ProviderError:
+def _failed(what: str, exc: BaseException | str, *, unreachable: bool = False) -> ProviderError:
+    """The provider's refusal, or (``unreachable``) no answer to act on: the network, a server
+    error, "too many requests", an answer whose signature does not verify."""
     detail = exc if isinstance(exc, str) else type(exc).__name__
-    return ProviderError(Text(f"微信支付{what}失败: {detail}", f"WeChat Pay {what} failed: {detail}"), code="wechat_failed")
+    kind = ProviderUnreachable if unreachable else ProviderError
+    return kind(Text(f"微信支付{what}失败: {detail}", f"WeChat Pay {what} failed: {detail}"), code="wechat_failed")
 
 
 def _sdk(*, gateway: str, private_key: str, public_key: str, public_key_id: str, cert_dir: str,
@@ -130,7 +136,7 @@ class WeChatPayProvider:
         try:
             code, message = fn(**kw)
         except Exception as exc:  # network errors and the SDK's "failed to verify the signature"
-            raise _failed(what, exc) from None
+            raise _failed(what, exc, unreachable=True) from None
         return int(code), message
 
     def _json(self, what: str, code: int, message: Any, ok: tuple[int, ...] = (200,)) -> dict[str, Any]:
@@ -140,7 +146,7 @@ class WeChatPayProvider:
                 detail = f"{data.get('code', code)} {data.get('message', '')}".strip()
             except (TypeError, ValueError):
                 detail = str(code)
-            raise _failed(what, detail)
+            raise _failed(what, detail, unreachable=code >= 500 or code == 429)  # SYSTEM_ERROR, FREQUENCY_LIMITED
         try:
             found = json.loads(message)
         except (TypeError, ValueError):
@@ -196,7 +202,9 @@ class WeChatPayProvider:
                       currency=str(amount.get("currency", "")), merchant_id=str(resource.get("mchid", "")),
                       paid_at=paid_at)
 
-    def parse_callback(self, headers: dict[str, str], body: bytes) -> Notice:
+    def parse_callback(self, headers: dict[str, str], body: bytes) -> Notice | RefundNotice:
+        """A payment (TRANSACTION.SUCCESS) or refund (REFUND.SUCCESS / ABNORMAL / CLOSED)
+        notification, its signature verified and resource decrypted by the SDK."""
         lowered = {k.lower(): v for k, v in headers.items()}
         try:
             data = self._pay.callback(lowered, body)
@@ -205,6 +213,8 @@ class WeChatPayProvider:
         if not isinstance(data, dict) or not isinstance(data.get("resource"), dict):
             raise BadCallback(Text("微信支付通知的签名或内容无法验证", "the WeChat Pay notification could not be verified"),
                               code="bad_callback")
+        if str(data.get("event_type", "")).startswith("REFUND."):
+            return _refund_notice(data["resource"], str(data.get("id", "")))
         return self._notice(data["resource"], str(data.get("id", "")))
 
     def query(self, out_trade_no: str) -> Notice:
@@ -221,8 +231,18 @@ class WeChatPayProvider:
         code, message = self._call("退款", self._pay.refund, out_refund_no=out_refund_no, out_trade_no=out_trade_no,
                                    amount={"refund": refund_fen, "total": total_fen, "currency": self.currency},
                                    reason=reason[:80] or None)
-        data = self._json("退款", code, message)
-        return RefundResult(str(data.get("refund_id", "")), str(data.get("status", "")))
+        return _refund_result(self._json("退款", code, message))
+
+    def refund_query(self, out_trade_no: str, out_refund_no: str) -> RefundResult:
+        """GET /v3/refund/domestic/refunds/{out_refund_no}: SUCCESS, PROCESSING, ABNORMAL (the
+        payer's card could not take it: the merchant handles it in 商户平台) or CLOSED."""
+        code, message = self._call("查询退款", self._pay.query_refund, out_refund_no=out_refund_no)
+        if code == 404:  # RESOURCE_NOT_EXISTS: the refund request never reached WeChat Pay
+            return RefundResult("", REFUND_NOT_FOUND)
+        data = self._json("查询退款", code, message)
+        if data.get("out_trade_no", out_trade_no) != out_trade_no:
+            raise _failed("查询退款", "another order's refund")
+        return _refund_result(data)
 
     def bill(self, day: date) -> list[BillLine]:
         code, message = self._call("申请账单", self._pay.trade_bill, bill_date=day.isoformat(), tar_type=None)
@@ -236,6 +256,26 @@ class WeChatPayProvider:
         if raw[:2] == b"\x1f\x8b":
             raw = gzip.decompress(raw)
         return _bill_lines(raw.decode("utf-8-sig"))
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else -1
+
+
+def _refund_result(data: Mapping[str, Any]) -> RefundResult:
+    """申请退款 and 查询单笔退款 answer the same refund object: its id, status and amount."""
+    refund = _int((data.get("amount") or {}).get("refund"))
+    return RefundResult(str(data.get("refund_id", "")), str(data.get("status", "")),
+                        refund_fen=refund if refund >= 0 else None)
+
+
+def _refund_notice(resource: Mapping[str, Any], notify_id: str) -> RefundNotice:
+    amount = resource.get("amount") or {}
+    return RefundNotice(notify_id=notify_id, out_trade_no=str(resource.get("out_trade_no", "")),
+                        out_refund_no=str(resource.get("out_refund_no", "")),
+                        refund_id=str(resource.get("refund_id", "")), status=str(resource.get("refund_status", "")),
+                        refund_fen=_int(amount.get("refund")), total_fen=_int(amount.get("total")),
+                        merchant_id=str(resource.get("mchid", "")))
 
 
 def _bill_lines(text: str) -> list[BillLine]:
