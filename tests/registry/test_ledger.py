@@ -14,6 +14,7 @@ from yisai.registry.ledger import (
     appeal_due,
     appeal_refund_refusal,
     entry_due,
+    place_due,
     refund_limit,
     team_due,
     totals,
@@ -39,6 +40,13 @@ def test_the_seeds_fees_in_fen() -> None:
     # team-league: 报名费600元, per = "team" → 60000 分 once per team; the seeds have no team fee
     assert team_due(TEAM_LEAGUE) == 60_000 and team_due(SHANHAI) == 0
     assert fen(1) == 100 and yuan_text(26_000) == "260.00" and yuan_text(-5) == "-0.05" and yuan_text(101) == "1.01"
+
+
+def test_a_qualifier_place_owes_the_finals_fee() -> None:
+    # seed 000: 线下赛赛事服务费 260元 applies to regional/semifinal/final; 线上赛报名费 0元 to online:
+    # a place won online owes what the final charges, 26000 分, in the open pool and the youth pool's divisions
+    assert [place_due(SHANHAI, d, "final") for d in ("open", "junior", "kids")] == [26_000] * 3
+    assert place_due(SHANHAI, "open", "online") == 0  # the qualifier itself is free
 
 
 def test_one_writer_of_yuan_in_two_styles() -> None:

@@ -131,6 +131,10 @@ ROUTES: dict[tuple[str, str], Rule] = {
     ("POST", "/console/events/{event_id}/fairplay/games/{game_id}"): Rule(frozenset({CHIEF})),
     ("POST", "/console/events/{event_id}/fairplay/suspend"): Rule(frozenset({CHIEF})),
     ("POST", "/qualification/{event_id}/places/{place_id}"): Rule(kind="player", why="a player confirms a place"),
+    ("POST", "/qualification/{event_id}/places/{place_id}/pay"): Rule(
+        kind="player", why="a player pays his own place's fee (the service checks the place is his)"),
+    ("POST", "/qualification/{event_id}/orders/{out_trade_no}/check"): Rule(
+        kind="player", why="asks the provider about the player's own order (the service checks it is his)"),
     ("POST", "/play/code"): Rule(kind="public", event=False, why="asks for a sign-in code (rate limited)"),
     ("POST", "/play/signin"): Rule(kind="public", event=False, why="a player's sign-in"),
     ("POST", "/play/password"): Rule(kind="public", event=False, why="a player's sign-in with a password (rate limited)"),

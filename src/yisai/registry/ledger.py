@@ -13,12 +13,14 @@ from dataclasses import dataclass
 
 from yisai.i18n import Text
 from yisai.registry.entry import Entry
+from yisai.registry.fees import fee_for
 from yisai.regulation.schema import Regulation
 from yisai.vocabulary.money import fen
 
-ENTRY, TEAM, APPEAL = "entry", "team", "appeal"
-KINDS = (ENTRY, TEAM, APPEAL)
-KIND_LABELS = {ENTRY: Text("报名", "entry"), TEAM: Text("参赛队", "team"), APPEAL: Text("申诉", "appeal")}
+ENTRY, TEAM, APPEAL, PLACE = "entry", "team", "appeal", "place"
+KINDS = (ENTRY, TEAM, APPEAL, PLACE)
+KIND_LABELS = {ENTRY: Text("报名", "entry"), TEAM: Text("参赛队", "team"), APPEAL: Text("申诉", "appeal"),
+               PLACE: Text("晋级名额", "qualifier place")}
 APPEAL_REFUND_WORDS = "胜诉退还，败诉则不予退还"
 ABSENT_REFUND_WORDS = "报名后无故不参加比赛者，赛事服务费不予退还"
 
@@ -27,7 +29,7 @@ ABSENT_REFUND_WORDS = "报名后无故不参加比赛者，赛事服务费不予
 class Line:
     """One subject of the ledger and its three sums, in 分."""
 
-    kind: str  # entry | team | appeal
+    kind: str  # entry | team | appeal | place
     id: int
     label: str  # the player (and division), the team's name, or the appeal's appellant
     due: int
@@ -88,6 +90,13 @@ def appeal_due(fee_yuan: int) -> int:
     return fen(fee_yuan)
 
 
+def place_due(regulation: Regulation, division: str, final_stage: str) -> int:
+    """A qualifier's place owes what the final will charge the entry it becomes: the fee items
+    of the division the place's details put the player in, at the stage the ladder qualifies
+    for (``registry.fees.fee_for``), in 分. Seed 000: 线下赛赛事服务费 260元 → 26000分."""
+    return fen(fee_for(regulation, division, final_stage))
+
+
 def absent_refund_refusal(regulation: Regulation, division: str) -> Text | None:
     """A no-show's fee: the regulation's sentence when an item that applies to the division is
     kept from players who do not come (``refundable_if_absent = false``), else None."""
@@ -119,6 +128,6 @@ def refund_limit(paid: int, refunded: int) -> int:
 
 
 __all__ = [
-    "APPEAL", "ENTRY", "KINDS", "KIND_LABELS", "TEAM", "Line", "Totals", "absent_refund_refusal",
-    "appeal_due", "appeal_refund_refusal", "entry_due", "refund_limit", "team_due", "totals",
+    "APPEAL", "ENTRY", "KINDS", "KIND_LABELS", "PLACE", "TEAM", "Line", "Totals", "absent_refund_refusal",
+    "appeal_due", "appeal_refund_refusal", "entry_due", "place_due", "refund_limit", "team_due", "totals",
 ]

@@ -17,6 +17,7 @@ from yisai.registry.ledger import (
     APPEAL,
     ENTRY,
     KINDS,
+    PLACE,
     TEAM,
     Line,
     Totals,
@@ -28,6 +29,7 @@ from yisai.registry.ledger import (
     team_due,
     totals,
 )
+from yisai.services import place_fees
 from yisai.services.context import InputError, Refused, Work
 from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
@@ -73,6 +75,7 @@ def _dues(work: Work, event: EventRecord) -> list[tuple[str, int, str, int]]:
         out.append((TEAM, int(t.id), t.name, per_team))
     for a in web_rows.list_appeals(work.session, event.id):
         out.append((APPEAL, a.id, f"{a.appellant} · {names.get(a.division, a.division)} 第{a.round}轮", appeal_due(a.fee)))
+    out.extend(place_fees.ledger_lines(work, event))  # qualifiers' places held, not yet entries of the final
     return out
 
 
@@ -132,7 +135,7 @@ def subject_line(work: Work, event: EventRecord, kind: str, subject_id: int) -> 
 
 
 def _kind_zh(kind: str) -> str:
-    return {ENTRY: "报名", TEAM: "参赛队", APPEAL: "申诉"}.get(kind, kind)
+    return {ENTRY: "报名", TEAM: "参赛队", APPEAL: "申诉", PLACE: "晋级名额"}.get(kind, kind)
 
 
 # ----- the manual 已缴费 mark -------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from yisai.awards.final_entries import Candidate, FinalPlan, plan_final
@@ -24,32 +24,43 @@ from yisai.qualifier.periods import window
 from yisai.registry.eligibility import in_window
 from yisai.registry.entry import EntryStatus
 from yisai.registry.idcard import normalise
+from yisai.registry.ledger import ENTRY, PLACE
 from yisai.registry.person import Player
 from yisai.regulation import Regulation
 from yisai.regulation.format_base import as_kind
 from yisai.regulation.stages import LadderFormat, Period
-from yisai.services import notices
+from yisai.services import place_fees
 from yisai.services.approvals import approve_entry
-from yisai.services.context import Work
+from yisai.services.context import Context, Work
 from yisai.services.eligibility import eligibility_texts
 from yisai.services.entries import register_player
 from yisai.services.errors import Forbidden, InputError, NotFoundError, Refused
 from yisai.services.events import resolve_event
-from yisai.services.identity import Action, Role
+from yisai.services.identity import Action, Actor, Role
 from yisai.services.live import LiveConfig, live_config
+from yisai.services.payments import flow
+from yisai.services.payments.flow import Checkout
+from yisai.services.place_fees import (
+    HOLDING,
+    OPEN_TO_LAPSE,
+    STATUS_LABELS,
+    due_by,
+    in_flight,
+    ladder_of,
+)
 from yisai.services.profiles import get_profile
 from yisai.services.roster_import import row_from_fields
 from yisai.services.workdays import china_workday_calendar
-from yisai.store import account_rows, audit_rows, entry_rows, live_rows, roster_rows, team_rows
+from yisai.store import (
+    account_rows,
+    audit_rows,
+    entry_rows,
+    fee_rows,
+    live_rows,
+    roster_rows,
+    team_rows,
+)
 from yisai.store import qualification_rows as rows
-
-HOLDING = ("qualified", "confirmed")  # states in which a place is held ("already qualified")
-STATUS_LABELS = {
-    "qualified": Text("待完善信息", "details due"),
-    "confirmed": Text("已确认", "confirmed"),
-    "lapsed": Text("逾期弃权", "lapsed (deemed withdrawn)"),
-    "revoked": Text("名单更正后取消", "revoked by an amended list"),
-}
 
 
 @dataclass(frozen=True)
@@ -86,18 +97,15 @@ class PlaceView:
         return STATUS_LABELS.get(self.status, Text(self.status, self.status))
 
 
-def _due_by(deadline: date) -> datetime:
-    return datetime.combine(deadline + timedelta(days=1), time(0))
-
-
-def _view(p: rows.PlaceRecord, now: datetime | None = None) -> PlaceView:
-    """A place as shown. Given ``now``, an unconfirmed place past its deadline shows as lapsed
-    although nothing was written yet: reading never writes; the lapse itself (status, notice,
-    audit) is ``lapse_overdue``'s, run by the server's scheduled duty or ``yisai qualifier lapse``."""
+def _view(p: rows.PlaceRecord, now: datetime | None = None, paying: frozenset[int] | set[int] = frozenset()) -> PlaceView:
+    """A place as shown. Given ``now``, an unconfirmed (or unpaid) place past its deadline shows as
+    lapsed although nothing was written yet — unless an order for it is still open (``paying``):
+    reading never writes; the lapse itself (status, notice, audit) is ``lapse_overdue``'s, run by
+    the server's scheduled duty or ``yisai qualifier lapse``."""
     status = p.status
-    if now is not None and status == "qualified" and now >= _due_by(p.deadline):
+    if now is not None and status in OPEN_TO_LAPSE and now >= due_by(p.deadline) and p.id not in paying:
         status = "lapsed"
-    return PlaceView(p.id, p.period, p.pool, p.player, p.name, status, p.deadline, _due_by(p.deadline),
+    return PlaceView(p.id, p.period, p.pool, p.player, p.name, status, p.deadline, due_by(p.deadline),
                      {k: str(v) for k, v in p.details.items()}, p.division, p.confirmed_at, p.lapsed_at)
 
 
@@ -291,14 +299,7 @@ GUARDIAN_FIELDS = ("guardian", "guardian_phone")
 
 
 def _sms(work: Work, cfg: LiveConfig, kind: str, player: str, key: str, **params: object) -> int | None:
-    """Queue an SMS notice to a qualifier player (an account: its sign-in number)."""
-    return notices.enqueue(work, kind, notices.phone_of_account(work, player), {"event": _event_name(work, cfg),
-                           **{k: str(v) for k, v in params.items()}}, key=key, event_id=cfg.event_id,
-                           account=player)  # fmt: skip
-
-
-def _event_name(work: Work, cfg: LiveConfig) -> str:
-    return notices.message_name(resolve_event(work, cfg.event_id))
+    return place_fees.player_sms(work, cfg.event_id, kind, player, key, **params)
 
 
 def _notify(work: Work, cfg: LiveConfig, place_id: int, player: str, kind: str, text: Text) -> bool:
@@ -307,15 +308,20 @@ def _notify(work: Work, cfg: LiveConfig, place_id: int, player: str, kind: str, 
 
 
 def _lapse_due(work: Work, cfg: LiveConfig, places: Iterable[rows.PlaceRecord]) -> list[rows.PlaceRecord]:
+    """Places past their deadline still waiting for details (``qualified``) or for the fee
+    (``unpaid``) lapse — but not one with an order still open here: its payment may be on its way
+    (``settle_open_orders`` books or closes the order; the next run lapses it if unpaid)."""
     lapsed = []
+    paying = in_flight(work, cfg.event_id)
     for p in places:
-        if p.status == "qualified" and work.now >= _due_by(p.deadline):
+        if p.status in OPEN_TO_LAPSE and work.now >= due_by(p.deadline) and p.id not in paying:
             rows.update_place(work.session, p.id, work.now, status="lapsed", lapsed_at=work.now)
             _notify(work, cfg, p.id, p.player, "lapsed", Text(
-                f"你未在 {p.deadline:%Y-%m-%d} 前完善总决赛参赛信息, 第{p.period}期晋级名额视为弃权",
-                f"Your details were not completed by {p.deadline:%Y-%m-%d}: the period {p.period} place lapsed."))
-            audit_rows.audit(work.session, work.stamp, cfg.event_id, "lapse", "qualifier_place", p.id, {"status": "qualified"},
-                             {"status": "lapsed"}, "逾期默认视为弃权")
+                f"第{p.period}期晋级名额截止于 {p.deadline:%Y-%m-%d} 24:00 (北京时间): 逾期未完善信息或未缴费, 视为弃权",
+                f"Period {p.period} place: the final's details or fee were not completed by "
+                f"{p.deadline:%Y-%m-%d} 24:00, so the place lapsed."))
+            audit_rows.audit(work.session, work.stamp, cfg.event_id, "lapse", "qualifier_place", p.id, {"status": p.status},
+                             {"status": "lapsed"}, "逾期未完善信息或未缴费, 视为弃权")
             lapsed.append(p)
     return lapsed
 
@@ -335,14 +341,17 @@ def all_places(work: Work, event_ref: str | int | None, status: str | None = Non
     if work.actor.role not in (Role.CHIEF_REFEREE, Role.OPERATOR, Role.REFEREE):
         raise Forbidden(Text("只有裁判和运营可查看晋级选手信息", "officials only"), code="forbidden")
     cfg = live_config(work, event_ref)
-    shown = [_view(p, work.now) for p in rows.places(work.session, cfg.event_id, cfg.stage.id)]
+    paying = in_flight(work, cfg.event_id)
+    shown = [_view(p, work.now, paying) for p in rows.places(work.session, cfg.event_id, cfg.stage.id)]
     return [p for p in shown if status is None or p.status == status]
 
 
 def my_places(work: Work, event_ref: str | int | None) -> list[PlaceView]:
     """The signed-in player's places (their own details prefilled)."""
     cfg = live_config(work, event_ref)
-    return [_view(p, work.now) for p in rows.places(work.session, cfg.event_id, cfg.stage.id, player=work.actor.id)]
+    paying = in_flight(work, cfg.event_id)
+    return [_view(p, work.now, paying)
+            for p in rows.places(work.session, cfg.event_id, cfg.stage.id, player=work.actor.id)]
 
 
 def my_notices(work: Work, event_ref: str | int | None) -> list[rows.NoticeRecord]:
@@ -413,10 +422,10 @@ def check_details(cfg: LiveConfig, place: PlaceView, fields: dict[str, str]) -> 
     return row.player, division, reasons
 
 
-def confirm_place(work: Work, event_ref: str | int | None, place_id: int, fields: dict[str, str]) -> PlaceView:
-    """The qualified player completes the final's details before the deadline (their own place
-    only). Refused with every eligibility reason; refused after the deadline (the place lapses)."""
-    cfg = live_config(work, event_ref)
+def _checked(work: Work, cfg: LiveConfig, place_id: int,
+             fields: dict[str, str]) -> tuple[rows.PlaceRecord, Player, str, dict[str, str]]:
+    """The player's own place, still held and within its deadline, and the details checked by the
+    regulation's rules: (place, player, division, details to store). Refused with every reason."""
     found = [p for p in rows.places(work.session, cfg.event_id, cfg.stage.id) if p.id == place_id]
     if not found:
         raise NotFoundError(Text(f"没有晋级名额 {place_id}", f"no place {place_id}"), code="no_place")
@@ -439,6 +448,52 @@ def confirm_place(work: Work, event_ref: str | int | None, place_id: int, fields
     details = {k: (fields.get(k) or "").strip() for k in (*FORM_FIELDS, *GUARDIAN_FIELDS) if (fields.get(k) or "").strip()}
     if player.id_number:
         details["id_number"] = normalise(player.id_number)
+    return record, player, division, details
+
+
+def place_fee(work: Work, event_ref: str | int | None, place: PlaceView) -> int:
+    """What the place owes in 分 when paid online (the final's entry fee for its division), or 0
+    when no payment provider is configured: then the manual 已缴费 path stays as it was."""
+    if not flow.offered(work):
+        return 0
+    lad = ladder_of(resolve_event(work, None if event_ref is None else str(event_ref)))
+    return 0 if lad is None else lad.due(place)
+
+
+@dataclass(frozen=True)
+class PlaceFee:
+    """What the player's page shows about a place's fee: due and paid online (分), the orders."""
+
+    due: int  # 0: no provider configured (the manual path) or no fee for the final
+    paid: int  # paid through the place's orders (also once carried to the final's entry)
+    orders: tuple[fee_rows.OrderRecord, ...]
+
+
+def place_fees_of(work: Work, event_ref: str | int | None, places: Iterable[PlaceView]) -> dict[int, PlaceFee]:
+    """The signed-in player's places' fees and their orders (his own places only: ``my_places``)."""
+    event = resolve_event(work, None if event_ref is None else str(event_ref))
+    orders = fee_rows.orders_of(work.session, event.id)
+    out = {}
+    for p in places:
+        if p.player != work.actor.id:
+            continue
+        mine = tuple(o for o in orders if any(k == PLACE and sid == p.id for k, sid, _ in o.items))
+        paid = sum(a for o in mine if o.status == "paid" for k, sid, a in o.items if k == PLACE and sid == p.id)
+        out[p.id] = PlaceFee(place_fee(work, event.id, p), paid, mine)
+    return out
+
+
+def confirm_place(work: Work, event_ref: str | int | None, place_id: int, fields: dict[str, str]) -> PlaceView:
+    """The qualified player completes the final's details before the deadline (their own place
+    only). Refused with every eligibility reason; refused after the deadline (the place lapses).
+    With a payment provider configured and a fee due, a place not yet confirmed is confirmed by
+    paying (``confirm_and_pay``), not here."""
+    cfg = live_config(work, event_ref)
+    record, player, division, details = _checked(work, cfg, place_id, fields)
+    lad = ladder_of(resolve_event(work, cfg.event_id))
+    if record.status != "confirmed" and flow.offered(work) and lad is not None and lad.due(record, division) > 0:
+        raise Refused(Text("总决赛须缴纳赛事服务费: 请提交信息并缴费", "the final's fee is due: submit and pay"),
+                      code="payment_required")
     rows.update_place(work.session, record.id, work.now, status="confirmed", details=details,
                       division=division, confirmed_at=work.now, name=player.name)  # fmt: skip
     audit_rows.audit(work.session, work.stamp, cfg.event_id, "confirm", "qualifier_place", record.id, {"status": record.status},
@@ -448,6 +503,30 @@ def confirm_place(work: Work, event_ref: str | int | None, place_id: int, fields
     _sms(work, cfg, FINAL_ENTRY_CONFIRMED, record.player, f"confirmed:{record.id}", division=division_name)
     return _view(rows.places(work.session, cfg.event_id, cfg.stage.id, player=record.player,
                              period=record.period)[0])
+
+
+def hold_for_payment(work: Work, event_ref: str | int | None, place_id: int, fields: dict[str, str]) -> None:
+    """The first half of 提交信息并缴费: the details checked exactly as ``confirm_place`` checks them
+    and stored, and the place moved to ``unpaid`` (待缴费, still held) until its order is paid."""
+    cfg = live_config(work, event_ref)
+    record, player, division, details = _checked(work, cfg, place_id, fields)
+    if record.status == "confirmed":
+        raise Refused(Text("该名额已确认, 无需再缴费", "this place is confirmed: nothing to pay"),
+                      code="place_not_unpaid", params={"status": record.status})
+    rows.update_place(work.session, record.id, work.now, status="unpaid", details=details, division=division,
+                      name=player.name)
+    if record.status != "unpaid":
+        audit_rows.audit(work.session, work.stamp, cfg.event_id, "hold_unpaid", "qualifier_place", record.id,
+                         {"status": record.status}, {"status": "unpaid", "division": division})
+
+
+def confirm_and_pay(ctx: Context, actor: Actor | None, event_ref: str | int | None, place_id: int,
+                    fields: dict[str, str], provider: str, mode: str, payer_ip: str = "") -> Checkout:
+    """提交信息并缴费: the details stored (``hold_for_payment``) and an order for the place's fee
+    opened in one step; the place is confirmed when the order is paid (``place_fees.place_paid``)."""
+    ref = None if event_ref is None else str(event_ref)
+    return flow.pay_place(ctx, actor, ref, place_id, provider, mode, payer_ip,
+                          before=lambda work: hold_for_payment(work, event_ref, place_id, fields))
 
 
 def send_reminders(work: Work, event_ref: str | int | None) -> list[int]:
@@ -461,14 +540,16 @@ def send_reminders(work: Work, event_ref: str | int | None) -> list[int]:
     out = []
     today = work.now.date()
     for p in rows.places(work.session, cfg.event_id, cfg.stage.id):
-        if p.status != "qualified":
+        if p.status not in OPEN_TO_LAPSE:
             continue
         left = (p.deadline - today).days
+        what = Text("完善总决赛参赛信息", "complete your final entry details") if p.status == "qualified" \
+            else Text("缴纳总决赛赛事服务费", "pay the final's fee")
         for days in sorted(set(cfg.ladder.confirm_reminder_days)):  # the closest one due, once
             if left > days:
                 continue
-            text = Text(f"【弈赛】提醒: 请在 {p.deadline:%Y-%m-%d} 24:00 前完善总决赛参赛信息, 逾期默认视为弃权",
-                        f"[yisai] Reminder: complete your final entry details by {p.deadline:%Y-%m-%d} 24:00 "
+            text = Text(f"【弈赛】提醒: 请在 {p.deadline:%Y-%m-%d} 24:00 前{what.zh}, 逾期默认视为弃权",
+                        f"[yisai] Reminder: {what.en} by {p.deadline:%Y-%m-%d} 24:00 "
                         "Beijing time, or the place lapses.")
             if _notify(work, cfg, p.id, p.player, f"reminder_{days}", text):
                 notice = _sms(work, cfg, CONFIRM_REMINDER, p.player, f"reminder:{p.id}:{days}",
@@ -536,6 +617,14 @@ def final_preview(work: Work, event_ref: str | int | None) -> FinalPlan:
     return plan_final(_candidates(work, cfg), rows.final_sources(work.session, cfg.event_id))
 
 
+def _carry_to_entry(work: Work, cfg: LiveConfig, place_id: int, entry_id: int) -> None:
+    """What the player paid for the place now belongs to the final's entry it became (audited per
+    payment): the entry shows 已缴费 and the place's line leaves the ledger, so nothing is owed twice."""
+    note = f"晋级名额{place_id}的缴费转入总决赛报名{entry_id}"
+    if fee_rows.carry_payments(work.session, work.stamp, cfg.event_id, (PLACE, place_id), (ENTRY, entry_id), note):
+        flow.sync_entry_flag(work, entry_id, note)
+
+
 def apply_final(work: Work, event_ref: str | int | None) -> FinalPlan:
     """Write the preview: a confirmed qualifier becomes an approved entry (the player added or
     matched by ID number); existing entries are recorded with their source. Conflicts and
@@ -557,6 +646,7 @@ def apply_final(work: Work, event_ref: str | int | None) -> FinalPlan:
             if entry.status is EntryStatus.PENDING:
                 entry = approve_entry(work, entry.id, note=f"网络海选赛第{place.period}期晋级")
             entry_id, player_id = int(entry.id), int(reg_.player.id)
+            _carry_to_entry(work, cfg, places[item.key].id, entry_id)
         else:
             entry_id = int(item.key.removeprefix("entry:"))
             player_id = int(entry_rows.get_entry(work.session, entry_id).player_id)
@@ -573,6 +663,7 @@ def apply_final(work: Work, event_ref: str | int | None) -> FinalPlan:
 
 __all__ = [
     "PeriodDeadline",
+    "PlaceFee",
     "PlaceView",
     "PublishedList",
     "StageDeadlines",
@@ -581,12 +672,16 @@ __all__ = [
     "apply_final",
     "check_details",
     "close_period",
+    "confirm_and_pay",
     "confirm_place",
     "confirmation_deadlines",
     "final_preview",
+    "hold_for_payment",
     "lapse_overdue",
     "my_notices",
     "my_places",
+    "place_fee",
+    "place_fees_of",
     "prefill",
     "published_lists",
     "send_reminders",

@@ -125,6 +125,25 @@ def cancel_manual_payments(s: Session, by: Stamp, event_id: int, kind: str, subj
     return len(found)
 
 
+def carry_payments(s: Session, by: Stamp, event_id: int, source: tuple[str, int], target: tuple[str, int],
+                   note: str = "") -> int:
+    """Re-point one subject's payments and refunds to another (a qualifier's place paid, then
+    made an entry of the final: the money now belongs to the entry, so it is not owed twice).
+    Each payment moved leaves one audit line; returns how many payments moved."""
+    kind, sid = source
+    moved = s.scalars(select(FeePaymentRow).where(
+        FeePaymentRow.event_id == event_id, FeePaymentRow.subject_kind == kind, FeePaymentRow.subject_id == sid)).all()
+    for r in moved:
+        before = _payment_json(_payment(r))
+        r.subject_kind, r.subject_id = target
+        audit(s, by, event_id, "fee_carried", "fee", f"{target[0]}:{target[1]}", before, _payment_json(_payment(r)), note)
+    for f in s.scalars(select(FeeRefundRow).where(
+            FeeRefundRow.event_id == event_id, FeeRefundRow.subject_kind == kind, FeeRefundRow.subject_id == sid)).all():
+        f.subject_kind, f.subject_id = target
+    s.flush()
+    return len(moved)
+
+
 def payments_of(s: Session, event_id: int, kind: str | None = None, subject_id: int | None = None) -> list[PaymentRecord]:
     q = select(FeePaymentRow).where(FeePaymentRow.event_id == event_id)
     if kind is not None:

@@ -293,10 +293,10 @@ def _inner_ids(name: str, row: dict[str, Any], maps: dict[str, dict[int, int]]) 
         mapped["entry_id"] = lambda v: _ids(v, maps["entries"])
         mapped["player_id"] = lambda v: _ids(v, players)
     elif name in ("fee_payments", "fee_refunds"):
-        row["subject_id"] = maps[SUBJECT_TABLE[row["subject_kind"]]][int(row["subject_id"])]
+        row["subject_id"] = _subject_id(str(row["subject_kind"]), int(row["subject_id"]), maps)
     elif name == "payment_orders":
         mapped["team_id"] = lambda v: _ids(v, teams)
-        mapped["items"] = lambda v: [[k, maps[SUBJECT_TABLE[k]][int(i)], a] for k, i, a in v]
+        mapped["items"] = lambda v: [[k, _subject_id(k, int(i), maps), a] for k, i, a in v]
     elif name == "audit" and row.get("entity") == "fee":
         mapped["entity_id"] = lambda v: _fee_subject(str(v), maps)
     elif name == "audit":
@@ -306,6 +306,13 @@ def _inner_ids(name: str, row: dict[str, Any], maps: dict[str, dict[int, int]]) 
     for column, fn in mapped.items():
         if row.get(column) is not None:
             row[column] = fn(row[column])
+
+
+def _subject_id(kind: str, number: int, maps: dict[str, dict[int, int]]) -> int:
+    """A fee subject's id in the copy. A qualifier's place (``place``) is not carried (``LEFT_OUT``:
+    the qualifier stays in its own database), so its payments keep the source's place id."""
+    table = SUBJECT_TABLE.get(kind)
+    return number if table is None else maps[table][number]
 
 
 def _fee_subject(value: str, maps: dict[str, dict[int, int]]) -> str:

@@ -98,6 +98,15 @@ def places(s: Session, event_id: int, stage: str, *, player: str | None = None,
     return [_place(r) for r in s.scalars(q.order_by(QualPlaceRow.period, QualPlaceRow.id))]
 
 
+def place_in(s: Session, event_id: int, place_id: int, *, lock: bool = False) -> PlaceRecord | None:
+    """One place of the event by id (None when it is another event's or does not exist); ``lock``
+    reads it ``FOR UPDATE`` (PostgreSQL) so a payment and a lapse cannot both move it."""
+    q = select(QualPlaceRow).where(QualPlaceRow.event_id == event_id, QualPlaceRow.id == place_id)
+    q = q.execution_options(populate_existing=True)
+    r = s.scalars(q.with_for_update() if lock else q).first()
+    return _place(r) if r is not None else None
+
+
 def add_place(s: Session, *, event_id: int, stage: str, period: int, pool: str, player: str, name: str,
               counted_from: date, deadline: date, at: datetime) -> int:
     row = QualPlaceRow(event_id=event_id, stage=stage, period=period, pool=pool, player=player, name=name,

@@ -26,6 +26,7 @@ from yisai.services.errors import Forbidden, InputError, NotFoundError, Refused,
 from yisai.services.identity import Action, Actor, Role
 from yisai.services.payments import alipay, flow, refunds
 from yisai.services.payments.base import MODE_LABELS
+from yisai.services.payments.flow import OrderRecord
 from yisai.services.payments.reconcile import reconcile
 from yisai.vocabulary.money import yuan_text
 from yisai.web.console import _event_context, _form, _text, acting, back, client_of, require_login
@@ -155,6 +156,15 @@ def order_page(request: Request, event_id: Id, out_trade_no: str) -> Response:
     with acting(request) as work:
         ctx = _event_context(work, event_id)
         order = flow.order_for(work, str(event_id), out_trade_no)
+    return order_view(request, order, f"/console/events/{event_id}/fees/orders/{out_trade_no}",
+                      f"/console/events/{event_id}/fees", tr("返回费用台账", "Back to the fee ledger"), nav=True, **ctx)
+
+
+def order_view(request: Request, order: OrderRecord, order_url: str, back_url: str, back_text: str, *, nav: bool,
+               **context: Any) -> Response:
+    """One order's page: the QR code (Native), the payment link (H5/wap), or its outcome, and
+    「我已支付, 查询结果」 (POST ``order_url``/check). Shared by the console's fee page and a
+    qualified player's page (``nav``: the console's navigation)."""
     qr = ""
     if order.mode == "native" and order.status == "open" and order.pay_url:
         import segno  # the QR code as inline SVG (text only: no image files, no script)
@@ -162,7 +172,8 @@ def order_page(request: Request, event_id: Id, out_trade_no: str) -> Response:
         qr = segno.make(order.pay_url, error="m").svg_inline(scale=5, title=tr("微信扫码支付", "scan to pay"))
     bridge = flow.bridge_for(state(request).ctx.settings, order)  # JSAPI: signed now, never the key
     return page(request, "console/fee_order.html", order=order, qr=qr, yuan=yuan_text,
-                mode_label=MODE_LABELS[order.mode].render(), bridge=bridge.as_bridge() if bridge else None, **ctx)
+                mode_label=MODE_LABELS[order.mode].render(), bridge=bridge.as_bridge() if bridge else None,
+                order_url=order_url, back_url=back_url, back_text=back_text, nav=nav, **context)
 
 
 @router.post("/console/events/{event_id}/fees/orders/{out_trade_no}/check")

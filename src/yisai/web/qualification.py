@@ -3,7 +3,9 @@
 * public ``/events/{id}/qualification`` — each closed period's published list (积分, 胜局数, the
   tie note, earlier qualifiers) with the amendments, names and figures only;
 * player ``/qualification/{id}`` — my places, the deadline, notices, and the form completing the
-  final's details (checked by the same rules as the CLI);
+  final's details (checked by the same rules as the CLI); with a payment provider configured the
+  form is 提交信息并缴费 and the place waits 待缴费 until its order is paid (``…/orders/{no}``:
+  the QR code or the phone's payment link, 我已支付);
 * console ``/console/events/{id}/qualification`` — close a period, places by state (who lapsed),
   reminders, the final's entry list preview and apply;
 * console ``/console/events/{id}/fairplay`` — the review queue by signal, annul / change /
@@ -33,8 +35,12 @@ from yisai.services.errors import InputError, ServiceError
 from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Actor
 from yisai.services.live import pool_names
-from yisai.web.console import acting
+from yisai.services.payments import flow
+from yisai.services.payments.base import JSAPI, MODE_LABELS, modes_for
+from yisai.vocabulary.money import yuan_text
+from yisai.web.console import acting, client_of, require_login
 from yisai.web.core import PUBLIC, check_csrf, lang_of, page, state
+from yisai.web.fees import order_view
 from yisai.web.hints import web_message
 from yisai.web.notices import kick
 from yisai.web.requests import Id, read_form
@@ -102,37 +108,97 @@ def public_lists(request: Request, event_id: Id) -> Response:
 
 
 # ------------------------------------------------------------------ the player's page
-@router.get("/qualification/{event_id}", response_class=HTMLResponse)
-def my_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> Response:
+def _mine(request: Request, event_id: int, *, given: dict[str, str] | None = None, place_id: int = 0,
+          msg: str = "", err: str = "", reasons: list[str] | None = None, http_status: int = 200) -> Response:
+    """The player's page: each place, its deadline and state, the fee and the pay buttons when a
+    provider is configured (Native QR first on a PC, H5/wap first on a phone, as the fee page)."""
     with acting(request) as work:
         event = resolve_event(work, str(event_id))
         places = q.my_places(work, event_id)
         notices = q.my_notices(work, event_id)
-        filled = {p.id: q.prefill(work, p) for p in places}
-    return page(request, "qualification/mine.html", event=event, places=places, notices=notices,
-                filled=filled, msg=msg, err=err, reasons=[])
+        filled = {p.id: (given if given is not None and p.id == place_id else q.prefill(work, p)) for p in places}
+        fees = q.place_fees_of(work, event_id, places)
+        providers = flow.offered(work)
+    agent = request.headers.get("user-agent", "")
+    # this browser's modes, the likeliest first; not JSAPI (it needs the payer's openid, which the
+    # player's page does not ask WeChat for): inside WeChat the QR code remains
+    modes = {pr.name: [m for m in modes_for(pr.modes, agent) if m != JSAPI] for pr in providers}
+    return page(request, "qualification/mine.html", http_status=http_status, event=event, places=places,
+                notices=notices, filled=filled, msg=msg, err=err, reasons=reasons or [], fees=fees,
+                providers=providers, modes=modes, yuan=yuan_text, mode_label=lambda m: MODE_LABELS[m].render())
+
+
+@router.get("/qualification/{event_id}", response_class=HTMLResponse)
+def my_page(request: Request, event_id: Id, msg: str = "", err: str = "") -> Response:
+    return _mine(request, event_id, msg=msg, err=err)
+
+
+def _via(form: dict[str, str]) -> tuple[str, str]:
+    """The form's 支付方式 ``wechat:native`` → (provider, mode); the service refuses what is not offered."""
+    provider, _, mode = form.get("via", "").partition(":")
+    return provider, mode
+
+
+def _order_url(event_id: int, out_trade_no: str) -> str:
+    return f"/qualification/{event_id}/orders/{out_trade_no}"
 
 
 @router.post("/qualification/{event_id}/places/{place_id}")
 async def confirm(request: Request, event_id: Id, place_id: Id) -> Response:
+    """提交参赛信息; with a provider chosen on the form, 提交信息并缴费 (details stored, the place
+    待缴费, an order opened): the service decides whether paying is required."""
     form = await _form(request)
     fields = {k: form.get(k, "") for k in (*q.FORM_FIELDS, *q.GUARDIAN_FIELDS)}
     try:
+        if form.get("via"):
+            provider, mode = _via(form)
+            checkout = q.confirm_and_pay(state(request).ctx, require_login(request), event_id, place_id, fields,
+                                         provider, mode, client_of(request))
+            return RedirectResponse(_order_url(event_id, checkout.order.out_trade_no), status_code=303)
         with acting(request) as work:
             q.confirm_place(work, event_id, place_id, fields)
     except ServiceError as exc:
         if exc.status == 403:
             raise
         lang = lang_of(request)
-        with acting(request) as work:
-            event = resolve_event(work, str(event_id))
-            places = q.my_places(work, event_id)
-            notices = q.my_notices(work, event_id)
-            filled = {p.id: (fields if p.id == place_id else q.prefill(work, p)) for p in places}
-        return page(request, "qualification/mine.html", http_status=exc.status, event=event, places=places,
-                    notices=notices, filled=filled, msg="", err=exc.render(lang),
-                    reasons=exc.render_details(lang))
+        return _mine(request, event_id, given=fields, place_id=place_id, err=exc.render(lang),
+                     reasons=exc.render_details(lang), http_status=exc.status)
     return _back(f"/qualification/{event_id}", tr("参赛信息已提交", "details submitted"))
+
+
+@router.post("/qualification/{event_id}/places/{place_id}/pay")
+async def pay(request: Request, event_id: Id, place_id: Id) -> Response:
+    """去缴费: a new order for a place waiting for its fee (待缴费), until the deadline."""
+    form = await _form(request)
+    try:
+        provider, mode = _via(form)
+        checkout = flow.pay_place(state(request).ctx, require_login(request), str(event_id), place_id,
+                                  provider, mode, client_of(request))
+    except ServiceError as exc:
+        if exc.status == 403:
+            raise
+        return _back(f"/qualification/{event_id}", _error_text(exc, lang_of(request)), ok=False)
+    return RedirectResponse(_order_url(event_id, checkout.order.out_trade_no), status_code=303)
+
+
+@router.get("/qualification/{event_id}/orders/{out_trade_no}", response_class=HTMLResponse)
+def order(request: Request, event_id: Id, out_trade_no: str) -> Response:
+    """The player's own order: the QR code or the phone's payment link, then its outcome."""
+    with acting(request) as work:
+        event = resolve_event(work, str(event_id))
+        found = flow.order_for(work, str(event_id), out_trade_no)  # his own place's order only
+    return order_view(request, found, _order_url(event_id, out_trade_no), f"/qualification/{event_id}",
+                      tr("返回我的总决赛资格", "Back to my place"), nav=False, event=event)
+
+
+@router.post("/qualification/{event_id}/orders/{out_trade_no}/check")
+async def check(request: Request, event_id: Id, out_trade_no: str) -> Response:
+    """我已支付: the provider asked now; paid, the place is confirmed."""
+    await _form(request)
+    found = flow.check_order(state(request).ctx, require_login(request), str(event_id), out_trade_no)
+    word = {"paid": tr("已支付, 名额已确认", "paid: the place is confirmed"),
+            "closed": tr("订单已关闭", "the order is closed")}.get(found.status, tr("尚未支付", "not paid yet"))
+    return _back(_order_url(event_id, out_trade_no), word)
 
 
 # ------------------------------------------------------------------ console: close, places, final

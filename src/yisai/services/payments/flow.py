@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from yisai.i18n import Text
-from yisai.registry.ledger import APPEAL, ENTRY, TEAM, appeal_due, entry_due, team_due
+from yisai.registry.ledger import APPEAL, ENTRY, PLACE, TEAM, appeal_due, entry_due, team_due
+from yisai.services import place_fees
 from yisai.services.context import Context, InputError, Refused, Work
 from yisai.services.errors import Forbidden, NotFoundError
 from yisai.services.events import regulation_of, resolve_event
@@ -45,6 +46,7 @@ from yisai.store import (
     NotFound,
     audit_rows,
     entry_rows,
+    qualification_rows,
     roster_rows,
     team_rows,
     web_rows,
@@ -114,12 +116,16 @@ class _Pending:
 
 
 def _store(work: Work, event: EventRecord, provider: Provider, mode: str, items: list[tuple[str, int, int]],
-           team_id: int | None, tag: str, description: str, payer_ip: str) -> _Pending:
+           team_id: int | None, tag: str, description: str, payer_ip: str, until: datetime | None = None) -> _Pending:
+    """The order row for ``items``; it expires after the provider's order minutes, or at ``until``
+    when that comes first (a qualifier's place: never after the place's deadline)."""
     if mode not in provider.modes:
         raise InputError(Text("不支持的支付方式", "this payment mode is not offered"), code="bad_pay_mode")
     if not items:
         raise Refused(Text("没有需要缴纳的费用", "nothing is owed"), code="nothing_owed")
     expires = work.now + timedelta(minutes=provider.order_minutes)
+    if until is not None:
+        expires = min(expires, until)
     order = rows.add_order(work.session, work.stamp, event.id, _new_trade_no(event.id, tag), provider.name,
                            mode, team_id, items, description[:60], expires)
     work.emit("order_created", event.id, order=order.id)
@@ -198,6 +204,33 @@ def pay_appeal(ctx: Context, actor: Actor | None, event_ref: str | None, appeal_
     return _checkout(ctx, actor, prepare, openid)
 
 
+def pay_place(ctx: Context, actor: Actor | None, event_ref: str | None, place_id: int, provider_name: str,
+              mode: str, payer_ip: str = "", before: Callable[[Work], None] | None = None) -> Checkout:
+    """A qualified player pays his place's fee (the final's entry fee) through a provider. Only the
+    player himself (a player has no 登记报名 right: the place's owner is checked instead). ``before``
+    runs first in the same transaction: the details stored and the place moved to ``unpaid``
+    (``qualification.confirm_and_pay``); without it the place must already wait for its fee
+    (去缴费). The order expires by the place's deadline (24:00 of the deadline day). Not JSAPI:
+    the player's page does not ask WeChat for the payer's openid."""
+    _payer_known(mode, "")
+
+    def prepare(work: Work) -> _Pending:
+        event = resolve_event(work, event_ref)
+        work.check_event(event.id)
+        place_fees.own_place(work, event, place_id)  # 403 before anything about the place is told
+        provider = provider_named(work, provider_name)
+        if mode not in provider.modes:
+            raise InputError(Text("不支持的支付方式", "this payment mode is not offered"), code="bad_pay_mode")
+        if before is not None:
+            before(work)
+        place, owed, until = place_fees.payable(work, event, place_id)
+        items = [(PLACE, place.id, owed)] if owed > 0 else []
+        return _store(work, event, provider, mode, items, None, f"P{place.id}",
+                      f"{event.name[:30]} 总决赛赛事服务费 {yuan_text(owed)}元", payer_ip, until)
+
+    return _checkout(ctx, actor, prepare)
+
+
 def orders(work: Work, event_ref: str | None, team_id: int | None = None) -> list[OrderRecord]:
     event = resolve_event(work, event_ref)
     work.check_event(event.id)
@@ -227,6 +260,8 @@ def _apply(work: Work, provider: Provider, order: OrderRecord, transaction_id: s
                          transaction_id=transaction_id, order_id=order.id, note=order.out_trade_no)
         if kind == ENTRY:
             sync_entry_flag(work, sid, order.out_trade_no)
+        elif kind == PLACE:
+            place_fees.place_paid(work, order, sid, amount)
     work.emit("order_paid", order.event_id, order=order.id, amount_fen=order.amount_fen)
     return True
 
@@ -317,13 +352,30 @@ def settle_open_orders(ctx: Context, actor: Actor | None = None) -> dict[str, in
     return counts
 
 
+def _players_own(work: Work, order: OrderRecord) -> bool:
+    """A player's order: it pays only places, each his own."""
+    places = [sid for kind, sid, _ in order.items if kind == PLACE]
+    if not places or len(places) != len(order.items):
+        return False
+    for sid in places:
+        place = qualification_rows.place_in(work.session, order.event_id, sid)
+        if place is None or place.player != work.actor.id:
+            return False
+    return True
+
+
 def order_for(work: Work, event_ref: str | None, out_trade_no: str) -> OrderRecord:
-    """One order of the event; a team leader sees his own team's orders only."""
+    """One order of the event; a team leader sees his own team's orders only, a player the
+    orders for his own qualifier place only."""
     event = resolve_event(work, event_ref)
     work.check_event(event.id)
     order = rows.order_by_trade_no(work.session, out_trade_no)
     if order is None or order.event_id != event.id:
         raise NotFoundError(Text("没有这个订单", "no such order"), code="no_order")
+    if work.actor.role is Role.PLAYER:
+        if not _players_own(work, order):
+            raise Forbidden(Text("只能查看自己的订单", "you see your own orders only"), code="not_your_order")
+        return order
     if work.actor.role is Role.TEAM_LEADER and (order.team_id is None or not work.actor.leads(order.team_id)) \
             and order.created_by != work.actor.name:
         raise Forbidden(Text("领队只能查看本队的订单", "a team leader sees the own team's orders only"), code="not_own_team")
@@ -334,7 +386,8 @@ def check_order(ctx: Context, actor: Actor | None, event_ref: str | None, out_tr
     """The payer's "I have paid": ask the provider now instead of waiting for its callback (with
     no transaction open while it answers)."""
     with ctx.work(actor=actor) as work:
-        work.require(Action.REGISTER)
+        if work.actor.role is not Role.PLAYER:  # a player asks about his own place's order only (order_for)
+            work.require(Action.REGISTER)
         order = order_for(work, event_ref, out_trade_no)
         now = work.now
     if order.status == "open":
