@@ -82,7 +82,7 @@ class FeeRefundRow(Base):
     provider_refund_id: Mapped[str | None] = mapped_column(String(64))
     # requested (ours, not yet answered) → processing → done | failed; docs/fees.md "a refund's life"
     status: Mapped[str] = mapped_column(String(16), default="done")
-    message: Mapped[str] = mapped_column(Text, default="", server_default="")  # a refusal in the provider's words (0026)
+    message: Mapped[str] = mapped_column(Text, default="", server_default="")  # a refusal in the provider's words (0025)
 
 
 class PaymentNoticeRow(Base):

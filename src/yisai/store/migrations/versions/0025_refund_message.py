@@ -3,7 +3,7 @@ refund or closed it, kept beside the ``failed`` status for the operator. Refunds
 ``requested`` → ``processing`` → ``done`` | ``failed`` (docs/fees.md); the status column is wide
 enough already.
 
-Revision ID: 0026
+Revision ID: 0025
 Revises: 0024
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0026"
+revision = "0025"
 down_revision = "0024"
 branch_labels = None
 depends_on = None
