@@ -521,12 +521,13 @@ def hold_for_payment(work: Work, event_ref: str | int | None, place_id: int, fie
 
 
 def confirm_and_pay(ctx: Context, actor: Actor | None, event_ref: str | int | None, place_id: int,
-                    fields: dict[str, str], provider: str, mode: str, payer_ip: str = "") -> Checkout:
+                    fields: dict[str, str], provider: str, mode: str, payer_ip: str = "",
+                    openid: str = "") -> Checkout:
     """提交信息并缴费: the details stored (``hold_for_payment``) and an order for the place's fee
     opened in one step; the place is confirmed when the order is paid (``place_fees.place_paid``)."""
     ref = None if event_ref is None else str(event_ref)
     return flow.pay_place(ctx, actor, ref, place_id, provider, mode, payer_ip,
-                          before=lambda work: hold_for_payment(work, event_ref, place_id, fields))
+                          before=lambda work: hold_for_payment(work, event_ref, place_id, fields), openid=openid)
 
 
 def send_reminders(work: Work, event_ref: str | int | None) -> list[int]:

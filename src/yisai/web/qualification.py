@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
@@ -36,7 +37,7 @@ from yisai.services.events import regulation_of, resolve_event
 from yisai.services.identity import Action, Actor
 from yisai.services.live import pool_names
 from yisai.services.payments import flow
-from yisai.services.payments.base import JSAPI, MODE_LABELS, modes_for
+from yisai.services.payments.base import JSAPI, MODE_LABELS
 from yisai.vocabulary.money import yuan_text
 from yisai.web.console import acting, client_of, require_login
 from yisai.web.core import PUBLIC, check_csrf, lang_of, page, state
@@ -44,6 +45,7 @@ from yisai.web.fees import order_view
 from yisai.web.hints import web_message
 from yisai.web.notices import kick
 from yisai.web.requests import Id, read_form
+from yisai.web.wechat_pay import check_mode, pay_modes, payer_openid, resumable, with_payer
 
 router = APIRouter(include_in_schema=False)
 
@@ -111,7 +113,7 @@ def public_lists(request: Request, event_id: Id) -> Response:
 def _mine(request: Request, event_id: int, *, given: dict[str, str] | None = None, place_id: int = 0,
           msg: str = "", err: str = "", reasons: list[str] | None = None, http_status: int = 200) -> Response:
     """The player's page: each place, its deadline and state, the fee and the pay buttons when a
-    provider is configured (Native QR first on a PC, H5/wap first on a phone, as the fee page)."""
+    provider is configured, offered by the browser as the fee page offers them (``pay_modes``)."""
     with acting(request) as work:
         event = resolve_event(work, str(event_id))
         places = q.my_places(work, event_id)
@@ -119,10 +121,7 @@ def _mine(request: Request, event_id: int, *, given: dict[str, str] | None = Non
         filled = {p.id: (given if given is not None and p.id == place_id else q.prefill(work, p)) for p in places}
         fees = q.place_fees_of(work, event_id, places)
         providers = flow.offered(work)
-    agent = request.headers.get("user-agent", "")
-    # this browser's modes, the likeliest first; not JSAPI (it needs the payer's openid, which the
-    # player's page does not ask WeChat for): inside WeChat the QR code remains
-    modes = {pr.name: [m for m in modes_for(pr.modes, agent) if m != JSAPI] for pr in providers}
+    modes = {pr.name: list(pay_modes(request, pr)) for pr in providers}  # this browser's, likeliest first
     return page(request, "qualification/mine.html", http_status=http_status, event=event, places=places,
                 notices=notices, filled=filled, msg=msg, err=err, reasons=reasons or [], fees=fees,
                 providers=providers, modes=modes, yuan=yuan_text, mode_label=lambda m: MODE_LABELS[m].render())
@@ -152,8 +151,15 @@ async def confirm(request: Request, event_id: Id, place_id: Id) -> Response:
     try:
         if form.get("via"):
             provider, mode = _via(form)
+            check_mode(request, provider, mode)
+            openid = payer_openid(request) if mode == JSAPI else ""
+            if mode == JSAPI and not openid:  # the details kept (待缴费), then WeChat asked who pays
+                with acting(request) as work:
+                    q.hold_for_payment(work, event_id, place_id, fields)
+                return with_payer(request, mode, _intent(event_id, place_id, provider, mode),
+                                  lambda known: _pay_place(request, _intent(event_id, place_id, provider, mode), known))
             checkout = q.confirm_and_pay(state(request).ctx, require_login(request), event_id, place_id, fields,
-                                         provider, mode, client_of(request))
+                                         provider, mode, client_of(request), openid)
             return RedirectResponse(_order_url(event_id, checkout.order.out_trade_no), status_code=303)
         with acting(request) as work:
             q.confirm_place(work, event_id, place_id, fields)
@@ -170,15 +176,34 @@ async def confirm(request: Request, event_id: Id, place_id: Id) -> Response:
 async def pay(request: Request, event_id: Id, place_id: Id) -> Response:
     """去缴费: a new order for a place waiting for its fee (待缴费), until the deadline."""
     form = await _form(request)
+    provider, mode = _via(form)
     try:
-        provider, mode = _via(form)
-        checkout = flow.pay_place(state(request).ctx, require_login(request), str(event_id), place_id,
-                                  provider, mode, client_of(request))
+        check_mode(request, provider, mode)
+    except ServiceError as exc:
+        return _back(f"/qualification/{event_id}", _error_text(exc, lang_of(request)), ok=False)
+    intent = _intent(event_id, place_id, provider, mode)
+    return with_payer(request, mode, intent, lambda openid: _pay_place(request, intent, openid))
+
+
+def _intent(event_id: int, place_id: int, provider: str, mode: str) -> dict[str, Any]:
+    """What a JSAPI payment waiting for the payer's openid will pay (web/wechat_pay.py)."""
+    return {"k": "place", "e": event_id, "i": place_id, "p": provider, "m": mode}
+
+
+def _pay_place(request: Request, intent: dict[str, Any], openid: str) -> Response:
+    """An order for the place's fee, then its page; a refusal back on the player's page in words."""
+    event_id = int(intent["e"])
+    try:
+        checkout = flow.pay_place(state(request).ctx, require_login(request), str(event_id), int(intent["i"]),
+                                  str(intent["p"]), str(intent["m"]), client_of(request), openid=openid)
     except ServiceError as exc:
         if exc.status == 403:
             raise
         return _back(f"/qualification/{event_id}", _error_text(exc, lang_of(request)), ok=False)
     return RedirectResponse(_order_url(event_id, checkout.order.out_trade_no), status_code=303)
+
+
+resumable("place", _pay_place)
 
 
 @router.get("/qualification/{event_id}/orders/{out_trade_no}", response_class=HTMLResponse)

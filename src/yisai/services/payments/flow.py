@@ -205,14 +205,15 @@ def pay_appeal(ctx: Context, actor: Actor | None, event_ref: str | None, appeal_
 
 
 def pay_place(ctx: Context, actor: Actor | None, event_ref: str | None, place_id: int, provider_name: str,
-              mode: str, payer_ip: str = "", before: Callable[[Work], None] | None = None) -> Checkout:
+              mode: str, payer_ip: str = "", before: Callable[[Work], None] | None = None,
+              openid: str = "") -> Checkout:
     """A qualified player pays his place's fee (the final's entry fee) through a provider. Only the
     player himself (a player has no 登记报名 right: the place's owner is checked instead). ``before``
     runs first in the same transaction: the details stored and the place moved to ``unpaid``
     (``qualification.confirm_and_pay``); without it the place must already wait for its fee
-    (去缴费). The order expires by the place's deadline (24:00 of the deadline day). Not JSAPI:
-    the player's page does not ask WeChat for the payer's openid."""
-    _payer_known(mode, "")
+    (去缴费). The order expires by the place's deadline (24:00 of the deadline day). JSAPI (inside
+    WeChat) with the payer's ``openid``, as the team's and the appeal's fees."""
+    _payer_known(mode, openid)
 
     def prepare(work: Work) -> _Pending:
         event = resolve_event(work, event_ref)
@@ -228,7 +229,7 @@ def pay_place(ctx: Context, actor: Actor | None, event_ref: str | None, place_id
         return _store(work, event, provider, mode, items, None, f"P{place.id}",
                       f"{event.name[:30]} 总决赛赛事服务费 {yuan_text(owed)}元", payer_ip, until)
 
-    return _checkout(ctx, actor, prepare)
+    return _checkout(ctx, actor, prepare, openid)
 
 
 def orders(work: Work, event_ref: str | None, team_id: int | None = None) -> list[OrderRecord]:
