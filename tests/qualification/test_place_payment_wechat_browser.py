@@ -13,15 +13,14 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.payments.wechat_server import PAYER_OPENID, Keys, WeChatPayServer
 from tests.qualification.conftest import build_site_db, fields
 from tests.web import server as served
 from tests.web.server import Server, free_port
-from tests.web.test_browser import ARGS, CHROMIUM, PHONE, _shot, browser, playwright_api, pytestmark
-from tests.web.test_wechat_jsapi_browser import BRIDGE, WAIT, WECHAT_UA
+from tests.web.test_browser import ARGS, CHROMIUM, _shot, browser, playwright_api, pytestmark
+from tests.web.test_wechat_jsapi_browser import WAIT, wechat_phone
 
 __all__ = ["ARGS", "CHROMIUM", "browser", "playwright_api", "pytestmark"]
 
@@ -43,17 +42,7 @@ def test_a_qualifier_confirms_and_pays_inside_wechat(browser: Any, tmp_path: Pat
         with Server(db, now="2025-06-10T21:00") as server:
             pay.oauth_domain = f"127.0.0.1:{port}"
             pay.notify_to = server.url + "/pay/wechat/notify"
-            calls: list[dict[str, str]] = []
-
-            def wechat_client(source: Any, name: str, params: dict[str, str]) -> dict[str, str]:
-                assert name == "getBrandWCPayRequest"
-                calls.append(params)
-                return dict(httpx.post(pay.gateway + "/test/jsapi/bridge", json=params, timeout=30).json())
-
-            phone = browser.new_context(viewport=PHONE, user_agent=WECHAT_UA, is_mobile=True, has_touch=True,
-                                        locale="zh-CN")
-            phone.expose_binding("wechatClient", wechat_client)
-            phone.add_init_script(BRIDGE)
+            phone, calls = wechat_phone(browser, pay)
             page = phone.new_page()
             page.goto(server.url + "/console/login")
             page.fill("input[name=login]", "player1")

@@ -43,6 +43,22 @@ window.WeixinJSBridge = {
 """
 
 
+def wechat_phone(browser: Any, pay: WeChatPayServer) -> tuple[Any, list[dict[str, str]]]:
+    """A phone browser inside WeChat: WeChat's User-Agent and its bridge, whose calls (kept in the
+    list returned) go to the local server's bridge endpoint, as the WeChat client would pay."""
+    calls: list[dict[str, str]] = []
+
+    def wechat_client(source: Any, name: str, params: dict[str, str]) -> dict[str, str]:
+        assert name == "getBrandWCPayRequest"
+        calls.append(params)
+        return dict(httpx.post(pay.gateway + "/test/jsapi/bridge", json=params, timeout=30).json())
+
+    phone = browser.new_context(viewport=PHONE, user_agent=WECHAT_UA, is_mobile=True, has_touch=True, locale="zh-CN")
+    phone.expose_binding("wechatClient", wechat_client)
+    phone.add_init_script(BRIDGE)
+    return phone, calls
+
+
 def test_a_team_leader_pays_inside_wechat(browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "fees.sqlite"
     keys = Keys()
@@ -61,18 +77,7 @@ def test_a_team_leader_pays_inside_wechat(browser: Any, tmp_path: Path, monkeypa
         with Server(db, now=NOW.isoformat()) as server:
             pay.oauth_domain = f"127.0.0.1:{port}"  # the 网页授权域名 registered in the 公众号
             pay.notify_to = server.url + "/pay/wechat/notify"  # where WeChat Pay posts (notify_url is https)
-            calls: list[dict[str, str]] = []
-
-            def wechat_client(source: Any, name: str, params: dict[str, str]) -> dict[str, str]:
-                assert name == "getBrandWCPayRequest"
-                calls.append(params)
-                answer = httpx.post(pay.gateway + "/test/jsapi/bridge", json=params, timeout=30)
-                return dict(answer.json())
-
-            phone = browser.new_context(viewport=PHONE, user_agent=WECHAT_UA, is_mobile=True, has_touch=True,
-                                        locale="zh-CN")
-            phone.expose_binding("wechatClient", wechat_client)
-            phone.add_init_script(BRIDGE)
+            phone, calls = wechat_phone(browser, pay)
             page = phone.new_page()
             page.goto(server.url + "/console/login")
             page.fill("input[name=login]", "ln")
