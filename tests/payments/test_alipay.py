@@ -7,8 +7,10 @@ runs for an app in 普通公钥模式 (the 支付宝公钥) and in 公钥证书�
 
 from __future__ import annotations
 
+import io
 import logging
 import threading
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -401,6 +403,12 @@ def test_malformed_notifications_and_bills_are_refused_without_a_crash(world: Wo
     for raw in (b"not a zip", b""):
         with pytest.raises(ProviderError):
             bill_lines(raw)
+    bad = io.BytesIO()  # a trade row whose amount is not yuan: refused, never silently left out
+    with zipfile.ZipFile(bad, "w") as bundle:
+        bundle.writestr("x_业务明细.csv", "支付宝交易号,商户订单号,业务类型,订单金额（元）\n2025041022001,YS1,交易,2160,00\n"
+                        .replace("2160,00", "二千").encode("gbk"))
+    with pytest.raises(ProviderError, match="bad amount"):
+        bill_lines(bad.getvalue())
 
 
 def test_the_days_bill_is_matched_against_the_ledger(world: World) -> None:

@@ -395,8 +395,8 @@ def bill_lines(raw: bytes) -> list[BillLine]:
             continue
         amount = row[i_amount].strip()
         fen = fen_of_yuan(amount.lstrip("-"))
-        if fen is None:
-            continue
+        if fen is None:  # a row left out would hide a difference: refused, as WeChat Pay's bill is
+            raise _failed("下载账单", f"bad amount {amount[:20]!r}")
         kind = row[i_kind].strip()
         out.append(BillLine(row[i_out].strip(), row[i_txn].strip(), -fen if amount.startswith("-") else fen,
                             "REFUND" if kind == "退款" else "SUCCESS"))
